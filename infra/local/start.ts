@@ -1,0 +1,135 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createTableContext } from '../../shared/storage/dynamo';
+import { createApiGateway } from './api-gateway';
+import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
+import { ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
+import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
+import { LOCAL, loadLocalConfig } from './local-config';
+import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
+
+const repoRoot = path.resolve(__dirname, '../..');
+
+/**
+ * `npm start`: the whole API on this machine, with no AWS account. DynamoDB Local, an S3
+ * emulator, an SES emulator and a local identity provider run under this one process;
+ * the API Gateway emulator runs the real authorizer and handlers in front of them.
+ */
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  const settings = loadLocalConfig();
+  mkdirSync(settings.dataDir, { recursive: true });
+  const running = readRuntimeFile(settings.dataDir);
+  if (running) throw new Error(`A local deployment already runs on this data directory (pid ${running.pid}, ${running.apiUrl}).`);
+  const fresh = !existsSync(path.join(settings.dataDir, 'dynamodb'));
+
+  const emulators: Emulator[] = [];
+  let stopping = false;
+  const stop = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    removeRuntimeFile(settings.dataDir);
+    await Promise.allSettled(emulators.map((emulator) => emulator.stop()));
+    process.exit(exitCode);
+  };
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+
+  try {
+    const [dynamo, s3, ses] = await Promise.all([
+      startDynamoDbLocal(path.join(settings.dataDir, 'dynamodb'), settings.host),
+      startS3(path.join(settings.dataDir, 's3'), settings.host, LOCAL.bucketName),
+      startSes(settings.host),
+    ]);
+    emulators.push(dynamo, s3, ses);
+    await ensureTable(dynamo.endpoint, LOCAL.tableName, LOCAL.region);
+
+    // The functions read their configuration from the environment, as in Lambda.
+    Object.assign(process.env, {
+      TABLE_NAME: LOCAL.tableName,
+      AWS_REGION: LOCAL.region,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      POWERTOOLS_LOG_LEVEL: settings.logLevel,
+      POWERTOOLS_DEV: 'true',
+    });
+
+    let identityProvider: LocalIdentityProvider | undefined;
+    const gateway = createApiGateway({
+      repoRoot,
+      authorizerModule: 'functions/authorizer',
+      authorizerCacheSeconds: settings.authorizerCacheSeconds,
+      extraRoutes: {
+        [JWKS_PATH]: () => identityProvider!.jwks,
+        [`${ISSUER_PATH}/.well-known/openid-configuration`]: () => ({
+          issuer: identityProvider!.issuer,
+          jwks_uri: `${identityProvider!.issuer}/.well-known/jwks.json`,
+          id_token_signing_alg_values_supported: ['RS256'],
+        }),
+      },
+    });
+    emulators.push({
+      endpoint: '',
+      stop: () => new Promise<void>((resolve) => (gateway.closeAllConnections(), gateway.close(() => resolve()))),
+    });
+    await new Promise<void>((resolve, reject) => gateway.once('error', reject).listen(settings.port, settings.host, resolve));
+    const apiUrl = `http://${settings.host}:${(gateway.address() as AddressInfo).port}`;
+    identityProvider = await loadIdentityProvider(settings.dataDir, `${apiUrl}${ISSUER_PATH}`, LOCAL.audience);
+    Object.assign(process.env, {
+      ID_TOKEN_ISSUER: identityProvider.issuer,
+      ID_TOKEN_AUDIENCE: identityProvider.audience,
+      ID_TOKEN_JWKS_URL: `${apiUrl}${JWKS_PATH}`,
+    });
+
+    const db = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint: dynamo.endpoint });
+    let demo = readDemoCredentials(settings.dataDir);
+    if (fresh && settings.seed === 'demo') demo = await seedDemo(db, settings.dataDir, new Date());
+    db.client.destroy();
+
+    writeRuntimeFile(settings.dataDir, {
+      pid: process.pid,
+      apiUrl,
+      dynamoDbEndpoint: dynamo.endpoint,
+      s3Endpoint: s3.endpoint,
+      sesEndpoint: ses.endpoint,
+      tableName: LOCAL.tableName,
+      bucketName: LOCAL.bucketName,
+      region: LOCAL.region,
+      issuer: identityProvider.issuer,
+      audience: identityProvider.audience,
+    });
+    console.log(await banner(apiUrl, settings.dataDir, Date.now() - startedAt, demo, identityProvider));
+  } catch (error) {
+    console.error(`Local deployment failed to start: ${(error as Error).message}`);
+    await stop(1);
+  }
+}
+
+async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: DemoCredentials | undefined, idp: LocalIdentityProvider) {
+  const lines = [
+    `Voice Org API is running at ${apiUrl} (ready in ${(elapsedMs / 1000).toFixed(1)} s, data in ${dataDir})`,
+    '',
+    `  curl -s ${apiUrl}/health`,
+  ];
+  if (demo) {
+    const ownerToken = await idp.issueIdToken({ sub: `local|${DEMO_USERS.owner.id}`, email: DEMO_USERS.owner.email, name: DEMO_USERS.owner.display_name }, 12 * 3600);
+    lines.push(
+      '',
+      'Demo organization credentials (the owner ID token is valid for 12 hours; mint more with `npm run cli -- token --user <id>`):',
+      `  export ORG_KEY=${demo.org_key}`,
+      `  export PERSONAL_KEY=${demo.personal_key}`,
+      `  export OWNER_TOKEN=${ownerToken}`,
+      '',
+      `  curl -s -H "Authorization: Bearer $ORG_KEY" ${apiUrl}/api/v1/organization/${demo.org_id}/users`,
+      `  curl -s -H "Authorization: Bearer $OWNER_TOKEN" "${apiUrl}/api/v1/organization/${demo.org_id}/users?q=demo&limit=2&page=2"`,
+      `  curl -s -H "Authorization: Bearer $ORG_KEY" ${apiUrl}/api/v1/public/users`,
+      `  curl -s -H "Authorization: Bearer $PERSONAL_KEY" ${apiUrl}/api/v1/public/users   # 403 USER_KEY_NOT_ALLOWED`,
+    );
+  } else {
+    lines.push('', 'No demo data (LOCAL_SEED=none or an existing data directory without it): build some with `npm run cli -- seed --file <fixture.json>`.');
+  }
+  lines.push('', 'Admin CLI: npm run cli -- <command>   (see README). Stop with Ctrl-C.');
+  return lines.join('\n');
+}
+
+void main();

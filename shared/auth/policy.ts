@@ -1,0 +1,99 @@
+import type { Endpoint, RouteAccess } from '../routes';
+import { ForbiddenError, ValidationError } from '../http/errors';
+import type { TableContext } from '../storage/dynamo';
+import { getMembership, listMembershipsOfUser, type Membership } from '../storage/memberships';
+import { roleAtLeast, type CredentialKind, type Role, type Scope } from './access';
+import type { Principal } from './principal';
+
+/** The authorized caller of an organization route, as handlers see it. */
+export interface Caller {
+  kind: CredentialKind;
+  /** The organization the request acts on (from the path, or from the credential on aliases). */
+  orgId: string;
+  userId?: string;
+  keyId?: string;
+  /** The caller's role in the organization (ID tokens and personal keys). */
+  role?: Role;
+  scopes: Scope[];
+  /** Who to record as the actor: the user id, else the org key id. */
+  actor: string;
+}
+
+const NOT_ALLOWED_CODE: Record<CredentialKind, string> = {
+  id_token: 'ID_TOKEN_NOT_ALLOWED',
+  org_key: 'ORG_KEY_NOT_ALLOWED',
+  user_key: 'USER_KEY_NOT_ALLOWED',
+};
+
+const KIND_NAME: Record<CredentialKind, string> = {
+  id_token: 'ID tokens',
+  org_key: 'Organization API keys',
+  user_key: 'Personal API keys',
+};
+
+/**
+ * The one access check of every organization route, driven by the route manifest:
+ * the credential kind must be allowed, keys must belong to the organization and carry
+ * the scopes, and users must be active members with at least the minimum role.
+ *
+ * @param requestedOrgId the {orgId} path parameter, or the `org_id` query parameter on public aliases
+ */
+export async function authorizeCaller(
+  endpoint: Endpoint,
+  principal: Principal,
+  requestedOrgId: string | undefined,
+  db: TableContext,
+): Promise<Caller> {
+  const access = endpoint.route.access as RouteAccess;
+  const rule = principal.kind === 'id_token' ? access.idToken : principal.kind === 'org_key' ? access.orgKey : access.userKey;
+  if (!rule) throw new ForbiddenError(NOT_ALLOWED_CODE[principal.kind], `${KIND_NAME[principal.kind]} cannot call this route.`);
+
+  if (principal.kind === 'id_token') {
+    const membership = requestedOrgId
+      ? await activeMembership(db, requestedOrgId, principal.userId)
+      : await soleAdministeredMembership(db, principal.userId, access.idToken!.minRole);
+    requireRole(membership, access.idToken!.minRole);
+    return { kind: 'id_token', orgId: membership!.org_id, userId: principal.userId, role: membership!.role, scopes: [], actor: principal.userId! };
+  }
+
+  const orgId = principal.orgId!;
+  if (requestedOrgId && requestedOrgId !== orgId) {
+    const code = principal.kind === 'org_key' ? 'ORG_KEY_ORG_MISMATCH' : 'USER_KEY_ORG_MISMATCH';
+    throw new ForbiddenError(code, 'The API key belongs to a different organization.');
+  }
+  const missing = (rule as { scopes: readonly Scope[] }).scopes.filter((scope) => !principal.scopes.includes(scope));
+  if (missing.length > 0) {
+    throw new ForbiddenError('INSUFFICIENT_SCOPES', `The API key lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+  }
+  if (principal.kind === 'user_key') {
+    const membership = await activeMembership(db, orgId, principal.userId);
+    requireRole(membership, access.userKey!.minRole);
+    return { kind: 'user_key', orgId, userId: principal.userId, keyId: principal.keyId, role: membership!.role, scopes: principal.scopes, actor: principal.userId! };
+  }
+  return { kind: 'org_key', orgId, keyId: principal.keyId, scopes: principal.scopes, actor: principal.keyId! };
+}
+
+async function activeMembership(db: TableContext, orgId: string, userId: string | undefined): Promise<Membership | undefined> {
+  if (!userId) return undefined;
+  const membership = await getMembership(db, orgId, userId);
+  return membership?.status === 'active' ? membership : undefined;
+}
+
+/** Public aliases called with an ID token and no org_id: the one org the user can act on. */
+async function soleAdministeredMembership(db: TableContext, userId: string | undefined, minRole: Role): Promise<Membership | undefined> {
+  if (!userId) return undefined;
+  const eligible = (await listMembershipsOfUser(db, userId)).filter(
+    (membership) => membership.status === 'active' && roleAtLeast(membership.role, minRole),
+  );
+  if (eligible.length > 1) {
+    throw new ValidationError('You belong to several organizations: name one with the org_id query parameter.', 'ORG_ID_REQUIRED');
+  }
+  return eligible[0];
+}
+
+function requireRole(membership: Membership | undefined, minRole: Role): void {
+  if (!membership) throw new ForbiddenError('INSUFFICIENT_ROLE', 'You are not an active member of this organization.');
+  if (!roleAtLeast(membership.role, minRole)) {
+    throw new ForbiddenError('INSUFFICIENT_ROLE', `This route needs the ${minRole} role or higher.`);
+  }
+}

@@ -1,0 +1,51 @@
+import { ConflictError } from '../../http/errors';
+import type { Fixture } from '../../schemas/fixture';
+import type { TableContext } from '../../storage/dynamo';
+import { getTag, putTag } from '../../storage/tags';
+import { ensureApiKey } from './api-keys';
+import { ensureMembership, ensureOrganization, ensureUser, type EnsureOutcome } from './directory';
+
+export type SeedSummary = Record<keyof Fixture, Record<EnsureOutcome, number>>;
+
+/**
+ * Loads a fixture (already validated by the Fixture schema). Idempotent: every entry is
+ * created, updated to match, or left alone, so loading the same file twice changes
+ * nothing the second time. Ids given in the fixture are kept.
+ */
+export async function seedFixture(db: TableContext, fixture: Fixture, now: Date): Promise<SeedSummary> {
+  const summary = Object.fromEntries(
+    Object.keys(fixture).map((section) => [section, { created: 0, updated: 0, unchanged: 0 }]),
+  ) as SeedSummary;
+  const count = (section: keyof Fixture, outcome: EnsureOutcome) => summary[section][outcome]++;
+
+  // In dependency order: memberships need orgs and users, keys need memberships, tags need members.
+  for (const org of fixture.orgs) count('orgs', await ensureOrganization(db, org, now));
+  for (const user of fixture.users) count('users', await ensureUser(db, user, now));
+  for (const m of fixture.memberships) {
+    count('memberships', await ensureMembership(db, { orgId: m.org_id, userId: m.user_id, role: m.role, status: m.status, memberSince: m.member_since }, now));
+  }
+  for (const k of fixture.api_keys) {
+    count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
+  }
+  for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
+  return summary;
+}
+
+async function ensureTag(db: TableContext, input: Fixture['tags'][number], now: Date): Promise<EnsureOutcome> {
+  const existing = await getTag(db, input.org_id, input.id);
+  if (existing && existing.user_id !== input.user_id) {
+    throw new ConflictError('TAG_EXISTS', `Tag ${input.id} belongs to another member.`);
+  }
+  if (existing && existing.name === input.name && existing.color === input.color) return 'unchanged';
+  const timestamp = now.toISOString();
+  await putTag(db, {
+    tag_id: input.id,
+    org_id: input.org_id,
+    user_id: input.user_id,
+    name: input.name,
+    color: input.color,
+    created_at: existing?.created_at ?? timestamp,
+    updated_at: timestamp,
+  });
+  return existing ? 'updated' : 'created';
+}

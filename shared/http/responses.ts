@@ -1,0 +1,31 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+
+/** Page-based pagination object of the spec. */
+export interface PagePagination {
+  page: number;
+  limit: number;
+  total: number;
+  total_pages: number;
+  has_more: boolean;
+}
+
+/** Builds the pagination object of a page-based list. */
+export function pagePagination(page: number, limit: number, total: number): PagePagination {
+  const totalPages = Math.ceil(total / limit);
+  return { page, limit, total, total_pages: totalPages, has_more: page < totalPages };
+}
+
+/** Any JSON response; the correlation middleware adds x-correlation-id. */
+export function json(statusCode: number, body: unknown): APIGatewayProxyResult {
+  return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/** The spec's success envelope `{success: true, data, pagination?}`. */
+export function envelope(data: unknown, pagination?: PagePagination, statusCode = 200): APIGatewayProxyResult {
+  return json(statusCode, pagination ? { success: true, data, pagination } : { success: true, data });
+}
+
+/** The spec's failure envelope, used by every route and by the gateway responses. */
+export function errorBody(code: string, message: string) {
+  return { success: false, data: null, error: code, message };
+}

@@ -1,0 +1,120 @@
+import type { Role, Scope } from './auth/access';
+
+/**
+ * The route manifest: the one list of every HTTP route of the API.
+ * The CDK stack, the local API emulator, the tests and the API docs all read it.
+ *
+ * A route names its handler module (under functions/, exporting `handler`) and its
+ * access policy. `publicAlias` adds the same operation on the public API host: it is
+ * served by the same function, so its behaviour is identical by construction; on the
+ * alias the organization comes from the credential instead of the path.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** DynamoDB actions a function's role is granted on the table and its indexes. */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
+
+/**
+ * Who may call a route. A credential kind that is absent is refused with 403
+ * (USER_KEY_NOT_ALLOWED, ORG_KEY_NOT_ALLOWED or ID_TOKEN_NOT_ALLOWED).
+ */
+export interface RouteAccess {
+  /** ID tokens of active members of the organization with at least this role. */
+  idToken?: { minRole: Role };
+  /** Organization API keys of the same organization carrying every listed scope. */
+  orgKey?: { scopes: readonly Scope[] };
+  /** Personal API keys carrying every listed scope, of active members with at least minRole. */
+  userKey?: { scopes: readonly Scope[]; minRole: Role };
+}
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** API Gateway path template, e.g. /api/v1/organization/{orgId}/users. */
+  path: string;
+  publicAlias?: string;
+  /** Module path from the repo root, without extension; it exports `handler`. */
+  handler: string;
+  summary: string;
+  /** 'public' routes have no authorizer. */
+  access: RouteAccess | 'public';
+  /** What the function's IAM role may do; the stack grants exactly this. */
+  permissions: { table?: readonly TableAction[] };
+}
+
+const memberRead = (scope: Scope): RouteAccess => ({
+  idToken: { minRole: 'admin' },
+  orgKey: { scopes: [scope] },
+});
+
+export const ROUTES = {
+  health: {
+    method: 'GET',
+    path: '/health',
+    handler: 'functions/health',
+    summary: 'Liveness check',
+    access: 'public',
+    permissions: {},
+  },
+  listUsers: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/users',
+    publicAlias: '/api/v1/public/users',
+    handler: 'functions/users/list-users',
+    summary: 'List the active members of an organization',
+    access: memberRead('users:read'),
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+} as const satisfies Record<string, RouteDefinition>;
+
+export type RouteName = keyof typeof ROUTES;
+
+/** One HTTP method + path that API Gateway serves: a route or its public alias. */
+export interface Endpoint {
+  routeName: RouteName;
+  route: RouteDefinition;
+  method: HttpMethod;
+  path: string;
+  /** Where the organization comes from: the {orgId} path parameter, or the caller's credential. */
+  orgSource: 'path' | 'credential' | 'none';
+}
+
+/** Every endpoint API Gateway serves, aliases included, in manifest order. */
+export function listEndpoints(): Endpoint[] {
+  return (Object.entries(ROUTES) as [RouteName, RouteDefinition][]).flatMap(([routeName, route]) => {
+    const paths = route.publicAlias ? [route.path, route.publicAlias] : [route.path];
+    return paths.map((path) => ({
+      routeName,
+      route,
+      method: route.method,
+      path,
+      orgSource: path.includes('{orgId}') ? 'path' : route.access === 'public' ? 'none' : 'credential',
+    }));
+  });
+}
+
+/** The endpoint of a route that API Gateway matched, from the event's `resource` template. */
+export function endpointFor(routeName: RouteName, resource: string): Endpoint {
+  const endpoint = listEndpoints().find((e) => e.routeName === routeName && e.path === resource);
+  if (!endpoint) throw new Error(`Route ${routeName} has no path ${resource}`);
+  return endpoint;
+}
+
+/** Distinct handler modules: one Lambda function each (aliases share their route's). */
+export function listHandlers(): { handler: string; routes: RouteName[]; permissions: RouteDefinition['permissions'] }[] {
+  const byHandler = new Map<string, { handler: string; routes: RouteName[]; permissions: RouteDefinition['permissions'] }>();
+  for (const [name, route] of Object.entries(ROUTES) as [RouteName, RouteDefinition][]) {
+    const entry = byHandler.get(route.handler) ?? { handler: route.handler, routes: [], permissions: route.permissions };
+    entry.routes.push(name);
+    byHandler.set(route.handler, entry);
+  }
+  return [...byHandler.values()];
+}

@@ -1,0 +1,38 @@
+/**
+ * Key builders of the single table, one place for every entity's key shape.
+ * docs/data-model.md lists them with the access patterns they serve.
+ */
+export const keys = {
+  organization: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORG' }),
+  user: (userId: string) => ({ PK: `USER#${userId}`, SK: 'USER' }),
+  /** Uniqueness guard and lookup of a user by (lower-case) email. */
+  userEmail: (email: string) => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' }),
+  /** Link from an identity provider's (issuer, subject) to a user. */
+  identity: (issuer: string, subject: string) => ({ PK: `IDENTITY#${issuer}#${subject}`, SK: 'IDENTITY' }),
+  membership: (orgId: string, userId: string) => ({ PK: `ORG#${orgId}`, SK: `MEMBER#${userId}` }),
+  /** GSI1: active members of an org, ordered by email. Present only while the member is active. */
+  activeMembersIndex: (orgId: string, email?: string, userId?: string) => ({
+    GSI1PK: `ORG#${orgId}#ACTIVE_MEMBERS`,
+    ...(email !== undefined ? { GSI1SK: `${email}#${userId}` } : {}),
+  }),
+  /** GSI2: the organizations of a user. */
+  userOrganizationsIndex: (userId: string, orgId?: string) => ({
+    GSI2PK: `USER#${userId}#ORGS`,
+    ...(orgId !== undefined ? { GSI2SK: `ORG#${orgId}` } : {}),
+  }),
+  apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
+  /** GSI2: an API key by its public id (revocation). */
+  apiKeyIdIndex: (keyId: string) => ({ GSI2PK: `APIKEYID#${keyId}`, GSI2SK: 'APIKEY' }),
+  tag: (orgId: string, tagId: string) => ({ PK: `ORG#${orgId}`, SK: `TAG#${tagId}` }),
+  /** GSI1: the tags of one member, by name. */
+  memberTagsIndex: (orgId: string, userId: string, name?: string, tagId?: string) => ({
+    GSI1PK: `ORG#${orgId}#USER#${userId}#TAGS`,
+    ...(name !== undefined ? { GSI1SK: `${name.toLowerCase()}#${tagId}` } : {}),
+  }),
+};
+
+/** Strips the table's key attributes from an item, leaving the entity's own fields. */
+export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK'> {
+  const { PK: _pk, SK: _sk, GSI1PK: _g1p, GSI1SK: _g1s, GSI2PK: _g2p, GSI2SK: _g2s, ...rest } = item;
+  return rest;
+}

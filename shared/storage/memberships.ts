@@ -1,0 +1,208 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { MemberStatus, Role } from '../auth/access';
+import type { TableContext } from './dynamo';
+import { keys, withoutKeys } from './keys';
+import { activeMemberCountChange } from './organizations';
+
+/**
+ * A user's membership of an organization. It carries copies of the user's email and
+ * display name so that the members of an org can be listed in email order and
+ * searched from one index, without a read per member.
+ */
+export interface Membership {
+  org_id: string;
+  user_id: string;
+  email: string;
+  display_name: string;
+  role: Role;
+  status: MemberStatus;
+  member_since: string;
+  created_at: string;
+  updated_at: string;
+  /** Maintained by recording writes, in the same transaction; never computed by reading recordings. */
+  recording_count: number;
+  latest_recording_at: string | null;
+}
+
+function toItem(membership: Membership) {
+  return {
+    ...keys.membership(membership.org_id, membership.user_id),
+    ...keys.userOrganizationsIndex(membership.user_id, membership.org_id),
+    ...(membership.status === 'active'
+      ? keys.activeMembersIndex(membership.org_id, membership.email, membership.user_id)
+      : {}),
+    ...membership,
+    search_text: searchText(membership.email, membership.display_name),
+  };
+}
+
+function fromItem(item: Record<string, unknown>): Membership {
+  const { search_text: _searchText, ...membership } = withoutKeys(item);
+  return membership as unknown as Membership;
+}
+
+/** Lower-case text that `q` is matched against (DynamoDB's contains() is case-sensitive). */
+function searchText(email: string, displayName: string): string {
+  return `${email}\n${displayName}`.toLowerCase();
+}
+
+/** Transaction part that refreshes a membership's copy of its user's display name. */
+export function membershipDisplayNameChange(db: TableContext, membership: Membership, displayName: string) {
+  return {
+    Update: {
+      TableName: db.tableName,
+      Key: keys.membership(membership.org_id, membership.user_id),
+      UpdateExpression: 'SET display_name = :name, search_text = :search',
+      ExpressionAttributeValues: { ':name': displayName, ':search': searchText(membership.email, displayName) },
+    },
+  };
+}
+
+export async function getMembership(db: TableContext, orgId: string, userId: string): Promise<Membership | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.membership(orgId, userId) }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+/**
+ * Creates a membership. In the same transaction: the user must exist, and the org's
+ * active member count moves when the membership is active (which also checks the org exists).
+ */
+export async function insertMembership(db: TableContext, membership: Membership): Promise<void> {
+  await db.client.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: db.tableName,
+            Item: toItem(membership),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          ConditionCheck: {
+            TableName: db.tableName,
+            Key: keys.user(membership.user_id),
+            ConditionExpression: 'attribute_exists(PK)',
+          },
+        },
+        membership.status === 'active'
+          ? activeMemberCountChange(db, membership.org_id, 1, membership.created_at)
+          : {
+              ConditionCheck: {
+                TableName: db.tableName,
+                Key: keys.organization(membership.org_id),
+                ConditionExpression: 'attribute_exists(PK)',
+              },
+            },
+      ],
+    }),
+  );
+}
+
+/**
+ * Replaces a membership with `next`, provided it is still as `current` (same status and
+ * role), and moves the org's active member count in the same transaction.
+ */
+export async function replaceMembership(db: TableContext, current: Membership, next: Membership): Promise<void> {
+  const delta = Number(next.status === 'active') - Number(current.status === 'active');
+  await db.client.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: db.tableName,
+            Item: toItem(next),
+            ConditionExpression: '#status = :status AND #role = :role',
+            ExpressionAttributeNames: { '#status': 'status', '#role': 'role' },
+            ExpressionAttributeValues: { ':status': current.status, ':role': current.role },
+          },
+        },
+        ...(delta !== 0 ? [activeMemberCountChange(db, next.org_id, delta, next.updated_at)] : []),
+      ],
+    }),
+  );
+}
+
+/**
+ * One page of the active members of an org in email order, skipping `offset` members.
+ * The skip uses COUNT queries, which return no items; the page itself reads `limit` items.
+ */
+export async function listActiveMembers(
+  db: TableContext,
+  orgId: string,
+  { offset, limit }: { offset: number; limit: number },
+): Promise<Membership[]> {
+  const base: QueryCommandInput = {
+    TableName: db.tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK },
+  };
+  let startKey: Record<string, unknown> | undefined;
+  let toSkip = offset;
+  while (toSkip > 0) {
+    const skipped = await db.client.send(
+      new QueryCommand({ ...base, Select: 'COUNT', Limit: toSkip, ExclusiveStartKey: startKey }),
+    );
+    toSkip -= skipped.Count ?? 0;
+    startKey = skipped.LastEvaluatedKey;
+    if (!startKey) return [];
+  }
+  const members: Membership[] = [];
+  while (members.length < limit) {
+    const page = await db.client.send(
+      new QueryCommand({ ...base, Limit: limit - members.length, ExclusiveStartKey: startKey }),
+    );
+    members.push(...(page.Items ?? []).map(fromItem));
+    startKey = page.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  return members;
+}
+
+/**
+ * Every active member of an org whose email or display name contains `needle`
+ * (case-insensitive), in email order. Reads all active members of the org: see
+ * docs/data-model.md for the cost.
+ */
+export async function searchActiveMembers(db: TableContext, orgId: string, needle: string): Promise<Membership[]> {
+  const matches: Membership[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.client.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        FilterExpression: 'contains(search_text, :needle)',
+        ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK, ':needle': needle.toLowerCase() },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    matches.push(...(page.Items ?? []).map(fromItem));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return matches;
+}
+
+/** Every membership of a user, whatever its status (a user belongs to few organizations). */
+export async function listMembershipsOfUser(db: TableContext, userId: string): Promise<Membership[]> {
+  const memberships: Membership[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.client.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.userOrganizationsIndex(userId).GSI2PK },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    memberships.push(...(page.Items ?? []).map(fromItem));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return memberships;
+}

@@ -1,0 +1,44 @@
+/**
+ * The single table's shape, read by the CDK stack and by the local runtime, which
+ * creates the table from it. docs/data-model.md describes what lives in it.
+ */
+export const TABLE = {
+  partitionKey: 'PK',
+  sortKey: 'SK',
+  /** Epoch seconds after which DynamoDB TTL may delete the item. */
+  ttlAttribute: 'expires_at_epoch',
+  globalSecondaryIndexes: [
+    /** Ordered listings inside a collection, e.g. active members of an org by email. */
+    { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
+    /** The reverse side of a relation, e.g. the organizations of a user; api keys by id. */
+    { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+  ],
+} as const;
+
+export type IndexName = (typeof TABLE.globalSecondaryIndexes)[number]['indexName'];
+
+/** CreateTable input for DynamoDB Local (the stack builds the same shape with CDK). */
+export function createTableInput(tableName: string) {
+  const keyAttributes = [
+    TABLE.partitionKey,
+    TABLE.sortKey,
+    ...TABLE.globalSecondaryIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: TABLE.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: TABLE.sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: TABLE.globalSecondaryIndexes.map((index) => ({
+      IndexName: index.indexName,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}
