@@ -1,0 +1,20 @@
+import { App } from 'aws-cdk-lib';
+import { VoiceOrgStack } from './stack';
+
+/**
+ * The CDK app. Context (cdk.json or -c): stage, authorizerCacheSeconds, and for an external
+ * ID token issuer idTokenIssuer + idTokenAudience + idTokenJwksUrl (else Cognito is created).
+ */
+const app = new App();
+const context = (name: string): string | undefined => app.node.tryGetContext(name);
+const stage = context('stage') ?? 'prod';
+const issuer = context('idTokenIssuer');
+
+new VoiceOrgStack(app, `VoiceOrgApi-${stage}`, {
+  stage,
+  idTokenIssuer: issuer
+    ? { issuer, audience: context('idTokenAudience') ?? '', jwksUrl: context('idTokenJwksUrl') ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json` }
+    : undefined,
+  authorizerCacheSeconds: context('authorizerCacheSeconds') === undefined ? undefined : Number(context('authorizerCacheSeconds')),
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});

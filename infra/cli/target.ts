@@ -1,0 +1,32 @@
+import { parseConfig } from '../../shared/config';
+import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
+import { loadLocalConfig } from '../local/local-config';
+import { readRuntimeFile, type LocalRuntime } from '../local/runtime-file';
+import { CliError } from './cli-error';
+
+/** Where the CLI acts: the running local deployment, or a deployed stack in AWS. */
+export interface CliTarget {
+  db: TableContext;
+  /** Present for a local deployment: its emulators and identity provider. */
+  local?: LocalRuntime & { dataDir: string };
+}
+
+/**
+ * With TABLE_NAME in the environment the CLI acts on that table in AWS (credentials from
+ * the default chain); otherwise on the `npm start` deployment of LOCAL_DATA_DIR.
+ */
+export function resolveTarget(env: Record<string, string | undefined> = process.env): CliTarget {
+  if (env.TABLE_NAME) {
+    const aws = parseConfig(env);
+    return { db: createTableContext({ tableName: aws.tableName, region: aws.region, endpoint: aws.dynamoDbEndpoint }) };
+  }
+  const { dataDir } = loadLocalConfig(env);
+  const runtime = readRuntimeFile(dataDir);
+  if (!runtime) {
+    throw new CliError('LOCAL_NOT_RUNNING', `No local deployment runs on ${dataDir}: start one with \`npm start\`, or set TABLE_NAME (and AWS credentials) to act on a deployed stack.`);
+  }
+  return {
+    db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }),
+    local: { ...runtime, dataDir },
+  };
+}

@@ -1,0 +1,162 @@
+import path from 'node:path';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { GATEWAY, GATEWAY_RESPONSES, type GatewayResponseType } from '../shared/http/gateway';
+import { listEndpoints, listHandlers, type TableAction } from '../shared/routes';
+import { TABLE } from '../shared/storage/table-definition';
+
+const repoRoot = path.resolve(__dirname, '..');
+
+export interface VoiceOrgStackProps extends StackProps {
+  stage: string;
+  /** An external OpenID Connect issuer; without it the stack creates a Cognito user pool. */
+  idTokenIssuer?: { issuer: string; audience: string; jwksUrl: string };
+  authorizerCacheSeconds?: number;
+  logRetention?: logs.RetentionDays;
+}
+
+/**
+ * The whole Voice Org API in one stack: a REST API whose routes, handlers and access come
+ * from the route manifest (shared/routes.ts), the Lambda TOKEN authorizer, the single
+ * table (shared/storage/table-definition.ts), and the ID token issuer.
+ */
+export class VoiceOrgStack extends Stack {
+  readonly api: apigateway.RestApi;
+  readonly table: dynamodb.Table;
+
+  constructor(scope: Construct, id: string, props: VoiceOrgStackProps) {
+    super(scope, id, props);
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of TABLE.globalSecondaryIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    const issuer = props.idTokenIssuer ?? this.createUserPool();
+    const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+    const commonEnvironment = { TABLE_NAME: this.table.tableName, POWERTOOLS_SERVICE_NAME: 'voice-org-api', NODE_OPTIONS: '--enable-source-maps' };
+
+    const authorizerFunction = this.createFunction('functions/authorizer', logRetention, {
+      ...commonEnvironment,
+      ID_TOKEN_ISSUER: issuer.issuer,
+      ID_TOKEN_AUDIENCE: issuer.audience,
+      ID_TOKEN_JWKS_URL: issuer.jwksUrl,
+    });
+    // Reads keys and identity links; writes an identity link the first time a user signs in.
+    this.grantTable(authorizerFunction, ['GetItem', 'PutItem']);
+
+    this.api = new apigateway.RestApi(this, 'Api', {
+      restApiName: `voice-org-api-${props.stage}`,
+      description: 'Voice Org API',
+      deployOptions: { stageName: props.stage },
+    });
+    for (const [type, response] of Object.entries(GATEWAY_RESPONSES) as [GatewayResponseType, (typeof GATEWAY_RESPONSES)[GatewayResponseType]][]) {
+      const { statusCode, ...body } = response;
+      this.api.addGatewayResponse(`GatewayResponse${type}`, {
+        type: apigateway.ResponseType.of(type),
+        statusCode: statusCode === undefined ? undefined : String(statusCode),
+        responseHeaders: { [GATEWAY.correlationHeader]: `method.request.header.${GATEWAY.correlationHeader}` },
+        templates: { 'application/json': JSON.stringify(body) },
+      });
+    }
+
+    const authorizer = new apigateway.TokenAuthorizer(this, 'Authorizer', {
+      handler: authorizerFunction,
+      identitySource: apigateway.IdentitySource.header('Authorization'),
+      validationRegex: GATEWAY.authorizationPattern,
+      resultsCacheTtl: Duration.seconds(props.authorizerCacheSeconds ?? GATEWAY.authorizerCacheSeconds),
+    });
+
+    // One function per handler module; a route's public alias shares its function.
+    const functions = new Map(
+      listHandlers().map(({ handler, permissions }) => {
+        const fn = this.createFunction(handler, logRetention, commonEnvironment);
+        if (permissions.table?.length) this.grantTable(fn, permissions.table);
+        return [handler, fn] as const;
+      }),
+    );
+    for (const endpoint of listEndpoints()) {
+      const isPublic = endpoint.route.access === 'public';
+      this.api.root.resourceForPath(endpoint.path).addMethod(
+        endpoint.method,
+        new apigateway.LambdaIntegration(functions.get(endpoint.route.handler)!),
+        isPublic ? { authorizationType: apigateway.AuthorizationType.NONE } : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
+      );
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'IdTokenIssuer', { value: issuer.issuer });
+    new CfnOutput(this, 'IdTokenAudience', { value: issuer.audience });
+  }
+
+  /** A handler module bundled alone: minified, tree-shaken, with source maps. */
+  private createFunction(handlerModule: string, logRetention: logs.RetentionDays, environment: Record<string, string>): NodejsFunction {
+    const id = handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
+    return new NodejsFunction(this, `${id}Function`, {
+      entry: path.join(repoRoot, `${handlerModule}.ts`),
+      handler: 'handler',
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      environment,
+      projectRoot: repoRoot,
+      depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
+      logGroup: new logs.LogGroup(this, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
+      bundling: {
+        minify: true,
+        sourceMap: true,
+        target: 'node22',
+        format: OutputFormat.CJS,
+        externalModules: [],
+        forceDockerBundling: false,
+      },
+    });
+  }
+
+  /** Grants exactly these DynamoDB actions on the table and its indexes, nothing wider. */
+  private grantTable(fn: lambda.IFunction, actions: readonly TableAction[]): void {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: actions.map((action) => `dynamodb:${action}`),
+        resources: [this.table.tableArn, `${this.table.tableArn}/index/*`],
+      }),
+    );
+  }
+
+  private createUserPool(): { issuer: string; audience: string; jwksUrl: string } {
+    const userPool = new cognito.UserPool(this, 'UserPool', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      standardAttributes: { email: { required: true, mutable: true }, fullname: { required: false, mutable: true } },
+      passwordPolicy: { minLength: 12, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: false },
+      accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const client = userPool.addClient('ApiClient', { authFlows: { userSrp: true }, generateSecret: false });
+    const issuer = `https://cognito-idp.${this.region}.amazonaws.com/${userPool.userPoolId}`;
+    new CfnOutput(this, 'UserPoolId', { value: userPool.userPoolId });
+    return { issuer, audience: client.userPoolClientId, jwksUrl: `${issuer}/.well-known/jwks.json` };
+  }
+}

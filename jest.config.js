@@ -1,0 +1,23 @@
+// The SDK's notice about Node 22 is for the maintainers, not for every test run.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+/** @type {import('jest').Config} */
+const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };
+// jose, valibot and middy ship ESM: let swc turn them into CommonJS for jest on Node 20.
+const transformIgnorePatterns = ['/node_modules/(?!(@middy|jose|valibot)/)'];
+const common = { transform, transformIgnorePatterns, testEnvironment: 'node' };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+  ],
+  testTimeout: 60_000,
+};
