@@ -1,0 +1,148 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { call, localDeployment, unique } from '../support/api';
+import { runCli } from '../support/cli';
+
+/** The admin CLI against the running local deployment, as an operator uses it. */
+const { dataDir, runtime, db } = localDeployment();
+const cli = (...args: string[]) => runCli(args, { LOCAL_DATA_DIR: dataDir });
+const listUsers = (orgId: string, token: string) => call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/users`, { token });
+
+async function orgPartition(orgId: string) {
+  const { Items } = await db.client.send(
+    new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}` } }),
+  );
+  return Items;
+}
+
+describe('cli seed', () => {
+  it('loads a fixture, keeps its ids, and changes nothing when loaded again', async () => {
+    const id = unique();
+    const org = `org_fixture_${id}`;
+    const key = `pk_org_fixture${id}${'0'.repeat(20)}`;
+    const fixture = {
+      orgs: [{ id: org, name: 'Fixture Org' }],
+      users: [
+        { id: `usr_a_${id}`, email: `a.${id}@example.com`, display_name: 'A Person', timezone: 'Europe/Berlin' },
+        { id: `usr_b_${id}`, email: `b.${id}@example.com`, display_name: 'B Person' },
+      ],
+      memberships: [
+        { org_id: org, user_id: `usr_a_${id}`, role: 'owner', status: 'active', member_since: '2024-05-06T07:08:09.000Z' },
+        { org_id: org, user_id: `usr_b_${id}`, role: 'member', status: 'pending' },
+      ],
+      api_keys: [{ org_id: org, key, scopes: ['users:read'] }],
+      tags: [{ id: `tag_${id}`, org_id: org, user_id: `usr_a_${id}`, name: 'Calls', color: '#ff8800' }],
+    };
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'fixture-')), 'fixture.json');
+    writeFileSync(file, JSON.stringify(fixture));
+
+    const first = await cli('seed', '--file', file);
+    expect(first.code).toBe(0);
+    expect(first.json).toEqual({
+      orgs: { created: 1, updated: 0, unchanged: 0 },
+      users: { created: 2, updated: 0, unchanged: 0 },
+      memberships: { created: 2, updated: 0, unchanged: 0 },
+      api_keys: { created: 1, updated: 0, unchanged: 0 },
+      tags: { created: 1, updated: 0, unchanged: 0 },
+    });
+    const before = await orgPartition(org);
+
+    const second = await cli('seed', '--file', file);
+    expect(second.code).toBe(0);
+    for (const section of Object.values(second.json as Record<string, Record<string, number>>)) {
+      expect(section.created + section.updated).toBe(0);
+    }
+    expect(await orgPartition(org)).toEqual(before);
+
+    const listed = await listUsers(org, key);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ user_id: `usr_a_${id}`, role: 'owner', member_since: '2024-05-06T07:08:09.000Z' }),
+    ]);
+  });
+
+  it('refuses an invalid fixture with a JSON error naming the field, and writes nothing', async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'fixture-')), 'bad.json');
+    const org = `org_bad_${unique()}`;
+    writeFileSync(file, JSON.stringify({ orgs: [{ id: org, name: 'Bad' }], memberships: [{ org_id: org, user_id: 'u', role: 'boss' }] }));
+    const result = await cli('seed', '--file', file);
+    expect(result.code).not.toBe(0);
+    expect(result.json).toEqual({ error: 'INVALID_FIXTURE', message: expect.stringContaining('memberships.0.role') });
+    expect(await orgPartition(org)).toEqual([]);
+  });
+});
+
+describe('cli commands build an organization and its credentials', () => {
+  it('org, user, member, key and token work together with the API', async () => {
+    const org = await cli('org', 'create', '--name', 'CLI Org');
+    expect(org.code).toBe(0);
+    expect(org.json).toMatchObject({ org_id: expect.stringMatching(/^org_/), name: 'CLI Org', active_member_count: 0 });
+    const email = `Owner.${unique()}@Example.com`;
+    const user = await cli('user', 'create', '--email', email, '--name', 'Cli Owner', '--timezone', 'Asia/Kolkata');
+    expect(user.json).toMatchObject({ user_id: expect.stringMatching(/^usr_/), email: email.toLowerCase(), timezone: 'Asia/Kolkata' });
+    const member = await cli('member', 'add', '--org', org.json.org_id, '--user', user.json.user_id, '--role', 'owner');
+    expect(member.json).toMatchObject({ org_id: org.json.org_id, user_id: user.json.user_id, role: 'owner', status: 'active' });
+
+    const key = await cli('key', 'create', '--org', org.json.org_id, '--scopes', 'users:read,users:write');
+    expect(key.json).toEqual({ key_id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^pk_org_[0-9a-f]{48}$/) });
+    expect((await listUsers(org.json.org_id, key.json.key)).body.pagination.total).toBe(1);
+
+    const personal = await cli('key', 'create', '--org', org.json.org_id, '--user', user.json.user_id, '--scopes', 'recordings:write');
+    expect(personal.json.key).toMatch(/^pk_user_/);
+    expect((await listUsers(org.json.org_id, personal.json.key)).body.error).toBe('USER_KEY_NOT_ALLOWED');
+
+    const token = await cli('token', '--user', user.json.user_id);
+    expect((await listUsers(org.json.org_id, token.json.id_token)).status).toBe(200);
+    const expired = await cli('token', '--user', user.json.user_id, '--expires-in', '-30');
+    expect((await listUsers(org.json.org_id, expired.json.id_token)).status).toBe(401);
+
+    const revoked = await cli('key', 'revoke', '--id', key.json.key_id);
+    expect(revoked.json).toEqual({ key_id: key.json.key_id, revoked_at: expect.any(String) });
+    expect((await listUsers(org.json.org_id, key.json.key)).status).toBe(401);
+  });
+
+  it('fails with a JSON error on stderr and a non-zero exit', async () => {
+    const badRole = await cli('member', 'add', '--org', 'org_x', '--user', 'usr_x', '--role', 'boss');
+    expect(badRole.code).not.toBe(0);
+    expect(badRole.json).toEqual({ error: 'VALIDATION_ERROR', message: expect.stringContaining('role') });
+    expect(badRole.stdout).toBe('');
+
+    const unknownOrg = await cli('member', 'add', '--org', `org_none_${unique()}`, '--user', 'usr_x', '--role', 'admin');
+    expect(unknownOrg.json.error).toBe('ORG_NOT_FOUND');
+    const duplicateEmail = await cli('user', 'create', '--email', 'dup@example.com', '--name', 'Dup');
+    const again = await cli('user', 'create', '--email', 'DUP@example.com', '--name', 'Dup');
+    expect([duplicateEmail.code, again.code].sort()).toEqual([0, 1]);
+    expect(again.json.error).toBe('USER_EXISTS');
+    expect((await cli('launch', 'rockets')).json.error).toBe('UNKNOWN_COMMAND');
+    expect((await cli('key', 'create', '--org', 'org_x', '--scopes', 'users:fly')).json.error).toBe('VALIDATION_ERROR');
+  });
+
+  it('says so when no local deployment runs on the data directory', async () => {
+    const result = await runCli(['org', 'create', '--name', 'X'], { LOCAL_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'empty-')) });
+    expect(result.code).not.toBe(0);
+    expect(result.json.error).toBe('LOCAL_NOT_RUNNING');
+  });
+});
+
+describe('cli mail list', () => {
+  it('prints what the local SES received, filtered by recipient', async () => {
+    const to = `mail.${unique()}@example.com`;
+    const sent = await fetch(`${runtime.sesEndpoint}/v2/email/outbound-emails`, {
+      method: 'POST',
+      // The emulator wants some credential, as SES would; any will do.
+      headers: { 'content-type': 'application/json', authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/ses/aws4_request' },
+      body: JSON.stringify({
+        FromEmailAddress: 'noreply@voice-org.example',
+        Destination: { ToAddresses: [to] },
+        Content: { Simple: { Subject: { Data: 'Hello' }, Body: { Text: { Data: 'plain' }, Html: { Data: '<p>html</p>' } } } },
+      }),
+    });
+    expect(sent.ok).toBe(true);
+    const mail = await cli('mail', 'list', '--to', to);
+    expect(mail.json).toEqual([
+      { to: [to], from: 'noreply@voice-org.example', subject: 'Hello', text: 'plain', html: '<p>html</p>', sent_at: expect.any(String) },
+    ]);
+    expect(Math.abs(Date.parse(mail.json[0].sent_at) - Date.now())).toBeLessThan(60_000);
+  });
+});
