@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { listEndpoints, listHandlers, ROUTES, type RouteDefinition } from '../../shared/routes';
+
+const repoRoot = path.resolve(__dirname, '../..');
+
+describe('route manifest', () => {
+  it('names a handler module that exists for every route', () => {
+    for (const route of Object.values(ROUTES) as RouteDefinition[]) {
+      expect(existsSync(path.join(repoRoot, `${route.handler}.ts`))).toBe(true);
+    }
+  });
+
+  it('has one endpoint per method and path', () => {
+    const keys = listEndpoints().map((e) => `${e.method} ${e.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('serves a public alias from the same handler, with the org taken from the credential', () => {
+    for (const endpoint of listEndpoints().filter((e) => e.path.startsWith('/api/v1/public/'))) {
+      const orgRoute = listEndpoints().find((e) => e.routeName === endpoint.routeName && e.orgSource === 'path');
+      expect(orgRoute?.route.handler).toBe(endpoint.route.handler);
+      expect(endpoint.orgSource).toBe('credential');
+    }
+  });
+
+  it('gives every organization route an access rule, and organization paths an {orgId}', () => {
+    for (const endpoint of listEndpoints()) {
+      if (endpoint.path.startsWith('/api/v1/organization/') && endpoint.path !== '/api/v1/organization/invites/accept') {
+        expect(endpoint.orgSource).toBe('path');
+        expect(endpoint.route.access).not.toBe('public');
+      }
+    }
+  });
+
+  it('builds one function per handler module', () => {
+    const handlers = listHandlers().map((h) => h.handler);
+    expect(new Set(handlers).size).toBe(handlers.length);
+    expect(handlers).toEqual(expect.arrayContaining(['functions/users/list-users', 'functions/health']));
+  });
+});
