@@ -9,11 +9,14 @@ const app = new App();
 const context = (name: string): string | undefined => app.node.tryGetContext(name);
 const stage = context('stage') ?? 'prod';
 const issuer = context('idTokenIssuer');
+if (issuer && !context('idTokenAudience')) {
+  throw new Error('Context idTokenIssuer needs idTokenAudience (the app client id your issuer puts in aud).');
+}
 
 new VoiceOrgStack(app, `VoiceOrgApi-${stage}`, {
   stage,
   idTokenIssuer: issuer
-    ? { issuer, audience: context('idTokenAudience') ?? '', jwksUrl: context('idTokenJwksUrl') ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json` }
+    ? { issuer, audience: context('idTokenAudience')!, jwksUrl: context('idTokenJwksUrl') ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json` }
     : undefined,
   authorizerCacheSeconds: context('authorizerCacheSeconds') === undefined ? undefined : Number(context('authorizerCacheSeconds')),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },

@@ -154,7 +154,8 @@ export class VoiceOrgStack extends Stack {
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    const client = userPool.addClient('ApiClient', { authFlows: { userSrp: true }, generateSecret: false });
+    // Sign-in through SRP only: no hosted UI, so no OAuth flows or callback URLs to leave open.
+    const client = userPool.addClient('ApiClient', { authFlows: { userSrp: true }, generateSecret: false, disableOAuth: true });
     const issuer = `https://cognito-idp.${this.region}.amazonaws.com/${userPool.userPoolId}`;
     new CfnOutput(this, 'UserPoolId', { value: userPool.userPoolId });
     return { issuer, audience: client.userPoolClientId, jwksUrl: `${issuer}/.well-known/jwks.json` };

@@ -1,0 +1,55 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { logger } from '../observability/logger';
+import type { RouteName } from '../routes';
+import { ApiError } from './errors';
+import { correlationIdFrom, GATEWAY } from './gateway';
+import { errorBody, json } from './responses';
+
+type Handle = (event: APIGatewayProxyEvent, correlationId: string) => Promise<APIGatewayProxyResult>;
+
+/** The correlation id of each event in flight (the handler body cannot see middy's request). */
+const correlationIds = new WeakMap<APIGatewayProxyEvent, string>();
+
+/**
+ * The middy stack every HTTP function shares: Lambda context and the request's
+ * correlation id in every log line, `x-correlation-id` on every response, and the one
+ * mapping of errors to the envelope (ApiError -> its status and code; anything else ->
+ * 500 INTERNAL_ERROR with no internal detail). It touches no storage, so a function that
+ * needs none (health) bundles none.
+ */
+export function httpHandler(routeName: RouteName, handle: Handle) {
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { correlationId: string }>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use({
+      before: (request) => {
+        const headers: Record<string, string | undefined> = request.event.headers ?? {};
+        const header = Object.entries(headers).find(([name]) => name.toLowerCase() === GATEWAY.correlationHeader)?.[1];
+        request.internal.correlationId = correlationIdFrom(header);
+        correlationIds.set(request.event, request.internal.correlationId);
+        logger.appendKeys({ correlation_id: request.internal.correlationId, route: routeName });
+      },
+      after: (request) => withCorrelationId(request.response!, request.internal.correlationId),
+      onError: (request) => {
+        const correlationId = request.internal.correlationId ?? correlationIdFrom(undefined);
+        request.response = withCorrelationId(errorResponse(request.error), correlationId);
+      },
+    })
+    .handler((event) => handle(event, correlationIds.get(event)!));
+}
+
+function errorResponse(error: unknown): APIGatewayProxyResult {
+  if (error instanceof ApiError) {
+    if (error.statusCode >= 500) logger.error('request failed', { error });
+    else logger.info('request refused', { status: error.statusCode, error_code: error.code });
+    return json(error.statusCode, errorBody(error.code, error.message));
+  }
+  logger.error('unexpected failure', { error: error as Error });
+  return json(500, errorBody('INTERNAL_ERROR', 'An unexpected error occurred; it has been logged.'));
+}
+
+function withCorrelationId(response: APIGatewayProxyResult, correlationId: string): APIGatewayProxyResult {
+  response.headers = { ...response.headers, [GATEWAY.correlationHeader]: correlationId };
+  return response;
+}

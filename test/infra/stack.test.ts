@@ -1,0 +1,395 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { VoiceOrgStack } from '../../infra/stack';
+import { GATEWAY, GATEWAY_RESPONSES } from '../../shared/http/gateway';
+import { listEndpoints, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
+import { TABLE } from '../../shared/storage/table-definition';
+
+/**
+ * The synthesized CloudFormation template of VoiceOrgStack, checked against the route
+ * manifest (shared/routes.ts), the gateway definition and the table definition: every
+ * expectation is computed from them, so a route added later is covered without editing this file.
+ */
+
+// CloudFormation JSON is untyped; these aliases only name what is read.
+type Json = any;
+type Resources = Record<string, Json>;
+
+/** Synthesizes a stack without esbuild bundling (assets are left unbuilt). */
+function synth(props: Partial<ConstructorParameters<typeof VoiceOrgStack>[2]> = {}): Template {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new VoiceOrgStack(app, 'TestStack', { stage: 'test', ...props });
+  return Template.fromStack(stack);
+}
+
+/** The one logical id of a resource type, failing if there is not exactly one. */
+function onlyLogicalId(template: Template, type: string): string {
+  const ids = Object.keys(template.findResources(type));
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+/**
+ * The construct id infra/stack.ts gives a handler module's function (createFunction):
+ * functions/users/list-users -> UsersListUsersFunction. CloudFormation appends an 8-hex hash.
+ */
+function functionConstructId(handlerModule: string): string {
+  return `${handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase())}Function`;
+}
+
+/** The logical id of the AWS::Lambda::Function built for a handler module; exactly one must match. */
+function functionLogicalId(template: Template, handlerModule: string): string {
+  const pattern = new RegExp(`^${functionConstructId(handlerModule)}[0-9A-F]{8}$`);
+  const matches = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => pattern.test(id));
+  if (matches.length !== 1) throw new Error(`Expected one Lambda function for ${handlerModule}, found ${JSON.stringify(matches)}`);
+  return matches[0]!;
+}
+
+/** The Lambda function an integration or authorizer URI invokes: the Fn::GetAtt [id, 'Arn'] in its Fn::Join. */
+function invokedFunction(uri: Json): string {
+  const parts: Json[] = uri?.['Fn::Join']?.[1] ?? [];
+  const arns = parts.filter((part) => Array.isArray(part?.['Fn::GetAtt']) && part['Fn::GetAtt'][1] === 'Arn');
+  if (arns.length !== 1) throw new Error(`Expected one function ARN in ${JSON.stringify(uri)}`);
+  return arns[0]['Fn::GetAtt'][0];
+}
+
+/** Full path of every AWS::ApiGateway::Resource, walking PathPart/ParentId up to the RestApi root. */
+function resourcePaths(resources: Resources, restApiId: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  const pathOf = (logicalId: string, seen: string[] = []): string => {
+    const known = paths.get(logicalId);
+    if (known !== undefined) return known;
+    if (seen.includes(logicalId)) throw new Error(`Resource cycle at ${logicalId}`);
+    const resource = resources[logicalId];
+    if (resource?.Type !== 'AWS::ApiGateway::Resource') throw new Error(`${logicalId} is not an API Gateway resource`);
+    const parentId = resource.Properties.ParentId;
+    const parentPath = isRoot(parentId, restApiId) ? '' : pathOf(parentId.Ref, [...seen, logicalId]);
+    const path = `${parentPath}/${resource.Properties.PathPart}`;
+    paths.set(logicalId, path);
+    return path;
+  };
+  for (const [id, resource] of Object.entries(resources)) if (resource.Type === 'AWS::ApiGateway::Resource') pathOf(id);
+  return paths;
+}
+
+function isRoot(ref: Json, restApiId: string): boolean {
+  const getAtt = ref?.['Fn::GetAtt'];
+  return Array.isArray(getAtt) && getAtt[0] === restApiId && getAtt[1] === 'RootResourceId';
+}
+
+/** Every AWS::ApiGateway::Method keyed "METHOD /full/path". */
+function methodsByEndpoint(template: Template): Map<string, Json> {
+  const resources: Resources = template.toJSON().Resources;
+  const restApiId = onlyLogicalId(template, 'AWS::ApiGateway::RestApi');
+  const paths = resourcePaths(resources, restApiId);
+  const methods = new Map<string, Json>();
+  for (const [id, resource] of Object.entries(template.findResources('AWS::ApiGateway::Method'))) {
+    const props = resource.Properties;
+    expect(props.RestApiId).toEqual({ Ref: restApiId });
+    const path = isRoot(props.ResourceId, restApiId) ? '/' : paths.get(props.ResourceId?.Ref);
+    if (path === undefined) throw new Error(`Method ${id} is on an unknown resource ${JSON.stringify(props.ResourceId)}`);
+    const key = `${props.HttpMethod} ${path}`;
+    if (methods.has(key)) throw new Error(`Two methods for ${key}`);
+    methods.set(key, props);
+  }
+  return methods;
+}
+
+/** Every IAM statement attached to a role: its inline policies and the AWS::IAM::Policy resources naming it. */
+function statementsOfRole(template: Template, roleLogicalId: string): Json[] {
+  const role = template.toJSON().Resources[roleLogicalId];
+  const inline: Json[] = (role?.Properties?.Policies ?? []).flatMap((p: Json) => p.PolicyDocument.Statement);
+  const attached = Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => (policy.Properties.Roles ?? []).some((r: Json) => r?.Ref === roleLogicalId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+  return [...inline, ...attached];
+}
+
+const actionsOf = (statement: Json): string[] => [statement.Action ?? [], statement.NotAction ?? []].flat();
+const isDynamoStatement = (statement: Json): boolean => actionsOf(statement).some((a) => a.startsWith('dynamodb:'));
+
+/** The role policy statements of a function (by logical id). */
+function functionStatements(template: Template, functionId: string): Json[] {
+  const fn = template.toJSON().Resources[functionId];
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return statementsOfRole(template, roleId);
+}
+
+/** The AWS::Lambda::Function the TOKEN authorizer invokes. */
+function authorizerFunctionId(template: Template): string {
+  const authorizer = Object.values(template.findResources('AWS::ApiGateway::Authorizer'))[0];
+  return invokedFunction(authorizer.Properties.AuthorizerUri);
+}
+
+const entries = Object.entries(ROUTES) as [RouteName, RouteDefinition][];
+
+describe('VoiceOrgStack template (default: Cognito user pool)', () => {
+  let template: Template;
+  let resources: Resources;
+  let tableId: string;
+
+  beforeAll(() => {
+    template = synth();
+    resources = template.toJSON().Resources;
+    tableId = onlyLogicalId(template, 'AWS::DynamoDB::Table');
+  });
+
+  const tableArn = () => ({ 'Fn::GetAtt': [tableId, 'Arn'] });
+  const indexArns = () => ({ 'Fn::Join': ['', [tableArn(), '/index/*']] });
+
+  describe('API Gateway methods', () => {
+    it('serves exactly the endpoints of the manifest, each at its full path', () => {
+      const expected = listEndpoints().map((e) => `${e.method} ${e.path}`);
+      expect(new Set(expected).size).toBe(expected.length);
+      expect([...methodsByEndpoint(template).keys()].sort()).toEqual([...expected].sort());
+    });
+
+    it('integrates each endpoint (AWS_PROXY) with the function of its handler module', () => {
+      const methods = methodsByEndpoint(template);
+      for (const endpoint of listEndpoints()) {
+        const integration = methods.get(`${endpoint.method} ${endpoint.path}`).Integration;
+        expect({ endpoint: endpoint.path, type: integration.Type, httpMethod: integration.IntegrationHttpMethod }).toEqual({
+          endpoint: endpoint.path,
+          type: 'AWS_PROXY',
+          httpMethod: 'POST',
+        });
+        expect({ endpoint: endpoint.path, fn: invokedFunction(integration.Uri) }).toEqual({
+          endpoint: endpoint.path,
+          fn: functionLogicalId(template, endpoint.route.handler),
+        });
+      }
+    });
+
+    it('serves a route and its public alias with the same function', () => {
+      const methods = methodsByEndpoint(template);
+      for (const [routeName, route] of entries) {
+        const paths = [route.path, ...(route.publicAlias ? [route.publicAlias] : [])];
+        const functions = new Set(paths.map((path) => invokedFunction(methods.get(`${route.method} ${path}`).Integration.Uri)));
+        expect({ routeName, functions: functions.size }).toEqual({ routeName, functions: 1 });
+      }
+    });
+
+    it('gives distinct handler modules distinct functions', () => {
+      const methods = methodsByEndpoint(template);
+      const byHandler = new Map<string, Set<string>>();
+      for (const endpoint of listEndpoints()) {
+        const fn = invokedFunction(methods.get(`${endpoint.method} ${endpoint.path}`).Integration.Uri);
+        byHandler.set(endpoint.route.handler, (byHandler.get(endpoint.route.handler) ?? new Set()).add(fn));
+      }
+      const handlers = listHandlers().map((h) => h.handler);
+      expect([...byHandler.keys()].sort()).toEqual([...handlers].sort());
+      for (const functions of byHandler.values()) expect(functions.size).toBe(1);
+      const allFunctions = [...byHandler.values()].map((fns) => [...fns][0]);
+      expect(new Set(allFunctions).size).toBe(handlers.length);
+    });
+
+    it('protects non-public routes with the TOKEN authorizer and leaves public routes open', () => {
+      const authorizerId = onlyLogicalId(template, 'AWS::ApiGateway::Authorizer');
+      const methods = methodsByEndpoint(template);
+      for (const endpoint of listEndpoints()) {
+        const method = methods.get(`${endpoint.method} ${endpoint.path}`);
+        const actual = { endpoint: endpoint.path, authorizationType: method.AuthorizationType, authorizerId: method.AuthorizerId };
+        if (endpoint.route.access === 'public') {
+          expect(actual).toEqual({ endpoint: endpoint.path, authorizationType: 'NONE', authorizerId: undefined });
+        } else {
+          expect(actual).toEqual({ endpoint: endpoint.path, authorizationType: 'CUSTOM', authorizerId: { Ref: authorizerId } });
+        }
+      }
+    });
+
+    it('configures the TOKEN authorizer from GATEWAY and points it at the authorizer function', () => {
+      const restApiId = onlyLogicalId(template, 'AWS::ApiGateway::RestApi');
+      const authorizerId = onlyLogicalId(template, 'AWS::ApiGateway::Authorizer');
+      const props = resources[authorizerId].Properties;
+      expect(props).toMatchObject({
+        Type: 'TOKEN',
+        RestApiId: { Ref: restApiId },
+        IdentitySource: 'method.request.header.Authorization',
+        IdentityValidationExpression: GATEWAY.authorizationPattern,
+        AuthorizerResultTtlInSeconds: GATEWAY.authorizerCacheSeconds,
+      });
+      expect(invokedFunction(props.AuthorizerUri)).toBe(functionLogicalId(template, 'functions/authorizer'));
+    });
+  });
+
+  describe('gateway responses', () => {
+    it('has exactly one gateway response per GATEWAY_RESPONSES entry', () => {
+      const types = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse')).map((r) => r.Properties.ResponseType);
+      expect([...types].sort()).toEqual(Object.keys(GATEWAY_RESPONSES).sort());
+    });
+
+    it('answers each with its status code and the error envelope in application/json', () => {
+      const restApiId = onlyLogicalId(template, 'AWS::ApiGateway::RestApi');
+      const byType = new Map(
+        Object.values(template.findResources('AWS::ApiGateway::GatewayResponse')).map((r) => [r.Properties.ResponseType, r.Properties]),
+      );
+      for (const [type, { statusCode, ...body }] of Object.entries(GATEWAY_RESPONSES)) {
+        const props = byType.get(type);
+        expect(props).toBeDefined();
+        expect({ type, restApiId: props.RestApiId, statusCode: props.StatusCode }).toEqual({
+          type,
+          restApiId: { Ref: restApiId },
+          statusCode: statusCode === undefined ? undefined : String(statusCode),
+        });
+        const parsed = JSON.parse(props.ResponseTemplates['application/json']);
+        expect(parsed).toEqual({ success: false, data: null, error: body.error, message: body.message });
+        expect(parsed).toEqual(body);
+        expect(props.ResponseParameters).toEqual({
+          [`gatewayresponse.header.${GATEWAY.correlationHeader}`]: `method.request.header.${GATEWAY.correlationHeader}`,
+        });
+      }
+    });
+  });
+
+  describe('Lambda functions', () => {
+    it('has one function per handler module plus the authorizer', () => {
+      template.resourceCountIs('AWS::Lambda::Function', listHandlers().length + 1);
+      const expected = [...listHandlers().map((h) => functionLogicalId(template, h.handler)), authorizerFunctionId(template)];
+      expect(new Set(expected).size).toBe(listHandlers().length + 1);
+      expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual([...expected].sort());
+    });
+
+    it('runs every function on Node.js 22 / arm64 with index.handler and the table name', () => {
+      for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function'))) {
+        const props = fn.Properties;
+        expect({ id, runtime: props.Runtime, architectures: props.Architectures, handler: props.Handler, table: props.Environment?.Variables?.TABLE_NAME }).toEqual({
+          id,
+          runtime: 'nodejs22.x',
+          architectures: ['arm64'],
+          handler: 'index.handler',
+          table: { Ref: tableId },
+        });
+      }
+    });
+  });
+
+  describe('table', () => {
+    it('has the keys and indexes of TABLE', () => {
+      const props = resources[tableId].Properties;
+      expect(props.KeySchema).toEqual([
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ]);
+      expect(TABLE.partitionKey).toBe('PK');
+      expect(TABLE.sortKey).toBe('SK');
+      const indexes = (props.GlobalSecondaryIndexes ?? []).map((i: Json) => ({ name: i.IndexName, keys: i.KeySchema, projection: i.Projection }));
+      expect(indexes).toEqual(
+        TABLE.globalSecondaryIndexes.map((i) => ({
+          name: i.indexName,
+          keys: [
+            { AttributeName: i.partitionKey, KeyType: 'HASH' },
+            { AttributeName: i.sortKey, KeyType: 'RANGE' },
+          ],
+          projection: { ProjectionType: 'ALL' },
+        })),
+      );
+      const keyAttributes = [TABLE.partitionKey, TABLE.sortKey, ...TABLE.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+      expect([...props.AttributeDefinitions].sort((a: Json, b: Json) => a.AttributeName.localeCompare(b.AttributeName))).toEqual(
+        keyAttributes.sort().map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      );
+    });
+
+    it('is on-demand, point-in-time recoverable, expires items on the TTL attribute and is retained', () => {
+      const table = resources[tableId];
+      expect(table.Properties).toMatchObject({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+        DeletionProtectionEnabled: true,
+      });
+      expect(table.DeletionPolicy).toBe('Retain');
+      expect(table.UpdateReplacePolicy).toBe('Retain');
+    });
+  });
+
+  describe('IAM least privilege', () => {
+    it('grants each handler exactly the table actions of its manifest permissions, on the table and its indexes only', () => {
+      for (const { handler, permissions } of listHandlers()) {
+        const statements = functionStatements(template, functionLogicalId(template, handler)).filter(isDynamoStatement);
+        const expectedActions = (permissions.table ?? []).map((action) => `dynamodb:${action}`).sort();
+        expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expectedActions });
+        for (const statement of statements) {
+          expect({ handler, effect: statement.Effect, notAction: statement.NotAction, resources: [statement.Resource].flat() }).toEqual({
+            handler,
+            effect: 'Allow',
+            notAction: undefined,
+            resources: [tableArn(), indexArns()],
+          });
+        }
+      }
+    });
+
+    it('gives handlers without table permissions no DynamoDB statement', () => {
+      const withoutTable = listHandlers().filter((h) => !h.permissions.table?.length);
+      expect(withoutTable.map((h) => h.handler)).toContain(ROUTES.health.handler);
+      for (const { handler } of withoutTable) {
+        const statements = functionStatements(template, functionLogicalId(template, handler)).filter(isDynamoStatement);
+        expect({ handler, statements }).toEqual({ handler, statements: [] });
+      }
+    });
+
+    it('grants the authorizer exactly GetItem and PutItem on the table and its indexes', () => {
+      const statements = functionStatements(template, authorizerFunctionId(template)).filter(isDynamoStatement);
+      expect(statements.flatMap(actionsOf).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+      for (const statement of statements) {
+        expect(statement.Effect).toBe('Allow');
+        expect([statement.Resource].flat()).toEqual([tableArn(), indexArns()]);
+      }
+    });
+
+    it('has no wildcard action in any policy statement', () => {
+      const statements: Json[] = [];
+      for (const resource of Object.values(resources)) {
+        if (resource.Type === 'AWS::IAM::Policy' || resource.Type === 'AWS::IAM::ManagedPolicy') statements.push(...resource.Properties.PolicyDocument.Statement);
+        if (resource.Type === 'AWS::IAM::Role') statements.push(...(resource.Properties.Policies ?? []).flatMap((p: Json) => p.PolicyDocument.Statement));
+      }
+      expect(statements.length).toBeGreaterThan(0);
+      const wildcards = statements.flatMap(actionsOf).filter((action) => typeof action !== 'string' || action.includes('*'));
+      expect(wildcards).toEqual([]);
+      expect(statements.filter((s) => s.NotAction !== undefined)).toEqual([]);
+    });
+  });
+
+  describe('ID token issuer', () => {
+    it('creates a Cognito user pool and client and gives their issuer to the authorizer', () => {
+      const poolId = onlyLogicalId(template, 'AWS::Cognito::UserPool');
+      const clientId = onlyLogicalId(template, 'AWS::Cognito::UserPoolClient');
+      expect(resources[clientId].Properties.UserPoolId).toEqual({ Ref: poolId });
+      const issuer = { 'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }]] };
+      const env = resources[authorizerFunctionId(template)].Properties.Environment.Variables;
+      expect(env.ID_TOKEN_ISSUER).toEqual(issuer);
+      expect(env.ID_TOKEN_AUDIENCE).toEqual({ Ref: clientId });
+      expect(env.ID_TOKEN_JWKS_URL).toEqual({
+        'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }, '/.well-known/jwks.json']],
+      });
+    });
+
+    it('gives ID token settings to the authorizer only', () => {
+      const authorizerId = authorizerFunctionId(template);
+      for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function'))) {
+        if (id === authorizerId) continue;
+        const names = Object.keys(fn.Properties.Environment?.Variables ?? {}).filter((name) => name.startsWith('ID_TOKEN_'));
+        expect({ id, names }).toEqual({ id, names: [] });
+      }
+    });
+  });
+});
+
+describe('VoiceOrgStack template (external ID token issuer)', () => {
+  const idTokenIssuer = { issuer: 'https://issuer.example.com', audience: 'client-1', jwksUrl: 'https://issuer.example.com/jwks' };
+  let template: Template;
+
+  beforeAll(() => {
+    template = synth({ idTokenIssuer });
+  });
+
+  it('creates no Cognito user pool or client', () => {
+    template.resourceCountIs('AWS::Cognito::UserPool', 0);
+    template.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
+  });
+
+  it('gives the external issuer, audience and JWKS URL to the authorizer', () => {
+    const env = template.toJSON().Resources[authorizerFunctionId(template)].Properties.Environment.Variables;
+    expect({ issuer: env.ID_TOKEN_ISSUER, audience: env.ID_TOKEN_AUDIENCE, jwksUrl: env.ID_TOKEN_JWKS_URL }).toEqual(idTokenIssuer);
+  });
+});
