@@ -24,7 +24,8 @@ export interface Membership {
   latest_recording_at: string | null;
 }
 
-function toItem(membership: Membership) {
+/** The table item of a membership: its keys, index keys (GSI1 only while active) and search text. */
+export function membershipItem(membership: Membership) {
   return {
     ...keys.membership(membership.org_id, membership.user_id),
     ...keys.userOrganizationsIndex(membership.user_id, membership.org_id),
@@ -76,7 +77,7 @@ export async function insertMembership(db: TableContext, membership: Membership)
         {
           Put: {
             TableName: db.tableName,
-            Item: toItem(membership),
+            Item: membershipItem(membership),
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -113,7 +114,7 @@ export async function replaceMembership(db: TableContext, current: Membership, n
         {
           Put: {
             TableName: db.tableName,
-            Item: toItem(next),
+            Item: membershipItem(next),
             ConditionExpression: '#status = :status AND #role = :role',
             ExpressionAttributeNames: { '#status': 'status', '#role': 'role' },
             ExpressionAttributeValues: { ':status': current.status, ':role': current.role },
@@ -126,19 +127,21 @@ export async function replaceMembership(db: TableContext, current: Membership, n
 }
 
 /**
- * One page of the active members of an org in email order, skipping `offset` members.
- * The skip uses COUNT queries, which return no items; the page itself reads `limit` items.
+ * Active members of an org in email order (or reverse order with `descending`), skipping
+ * `offset` of them. The skip uses COUNT queries: they return no items, but DynamoDB still
+ * reads (and bills) every skipped index entry, so callers keep `offset` small.
  */
 export async function listActiveMembers(
   db: TableContext,
   orgId: string,
-  { offset, limit }: { offset: number; limit: number },
+  { offset, limit, descending = false }: { offset: number; limit: number; descending?: boolean },
 ): Promise<Membership[]> {
   const base: QueryCommandInput = {
     TableName: db.tableName,
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK },
+    ScanIndexForward: !descending,
   };
   let startKey: Record<string, unknown> | undefined;
   let toSkip = offset;
@@ -164,8 +167,8 @@ export async function listActiveMembers(
 
 /**
  * Every active member of an org whose email or display name contains `needle`
- * (case-insensitive), in email order. Reads all active members of the org: see
- * docs/data-model.md for the cost.
+ * (case-insensitive), in email order. DynamoDB has no substring index, so this reads
+ * every active member of the org (docs/data-model.md gives the cost).
  */
 export async function searchActiveMembers(db: TableContext, orgId: string, needle: string): Promise<Membership[]> {
   const matches: Membership[] = [];

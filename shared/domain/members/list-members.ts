@@ -25,14 +25,26 @@ export async function listMembers(
     };
   }
   // The first page (the common case) reads the count and the page side by side; a deeper
-  // page checks the count first so a page past the end costs no skip.
+  // page needs the count first, to skip nothing past the end and to come from the nearer end.
   const [organization, firstPage] = await Promise.all([
     getOrganization(db, orgId),
-    offset === 0 ? listActiveMembers(db, orgId, { offset, limit }) : undefined,
+    offset === 0 ? listActiveMembers(db, orgId, { offset: 0, limit }) : undefined,
   ]);
   const total = organization?.active_member_count ?? 0;
-  const members = firstPage ?? (offset < total ? await listActiveMembers(db, orgId, { offset, limit }) : []);
+  const members = firstPage ?? (offset < total ? await deepPage(db, orgId, offset, limit, total) : []);
   return { members: members.map(toMember), pagination: pagePagination(page, limit, total) };
+}
+
+/**
+ * A page past the first. Skipped index entries are read and billed, so a page in the
+ * second half of the list is read backwards from the end: the worst case skips half the
+ * members, and the last page skips none.
+ */
+async function deepPage(db: TableContext, orgId: string, offset: number, limit: number, total: number): Promise<Membership[]> {
+  const pageSize = Math.min(limit, total - offset);
+  const after = total - offset - pageSize;
+  if (after >= offset) return listActiveMembers(db, orgId, { offset, limit: pageSize });
+  return (await listActiveMembers(db, orgId, { offset: after, limit: pageSize, descending: true })).reverse();
 }
 
 /** The public shape of a membership (List users item). */
