@@ -118,6 +118,15 @@ describe('cli commands build an organization and its credentials', () => {
     expect((await cli('key', 'create', '--org', 'org_x', '--scopes', 'users:fly')).json.error).toBe('VALIDATION_ERROR');
   });
 
+  it('acts on a deployed table when TABLE_NAME is set (here pointed at the local DynamoDB)', async () => {
+    const aws = { TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, AWS_REGION: runtime.region, LOCAL_DATA_DIR: '/nonexistent' };
+    const user = await runCli(['user', 'create', '--email', `aws.${unique()}@example.com`, '--name', 'Aws Person'], aws);
+    expect(user.code).toBe(0);
+    expect(user.json).toMatchObject({ display_name: 'Aws Person', timezone: 'UTC' });
+    const token = await runCli(['token', '--user', user.json.user_id], aws);
+    expect(token.json.error).toBe('LOCAL_ONLY');
+  });
+
   it('says so when no local deployment runs on the data directory', async () => {
     const result = await runCli(['org', 'create', '--name', 'X'], { LOCAL_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'empty-')) });
     expect(result.code).not.toBe(0);

@@ -249,6 +249,26 @@ describe('authentication (401 from the authorizer, on both routes)', () => {
     }
   });
 
+  it('refuses an access token (token_use other than id) signed by the issuer', async () => {
+    const { importJWK, SignJWT } = await import('jose');
+    const { readFileSync } = await import('node:fs');
+    const { dataDir } = localDeployment();
+    const jwk = JSON.parse(readFileSync(`${dataDir}/idp/signing-key.jwk.json`, 'utf8'));
+    const owner = acme.people.owner;
+    const sign = async (tokenUse: string) =>
+      new SignJWT({ email: owner.email.toLowerCase(), email_verified: true, token_use: tokenUse })
+        .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
+        .setIssuer(runtime.issuer)
+        .setAudience(runtime.audience)
+        .setSubject(`local|${owner.id}`)
+        .setExpirationTime('1h')
+        .sign(await importJWK(jwk, 'RS256'));
+    expect((await get(`/api/v1/organization/${acme.org}/users`, await sign('id'))).status).toBe(200);
+    const access = await get(`/api/v1/organization/${acme.org}/users`, await sign('access'));
+    expect(access.status).toBe(401);
+    expect(access.body).toEqual(unauthorized);
+  });
+
   it('refuses a revoked key', async () => {
     const { createApiKey, revokeApiKey } = await import('../../shared/domain/admin/api-keys');
     const { key, key_id } = await createApiKey(db, { orgId: acme.org, scopes: ['users:read'] }, new Date());
@@ -281,6 +301,14 @@ describe('authorization (403 from the route policy)', () => {
     const stranger = await idTokenFor({ id: `nobody_${unique()}`, email: `nobody.${unique()}@example.com` });
     expect((await get(`/api/v1/organization/${acme.org}/users`, stranger)).body).toEqual(forbidden('INSUFFICIENT_ROLE'));
     expect((await get('/api/v1/public/users', stranger)).body).toEqual(forbidden('INSUFFICIENT_ROLE'));
+  });
+
+  it('does not match a user by an email the issuer has not verified', async () => {
+    const admin = acme.people.admin;
+    const unverified = await (await idp()).issueIdToken({ sub: `other-subject-${unique()}`, email: admin.email, emailVerified: false });
+    const res = await get(`/api/v1/organization/${acme.org}/users`, unverified);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(forbidden('INSUFFICIENT_ROLE'));
   });
 
   it('refuses an unknown organization without saying whether it exists', async () => {
@@ -375,6 +403,8 @@ describe('gateway behaviour', () => {
     expect(made.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
     const refused = await get('/api/v1/public/users');
     expect(refused.headers.get('x-correlation-id')).toBeTruthy();
+    const unsafe = await get(`/api/v1/organization/${acme.org}/users`, acme.orgKey, { 'x-correlation-id': 'a b<script>alert(1)</script>' });
+    expect(unsafe.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers unknown paths and methods with 404 ROUTE_NOT_FOUND', async () => {

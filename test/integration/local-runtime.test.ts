@@ -30,7 +30,7 @@ describe('npm start', () => {
   });
 
   it('seeds the demo organization on a fresh directory and prints curl commands that work', async () => {
-    first = await startLocalDeployment({ env: { LOCAL_SEED: 'demo' } });
+    first = await startLocalDeployment({ env: { LOCAL_SEED: 'demo', LOG_LEVEL: 'DEBUG' } });
     const banner = first.output();
     const curls = banner.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('curl '));
     expect(curls.length).toBeGreaterThanOrEqual(5);
@@ -43,6 +43,12 @@ describe('npm start', () => {
     expect(ownerSearch.pagination).toMatchObject({ page: 2, limit: 2, total: 4 });
     expect(alias).toEqual(orgList);
     expect(personal.error).toBe('USER_KEY_NOT_ALLOWED');
+
+    // The functions log structured lines with the correlation id, and never a credential.
+    const logs = first.output().slice(banner.length);
+    expect(logs).toContain('"correlation_id"');
+    expect(logs).toContain('credential accepted');
+    for (const secret of banner.matchAll(/export \w+=(\S+)/g)) expect(logs).not.toContain(secret[1]);
   });
 
   it('stops on Ctrl-C (SIGINT) with no process left behind, and forgets its runtime file', async () => {
