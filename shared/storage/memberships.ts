@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput 
 import type { MemberStatus, Role } from '../auth/access';
 import type { TableContext } from './dynamo';
 import { keys, withoutKeys } from './keys';
+import { queryAll } from './query-all';
 import { activeMemberCountChange } from './organizations';
 
 /**
@@ -171,41 +172,23 @@ export async function listActiveMembers(
  * every active member of the org (docs/data-model.md gives the cost).
  */
 export async function searchActiveMembers(db: TableContext, orgId: string, needle: string): Promise<Membership[]> {
-  const matches: Membership[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        FilterExpression: 'contains(search_text, :needle)',
-        ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK, ':needle': needle.toLowerCase() },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    matches.push(...(page.Items ?? []).map(fromItem));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return matches;
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    FilterExpression: 'contains(search_text, :needle)',
+    ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK, ':needle': needle.toLowerCase() },
+  });
+  return items.map(fromItem);
 }
 
 /** Every membership of a user, whatever its status (a user belongs to few organizations). */
 export async function listMembershipsOfUser(db: TableContext, userId: string): Promise<Membership[]> {
-  const memberships: Membership[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        IndexName: 'GSI2',
-        KeyConditionExpression: 'GSI2PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.userOrganizationsIndex(userId).GSI2PK },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    memberships.push(...(page.Items ?? []).map(fromItem));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return memberships;
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.userOrganizationsIndex(userId).GSI2PK },
+  });
+  return items.map(fromItem);
 }
