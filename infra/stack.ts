@@ -4,12 +4,13 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GATEWAY, GATEWAY_RESPONSES, type GatewayResponseType } from '../shared/http/gateway';
-import { listEndpoints, listHandlers, type TableAction } from '../shared/routes';
+import { listEndpoints, listHandlers, type ProfileKeyAction, type TableAction } from '../shared/routes';
 import { TABLE } from '../shared/storage/table-definition';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -52,6 +53,13 @@ export class VoiceOrgStack extends Stack {
       });
     }
 
+    // Wraps every member profile's data key; each use is bound to one member's encryption context.
+    const profileKey = new kms.Key(this, 'ProfileKey', {
+      description: 'Voice Org API: envelope encryption of member profiles',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
     const issuer = props.idTokenIssuer ?? this.createUserPool();
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const commonEnvironment = { TABLE_NAME: this.table.tableName, POWERTOOLS_SERVICE_NAME: 'voice-org-api', NODE_OPTIONS: '--enable-source-maps' };
@@ -90,8 +98,10 @@ export class VoiceOrgStack extends Stack {
     // One function per handler module; a route's public alias shares its function.
     const functions = new Map(
       listHandlers().map(({ handler, permissions }) => {
-        const fn = this.createFunction(handler, logRetention, commonEnvironment);
+        const usesProfileKey = Boolean(permissions.profileKey?.length);
+        const fn = this.createFunction(handler, logRetention, usesProfileKey ? { ...commonEnvironment, PROFILE_KMS_KEY_ARN: profileKey.keyArn } : commonEnvironment);
         if (permissions.table?.length) this.grantTable(fn, permissions.table);
+        if (usesProfileKey) this.grantProfileKey(fn, profileKey, permissions.profileKey!);
         return [handler, fn] as const;
       }),
     );
@@ -106,6 +116,7 @@ export class VoiceOrgStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'ProfileKeyArn', { value: profileKey.keyArn });
     new CfnOutput(this, 'IdTokenIssuer', { value: issuer.issuer });
     new CfnOutput(this, 'IdTokenAudience', { value: issuer.audience });
   }
@@ -141,6 +152,23 @@ export class VoiceOrgStack extends Stack {
       new iam.PolicyStatement({
         actions: actions.map((action) => `dynamodb:${action}`),
         resources: [this.table.tableArn, `${this.table.tableArn}/index/*`],
+      }),
+    );
+  }
+
+  /**
+   * Grants exactly these KMS actions on the profile key, and only for requests that carry a
+   * member profile's encryption context (purpose, org_id and user_id).
+   */
+  private grantProfileKey(fn: lambda.IFunction, key: kms.IKey, actions: readonly ProfileKeyAction[]): void {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: actions.map((action) => `kms:${action}`),
+        resources: [key.keyArn],
+        conditions: {
+          StringEquals: { 'kms:EncryptionContext:purpose': 'member-profile' },
+          Null: { 'kms:EncryptionContext:org_id': 'false', 'kms:EncryptionContext:user_id': 'false' },
+        },
       }),
     );
   }

@@ -16,6 +16,20 @@ const ConfigSchema = v.object({
   /** Comma-separated accepted audiences (app client ids). */
   ID_TOKEN_AUDIENCE: v.optional(v.string()),
   ID_TOKEN_JWKS_URL: v.optional(v.pipe(v.string(), v.url())),
+  /** KMS key that wraps profile data keys (AWS). */
+  PROFILE_KMS_KEY_ARN: v.optional(v.pipe(v.string(), v.startsWith('arn:', 'must be a KMS key ARN'))),
+  /** File holding a raw 256-bit AES key that wraps profile data keys (local runtime only). */
+  PROFILE_LOCAL_KEY_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /**
+   * The active AI models: comma-separated canonical ids, each with optional `|`-separated
+   * aliases after `=`, e.g. `gpt-4o=4o|gpt4o,claude-sonnet-4-5=sonnet`.
+   */
+  ACTIVE_MODELS: v.optional(
+    v.pipe(v.string(), v.regex(/^[\w.:-]+(=[\w.:-]+(\|[\w.:-]+)*)?(,[\w.:-]+(=[\w.:-]+(\|[\w.:-]+)*)?)*$/, 'must be id[=alias|alias],...')),
+    'gpt-4o-mini=4o-mini|mini,gpt-4o=4o,claude-sonnet-4-5=sonnet|claude-sonnet,gemini-2.5-pro=gemini-pro|gemini',
+  ),
+  /** The model that replaces an unknown selected_model; must be one of ACTIVE_MODELS. */
+  FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
 });
 
 export type Config = {
@@ -23,6 +37,9 @@ export type Config = {
   region: string;
   dynamoDbEndpoint?: string;
   idToken?: { issuer: string; audiences: string[]; jwksUrl: string };
+  /** How profile data keys are wrapped; absent when neither is configured. */
+  profileKey?: { kind: 'kms'; keyArn: string } | { kind: 'local'; file: string };
+  models: { active: { id: string; aliases: string[] }[]; fallback: string };
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -37,6 +54,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (idTokenParts.some(Boolean) && !idTokenParts.every(Boolean)) {
     throw new Error('Invalid configuration: ID_TOKEN_ISSUER, ID_TOKEN_AUDIENCE and ID_TOKEN_JWKS_URL go together');
   }
+  if (parsed.PROFILE_KMS_KEY_ARN && parsed.PROFILE_LOCAL_KEY_FILE) {
+    throw new Error('Invalid configuration: set PROFILE_KMS_KEY_ARN or PROFILE_LOCAL_KEY_FILE, not both');
+  }
   return {
     tableName: parsed.TABLE_NAME,
     region: parsed.AWS_REGION,
@@ -48,7 +68,30 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
           jwksUrl: parsed.ID_TOKEN_JWKS_URL!,
         }
       : undefined,
+    profileKey: parsed.PROFILE_KMS_KEY_ARN
+      ? { kind: 'kms', keyArn: parsed.PROFILE_KMS_KEY_ARN }
+      : parsed.PROFILE_LOCAL_KEY_FILE
+        ? { kind: 'local', file: parsed.PROFILE_LOCAL_KEY_FILE }
+        : undefined,
+    models: modelCatalogOf(parsed.ACTIVE_MODELS, parsed.FALLBACK_MODEL),
   };
+}
+
+function modelCatalogOf(activeModels: string, fallback: string): Config['models'] {
+  const active = activeModels.split(',').map((entry) => {
+    const [id, aliases = ''] = entry.split('=');
+    return { id, aliases: aliases.split('|').filter(Boolean) };
+  });
+  if (!active.some((model) => model.id === fallback)) {
+    throw new Error(`Invalid configuration: FALLBACK_MODEL ${fallback} is not in ACTIVE_MODELS`);
+  }
+  return { active, fallback };
+}
+
+/** The active model list alone, for tools that write settings without a function's full config (the CLI). */
+export function parseModelCatalog(env: Record<string, string | undefined>): Config['models'] {
+  const { ACTIVE_MODELS, FALLBACK_MODEL } = v.parse(v.pick(ConfigSchema, ['ACTIVE_MODELS', 'FALLBACK_MODEL']), env);
+  return modelCatalogOf(ACTIVE_MODELS, FALLBACK_MODEL);
 }
 
 let cached: Config | undefined;

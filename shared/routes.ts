@@ -23,6 +23,14 @@ export type TableAction =
   | 'BatchWriteItem'
   | 'ConditionCheckItem';
 
+/** KMS actions on the profile key, always bound to a member's encryption context. */
+export type ProfileKeyAction = 'Decrypt' | 'GenerateDataKey';
+
+export interface RoutePermissions {
+  table?: readonly TableAction[];
+  profileKey?: readonly ProfileKeyAction[];
+}
+
 /**
  * Who may call a route. A credential kind that is absent is refused with 403
  * (USER_KEY_NOT_ALLOWED, ORG_KEY_NOT_ALLOWED or ID_TOKEN_NOT_ALLOWED).
@@ -47,10 +55,11 @@ export interface RouteDefinition {
   /** 'public' routes have no authorizer. */
   access: RouteAccess | 'public';
   /** What the function's IAM role may do; the stack grants exactly this. */
-  permissions: { table?: readonly TableAction[] };
+  permissions: RoutePermissions;
 }
 
-const memberRead = (scope: Scope): RouteAccess => ({
+/** Member routes: ID tokens of owners and admins, or org keys with the scope. */
+const memberRoute = (scope: Scope): RouteAccess => ({
   idToken: { minRole: 'admin' },
   orgKey: { scopes: [scope] },
 });
@@ -70,8 +79,26 @@ export const ROUTES = {
     publicAlias: '/api/v1/public/users',
     handler: 'functions/users/list-users',
     summary: 'List the active members of an organization',
-    access: memberRead('users:read'),
+    access: memberRoute('users:read'),
     permissions: { table: ['GetItem', 'Query'] },
+  },
+  getMemberSettings: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/users/{userId}/settings',
+    publicAlias: '/api/v1/public/users/{userId}/settings',
+    handler: 'functions/users/get-member-settings',
+    summary: "Read a member's settings bundle",
+    access: memberRoute('users:read'),
+    permissions: { table: ['GetItem', 'BatchGetItem', 'Query'], profileKey: ['Decrypt'] },
+  },
+  updateMemberSettings: {
+    method: 'PATCH',
+    path: '/api/v1/organization/{orgId}/users/{userId}/settings',
+    publicAlias: '/api/v1/public/users/{userId}/settings',
+    handler: 'functions/users/update-member-settings',
+    summary: "Change a member's settings, notifications, profile and preferences",
+    access: memberRoute('users:write'),
+    permissions: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], profileKey: ['GenerateDataKey'] },
   },
 } as const satisfies Record<string, RouteDefinition>;
 
@@ -109,8 +136,8 @@ export function endpointFor(routeName: RouteName, resource: string): Endpoint {
 }
 
 /** Distinct handler modules: one Lambda function each (aliases share their route's). */
-export function listHandlers(): { handler: string; routes: RouteName[]; permissions: RouteDefinition['permissions'] }[] {
-  const byHandler = new Map<string, { handler: string; routes: RouteName[]; permissions: RouteDefinition['permissions'] }>();
+export function listHandlers(): { handler: string; routes: RouteName[]; permissions: RoutePermissions }[] {
+  const byHandler = new Map<string, { handler: string; routes: RouteName[]; permissions: RoutePermissions }>();
   for (const [name, route] of Object.entries(ROUTES) as [RouteName, RouteDefinition][]) {
     const entry = byHandler.get(route.handler) ?? { handler: route.handler, routes: [], permissions: route.permissions };
     entry.routes.push(name);

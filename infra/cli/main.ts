@@ -29,7 +29,7 @@ const now = () => new Date();
 const flag = <S extends v.GenericSchema>(schema: S, value: unknown, name: string) => parseInput(v.object({ [name]: schema }), { [name]: value })[name] as v.InferOutput<S>;
 
 const COMMANDS: Record<string, Command> = {
-  seed: async (flags, { db }) => {
+  seed: async (flags, { db, settings }) => {
     const file = flag(v.string(), flags.file, 'file');
     let raw: unknown;
     try {
@@ -37,7 +37,11 @@ const COMMANDS: Record<string, Command> = {
     } catch (error) {
       throw new CliError('INVALID_FIXTURE', `Cannot read ${file} as JSON: ${(error as Error).message}`);
     }
-    return seedFixture(db, parseInput(Fixture, raw, 'INVALID_FIXTURE'), now());
+    const fixture = parseInput(Fixture, raw, { code: 'INVALID_FIXTURE', unknownKey: 'field' });
+    if (fixture.settings.length && !settings) {
+      throw new CliError('PROFILE_KEY_REQUIRED', 'Settings fixtures encrypt profiles: set PROFILE_KMS_KEY_ARN to the stack\'s ProfileKeyArn output.');
+    }
+    return seedFixture({ db, settings: settings && { db, ...settings } }, fixture, now());
   },
   'org create': (flags, { db }) => createOrganization(db, { id: flag(v.optional(Id), flags.id, 'id'), name: flag(DisplayName, flags.name, 'name') }, now()),
   'user create': (flags, { db }) =>

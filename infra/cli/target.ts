@@ -1,4 +1,7 @@
-import { parseConfig } from '../../shared/config';
+import { parseConfig, parseModelCatalog } from '../../shared/config';
+import { createProfileCipher, kmsKeyring } from '../../shared/crypto/profile-cipher';
+import type { SettingsFixtureDeps } from '../../shared/domain/admin/ensure-member-settings';
+import { localProfileCipher } from '../local/profile-key';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
 import { loadLocalConfig } from '../local/local-config';
 import { readRuntimeFile, type LocalRuntime } from '../local/runtime-file';
@@ -7,6 +10,8 @@ import { CliError } from './cli-error';
 /** Where the CLI acts: the running local deployment, or a deployed stack in AWS. */
 export interface CliTarget {
   db: TableContext;
+  /** Profile encryption for settings fixtures: the local key, or the stack's KMS key (PROFILE_KMS_KEY_ARN). */
+  settings?: Omit<SettingsFixtureDeps, 'db'>;
   /** Present for a local deployment: its emulators and identity provider. */
   local?: LocalRuntime & { dataDir: string };
 }
@@ -18,7 +23,11 @@ export interface CliTarget {
 export function resolveTarget(env: Record<string, string | undefined> = process.env): CliTarget {
   if (env.TABLE_NAME) {
     const aws = parseConfig(env);
-    return { db: createTableContext({ tableName: aws.tableName, region: aws.region, endpoint: aws.dynamoDbEndpoint }) };
+    const keyArn = aws.profileKey?.kind === 'kms' ? aws.profileKey.keyArn : undefined;
+    return {
+      db: createTableContext({ tableName: aws.tableName, region: aws.region, endpoint: aws.dynamoDbEndpoint }),
+      settings: keyArn ? { cipher: createProfileCipher(kmsKeyring(keyArn, aws.region)), models: aws.models } : undefined,
+    };
   }
   const { dataDir } = loadLocalConfig(env);
   const runtime = readRuntimeFile(dataDir);
@@ -27,6 +36,7 @@ export function resolveTarget(env: Record<string, string | undefined> = process.
   }
   return {
     db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }),
+    settings: { cipher: localProfileCipher(dataDir), models: parseModelCatalog(env) },
     local: { ...runtime, dataDir },
   };
 }

@@ -5,6 +5,8 @@ import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { seedFixture } from '../../shared/domain/admin/fixture';
 import type { Fixture } from '../../shared/schemas/fixture';
 import type { TableContext } from '../../shared/storage/dynamo';
+import { parseModelCatalog } from '../../shared/config';
+import type { ProfileCipher } from '../../shared/crypto/profile-cipher';
 
 /** The demo organization loaded into a fresh local deployment. */
 export const DEMO_ORG_ID = 'org_demo';
@@ -46,6 +48,19 @@ export function demoFixture(credentials: DemoCredentials): Fixture {
       { id: 'tag_demo_sales', org_id: DEMO_ORG_ID, user_id: DEMO_USERS.member.id, name: 'Sales', color: '#1f77b4' },
       { id: 'tag_demo_standup', org_id: DEMO_ORG_ID, user_id: DEMO_USERS.member.id, name: 'Standup', color: '#2ca02c' },
     ],
+    settings: [
+      {
+        org_id: DEMO_ORG_ID,
+        user_id: DEMO_USERS.member.id,
+        settings: { selected_theme: 'dark', conversation_language: 'Japanese', selected_model: 'sonnet' },
+        notifications: { highlight_time: '07:30' },
+        profile: '# Mia\n\nSales lead for the APAC region. Prefers short summaries with action items first.',
+        preferences: [
+          { command: 'summarize', command_type: 'summary_enhance', preference_content: 'Put action items before the narrative.' },
+          { command: 'translate', command_type: 'manual', preference_content: 'Keep product names in English.' },
+        ],
+      },
+    ],
   };
 }
 
@@ -57,14 +72,14 @@ export function readDemoCredentials(dataDir: string): DemoCredentials | undefine
 }
 
 /** Loads the demo organization with new random keys and remembers the keys locally. */
-export async function seedDemo(db: TableContext, dataDir: string, now: Date): Promise<DemoCredentials> {
+export async function seedDemo(deps: { db: TableContext; cipher: ProfileCipher }, dataDir: string, now: Date): Promise<DemoCredentials> {
   const credentials: DemoCredentials = {
     org_id: DEMO_ORG_ID,
     org_key: generateApiKey('org_key'),
     personal_key: generateApiKey('user_key'),
     personal_key_user_id: DEMO_USERS.member.id,
   };
-  await seedFixture(db, demoFixture(credentials), now);
+  await seedFixture({ db: deps.db, settings: { ...deps, models: parseModelCatalog(process.env) } }, demoFixture(credentials), now);
   writeFileSync(path.join(dataDir, CREDENTIALS_FILE), JSON.stringify(credentials, null, 2), { mode: 0o600 });
   return credentials;
 }

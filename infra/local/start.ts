@@ -6,6 +6,7 @@ import { createApiGateway } from './api-gateway';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
 import { ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
+import { ensureProfileKey, localProfileCipher } from './profile-key';
 import { LOCAL, loadLocalConfig } from './local-config';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
 
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
 
     // The functions read their configuration from the environment, as in Lambda.
     Object.assign(process.env, {
+      PROFILE_LOCAL_KEY_FILE: ensureProfileKey(settings.dataDir),
       TABLE_NAME: LOCAL.tableName,
       AWS_REGION: LOCAL.region,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
@@ -83,7 +85,7 @@ async function main(): Promise<void> {
 
     const db = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint: dynamo.endpoint });
     let demo = readDemoCredentials(settings.dataDir);
-    if (fresh && settings.seed === 'demo') demo = await seedDemo(db, settings.dataDir, new Date());
+    if (fresh && settings.seed === 'demo') demo = await seedDemo({ db, cipher: localProfileCipher(settings.dataDir) }, settings.dataDir, new Date());
     db.client.destroy();
 
     writeRuntimeFile(settings.dataDir, {

@@ -1,23 +1,30 @@
 import * as v from 'valibot';
 import { ValidationError } from './errors';
 
+export interface ParseOptions {
+  /** The error code of the 400 (default VALIDATION_ERROR). */
+  code?: string;
+  /** Where the input sits in the request, prefixed to each field name (e.g. "settings", "preferences[2]"). */
+  at?: string;
+  /** How to call a key the schema does not know: query parameters, or body fields. */
+  unknownKey?: 'parameter' | 'field';
+}
+
 /**
  * Validates input against a valibot schema, or throws a 400 whose message names each
  * offending field. Schemas are the single source of rules, types and docs.
  */
-export function parseInput<S extends v.GenericSchema>(
-  schema: S,
-  input: unknown,
-  errorCode = 'VALIDATION_ERROR',
-): v.InferOutput<S> {
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, options: ParseOptions | string = {}): v.InferOutput<S> {
+  const { code = 'VALIDATION_ERROR', at, unknownKey = 'parameter' } = typeof options === 'string' ? { code: options } : options;
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
   const problems = result.issues.map((issue) => {
-    const field = v.getDotPath(issue);
-    if (issue.type === 'strict_object' && field) return `${field}: unknown parameter`;
+    const path = v.getDotPath(issue);
+    const field = [at, path].filter(Boolean).join(path && !path.startsWith('[') ? '.' : '');
+    if (issue.type === 'strict_object' && path) return `${field}: unknown ${unknownKey}`;
     return field ? `${field}: ${issue.message}` : issue.message;
   });
-  throw new ValidationError(problems.join('; '), errorCode);
+  throw new ValidationError(problems.join('; '), code);
 }
 
 /**

@@ -20,6 +20,21 @@ export const keys = {
     GSI2PK: `USER#${userId}#ORGS`,
     ...(orgId !== undefined ? { GSI2SK: `ORG#${orgId}` } : {}),
   }),
+  /** A member's settings, notifications and counters (profile version, preference count). */
+  memberSettings: (orgId: string, userId: string) => ({ PK: `ORG#${orgId}`, SK: `MEMBER#${userId}#SETTINGS` }),
+  /** A member's current profile ciphertext. */
+  memberProfile: (orgId: string, userId: string) => ({ PK: `ORG#${orgId}`, SK: `MEMBER#${userId}#PROFILE` }),
+  /** One row per profile version, zero-padded so versions sort numerically. */
+  profileVersion: (orgId: string, userId: string, version: number) => ({
+    PK: `ORG#${orgId}`,
+    SK: `MEMBER#${userId}#PROFILEV#${String(version).padStart(10, '0')}`,
+  }),
+  preference: (orgId: string, userId: string, preferenceId: string) => ({ PK: `ORG#${orgId}`, SK: `MEMBER#${userId}#PREF#${preferenceId}` }),
+  /** GSI1: a member's preferences by creation time. */
+  memberPreferencesIndex: (orgId: string, userId: string, createdAt?: string, preferenceId?: string) => ({
+    GSI1PK: `ORG#${orgId}#USER#${userId}#PREFS`,
+    ...(createdAt !== undefined ? { GSI1SK: `${createdAt}#${preferenceId}` } : {}),
+  }),
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   /** GSI2: an API key by its public id (revocation). */
   apiKeyIdIndex: (keyId: string) => ({ GSI2PK: `APIKEYID#${keyId}`, GSI2SK: 'APIKEY' }),

@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { MemberStatus, Role } from '../auth/access';
 import type { TableContext } from './dynamo';
 import { keys, withoutKeys } from './keys';
-import { queryAll } from './query-all';
+import { queryAll, queryPage } from './query-all';
 import { activeMemberCountChange } from './organizations';
 
 /**
@@ -38,7 +38,7 @@ export function membershipItem(membership: Membership) {
   };
 }
 
-function fromItem(item: Record<string, unknown>): Membership {
+export function membershipFromItem(item: Record<string, unknown>): Membership {
   const { search_text: _searchText, ...membership } = withoutKeys(item);
   return membership as unknown as Membership;
 }
@@ -64,7 +64,7 @@ export async function getMembership(db: TableContext, orgId: string, userId: str
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.tableName, Key: keys.membership(orgId, userId) }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return Item ? membershipFromItem(Item) : undefined;
 }
 
 /**
@@ -129,41 +129,25 @@ export async function replaceMembership(db: TableContext, current: Membership, n
 
 /**
  * Active members of an org in email order (or reverse order with `descending`), skipping
- * `offset` of them. The skip uses COUNT queries: they return no items, but DynamoDB still
- * reads (and bills) every skipped index entry, so callers keep `offset` small.
+ * `offset` of them (skipped entries are read and billed: see queryPage).
  */
 export async function listActiveMembers(
   db: TableContext,
   orgId: string,
   { offset, limit, descending = false }: { offset: number; limit: number; descending?: boolean },
 ): Promise<Membership[]> {
-  const base: QueryCommandInput = {
-    TableName: db.tableName,
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK },
-    ScanIndexForward: !descending,
-  };
-  let startKey: Record<string, unknown> | undefined;
-  let toSkip = offset;
-  while (toSkip > 0) {
-    const skipped = await db.client.send(
-      new QueryCommand({ ...base, Select: 'COUNT', Limit: toSkip, ExclusiveStartKey: startKey }),
-    );
-    toSkip -= skipped.Count ?? 0;
-    startKey = skipped.LastEvaluatedKey;
-    if (!startKey) return [];
-  }
-  const members: Membership[] = [];
-  while (members.length < limit) {
-    const page = await db.client.send(
-      new QueryCommand({ ...base, Limit: limit - members.length, ExclusiveStartKey: startKey }),
-    );
-    members.push(...(page.Items ?? []).map(fromItem));
-    startKey = page.LastEvaluatedKey;
-    if (!startKey) break;
-  }
-  return members;
+  const items = await queryPage(
+    db,
+    {
+      TableName: db.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK },
+      ScanIndexForward: !descending,
+    },
+    { offset, limit },
+  );
+  return items.map(membershipFromItem);
 }
 
 /**
@@ -179,7 +163,7 @@ export async function searchActiveMembers(db: TableContext, orgId: string, needl
     FilterExpression: 'contains(search_text, :needle)',
     ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK, ':needle': needle.toLowerCase() },
   });
-  return items.map(fromItem);
+  return items.map(membershipFromItem);
 }
 
 /** Every membership of a user, whatever its status (a user belongs to few organizations). */
@@ -190,5 +174,5 @@ export async function listMembershipsOfUser(db: TableContext, userId: string): P
     KeyConditionExpression: 'GSI2PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.userOrganizationsIndex(userId).GSI2PK },
   });
-  return items.map(fromItem);
+  return items.map(membershipFromItem);
 }

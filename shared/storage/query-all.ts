@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 
 /**
@@ -13,5 +13,48 @@ export async function queryAll(db: TableContext, input: QueryCommandInput): Prom
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
+  return items;
+}
+
+/**
+ * One page of a query's results, after skipping `offset` of them. The skip uses COUNT
+ * queries: they return no items, but DynamoDB still reads (and bills) every skipped
+ * entry, so callers keep `offset` small.
+ */
+export async function queryPage(
+  db: TableContext,
+  input: QueryCommandInput,
+  { offset, limit }: { offset: number; limit: number },
+): Promise<Record<string, unknown>[]> {
+  let startKey: Record<string, unknown> | undefined;
+  let toSkip = offset;
+  while (toSkip > 0) {
+    const skipped = await db.client.send(new QueryCommand({ ...input, Select: 'COUNT', Limit: toSkip, ExclusiveStartKey: startKey }));
+    toSkip -= skipped.Count ?? 0;
+    startKey = skipped.LastEvaluatedKey;
+    if (!startKey) return [];
+  }
+  const items: Record<string, unknown>[] = [];
+  while (items.length < limit) {
+    const page = await db.client.send(new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  return items;
+}
+
+/** Every item of a set of keys, in one BatchGetItem per 100 keys (retrying unprocessed keys). */
+export async function batchGetAll(db: TableContext, keys: Record<string, string>[]): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      const result: BatchGetCommandOutput = await db.client.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: pending } } }));
+      items.push(...(result.Responses?.[db.tableName] ?? []));
+      pending = result.UnprocessedKeys?.[db.tableName]?.Keys;
+    }
+  }
   return items;
 }

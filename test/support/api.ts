@@ -4,6 +4,8 @@ import path from 'node:path';
 import { loadIdentityProvider, type LocalIdentityProvider } from '../../infra/local/identity-provider';
 import type { LocalRuntime } from '../../infra/local/runtime-file';
 import { seedFixture } from '../../shared/domain/admin/fixture';
+import { parseModelCatalog } from '../../shared/config';
+import { localProfileCipher } from '../../infra/local/profile-key';
 import type { Fixture } from '../../shared/schemas/fixture';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
 import * as v from 'valibot';
@@ -48,7 +50,8 @@ export const unique = () => randomBytes(4).toString('hex');
 
 /** Loads a fixture through the same code as `cli seed` (validated by the Fixture schema). */
 export async function seed(db: TableContext, fixture: v.InferInput<typeof FixtureSchema>): Promise<void> {
-  await seedFixture(db, v.parse(FixtureSchema, fixture) as Fixture, new Date());
+  const settings = { db, cipher: localProfileCipher(localDeployment().dataDir), models: parseModelCatalog({}) };
+  await seedFixture({ db, settings }, v.parse(FixtureSchema, fixture) as Fixture, new Date());
 }
 
 let identityProvider: Promise<LocalIdentityProvider> | undefined;

@@ -16,16 +16,36 @@ describe('parseConfig', () => {
       region: 'eu-west-1',
       dynamoDbEndpoint: 'http://127.0.0.1:8000',
       idToken: { issuer: 'https://issuer.example.com', audiences: ['a', 'b'], jwksUrl: 'https://issuer.example.com/jwks' },
+      profileKey: undefined,
+      models: expect.objectContaining({ fallback: 'gpt-4o-mini' }),
     });
   });
 
   it('defaults the region and leaves out what is not configured', () => {
-    expect(parseConfig({ TABLE_NAME: 't' })).toEqual({ tableName: 't', region: 'us-east-1', dynamoDbEndpoint: undefined, idToken: undefined });
+    expect(parseConfig({ TABLE_NAME: 't' })).toMatchObject({ tableName: 't', region: 'us-east-1', dynamoDbEndpoint: undefined, idToken: undefined, profileKey: undefined });
   });
 
   it('fails loudly on a missing table or a malformed URL', () => {
     expect(() => parseConfig({})).toThrow(/TABLE_NAME/);
     expect(() => parseConfig({ TABLE_NAME: 't', DYNAMODB_ENDPOINT: 'not a url' })).toThrow(/DYNAMODB_ENDPOINT/);
+  });
+
+  it('takes the profile key from KMS or a local file, never both', () => {
+    expect(parseConfig({ TABLE_NAME: 't', PROFILE_KMS_KEY_ARN: 'arn:aws:kms:eu-west-1:1:key/k' }).profileKey).toEqual({ kind: 'kms', keyArn: 'arn:aws:kms:eu-west-1:1:key/k' });
+    expect(parseConfig({ TABLE_NAME: 't', PROFILE_LOCAL_KEY_FILE: '/k.bin' }).profileKey).toEqual({ kind: 'local', file: '/k.bin' });
+    expect(() => parseConfig({ TABLE_NAME: 't', PROFILE_KMS_KEY_ARN: 'arn:k', PROFILE_LOCAL_KEY_FILE: '/k.bin' })).toThrow(/not both/);
+  });
+
+  it('reads the active model list with aliases, and wants the fallback among them', () => {
+    expect(parseConfig({ TABLE_NAME: 't', ACTIVE_MODELS: 'm-1=one|uno,m-2', FALLBACK_MODEL: 'm-2' }).models).toEqual({
+      active: [
+        { id: 'm-1', aliases: ['one', 'uno'] },
+        { id: 'm-2', aliases: [] },
+      ],
+      fallback: 'm-2',
+    });
+    expect(() => parseConfig({ TABLE_NAME: 't', ACTIVE_MODELS: 'm-1', FALLBACK_MODEL: 'm-9' })).toThrow(/FALLBACK_MODEL/);
+    expect(() => parseConfig({ TABLE_NAME: 't', ACTIVE_MODELS: 'bad model' })).toThrow(/ACTIVE_MODELS/);
   });
 
   it('wants the issuer, audience and JWKS URL together', () => {

@@ -3,22 +3,29 @@ import type { Fixture } from '../../schemas/fixture';
 import type { TableContext } from '../../storage/dynamo';
 import { getTag, putTag } from '../../storage/tags';
 import { ensureApiKey } from './api-keys';
+import { ensureMemberSettings, type SettingsFixtureDeps } from './ensure-member-settings';
 import { ensureMembership, ensureOrganization, ensureUser, type EnsureOutcome } from './directory';
 
 export type SeedSummary = Record<keyof Fixture, Record<EnsureOutcome, number>>;
+
+/** What seeding needs: the table, and for member settings the profile cipher and model list. */
+export interface SeedDeps {
+  db: TableContext;
+  settings?: SettingsFixtureDeps;
+}
 
 /**
  * Loads a fixture (already validated by the Fixture schema). Idempotent: every entry is
  * created, updated to match, or left alone, so loading the same file twice changes
  * nothing the second time. Ids given in the fixture are kept.
  */
-export async function seedFixture(db: TableContext, fixture: Fixture, now: Date): Promise<SeedSummary> {
+export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, now: Date): Promise<SeedSummary> {
   const summary = Object.fromEntries(
     Object.keys(fixture).map((section) => [section, { created: 0, updated: 0, unchanged: 0 }]),
   ) as SeedSummary;
   const count = (section: keyof Fixture, outcome: EnsureOutcome) => summary[section][outcome]++;
 
-  // In dependency order: memberships need orgs and users, keys need memberships, tags need members.
+  // In dependency order: memberships need orgs and users; keys, tags and settings need members.
   for (const org of fixture.orgs) count('orgs', await ensureOrganization(db, org, now));
   for (const user of fixture.users) count('users', await ensureUser(db, user, now));
   for (const m of fixture.memberships) {
@@ -28,6 +35,8 @@ export async function seedFixture(db: TableContext, fixture: Fixture, now: Date)
     count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
   }
   for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
+  if (fixture.settings.length && !settings) throw new Error('Seeding member settings needs the profile cipher');
+  for (const entry of fixture.settings) count('settings', await ensureMemberSettings(settings!, entry, now));
   return summary;
 }
 

@@ -1,0 +1,81 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import {
+  AlgorithmSuiteIdentifier,
+  buildClient,
+  CommitmentPolicy,
+  KmsKeyringNode,
+  RawAesKeyringNode,
+  RawAesWrappingSuiteIdentifier,
+  type KeyringNode,
+} from '@aws-crypto/client-node';
+import { KMS } from '@aws-sdk/client-kms';
+
+/** Whose profile a ciphertext is: bound into it as the encryption context. */
+export interface ProfileOwner {
+  orgId: string;
+  userId: string;
+}
+
+/** Encrypts and decrypts member profiles under the envelope scheme of the AWS Encryption SDK. */
+export interface ProfileCipher {
+  encrypt(plaintext: string, owner: ProfileOwner): Promise<Uint8Array>;
+  decrypt(ciphertext: Uint8Array, owner: ProfileOwner): Promise<string>;
+}
+
+/** Raised when a ciphertext does not belong to the profile it is read as. */
+export class ProfileCiphertextMismatchError extends Error {
+  constructor() {
+    super('The stored profile ciphertext belongs to another member.');
+  }
+}
+
+const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
+// Key commitment without ECDSA signing: about 5x cheaper per profile than the default suite,
+// and no signature is needed where the writer and the reader are the same service.
+const SUITE = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY;
+const MAX_CIPHERTEXT_BODY = 1024 * 1024;
+
+function encryptionContext(owner: ProfileOwner): Record<string, string> {
+  return { purpose: 'member-profile', org_id: owner.orgId, user_id: owner.userId };
+}
+
+/**
+ * A profile cipher over a keyring. The plaintext is compressed first (markdown shrinks
+ * well, and it keeps a 100,000-character profile far below DynamoDB's item limit), then
+ * encrypted with a fresh data key; the encryption context binds org and user, and decrypt
+ * refuses a ciphertext whose context names another member.
+ */
+export function createProfileCipher(keyring: KeyringNode): ProfileCipher {
+  return {
+    async encrypt(plaintext, owner) {
+      const { result } = await encrypt(keyring, deflateRawSync(Buffer.from(plaintext, 'utf8')), {
+        encryptionContext: encryptionContext(owner),
+        suiteId: SUITE,
+      });
+      return new Uint8Array(result);
+    },
+    async decrypt(ciphertext, owner) {
+      const { plaintext, messageHeader } = await decrypt(keyring, ciphertext, { maxBodySize: MAX_CIPHERTEXT_BODY });
+      const expected = encryptionContext(owner);
+      for (const [name, value] of Object.entries(expected)) {
+        if (messageHeader.encryptionContext[name] !== value) throw new ProfileCiphertextMismatchError();
+      }
+      return inflateRawSync(plaintext).toString('utf8');
+    },
+  };
+}
+
+/** The keyring used in AWS: data keys generated and unwrapped by the stack's KMS key. */
+export function kmsKeyring(keyArn: string, region: string, kmsClient = new KMS({ region })): KeyringNode {
+  return new KmsKeyringNode({ generatorKeyId: keyArn, clientProvider: () => kmsClient });
+}
+
+/** The keyring used locally: a 256-bit AES key kept under LOCAL_DATA_DIR. */
+export function rawAesKeyring(key: Uint8Array): KeyringNode {
+  return new RawAesKeyringNode({
+    keyNamespace: 'voice-org-local',
+    keyName: 'profile-key',
+    unencryptedMasterKey: new Uint8Array(key),
+    wrappingSuite: RawAesWrappingSuiteIdentifier.AES256_GCM_IV12_TAG16_NO_PADDING,
+  });
+}

@@ -1,0 +1,166 @@
+import type { ProfileCipher } from '../../crypto/profile-cipher';
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
+import { newId } from '../../ids';
+import type { TableContext } from '../../storage/dynamo';
+import {
+  commitSettingsChange,
+  readMemberState,
+  SETTINGS_TRANSACTION_PARTS,
+  type MemberSettingsRecord,
+  type PreferenceRecord,
+  type SettingsChange,
+} from '../../storage/member-settings';
+import { normalizeModel, type ModelCatalog } from './catalog';
+import type { MemberSettingsPatch } from './parse-patch';
+
+export interface SettingsWriteDeps {
+  db: TableContext;
+  cipher: ProfileCipher;
+  models: ModelCatalog;
+  now: () => Date;
+}
+
+/** Who is writing, recorded in preference metadata and profile version rows. */
+export interface SettingsAudit {
+  /** User id, or org API key id. */
+  actor: string;
+  correlationId: string;
+  /** org_admin_api through this API; fixture for `cli seed`. */
+  source: string;
+}
+
+export interface SettingsUpdateResult {
+  applied: {
+    settings: boolean;
+    notifications: boolean;
+    profile: boolean;
+    preferences_created: number;
+    preferences_updated: number;
+    preferences_deleted: number;
+  };
+  profile_version: number;
+  /** The sections this update changed, for the audit log. */
+  changed_sections: string[];
+}
+
+/** Attempts before two writers racing on one member give up with 409. */
+const MAX_ATTEMPTS = 40;
+
+/**
+ * Applies a validated settings patch to an active member, all-or-nothing.
+ *
+ * The profile is encrypted once, under the target member's encryption context. Then the
+ * member's state is read (one BatchGetItem), the whole change planned, and committed in one
+ * transaction guarded by the settings item's revision. A concurrent writer makes the
+ * transaction fail; the change is then planned again on fresh state, so two concurrent
+ * profile updates get two distinct versions and neither is lost.
+ */
+export async function updateMemberSettings(
+  deps: SettingsWriteDeps,
+  target: { orgId: string; userId: string },
+  audit: SettingsAudit,
+  patch: MemberSettingsPatch,
+): Promise<SettingsUpdateResult> {
+  const settingsPatch = patch.settings?.selected_model
+    ? { ...patch.settings, selected_model: normalizeModel(patch.settings.selected_model, deps.models) }
+    : patch.settings;
+  const ciphertext = patch.profile === undefined ? undefined : await deps.cipher.encrypt(patch.profile, target);
+  const entries = patch.preferences ?? [];
+  const referencedIds = entries.flatMap((entry) => (entry.op === 'create' ? [] : [entry.id]));
+  // Ids of new preferences are chosen once, so a retried attempt writes the same rows.
+  const newIds = entries.map((entry) => (entry.op === 'create' ? (entry.fixedId ?? newId('pref')) : undefined));
+
+  for (let attempt = 1; ; attempt++) {
+    const state = await readMemberState(deps.db, target.orgId, target.userId, { preferenceIds: referencedIds });
+    if (state.membership?.status !== 'active') throw memberNotFound(target.userId);
+    entries.forEach((entry, index) => {
+      if (entry.op !== 'create' && !state.preferences.has(entry.id)) {
+        throw new ValidationError(`preferences[${index}]: this member has no preference ${entry.id}`, 'INVALID_PREFERENCES');
+      }
+    });
+
+    const now = deps.now().toISOString();
+    const previous = state.settings;
+    const metadataOf = (own: Record<string, unknown> | undefined) => ({ ...own, source: audit.source, actor: audit.actor, correlation_id: audit.correlationId });
+    const change: SettingsChange = {
+      previousRevision: previous?.revision,
+      settings: {} as MemberSettingsRecord,
+      preferences: { create: [], put: [], delete: [] },
+    };
+    entries.forEach((entry, index) => {
+      if (entry.op === 'create') {
+        change.preferences.create.push({
+          id: newIds[index]!,
+          org_id: target.orgId,
+          user_id: target.userId,
+          command: entry.command,
+          command_type: entry.command_type,
+          preference_content: entry.preference_content,
+          source_recording_id: entry.source_recording_id ?? null,
+          source_summarization_id: entry.source_summarization_id ?? null,
+          metadata: metadataOf(entry.metadata),
+          created_at: now,
+          updated_at: now,
+        });
+      } else if (entry.op === 'update') {
+        const current = state.preferences.get(entry.id)!;
+        const { id: _id, op: _op, metadata, ...fields } = entry;
+        change.preferences.put.push({ ...current, ...fields, metadata: metadataOf({ ...current.metadata, ...metadata }), updated_at: now } satisfies PreferenceRecord);
+      } else {
+        change.preferences.delete.push(entry.id);
+      }
+    });
+    const profileVersion = (previous?.profile_version ?? 0) + (ciphertext ? 1 : 0);
+    change.settings = {
+      org_id: target.orgId,
+      user_id: target.userId,
+      settings: { ...previous?.settings, ...settingsPatch },
+      notifications: { ...previous?.notifications, ...patch.notifications },
+      profile_version: profileVersion,
+      preference_count: (previous?.preference_count ?? 0) + change.preferences.create.length - change.preferences.delete.length,
+      revision: (previous?.revision ?? 0) + 1,
+      created_at: previous?.created_at ?? now,
+      updated_at: now,
+    };
+    if (ciphertext) {
+      change.profile = {
+        current: { org_id: target.orgId, user_id: target.userId, version: profileVersion, ciphertext, updated_at: now, updated_by: audit.actor },
+        version: { org_id: target.orgId, user_id: target.userId, version: profileVersion, source: audit.source, actor: audit.actor, created_at: now, ciphertext },
+      };
+    }
+
+    try {
+      await commitSettingsChange(deps.db, change);
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      if (reasons[SETTINGS_TRANSACTION_PARTS.membership] === 'ConditionalCheckFailed') throw memberNotFound(target.userId);
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('CONCURRENT_UPDATE', 'The member settings kept changing under this update; retry it.');
+      // Another writer got there first: plan again on fresh state, after a short random pause.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * attempt)));
+      continue;
+    }
+    return {
+      applied: {
+        settings: settingsPatch !== undefined,
+        notifications: patch.notifications !== undefined,
+        profile: ciphertext !== undefined,
+        preferences_created: change.preferences.create.length,
+        preferences_updated: change.preferences.put.length,
+        preferences_deleted: change.preferences.delete.length,
+      },
+      profile_version: profileVersion,
+      changed_sections: (['settings', 'notifications', 'profile', 'preferences'] as const).filter((section) => patch[section] !== undefined),
+    };
+  }
+}
+
+function memberNotFound(userId: string): NotFoundError {
+  return new NotFoundError('MEMBER_NOT_FOUND', `User ${userId} is not an active member of this organization.`);
+}
+
+/** The per-item codes of a cancelled transaction, or undefined for any other error. */
+function cancellationReasons(error: unknown): (string | undefined)[] | undefined {
+  if ((error as Error).name !== 'TransactionCanceledException') return undefined;
+  return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((reason) => reason.Code);
+}

@@ -1,0 +1,207 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { NotificationsPatch, SettingsPatch } from '../schemas/settings';
+import type { TableContext } from './dynamo';
+import { keys, withoutKeys } from './keys';
+import { membershipFromItem, type Membership } from './memberships';
+import { batchGetAll, queryAll, queryPage } from './query-all';
+import type { Tag } from './tags';
+import type { User } from './users';
+
+/**
+ * A member's settings item: only the fields ever written (defaults are applied on read,
+ * so changing a default reaches everyone who never chose), plus the counters that must
+ * move in the same transaction as the rows they count. `revision` is bumped by every
+ * write and guards concurrent updates (optimistic locking).
+ */
+export interface MemberSettingsRecord {
+  org_id: string;
+  user_id: string;
+  settings: SettingsPatch;
+  notifications: NotificationsPatch;
+  profile_version: number;
+  preference_count: number;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The current profile ciphertext (Encryption SDK message) of a member. */
+export interface ProfileRecord {
+  org_id: string;
+  user_id: string;
+  version: number;
+  ciphertext: Uint8Array;
+  updated_at: string;
+  updated_by: string;
+}
+
+export interface ProfileVersionRecord {
+  org_id: string;
+  user_id: string;
+  version: number;
+  source: string;
+  actor: string;
+  created_at: string;
+  ciphertext: Uint8Array;
+}
+
+export interface PreferenceRecord {
+  id: string;
+  org_id: string;
+  user_id: string;
+  command: string;
+  command_type: string;
+  preference_content: string;
+  source_recording_id: string | null;
+  source_summarization_id: string | null;
+  metadata: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What one BatchGetItem tells of a member. */
+export interface MemberState {
+  membership?: Membership;
+  user?: User;
+  settings?: MemberSettingsRecord;
+  profile?: ProfileRecord;
+  preferences: Map<string, PreferenceRecord>;
+}
+
+/**
+ * Reads a member's membership, user, settings item, and optionally the profile and given
+ * preferences, in one BatchGetItem (one request for up to 100 keys).
+ */
+export async function readMemberState(
+  db: TableContext,
+  orgId: string,
+  userId: string,
+  { withProfile = false, preferenceIds = [] }: { withProfile?: boolean; preferenceIds?: string[] } = {},
+): Promise<MemberState> {
+  const wanted = [
+    keys.membership(orgId, userId),
+    keys.user(userId),
+    keys.memberSettings(orgId, userId),
+    ...(withProfile ? [keys.memberProfile(orgId, userId)] : []),
+    ...preferenceIds.map((id) => keys.preference(orgId, userId, id)),
+  ];
+  const state: MemberState = { preferences: new Map() };
+  for (const item of await batchGetAll(db, wanted)) {
+    const sk = item.SK as string;
+    if (sk === 'USER') state.user = withoutKeys(item) as unknown as User;
+    else if (sk === `MEMBER#${userId}`) state.membership = membershipFromItem(item);
+    else if (sk.endsWith('#SETTINGS')) state.settings = withoutKeys(item) as unknown as MemberSettingsRecord;
+    else if (sk.endsWith('#PROFILE')) state.profile = withoutKeys(item) as unknown as ProfileRecord;
+    else {
+      const preference = preferenceFromItem(item);
+      state.preferences.set(preference.id, preference);
+    }
+  }
+  return state;
+}
+
+/** A page of a member's preferences, newest first. */
+export async function listPreferences(
+  db: TableContext,
+  orgId: string,
+  userId: string,
+  page: { offset: number; limit: number },
+): Promise<PreferenceRecord[]> {
+  const items = await queryPage(
+    db,
+    {
+      TableName: db.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.memberPreferencesIndex(orgId, userId).GSI1PK },
+      ScanIndexForward: false,
+    },
+    page,
+  );
+  return items.map(preferenceFromItem);
+}
+
+/** A member's tags, by name. */
+export async function listMemberTags(db: TableContext, orgId: string, userId: string): Promise<Tag[]> {
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.memberTagsIndex(orgId, userId).GSI1PK },
+  });
+  return items.map((item) => withoutKeys(item) as unknown as Tag);
+}
+
+/** Every profile version row of a member, oldest first (audit and tests). */
+export async function listProfileVersions(db: TableContext, orgId: string, userId: string): Promise<ProfileVersionRecord[]> {
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':prefix': `MEMBER#${userId}#PROFILEV#` },
+  });
+  return items.map((item) => withoutKeys(item) as unknown as ProfileVersionRecord);
+}
+
+function preferenceFromItem(item: Record<string, unknown>): PreferenceRecord {
+  return withoutKeys(item) as unknown as PreferenceRecord;
+}
+
+/** Everything one settings update writes; committed as one transaction. */
+export interface SettingsChange {
+  /** The settings item as it was read (undefined: none yet); its revision guards the write. */
+  previousRevision: number | undefined;
+  settings: MemberSettingsRecord;
+  profile?: { current: ProfileRecord; version: ProfileVersionRecord };
+  preferences: { put: PreferenceRecord[]; create: PreferenceRecord[]; delete: string[] };
+}
+
+/**
+ * Commits a settings change all-or-nothing: the member must still be active, the
+ * settings item must still be at the revision it was read at, new rows must be new and
+ * changed or deleted preferences must still exist. A cancellation's reasons follow the
+ * order of SETTINGS_TRANSACTION_PARTS.
+ */
+export async function commitSettingsChange(db: TableContext, change: SettingsChange): Promise<void> {
+  const { org_id: orgId, user_id: userId } = change.settings;
+  const put = (Item: Record<string, unknown>, ConditionExpression?: string) => ({ Put: { TableName: db.tableName, Item, ConditionExpression } });
+  const preferenceItem = (p: PreferenceRecord) => ({ ...keys.preference(orgId, userId, p.id), ...keys.memberPreferencesIndex(orgId, userId, p.created_at, p.id), ...p });
+  await db.client.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          ConditionCheck: {
+            TableName: db.tableName,
+            Key: keys.membership(orgId, userId),
+            ConditionExpression: '#status = :active',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':active': 'active' },
+          },
+        },
+        change.previousRevision === undefined
+          ? put({ ...keys.memberSettings(orgId, userId), ...change.settings }, 'attribute_not_exists(PK)')
+          : {
+              Put: {
+                TableName: db.tableName,
+                Item: { ...keys.memberSettings(orgId, userId), ...change.settings },
+                ConditionExpression: 'revision = :revision',
+                ExpressionAttributeValues: { ':revision': change.previousRevision },
+              },
+            },
+        ...(change.profile
+          ? [
+              put({ ...keys.memberProfile(orgId, userId), ...change.profile.current }),
+              put({ ...keys.profileVersion(orgId, userId, change.profile.version.version), ...change.profile.version }, 'attribute_not_exists(PK)'),
+            ]
+          : []),
+        ...change.preferences.create.map((p) => put(preferenceItem(p), 'attribute_not_exists(PK)')),
+        ...change.preferences.put.map((p) => put(preferenceItem(p), 'attribute_exists(PK)')),
+        ...change.preferences.delete.map((id) => ({
+          Delete: { TableName: db.tableName, Key: keys.preference(orgId, userId, id), ConditionExpression: 'attribute_exists(PK)' },
+        })),
+      ],
+    }),
+  );
+}
+
+/** Positions in the settings transaction: 0 is the membership check, 1 the settings item. */
+export const SETTINGS_TRANSACTION_PARTS = { membership: 0, settings: 1 } as const;
