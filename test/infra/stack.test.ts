@@ -337,6 +337,33 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
     });
 
+    it('grants the profile key only to the handlers whose manifest asks for it, with exactly those actions, bound to a member context', () => {
+      const keyId = onlyLogicalId(template, 'AWS::KMS::Key');
+      for (const { handler, permissions } of listHandlers()) {
+        const fnId = functionLogicalId(template, handler);
+        const statements = functionStatements(template, fnId).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('kms:')));
+        const expected = (permissions.profileKey ?? []).map((action) => `kms:${action}`).sort();
+        expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expected });
+        for (const statement of statements) {
+          expect(statement.Resource).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+          expect(statement.Condition).toEqual({
+            StringEquals: { 'kms:EncryptionContext:purpose': 'member-profile' },
+            Null: { 'kms:EncryptionContext:org_id': 'false', 'kms:EncryptionContext:user_id': 'false' },
+          });
+        }
+        const env = resources[fnId].Properties.Environment.Variables;
+        expect({ handler, keyArn: env.PROFILE_KMS_KEY_ARN }).toEqual({ handler, keyArn: expected.length ? { 'Fn::GetAtt': [keyId, 'Arn'] } : undefined });
+      }
+      const authorizerKms = functionStatements(template, authorizerFunctionId(template)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('kms:')));
+      expect(authorizerKms).toEqual([]);
+    });
+
+    it('keeps the profile key with rotation on, retained on stack deletion', () => {
+      const key = resources[onlyLogicalId(template, 'AWS::KMS::Key')];
+      expect(key.Properties.EnableKeyRotation).toBe(true);
+      expect(key.DeletionPolicy).toBe('Retain');
+    });
+
     it('has no wildcard action in any policy statement', () => {
       const statements: Json[] = [];
       for (const resource of Object.values(resources)) {
