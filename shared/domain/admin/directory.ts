@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from '../../http/errors';
 import { newId } from '../../ids';
 import type { TableContext } from '../../storage/dynamo';
 import { keys } from '../../storage/keys';
+import { isConditionFailure } from '../../storage/transactions';
 import {
   getMembership,
   insertMembership,
@@ -148,11 +149,7 @@ export async function conflictOnTaken<T>(write: Promise<T>, code: string, messag
   try {
     return await write;
   } catch (error) {
-    const name = (error as Error).name;
-    const cancelledOnCondition =
-      name === 'TransactionCanceledException' &&
-      ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed');
-    if (name === 'ConditionalCheckFailedException' || cancelledOnCondition) throw new ConflictError(code, message);
+    if (isConditionFailure(error)) throw new ConflictError(code, message);
     throw error;
   }
 }

@@ -10,6 +10,7 @@ import {
   type PreferenceRecord,
   type SettingsChange,
 } from '../../storage/member-settings';
+import { cancellationCodes } from '../../storage/transactions';
 import { normalizeModel, type ModelCatalog } from './catalog';
 import type { MemberSettingsPatch } from './parse-patch';
 
@@ -132,7 +133,7 @@ export async function updateMemberSettings(
     try {
       await commitSettingsChange(deps.db, change);
     } catch (error) {
-      const reasons = cancellationReasons(error);
+      const reasons = cancellationCodes(error);
       if (!reasons) throw error;
       if (reasons[SETTINGS_TRANSACTION_PARTS.membership] === 'ConditionalCheckFailed') throw memberNotFound(target.userId);
       if (attempt >= MAX_ATTEMPTS) throw new ConflictError('CONCURRENT_UPDATE', 'The member settings kept changing under this update; retry it.');
@@ -157,10 +158,4 @@ export async function updateMemberSettings(
 
 function memberNotFound(userId: string): NotFoundError {
   return new NotFoundError('MEMBER_NOT_FOUND', `User ${userId} is not an active member of this organization.`);
-}
-
-/** The per-item codes of a cancelled transaction, or undefined for any other error. */
-function cancellationReasons(error: unknown): (string | undefined)[] | undefined {
-  if ((error as Error).name !== 'TransactionCanceledException') return undefined;
-  return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((reason) => reason.Code);
 }
