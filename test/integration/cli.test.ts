@@ -34,6 +34,16 @@ describe('cli seed', () => {
       ],
       api_keys: [{ org_id: org, key, scopes: ['users:read'] }],
       tags: [{ id: `tag_${id}`, org_id: org, user_id: `usr_a_${id}`, name: 'Calls', color: '#ff8800' }],
+      settings: [
+        {
+          org_id: org,
+          user_id: `usr_a_${id}`,
+          settings: { selected_theme: 'dark', selected_model: 'Sonnet' },
+          notifications: { highlight_time: '06:45' },
+          profile: '# A\n\nFixture profile.',
+          preferences: [{ command: 'summarize', command_type: 'manual', preference_content: 'Short.' }],
+        },
+      ],
     };
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'fixture-')), 'fixture.json');
     writeFileSync(file, JSON.stringify(fixture));
@@ -46,6 +56,7 @@ describe('cli seed', () => {
       memberships: { created: 2, updated: 0, unchanged: 0 },
       api_keys: { created: 1, updated: 0, unchanged: 0 },
       tags: { created: 1, updated: 0, unchanged: 0 },
+      settings: { created: 1, updated: 0, unchanged: 0 },
     });
     const before = await orgPartition(org);
 
@@ -60,6 +71,13 @@ describe('cli seed', () => {
     expect(listed.body.data).toEqual([
       expect.objectContaining({ user_id: `usr_a_${id}`, role: 'owner', member_since: '2024-05-06T07:08:09.000Z' }),
     ]);
+    const settings = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/users/usr_a_${id}/settings?include=profile,preferences`, { token: key });
+    expect(settings.body.data).toMatchObject({
+      settings: { selected_theme: 'dark', selected_model: 'claude-sonnet-4-5' },
+      notifications: { highlight_time: '06:45' },
+      profile: { profile: '# A\n\nFixture profile.', version: 1 },
+      preferences: { data: [expect.objectContaining({ preference_content: 'Short.', metadata: expect.objectContaining({ source: 'fixture' }) })] },
+    });
   });
 
   it('refuses an invalid fixture with a JSON error naming the field, and writes nothing', async () => {
