@@ -33,7 +33,9 @@ const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIR
 // Key commitment without ECDSA signing: about 5x cheaper per profile than the default suite,
 // and no signature is needed where the writer and the reader are the same service.
 const SUITE = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY;
-const MAX_CIPHERTEXT_BODY = 1024 * 1024;
+/** A stored profile never exceeds DynamoDB's item size, nor inflates past 100,000 four-byte characters. */
+const MAX_CIPHERTEXT_BYTES = 400 * 1024;
+const MAX_PLAINTEXT_BYTES = 100_000 * 4;
 
 function encryptionContext(owner: ProfileOwner): Record<string, string> {
   return { purpose: 'member-profile', org_id: owner.orgId, user_id: owner.userId };
@@ -55,12 +57,13 @@ export function createProfileCipher(keyring: KeyringNode): ProfileCipher {
       return new Uint8Array(result);
     },
     async decrypt(ciphertext, owner) {
-      const { plaintext, messageHeader } = await decrypt(keyring, ciphertext, { maxBodySize: MAX_CIPHERTEXT_BODY });
+      if (ciphertext.length > MAX_CIPHERTEXT_BYTES) throw new Error('Stored profile ciphertext is larger than any profile can be.');
+      const { plaintext, messageHeader } = await decrypt(keyring, ciphertext);
       const expected = encryptionContext(owner);
       for (const [name, value] of Object.entries(expected)) {
         if (messageHeader.encryptionContext[name] !== value) throw new ProfileCiphertextMismatchError();
       }
-      return inflateRawSync(plaintext).toString('utf8');
+      return inflateRawSync(plaintext, { maxOutputLength: MAX_PLAINTEXT_BYTES }).toString('utf8');
     },
   };
 }
