@@ -34,8 +34,7 @@ export async function ensureMemberSettings(deps: SettingsFixtureDeps, entry: Fix
   const wantedSettings = entry.settings?.selected_model
     ? { ...entry.settings, selected_model: normalizeModel(entry.settings.selected_model, deps.models) }
     : entry.settings;
-  const differs = (wanted: object | undefined, stored: object | undefined) =>
-    Object.entries(wanted ?? {}).some(([name, value]) => (stored as Record<string, unknown> | undefined)?.[name] !== value);
+  const differs = (wanted: object | undefined, stored: object | undefined) => !containedIn(wanted ?? {}, stored ?? {});
   const patch: MemberSettingsPatch = {};
   if (differs(wantedSettings, state.settings?.settings)) patch.settings = wantedSettings;
   if (differs(entry.notifications, state.settings?.notifications)) patch.notifications = entry.notifications;
@@ -53,6 +52,16 @@ export async function ensureMemberSettings(deps: SettingsFixtureDeps, entry: Fix
 
   await updateMemberSettings({ ...deps, now: () => now }, target, { actor: 'fixture', correlationId: 'fixture', source: 'fixture' }, patch);
   return state.settings ? 'updated' : 'created';
+}
+
+/**
+ * Whether everything `wanted` says is already so in `stored`: objects compare key by key
+ * (stored may hold more, e.g. audit metadata), other values by JSON equality.
+ */
+function containedIn(wanted: unknown, stored: unknown): boolean {
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (isObject(wanted)) return isObject(stored) && Object.entries(wanted).every(([name, value]) => containedIn(value, stored[name]));
+  return JSON.stringify(wanted) === JSON.stringify(stored);
 }
 
 function derivedPreferenceId(entry: { org_id: string; user_id: string }, p: { command: string; command_type: string; preference_content: string }): string {

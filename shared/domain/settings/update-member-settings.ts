@@ -120,7 +120,8 @@ export async function updateMemberSettings(
       profile_version: profileVersion,
       preference_count: (previous?.preference_count ?? 0) + change.preferences.create.length - change.preferences.delete.length,
       revision: (previous?.revision ?? 0) + 1,
-      created_at: previous?.created_at ?? now,
+      // The bundle showed the membership's creation time before any write; keep showing it.
+      created_at: previous?.created_at ?? state.membership.created_at,
       updated_at: now,
     };
     if (ciphertext) {
