@@ -48,8 +48,10 @@ export interface SettingsReadDeps {
 
 /**
  * A member's settings bundle. One BatchGetItem reads the membership, user, settings and
- * (when asked) the profile; the preferences page and the tags are queried alongside it.
- * The profile is decrypted (one KMS call in AWS) only when asked for.
+ * (when asked) the profile; the first preferences page and the tags are queried alongside
+ * it. A later preferences page waits for the count, then skips the earlier preferences
+ * (a COUNT query) before reading its own. The profile is decrypted (one KMS call in AWS)
+ * only when asked for.
  */
 export async function getMemberSettings(
   deps: SettingsReadDeps,

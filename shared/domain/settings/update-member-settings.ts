@@ -50,8 +50,8 @@ const MAX_ATTEMPTS = 40;
 /**
  * Applies a validated settings patch to an active member, all-or-nothing.
  *
- * The profile is encrypted once, under the target member's encryption context. Then the
- * member's state is read (one BatchGetItem), the whole change planned, and committed in one
+ * The profile is encrypted once, under the target member's encryption context, while the
+ * member's state is read (one BatchGetItem); the whole change is planned and committed in one
  * transaction guarded by the settings item's revision. A concurrent writer makes the
  * transaction fail; the change is then planned again on fresh state, so two concurrent
  * profile updates get two distinct versions and neither is lost.
@@ -65,7 +65,9 @@ export async function updateMemberSettings(
   const settingsPatch = patch.settings?.selected_model
     ? { ...patch.settings, selected_model: normalizeModel(patch.settings.selected_model, deps.models) }
     : patch.settings;
-  const ciphertext = patch.profile === undefined ? undefined : await deps.cipher.encrypt(patch.profile, target);
+  // Encrypted once (one KMS call in AWS), alongside the first read rather than before it.
+  const encrypting = patch.profile === undefined ? undefined : deps.cipher.encrypt(patch.profile, target);
+  encrypting?.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
   const entries = patch.preferences ?? [];
   const referencedIds = entries.flatMap((entry) => (entry.op === 'create' ? [] : [entry.id]));
   // Ids of new preferences are chosen once, so a retried attempt writes the same rows.
@@ -73,6 +75,7 @@ export async function updateMemberSettings(
 
   for (let attempt = 1; ; attempt++) {
     const state = await readMemberState(deps.db, target.orgId, target.userId, { preferenceIds: referencedIds });
+    const ciphertext = await encrypting;
     if (state.membership?.status !== 'active') throw memberNotFound(target.userId);
     entries.forEach((entry, index) => {
       if (entry.op !== 'create' && !state.preferences.has(entry.id)) {
