@@ -5,12 +5,14 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GATEWAY, GATEWAY_RESPONSES, type GatewayResponseType } from '../shared/http/gateway';
-import { listEndpoints, listHandlers, type ProfileKeyAction, type TableAction } from '../shared/routes';
+import { EVENT_HANDLERS, listEndpoints, listHandlers, type ProfileKeyAction, type RoutePermissions, type TableAction } from '../shared/routes';
 import { TABLE } from '../shared/storage/table-definition';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -60,9 +62,31 @@ export class VoiceOrgStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    const bucket = new s3.Bucket(this, 'RecordingsBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // Browsers upload straight to S3 with the pre-signed URL.
+      cors: [{ allowedMethods: [s3.HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['content-type'], maxAge: 3000 }],
+    });
+
     const issuer = props.idTokenIssuer ?? this.createUserPool();
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const commonEnvironment = { TABLE_NAME: this.table.tableName, POWERTOOLS_SERVICE_NAME: 'voice-org-api', NODE_OPTIONS: '--enable-source-maps' };
+    const environmentFor = (permissions: RoutePermissions) => ({
+      ...commonEnvironment,
+      ...(permissions.profileKey?.length ? { PROFILE_KMS_KEY_ARN: profileKey.keyArn } : {}),
+      ...(permissions.bucket?.length ? { BUCKET_NAME: bucket.bucketName } : {}),
+    });
+    const grant = (fn: lambda.IFunction, permissions: RoutePermissions) => {
+      if (permissions.table?.length) this.grantTable(fn, permissions.table);
+      if (permissions.profileKey?.length) this.grantProfileKey(fn, profileKey, permissions.profileKey);
+      if (permissions.bucket?.length) {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: permissions.bucket.map((a) => `s3:${a}`), resources: [bucket.arnForObjects('recordings/*')] }));
+      }
+    };
 
     const authorizerFunction = this.createFunction('functions/authorizer', logRetention, {
       ...commonEnvironment,
@@ -98,10 +122,8 @@ export class VoiceOrgStack extends Stack {
     // One function per handler module; a route's public alias shares its function.
     const functions = new Map(
       listHandlers().map(({ handler, permissions }) => {
-        const usesProfileKey = Boolean(permissions.profileKey?.length);
-        const fn = this.createFunction(handler, logRetention, usesProfileKey ? { ...commonEnvironment, PROFILE_KMS_KEY_ARN: profileKey.keyArn } : commonEnvironment);
-        if (permissions.table?.length) this.grantTable(fn, permissions.table);
-        if (usesProfileKey) this.grantProfileKey(fn, profileKey, permissions.profileKey!);
+        const fn = this.createFunction(handler, logRetention, environmentFor(permissions));
+        grant(fn, permissions);
         return [handler, fn] as const;
       }),
     );
@@ -114,7 +136,13 @@ export class VoiceOrgStack extends Stack {
       );
     }
 
+    // Event functions: the upload completion runs on the bucket's ObjectCreated events.
+    const completeUpload = this.createFunction(EVENT_HANDLERS.completeUpload.handler, logRetention, environmentFor(EVENT_HANDLERS.completeUpload.permissions));
+    grant(completeUpload, EVENT_HANDLERS.completeUpload.permissions);
+    bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(completeUpload), { prefix: 'recordings/' });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
+    new CfnOutput(this, 'RecordingsBucketName', { value: bucket.bucketName });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'ProfileKeyArn', { value: profileKey.keyArn });
     new CfnOutput(this, 'IdTokenIssuer', { value: issuer.issuer });

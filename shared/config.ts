@@ -28,6 +28,13 @@ const ConfigSchema = v.object({
     v.pipe(v.string(), v.regex(/^[\w.:-]+(=[\w.:-]+(\|[\w.:-]+)*)?(,[\w.:-]+(=[\w.:-]+(\|[\w.:-]+)*)?)*$/, 'must be id[=alias|alias],...')),
     'gpt-4o-mini=4o-mini|mini,gpt-4o=4o,claude-sonnet-4-5=sonnet|claude-sonnet,gemini-2.5-pro=gemini-pro|gemini',
   ),
+  /** The recordings bucket, and the S3 emulator's endpoint locally. */
+  BUCKET_NAME: v.optional(v.pipe(v.string(), v.minLength(3))),
+  S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** How long a pre-signed upload URL works. */
+  UPLOAD_URL_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(60), v.maxValue(604_800)), '900'),
+  /** The largest recording an upload URL is issued for. */
+  UPLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)), String(1024 ** 3)),
   /** The model that replaces an unknown selected_model; must be one of ACTIVE_MODELS. */
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
 });
@@ -40,6 +47,8 @@ export type Config = {
   /** How profile data keys are wrapped; absent when neither is configured. */
   profileKey?: { kind: 'kms'; keyArn: string } | { kind: 'local'; file: string };
   models: { active: { id: string; aliases: string[] }[]; fallback: string };
+  bucket?: { name: string; endpoint?: string };
+  uploads: { urlTtlSeconds: number; maxBytes: number };
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -74,6 +83,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         ? { kind: 'local', file: parsed.PROFILE_LOCAL_KEY_FILE }
         : undefined,
     models: modelCatalogOf(parsed.ACTIVE_MODELS, parsed.FALLBACK_MODEL),
+    bucket: parsed.BUCKET_NAME ? { name: parsed.BUCKET_NAME, endpoint: parsed.S3_ENDPOINT } : undefined,
+    uploads: { urlTtlSeconds: parsed.UPLOAD_URL_TTL_SECONDS, maxBytes: parsed.UPLOAD_MAX_BYTES },
   };
 }
 

@@ -26,9 +26,13 @@ export type TableAction =
 /** KMS actions on the profile key, always bound to a member's encryption context. */
 export type ProfileKeyAction = 'Decrypt' | 'GenerateDataKey';
 
+/** S3 actions on the recordings bucket's objects. */
+export type BucketAction = 'PutObject' | 'DeleteObject';
+
 export interface RoutePermissions {
   table?: readonly TableAction[];
   profileKey?: readonly ProfileKeyAction[];
+  bucket?: readonly BucketAction[];
 }
 
 /**
@@ -57,6 +61,9 @@ export interface RouteDefinition {
   /** What the function's IAM role may do; the stack grants exactly this. */
   permissions: RoutePermissions;
 }
+
+/** Organization routes by role: ID tokens of members with the role, or org keys with the scope. */
+const orgRoute = (minRole: Role, scope: Scope): RouteAccess => ({ idToken: { minRole }, orgKey: { scopes: [scope] } });
 
 /** Member routes: ID tokens of owners and admins, or org keys with the scope. */
 const memberRoute = (scope: Scope): RouteAccess => ({
@@ -100,7 +107,76 @@ export const ROUTES = {
     access: memberRoute('users:write'),
     permissions: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], profileKey: ['GenerateDataKey'] },
   },
+  listRecordings: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/recordings',
+    handler: 'functions/recordings/list-recordings',
+    summary: "List the organization's recordings (or its trash)",
+    access: orgRoute('viewer', 'recordings:read'),
+    permissions: { table: ['GetItem', 'BatchGetItem', 'Query'] },
+  },
+  getRecording: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/recordings/{recordingId}',
+    handler: 'functions/recordings/get-recording',
+    summary: 'Read a recording and the related resources asked for',
+    access: orgRoute('viewer', 'recordings:read'),
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+  updateRecording: {
+    method: 'PUT',
+    path: '/api/v1/organization/{orgId}/recordings/{recordingId}',
+    handler: 'functions/recordings/update-recording',
+    summary: "Change a recording's title, description and tags",
+    access: orgRoute('admin', 'recordings:write'),
+    permissions: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'] },
+  },
+  deleteRecording: {
+    method: 'DELETE',
+    path: '/api/v1/organization/{orgId}/recordings/{recordingId}',
+    handler: 'functions/recordings/delete-recording',
+    summary: 'Move a recording to the trash, or delete it permanently',
+    access: orgRoute('admin', 'recordings:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], bucket: ['DeleteObject'] },
+  },
+  restoreRecording: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/recordings/{recordingId}/restore',
+    handler: 'functions/recordings/restore-recording',
+    summary: 'Bring a recording back from the trash',
+    access: orgRoute('admin', 'recordings:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+  },
+  createUploadUrl: {
+    method: 'POST',
+    path: '/api/v1/public/recordings/upload-url',
+    handler: 'functions/recordings/create-upload-url',
+    summary: 'Create a recording and a pre-signed URL to upload its file',
+    access: { userKey: { scopes: ['recordings:write'], minRole: 'member' } },
+    permissions: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'], bucket: ['PutObject'] },
+  },
+  listPublicRecordings: {
+    method: 'GET',
+    path: '/api/v1/public/recordings',
+    handler: 'functions/recordings/list-public-recordings',
+    summary: "List recordings with their recorder, tags and processing results (a personal key: the user's own)",
+    access: { orgKey: { scopes: ['recordings:read'] }, userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
+    permissions: { table: ['GetItem', 'BatchGetItem', 'Query'] },
+  },
 } as const satisfies Record<string, RouteDefinition>;
+
+/**
+ * Functions started by events rather than HTTP requests. The stack subscribes them; the
+ * local runtime calls them when its emulators emit the same events.
+ */
+export const EVENT_HANDLERS = {
+  completeUpload: {
+    handler: 'functions/recordings/complete-upload',
+    summary: 'Marks a recording uploaded when its file lands in the recordings bucket',
+    source: 'recordings-bucket:ObjectCreated',
+    permissions: { table: ['UpdateItem'] },
+  },
+} as const satisfies Record<string, { handler: string; summary: string; source: string; permissions: RoutePermissions }>;
 
 export type RouteName = keyof typeof ROUTES;
 

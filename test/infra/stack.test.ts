@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { VoiceOrgStack } from '../../infra/stack';
 import { GATEWAY, GATEWAY_RESPONSES } from '../../shared/http/gateway';
-import { listEndpoints, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
+import { EVENT_HANDLERS, listEndpoints, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
 import { TABLE } from '../../shared/storage/table-definition';
 
 /**
@@ -242,15 +242,19 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
   });
 
   describe('Lambda functions', () => {
-    it('has one function per handler module plus the authorizer', () => {
-      template.resourceCountIs('AWS::Lambda::Function', listHandlers().length + 1);
-      const expected = [...listHandlers().map((h) => functionLogicalId(template, h.handler)), authorizerFunctionId(template)];
-      expect(new Set(expected).size).toBe(listHandlers().length + 1);
-      expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual([...expected].sort());
+    // CDK's own function that configures the bucket's event notifications at deploy time.
+    const isCdkNotificationsHandler = (id: string) => id.startsWith('BucketNotificationsHandler');
+    const ownFunctions = () => Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !isCdkNotificationsHandler(id));
+
+    it('has one function per handler module and event handler, plus the authorizer', () => {
+      const modules = [...listHandlers().map((h) => h.handler), ...Object.values(EVENT_HANDLERS).map((h) => h.handler)];
+      const expected = [...modules.map((handler) => functionLogicalId(template, handler)), authorizerFunctionId(template)];
+      expect(new Set(expected).size).toBe(modules.length + 1);
+      expect(ownFunctions().map(([id]) => id).sort()).toEqual([...expected].sort());
     });
 
     it('runs every function on Node.js 22 / arm64 with index.handler and the table name', () => {
-      for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function'))) {
+      for (const [id, fn] of ownFunctions()) {
         const props = fn.Properties;
         expect({ id, runtime: props.Runtime, architectures: props.Architectures, handler: props.Handler, table: props.Environment?.Variables?.TABLE_NAME }).toEqual({
           id,
@@ -356,6 +360,35 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
       const authorizerKms = functionStatements(template, authorizerFunctionId(template)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('kms:')));
       expect(authorizerKms).toEqual([]);
+    });
+
+    it('lets only the upload and delete functions touch the bucket, each with its own action on recording objects', () => {
+      const bucketId = onlyLogicalId(template, 'AWS::S3::Bucket');
+      const withBucket = [...listHandlers(), ...Object.values(EVENT_HANDLERS)].map((h) => ({ handler: h.handler, actions: [...((h.permissions as { bucket?: readonly string[] }).bucket ?? [])] }));
+      for (const { handler, actions } of withBucket) {
+        const statements = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('s3:')));
+        expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: actions.map((a) => `s3:${a}`).sort() });
+        for (const statement of statements) {
+          expect(JSON.stringify(statement.Resource)).toContain(bucketId);
+          expect(JSON.stringify(statement.Resource)).toContain('/recordings/*');
+        }
+      }
+      expect(withBucket.filter((h) => h.actions.length).map((h) => h.handler).sort()).toEqual(['functions/recordings/create-upload-url', 'functions/recordings/delete-recording']);
+    });
+
+    it('blocks public access to the bucket, encrypts it, enforces SSL and sends its uploads to the completion function', () => {
+      const bucketId = onlyLogicalId(template, 'AWS::S3::Bucket');
+      const bucket = resources[bucketId];
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+      expect(bucket.Properties.LifecycleConfiguration.Rules[0].AbortIncompleteMultipartUpload).toEqual({ DaysAfterInitiation: 1 });
+      expect(bucket.DeletionPolicy).toBe('Retain');
+      const policy = Object.values(resources).find((r: Json) => r.Type === 'AWS::S3::BucketPolicy') as Json;
+      expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('aws:SecureTransport');
+      const notifications = Object.values(resources).find((r: Json) => r.Type === 'Custom::S3BucketNotifications') as Json;
+      const config = notifications.Properties.NotificationConfiguration.LambdaFunctionConfigurations[0];
+      expect(config.Events).toEqual(['s3:ObjectCreated:*']);
+      expect(config.LambdaFunctionArn).toEqual({ 'Fn::GetAtt': [functionLogicalId(template, EVENT_HANDLERS.completeUpload.handler), 'Arn'] });
     });
 
     it('keeps the profile key with rotation on, retained on stack deletion', () => {

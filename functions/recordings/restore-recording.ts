@@ -1,0 +1,11 @@
+import { restoreRecording } from '../../shared/domain/recordings/recording-changes';
+import { listItemView } from '../../shared/domain/recordings/recording-views';
+import { apiHandler } from '../../shared/http/api-handler';
+import { json } from '../../shared/http/responses';
+import { table } from '../../shared/storage/dynamo';
+
+/** POST /api/v1/organization/{orgId}/recordings/{recordingId}/restore */
+export const handler = apiHandler('restoreRecording', async ({ caller, path }) => {
+  const recording = await restoreRecording({ db: table(), now: () => new Date() }, caller.orgId, path.recordingId!);
+  return json(200, listItemView(recording));
+});

@@ -1,0 +1,100 @@
+import type { Membership } from '../../storage/memberships';
+import type { Recording, RecordingParts } from '../../storage/recordings';
+import type { Tag } from '../../storage/tags';
+import type { RecordingInclude } from '../../schemas/recordings';
+
+/** An item of the organization's recordings list (trash items add deleted_at). */
+export function listItemView(recording: Recording) {
+  return {
+    id: recording.id,
+    title: recording.title,
+    duration: recording.duration,
+    language: recording.language,
+    recorded_by: recording.recorded_by,
+    tags: recording.tags,
+    created_at: recording.created_at,
+    ...(recording.deleted_at ? { deleted_at: recording.deleted_at } : {}),
+  };
+}
+
+/** Get recording: the recording, plus each related resource asked for (null when it has none). */
+export function recordingView(recording: Recording, parts: RecordingParts, include: RecordingInclude[]) {
+  const view: Record<string, unknown> = {
+    id: recording.id,
+    title: recording.title,
+    description: recording.description,
+    duration: recording.duration,
+    language: recording.language,
+    recorded_by: recording.recorded_by,
+    tags: recording.tags,
+    folder_id: recording.folder_id,
+    state: recording.state,
+    created_at: recording.created_at,
+    updated_at: recording.updated_at,
+    recording_at: recording.recording_at,
+  };
+  if (include.includes('transcript')) view.transcript = parts.transcript ? parts.transcript.segments : null;
+  if (include.includes('summary')) view.summary = parts.summary ? summaryView(parts.summary) : null;
+  if (include.includes('action_items')) view.action_items = parts.action_items ?? null;
+  if (include.includes('translation')) view.translation = parts.translation ?? null;
+  return view;
+}
+
+function summaryView(summary: NonNullable<RecordingParts['summary']>) {
+  return {
+    markdown: summary.markdown,
+    template_id: summary.template_id ?? null,
+    template_name: summary.template_name ?? null,
+    created_at: summary.created_at,
+    updated_at: summary.updated_at,
+  };
+}
+
+/** Update recording's response. */
+export function updatedView(recording: Recording) {
+  return {
+    id: recording.id,
+    title: recording.title,
+    description: recording.description,
+    duration: recording.duration,
+    tags: recording.tags,
+    updated_at: recording.updated_at,
+  };
+}
+
+/**
+ * A public list item: recorder and tags as objects, and the processing results
+ * (summarizations, transcript, translation: null when absent; error fields empty when none).
+ */
+export function publicItemView(recording: Recording, recorder: Membership | undefined, tags: Map<string, Tag>, parts: RecordingParts) {
+  return {
+    id: recording.id,
+    title: recording.title,
+    created_at: recording.created_at,
+    updated_at: recording.updated_at,
+    recording_at: recording.recording_at,
+    duration: recording.duration,
+    language: recording.language,
+    folder_id: recording.folder_id ?? '',
+    state: recording.state,
+    recorded_by: { display_name: recorder?.display_name ?? '', email: recorder?.email ?? '', user_id: recording.recorded_by },
+    tags: recording.tags.flatMap((id) => {
+      const tag = tags.get(id);
+      return tag ? [{ id, name: tag.name, color: tag.color }] : [];
+    }),
+    summarizations: parts.summary ? [{ id: `${recording.id}_summary`, ...summaryView(parts.summary) }] : null,
+    summarizations_errors: recording.summarizations_errors ?? [],
+    transcript: parts.transcript
+      ? {
+          id: parts.transcript.header.id,
+          language: parts.transcript.header.language,
+          segment_count: parts.transcript.header.segment_count,
+          created_at: parts.transcript.header.created_at,
+          updated_at: parts.transcript.header.updated_at,
+        }
+      : null,
+    transcript_error: recording.transcript_error ?? '',
+    translation: parts.translation ?? null,
+    translation_error: recording.translation_error ?? '',
+  };
+}
