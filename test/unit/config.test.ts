@@ -18,6 +18,8 @@ describe('parseConfig', () => {
       idToken: { issuer: 'https://issuer.example.com', audiences: ['a', 'b'], jwksUrl: 'https://issuer.example.com/jwks' },
       profileKey: undefined,
       models: expect.objectContaining({ fallback: 'gpt-4o-mini' }),
+      bucket: undefined,
+      uploads: { urlTtlSeconds: 900, maxBytes: 1024 ** 3 },
     });
   });
 
@@ -46,6 +48,13 @@ describe('parseConfig', () => {
     });
     expect(() => parseConfig({ TABLE_NAME: 't', ACTIVE_MODELS: 'm-1', FALLBACK_MODEL: 'm-9' })).toThrow(/FALLBACK_MODEL/);
     expect(() => parseConfig({ TABLE_NAME: 't', ACTIVE_MODELS: 'bad model' })).toThrow(/ACTIVE_MODELS/);
+  });
+
+  it('reads the bucket and the upload limits', () => {
+    const parsed = parseConfig({ TABLE_NAME: 't', BUCKET_NAME: 'b-1', S3_ENDPOINT: 'http://127.0.0.1:9000', UPLOAD_URL_TTL_SECONDS: '60', UPLOAD_MAX_BYTES: '1000' });
+    expect(parsed.bucket).toEqual({ name: 'b-1', endpoint: 'http://127.0.0.1:9000' });
+    expect(parsed.uploads).toEqual({ urlTtlSeconds: 60, maxBytes: 1000 });
+    expect(() => parseConfig({ TABLE_NAME: 't', UPLOAD_URL_TTL_SECONDS: '5' })).toThrow(/UPLOAD_URL_TTL_SECONDS/);
   });
 
   it('wants the issuer, audience and JWKS URL together', () => {

@@ -17,7 +17,9 @@ describe('route manifest', () => {
   });
 
   it('serves a public alias from the same handler, with the org taken from the credential', () => {
-    for (const endpoint of listEndpoints().filter((e) => e.path.startsWith('/api/v1/public/'))) {
+    const aliases = listEndpoints().filter((e) => e.path.startsWith('/api/v1/public/') && e.route.publicAlias === e.path);
+    expect(aliases.length).toBeGreaterThan(0);
+    for (const endpoint of aliases) {
       const orgRoute = listEndpoints().find((e) => e.routeName === endpoint.routeName && e.orgSource === 'path');
       expect(orgRoute?.route.handler).toBe(endpoint.route.handler);
       expect(endpoint.orgSource).toBe('credential');
