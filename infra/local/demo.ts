@@ -3,7 +3,8 @@ import path from 'node:path';
 import { SCOPES } from '../../shared/auth/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { seedFixture } from '../../shared/domain/admin/fixture';
-import type { Fixture } from '../../shared/schemas/fixture';
+import * as v from 'valibot';
+import { Fixture, type FixtureInput } from '../../shared/schemas/fixture';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { parseModelCatalog } from '../../shared/config';
 import type { ProfileCipher } from '../../shared/crypto/profile-cipher';
@@ -28,7 +29,7 @@ export interface DemoCredentials {
   personal_key_user_id: string;
 }
 
-export function demoFixture(credentials: DemoCredentials): Fixture {
+export function demoFixture(credentials: DemoCredentials): FixtureInput {
   const statusOf = (name: keyof typeof DEMO_USERS) => (name === 'pending' ? 'pending' : name === 'removed' ? 'removed' : 'active');
   const roleOf = (name: keyof typeof DEMO_USERS) => (name === 'owner' || name === 'admin' || name === 'viewer' ? name : 'member');
   return {
@@ -47,6 +48,52 @@ export function demoFixture(credentials: DemoCredentials): Fixture {
     tags: [
       { id: 'tag_demo_sales', org_id: DEMO_ORG_ID, user_id: DEMO_USERS.member.id, name: 'Sales', color: '#1f77b4' },
       { id: 'tag_demo_standup', org_id: DEMO_ORG_ID, user_id: DEMO_USERS.member.id, name: 'Standup', color: '#2ca02c' },
+    ],
+    recordings: [
+      {
+        id: 'rec_demo_standup',
+        org_id: DEMO_ORG_ID,
+        recorded_by: DEMO_USERS.member.id,
+        title: 'Monday standup',
+        description: 'Weekly team standup.',
+        duration: 612,
+        language: 'en',
+        tags: ['tag_demo_standup'],
+        state: 'ready',
+        created_at: '2026-11-16T09:05:00.000Z',
+        recording_at: '2026-11-16T09:00:00.000Z',
+        transcript: [
+          { speaker: 'Mia', text: 'Morning all, quick round please.', start: 0, end: 3.2 },
+          { speaker: 'Adam', text: 'The APAC pricing deck is ready for review.', start: 3.4, end: 7.9 },
+          { speaker: 'Mia', text: 'Great, I will send it to the customer on Wednesday.', start: 8.1, end: 12.6 },
+        ],
+        summary: { markdown: '## Standup\n\n- APAC pricing deck ready for review\n- Deck goes to the customer on Wednesday' },
+        action_items: [{ text: 'Send the pricing deck to the customer', assignee: DEMO_USERS.member.id, due_date: '2026-11-18', completed: false }],
+      },
+      {
+        id: 'rec_demo_sales_call',
+        org_id: DEMO_ORG_ID,
+        recorded_by: DEMO_USERS.admin.id,
+        title: 'Sales call with Kobe Trading',
+        duration: 1834,
+        language: 'ja',
+        tags: ['tag_demo_sales'],
+        state: 'ready',
+        created_at: '2026-11-18T02:30:00.000Z',
+        summary: { markdown: '## Call summary\n\nKobe Trading wants a pilot for 40 seats starting in January.' },
+        translation: { to_language: 'en', detected_language: 'ja' },
+      },
+      {
+        id: 'rec_demo_old_test',
+        org_id: DEMO_ORG_ID,
+        recorded_by: DEMO_USERS.owner.id,
+        title: 'Microphone test',
+        duration: 12,
+        language: 'en',
+        state: 'ready',
+        created_at: '2026-11-02T16:00:00.000Z',
+        deleted_at: '2026-11-03T08:00:00.000Z',
+      },
     ],
     settings: [
       {
@@ -79,7 +126,7 @@ export async function seedDemo(deps: { db: TableContext; cipher: ProfileCipher }
     personal_key: generateApiKey('user_key'),
     personal_key_user_id: DEMO_USERS.member.id,
   };
-  await seedFixture({ db: deps.db, settings: { ...deps, models: parseModelCatalog(process.env) } }, demoFixture(credentials), now);
+  await seedFixture({ db: deps.db, settings: { ...deps, models: parseModelCatalog(process.env) } }, v.parse(Fixture, demoFixture(credentials)), now);
   writeFileSync(path.join(dataDir, CREDENTIALS_FILE), JSON.stringify(credentials, null, 2), { mode: 0o600 });
   return credentials;
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DisplayName, Email, HexColor, Id, MemberStatusName, RoleName, ScopeName, Timestamp, Timezone } from './common';
 import { NotificationsPatch, PreferenceCreate, ProfilePatch, SettingsPatch } from './settings';
+import { RECORDING_STATES } from '../storage/recordings';
 
 /** A fixture file for `cli seed` and the local demo; documented in docs/fixtures.md. */
 export const Fixture = v.strictObject({
@@ -36,6 +37,48 @@ export const Fixture = v.strictObject({
     v.array(v.strictObject({ id: Id, org_id: Id, user_id: Id, name: DisplayName, color: HexColor })),
     [],
   ),
+  /** Recordings with their related resources; created once (an existing id is left as it is). */
+  recordings: v.optional(
+    v.array(
+      v.strictObject({
+        id: Id,
+        org_id: Id,
+        recorded_by: Id,
+        title: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+        description: v.optional(v.pipe(v.string(), v.maxLength(5000)), ''),
+        duration: v.pipe(v.number(), v.minValue(0)),
+        language: v.pipe(v.string(), v.minLength(2), v.maxLength(35)),
+        tags: v.optional(v.array(Id), []),
+        folder_id: v.optional(v.nullable(Id), null),
+        state: v.optional(v.picklist(RECORDING_STATES), 'ready'),
+        created_at: v.optional(Timestamp),
+        recording_at: v.optional(Timestamp),
+        deleted_at: v.optional(Timestamp),
+        transcript: v.optional(v.array(v.strictObject({ speaker: v.string(), text: v.string(), start: v.number(), end: v.number() }))),
+        summary: v.optional(v.strictObject({ markdown: v.string(), template_id: v.optional(v.nullable(Id)), template_name: v.optional(v.nullable(v.string())) })),
+        action_items: v.optional(
+          v.array(
+            v.strictObject({
+              id: v.optional(Id),
+              text: v.pipe(v.string(), v.minLength(1)),
+              assignee: v.optional(v.nullable(v.string()), null),
+              due_date: v.optional(v.nullable(v.pipe(v.string(), v.isoDate('must be YYYY-MM-DD'))), null),
+              completed: v.optional(v.boolean(), false),
+            }),
+          ),
+        ),
+        translation: v.optional(
+          v.strictObject({
+            to_language: v.string(),
+            detected_language: v.string(),
+            processing_status: v.optional(v.string(), 'completed'),
+            error_message: v.optional(v.string(), ''),
+          }),
+        ),
+      }),
+    ),
+    [],
+  ),
   /** Member settings, written like an Update member settings call (profiles are encrypted). */
   settings: v.optional(
     v.array(
@@ -52,3 +95,5 @@ export const Fixture = v.strictObject({
   ),
 });
 export type Fixture = v.InferOutput<typeof Fixture>;
+/** A fixture as written (defaults not yet applied). */
+export type FixtureInput = v.InferInput<typeof Fixture>;

@@ -3,6 +3,7 @@ import type { Fixture } from '../../schemas/fixture';
 import type { TableContext } from '../../storage/dynamo';
 import { getTag, putTag } from '../../storage/tags';
 import { ensureApiKey } from './api-keys';
+import { ensureRecording } from './ensure-recording';
 import { ensureMemberSettings, type SettingsFixtureDeps } from './ensure-member-settings';
 import { ensureMembership, ensureOrganization, ensureUser, type EnsureOutcome } from './directory';
 
@@ -25,7 +26,7 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
   ) as SeedSummary;
   const count = (section: keyof Fixture, outcome: EnsureOutcome) => summary[section][outcome]++;
 
-  // In dependency order: memberships need orgs and users; keys, tags and settings need members.
+  // In dependency order: memberships need orgs and users; keys, tags, recordings and settings need members.
   for (const org of fixture.orgs) count('orgs', await ensureOrganization(db, org, now));
   for (const user of fixture.users) count('users', await ensureUser(db, user, now));
   for (const m of fixture.memberships) {
@@ -35,6 +36,7 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
     count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
   }
   for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
+  for (const recording of fixture.recordings) count('recordings', await ensureRecording(db, recording, now));
   if (fixture.settings.length && !settings) throw new Error('Seeding member settings needs the profile cipher');
   for (const entry of fixture.settings) count('settings', await ensureMemberSettings(settings!, entry, now));
   return summary;

@@ -1,0 +1,55 @@
+import type { Fixture } from '../../schemas/fixture';
+import type { TableContext } from '../../storage/dynamo';
+import { getRecording, type Recording, type RecordingParts } from '../../storage/recordings';
+import { assertOrgTags, createRecording } from '../recordings/recording-changes';
+import type { EnsureOutcome } from './directory';
+
+/**
+ * Creates a fixture recording with its related resources, through the same transaction as
+ * the API (so the org's and the recorder's counts follow). A recording whose id exists is
+ * left as it is, which keeps a second load of the fixture from changing anything.
+ */
+export async function ensureRecording(db: TableContext, entry: Fixture['recordings'][number], now: Date): Promise<EnsureOutcome> {
+  if (await getRecording(db, entry.org_id, entry.id)) return 'unchanged';
+  await assertOrgTags(db, entry.org_id, entry.tags, `recordings.${entry.id}.tags`);
+  const createdAt = entry.created_at ?? now.toISOString();
+  const recording: Recording = {
+    id: entry.id,
+    org_id: entry.org_id,
+    recorded_by: entry.recorded_by,
+    title: entry.title,
+    description: entry.description,
+    duration: entry.duration,
+    language: entry.language,
+    tags: entry.tags,
+    folder_id: entry.folder_id,
+    state: entry.state,
+    created_at: createdAt,
+    updated_at: createdAt,
+    recording_at: entry.recording_at ?? createdAt,
+    ...(entry.deleted_at ? { deleted_at: entry.deleted_at } : {}),
+    related: {
+      transcript: Boolean(entry.transcript),
+      summary: Boolean(entry.summary),
+      action_items: Boolean(entry.action_items),
+      translation: Boolean(entry.translation),
+    },
+  };
+  const parts: RecordingParts = {
+    transcript: entry.transcript && {
+      header: { id: `${entry.id}_transcript`, language: entry.language, segment_count: entry.transcript.length, chunk_count: 0, created_at: createdAt, updated_at: createdAt },
+      segments: entry.transcript,
+    },
+    summary: entry.summary && { ...entry.summary, created_at: createdAt, updated_at: createdAt },
+    action_items: entry.action_items?.map((item, index) => ({
+      id: item.id ?? `${entry.id}_action_${index + 1}`,
+      text: item.text,
+      assignee: item.assignee,
+      due_date: item.due_date,
+      completed: item.completed,
+    })),
+    translation: entry.translation && { id: `${entry.id}_translation`, created_at: createdAt, updated_at: createdAt, ...entry.translation },
+  };
+  await createRecording({ db, now: () => now }, recording, parts);
+  return 'created';
+}
