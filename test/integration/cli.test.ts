@@ -34,6 +34,20 @@ describe('cli seed', () => {
       ],
       api_keys: [{ org_id: org, key, scopes: ['users:read'] }],
       tags: [{ id: `tag_${id}`, org_id: org, user_id: `usr_a_${id}`, name: 'Calls', color: '#ff8800' }],
+      recordings: [
+        {
+          id: `rec_${id}`,
+          org_id: org,
+          recorded_by: `usr_a_${id}`,
+          title: 'Fixture call',
+          duration: 65,
+          language: 'en',
+          tags: [`tag_${id}`],
+          created_at: '2026-01-02T03:04:05.000Z',
+          transcript: [{ speaker: 'A', text: 'Hello.', start: 0, end: 1 }],
+          summary: { markdown: '# Summary' },
+        },
+      ],
       settings: [
         {
           org_id: org,
@@ -56,6 +70,7 @@ describe('cli seed', () => {
       memberships: { created: 2, updated: 0, unchanged: 0 },
       api_keys: { created: 1, updated: 0, unchanged: 0 },
       tags: { created: 1, updated: 0, unchanged: 0 },
+      recordings: { created: 1, updated: 0, unchanged: 0 },
       settings: { created: 1, updated: 0, unchanged: 0 },
     });
     const before = await orgPartition(org);
@@ -69,7 +84,13 @@ describe('cli seed', () => {
 
     const listed = await listUsers(org, key);
     expect(listed.body.data).toEqual([
-      expect.objectContaining({ user_id: `usr_a_${id}`, role: 'owner', member_since: '2024-05-06T07:08:09.000Z' }),
+      expect.objectContaining({
+        user_id: `usr_a_${id}`,
+        role: 'owner',
+        member_since: '2024-05-06T07:08:09.000Z',
+        recording_count: 1,
+        latest_recording_at: '2026-01-02T03:04:05.000Z',
+      }),
     ]);
     const settings = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/users/usr_a_${id}/settings?include=profile,preferences`, { token: key });
     expect(settings.body.data).toMatchObject({
