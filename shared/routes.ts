@@ -163,6 +163,46 @@ export const ROUTES = {
     access: { orgKey: { scopes: ['recordings:read'] }, userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
     permissions: { table: ['GetItem', 'BatchGetItem', 'Query'] },
   },
+  listTemplates: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/templates',
+    handler: 'functions/templates/list-templates',
+    summary: "List the organization's summarization templates",
+    access: orgRoute('member', 'templates:read'),
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+  getTemplate: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/templates/{templateId}',
+    handler: 'functions/templates/get-template',
+    summary: 'Read a summarization template',
+    access: orgRoute('member', 'templates:read'),
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+  createTemplate: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/templates',
+    handler: 'functions/templates/create-template',
+    summary: 'Create a summarization template shared with every member',
+    access: orgRoute('admin', 'templates:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+  },
+  updateTemplate: {
+    method: 'PATCH',
+    path: '/api/v1/organization/{orgId}/templates/{templateId}',
+    handler: 'functions/templates/update-template',
+    summary: 'Change a summarization template (sections replace the whole list)',
+    access: orgRoute('admin', 'templates:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+  },
+  deleteTemplate: {
+    method: 'DELETE',
+    path: '/api/v1/organization/{orgId}/templates/{templateId}',
+    handler: 'functions/templates/delete-template',
+    summary: 'Delete a summarization template for good',
+    access: orgRoute('admin', 'templates:write'),
+    permissions: { table: ['GetItem', 'Query', 'DeleteItem'] },
+  },
 } as const satisfies Record<string, RouteDefinition>;
 
 /**

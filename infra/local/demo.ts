@@ -49,6 +49,19 @@ export function demoFixture(credentials: DemoCredentials): FixtureInput {
       { id: 'tag_demo_sales', org_id: DEMO_ORG_ID, user_id: DEMO_USERS.member.id, name: 'Sales', color: '#1f77b4' },
       { id: 'tag_demo_standup', org_id: DEMO_ORG_ID, user_id: DEMO_USERS.member.id, name: 'Standup', color: '#2ca02c' },
     ],
+    templates: [
+      {
+        id: 'tpl_demo_sales_call',
+        org_id: DEMO_ORG_ID,
+        name: 'Sales call',
+        description: 'For customer calls: needs, objections, next steps.',
+        sections: [
+          { title: 'Customer needs', prompt: 'List what the customer said they need, in their words.' },
+          { title: 'Objections', prompt: 'List the objections raised and how they were answered.' },
+          { title: 'Next steps', prompt: 'List agreed next steps with owners and dates.' },
+        ],
+      },
+    ],
     recordings: [
       {
         id: 'rec_demo_standup',

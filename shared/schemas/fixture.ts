@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { DisplayName, Email, HexColor, Id, MemberStatusName, RoleName, ScopeName, Timestamp, Timezone } from './common';
 import { NotificationsPatch, PreferenceCreate, ProfilePatch, SettingsPatch } from './settings';
 import { RECORDING_STATES } from '../storage/recordings';
+import { CreateTemplateBody } from './templates';
 
 /** A fixture file for `cli seed` and the local demo; documented in docs/fixtures.md. */
 export const Fixture = v.strictObject({
@@ -37,6 +38,8 @@ export const Fixture = v.strictObject({
     v.array(v.strictObject({ id: Id, org_id: Id, user_id: Id, name: DisplayName, color: HexColor })),
     [],
   ),
+  /** Summarization templates; created, or updated to match. */
+  templates: v.optional(v.array(v.strictObject({ id: Id, org_id: Id, ...CreateTemplateBody.entries })), []),
   /** Recordings with their related resources; created once (an existing id is left as it is). */
   recordings: v.optional(
     v.array(

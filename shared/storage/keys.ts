@@ -56,6 +56,12 @@ export const keys = {
     PK: `ORG#${orgId}#TAG#${tagId}#RECS`,
     ...(createdAt !== undefined ? { SK: `${createdAt}#${recordingId}` } : {}),
   }),
+  template: (orgId: string, templateId: string) => ({ PK: `ORG#${orgId}`, SK: `TEMPLATE#${templateId}` }),
+  /** GSI1: an org's templates by name (case-insensitive), then id. */
+  templatesIndex: (orgId: string, name?: string, templateId?: string) => ({
+    GSI1PK: `ORG#${orgId}#TEMPLATES`,
+    ...(name !== undefined ? { GSI1SK: `${name.toLowerCase()}#${templateId}` } : {}),
+  }),
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   /** GSI2: an API key by its public id (revocation). */
   apiKeyIdIndex: (keyId: string) => ({ GSI2PK: `APIKEYID#${keyId}`, GSI2SK: 'APIKEY' }),

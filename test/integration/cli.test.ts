@@ -70,6 +70,7 @@ describe('cli seed', () => {
       memberships: { created: 2, updated: 0, unchanged: 0 },
       api_keys: { created: 1, updated: 0, unchanged: 0 },
       tags: { created: 1, updated: 0, unchanged: 0 },
+      templates: { created: 0, updated: 0, unchanged: 0 },
       recordings: { created: 1, updated: 0, unchanged: 0 },
       settings: { created: 1, updated: 0, unchanged: 0 },
     });

@@ -2,6 +2,7 @@ import { ConflictError } from '../../http/errors';
 import type { Fixture } from '../../schemas/fixture';
 import type { TableContext } from '../../storage/dynamo';
 import { getTag, putTag } from '../../storage/tags';
+import { getTemplate, putTemplate } from '../../storage/templates';
 import { ensureApiKey } from './api-keys';
 import { ensureRecording } from './ensure-recording';
 import { ensureMemberSettings, type SettingsFixtureDeps } from './ensure-member-settings';
@@ -36,10 +37,22 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
     count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
   }
   for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
+  for (const template of fixture.templates) count('templates', await ensureTemplate(db, template, now));
   for (const recording of fixture.recordings) count('recordings', await ensureRecording(db, recording, now));
   if (fixture.settings.length && !settings) throw new Error('Seeding member settings needs the profile cipher');
   for (const entry of fixture.settings) count('settings', await ensureMemberSettings(settings!, entry, now));
   return summary;
+}
+
+async function ensureTemplate(db: TableContext, input: Fixture['templates'][number], now: Date): Promise<EnsureOutcome> {
+  const { id, org_id: orgId, ...fields } = input;
+  const existing = await getTemplate(db, orgId, id);
+  if (existing && JSON.stringify([existing.name, existing.description, existing.sections]) === JSON.stringify([fields.name, fields.description, fields.sections])) {
+    return 'unchanged';
+  }
+  const timestamp = now.toISOString();
+  await putTemplate(db, { id, org_id: orgId, ...fields, created_at: existing?.created_at ?? timestamp, updated_at: timestamp }, existing ? 'replace' : 'create');
+  return existing ? 'updated' : 'created';
 }
 
 async function ensureTag(db: TableContext, input: Fixture['tags'][number], now: Date): Promise<EnsureOutcome> {

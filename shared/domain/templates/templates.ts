@@ -1,0 +1,72 @@
+import { NotFoundError } from '../../http/errors';
+import { newId } from '../../ids';
+import type { CreateTemplateBody, UpdateTemplateBody } from '../../schemas/templates';
+import type { TableContext } from '../../storage/dynamo';
+import { deleteTemplate, getTemplate, listTemplates, putTemplate, type TemplateRecord } from '../../storage/templates';
+import { isConditionFailure } from '../../storage/transactions';
+
+export interface TemplateDeps {
+  db: TableContext;
+  now: () => Date;
+}
+
+/** The Template resource of the spec. */
+export function templateView(template: TemplateRecord) {
+  return {
+    id: template.id,
+    name: template.name,
+    description: template.description,
+    sections: template.sections.map(({ title, prompt }) => ({ title, prompt })),
+    created_at: template.created_at,
+    updated_at: template.updated_at,
+  };
+}
+
+function notFound(templateId: string): NotFoundError {
+  return new NotFoundError('TEMPLATE_NOT_FOUND', `Template ${templateId} does not exist in this organization.`);
+}
+
+/** The organization's templates, ordered by name (case-insensitive), then id. */
+export async function listOrganizationTemplates(deps: TemplateDeps, orgId: string) {
+  return (await listTemplates(deps.db, orgId)).map(templateView);
+}
+
+export async function readTemplate(deps: TemplateDeps, orgId: string, templateId: string) {
+  const template = await getTemplate(deps.db, orgId, templateId);
+  if (!template) throw notFound(templateId);
+  return templateView(template);
+}
+
+export async function createTemplate(deps: TemplateDeps, orgId: string, body: CreateTemplateBody) {
+  const now = deps.now().toISOString();
+  const template: TemplateRecord = { id: newId('tpl'), org_id: orgId, ...body, created_at: now, updated_at: now };
+  await putTemplate(deps.db, template, 'create');
+  return templateView(template);
+}
+
+/** Changes only the fields given; `sections` replaces the whole list, in the order given. */
+export async function updateTemplate(deps: TemplateDeps, orgId: string, templateId: string, changes: UpdateTemplateBody) {
+  const current = await getTemplate(deps.db, orgId, templateId);
+  if (!current) throw notFound(templateId);
+  const next: TemplateRecord = { ...current, ...changes, updated_at: deps.now().toISOString() };
+  try {
+    await putTemplate(deps.db, next, 'replace');
+  } catch (error) {
+    if (isConditionFailure(error)) throw notFound(templateId); // deleted meanwhile
+    throw error;
+  }
+  return templateView(next);
+}
+
+/**
+ * Deletes a template for good. Summaries made with it keep their own copy of its id and
+ * name, so they are unaffected.
+ */
+export async function removeTemplate(deps: TemplateDeps, orgId: string, templateId: string): Promise<void> {
+  try {
+    await deleteTemplate(deps.db, orgId, templateId);
+  } catch (error) {
+    if (isConditionFailure(error)) throw notFound(templateId);
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { TableContext } from './dynamo';
+import { keys, withoutKeys } from './keys';
+import { queryAll } from './query-all';
+
+/** A summarization template shared by every member of its organization. */
+export interface TemplateRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string;
+  sections: { title: string; prompt: string }[];
+  created_at: string;
+  updated_at: string;
+}
+
+const templateItem = (template: TemplateRecord) => ({
+  ...keys.template(template.org_id, template.id),
+  ...keys.templatesIndex(template.org_id, template.name, template.id),
+  ...template,
+});
+
+export async function getTemplate(db: TableContext, orgId: string, templateId: string): Promise<TemplateRecord | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.template(orgId, templateId) }));
+  return Item ? (withoutKeys(Item) as unknown as TemplateRecord) : undefined;
+}
+
+/** Every template of an organization by name, then id (an organization keeps few). */
+export async function listTemplates(db: TableContext, orgId: string): Promise<TemplateRecord[]> {
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.templatesIndex(orgId).GSI1PK },
+  });
+  return items.map((item) => withoutKeys(item) as unknown as TemplateRecord);
+}
+
+/** Writes a new template (fails if the id exists) or replaces one that still exists. */
+export async function putTemplate(db: TableContext, template: TemplateRecord, mode: 'create' | 'replace'): Promise<void> {
+  await db.client.send(
+    new PutCommand({
+      TableName: db.tableName,
+      Item: templateItem(template),
+      ConditionExpression: mode === 'create' ? 'attribute_not_exists(PK)' : 'attribute_exists(PK)',
+    }),
+  );
+}
+
+export async function deleteTemplate(db: TableContext, orgId: string, templateId: string): Promise<void> {
+  await db.client.send(
+    new DeleteCommand({ TableName: db.tableName, Key: keys.template(orgId, templateId), ConditionExpression: 'attribute_exists(PK)' }),
+  );
+}
