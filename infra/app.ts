@@ -19,5 +19,8 @@ new VoiceOrgStack(app, `VoiceOrgApi-${stage}`, {
     ? { issuer, audience: context('idTokenAudience')!, jwksUrl: context('idTokenJwksUrl') ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json` }
     : undefined,
   authorizerCacheSeconds: context('authorizerCacheSeconds') === undefined ? undefined : Number(context('authorizerCacheSeconds')),
+  mail: context('sesIdentity')
+    ? { identity: context('sesIdentity')!, fromAddress: context('sesFromAddress') ?? `no-reply@${context('sesIdentity')}`, appUrl: context('appUrl') ?? 'https://app.example.com' }
+    : undefined,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -22,6 +22,8 @@ export interface VoiceOrgStackProps extends StackProps {
   /** An external OpenID Connect issuer; without it the stack creates a Cognito user pool. */
   idTokenIssuer?: { issuer: string; audience: string; jwksUrl: string };
   authorizerCacheSeconds?: number;
+  /** Invitation emails: a verified SES identity (domain or address), the sender address, and the web app's URL. */
+  mail?: { identity: string; fromAddress: string; appUrl: string };
   logRetention?: logs.RetentionDays;
 }
 
@@ -75,16 +77,28 @@ export class VoiceOrgStack extends Stack {
     const issuer = props.idTokenIssuer ?? this.createUserPool();
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const commonEnvironment = { TABLE_NAME: this.table.tableName, POWERTOOLS_SERVICE_NAME: 'voice-org-api', NODE_OPTIONS: '--enable-source-maps' };
+    const mail = props.mail ?? { identity: 'example.com', fromAddress: 'no-reply@example.com', appUrl: 'https://app.example.com' };
+    const mailEnvironment = { SES_FROM_ADDRESS: mail.fromAddress, APP_URL: mail.appUrl };
     const environmentFor = (permissions: RoutePermissions) => ({
       ...commonEnvironment,
       ...(permissions.profileKey?.length ? { PROFILE_KMS_KEY_ARN: profileKey.keyArn } : {}),
       ...(permissions.bucket?.length ? { BUCKET_NAME: bucket.bucketName } : {}),
+      ...(permissions.mail?.length ? mailEnvironment : {}),
     });
     const grant = (fn: lambda.IFunction, permissions: RoutePermissions) => {
       if (permissions.table?.length) this.grantTable(fn, permissions.table);
       if (permissions.profileKey?.length) this.grantProfileKey(fn, profileKey, permissions.profileKey);
       if (permissions.bucket?.length) {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: permissions.bucket.map((a) => `s3:${a}`), resources: [bucket.arnForObjects('recordings/*')] }));
+      }
+      if (permissions.mail?.length) {
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: permissions.mail.map((a) => `ses:${a}`),
+            resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: mail.identity })],
+            conditions: { StringEquals: { 'ses:FromAddress': mail.fromAddress } },
+          }),
+        );
       }
     };
 

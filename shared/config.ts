@@ -35,6 +35,12 @@ const ConfigSchema = v.object({
   UPLOAD_URL_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(60), v.maxValue(604_800)), '900'),
   /** The largest recording an upload URL is issued for. */
   UPLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)), String(1024 ** 3)),
+  /** Invitation emails: sender, the web app that accepts invites, the SES emulator locally. */
+  SES_FROM_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@voice-org.example'),
+  SES_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  APP_URL: v.optional(v.pipe(v.string(), v.url()), 'http://127.0.0.1:3000'),
+  /** How long an invitation can be accepted. */
+  INVITE_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(90 * 86_400)), String(7 * 86_400)),
   /** The model that replaces an unknown selected_model; must be one of ACTIVE_MODELS. */
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
 });
@@ -49,6 +55,7 @@ export type Config = {
   models: { active: { id: string; aliases: string[] }[]; fallback: string };
   bucket?: { name: string; endpoint?: string };
   uploads: { urlTtlSeconds: number; maxBytes: number };
+  invites: { fromAddress: string; sesEndpoint?: string; appUrl: string; ttlSeconds: number };
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -85,6 +92,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     models: modelCatalogOf(parsed.ACTIVE_MODELS, parsed.FALLBACK_MODEL),
     bucket: parsed.BUCKET_NAME ? { name: parsed.BUCKET_NAME, endpoint: parsed.S3_ENDPOINT } : undefined,
     uploads: { urlTtlSeconds: parsed.UPLOAD_URL_TTL_SECONDS, maxBytes: parsed.UPLOAD_MAX_BYTES },
+    invites: { fromAddress: parsed.SES_FROM_ADDRESS, sesEndpoint: parsed.SES_ENDPOINT, appUrl: parsed.APP_URL.replace(/\/$/, ''), ttlSeconds: parsed.INVITE_TTL_SECONDS },
   };
 }
 

@@ -26,6 +26,9 @@ export type TableAction =
 /** KMS actions on the profile key, always bound to a member's encryption context. */
 export type ProfileKeyAction = 'Decrypt' | 'GenerateDataKey';
 
+/** SES actions on the configured sender identity. */
+export type MailAction = 'SendEmail';
+
 /** S3 actions on the recordings bucket's objects. */
 export type BucketAction = 'PutObject' | 'DeleteObject';
 
@@ -33,6 +36,7 @@ export interface RoutePermissions {
   table?: readonly TableAction[];
   profileKey?: readonly ProfileKeyAction[];
   bucket?: readonly BucketAction[];
+  mail?: readonly MailAction[];
 }
 
 /**
@@ -60,6 +64,8 @@ export interface RouteDefinition {
   access: RouteAccess | 'public';
   /** What the function's IAM role may do; the stack grants exactly this. */
   permissions: RoutePermissions;
+  /** A route that acts on no organization yet (accepting an invitation): only the credential kind is checked. */
+  orgless?: boolean;
 }
 
 /** Organization routes by role: ID tokens of members with the role, or org keys with the scope. */
@@ -203,6 +209,47 @@ export const ROUTES = {
     access: orgRoute('admin', 'templates:write'),
     permissions: { table: ['GetItem', 'Query', 'DeleteItem'] },
   },
+  sendInvite: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/invites',
+    handler: 'functions/invites/send-invite',
+    summary: 'Invite someone by email',
+    access: orgRoute('admin', 'invites:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem'], mail: ['SendEmail'] },
+  },
+  listInvites: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/invites',
+    handler: 'functions/invites/list-invites',
+    summary: "List the organization's invitations",
+    access: orgRoute('admin', 'invites:read'),
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+  revokeInvite: {
+    method: 'DELETE',
+    path: '/api/v1/organization/{orgId}/invites/{inviteId}',
+    handler: 'functions/invites/revoke-invite',
+    summary: 'Revoke a pending invitation',
+    access: orgRoute('admin', 'invites:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'] },
+  },
+  resendInvite: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/invites/{inviteId}/resend',
+    handler: 'functions/invites/resend-invite',
+    summary: 'Send a pending invitation again with a new link',
+    access: orgRoute('admin', 'invites:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], mail: ['SendEmail'] },
+  },
+  acceptInvite: {
+    method: 'POST',
+    path: '/api/v1/organization/invites/accept',
+    handler: 'functions/invites/accept-invite',
+    summary: 'Accept an invitation as the signed-in user',
+    access: { idToken: { minRole: 'viewer' } },
+    orgless: true,
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
 } as const satisfies Record<string, RouteDefinition>;
 
 /**
@@ -239,7 +286,7 @@ export function listEndpoints(): Endpoint[] {
       route,
       method: route.method,
       path,
-      orgSource: path.includes('{orgId}') ? 'path' : route.access === 'public' ? 'none' : 'credential',
+      orgSource: path.includes('{orgId}') ? 'path' : route.access === 'public' || route.orgless ? 'none' : 'credential',
     }));
   });
 }

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
       TABLE_NAME: LOCAL.tableName,
       AWS_REGION: LOCAL.region,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
+      SES_ENDPOINT: ses.endpoint,
       BUCKET_NAME: LOCAL.bucketName,
       S3_ENDPOINT: s3.endpoint,
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
     const apiUrl = `http://${settings.host}:${(gateway.address() as AddressInfo).port}`;
     identityProvider = await loadIdentityProvider(settings.dataDir, `${apiUrl}${ISSUER_PATH}`, LOCAL.audience);
     Object.assign(process.env, {
+      APP_URL: process.env.APP_URL ?? apiUrl,
       ID_TOKEN_ISSUER: identityProvider.issuer,
       ID_TOKEN_AUDIENCE: identityProvider.audience,
       ID_TOKEN_JWKS_URL: `${apiUrl}${JWKS_PATH}`,

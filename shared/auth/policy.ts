@@ -39,15 +39,22 @@ function refusal(access: RouteAccess, kind: CredentialKind): ForbiddenError {
  *
  * @param requestedOrgId the {orgId} path parameter, or the `org_id` query parameter on public aliases
  */
+/** The credential kind must be one the route accepts (all an orgless route checks). */
+export function requireCredentialKind(endpoint: Endpoint, principal: Principal): void {
+  const access = endpoint.route.access as RouteAccess;
+  const rule = principal.kind === 'id_token' ? access.idToken : principal.kind === 'org_key' ? access.orgKey : access.userKey;
+  if (!rule) throw refusal(access, principal.kind);
+}
+
 export async function authorizeCaller(
   endpoint: Endpoint,
   principal: Principal,
   requestedOrgId: string | undefined,
   db: TableContext,
 ): Promise<Caller> {
+  requireCredentialKind(endpoint, principal);
   const access = endpoint.route.access as RouteAccess;
-  const rule = principal.kind === 'id_token' ? access.idToken : principal.kind === 'org_key' ? access.orgKey : access.userKey;
-  if (!rule) throw refusal(access, principal.kind);
+  const rule = (principal.kind === 'org_key' ? access.orgKey : access.userKey)!;
 
   if (principal.kind === 'id_token') {
     const membership = requestedOrgId

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authorizeCaller, type Caller } from '../auth/policy';
-import { principalFromContext } from '../auth/principal';
+import { authorizeCaller, requireCredentialKind, type Caller } from '../auth/policy';
+import { principalFromContext, type Principal } from '../auth/principal';
 import { endpointFor, type RouteName } from '../routes';
 import { table } from '../storage/dynamo';
 import { InvalidJsonError, UnauthorizedError } from './errors';
@@ -9,6 +9,9 @@ import { httpHandler } from './http-handler';
 /** What an organization route's handler receives: the parsed, authorized request. */
 export interface ApiRequest {
   event: APIGatewayProxyEvent;
+  /** Who the credential belongs to, as the authorizer resolved it. */
+  principal: Principal;
+  /** The authorized caller in the organization; orgless routes (invite acceptance) have none. */
   caller: Caller;
   /** Query parameters, minus the alias-only org_id. */
   query: Record<string, string | undefined>;
@@ -31,8 +34,8 @@ export function apiHandler(routeName: RouteName, handle: (request: ApiRequest) =
     const query = { ...(event.queryStringParameters ?? {}) };
     const requestedOrgId = endpoint.orgSource === 'path' ? event.pathParameters?.orgId : query.org_id;
     if (endpoint.orgSource === 'credential') delete query.org_id;
-    const caller = await authorizeCaller(endpoint, principal, requestedOrgId, table());
-    return handle({ event, caller, query, path: event.pathParameters ?? {}, body: parseBody(event.body), correlationId });
+    const caller = endpoint.orgSource === 'none' ? (requireCredentialKind(endpoint, principal), undefined) : await authorizeCaller(endpoint, principal, requestedOrgId, table());
+    return handle({ event, principal, caller: caller!, query, path: event.pathParameters ?? {}, body: parseBody(event.body), correlationId });
   });
 }
 

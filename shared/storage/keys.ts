@@ -62,6 +62,16 @@ export const keys = {
     GSI1PK: `ORG#${orgId}#TEMPLATES`,
     ...(name !== undefined ? { GSI1SK: `${name.toLowerCase()}#${templateId}` } : {}),
   }),
+  invite: (orgId: string, inviteId: string) => ({ PK: `ORG#${orgId}`, SK: `INVITE#${inviteId}` }),
+  /** GSI1: an org's invites, newest first. */
+  invitesIndex: (orgId: string, createdAt?: string, inviteId?: string) => ({
+    GSI1PK: `ORG#${orgId}#INVITES`,
+    ...(createdAt !== undefined ? { GSI1SK: `${createdAt}#${inviteId}` } : {}),
+  }),
+  /** Finds an invite by the SHA-256 of its token (the token itself is never stored). */
+  inviteToken: (tokenHash: string) => ({ PK: `INVITETOKEN#${tokenHash}`, SK: 'INVITETOKEN' }),
+  /** One pending invite per email and organization. */
+  inviteEmailGuard: (orgId: string, email: string) => ({ PK: `ORG#${orgId}`, SK: `INVITEEMAIL#${email}` }),
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   /** GSI2: an API key by its public id (revocation). */
   apiKeyIdIndex: (keyId: string) => ({ GSI2PK: `APIKEYID#${keyId}`, GSI2SK: 'APIKEY' }),

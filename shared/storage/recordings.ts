@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys, withoutKeys, type RecordingBin } from './keys';
 import { queryAll } from './query-all';
@@ -206,9 +206,4 @@ export async function deleteItems(db: TableContext, itemKeys: { PK: string; SK: 
 /** Runs a query input as is (the list planner builds them). */
 export function sendQuery(db: TableContext, input: QueryCommandInput) {
   return db.client.send(new QueryCommand(input));
-}
-
-/** Commits a list of transaction parts. */
-export async function transact(db: TableContext, items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>): Promise<void> {
-  await db.client.send(new TransactWriteCommand({ TransactItems: items }));
 }

@@ -1,3 +1,13 @@
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TableContext } from './dynamo';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Commits writes all-or-nothing (at most 100 items). */
+export async function transact(db: TableContext, items: TransactItem[]): Promise<void> {
+  await db.client.send(new TransactWriteCommand({ TransactItems: items }));
+}
+
 /**
  * The per-item codes of a cancelled TransactWriteItems (in the order of its items, e.g.
  * 'None', 'ConditionalCheckFailed', 'TransactionConflict'), or undefined for any other error.

@@ -11,11 +11,10 @@ import {
   recordingItem,
   sendQuery,
   tagLinkItems,
-  transact,
   type Recording,
   type RecordingParts,
 } from '../../storage/recordings';
-import { cancellationCodes, isConditionFailure } from '../../storage/transactions';
+import { cancellationCodes, isConditionFailure, transact, type TransactItem } from '../../storage/transactions';
 
 /** Removes a recording's uploaded object; S3 in AWS, the S3 emulator locally. */
 export type DeleteObject = (key: string) => Promise<void>;
@@ -25,7 +24,6 @@ export interface RecordingDeps {
   now: () => Date;
 }
 
-type TransactItem = Parameters<typeof transact>[1][number];
 const ATTEMPTS = 10;
 
 /**

@@ -1,0 +1,331 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { roleAtLeast, type Role } from '../../auth/access';
+import type { Caller } from '../../auth/policy';
+import type { Principal } from '../../auth/principal';
+import { ApiError, ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
+import { pagePagination } from '../../http/responses';
+import { newId } from '../../ids';
+import type { Mailer } from '../../mail/mailer';
+import type { TableContext } from '../../storage/dynamo';
+import {
+  emailGuardItem,
+  findInviteByTokenHash,
+  getEmailGuard,
+  getInvite,
+  inviteItem,
+  listInvites,
+  tokenItem,
+  type InviteRecord,
+} from '../../storage/invites';
+import { keys } from '../../storage/keys';
+import { getMembership, membershipItem, type Membership } from '../../storage/memberships';
+import { activeMemberCountChange, getOrganization } from '../../storage/organizations';
+import { cancellationCodes, isConditionFailure, transact } from '../../storage/transactions';
+import { findUserIdByEmail, getUser, type User } from '../../storage/users';
+import { invitationEmail } from './invite-email';
+
+export interface InviteDeps {
+  db: TableContext;
+  mail: Mailer;
+  now: () => Date;
+  settings: { appUrl: string; ttlSeconds: number };
+}
+
+export type InviteStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
+
+/** A stored status, with pending invites past expires_at reported as expired. */
+export function statusOf(invite: InviteRecord, now: Date): InviteStatus {
+  return invite.status === 'pending' && Date.parse(invite.expires_at) <= now.getTime() ? 'expired' : invite.status;
+}
+
+/** The Invite resource of the spec. */
+export function inviteView(invite: InviteRecord, now: Date) {
+  return { id: invite.id, email: invite.email, role: invite.role, status: statusOf(invite, now), created_at: invite.created_at, expires_at: invite.expires_at };
+}
+
+/** A new invitation token: 256 random bits; only its SHA-256 is stored. */
+function newToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashInviteToken(token) };
+}
+
+export function hashInviteToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+const acceptLink = (appUrl: string, token: string) => `${appUrl}/invites/accept?token=${encodeURIComponent(token)}`;
+
+async function inviterName(db: TableContext, caller: Caller): Promise<string> {
+  if (caller.kind !== 'id_token' || !caller.userId) return 'An administrator';
+  return (await getUser(db, caller.userId))?.display_name ?? 'An administrator';
+}
+
+async function sendInvitation(deps: InviteDeps, caller: Caller, invite: InviteRecord, token: string): Promise<void> {
+  const [org, inviter] = await Promise.all([getOrganization(deps.db, invite.org_id), inviterName(deps.db, caller)]);
+  await deps.mail(
+    invitationEmail({
+      to: invite.email,
+      orgName: org?.name ?? invite.org_id,
+      inviterName: inviter,
+      role: invite.role,
+      link: acceptLink(deps.settings.appUrl, token),
+      expiresAt: invite.expires_at,
+    }),
+  );
+}
+
+/**
+ * Invites an email to the organization: refused when it belongs to an active member
+ * (ALREADY_MEMBER) or has a pending, unexpired invite (INVITE_PENDING); only an owner may
+ * invite an owner. The invite, its token lookup and the one-pending-invite-per-email guard
+ * are written in one transaction, then the email is sent.
+ */
+export async function sendInvite(deps: InviteDeps, caller: Caller, request: { email: string; role: Role }) {
+  const { db } = deps;
+  if (request.role === 'owner' && !(caller.role && roleAtLeast(caller.role, 'owner'))) {
+    throw new ForbiddenError('INSUFFICIENT_ROLE', 'Only an owner can invite an owner.');
+  }
+  const userId = await findUserIdByEmail(db, request.email);
+  const membership = userId ? await getMembership(db, caller.orgId, userId) : undefined;
+  if (membership?.status === 'active') throw new ConflictError('ALREADY_MEMBER', `${request.email} is already a member of this organization.`);
+
+  const now = deps.now();
+  const { token, hash } = newToken();
+  const invite: InviteRecord = {
+    id: newId('inv'),
+    org_id: caller.orgId,
+    email: request.email,
+    role: request.role,
+    status: 'pending',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + deps.settings.ttlSeconds * 1000).toISOString(),
+    invited_by: caller.actor,
+    token_hash: hash,
+  };
+  try {
+    await transact(db, [
+      { Put: { TableName: db.tableName, Item: inviteItem(invite), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: db.tableName, Item: tokenItem(invite), ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: db.tableName,
+          Item: emailGuardItem(invite),
+          ConditionExpression: 'attribute_not_exists(PK) OR expires_at <= :now',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (cancellationCodes(error)?.[2] === 'ConditionalCheckFailed') {
+      throw new ConflictError('INVITE_PENDING', `${request.email} already has a pending invitation to this organization.`);
+    }
+    throw error;
+  }
+  await sendInvitation(deps, caller, invite, token);
+  return inviteView(invite, now);
+}
+
+function inviteNotFound(inviteId: string) {
+  return new NotFoundError('INVITE_NOT_FOUND', `Invitation ${inviteId} does not exist in this organization.`);
+}
+
+function notPending(invite: InviteRecord, now: Date) {
+  return new ConflictError('INVITE_NOT_PENDING', `Invitation ${invite.id} is ${statusOf(invite, now)}, not pending.`);
+}
+
+/**
+ * Transaction parts that free the invite's email for a new invitation, if the invite still
+ * holds it. The token lookup stays (until TTL), so the link reports revoked or accepted.
+ */
+async function releaseEmailGuard(db: TableContext, invite: InviteRecord) {
+  const guard = await getEmailGuard(db, invite.org_id, invite.email);
+  return [
+    ...(guard?.invite_id === invite.id
+      ? [
+          {
+            Delete: {
+              TableName: db.tableName,
+              Key: keys.inviteEmailGuard(invite.org_id, invite.email),
+              ConditionExpression: 'invite_id = :id',
+              ExpressionAttributeValues: { ':id': invite.id },
+            },
+          },
+        ]
+      : []),
+  ];
+}
+
+/** Revokes a pending invite: its link stops working at once. */
+export async function revokeInvite(deps: InviteDeps, orgId: string, inviteId: string): Promise<void> {
+  const { db } = deps;
+  const invite = await getInvite(db, orgId, inviteId);
+  if (!invite) throw inviteNotFound(inviteId);
+  const now = deps.now();
+  if (invite.status !== 'pending') throw notPending(invite, now);
+  const revoked: InviteRecord = { ...invite, status: 'revoked', revoked_at: now.toISOString(), updated_at: now.toISOString() };
+  try {
+    await transact(db, [
+      {
+        Put: {
+          TableName: db.tableName,
+          Item: inviteItem(revoked),
+          ConditionExpression: '#status = :pending AND token_hash = :hash',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':hash': invite.token_hash },
+        },
+      },
+      ...(await releaseEmailGuard(db, invite)),
+    ]);
+  } catch (error) {
+    if (isConditionFailure(error)) throw notPending((await getInvite(db, orgId, inviteId)) ?? invite, now);
+    throw error;
+  }
+}
+
+/** Sends a pending invite again with a new token and a new expiry; the old link stops working. */
+export async function resendInvite(deps: InviteDeps, caller: Caller, inviteId: string): Promise<void> {
+  const { db } = deps;
+  const invite = await getInvite(db, caller.orgId, inviteId);
+  if (!invite) throw inviteNotFound(inviteId);
+  const now = deps.now();
+  if (invite.status !== 'pending') throw notPending(invite, now);
+  const { token, hash } = newToken();
+  const renewed: InviteRecord = {
+    ...invite,
+    token_hash: hash,
+    expires_at: new Date(now.getTime() + deps.settings.ttlSeconds * 1000).toISOString(),
+    updated_at: now.toISOString(),
+  };
+  try {
+    await transact(db, [
+      {
+        Put: {
+          TableName: db.tableName,
+          Item: inviteItem(renewed),
+          ConditionExpression: '#status = :pending AND token_hash = :hash',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':hash': invite.token_hash },
+        },
+      },
+      { Delete: { TableName: db.tableName, Key: keys.inviteToken(invite.token_hash) } },
+      { Put: { TableName: db.tableName, Item: tokenItem(renewed), ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        // The invite keeps (or takes back, once expired) its email's pending slot.
+        Put: {
+          TableName: db.tableName,
+          Item: emailGuardItem(renewed),
+          ConditionExpression: 'attribute_not_exists(PK) OR invite_id = :id OR expires_at <= :now',
+          ExpressionAttributeValues: { ':id': invite.id, ':now': now.toISOString() },
+        },
+      },
+    ]);
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (codes?.[3] === 'ConditionalCheckFailed') throw new ConflictError('INVITE_PENDING', `${invite.email} has a newer pending invitation.`);
+    if (isConditionFailure(error)) throw notPending((await getInvite(db, caller.orgId, inviteId)) ?? invite, now);
+    throw error;
+  }
+  await sendInvitation(deps, caller, renewed, token);
+}
+
+/** The organization's invites, newest first, optionally of one status (expired is derived). */
+export async function listOrganizationInvites(deps: InviteDeps, orgId: string, query: { status?: InviteStatus; page: number; limit: number }) {
+  const now = deps.now();
+  const invites = (await listInvites(deps.db, orgId)).filter((invite) => !query.status || statusOf(invite, now) === query.status);
+  const offset = (query.page - 1) * query.limit;
+  return {
+    data: invites.slice(offset, offset + query.limit).map((invite) => inviteView(invite, now)),
+    pagination: pagePagination(query.page, query.limit, invites.length),
+  };
+}
+
+/**
+ * Accepts an invitation for the signed-in caller, whose verified email must be the
+ * invite's. In one transaction: the invite becomes accepted (only if still pending with
+ * this token), the caller's user is created from the token's claims when missing, the
+ * membership becomes active with the invite's role (the org's member count follows), and
+ * the token and email guard are retired. Of two concurrent accepts, one commits.
+ */
+export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, principal: Principal, token: string) {
+  const { db } = deps;
+  const hash = hashInviteToken(token);
+  const invite = await findInviteByTokenHash(db, hash);
+  const now = deps.now();
+  if (!invite) throw new NotFoundError('INVITE_NOT_FOUND', 'No invitation matches this token.');
+  checkAcceptable(invite, now, principal);
+
+  const timestamp = now.toISOString();
+  const existingUserId = principal.userId ?? (await findUserIdByEmail(db, invite.email));
+  const user: User | undefined = existingUserId ? await getUser(db, existingUserId) : undefined;
+  const userId = user?.user_id ?? newId('usr');
+  const membership = user ? await getMembership(db, invite.org_id, userId) : undefined;
+  const accepted: InviteRecord = { ...invite, status: 'accepted', accepted_at: timestamp, accepted_by: userId, updated_at: timestamp };
+  const next: Membership = {
+    org_id: invite.org_id,
+    user_id: userId,
+    email: user?.email ?? invite.email,
+    display_name: user?.display_name ?? principal.name ?? invite.email.split('@')[0],
+    role: invite.role,
+    status: 'active',
+    member_since: membership?.status === 'active' ? membership.member_since : timestamp,
+    created_at: membership?.created_at ?? timestamp,
+    updated_at: timestamp,
+    recording_count: membership?.recording_count ?? 0,
+    latest_recording_at: membership?.latest_recording_at ?? null,
+  };
+  const newUser: User | undefined = user
+    ? undefined
+    : { user_id: userId, email: invite.email, display_name: next.display_name, timezone: 'UTC', created_at: timestamp, updated_at: timestamp };
+  try {
+    await transact(db, [
+      {
+        Put: {
+          TableName: db.tableName,
+          Item: inviteItem(accepted),
+          ConditionExpression: '#status = :pending AND token_hash = :hash',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':hash': hash },
+        },
+      },
+      ...(await releaseEmailGuard(db, invite)),
+      ...(newUser
+        ? [
+            { Put: { TableName: db.tableName, Item: { ...keys.user(userId), ...newUser }, ConditionExpression: 'attribute_not_exists(PK)' } },
+            { Put: { TableName: db.tableName, Item: { ...keys.userEmail(newUser.email), user_id: userId }, ConditionExpression: 'attribute_not_exists(PK)' } },
+            ...(principal.issuer && principal.subject
+              ? [{ Put: { TableName: db.tableName, Item: { ...keys.identity(principal.issuer, principal.subject), user_id: userId, issuer: principal.issuer, subject: principal.subject, created_at: timestamp } } }]
+              : []),
+          ]
+        : []),
+      membership
+        ? {
+            Put: {
+              TableName: db.tableName,
+              Item: membershipItem(next),
+              ConditionExpression: '#mstatus = :read',
+              ExpressionAttributeNames: { '#mstatus': 'status' },
+              ExpressionAttributeValues: { ':read': membership.status },
+            },
+          }
+        : { Put: { TableName: db.tableName, Item: membershipItem(next), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...(membership?.status === 'active' ? [] : [activeMemberCountChange(db, invite.org_id, 1, timestamp)]),
+    ]);
+  } catch (error) {
+    if (!isConditionFailure(error) && !(cancellationCodes(error) ?? []).includes('TransactionConflict')) throw error;
+    // Someone else moved first: report the invite as it is now.
+    const current = (await getInvite(db, invite.org_id, invite.id)) ?? invite;
+    checkAcceptable(current, now, principal);
+    throw new ConflictError('INVITE_ALREADY_ACCEPTED', 'This invitation was accepted meanwhile.');
+  }
+  return { org_id: invite.org_id, role: invite.role, status: 'active' as const };
+}
+
+function checkAcceptable(invite: InviteRecord, now: Date, principal: Principal): void {
+  if (invite.status === 'revoked') throw new ApiError(410, 'INVITE_REVOKED', 'This invitation was revoked.');
+  if (invite.status === 'accepted') throw new ConflictError('INVITE_ALREADY_ACCEPTED', 'This invitation was already accepted.');
+  if (statusOf(invite, now) === 'expired') throw new ApiError(410, 'INVITE_EXPIRED', 'This invitation has expired; ask for a new one.');
+  if (!principal.emailVerified || principal.email !== invite.email) {
+    throw new ForbiddenError('INVITE_EMAIL_MISMATCH', 'This invitation was sent to another email address than your verified one.');
+  }
+}
