@@ -391,6 +391,20 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       expect(config.LambdaFunctionArn).toEqual({ 'Fn::GetAtt': [functionLogicalId(template, EVENT_HANDLERS.completeUpload.handler), 'Arn'] });
     });
 
+    it('lets only the functions that send invitations send email, from the configured sender only', () => {
+      for (const { handler, permissions } of listHandlers()) {
+        const statements = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('ses:')));
+        const expected = ((permissions as { mail?: readonly string[] }).mail ?? []).map((a) => `ses:${a}`);
+        expect({ handler, actions: statements.flatMap(actionsOf) }).toEqual({ handler, actions: expected });
+        for (const statement of statements) {
+          expect(JSON.stringify(statement.Resource)).toContain(':identity/');
+          expect(statement.Condition).toEqual({ StringEquals: { 'ses:FromAddress': expect.any(String) } });
+        }
+      }
+      const senders = listHandlers().filter((h) => (h.permissions as { mail?: readonly string[] }).mail?.length).map((h) => h.handler).sort();
+      expect(senders).toEqual(['functions/invites/resend-invite', 'functions/invites/send-invite']);
+    });
+
     it('keeps the profile key with rotation on, retained on stack deletion', () => {
       const key = resources[onlyLogicalId(template, 'AWS::KMS::Key')];
       expect(key.Properties.EnableKeyRotation).toBe(true);
