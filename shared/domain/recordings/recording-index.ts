@@ -109,11 +109,20 @@ function sources(filter: RecordingFilter, after?: string): Source[] {
   ];
 }
 
-/** Entries of one source, newest first, read in pages of `batch`. */
-async function* readSource(db: TableContext, source: Source, batch: number, after?: string): AsyncGenerator<IndexEntry> {
+/**
+ * Entries of one source, newest first. Each query asks for what is still `wanted` (at
+ * most 1,000; more when a filter expression drops entries), so a page never reads far
+ * past its end.
+ */
+async function* readSource(db: TableContext, source: Source, wanted: number, after?: string): AsyncGenerator<IndexEntry> {
   let startKey: Record<string, unknown> | undefined;
+  let read = 0;
   do {
-    const page = await sendQuery(db, { ...source.input, TableName: db.tableName, ScanIndexForward: false, Limit: batch, ExclusiveStartKey: startKey });
+    const remaining = Math.max(1, wanted - read);
+    // A filter expression drops some of what a query reads: ask for more per round trip.
+    const limit = Math.min(1000, source.input.FilterExpression ? Math.max(100, remaining * 2) : remaining);
+    const page = await sendQuery(db, { ...source.input, TableName: db.tableName, ScanIndexForward: false, Limit: limit, ExclusiveStartKey: startKey });
+    read += page.Items?.length ?? 0;
     for (const item of page.Items ?? []) {
       const sortKey = item[source.sortKeyAttribute] as string;
       if (after && sortKey >= after) continue;
@@ -124,12 +133,12 @@ async function* readSource(db: TableContext, source: Source, batch: number, afte
 }
 
 /** Merges sources newest first; a recording under several tags appears once. */
-async function* merged(db: TableContext, all: Source[], batch: number, after?: string): AsyncGenerator<IndexEntry> {
+async function* merged(db: TableContext, all: Source[], wanted: number, after?: string): AsyncGenerator<IndexEntry> {
   if (all.length === 1) {
-    yield* readSource(db, all[0], batch, after);
+    yield* readSource(db, all[0], wanted, after);
     return;
   }
-  const iterators = all.map((source) => readSource(db, source, batch, after));
+  const iterators = all.map((source) => readSource(db, source, wanted, after));
   const heads = await Promise.all(iterators.map((iterator) => iterator.next()));
   let last: string | undefined;
   for (;;) {
@@ -158,8 +167,10 @@ export async function readPage(
 ): Promise<{ entries: IndexEntry[]; hasMore: boolean }> {
   const entries: IndexEntry[] = [];
   let skipped = 0;
-  const batch = Math.min(1000, offset + limit + 1);
-  for await (const entry of merged(db, sources(filter, after), batch, after)) {
+  // The skipped entries, the page, one more to know if more follow, and the cursor's own
+  // entry (its bound is inclusive, see sources()).
+  const wanted = offset + limit + 1 + (after ? 1 : 0);
+  for await (const entry of merged(db, sources(filter, after), wanted, after)) {
     if (skipped < offset) {
       skipped++;
       continue;
@@ -179,7 +190,7 @@ export async function countMatching(db: TableContext, filter: RecordingFilter): 
   const all = sources(filter);
   if (all.length > 1) {
     let count = 0;
-    for await (const _entry of merged(db, all.map((s) => ({ ...s, input: { ...s.input, ProjectionExpression: 'SK, recording_id' } })), 1000)) count++;
+    for await (const _entry of merged(db, all.map((s) => ({ ...s, input: { ...s.input, ProjectionExpression: 'SK, recording_id' } })), Number.MAX_SAFE_INTEGER)) count++;
     return count;
   }
   let count = 0;
