@@ -9,7 +9,7 @@ export interface RecordingObjects {
   deleteObject(key: string): Promise<void>;
 }
 
-/** The S3 emulator (s3rver) verifies signatures made with its own fixed credentials. */
+/** The S3 emulator (s3rver) knows only its own fixed access key (it does not check SigV4 signatures). */
 const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export function createRecordingObjects(options: { bucket: string; region: string; endpoint?: string }): RecordingObjects {

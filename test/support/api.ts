@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadIdentityProvider, type LocalIdentityProvider } from '../../infra/local/identity-provider';
@@ -66,4 +67,51 @@ export function idp(): Promise<LocalIdentityProvider> {
 /** An ID token for a user, as the CLI's `token` command mints it. */
 export async function idTokenFor(user: { id: string; email: string }, expiresInSeconds?: number): Promise<string> {
   return (await idp()).issueIdToken({ sub: `local|${user.id}`, email: user.email }, expiresInSeconds);
+}
+
+/** An S3 client for the shared deployment's S3 emulator (s3rver checks its own fixed credentials). */
+export function localS3(): { s3: S3Client; bucket: string } {
+  const { runtime } = localDeployment();
+  const s3 = new S3Client({
+    region: runtime.region,
+    endpoint: runtime.s3Endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
+  return { s3, bucket: runtime.bucketName };
+}
+
+/** Keys and sizes of the objects under a prefix of the recordings bucket. */
+export async function listObjects(prefix: string): Promise<{ key: string; size: number }[]> {
+  const { s3, bucket } = localS3();
+  const { Contents } = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+  return (Contents ?? []).map((object) => ({ key: object.Key!, size: object.Size ?? 0 }));
+}
+
+/** Polls `read` until `done` holds (or the time is up) and returns the last value read. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** An email as the local SES emulator stored it (GET {sesEndpoint}/store, what `cli mail list` reads). */
+export interface SentEmail {
+  from: string;
+  destination: { to: string[] };
+  subject: string;
+  body: { text?: string; html?: string };
+  at: number;
+}
+
+/** The emails the local SES emulator received for one address (compared case-insensitively), oldest first. */
+export async function sentEmails(to: string, sesEndpoint = localDeployment().runtime.sesEndpoint): Promise<SentEmail[]> {
+  const response = await fetch(`${sesEndpoint}/store`);
+  if (!response.ok) throw new Error(`GET ${sesEndpoint}/store: ${response.status}`);
+  const { emails } = (await response.json()) as { emails: SentEmail[] };
+  return emails.filter((email) => email.destination.to.some((address) => address.toLowerCase() === to.toLowerCase()));
 }
