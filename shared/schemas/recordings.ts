@@ -68,7 +68,7 @@ export const UpdateRecordingBody = v.pipe(
     description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5,000 characters'))),
     tags: v.optional(TagIdArray),
   }),
-  v.check((body) => Object.keys(body).length > 0, 'name at least one of title, description, tags'),
+  v.check((body) => Object.keys(body).length > 0, 'give at least one of title, description, tags'),
 );
 
 export const DeleteRecordingQuery = v.strictObject({ permanent: v.optional(TrueFalse, 'false') });

@@ -35,6 +35,6 @@ export const UpdateTemplateBody = v.pipe(
     description: v.optional(text(TEMPLATE_LIMITS.description, true)),
     sections: v.optional(Sections),
   }),
-  v.check((body) => Object.keys(body).length > 0, 'name at least one of name, description, sections'),
+  v.check((body) => Object.keys(body).length > 0, 'give at least one of name, description, sections'),
 );
 export type UpdateTemplateBody = v.InferOutput<typeof UpdateTemplateBody>;

@@ -20,6 +20,7 @@ describe('parseConfig', () => {
       models: expect.objectContaining({ fallback: 'gpt-4o-mini' }),
       bucket: undefined,
       uploads: { urlTtlSeconds: 900, maxBytes: 1024 ** 3 },
+      invites: { fromAddress: 'no-reply@voice-org.example', sesEndpoint: undefined, appUrl: 'http://127.0.0.1:3000', ttlSeconds: 604_800 },
     });
   });
 

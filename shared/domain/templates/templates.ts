@@ -28,7 +28,13 @@ function notFound(templateId: string): NotFoundError {
 
 /** The organization's templates, ordered by name (case-insensitive), then id. */
 export async function listOrganizationTemplates(deps: TemplateDeps, orgId: string) {
-  return (await listTemplates(deps.db, orgId)).map(templateView);
+  // The index orders by `<name>#<id>`, where '#' sorts after a space or '!': a name that
+  // begins another must still come first, so order exactly here (the list is read whole).
+  const byName = (a: TemplateRecord, b: TemplateRecord) => {
+    const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
+    return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
+  return (await listTemplates(deps.db, orgId)).sort(byName).map(templateView);
 }
 
 export async function readTemplate(deps: TemplateDeps, orgId: string, templateId: string) {

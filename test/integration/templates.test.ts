@@ -1,0 +1,607 @@
+import type { FixtureInput } from '../../shared/schemas/fixture';
+import { call, idTokenFor, localDeployment, seed, unique, type ApiResponse } from '../support/api';
+
+/**
+ * Organization templates end to end: HTTP -> local API Gateway emulator -> authorizer ->
+ * handler -> DynamoDB Local. List, Get, Create, Update (PATCH) and Delete, each rule of
+ * issue 5 (and the limits of docs/decisions.md, "Templates") with a test that fails when
+ * the rule breaks. Every describe block builds its own organizations.
+ */
+const { runtime, db } = localDeployment();
+
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const failure = (error: string) => ({ success: false, data: null, error, message: expect.any(String) });
+const NOT_FOUND = failure('TEMPLATE_NOT_FOUND');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------
+// Organizations
+
+type PersonName = 'owner' | 'admin' | 'member' | 'viewer';
+type Section = { title: string; prompt: string };
+type TemplateInput = NonNullable<FixtureInput['templates']>[number];
+
+/** An organization with one active member of each role and org keys of each scope set. */
+function buildOrg(label = 'tpl') {
+  const id = unique();
+  const org = `org_${label}_${id}`;
+  const person = (role: PersonName, first: string) => ({ id: `usr_${role}_${id}`, email: `${first}.${role}.${id}@example.com`, display_name: `${first} ${role}` });
+  const people = { owner: person('owner', 'olga'), admin: person('admin', 'adam'), member: person('member', 'mo'), viewer: person('viewer', 'vic') };
+  const key = (kind: 'org' | 'user', letter: string) => `pk_${kind}_${id}${letter.repeat(24)}`;
+  const keys = {
+    /** templates:read */
+    read: key('org', 'a'),
+    /** templates:write */
+    write: key('org', 'b'),
+    /** templates:read and templates:write */
+    full: key('org', 'c'),
+    /** users:read and recordings:read: no template scope */
+    users: key('org', 'd'),
+    /** the admin's personal key, with both template scopes (refused for its kind, not its scopes) */
+    personal: key('user', 'e'),
+  };
+  const fixture: FixtureInput = {
+    orgs: [{ id: org, name: `Templates ${id}` }],
+    users: Object.values(people),
+    memberships: (Object.keys(people) as PersonName[]).map((role) => ({ org_id: org, user_id: people[role].id, role })),
+    api_keys: [
+      { org_id: org, key: keys.read, scopes: ['templates:read'] },
+      { org_id: org, key: keys.write, scopes: ['templates:write'] },
+      { org_id: org, key: keys.full, scopes: ['templates:read', 'templates:write', 'recordings:read'] },
+      { org_id: org, key: keys.users, scopes: ['users:read', 'recordings:read'] },
+      { org_id: org, user_id: people.admin.id, key: keys.personal, scopes: ['templates:read', 'templates:write'] },
+    ],
+  };
+  /** A fixture template of this organization. */
+  const tpl = (name: string, fields: Partial<TemplateInput> = {}): TemplateInput => ({
+    name,
+    sections: [{ title: 'Overview', prompt: 'Summarize the call.' }],
+    ...fields,
+    id: `tpl_${name.replace(/\W/g, '_')}_${id}`,
+    org_id: org,
+  });
+  return { id, org, people, keys, tpl, fixture };
+}
+type Org = ReturnType<typeof buildOrg>;
+
+async function seedOrg(org: Org, extra: Partial<FixtureInput> = {}): Promise<Org> {
+  await seed(db, { ...org.fixture, ...extra });
+  return org;
+}
+
+// ---------------------------------------------------------------------------------------
+// HTTP helpers
+
+const base = (org: Org) => `/api/v1/organization/${org.org}/templates`;
+const send = (method: string, path: string, token?: string, body?: unknown) => call(runtime.apiUrl, method, path, { token, body });
+const list = (org: Org, token = org.keys.full, query = '') => send('GET', `${base(org)}${query}`, token);
+const getTpl = (org: Org, templateId: string, token = org.keys.full) => send('GET', `${base(org)}/${templateId}`, token);
+const create = (org: Org, body: unknown, token = org.keys.full) => send('POST', base(org), token, body);
+const patch = (org: Org, templateId: string, body: unknown, token = org.keys.full) => send('PATCH', `${base(org)}/${templateId}`, token, body);
+const remove = (org: Org, templateId: string, token = org.keys.full) => send('DELETE', `${base(org)}/${templateId}`, token);
+
+/** A create that must succeed; returns the Template. */
+async function created(org: Org, body: Record<string, unknown>, token = org.keys.full) {
+  const res = await create(org, body, token);
+  if (res.status !== 201) throw new Error(`POST templates: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { id: string; name: string; description: string; sections: Section[]; created_at: string; updated_at: string };
+}
+
+/** The templates of an organization as its list returns them. */
+async function listed(org: Org) {
+  const res = await list(org);
+  if (res.status !== 200) throw new Error(`GET templates: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.templates as { id: string; name: string }[];
+}
+
+const sections = (count: number, title = (i: number) => `Section ${i + 1}`): Section[] =>
+  Array.from({ length: count }, (_, i) => ({ title: title(i), prompt: `Prompt ${i + 1}.` }));
+
+/** Expected order of a list: by lower-cased name (code unit order), then id. */
+const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: string }) => {
+  const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
+  if (x !== y) return x < y ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+};
+
+// ---------------------------------------------------------------------------------------
+
+describe('Create, get, list', () => {
+  let org: Org;
+  beforeAll(async () => {
+    org = await seedOrg(buildOrg());
+  });
+
+  it('create answers 201 with exactly the Template, which Get then returns', async () => {
+    const body = {
+      name: 'Sales call',
+      description: 'For discovery calls.',
+      sections: [
+        { title: 'Needs', prompt: 'What does the customer need?' },
+        { title: 'Next steps', prompt: 'List the agreed next steps.' },
+      ],
+    };
+    const before = Date.now();
+    const res = await create(org, body);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^tpl_/),
+      ...body,
+      created_at: expect.stringMatching(TIMESTAMP),
+      updated_at: expect.stringMatching(TIMESTAMP),
+    });
+    expect(res.body.updated_at).toBe(res.body.created_at);
+    expect(Math.abs(Date.parse(res.body.created_at) - before)).toBeLessThan(60_000);
+
+    const got = await getTpl(org, res.body.id);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(res.body);
+  });
+
+  it('description is optional and defaults to ""', async () => {
+    const template = await created(org, { name: 'No description', sections: sections(1) });
+    expect(template.description).toBe('');
+    expect((await getTpl(org, template.id)).body.description).toBe('');
+  });
+
+  it('two creates with the same body make two templates with different ids', async () => {
+    const body = { name: 'Twin', sections: sections(1) };
+    const [a, b] = [await created(org, body), await created(org, body)];
+    expect(a.id).not.toBe(b.id);
+    const twins = (await listed(org)).filter((t) => t.name === 'Twin');
+    expect(twins.map((t) => t.id).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it('an unknown template id is 404 TEMPLATE_NOT_FOUND', async () => {
+    const res = await getTpl(org, `tpl_missing_${unique()}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(NOT_FOUND);
+  });
+
+  it('List takes no query parameters (400 naming the parameter)', async () => {
+    const res = await list(org, org.keys.full, '?limit=5');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(failure('VALIDATION_ERROR'));
+    expect(res.body.message).toContain('limit');
+  });
+});
+
+describe('List order', () => {
+  it('orders by name case-insensitively, then id; every item is a full Template', async () => {
+    const org = await seedOrg(buildOrg('order'));
+    const names = ['delta', 'Bravo', 'alpha', 'Charlie', 'bravo', 'ALPHA', 'echo', 'Alpha'];
+    const made = [];
+    for (const name of names) made.push(await created(org, { name, sections: sections(1) }));
+
+    const res = await list(org);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['templates']);
+    expect(res.body.templates.map((t: { id: string }) => t.id)).toEqual([...made].sort(byNameThenId).map((t) => t.id));
+    // Not a code-unit sort of the names as given (that would put every capital first).
+    expect(res.body.templates.map((t: { name: string }) => t.name.toLowerCase())).toEqual(
+      ['alpha', 'alpha', 'alpha', 'bravo', 'bravo', 'charlie', 'delta', 'echo'],
+    );
+    for (const template of made) expect(res.body.templates).toContainEqual(template);
+  });
+
+  it('a name that begins another comes first ("Weekly" before "Weekly sync" and "Weekly!")', async () => {
+    // The index key `<name>#<id>` alone would list "Weekly sync" and "Weekly!" before "Weekly"
+    // ('#' sorts after ' ' and '!'); the list must still be in name order.
+    const org = await seedOrg(buildOrg('prefix'));
+    const made = [];
+    for (const name of ['Weekly sync', 'Weekly!', 'Weekly', 'Weekly-report']) made.push(await created(org, { name, sections: sections(1) }));
+    const ids = (await listed(org)).map((t) => t.id);
+    expect(ids).toEqual([...made].sort(byNameThenId).map((t) => t.id));
+    expect((await listed(org)).map((t) => t.name)).toEqual(['Weekly', 'Weekly sync', 'Weekly!', 'Weekly-report']);
+  });
+});
+
+describe('Update (PATCH)', () => {
+  let org: Org;
+  const original = {
+    name: 'Standup',
+    description: 'Daily standup notes.',
+    sections: [
+      { title: 'Yesterday', prompt: 'What was done yesterday?' },
+      { title: 'Today', prompt: 'What is planned today?' },
+      { title: 'Blockers', prompt: 'What blocks the team?' },
+    ],
+  };
+  beforeAll(async () => {
+    org = await seedOrg(buildOrg('patch'));
+  });
+
+  /** PATCHes a fresh copy of `original` a little later; returns the before and after states. */
+  async function patched(body: Record<string, unknown>) {
+    const before = await created(org, original);
+    await sleep(15); // updated_at has millisecond precision
+    const res = await patch(org, before.id, body);
+    expect(res.status).toBe(200);
+    const got = await getTpl(org, before.id);
+    expect(got.body).toEqual(res.body); // the response is what is stored
+    expect(res.body.created_at).toBe(before.created_at);
+    expect(res.body.updated_at).toMatch(TIMESTAMP);
+    expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+    return { before, after: res.body };
+  }
+
+  it('name alone changes only the name', async () => {
+    const { before, after } = await patched({ name: 'Daily standup' });
+    expect(after).toEqual({ ...before, name: 'Daily standup', updated_at: after.updated_at });
+  });
+
+  it('description alone changes only the description (an empty one too)', async () => {
+    const { before, after } = await patched({ description: 'Async standup.' });
+    expect(after).toEqual({ ...before, description: 'Async standup.', updated_at: after.updated_at });
+    const emptied = await patched({ description: '' });
+    expect(emptied.after).toEqual({ ...emptied.before, description: '', updated_at: emptied.after.updated_at });
+  });
+
+  it('sections replace the whole array, in the order given', async () => {
+    const next = [
+      { title: 'Blockers', prompt: 'Blockers first.' },
+      { title: 'Wins', prompt: 'What went well?' },
+    ];
+    const { before, after } = await patched({ sections: next });
+    expect(after).toEqual({ ...before, sections: next, updated_at: after.updated_at });
+    // Longer than before, and reordered: exactly what was sent.
+    const longer = [...original.sections].reverse().concat([{ title: 'Extra', prompt: 'Anything else?' }]);
+    const again = await patched({ sections: longer });
+    expect(again.after.sections).toEqual(longer);
+  });
+
+  it('all three at once', async () => {
+    const body = { name: 'Retro', description: 'Sprint retro.', sections: [{ title: 'Start', prompt: 'What to start?' }] };
+    const { before, after } = await patched(body);
+    expect(after).toEqual({ ...before, ...body, updated_at: after.updated_at });
+  });
+
+  it('a rename moves the template in the list order', async () => {
+    const renamed = await created(org, { name: 'zzz last', sections: sections(1) });
+    expect((await listed(org)).at(-1)!.id).toBe(renamed.id);
+    expect((await patch(org, renamed.id, { name: '000 first' })).status).toBe(200);
+    const after = await listed(org);
+    expect(after[0]).toMatchObject({ id: renamed.id, name: '000 first' });
+    expect(after.filter((t) => t.id === renamed.id)).toHaveLength(1);
+  });
+
+  it('an unknown template id is 404 TEMPLATE_NOT_FOUND and creates nothing', async () => {
+    const missing = `tpl_missing_${unique()}`;
+    const res = await patch(org, missing, { name: 'Ghost' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(NOT_FOUND);
+    expect((await getTpl(org, missing)).status).toBe(404);
+    expect((await listed(org)).map((t) => t.name)).not.toContain('Ghost');
+  });
+});
+
+describe('Delete', () => {
+  it('answers {success: true}; the template is gone from get, list, patch and delete', async () => {
+    const org = await seedOrg(buildOrg('del'));
+    const doomed = await created(org, { name: 'Doomed', sections: sections(2) });
+    const kept = await created(org, { name: 'Kept', sections: sections(1) });
+
+    const res = await remove(org, doomed.id);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true });
+
+    for (const again of [await getTpl(org, doomed.id), await patch(org, doomed.id, { name: 'Back' }), await remove(org, doomed.id)]) {
+      expect(again.status).toBe(404);
+      expect(again.body).toEqual(NOT_FOUND);
+    }
+    expect((await listed(org)).map((t) => t.id)).toEqual([kept.id]);
+    expect((await getTpl(org, kept.id)).body).toEqual(kept);
+  });
+
+  it('a summary made with a template keeps its template id and name after the template is deleted', async () => {
+    const org = buildOrg('sum');
+    const template = org.tpl('Customer call');
+    const recordingId = `rec_sum_${org.id}`;
+    await seedOrg(org, {
+      templates: [template],
+      recordings: [
+        {
+          id: recordingId,
+          org_id: org.org,
+          recorded_by: org.people.member.id,
+          title: 'Call with ACME',
+          duration: 120,
+          language: 'en',
+          summary: { markdown: '# Call with ACME\n\nThey want a demo.', template_id: template.id, template_name: template.name },
+        },
+      ],
+    });
+    const read = () => send('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}?include=summary`, org.keys.full);
+    const before = await read();
+    expect(before.status).toBe(200);
+    expect(before.body.summary).toMatchObject({ markdown: '# Call with ACME\n\nThey want a demo.', template_id: template.id, template_name: 'Customer call' });
+
+    expect((await remove(org, template.id)).body).toEqual({ success: true });
+    expect((await getTpl(org, template.id)).status).toBe(404);
+
+    const after = await read();
+    expect(after.status).toBe(200);
+    expect(after.body.summary).toEqual(before.body.summary);
+    expect(after.body.summary).toMatchObject({ template_id: template.id, template_name: 'Customer call' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Validation
+
+describe('validation (400 VALIDATION_ERROR naming the field)', () => {
+  const ok = { name: 'Valid', description: 'Fine.', sections: sections(1) };
+  const chars = (n: number, c = 'x') => c.repeat(n);
+  let org: Org;
+  /** An organization where only creates that must fail are sent: it must stay empty. */
+  let empty: Org;
+  beforeAll(async () => {
+    [org, empty] = await Promise.all([seedOrg(buildOrg('valid')), seedOrg(buildOrg('invalid'))]);
+  });
+
+  /** A 400 VALIDATION_ERROR whose message names `field` (its dot path, e.g. sections.0.title). */
+  const expectInvalid = (res: ApiResponse, field: string) => {
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(failure('VALIDATION_ERROR'));
+    if (field) expect(res.body.message).toMatch(new RegExp(`(^|; )${field.replace(/\./g, '\\.')}: `));
+  };
+
+  describe('create: accepted at the edge', () => {
+    it.each<[string, Record<string, unknown>]>([
+      ['name of 200 characters', { ...ok, name: chars(200) }],
+      ['name of 1 character', { ...ok, name: 'N' }],
+      ['description of 2,000 characters', { ...ok, description: chars(2000) }],
+      ['an empty description', { ...ok, description: '' }],
+      ['1 section', { ...ok, sections: sections(1) }],
+      ['50 sections', { ...ok, sections: sections(50) }],
+      ['a section title of 200 characters', { ...ok, sections: [{ title: chars(200), prompt: 'p' }] }],
+      ['a prompt of 10,000 characters', { ...ok, sections: [{ title: 't', prompt: chars(10_000) }] }],
+    ])('%s', async (_, body) => {
+      const res = await create(org, body);
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ ...body, description: body.description ?? '' });
+      expect((await getTpl(org, res.body.id)).body).toEqual(res.body);
+    });
+  });
+
+  describe('create: refused just past the edge, and nothing is created', () => {
+    const { name: _name, ...withoutName } = ok;
+    const { sections: _sections, ...withoutSections } = ok;
+    it.each<[string, unknown, string]>([
+      ['name of 201 characters', { ...ok, name: chars(201) }, 'name'],
+      ['an empty name', { ...ok, name: '' }, 'name'],
+      ['a blank name', { ...ok, name: '   ' }, 'name'],
+      ['no name', withoutName, 'name'],
+      ['a name that is not a string', { ...ok, name: 42 }, 'name'],
+      ['description of 2,001 characters', { ...ok, description: chars(2001) }, 'description'],
+      ['a description that is not a string', { ...ok, description: null }, 'description'],
+      ['no sections', withoutSections, 'sections'],
+      ['0 sections', { ...ok, sections: [] }, 'sections'],
+      ['51 sections', { ...ok, sections: sections(51) }, 'sections'],
+      ['sections that are not an array', { ...ok, sections: { title: 't', prompt: 'p' } }, 'sections'],
+      ['a section title of 201 characters', { ...ok, sections: [{ title: chars(201), prompt: 'p' }] }, 'sections.0.title'],
+      ['an empty section title', { ...ok, sections: [{ title: '', prompt: 'p' }] }, 'sections.0.title'],
+      ['a blank section title', { ...ok, sections: [{ title: ' \t ', prompt: 'p' }] }, 'sections.0.title'],
+      ['a section without a title', { ...ok, sections: [{ prompt: 'p' }] }, 'sections.0.title'],
+      ['a prompt of 10,001 characters', { ...ok, sections: [{ title: 't', prompt: chars(10_001) }] }, 'sections.0.prompt'],
+      ['an empty prompt', { ...ok, sections: [{ title: 't', prompt: '' }] }, 'sections.0.prompt'],
+      ['a section without a prompt', { ...ok, sections: [{ title: 't' }] }, 'sections.0.prompt'],
+      ['a bad section among good ones', { ...ok, sections: [...sections(3), { title: 't', prompt: chars(10_001) }] }, 'sections.3.prompt'],
+      ['an extra field in a section', { ...ok, sections: [{ title: 't', prompt: 'p', order: 1 }] }, 'sections.0.order'],
+      ['a section that is not an object', { ...ok, sections: ['Overview'] }, 'sections.0'],
+      ['an unknown top-level field', { ...ok, color: 'red' }, 'color'],
+      ['a read-only field', { ...ok, id: 'tpl_mine' }, 'id'],
+      ['a body that is not an object', [ok], ''],
+    ])('%s', async (_, body, field) => {
+      expectInvalid(await create(empty, body), field);
+      expect(await listed(empty)).toEqual([]);
+    });
+
+    it('no body at all', async () => {
+      const res = await send('POST', base(empty), empty.keys.full);
+      expectInvalid(res, 'name');
+      expect(await listed(empty)).toEqual([]);
+    });
+
+    it('a body that is not JSON is 400 INVALID_JSON', async () => {
+      const res = await call(runtime.apiUrl, 'POST', base(empty), { token: empty.keys.full, rawBody: '{"name": "x",' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(failure('INVALID_JSON'));
+      expect(await listed(empty)).toEqual([]);
+    });
+  });
+
+  describe('PATCH', () => {
+    let target: Awaited<ReturnType<typeof created>>;
+    beforeAll(async () => {
+      target = await created(org, { name: 'Patch target', description: 'Unchanged.', sections: sections(2) });
+    });
+
+    it.each<[string, unknown, string]>([
+      ['an empty body {}', {}, ''],
+      ['name of 201 characters', { name: chars(201) }, 'name'],
+      ['a blank name', { name: '  ' }, 'name'],
+      ['a null name', { name: null }, 'name'],
+      ['description of 2,001 characters', { description: chars(2001) }, 'description'],
+      ['0 sections', { sections: [] }, 'sections'],
+      ['51 sections', { sections: sections(51) }, 'sections'],
+      ['a section title of 201 characters', { sections: [{ title: chars(201), prompt: 'p' }] }, 'sections.0.title'],
+      ['a prompt of 10,001 characters', { sections: [{ title: 't', prompt: chars(10_001) }] }, 'sections.0.prompt'],
+      ['an extra field in a section', { sections: [{ title: 't', prompt: 'p', weight: 2 }] }, 'sections.0.weight'],
+      ['an unknown field', { colour: 'red' }, 'colour'],
+      ['a read-only field', { created_at: '2020-01-01T00:00:00.000Z' }, 'created_at'],
+      // One bad field refuses the whole request: the valid name is not applied either.
+      ['a valid name with an invalid description', { name: 'Renamed', description: chars(2001) }, 'description'],
+      ['valid sections with an unknown field', { sections: sections(1), extra: true }, 'extra'],
+    ])('%s is refused and nothing changes', async (_, body, field) => {
+      expectInvalid(await patch(org, target.id, body), field);
+      expect((await getTpl(org, target.id)).body).toEqual(target);
+    });
+
+    it.each<[string, Record<string, unknown>]>([
+      ['name of 200 characters', { name: chars(200, 'n') }],
+      ['description of 2,000 characters', { description: chars(2000, 'd') }],
+      ['1 section', { sections: sections(1) }],
+      ['50 sections', { sections: sections(50) }],
+      ['a section title of 200 and a prompt of 10,000 characters', { sections: [{ title: chars(200, 't'), prompt: chars(10_000, 'p') }] }],
+    ])('%s is accepted at the edge', async (_, body) => {
+      const template = await created(org, { name: 'Edge', sections: sections(2) });
+      const res = await patch(org, template.id, body);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject(body);
+      expect((await getTpl(org, template.id)).body).toEqual(res.body);
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Isolation
+
+describe('isolation between organizations', () => {
+  let mine: Org;
+  let theirs: Org;
+  beforeAll(async () => {
+    mine = buildOrg('iso');
+    theirs = buildOrg('iso_other');
+    await Promise.all([seedOrg(mine, { templates: [mine.tpl('Mine')] }), seedOrg(theirs, { templates: [theirs.tpl('Theirs')] })]);
+  });
+  const mineId = () => mine.tpl('Mine').id;
+
+  it('each list holds only its own organization’s templates', async () => {
+    expect((await listed(mine)).map((t) => t.id)).toEqual([mineId()]);
+    expect((await listed(theirs)).map((t) => t.id)).toEqual([theirs.tpl('Theirs').id]);
+  });
+
+  it.each(['key', 'admin'] as const)('another organization’s template id is 404 on get, patch and delete (its %s)', async (credential) => {
+    const token = credential === 'key' ? theirs.keys.full : await idTokenFor(theirs.people.admin);
+    for (const res of [await getTpl(theirs, mineId(), token), await patch(theirs, mineId(), { name: 'Taken' }, token), await remove(theirs, mineId(), token)]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(NOT_FOUND);
+    }
+    const still = await getTpl(mine, mineId());
+    expect(still.status).toBe(200);
+    expect(still.body.name).toBe('Mine');
+    expect((await listed(theirs)).map((t) => t.id)).not.toContain(mineId());
+  });
+
+  it('a template created in one organization is not in another’s list', async () => {
+    const made = await created(mine, { name: 'Fresh', sections: sections(1) });
+    expect((await listed(mine)).map((t) => t.id)).toContain(made.id);
+    expect((await listed(theirs)).map((t) => t.id)).not.toContain(made.id);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Access
+
+describe('access', () => {
+  const CREDENTIALS = ['viewer', 'member', 'admin', 'owner', 'readKey', 'writeKey', 'usersKey', 'otherOrgKey', 'personalKey', 'outsider', 'none'] as const;
+  type Credential = (typeof CREDENTIALS)[number];
+  type Outcome = 'OK' | 'UNAUTHORIZED' | 'INSUFFICIENT_ROLE' | 'INSUFFICIENT_SCOPES' | 'ORG_KEY_ORG_MISMATCH' | 'USER_KEY_NOT_ALLOWED';
+  const refusedAlways: Record<'otherOrgKey' | 'personalKey' | 'outsider' | 'none', Outcome> = {
+    otherOrgKey: 'ORG_KEY_ORG_MISMATCH',
+    personalKey: 'USER_KEY_NOT_ALLOWED',
+    outsider: 'INSUFFICIENT_ROLE',
+    none: 'UNAUTHORIZED',
+  };
+  // Members and up read with ID tokens; org keys with templates:read.
+  const READ: Record<Credential, Outcome> = {
+    viewer: 'INSUFFICIENT_ROLE',
+    member: 'OK',
+    admin: 'OK',
+    owner: 'OK',
+    readKey: 'OK',
+    writeKey: 'INSUFFICIENT_SCOPES',
+    usersKey: 'INSUFFICIENT_SCOPES',
+    ...refusedAlways,
+  };
+  // Admins and up write with ID tokens; org keys with templates:write.
+  const WRITE: Record<Credential, Outcome> = {
+    viewer: 'INSUFFICIENT_ROLE',
+    member: 'INSUFFICIENT_ROLE',
+    admin: 'OK',
+    owner: 'OK',
+    readKey: 'INSUFFICIENT_SCOPES',
+    writeKey: 'OK',
+    usersKey: 'INSUFFICIENT_SCOPES',
+    ...refusedAlways,
+  };
+
+  let org: Org;
+  let other: Org;
+  const shared = () => org.tpl('Shared');
+  beforeAll(async () => {
+    org = buildOrg('acc');
+    other = buildOrg('acc_other');
+    await Promise.all([
+      seedOrg(org, { templates: [org.tpl('Shared'), ...CREDENTIALS.flatMap((c) => [org.tpl(`upd ${c}`), org.tpl(`del ${c}`)])] }),
+      seedOrg(other),
+    ]);
+  });
+
+  async function tokenOf(credential: Credential): Promise<string> {
+    switch (credential) {
+      case 'viewer':
+      case 'member':
+      case 'admin':
+      case 'owner':
+        return idTokenFor(org.people[credential]);
+      case 'readKey':
+        return org.keys.read;
+      case 'writeKey':
+        return org.keys.write;
+      case 'usersKey':
+        return org.keys.users;
+      case 'otherOrgKey':
+        return other.keys.full;
+      case 'personalKey':
+        return org.keys.personal;
+      case 'outsider':
+        return idTokenFor(other.people.owner);
+      case 'none':
+        return '';
+    }
+  }
+
+  const expectOutcome = (res: ApiResponse, outcome: Outcome, okStatus = 200) => {
+    if (outcome === 'OK') expect(res.status).toBe(okStatus);
+    else {
+      expect(res.status).toBe(outcome === 'UNAUTHORIZED' ? 401 : 403);
+      expect(res.body).toEqual(failure(outcome));
+    }
+  };
+
+  it.each(CREDENTIALS)('List with %s', async (credential) => {
+    const res = await list(org, await tokenOf(credential));
+    expectOutcome(res, READ[credential]);
+    if (READ[credential] === 'OK') expect(res.body.templates.map((t: { id: string }) => t.id)).toContain(shared().id);
+  });
+
+  it.each(CREDENTIALS)('Get with %s', async (credential) => {
+    const res = await getTpl(org, shared().id, await tokenOf(credential));
+    expectOutcome(res, READ[credential]);
+    if (READ[credential] === 'OK') expect(res.body).toMatchObject({ id: shared().id, name: 'Shared' });
+  });
+
+  it.each(CREDENTIALS)('Create with %s', async (credential) => {
+    const name = `By ${credential}`;
+    const res = await create(org, { name, sections: sections(1) }, await tokenOf(credential));
+    expectOutcome(res, WRITE[credential], 201);
+    expect((await listed(org)).filter((t) => t.name === name)).toHaveLength(WRITE[credential] === 'OK' ? 1 : 0);
+  });
+
+  it.each(CREDENTIALS)('Update with %s', async (credential) => {
+    const template = org.tpl(`upd ${credential}`);
+    const res = await patch(org, template.id, { name: `Renamed by ${credential}` }, await tokenOf(credential));
+    expectOutcome(res, WRITE[credential]);
+    expect((await getTpl(org, template.id)).body.name).toBe(WRITE[credential] === 'OK' ? `Renamed by ${credential}` : template.name);
+  });
+
+  it.each(CREDENTIALS)('Delete with %s', async (credential) => {
+    const template = org.tpl(`del ${credential}`);
+    const res = await remove(org, template.id, await tokenOf(credential));
+    expectOutcome(res, WRITE[credential]);
+    if (WRITE[credential] === 'OK') expect(res.body).toEqual({ success: true });
+    expect((await getTpl(org, template.id)).status).toBe(WRITE[credential] === 'OK' ? 404 : 200);
+  });
+});
