@@ -32,13 +32,6 @@ function refusal(access: RouteAccess, kind: CredentialKind): ForbiddenError {
     : new ForbiddenError('USER_KEY_NOT_ALLOWED', 'Personal API keys cannot call this route.');
 }
 
-/**
- * The one access check of every organization route, driven by the route manifest:
- * the credential kind must be allowed, keys must belong to the organization and carry
- * the scopes, and users must be active members with at least the minimum role.
- *
- * @param requestedOrgId the {orgId} path parameter, or the `org_id` query parameter on public aliases
- */
 /** The credential kind must be one the route accepts (all an orgless route checks). */
 export function requireCredentialKind(endpoint: Endpoint, principal: Principal): void {
   const access = endpoint.route.access as RouteAccess;
@@ -46,6 +39,13 @@ export function requireCredentialKind(endpoint: Endpoint, principal: Principal):
   if (!rule) throw refusal(access, principal.kind);
 }
 
+/**
+ * The one access check of every organization route, driven by the route manifest:
+ * the credential kind must be allowed, keys must belong to the organization and carry
+ * the scopes, and users must be active members with at least the minimum role.
+ *
+ * @param requestedOrgId the {orgId} path parameter, or the `org_id` query parameter on public aliases
+ */
 export async function authorizeCaller(
   endpoint: Endpoint,
   principal: Principal,
@@ -54,7 +54,6 @@ export async function authorizeCaller(
 ): Promise<Caller> {
   requireCredentialKind(endpoint, principal);
   const access = endpoint.route.access as RouteAccess;
-  const rule = (principal.kind === 'org_key' ? access.orgKey : access.userKey)!;
 
   if (principal.kind === 'id_token') {
     const membership = requestedOrgId
@@ -69,7 +68,8 @@ export async function authorizeCaller(
     const code = principal.kind === 'org_key' ? 'ORG_KEY_ORG_MISMATCH' : 'USER_KEY_ORG_MISMATCH';
     throw new ForbiddenError(code, 'The API key belongs to a different organization.');
   }
-  const missing = (rule as { scopes: readonly Scope[] }).scopes.filter((scope) => !principal.scopes.includes(scope));
+  const required = (principal.kind === 'org_key' ? access.orgKey : access.userKey)!.scopes;
+  const missing = required.filter((scope) => !principal.scopes.includes(scope));
   if (missing.length > 0) {
     throw new ForbiddenError('INSUFFICIENT_SCOPES', `The API key lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
   }
