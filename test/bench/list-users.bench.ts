@@ -14,25 +14,35 @@
  * and items read), not production latency.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynamoDbLocal, type Emulator } from '../../infra/local/emulators';
 import type { MemberStatus } from '../../shared/auth/access';
 import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
 import { listMembers } from '../../shared/domain/members/list-members';
 import { newId } from '../../shared/ids';
 import type { ListUsersQuery } from '../../shared/schemas/members';
-import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
+import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { membershipItem, type Membership } from '../../shared/storage/memberships';
 import type { Organization } from '../../shared/storage/organizations';
 import type { User } from '../../shared/storage/users';
+import {
+  batchPut,
+  chunks,
+  getItem,
+  inPool,
+  itemShape,
+  printTable,
+  reportHeader,
+  secondsSince,
+  tallyRequests,
+  timeCalls,
+  wallTimes,
+  withBenchTable,
+  writeReport,
+  type WallTimes,
+} from './support/bench-harness';
 
-const REGION = 'us-east-1';
-const TABLE_NAME = 'bench-list-users';
 const WARM_UPS = 3;
 const RUNS = 20;
 /** BatchWrite's maximum; several batches are kept in flight so 10,000 writes take seconds. */
@@ -139,27 +149,12 @@ function membershipOf(orgId: string, user: User, status: MemberStatus, timestamp
   };
 }
 
-/** Puts up to 25 items, retrying whatever DynamoDB leaves unprocessed. */
-async function batchPut(db: TableContext, items: Record<string, unknown>[]): Promise<void> {
-  let requests = items.map((Item) => ({ PutRequest: { Item } }));
-  while (requests.length > 0) {
-    const { UnprocessedItems } = await db.client.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: requests } }));
-    requests = (UnprocessedItems?.[db.tableName] ?? []).flatMap((request) =>
-      request.PutRequest?.Item ? [{ PutRequest: { Item: request.PutRequest.Item } }] : [],
-    );
-  }
-}
-
 /**
  * Guards the batch path against drifting from the repositories: an org and an active and
  * a pending membership written by BatchWrite must have the attributes, and value types,
  * of the same items written by the domain functions.
  */
 async function checkItemShapes(db: TableContext, viaDomain: OrgSpec, viaBatch: OrgSpec): Promise<void> {
-  const shapeOf = (item: Record<string, unknown> | undefined) =>
-    JSON.stringify(Object.entries(item ?? {}).map(([name, value]) => `${name}:${value === null ? 'null' : typeof value}`).sort());
-  const get = async (key: Record<string, string>) =>
-    (await db.client.send(new GetCommand({ TableName: db.tableName, Key: key }))).Item;
   const membershipKey = (spec: OrgSpec, status: MemberStatus) =>
     keys.membership(spec.orgId, spec.members.find((member) => member.status === status)!.user.user_id);
   const pairs: [string, Record<string, string>, Record<string, string>][] = [
@@ -168,7 +163,7 @@ async function checkItemShapes(db: TableContext, viaDomain: OrgSpec, viaBatch: O
     ['pending membership', membershipKey(viaDomain, 'pending'), membershipKey(viaBatch, 'pending')],
   ];
   for (const [what, domainKey, batchKey] of pairs) {
-    const [expected, actual] = [shapeOf(await get(domainKey)), shapeOf(await get(batchKey))];
+    const [expected, actual] = [itemShape(await getItem(db, domainKey)), itemShape(await getItem(db, batchKey))];
     if (expected !== actual) throw new Error(`Bench ${what} item differs from the repository's:\n${actual}\n${expected}`);
   }
 }
@@ -191,30 +186,12 @@ interface Tally {
  * Returns a function that hands over the tally so far and starts a new one.
  */
 function instrument(db: TableContext): () => Tally {
-  let tally: Tally = { requests: 0, itemsRead: 0, readCapacityUnits: undefined };
-  db.client.middlewareStack.add(
-    (next) => async (args) => {
-      const input = { ...(args.input as Record<string, unknown>), ReturnConsumedCapacity: 'TOTAL' };
-      const result = await next({ ...args, input: input as typeof args.input });
-      const output = result.output as {
-        $metadata?: { attempts?: number };
-        ScannedCount?: number;
-        Item?: unknown;
-        ConsumedCapacity?: { CapacityUnits?: number };
-      };
-      tally.requests += output.$metadata?.attempts ?? 1;
-      tally.itemsRead += output.ScannedCount ?? (output.Item ? 1 : 0);
-      const units = output.ConsumedCapacity?.CapacityUnits;
-      if (units !== undefined) tally.readCapacityUnits = (tally.readCapacityUnits ?? 0) + units;
-      return result;
-    },
-    { step: 'initialize', name: 'listUsersBenchTally' },
-  );
-  return () => {
-    const taken = tally;
-    tally = { requests: 0, itemsRead: 0, readCapacityUnits: undefined };
-    return taken;
-  };
+  const emptyTally = (): Tally => ({ requests: 0, itemsRead: 0, readCapacityUnits: undefined });
+  return tallyRequests(db, 'listUsersBenchTally', emptyTally, (tally, request) => {
+    tally.requests += request.attempts;
+    tally.itemsRead += request.itemsRead;
+    if (request.capacityUnits !== undefined) tally.readCapacityUnits = (tally.readCapacityUnits ?? 0) + request.capacityUnits;
+  });
 }
 
 interface Scenario {
@@ -272,7 +249,7 @@ interface Result {
   items_returned: number;
   total_reported: number;
   consumed_read_capacity_units: number | null;
-  wall_ms: { median: number; min: number; max: number; runs: number };
+  wall_ms: WallTimes;
 }
 
 /** Checks the answer once, then times RUNS calls after WARM_UPS (the JVM and sockets warm up). */
@@ -289,13 +266,7 @@ async function measure(db: TableContext, takeTally: () => Tally, spec: OrgSpec, 
     );
   }
   // The checked call above was the first warm-up.
-  for (let run = 0; run < WARM_UPS - 1; run++) await listMembers(db, spec.orgId, scenario.query);
-  const times: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const start = performance.now();
-    await listMembers(db, spec.orgId, scenario.query);
-    times.push(performance.now() - start);
-  }
+  const times = await timeCalls(() => listMembers(db, spec.orgId, scenario.query), WARM_UPS - 1, RUNS);
   takeTally();
   return {
     org: spec.name,
@@ -307,14 +278,14 @@ async function measure(db: TableContext, takeTally: () => Tally, spec: OrgSpec, 
     items_returned: checked.members.length,
     total_reported: checked.pagination.total,
     consumed_read_capacity_units: tally.readCapacityUnits ?? null,
-    wall_ms: { median: round(median(times)), min: round(Math.min(...times)), max: round(Math.max(...times)), runs: RUNS },
+    wall_ms: wallTimes(times),
   };
 }
 
 // ---------------------------------------------------------------------------------------
 // Output
 
-function printTable(results: Result[]): void {
+function printResults(results: Result[]): void {
   const header = ['org', 'scenario', 'requests', 'items read', 'returned', 'total', 'read CU', 'median ms', 'min ms', 'max ms'];
   const rows = results.map((r) => [
     `${r.active_members.toLocaleString('en-US')} active`,
@@ -328,40 +299,14 @@ function printTable(results: Result[]): void {
     r.wall_ms.min.toFixed(1),
     r.wall_ms.max.toFixed(1),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   // Text columns align left, figures right.
-  const line = (cells: string[]) => cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  rows.forEach((row) => console.log(line(row)));
+  printTable(header, rows, 2);
 }
 
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-/** Runs `task` over `items`, at most `concurrency` at a time. */
-async function inPool<T>(items: T[], concurrency: number, task: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
-}
-
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const round = (ms: number) => Math.round(ms * 100) / 100;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-const seconds = (since: number) => round((performance.now() - since) / 1000);
 
 // ---------------------------------------------------------------------------------------
 
@@ -377,39 +322,19 @@ async function main(): Promise<void> {
   // As the npm start and cli scripts do: the SDK's notice about Node 22 is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const started = performance.now();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'list-users-bench-'));
-  let dynamo: Emulator | undefined;
   // Setup writes and the measured reads use separate clients, so only the reads are tallied.
-  const contexts: TableContext[] = [];
-  let cleanUp: Promise<void> | undefined;
-  const cleanUpOnce = () =>
-    (cleanUp ??= (async () => {
-      contexts.forEach((db) => db.client.destroy());
-      await dynamo?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    })());
-  // Ctrl-C or a kill must not leave DynamoDB Local running or its files in the temp dir.
-  const onSignal = (signal: NodeJS.Signals) => void cleanUpOnce().finally(() => process.exit(128 + os.constants.signals[signal]));
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  try {
-    dynamo = await startDynamoDbLocal(dataDir, '127.0.0.1');
-    await ensureTable(dynamo.endpoint, TABLE_NAME, REGION);
-    const setupDb = createTableContext({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint });
-    const benchDb = createTableContext({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint });
-    contexts.push(setupDb, benchDb);
-    console.log(`DynamoDB Local started at ${dynamo.endpoint} in ${seconds(started)} s`);
-
+  await withBenchTable('list-users', async ({ setupDb, benchDb }) => {
     const now = new Date();
     const small = orgSpec({ orgId: 'org_bench_small', name: 'Bench 100', active: 100, searchMatches: 5 }, now);
     const large = orgSpec({ orgId: 'org_bench_large', name: 'Bench 10k', active: 10_000, searchMatches: 5 }, now);
     const setupStarted = performance.now();
     await writeThroughDomain(setupDb, small, now);
-    console.log(`${small.name}: ${small.members.length} members written through addMember in ${seconds(setupStarted)} s`);
+    console.log(`${small.name}: ${small.members.length} members written through addMember in ${secondsSince(setupStarted)} s`);
     const batchStarted = performance.now();
     await writeWithBatches(setupDb, large, now);
     await checkItemShapes(setupDb, small, large);
-    console.log(`${large.name}: ${large.members.length} members written with BatchWrite in ${seconds(batchStarted)} s`);
-    const setupSeconds = seconds(setupStarted);
+    console.log(`${large.name}: ${large.members.length} members written with BatchWrite in ${secondsSince(batchStarted)} s`);
+    const setupSeconds = secondsSince(setupStarted);
 
     const takeTally = instrument(benchDb);
     const results: Result[] = [];
@@ -417,27 +342,19 @@ async function main(): Promise<void> {
       for (const scenario of scenarios(spec)) results.push(await measure(benchDb, takeTally, spec, scenario));
     }
     console.log(`\nlistMembers, ${WARM_UPS} warm-ups then ${RUNS} timed runs per row; every answer checked\n`);
-    printTable(results);
+    printResults(results);
     console.log(`\nNote: ${LOCAL_CAVEAT}`);
 
-    const totalSeconds = seconds(started);
-    mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+    const totalSeconds = secondsSince(started);
     const report = {
-      generated_at: new Date().toISOString(),
-      node: process.version,
-      warm_ups: WARM_UPS,
-      runs: RUNS,
+      ...reportHeader(WARM_UPS, RUNS),
       setup_seconds: setupSeconds,
       total_seconds: totalSeconds,
       note: LOCAL_CAVEAT,
       results,
     };
-    writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`\nResults written to ${path.relative(process.cwd(), RESULTS_FILE)}; total run time ${totalSeconds} s`);
-  } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-    await cleanUpOnce();
-  }
+    writeReport(RESULTS_FILE, report, totalSeconds);
+  });
 }
 
 main().catch((error: unknown) => {

@@ -19,12 +19,9 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as v from 'valibot';
-import { ensureTable, startDynamoDbLocal, type Emulator } from '../../infra/local/emulators';
 import { parseModelCatalog } from '../../shared/config';
 import { createProfileCipher, rawAesKeyring, type ProfileCipher } from '../../shared/crypto/profile-cipher';
 import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
@@ -33,11 +30,20 @@ import { parseSettingsPatch } from '../../shared/domain/settings/parse-patch';
 import { updateMemberSettings, type SettingsAudit, type SettingsWriteDeps } from '../../shared/domain/settings/update-member-settings';
 import { newId } from '../../shared/ids';
 import { GetSettingsQuery } from '../../shared/schemas/settings';
-import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
+import type { TableContext } from '../../shared/storage/dynamo';
 import { putTag } from '../../shared/storage/tags';
+import {
+  observeRequests,
+  prng,
+  reportHeader,
+  round,
+  secondsSince,
+  wallTimes,
+  withBenchTable,
+  writeReport,
+  type WallTimes,
+} from './support/bench-harness';
 
-const REGION = 'us-east-1';
-const TABLE_NAME = 'bench-member-settings';
 const WARM_UPS = 3;
 const RUNS = 20;
 const ORG_ID = 'org_bench_settings';
@@ -52,15 +58,6 @@ const AUDIT: SettingsAudit = { actor: 'usr_bench_admin', correlationId: 'bench',
 // ---------------------------------------------------------------------------------------
 // Bench data
 
-/** A small deterministic PRNG, so every run benches the same text. */
-function prng(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return (state >>> 8) % n;
-  };
-}
-
 const WORDS = (
   'I lead the customer success team for our EMEA accounts and spend most days on calls with clients partners ' +
   'and the product group keep summaries short decisions first then owners and due dates then open questions ' +
@@ -68,7 +65,7 @@ const WORDS = (
   'NPS SLA QBR rollout playbook handover backlog escalations onboarding weekly pipeline review'
 ).split(' ');
 
-/** About `length` characters of markdown that reads like a profile. */
+/** About `length` characters of markdown that reads like a profile (the same text for the same seed). */
 function markdownProfile(length: number, seed = 7): string {
   const pick = prng(seed);
   const sentence = () => {
@@ -179,37 +176,18 @@ class Timeline {
  * found) and its capacity units.
  */
 function instrument(db: TableContext, timeline: Timeline): void {
-  db.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const input: Record<string, unknown> = { ...(args.input as Record<string, unknown>), ReturnConsumedCapacity: 'TOTAL' };
-      const start = performance.now();
-      const result = await next({ ...args, input: input as typeof args.input });
-      const end = performance.now();
-      const output = result.output as {
-        $metadata?: { attempts?: number };
-        ScannedCount?: number;
-        Item?: unknown;
-        Responses?: Record<string, unknown[]>;
-        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
-      };
-      const name = (context.commandName ?? 'Unknown').replace(/Command$/, '');
-      const itemsRead =
-        output.ScannedCount ?? (output.Responses ? Object.values(output.Responses).reduce((sum, items) => sum + items.length, 0) : output.Item ? 1 : 0);
-      const capacity = [output.ConsumedCapacity ?? []].flat().reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
-      timeline.record({
-        kind: 'dynamodb',
-        name,
-        label: name === 'Query' && input.Select === 'COUNT' ? 'Query(COUNT)' : name,
-        start,
-        end,
-        attempts: output.$metadata?.attempts ?? 1,
-        itemsRead,
-        capacityUnits: capacity,
-        transactItems: Array.isArray(input.TransactItems) ? input.TransactItems.length : 0,
-      });
-      return result;
-    },
-    { step: 'initialize', name: 'memberSettingsBenchTimeline' },
+  observeRequests(db, 'memberSettingsBenchTimeline', ({ command: name, input, start, end, attempts, itemsRead, capacityUnits }) =>
+    timeline.record({
+      kind: 'dynamodb',
+      name,
+      label: name === 'Query' && input.Select === 'COUNT' ? 'Query(COUNT)' : name,
+      start,
+      end,
+      attempts,
+      itemsRead,
+      capacityUnits: capacityUnits ?? 0,
+      transactItems: Array.isArray(input.TransactItems) ? input.TransactItems.length : 0,
+    }),
   );
 }
 
@@ -272,7 +250,7 @@ function tallyOf(steps: Step[]): Tally {
     request_count: sum((step) => step.attempts),
     items_read: sum((step) => step.itemsRead),
     transact_items: sum((step) => step.transactItems),
-    capacity_units: Math.round(sum((step) => step.capacityUnits) * 100) / 100,
+    capacity_units: round(sum((step) => step.capacityUnits)),
     round_trips: roundTrips(dynamo).length,
     round_trips_with_kms: groups.length,
     sequence: groups.map((group) => group.map((step) => step.label).join(' ∥ ')).join(' → '),
@@ -421,7 +399,7 @@ interface Result extends Tally {
   request: Record<string, unknown>;
   /** Whether every timed run sent the same requests, read the same items and took the same round trips. */
   same_every_run: boolean;
-  wall_ms: { median: number; min: number; max: number; runs: number };
+  wall_ms: WallTimes;
 }
 
 /** Checks the first call's answer, then times RUNS calls after WARM_UPS (the first one included). */
@@ -448,7 +426,7 @@ async function measure(variant: Variant, timeline: Timeline): Promise<Result> {
     request: variant.request,
     ...tallies[0],
     same_every_run: tallies.every((tally) => signature(tally) === signature(tallies[0])),
-    wall_ms: { median: round(median(times)), min: round(Math.min(...times)), max: round(Math.max(...times)), runs: RUNS },
+    wall_ms: wallTimes(times),
   };
 }
 
@@ -500,41 +478,13 @@ const NOTES = [
 /** A request body for the JSON output, long texts (the profile, preference contents) replaced by their length. */
 const abridged = (body: Record<string, unknown>): Record<string, unknown> =>
   JSON.parse(JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' && value.length > 100 ? `<${value.length} characters>` : value)));
-const round = (ms: number) => Math.round(ms * 100) / 100;
-const seconds = (since: number) => round((performance.now() - since) / 1000);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 // ---------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'member-settings-bench-'));
-  let dynamo: Emulator | undefined;
   // Setup writes and the measured calls use separate clients, so only the measured calls are tallied.
-  const contexts: TableContext[] = [];
-  let cleanUp: Promise<void> | undefined;
-  const cleanUpOnce = () =>
-    (cleanUp ??= (async () => {
-      contexts.forEach((db) => db.client.destroy());
-      await dynamo?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    })());
-  // Ctrl-C or a kill must not leave DynamoDB Local running or its files in the temp dir.
-  const onSignal = (signal: NodeJS.Signals) => void cleanUpOnce().finally(() => process.exit(128 + os.constants.signals[signal]));
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  try {
-    dynamo = await startDynamoDbLocal(dataDir, '127.0.0.1');
-    await ensureTable(dynamo.endpoint, TABLE_NAME, REGION);
-    const setupDb = createTableContext({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint });
-    const benchDb = createTableContext({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint });
-    contexts.push(setupDb, benchDb);
-    console.log(`DynamoDB Local started at ${dynamo.endpoint} in ${seconds(started)} s`);
-
+  await withBenchTable('member-settings', async ({ setupDb, benchDb }) => {
     const timeline = new Timeline();
     instrument(benchDb, timeline);
     const cipher = createProfileCipher(rawAesKeyring(randomBytes(32)));
@@ -553,7 +503,7 @@ async function main(): Promise<void> {
       profile,
       updatable: await preferenceIds(setup, 3),
     };
-    const setupSeconds = seconds(setupStarted);
+    const setupSeconds = secondsSince(setupStarted);
     console.log(`Member written (profile ${profile.length} characters, ${PREFERENCES} preferences, ${TAGS} tags) in ${setupSeconds} s`);
 
     const results: Result[] = [];
@@ -564,25 +514,17 @@ async function main(): Promise<void> {
     console.log('');
     NOTES.forEach((note) => console.log(`Note: ${note}`));
 
-    const totalSeconds = seconds(started);
-    mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+    const totalSeconds = secondsSince(started);
     const report = {
-      generated_at: new Date().toISOString(),
-      node: process.version,
-      warm_ups: WARM_UPS,
-      runs: RUNS,
+      ...reportHeader(WARM_UPS, RUNS),
       member: { profile_characters: profile.length, preferences: PREFERENCES, tags: TAGS },
       setup_seconds: setupSeconds,
       total_seconds: totalSeconds,
       notes: NOTES,
       results,
     };
-    writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`\nResults written to ${path.relative(process.cwd(), RESULTS_FILE)}; total run time ${totalSeconds} s`);
-  } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-    await cleanUpOnce();
-  }
+    writeReport(RESULTS_FILE, report, totalSeconds);
+  });
 }
 
 main().catch((error: unknown) => {

@@ -31,6 +31,7 @@ import {
   type ProfileCipher,
   type ProfileOwner,
 } from '../../shared/crypto/profile-cipher';
+import { percentile, prng } from './support/bench-harness';
 
 const WARM_UPS = 20;
 const RUNS = 200;
@@ -42,15 +43,6 @@ const DYNAMODB_ITEM_LIMIT = 400 * 1024;
 
 // ---------------------------------------------------------------------------------------
 // Profiles
-
-/** A small deterministic PRNG, so every run benches the same text. */
-function prng(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return (state >>> 8) % n;
-  };
-}
 
 const VOCABULARY = (
   'I lead the customer success team for our EMEA accounts and spend most days on calls with clients, ' +
@@ -67,7 +59,7 @@ const VOCABULARY = (
 const HEADINGS = ['About me', 'How I work', 'Summaries', 'Action items', 'Accounts', 'Meetings', 'Vocabulary', 'Do not', 'Notes'];
 const EXTRAS = ['✅', '📌', '🎙️', '→', '€12,400', '2025-03-14', '**important**', '`CRM-4821`', '[account](https://crm.example.com/a/4821)'];
 
-/** `length` characters (code points) of markdown that reads like a real profile. */
+/** `length` characters (code points) of markdown that reads like a real profile (the same text for the same seed). */
 function markdownProfile(length: number, seed = 42): string {
   const pick = prng(seed);
   const sentence = () => {
@@ -139,10 +131,9 @@ interface Stats {
   p95: number;
 }
 
+/** Nearest-rank median and 95th percentile. */
 function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { median: at(0.5), p95: at(0.95) };
+  return { median: percentile(samples, 50), p95: percentile(samples, 95) };
 }
 
 /** Runs the whole path (both ciphers share the SDK code) until the JIT has settled. */

@@ -26,26 +26,39 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynamoDbLocal, type Emulator } from '../../infra/local/emulators';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
 import { dayBounds, listRecordings, type ListRequest, type ListResult } from '../../shared/domain/recordings/list-recordings';
 import { createRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
 import { countMatching, type RecordingFilter } from '../../shared/domain/recordings/recording-index';
-import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
+import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { recordingItem, tagLinkItems, type Recording } from '../../shared/storage/recordings';
 import { putTag, type Tag } from '../../shared/storage/tags';
+import {
+  batchPut,
+  chunks,
+  getItem,
+  inPool,
+  itemShape,
+  printTable,
+  prng,
+  reportHeader,
+  round,
+  secondsSince,
+  tallyRequests,
+  timeCalls,
+  wallTimes,
+  withBenchTable,
+  writeReport,
+  type WallTimes,
+} from './support/bench-harness';
 
-const REGION = 'us-east-1';
-const TABLE_NAME = 'bench-recordings';
 const WARM_UPS = 3;
 const RUNS = 20;
 /** BatchWrite's maximum; several batches are kept in flight so 20,000 writes take seconds. */
@@ -82,15 +95,6 @@ interface OrgSpec {
   recordings: Recording[];
 }
 
-/** A small deterministic PRNG, so every run benches the same recordings. */
-function prng(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return (state >>> 8) % n;
-  };
-}
-
 const hex = (text: string, length: number) => createHash('sha1').update(text).digest('hex').slice(0, length);
 
 /** Times on the measured day's and week's bounds (inclusive) and 1 ms outside them. */
@@ -103,7 +107,7 @@ function boundaryTimes(): string[] {
 }
 
 /**
- * The org's recorders, tags and recordings: `live` live ones at random times over DAYS
+ * The org's recorders, tags and recordings (the same for the same seed): `live` live ones at random times over DAYS
  * days, each by a random recorder with 0, 1 or 2 distinct random tags (the first few on
  * the measured day's and week's bounds), and `deleted` soft-deleted ones in the measured
  * day, by the measured recorder, under tags 0 and 1.
@@ -242,28 +246,12 @@ function expectedCounters(spec: OrgSpec) {
   return { live: live.length, trash: spec.recordings.length - live.length, recorders };
 }
 
-/** Puts up to 25 items, retrying whatever DynamoDB leaves unprocessed. */
-async function batchPut(db: TableContext, items: Record<string, unknown>[]): Promise<void> {
-  let requests = items.map((Item) => ({ PutRequest: { Item } }));
-  while (requests.length > 0) {
-    const { UnprocessedItems } = await db.client.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: requests } }));
-    requests = (UnprocessedItems?.[db.tableName] ?? []).flatMap((request) =>
-      request.PutRequest?.Item ? [{ PutRequest: { Item: request.PutRequest.Item } }] : [],
-    );
-  }
-}
-
-const getItem = async (db: TableContext, key: Record<string, string>) =>
-  (await db.client.send(new GetCommand({ TableName: db.tableName, Key: key }))).Item;
-
 /**
  * Guards the batch path against drifting from the domain's: the org, a membership, a live
  * recording with tags, its tag link and a trashed recording written by BatchWrite must
  * have the attributes, and value types, of the same items the domain functions wrote.
  */
 async function checkItemShapes(db: TableContext, viaDomain: OrgSpec, viaBatch: OrgSpec): Promise<void> {
-  const shapeOf = (item: Record<string, unknown> | undefined) =>
-    JSON.stringify(Object.entries(item ?? {}).map(([name, value]) => `${name}:${value === null ? 'null' : typeof value}`).sort());
   const keysOf = (spec: OrgSpec) => {
     const tagged = spec.recordings.find((recording) => !recording.deleted_at && recording.tags.length === 2)!;
     const trashed = spec.recordings.find((recording) => recording.deleted_at)!;
@@ -277,7 +265,7 @@ async function checkItemShapes(db: TableContext, viaDomain: OrgSpec, viaBatch: O
   };
   const [domainKeys, batchKeys] = [keysOf(viaDomain), keysOf(viaBatch)];
   for (const what of Object.keys(domainKeys) as (keyof typeof domainKeys)[]) {
-    const [expected, actual] = [shapeOf(await getItem(db, domainKeys[what])), shapeOf(await getItem(db, batchKeys[what]))];
+    const [expected, actual] = [itemShape(await getItem(db, domainKeys[what])), itemShape(await getItem(db, batchKeys[what]))];
     if (expected === '[]' || expected !== actual) throw new Error(`Bench ${what} item differs from the domain's:\n${actual}\n${expected}`);
   }
 }
@@ -374,37 +362,12 @@ const emptyTally = (): Tally => ({ requests: {}, request_count: 0, items_read: 0
  * and the capacity. Returns a function that hands over the tally so far and starts anew.
  */
 function instrument(db: TableContext): () => Tally {
-  let tally = emptyTally();
-  db.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = { ...(args.input as Record<string, unknown>), ReturnConsumedCapacity: 'TOTAL' };
-      const result = await next({ ...args, input: input as typeof args.input });
-      const output = result.output as {
-        $metadata?: { attempts?: number };
-        ScannedCount?: number;
-        Item?: unknown;
-        Responses?: Record<string, unknown[]>;
-        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
-      };
-      const name = (context.commandName ?? 'Unknown').replace(/Command$/, '');
-      const attempts = output.$metadata?.attempts ?? 1;
-      tally.requests[name] = (tally.requests[name] ?? 0) + attempts;
-      tally.request_count += attempts;
-      tally.items_read +=
-        output.ScannedCount ?? (output.Responses ? Object.values(output.Responses).reduce((sum, items) => sum + items.length, 0) : output.Item ? 1 : 0);
-      const capacities = [output.ConsumedCapacity ?? []].flat().map((entry) => entry.CapacityUnits);
-      if (capacities.some((units) => units !== undefined)) {
-        tally.read_capacity_units = (tally.read_capacity_units ?? 0) + capacities.reduce<number>((sum, units) => sum + (units ?? 0), 0);
-      }
-      return result;
-    },
-    { step: 'initialize', name: 'recordingsBenchTally' },
-  );
-  return () => {
-    const taken = tally;
-    tally = emptyTally();
-    return taken;
-  };
+  return tallyRequests(db, 'recordingsBenchTally', emptyTally, (tally, { command, attempts, itemsRead, capacityUnits }) => {
+    tally.requests[command] = (tally.requests[command] ?? 0) + attempts;
+    tally.request_count += attempts;
+    tally.items_read += itemsRead;
+    if (capacityUnits !== undefined) tally.read_capacity_units = (tally.read_capacity_units ?? 0) + capacityUnits;
+  });
 }
 
 /** `whole` less `part`, command by command (the page's share of a call: the call less its total). */
@@ -416,7 +379,7 @@ function minus(whole: Tally, part: Tally, where: string): Tally {
     if (left > 0) requests[name] = left;
   }
   const capacity =
-    whole.read_capacity_units === null ? null : Math.round((whole.read_capacity_units - (part.read_capacity_units ?? 0)) * 100) / 100;
+    whole.read_capacity_units === null ? null : round(whole.read_capacity_units - (part.read_capacity_units ?? 0));
   const result = { requests, request_count: whole.request_count - part.request_count, items_read: whole.items_read - part.items_read, read_capacity_units: capacity };
   if (result.items_read < 0) throw new Error(`${where}: the total alone read more items than the whole call`);
   return result;
@@ -485,13 +448,6 @@ function scenarios(spec: OrgSpec): Scenario[] {
   ];
 }
 
-interface WallTimes {
-  median: number;
-  min: number;
-  max: number;
-  runs: number;
-}
-
 interface Result {
   org: string;
   live_recordings: number;
@@ -514,15 +470,9 @@ interface Result {
   total_alone_wall_ms: WallTimes;
 }
 
+/** Wall times of RUNS calls after WARM_UPS. */
 async function timed(call: () => Promise<unknown>): Promise<WallTimes> {
-  for (let run = 0; run < WARM_UPS; run++) await call();
-  const times: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const start = performance.now();
-    await call();
-    times.push(performance.now() - start);
-  }
-  return { median: round(median(times)), min: round(Math.min(...times)), max: round(Math.max(...times)), runs: RUNS };
+  return wallTimes(await timeCalls(call, WARM_UPS, RUNS));
 }
 
 /** Checks the answer once (its tally stands for every call: the reads are the same), then times RUNS calls after WARM_UPS. */
@@ -578,17 +528,8 @@ const requestsText = (tally: Tally) =>
     .sort(([a], [b]) => (COMMAND_ORDER.indexOf(a) >>> 0) - (COMMAND_ORDER.indexOf(b) >>> 0))
     .map(([name, count]) => `${SHORT_NAMES[name] ?? name}×${count}`)
     .join(' ') || '-';
-const units = (tally: Tally) => (tally.read_capacity_units === null ? 'n/a' : String(Math.round(tally.read_capacity_units * 100) / 100));
+const units = (tally: Tally) => (tally.read_capacity_units === null ? 'n/a' : String(round(tally.read_capacity_units)));
 const count = (n: number) => n.toLocaleString('en-US');
-
-function printTable(header: string[], rows: string[][], textColumns: number): void {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) =>
-    cells.map((cell, column) => (column < textColumns ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  rows.forEach((row) => console.log(line(row)));
-}
 
 function printResults(results: Result[]): void {
   printTable(
@@ -653,32 +594,6 @@ function printGrowth(growth: ReturnType<typeof growthOf>, small: OrgSpec, large:
 }
 
 // ---------------------------------------------------------------------------------------
-// Helpers
-
-/** Runs `task` over `items`, at most `concurrency` at a time. */
-async function inPool<T>(items: T[], concurrency: number, task: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
-}
-
-const round = (ms: number) => Math.round(ms * 100) / 100;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-const seconds = (since: number) => round((performance.now() - since) / 1000);
-
-// ---------------------------------------------------------------------------------------
 
 /** What DynamoDB Local does differently from DynamoDB, as far as these figures go. */
 const LOCAL_CAVEAT =
@@ -687,38 +602,18 @@ const LOCAL_CAVEAT =
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'recordings-bench-'));
-  let dynamo: Emulator | undefined;
   // Setup writes and the measured reads use separate clients, so only the reads are tallied.
-  const contexts: TableContext[] = [];
-  let cleanUp: Promise<void> | undefined;
-  const cleanUpOnce = () =>
-    (cleanUp ??= (async () => {
-      contexts.forEach((db) => db.client.destroy());
-      await dynamo?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    })());
-  // Ctrl-C or a kill must not leave DynamoDB Local running or its files in the temp dir.
-  const onSignal = (signal: NodeJS.Signals) => void cleanUpOnce().finally(() => process.exit(128 + os.constants.signals[signal]));
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  try {
-    dynamo = await startDynamoDbLocal(dataDir, '127.0.0.1');
-    await ensureTable(dynamo.endpoint, TABLE_NAME, REGION);
-    const setupDb = createTableContext({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint });
-    const benchDb = createTableContext({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint });
-    contexts.push(setupDb, benchDb);
-    console.log(`DynamoDB Local started at ${dynamo.endpoint} in ${seconds(started)} s`);
-
+  await withBenchTable('recordings', async ({ setupDb, benchDb }) => {
     const now = new Date();
     const small = orgSpec({ orgId: 'org_bench_rec_small', name: 'Bench 100', live: 100, deleted: 3, seed: 100 }, now);
     const large = orgSpec({ orgId: 'org_bench_rec_large', name: 'Bench 10k', live: 10_000, deleted: 5, seed: 10_000 }, now);
     const setupStarted = performance.now();
     await writeThroughDomain(setupDb, small, now);
-    console.log(`${small.name}: ${small.recordings.length} recordings written through createRecording/softDeleteRecording in ${seconds(setupStarted)} s`);
+    console.log(`${small.name}: ${small.recordings.length} recordings written through createRecording/softDeleteRecording in ${secondsSince(setupStarted)} s`);
     const batchStarted = performance.now();
     await writeWithBatches(setupDb, large, now);
     await checkItemShapes(setupDb, small, large);
-    console.log(`${large.name}: ${large.recordings.length} recordings and their tag links written with BatchWrite in ${seconds(batchStarted)} s`);
+    console.log(`${large.name}: ${large.recordings.length} recordings and their tag links written with BatchWrite in ${secondsSince(batchStarted)} s`);
 
     // Before timing anything: the counters, page 1 and its total, every measured filter
     // walked to its end by cursor, and the trash.
@@ -738,8 +633,8 @@ async function main(): Promise<void> {
       const trash: RecordingFilter = { ...live, bin: 'TRASH' };
       walkedPages += await walkByCursor(setupDb, spec, 'trash', trash, 100);
     }
-    console.log(`Checked: counters, page 1, and ${walkedPages} pages walked by cursor over every measured filter and the trash, in ${seconds(checksStarted)} s`);
-    const setupSeconds = seconds(setupStarted);
+    console.log(`Checked: counters, page 1, and ${walkedPages} pages walked by cursor over every measured filter and the trash, in ${secondsSince(checksStarted)} s`);
+    const setupSeconds = secondsSince(setupStarted);
 
     const takeTally = instrument(benchDb);
     const results: Result[] = [];
@@ -756,13 +651,9 @@ async function main(): Promise<void> {
     printGrowth(growth, small, large);
     console.log(`\nNote: ${LOCAL_CAVEAT}`);
 
-    const totalSeconds = seconds(started);
-    mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+    const totalSeconds = secondsSince(started);
     const report = {
-      generated_at: new Date().toISOString(),
-      node: process.version,
-      warm_ups: WARM_UPS,
-      runs: RUNS,
+      ...reportHeader(WARM_UPS, RUNS),
       data: { days: DAYS, first_day: FIRST_DAY, recorders: RECORDERS, tags: TAGS, week: WEEK, day: DAY },
       setup_seconds: setupSeconds,
       total_seconds: totalSeconds,
@@ -770,12 +661,8 @@ async function main(): Promise<void> {
       results,
       growth,
     };
-    writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`\nResults written to ${path.relative(process.cwd(), RESULTS_FILE)}; total run time ${totalSeconds} s`);
-  } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-    await cleanUpOnce();
-  }
+    writeReport(RESULTS_FILE, report, totalSeconds);
+  });
 }
 
 main().catch((error: unknown) => {
