@@ -37,6 +37,22 @@ export function inviteItem(invite: InviteRecord) {
   };
 }
 
+/**
+ * Transaction part that writes an invite's next state, only if it is still pending with the
+ * token it was read with (so revoke, resend and accept cannot both win).
+ */
+export function replacePendingInvite(db: TableContext, next: InviteRecord, readTokenHash: string) {
+  return {
+    Put: {
+      TableName: db.tableName,
+      Item: inviteItem(next),
+      ConditionExpression: '#status = :pending AND token_hash = :hash',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending', ':hash': readTokenHash },
+    },
+  };
+}
+
 export function tokenItem(invite: InviteRecord) {
   return { ...keys.inviteToken(invite.token_hash), org_id: invite.org_id, invite_id: invite.id, ...ttlOf(invite.expires_at) };
 }

@@ -14,6 +14,7 @@ import {
   getInvite,
   inviteItem,
   listInvites,
+  replacePendingInvite,
   tokenItem,
   type InviteRecord,
 } from '../../storage/invites';
@@ -166,15 +167,7 @@ export async function revokeInvite(deps: InviteDeps, orgId: string, inviteId: st
   const revoked: InviteRecord = { ...invite, status: 'revoked', revoked_at: now.toISOString(), updated_at: now.toISOString() };
   try {
     await transact(db, [
-      {
-        Put: {
-          TableName: db.tableName,
-          Item: inviteItem(revoked),
-          ConditionExpression: '#status = :pending AND token_hash = :hash',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':hash': invite.token_hash },
-        },
-      },
+      replacePendingInvite(db, revoked, invite.token_hash),
       ...(await releaseEmailGuard(db, invite)),
     ]);
   } catch (error) {
@@ -199,15 +192,7 @@ export async function resendInvite(deps: InviteDeps, caller: Caller, inviteId: s
   };
   try {
     await transact(db, [
-      {
-        Put: {
-          TableName: db.tableName,
-          Item: inviteItem(renewed),
-          ConditionExpression: '#status = :pending AND token_hash = :hash',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':hash': invite.token_hash },
-        },
-      },
+      replacePendingInvite(db, renewed, invite.token_hash),
       { Delete: { TableName: db.tableName, Key: keys.inviteToken(invite.token_hash) } },
       { Put: { TableName: db.tableName, Item: tokenItem(renewed), ConditionExpression: 'attribute_not_exists(PK)' } },
       {
@@ -279,15 +264,7 @@ export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, princip
     : { user_id: userId, email: invite.email, display_name: next.display_name, timezone: 'UTC', created_at: timestamp, updated_at: timestamp };
   try {
     await transact(db, [
-      {
-        Put: {
-          TableName: db.tableName,
-          Item: inviteItem(accepted),
-          ConditionExpression: '#status = :pending AND token_hash = :hash',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':hash': hash },
-        },
-      },
+      replacePendingInvite(db, accepted, hash),
       ...(await releaseEmailGuard(db, invite)),
       ...(newUser
         ? [
