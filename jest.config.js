@@ -4,7 +4,8 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 /** @type {import('jest').Config} */
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };
 // jose, valibot and middy ship ESM: let swc turn them into CommonJS for jest on Node 20.
-const transformIgnorePatterns = ['/node_modules/(?!(@middy|jose|valibot)/)'];
+// Bundles in a CDK cloud assembly (asset.<hash>/) are loaded as built, byte for byte (test/integration/artefacts.test.ts).
+const transformIgnorePatterns = ['/node_modules/(?!(@middy|jose|valibot)/)', '/asset\\.[0-9a-f]{64}/'];
 const common = { transform, transformIgnorePatterns, testEnvironment: 'node' };
 
 module.exports = {

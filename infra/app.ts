@@ -1,26 +1,18 @@
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { stackPropsFromContext } from './context';
 import { VoiceOrgStack } from './stack';
 
 /**
- * The CDK app. Context (cdk.json or -c): stage, authorizerCacheSeconds, and for an external
- * ID token issuer idTokenIssuer + idTokenAudience + idTokenJwksUrl (else Cognito is created).
+ * The CDK app. Its context (cdk.json or -c name=value) is read by infra/context.ts and
+ * documented in docs/deploy.md. cdk-nag's AwsSolutions checks run on every synth: a finding
+ * that is neither fixed nor acknowledged (with its reason, in infra/stack.ts) fails it.
  */
 const app = new App();
-const context = (name: string): string | undefined => app.node.tryGetContext(name);
-const stage = context('stage') ?? 'prod';
-const issuer = context('idTokenIssuer');
-if (issuer && !context('idTokenAudience')) {
-  throw new Error('Context idTokenIssuer needs idTokenAudience (the app client id your issuer puts in aud).');
-}
+const { stackName, props } = stackPropsFromContext(app.node);
 
-new VoiceOrgStack(app, `VoiceOrgApi-${stage}`, {
-  stage,
-  idTokenIssuer: issuer
-    ? { issuer, audience: context('idTokenAudience')!, jwksUrl: context('idTokenJwksUrl') ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json` }
-    : undefined,
-  authorizerCacheSeconds: context('authorizerCacheSeconds') === undefined ? undefined : Number(context('authorizerCacheSeconds')),
-  mail: context('sesIdentity')
-    ? { identity: context('sesIdentity')!, fromAddress: context('sesFromAddress') ?? `no-reply@${context('sesIdentity')}`, appUrl: context('appUrl') ?? 'https://app.example.com' }
-    : undefined,
+new VoiceOrgStack(app, stackName, {
+  ...props,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

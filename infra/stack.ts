@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -10,9 +10,10 @@ import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type { Construct } from 'constructs';
-import { GATEWAY, GATEWAY_RESPONSES, type GatewayResponseType } from '../shared/http/gateway';
-import { EVENT_HANDLERS, listEndpoints, listHandlers, type ProfileKeyAction, type RoutePermissions, type TableAction } from '../shared/routes';
+import type { Construct, IConstruct } from 'constructs';
+import type { ConfigVariable } from '../shared/config';
+import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSES, type GatewayResponseType } from '../shared/http/gateway';
+import { EVENT_HANDLERS, listEndpoints, listHandlers, type HttpMethod, type ProfileKeyAction, type RoutePermissions, type TableAction } from '../shared/routes';
 import { TABLE } from '../shared/storage/table-definition';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -24,8 +25,47 @@ export interface VoiceOrgStackProps extends StackProps {
   authorizerCacheSeconds?: number;
   /** Invitation emails: a verified SES identity (domain or address), the sender address, and the web app's URL. */
   mail?: { identity: string; fromAddress: string; appUrl: string };
+  /** How long CloudWatch keeps each function's logs and the API's access logs. */
   logRetention?: logs.RetentionDays;
+  /** The stage's steady request rate (requests per second) and burst, shared by all clients. */
+  throttle?: { rateLimit: number; burstLimit: number };
 }
+
+/** What the stack uses when its props (or the app's context) leave a setting out. */
+export const STACK_DEFAULTS = {
+  stage: 'prod',
+  throttle: { rateLimit: 50, burstLimit: 100 },
+  logRetention: logs.RetentionDays.ONE_MONTH,
+} as const;
+
+/** A function's environment: variables of the config schema (shared/config.ts) only, plus the Node.js runtime's options. */
+type FunctionEnvironment = Partial<Record<ConfigVariable, string>> & { NODE_OPTIONS: string };
+
+/**
+ * One JSON object per request in the API's access log. REST API access logs can only hold
+ * $context variables, not request headers: requestId is also logged by the function (as
+ * api_request_id, next to its correlation_id), which joins the two.
+ */
+export const ACCESS_LOG_FORMAT = {
+  requestId: apigateway.AccessLogField.contextRequestId(),
+  extendedRequestId: apigateway.AccessLogField.contextExtendedRequestId(),
+  requestTime: apigateway.AccessLogField.contextRequestTime(),
+  ip: apigateway.AccessLogField.contextIdentitySourceIp(),
+  userAgent: apigateway.AccessLogField.contextIdentityUserAgent(),
+  method: apigateway.AccessLogField.contextHttpMethod(),
+  resource: apigateway.AccessLogField.contextResourcePath(),
+  path: apigateway.AccessLogField.contextPath(),
+  protocol: apigateway.AccessLogField.contextProtocol(),
+  status: apigateway.AccessLogField.contextStatus(),
+  responseLength: apigateway.AccessLogField.contextResponseLength(),
+  latency: apigateway.AccessLogField.contextResponseLatency(),
+  integrationLatency: apigateway.AccessLogField.contextIntegrationLatency(),
+  integrationStatus: apigateway.AccessLogField.contextIntegrationStatus(),
+  principal: apigateway.AccessLogField.contextAuthorizerPrincipalId(),
+  authorizerError: apigateway.AccessLogField.contextAuthorizerError(),
+  errorType: apigateway.AccessLogField.contextErrorResponseType(),
+  error: apigateway.AccessLogField.contextErrorMessage(),
+} as const;
 
 /**
  * The whole Voice Org API in one stack: a REST API whose routes, handlers and access come
@@ -73,13 +113,19 @@ export class VoiceOrgStack extends Stack {
       // Browsers upload straight to S3 with the pre-signed URL.
       cors: [{ allowedMethods: [s3.HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['content-type'], maxAge: 3000 }],
     });
+    acknowledge(
+      bucket,
+      'AwsSolutions-S1',
+      'Objects are written only through pre-signed PUT URLs that the create-upload-url function issues (it records the caller and the recording in the table) and deleted only by the delete-recording function; every ObjectCreated event is handled by complete-upload. S3 server access logs would add a second bucket and duplicate that trail; turn on CloudTrail S3 data events for the bucket where an independent audit is required.',
+    );
 
     const issuer = props.idTokenIssuer ?? this.createUserPool();
-    const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
-    const commonEnvironment = { TABLE_NAME: this.table.tableName, POWERTOOLS_SERVICE_NAME: 'voice-org-api', NODE_OPTIONS: '--enable-source-maps' };
+    const logRetention = props.logRetention ?? STACK_DEFAULTS.logRetention;
+    const throttle = props.throttle ?? STACK_DEFAULTS.throttle;
+    const commonEnvironment = { TABLE_NAME: this.table.tableName, NODE_OPTIONS: '--enable-source-maps' };
     const mail = props.mail ?? { identity: 'example.com', fromAddress: 'no-reply@example.com', appUrl: 'https://app.example.com' };
     const mailEnvironment = { SES_FROM_ADDRESS: mail.fromAddress, APP_URL: mail.appUrl };
-    const environmentFor = (permissions: RoutePermissions) => ({
+    const environmentFor = (permissions: RoutePermissions): FunctionEnvironment => ({
       ...commonEnvironment,
       ...(permissions.profileKey?.length ? { PROFILE_KMS_KEY_ARN: profileKey.keyArn } : {}),
       ...(permissions.bucket?.length ? { BUCKET_NAME: bucket.bucketName } : {}),
@@ -111,17 +157,48 @@ export class VoiceOrgStack extends Stack {
     // Reads keys and identity links; writes an identity link the first time a user signs in.
     this.grantTable(authorizerFunction, ['GetItem', 'PutItem']);
 
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.api = new apigateway.RestApi(this, 'Api', {
       restApiName: `voice-org-api-${props.stage}`,
       description: 'Voice Org API',
-      deployOptions: { stageName: props.stage },
+      // API Gateway writes access and execution logs through the account's CloudWatch role (one per account and region).
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: props.stage,
+        throttlingRateLimit: throttle.rateLimit,
+        throttlingBurstLimit: throttle.burstLimit,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
+        // Execution logs of failures only, never request or response bodies (they carry tokens and profiles).
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+      },
     });
+    acknowledge(
+      this.api,
+      'AwsSolutions-APIG2',
+      "Every handler validates its path, query and body against the route's valibot schema (shared/schemas) and answers 400 in the API's error envelope with field details; an API Gateway request validator would need the schemas duplicated as models and answer in another format.",
+    );
+    acknowledge(
+      this.api,
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      "API Gateway writes the stage's access and execution logs through the account's CloudWatch role (AWS::ApiGateway::Account); AmazonAPIGatewayPushToCloudWatchLogs is the AWS managed policy made for exactly that role.",
+    );
+    acknowledge(
+      this.api.deploymentStage,
+      'AwsSolutions-APIG3',
+      'No WAF web ACL by default: the stage is throttled (throttleRateLimit/throttleBurstLimit) and every route but /health needs a credential the authorizer checks. A regional web ACL (billed per ACL, rule and request) can be associated with the stage where IP reputation or rate-based rules are required.',
+    );
     for (const [type, response] of Object.entries(GATEWAY_RESPONSES) as [GatewayResponseType, (typeof GATEWAY_RESPONSES)[GatewayResponseType]][]) {
       const { statusCode, ...body } = response;
       this.api.addGatewayResponse(`GatewayResponse${type}`, {
         type: apigateway.ResponseType.of(type),
         statusCode: statusCode === undefined ? undefined : String(statusCode),
-        responseHeaders: { [GATEWAY.correlationHeader]: `method.request.header.${GATEWAY.correlationHeader}` },
+        responseHeaders: {
+          [GATEWAY.correlationHeader]: `method.request.header.${GATEWAY.correlationHeader}`,
+          // Static header values are quoted; browsers can then read the error envelope too.
+          ...Object.fromEntries(Object.entries(CORS_RESPONSE_HEADERS).map(([name, value]) => [name, `'${value}'`])),
+        },
         templates: { 'application/json': JSON.stringify(body) },
       });
     }
@@ -141,19 +218,59 @@ export class VoiceOrgStack extends Stack {
         return [handler, fn] as const;
       }),
     );
+    const methodsByPath = new Map<string, HttpMethod[]>();
     for (const endpoint of listEndpoints()) {
       const isPublic = endpoint.route.access === 'public';
-      this.api.root.resourceForPath(endpoint.path).addMethod(
+      const method = this.api.root.resourceForPath(endpoint.path).addMethod(
         endpoint.method,
         new apigateway.LambdaIntegration(functions.get(endpoint.route.handler)!),
         isPublic ? { authorizationType: apigateway.AuthorizationType.NONE } : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
       );
+      methodsByPath.set(endpoint.path, [...(methodsByPath.get(endpoint.path) ?? []), endpoint.method]);
+      if (isPublic) {
+        acknowledge(method, 'AwsSolutions-APIG4', `${endpoint.method} ${endpoint.path} is public by the route manifest (access: 'public'): it carries no credential.`);
+        acknowledge(method, 'AwsSolutions-COG4', `${endpoint.method} ${endpoint.path} is public by the route manifest (access: 'public'): it carries no credential.`);
+      } else {
+        acknowledge(method, 'AwsSolutions-COG4', COG4_REASON);
+      }
+    }
+    // CORS preflight on every path that serves a route, answered by API Gateway itself (a MOCK
+    // integration): browsers send it without credentials, so it has no authorizer (cdk-nag
+    // recognises such preflights and does not ask for one).
+    for (const [endpointPath, methods] of methodsByPath) {
+      this.api.root.resourceForPath(endpointPath).addCorsPreflight({
+        allowOrigins: [GATEWAY.cors.allowOrigin],
+        allowMethods: methods,
+        allowHeaders: [...GATEWAY.cors.allowHeaders],
+        maxAge: Duration.seconds(GATEWAY.cors.maxAgeSeconds),
+      });
     }
 
     // Event functions: the upload completion runs on the bucket's ObjectCreated events.
     const completeUpload = this.createFunction(EVENT_HANDLERS.completeUpload.handler, logRetention, environmentFor(EVENT_HANDLERS.completeUpload.permissions));
     grant(completeUpload, EVENT_HANDLERS.completeUpload.permissions);
     bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(completeUpload), { prefix: 'recordings/' });
+    // CDK's own singleton function that sets the bucket's notification configuration at deploy time.
+    const notificationsHandler = this.node.children.find((child) => child.node.id.startsWith('BucketNotificationsHandler'));
+    if (notificationsHandler) {
+      acknowledge(
+        notificationsHandler,
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        "CDK's BucketNotificationsHandler (aws-s3-notifications) creates its own role with the Lambda basic execution policy; it runs only during deployments to set the bucket's notification configuration.",
+      );
+    }
+
+    // Findings on grants the route manifest makes on purpose (the resource wildcards are the narrowest ARNs that exist).
+    acknowledge(
+      this,
+      `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.table.node.defaultChild as dynamodb.CfnTable)}.Arn>/index/*]`,
+      "Queries by index need the table's index ARNs: <table>/index/* names only this table's global secondary indexes (TABLE.globalSecondaryIndexes), and the actions stay those of each function's manifest permissions.",
+    );
+    acknowledge(
+      this,
+      `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as s3.CfnBucket)}.Arn>/recordings/*]`,
+      'Recording object keys (recordings/<org>/<recording>/<file>) are created per upload, so the upload and delete functions get PutObject or DeleteObject on the recordings/ prefix of this bucket only, nothing else.',
+    );
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'RecordingsBucketName', { value: bucket.bucketName });
@@ -163,10 +280,16 @@ export class VoiceOrgStack extends Stack {
     new CfnOutput(this, 'IdTokenAudience', { value: issuer.audience });
   }
 
-  /** A handler module bundled alone: minified, tree-shaken, with source maps. */
-  private createFunction(handlerModule: string, logRetention: logs.RetentionDays, environment: Record<string, string>): NodejsFunction {
+  /**
+   * A handler module bundled alone: minified, tree-shaken, with source maps. It logs to a log
+   * group of its own, and its role may write to that log group only (no AWS managed policy).
+   */
+  private createFunction(handlerModule: string, logRetention: logs.RetentionDays, environment: FunctionEnvironment): NodejsFunction {
     const id = handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
-    return new NodejsFunction(this, `${id}Function`, {
+    const logGroup = new logs.LogGroup(this, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const role = new iam.Role(this, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: `Voice Org API: ${handlerModule}` });
+    logGroup.grantWrite(role);
+    const fn = new NodejsFunction(this, `${id}Function`, {
       entry: path.join(repoRoot, `${handlerModule}.ts`),
       handler: 'handler',
       runtime: lambda.Runtime.NODEJS_22_X,
@@ -174,9 +297,10 @@ export class VoiceOrgStack extends Stack {
       memorySize: 512,
       timeout: Duration.seconds(10),
       environment,
+      role,
       projectRoot: repoRoot,
       depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
-      logGroup: new logs.LogGroup(this, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY }),
+      logGroup,
       bundling: {
         minify: true,
         sourceMap: true,
@@ -186,6 +310,8 @@ export class VoiceOrgStack extends Stack {
         forceDockerBundling: false,
       },
     });
+    acknowledge(fn, 'AwsSolutions-L1', RUNTIME_REASON);
+    return fn;
   }
 
   /** Grants exactly these DynamoDB actions on the table and its indexes, nothing wider. */
@@ -222,8 +348,26 @@ export class VoiceOrgStack extends Stack {
       standardAttributes: { email: { required: true, mutable: true }, fullname: { required: false, mutable: true } },
       passwordPolicy: { minLength: 12, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: false },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      // Members may enrol an authenticator app (TOTP); no SMS, so no SNS role or text messages.
+      mfa: cognito.Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    acknowledge(
+      userPool,
+      'AwsSolutions-COG1',
+      'Passwords need at least 12 characters with upper and lower case letters and digits; NIST SP 800-63B favours length over further composition rules such as a required symbol.',
+    );
+    acknowledge(
+      userPool,
+      'AwsSolutions-COG2',
+      'MFA is optional (TOTP authenticator apps): invited members accept their invitation at their first sign-in, before they could have enrolled a second factor. Set mfa to REQUIRED once the web app offers enrolment at sign-up.',
+    );
+    acknowledge(
+      userPool,
+      'AwsSolutions-COG8',
+      'The user pool stays on the Essentials feature plan: Plus (threat protection, compromised-credential checks) is billed per monthly active user. Sign-up is closed (admins invite members) and API keys do not use Cognito at all.',
+    );
     // Sign-in through SRP only: no hosted UI, so no OAuth flows or callback URLs to leave open.
     const client = userPool.addClient('ApiClient', { authFlows: { userSrp: true }, generateSecret: false, disableOAuth: true });
     const issuer = `https://cognito-idp.${this.region}.amazonaws.com/${userPool.userPoolId}`;
@@ -231,3 +375,13 @@ export class VoiceOrgStack extends Stack {
     return { issuer, audience: client.userPoolClientId, jwksUrl: `${issuer}/.well-known/jwks.json` };
   }
 }
+
+/** Records why a cdk-nag finding on this construct (and the constructs under it) is accepted. */
+function acknowledge(scope: IConstruct, id: string, reason: string): void {
+  Validations.of(scope).acknowledge({ id, reason });
+}
+
+const COG4_REASON =
+  'The Lambda TOKEN authorizer checks both ID tokens (of the Cognito user pool or the external issuer) and API keys; a Cognito authorizer could not accept API keys or an external issuer.';
+const RUNTIME_REASON =
+  'Node.js 22 is a supported Lambda runtime. The bundles target node22 and the artefact tests run them on the Node.js 20/22 this project is developed and tested on; nodejs24.x has not been run here. Move to NODEJS_24_X (and target node24) once the tests run on Node.js 24.';

@@ -45,6 +45,10 @@ const ConfigSchema = v.object({
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
 });
 
+/** The environment variables a function reads: the only ones the CDK stack may set (besides the Node.js runtime's NODE_OPTIONS). */
+export type ConfigVariable = keyof typeof ConfigSchema.entries;
+export const CONFIG_VARIABLES = Object.keys(ConfigSchema.entries) as ConfigVariable[];
+
 export type Config = {
   tableName: string;
   region: string;

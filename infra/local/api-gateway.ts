@@ -53,7 +53,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     if (cached && cached.expiresAt > Date.now()) return cached.result;
     const authorizer = (await loadHandler(options.authorizerModule)) as unknown as AuthorizerHandler;
     try {
-      const result = await authorizer({ type: 'TOKEN', authorizationToken: token, methodArn }, lambdaContext('authorizer'));
+      const result = await authorizer(tokenAuthorizerEvent(token, methodArn), lambdaContext('authorizer'));
       if (options.authorizerCacheSeconds > 0) {
         authorizerCache.set(token, { result, expiresAt: Date.now() + options.authorizerCacheSeconds * 1000 });
       }
@@ -82,7 +82,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
         .find((m) => m.params);
       if (!match) return sendGateway('MISSING_AUTHENTICATION_TOKEN');
       const { endpoint, params } = match;
-      const methodArn = `arn:aws:execute-api:${REGION}:${ACCOUNT_ID}:${API_ID}/${stage}/${endpoint.method}${url.pathname}`;
+      const methodArn = methodArnFor(stage, endpoint.method, url.pathname);
 
       let authorizerContext: Record<string, unknown> | null = null;
       if (endpoint.route.access !== 'public') {
@@ -143,8 +143,19 @@ async function readBody(request: http.IncomingMessage): Promise<string | null> {
   return chunks.length ? Buffer.concat(chunks).toString('utf8') : null;
 }
 
-function proxyEvent(input: {
-  request: http.IncomingMessage;
+/** The ARN API Gateway gives a TOKEN authorizer for a request: ...:{api}/{stage}/{METHOD}{path}. */
+export function methodArnFor(stage: string, method: string, pathname: string): string {
+  return `arn:aws:execute-api:${REGION}:${ACCOUNT_ID}:${API_ID}/${stage}/${method}${pathname}`;
+}
+
+/** The event API Gateway sends a TOKEN authorizer. */
+export function tokenAuthorizerEvent(authorizationToken: string, methodArn: string): APIGatewayTokenAuthorizerEvent {
+  return { type: 'TOKEN', authorizationToken, methodArn };
+}
+
+/** The Lambda proxy integration event of a matched request (exported for the sample events of infra/sam). */
+export function proxyEvent(input: {
+  request: Pick<http.IncomingMessage, 'httpVersion'> & { socket: { remoteAddress?: string } };
   url: URL;
   headers: Record<string, string>;
   body: string | null;
@@ -191,7 +202,7 @@ function proxyEvent(input: {
   };
 }
 
-function lambdaContext(functionName: string): Context {
+export function lambdaContext(functionName: string): Context {
   const deadline = Date.now() + 30_000;
   return {
     callbackWaitsForEmptyEventLoop: false,

@@ -11,6 +11,23 @@ export const GATEWAY = {
   /** Requests whose Authorization header does not match are refused before the authorizer runs. */
   authorizationPattern: '^Bearer [^\\s]+$',
   correlationHeader: 'x-correlation-id',
+  /**
+   * Browsers may call the API from any origin: every credential is a bearer token the page
+   * sends explicitly (never a cookie), so a cross-site page holds no credential to reuse.
+   * API Gateway answers the preflights; handlers and gateway responses add the response headers.
+   */
+  cors: {
+    allowOrigin: '*',
+    allowHeaders: ['authorization', 'content-type', 'x-correlation-id'],
+    exposeHeaders: ['x-correlation-id'],
+    maxAgeSeconds: 3600,
+  },
+} as const;
+
+/** The CORS headers of every API response (handlers and gateway responses alike). */
+export const CORS_RESPONSE_HEADERS = {
+  'access-control-allow-origin': GATEWAY.cors.allowOrigin,
+  'access-control-expose-headers': GATEWAY.cors.exposeHeaders.join(','),
 } as const;
 
 /** Gateway responses: API Gateway's own failures, in the API's error envelope. */

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { logger } from '../observability/logger';
 import type { RouteName } from '../routes';
 import { ApiError } from './errors';
-import { correlationIdFrom, GATEWAY } from './gateway';
+import { correlationIdFrom, CORS_RESPONSE_HEADERS, GATEWAY } from './gateway';
 import { errorBody, json } from './responses';
 
 type Handle = (event: APIGatewayProxyEvent, correlationId: string) => Promise<APIGatewayProxyResult>;
@@ -14,7 +14,7 @@ const correlationIds = new WeakMap<APIGatewayProxyEvent, string>();
 
 /**
  * The middy stack every HTTP function shares: Lambda context and the request's
- * correlation id in every log line, `x-correlation-id` on every response, and the one
+ * correlation id in every log line, `x-correlation-id` and the CORS headers on every response, and the one
  * mapping of errors to the envelope (ApiError -> its status and code; anything else ->
  * 500 INTERNAL_ERROR with no internal detail). It touches no storage, so a function that
  * needs none (health) bundles none.
@@ -28,7 +28,8 @@ export function httpHandler(routeName: RouteName, handle: Handle) {
         const header = Object.entries(headers).find(([name]) => name.toLowerCase() === GATEWAY.correlationHeader)?.[1];
         request.internal.correlationId = correlationIdFrom(header);
         correlationIds.set(request.event, request.internal.correlationId);
-        logger.appendKeys({ correlation_id: request.internal.correlationId, route: routeName });
+        // api_request_id is the requestId of the API's access log line for this request.
+        logger.appendKeys({ correlation_id: request.internal.correlationId, route: routeName, api_request_id: request.event.requestContext?.requestId });
       },
       after: (request) => withCorrelationId(request.response!, request.internal.correlationId),
       onError: (request) => {
@@ -50,6 +51,6 @@ function errorResponse(error: unknown): APIGatewayProxyResult {
 }
 
 function withCorrelationId(response: APIGatewayProxyResult, correlationId: string): APIGatewayProxyResult {
-  response.headers = { ...response.headers, [GATEWAY.correlationHeader]: correlationId };
+  response.headers = { ...response.headers, ...CORS_RESPONSE_HEADERS, [GATEWAY.correlationHeader]: correlationId };
   return response;
 }

@@ -1,7 +1,9 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { VoiceOrgStack } from '../../infra/stack';
-import { GATEWAY, GATEWAY_RESPONSES } from '../../shared/http/gateway';
+import { stackPropsFromContext } from '../../infra/context';
+import { ACCESS_LOG_FORMAT, STACK_DEFAULTS, VoiceOrgStack } from '../../infra/stack';
+import { CONFIG_VARIABLES } from '../../shared/config';
+import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSES } from '../../shared/http/gateway';
 import { EVENT_HANDLERS, listEndpoints, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
 import { TABLE } from '../../shared/storage/table-definition';
 
@@ -20,6 +22,13 @@ function synth(props: Partial<ConstructorParameters<typeof VoiceOrgStack>[2]> = 
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new VoiceOrgStack(app, 'TestStack', { stage: 'test', ...props });
   return Template.fromStack(stack);
+}
+
+/** Synthesizes the stack the way infra/app.ts does: its props from the app's context. */
+function synthFromContext(context: Record<string, unknown>): Template {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const { stackName, props } = stackPropsFromContext(app.node);
+  return Template.fromStack(new VoiceOrgStack(app, stackName, props));
 }
 
 /** The one logical id of a resource type, failing if there is not exactly one. */
@@ -138,10 +147,37 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
   const indexArns = () => ({ 'Fn::Join': ['', [tableArn(), '/index/*']] });
 
   describe('API Gateway methods', () => {
-    it('serves exactly the endpoints of the manifest, each at its full path', () => {
+    it('serves exactly the endpoints of the manifest, each at its full path (plus CORS preflights)', () => {
       const expected = listEndpoints().map((e) => `${e.method} ${e.path}`);
       expect(new Set(expected).size).toBe(expected.length);
-      expect([...methodsByEndpoint(template).keys()].sort()).toEqual([...expected].sort());
+      const served = [...methodsByEndpoint(template).keys()].filter((key) => !key.startsWith('OPTIONS '));
+      expect(served.sort()).toEqual([...expected].sort());
+    });
+
+    it('answers a CORS preflight on exactly the paths of the manifest, in API Gateway, without credentials', () => {
+      const methodsByPath = new Map<string, string[]>();
+      for (const e of listEndpoints()) methodsByPath.set(e.path, [...(methodsByPath.get(e.path) ?? []), e.method]);
+      const preflights = [...methodsByEndpoint(template)].filter(([key]) => key.startsWith('OPTIONS '));
+      expect(preflights.map(([key]) => key.slice('OPTIONS '.length)).sort()).toEqual([...methodsByPath.keys()].sort());
+      for (const [key, method] of preflights) {
+        const path = key.slice('OPTIONS '.length);
+        expect({ path, authorizationType: method.AuthorizationType, authorizerId: method.AuthorizerId, type: method.Integration.Type }).toEqual({
+          path,
+          authorizationType: 'NONE',
+          authorizerId: undefined,
+          type: 'MOCK',
+        });
+        expect({ path, headers: method.Integration.IntegrationResponses[0].ResponseParameters }).toEqual({
+          path,
+          headers: {
+            'method.response.header.Access-Control-Allow-Origin': `'${GATEWAY.cors.allowOrigin}'`,
+            'method.response.header.Access-Control-Allow-Methods': `'${methodsByPath.get(path)!.join(',')}'`,
+            'method.response.header.Access-Control-Allow-Headers': `'${GATEWAY.cors.allowHeaders.join(',')}'`,
+            'method.response.header.Access-Control-Max-Age': `'${GATEWAY.cors.maxAgeSeconds}'`,
+          },
+        });
+      }
+      expect(GATEWAY.cors.allowHeaders).toEqual(expect.arrayContaining(['authorization', 'content-type', GATEWAY.correlationHeader]));
     });
 
     it('integrates each endpoint (AWS_PROXY) with the function of its handler module', () => {
@@ -236,6 +272,7 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
         expect(parsed).toEqual(body);
         expect(props.ResponseParameters).toEqual({
           [`gatewayresponse.header.${GATEWAY.correlationHeader}`]: `method.request.header.${GATEWAY.correlationHeader}`,
+          ...Object.fromEntries(Object.entries(CORS_RESPONSE_HEADERS).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`])),
         });
       }
     });
@@ -264,6 +301,74 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
           table: { Ref: tableId },
         });
       }
+    });
+
+    it('sets only variables of the config schema (and the Node.js runtime options) in any function environment', () => {
+      for (const [id, fn] of ownFunctions()) {
+        const variables = fn.Properties.Environment.Variables;
+        const unknown = Object.keys(variables).filter((name) => name !== 'NODE_OPTIONS' && !(CONFIG_VARIABLES as string[]).includes(name));
+        expect({ id, unknown, nodeOptions: variables.NODE_OPTIONS }).toEqual({ id, unknown: [], nodeOptions: '--enable-source-maps' });
+      }
+    });
+
+    it('gives every function a log group of its own, kept for the default retention, and a role that writes to it only', () => {
+      const logGroups = template.findResources('AWS::Logs::LogGroup');
+      const used = new Set<string>();
+      for (const [id, fn] of ownFunctions()) {
+        const logGroupId = fn.Properties.LoggingConfig?.LogGroup?.Ref;
+        expect({ id, retention: logGroups[logGroupId]?.Properties.RetentionInDays }).toEqual({ id, retention: STACK_DEFAULTS.logRetention });
+        expect(used.has(logGroupId)).toBe(false);
+        used.add(logGroupId);
+        const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+        expect({ id, managedPolicies: resources[roleId].Properties.ManagedPolicyArns }).toEqual({ id, managedPolicies: undefined });
+        const logStatements = functionStatements(template, id).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('logs:')));
+        expect({ id, statements: logStatements.map((st: Json) => ({ actions: actionsOf(st).sort(), resource: st.Resource })) }).toEqual({
+          id,
+          statements: [{ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] } }],
+        });
+      }
+      expect(STACK_DEFAULTS.logRetention).toBe(30);
+    });
+  });
+
+  describe('API stage', () => {
+    const stage = () => Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties;
+
+    it('throttles the stage at the default rate and burst, and logs errors without request or response bodies', () => {
+      expect(stage().StageName).toBe('test');
+      expect(stage().MethodSettings).toEqual([
+        {
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: STACK_DEFAULTS.throttle.rateLimit,
+          ThrottlingBurstLimit: STACK_DEFAULTS.throttle.burstLimit,
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        },
+      ]);
+      expect(STACK_DEFAULTS.throttle).toEqual({ rateLimit: 50, burstLimit: 100 });
+    });
+
+    it('writes one JSON access log line per request to a log group with the default retention', () => {
+      const { DestinationArn, Format } = stage().AccessLogSetting;
+      const logGroupId = DestinationArn['Fn::GetAtt'][0];
+      expect(resources[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: STACK_DEFAULTS.logRetention } });
+      const format = JSON.parse(Format);
+      expect(format).toEqual(ACCESS_LOG_FORMAT);
+      expect(format).toMatchObject({
+        requestId: '$context.requestId',
+        ip: '$context.identity.sourceIp',
+        method: '$context.httpMethod',
+        path: '$context.path',
+        status: '$context.status',
+        latency: '$context.responseLatency',
+      });
+    });
+
+    it('has the account-level CloudWatch role API Gateway needs to write logs', () => {
+      const account = Object.values(template.findResources('AWS::ApiGateway::Account'))[0];
+      const role = resources[account.Properties.CloudWatchRoleArn['Fn::GetAtt'][0]];
+      expect(JSON.stringify(role.Properties.ManagedPolicyArns)).toContain('AmazonAPIGatewayPushToCloudWatchLogs');
     });
   });
 
@@ -465,5 +570,61 @@ describe('VoiceOrgStack template (external ID token issuer)', () => {
   it('gives the external issuer, audience and JWKS URL to the authorizer', () => {
     const env = template.toJSON().Resources[authorizerFunctionId(template)].Properties.Environment.Variables;
     expect({ issuer: env.ID_TOKEN_ISSUER, audience: env.ID_TOKEN_AUDIENCE, jwksUrl: env.ID_TOKEN_JWKS_URL }).toEqual(idTokenIssuer);
+  });
+});
+
+describe('VoiceOrgStack template (settings from context)', () => {
+  let template: Template;
+
+  beforeAll(() => {
+    template = synthFromContext({ stage: 'dev', throttleRateLimit: '7.5', throttleBurstLimit: 15, logRetentionDays: '90', authorizerCacheSeconds: '0' });
+  });
+
+  it('throttles the stage at the rate and burst from context', () => {
+    const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties;
+    expect(stage.StageName).toBe('dev');
+    expect(stage.MethodSettings[0]).toMatchObject({ ThrottlingRateLimit: 7.5, ThrottlingBurstLimit: 15 });
+  });
+
+  it('keeps every log group (functions and access logs) for the retention from context', () => {
+    const retentions = Object.values(template.findResources('AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays);
+    expect(retentions.length).toBe(listHandlers().length + Object.keys(EVENT_HANDLERS).length + 2);
+    expect(new Set(retentions)).toEqual(new Set([90]));
+  });
+
+  it('caches authorizer results for the seconds from context', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
+  });
+});
+
+describe('stackPropsFromContext', () => {
+  const propsOf = (context: Record<string, unknown>) => stackPropsFromContext(new App({ context }).node);
+
+  it('names the stack after the stage and leaves unset settings to the stack defaults', () => {
+    expect(propsOf({})).toEqual({
+      stackName: 'VoiceOrgApi-prod',
+      props: { stage: 'prod', idTokenIssuer: undefined, authorizerCacheSeconds: undefined, mail: undefined, throttle: undefined, logRetention: undefined },
+    });
+  });
+
+  it('reads the issuer, the SES sender and throttling, filling in what is left out', () => {
+    const { props } = propsOf({ idTokenIssuer: 'https://issuer.example.com/', idTokenAudience: 'client-1', sesIdentity: 'acme.example', throttleBurstLimit: '10' });
+    expect(props.idTokenIssuer).toEqual({ issuer: 'https://issuer.example.com/', audience: 'client-1', jwksUrl: 'https://issuer.example.com/.well-known/jwks.json' });
+    expect(props.mail).toEqual({ identity: 'acme.example', fromAddress: 'no-reply@acme.example', appUrl: 'https://app.example.com' });
+    expect(props.throttle).toEqual({ rateLimit: STACK_DEFAULTS.throttle.rateLimit, burstLimit: 10 });
+  });
+
+  it.each([
+    [{ idTokenIssuer: 'https://issuer.example.com' }, /idTokenIssuer needs idTokenAudience/],
+    [{ idTokenAudience: 'client-1' }, /need idTokenIssuer/],
+    [{ appUrl: 'https://app.acme.example' }, /need sesIdentity/],
+    [{ sesIdentity: 'acme.example', sesFromAddress: 'nobody' }, /sesFromAddress must be an email address/],
+    [{ throttleRateLimit: '0' }, /throttleRateLimit must be/],
+    [{ throttleBurstLimit: '2.5' }, /throttleBurstLimit must be/],
+    [{ logRetentionDays: 45 }, /logRetentionDays must be one of CloudWatch's retention periods/],
+    [{ authorizerCacheSeconds: 'soon' }, /authorizerCacheSeconds must be/],
+    [{ stage: 'my stage' }, /Context stage must be/],
+  ])('refuses %j', (context, message) => {
+    expect(() => propsOf(context)).toThrow(message);
   });
 });

@@ -158,7 +158,7 @@ async function releaseEmailGuard(db: TableContext, invite: InviteRecord) {
 }
 
 /** Revokes a pending invite: its link stops working at once. */
-export async function revokeInvite(deps: InviteDeps, orgId: string, inviteId: string): Promise<void> {
+export async function revokeInvite(deps: Pick<InviteDeps, 'db' | 'now'>, orgId: string, inviteId: string): Promise<void> {
   const { db } = deps;
   const invite = await getInvite(db, orgId, inviteId);
   if (!invite) throw inviteNotFound(inviteId);
@@ -215,7 +215,7 @@ export async function resendInvite(deps: InviteDeps, caller: Caller, inviteId: s
 }
 
 /** The organization's invites, newest first, optionally of one status (expired is derived). */
-export async function listOrganizationInvites(deps: InviteDeps, orgId: string, query: { status?: InviteStatus; page: number; limit: number }) {
+export async function listOrganizationInvites(deps: Pick<InviteDeps, 'db' | 'now'>, orgId: string, query: { status?: InviteStatus; page: number; limit: number }) {
   const now = deps.now();
   const invites = (await listInvites(deps.db, orgId)).filter((invite) => !query.status || statusOf(invite, now) === query.status);
   const offset = (query.page - 1) * query.limit;

@@ -1,0 +1,82 @@
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+import { STACK_DEFAULTS, type VoiceOrgStackProps } from './stack';
+
+/**
+ * The CDK context the app reads (cdk.json or `-c name=value`), documented in docs/deploy.md.
+ * Values given with -c arrive as strings, values in cdk.json as JSON: both are accepted, and a
+ * malformed one stops the synth with a message naming it.
+ */
+export const CONTEXT_KEYS = [
+  'stage',
+  'idTokenIssuer',
+  'idTokenAudience',
+  'idTokenJwksUrl',
+  'authorizerCacheSeconds',
+  'sesIdentity',
+  'sesFromAddress',
+  'appUrl',
+  'throttleRateLimit',
+  'throttleBurstLimit',
+  'logRetentionDays',
+] as const;
+
+export type ContextKey = (typeof CONTEXT_KEYS)[number];
+
+/** The retention periods CloudWatch Logs accepts, in days (RetentionDays without INFINITE). */
+const RETENTION_DAYS = Object.values(logs.RetentionDays).filter((days): days is number => typeof days === 'number' && days !== logs.RetentionDays.INFINITE);
+
+/** The stack's name and props from the app's context. */
+export function stackPropsFromContext(node: Node): { stackName: string; props: VoiceOrgStackProps } {
+  const text = (name: ContextKey): string | undefined => {
+    const value: unknown = node.tryGetContext(name);
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`Context ${name} must be a string, not ${JSON.stringify(value)}.`);
+    return String(value);
+  };
+  const number = (name: ContextKey, check: (n: number) => boolean, expected: string): number | undefined => {
+    const value = text(name);
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || !check(parsed)) throw new Error(`Context ${name} must be ${expected}, not ${JSON.stringify(value)}.`);
+    return parsed;
+  };
+  const url = (name: ContextKey): string | undefined => {
+    const value = text(name);
+    if (value !== undefined && !/^https:\/\/[^\s/]+/.test(value)) throw new Error(`Context ${name} must be an https:// URL, not ${JSON.stringify(value)}.`);
+    return value;
+  };
+
+  const stage = text('stage') ?? STACK_DEFAULTS.stage;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage)) throw new Error(`Context stage must be letters, digits, - or _ (it names the stack and the API stage), not ${JSON.stringify(stage)}.`);
+
+  const issuer = url('idTokenIssuer');
+  const audience = text('idTokenAudience');
+  if (issuer && !audience) throw new Error('Context idTokenIssuer needs idTokenAudience (the app client id your issuer puts in aud).');
+  if (!issuer && (audience || text('idTokenJwksUrl'))) throw new Error('Context idTokenAudience and idTokenJwksUrl need idTokenIssuer.');
+
+  const sesIdentity = text('sesIdentity');
+  const fromAddress = text('sesFromAddress');
+  const appUrl = url('appUrl');
+  if (!sesIdentity && (fromAddress || appUrl)) throw new Error('Context sesFromAddress and appUrl need sesIdentity (the verified SES domain or address that sends invitations).');
+  if (fromAddress && !/^[^@\s]+@[^@\s]+$/.test(fromAddress)) throw new Error(`Context sesFromAddress must be an email address, not ${JSON.stringify(fromAddress)}.`);
+
+  const rateLimit = number('throttleRateLimit', (n) => n > 0, 'a number of requests per second above 0');
+  const burstLimit = number('throttleBurstLimit', (n) => Number.isInteger(n) && n > 0, 'a whole number of requests above 0');
+  const retentionDays = number('logRetentionDays', (n) => RETENTION_DAYS.includes(n), `one of CloudWatch's retention periods in days (${RETENTION_DAYS.join(', ')})`);
+
+  return {
+    stackName: `VoiceOrgApi-${stage}`,
+    props: {
+      stage,
+      idTokenIssuer: issuer ? { issuer, audience: audience!, jwksUrl: url('idTokenJwksUrl') ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json` } : undefined,
+      authorizerCacheSeconds: number('authorizerCacheSeconds', (n) => Number.isInteger(n) && n >= 0 && n <= 3600, 'a whole number of seconds from 0 to 3600'),
+      mail: sesIdentity ? { identity: sesIdentity, fromAddress: fromAddress ?? `no-reply@${sesIdentity.replace(/^.*@/, '')}`, appUrl: appUrl ?? 'https://app.example.com' } : undefined,
+      throttle:
+        rateLimit === undefined && burstLimit === undefined
+          ? undefined
+          : { rateLimit: rateLimit ?? STACK_DEFAULTS.throttle.rateLimit, burstLimit: burstLimit ?? STACK_DEFAULTS.throttle.burstLimit },
+      logRetention: retentionDays as logs.RetentionDays | undefined,
+    },
+  };
+}

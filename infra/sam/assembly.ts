@@ -1,0 +1,86 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** A Lambda function of a synthesized stack whose code is a bundle built from a handler module. */
+export interface BundledFunction {
+  /** CloudFormation logical id, e.g. UsersListUsersFunction286AEB2D (what `sam local invoke` takes). */
+  logicalId: string;
+  /** Construct path from the aws:cdk:path metadata, e.g. VoiceOrgApi-prod/UsersListUsersFunction. */
+  constructPath: string;
+  /** The handler module the bundle was built from (from its source map), e.g. functions/users/list-users. */
+  handlerModule: string;
+  /** The asset directory in the cloud assembly, and the bundle file in it. */
+  assetDir: string;
+  bundleFile: string;
+  bundleBytes: number;
+  /** `index.handler` for a NodejsFunction. */
+  handler: string;
+  /** The function's environment as the template declares it (values may be CloudFormation intrinsics). */
+  environment: Record<string, unknown>;
+}
+
+type Json = any; // CloudFormation and asset manifests are untyped JSON.
+
+/**
+ * The bundled functions of a stack in a cloud assembly directory (cdk.out or an App's
+ * outdir): each function's Code.S3Key names its asset (<hash>.zip), the stack's asset
+ * manifest gives the asset's directory, and the bundle's source map names the one handler
+ * module under functions/ it was built from. Functions CDK adds itself (inline code, or
+ * code that is not built from functions/) are left out. Needs no asset metadata, so it
+ * reads an App's outdir as well as the CLI's cdk.out.
+ */
+export function bundledFunctions(outdir: string, stackName: string): BundledFunction[] {
+  const template: Json = JSON.parse(readFileSync(path.join(outdir, `${stackName}.template.json`), 'utf8'));
+  const assets: Json = JSON.parse(readFileSync(path.join(outdir, `${stackName}.assets.json`), 'utf8'));
+  const functions: BundledFunction[] = [];
+  for (const [logicalId, resource] of Object.entries<Json>(template.Resources ?? {})) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    const s3Key: unknown = resource.Properties?.Code?.S3Key;
+    if (typeof s3Key !== 'string') continue; // inline code
+    const asset = assets.files?.[s3Key.replace(/\.zip$/, '')];
+    if (!asset) throw new Error(`${logicalId}: no asset in ${stackName}.assets.json for Code.S3Key ${s3Key}`);
+    const assetDir = path.join(outdir, asset.source.path);
+    const bundleFile = path.join(assetDir, 'index.js');
+    if (!existsSync(bundleFile)) throw new Error(`${logicalId}: ${bundleFile} does not exist (was the app synthesized without bundling?)`);
+    const handlerModule = handlerModuleOf(bundleFile);
+    if (!handlerModule) continue; // a function CDK adds with code of its own
+    functions.push({
+      logicalId,
+      constructPath: String(resource.Metadata?.['aws:cdk:path'] ?? '').replace(/\/Resource$/, ''),
+      handlerModule,
+      assetDir,
+      bundleFile,
+      bundleBytes: statSync(bundleFile).size,
+      handler: resource.Properties.Handler,
+      environment: resource.Properties.Environment?.Variables ?? {},
+    });
+  }
+  return functions;
+}
+
+/** The repo files a bundle was built from, as its source map lists them (node_modules excluded). */
+export function bundleSources(bundleFile: string): { own: string[]; packages: string[] } {
+  const map: Json = JSON.parse(readFileSync(`${bundleFile}.map`, 'utf8'));
+  const own: string[] = [];
+  const packages = new Set<string>();
+  for (const source of map.sources as string[]) {
+    const inModules = source.lastIndexOf('node_modules/');
+    if (inModules >= 0) {
+      const [scope, name] = source.slice(inModules + 'node_modules/'.length).split('/');
+      packages.add(scope.startsWith('@') ? `${scope}/${name}` : scope);
+    } else {
+      // Sources are relative to the bundling directory; keep the path from the repo's top folders.
+      const match = /(?:^|\/)((?:functions|shared|infra)\/.+)$/.exec(source);
+      if (match) own.push(match[1]);
+    }
+  }
+  return { own, packages: [...packages].sort() };
+}
+
+/** The handler module under functions/ a bundle was built from; undefined for code that is not this repo's. */
+function handlerModuleOf(bundleFile: string): string | undefined {
+  if (!existsSync(`${bundleFile}.map`)) throw new Error(`${bundleFile}: no source map (the stack bundles with sourceMap: true)`);
+  const modules = bundleSources(bundleFile).own.filter((file) => file.startsWith('functions/')).map((file) => file.replace(/\.ts$/, ''));
+  if (modules.length > 1) throw new Error(`${bundleFile}: built from several handler modules: ${modules.join(', ')}`);
+  return modules[0];
+}

@@ -1,0 +1,346 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, S3Event } from 'aws-lambda';
+import { SCOPES, type Scope } from '../../shared/auth/access';
+import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
+import { principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
+import { EVENT_HANDLERS, listEndpoints, listHandlers, ROUTES, type RouteName } from '../../shared/routes';
+import { recordingObjectKey } from '../../shared/storage/recording-objects';
+import { methodArnFor, proxyEvent, tokenAuthorizerEvent } from '../local/api-gateway';
+import { DEMO_ORG_ID, DEMO_USERS } from '../local/demo';
+
+/**
+ * One sample event per Lambda function of the stack, generated from the route manifest:
+ * REST proxy events (as API Gateway sends them after the TOKEN authorizer, with the
+ * authorizer's context), the TOKEN authorizer event, and the S3 ObjectCreated event of the
+ * upload completion function. `npx tsx infra/sam/generate-events.ts` writes them to
+ * events/<function>.json for `sam local invoke -e`; the tests run each through its handler.
+ */
+
+/** The data the sample requests act on. The committed events use the demo organization's ids. */
+export interface SampleIds {
+  orgId: string;
+  /** The member whose settings are read and changed, and whose personal key creates an upload. */
+  memberId: string;
+  /** A live recording with a transcript, a summary and action items. */
+  recordingId: string;
+  /** A recording that is changed, then moved to the trash. */
+  editRecordingId: string;
+  /** A recording in the trash, restored. */
+  trashedRecordingId: string;
+  /** A recording waiting for its file, completed by the S3 event. */
+  uploadRecordingId: string;
+  uploadFilename: string;
+  uploadBytes: number;
+  tagId: string;
+  /** A template that is read, changed, then deleted. */
+  templateId: string;
+  /** Pending invitations: one is sent again, one revoked. */
+  resendInviteId: string;
+  revokeInviteId: string;
+  /** The token of a pending invitation to inviteeEmail (what its email link carries). */
+  inviteToken: string;
+  inviteeEmail: string;
+  /** The address Send invite invites. */
+  newInviteEmail: string;
+}
+
+export type CredentialName = 'orgKey' | 'personalKey' | 'idToken';
+
+/** A bearer credential and what the authorizer answers for it. */
+export interface SampleCredential {
+  /** The Authorization header value. */
+  authorization: string;
+  principalId: string;
+  context: AuthorizerContext;
+}
+
+export interface SampleSetup {
+  stage: string;
+  region: string;
+  bucketName: string;
+  ids: SampleIds;
+  credentials: Record<CredentialName, SampleCredential>;
+}
+
+/** What one route's sample request sends, and the status its handler answers on the sample data. */
+export interface SampleRequest {
+  credential: CredentialName | null;
+  /** Path parameters other than orgId (which comes from the ids). */
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  status: number;
+}
+
+/**
+ * Every route of the manifest has a sample request (the type requires it). Requests run in
+ * manifest order on one set of data: changes come after reads of the same item.
+ */
+export const SAMPLE_REQUESTS: { [R in RouteName]: (ids: SampleIds) => SampleRequest } = {
+  health: () => ({ credential: null, status: 200 }),
+  listUsers: () => ({ credential: 'orgKey', query: { q: 'mia', limit: '10' }, status: 200 }),
+  getMemberSettings: (ids) => ({
+    credential: 'orgKey',
+    path: { userId: ids.memberId },
+    query: { include: 'profile,preferences,tags,notifications' },
+    status: 200,
+  }),
+  updateMemberSettings: (ids) => ({
+    credential: 'orgKey',
+    path: { userId: ids.memberId },
+    body: {
+      settings: { selected_theme: 'light', auto_transcription: true },
+      notifications: { highlight_time: '08:00' },
+      profile: { profile: '# Mia\n\nSales lead for the APAC region. Prefers short summaries with action items first.' },
+      preferences: [{ command: 'summarize', command_type: 'summary_enhance', preference_content: 'Keep summaries under 200 words.' }],
+    },
+    status: 200,
+  }),
+  listRecordings: () => ({ credential: 'orgKey', query: { startDate: '2026-11-01', limit: '10' }, status: 200 }),
+  getRecording: (ids) => ({
+    credential: 'orgKey',
+    path: { recordingId: ids.recordingId },
+    query: { include: 'transcript,summary,action_items' },
+    status: 200,
+  }),
+  updateRecording: (ids) => ({
+    credential: 'orgKey',
+    path: { recordingId: ids.editRecordingId },
+    body: { title: 'Sales call with Kobe Trading (pilot)', description: 'Pilot for 40 seats from January.', tags: [ids.tagId] },
+    status: 200,
+  }),
+  deleteRecording: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.editRecordingId }, query: { permanent: 'false' }, status: 200 }),
+  restoreRecording: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.trashedRecordingId }, status: 200 }),
+  createUploadUrl: (ids) => ({
+    credential: 'personalKey',
+    body: { filename: 'customer-interview.m4a', content_type: 'audio/mp4', size_bytes: ids.uploadBytes, title: 'Customer interview', language: 'en', tag_ids: [ids.tagId] },
+    status: 201,
+  }),
+  listPublicRecordings: () => ({ credential: 'personalKey', query: { start_date: '2026-11-01', limit: '10' }, status: 200 }),
+  listTemplates: () => ({ credential: 'orgKey', status: 200 }),
+  getTemplate: (ids) => ({ credential: 'orgKey', path: { templateId: ids.templateId }, status: 200 }),
+  createTemplate: () => ({
+    credential: 'orgKey',
+    body: {
+      name: 'Weekly standup',
+      description: 'Short notes for the team channel.',
+      sections: [
+        { title: 'Progress', prompt: 'List what each person finished since the last standup.' },
+        { title: 'Blockers', prompt: 'List blockers and who can help.' },
+      ],
+    },
+    status: 201,
+  }),
+  updateTemplate: (ids) => ({ credential: 'orgKey', path: { templateId: ids.templateId }, body: { description: 'For customer calls: needs, objections, next steps, risks.' }, status: 200 }),
+  deleteTemplate: (ids) => ({ credential: 'orgKey', path: { templateId: ids.templateId }, status: 200 }),
+  sendInvite: (ids) => ({ credential: 'orgKey', body: { email: ids.newInviteEmail, role: 'member' }, status: 201 }),
+  listInvites: () => ({ credential: 'orgKey', query: { status: 'pending', limit: '20' }, status: 200 }),
+  revokeInvite: (ids) => ({ credential: 'orgKey', path: { inviteId: ids.revokeInviteId }, status: 200 }),
+  resendInvite: (ids) => ({ credential: 'orgKey', path: { inviteId: ids.resendInviteId }, status: 200 }),
+  acceptInvite: (ids) => ({ credential: 'idToken', body: { token: ids.inviteToken }, status: 200 }),
+};
+
+/** One function's sample event. */
+export interface SampleEvent {
+  /** File name under events/: the handler module's base name. */
+  file: string;
+  /** Handler module (functions/..., exports `handler`). */
+  handler: string;
+  kind: 'authorizer' | 'http' | 's3';
+  routeName?: RouteName;
+  /** HTTP events: the status the handler answers on the sample data. */
+  expectedStatus?: number;
+  event: APIGatewayTokenAuthorizerEvent | APIGatewayProxyEvent | S3Event;
+}
+
+export const AUTHORIZER_HANDLER = 'functions/authorizer';
+export const EVENTS_DIR = 'events';
+
+/** Placeholders for the committed events: replace them with your own credentials. */
+export const PLACEHOLDER_ORG_KEY = 'pk_org_sample_replace_with_your_org_key';
+export const PLACEHOLDER_PERSONAL_KEY = 'pk_user_sample_replace_with_your_personal_key';
+export const PLACEHOLDER_ID_TOKEN = 'REPLACE_WITH_AN_ID_TOKEN';
+
+/** Ids of the demo organization (infra/local/demo.ts) plus the items the sample requests need. */
+export const SAMPLE_IDS: SampleIds = {
+  orgId: DEMO_ORG_ID,
+  memberId: DEMO_USERS.member.id,
+  recordingId: 'rec_demo_standup',
+  editRecordingId: 'rec_demo_sales_call',
+  trashedRecordingId: 'rec_demo_old_test',
+  uploadRecordingId: 'rec_demo_upload',
+  uploadFilename: 'customer-interview.m4a',
+  uploadBytes: 48_213_504,
+  tagId: 'tag_demo_sales',
+  templateId: 'tpl_demo_sales_call',
+  resendInviteId: 'inv_demo_resend',
+  revokeInviteId: 'inv_demo_revoke',
+  inviteToken: 'sample_invite_token_from_the_invitation_link',
+  inviteeEmail: 'ines.invitee@demo.example',
+  newInviteEmail: 'nina.new@demo.example',
+};
+
+/** The scopes of the sample personal key. */
+export const PERSONAL_KEY_SCOPES: Scope[] = ['recordings:read', 'recordings:write'];
+
+/** The authorizer's answer for a principal, as functions/authorizer.ts builds it. */
+export function credentialFor(authorization: string, principal: Principal): SampleCredential {
+  return {
+    authorization,
+    principalId: principal.userId ?? principal.keyId ?? principal.subject ?? 'anonymous',
+    context: principalToContext(principal),
+  };
+}
+
+/** The committed events' setup: placeholder credentials, each with the context the authorizer gives it. */
+export function placeholderSetup(ids: SampleIds = SAMPLE_IDS): SampleSetup {
+  const keyId = (key: string) => apiKeyIdFromHash(hashApiKey(key));
+  return {
+    stage: 'prod',
+    region: 'us-east-1',
+    bucketName: 'voiceorgapi-prod-recordingsbucket-example',
+    ids,
+    credentials: {
+      orgKey: credentialFor(`Bearer ${PLACEHOLDER_ORG_KEY}`, { kind: 'org_key', orgId: ids.orgId, keyId: keyId(PLACEHOLDER_ORG_KEY), scopes: [...SCOPES] }),
+      personalKey: credentialFor(`Bearer ${PLACEHOLDER_PERSONAL_KEY}`, {
+        kind: 'user_key',
+        orgId: ids.orgId,
+        userId: ids.memberId,
+        keyId: keyId(PLACEHOLDER_PERSONAL_KEY),
+        scopes: PERSONAL_KEY_SCOPES,
+      }),
+      idToken: credentialFor(`Bearer ${PLACEHOLDER_ID_TOKEN}`, {
+        kind: 'id_token',
+        scopes: [],
+        email: ids.inviteeEmail,
+        emailVerified: true,
+        issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_EXAMPLE',
+        subject: '8f0b6a52-5c1e-4f7a-9d2e-0c3b7e6d1a90',
+        name: 'Ines Invitee',
+      }),
+    },
+  };
+}
+
+// Fixed request metadata, so regenerating the events gives the same files.
+const REQUEST_TIME = new Date('2026-11-16T09:30:00.000Z');
+const SOURCE_IP = '203.0.113.10';
+const HOST = '127.0.0.1:3000';
+
+/** A stable UUID-shaped id from a name. */
+function stableUuid(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Path parameters and the concrete path of a route's sample request. */
+function samplePath(routeName: RouteName, ids: SampleIds, request: SampleRequest): { params: Record<string, string>; pathname: string } {
+  const template = ROUTES[routeName].path;
+  const params: Record<string, string> = { ...(template.includes('{orgId}') ? { orgId: ids.orgId } : {}), ...request.path };
+  const pathname = template.replace(/\{(\w+)\}/g, (_all, name: string) => {
+    if (params[name] === undefined) throw new Error(`sample request of ${routeName} gives no path parameter ${name}`);
+    return encodeURIComponent(params[name]);
+  });
+  return { params, pathname };
+}
+
+/** The REST proxy event of a route's sample request, as the API Gateway emulator (and API Gateway) sends it. */
+export function sampleProxyEvent(setup: SampleSetup, routeName: RouteName, request: SampleRequest = SAMPLE_REQUESTS[routeName](setup.ids)): APIGatewayProxyEvent {
+  const route = ROUTES[routeName];
+  const endpoint = listEndpoints().find((e) => e.routeName === routeName && e.path === route.path)!;
+  const { params, pathname } = samplePath(routeName, setup.ids, request);
+  const url = new URL(`http://${HOST}${pathname}`);
+  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
+  const credential = request.credential ? setup.credentials[request.credential] : undefined;
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(credential ? { authorization: credential.authorization } : {}),
+    ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+    host: HOST,
+    'user-agent': 'curl/8.5.0',
+    'x-correlation-id': `sample-${routeName}`,
+  };
+  const event = proxyEvent({
+    request: { httpVersion: '1.1', socket: { remoteAddress: SOURCE_IP } },
+    url,
+    headers,
+    body: request.body === undefined ? null : JSON.stringify(request.body),
+    endpoint,
+    params,
+    stage: setup.stage,
+    authorizerContext: credential ? { ...credential.context, principalId: credential.principalId, integrationLatency: 0 } : null,
+  });
+  return {
+    ...event,
+    requestContext: {
+      ...event.requestContext,
+      requestId: stableUuid(`${routeName}:${pathname}`),
+      requestTime: REQUEST_TIME.toUTCString(),
+      requestTimeEpoch: REQUEST_TIME.getTime(),
+    },
+  };
+}
+
+/** The TOKEN authorizer event of a credential, for the request of a route (List users by default). */
+export function sampleAuthorizerEvent(setup: SampleSetup, credential: CredentialName = 'orgKey', routeName: RouteName = 'listUsers'): APIGatewayTokenAuthorizerEvent {
+  const { pathname } = samplePath(routeName, setup.ids, SAMPLE_REQUESTS[routeName](setup.ids));
+  return tokenAuthorizerEvent(setup.credentials[credential].authorization, methodArnFor(setup.stage, ROUTES[routeName].method, pathname));
+}
+
+/** The S3 ObjectCreated event of the sample recording's upload, in S3's notification shape. */
+export function sampleUploadEvent(setup: SampleSetup): S3Event {
+  const { ids } = setup;
+  const key = recordingObjectKey(ids.orgId, ids.uploadRecordingId, ids.uploadFilename);
+  return {
+    Records: [
+      {
+        eventVersion: '2.1',
+        eventSource: 'aws:s3',
+        awsRegion: setup.region,
+        eventTime: REQUEST_TIME.toISOString(),
+        eventName: 'ObjectCreated:Put',
+        userIdentity: { principalId: 'AWS:AROAEXAMPLEUPLOADER:recordings-upload' },
+        requestParameters: { sourceIPAddress: SOURCE_IP },
+        responseElements: { 'x-amz-request-id': 'C3D13FE58DE4C810', 'x-amz-id-2': 'FMyUVURIY8/IgAtTv8xRjskZQpcIZ9KG4V5Wp6S7S/JRWeUWerMUE5JgHvANOjpD' },
+        s3: {
+          s3SchemaVersion: '1.0',
+          configurationId: 'recordings-object-created',
+          bucket: { name: setup.bucketName, ownerIdentity: { principalId: 'A3NL1KOZZKExample' }, arn: `arn:aws:s3:::${setup.bucketName}` },
+          // S3 sends keys URL-encoded.
+          object: { key: encodeURIComponent(key).replace(/%2F/g, '/'), size: ids.uploadBytes, eTag: 'd41d8cd98f00b204e9800998ecf8427e', sequencer: '0A1B2C3D4E5F678910' },
+        },
+      },
+    ],
+  };
+}
+
+/** events/<file> of a handler module. */
+export function eventFileOf(handlerModule: string): string {
+  return `${path.posix.basename(handlerModule)}.json`;
+}
+
+/**
+ * Every function's sample event, in the order they run on one set of data: the authorizer,
+ * the HTTP functions in manifest order, then the upload completion.
+ */
+export function sampleEvents(setup: SampleSetup): SampleEvent[] {
+  const events: SampleEvent[] = [
+    { file: eventFileOf(AUTHORIZER_HANDLER), handler: AUTHORIZER_HANDLER, kind: 'authorizer', event: sampleAuthorizerEvent(setup) },
+    ...listHandlers().map(({ handler, routes }): SampleEvent => {
+      const routeName = routes[0];
+      const request = SAMPLE_REQUESTS[routeName](setup.ids);
+      return { file: eventFileOf(handler), handler, kind: 'http', routeName, expectedStatus: request.status, event: sampleProxyEvent(setup, routeName, request) };
+    }),
+    { file: eventFileOf(EVENT_HANDLERS.completeUpload.handler), handler: EVENT_HANDLERS.completeUpload.handler, kind: 's3', event: sampleUploadEvent(setup) },
+  ];
+  const files = events.map((e) => e.file);
+  const repeated = files.filter((file, i) => files.indexOf(file) !== i);
+  if (repeated.length) throw new Error(`two functions would share the sample event file ${repeated.join(', ')}`);
+  return events;
+}
+
+/** A sample event file's text: pretty JSON with a final newline. */
+export function eventFileText(event: SampleEvent['event']): string {
+  return `${JSON.stringify(event, null, 2)}\n`;
+}

@@ -1,0 +1,299 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
+import { App } from 'aws-cdk-lib';
+import { lambdaContext } from '../../infra/local/api-gateway';
+import { JWKS_PATH } from '../../infra/local/identity-provider';
+import { bundledFunctions, bundleSources, type BundledFunction } from '../../infra/sam/assembly';
+import {
+  AUTHORIZER_HANDLER,
+  PERSONAL_KEY_SCOPES,
+  sampleAuthorizerEvent,
+  sampleEvents,
+  type CredentialName,
+  type SampleEvent,
+  type SampleIds,
+  type SampleSetup,
+} from '../../infra/sam/sample-events';
+import { VoiceOrgStack } from '../../infra/stack';
+import { SCOPES } from '../../shared/auth/access';
+import { generateApiKey } from '../../shared/auth/api-key-secrets';
+import { EVENT_HANDLERS, listHandlers, type RouteName, type RoutePermissions } from '../../shared/routes';
+import { keys } from '../../shared/storage/keys';
+import { idTokenFor, localDeployment, sentEmails, unique } from '../support/api';
+import { seedSampleData } from '../support/sample-data';
+
+/**
+ * The built artefacts work: the app is synthesized with bundling (local esbuild, as
+ * `npx cdk synth` does), and each Lambda function's bundle is loaded from the cloud assembly
+ * (asset.<hash>/index.js, not the TypeScript source) with the environment its template
+ * declares, pointed at the shared local deployment's emulators. Each is invoked with a
+ * realistic event (the sample events of infra/sam, on data of its own, with the authorizer
+ * context the real authorizer bundle gives real credentials) and must answer correctly.
+ * Bundle sizes are printed; a bundle must carry no AWS client its function does not use.
+ */
+const STACK_NAME = 'VoiceOrgApi-artefacts';
+const { runtime, dataDir, db } = localDeployment();
+
+/** What the authorizer's role may do (infra/stack.ts); every other function's comes from the manifest. */
+const AUTHORIZER_PERMISSIONS: RoutePermissions = { table: ['GetItem', 'PutItem'] };
+const permissionsOf = (handler: string): RoutePermissions =>
+  handler === AUTHORIZER_HANDLER
+    ? AUTHORIZER_PERMISSIONS
+    : (listHandlers().find((h) => h.handler === handler)?.permissions ??
+      Object.values(EVENT_HANDLERS).find((h) => h.handler === handler)!.permissions);
+
+/** The AWS clients a bundle may carry, each only when its function has the permission that uses it. */
+const CLIENTS = [
+  { name: 'DynamoDB', permission: 'table', pkg: '@aws-sdk/client-dynamodb', markers: ['DynamoDBClient', 'DynamoDB_20120810'] },
+  { name: 'KMS', permission: 'profileKey', pkg: '@aws-sdk/client-kms', markers: ['KMSClient', 'TrentService'] },
+  { name: 'SES', permission: 'mail', pkg: '@aws-sdk/client-sesv2', markers: ['SESv2Client', 'SimpleEmailService_v2'] },
+  { name: 'S3', permission: 'bucket', pkg: '@aws-sdk/client-s3', markers: ['S3Client', 'AmazonS3'] },
+] as const satisfies readonly { name: string; permission: keyof RoutePermissions; pkg: string; markers: readonly string[] }[];
+
+/** A bundle's size budget: the largest today (KMS encryption SDK) is about 1 MB minified. */
+const MAX_BUNDLE_BYTES = 2 * 1024 * 1024;
+
+let outdir: string;
+let synthSeconds: number;
+let functions: BundledFunction[];
+
+beforeAll(() => {
+  outdir = mkdtempSync(path.join(os.tmpdir(), 'voice-org-cdk-out-'));
+  const started = Date.now();
+  // As `npx cdk synth` does: asset metadata in the template (what sam local reads), bundling on.
+  const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true, 'aws:cdk:enable-path-metadata': true } });
+  new VoiceOrgStack(app, STACK_NAME, { stage: 'test' });
+  app.synth();
+  synthSeconds = (Date.now() - started) / 1000;
+  functions = bundledFunctions(outdir, STACK_NAME);
+}, 300_000);
+
+afterAll(() => {
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+const functionOf = (handler: string) => {
+  const fn = functions.find((f) => f.handlerModule === handler);
+  if (!fn) throw new Error(`no bundled function for ${handler}`);
+  return fn;
+};
+
+describe('the cloud assembly', () => {
+  it('has one bundled function per handler module, plus the authorizer and the upload completion', () => {
+    const expected = [AUTHORIZER_HANDLER, ...listHandlers().map((h) => h.handler), ...Object.values(EVENT_HANDLERS).map((h) => h.handler)];
+    expect(functions.map((f) => f.handlerModule).sort()).toEqual(expected.sort());
+    for (const fn of functions) expect(fn.handler).toBe('index.handler');
+  });
+
+  it('keeps every bundle within its size budget, with a source map (sizes printed)', () => {
+    const rows = functions
+      .map((fn) => ({ fn, mapBytes: readFileSync(`${fn.bundleFile}.map`).length, clients: bundleSources(fn.bundleFile).packages.filter((p) => p.startsWith('@aws-sdk/client-')) }))
+      .sort((a, b) => b.fn.bundleBytes - a.fn.bundleBytes);
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`.padStart(10);
+    console.log(
+      [
+        `Synthesized ${STACK_NAME} with ${functions.length} bundled functions in ${synthSeconds.toFixed(1)} s`,
+        `${'function'.padEnd(40)} ${'bundle'.padStart(10)} ${'map'.padStart(10)}  AWS clients`,
+        ...rows.map(({ fn, mapBytes, clients }) => `${fn.handlerModule.replace(/^functions\//, '').padEnd(40)} ${kb(fn.bundleBytes)} ${kb(mapBytes)}  ${clients.map((c) => c.replace('@aws-sdk/client-', '')).join(', ')}`),
+        `${'total'.padEnd(40)} ${kb(functions.reduce((sum, fn) => sum + fn.bundleBytes, 0))}`,
+      ].join('\n'),
+    );
+    for (const { fn, mapBytes } of rows) {
+      expect({ handler: fn.handlerModule, small: fn.bundleBytes <= MAX_BUNDLE_BYTES }).toEqual({ handler: fn.handlerModule, small: true });
+      expect(fn.bundleBytes).toBeGreaterThan(1024);
+      expect(mapBytes).toBeGreaterThan(0);
+    }
+  });
+
+  it('bundles no KMS, SES or S3 client into List users', () => {
+    const text = readFileSync(functionOf('functions/users/list-users').bundleFile, 'utf8');
+    for (const marker of ['KMSClient', 'TrentService', 'SESv2Client', 'SimpleEmailService_v2', 'S3Client', 'AmazonS3']) expect(text).not.toContain(marker);
+    expect(text).toContain('DynamoDBClient');
+  });
+
+  it("bundles into each function exactly the AWS clients its role's permissions use", () => {
+    const found = functions.map((fn) => {
+      const text = readFileSync(fn.bundleFile, 'utf8');
+      const { packages } = bundleSources(fn.bundleFile);
+      return {
+        handler: fn.handlerModule,
+        clients: CLIENTS.filter((c) => packages.includes(c.pkg) || c.markers.some((m) => text.includes(m))).map((c) => c.name),
+      };
+    });
+    const expected = functions.map((fn) => {
+      const permissions = permissionsOf(fn.handlerModule);
+      return { handler: fn.handlerModule, clients: CLIENTS.filter((c) => (permissions[c.permission]?.length ?? 0) > 0).map((c) => c.name) };
+    });
+    expect(found).toEqual(expected);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Invoking the bundles
+
+type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+
+/** Template values that are CloudFormation references, and what stands for them locally. */
+const LOCAL_VALUES: Record<string, () => Record<string, string>> = {
+  TABLE_NAME: () => ({ TABLE_NAME: runtime.tableName }),
+  BUCKET_NAME: () => ({ BUCKET_NAME: runtime.bucketName }),
+  ID_TOKEN_ISSUER: () => ({ ID_TOKEN_ISSUER: runtime.issuer }),
+  ID_TOKEN_AUDIENCE: () => ({ ID_TOKEN_AUDIENCE: runtime.audience }),
+  ID_TOKEN_JWKS_URL: () => ({ ID_TOKEN_JWKS_URL: `${runtime.apiUrl}${JWKS_PATH}` }),
+  // No KMS locally: profile data keys are wrapped with the deployment's local key, as under npm start.
+  PROFILE_KMS_KEY_ARN: () => ({ PROFILE_LOCAL_KEY_FILE: path.join(dataDir, 'profile-key.bin') }),
+};
+
+/** A function's environment: what its template declares, references resolved locally, plus the emulator endpoints. */
+function localEnvironment(fn: BundledFunction): Record<string, string> {
+  const env: Record<string, string> = { AWS_REGION: runtime.region, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, POWERTOOLS_LOG_LEVEL: 'ERROR' };
+  for (const [name, value] of Object.entries(fn.environment)) {
+    if (name === 'NODE_OPTIONS') continue; // options of the Lambda runtime's node process
+    if (typeof value === 'string') env[name] = value;
+    else if (LOCAL_VALUES[name]) Object.assign(env, LOCAL_VALUES[name]());
+    else throw new Error(`${fn.logicalId}: no local value for ${name} = ${JSON.stringify(value)}`);
+  }
+  if (env.BUCKET_NAME) env.S3_ENDPOINT = runtime.s3Endpoint;
+  if (env.SES_FROM_ADDRESS) env.SES_ENDPOINT = runtime.sesEndpoint;
+  return env;
+}
+
+const setKeys = new Set<string>();
+const loaded = new Map<string, Handler>();
+
+/**
+ * Loads a function's bundle as Lambda would: a fresh module (nothing shared with another
+ * bundle) under the function's own environment, which stays in place while it runs.
+ */
+function bundleHandler(handlerModule: string): Handler {
+  const fn = functionOf(handlerModule);
+  for (const key of setKeys) delete process.env[key];
+  const env = localEnvironment(fn);
+  for (const key of Object.keys(env)) setKeys.add(key);
+  Object.assign(process.env, env);
+  if (!loaded.has(handlerModule)) {
+    let exported: { handler?: Handler } = {};
+    jest.isolateModules(() => {
+      exported = require(fn.bundleFile);
+    });
+    if (typeof exported.handler !== 'function') throw new Error(`${fn.bundleFile} exports no handler function`);
+    loaded.set(handlerModule, exported.handler);
+  }
+  return loaded.get(handlerModule)!;
+}
+
+const u = unique();
+const ids: SampleIds = {
+  orgId: `org_art_${u}`,
+  memberId: `usr_art_${u}_member`,
+  recordingId: `rec_art_${u}_live`,
+  editRecordingId: `rec_art_${u}_edit`,
+  trashedRecordingId: `rec_art_${u}_trash`,
+  uploadRecordingId: `rec_art_${u}_upload`,
+  uploadFilename: 'customer-interview.m4a',
+  uploadBytes: 2_345_678,
+  tagId: `tag_art_${u}`,
+  templateId: `tpl_art_${u}`,
+  resendInviteId: `inv_art_${u}_resend`,
+  revokeInviteId: `inv_art_${u}_revoke`,
+  inviteToken: `invite_token_${u}_${generateApiKey('org_key').slice(-16)}`,
+  inviteeEmail: `ines.${u}@invitee.example`,
+  newInviteEmail: `nina.${u}@invitee.example`,
+};
+const orgKey = generateApiKey('org_key');
+const personalKey = generateApiKey('user_key');
+let setup: SampleSetup;
+let authorizerResults: Record<CredentialName, APIGatewayAuthorizerResult>;
+
+describe('each bundle, invoked with a realistic event against the emulators', () => {
+  beforeAll(async () => {
+    await seedSampleData(db, ids, { orgKey, personalKey });
+    const idToken = await idTokenFor({ id: `art_${u}_invitee`, email: ids.inviteeEmail });
+    const bearer: Record<CredentialName, string> = { orgKey: `Bearer ${orgKey}`, personalKey: `Bearer ${personalKey}`, idToken: `Bearer ${idToken}` };
+    // The real authorizer bundle resolves each real credential; its answers become the requests' authorizer context.
+    const pending = { stage: 'test', region: runtime.region, bucketName: runtime.bucketName, ids };
+    const tokenEvent = (name: CredentialName) =>
+      sampleAuthorizerEvent({ ...pending, credentials: { [name]: { authorization: bearer[name], principalId: '', context: {} } } as SampleSetup['credentials'] }, name);
+    const results = {} as Record<CredentialName, APIGatewayAuthorizerResult>;
+    for (const name of Object.keys(bearer) as CredentialName[]) {
+      results[name] = (await bundleHandler(AUTHORIZER_HANDLER)(tokenEvent(name), lambdaContext('authorizer'))) as APIGatewayAuthorizerResult;
+    }
+    authorizerResults = results;
+    const credential = (name: CredentialName) => ({ authorization: bearer[name], principalId: results[name].principalId, context: results[name].context as Record<string, string> });
+    setup = { ...pending, credentials: { orgKey: credential('orgKey'), personalKey: credential('personalKey'), idToken: credential('idToken') } };
+  }, 60_000);
+
+  it('authorizer: Allow on the whole API, with the principal of each credential in its context', () => {
+    for (const result of Object.values(authorizerResults)) {
+      expect(result.policyDocument.Statement).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'execute-api:Invoke', Resource: expect.stringMatching(/\/test\/\*$/) })]);
+    }
+    expect(authorizerResults.orgKey.context).toEqual(expect.objectContaining({ kind: 'org_key', org_id: ids.orgId, scopes: SCOPES.join(' ') }));
+    expect(authorizerResults.personalKey.context).toEqual(expect.objectContaining({ kind: 'user_key', org_id: ids.orgId, user_id: ids.memberId, scopes: PERSONAL_KEY_SCOPES.join(' ') }));
+    expect(authorizerResults.idToken.context).toEqual(expect.objectContaining({ kind: 'id_token', email: ids.inviteeEmail, email_verified: 'true', issuer: runtime.issuer }));
+  });
+
+  it('authorizer: refuses an unknown key with Unauthorized', async () => {
+    const event = sampleAuthorizerEvent({ ...setup, credentials: { ...setup.credentials, orgKey: { ...setup.credentials.orgKey, authorization: `Bearer ${generateApiKey('org_key')}` } } });
+    await expect(bundleHandler(AUTHORIZER_HANDLER)(event, lambdaContext('authorizer'))).rejects.toThrow('Unauthorized');
+  });
+
+  /** What each route's answer must hold besides its status (the sample requests run in order on one organization). */
+  const CHECKS: Record<RouteName, (body: any) => void> = {
+    health: (body) => expect(body).toEqual({ status: 'ok' }),
+    listUsers: (body) => {
+      expect(body).toMatchObject({ success: true, pagination: { total: 1 } });
+      expect(body.data.map((m: { user_id: string }) => m.user_id)).toEqual([ids.memberId]);
+    },
+    getMemberSettings: (body) =>
+      expect(body).toMatchObject({ success: true, data: { user: { user_id: ids.memberId }, settings: { selected_theme: 'dark' }, profile: { profile: expect.stringContaining('APAC'), version: 1 } } }),
+    updateMemberSettings: (body) => expect(body).toMatchObject({ success: true, profile_version: expect.any(Number) }),
+    listRecordings: (body) => expect(body.recordings.map((r: { id: string }) => r.id).sort()).toEqual([ids.editRecordingId, ids.recordingId, ids.uploadRecordingId].sort()),
+    getRecording: (body) => expect(body).toMatchObject({ id: ids.recordingId, transcript: expect.any(Object), summary: expect.any(Object), action_items: [expect.any(Object)] }),
+    updateRecording: (body) => expect(body).toMatchObject({ id: ids.editRecordingId, title: 'Sales call with Kobe Trading (pilot)', tags: [ids.tagId] }),
+    deleteRecording: (body) => expect(body).toEqual({ success: true }),
+    restoreRecording: (body) => expect(body).toMatchObject({ id: ids.trashedRecordingId }),
+    createUploadUrl: (body) =>
+      expect(body).toMatchObject({
+        success: true,
+        data: { recording_id: expect.stringMatching(/^rec_/), method: 'PUT', upload_url: expect.stringContaining(`${runtime.s3Endpoint}/${runtime.bucketName}/recordings/${ids.orgId}/`) },
+      }),
+    listPublicRecordings: (body) => expect(body).toMatchObject({ success: true, data: expect.arrayContaining([expect.objectContaining({ id: ids.recordingId })]) }),
+    listTemplates: (body) => expect(body.templates.map((t: { id: string }) => t.id)).toEqual([ids.templateId]),
+    getTemplate: (body) => expect(body).toMatchObject({ id: ids.templateId, name: 'Sales call' }),
+    createTemplate: (body) => expect(body).toMatchObject({ id: expect.stringMatching(/^tpl_/), name: 'Weekly standup' }),
+    updateTemplate: (body) => expect(body).toMatchObject({ id: ids.templateId, description: expect.stringContaining('risks') }),
+    deleteTemplate: (body) => expect(body).toEqual({ success: true }),
+    sendInvite: (body) => expect(body).toMatchObject({ email: ids.newInviteEmail, role: 'member', status: 'pending' }),
+    listInvites: (body) => expect(body.invites.map((i: { id: string }) => i.id)).toEqual(expect.arrayContaining([ids.resendInviteId, ids.revokeInviteId])),
+    revokeInvite: (body) => expect(body).toEqual({ success: true }),
+    resendInvite: (body) => expect(body).toEqual({ success: true }),
+    acceptInvite: (body) => expect(body).toEqual({ org_id: ids.orgId, role: 'member', status: 'active' }),
+  };
+
+  // The sample events' order: later requests change what earlier ones read.
+  const http = listHandlers().map((h) => [h.handler, h.routes[0]] as const);
+
+  it.each(http)('%s answers its request', async (handler, routeName) => {
+    const sample = sampleEvents(setup).find((e): e is SampleEvent => e.routeName === routeName)!;
+    const response = (await bundleHandler(handler)(sample.event, lambdaContext(routeName))) as APIGatewayProxyResult;
+    const body = JSON.parse(response.body);
+    expect({ status: response.statusCode, error: body.error, message: body.message }).toEqual({ status: sample.expectedStatus, error: undefined, message: undefined });
+    expect(response.headers?.['x-correlation-id']).toBe(`sample-${routeName}`);
+    CHECKS[routeName](body);
+  });
+
+  it('the invite functions sent their emails through the SES emulator', async () => {
+    expect(await sentEmails(ids.newInviteEmail)).toHaveLength(1);
+    expect(await sentEmails(`rita.resend@${ids.orgId.replace(/_/g, '-')}.example`)).toHaveLength(1);
+  });
+
+  it(`${EVENT_HANDLERS.completeUpload.handler}: marks the recording uploaded on its ObjectCreated event`, async () => {
+    const sample = sampleEvents(setup).find((e) => e.kind === 's3')!;
+    await expect(bundleHandler(sample.handler)(sample.event, lambdaContext('complete-upload'))).resolves.toBeUndefined();
+    const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.recording(ids.orgId, ids.uploadRecordingId) }));
+    expect(Item).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: ids.uploadBytes } });
+  });
+});

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
+import { lambdaContext } from '../../infra/local/api-gateway';
+import { JWKS_PATH } from '../../infra/local/identity-provider';
+import { EVENTS_DIR, PLACEHOLDER_ORG_KEY, PLACEHOLDER_PERSONAL_KEY, placeholderSetup, sampleEvents, SAMPLE_IDS } from '../../infra/sam/sample-events';
+import { keys } from '../../shared/storage/keys';
+import { localDeployment, sentEmails } from '../support/api';
+import { repoRoot } from '../support/local-deployment';
+import { seedSampleData } from '../support/sample-data';
+
+/**
+ * The committed sample events (events/*.json, what `sam local invoke -e` sends) run through
+ * their handlers against the shared local deployment's emulators, on the demo organization's
+ * ids with the sample data loaded (the placeholder keys are real keys there). Every event
+ * must be accepted and answered as the sample request expects, so the files stay valid.
+ * test/unit/sample-events.test.ts checks the files match the manifest.
+ */
+const { runtime, dataDir, db } = localDeployment();
+const setup = placeholderSetup();
+const events = sampleEvents(setup);
+
+type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+
+beforeAll(async () => {
+  // The functions' configuration, as npm start gives it (their config is parsed on first use).
+  Object.assign(process.env, {
+    TABLE_NAME: runtime.tableName,
+    AWS_REGION: runtime.region,
+    DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint,
+    BUCKET_NAME: runtime.bucketName,
+    S3_ENDPOINT: runtime.s3Endpoint,
+    SES_ENDPOINT: runtime.sesEndpoint,
+    PROFILE_LOCAL_KEY_FILE: path.join(dataDir, 'profile-key.bin'),
+    ID_TOKEN_ISSUER: runtime.issuer,
+    ID_TOKEN_AUDIENCE: runtime.audience,
+    ID_TOKEN_JWKS_URL: `${runtime.apiUrl}${JWKS_PATH}`,
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+  });
+  await seedSampleData(db, SAMPLE_IDS, { orgKey: PLACEHOLDER_ORG_KEY, personalKey: PLACEHOLDER_PERSONAL_KEY });
+});
+
+const handlerOf = (module: string): Handler => (require(path.join(repoRoot, module)) as { handler: Handler }).handler;
+const committed = (file: string): unknown => JSON.parse(readFileSync(path.join(repoRoot, EVENTS_DIR, file), 'utf8'));
+
+// In order: later events change what earlier ones read.
+describe.each(events.map((e) => [`${EVENTS_DIR}/${e.file}`, e] as const))('%s', (_name, sample) => {
+  it(`runs through ${sample.handler}`, async () => {
+    const result = await handlerOf(sample.handler)(committed(sample.file), lambdaContext(path.basename(sample.handler)));
+
+    if (sample.kind === 'authorizer') {
+      // The placeholder org key's context is the one every HTTP sample event carries.
+      const { orgKey } = setup.credentials;
+      expect(result).toEqual<APIGatewayAuthorizerResult>({
+        principalId: orgKey.principalId,
+        policyDocument: { Version: '2012-10-17', Statement: [expect.objectContaining({ Effect: 'Allow', Action: 'execute-api:Invoke' })] },
+        context: orgKey.context,
+      });
+    } else if (sample.kind === 'http') {
+      const response = result as APIGatewayProxyResult;
+      const body = JSON.parse(response.body);
+      expect({ status: response.statusCode, error: body.error, message: body.message }).toEqual({ status: sample.expectedStatus, error: undefined, message: undefined });
+      expect(response.headers?.['x-correlation-id']).toBe(`sample-${sample.routeName}`);
+    } else {
+      expect(result).toBeUndefined();
+      const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.recording(SAMPLE_IDS.orgId, SAMPLE_IDS.uploadRecordingId) }));
+      expect(Item).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: SAMPLE_IDS.uploadBytes } });
+    }
+  });
+});
+
+it('sent the invitation emails of Send invite and Resend invite', async () => {
+  expect(await sentEmails(SAMPLE_IDS.newInviteEmail)).toHaveLength(1);
+  expect(await sentEmails('rita.resend@org-demo.example')).toHaveLength(1);
+});

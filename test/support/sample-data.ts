@@ -1,0 +1,113 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SCOPES } from '../../shared/auth/access';
+import { hashInviteToken } from '../../shared/domain/invites/invites';
+import type { FixtureInput } from '../../shared/schemas/fixture';
+import type { TableContext } from '../../shared/storage/dynamo';
+import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invites';
+import { keys } from '../../shared/storage/keys';
+import { recordingObjectKey } from '../../shared/storage/recording-objects';
+import { PERSONAL_KEY_SCOPES, type SampleIds } from '../../infra/sam/sample-events';
+import { seed } from './api';
+
+/**
+ * The data every sample request of infra/sam/sample-events.ts acts on, for a set of ids:
+ * an organization with an owner and a member, an org key with every scope and the member's
+ * personal key (the plaintext keys given), a tag, a template, four recordings (live, to
+ * change and trash, in the trash, waiting for its upload) and three pending invitations
+ * (to send again, to revoke, and one for the invitee to accept with ids.inviteToken).
+ */
+export async function seedSampleData(db: TableContext, ids: SampleIds, credentials: { orgKey: string; personalKey: string }): Promise<void> {
+  const ownerId = `${ids.orgId.replace(/^org_/, 'usr_')}_owner`;
+  const domain = `${ids.orgId.replace(/_/g, '-')}.example`;
+  const fixture: FixtureInput = {
+    orgs: [{ id: ids.orgId, name: 'Sample Voice Co' }],
+    users: [
+      { id: ownerId, email: `olivia.owner@${domain}`, display_name: 'Olivia Owner', timezone: 'Europe/Paris' },
+      { id: ids.memberId, email: `mia.member@${domain}`, display_name: 'Mia Member', timezone: 'Asia/Tokyo' },
+    ],
+    memberships: [
+      { org_id: ids.orgId, user_id: ownerId, role: 'owner' },
+      { org_id: ids.orgId, user_id: ids.memberId, role: 'member' },
+    ],
+    api_keys: [
+      { org_id: ids.orgId, key: credentials.orgKey, scopes: [...SCOPES] },
+      { org_id: ids.orgId, user_id: ids.memberId, key: credentials.personalKey, scopes: PERSONAL_KEY_SCOPES },
+    ],
+    tags: [{ id: ids.tagId, org_id: ids.orgId, user_id: ids.memberId, name: 'Sales', color: '#1f77b4' }],
+    templates: [
+      {
+        id: ids.templateId,
+        org_id: ids.orgId,
+        name: 'Sales call',
+        description: 'For customer calls: needs, objections, next steps.',
+        sections: [{ title: 'Customer needs', prompt: 'List what the customer said they need, in their words.' }],
+      },
+    ],
+    recordings: [
+      {
+        id: ids.recordingId,
+        org_id: ids.orgId,
+        recorded_by: ids.memberId,
+        title: 'Monday standup',
+        duration: 612,
+        language: 'en',
+        tags: [ids.tagId],
+        created_at: '2026-11-16T09:05:00.000Z',
+        transcript: [{ speaker: 'Mia', text: 'Morning all, quick round please.', start: 0, end: 3.2 }],
+        summary: { markdown: '## Standup\n\n- APAC pricing deck ready for review' },
+        action_items: [{ text: 'Send the pricing deck to the customer', assignee: ids.memberId, due_date: '2026-11-18' }],
+      },
+      { id: ids.editRecordingId, org_id: ids.orgId, recorded_by: ownerId, title: 'Sales call with Kobe Trading', duration: 1834, language: 'ja', created_at: '2026-11-18T02:30:00.000Z' },
+      {
+        id: ids.trashedRecordingId,
+        org_id: ids.orgId,
+        recorded_by: ownerId,
+        title: 'Microphone test',
+        duration: 12,
+        language: 'en',
+        created_at: '2026-11-02T16:00:00.000Z',
+        deleted_at: '2026-11-03T08:00:00.000Z',
+      },
+      { id: ids.uploadRecordingId, org_id: ids.orgId, recorded_by: ids.memberId, title: 'Customer interview', duration: 0, language: 'en', state: 'pending_upload', created_at: '2026-11-16T09:25:00.000Z' },
+    ],
+    settings: [{ org_id: ids.orgId, user_id: ids.memberId, settings: { selected_theme: 'dark' }, profile: '# Mia\n\nSales lead for the APAC region.' }],
+  };
+  await seed(db, fixture);
+
+  // The pending upload, as Create upload URL leaves it: the S3 event completes it.
+  await db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: keys.recording(ids.orgId, ids.uploadRecordingId),
+      UpdateExpression: 'SET upload = :upload',
+      ExpressionAttributeValues: {
+        ':upload': { s3_key: recordingObjectKey(ids.orgId, ids.uploadRecordingId, ids.uploadFilename), content_type: 'audio/mp4', filename: ids.uploadFilename, size_bytes: ids.uploadBytes },
+      },
+    }),
+  );
+
+  // Pending invitations, stored as Send invite stores them (the invite, its token lookup, its email guard).
+  const now = new Date();
+  const invite = (id: string, email: string, token: string): InviteRecord => ({
+    id,
+    org_id: ids.orgId,
+    email,
+    role: 'member',
+    status: 'pending',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + 7 * 86_400_000).toISOString(),
+    invited_by: ownerId,
+    token_hash: hashInviteToken(token),
+  });
+  const invites = [
+    invite(ids.resendInviteId, `rita.resend@${domain}`, `${ids.resendInviteId}_token`),
+    invite(ids.revokeInviteId, `rob.revoke@${domain}`, `${ids.revokeInviteId}_token`),
+    invite(`${ids.resendInviteId}_accept`, ids.inviteeEmail, ids.inviteToken),
+  ];
+  for (const record of invites) {
+    for (const Item of [inviteItem(record), tokenItem(record), emailGuardItem(record)]) {
+      await db.client.send(new PutCommand({ TableName: db.tableName, Item }));
+    }
+  }
+}
