@@ -36,6 +36,8 @@ export const GATEWAY_RESPONSES = {
   ACCESS_DENIED: { statusCode: 403, ...errorBody('ACCESS_DENIED', 'The credential is not allowed to call this route.') },
   /** REST APIs answer an unknown method or path with this type; we make it a 404. */
   MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, ...errorBody('ROUTE_NOT_FOUND', 'No route matches this method and path.') },
+  /** Over the stage's throttling limits. */
+  THROTTLED: { statusCode: 429, ...errorBody('TOO_MANY_REQUESTS', 'Too many requests: slow down and retry shortly.') },
   DEFAULT_4XX: { statusCode: undefined, ...errorBody('BAD_REQUEST', 'The request could not be accepted.') },
   DEFAULT_5XX: { statusCode: undefined, ...errorBody('INTERNAL_ERROR', 'The request could not be completed.') },
 } as const;
