@@ -11,6 +11,21 @@ import type {
 import { correlationIdFrom, GATEWAY, GATEWAY_RESPONSES, type GatewayResponseType } from '../../shared/http/gateway';
 import { listEndpoints, type Endpoint } from '../../shared/routes';
 
+const RAW = Symbol('raw response');
+
+/** A response of an extra route that is not JSON (the docs page's HTML). */
+export function rawResponse(contentType: string, body: string): { [RAW]: true; contentType: string; body: string } {
+  return { [RAW]: true, contentType, body };
+}
+
+function extraResponse(value: unknown): APIGatewayProxyResult {
+  if (typeof value === 'object' && value !== null && RAW in value) {
+    const raw = value as ReturnType<typeof rawResponse>;
+    return { statusCode: 200, headers: { 'content-type': raw.contentType }, body: raw.body };
+  }
+  return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) };
+}
+
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayTokenAuthorizerEvent, context: Context) => Promise<APIGatewayAuthorizerResult>;
 
@@ -18,7 +33,10 @@ export interface ApiGatewayOptions {
   repoRoot: string;
   authorizerModule: string;
   authorizerCacheSeconds: number;
-  /** Extra local-only GET routes (health of the emulators, the identity provider's JWKS). */
+  /**
+   * Extra local-only GET routes (the identity provider's JWKS, the OpenAPI document, the docs
+   * page): a JSON value, or a `rawResponse` for another content type.
+   */
   extraRoutes?: Record<string, () => unknown>;
   stage?: string;
 }
@@ -75,7 +93,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     };
     try {
       const extra = request.method === 'GET' ? options.extraRoutes?.[url.pathname] : undefined;
-      if (extra) return send({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(extra()) });
+      if (extra) return send(extraResponse(extra()));
 
       const match = matchers
         .map((m) => ({ endpoint: m.endpoint, params: m.match(request.method ?? 'GET', url.pathname, m.endpoint) }))

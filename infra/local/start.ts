@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { S3Event } from 'aws-lambda';
 import { EVENT_HANDLERS } from '../../shared/routes';
 import { createTableContext } from '../../shared/storage/dynamo';
-import { createApiGateway } from './api-gateway';
+import { createApiGateway, rawResponse } from './api-gateway';
+import { DOCS_PATH, OPENAPI_PATH, openApiDocument } from '../../shared/openapi/document';
+import { docsPage } from '../../shared/openapi/docs-page';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
 import { ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
@@ -73,6 +75,8 @@ async function main(): Promise<void> {
           jwks_uri: `${identityProvider!.issuer}/.well-known/jwks.json`,
           id_token_signing_alg_values_supported: ['RS256'],
         }),
+        [OPENAPI_PATH]: () => openApiDocument(),
+        [DOCS_PATH]: () => rawResponse('text/html; charset=utf-8', docsPage(openApiDocument(), OPENAPI_PATH)),
       },
     });
     emulators.push({

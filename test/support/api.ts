@@ -11,6 +11,7 @@ import type { Fixture } from '../../shared/schemas/fixture';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
 import * as v from 'valibot';
 import { Fixture as FixtureSchema } from '../../shared/schemas/fixture';
+import { contractViolation } from './contract';
 
 /** The shared local deployment that test/support/global-setup.ts started. */
 export function localDeployment(): { dataDir: string; runtime: LocalRuntime; db: TableContext } {
@@ -26,7 +27,10 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
-/** Sends one HTTP request to the local API, as a client would. */
+/**
+ * Sends one HTTP request to the local API, as a client would, and checks the response
+ * against the OpenAPI document (test/support/contract.ts): a mismatch fails the test.
+ */
 export async function call<T = any>(
   apiUrl: string,
   method: string,
@@ -43,7 +47,11 @@ export async function call<T = any>(
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  const body = text ? JSON.parse(text) : undefined;
+  // The contract check: every response must be one the OpenAPI document allows.
+  const violation = contractViolation(method, new URL(`${apiUrl}${pathAndQuery}`).pathname, response.status, body);
+  if (violation) throw new Error(`Contract check failed (shared/openapi): ${violation}`);
+  return { status: response.status, headers: response.headers, body };
 }
 
 /** A short random suffix so each test builds its own organization. */

@@ -1,0 +1,147 @@
+import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { listEndpoints, type Endpoint, type RouteAccess } from '../routes';
+import { ErrorEnvelope } from '../schemas/responses';
+import { ROUTE_DOCS, type ErrorStatus } from './route-docs';
+
+/**
+ * The OpenAPI 3.1 document of the API, generated from the route manifest (shared/routes.ts)
+ * and the valibot schemas (shared/openapi/route-docs.ts). Never written by hand: the local
+ * server serves it at /api/v1/openapi.json and the integration tests hold every response to it.
+ */
+
+type Json = Record<string, any>;
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+export const DOCS_PATH = '/docs';
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'The request is invalid (validation error or malformed JSON).',
+  401: 'No valid credential.',
+  403: 'The credential may not call this route or act on this resource.',
+  404: 'The organization, member or resource does not exist.',
+  409: 'The change conflicts with the current state.',
+  410: 'The resource is gone (for example, an expired invitation).',
+  429: 'Too many requests.',
+  500: 'The request could not be completed.',
+};
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  health: 'Liveness of the API.',
+  users: "An organization's members and their settings.",
+  recordings: "An organization's recordings and their trash.",
+  templates: 'Summarization templates shared by the members of an organization.',
+  invites: 'Invitations to join an organization.',
+  public: 'The public API: the organization comes from the API key.',
+};
+
+const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
+
+function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): Json {
+  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' }) as JsonSchema & Json;
+  return rest;
+}
+
+function security(access: RouteAccess | 'public'): Json[] {
+  if (access === 'public') return [];
+  const schemes: Json[] = [];
+  if (access.idToken) schemes.push({ idToken: [] });
+  if (access.orgKey || access.userKey) schemes.push({ apiKey: [] });
+  return schemes;
+}
+
+function accessDescription(access: RouteAccess | 'public'): string {
+  if (access === 'public') return 'Public: no credential.';
+  const parts: string[] = [];
+  if (access.idToken) parts.push(`ID tokens of active members with role ${access.idToken.minRole} or higher`);
+  if (access.orgKey) parts.push(`organization API keys with scopes ${access.orgKey.scopes.join(', ')}`);
+  if (access.userKey) parts.push(`personal API keys with scopes ${access.userKey.scopes.join(', ')} of members with role ${access.userKey.minRole} or higher`);
+  return `Access: ${parts.join('; ')}.`;
+}
+
+/** The operationId of an endpoint: the route name, with `Public` for the public alias. */
+export function operationIdOf(endpoint: Endpoint): string {
+  return endpoint.path === endpoint.route.path ? endpoint.routeName : `${endpoint.routeName}Public`;
+}
+
+function operation(endpoint: Endpoint): Json {
+  const doc = ROUTE_DOCS[endpoint.routeName];
+  const parameters: Json[] = [...endpoint.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  if (doc.request?.query) {
+    const query = jsonSchema(doc.request.query, 'input');
+    const required = new Set<string>(query.required ?? []);
+    for (const [name, schema] of Object.entries<Json>(query.properties ?? {})) {
+      const { description, ...rest } = schema;
+      parameters.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema: rest });
+    }
+  }
+  const responses: Json = {};
+  for (const [status, schema] of Object.entries(doc.responses)) {
+    responses[status] = { description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success', content: { 'application/json': { schema: jsonSchema(schema, 'output') } } };
+  }
+  for (const status of [...doc.errors].sort()) {
+    responses[status] = { $ref: `#/components/responses/Error${status}` };
+  }
+  const op: Json = {
+    operationId: operationIdOf(endpoint),
+    summary: endpoint.route.summary,
+    description: accessDescription(endpoint.route.access),
+    tags: [endpoint.path.split('/')[3] === 'public' ? 'public' : tagOf(endpoint.path)],
+    ...(parameters.length ? { parameters } : {}),
+    ...(doc.request?.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.request.body, 'input') } } } }
+      : {}),
+    responses,
+    security: security(endpoint.route.access),
+  };
+  return op;
+}
+
+function tagOf(path: string): string {
+  if (path === '/health') return 'health';
+  const segments = path.split('/').filter((s) => s && !s.startsWith('{'));
+  return segments[3] ?? segments[segments.length - 1];
+}
+
+/** Builds the OpenAPI 3.1 document from the route manifest and its schemas. */
+export function openApiDocument(options: { serverUrl?: string } = {}): Json {
+  const paths: Json = {};
+  for (const endpoint of listEndpoints()) {
+    (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
+  }
+  const errorResponses: Json = {};
+  for (const [status, description] of Object.entries(ERROR_DESCRIPTIONS)) {
+    errorResponses[`Error${status}`] = {
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Voice Org API',
+      version: '1.0.0',
+      description: 'Organizations administer members, recordings, templates and invitations. Generated from the route manifest (shared/routes.ts) and the valibot schemas.',
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+    },
+    servers: [{ url: options.serverUrl ?? '/' }],
+    tags: [...new Set(Object.values(paths).flatMap((item: Json) => Object.values(item).flatMap((op: Json) => op.tags as string[])))].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name] ?? name,
+    })),
+    paths,
+    components: {
+      schemas: { ErrorEnvelope: jsonSchema(ErrorEnvelope, 'output') },
+      responses: errorResponses,
+      securitySchemes: {
+        idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An OpenID Connect ID token of the organization's member." },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An organization API key or a personal API key.' },
+      },
+    },
+  };
+}

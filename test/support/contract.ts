@@ -1,0 +1,101 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import { openApiDocument } from '../../shared/openapi/document';
+
+/**
+ * The contract check: a response the API gave must be one the OpenAPI document allows,
+ * its status code declared for the operation and its body valid against that status's schema.
+ */
+
+type Json = Record<string, any>;
+
+interface Operation {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  responses: Json;
+}
+
+let compiled: { operations: Operation[]; ajv: Ajv2020; validators: Map<string, ValidateFunction>; document: Json } | undefined;
+
+function state() {
+  if (!compiled) {
+    const document = openApiDocument();
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    ajv.addSchema(document, 'openapi.json');
+    const operations: Operation[] = [];
+    for (const [template, item] of Object.entries<Json>(document.paths)) {
+      for (const [method, op] of Object.entries<Json>(item)) {
+        const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+        operations.push({ method: method.toUpperCase(), template, pattern, responses: op.responses });
+      }
+    }
+    compiled = { operations, ajv, validators: new Map(), document };
+  }
+  return compiled;
+}
+
+/** JSON-pointer escape of one path segment. */
+const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The operation of the document that serves a method and URL path, if any. */
+export function findOperation(method: string, path: string): Operation | undefined {
+  const candidates = state().operations.filter((op) => op.method === method.toUpperCase() && op.pattern.test(path));
+  // A literal path (…/recordings/upload-url) beats a template (…/recordings/{recordingId}).
+  return candidates.sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0))[0];
+}
+
+/**
+ * Checks one response against the document. Returns undefined when it conforms, or an
+ * explanation of the mismatch. Requests to no documented operation are not checked.
+ */
+export function contractViolation(method: string, path: string, status: number, body: unknown): string | undefined {
+  const operation = findOperation(method, path);
+  if (!operation) return undefined;
+  const { ajv, validators, document } = state();
+  const where = `${method.toUpperCase()} ${operation.template}`;
+  recordCheck(`${where} ${status}`);
+  let response: Json | undefined = operation.responses[String(status)];
+  if (!response) return `${where} answered ${status}, which the OpenAPI document does not declare (declared: ${Object.keys(operation.responses).join(', ')}). Body: ${JSON.stringify(body)}`;
+  let ref = `openapi.json#/paths/${pointer(operation.template)}/${method.toLowerCase()}/responses/${status}`;
+  if (response.$ref) {
+    ref = `openapi.json${response.$ref}`;
+    response = response.$ref.split('/').slice(1).reduce((node: Json, key: string) => node[key], document) as Json;
+  }
+  if (!response.content?.['application/json']) return undefined;
+  ref += '/content/application~1json/schema';
+  let validate = validators.get(ref);
+  if (!validate) {
+    validate = ajv.getSchema(ref);
+    if (!validate) throw new Error(`contract check: no schema at ${ref}`);
+    validators.set(ref, validate);
+  }
+  if (validate(body)) return undefined;
+  const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
+  return `${where} answered ${status} with a body the OpenAPI document does not allow: ${errors.join('; ')}. Body: ${JSON.stringify(body).slice(0, 2000)}`;
+}
+
+const CHECKS_FILE = 'contract-checks.log';
+
+/** Notes a checked response in the shared deployment's data directory (for the coverage summary). */
+function recordCheck(line: string): void {
+  const dataDir = process.env.TEST_LOCAL_DATA_DIR;
+  if (dataDir) appendFileSync(path.join(dataDir, CHECKS_FILE), `${line}\n`);
+}
+
+/** What the contract check saw in a test run: responses checked, and operations never exercised. */
+export function contractCoverage(dataDir: string): { checked: number; statuses: Map<string, Set<string>>; unexercised: string[] } {
+  const file = path.join(dataDir, CHECKS_FILE);
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  const statuses = new Map<string, Set<string>>();
+  for (const line of lines) {
+    const at = line.lastIndexOf(' ');
+    const key = line.slice(0, at);
+    statuses.set(key, (statuses.get(key) ?? new Set()).add(line.slice(at + 1)));
+  }
+  const unexercised = state()
+    .operations.map((op) => `${op.method} ${op.template}`)
+    .filter((key) => !statuses.has(key));
+  return { checked: lines.length, statuses, unexercised };
+}

@@ -1,0 +1,116 @@
+import { DOCS_PATH, OPENAPI_PATH, openApiDocument } from '../../shared/openapi/document';
+import { docsPage } from '../../shared/openapi/docs-page';
+import { ROUTE_DOCS } from '../../shared/openapi/route-docs';
+import { listEndpoints, ROUTES } from '../../shared/routes';
+import { contractViolation, findOperation } from '../support/contract';
+
+type Json = Record<string, any>;
+const document = openApiDocument();
+const operations = Object.entries<Json>(document.paths).flatMap(([path, item]) =>
+  Object.entries<Json>(item).map(([method, op]) => ({ path, method, op })),
+);
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(OPENAPI_PATH).toBe('/api/v1/openapi.json');
+    expect(DOCS_PATH).toBe('/docs');
+  });
+
+  it('has an operation for every endpoint of the manifest (aliases included) and no other', () => {
+    const endpoints = listEndpoints().map((e) => `${e.method.toLowerCase()} ${e.path}`).sort();
+    expect(operations.map(({ path, method }) => `${method} ${path}`).sort()).toEqual(endpoints);
+  });
+
+  it('documents every route of the manifest', () => {
+    expect(Object.keys(ROUTE_DOCS).sort()).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  it('declares every path template parameter, and no other path parameter', () => {
+    for (const { path, op } of operations) {
+      const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name).sort();
+      const declared = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'path');
+      expect(declared.map((p) => p.name).sort()).toEqual(inPath);
+      for (const parameter of declared) expect(parameter.required).toBe(true);
+    }
+  });
+
+  it('gives each operation a unique operationId, a summary, responses and parameters unique by name and place', () => {
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { op } of operations) {
+      expect(op.summary).toEqual(expect.any(String));
+      expect(Object.keys(op.responses).some((status) => /^2\d\d$/.test(status))).toBe(true);
+      const params = ((op.parameters ?? []) as Json[]).map((p) => `${p.in}:${p.name}`);
+      expect(new Set(params).size).toBe(params.length);
+    }
+  });
+
+  it('answers every refusal with the error envelope, and secures every route but the public ones', () => {
+    for (const { path, method, op } of operations) {
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        if (Number(status) >= 400) expect(response.$ref).toBe(`#/components/responses/Error${status}`);
+      }
+      const endpoint = listEndpoints().find((e) => e.path === path && e.method.toLowerCase() === method)!;
+      if (endpoint.route.access === 'public') expect(op.security).toEqual([]);
+      else {
+        expect(op.security.length).toBeGreaterThan(0);
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403']));
+      }
+      for (const requirement of op.security as Json[]) {
+        for (const scheme of Object.keys(requirement)) expect(document.components.securitySchemes[scheme]).toBeDefined();
+      }
+    }
+  });
+
+  it('resolves every $ref', () => {
+    const refs: string[] = [];
+    const walk = (node: unknown) => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') refs.push(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(document);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      expect(ref.startsWith('#/')).toBe(true);
+      const target = ref.split('/').slice(1).reduce<any>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+      expect(target).toBeDefined();
+    }
+  });
+
+  it('is plain JSON (serializes and parses back unchanged)', () => {
+    expect(JSON.parse(JSON.stringify(document))).toEqual(document);
+  });
+});
+
+describe('docs page', () => {
+  it('lists every operation, with no external script or stylesheet', () => {
+    const html = docsPage(document);
+    for (const { path, op } of operations) {
+      expect(html).toContain(`id="${op.operationId}"`);
+      expect(html).toContain(path.replace(/&/g, '&amp;'));
+    }
+    expect(html).not.toMatch(/<script|<link/i);
+  });
+});
+
+describe('contract check', () => {
+  it('matches a literal path before a template', () => {
+    expect(findOperation('POST', '/api/v1/public/recordings/upload-url')?.template).toBe('/api/v1/public/recordings/upload-url');
+    expect(findOperation('GET', '/api/v1/organization/o1/recordings/r1')?.template).toBe('/api/v1/organization/{orgId}/recordings/{recordingId}');
+    expect(findOperation('GET', '/local-idp/jwks.json')).toBeUndefined();
+  });
+
+  it('accepts a conforming response and refuses an undeclared status or a wrong body', () => {
+    expect(contractViolation('GET', '/health', 200, { status: 'ok' })).toBeUndefined();
+    expect(contractViolation('GET', '/api/v1/organization/o1/templates/t1', 404, { success: false, data: null, error: 'TEMPLATE_NOT_FOUND', message: 'gone' })).toBeUndefined();
+    expect(contractViolation('GET', '/health', 201, { status: 'ok' })).toMatch(/does not declare/);
+    expect(contractViolation('GET', '/health', 200, { status: 'ok', extra: 1 })).toMatch(/does not allow/);
+    expect(contractViolation('DELETE', '/api/v1/organization/o1/templates/t1', 200, { success: false })).toMatch(/does not allow/);
+  });
+});
