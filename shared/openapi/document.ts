@@ -80,6 +80,16 @@ function operation(endpoint: Endpoint): Json {
       parameters.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema: rest });
     }
   }
+  if (endpoint.orgSource === 'credential') {
+    // The public aliases take the organization from the API key; an ID token names it.
+    parameters.push({
+      name: 'org_id',
+      in: 'query',
+      required: false,
+      description: "The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out.",
+      schema: { type: 'string' },
+    });
+  }
   const responses: Json = {};
   for (const [status, schema] of Object.entries(doc.responses)) {
     responses[status] = { description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success', content: { 'application/json': { schema: jsonSchema(schema, 'output') } } };
