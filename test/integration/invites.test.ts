@@ -7,6 +7,7 @@ import { createTableContext, type TableContext } from '../../shared/storage/dyna
 import { call, idp, idTokenFor, localDeployment, seed, sentEmails, unique, type ApiResponse, type SentEmail } from '../support/api';
 import { runCli } from '../support/cli';
 import { startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../support/local-deployment';
+import { CREDENTIALS, credentialToken, type Credential } from '../support/credentials';
 
 /**
  * Organization invitations end to end: HTTP -> local API Gateway emulator -> authorizer ->
@@ -783,8 +784,6 @@ describe('Expiry (a deployment with INVITE_TTL_SECONDS=2)', () => {
 // Access
 
 describe('access', () => {
-  const CREDENTIALS = ['viewer', 'member', 'admin', 'owner', 'readKey', 'writeKey', 'usersKey', 'otherOrgKey', 'personalKey', 'outsider', 'none'] as const;
-  type Credential = (typeof CREDENTIALS)[number];
   type Outcome = 'OK' | 'UNAUTHORIZED' | 'INSUFFICIENT_ROLE' | 'INSUFFICIENT_SCOPES' | 'ORG_KEY_ORG_MISMATCH' | 'USER_KEY_NOT_ALLOWED';
   const refusedAlways: Record<'viewer' | 'member' | 'usersKey' | 'otherOrgKey' | 'personalKey' | 'outsider' | 'none', Outcome> = {
     viewer: 'INSUFFICIENT_ROLE',
@@ -812,29 +811,7 @@ describe('access', () => {
     }
   });
 
-  async function tokenOf(credential: Credential): Promise<string> {
-    switch (credential) {
-      case 'viewer':
-      case 'member':
-      case 'admin':
-      case 'owner':
-        return idTokenFor(org.people[credential]);
-      case 'readKey':
-        return org.keys.read;
-      case 'writeKey':
-        return org.keys.write;
-      case 'usersKey':
-        return org.keys.users;
-      case 'otherOrgKey':
-        return other.keys.full;
-      case 'personalKey':
-        return org.keys.personal;
-      case 'outsider':
-        return idTokenFor(other.people.owner);
-      case 'none':
-        return '';
-    }
-  }
+  const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
 
   const expectOutcome = (res: ApiResponse, outcome: Outcome, okStatus = 200) => {
     if (outcome === 'OK') expect(res.status).toBe(okStatus);

@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { call, eventually, idTokenFor, listObjects, localDeployment, seed, unique, type ApiResponse } from '../support/api';
+import { CREDENTIALS, credentialToken, type Credential } from '../support/credentials';
 
 /**
  * The organization's recordings end to end: HTTP -> local API Gateway emulator ->
@@ -1038,8 +1039,6 @@ describe('Delete and restore', () => {
 // 5. Access matrix of every organization route
 
 describe('access', () => {
-  const CREDENTIALS = ['viewer', 'member', 'admin', 'owner', 'readKey', 'writeKey', 'usersKey', 'otherOrgKey', 'personalKey', 'outsider', 'none'] as const;
-  type Credential = (typeof CREDENTIALS)[number];
   type Outcome = 200 | 'UNAUTHORIZED' | 'INSUFFICIENT_ROLE' | 'INSUFFICIENT_SCOPES' | 'ORG_KEY_ORG_MISMATCH' | 'USER_KEY_NOT_ALLOWED';
   const refusedAlways: Record<'otherOrgKey' | 'personalKey' | 'outsider' | 'none', Outcome> = {
     otherOrgKey: 'ORG_KEY_ORG_MISMATCH',
@@ -1088,30 +1087,7 @@ describe('access', () => {
     ]);
   });
 
-  /** The bearer token of a credential; '' sends no Authorization header. */
-  async function tokenOf(credential: Credential): Promise<string> {
-    switch (credential) {
-      case 'viewer':
-      case 'member':
-      case 'admin':
-      case 'owner':
-        return idTokenFor(org.people[credential]);
-      case 'readKey':
-        return org.keys.read;
-      case 'writeKey':
-        return org.keys.write;
-      case 'usersKey':
-        return org.keys.users;
-      case 'otherOrgKey':
-        return other.keys.full;
-      case 'personalKey':
-        return org.keys.personal;
-      case 'outsider':
-        return idTokenFor(other.people.owner);
-      case 'none':
-        return '';
-    }
-  }
+  const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
 
   const expectOutcome = (res: ApiResponse, outcome: Outcome) => {
     if (outcome === 200) expect(res.status).toBe(200);

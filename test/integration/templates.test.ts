@@ -1,5 +1,6 @@
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { call, idTokenFor, localDeployment, seed, unique, type ApiResponse } from '../support/api';
+import { CREDENTIALS, credentialToken, type Credential } from '../support/credentials';
 
 /**
  * Organization templates end to end: HTTP -> local API Gateway emulator -> authorizer ->
@@ -495,8 +496,6 @@ describe('isolation between organizations', () => {
 // Access
 
 describe('access', () => {
-  const CREDENTIALS = ['viewer', 'member', 'admin', 'owner', 'readKey', 'writeKey', 'usersKey', 'otherOrgKey', 'personalKey', 'outsider', 'none'] as const;
-  type Credential = (typeof CREDENTIALS)[number];
   type Outcome = 'OK' | 'UNAUTHORIZED' | 'INSUFFICIENT_ROLE' | 'INSUFFICIENT_SCOPES' | 'ORG_KEY_ORG_MISMATCH' | 'USER_KEY_NOT_ALLOWED';
   const refusedAlways: Record<'otherOrgKey' | 'personalKey' | 'outsider' | 'none', Outcome> = {
     otherOrgKey: 'ORG_KEY_ORG_MISMATCH',
@@ -539,29 +538,7 @@ describe('access', () => {
     ]);
   });
 
-  async function tokenOf(credential: Credential): Promise<string> {
-    switch (credential) {
-      case 'viewer':
-      case 'member':
-      case 'admin':
-      case 'owner':
-        return idTokenFor(org.people[credential]);
-      case 'readKey':
-        return org.keys.read;
-      case 'writeKey':
-        return org.keys.write;
-      case 'usersKey':
-        return org.keys.users;
-      case 'otherOrgKey':
-        return other.keys.full;
-      case 'personalKey':
-        return org.keys.personal;
-      case 'outsider':
-        return idTokenFor(other.people.owner);
-      case 'none':
-        return '';
-    }
-  }
+  const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
 
   const expectOutcome = (res: ApiResponse, outcome: Outcome, okStatus = 200) => {
     if (outcome === 'OK') expect(res.status).toBe(okStatus);
