@@ -192,7 +192,8 @@ export const UploadUrlResponse = envelope(
     recording_id: v.string(),
     upload_url: v.string(),
     method: v.literal('PUT'),
-    headers: v.strictObject({ 'content-type': v.string() }),
+    /** The headers the PUT must send exactly: both are signed into the URL. */
+    headers: v.strictObject({ 'content-type': v.string(), 'content-length': v.string() }),
     expires_at: v.string(),
   }),
 );

@@ -2,32 +2,47 @@ import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config';
 
+/** What an upload URL is issued for: the exact type and length the PUT must declare. */
+export interface UploadDeclaration {
+  contentType: string;
+  contentLength: number;
+}
+
 /** Uploaded recording files: pre-signed uploads and deletion. */
 export interface RecordingObjects {
-  /** A URL that accepts one PUT of `contentType` to `key` until it expires. */
-  presignUpload(key: string, contentType: string, expiresInSeconds: number): Promise<string>;
+  /**
+   * A URL that accepts PUTs to `key` until it expires, only with exactly the declared
+   * `content-type` and `content-length` headers (both are signed).
+   */
+  presignUpload(key: string, declared: UploadDeclaration, expiresInSeconds: number): Promise<string>;
   deleteObject(key: string): Promise<void>;
 }
 
 /** The S3 emulator (s3rver) knows only its own fixed access key (it does not check SigV4 signatures). */
 const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
+/** Headers S3 must see exactly as signed; the presigner would otherwise leave content-type unsigned. */
+const SIGNED_UPLOAD_HEADERS = new Set(['content-type', 'content-length']);
+
+/** Creates the recordings bucket's object operations for one bucket (the S3 emulator's when `endpoint` is set). */
 export function createRecordingObjects(options: { bucket: string; region: string; endpoint?: string }): RecordingObjects {
   const client = new S3Client({
     region: options.region,
     endpoint: options.endpoint,
-    // The local S3 emulator: path-style addresses, any credentials, no streaming checksums.
-    ...(options.endpoint
-      ? { forcePathStyle: true, credentials: LOCAL_S3_CREDENTIALS, requestChecksumCalculation: 'WHEN_REQUIRED' as const }
-      : {}),
+    // Otherwise the SDK (since 3.729) adds the CRC32 of the presign's empty body to every
+    // upload URL (x-amz-checksum-crc32=AAAAAA==): no real file has it, and stores that check
+    // it refuse the upload. The URL should bind only what the client declared.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    // The local S3 emulator: path-style addresses, its own fixed credentials.
+    ...(options.endpoint ? { forcePathStyle: true, credentials: LOCAL_S3_CREDENTIALS } : {}),
   });
   return {
-    presignUpload: (key, contentType, expiresIn) =>
-      getSignedUrl(client, new PutObjectCommand({ Bucket: options.bucket, Key: key, ContentType: contentType }), {
-        expiresIn,
-        // Sign the content type, so the upload must declare the type it was issued for.
-        signableHeaders: new Set(['content-type']),
-      }),
+    presignUpload: (key, declared, expiresIn) =>
+      getSignedUrl(
+        client,
+        new PutObjectCommand({ Bucket: options.bucket, Key: key, ContentType: declared.contentType, ContentLength: declared.contentLength }),
+        { expiresIn, signableHeaders: SIGNED_UPLOAD_HEADERS },
+      ),
     deleteObject: async (key) => {
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
     },

@@ -44,12 +44,12 @@ export async function createUpload(deps: UploadDeps, caller: Caller, body: Uploa
     related: { transcript: false, summary: false, action_items: false, translation: false },
   };
   await createRecording(deps, recording);
-  const uploadUrl = await deps.objects.presignUpload(s3Key, body.content_type, deps.uploads.urlTtlSeconds);
+  const uploadUrl = await deps.objects.presignUpload(s3Key, { contentType: body.content_type, contentLength: body.size_bytes }, deps.uploads.urlTtlSeconds);
   return {
     recording_id: id,
     upload_url: uploadUrl,
     method: 'PUT' as const,
-    headers: { 'content-type': body.content_type },
+    headers: { 'content-type': body.content_type, 'content-length': String(body.size_bytes) },
     expires_at: new Date(now.getTime() + deps.uploads.urlTtlSeconds * 1000).toISOString(),
   };
 }
