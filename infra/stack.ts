@@ -269,7 +269,7 @@ export class VoiceOrgStack extends Stack {
     acknowledge(
       this,
       `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as s3.CfnBucket)}.Arn>/recordings/*]`,
-      'Recording object keys (recordings/<org>/<recording>/<file>) are created per upload, so the upload and delete functions get PutObject or DeleteObject on the recordings/ prefix of this bucket only, nothing else.',
+      'Recording object keys (recordings/<org>/<recording>/<file>) are created per upload, so the upload, completion and delete functions get PutObject, GetObject (for HeadObject) or DeleteObject on the recordings/ prefix of this bucket only, nothing else.',
     );
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });

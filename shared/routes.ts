@@ -29,8 +29,8 @@ export type ProfileKeyAction = 'Decrypt' | 'GenerateDataKey';
 /** SES actions on the configured sender identity. */
 export type MailAction = 'SendEmail';
 
-/** S3 actions on the recordings bucket's objects. */
-export type BucketAction = 'PutObject' | 'DeleteObject';
+/** S3 actions on the recordings bucket's objects (GetObject also grants HeadObject). */
+export type BucketAction = 'PutObject' | 'GetObject' | 'DeleteObject';
 
 export interface RoutePermissions {
   table?: readonly TableAction[];
@@ -259,9 +259,10 @@ export const ROUTES = {
 export const EVENT_HANDLERS = {
   completeUpload: {
     handler: 'functions/recordings/complete-upload',
-    summary: 'Marks a recording uploaded when its file lands in the recordings bucket',
+    summary: 'Marks a recording uploaded when its file lands in the recordings bucket (failed when it is not the declared size and type)',
     source: 'recordings-bucket:ObjectCreated',
-    permissions: { table: ['UpdateItem'] },
+    // GetItem reads the declared upload; GetObject only for HeadObject (S3 events omit the content type).
+    permissions: { table: ['GetItem', 'UpdateItem'], bucket: ['GetObject'] },
   },
 } as const satisfies Record<string, { handler: string; summary: string; source: string; permissions: RoutePermissions }>;
 

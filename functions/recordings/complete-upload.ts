@@ -2,11 +2,12 @@ import type { S3Event } from 'aws-lambda';
 import { completeUpload } from '../../shared/domain/recordings/recording-changes';
 import { logger } from '../../shared/observability/logger';
 import { table } from '../../shared/storage/dynamo';
-import { parseRecordingObjectKey } from '../../shared/storage/recording-objects';
+import { parseRecordingObjectKey, recordingObjects } from '../../shared/storage/recording-objects';
 
 /**
  * S3 ObjectCreated on the recordings bucket: the uploaded file's recording becomes
- * `uploaded`, with the object's size. Keys that name no pending recording are ignored.
+ * `uploaded` when the object has the declared size and content type, else `failed` with
+ * the reason. Keys that name no pending recording are ignored.
  */
 export async function handler(event: S3Event): Promise<void> {
   for (const record of event.Records ?? []) {
@@ -14,8 +15,16 @@ export async function handler(event: S3Event): Promise<void> {
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
     const owner = parseRecordingObjectKey(key);
     const outcome = owner
-      ? await completeUpload({ db: table(), now: () => new Date() }, owner.orgId, owner.recordingId, key, record.s3.object.size)
+      ? await completeUpload(
+          { db: table(), now: () => new Date(), storedContentType: (objectKey) => recordingObjects().storedContentType(objectKey) },
+          owner.orgId,
+          owner.recordingId,
+          { s3Key: key, sizeBytes: record.s3.object.size },
+        )
       : 'ignored';
-    logger.info('upload event', { event_name: record.eventName, outcome, org_id: owner?.orgId, recording_id: owner?.recordingId });
+    const fields = { event_name: record.eventName, outcome, org_id: owner?.orgId, recording_id: owner?.recordingId, size_bytes: record.s3.object.size };
+    // A mismatched upload is the client's doing, not the function's: worth a warning, not a retry.
+    if (outcome === 'failed') logger.warn('upload does not match its declaration', fields);
+    else logger.info('upload event', fields);
   }
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { RECORDING_STATES } from '../storage/recordings';
 import { Member } from './members';
 
 /**
@@ -136,6 +137,12 @@ const Summary = v.strictObject({
   updated_at: v.optional(v.string()),
 });
 
+/**
+ * A recording's `state`: pending_upload → uploaded → processing → ready, or failed (an upload
+ * that is not the declared size or type, or failed processing).
+ */
+const RecordingStateField = v.picklist(RECORDING_STATES);
+
 export const RecordingResponse = v.strictObject({
   id: v.string(),
   title: v.string(),
@@ -145,7 +152,9 @@ export const RecordingResponse = v.strictObject({
   recorded_by: v.string(),
   tags: v.array(v.string()),
   folder_id: v.optional(NullableString),
-  state: v.string(),
+  state: RecordingStateField,
+  /** Why the upload failed (state `failed`), e.g. `size_mismatch: declared 5 bytes, received 20`; `""` when it did not. */
+  upload_error: v.string(),
   created_at: v.string(),
   updated_at: v.string(),
   recording_at: v.optional(NullableString),
@@ -173,7 +182,7 @@ export const PublicRecording = v.strictObject({
   duration: v.number(),
   language: v.string(),
   folder_id: v.string(),
-  state: v.string(),
+  state: RecordingStateField,
   recorded_by: v.strictObject({ display_name: v.string(), email: v.string(), user_id: v.string() }),
   tags: v.array(v.strictObject({ id: v.string(), name: v.string(), color: v.string() })),
   summarizations: v.nullable(v.array(v.strictObject({ id: v.string(), ...Summary.entries }))),
@@ -184,6 +193,7 @@ export const PublicRecording = v.strictObject({
   transcript_error: v.string(),
   translation: v.nullable(Translation),
   translation_error: v.string(),
+  upload_error: v.string(),
 });
 export const PublicRecordingListResponse = pagedEnvelope(v.array(PublicRecording));
 

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config';
 
@@ -8,13 +8,15 @@ export interface UploadDeclaration {
   contentLength: number;
 }
 
-/** Uploaded recording files: pre-signed uploads and deletion. */
+/** Uploaded recording files: pre-signed uploads, what landed, and deletion. */
 export interface RecordingObjects {
   /**
    * A URL that accepts PUTs to `key` until it expires, only with exactly the declared
    * `content-type` and `content-length` headers (both are signed).
    */
   presignUpload(key: string, declared: UploadDeclaration, expiresInSeconds: number): Promise<string>;
+  /** The stored object's content type (HeadObject), or undefined when no object is at `key`. */
+  storedContentType(key: string): Promise<string | undefined>;
   deleteObject(key: string): Promise<void>;
 }
 
@@ -43,6 +45,15 @@ export function createRecordingObjects(options: { bucket: string; region: string
         new PutObjectCommand({ Bucket: options.bucket, Key: key, ContentType: declared.contentType, ContentLength: declared.contentLength }),
         { expiresIn, signableHeaders: SIGNED_UPLOAD_HEADERS },
       ),
+    storedContentType: async (key) => {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: key }));
+        return head.ContentType ?? '';
+      } catch (error) {
+        if ((error as Error).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+        throw error;
+      }
+    },
     deleteObject: async (key) => {
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
     },

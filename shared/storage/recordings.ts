@@ -1,7 +1,8 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys, withoutKeys, type RecordingBin } from './keys';
 import { queryAll } from './query-all';
+import { isConditionFailure } from './transactions';
 
 /** Recording states: the service sets the first two; the processing pipeline the rest. */
 export const RECORDING_STATES = ['pending_upload', 'uploaded', 'processing', 'ready', 'failed'] as const;
@@ -62,11 +63,22 @@ export interface Recording {
   updated_at: string;
   recording_at: string;
   deleted_at?: string;
-  upload?: { s3_key: string; content_type: string; filename: string; size_bytes: number; uploaded_bytes?: number; uploaded_at?: string };
+  upload?: {
+    s3_key: string;
+    content_type: string;
+    filename: string;
+    size_bytes: number;
+    uploaded_bytes?: number;
+    /** The type the object was stored with; absent when the object was gone before it was read. */
+    uploaded_content_type?: string;
+    uploaded_at?: string;
+  };
   related: { transcript: boolean; summary: boolean; action_items: boolean; translation: boolean };
   transcript_error?: string;
   summarizations_errors?: string[];
   translation_error?: string;
+  /** Why the upload failed (state `failed` set by the upload completion), e.g. `size_mismatch: …`. */
+  upload_error?: string;
 }
 
 /** Everything a recording's related items hold. */
@@ -141,9 +153,66 @@ function chunkSegments(segments: TranscriptSegment[]): TranscriptSegment[][] {
   return chunks;
 }
 
-export async function getRecording(db: TableContext, orgId: string, recordingId: string): Promise<Recording | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.recording(orgId, recordingId) }));
+/** Reads a recording item; `consistent` when the read must see a write that was just acknowledged. */
+export async function getRecording(db: TableContext, orgId: string, recordingId: string, options: { consistent?: boolean } = {}): Promise<Recording | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.recording(orgId, recordingId), ...(options.consistent ? { ConsistentRead: true } : {}) }),
+  );
   return Item ? recordingFromItem(Item) : undefined;
+}
+
+/** What the upload completion found for a pending recording's object. */
+export interface UploadOutcome {
+  state: 'uploaded' | 'failed';
+  uploadedBytes: number;
+  /** Undefined when the object was gone before its type could be read. */
+  uploadedContentType?: string;
+  uploadedAt: string;
+  /** Set with state `failed`: why the object is not the declared one. */
+  error?: string;
+}
+
+/**
+ * Records an upload's outcome on its recording in one conditional UpdateItem, only while the
+ * recording still waits for that upload as it was read (pending, same object key, same declared
+ * size and type). Counts do not move: a recording counts whatever its state. Returns false when
+ * the recording no longer waits (completed by an earlier event, or deleted).
+ */
+export async function recordUploadOutcome(db: TableContext, pending: Recording & { upload: NonNullable<Recording['upload']> }, outcome: UploadOutcome): Promise<boolean> {
+  const set = ['#state = :state', 'upload.uploaded_bytes = :bytes', 'upload.uploaded_at = :at', 'updated_at = :at'];
+  const values: Record<string, unknown> = {
+    ':state': outcome.state,
+    ':bytes': outcome.uploadedBytes,
+    ':at': outcome.uploadedAt,
+    ':pending': 'pending_upload',
+    ':key': pending.upload.s3_key,
+    ':declaredBytes': pending.upload.size_bytes,
+    ':declaredType': pending.upload.content_type,
+  };
+  if (outcome.uploadedContentType !== undefined) {
+    set.push('upload.uploaded_content_type = :type');
+    values[':type'] = outcome.uploadedContentType;
+  }
+  if (outcome.error !== undefined) {
+    set.push('upload_error = :error');
+    values[':error'] = outcome.error;
+  }
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: keys.recording(pending.org_id, pending.id),
+        UpdateExpression: `SET ${set.join(', ')}`,
+        ConditionExpression: '#state = :pending AND upload.s3_key = :key AND upload.size_bytes = :declaredBytes AND upload.content_type = :declaredType',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 /** A recording and every related item, in one query over its key range. */

@@ -467,7 +467,7 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       expect(authorizerKms).toEqual([]);
     });
 
-    it('lets only the upload and delete functions touch the bucket, each with its own action on recording objects', () => {
+    it('lets only the upload, completion and delete functions touch the bucket, each with its own action on recording objects', () => {
       const bucketId = onlyLogicalId(template, 'AWS::S3::Bucket');
       const withBucket = [...listHandlers(), ...Object.values(EVENT_HANDLERS)].map((h) => ({ handler: h.handler, actions: [...((h.permissions as { bucket?: readonly string[] }).bucket ?? [])] }));
       for (const { handler, actions } of withBucket) {
@@ -478,7 +478,13 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
           expect(JSON.stringify(statement.Resource)).toContain('/recordings/*');
         }
       }
-      expect(withBucket.filter((h) => h.actions.length).map((h) => h.handler).sort()).toEqual(['functions/recordings/create-upload-url', 'functions/recordings/delete-recording']);
+      const granted = withBucket.filter((h) => h.actions.length).sort((a, b) => a.handler.localeCompare(b.handler));
+      expect(granted).toEqual([
+        // GetObject is the action HeadObject needs: the completion reads the stored content type, which S3 events do not carry.
+        { handler: 'functions/recordings/complete-upload', actions: ['GetObject'] },
+        { handler: 'functions/recordings/create-upload-url', actions: ['PutObject'] },
+        { handler: 'functions/recordings/delete-recording', actions: ['DeleteObject'] },
+      ]);
     });
 
     it('blocks public access to the bucket, encrypts it, enforces SSL and sends its uploads to the completion function', () => {

@@ -35,6 +35,7 @@ const PUBLIC_ITEM_FIELDS = [
   'translation',
   'translation_error',
   'updated_at',
+  'upload_error',
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -143,6 +144,26 @@ async function uploadFile(org: Org, bytes: Buffer, fields: Record<string, unknow
   return recordingId as string;
 }
 
+/** PUTs bytes to an upload URL with the given headers; the S3 emulator does not check the signature, so any size or type lands. */
+const putTo = (url: string, body: Buffer, headers: Record<string, string>) => fetch(url, { method: 'PUT', headers, body });
+
+/** The completion function, loaded in this process under the local deployment's configuration. */
+async function completionFunction() {
+  Object.assign(process.env, {
+    TABLE_NAME: runtime.tableName,
+    DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint,
+    BUCKET_NAME: runtime.bucketName,
+    S3_ENDPOINT: runtime.s3Endpoint,
+    AWS_REGION: runtime.region,
+    LOG_LEVEL: 'ERROR',
+  });
+  return (await import('../../functions/recordings/complete-upload')).handler;
+}
+
+/** An ObjectCreated event as S3 sends it, for objects at these keys with this size. */
+const objectCreated = (size: number, ...objectKeys: string[]) =>
+  ({ Records: objectKeys.map((key) => ({ eventName: 'ObjectCreated:Put', s3: { bucket: { name: runtime.bucketName }, object: { key, size } } })) }) as unknown as S3Event;
+
 /** Puts an object straight into the bucket (any key), as another writer of the bucket would. */
 async function putObject(key: string, body: string) {
   const { s3, bucket } = localS3();
@@ -233,9 +254,12 @@ describe('Create upload URL and upload', () => {
     expect(await stateBecomes(org, recordingId, 'uploaded')).toBe('uploaded');
     const objects = await listObjects(`recordings/${org.org}/${recordingId}/`);
     expect(objects).toEqual([{ key: expect.stringMatching(/standup\.m4a$/), size: bytes.length }]);
-    expect((await rawRecording(org, recordingId))!.upload).toMatchObject({ uploaded_bytes: bytes.length });
+    const stored = (await rawRecording(org, recordingId))!;
+    expect(stored.upload).toMatchObject({ size_bytes: bytes.length, uploaded_bytes: bytes.length, content_type: 'audio/mp4', uploaded_content_type: 'audio/mp4' });
+    expect(stored).not.toHaveProperty('upload_error');
     const read = await send('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgRead);
-    expect(read.body).toMatchObject({ id: recordingId, state: 'uploaded', title: 'Daily standup' });
+    expect(read.body).toMatchObject({ id: recordingId, state: 'uploaded', upload_error: '', title: 'Daily standup' });
+    expect(await publicItem(org, recordingId)).toMatchObject({ state: 'uploaded', upload_error: '' });
     // Completing the upload does not count the recording twice.
     expect(await counts(org)).toEqual(afterCreate);
   });
@@ -368,16 +392,12 @@ describe('Create upload URL and upload', () => {
     });
 
     it('the completion function itself ignores unknown keys and repeated events without failing', async () => {
-      Object.assign(process.env, { TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, AWS_REGION: runtime.region, LOG_LEVEL: 'WARN' });
-      const { handler } = await import('../../functions/recordings/complete-upload');
+      const handler = await completionFunction();
       const recordingId = await uploadFile(org, Buffer.from('direct'), { filename: 'direct.m4a' });
       expect(await stateBecomes(org, recordingId, 'uploaded')).toBe('uploaded');
       const uploaded = await rawRecording(org, recordingId);
       const [object] = await listObjects(`recordings/${org.org}/${recordingId}/`);
-      const event = (...keys: string[]) =>
-        ({
-          Records: keys.map((key) => ({ eventName: 'ObjectCreated:Put', s3: { bucket: { name: runtime.bucketName }, object: { key, size: 99 } } })),
-        }) as unknown as S3Event;
+      const event = (...keys: string[]) => objectCreated(99, ...keys);
 
       const keys = [
         `recordings/${org.org}/rec_unknown_${org.id}/a.m4a`, // no such recording
@@ -390,6 +410,128 @@ describe('Create upload URL and upload', () => {
       await expect(handler({} as S3Event)).resolves.toBeUndefined();
       expect(await rawRecording(org, recordingId)).toEqual(uploaded);
     });
+  });
+});
+
+// =======================================================================================
+// Issue 9: an upload is what it declared, or the recording fails
+
+describe('Uploads that are not what they declared', () => {
+  let org: Org;
+  beforeAll(async () => {
+    org = await seededOrg('mismatch');
+  });
+
+  const orgGet = (recordingId: string) => send('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgRead);
+
+  /** Declares an upload, then PUTs `bytes` with `contentType` (whatever was declared); returns the recording and its URL. */
+  async function mismatchedUpload(declared: { size_bytes: number; content_type: string; filename?: string }, bytes: Buffer, contentType: string) {
+    const created = await requestUpload(org.keys.member, uploadBody(declared));
+    expect(created.status).toBe(201);
+    const { recording_id: recordingId, upload_url: url } = created.body.data as { recording_id: string; upload_url: string };
+    // The emulator does not verify signatures (S3 would refuse this PUT): the completion's check is what remains.
+    const put = await putTo(url, bytes, { 'content-type': contentType });
+    expect(put.status).toBe(200);
+    return { recordingId, url };
+  }
+
+  it.each([
+    [5, 20],
+    [20, 5],
+  ])('declared %i bytes, received %i: failed with the reason, shown by Get and the public list, counted once', async (declared, received) => {
+    const before = await counts(org);
+    const { recordingId } = await mismatchedUpload({ size_bytes: declared, content_type: 'audio/mp4' }, Buffer.alloc(received, 7), 'audio/mp4');
+    const reason = `size_mismatch: declared ${declared} bytes, received ${received}`;
+
+    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+    expect(await rawRecording(org, recordingId)).toMatchObject({
+      state: 'failed',
+      upload_error: reason,
+      upload: { size_bytes: declared, uploaded_bytes: received, content_type: 'audio/mp4', uploaded_content_type: 'audio/mp4', uploaded_at: expect.stringMatching(TIMESTAMP) },
+    });
+    const read = await orgGet(recordingId);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: recordingId, state: 'failed', upload_error: reason });
+    expect(await publicItem(org, recordingId)).toMatchObject({ state: 'failed', upload_error: reason, transcript_error: '' });
+    const own = (await publicList(org.keys.member, 'limit=100')).body.data as { id: string; state: string; upload_error: string }[];
+    expect(own.find((r) => r.id === recordingId)).toMatchObject({ state: 'failed', upload_error: reason });
+
+    // Still a live recording of its member (docs/decisions.md): counted once, when it was created, and not again.
+    expect(await counts(org)).toEqual({ total: before.total + 1, recording_count: before.recording_count + 1, latest_recording_at: expect.stringMatching(TIMESTAMP) });
+    const orgList = await send('GET', `/api/v1/organization/${org.org}/recordings?limit=100`, org.keys.orgRead);
+    expect(orgList.body.recordings.map((r: { id: string }) => r.id)).toContain(recordingId);
+    // The object stays where it landed (docs/decisions.md); only the recording's delete removes it.
+    expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([{ key: expect.stringMatching(/standup\.m4a$/), size: received }]);
+  });
+
+  it('another content type than declared: failed with content_type_mismatch', async () => {
+    const { recordingId } = await mismatchedUpload({ size_bytes: 11, content_type: 'audio/mp4' }, Buffer.alloc(11, 1), 'audio/mpeg');
+    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+    const reason = 'content_type_mismatch: declared audio/mp4, received audio/mpeg';
+    expect(await rawRecording(org, recordingId)).toMatchObject({ state: 'failed', upload_error: reason, upload: { uploaded_bytes: 11, uploaded_content_type: 'audio/mpeg' } });
+    expect((await orgGet(recordingId)).body).toMatchObject({ state: 'failed', upload_error: reason });
+  });
+
+  it('both wrong: both reasons', async () => {
+    const { recordingId } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4' }, Buffer.alloc(20), 'video/mp4');
+    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+    expect((await orgGet(recordingId)).body).toMatchObject({
+      state: 'failed',
+      upload_error: 'size_mismatch: declared 5 bytes, received 20; content_type_mismatch: declared audio/mp4, received video/mp4',
+    });
+  });
+
+  it('the declared size and type, sent with the returned headers, still end uploaded with no error', async () => {
+    const bytes = Buffer.from('exactly as declared');
+    const created = await requestUpload(org.keys.member, uploadBody({ size_bytes: bytes.length, content_type: 'audio/webm', filename: 'ok.webm' }));
+    const { recording_id: recordingId, upload_url: url, headers } = created.body.data;
+    expect(headers).toEqual({ 'content-type': 'audio/webm', 'content-length': String(bytes.length) });
+    expect((await putTo(url, bytes, headers)).status).toBe(200);
+    expect(await stateBecomes(org, recordingId, 'uploaded')).toBe('uploaded');
+    expect((await orgGet(recordingId)).body).toMatchObject({ state: 'uploaded', upload_error: '' });
+    expect(await rawRecording(org, recordingId)).not.toHaveProperty('upload_error');
+  });
+
+  it('a failed upload is final: the right file PUT to the same URL afterwards changes nothing', async () => {
+    const { recordingId, url } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4', filename: 'retry.m4a' }, Buffer.alloc(20), 'audio/mp4');
+    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+    const failed = await rawRecording(org, recordingId);
+
+    expect((await putTo(url, Buffer.alloc(5), { 'content-type': 'audio/mp4' })).status).toBe(200);
+    // Events are handled in order: once the sentinel's has been, the retry's has too.
+    const sentinel = await uploadFile(org, Buffer.from('sentinel'), { filename: 'sentinel.m4a' });
+    expect(await stateBecomes(org, sentinel, 'uploaded')).toBe('uploaded');
+    expect(await rawRecording(org, recordingId)).toEqual(failed);
+  });
+
+  it('a failed recording leaves like any other: trash and permanent delete move the counts back and remove the object', async () => {
+    const before = await counts(org);
+    const { recordingId } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4', filename: 'gone.m4a' }, Buffer.alloc(9), 'audio/mp4');
+    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+    expect((await counts(org)).total).toBe(before.total + 1);
+
+    expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgAll)).status).toBe(200);
+    expect(await counts(org)).toEqual({ ...before, latest_recording_at: expect.anything() });
+    expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}?permanent=true`, org.keys.orgAll)).status).toBe(200);
+    expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([]);
+    expect(await rawRecording(org, recordingId)).toBeUndefined();
+    expect((await counts(org)).total).toBe(before.total);
+  });
+
+  it('the completion function judges an object already gone (deleted before its type could be read) by the size its event carries', async () => {
+    const handler = await completionFunction();
+    const ids: string[] = [];
+    for (const filename of ['vanished-ok.m4a', 'vanished-bad.m4a']) {
+      const created = await requestUpload(org.keys.member, uploadBody({ size_bytes: 5, filename }));
+      ids.push(created.body.data.recording_id);
+    }
+    const keyOf = (recordingId: string, filename: string) => `recordings/${org.org}/${recordingId}/${filename}`;
+    await handler(objectCreated(5, keyOf(ids[0], 'vanished-ok.m4a')));
+    await handler(objectCreated(6, keyOf(ids[1], 'vanished-bad.m4a')));
+
+    expect(await rawRecording(org, ids[0])).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: 5 } });
+    expect((await rawRecording(org, ids[0]))!.upload).not.toHaveProperty('uploaded_content_type');
+    expect(await rawRecording(org, ids[1])).toMatchObject({ state: 'failed', upload_error: 'size_mismatch: declared 5 bytes, received 6' });
   });
 });
 
@@ -501,6 +643,7 @@ describe('List recordings (public)', () => {
         error_message: '',
       },
       translation_error: '',
+      upload_error: '',
     });
 
     const bare = items.find((item) => item.id === id('p2'))!;
@@ -522,6 +665,7 @@ describe('List recordings (public)', () => {
       transcript_error: '',
       translation: null,
       translation_error: '',
+      upload_error: '',
     });
   });
 

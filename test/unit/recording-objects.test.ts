@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { uploadMismatch } from '../../shared/domain/recordings/recording-changes';
 import { createRecordingObjects } from '../../shared/storage/recording-objects';
 
 /**
@@ -83,5 +84,34 @@ describe('upload URLs (S3 emulator)', () => {
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
     expect(s3WouldAccept(url.href, { 'content-type': 'audio/mpeg', 'content-length': String(1024 ** 3) }, 'S3RVER')).toBe(true);
     expect(s3WouldAccept(url.href, { 'content-type': 'audio/mpeg', 'content-length': '1' }, 'S3RVER')).toBe(false);
+  });
+});
+
+describe('uploadMismatch: what the completion records when an object is not the declared one', () => {
+  const declared = { size_bytes: 5, content_type: 'audio/mp4' };
+
+  it('none when size and type match (the type case-insensitively)', () => {
+    expect(uploadMismatch(declared, { sizeBytes: 5, contentType: 'audio/mp4' })).toBeUndefined();
+    expect(uploadMismatch(declared, { sizeBytes: 5, contentType: 'Audio/MP4' })).toBeUndefined();
+  });
+
+  it('names the declared and received size', () => {
+    expect(uploadMismatch(declared, { sizeBytes: 20, contentType: 'audio/mp4' })).toBe('size_mismatch: declared 5 bytes, received 20');
+  });
+
+  it('names the declared and received type', () => {
+    expect(uploadMismatch(declared, { sizeBytes: 5, contentType: 'audio/mpeg' })).toBe('content_type_mismatch: declared audio/mp4, received audio/mpeg');
+    expect(uploadMismatch(declared, { sizeBytes: 5, contentType: '' })).toBe('content_type_mismatch: declared audio/mp4, received (none)');
+  });
+
+  it('names both when both differ', () => {
+    expect(uploadMismatch(declared, { sizeBytes: 0, contentType: 'video/mp4' })).toBe(
+      'size_mismatch: declared 5 bytes, received 0; content_type_mismatch: declared audio/mp4, received video/mp4',
+    );
+  });
+
+  it('judges an object gone before its type was read by its size alone', () => {
+    expect(uploadMismatch(declared, { sizeBytes: 5 })).toBeUndefined();
+    expect(uploadMismatch(declared, { sizeBytes: 6 })).toBe('size_mismatch: declared 5 bytes, received 6');
   });
 });

@@ -16,7 +16,9 @@ export interface UploadDeps {
 
 /**
  * Creates a recording in state pending_upload for the caller (a personal key's user) and
- * a pre-signed PUT URL for its file. The S3 completion event moves it to uploaded.
+ * a pre-signed PUT URL for its file that signs the declared content type and length, so S3
+ * refuses any other. The S3 completion event moves it to uploaded (or failed, when the
+ * object is not the one declared). `headers` are the ones the PUT must send.
  */
 export async function createUpload(deps: UploadDeps, caller: Caller, body: UploadUrlBody) {
   if (body.size_bytes > deps.uploads.maxBytes) {

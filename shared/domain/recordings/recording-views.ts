@@ -17,7 +17,10 @@ export function listItemView(recording: Recording) {
   };
 }
 
-/** Get recording: the recording, plus each related resource asked for (null when it has none). */
+/**
+ * Get recording: the recording (with `upload_error`, empty unless its upload failed), plus
+ * each related resource asked for (null when it has none).
+ */
 export function recordingView(recording: Recording, parts: RecordingParts, include: RecordingInclude[]) {
   const view: Record<string, unknown> = {
     id: recording.id,
@@ -29,6 +32,7 @@ export function recordingView(recording: Recording, parts: RecordingParts, inclu
     tags: recording.tags,
     folder_id: recording.folder_id,
     state: recording.state,
+    upload_error: recording.upload_error ?? '',
     created_at: recording.created_at,
     updated_at: recording.updated_at,
     recording_at: recording.recording_at,
@@ -64,7 +68,8 @@ export function updatedView(recording: Recording) {
 
 /**
  * A public list item: recorder and tags as objects, and the processing results
- * (summarizations, transcript, translation: null when absent; error fields empty when none).
+ * (summarizations, transcript, translation: null when absent; error fields, the upload's
+ * included, empty when none).
  */
 export function publicItemView(recording: Recording, recorder: Membership | undefined, tags: Map<string, Tag>, parts: RecordingParts) {
   return {
@@ -96,5 +101,6 @@ export function publicItemView(recording: Recording, recorder: Membership | unde
     transcript_error: recording.transcript_error ?? '',
     translation: parts.translation ?? null,
     translation_error: recording.translation_error ?? '',
+    upload_error: recording.upload_error ?? '',
   };
 }
