@@ -5,6 +5,6 @@ import { json } from '../../shared/http/responses';
 
 /** POST /api/v1/organization/{orgId}/invites/{inviteId}/resend */
 export const handler = apiHandler('resendInvite', async ({ caller, path }) => {
-  await resendInvite(inviteDeps(), caller, path.inviteId!);
+  await resendInvite(inviteDeps(), caller, path.inviteId);
   return json(200, { success: true });
 });

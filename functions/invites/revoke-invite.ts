@@ -5,6 +5,6 @@ import { table } from '../../shared/storage/dynamo';
 
 /** DELETE /api/v1/organization/{orgId}/invites/{inviteId} (sends no email, so it bundles no SES client) */
 export const handler = apiHandler('revokeInvite', async ({ caller, path }) => {
-  await revokeInvite({ db: table(), now: () => new Date() }, caller.orgId, path.inviteId!);
+  await revokeInvite({ db: table(), now: () => new Date() }, caller.orgId, path.inviteId);
   return json(200, { success: true });
 });

@@ -2,14 +2,11 @@ import { config } from '../../shared/config';
 import { createUpload } from '../../shared/domain/recordings/create-upload';
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
-import { parseInput } from '../../shared/http/validation';
-import { UploadUrlBody } from '../../shared/schemas/recordings';
 import { table } from '../../shared/storage/dynamo';
 import { recordingObjects } from '../../shared/storage/recording-objects';
 
 /** POST /api/v1/public/recordings/upload-url */
 export const handler = apiHandler('createUploadUrl', async ({ caller, body }) => {
-  const request = parseInput(UploadUrlBody, body ?? {}, { unknownKey: 'field' });
-  const upload = await createUpload({ db: table(), objects: recordingObjects(), now: () => new Date(), uploads: config().uploads }, caller, request);
+  const upload = await createUpload({ db: table(), objects: recordingObjects(), now: () => new Date(), uploads: config().uploads }, caller, body);
   return envelope(upload, undefined, 201);
 });

@@ -2,13 +2,11 @@ import { recordingView } from '../../shared/domain/recordings/recording-views';
 import { readLiveRecording } from '../../shared/domain/recordings/read-recording';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
-import { parseInput } from '../../shared/http/validation';
-import { GetRecordingQuery } from '../../shared/schemas/recordings';
 import { table } from '../../shared/storage/dynamo';
 
 /** GET /api/v1/organization/{orgId}/recordings/{recordingId} */
 export const handler = apiHandler('getRecording', async ({ caller, path, query }) => {
-  const include = parseInput(GetRecordingQuery, query).include ?? [];
-  const { recording, parts } = await readLiveRecording(table(), caller.orgId, path.recordingId!, include.length > 0);
+  const include = query.include ?? [];
+  const { recording, parts } = await readLiveRecording(table(), caller.orgId, path.recordingId, include.length > 0);
   return json(200, recordingView(recording, parts, include));
 });

@@ -6,6 +6,6 @@ import { table } from '../../shared/storage/dynamo';
 
 /** POST /api/v1/organization/{orgId}/recordings/{recordingId}/restore */
 export const handler = apiHandler('restoreRecording', async ({ caller, path }) => {
-  const recording = await restoreRecording({ db: table(), now: () => new Date() }, caller.orgId, path.recordingId!);
+  const recording = await restoreRecording({ db: table(), now: () => new Date() }, caller.orgId, path.recordingId);
   return json(200, listItemView(recording));
 });

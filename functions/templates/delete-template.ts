@@ -5,6 +5,6 @@ import { table } from '../../shared/storage/dynamo';
 
 /** DELETE /api/v1/organization/{orgId}/templates/{templateId} */
 export const handler = apiHandler('deleteTemplate', async ({ caller, path }) => {
-  await removeTemplate({ db: table(), now: () => new Date() }, caller.orgId, path.templateId!);
+  await removeTemplate({ db: table(), now: () => new Date() }, caller.orgId, path.templateId);
   return json(200, { success: true });
 });

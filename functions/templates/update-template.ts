@@ -1,12 +1,9 @@
 import { updateTemplate } from '../../shared/domain/templates/templates';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
-import { parseInput } from '../../shared/http/validation';
-import { UpdateTemplateBody } from '../../shared/schemas/templates';
 import { table } from '../../shared/storage/dynamo';
 
 /** PATCH /api/v1/organization/{orgId}/templates/{templateId} */
 export const handler = apiHandler('updateTemplate', async ({ caller, path, body }) => {
-  const changes = parseInput(UpdateTemplateBody, body ?? {}, { unknownKey: 'field' });
-  return json(200, await updateTemplate({ db: table(), now: () => new Date() }, caller.orgId, path.templateId!, changes));
+  return json(200, await updateTemplate({ db: table(), now: () => new Date() }, caller.orgId, path.templateId, body));
 });

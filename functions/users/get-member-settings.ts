@@ -3,8 +3,6 @@ import { profileCipher } from '../../shared/crypto/configured-cipher';
 import { getMemberSettings } from '../../shared/domain/settings/get-member-settings';
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
-import { parseInput } from '../../shared/http/validation';
-import { GetSettingsQuery } from '../../shared/schemas/settings';
 import { table } from '../../shared/storage/dynamo';
 
 /** GET /api/v1/organization/{orgId}/users/{userId}/settings and its public alias. */
@@ -12,8 +10,8 @@ export const handler = apiHandler('getMemberSettings', async ({ caller, path, qu
   const bundle = await getMemberSettings(
     { db: table(), cipher: profileCipher(), models: config().models },
     caller.orgId,
-    path.userId!,
-    parseInput(GetSettingsQuery, query),
+    path.userId,
+    query,
   );
   return envelope(bundle);
 });

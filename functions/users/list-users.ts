@@ -1,12 +1,10 @@
 import { listMembers } from '../../shared/domain/members/list-members';
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
-import { parseInput } from '../../shared/http/validation';
-import { ListUsersQuery } from '../../shared/schemas/members';
 import { table } from '../../shared/storage/dynamo';
 
 /** GET /api/v1/organization/{orgId}/users and its alias GET /api/v1/public/users. */
 export const handler = apiHandler('listUsers', async ({ caller, query }) => {
-  const { members, pagination } = await listMembers(table(), caller.orgId, parseInput(ListUsersQuery, query));
+  const { members, pagination } = await listMembers(table(), caller.orgId, query);
   return envelope(members, pagination);
 });

@@ -1,6 +1,5 @@
 import { config } from '../../shared/config';
 import { profileCipher } from '../../shared/crypto/configured-cipher';
-import { parseSettingsPatch } from '../../shared/domain/settings/parse-patch';
 import { updateMemberSettings } from '../../shared/domain/settings/update-member-settings';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
@@ -9,13 +8,12 @@ import { table } from '../../shared/storage/dynamo';
 
 /** PATCH /api/v1/organization/{orgId}/users/{userId}/settings and its public alias. */
 export const handler = apiHandler('updateMemberSettings', async ({ caller, path, body, correlationId }) => {
-  const patch = parseSettingsPatch(body);
-  const target = { orgId: caller.orgId, userId: path.userId! };
+  const target = { orgId: caller.orgId, userId: path.userId };
   const result = await updateMemberSettings(
     { db: table(), cipher: profileCipher(), models: config().models, now: () => new Date() },
     target,
     { actor: caller.actor, correlationId, source: 'org_admin_api' },
-    patch,
+    body,
   );
   // The audit line names what changed, never the content (profiles and preferences stay out of logs).
   logger.info('member settings updated', {

@@ -94,7 +94,7 @@ async function soleAdministeredMembership(db: TableContext, userId: string | und
     (membership) => membership.status === 'active' && roleAtLeast(membership.role, minRole),
   );
   if (eligible.length > 1) {
-    throw new ValidationError('You belong to several organizations: name one with the org_id query parameter.', 'ORG_ID_REQUIRED');
+    throw ValidationError.field('org_id', 'missing', 'is required: you belong to several organizations, name one', 'ORG_ID_REQUIRED');
   }
   return eligible[0];
 }

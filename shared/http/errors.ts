@@ -14,10 +14,49 @@ export class ApiError extends Error {
   }
 }
 
-/** 400: the query, path or body does not satisfy the route's schema. */
+/** The kinds of problem a 400's `details` report, one phrasing each in the message. */
+export const PROBLEM_KINDS = [
+  'missing',
+  'unknown',
+  'type',
+  'too_long',
+  'too_short',
+  'out_of_range',
+  'format',
+  'invalid_value',
+  'read_only',
+  'repeated',
+  'invalid_text',
+  'invalid',
+] as const;
+export type ProblemKind = (typeof PROBLEM_KINDS)[number];
+
+/** One offending field of a request: `field` is the query or path parameter, or the body path (`sections[2].title`). */
+export interface FieldProblem {
+  field: string;
+  issue: ProblemKind;
+  message: string;
+}
+
+/** 400: the query, path or body does not satisfy the route's schema; `details` names each problem. */
 export class ValidationError extends ApiError {
-  constructor(message: string, code = 'VALIDATION_ERROR') {
+  constructor(
+    message: string,
+    code = 'VALIDATION_ERROR',
+    readonly details: FieldProblem[] = [],
+  ) {
     super(400, code, message);
+  }
+
+  /** The 400 for a list of problems: one sentence per problem ("filename is required"), and the same problems as details. */
+  static of(problems: FieldProblem[], code = 'VALIDATION_ERROR'): ValidationError {
+    const sentence = (p: FieldProblem) => (p.field ? `${p.field} ${p.message}` : p.message.charAt(0).toUpperCase() + p.message.slice(1));
+    return new ValidationError(`${problems.map(sentence).join('; ')}.`, code, problems);
+  }
+
+  /** The 400 for one field, phrased like the schema problems: `ValidationError.field('page', 'invalid', 'cannot be combined with cursor')`. */
+  static field(field: string, issue: ProblemKind, message: string, code?: string): ValidationError {
+    return ValidationError.of([{ field, issue, message }], code);
   }
 }
 
@@ -25,6 +64,13 @@ export class ValidationError extends ApiError {
 export class InvalidJsonError extends ApiError {
   constructor(message = 'The request body is not valid JSON.') {
     super(400, 'INVALID_JSON', message);
+  }
+}
+
+/** 415: a request body in a media type other than JSON. */
+export class UnsupportedMediaTypeError extends ApiError {
+  constructor(contentType: string) {
+    super(415, 'UNSUPPORTED_MEDIA_TYPE', `The body must be JSON (Content-Type: application/json), not ${contentType.slice(0, 100)}.`);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { FieldProblem } from './errors';
 
 /** Page-based pagination object of the spec. */
 export interface PagePagination {
@@ -25,7 +26,10 @@ export function envelope(data: unknown, pagination?: PagePagination, statusCode 
   return json(statusCode, pagination ? { success: true, data, pagination } : { success: true, data });
 }
 
-/** The spec's failure envelope, used by every route and by the gateway responses. */
-export function errorBody(code: string, message: string) {
-  return { success: false, data: null, error: code, message };
+/**
+ * The spec's failure envelope, used by every route and by the gateway responses; a 400
+ * adds `details`, one entry per offending field.
+ */
+export function errorBody(code: string, message: string, details?: readonly FieldProblem[]) {
+  return { success: false, data: null, error: code, message, ...(details?.length ? { details } : {}) };
 }

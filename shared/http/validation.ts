@@ -1,30 +1,105 @@
 import * as v from 'valibot';
-import { ValidationError } from './errors';
+import { ValidationError, type FieldProblem, type ProblemKind } from './errors';
 
 export interface ParseOptions {
-  /** The error code of the 400 (default VALIDATION_ERROR). */
-  code?: string;
-  /** Where the input sits in the request, prefixed to each field name (e.g. "settings", "preferences[2]"). */
+  /** The error code of the 400 (default VALIDATION_ERROR), or one chosen from the first problem's field. */
+  code?: string | ((problem: FieldProblem) => string);
+  /** Where the input sits in the request, prefixed to each field name (e.g. "settings"). */
   at?: string;
-  /** How to call a key the schema does not know: query parameters, or body fields. */
+  /** How to call a key the schema does not know: query or path parameters, or body fields. */
   unknownKey?: 'parameter' | 'field';
 }
 
 /**
  * Validates input against a valibot schema, or throws a 400 whose message names each
- * offending field. Schemas are the single source of rules, types and docs.
+ * offending field with one phrasing per kind of problem ("filename is required",
+ * "emial is not a known field", "email must be a string") and whose `details` list them
+ * for machines. Schemas are the single source of rules, types and docs.
  */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, options: ParseOptions | string = {}): v.InferOutput<S> {
   const { code = 'VALIDATION_ERROR', at, unknownKey = 'parameter' } = typeof options === 'string' ? { code: options } : options;
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
-  const problems = result.issues.map((issue) => {
-    const path = v.getDotPath(issue);
-    const field = [at, path].filter(Boolean).join(path && !path.startsWith('[') ? '.' : '');
-    if (issue.type === 'strict_object' && path) return `${field}: unknown ${unknownKey}`;
-    return field ? `${field}: ${issue.message}` : issue.message;
-  });
-  throw new ValidationError(problems.join('; '), code);
+  const problems = result.issues.map((issue) => describeIssue(issue, at, unknownKey));
+  throw ValidationError.of(problems, typeof code === 'function' ? code(problems[0]) : code);
+}
+
+/**
+ * parseInput for a JSON body whose schema is an object: an array or a scalar is refused as
+ * such first (valibot's object schemas would take an array for an object with no keys).
+ */
+export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown, code?: ParseOptions['code']): v.InferOutput<S> {
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    const problem: FieldProblem = { field: '', issue: 'type', message: 'the body must be a JSON object' };
+    throw ValidationError.of([problem], typeof code === 'function' ? code(problem) : code);
+  }
+  return parseInput(schema, body, { unknownKey: 'field', code });
+}
+
+/** valibot issue types by the kind of problem they report. */
+const KIND_BY_TYPE: Record<string, ProblemKind> = {
+  max_length: 'too_long',
+  max_bytes: 'too_long',
+  max_size: 'too_long',
+  max_graphemes: 'too_long',
+  min_length: 'too_short',
+  min_bytes: 'too_short',
+  non_empty: 'too_short',
+  min_value: 'out_of_range',
+  max_value: 'out_of_range',
+  integer: 'type',
+  regex: 'format',
+  email: 'format',
+  iso_timestamp: 'format',
+  hex_color: 'format',
+  picklist: 'invalid_value',
+  literal: 'invalid_value',
+  enum: 'invalid_value',
+  never: 'read_only',
+};
+
+/** What a value of a base schema type is called in a message. */
+const TYPE_NOUNS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+  strict_object: 'an object',
+  loose_object: 'an object',
+  record: 'an object',
+  null: 'null',
+};
+
+function describeIssue(issue: v.BaseIssue<unknown>, at: string | undefined, unknownKey: 'parameter' | 'field'): FieldProblem {
+  const field = fieldPath(at, issue.path ?? []);
+  const isObjectSchema = issue.type === 'strict_object' || issue.type === 'object' || issue.type === 'loose_object';
+  if (isObjectSchema && issue.path?.length && issue.expected === 'never') {
+    return { field, issue: 'unknown', message: `is not a known ${unknownKey}` };
+  }
+  if (isObjectSchema && issue.path?.length && issue.input === undefined) {
+    return { field, issue: 'missing', message: 'is required' };
+  }
+  if (issue.kind === 'schema' && issue.input === undefined && !issue.path?.length) {
+    return { field, issue: 'missing', message: field ? 'is required' : 'a JSON body is required' };
+  }
+  const kind: ProblemKind = KIND_BY_TYPE[issue.type] ?? (issue.kind === 'schema' ? 'type' : 'invalid');
+  // Our schemas phrase their own messages ("must be at most 200 characters"); valibot's
+  // defaults ("Invalid type: Expected string but received null") are rephrased.
+  const ours = !issue.message.startsWith('Invalid ');
+  const noun = TYPE_NOUNS[issue.type];
+  const message = ours ? issue.message : noun ? `must be ${noun}` : 'is not valid';
+  return { field, issue: kind, message: field || ours ? message : `the body ${message}` };
+}
+
+/** `sections[2].title` style paths: what a client would write to reach the value. */
+function fieldPath(at: string | undefined, path: readonly v.IssuePathItem[]): string {
+  let text = at ?? '';
+  for (const item of path) {
+    if (item.type === 'array') text += `[${String(item.key)}]`;
+    else text += text ? `.${String(item.key)}` : String(item.key);
+  }
+  return text;
 }
 
 /**
@@ -32,10 +107,22 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
  * rejected, never clamped, so a client learns of its mistake.
  */
 export function integerParam(options: { defaultValue: number; min: number; max?: number }) {
+  return v.optional(integerText(options), String(options.defaultValue));
+}
+
+/**
+ * integerParam whose parsed value is undefined when the client left it out (so a route can
+ * tell "not given" from the default); the default is documented, and applied by the domain.
+ */
+export function optionalIntegerParam(options: { defaultValue: number; min: number; max?: number }) {
+  return v.pipe(v.optional(integerText(options)), v.metadata({ default: String(options.defaultValue) }));
+}
+
+function integerText(options: { min: number; max?: number }) {
   const range = options.max === undefined ? `${options.min} or more` : `between ${options.min} and ${options.max}`;
   const message = `must be an integer ${range}`;
   return v.pipe(
-    v.optional(v.string(), String(options.defaultValue)),
+    v.string(),
     v.regex(/^\d{1,9}$/, message),
     v.transform(Number),
     v.minValue(options.min, message),

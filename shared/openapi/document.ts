@@ -1,7 +1,9 @@
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { listEndpoints, type Endpoint, type RouteAccess } from '../routes';
+import { listEndpoints, type Endpoint, type RouteDefinition } from '../routes';
+import { SHAPE_ALTERNATIVES } from '../schemas/common';
 import { ErrorEnvelope } from '../schemas/responses';
+import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteRequest } from '../schemas/route-requests';
 import { ROUTE_DOCS, type ErrorStatus } from './route-docs';
 
 /**
@@ -16,12 +18,13 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const DOCS_PATH = '/docs';
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
-  400: 'The request is invalid (validation error or malformed JSON).',
+  400: 'The request is invalid (validation error or malformed JSON); `details` names each offending field.',
   401: 'No valid credential.',
   403: 'The credential may not call this route or act on this resource.',
   404: 'The organization, member or resource does not exist.',
   409: 'The change conflicts with the current state.',
   410: 'The resource is gone (for example, an expired invitation).',
+  415: 'The body is not JSON: send Content-Type application/json (or a +json type), or none.',
   429: 'Too many requests.',
   500: 'The request could not be completed.',
 };
@@ -38,11 +41,22 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
 
 function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): Json {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' }) as JsonSchema & Json;
+  const { $schema: _ignored, ...rest } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode,
+    errorMode: 'ignore',
+    // A value whose form follows its shape (shared/schemas/common.ts oneOfByShape) is any of its forms.
+    overrideSchema: ({ valibotSchema }) => {
+      const forms = SHAPE_ALTERNATIVES.get(valibotSchema as v.GenericSchema);
+      return forms ? { anyOf: forms.map((form) => jsonSchema(form, typeMode)) } : undefined;
+    },
+  }) as JsonSchema & Json;
+  // The override above leaves the lazy schema's own definition behind, unreferenced.
+  if (rest.$defs && !JSON.stringify({ ...rest, $defs: undefined }).includes('#/$defs/')) delete rest.$defs;
   return rest;
 }
 
-function security(access: RouteAccess | 'public'): Json[] {
+function security({ access }: RouteDefinition): Json[] {
   if (access === 'public') return [];
   const schemes: Json[] = [];
   if (access.idToken) schemes.push({ idToken: [] });
@@ -50,8 +64,9 @@ function security(access: RouteAccess | 'public'): Json[] {
   return schemes;
 }
 
-function accessDescription(access: RouteAccess | 'public'): string {
+function accessDescription({ access, orgless }: RouteDefinition): string {
   if (access === 'public') return 'Public: no credential.';
+  if (orgless) return 'Access: the ID token of any signed-in user whose verified email is the one the invitation was sent to; no membership is needed yet.';
   const parts: string[] = [];
   if (access.idToken) parts.push(`ID tokens of active members with role ${access.idToken.minRole} or higher`);
   if (access.orgKey) parts.push(`organization API keys with scopes ${access.orgKey.scopes.join(', ')}`);
@@ -66,20 +81,11 @@ export function operationIdOf(endpoint: Endpoint): string {
 
 function operation(endpoint: Endpoint): Json {
   const doc = ROUTE_DOCS[endpoint.routeName];
-  const parameters: Json[] = [...endpoint.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }));
-  if (doc.request?.query) {
-    const query = jsonSchema(doc.request.query, 'input');
-    const required = new Set<string>(query.required ?? []);
-    for (const [name, schema] of Object.entries<Json>(query.properties ?? {})) {
-      const { description, ...rest } = schema;
-      parameters.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema: rest });
-    }
-  }
+  const request: RouteRequest = ROUTE_REQUESTS[endpoint.routeName];
+  const parameters: Json[] = [
+    ...parametersOf(jsonSchema(pathSchema(endpoint.path), 'input'), 'path'),
+    ...parametersOf(jsonSchema(querySchema(endpoint.routeName), 'input'), 'query'),
+  ];
   if (endpoint.orgSource === 'credential') {
     // The public aliases take the organization from the API key; an ID token names it.
     parameters.push({
@@ -94,22 +100,30 @@ function operation(endpoint: Endpoint): Json {
   for (const [status, schema] of Object.entries(doc.responses)) {
     responses[status] = { description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success', content: { 'application/json': { schema: jsonSchema(schema, 'output') } } };
   }
-  for (const status of [...doc.errors].sort()) {
+  const errors = request.body ? [...doc.errors, 415] : doc.errors;
+  for (const status of [...errors].sort()) {
     responses[status] = { $ref: `#/components/responses/Error${status}` };
   }
   const op: Json = {
     operationId: operationIdOf(endpoint),
     summary: endpoint.route.summary,
-    description: accessDescription(endpoint.route.access),
+    description: accessDescription(endpoint.route),
     tags: [endpoint.path.split('/')[3] === 'public' ? 'public' : tagOf(endpoint.path)],
     ...(parameters.length ? { parameters } : {}),
-    ...(doc.request?.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.request.body, 'input') } } } }
-      : {}),
+    ...(request.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(request.body, 'input') } } } } : {}),
     responses,
-    security: security(endpoint.route.access),
+    security: security(endpoint.route),
   };
   return op;
+}
+
+/** OpenAPI parameters from the JSON Schema of a path or query object: one per property. */
+function parametersOf(object: Json, where: 'path' | 'query'): Json[] {
+  const required = new Set<string>(object.required ?? []);
+  return Object.entries<Json>(object.properties ?? {}).map(([name, schema]) => {
+    const { description, ...rest } = schema;
+    return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest };
+  });
 }
 
 function tagOf(path: string): string {

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 import { MEMBER_STATUSES, ROLES, SCOPES } from '../auth/access';
 
-export const Id = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'));
+/** Every id of the API (organizations, users, recordings, templates, invites, keys, tags): the format fixtures may use too. */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const Id = v.pipe(v.string('must be a string'), v.regex(ID_PATTERN, 'must be 1-64 letters, digits, _ or -'));
 export const Email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('must be an email address'), v.maxLength(254));
 export const DisplayName = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200));
 export const Timezone = v.pipe(
@@ -21,4 +23,17 @@ function isTimeZone(zone: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The alternatives of each `oneOfByShape` schema, for the OpenAPI document (a lazy schema shows only one). */
+export const SHAPE_ALTERNATIVES = new WeakMap<v.GenericSchema, readonly v.GenericSchema[]>();
+
+/**
+ * A value that takes one of several forms, chosen by its shape (the keys it has) rather than a
+ * discriminator value, so each form reports its own problems instead of a union's summary.
+ */
+export function oneOfByShape<const F extends Record<string, v.GenericSchema>>(pick: (input: unknown) => keyof F, forms: F) {
+  const schema = v.lazy((input: unknown) => forms[pick(input)] as F[keyof F]);
+  SHAPE_ALTERNATIVES.set(schema, Object.values(forms));
+  return schema;
 }

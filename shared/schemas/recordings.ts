@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integerParam } from '../http/validation';
+import { integerParam, optionalIntegerParam } from '../http/validation';
 import { Id, Timestamp } from './common';
 
 /** A UTC calendar day, YYYY-MM-DD, that exists. */
@@ -10,7 +10,9 @@ export function isCalendarDay(day: string): boolean {
 }
 
 const Day = v.pipe(v.string(), v.check(isCalendarDay, 'must be a calendar day YYYY-MM-DD'));
-const TAGS_MAX = 20;
+/** Recording limits; docs/data-model.md, "Size budgets", checks the lists that carry them against one Lambda response. */
+export const RECORDING_LIMITS = { title: 200, description: 5_000, tags: 20 } as const;
+const TAGS_MAX = RECORDING_LIMITS.tags;
 /** Comma-separated ids in a query parameter. */
 const IdList = v.pipe(
   v.string(),
@@ -30,7 +32,8 @@ export const ListRecordingsQuery = v.strictObject({
   tagMode: v.optional(v.picklist(['any', 'all'], 'must be any or all'), 'any'),
   recordedBy: v.optional(Id),
   recordedByEmail: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('must be an email address'))),
-  page: integerParam({ defaultValue: 1, min: 1 }),
+  // Absent and 1 differ: a cursor carries its own page, so only an explicit page conflicts with it.
+  page: optionalIntegerParam({ defaultValue: 1, min: 1 }),
   limit: integerParam({ defaultValue: 20, min: 1, max: 100 }),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(1000))),
   deleted: v.optional(TrueFalse, 'false'),
@@ -54,7 +57,7 @@ export const GetRecordingQuery = v.strictObject({
   ),
 });
 
-const Title = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'));
+const Title = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(RECORDING_LIMITS.title, `must be at most ${RECORDING_LIMITS.title} characters`));
 const TagIdArray = v.pipe(
   v.array(Id, 'must be an array of tag ids'),
   v.maxLength(TAGS_MAX, `must hold at most ${TAGS_MAX} tags`),
@@ -65,7 +68,7 @@ const TagIdArray = v.pipe(
 export const UpdateRecordingBody = v.pipe(
   v.strictObject({
     title: v.optional(Title),
-    description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5,000 characters'))),
+    description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(RECORDING_LIMITS.description, `must be at most ${RECORDING_LIMITS.description.toLocaleString('en-US')} characters`))),
     tags: v.optional(TagIdArray),
   }),
   v.check((body) => Object.keys(body).length > 0, 'give at least one of title, description, tags'),

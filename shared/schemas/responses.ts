@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { PROBLEM_KINDS } from '../http/errors';
 import { RECORDING_STATES } from '../storage/recordings';
 import { Member } from './members';
 
@@ -16,6 +17,16 @@ export const ErrorEnvelope = v.strictObject({
   data: v.null(),
   error: v.string(),
   message: v.string(),
+  /** 400s only: each offending field (query or path parameter, or body path such as sections[2].title) and what is wrong with it. */
+  details: v.optional(
+    v.array(
+      v.strictObject({
+        field: v.string(),
+        issue: v.picklist(PROBLEM_KINDS),
+        message: v.string(),
+      }),
+    ),
+  ),
 });
 
 /** `{success: true}`. */

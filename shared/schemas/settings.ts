@@ -1,7 +1,8 @@
 import * as v from 'valibot';
-import { CONVERSATION_LANGUAGES, THEMES } from '../domain/settings/catalog';
+import { CONVERSATION_LANGUAGES, READ_ONLY_SETTINGS, THEMES } from '../domain/settings/catalog';
+import type { FieldProblem } from '../http/errors';
 import { integerParam } from '../http/validation';
-import { Id } from './common';
+import { Id, oneOfByShape } from './common';
 
 const booleanFlag = v.optional(v.picklist(['true', 'false'], 'must be true or false'));
 
@@ -54,16 +55,25 @@ export const ProfilePatch = v.strictObject({
 });
 
 export const PREFERENCE_ENTRIES_MAX = 50;
+/**
+ * Preference limits, in UTF-16 units (metadata: of its JSON). A bundle page holds up to 200
+ * preferences beside a 100,000-character profile, and must fit one Lambda response: the
+ * arithmetic is in docs/data-model.md, "Size budgets", and test/unit/size-budgets.test.ts.
+ */
+export const PREFERENCE_LIMITS = { command: 500, commandType: 100, content: 2_000, metadataJson: 1_000 } as const;
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 const Metadata = v.pipe(
   v.record(v.string(), v.unknown(), 'must be an object'),
-  v.check((metadata) => JSON.stringify(metadata).length <= 4_000, 'must be at most 4,000 characters as JSON'),
+  v.check(
+    (metadata) => JSON.stringify(metadata).length <= PREFERENCE_LIMITS.metadataJson,
+    `must be at most ${PREFERENCE_LIMITS.metadataJson.toLocaleString('en-US')} characters as JSON`,
+  ),
 );
 
 export const PreferenceCreate = v.strictObject({
-  command: text(500),
-  command_type: text(100),
-  preference_content: text(10_000),
+  command: text(PREFERENCE_LIMITS.command),
+  command_type: text(PREFERENCE_LIMITS.commandType),
+  preference_content: text(PREFERENCE_LIMITS.content),
   source_recording_id: v.optional(v.nullable(Id)),
   source_summarization_id: v.optional(v.nullable(Id)),
   metadata: v.optional(Metadata),
@@ -72,9 +82,9 @@ export const PreferenceCreate = v.strictObject({
 export const PreferenceUpdate = v.pipe(
   v.strictObject({
     id: Id,
-    command: v.optional(text(500)),
-    command_type: v.optional(text(100)),
-    preference_content: v.optional(text(10_000)),
+    command: v.optional(text(PREFERENCE_LIMITS.command)),
+    command_type: v.optional(text(PREFERENCE_LIMITS.commandType)),
+    preference_content: v.optional(text(PREFERENCE_LIMITS.content)),
     metadata: v.optional(Metadata),
   }),
   v.check((entry) => Object.keys(entry).length > 1, 'an update names at least one field to change besides id'),
@@ -93,3 +103,81 @@ export type PreferenceEntry =
 
 /** The sections of an Update member settings body. */
 export const SETTINGS_PATCH_SECTIONS = ['settings', 'notifications', 'profile', 'preferences'] as const;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const namesAField = <S extends v.GenericSchema<Record<string, unknown>, Record<string, unknown>>>(schema: S) =>
+  v.pipe(schema, v.check((section) => Object.keys(section).length > 0, 'must name at least one field'));
+
+/** The settings section of a PATCH: the writable fields, with the read-only ones named as such. */
+const SettingsSection = namesAField(
+  v.strictObject({
+    ...SettingsPatch.entries,
+    ...(Object.fromEntries(READ_ONLY_SETTINGS.map((name) => [name, v.optional(v.never('is read-only'))])) as Record<
+      (typeof READ_ONLY_SETTINGS)[number],
+      v.OptionalSchema<v.NeverSchema<'is read-only'>, undefined>
+    >),
+  }),
+);
+
+/** A preference entry takes its form from its keys: `delete` deletes, `id` updates, neither creates. */
+const PreferenceEntrySchema = oneOfByShape(
+  (entry) => (isObject(entry) && 'delete' in entry ? 'delete' : isObject(entry) && 'id' in entry ? 'update' : 'create'),
+  {
+    create: v.pipe(PreferenceCreate, v.transform((entry): PreferenceEntry => ({ op: 'create', ...entry }))),
+    update: v.pipe(PreferenceUpdate, v.transform((entry): PreferenceEntry => ({ op: 'update', ...entry }))),
+    delete: v.pipe(PreferenceDelete, v.transform((entry): PreferenceEntry => ({ op: 'delete', ...entry }))),
+  },
+);
+
+const Preferences = v.pipe(
+  v.array(PreferenceEntrySchema, 'must be an array of entries'),
+  v.minLength(1, 'must hold at least one entry'),
+  v.maxLength(PREFERENCE_ENTRIES_MAX, `must hold at most ${PREFERENCE_ENTRIES_MAX} entries per request`),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const firstEntryOf = new Map<string, number>();
+    dataset.value.forEach((entry, index) => {
+      if (entry.op === 'create') return;
+      const first = firstEntryOf.get(entry.id);
+      if (first === undefined) return void firstEntryOf.set(entry.id, index);
+      const path = [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: entry }] as const;
+      addIssue({ message: `is preference ${entry.id}, already changed by preferences[${first}]`, path: [...path] });
+    });
+  }),
+);
+
+/** The body of Update member settings: any of the four sections, at least one. */
+export const UpdateMemberSettingsBody = v.pipe(
+  v.strictObject({
+    settings: v.optional(SettingsSection),
+    notifications: v.optional(namesAField(NotificationsPatch)),
+    profile: v.optional(ProfilePatch),
+    preferences: v.optional(Preferences),
+  }),
+  v.check((body) => Object.keys(body).length > 0, `name at least one of ${SETTINGS_PATCH_SECTIONS.join(', ')}`),
+  v.transform(
+    (body): MemberSettingsPatch => ({
+      settings: body.settings as SettingsPatch | undefined,
+      notifications: body.notifications,
+      profile: body.profile?.profile,
+      preferences: body.preferences,
+    }),
+  ),
+);
+
+/** An Update member settings body, validated whole, as the domain applies it. */
+export interface MemberSettingsPatch {
+  settings?: SettingsPatch;
+  notifications?: NotificationsPatch;
+  profile?: string;
+  preferences?: PreferenceEntry[];
+}
+
+/** The spec's error code of each section's problems: settings and unknown sections, profile, preferences; none named is EMPTY_PATCH. */
+export function settingsPatchErrorCode(problem: FieldProblem): string {
+  const section = problem.field.split(/[.[]/)[0];
+  if (section === 'profile') return 'INVALID_PROFILE';
+  if (section === 'preferences') return 'INVALID_PREFERENCES';
+  if (section === '') return problem.issue === 'invalid' ? 'EMPTY_PATCH' : 'INVALID_JSON';
+  return 'INVALID_SETTING';
+}

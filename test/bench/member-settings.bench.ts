@@ -26,7 +26,10 @@ import { parseModelCatalog } from '../../shared/config';
 import { createProfileCipher, rawAesKeyring, type ProfileCipher } from '../../shared/crypto/profile-cipher';
 import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
 import { getMemberSettings, type SettingsReadDeps } from '../../shared/domain/settings/get-member-settings';
-import { parseSettingsPatch } from '../../shared/domain/settings/parse-patch';
+import { parseInput } from '../../shared/http/validation';
+import { UpdateMemberSettingsBody } from '../../shared/schemas/settings';
+
+const parseSettingsPatch = (body: unknown) => parseInput(UpdateMemberSettingsBody, body);
 import { updateMemberSettings, type SettingsAudit, type SettingsWriteDeps } from '../../shared/domain/settings/update-member-settings';
 import { newId } from '../../shared/ids';
 import { GetSettingsQuery } from '../../shared/schemas/settings';

@@ -108,7 +108,7 @@ describe('cli seed', () => {
     writeFileSync(file, JSON.stringify({ orgs: [{ id: org, name: 'Bad' }], memberships: [{ org_id: org, user_id: 'u', role: 'boss' }] }));
     const result = await cli('seed', '--file', file);
     expect(result.code).not.toBe(0);
-    expect(result.json).toEqual({ error: 'INVALID_FIXTURE', message: expect.stringContaining('memberships.0.role') });
+    expect(result.json).toEqual({ error: 'INVALID_FIXTURE', message: expect.stringContaining('memberships[0].role') });
     expect(await orgPartition(org)).toEqual([]);
   });
 });

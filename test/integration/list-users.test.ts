@@ -1,5 +1,5 @@
 import { addMember, ensureMembership } from '../../shared/domain/admin/directory';
-import { call, idp, idTokenFor, localDeployment, seed, unique } from '../support/api';
+import { call, failure, idp, idTokenFor, localDeployment, seed, unique } from '../support/api';
 
 /**
  * List users end to end: HTTP -> local API Gateway emulator -> authorizer -> handler
@@ -196,7 +196,8 @@ describe('paging', () => {
   ])('rejects %s with 400 VALIDATION_ERROR naming the parameter', async (query, field) => {
     const res = await page(`?${query}`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, data: null, error: 'VALIDATION_ERROR', message: expect.stringContaining(field) });
+    expect(res.body).toEqual(failure('VALIDATION_ERROR', expect.stringContaining(field)));
+    expect(res.body.details).toEqual([expect.objectContaining({ field })]);
   });
 });
 
@@ -362,7 +363,7 @@ describe('the public alias resolves the organization from the credential', () =>
     const token = await idTokenFor(twoOrgs.people.admin);
     const ambiguous = await get('/api/v1/public/users', token);
     expect(ambiguous.status).toBe(400);
-    expect(ambiguous.body).toEqual({ success: false, data: null, error: 'ORG_ID_REQUIRED', message: expect.any(String) });
+    expect(ambiguous.body).toEqual(failure('ORG_ID_REQUIRED'));
     const named = await get(`/api/v1/public/users?org_id=${other.org}`, token);
     expect(named.status).toBe(200);
     expect(named.body.data.map((m: { user_id: string }) => m.user_id)).toContain(twoOrgs.people.admin.id);

@@ -10,7 +10,7 @@ import { seedFixture } from '../../shared/domain/admin/fixture';
 import { Fixture } from '../../shared/schemas/fixture';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
-import { call, idTokenFor, localDeployment, seed, unique, type ApiResponse } from '../support/api';
+import { call, failure, idTokenFor, localDeployment, seed, type ApiResponse, unique } from '../support/api';
 import { startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../support/local-deployment';
 
 /**
@@ -46,7 +46,6 @@ const DEFAULT_NOTIFICATIONS = {
 };
 const EMPTY_PREFERENCES = { data: [], pagination: { page: 1, limit: 50, total: 0, total_pages: 0, has_more: false } };
 
-const failure = (error: string, message: unknown = expect.any(String)) => ({ success: false, data: null, error, message });
 const applied = (fields: Partial<Record<'settings' | 'notifications' | 'profile', boolean> & Record<'preferences_created' | 'preferences_updated' | 'preferences_deleted', number>>) => ({
   settings: false,
   notifications: false,

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { FixtureInput } from '../../shared/schemas/fixture';
-import { call, eventually, idTokenFor, listObjects, localDeployment, seed, unique, type ApiResponse } from '../support/api';
+import { call, eventually, failure, idTokenFor, listObjects, localDeployment, seed, type ApiResponse, unique } from '../support/api';
 import { CREDENTIALS, credentialToken, type Credential } from '../support/credentials';
 
 /**
@@ -12,7 +12,6 @@ import { CREDENTIALS, credentialToken, type Credential } from '../support/creden
 const { runtime, db } = localDeployment();
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const failure = (error: string) => ({ success: false, data: null, error, message: expect.any(String) });
 const INVALID = failure('VALIDATION_ERROR');
 const NOT_FOUND = failure('RECORDING_NOT_FOUND');
 const LIST_ITEM_FIELDS = ['created_at', 'duration', 'id', 'language', 'recorded_by', 'tags', 'title'];

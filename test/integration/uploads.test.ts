@@ -2,7 +2,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
 import type { FixtureInput } from '../../shared/schemas/fixture';
-import { call, eventually, idTokenFor, listObjects, localDeployment, localS3, seed, unique, type ApiResponse } from '../support/api';
+import { call, eventually, failure, idTokenFor, listObjects, localDeployment, localS3, seed, type ApiResponse, unique } from '../support/api';
 
 /**
  * The public recordings routes end to end: Create upload URL (a pre-signed S3 PUT), the
@@ -13,7 +13,6 @@ import { call, eventually, idTokenFor, listObjects, localDeployment, localS3, se
 const { runtime, db } = localDeployment();
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const failure = (error: string) => ({ success: false, data: null, error, message: expect.any(String) });
 const INVALID = failure('VALIDATION_ERROR');
 const UPLOAD_URL = '/api/v1/public/recordings/upload-url';
 const PUBLIC_LIST = '/api/v1/public/recordings';

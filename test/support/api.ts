@@ -54,6 +54,14 @@ export async function call<T = any>(
   return { status: response.status, headers: response.headers, body };
 }
 
+/**
+ * The error envelope of a refusal. The contract check already holds every envelope to the
+ * document (no field beyond success, data, error, message and a 400's details).
+ */
+export function failure(error: string, message: unknown = expect.any(String)) {
+  return expect.objectContaining({ success: false, data: null, error, message });
+}
+
 /** A short random suffix so each test builds its own organization. */
 export const unique = () => randomBytes(4).toString('hex');
 

@@ -22,7 +22,7 @@ export interface UploadDeps {
  */
 export async function createUpload(deps: UploadDeps, caller: Caller, body: UploadUrlBody) {
   if (body.size_bytes > deps.uploads.maxBytes) {
-    throw new ValidationError(`size_bytes: must be at most ${deps.uploads.maxBytes} bytes`);
+    throw ValidationError.field('size_bytes', 'out_of_range', `must be at most ${deps.uploads.maxBytes} bytes`);
   }
   await assertOrgTags(deps.db, caller.orgId, body.tag_ids, 'tag_ids');
   const now = deps.now();

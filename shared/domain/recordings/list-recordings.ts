@@ -17,10 +17,10 @@ import { listItemView } from './recording-views';
  */
 export function dayBounds(input: { date?: string; startDate?: string; endDate?: string }, names = { date: 'date', start: 'startDate', end: 'endDate' }) {
   const { date, startDate, endDate } = input;
-  if (date && (startDate || endDate)) throw new ValidationError(`${names.date}: cannot be combined with ${names.start} or ${names.end}`);
+  if (date && (startDate || endDate)) throw ValidationError.field(names.date, 'invalid', `cannot be combined with ${names.start} or ${names.end}`);
   const start = date ?? startDate;
   const end = date ?? endDate;
-  if (start && end && start > end) throw new ValidationError(`${names.start}: is after ${names.end}`);
+  if (start && end && start > end) throw ValidationError.field(names.start, 'out_of_range', `is after ${names.end}`);
   return { from: start ? `${start}T00:00:00.000Z` : undefined, to: end ? `${end}T23:59:59.999Z` : undefined };
 }
 
@@ -89,20 +89,21 @@ export async function recorderIdByEmail(db: TableContext, email: string): Promis
  * The organization's List recordings: query parameters to a filter (UTC days, tags, the
  * recorder by id or email, the trash for admins), then a page by number or cursor.
  */
-export async function listOrganizationRecordings(db: TableContext, caller: Caller, query: ListRecordingsQuery, pageGiven: boolean) {
-  if (pageGiven && query.cursor) throw new ValidationError('page: cannot be combined with cursor (the cursor knows its page)');
-  if (query.recordedBy && query.recordedByEmail) throw new ValidationError('recordedBy: cannot be combined with recordedByEmail');
+export async function listOrganizationRecordings(db: TableContext, caller: Caller, query: ListRecordingsQuery) {
+  const page = query.page ?? 1;
+  if (query.page !== undefined && query.cursor) throw ValidationError.field('page', 'invalid', 'cannot be combined with cursor (the cursor knows its page)');
+  if (query.recordedBy && query.recordedByEmail) throw ValidationError.field('recordedBy', 'invalid', 'cannot be combined with recordedByEmail');
   const trash = query.deleted === 'true';
   if (trash) requireCallerAccess(caller, 'admin', 'recordings:write', 'Listing the trash');
   const { from, to } = dayBounds(query);
   const recordedBy = query.recordedByEmail ? await recorderIdByEmail(db, query.recordedByEmail) : query.recordedBy;
   const limit = query.limit;
   if (query.recordedByEmail && !recordedBy) {
-    return { recordings: [], pagination: { page: query.page, limit, total: 0, next_cursor: null } };
+    return { recordings: [], pagination: { page, limit, total: 0, next_cursor: null } };
   }
   const result = await listRecordings(db, {
     filter: { orgId: caller.orgId, bin: trash ? 'TRASH' : 'LIVE', from, to, recordedBy, tagIds: query.tagIds, tagMode: query.tagMode },
-    page: query.page,
+    page,
     limit,
     cursor: query.cursor,
   });

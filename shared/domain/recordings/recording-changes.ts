@@ -98,7 +98,7 @@ export async function assertOrgTags(db: TableContext, orgId: string, tagIds: str
   if (!tagIds.length) return;
   const found = new Set((await batchGetAll(db, tagIds.map((id) => keys.tag(orgId, id)))).map((item) => item.tag_id));
   const unknown = tagIds.filter((id) => !found.has(id));
-  if (unknown.length) throw new ValidationError(`${field}: not tags of this organization: ${unknown.join(', ')}`);
+  if (unknown.length) throw ValidationError.field(field, 'invalid_value', `names tags this organization does not have: ${unknown.join(', ')}`);
 }
 
 async function recorderOf(db: TableContext, recording: Recording): Promise<Membership | undefined> {
@@ -112,10 +112,10 @@ async function recorderOf(db: TableContext, recording: Recording): Promise<Membe
 export async function createRecording(deps: RecordingDeps, recording: Recording, parts: RecordingParts = {}): Promise<void> {
   const { db } = deps;
   const related = partItems(recording.org_id, recording.id, parts);
-  if (related.length + recording.tags.length + 3 > 100) throw new ValidationError('transcript: too large to store with the recording at once');
+  if (related.length + recording.tags.length + 3 > 100) throw ValidationError.field('transcript', 'too_long', 'is too large to store with the recording at once');
   await committed(async () => {
     const membership = await recorderOf(db, recording);
-    if (!membership) throw new ValidationError(`recorded_by: ${recording.recorded_by} is not a member of this organization`);
+    if (!membership) throw ValidationError.field('recorded_by', 'invalid_value', `names no member of this organization (${recording.recorded_by})`);
     const live = !recording.deleted_at;
     await transact(db, [
       put(db, recordingItem(recording), 'attribute_not_exists(PK)'),

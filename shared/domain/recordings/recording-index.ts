@@ -212,11 +212,11 @@ export function decodeCursor(cursor: string, filter: RecordingFilter): { after: 
   try {
     const { a, p, f } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (typeof a !== 'string' || !Number.isInteger(p) || p < 2) throw new Error('shape');
-    if (f !== fingerprint(filter)) throw new ValidationError('cursor: belongs to a list with other filters; start again without it');
+    if (f !== fingerprint(filter)) throw ValidationError.field('cursor', 'invalid_value', 'belongs to a list with other filters; start again without it');
     return { after: a, page: p };
   } catch (error) {
     if (error instanceof ValidationError) throw error;
-    throw new ValidationError('cursor: is not a cursor this API issued');
+    throw ValidationError.field('cursor', 'format', 'is not a cursor this API issued');
   }
 }
 

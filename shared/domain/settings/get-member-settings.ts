@@ -22,11 +22,11 @@ export function resolveIncludes(query: GetSettingsQuery): Set<OptionalSection> {
     const names = query.include.split(',').map((name) => name.trim()).filter(Boolean);
     sections.clear();
     if (names.includes('none')) {
-      if (names.length > 1) throw new ValidationError('include: none cannot be combined with other sections');
+      if (names.length > 1) throw ValidationError.field('include', 'invalid_value', 'cannot combine none with other sections');
     } else {
-      if (names.length === 0) throw new ValidationError('include: name profile, preferences, tags, notifications or none');
+      if (names.length === 0) throw ValidationError.field('include', 'too_short', 'must name profile, preferences, tags, notifications or none');
       const unknown = names.filter((name) => !(OPTIONAL_SECTIONS as readonly string[]).includes(name));
-      if (unknown.length) throw new ValidationError(`include: unknown section ${unknown.join(', ')} (allowed: profile, preferences, tags, notifications, none)`);
+      if (unknown.length) throw ValidationError.field('include', 'invalid_value', `names unknown sections ${unknown.join(', ')} (allowed: profile, preferences, tags, notifications, none)`);
       // Notifications are part of the default bundle: naming other sections adds to it.
       sections.add('notifications');
       for (const name of names) sections.add(name as OptionalSection);

@@ -12,7 +12,7 @@ import {
 } from '../../storage/member-settings';
 import { cancellationCodes } from '../../storage/transactions';
 import { normalizeModel, type ModelCatalog } from './catalog';
-import type { MemberSettingsPatch } from './parse-patch';
+import type { MemberSettingsPatch } from '../../schemas/settings';
 
 export interface SettingsWriteDeps {
   db: TableContext;
@@ -79,7 +79,7 @@ export async function updateMemberSettings(
     if (state.membership?.status !== 'active') throw memberNotFound(target.userId);
     entries.forEach((entry, index) => {
       if (entry.op !== 'create' && !state.preferences.has(entry.id)) {
-        throw new ValidationError(`preferences[${index}]: this member has no preference ${entry.id}`, 'INVALID_PREFERENCES');
+        throw ValidationError.field(`preferences[${index}].id`, 'invalid_value', `names no preference of this member (${entry.id})`, 'INVALID_PREFERENCES');
       }
     });
 
