@@ -5,7 +5,7 @@ import { endpointFor, ROUTES, type RouteName } from '../routes';
 import { Id } from '../schemas/common';
 import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteBody, type RoutePath, type RouteQuery, type RouteRequest } from '../schemas/route-requests';
 import { table } from '../storage/dynamo';
-import { UnauthorizedError, ValidationError } from './errors';
+import { UnauthorizedError, ValidationError, type FieldProblem } from './errors';
 import { httpHandler } from './http-handler';
 import { jsonBodyParser } from './json-body';
 import { unstorableText } from './request-text';
@@ -42,7 +42,7 @@ export function apiHandler<R extends RouteName>(routeName: R, handle: (request: 
       const endpoint = endpointFor(routeName, event.resource);
       const principal = principalFromContext(event.requestContext.authorizer);
       if (!principal) throw new UnauthorizedError();
-      const input = requestInput(event, context.jsonBody);
+      const input = requestInput(event, context.jsonBody, request.bodyErrorCode);
       if (!pathSchemas.has(endpoint.path)) pathSchemas.set(endpoint.path, pathSchema(endpoint.path));
       const path = parseInput(pathSchemas.get(endpoint.path)!, input.path);
       const requestedOrgId = endpoint.orgSource === 'path' ? path.orgId : orgIdParameter(input.query);
@@ -60,15 +60,17 @@ export function apiHandler<R extends RouteName>(routeName: R, handle: (request: 
 
 /**
  * The raw path, query and body, refused whole when any of them holds text that cannot be
- * stored as sent or a query parameter given twice (API Gateway would keep only the last).
+ * stored as sent, or when a query parameter is given twice (API Gateway would keep only the last).
  */
-function requestInput(event: APIGatewayProxyEvent, body: unknown) {
+function requestInput(event: APIGatewayProxyEvent, body: unknown, bodyErrorCode: RouteRequest['bodyErrorCode']) {
   const repeated = Object.entries(event.multiValueQueryStringParameters ?? {})
     .filter(([, values]) => (values?.length ?? 0) > 1)
-    .map(([name]) => ({ field: name, issue: 'repeated' as const, message: 'is given more than once; give it once' }));
+    .map(([name]): FieldProblem => ({ field: name, issue: 'repeated', message: 'is given more than once; give it once' }));
   const input = { path: { ...event.pathParameters }, query: { ...event.queryStringParameters }, body };
-  const problems = [...repeated, ...unstorableText(input.path), ...unstorableText(input.query), ...unstorableText(body)];
+  const problems = [...repeated, ...unstorableText(input.path), ...unstorableText(input.query)];
   if (problems.length) throw ValidationError.of(problems);
+  const bodyProblems = unstorableText(body);
+  if (bodyProblems.length) throw ValidationError.of(bodyProblems, bodyErrorCode?.(bodyProblems[0]));
   return input;
 }
 

@@ -40,7 +40,8 @@ export async function call<T = any>(
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.authorization !== undefined) headers.authorization = options.authorization;
-  if (options.body !== undefined || options.rawBody !== undefined) headers['content-type'] = 'application/json';
+  const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+  if ((options.body !== undefined || options.rawBody !== undefined) && !typed) headers['content-type'] = 'application/json';
   const response = await fetch(`${apiUrl}${pathAndQuery}`, {
     method,
     headers,

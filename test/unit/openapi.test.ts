@@ -2,6 +2,7 @@ import { DOCS_PATH, OPENAPI_PATH, openApiDocument } from '../../shared/openapi/d
 import { docsPage } from '../../shared/openapi/docs-page';
 import { ROUTE_DOCS } from '../../shared/openapi/route-docs';
 import { listEndpoints, ROUTES } from '../../shared/routes';
+import { ROUTE_REQUESTS, type RouteRequest } from '../../shared/schemas/route-requests';
 import { contractViolation, findOperation } from '../support/contract';
 
 type Json = Record<string, any>;
@@ -33,6 +34,37 @@ describe('OpenAPI document', () => {
       expect(declared.map((p) => p.name).sort()).toEqual(inPath);
       for (const parameter of declared) expect(parameter.required).toBe(true);
     }
+  });
+
+  it('documents path ids with the format the handlers enforce', () => {
+    for (const { op } of operations) {
+      for (const parameter of ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'path')) {
+        expect(parameter.schema).toEqual({ type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' });
+      }
+    }
+  });
+
+  it('documents the request schemas the handlers validate with, and 415 wherever a body is taken', () => {
+    for (const endpoint of listEndpoints()) {
+      const op = document.paths[endpoint.path][endpoint.method.toLowerCase()];
+      const request: RouteRequest = ROUTE_REQUESTS[endpoint.routeName];
+      expect(Boolean(op.requestBody)).toBe(Boolean(request.body));
+      expect(Boolean(op.responses['415'])).toBe(Boolean(request.body));
+    }
+    // The settings PATCH body is the handler's own schema: profile is an object holding profile, as the spec says.
+    const patch = document.paths['/api/v1/organization/{orgId}/users/{userId}/settings'].patch.requestBody.content['application/json'].schema;
+    expect(patch.properties.profile).toEqual(expect.objectContaining({ type: 'object', required: ['profile'] }));
+    expect(patch.properties.preferences.items.anyOf).toHaveLength(3);
+  });
+
+  it('describes who may accept an invitation as the route allows it: any signed-in user the invitation was sent to', () => {
+    const accept = document.paths['/api/v1/organization/invites/accept'].post;
+    expect(accept.description).not.toMatch(/role viewer|active members/);
+    expect(accept.description).toMatch(/verified email/);
+  });
+
+  it('documents the details of a 400', () => {
+    expect(document.components.schemas.ErrorEnvelope.properties.details).toEqual(expect.objectContaining({ type: 'array' }));
   });
 
   it('gives each operation a unique operationId, a summary, responses and parameters unique by name and place', () => {
