@@ -34,7 +34,7 @@ const ConfigSchema = v.object({
   /** How long a pre-signed upload URL works. */
   UPLOAD_URL_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(60), v.maxValue(604_800)), '900'),
   /** The largest recording an upload URL is issued for. */
-  UPLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)), String(1024 ** 3)),
+  UPLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(5 * 1024 ** 3, 'must be at most 5 GiB, the largest single S3 PUT')), String(1024 ** 3)),
   /** Invitation emails: sender, the web app that accepts invites, the SES emulator locally. */
   SES_FROM_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@voice-org.example'),
   SES_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),

@@ -151,7 +151,7 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
       `  curl -s -H "Authorization: Bearer $ORG_KEY" "${apiUrl}/api/v1/organization/${demo.org_id}/recordings?startDate=2026-11-01&limit=10"`,
       `  curl -s -H "Authorization: Bearer $ORG_KEY" "${apiUrl}/api/v1/organization/${demo.org_id}/recordings/rec_demo_standup?include=transcript,summary,action_items"`,
       `  curl -s -H "Authorization: Bearer $PERSONAL_KEY" ${apiUrl}/api/v1/public/recordings`,
-      `  curl -s -X POST -H "Authorization: Bearer $PERSONAL_KEY" ${apiUrl}/api/v1/public/recordings/upload-url -d '{"filename":"notes.m4a","content_type":"audio/mp4","size_bytes":12345}'`,
+      `  curl -s -X POST -H "Authorization: Bearer $PERSONAL_KEY" -H "Content-Type: application/json" ${apiUrl}/api/v1/public/recordings/upload-url -d '{"filename":"notes.m4a","content_type":"audio/mp4","size_bytes":12345}'`,
     );
   } else {
     lines.push('', 'No demo data (LOCAL_SEED=none or an existing data directory without it): build some with `npm run cli -- seed --file <fixture.json>`.');

@@ -43,6 +43,8 @@ describe('npm start', () => {
     expect(ownerSearch.pagination).toMatchObject({ page: 2, limit: 2, total: 4 });
     expect(alias).toEqual(orgList);
     expect(personal.error).toBe('USER_KEY_NOT_ALLOWED');
+    // Every other command works as printed (a POST without its content type would be 415).
+    for (const text of results.slice(5)) expect(JSON.parse(text)).not.toMatchObject({ success: false });
 
     // The functions log structured lines with the correlation id, and never a credential.
     const logs = first.output().slice(banner.length);
