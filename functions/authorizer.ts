@@ -3,6 +3,7 @@ import { authenticate } from '../shared/auth/authenticate';
 import { createIdTokenVerifier } from '../shared/auth/id-tokens';
 import { principalToContext } from '../shared/auth/principal';
 import { config } from '../shared/config';
+import { AUTHENTICATION_FAILURE_MESSAGES } from '../shared/http/gateway';
 import { logger } from '../shared/observability/logger';
 import { table } from '../shared/storage/dynamo';
 
@@ -11,26 +12,36 @@ const verifyIdToken = idTokenSettings ? createIdTokenVerifier(idTokenSettings) :
 
 /**
  * The Lambda TOKEN authorizer of every non-public route. It says who the caller is;
- * each handler's route policy says what they may do. Throwing "Unauthorized" is how a
- * TOKEN authorizer makes API Gateway answer 401 (the UNAUTHORIZED gateway response).
+ * each handler's route policy says what they may do. A refused credential gets a Deny
+ * policy whose context carries the reason and message: API Gateway then answers with the
+ * ACCESS_DENIED gateway response (configured as a 401 that reads the message), which a
+ * thrown "Unauthorized" could not do (that response never sees the authorizer's context).
  */
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const principal = await authenticate(event.authorizationToken, { db: table(), verifyIdToken, now: () => new Date() });
-  if (!principal) {
-    logger.info('credential refused');
-    throw new Error('Unauthorized');
+  const result = await authenticate(event.authorizationToken, { db: table(), verifyIdToken, now: () => new Date() });
+  if (!result.ok) {
+    logger.info('credential refused', { reason: result.reason });
+    // Cached per token like an Allow; every reason is a property of the token itself
+    // (an expired token stays expired), so replaying the Deny is right.
+    return {
+      principalId: 'anonymous',
+      policyDocument: apiWidePolicy('Deny', event.methodArn),
+      context: { reason: result.reason, message: AUTHENTICATION_FAILURE_MESSAGES[result.reason] },
+    };
   }
+  const principal = result.principal;
   logger.info('credential accepted', { kind: principal.kind, key_id: principal.keyId, user_id: principal.userId });
   return {
     principalId: principal.userId ?? principal.keyId ?? principal.subject ?? 'anonymous',
-    // The result is cached per token and reused on every route, so it allows the whole API;
+    // The result is cached per token and reused on every route, so it covers the whole API;
     // the per-route policy runs in each handler.
-    policyDocument: {
-      Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: apiWideArn(event.methodArn) }],
-    },
+    policyDocument: apiWidePolicy('Allow', event.methodArn),
     context: principalToContext(principal),
   };
+}
+
+function apiWidePolicy(effect: 'Allow' | 'Deny', methodArn: string): APIGatewayAuthorizerResult['policyDocument'] {
+  return { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: apiWideArn(methodArn) }] };
 }
 
 /** arn:aws:execute-api:region:account:api/stage/METHOD/path -> arn:...:api/stage/* */

@@ -12,7 +12,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct, IConstruct } from 'constructs';
 import type { ConfigVariable } from '../shared/config';
-import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSES, type GatewayResponseType } from '../shared/http/gateway';
+import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseTemplate, type GatewayResponseType } from '../shared/http/gateway';
 import { EVENT_HANDLERS, listEndpoints, listHandlers, type HttpMethod, type ProfileKeyAction, type RoutePermissions, type TableAction } from '../shared/routes';
 import { TABLE } from '../shared/storage/table-definition';
 
@@ -189,24 +189,28 @@ export class VoiceOrgStack extends Stack {
       'AwsSolutions-APIG3',
       'No WAF web ACL by default: the stage is throttled (throttleRateLimit/throttleBurstLimit) and every route but /health needs a credential the authorizer checks. A regional web ACL (billed per ACL, rule and request) can be associated with the stage where IP reputation or rate-based rules are required.',
     );
-    for (const [type, response] of Object.entries(GATEWAY_RESPONSES) as [GatewayResponseType, (typeof GATEWAY_RESPONSES)[GatewayResponseType]][]) {
-      const { statusCode, ...body } = response;
+    for (const type of Object.keys(GATEWAY_RESPONSES) as GatewayResponseType[]) {
+      const { statusCode } = GATEWAY_RESPONSES[type];
       this.api.addGatewayResponse(`GatewayResponse${type}`, {
         type: apigateway.ResponseType.of(type),
         statusCode: statusCode === undefined ? undefined : String(statusCode),
         responseHeaders: {
           [GATEWAY.correlationHeader]: `method.request.header.${GATEWAY.correlationHeader}`,
           // Static header values are quoted; browsers can then read the error envelope too.
-          ...Object.fromEntries(Object.entries(CORS_RESPONSE_HEADERS).map(([name, value]) => [name, `'${value}'`])),
+          ...Object.fromEntries(
+            Object.entries({ ...CORS_RESPONSE_HEADERS, ...GATEWAY_RESPONSE_HEADERS[type] }).map(([name, value]) => [name, `'${value}'`]),
+          ),
         },
-        templates: { 'application/json': JSON.stringify(body) },
+        templates: { 'application/json': gatewayResponseTemplate(type) },
       });
     }
 
+    // No identity validation expression: API Gateway would refuse a malformed header with the
+    // context-less UNAUTHORIZED response, indistinguishable from a missing one. The authorizer
+    // parses the header (any case of the scheme) and refuses it with its own reason.
     const authorizer = new apigateway.TokenAuthorizer(this, 'Authorizer', {
       handler: authorizerFunction,
       identitySource: apigateway.IdentitySource.header('Authorization'),
-      validationRegex: GATEWAY.authorizationPattern,
       resultsCacheTtl: Duration.seconds(props.authorizerCacheSeconds ?? GATEWAY.authorizerCacheSeconds),
     });
 
@@ -243,6 +247,7 @@ export class VoiceOrgStack extends Stack {
         allowMethods: methods,
         allowHeaders: [...GATEWAY.cors.allowHeaders],
         maxAge: Duration.seconds(GATEWAY.cors.maxAgeSeconds),
+        statusCode: GATEWAY.cors.preflightStatusCode,
       });
     }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -8,7 +9,7 @@ import type {
   APIGatewayTokenAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { correlationIdFrom, GATEWAY, GATEWAY_RESPONSES, type GatewayResponseType } from '../../shared/http/gateway';
+import { correlationIdFrom, corsPreflightHeaders, GATEWAY, renderGatewayResponse, type GatewayResponseType } from '../../shared/http/gateway';
 import { listEndpoints, type Endpoint } from '../../shared/routes';
 
 const RAW = Symbol('raw response');
@@ -44,12 +45,30 @@ export interface ApiGatewayOptions {
 const API_ID = 'local';
 const ACCOUNT_ID = '000000000000';
 const REGION = 'us-east-1';
+/**
+ * How much request line and headers Node's parser accepts (its default is 16 KiB): far above
+ * API Gateway's limits (GATEWAY.limits) so that this emulator, not Node, answers requests
+ * over them. Beyond it, the clientError handler still answers in the envelope.
+ */
+const NODE_MAX_HEADER_BYTES = 256 * 1024;
+
+/** A request that failed before any route ran, answered with a gateway response. */
+class GatewayRefusal extends Error {
+  constructor(
+    readonly type: GatewayResponseType,
+    readonly statusCode: number,
+  ) {
+    super(type);
+  }
+}
 
 /**
  * Emulates API Gateway's REST API with Lambda proxy integration for every endpoint of
- * the route manifest: path matching, the TOKEN authorizer (its identity validation
- * pattern, its per-token cache, 401/403 gateway responses), the proxy event shape AWS
- * sends, and the handler's proxy result written back as the HTTP response.
+ * the route manifest: request limits, path matching, CORS preflights, the TOKEN authorizer
+ * (its per-token cache, its Allow or Deny, the 401 gateway responses), the proxy event shape
+ * AWS sends, and the handler's proxy result written back as the HTTP response. Everything it
+ * answers itself is a gateway response of shared/http/gateway.ts, as the stack configures
+ * them, and carries x-correlation-id.
  */
 export function createApiGateway(options: ApiGatewayOptions): http.Server {
   const stage = options.stage ?? 'local';
@@ -57,6 +76,10 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     .map((endpoint) => ({ endpoint, ...compileTemplate(endpoint.path) }))
     // API Gateway prefers literal path segments over {parameters}.
     .sort((a, b) => a.parameterCount - b.parameterCount);
+  // The preflight of each path answers with the methods it serves, in manifest order (as infra/stack.ts adds them).
+  const methodsByPath = new Map<string, string[]>();
+  for (const endpoint of listEndpoints()) methodsByPath.set(endpoint.path, [...(methodsByPath.get(endpoint.path) ?? []), endpoint.method]);
+  const resources = [...methodsByPath.keys()].map((template) => ({ template, ...compileTemplate(template) })).sort((a, b) => a.parameterCount - b.parameterCount);
   const handlers = new Map<string, Promise<ProxyHandler>>();
   const loadHandler = (module: string) => {
     if (!handlers.has(module)) {
@@ -72,6 +95,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     const authorizer = (await loadHandler(options.authorizerModule)) as unknown as AuthorizerHandler;
     try {
       const result = await authorizer(tokenAuthorizerEvent(token, methodArn), lambdaContext('authorizer'));
+      // API Gateway caches the policy, Allow or Deny alike, but not a thrown error.
       if (options.authorizerCacheSeconds > 0) {
         authorizerCache.set(token, { result, expiresAt: Date.now() + options.authorizerCacheSeconds * 1000 });
       }
@@ -81,48 +105,106 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     }
   }
 
-  return http.createServer(async (request, response) => {
+  async function handle(request: http.IncomingMessage, send: (result: APIGatewayProxyResult) => void, headers: Record<string, string>) {
     const started = Date.now();
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const sendGateway = (type: GatewayResponseType, failureStatusCode: number, context?: Record<string, unknown> | null) =>
+      send(renderGatewayResponse(type, failureStatusCode, context));
+
+    refuseOverLimits(request);
+    const url = parseTarget(request.url);
+    const extra = request.method === 'GET' ? options.extraRoutes?.[url.pathname] : undefined;
+    if (extra) return send(extraResponse(extra()));
+
+    if (request.method === 'OPTIONS') {
+      const resource = resources.find((r) => r.pattern.test(url.pathname));
+      if (resource) {
+        return send({ statusCode: GATEWAY.cors.preflightStatusCode, headers: corsPreflightHeaders(methodsByPath.get(resource.template)!), body: '' });
+      }
+    }
+
+    const match = matchers
+      .map((m) => ({ endpoint: m.endpoint, params: m.match(request.method ?? 'GET', url.pathname, m.endpoint) }))
+      .find((m) => m.params);
+    if (!match) return sendGateway('MISSING_AUTHENTICATION_TOKEN', 404);
+    const { endpoint, params } = match;
+    const methodArn = methodArnFor(stage, endpoint.method, url.pathname);
+
+    let authorizerContext: Record<string, unknown> | null = null;
+    if (endpoint.route.access !== 'public') {
+      // The stack sets no identity validation expression: only an absent header is refused here.
+      const token = headers.authorization;
+      if (!token) return sendGateway('UNAUTHORIZED', 401);
+      const result = await authorize(token, methodArn);
+      if (typeof result === 'string') return sendGateway(result, result === 'UNAUTHORIZED' ? 401 : 500);
+      if (!allows(result, methodArn)) return sendGateway('ACCESS_DENIED', 403, result.context);
+      authorizerContext = { ...result.context, principalId: result.principalId, integrationLatency: Date.now() - started };
+    }
+
+    const body = await readBody(request);
+    const event = proxyEvent({ request, url, headers, body, endpoint, params: params!, stage, authorizerContext });
+    const handler = await loadHandler(endpoint.route.handler);
+    const result = await handler(event, lambdaContext(endpoint.routeName));
+    if (!result || typeof result.statusCode !== 'number') return sendGateway('DEFAULT_5XX', 502);
+    send(result);
+  }
+
+  const server = http.createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, async (request, response) => {
     const headers = singleValueHeaders(request.headers);
     const correlationId = correlationIdFrom(headers[GATEWAY.correlationHeader]);
     const send = (result: APIGatewayProxyResult) => writeResult(response, result, correlationId);
-    const sendGateway = (type: GatewayResponseType, statusCode?: number) => {
-      const { statusCode: configured, ...body } = GATEWAY_RESPONSES[type];
-      send({ statusCode: configured ?? statusCode ?? 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    };
     try {
-      const extra = request.method === 'GET' ? options.extraRoutes?.[url.pathname] : undefined;
-      if (extra) return send(extraResponse(extra()));
-
-      const match = matchers
-        .map((m) => ({ endpoint: m.endpoint, params: m.match(request.method ?? 'GET', url.pathname, m.endpoint) }))
-        .find((m) => m.params);
-      if (!match) return sendGateway('MISSING_AUTHENTICATION_TOKEN');
-      const { endpoint, params } = match;
-      const methodArn = methodArnFor(stage, endpoint.method, url.pathname);
-
-      let authorizerContext: Record<string, unknown> | null = null;
-      if (endpoint.route.access !== 'public') {
-        const token = headers.authorization;
-        if (!token || !new RegExp(GATEWAY.authorizationPattern).test(token)) return sendGateway('UNAUTHORIZED');
-        const result = await authorize(token, methodArn);
-        if (typeof result === 'string') return sendGateway(result);
-        if (!allows(result, methodArn)) return sendGateway('ACCESS_DENIED');
-        authorizerContext = { ...result.context, principalId: result.principalId, integrationLatency: Date.now() - started };
-      }
-
-      const body = await readBody(request);
-      const event = proxyEvent({ request, url, headers, body, endpoint, params: params!, stage, authorizerContext });
-      const handler = await loadHandler(endpoint.route.handler);
-      const result = await handler(event, lambdaContext(endpoint.routeName));
-      if (!result || typeof result.statusCode !== 'number') return sendGateway('DEFAULT_5XX', 502);
-      send(result);
+      await handle(request, send, headers);
     } catch (error) {
+      if (error instanceof GatewayRefusal) {
+        // Read the rest of a refused body and drop it: a client still sending it then gets to
+        // read this answer, where closing the connection would meet it with a reset.
+        request.resume();
+        return send(renderGatewayResponse(error.type, error.statusCode));
+      }
       console.error('local gateway: handler failed', error);
-      sendGateway('DEFAULT_5XX', 502);
+      if (!response.headersSent) send(renderGatewayResponse('DEFAULT_5XX', 502));
+      else response.destroy();
     }
   });
+  // Requests Node cannot even parse (headers over NODE_MAX_HEADER_BYTES, a broken request
+  // line): Node's own answer would be a bare status with no body and no correlation id.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const { statusCode, headers, body } = renderGatewayResponse('DEFAULT_4XX', status);
+    const lines = [
+      `HTTP/1.1 ${statusCode} ${http.STATUS_CODES[statusCode] ?? ''}`,
+      ...Object.entries({ ...headers, [GATEWAY.correlationHeader]: randomUUID(), 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(
+        ([name, value]) => `${name}: ${value}`,
+      ),
+    ];
+    socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  });
+  return server;
+}
+
+/**
+ * API Gateway's request limits (GATEWAY.limits), checked before anything else runs: a body
+ * announced over the payload limit is refused before it is read.
+ */
+function refuseOverLimits(request: http.IncomingMessage): void {
+  const { limits } = GATEWAY;
+  if ((request.url ?? '').length > limits.urlCharacters) throw new GatewayRefusal('DEFAULT_4XX', 414);
+  let headerBytes = 0;
+  for (let i = 1; i < request.rawHeaders.length; i += 2) headerBytes += Buffer.byteLength(request.rawHeaders[i]!, 'utf8');
+  if (headerBytes > limits.headerValueBytes) throw new GatewayRefusal('DEFAULT_4XX', 431);
+  if (Number(request.headers['content-length'] ?? 0) > limits.payloadBytes) throw new GatewayRefusal('REQUEST_TOO_LARGE', 413);
+}
+
+/** The request target as a URL; a target that is no URL, or a path with broken percent-encoding, is a 400. */
+function parseTarget(target: string | undefined): URL {
+  try {
+    const url = new URL(target ?? '/', 'http://localhost');
+    decodeURIComponent(url.pathname);
+    return url;
+  } catch {
+    throw new GatewayRefusal('DEFAULT_4XX', 400);
+  }
 }
 
 function compileTemplate(template: string) {
@@ -131,14 +213,23 @@ function compileTemplate(template: string) {
     `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_all, name: string) => (names.push(name), '([^/]+)'))}$`,
   );
   return {
+    pattern,
     parameterCount: names.length,
     match(method: string, pathname: string, endpoint: Endpoint): Record<string, string> | undefined {
       if (method !== endpoint.method) return undefined;
       const found = pattern.exec(pathname);
       if (!found) return undefined;
-      return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(found[i + 1])]));
+      return Object.fromEntries(names.map((name, i) => [name, decodePathSegment(found[i + 1]!)]));
     },
   };
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new GatewayRefusal('DEFAULT_4XX', 400);
+  }
 }
 
 function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
@@ -155,10 +246,24 @@ function singleValueHeaders(raw: http.IncomingHttpHeaders): Record<string, strin
   );
 }
 
-async function readBody(request: http.IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return chunks.length ? Buffer.concat(chunks).toString('utf8') : null;
+/**
+ * The body, refused past the payload limit (a chunked body announces no length up front).
+ * The stream keeps flowing after a refusal so the rest is read and dropped, not reset.
+ */
+function readBody(request: http.IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] | undefined = [];
+    let bytes = 0;
+    request.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (!chunks) return;
+      if (bytes <= GATEWAY.limits.payloadBytes) return void chunks.push(chunk);
+      chunks = undefined;
+      reject(new GatewayRefusal('REQUEST_TOO_LARGE', 413));
+    });
+    request.on('end', () => chunks && resolve(chunks.length ? Buffer.concat(chunks).toString('utf8') : null));
+    request.on('error', reject);
+  });
 }
 
 /** The ARN API Gateway gives a TOKEN authorizer for a request: ...:{api}/{stage}/{METHOD}{path}. */
@@ -183,8 +288,9 @@ export function proxyEvent(input: {
   authorizerContext: Record<string, unknown> | null;
 }): APIGatewayProxyEvent {
   const { request, url, headers, body, endpoint, params, stage, authorizerContext } = input;
-  const multiQuery: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) (multiQuery[name] ??= []).push(value);
+  // A Map: names such as __proto__ or constructor are parameters like any other.
+  const multiQuery = new Map<string, string[]>();
+  for (const [name, value] of url.searchParams) multiQuery.set(name, [...(multiQuery.get(name) ?? []), value]);
   const now = new Date();
   return {
     resource: endpoint.path,
@@ -193,8 +299,8 @@ export function proxyEvent(input: {
     headers,
     multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, [v]])),
     // As API Gateway does: the last value of a repeated parameter, null when there are none.
-    queryStringParameters: Object.keys(multiQuery).length ? Object.fromEntries(Object.entries(multiQuery).map(([n, v]) => [n, v.at(-1)!])) : null,
-    multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
+    queryStringParameters: multiQuery.size ? Object.fromEntries([...multiQuery].map(([n, v]) => [n, v.at(-1)!])) : null,
+    multiValueQueryStringParameters: multiQuery.size ? Object.fromEntries(multiQuery) : null,
     pathParameters: Object.keys(params).length ? params : null,
     stageVariables: null,
     body,
@@ -239,7 +345,7 @@ export function lambdaContext(functionName: string): Context {
 }
 
 function writeResult(response: http.ServerResponse, result: APIGatewayProxyResult, correlationId: string): void {
-  const headers: Record<string, string | string[]> = {};
+  const headers: Record<string, string | string[]> = Object.create(null);
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = String(value);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name.toLowerCase()] = values.map(String);
   headers[GATEWAY.correlationHeader] ??= correlationId;

@@ -1,3 +1,4 @@
+import { GATEWAY, type AuthenticationFailure } from '../http/gateway';
 import type { TableContext } from '../storage/dynamo';
 import { getApiKeyByHash } from '../storage/api-keys';
 import { findUserIdByEmail, findUserIdByIdentity, linkIdentity } from '../storage/users';
@@ -12,26 +13,42 @@ export interface AuthenticateDeps {
   now: () => Date;
 }
 
+/** Who the caller is, or why the credential was refused. */
+export type AuthenticationResult = { ok: true; principal: Principal } | { ok: false; reason: AuthenticationFailure };
+
+const WELL_FORMED = new RegExp(GATEWAY.authorizationPattern);
+/** A compact JWS: three base64url parts (an unsecured JWT's signature is empty: jose refuses its alg). */
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
+const refused = (reason: AuthenticationFailure): AuthenticationResult => ({ ok: false, reason });
+
 /**
- * Resolves an Authorization header to a principal, or undefined when the credential is
- * missing, malformed, expired, forged, unknown or revoked (the authorizer answers 401).
+ * Resolves an Authorization header to a principal, or to the reason it is refused (the
+ * authorizer answers 401 with it): missing, malformed (not `Bearer <token>` in any case of
+ * the scheme, or a token that is neither an API key nor a JWT), expired (an ID token that
+ * passed every other check), or invalid. Unknown, revoked and forged credentials all read
+ * "invalid", so the answer never tells whether a key ever existed.
  * It checks who the caller is, not what they may do: that is the route policy's job.
  */
-export async function authenticate(authorization: string | undefined, deps: AuthenticateDeps): Promise<Principal | undefined> {
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
-  if (!token) return undefined;
+export async function authenticate(authorization: string | undefined, deps: AuthenticateDeps): Promise<AuthenticationResult> {
+  const header = authorization?.trim() ?? '';
+  if (!header) return refused('missing');
+  const token = WELL_FORMED.exec(header)?.[1];
+  if (!token) return refused('malformed');
 
   const keyKind = apiKeyKind(token);
   if (keyKind) {
     const key = await getApiKeyByHash(deps.db, hashApiKey(token));
-    if (!key || key.revoked_at) return undefined;
+    if (!key || key.revoked_at) return refused('invalid');
     // A stored key's kind must agree with its prefix; anything else is not a key we issued.
-    if ((keyKind === 'user_key') !== Boolean(key.user_id)) return undefined;
-    return { kind: keyKind, orgId: key.org_id, userId: key.user_id, keyId: key.key_id, scopes: key.scopes };
+    if ((keyKind === 'user_key') !== Boolean(key.user_id)) return refused('invalid');
+    return { ok: true, principal: { kind: keyKind, orgId: key.org_id, userId: key.user_id, keyId: key.key_id, scopes: key.scopes } };
   }
 
-  const verified = await deps.verifyIdToken?.(token);
-  if (!verified) return undefined;
+  if (!JWT_SHAPE.test(token)) return refused('malformed');
+  if (!deps.verifyIdToken) return refused('invalid');
+  const verification = await deps.verifyIdToken(token);
+  if (!verification.ok) return refused(verification.reason);
+  const verified = verification.token;
   let userId = await findUserIdByIdentity(deps.db, verified.issuer, verified.subject);
   if (!userId && verified.email && verified.emailVerified) {
     userId = await findUserIdByEmail(deps.db, verified.email);
@@ -39,13 +56,16 @@ export async function authenticate(authorization: string | undefined, deps: Auth
     if (userId) await linkIdentity(deps.db, verified.issuer, verified.subject, userId, deps.now().toISOString());
   }
   return {
-    kind: 'id_token',
-    userId,
-    scopes: [],
-    email: verified.email,
-    emailVerified: verified.emailVerified,
-    issuer: verified.issuer,
-    subject: verified.subject,
-    name: verified.name,
+    ok: true,
+    principal: {
+      kind: 'id_token',
+      userId,
+      scopes: [],
+      email: verified.email,
+      emailVerified: verified.emailVerified,
+      issuer: verified.issuer,
+      subject: verified.subject,
+      name: verified.name,
+    },
   };
 }

@@ -8,9 +8,27 @@ import { errorBody } from './responses';
 export const GATEWAY = {
   /** Seconds an authorizer result is cached per token; a revoked key stops working within this. */
   authorizerCacheSeconds: 60,
-  /** Requests whose Authorization header does not match are refused before the authorizer runs. */
-  authorizationPattern: '^Bearer [^\\s]+$',
+  /**
+   * A well-formed Authorization header: the scheme in any case (RFC 9110 §11.1), then one
+   * token68-like credential. The authorizer parses with it; API Gateway does not validate with
+   * it, so a malformed header reaches the authorizer and gets its own 401 message.
+   */
+  authorizationPattern: '^[Bb][Ee][Aa][Rr][Ee][Rr] +([^\\s]+)$',
   correlationHeader: 'x-correlation-id',
+  /** Reported in WWW-Authenticate (RFC 6750 §3). */
+  realm: 'voice-org-api',
+  /**
+   * API Gateway's own request limits (REST API quotas, edge-optimized endpoint: the stack's
+   * default). A request over them never reaches the authorizer or a handler.
+   */
+  limits: {
+    /** Characters of the request target (path and query). */
+    urlCharacters: 8192,
+    /** Bytes of all header values together. */
+    headerValueBytes: 10_240,
+    /** Bytes of the body: 10 MB. */
+    payloadBytes: 10 * 1024 * 1024,
+  },
   /**
    * Browsers may call the API from any origin: every credential is a bearer token the page
    * sends explicitly (never a cookie), so a cross-site page holds no credential to reuse.
@@ -21,6 +39,7 @@ export const GATEWAY = {
     allowHeaders: ['authorization', 'content-type', 'x-correlation-id'],
     exposeHeaders: ['x-correlation-id'],
     maxAgeSeconds: 3600,
+    preflightStatusCode: 204,
   },
 } as const;
 
@@ -30,12 +49,50 @@ export const CORS_RESPONSE_HEADERS = {
   'access-control-expose-headers': GATEWAY.cors.exposeHeaders.join(','),
 } as const;
 
-/** Gateway responses: API Gateway's own failures, in the API's error envelope. */
+/**
+ * The headers API Gateway's preflight (a MOCK integration on each path, infra/stack.ts) answers
+ * with, given the methods the path serves in manifest order.
+ */
+export function corsPreflightHeaders(methods: readonly string[]): Record<string, string> {
+  return {
+    'access-control-allow-headers': GATEWAY.cors.allowHeaders.join(','),
+    'access-control-allow-origin': GATEWAY.cors.allowOrigin,
+    'access-control-allow-methods': methods.join(','),
+    'access-control-max-age': String(GATEWAY.cors.maxAgeSeconds),
+  };
+}
+
+/** Why the authorizer refused a credential. It never says whether a key or user exists. */
+export type AuthenticationFailure = 'missing' | 'malformed' | 'expired' | 'invalid';
+
+/**
+ * The message of each refusal. The authorizer passes it to API Gateway in its Deny result's
+ * context and the ACCESS_DENIED template substitutes it unescaped: these fixed strings hold no
+ * quote or backslash, and no request data may ever be put there.
+ */
+export const AUTHENTICATION_FAILURE_MESSAGES: Record<AuthenticationFailure, string> = {
+  missing: 'A bearer token is required: send Authorization: Bearer <token>.',
+  malformed: 'The Authorization header is malformed: send Authorization: Bearer <token>.',
+  expired: 'The bearer token has expired.',
+  invalid: 'The bearer token is not valid.',
+};
+
+/**
+ * Gateway responses: API Gateway's own failures, in the API's error envelope. Templates are
+ * not VTL; API Gateway only substitutes variables such as `$context.authorizer.message`.
+ */
 export const GATEWAY_RESPONSES = {
-  UNAUTHORIZED: { statusCode: 401, ...errorBody('UNAUTHORIZED', 'A valid bearer token is required.') },
-  ACCESS_DENIED: { statusCode: 403, ...errorBody('ACCESS_DENIED', 'The credential is not allowed to call this route.') },
+  /** No Authorization header: API Gateway answers without calling the authorizer. */
+  UNAUTHORIZED: { statusCode: 401, ...errorBody('UNAUTHORIZED', AUTHENTICATION_FAILURE_MESSAGES.missing) },
+  /**
+   * The authorizer's Deny: it refuses a credential with a Deny policy whose context says why
+   * (a thrown "Unauthorized" would carry no context), so this is a 401 and not a 403.
+   */
+  ACCESS_DENIED: { statusCode: 401, ...errorBody('UNAUTHORIZED', '$context.authorizer.message') },
   /** REST APIs answer an unknown method or path with this type; we make it a 404. */
   MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, ...errorBody('ROUTE_NOT_FOUND', 'No route matches this method and path.') },
+  /** A body over the 10 MB payload limit. */
+  REQUEST_TOO_LARGE: { statusCode: 413, ...errorBody('REQUEST_TOO_LARGE', 'The request body is over the 10 MB limit.') },
   /** Over the stage's throttling limits. */
   THROTTLED: { statusCode: 429, ...errorBody('TOO_MANY_REQUESTS', 'Too many requests: slow down and retry shortly.') },
   DEFAULT_4XX: { statusCode: undefined, ...errorBody('BAD_REQUEST', 'The request could not be accepted.') },
@@ -43,6 +100,39 @@ export const GATEWAY_RESPONSES = {
 } as const;
 
 export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;
+
+/** Static headers some gateway responses add to the correlation and CORS headers every one has. */
+export const GATEWAY_RESPONSE_HEADERS: Partial<Record<GatewayResponseType, Record<string, string>>> = {
+  // RFC 6750 §3: no error code when the request carried no credential at all.
+  UNAUTHORIZED: { 'www-authenticate': `Bearer realm="${GATEWAY.realm}"` },
+  ACCESS_DENIED: { 'www-authenticate': `Bearer realm="${GATEWAY.realm}", error="invalid_token"` },
+};
+
+/** The application/json template of a gateway response, as the stack configures it. */
+export function gatewayResponseTemplate(type: GatewayResponseType): string {
+  const { statusCode: _statusCode, ...body } = GATEWAY_RESPONSES[type];
+  return JSON.stringify(body);
+}
+
+/**
+ * A gateway response as API Gateway renders it: the configured status (or the one of the
+ * failure for the DEFAULT_ types), the static headers, and the template with its
+ * `$context.authorizer.<key>` variables substituted (empty when the authorizer set none).
+ */
+export function renderGatewayResponse(
+  type: GatewayResponseType,
+  failureStatusCode: number,
+  authorizerContext?: Record<string, unknown> | null,
+): { statusCode: number; headers: Record<string, string>; body: string } {
+  const body = gatewayResponseTemplate(type).replace(/\$context\.authorizer\.([A-Za-z0-9_]+)/g, (_all, key: string) =>
+    authorizerContext && Object.hasOwn(authorizerContext, key) ? String(authorizerContext[key] ?? '') : '',
+  );
+  return {
+    statusCode: GATEWAY_RESPONSES[type].statusCode ?? failureStatusCode,
+    headers: { 'content-type': 'application/json', ...CORS_RESPONSE_HEADERS, ...GATEWAY_RESPONSE_HEADERS[type] },
+    body,
+  };
+}
 
 /** The request's own correlation id when it sent a usable one, else a new one. */
 export function correlationIdFrom(headerValue: string | undefined): string {

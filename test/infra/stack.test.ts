@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { stackPropsFromContext } from '../../infra/context';
 import { ACCESS_LOG_FORMAT, STACK_DEFAULTS, VoiceOrgStack } from '../../infra/stack';
 import { CONFIG_VARIABLES } from '../../shared/config';
-import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSES } from '../../shared/http/gateway';
+import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, type GatewayResponseType } from '../../shared/http/gateway';
 import { EVENT_HANDLERS, listEndpoints, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
 import { TABLE } from '../../shared/storage/table-definition';
 
@@ -167,6 +167,7 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
           authorizerId: undefined,
           type: 'MOCK',
         });
+        expect({ path, status: method.Integration.IntegrationResponses[0].StatusCode }).toEqual({ path, status: String(GATEWAY.cors.preflightStatusCode) });
         expect({ path, headers: method.Integration.IntegrationResponses[0].ResponseParameters }).toEqual({
           path,
           headers: {
@@ -241,10 +242,15 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
         Type: 'TOKEN',
         RestApiId: { Ref: restApiId },
         IdentitySource: 'method.request.header.Authorization',
-        IdentityValidationExpression: GATEWAY.authorizationPattern,
         AuthorizerResultTtlInSeconds: GATEWAY.authorizerCacheSeconds,
       });
       expect(invokedFunction(props.AuthorizerUri)).toBe(functionLogicalId(template, 'functions/authorizer'));
+    });
+
+    it('lets every present Authorization header reach the authorizer (no identity validation expression)', () => {
+      // An expression would refuse `bearer <key>` or a malformed header with the context-less UNAUTHORIZED response.
+      const props = resources[onlyLogicalId(template, 'AWS::ApiGateway::Authorizer')].Properties;
+      expect(props.IdentityValidationExpression).toBeUndefined();
     });
   });
 
@@ -272,9 +278,34 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
         expect(parsed).toEqual(body);
         expect(props.ResponseParameters).toEqual({
           [`gatewayresponse.header.${GATEWAY.correlationHeader}`]: `method.request.header.${GATEWAY.correlationHeader}`,
-          ...Object.fromEntries(Object.entries(CORS_RESPONSE_HEADERS).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`])),
+          ...Object.fromEntries(
+            Object.entries({ ...CORS_RESPONSE_HEADERS, ...GATEWAY_RESPONSE_HEADERS[type as GatewayResponseType] }).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`]),
+          ),
         });
       }
+    });
+
+    const gatewayResponse = (type: string) =>
+      Object.values(template.findResources('AWS::ApiGateway::GatewayResponse')).find((r) => r.Properties.ResponseType === type)!.Properties;
+
+    it('answers a missing credential with 401 and WWW-Authenticate without an error code (RFC 6750 §3)', () => {
+      const props = gatewayResponse('UNAUTHORIZED');
+      expect(props.StatusCode).toBe('401');
+      expect(props.ResponseParameters['gatewayresponse.header.www-authenticate']).toBe(`'Bearer realm="${GATEWAY.realm}"'`);
+      expect(JSON.parse(props.ResponseTemplates['application/json'])).toEqual({ success: false, data: null, error: 'UNAUTHORIZED', message: expect.stringMatching(/required/) });
+    });
+
+    it("answers the authorizer's Deny with 401, invalid_token and the message from the authorizer's context", () => {
+      const props = gatewayResponse('ACCESS_DENIED');
+      expect(props.StatusCode).toBe('401');
+      expect(props.ResponseParameters['gatewayresponse.header.www-authenticate']).toBe(`'Bearer realm="${GATEWAY.realm}", error="invalid_token"'`);
+      expect(JSON.parse(props.ResponseTemplates['application/json'])).toEqual({ success: false, data: null, error: 'UNAUTHORIZED', message: '$context.authorizer.message' });
+    });
+
+    it('answers a body over the payload limit with 413 REQUEST_TOO_LARGE in the envelope', () => {
+      const props = gatewayResponse('REQUEST_TOO_LARGE');
+      expect(props.StatusCode).toBe('413');
+      expect(JSON.parse(props.ResponseTemplates['application/json'])).toMatchObject({ success: false, data: null, error: 'REQUEST_TOO_LARGE' });
     });
   });
 

@@ -20,6 +20,7 @@ import {
 import { VoiceOrgStack } from '../../infra/stack';
 import { SCOPES } from '../../shared/auth/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
+import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
 import { EVENT_HANDLERS, listHandlers, type RouteName, type RoutePermissions } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
 import { idTokenFor, localDeployment, sentEmails, unique } from '../support/api';
@@ -235,9 +236,11 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     expect(authorizerResults.idToken.context).toEqual(expect.objectContaining({ kind: 'id_token', email: ids.inviteeEmail, email_verified: 'true', issuer: runtime.issuer }));
   });
 
-  it('authorizer: refuses an unknown key with Unauthorized', async () => {
+  it('authorizer: refuses an unknown key with a Deny on the whole API whose context says why', async () => {
     const event = sampleAuthorizerEvent({ ...setup, credentials: { ...setup.credentials, orgKey: { ...setup.credentials.orgKey, authorization: `Bearer ${generateApiKey('org_key')}` } } });
-    await expect(bundleHandler(AUTHORIZER_HANDLER)(event, lambdaContext('authorizer'))).rejects.toThrow('Unauthorized');
+    const result = (await bundleHandler(AUTHORIZER_HANDLER)(event, lambdaContext('authorizer'))) as APIGatewayAuthorizerResult;
+    expect(result.policyDocument.Statement).toEqual([expect.objectContaining({ Effect: 'Deny', Action: 'execute-api:Invoke', Resource: expect.stringMatching(/\/test\/\*$/) })]);
+    expect(result.context).toEqual({ reason: 'invalid', message: AUTHENTICATION_FAILURE_MESSAGES.invalid });
   });
 
   /** What each route's answer must hold besides its status (the sample requests run in order on one organization). */
