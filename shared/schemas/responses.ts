@@ -227,7 +227,8 @@ export const Template = v.strictObject({
   created_at: v.string(),
   updated_at: v.string(),
 });
-export const TemplateListResponse = v.strictObject({ templates: v.array(Template) });
+/** A page of templates (`pagination` added when the list became paged; `templates` unchanged). */
+export const TemplateListResponse = v.strictObject({ templates: v.array(Template), pagination: PagePagination });
 
 export const Invite = v.strictObject({
   id: v.string(),

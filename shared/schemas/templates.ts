@@ -1,13 +1,43 @@
 import * as v from 'valibot';
+import { integerParam } from '../http/validation';
 
-/** Template limits (docs/decisions.md). */
-export const TEMPLATE_LIMITS = { name: 200, description: 2_000, sections: 50, sectionTitle: 200, prompt: 10_000 } as const;
+/**
+ * Template limits (docs/decisions.md, "Templates"; the byte arithmetic is in
+ * docs/data-model.md, "Size budgets"). Lengths count UTF-16 units, as valibot's maxLength does.
+ * `sectionsText` bounds the titles and prompts of all sections together: without it 50
+ * sections of 10,200 characters make a template of about 1.5 MB, which no DynamoDB item
+ * holds and few list pages could carry.
+ */
+export const TEMPLATE_LIMITS = {
+  name: 200,
+  description: 2_000,
+  sections: 50,
+  sectionTitle: 200,
+  prompt: 10_000,
+  /** One largest section's worth: a single prompt can still use the whole prompt limit. */
+  sectionsText: 10_200,
+} as const;
+
+/**
+ * List templates' page size. The default is the maximum, so a client that predates paging
+ * still receives every template of an organization that keeps up to 100 of them.
+ */
+export const TEMPLATE_PAGE = { defaultLimit: 100, maxLimit: 100 } as const;
+
+/**
+ * C0 control characters other than tab, line feed and carriage return. Refused in template
+ * text: they mean nothing in a prompt and cost 7 bytes each in a Lambda response (`\u0001`
+ * escaped in the body, whose backslash is escaped again in the proxy result), where a `"`,
+ * the next most expensive, costs 4. NUL never gets this far (refused at the request boundary).
+ */
+const CONTROL_CHARACTERS = /[\u0001-\u0008\u000B\u000C\u000E-\u001F]/;
 
 const text = (max: number, allowEmpty = false) =>
   v.pipe(
     v.string('must be a string'),
     v.check((value) => allowEmpty || value.trim().length > 0, 'must not be empty'),
     v.maxLength(max, `must be at most ${max.toLocaleString('en-US')} characters`),
+    v.check((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters (tab, line feed and carriage return are allowed)'),
   );
 
 const Section = v.strictObject({
@@ -15,10 +45,21 @@ const Section = v.strictObject({
   prompt: text(TEMPLATE_LIMITS.prompt),
 });
 
+/** The titles and prompts of a template's sections, in UTF-16 units (what sectionsText bounds). */
+export function sectionsTextLength(sections: readonly { title: string; prompt: string }[]): number {
+  return sections.reduce((total, section) => total + section.title.length + section.prompt.length, 0);
+}
+
+// The budget sits on `sections` rather than on the whole body, so fixtures (which reuse these
+// entries) and PATCH (which replaces sections whole) are bounded by the same rule.
 const Sections = v.pipe(
   v.array(Section, 'must be an array of {title, prompt}'),
   v.minLength(1, 'must hold at least one section'),
   v.maxLength(TEMPLATE_LIMITS.sections, `must hold at most ${TEMPLATE_LIMITS.sections} sections`),
+  v.check(
+    (sections) => sectionsTextLength(sections) <= TEMPLATE_LIMITS.sectionsText,
+    `must hold at most ${TEMPLATE_LIMITS.sectionsText.toLocaleString('en-US')} characters of titles and prompts together`,
+  ),
 );
 
 export const CreateTemplateBody = v.strictObject({
@@ -38,3 +79,10 @@ export const UpdateTemplateBody = v.pipe(
   v.check((body) => Object.keys(body).length > 0, 'give at least one of name, description, sections'),
 );
 export type UpdateTemplateBody = v.InferOutput<typeof UpdateTemplateBody>;
+
+/** Query of List templates: page-based, like the other lists. */
+export const ListTemplatesQuery = v.strictObject({
+  page: integerParam({ defaultValue: 1, min: 1 }),
+  limit: integerParam({ defaultValue: TEMPLATE_PAGE.defaultLimit, min: 1, max: TEMPLATE_PAGE.maxLimit }),
+});
+export type ListTemplatesQuery = v.InferOutput<typeof ListTemplatesQuery>;

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../http/errors';
+import { pagePagination, type PagePagination } from '../../http/responses';
 import { newId } from '../../ids';
-import type { CreateTemplateBody, UpdateTemplateBody } from '../../schemas/templates';
+import type { CreateTemplateBody, ListTemplatesQuery, UpdateTemplateBody } from '../../schemas/templates';
 import type { TableContext } from '../../storage/dynamo';
 import { deleteTemplate, getTemplate, listTemplates, putTemplate, type TemplateRecord } from '../../storage/templates';
 import { isConditionFailure } from '../../storage/transactions';
@@ -26,23 +27,38 @@ function notFound(templateId: string): NotFoundError {
   return new NotFoundError('TEMPLATE_NOT_FOUND', `Template ${templateId} does not exist in this organization.`);
 }
 
-/** The organization's templates, ordered by name (case-insensitive), then id. */
-export async function listOrganizationTemplates(deps: TemplateDeps, orgId: string) {
+/** A page of an organization's templates, with the spec's page-based pagination object. */
+export interface TemplatePage {
+  templates: ReturnType<typeof templateView>[];
+  pagination: PagePagination;
+}
+
+/**
+ * One page of the organization's templates, ordered by name (case-insensitive), then id.
+ * Pages are bounded (ListTemplatesQuery) because a page of the largest templates must fit
+ * in one Lambda response; docs/data-model.md, "Size budgets", has the arithmetic.
+ */
+export async function listOrganizationTemplates(deps: TemplateDeps, orgId: string, { page, limit }: ListTemplatesQuery): Promise<TemplatePage> {
   // The index orders by `<name>#<id>`, where '#' sorts after a space or '!': a name that
-  // begins another must still come first, so order exactly here (the list is read whole).
+  // begins another must still come first, so the whole list is read and ordered exactly here
+  // before the page is cut (an organization keeps few templates).
   const byName = (a: TemplateRecord, b: TemplateRecord) => {
     const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
     return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   };
-  return (await listTemplates(deps.db, orgId)).sort(byName).map(templateView);
+  const all = (await listTemplates(deps.db, orgId)).sort(byName);
+  const offset = (page - 1) * limit;
+  return { templates: all.slice(offset, offset + limit).map(templateView), pagination: pagePagination(page, limit, all.length) };
 }
 
+/** One template of the organization, or 404 TEMPLATE_NOT_FOUND. */
 export async function readTemplate(deps: TemplateDeps, orgId: string, templateId: string) {
   const template = await getTemplate(deps.db, orgId, templateId);
   if (!template) throw notFound(templateId);
   return templateView(template);
 }
 
+/** Creates a template under a new id; the body is already validated (CreateTemplateBody bounds its size). */
 export async function createTemplate(deps: TemplateDeps, orgId: string, body: CreateTemplateBody) {
   const now = deps.now().toISOString();
   const template: TemplateRecord = { id: newId('tpl'), org_id: orgId, ...body, created_at: now, updated_at: now };
