@@ -24,10 +24,16 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   404: 'The organization, member or resource does not exist.',
   409: 'The change conflicts with the current state.',
   410: 'The resource is gone (for example, an expired invitation).',
+  413: 'The request body is over 10 MB (API Gateway).',
+  414: 'The request target (path and query) is over 8,192 characters (API Gateway).',
   415: 'The body is not JSON: send Content-Type application/json (or a +json type), or none.',
+  431: 'A request header is over 10,240 bytes (API Gateway).',
   429: 'Too many requests.',
   500: 'The request could not be completed.',
 };
+
+/** What API Gateway answers on any route before a handler runs: requests over its size limits. */
+const GATEWAY_LIMIT_ERRORS: readonly ErrorStatus[] = [413, 414, 431];
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Liveness of the API.',
@@ -100,7 +106,7 @@ function operation(endpoint: Endpoint): Json {
   for (const [status, schema] of Object.entries(doc.responses)) {
     responses[status] = { description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success', content: { 'application/json': { schema: jsonSchema(schema, 'output') } } };
   }
-  const errors = request.body ? [...doc.errors, 415] : doc.errors;
+  const errors = [...doc.errors, ...GATEWAY_LIMIT_ERRORS, ...(request.body ? [415 as const] : [])];
   for (const status of [...errors].sort()) {
     responses[status] = { $ref: `#/components/responses/Error${status}` };
   }

@@ -9,7 +9,7 @@ import * as r from '../schemas/responses';
  * Request schemas are the handlers' own, in shared/schemas/route-requests.ts.
  */
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 415 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 429 | 431 | 500;
 
 export interface RouteDoc {
   /** Success statuses and their body schemas. */

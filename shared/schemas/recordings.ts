@@ -92,7 +92,7 @@ export const UPLOAD_CONTENT_TYPES = [
   'video/quicktime',
 ] as const;
 
-const Language = v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR'));
+const Language = v.pipe(v.string('must be a string'), v.maxLength(35, 'must be at most 35 characters'), v.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR'));
 
 /** Body of Create upload URL. */
 export const UploadUrlBody = v.strictObject({
