@@ -37,3 +37,27 @@ export function oneOfByShape<const F extends Record<string, v.GenericSchema>>(pi
   SHAPE_ALTERNATIVES.set(schema, Object.values(forms));
   return schema;
 }
+
+/**
+ * Whether free-form JSON (preference metadata) can be stored as a DynamoDB map as it is:
+ * DynamoDB refuses empty map keys and numbers outside 1e-130..1e126 in magnitude, which
+ * JSON allows. Walks without recursion; the request boundary has already bounded the depth.
+ */
+export function isStorableDocument(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current === 'number') {
+      const size = Math.abs(current);
+      if (size !== 0 && (size < 1e-130 || size >= 1e126)) return false;
+    } else if (Array.isArray(current)) {
+      pending.push(...current);
+    } else if (typeof current === 'object' && current !== null) {
+      for (const [key, item] of Object.entries(current)) {
+        if (key === '') return false;
+        pending.push(item);
+      }
+    }
+  }
+  return true;
+}

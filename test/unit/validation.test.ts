@@ -140,3 +140,15 @@ describe('text that cannot be stored as sent', () => {
     expect(unstorableText(deep)).toEqual([{ field: '[0]'.repeat(32), issue: 'too_long', message: 'nests deeper than 32 levels' }]);
   });
 });
+
+describe('preference metadata is what DynamoDB can store', () => {
+  const patch = (metadata: unknown) => v.safeParse(UpdateMemberSettingsBody, { preferences: [{ id: 'p1', metadata }] }).success;
+
+  it.each([[{ '': [] }], [{ a: { '': 1 } }], [{ big: 1e200 }], [{ tiny: 1e-200 }], [{ list: [1, { n: -1e130 }] }]])('refuses %j', (metadata) => {
+    expect(patch(metadata)).toBe(false);
+  });
+
+  it.each([[{ a: 0 }], [{ a: -0.5, b: [1e125, 1e-129], c: { d: 'x' } }], [{}]])('accepts %j', (metadata) => {
+    expect(patch(metadata)).toBe(true);
+  });
+});
