@@ -105,7 +105,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     }
   }
 
-  async function handle(request: http.IncomingMessage, send: (result: APIGatewayProxyResult) => void, headers: Record<string, string>) {
+  async function handle(request: http.IncomingMessage, send: (result: APIGatewayProxyResult) => Promise<void>, headers: Record<string, string>) {
     const started = Date.now();
     const sendGateway = (type: GatewayResponseType, failureStatusCode: number, context?: Record<string, unknown> | null) =>
       send(renderGatewayResponse(type, failureStatusCode, context));
@@ -145,22 +145,23 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     const handler = await loadHandler(endpoint.route.handler);
     const result = await handler(event, lambdaContext(endpoint.routeName));
     if (!result || typeof result.statusCode !== 'number') return sendGateway('DEFAULT_5XX', 502);
-    send(result);
+    return send(result);
   }
 
   const server = http.createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, async (request, response) => {
     const headers = singleValueHeaders(request.headers);
     const correlationId = correlationIdFrom(headers[GATEWAY.correlationHeader]);
-    const send = (result: APIGatewayProxyResult) => writeResult(response, result, correlationId);
+    // Every answer waits for the request's body to be read (or dropped): a client still
+    // sending one, to a route that refused it early, then reads the answer instead of meeting
+    // a closed connection (EPIPE).
+    const send = async (result: APIGatewayProxyResult) => {
+      await bodyDropped(request);
+      writeResult(response, result, correlationId);
+    };
     try {
       await handle(request, send, headers);
     } catch (error) {
-      if (error instanceof GatewayRefusal) {
-        // Read the rest of a refused body and drop it: a client still sending it then gets to
-        // read this answer, where closing the connection would meet it with a reset.
-        request.resume();
-        return send(renderGatewayResponse(error.type, error.statusCode));
-      }
+      if (error instanceof GatewayRefusal) return send(renderGatewayResponse(error.type, error.statusCode));
       console.error('local gateway: handler failed', error);
       if (!response.headersSent) send(renderGatewayResponse('DEFAULT_5XX', 502));
       else response.destroy();
@@ -238,6 +239,17 @@ function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean 
     [resource].flat().some((r) => new RegExp(`^${r.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(methodArn));
   const applies = statements.filter((s) => 'Resource' in s && matches(s.Resource as string | string[]));
   return applies.some((s) => s.Effect === 'Allow') && !applies.some((s) => s.Effect === 'Deny');
+}
+
+/** Reads what is left of a request's body and drops it; resolves once the request has ended. */
+async function bodyDropped(request: http.IncomingMessage): Promise<void> {
+  if (request.readableEnded || request.destroyed) return;
+  request.resume();
+  await new Promise<void>((resolve) => {
+    request.once('end', resolve);
+    request.once('close', resolve);
+    request.once('error', () => resolve());
+  });
 }
 
 function singleValueHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {

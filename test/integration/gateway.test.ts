@@ -189,6 +189,14 @@ describe("API Gateway's request limits, answered in the envelope", () => {
     expectEnvelope(chunked, 413, 'REQUEST_TOO_LARGE');
   });
 
+  it('a client still sending a large body to a request refused early reads the answer (no EPIPE)', async () => {
+    const body = Buffer.alloc(9 * 1024 * 1024, 0x20);
+    const headers = { 'content-type': 'application/json' };
+    expectEnvelope(await raw('PATCH', '/api/v1/nowhere', { headers, body }), 404, 'ROUTE_NOT_FOUND');
+    expectEnvelope(await raw('PATCH', `/api/v1/organization/${org}/users/${owner.id}/settings`, { headers, body }), 401, 'UNAUTHORIZED');
+    expectEnvelope(await raw('PATCH', '/api/v1/organization/%ZZ/users/x/settings', { headers, body }), 400, 'BAD_REQUEST');
+  });
+
   it('a request Node cannot parse is 400 in the envelope, not a bare status line', async () => {
     const { connect } = await import('node:net');
     const text = await new Promise<string>((resolve, reject) => {
