@@ -14,7 +14,6 @@ import {
   sampleEvents,
   type CredentialName,
   type SampleEvent,
-  type SampleIds,
   type SampleSetup,
 } from '../../infra/sam/sample-events';
 import { VoiceOrgStack } from '../../infra/stack';
@@ -23,8 +22,8 @@ import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
 import { EVENT_HANDLERS, listHandlers, type RouteName, type RoutePermissions } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
-import { idTokenFor, localDeployment, sentEmails, unique } from '../support/api';
-import { seedSampleData } from '../support/sample-data';
+import { idTokenFor, localDeployment, sentEmails } from '../support/api';
+import { sampleIds, seedSampleData } from '../support/sample-data';
 
 /**
  * The built artefacts work: the app is synthesized with bundling (local esbuild, as
@@ -186,24 +185,7 @@ function bundleHandler(handlerModule: string): Handler {
   return loaded.get(handlerModule)!;
 }
 
-const u = unique();
-const ids: SampleIds = {
-  orgId: `org_art_${u}`,
-  memberId: `usr_art_${u}_member`,
-  recordingId: `rec_art_${u}_live`,
-  editRecordingId: `rec_art_${u}_edit`,
-  trashedRecordingId: `rec_art_${u}_trash`,
-  uploadRecordingId: `rec_art_${u}_upload`,
-  uploadFilename: 'customer-interview.m4a',
-  uploadBytes: 2_345_678,
-  tagId: `tag_art_${u}`,
-  templateId: `tpl_art_${u}`,
-  resendInviteId: `inv_art_${u}_resend`,
-  revokeInviteId: `inv_art_${u}_revoke`,
-  inviteToken: `invite_token_${u}_${generateApiKey('org_key').slice(-16)}`,
-  inviteeEmail: `ines.${u}@invitee.example`,
-  newInviteEmail: `nina.${u}@invitee.example`,
-};
+const ids = sampleIds('art');
 const orgKey = generateApiKey('org_key');
 const personalKey = generateApiKey('user_key');
 let setup: SampleSetup;
@@ -212,7 +194,7 @@ let authorizerResults: Record<CredentialName, APIGatewayAuthorizerResult>;
 describe('each bundle, invoked with a realistic event against the emulators', () => {
   beforeAll(async () => {
     await seedSampleData(db, ids, { orgKey, personalKey });
-    const idToken = await idTokenFor({ id: `art_${u}_invitee`, email: ids.inviteeEmail });
+    const idToken = await idTokenFor({ id: `${ids.orgId}_invitee`, email: ids.inviteeEmail });
     const bearer: Record<CredentialName, string> = { orgKey: `Bearer ${orgKey}`, personalKey: `Bearer ${personalKey}`, idToken: `Bearer ${idToken}` };
     // The real authorizer bundle resolves each real credential; its answers become the requests' authorizer context.
     const pending = { stage: 'test', region: runtime.region, bucketName: runtime.bucketName, ids };

@@ -1,9 +1,9 @@
-import { SAMPLE_REQUESTS, type SampleIds } from '../../infra/sam/sample-events';
+import { SAMPLE_REQUESTS } from '../../infra/sam/sample-events';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { listEndpoints, type Endpoint } from '../../shared/routes';
 import { pathParameterNames } from '../../shared/schemas/route-requests';
-import { call, failure, idTokenFor, localDeployment, unique, type ApiResponse } from '../support/api';
-import { seedSampleData } from '../support/sample-data';
+import { call, failure, idTokenFor, localDeployment, type ApiResponse } from '../support/api';
+import { sampleIds, seedSampleData } from '../support/sample-data';
 
 /**
  * The request boundary of issue 9, through the real HTTP path: every route validates its
@@ -12,24 +12,8 @@ import { seedSampleData } from '../support/sample-data';
  */
 const { runtime, db } = localDeployment();
 
-const u = unique();
-const ids: SampleIds = {
-  orgId: `org_rb_${u}`,
-  memberId: `usr_rb_${u}_member`,
-  recordingId: `rec_rb_${u}_live`,
-  editRecordingId: `rec_rb_${u}_edit`,
-  trashedRecordingId: `rec_rb_${u}_trash`,
-  uploadRecordingId: `rec_rb_${u}_upload`,
-  uploadFilename: 'boundary.m4a',
-  uploadBytes: 1_000,
-  tagId: `tag_rb_${u}`,
-  templateId: `tpl_rb_${u}`,
-  resendInviteId: `inv_rb_${u}_resend`,
-  revokeInviteId: `inv_rb_${u}_revoke`,
-  inviteToken: `invite_token_rb_${u}_${generateApiKey('org_key').slice(-16)}`,
-  inviteeEmail: `ivy.invitee.${u}@example.com`,
-  newInviteEmail: `nina.new.${u}@example.com`,
-};
+const ids = sampleIds('rb');
+const u = ids.orgId.slice(-8);
 const orgKey = generateApiKey('org_key');
 const personalKey = generateApiKey('user_key');
 const owner = { id: `${ids.orgId.replace(/^org_/, 'usr_')}_owner`, email: `olivia.owner@${ids.orgId.replace(/_/g, '-')}.example` };

@@ -1,4 +1,5 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { SCOPES } from '../../shared/auth/access';
 import { hashInviteToken } from '../../shared/domain/invites/invites';
 import type { FixtureInput } from '../../shared/schemas/fixture';
@@ -7,7 +8,33 @@ import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../
 import { keys } from '../../shared/storage/keys';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { PERSONAL_KEY_SCOPES, type SampleIds } from '../../infra/sam/sample-events';
-import { seed } from './api';
+import { seed, unique } from './api';
+
+/**
+ * Fresh ids for seedSampleData, all under one label and a random suffix (`org_<label>_<hex>`…),
+ * so each suite that seeds them acts on its own organization. `overrides` fixes any of them.
+ */
+export function sampleIds(label: string, overrides: Partial<SampleIds> = {}): SampleIds {
+  const u = unique();
+  return {
+    orgId: `org_${label}_${u}`,
+    memberId: `usr_${label}_${u}_member`,
+    recordingId: `rec_${label}_${u}_live`,
+    editRecordingId: `rec_${label}_${u}_edit`,
+    trashedRecordingId: `rec_${label}_${u}_trash`,
+    uploadRecordingId: `rec_${label}_${u}_upload`,
+    uploadFilename: 'customer-interview.m4a',
+    uploadBytes: 2_345_678,
+    tagId: `tag_${label}_${u}`,
+    templateId: `tpl_${label}_${u}`,
+    resendInviteId: `inv_${label}_${u}_resend`,
+    revokeInviteId: `inv_${label}_${u}_revoke`,
+    inviteToken: `invite_token_${label}_${u}_${generateApiKey('org_key').slice(-16)}`,
+    inviteeEmail: `ines.${label}.${u}@invitee.example`,
+    newInviteEmail: `nina.${label}.${u}@invitee.example`,
+    ...overrides,
+  };
+}
 
 /**
  * The data every sample request of infra/sam/sample-events.ts acts on, for a set of ids:
