@@ -1,0 +1,187 @@
+import { randomInt } from 'node:crypto';
+import Ajv2020 from 'ajv/dist/2020';
+import fc from 'fast-check';
+import { SCOPES } from '../../shared/auth/access';
+import { openApiDocument } from '../../shared/openapi/document';
+import type { FixtureInput } from '../../shared/schemas/fixture';
+import { call, idTokenFor, localDeployment, seed as seedFixture, sentEmails } from '../support/api';
+import { healthy } from '../support/fuzz/http';
+import { schemaArbitrary } from '../support/fuzz/json-schema';
+import { fuzzOperations, type CredentialKind } from '../support/fuzz/operations';
+import { FuzzStats } from '../support/fuzz/report';
+import { requestArbitrary, type FuzzWorld } from '../support/fuzz/requests';
+import { describeFailures, fuzzOperation, operationSeed, ShrinkBudget, type FuzzConfig } from '../support/fuzz/runner';
+
+/**
+ * Property-based fuzzing of every operation of the OpenAPI document over real HTTP against
+ * the local deployment (test/support/fuzz/). Requests start valid (seeded ids, schema-valid
+ * query and body, an allowed credential) and are mutated: path ids, query strings,
+ * headers, credentials and bodies. Whatever is sent:
+ *   no 5xx; a documented status; errors in the envelope; a response the document allows
+ *   (contractViolation); x-correlation-id on every response; GET /health still 200.
+ *
+ * FUZZ_RUNS (default 300) requests in all, split evenly across operations; FUZZ_SEED
+ * replays a run (the seed is printed); FUZZ_ONLY=opId,opId fuzzes only those operations
+ * (same requests as in the full run); FUZZ_SHRINK_MS bounds the time spent shrinking
+ * failures. `npm run fuzz` is the long run; a summary is printed at the end.
+ */
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const SEED = process.env.FUZZ_SEED !== undefined && process.env.FUZZ_SEED !== '' ? Number(process.env.FUZZ_SEED) | 0 : randomInt(-0x80000000, 0x7fffffff);
+const SHRINK_MS = Number(process.env.FUZZ_SHRINK_MS ?? 20_000);
+const ONLY = (process.env.FUZZ_ONLY ?? '').split(',').filter(Boolean);
+console.log('fuzz seed', SEED);
+
+const { runtime, db } = localDeployment();
+const document = openApiDocument();
+const allOperations = fuzzOperations(document);
+const operations = allOperations.filter((op) => !ONLY.length || ONLY.includes(op.operationId));
+// Split over every operation of the document, so that FUZZ_ONLY replays the same requests.
+const runsPerOperation = Math.max(1, Math.ceil(RUNS / allOperations.length));
+const stats = new FuzzStats();
+const shrink = new ShrinkBudget(SHRINK_MS, Number(process.env.FUZZ_SHRINK_CLASS_MS ?? 3000), 2);
+
+// ---------------------------------------------------------------------------------------
+// The fuzz organization: its own seed, ids derived from the run's seed (deterministic per seed).
+
+const suffix = (SEED >>> 0).toString(36);
+const orgId = `org_fuzz_${suffix}`;
+const person = (role: string) => ({ id: `usr_fuzz_${role}_${suffix}`, email: `${role}.fuzz.${suffix}@example.com`, display_name: `Fuzz ${role}` });
+const people = { owner: person('owner'), admin: person('admin'), member: person('member'), viewer: person('viewer') };
+const orgKey = `pk_org_fuzz_${suffix}_${'a'.repeat(24)}`;
+const userKey = `pk_user_fuzz_${suffix}_${'d'.repeat(24)}`;
+const tagIds = ['a', 'b', 'c'].map((l) => `tag_fuzz_${l}_${suffix}`);
+const templateIds = ['a', 'b', 'c'].map((l) => `tpl_fuzz_${l}_${suffix}`);
+const recordingIds = ['a', 'b', 'c', 'd', 'e', 'f'].map((l) => `rec_fuzz_${l}_${suffix}`);
+const preferenceIds = ['a', 'b'].map((l) => `pref_fuzz_${l}_${suffix}`);
+
+const fixture: FixtureInput = {
+  orgs: [{ id: orgId, name: `Fuzz ${suffix}` }],
+  users: Object.values(people),
+  memberships: (Object.keys(people) as (keyof typeof people)[]).map((role) => ({ org_id: orgId, user_id: people[role].id, role })),
+  api_keys: [
+    { org_id: orgId, key: orgKey, scopes: [...SCOPES] },
+    { org_id: orgId, user_id: people.owner.id, key: userKey, scopes: ['recordings:read', 'recordings:write'] },
+  ],
+  tags: tagIds.map((id, i) => ({ id, org_id: orgId, user_id: people.member.id, name: `Tag ${i}`, color: '#00aa00' })),
+  templates: templateIds.map((id, i) => ({ id, org_id: orgId, name: `Template ${i}`, description: 'fuzz', sections: [{ title: 'Summary', prompt: 'Summarize.' }] })),
+  recordings: recordingIds.map((id, i) => ({
+    id,
+    org_id: orgId,
+    recorded_by: i % 2 ? people.member.id : people.owner.id,
+    title: `Recording ${i}`,
+    duration: 60 + i,
+    language: 'en',
+    tags: tagIds.slice(0, i % 3),
+    created_at: `2025-03-0${i + 1}T10:00:00.000Z`,
+    ...(i === 5 ? { deleted_at: '2025-03-10T10:00:00.000Z' } : {}),
+    transcript: [{ speaker: 'A', text: 'Hello', start: 0, end: 1 }],
+    summary: { markdown: '# Summary' },
+    action_items: [{ text: 'Follow up' }],
+  })),
+  settings: [
+    {
+      org_id: orgId,
+      user_id: people.member.id,
+      profile: '# Member\n\nNotes.',
+      preferences: preferenceIds.map((id, i) => ({ id, command: `command ${i}`, command_type: 'manual', preference_content: `content ${i}` })),
+    },
+  ],
+};
+
+const subsetOf = (items: readonly string[]) => fc.subarray([...items], { minLength: 1 }).map((xs) => xs.join(','));
+const day = fc.date({ min: new Date('2024-12-01T00:00:00.000Z'), max: new Date('2025-04-30T00:00:00.000Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+
+let world: FuzzWorld;
+let config: FuzzConfig;
+
+beforeAll(async () => {
+  await seedFixture(db, fixture);
+  const tokens: Record<CredentialKind, string> = { idToken: await idTokenFor(people.owner, 4 * 3600), orgKey, userKey };
+  // Invitations come from the API (their tokens only exist in the emails).
+  const inviteIds: string[] = [];
+  const inviteTokens: string[] = [];
+  for (const n of [1, 2, 3]) {
+    const email = `invitee${n}.fuzz.${suffix}@example.com`;
+    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/invites`, { token: orgKey, body: { email, role: 'member' } });
+    if (res.status !== 201) throw new Error(`fuzz setup: invite answered ${res.status} ${JSON.stringify(res.body)}`);
+    inviteIds.push(res.body.id);
+    const text = (await sentEmails(email)).at(-1)?.body.text ?? '';
+    const token = /\/invites\/accept\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+    if (token) inviteTokens.push(token);
+  }
+  world = {
+    ids: { orgId: [orgId], userId: Object.values(people).map((p) => p.id), recordingId: recordingIds, templateId: templateIds, inviteId: inviteIds },
+    tokens,
+    hints: {
+      org_id: fc.constant(orgId),
+      recordedBy: fc.constantFrom(...Object.values(people).map((p) => p.id)),
+      recordedByEmail: fc.constantFrom(...Object.values(people).map((p) => p.email)),
+      tagIds: subsetOf(tagIds),
+      'listPublicRecordings.tag_ids': subsetOf(tagIds),
+      'createUploadUrl.tag_ids': fc.subarray(tagIds),
+      tags: fc.subarray(tagIds),
+      date: day,
+      startDate: day,
+      endDate: day,
+      start_date: day,
+      end_date: day,
+      'getMemberSettings.include': subsetOf(['profile', 'preferences', 'tags', 'notifications', 'none']),
+      'getMemberSettingsPublic.include': subsetOf(['profile', 'preferences', 'tags', 'notifications', 'none']),
+      'getRecording.include': subsetOf(['transcript', 'summary', 'action_items', 'translation']),
+      id: fc.constantFrom(...preferenceIds),
+      source_recording_id: fc.constantFrom(...recordingIds),
+      ...(inviteTokens.length ? { token: fc.constantFrom(...inviteTokens) } : {}),
+    },
+  };
+  const secrets = Object.entries(tokens) as [CredentialKind, string][];
+  config = {
+    apiUrl: runtime.apiUrl,
+    seed: SEED,
+    runs: runsPerOperation,
+    healthEvery: 50,
+    shrink,
+    redact: (text) =>
+      secrets.reduce((out, [kind, secret]) => out.split(secret).join(`<${kind}>`).split(secret.slice(0, -1)).join(`<${kind} with its last character replaced by>`), text),
+  };
+}, 60_000);
+
+afterAll(() => {
+  console.log(stats.summary(SEED));
+});
+
+it('generates query values and bodies that the document accepts (the JSON Schema -> arbitrary translation)', () => {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  for (const op of allOperations) {
+    const seed = operationSeed(SEED, op.operationId);
+    for (const param of op.queryParams) {
+      const validate = ajv.compile(param.schema);
+      for (const value of fc.sample(schemaArbitrary(param.schema), { numRuns: 30, seed })) {
+        expect({ op: op.operationId, param: param.name, value, valid: validate(value) }).toMatchObject({ valid: true });
+      }
+    }
+    if (op.bodySchema) {
+      const validate = ajv.compile(op.bodySchema);
+      for (const value of fc.sample(schemaArbitrary(op.bodySchema, { root: document }), { numRuns: 50, seed })) {
+        expect({ op: op.operationId, value, valid: validate(value), errors: validate.errors }).toMatchObject({ valid: true });
+      }
+    }
+  }
+});
+
+describe(`every operation, ${runsPerOperation} requests each`, () => {
+  for (const op of operations) {
+    it(
+      `${op.method} ${op.template} (${op.operationId})`,
+      async () => {
+        const outcome = await fuzzOperation(op, requestArbitrary(op, world, document), config, stats);
+        if (outcome.failures.length || outcome.serverDown) throw new Error(describeFailures(outcome, SEED));
+      },
+      60_000 + runsPerOperation * 1_000 + SHRINK_MS,
+    );
+  }
+
+  it('leaves the server up', async () => {
+    expect(await healthy(runtime.apiUrl)).toEqual({ ok: true, detail: expect.any(String) });
+  });
+});
