@@ -45,6 +45,8 @@ export class FuzzStats {
   total = 0;
   readonly byOrigin = new Map<string, number>();
   readonly byStatus = new Map<string, number>();
+  /** Statuses of the generated requests only (not shrink replays or health checks). */
+  readonly byStatusGenerated = new Map<string, number>();
   readonly byOperation = new Map<string, { requests: number; byStatus: Map<string, number> }>();
   /** Failure classes across operations: symptom + mutations -> count, operations, one example. */
   readonly classes = new Map<string, { symptom: string; tags: string[]; count: number; operations: Map<string, number>; example: string }>();
@@ -56,6 +58,7 @@ export class FuzzStats {
     this.total += 1;
     bump(this.byOrigin, origin);
     bump(this.byStatus, status);
+    if (origin === 'run') bump(this.byStatusGenerated, status);
     const op = this.byOperation.get(operationId) ?? { requests: 0, byStatus: new Map() };
     op.requests += 1;
     bump(op.byStatus, status);
@@ -79,8 +82,8 @@ export class FuzzStats {
     this.minimal.set(symptom, bySymptom);
   }
 
-  get fiveXx(): number {
-    return [...this.byStatus].filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0);
+  fiveXx(byStatus = this.byStatus): number {
+    return [...byStatus].filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0);
   }
 
   summary(seed: number): string {
@@ -89,9 +92,10 @@ export class FuzzStats {
     const lines = [
       `fuzz summary (seed ${seed}; re-run with FUZZ_SEED=${seed})`,
       `  total requests: ${this.total} in ${seconds.toFixed(1)} s (${(this.total / seconds).toFixed(0)}/s); ${sorted(this.byOrigin)}`,
-      `  by status: ${sorted(this.byStatus)}`,
-      `  5xx: ${this.fiveXx}`,
-      '  per operation:',
+      `  by status, generated requests: ${sorted(this.byStatusGenerated)}`,
+      `  by status, all requests (shrink replays and health checks included): ${sorted(this.byStatus)}`,
+      `  5xx: ${this.fiveXx(this.byStatusGenerated)} of the generated requests, ${this.fiveXx()} in all`,
+      '  per operation (all requests):',
       ...[...this.byOperation].map(([op, s]) => `    ${op.padEnd(28)} ${String(s.requests).padStart(6)}  ${sorted(s.byStatus)}`),
     ];
     const bySymptom = new Map<string, { count: number; variants: [string[], number][]; operations: Set<string>; example: string }>();

@@ -89,7 +89,7 @@ export async function fuzzOperation(op: FuzzOperation, requests: fc.Arbitrary<Fu
   };
   const checkHealth = async () => {
     const health = await healthy(config.apiUrl);
-    stats.record('health', 'health', { status: health.ok ? 200 : 0, headers: {}, text: '', json: undefined, ms: 0 });
+    stats.record('(health checks)', 'health', { status: health.ok ? 200 : 0, headers: {}, text: '', json: undefined, ms: 0 });
     if (!health.ok) serverDown ??= `GET /health answered ${health.detail} after run ${runIndex} of ${op.operationId}`;
   };
 
