@@ -40,16 +40,17 @@ export function oneOfByShape<const F extends Record<string, v.GenericSchema>>(pi
 
 /**
  * Whether free-form JSON (preference metadata) can be stored as a DynamoDB map as it is:
- * DynamoDB refuses empty map keys and numbers outside 1e-130..1e126 in magnitude, which
- * JSON allows. Walks without recursion; the request boundary has already bounded the depth.
+ * DynamoDB refuses empty map keys and numbers under 1e-130 in magnitude, and the SDK
+ * numbers beyond Number.MAX_SAFE_INTEGER, all of which JSON allows. Walks without recursion; the request boundary has already bounded the depth.
  */
 export function isStorableDocument(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const current = pending.pop();
     if (typeof current === 'number') {
+      // Beyond 2^53 a JSON number is no longer the integer it was written as, and the SDK's marshaller refuses it.
       const size = Math.abs(current);
-      if (size !== 0 && (size < 1e-130 || size >= 1e126)) return false;
+      if (size !== 0 && (size < 1e-130 || size > Number.MAX_SAFE_INTEGER)) return false;
     } else if (Array.isArray(current)) {
       pending.push(...current);
     } else if (typeof current === 'object' && current !== null) {

@@ -64,7 +64,7 @@ export const PREFERENCE_LIMITS = { command: 500, commandType: 100, content: 2_00
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 const Metadata = v.pipe(
   v.record(v.string(), v.unknown(), 'must be an object'),
-  v.check((metadata: Record<string, unknown>) => isStorableDocument(metadata), 'must have non-empty keys and numbers between 1e-130 and 1e126 in size (what DynamoDB stores)'),
+  v.check((metadata: Record<string, unknown>) => isStorableDocument(metadata), 'must have non-empty keys, and numbers that are 0 or between 1e-130 and 9007199254740991 in size'),
   v.check(
     (metadata) => JSON.stringify(metadata).length <= PREFERENCE_LIMITS.metadataJson,
     `must be at most ${PREFERENCE_LIMITS.metadataJson.toLocaleString('en-US')} characters as JSON`,

@@ -208,6 +208,17 @@ describe('text that cannot be stored as sent is refused, never altered', () => {
     expectProblem(res, 'VALIDATION_ERROR', { field: 'name', issue: 'invalid_text' });
   });
 
+  it('preference metadata is refused where DynamoDB or its SDK could not store it, and stored as sent where they can', async () => {
+    const create = (metadata: unknown) => ({ preferences: [{ command: 'c', command_type: 'manual', preference_content: 'p', metadata }] });
+    for (const metadata of [{ '': [] }, { n: -9007199254740992 }, { n: 1e-131 }]) {
+      expectProblem(await send('PATCH', settings, { body: create(metadata) }), 'INVALID_PREFERENCES', { field: 'preferences[0].metadata' });
+    }
+    const storable = { small: 1e-129, inexact: 0.30000000000000004, big: -9007199254740991, nested: { list: [0, -0.5, 'x'] } };
+    expect((await send('PATCH', settings, { body: create(storable) })).status).toBe(200);
+    const stored = (await send('GET', `${settings}?include=preferences&preferences_limit=200`)).body.data.preferences.data;
+    expect(stored.map((p: { metadata: Record<string, unknown> }) => p.metadata)).toContainEqual(expect.objectContaining(storable));
+  });
+
   it('a body nested 10,000 levels deep is 400, and the API stays up', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const res = await raw('PATCH', settings, `{"preferences":${deep}}`, { 'content-type': 'application/json' });
