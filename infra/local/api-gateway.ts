@@ -169,7 +169,9 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
   });
   // Requests Node cannot even parse (headers over NODE_MAX_HEADER_BYTES, a broken request
   // line): Node's own answer would be a bare status with no body and no correlation id.
+  const answered = new WeakSet<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (answered.has(socket)) return;
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const { statusCode, headers, body } = renderGatewayResponse('DEFAULT_4XX', status);
@@ -180,6 +182,11 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
       ),
     ];
     socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+    // Node keeps reading the socket and reports each later chunk (the rest of the refused
+    // request, such as its body) as another client error: those are dropped, not answered by a
+    // reset, so the client reads this answer. The socket closes once the client is done, or soon.
+    answered.add(socket);
+    setTimeout(() => socket.destroy(), 5_000).unref();
   });
   return server;
 }

@@ -197,6 +197,24 @@ describe("API Gateway's request limits, answered in the envelope", () => {
     expectEnvelope(await raw('PATCH', '/api/v1/organization/%ZZ/users/x/settings', { headers, body }), 400, 'BAD_REQUEST');
   });
 
+  it('a request line Node refuses, sent with a large body, still gets its 400 (no EPIPE)', async () => {
+    const { connect } = await import('node:net');
+    const body = Buffer.alloc(9 * 1024 * 1024, 0x20);
+    const head = Buffer.concat([
+      Buffer.from('POST /api/v1/organization/org_x'),
+      Buffer.from([0xa0]),
+      Buffer.from(`/recordings/rec/restore HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`),
+    ]);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(api.port), api.hostname, () => socket.end(Buffer.concat([head, body])));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk));
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+  });
+
   it('a request Node cannot parse is 400 in the envelope, not a bare status line', async () => {
     const { connect } = await import('node:net');
     const text = await new Promise<string>((resolve, reject) => {
