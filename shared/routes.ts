@@ -41,7 +41,7 @@ export interface RoutePermissions {
 
 /**
  * Who may call a route. A credential kind that is absent is refused with 403
- * (USER_KEY_NOT_ALLOWED, ORG_KEY_NOT_ALLOWED or ID_TOKEN_NOT_ALLOWED).
+ * (USER_KEY_NOT_ALLOWED, ORG_KEY_NOT_ALLOWED, API_KEY_NOT_ALLOWED, or API_KEY_REQUIRED for an ID token).
  */
 export interface RouteAccess {
   /** ID tokens of active members of the organization with at least this role. */
