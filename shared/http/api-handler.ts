@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { authorizeCaller, requireCredentialKind, type Caller } from '../auth/policy';
 import { principalFromContext, type Principal } from '../auth/principal';
-import { endpointFor, ROUTES, type RouteName } from '../routes';
+import { endpointFor, listEndpoints, ROUTES, type RouteName } from '../routes';
 import { Id } from '../schemas/common';
 import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteBody, type RoutePath, type RouteQuery, type RouteRequest } from '../schemas/route-requests';
 import { table } from '../storage/dynamo';
@@ -34,7 +34,8 @@ type Authorized<R extends RouteName> = ApiRequest<R> & ((typeof ROUTES)[R] exten
 export function apiHandler<R extends RouteName>(routeName: R, handle: (request: Authorized<R>) => Promise<APIGatewayProxyResult>) {
   const request: RouteRequest = ROUTE_REQUESTS[routeName];
   const query = querySchema(routeName);
-  const pathSchemas = new Map<string, ReturnType<typeof pathSchema>>();
+  // One schema per path the function serves (the route and its public alias), built at cold start.
+  const pathSchemas = new Map(listEndpoints().filter((e) => e.routeName === routeName).map((e) => [e.path, pathSchema(e.path)]));
   const middlewares = request.body ? [jsonBodyParser()] : [];
   return httpHandler(
     routeName,
@@ -43,7 +44,6 @@ export function apiHandler<R extends RouteName>(routeName: R, handle: (request: 
       const principal = principalFromContext(event.requestContext.authorizer);
       if (!principal) throw new UnauthorizedError();
       const input = requestInput(event, context.jsonBody, request.bodyErrorCode);
-      if (!pathSchemas.has(endpoint.path)) pathSchemas.set(endpoint.path, pathSchema(endpoint.path));
       const path = parseInput(pathSchemas.get(endpoint.path)!, input.path);
       const requestedOrgId = endpoint.orgSource === 'path' ? path.orgId : orgIdParameter(input.query);
       const validated = {

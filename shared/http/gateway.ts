@@ -138,3 +138,9 @@ export function renderGatewayResponse(
 export function correlationIdFrom(headerValue: string | undefined): string {
   return headerValue && /^[A-Za-z0-9._:-]{1,128}$/.test(headerValue) ? headerValue : randomUUID();
 }
+
+/** A request header's value whatever the case the client wrote its name in (API Gateway keeps it as sent). */
+export function headerValue(headers: Record<string, string | undefined> | null | undefined, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  return Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted)?.[1];
+}

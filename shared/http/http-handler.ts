@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { logger } from '../observability/logger';
 import type { RouteName } from '../routes';
 import { ApiError, ValidationError } from './errors';
-import { correlationIdFrom, CORS_RESPONSE_HEADERS, GATEWAY } from './gateway';
+import { correlationIdFrom, CORS_RESPONSE_HEADERS, GATEWAY, headerValue } from './gateway';
 import { errorBody, json } from './responses';
 
 /** The Lambda context as the middlewares leave it for the handler (middy's request.context). */
@@ -29,9 +29,7 @@ export function httpHandler(routeName: RouteName, handle: Handle, middlewares: H
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use({
       before: (request) => {
-        const headers: Record<string, string | undefined> = request.event.headers ?? {};
-        const header = Object.entries(headers).find(([name]) => name.toLowerCase() === GATEWAY.correlationHeader)?.[1];
-        request.context.correlationId = correlationIdFrom(header);
+        request.context.correlationId = correlationIdFrom(headerValue(request.event.headers, GATEWAY.correlationHeader));
         // api_request_id is the requestId of the API's access log line for this request.
         logger.appendKeys({ correlation_id: request.context.correlationId, route: routeName, api_request_id: request.event.requestContext?.requestId });
       },

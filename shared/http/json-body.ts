@@ -1,4 +1,5 @@
 import { InvalidJsonError, UnsupportedMediaTypeError } from './errors';
+import { headerValue } from './gateway';
 import type { HttpMiddleware } from './http-handler';
 
 /** application/json and every structured `+json` type (application/merge-patch+json, …), any parameters. */
@@ -14,7 +15,7 @@ export function jsonBodyParser(): HttpMiddleware {
   return {
     before: ({ event, context }) => {
       if (event.body === null || event.body === undefined || event.body === '') return;
-      const contentType = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1]?.trim();
+      const contentType = headerValue(event.headers, 'content-type')?.trim();
       if (contentType && !JSON_MEDIA_TYPE.test(contentType)) throw new UnsupportedMediaTypeError(contentType);
       const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
       try {

@@ -21,7 +21,7 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
   const problems = result.issues.map((issue) => describeIssue(issue, at, unknownKey));
-  throw ValidationError.of(problems, typeof code === 'function' ? code(problems[0]) : code);
+  throw ValidationError.of(problems, codeFor(code, problems[0]));
 }
 
 /**
@@ -31,9 +31,14 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
 export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown, code?: ParseOptions['code']): v.InferOutput<S> {
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     const problem: FieldProblem = { field: '', issue: 'type', message: 'the body must be a JSON object' };
-    throw ValidationError.of([problem], typeof code === 'function' ? code(problem) : code);
+    throw ValidationError.of([problem], codeFor(code, problem));
   }
   return parseInput(schema, body, { unknownKey: 'field', code });
+}
+
+/** The 400's code: the one given, or the one chosen for the first problem. */
+function codeFor(code: ParseOptions['code'], problem: FieldProblem): string | undefined {
+  return typeof code === 'function' ? code(problem) : code;
 }
 
 /** valibot issue types by the kind of problem they report. */
