@@ -1,10 +1,10 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NotificationsPatch, SettingsPatch } from '../schemas/settings';
 import type { TableContext } from './dynamo';
 import { keys, withoutKeys } from './keys';
 import { membershipFromItem, type Membership } from './memberships';
 import { batchGetAll, queryAll, queryPage } from './query-all';
 import type { Tag } from './tags';
+import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 import type { User } from './users';
 
 /**
@@ -155,53 +155,62 @@ export interface SettingsChange {
   preferences: { put: PreferenceRecord[]; create: PreferenceRecord[]; delete: string[] };
 }
 
+/** The parts of a settings transaction, by what their condition guards. */
+export type SettingsPart = 'membership' | 'settings' | 'profile' | 'profileVersion' | 'newPreference' | 'changedPreference' | 'deletedPreference';
+
 /**
  * Commits a settings change all-or-nothing: the member must still be active, the
  * settings item must still be at the revision it was read at, new rows must be new and
- * changed or deleted preferences must still exist. A cancellation's reasons follow the
- * order of SETTINGS_TRANSACTION_PARTS.
+ * changed or deleted preferences must still exist. A failed condition becomes a
+ * WriteConflict naming its part (`membership`: the member is no longer active).
  */
 export async function commitSettingsChange(db: TableContext, change: SettingsChange): Promise<void> {
   const { org_id: orgId, user_id: userId } = change.settings;
-  const put = (Item: Record<string, unknown>, ConditionExpression?: string) => ({ Put: { TableName: db.tableName, Item, ConditionExpression } });
+  const put = (Item: Record<string, unknown>, ConditionExpression?: string): TransactItem => ({ Put: { TableName: db.tableName, Item, ConditionExpression } });
   const preferenceItem = (p: PreferenceRecord) => ({ ...keys.preference(orgId, userId, p.id), ...keys.memberPreferencesIndex(orgId, userId, p.created_at, p.id), ...p });
-  await db.client.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          ConditionCheck: {
-            TableName: db.tableName,
-            Key: keys.membership(orgId, userId),
-            ConditionExpression: '#status = :active',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':active': 'active' },
-          },
+  const settingsItem = { ...keys.memberSettings(orgId, userId), ...change.settings };
+  const parts: TransactionPart<SettingsPart>[] = [
+    {
+      name: 'membership',
+      write: {
+        ConditionCheck: {
+          TableName: db.tableName,
+          Key: keys.membership(orgId, userId),
+          ConditionExpression: '#status = :active',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':active': 'active' },
         },
+      },
+    },
+    {
+      name: 'settings',
+      write:
         change.previousRevision === undefined
-          ? put({ ...keys.memberSettings(orgId, userId), ...change.settings }, 'attribute_not_exists(PK)')
+          ? put(settingsItem, 'attribute_not_exists(PK)')
           : {
               Put: {
                 TableName: db.tableName,
-                Item: { ...keys.memberSettings(orgId, userId), ...change.settings },
+                Item: settingsItem,
                 ConditionExpression: 'revision = :revision',
                 ExpressionAttributeValues: { ':revision': change.previousRevision },
               },
             },
-        ...(change.profile
-          ? [
-              put({ ...keys.memberProfile(orgId, userId), ...change.profile.current }),
-              put({ ...keys.profileVersion(orgId, userId, change.profile.version.version), ...change.profile.version }, 'attribute_not_exists(PK)'),
-            ]
-          : []),
-        ...change.preferences.create.map((p) => put(preferenceItem(p), 'attribute_not_exists(PK)')),
-        ...change.preferences.put.map((p) => put(preferenceItem(p), 'attribute_exists(PK)')),
-        ...change.preferences.delete.map((id) => ({
-          Delete: { TableName: db.tableName, Key: keys.preference(orgId, userId, id), ConditionExpression: 'attribute_exists(PK)' },
-        })),
-      ],
-    }),
-  );
+    },
+    ...(change.profile
+      ? [
+          { name: 'profile' as const, write: put({ ...keys.memberProfile(orgId, userId), ...change.profile.current }) },
+          {
+            name: 'profileVersion' as const,
+            write: put({ ...keys.profileVersion(orgId, userId, change.profile.version.version), ...change.profile.version }, 'attribute_not_exists(PK)'),
+          },
+        ]
+      : []),
+    ...change.preferences.create.map((p) => ({ name: 'newPreference' as const, write: put(preferenceItem(p), 'attribute_not_exists(PK)') })),
+    ...change.preferences.put.map((p) => ({ name: 'changedPreference' as const, write: put(preferenceItem(p), 'attribute_exists(PK)') })),
+    ...change.preferences.delete.map((id) => ({
+      name: 'deletedPreference' as const,
+      write: { Delete: { TableName: db.tableName, Key: keys.preference(orgId, userId, id), ConditionExpression: 'attribute_exists(PK)' } },
+    })),
+  ];
+  await commitParts(db, parts);
 }
-
-/** Positions in the settings transaction: 0 is the membership check, 1 the settings item. */
-export const SETTINGS_TRANSACTION_PARTS = { membership: 0, settings: 1 } as const;

@@ -1,5 +1,6 @@
-import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
+import { sendUntilProcessed } from './write-retries';
 
 /**
  * Every item a query matches, following LastEvaluatedKey across DynamoDB's 1 MB pages.
@@ -51,13 +52,11 @@ export async function batchGetAll(db: TableContext, keys: Record<string, string>
   const results = await Promise.all(
     chunks.map(async (chunk) => {
       const items: Record<string, unknown>[] = [];
-      let pending: Record<string, unknown>[] | undefined = chunk;
-      for (let attempt = 0; pending?.length; attempt++) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-        const result: BatchGetCommandOutput = await db.client.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: pending } } }));
+      await sendUntilProcessed(chunk, async (pending) => {
+        const result = await db.client.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: pending } } }));
         items.push(...(result.Responses?.[db.tableName] ?? []));
-        pending = result.UnprocessedKeys?.[db.tableName]?.Keys;
-      }
+        return result.UnprocessedKeys?.[db.tableName]?.Keys ?? [];
+      });
       return items;
     }),
   );

@@ -3,6 +3,7 @@ import type { TableContext } from './dynamo';
 import { keys, withoutKeys, type RecordingBin } from './keys';
 import { queryAll } from './query-all';
 import { isConditionFailure } from './transactions';
+import { sendUntilProcessed } from './write-retries';
 
 /** Recording states: the service sets the first two; the processing pipeline the rest. */
 export const RECORDING_STATES = ['pending_upload', 'uploaded', 'processing', 'ready', 'failed'] as const;
@@ -263,12 +264,13 @@ export async function listPartKeys(db: TableContext, orgId: string, recordingId:
 /** Deletes items in batches of 25 (retrying unprocessed ones); for parts too many for one transaction. */
 export async function deleteItems(db: TableContext, itemKeys: { PK: string; SK: string }[]): Promise<void> {
   for (let i = 0; i < itemKeys.length; i += 25) {
-    let requests = itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; requests.length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-      const { UnprocessedItems } = await db.client.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: requests } }));
-      requests = (UnprocessedItems?.[db.tableName] ?? []) as typeof requests;
-    }
+    await sendUntilProcessed(
+      itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })),
+      async (requests) => {
+        const { UnprocessedItems } = await db.client.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: requests } }));
+        return (UnprocessedItems?.[db.tableName] ?? []) as typeof requests;
+      },
+    );
   }
 }
 

@@ -5,12 +5,12 @@ import type { TableContext } from '../../storage/dynamo';
 import {
   commitSettingsChange,
   readMemberState,
-  SETTINGS_TRANSACTION_PARTS,
   type MemberSettingsRecord,
   type PreferenceRecord,
   type SettingsChange,
 } from '../../storage/member-settings';
-import { cancellationCodes } from '../../storage/transactions';
+import { WriteConflict } from '../../storage/transactions';
+import { retryOnWriteConflict } from '../../storage/write-retries';
 import { normalizeModel, type ModelCatalog } from './catalog';
 import type { MemberSettingsPatch } from '../../schemas/settings';
 
@@ -73,7 +73,7 @@ export async function updateMemberSettings(
   // Ids of new preferences are chosen once, so a retried attempt writes the same rows.
   const newIds = entries.map((entry) => (entry.op === 'create' ? (entry.fixedId ?? newId('pref')) : undefined));
 
-  for (let attempt = 1; ; attempt++) {
+  const attempt = async (): Promise<SettingsUpdateResult> => {
     const state = await readMemberState(deps.db, target.orgId, target.userId, { preferenceIds: referencedIds });
     const ciphertext = await encrypting;
     if (state.membership?.status !== 'active') throw memberNotFound(target.userId);
@@ -137,13 +137,9 @@ export async function updateMemberSettings(
     try {
       await commitSettingsChange(deps.db, change);
     } catch (error) {
-      const reasons = cancellationCodes(error);
-      if (!reasons) throw error;
-      if (reasons[SETTINGS_TRANSACTION_PARTS.membership] === 'ConditionalCheckFailed') throw memberNotFound(target.userId);
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('CONCURRENT_UPDATE', 'The member settings kept changing under this update; retry it.');
-      // Another writer got there first: plan again on fresh state, after a short random pause.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * attempt)));
-      continue;
+      // The member left meanwhile: final. Any other conflict: plan again on fresh state.
+      if (error instanceof WriteConflict && error.failedAt('membership')) throw memberNotFound(target.userId);
+      throw error;
     }
     return {
       applied: {
@@ -157,7 +153,11 @@ export async function updateMemberSettings(
       profile_version: profileVersion,
       changed_sections: (['settings', 'notifications', 'profile', 'preferences'] as const).filter((section) => patch[section] !== undefined),
     };
-  }
+  };
+  return retryOnWriteConflict(attempt, {
+    attempts: MAX_ATTEMPTS,
+    exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The member settings kept changing under this update; retry it.'),
+  });
 }
 
 function memberNotFound(userId: string): NotFoundError {
