@@ -14,7 +14,8 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // test/domain: domain functions called directly (no HTTP) against the same emulators, with an injected clock.
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/domain/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
