@@ -1,6 +1,8 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
-import { keys, withoutKeys } from './keys';
+import { itemFields } from './item-fields';
+import { keys } from './keys';
+import type { TransactItem } from './transactions';
 
 export interface Organization {
   org_id: string;
@@ -9,11 +11,36 @@ export interface Organization {
   active_member_count: number;
   created_at: string;
   updated_at: string;
+  /**
+   * Live recordings, moved in the same transaction as every recording change. Optional here
+   * because an organization is created without it: the first recording change adds it.
+   */
+  recording_count?: number;
+  /** Recordings in the trash; like recording_count, absent until the first recording change. */
+  trash_count?: number;
 }
 
-export async function getOrganization(db: TableContext, orgId: string): Promise<Organization | undefined> {
+/** An organization as read: the recording counters of one that never had a recording read as 0. */
+export type StoredOrganization = Organization & { recording_count: number; trash_count: number };
+
+/** Maps a stored organization item (StoredItemError when it lacks a field it needs). */
+export function organizationFromItem(item: Record<string, unknown>): StoredOrganization {
+  const fields = itemFields(item, 'organization');
+  return {
+    org_id: fields.string('org_id'),
+    name: fields.string('name'),
+    active_member_count: fields.number('active_member_count'),
+    created_at: fields.string('created_at'),
+    updated_at: fields.string('updated_at'),
+    recording_count: fields.optionalNumber('recording_count') ?? 0,
+    trash_count: fields.optionalNumber('trash_count') ?? 0,
+  };
+}
+
+/** One organization, or undefined. */
+export async function getOrganization(db: TableContext, orgId: string): Promise<StoredOrganization | undefined> {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId) }));
-  return Item ? (withoutKeys(Item) as Organization) : undefined;
+  return Item ? organizationFromItem(Item) : undefined;
 }
 
 /** Creates an organization; fails with ConditionalCheckFailed if the id is taken. */
@@ -33,6 +60,7 @@ export async function insertOrganization(db: TableContext, org: Organization): P
   );
 }
 
+/** Renames an organization that exists (ConditionalCheckFailed otherwise). */
 export async function renameOrganization(db: TableContext, orgId: string, name: string, now: string): Promise<void> {
   await db.client.send(
     new UpdateCommand({
@@ -55,6 +83,22 @@ export function activeMemberCountChange(db: TableContext, orgId: string, delta: 
       UpdateExpression: 'ADD active_member_count :delta SET updated_at = :now',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: { ':delta': delta, ':now': now },
+    },
+  };
+}
+
+/**
+ * Transaction part that moves the org's live and trash recording counters (org must exist).
+ * ADD creates a counter on its first move, which is why an organization may lack them.
+ */
+export function recordingCountsChange(db: TableContext, orgId: string, move: { live: number; trash: number }): TransactItem {
+  return {
+    Update: {
+      TableName: db.tableName,
+      Key: keys.organization(orgId),
+      UpdateExpression: 'ADD recording_count :live, trash_count :trash',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':live': move.live, ':trash': move.trash },
     },
   };
 }

@@ -1,6 +1,7 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
-import { keys, withoutKeys, type RecordingBin } from './keys';
+import { itemFields, StoredItemError, type ItemFields } from './item-fields';
+import { keys, type RecordingBin } from './keys';
 import { queryAll } from './query-all';
 import { isConditionFailure } from './transactions';
 import { sendUntilProcessed } from './write-retries';
@@ -106,8 +107,148 @@ export function recordingItem(recording: Recording) {
   };
 }
 
-export function recordingFromItem(item: Record<string, unknown>): Recording {
-  return withoutKeys(item) as unknown as Recording;
+type Item = Record<string, unknown>;
+
+/**
+ * Typed reads of a map nested in a stored item (an entry of a list, or a map attribute):
+ * errors name the item it belongs to.
+ */
+function nestedFields(owner: Item, value: unknown, entity: string): ItemFields {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
+    throw new StoredItemError(`Stored ${entity} ${String(owner.PK)}|${String(owner.SK)}: is not a map`);
+  }
+  return itemFields({ ...value, PK: owner.PK, SK: owner.SK }, entity);
+}
+
+/** An optional list of strings (absent stays absent). */
+function optionalStringList(item: Item, fields: ItemFields, name: string): string[] | undefined {
+  return item[name] === undefined ? undefined : fields.stringList(name);
+}
+
+/**
+ * Maps a stored recording item (StoredItemError when it lacks a field it needs). The
+ * attributes some writers leave out are optional: the trash mark, the upload (fixtures
+ * create recordings without one), the upload's completion fields and the error fields.
+ */
+export function recordingFromItem(item: Item): Recording {
+  const fields = itemFields(item, 'recording');
+  const related = nestedFields(item, item.related, 'recording related flags');
+  const recording: Recording = {
+    id: fields.string('id'),
+    org_id: fields.string('org_id'),
+    recorded_by: fields.string('recorded_by'),
+    title: fields.string('title'),
+    description: fields.string('description'),
+    duration: fields.number('duration'),
+    language: fields.string('language'),
+    tags: fields.stringList('tags'),
+    folder_id: fields.nullableString('folder_id'),
+    state: fields.oneOf('state', RECORDING_STATES),
+    created_at: fields.string('created_at'),
+    updated_at: fields.string('updated_at'),
+    recording_at: fields.string('recording_at'),
+    related: {
+      transcript: related.boolean('transcript'),
+      summary: related.boolean('summary'),
+      action_items: related.boolean('action_items'),
+      translation: related.boolean('translation'),
+    },
+  };
+  const deletedAt = fields.optionalString('deleted_at');
+  if (deletedAt !== undefined) recording.deleted_at = deletedAt;
+  if (item.upload !== undefined) recording.upload = uploadFromMap(item);
+  const transcriptError = fields.optionalString('transcript_error');
+  if (transcriptError !== undefined) recording.transcript_error = transcriptError;
+  const summarizationsErrors = optionalStringList(item, fields, 'summarizations_errors');
+  if (summarizationsErrors !== undefined) recording.summarizations_errors = summarizationsErrors;
+  const translationError = fields.optionalString('translation_error');
+  if (translationError !== undefined) recording.translation_error = translationError;
+  const uploadError = fields.optionalString('upload_error');
+  if (uploadError !== undefined) recording.upload_error = uploadError;
+  return recording;
+}
+
+function uploadFromMap(item: Item): NonNullable<Recording['upload']> {
+  const fields = nestedFields(item, item.upload, 'recording upload');
+  const upload: NonNullable<Recording['upload']> = {
+    s3_key: fields.string('s3_key'),
+    content_type: fields.string('content_type'),
+    filename: fields.string('filename'),
+    size_bytes: fields.number('size_bytes'),
+  };
+  // Set by the upload completion only.
+  const uploadedBytes = fields.optionalNumber('uploaded_bytes');
+  if (uploadedBytes !== undefined) upload.uploaded_bytes = uploadedBytes;
+  const uploadedContentType = fields.optionalString('uploaded_content_type');
+  if (uploadedContentType !== undefined) upload.uploaded_content_type = uploadedContentType;
+  const uploadedAt = fields.optionalString('uploaded_at');
+  if (uploadedAt !== undefined) upload.uploaded_at = uploadedAt;
+  return upload;
+}
+
+/** Maps a stored summary item; the template it was made with may be absent or null. */
+export function summaryFromItem(item: Item): Summary {
+  const fields = itemFields(item, 'summary');
+  return {
+    markdown: fields.string('markdown'),
+    template_id: fields.nullableString('template_id'),
+    template_name: fields.nullableString('template_name'),
+    created_at: fields.string('created_at'),
+    updated_at: fields.string('updated_at'),
+  };
+}
+
+/** Maps a stored action items item (its `items` list, in order). */
+export function actionItemsFromItem(item: Item): ActionItem[] {
+  return itemFields(item, 'action items')
+    .list('items')
+    .map((entry) => {
+      const fields = nestedFields(item, entry, 'action item');
+      return {
+        id: fields.string('id'),
+        text: fields.string('text'),
+        assignee: fields.nullableString('assignee'),
+        due_date: fields.nullableString('due_date'),
+        completed: fields.boolean('completed'),
+      };
+    });
+}
+
+/** Maps a stored translation item. */
+export function translationFromItem(item: Item): Translation {
+  const fields = itemFields(item, 'translation');
+  return {
+    id: fields.string('id'),
+    created_at: fields.string('created_at'),
+    updated_at: fields.string('updated_at'),
+    detected_language: fields.string('detected_language'),
+    to_language: fields.string('to_language'),
+    processing_status: fields.string('processing_status'),
+    error_message: fields.string('error_message'),
+  };
+}
+
+/** Maps a stored transcript header item (the segments are in its chunk items). */
+export function transcriptHeaderFromItem(item: Item): TranscriptHeader {
+  const fields = itemFields(item, 'transcript header');
+  return {
+    id: fields.string('id'),
+    language: fields.string('language'),
+    segment_count: fields.number('segment_count'),
+    chunk_count: fields.number('chunk_count'),
+    created_at: fields.string('created_at'),
+    updated_at: fields.string('updated_at'),
+  };
+}
+
+/** Maps a stored transcript chunk item: its segments, in order. */
+export function transcriptChunkFromItem(item: Item): TranscriptSegment[] {
+  return itemFields(item, 'transcript chunk')
+    .list('segments')
+    .map((entry) => {
+      const fields = nestedFields(item, entry, 'transcript segment');
+      return { speaker: fields.string('speaker'), text: fields.string('text'), start: fields.number('start'), end: fields.number('end') };
+    });
 }
 
 /** The link items of a live recording, one per tag; each carries the recording's whole tag set for tagMode=all. */
@@ -236,12 +377,11 @@ export function partsFromItems(items: Record<string, unknown>[], recordingSk: st
     const sk = item.SK as string;
     if (!sk.startsWith(`${recordingSk}#`)) continue;
     const part = sk.slice(recordingSk.length + 1);
-    const fields = withoutKeys(item) as Record<string, unknown>;
-    if (part === 'SUMMARY') parts.summary = fields as unknown as Summary;
-    else if (part === 'ACTIONS') parts.action_items = fields.items as ActionItem[];
-    else if (part === 'TRANSLATION') parts.translation = fields as unknown as Translation;
-    else if (part === 'TRANSCRIPT') parts.transcript = { header: fields as unknown as TranscriptHeader, segments: [] };
-    else if (part.startsWith('TRANSCRIPT#')) chunks.push({ index: part, segments: fields.segments as TranscriptSegment[] });
+    if (part === 'SUMMARY') parts.summary = summaryFromItem(item);
+    else if (part === 'ACTIONS') parts.action_items = actionItemsFromItem(item);
+    else if (part === 'TRANSLATION') parts.translation = translationFromItem(item);
+    else if (part === 'TRANSCRIPT') parts.transcript = { header: transcriptHeaderFromItem(item), segments: [] };
+    else if (part.startsWith('TRANSCRIPT#')) chunks.push({ index: part, segments: transcriptChunkFromItem(item) });
   }
   if (parts.transcript) {
     parts.transcript.segments = chunks.sort((a, b) => a.index.localeCompare(b.index)).flatMap((chunk) => chunk.segments);

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
-import { keys, withoutKeys } from './keys';
+import { itemFields } from './item-fields';
+import { keys } from './keys';
 
 /** A member's tag, stored in its organization's partition so recordings can check tag ids by key. */
 export interface Tag {
@@ -14,9 +15,24 @@ export interface Tag {
   updated_at: string;
 }
 
+/** Maps a stored tag item (StoredItemError when it lacks a field it needs). */
+export function tagFromItem(item: Record<string, unknown>): Tag {
+  const fields = itemFields(item, 'tag');
+  return {
+    tag_id: fields.string('tag_id'),
+    org_id: fields.string('org_id'),
+    user_id: fields.string('user_id'),
+    name: fields.string('name'),
+    color: fields.string('color'),
+    created_at: fields.string('created_at'),
+    updated_at: fields.string('updated_at'),
+  };
+}
+
+/** One tag of an organization, or undefined. */
 export async function getTag(db: TableContext, orgId: string, tagId: string): Promise<Tag | undefined> {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.tag(orgId, tagId) }));
-  return Item ? (withoutKeys(Item) as Tag) : undefined;
+  return Item ? tagFromItem(Item) : undefined;
 }
 
 /** Writes a tag whole (create or replace). */

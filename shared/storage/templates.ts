@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
-import { keys, withoutKeys } from './keys';
+import { itemFields, StoredItemError } from './item-fields';
+import { keys } from './keys';
 import { queryAll } from './query-all';
 
 /** A summarization template shared by every member of its organization. */
@@ -21,10 +22,31 @@ export const templateItem = (template: TemplateRecord) => ({
   ...template,
 });
 
+/** Maps a stored template item (StoredItemError when it lacks a field it needs). */
+export function templateFromItem(item: Record<string, unknown>): TemplateRecord {
+  const fields = itemFields(item, 'template');
+  return {
+    id: fields.string('id'),
+    org_id: fields.string('org_id'),
+    name: fields.string('name'),
+    description: fields.string('description'),
+    sections: fields.list('sections').map((section, index) => {
+      if (typeof section !== 'object' || section === null || Array.isArray(section)) {
+        throw new StoredItemError(`Stored template ${String(item.PK)}|${String(item.SK)}: sections[${index}] is not a map`);
+      }
+      // The section's own fields, read with the template's keys so an error names the item.
+      const sectionFields = itemFields({ ...section, PK: item.PK, SK: item.SK }, `template section ${index}`);
+      return { title: sectionFields.string('title'), prompt: sectionFields.string('prompt') };
+    }),
+    created_at: fields.string('created_at'),
+    updated_at: fields.string('updated_at'),
+  };
+}
+
 /** One template, or undefined. */
 export async function getTemplate(db: TableContext, orgId: string, templateId: string): Promise<TemplateRecord | undefined> {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.template(orgId, templateId) }));
-  return Item ? (withoutKeys(Item) as unknown as TemplateRecord) : undefined;
+  return Item ? templateFromItem(Item) : undefined;
 }
 
 /**
@@ -38,7 +60,7 @@ export async function listTemplates(db: TableContext, orgId: string): Promise<Te
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.templatesIndex(orgId).GSI1PK },
   });
-  return items.map((item) => withoutKeys(item) as unknown as TemplateRecord);
+  return items.map(templateFromItem);
 }
 
 /** Writes a new template (fails if the id exists) or replaces one that still exists. */

@@ -73,7 +73,7 @@ export async function listRecordings(db: TableContext, request: ListRequest): Pr
 async function totalOf(db: TableContext, filter: RecordingFilter): Promise<number> {
   const unbounded = !filter.from && !filter.to && !filter.tagIds?.length;
   if (unbounded && !filter.recordedBy) {
-    const org = (await getOrganization(db, filter.orgId)) as { recording_count?: number; trash_count?: number } | undefined;
+    const org = await getOrganization(db, filter.orgId);
     return (filter.bin === 'LIVE' ? org?.recording_count : org?.trash_count) ?? 0;
   }
   if (unbounded && filter.bin === 'LIVE') return (await getMembership(db, filter.orgId, filter.recordedBy!))?.recording_count ?? 0;
