@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Scope } from '../auth/access';
+import { isScope, type Scope } from '../auth/access';
 import type { TableContext } from './dynamo';
-import { keys, withoutKeys } from './keys';
+import { itemFields } from './item-fields';
+import { keys } from './keys';
 
 /** A stored API key. Only the SHA-256 hash of the secret is kept; the plaintext is shown once. */
 export interface ApiKeyRecord {
@@ -15,10 +16,28 @@ export interface ApiKeyRecord {
   revoked_at?: string;
 }
 
+/**
+ * Reads a stored API key. Organization keys have no `user_id`, live keys no `revoked_at`.
+ * A scope this code no longer knows grants nothing, so it is dropped rather than refused:
+ * the key keeps working with the scopes it still has.
+ */
+export function apiKeyFromItem(item: Record<string, unknown>): ApiKeyRecord {
+  const field = itemFields(item, 'API key');
+  return {
+    key_id: field.string('key_id'),
+    key_hash: field.string('key_hash'),
+    org_id: field.string('org_id'),
+    user_id: field.optionalString('user_id'),
+    scopes: field.stringList('scopes').filter(isScope),
+    created_at: field.string('created_at'),
+    revoked_at: field.optionalString('revoked_at'),
+  };
+}
+
 /** Looks a key up by the hash of its secret: the authorizer's one read for API keys. */
 export async function getApiKeyByHash(db: TableContext, keyHash: string): Promise<ApiKeyRecord | undefined> {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.apiKey(keyHash) }));
-  return Item ? (withoutKeys(Item) as ApiKeyRecord) : undefined;
+  return Item ? apiKeyFromItem(Item) : undefined;
 }
 
 export async function getApiKeyById(db: TableContext, keyId: string): Promise<ApiKeyRecord | undefined> {
@@ -30,7 +49,8 @@ export async function getApiKeyById(db: TableContext, keyId: string): Promise<Ap
       ExpressionAttributeValues: { ':pk': keys.apiKeyIdIndex(keyId).GSI2PK, ':sk': 'APIKEY' },
     }),
   );
-  return Items?.[0] ? (withoutKeys(Items[0]) as ApiKeyRecord) : undefined;
+  const [item] = Items ?? [];
+  return item ? apiKeyFromItem(item) : undefined;
 }
 
 /** Stores a new key; fails with ConditionalCheckFailed if the same secret is already stored. */

@@ -1,9 +1,11 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { MemberStatus, Role } from '../auth/access';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { MEMBER_STATUSES, ROLES, type MemberStatus, type Role } from '../auth/access';
 import type { TableContext } from './dynamo';
-import { keys, withoutKeys } from './keys';
+import { itemFields } from './item-fields';
+import { keys } from './keys';
 import { queryAll, queryPage } from './query-all';
 import { activeMemberCountChange } from './organizations';
+import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 
 /**
  * A user's membership of an organization. It carries copies of the user's email and
@@ -38,9 +40,22 @@ export function membershipItem(membership: Membership) {
   };
 }
 
+/** Reads a stored membership item (every writer writes every field; `latest_recording_at` is null until a recording). */
 export function membershipFromItem(item: Record<string, unknown>): Membership {
-  const { search_text: _searchText, ...membership } = withoutKeys(item);
-  return membership as unknown as Membership;
+  const field = itemFields(item, 'membership');
+  return {
+    org_id: field.string('org_id'),
+    user_id: field.string('user_id'),
+    email: field.string('email'),
+    display_name: field.string('display_name'),
+    role: field.oneOf('role', ROLES),
+    status: field.oneOf('status', MEMBER_STATUSES),
+    member_since: field.string('member_since'),
+    created_at: field.string('created_at'),
+    updated_at: field.string('updated_at'),
+    recording_count: field.number('recording_count'),
+    latest_recording_at: field.nullableString('latest_recording_at'),
+  };
 }
 
 /** Lower-case text that `q` is matched against (DynamoDB's contains() is case-sensitive). */
@@ -67,64 +82,63 @@ export async function getMembership(db: TableContext, orgId: string, userId: str
   return Item ? membershipFromItem(Item) : undefined;
 }
 
+/** What a membership write expects to find: nothing, or the membership in the status (and role) it was read with. */
+export type MembershipExpectation = 'absent' | { status: MemberStatus; role?: Role };
+
+/**
+ * Transaction part that writes a membership whole, only if the stored one is still as
+ * expected: so two writers planning from the same read cannot both win.
+ */
+export function putMembershipPart(db: TableContext, next: Membership, expected: MembershipExpectation): TransactItem {
+  const Item = membershipItem(next);
+  if (expected === 'absent') return { Put: { TableName: db.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } };
+  return {
+    Put: {
+      TableName: db.tableName,
+      Item,
+      ConditionExpression: expected.role === undefined ? '#status = :status' : '#status = :status AND #role = :role',
+      ExpressionAttributeNames: { '#status': 'status', ...(expected.role === undefined ? {} : { '#role': 'role' }) },
+      ExpressionAttributeValues: { ':status': expected.status, ...(expected.role === undefined ? {} : { ':role': expected.role }) },
+    },
+  };
+}
+
+/** The parts of a membership transaction, by what their condition guards. */
+export type MembershipPart = 'membership' | 'user' | 'organization';
+
 /**
  * Creates a membership. In the same transaction: the user must exist, and the org's
- * active member count moves when the membership is active (which also checks the org exists).
+ * active member count moves when the membership is active (which also checks the org
+ * exists). A failed condition is a WriteConflict naming `membership` (it exists), `user`
+ * or `organization` (either is missing).
  */
 export async function insertMembership(db: TableContext, membership: Membership): Promise<void> {
-  await db.client.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: db.tableName,
-            Item: membershipItem(membership),
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        {
-          ConditionCheck: {
-            TableName: db.tableName,
-            Key: keys.user(membership.user_id),
-            ConditionExpression: 'attribute_exists(PK)',
-          },
-        },
+  const parts: TransactionPart<MembershipPart>[] = [
+    { name: 'membership', write: putMembershipPart(db, membership, 'absent') },
+    { name: 'user', write: { ConditionCheck: { TableName: db.tableName, Key: keys.user(membership.user_id), ConditionExpression: 'attribute_exists(PK)' } } },
+    {
+      name: 'organization',
+      write:
         membership.status === 'active'
           ? activeMemberCountChange(db, membership.org_id, 1, membership.created_at)
-          : {
-              ConditionCheck: {
-                TableName: db.tableName,
-                Key: keys.organization(membership.org_id),
-                ConditionExpression: 'attribute_exists(PK)',
-              },
-            },
-      ],
-    }),
-  );
+          : { ConditionCheck: { TableName: db.tableName, Key: keys.organization(membership.org_id), ConditionExpression: 'attribute_exists(PK)' } },
+    },
+  ];
+  await commitParts(db, parts);
 }
 
 /**
  * Replaces a membership with `next`, provided it is still as `current` (same status and
- * role), and moves the org's active member count in the same transaction.
+ * role), and moves the org's active member count in the same transaction. A membership
+ * that changed meanwhile is a WriteConflict naming `membership`.
  */
 export async function replaceMembership(db: TableContext, current: Membership, next: Membership): Promise<void> {
   const delta = Number(next.status === 'active') - Number(current.status === 'active');
-  await db.client.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: db.tableName,
-            Item: membershipItem(next),
-            ConditionExpression: '#status = :status AND #role = :role',
-            ExpressionAttributeNames: { '#status': 'status', '#role': 'role' },
-            ExpressionAttributeValues: { ':status': current.status, ':role': current.role },
-          },
-        },
-        ...(delta !== 0 ? [activeMemberCountChange(db, next.org_id, delta, next.updated_at)] : []),
-      ],
-    }),
-  );
+  const parts: TransactionPart<MembershipPart>[] = [
+    { name: 'membership', write: putMembershipPart(db, next, { status: current.status, role: current.role }) },
+    ...(delta !== 0 ? [{ name: 'organization' as const, write: activeMemberCountChange(db, next.org_id, delta, next.updated_at) }] : []),
+  ];
+  await commitParts(db, parts);
 }
 
 /**

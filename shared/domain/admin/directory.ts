@@ -1,20 +1,11 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { MemberStatus, Role } from '../../auth/access';
 import { ConflictError, NotFoundError } from '../../http/errors';
 import { newId } from '../../ids';
 import type { TableContext } from '../../storage/dynamo';
-import { keys } from '../../storage/keys';
 import { isConditionFailure } from '../../storage/transactions';
-import {
-  getMembership,
-  insertMembership,
-  listMembershipsOfUser,
-  membershipDisplayNameChange,
-  replaceMembership,
-  type Membership,
-} from '../../storage/memberships';
+import { getMembership, insertMembership, listMembershipsOfUser, replaceMembership, type Membership } from '../../storage/memberships';
 import { getOrganization, insertOrganization, renameOrganization, type Organization } from '../../storage/organizations';
-import { findUserIdByEmail, getUser, insertUser, type User } from '../../storage/users';
+import { findUserIdByEmail, getUser, insertUser, updateUserProfile, type User } from '../../storage/users';
 
 /** What an idempotent "ensure" did: fixtures report these so a second load shows no change. */
 export type EnsureOutcome = 'created' | 'updated' | 'unchanged';
@@ -104,23 +95,8 @@ export async function ensureUser(
   }
   const timezone = input.timezone ?? existing.timezone;
   if (existing.display_name === input.display_name && existing.timezone === timezone) return 'unchanged';
-  const timestamp = now.toISOString();
   const memberships = await listMembershipsOfUser(db, input.id);
-  await db.client.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: db.tableName,
-            Key: keys.user(input.id),
-            UpdateExpression: 'SET display_name = :name, timezone = :zone, updated_at = :now',
-            ExpressionAttributeValues: { ':name': input.display_name, ':zone': timezone, ':now': timestamp },
-          },
-        },
-        ...memberships.map((membership) => membershipDisplayNameChange(db, membership, input.display_name)),
-      ],
-    }),
-  );
+  await updateUserProfile(db, { user_id: input.id, display_name: input.display_name, timezone, updated_at: now.toISOString() }, memberships);
   return 'updated';
 }
 
