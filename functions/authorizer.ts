@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../shared/auth/authenticate';
 import { createIdTokenVerifier } from '../shared/auth/id-tokens';
-import { principalToContext } from '../shared/auth/principal';
+import { principalIdOf, principalToContext } from '../shared/auth/principal';
 import { config } from '../shared/config';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../shared/http/gateway';
 import { logger } from '../shared/observability/logger';
@@ -30,9 +30,13 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
     };
   }
   const principal = result.principal;
-  logger.info('credential accepted', { kind: principal.kind, key_id: principal.keyId, user_id: principal.userId });
+  logger.info('credential accepted', {
+    kind: principal.kind,
+    key_id: principal.kind === 'id_token' ? undefined : principal.keyId,
+    user_id: principal.kind === 'org_key' ? undefined : principal.userId,
+  });
   return {
-    principalId: principal.userId ?? principal.keyId ?? principal.subject ?? 'anonymous',
+    principalId: principalIdOf(principal),
     // The result is cached per token and reused on every route, so it covers the whole API;
     // the per-route policy runs in each handler.
     policyDocument: apiWidePolicy('Allow', event.methodArn),

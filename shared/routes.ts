@@ -69,13 +69,10 @@ export interface RouteDefinition {
 }
 
 /** Organization routes by role: ID tokens of members with the role, or org keys with the scope. */
-const orgRoute = (minRole: Role, scope: Scope): RouteAccess => ({ idToken: { minRole }, orgKey: { scopes: [scope] } });
+const orgRoute = (minRole: Role, scope: Scope) => ({ idToken: { minRole }, orgKey: { scopes: [scope] } }) satisfies RouteAccess;
 
 /** Member routes: ID tokens of owners and admins, or org keys with the scope. */
-const memberRoute = (scope: Scope): RouteAccess => ({
-  idToken: { minRole: 'admin' },
-  orgKey: { scopes: [scope] },
-});
+const memberRoute = (scope: Scope) => ({ idToken: { minRole: 'admin' as Role }, orgKey: { scopes: [scope] } }) satisfies RouteAccess;
 
 export const ROUTES = {
   health: {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, S3Event } from 'aws-lambda';
 import { SCOPES, type Scope } from '../../shared/auth/access';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
-import { principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
+import { principalIdOf, principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
 import { EVENT_HANDLERS, listEndpoints, listHandlers, ROUTES, type RouteName } from '../../shared/routes';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { methodArnFor, proxyEvent, tokenAuthorizerEvent } from '../local/api-gateway';
@@ -188,7 +188,7 @@ export const PERSONAL_KEY_SCOPES: Scope[] = ['recordings:read', 'recordings:writ
 export function credentialFor(authorization: string, principal: Principal): SampleCredential {
   return {
     authorization,
-    principalId: principal.userId ?? principal.keyId ?? principal.subject ?? 'anonymous',
+    principalId: principalIdOf(principal),
     context: principalToContext(principal),
   };
 }
@@ -212,7 +212,6 @@ export function placeholderSetup(ids: SampleIds = SAMPLE_IDS): SampleSetup {
       }),
       idToken: credentialFor(`Bearer ${PLACEHOLDER_ID_TOKEN}`, {
         kind: 'id_token',
-        scopes: [],
         email: ids.inviteeEmail,
         emailVerified: true,
         issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_EXAMPLE',

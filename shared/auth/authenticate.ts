@@ -40,8 +40,10 @@ export async function authenticate(authorization: string | undefined, deps: Auth
     const key = await getApiKeyByHash(deps.db, hashApiKey(token));
     if (!key || key.revoked_at) return refused('invalid');
     // A stored key's kind must agree with its prefix; anything else is not a key we issued.
-    if ((keyKind === 'user_key') !== Boolean(key.user_id)) return refused('invalid');
-    return { ok: true, principal: { kind: keyKind, orgId: key.org_id, userId: key.user_id, keyId: key.key_id, scopes: key.scopes } };
+    if (keyKind === 'user_key') {
+      return key.user_id ? { ok: true, principal: { kind: 'user_key', orgId: key.org_id, userId: key.user_id, keyId: key.key_id, scopes: key.scopes } } : refused('invalid');
+    }
+    return key.user_id ? refused('invalid') : { ok: true, principal: { kind: 'org_key', orgId: key.org_id, keyId: key.key_id, scopes: key.scopes } };
   }
 
   if (!JWT_SHAPE.test(token)) return refused('malformed');
@@ -60,7 +62,6 @@ export async function authenticate(authorization: string | undefined, deps: Auth
     principal: {
       kind: 'id_token',
       userId,
-      scopes: [],
       email: verified.email,
       emailVerified: verified.emailVerified,
       issuer: verified.issuer,

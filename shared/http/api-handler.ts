@@ -1,82 +1,85 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authorizeCaller, requireCredentialKind, type Caller } from '../auth/policy';
-import { principalFromContext, type Principal } from '../auth/principal';
-import { endpointFor, listEndpoints, ROUTES, type RouteName } from '../routes';
-import { Id } from '../schemas/common';
-import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteBody, type RoutePath, type RouteQuery, type RouteRequest } from '../schemas/route-requests';
+import type { CallerFor, PrincipalFor } from '../auth/policy';
+import type { Caller } from '../auth/policy';
+import type { Principal } from '../auth/principal';
+import { ROUTES, type RouteAccess, type RouteName } from '../routes';
+import type { RouteBody, RoutePath, RouteQuery } from '../schemas/route-requests';
+import { ROUTE_REQUESTS } from '../schemas/route-requests';
 import { table } from '../storage/dynamo';
-import { UnauthorizedError, ValidationError, type FieldProblem } from './errors';
+import type { HttpContext } from './http-context';
 import { httpHandler } from './http-handler';
-import { jsonBodyParser } from './json-body';
-import { unstorableText } from './request-text';
-import { parseBody, parseInput } from './validation';
+import { authorizationContext } from './middlewares/authorization-context';
+import { jsonBodyParser } from './middlewares/json-body';
+import { routePolicy } from './middlewares/route-policy';
+import { routeRequest } from './middlewares/route-request';
 
-/** What an authorized route's handler receives: the request validated by its route's schemas, and who sent it. */
-export interface ApiRequest<R extends RouteName> {
+/** Routes behind the authorizer. */
+type AuthenticatedRoute = { [R in RouteName]: (typeof ROUTES)[R]['access'] extends 'public' ? never : R }[RouteName];
+/** Authenticated routes that act in an organization (all but accepting an invitation). */
+export type OrganizationRoute = { [R in AuthenticatedRoute]: (typeof ROUTES)[R] extends { orgless: true } ? never : R }[AuthenticatedRoute];
+/** Authenticated routes that act in no organization yet. */
+export type OrglessRoute = Exclude<AuthenticatedRoute, OrganizationRoute>;
+
+type AccessOf<R extends AuthenticatedRoute> = (typeof ROUTES)[R]['access'];
+
+/** What an authenticated route's handler receives: the request validated by its route's schemas, and who sent it. */
+export interface ApiRequest<R extends AuthenticatedRoute> {
   event: APIGatewayProxyEvent;
-  /** Who the credential belongs to, as the authorizer resolved it. */
-  principal: Principal;
+  /** Who the credential belongs to, as the authorizer resolved it (of a kind the route admits). */
+  principal: PrincipalFor<AccessOf<R>>;
   path: RoutePath<R>;
   query: RouteQuery<R>;
   body: RouteBody<R>;
   correlationId: string;
 }
 
-/** The authorized caller in the organization; orgless routes (accepting an invitation) act in none yet, so they get none. */
-type Authorized<R extends RouteName> = ApiRequest<R> & ((typeof ROUTES)[R] extends { orgless: true } ? { caller?: undefined } : { caller: Caller });
+/** An organization route's request: with the authorized caller, of a kind the route admits. */
+export interface OrganizationRequest<R extends OrganizationRoute> extends ApiRequest<R> {
+  caller: CallerFor<AccessOf<R>>;
+}
+
+type Handle<Request> = (request: Request) => Promise<APIGatewayProxyResult>;
 
 /**
- * An authenticated route: the shared HTTP stack, the route's request schemas
- * (shared/schemas/route-requests.ts: path ids, query, JSON body; every problem a 400 before
- * anything is read or written), then the route policy of the manifest (who may call, in
- * which organization). A handler module is then just: call the domain, shape the response.
+ * An authenticated organization route: the shared HTTP stack, then the middlewares of an
+ * authenticated route (JSON body when the route takes one, the authorizer's principal, the
+ * route's request schemas, the route policy of the manifest). A handler module is then
+ * just: call the domain, shape the response.
  */
-export function apiHandler<R extends RouteName>(routeName: R, handle: (request: Authorized<R>) => Promise<APIGatewayProxyResult>) {
-  const request: RouteRequest = ROUTE_REQUESTS[routeName];
-  const query = querySchema(routeName);
-  // One schema per path the function serves (the route and its public alias), built at cold start.
-  const pathSchemas = new Map(listEndpoints().filter((e) => e.routeName === routeName).map((e) => [e.path, pathSchema(e.path)]));
-  const middlewares = request.body ? [jsonBodyParser()] : [];
+export function apiHandler<R extends OrganizationRoute>(routeName: R, handle: Handle<OrganizationRequest<R>>) {
+  return authenticatedHandler(routeName, (context, request) => {
+    const { caller } = context;
+    if (!caller || !admits(routeName, caller)) throw new Error(`${routeName}: the route policy left no caller the route admits`);
+    return handle({ ...request, caller });
+  });
+}
+
+/** An authenticated route that acts in no organization yet (accepting an invitation): a principal, no caller. */
+export function orglessHandler<R extends OrglessRoute>(routeName: R, handle: Handle<ApiRequest<R>>) {
+  return authenticatedHandler(routeName, (_context, request) => handle(request));
+}
+
+function authenticatedHandler<R extends AuthenticatedRoute>(routeName: R, handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>) {
+  const takesBody = 'body' in ROUTE_REQUESTS[routeName];
   return httpHandler(
     routeName,
     async (event, context) => {
-      const endpoint = endpointFor(routeName, event.resource);
-      const principal = principalFromContext(event.requestContext.authorizer);
-      if (!principal) throw new UnauthorizedError();
-      const input = requestInput(event, context.jsonBody, request.bodyErrorCode);
-      const path = parseInput(pathSchemas.get(endpoint.path)!, input.path);
-      const requestedOrgId = endpoint.orgSource === 'path' ? path.orgId : orgIdParameter(input.query);
-      const validated = {
-        path,
-        query: parseInput(query, input.query),
-        body: request.body ? parseBody(request.body, input.body, request.bodyErrorCode) : undefined,
-      };
-      const caller = endpoint.orgSource === 'none' ? (requireCredentialKind(endpoint, principal), undefined) : await authorizeCaller(endpoint, principal, requestedOrgId, table());
-      return handle({ event, principal, caller, correlationId: context.correlationId, ...validated } as unknown as Authorized<R>);
+      const { principal, input } = context;
+      if (!principal || !input || !admits(routeName, principal)) throw new Error(`${routeName}: the authenticated route middlewares did not run`);
+      // The input was parsed by exactly this route's schemas (routeRequest), which these types are inferred from.
+      const validated = input as { path: RoutePath<R>; query: RouteQuery<R>; body: RouteBody<R> };
+      return handle(context, { event, principal, path: validated.path, query: validated.query, body: validated.body, correlationId: context.correlationId });
     },
-    middlewares,
+    [...(takesBody ? [jsonBodyParser()] : []), authorizationContext(), routeRequest(routeName), routePolicy(table)],
   );
 }
 
-/**
- * The raw path, query and body, refused whole when any of them holds text that cannot be
- * stored as sent, or when a query parameter is given twice (API Gateway would keep only the last).
- */
-function requestInput(event: APIGatewayProxyEvent, body: unknown, bodyErrorCode: RouteRequest['bodyErrorCode']) {
-  const repeated = Object.entries(event.multiValueQueryStringParameters ?? {})
-    .filter(([, values]) => (values?.length ?? 0) > 1)
-    .map(([name]): FieldProblem => ({ field: name, issue: 'repeated', message: 'is given more than once; give it once' }));
-  const input = { path: { ...event.pathParameters }, query: { ...event.queryStringParameters }, body };
-  const problems = [...repeated, ...unstorableText(input.path), ...unstorableText(input.query)];
-  if (problems.length) throw ValidationError.of(problems);
-  const bodyProblems = unstorableText(body);
-  if (bodyProblems.length) throw ValidationError.of(bodyProblems, bodyErrorCode?.(bodyProblems[0]));
-  return input;
+/** Whether the route's access rule admits this credential kind (the policy already refused any other with 403). */
+function admits<R extends AuthenticatedRoute, T extends Principal | Caller>(routeName: R, who: T): who is Extract<T, { kind: KindsOf<AccessOf<R>> }> {
+  const access: RouteAccess = ROUTES[routeName].access;
+  return who.kind === 'id_token' ? Boolean(access.idToken) : who.kind === 'org_key' ? Boolean(access.orgKey) : Boolean(access.userKey);
 }
-
-/** The public aliases' org_id parameter, taken out of the query the route's schema sees. */
-function orgIdParameter(query: Record<string, string | undefined>): string | undefined {
-  const orgId = query.org_id;
-  delete query.org_id;
-  return orgId === undefined ? undefined : parseInput(Id, orgId, { at: 'org_id' });
-}
+type KindsOf<A> =
+  | (A extends { idToken: object } ? 'id_token' : never)
+  | (A extends { orgKey: object } ? 'org_key' : never)
+  | (A extends { userKey: object } ? 'user_key' : never);

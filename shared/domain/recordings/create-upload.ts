@@ -1,4 +1,4 @@
-import type { Caller } from '../../auth/policy';
+import type { UserKeyCaller } from '../../auth/policy';
 import { ValidationError } from '../../http/errors';
 import { newId } from '../../ids';
 import type { UploadUrlBody } from '../../schemas/recordings';
@@ -20,7 +20,7 @@ export interface UploadDeps {
  * refuses any other. The S3 completion event moves it to uploaded (or failed, when the
  * object is not the one declared). `headers` are the ones the PUT must send.
  */
-export async function createUpload(deps: UploadDeps, caller: Caller, body: UploadUrlBody) {
+export async function createUpload(deps: UploadDeps, caller: UserKeyCaller, body: UploadUrlBody) {
   if (body.size_bytes > deps.uploads.maxBytes) {
     throw ValidationError.field('size_bytes', 'out_of_range', `must be at most ${deps.uploads.maxBytes} bytes`);
   }
@@ -31,7 +31,7 @@ export async function createUpload(deps: UploadDeps, caller: Caller, body: Uploa
   const recording: Recording = {
     id,
     org_id: caller.orgId,
-    recorded_by: caller.userId!,
+    recorded_by: caller.userId,
     title: body.title ?? body.filename.replace(/\.[^.]+$/, ''),
     description: '',
     duration: 0,

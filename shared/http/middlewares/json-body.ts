@@ -1,6 +1,6 @@
-import { InvalidJsonError, UnsupportedMediaTypeError } from './errors';
-import { headerValue } from './gateway';
-import type { HttpMiddleware } from './http-handler';
+import { InvalidJsonError, UnsupportedMediaTypeError } from '../errors';
+import { headerValue } from '../gateway';
+import type { HttpMiddleware } from '../http-context';
 
 /** application/json and every structured `+json` type (application/merge-patch+json, …), any parameters. */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
