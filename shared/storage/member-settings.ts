@@ -1,11 +1,13 @@
-import type { NotificationsPatch, SettingsPatch } from '../schemas/settings';
+import * as v from 'valibot';
+import { NotificationsPatch, SettingsPatch } from '../schemas/settings';
 import type { TableContext } from './dynamo';
-import { keys, withoutKeys } from './keys';
+import { itemFields, StoredItemError } from './item-fields';
+import { keys } from './keys';
 import { membershipFromItem, type Membership } from './memberships';
 import { batchGetAll, queryAll, queryPage } from './query-all';
-import type { Tag } from './tags';
+import { tagFromItem, type Tag } from './tags';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
-import type { User } from './users';
+import { userFromItem, type User } from './users';
 
 /**
  * A member's settings item: only the fields ever written (defaults are applied on read,
@@ -87,11 +89,11 @@ export async function readMemberState(
   ];
   const state: MemberState = { preferences: new Map() };
   for (const item of await batchGetAll(db, wanted)) {
-    const sk = item.SK as string;
-    if (sk === 'USER') state.user = withoutKeys(item) as unknown as User;
+    const sk = itemFields(item, 'member state').string('SK');
+    if (sk === 'USER') state.user = userFromItem(item);
     else if (sk === `MEMBER#${userId}`) state.membership = membershipFromItem(item);
-    else if (sk.endsWith('#SETTINGS')) state.settings = withoutKeys(item) as unknown as MemberSettingsRecord;
-    else if (sk.endsWith('#PROFILE')) state.profile = withoutKeys(item) as unknown as ProfileRecord;
+    else if (sk.endsWith('#SETTINGS')) state.settings = memberSettingsFromItem(item);
+    else if (sk.endsWith('#PROFILE')) state.profile = profileFromItem(item);
     else {
       const preference = preferenceFromItem(item);
       state.preferences.set(preference.id, preference);
@@ -129,7 +131,7 @@ export async function listMemberTags(db: TableContext, orgId: string, userId: st
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.memberTagsIndex(orgId, userId).GSI1PK },
   });
-  return items.map((item) => withoutKeys(item) as unknown as Tag);
+  return items.map(tagFromItem);
 }
 
 /** Every profile version row of a member, oldest first (audit and tests). */
@@ -139,11 +141,77 @@ export async function listProfileVersions(db: TableContext, orgId: string, userI
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':prefix': `MEMBER#${userId}#PROFILEV#` },
   });
-  return items.map((item) => withoutKeys(item) as unknown as ProfileVersionRecord);
+  return items.map(profileVersionFromItem);
 }
 
-function preferenceFromItem(item: Record<string, unknown>): PreferenceRecord {
-  return withoutKeys(item) as unknown as PreferenceRecord;
+/**
+ * Reads a stored settings item. Its `settings` and `notifications` maps hold only fields
+ * the update schemas accepted, so they are read back through the same schemas: a field
+ * the schemas no longer accept is drift (StoredItemError), not a value to pass on.
+ */
+export function memberSettingsFromItem(item: Record<string, unknown>): MemberSettingsRecord {
+  const field = itemFields(item, 'member settings');
+  const section = <S extends v.GenericSchema>(name: string, schema: S): v.InferOutput<S> => {
+    const read = v.safeParse(schema, field.map(name));
+    if (!read.success) throw new StoredItemError(`Stored member settings ${String(item.PK)}|${String(item.SK)}: ${name} ${v.summarize(read.issues)}`);
+    return read.output;
+  };
+  return {
+    org_id: field.string('org_id'),
+    user_id: field.string('user_id'),
+    settings: section('settings', SettingsPatch),
+    notifications: section('notifications', NotificationsPatch),
+    profile_version: field.number('profile_version'),
+    preference_count: field.number('preference_count'),
+    revision: field.number('revision'),
+    created_at: field.string('created_at'),
+    updated_at: field.string('updated_at'),
+  };
+}
+
+/** Reads a member's current profile item. */
+export function profileFromItem(item: Record<string, unknown>): ProfileRecord {
+  const field = itemFields(item, 'profile');
+  return {
+    org_id: field.string('org_id'),
+    user_id: field.string('user_id'),
+    version: field.number('version'),
+    ciphertext: field.bytes('ciphertext'),
+    updated_at: field.string('updated_at'),
+    updated_by: field.string('updated_by'),
+  };
+}
+
+/** Reads a profile version row. */
+export function profileVersionFromItem(item: Record<string, unknown>): ProfileVersionRecord {
+  const field = itemFields(item, 'profile version');
+  return {
+    org_id: field.string('org_id'),
+    user_id: field.string('user_id'),
+    version: field.number('version'),
+    source: field.string('source'),
+    actor: field.string('actor'),
+    created_at: field.string('created_at'),
+    ciphertext: field.bytes('ciphertext'),
+  };
+}
+
+/** Reads a preference item; its source ids are null when it was created without them. */
+export function preferenceFromItem(item: Record<string, unknown>): PreferenceRecord {
+  const field = itemFields(item, 'preference');
+  return {
+    id: field.string('id'),
+    org_id: field.string('org_id'),
+    user_id: field.string('user_id'),
+    command: field.string('command'),
+    command_type: field.string('command_type'),
+    preference_content: field.string('preference_content'),
+    source_recording_id: field.nullableString('source_recording_id'),
+    source_summarization_id: field.nullableString('source_summarization_id'),
+    metadata: field.map('metadata'),
+    created_at: field.string('created_at'),
+    updated_at: field.string('updated_at'),
+  };
 }
 
 /** Everything one settings update writes; committed as one transaction. */
