@@ -6,7 +6,7 @@ import { VoiceOrgStack } from './stack';
 /**
  * The CDK app. Its context (cdk.json or -c name=value) is read by infra/context.ts and
  * documented in docs/deploy.md. cdk-nag's AwsSolutions checks run on every synth: a finding
- * that is neither fixed nor acknowledged (with its reason, in infra/stack.ts) fails it.
+ * that is neither fixed nor acknowledged (with its reason, in infra/constructs/) fails it.
  */
 const app = new App();
 const { stackName, props } = stackPropsFromContext(app.node);

@@ -76,7 +76,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     .map((endpoint) => ({ endpoint, ...compileTemplate(endpoint.path) }))
     // API Gateway prefers literal path segments over {parameters}.
     .sort((a, b) => a.parameterCount - b.parameterCount);
-  // The preflight of each path answers with the methods it serves, in manifest order (as infra/stack.ts adds them).
+  // The preflight of each path answers with the methods it serves, in manifest order (as infra/constructs/api.ts adds them).
   const methodsByPath = new Map<string, string[]>();
   for (const endpoint of listEndpoints()) methodsByPath.set(endpoint.path, [...(methodsByPath.get(endpoint.path) ?? []), endpoint.method]);
   const resources = [...methodsByPath.keys()].map((template) => ({ template, ...compileTemplate(template) })).sort((a, b) => a.parameterCount - b.parameterCount);

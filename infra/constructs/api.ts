@@ -1,0 +1,144 @@
+import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseTemplate, type GatewayResponseType } from '../../shared/http/gateway';
+import { listEndpoints, type HttpMethod } from '../../shared/routes';
+import { acknowledge } from './acknowledge';
+
+/**
+ * One JSON object per request in the API's access log. REST API access logs can only hold
+ * $context variables, not request headers: requestId is also logged by the function (as
+ * api_request_id, next to its correlation_id), which joins the two.
+ */
+export const ACCESS_LOG_FORMAT = {
+  requestId: apigateway.AccessLogField.contextRequestId(),
+  extendedRequestId: apigateway.AccessLogField.contextExtendedRequestId(),
+  requestTime: apigateway.AccessLogField.contextRequestTime(),
+  ip: apigateway.AccessLogField.contextIdentitySourceIp(),
+  userAgent: apigateway.AccessLogField.contextIdentityUserAgent(),
+  method: apigateway.AccessLogField.contextHttpMethod(),
+  resource: apigateway.AccessLogField.contextResourcePath(),
+  path: apigateway.AccessLogField.contextPath(),
+  protocol: apigateway.AccessLogField.contextProtocol(),
+  status: apigateway.AccessLogField.contextStatus(),
+  responseLength: apigateway.AccessLogField.contextResponseLength(),
+  latency: apigateway.AccessLogField.contextResponseLatency(),
+  integrationLatency: apigateway.AccessLogField.contextIntegrationLatency(),
+  integrationStatus: apigateway.AccessLogField.contextIntegrationStatus(),
+  principal: apigateway.AccessLogField.contextAuthorizerPrincipalId(),
+  authorizerError: apigateway.AccessLogField.contextAuthorizerError(),
+  errorType: apigateway.AccessLogField.contextErrorResponseType(),
+  error: apigateway.AccessLogField.contextErrorMessage(),
+} as const;
+
+export interface ApiProps {
+  stage: string;
+  throttle: { rateLimit: number; burstLimit: number };
+  logRetention: logs.RetentionDays;
+  /** Checks the credential of every route that is not public. */
+  authorizer: apigateway.IAuthorizer;
+  /** The function that serves a handler module of the route manifest. */
+  functionFor(handlerModule: string): lambda.IFunction;
+}
+
+const TOKEN_AUTHORIZER_REASON =
+  'The Lambda TOKEN authorizer checks both ID tokens (of the Cognito user pool or the external issuer) and API keys; a Cognito authorizer could not accept API keys or an external issuer.';
+
+/**
+ * The REST API: every endpoint of the route manifest (shared/routes.ts) at its path, with its
+ * function as a proxy integration, behind the TOKEN authorizer unless the route is public;
+ * a CORS preflight on each path; the gateway responses of shared/http/gateway.ts; a throttled
+ * stage with JSON access logs.
+ */
+export function addApi(stack: Stack, props: ApiProps): apigateway.RestApi {
+  const accessLogs = new logs.LogGroup(stack, 'ApiAccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+  const api = new apigateway.RestApi(stack, 'Api', {
+    restApiName: `voice-org-api-${props.stage}`,
+    description: 'Voice Org API',
+    // API Gateway writes access and execution logs through the account's CloudWatch role (one per account and region).
+    cloudWatchRole: true,
+    deployOptions: {
+      stageName: props.stage,
+      throttlingRateLimit: props.throttle.rateLimit,
+      throttlingBurstLimit: props.throttle.burstLimit,
+      accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+      accessLogFormat: apigateway.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
+      // Execution logs of failures only, never request or response bodies (they carry tokens and profiles).
+      loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+      dataTraceEnabled: false,
+    },
+  });
+  acknowledge(
+    api,
+    'AwsSolutions-APIG2',
+    "Every handler validates its path, query and body against the route's valibot schema (shared/schemas) and answers 400 in the API's error envelope with field details; an API Gateway request validator would need the schemas duplicated as models and answer in another format.",
+  );
+  acknowledge(
+    api,
+    'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+    "API Gateway writes the stage's access and execution logs through the account's CloudWatch role (AWS::ApiGateway::Account); AmazonAPIGatewayPushToCloudWatchLogs is the AWS managed policy made for exactly that role.",
+  );
+  acknowledge(
+    api.deploymentStage,
+    'AwsSolutions-APIG3',
+    'No WAF web ACL by default: the stage is throttled (throttleRateLimit/throttleBurstLimit) and every route but /health needs a credential the authorizer checks. A regional web ACL (billed per ACL, rule and request) can be associated with the stage where IP reputation or rate-based rules are required.',
+  );
+
+  addGatewayResponses(api);
+  const methodsByPath = addEndpoints(api, props);
+  // CORS preflight on every path that serves a route, answered by API Gateway itself (a MOCK
+  // integration): browsers send it without credentials, so it has no authorizer (cdk-nag
+  // recognises such preflights and does not ask for one).
+  for (const [endpointPath, methods] of methodsByPath) {
+    api.root.resourceForPath(endpointPath).addCorsPreflight({
+      allowOrigins: [GATEWAY.cors.allowOrigin],
+      allowMethods: methods,
+      allowHeaders: [...GATEWAY.cors.allowHeaders],
+      maxAge: Duration.seconds(GATEWAY.cors.maxAgeSeconds),
+      statusCode: GATEWAY.cors.preflightStatusCode,
+    });
+  }
+  return api;
+}
+
+/** The answers API Gateway gives itself (refusals, limits, failures), in the API's error envelope. */
+function addGatewayResponses(api: apigateway.RestApi): void {
+  for (const type of Object.keys(GATEWAY_RESPONSES) as GatewayResponseType[]) {
+    const { statusCode } = GATEWAY_RESPONSES[type];
+    api.addGatewayResponse(`GatewayResponse${type}`, {
+      type: apigateway.ResponseType.of(type),
+      statusCode: statusCode === undefined ? undefined : String(statusCode),
+      responseHeaders: {
+        [GATEWAY.correlationHeader]: `method.request.header.${GATEWAY.correlationHeader}`,
+        // Static header values are quoted; browsers can then read the error envelope too.
+        ...Object.fromEntries(Object.entries({ ...CORS_RESPONSE_HEADERS, ...GATEWAY_RESPONSE_HEADERS[type] }).map(([name, value]) => [name, `'${value}'`])),
+      },
+      templates: { 'application/json': gatewayResponseTemplate(type) },
+    });
+  }
+}
+
+/** Adds a method per endpoint of the manifest, in manifest order; returns the methods of each path, in that order. */
+function addEndpoints(api: apigateway.RestApi, props: ApiProps): Map<string, HttpMethod[]> {
+  const methodsByPath = new Map<string, HttpMethod[]>();
+  for (const endpoint of listEndpoints()) {
+    const isPublic = endpoint.route.access === 'public';
+    const method = api.root
+      .resourceForPath(endpoint.path)
+      .addMethod(
+        endpoint.method,
+        new apigateway.LambdaIntegration(props.functionFor(endpoint.route.handler)),
+        isPublic ? { authorizationType: apigateway.AuthorizationType.NONE } : { authorizer: props.authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
+      );
+    methodsByPath.set(endpoint.path, [...(methodsByPath.get(endpoint.path) ?? []), endpoint.method]);
+    if (isPublic) {
+      const reason = `${endpoint.method} ${endpoint.path} is public by the route manifest (access: 'public'): it carries no credential.`;
+      acknowledge(method, 'AwsSolutions-APIG4', reason);
+      acknowledge(method, 'AwsSolutions-COG4', reason);
+    } else {
+      acknowledge(method, 'AwsSolutions-COG4', TOKEN_AUTHORIZER_REASON);
+    }
+  }
+  return methodsByPath;
+}

@@ -1,0 +1,115 @@
+import path from 'node:path';
+import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { ConfigVariable } from '../../shared/config';
+import { EVENT_HANDLERS, listHandlers, type RoutePermissions } from '../../shared/routes';
+import { acknowledge } from './acknowledge';
+import type { DataStore } from './data';
+import type { Identity } from './identity';
+import type { MailSender } from './mail';
+import type { RecordingsStorage } from './storage';
+
+const repoRoot = path.resolve(__dirname, '../..');
+
+/** A function's environment: variables of the config schema (shared/config.ts) only, plus the Node.js runtime's options. */
+type FunctionEnvironment = Partial<Record<ConfigVariable, string>> & { NODE_OPTIONS: string };
+
+export interface FunctionsProps {
+  data: DataStore;
+  recordings: RecordingsStorage;
+  mail: MailSender;
+  identity: Identity;
+  logRetention: logs.RetentionDays;
+}
+
+/** The stack's Lambda functions: the authorizer, one per handler module of the route manifest, and the event handlers. */
+export interface StackFunctions {
+  readonly authorizer: NodejsFunction;
+  /** The function built from a handler module; throws for a module the manifest does not name. */
+  forHandler(handlerModule: string): NodejsFunction;
+}
+
+/**
+ * Adds one function per handler module, each with the environment and the IAM grants its
+ * manifest permissions (shared/routes.ts) ask for, and nothing more.
+ */
+export function addFunctions(stack: Stack, props: FunctionsProps): StackFunctions {
+  const { data, recordings, mail, identity, logRetention } = props;
+  const environmentFor = (permissions: RoutePermissions): FunctionEnvironment => ({
+    TABLE_NAME: data.table.tableName,
+    NODE_OPTIONS: '--enable-source-maps',
+    ...(permissions.profileKey?.length ? { PROFILE_KMS_KEY_ARN: data.profileKey.keyArn } : {}),
+    ...(permissions.bucket?.length ? { BUCKET_NAME: recordings.bucket.bucketName } : {}),
+    ...(permissions.mail?.length ? mail.environment : {}),
+  });
+  const grant = (role: iam.IRole, permissions: RoutePermissions) => {
+    if (permissions.table?.length) data.grantTable(role, permissions.table);
+    if (permissions.profileKey?.length) data.grantProfileKey(role, permissions.profileKey);
+    if (permissions.bucket?.length) recordings.grantObjects(role, permissions.bucket);
+    if (permissions.mail?.length) mail.grantSend(role, permissions.mail);
+  };
+  const build = (handlerModule: string, permissions: RoutePermissions, extraEnvironment: Partial<Record<ConfigVariable, string>> = {}) => {
+    const { fn, role } = createFunction(stack, handlerModule, logRetention, { ...environmentFor(permissions), ...extraEnvironment });
+    grant(role, permissions);
+    return fn;
+  };
+
+  // Reads keys and identity links; writes an identity link the first time a user signs in.
+  const authorizer = build('functions/authorizer', { table: ['GetItem', 'PutItem'] }, identity.authorizerEnvironment);
+  // A route's public alias shares its route's function.
+  const byHandler = new Map<string, NodejsFunction>([
+    ...listHandlers().map(({ handler, permissions }) => [handler, build(handler, permissions)] as const),
+    ...Object.values(EVENT_HANDLERS).map(({ handler, permissions }) => [handler, build(handler, permissions)] as const),
+  ]);
+  return {
+    authorizer,
+    forHandler(handlerModule) {
+      const fn = byHandler.get(handlerModule);
+      if (!fn) throw new Error(`No function for ${handlerModule}: the route manifest (shared/routes.ts) does not name it.`);
+      return fn;
+    },
+  };
+}
+
+/**
+ * A handler module bundled alone: minified, tree-shaken, with source maps. It logs to a log
+ * group of its own, and its role may write to that log group only (no AWS managed policy).
+ * The ids (UsersListUsersFunction, …Role, …Logs) are at the stack's scope: they make the
+ * logical ids that deployed stacks and `sam local invoke` know.
+ */
+function createFunction(stack: Stack, handlerModule: string, logRetention: logs.RetentionDays, environment: FunctionEnvironment): { fn: NodejsFunction; role: iam.Role } {
+  const id = handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
+  const logGroup = new logs.LogGroup(stack, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
+  const role = new iam.Role(stack, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: `Voice Org API: ${handlerModule}` });
+  logGroup.grantWrite(role);
+  const fn = new NodejsFunction(stack, `${id}Function`, {
+    entry: path.join(repoRoot, `${handlerModule}.ts`),
+    handler: 'handler',
+    runtime: lambda.Runtime.NODEJS_22_X,
+    architecture: lambda.Architecture.ARM_64,
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+    environment,
+    role,
+    projectRoot: repoRoot,
+    depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
+    logGroup,
+    bundling: {
+      minify: true,
+      sourceMap: true,
+      target: 'node22',
+      format: OutputFormat.CJS,
+      externalModules: [],
+      forceDockerBundling: false,
+    },
+  });
+  acknowledge(
+    fn,
+    'AwsSolutions-L1',
+    'Node.js 22 is a supported Lambda runtime. The bundles target node22 and the artefact tests run them on the Node.js 20/22 this project is developed and tested on; nodejs24.x has not been run here. Move to NODEJS_24_X (and target node24) once the tests run on Node.js 24.',
+  );
+  return { fn, role };
+}
