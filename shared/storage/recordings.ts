@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { itemFields, StoredItemError, type ItemFields } from './item-fields';
 import { keys, type RecordingBin } from './keys';
@@ -251,15 +251,23 @@ export function transcriptChunkFromItem(item: Item): TranscriptSegment[] {
     });
 }
 
-/** The link items of a live recording, one per tag; each carries the recording's whole tag set for tagMode=all. */
+/** The key of a recording's link under one tag (newest first in the tag's partition). */
+export function tagLinkKey(recording: Recording, tagId: string): { PK: string; SK: string } {
+  const { PK, SK } = keys.recordingTagLink(recording.org_id, tagId, recording.created_at, recording.id);
+  // The builder leaves SK out only when created_at is not given, which it is here.
+  if (SK === undefined) throw new Error(`No tag link sort key for recording ${recording.id}`);
+  return { PK, SK };
+}
+
+/** A recording's link item under one tag; it carries the recording's whole tag set for tagMode=all. */
+export function tagLinkItem(recording: Recording, tagId: string) {
+  return { ...tagLinkKey(recording, tagId), recording_id: recording.id, recorded_by: recording.recorded_by, tags: recording.tags };
+}
+
+/** The link items of a live recording, one per tag (a recording in the trash has none). */
 export function tagLinkItems(recording: Recording) {
   if (recording.deleted_at) return [];
-  return recording.tags.map((tagId) => ({
-    ...keys.recordingTagLink(recording.org_id, tagId, recording.created_at, recording.id),
-    recording_id: recording.id,
-    recorded_by: recording.recorded_by,
-    tags: recording.tags,
-  }));
+  return recording.tags.map((tagId) => tagLinkItem(recording, tagId));
 }
 
 /** The related items of a recording (transcript split into chunks). */
@@ -389,8 +397,12 @@ export function partsFromItems(items: Record<string, unknown>[], recordingSk: st
   return parts;
 }
 
-/** The keys of every related item of a recording (for permanent deletion). */
-export async function listPartKeys(db: TableContext, orgId: string, recordingId: string): Promise<{ PK: string; SK: string }[]> {
+/**
+ * Deletes every related item of a recording (summary, action items, translation,
+ * transcript header and chunks): one query for their keys, then batches of 25, retrying
+ * unprocessed ones. For parts too many for one transaction; the recording stays.
+ */
+export async function deleteRelatedItems(db: TableContext, orgId: string, recordingId: string): Promise<void> {
   const base = keys.recording(orgId, recordingId);
   const items = await queryAll(db, {
     TableName: db.tableName,
@@ -398,11 +410,7 @@ export async function listPartKeys(db: TableContext, orgId: string, recordingId:
     ExpressionAttributeValues: { ':pk': base.PK, ':from': `${base.SK}#`, ':to': `${base.SK}#~` },
     ProjectionExpression: 'PK, SK',
   });
-  return items as { PK: string; SK: string }[];
-}
-
-/** Deletes items in batches of 25 (retrying unprocessed ones); for parts too many for one transaction. */
-export async function deleteItems(db: TableContext, itemKeys: { PK: string; SK: string }[]): Promise<void> {
+  const itemKeys = items.map((item) => ({ PK: base.PK, SK: String(item.SK) }));
   for (let i = 0; i < itemKeys.length; i += 25) {
     await sendUntilProcessed(
       itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })),
@@ -412,9 +420,4 @@ export async function deleteItems(db: TableContext, itemKeys: { PK: string; SK: 
       },
     );
   }
-}
-
-/** Runs a query input as is (the list planner builds them). */
-export function sendQuery(db: TableContext, input: QueryCommandInput) {
-  return db.client.send(new QueryCommand(input));
 }

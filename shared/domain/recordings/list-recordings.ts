@@ -2,13 +2,12 @@ import { requireCallerAccess, type Caller } from '../../auth/policy';
 import { ValidationError } from '../../http/errors';
 import type { ListRecordingsQuery } from '../../schemas/recordings';
 import type { TableContext } from '../../storage/dynamo';
-import { keys } from '../../storage/keys';
 import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
-import { batchGetAll } from '../../storage/query-all';
-import { recordingFromItem, type Recording } from '../../storage/recordings';
+import { countMatching, readRecordingPage, type RecordingFilter } from '../../storage/recording-index';
+import type { Recording } from '../../storage/recordings';
 import { findUserIdByEmail } from '../../storage/users';
-import { countMatching, decodeCursor, encodeCursor, readPage, type RecordingFilter } from './recording-index';
+import { decodeCursor, encodeCursor } from './recording-index';
 import { listItemView } from './recording-views';
 
 /**
@@ -49,24 +48,16 @@ export async function listRecordings(db: TableContext, request: ListRequest): Pr
   const { filter, limit } = request;
   const position = request.cursor ? decodeCursor(request.cursor, filter) : { after: undefined, page: request.page };
   const offset = request.cursor ? 0 : (request.page - 1) * limit;
-  const [{ entries, hasMore }, total] = await Promise.all([
-    readPage(db, filter, { offset, limit, after: position.after }),
+  const [{ recordings, lastSortKey, hasMore }, total] = await Promise.all([
+    readRecordingPage(db, filter, { offset, limit, after: position.after }),
     totalOf(db, filter),
   ]);
-  // Link entries name their recording; index entries are the recording. One batch reads the rest.
-  const missing = entries.filter((entry) => !entry.item).map((entry) => keys.recording(filter.orgId, entry.recordingId));
-  const fetched = new Map((await batchGetAll(db, missing)).map((item) => [item.id as string, item]));
-  const recordings = entries.flatMap((entry) => {
-    const item = entry.item ?? fetched.get(entry.recordingId);
-    return item ? [recordingFromItem(item)] : []; // deleted between the two reads
-  });
-  const last = entries.at(-1);
   return {
     recordings,
     page: position.page,
     limit,
     total,
-    nextCursor: hasMore && last ? encodeCursor(last.sortKey, position.page + 1, filter) : null,
+    nextCursor: hasMore && lastSortKey ? encodeCursor(lastSortKey, position.page + 1, filter) : null,
   };
 }
 
@@ -76,7 +67,8 @@ async function totalOf(db: TableContext, filter: RecordingFilter): Promise<numbe
     const org = await getOrganization(db, filter.orgId);
     return (filter.bin === 'LIVE' ? org?.recording_count : org?.trash_count) ?? 0;
   }
-  if (unbounded && filter.bin === 'LIVE') return (await getMembership(db, filter.orgId, filter.recordedBy!))?.recording_count ?? 0;
+  // The recorder's membership counts only its live recordings.
+  if (unbounded && filter.recordedBy && filter.bin === 'LIVE') return (await getMembership(db, filter.orgId, filter.recordedBy))?.recording_count ?? 0;
   return countMatching(db, filter);
 }
 

@@ -4,18 +4,15 @@ import { keys } from '../../storage/keys';
 import { getMembership, type Membership } from '../../storage/memberships';
 import { batchGetAll } from '../../storage/query-all';
 import {
-  deleteItems,
-  getRecording,
-  listPartKeys,
-  partItems,
-  recordingItem,
-  recordUploadOutcome,
-  sendQuery,
-  tagLinkItems,
-  type Recording,
-  type RecordingParts,
-} from '../../storage/recordings';
-import { cancellationCodes, isConditionFailure, transact, type TransactItem } from '../../storage/transactions';
+  commitRecordingChange,
+  newestOtherLiveRecordingAt,
+  relatedItemCount,
+  TRANSACTION_WRITE_LIMIT,
+  type RecordingChange,
+  type RecordingCondition,
+} from '../../storage/recording-writes';
+import { deleteRelatedItems, getRecording, recordUploadOutcome, type Recording, type RecordingParts } from '../../storage/recordings';
+import { cancellationCodes, isConditionFailure } from '../../storage/transactions';
 
 /** Removes a recording's uploaded object; S3 in AWS, the S3 emulator locally. */
 export type DeleteObject = (key: string) => Promise<void>;
@@ -45,53 +42,63 @@ async function committed<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The org's live and trash counters move together with each recording change. */
-function orgCounts(db: TableContext, orgId: string, live: number, trash: number): TransactItem {
-  return {
-    Update: {
-      TableName: db.tableName,
-      Key: keys.organization(orgId),
-      UpdateExpression: 'ADD recording_count :live, trash_count :trash',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':live': live, ':trash': trash },
-    },
-  };
+const isLive = (recording: Recording | undefined): recording is Recording => recording !== undefined && !recording.deleted_at;
+const isTrashed = (recording: Recording | undefined): recording is Recording => recording !== undefined && Boolean(recording.deleted_at);
+const laterOf = (a: string | null, b: string) => (a && a > b ? a : b);
+
+/** What a change needs to know of the recorder: its membership, and its newest other live recording when one leaves the live list. */
+export interface RecorderState {
+  membership: Membership;
+  /** created_at of the recorder's newest live recording other than this one; read only when the recording leaves the live list. */
+  newestOtherLiveAt?: string | null;
 }
 
 /**
- * The recorder's membership counts its live recordings and the newest one's created_at.
- * The write is conditioned on the count it was computed from, so two changes racing on
- * one recorder cannot both apply to the same starting point.
+ * Plans a recording change from the recording as read (`before`, undefined for a new one)
+ * to the recording to store (`after`, undefined for a permanent delete): a live recording
+ * has one tag link per tag, each carrying its tag set, and a recording in the trash none,
+ * so links are rewritten for every tag it is live under and removed for the tags it no
+ * longer is; the organization counts its live and trash recordings, and the recorder its
+ * live ones with the newest one's created_at. Pure: reads happen before, the commit after.
  */
-function recorderCounts(db: TableContext, membership: Membership, count: number, latest: string | null): TransactItem {
-  return {
-    Update: {
-      TableName: db.tableName,
-      Key: keys.membership(membership.org_id, membership.user_id),
-      UpdateExpression: 'SET recording_count = :next, latest_recording_at = :latest',
-      ConditionExpression: 'recording_count = :current',
-      ExpressionAttributeValues: { ':next': count, ':latest': latest, ':current': membership.recording_count },
-    },
+export function planRecordingChange(change: {
+  before?: Recording;
+  after?: Recording;
+  relies: RecordingCondition;
+  parts?: RecordingParts;
+  recorder?: RecorderState;
+}): RecordingChange {
+  const { before, after, recorder } = change;
+  const written = isLive(after) ? after.tags : [];
+  const removed = isLive(before) ? before.tags.filter((tag) => !written.includes(tag)) : [];
+  const liveMove = Number(isLive(after)) - Number(isLive(before));
+  const trashMove = Number(isTrashed(after)) - Number(isTrashed(before));
+  const plan: RecordingChange = {
+    before,
+    after,
+    relies: change.relies,
+    parts: change.parts,
+    tagLinks: { write: written, remove: removed },
+    organizationCounts: { live: liveMove, trash: trashMove },
   };
+  if (recorder && liveMove !== 0) {
+    const { membership } = recorder;
+    const latest = isLive(after) ? laterOf(membership.latest_recording_at, after.created_at) : (recorder.newestOtherLiveAt ?? null);
+    plan.recorderCounts = { userId: membership.user_id, read: membership.recording_count, next: membership.recording_count + liveMove, latestRecordingAt: latest };
+  }
+  return plan;
 }
 
-/** The created_at of the recorder's newest live recording other than `excludeId`. */
-async function newestOtherLive(db: TableContext, orgId: string, userId: string, excludeId: string): Promise<string | null> {
-  const { Items } = await sendQuery(db, {
-    TableName: db.tableName,
-    IndexName: 'GSI2',
-    KeyConditionExpression: 'GSI2PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.recorderRecordingsIndex(orgId, userId, 'LIVE').GSI2PK },
-    ScanIndexForward: false,
-    Limit: 2,
-    ProjectionExpression: 'id, created_at',
-  });
-  return (Items ?? []).find((item) => item.id !== excludeId)?.created_at ?? null;
+/**
+ * The recorder of a recording leaving the live list, with its newest other live
+ * recording (the one its latest_recording_at falls back to); undefined when the recorder
+ * is no longer a member (its counters are then left alone).
+ */
+async function recorderLeaving(db: TableContext, recording: Recording): Promise<RecorderState | undefined> {
+  const membership = await getMembership(db, recording.org_id, recording.recorded_by);
+  if (!membership) return undefined;
+  return { membership, newestOtherLiveAt: await newestOtherLiveRecordingAt(db, recording.org_id, recording.recorded_by, recording.id) };
 }
-
-const laterOf = (a: string | null, b: string) => (a && a > b ? a : b);
-const put = (db: TableContext, Item: Record<string, unknown>, ConditionExpression?: string): TransactItem => ({ Put: { TableName: db.tableName, Item, ConditionExpression } });
-const remove = (db: TableContext, Key: Record<string, string>, ConditionExpression?: string): TransactItem => ({ Delete: { TableName: db.tableName, Key, ConditionExpression } });
 
 /** Every id must be a tag of the organization; one BatchGetItem checks them all. */
 export async function assertOrgTags(db: TableContext, orgId: string, tagIds: string[], field: string): Promise<void> {
@@ -101,29 +108,20 @@ export async function assertOrgTags(db: TableContext, orgId: string, tagIds: str
   if (unknown.length) throw ValidationError.field(field, 'invalid_value', `names tags this organization does not have: ${unknown.join(', ')}`);
 }
 
-async function recorderOf(db: TableContext, recording: Recording): Promise<Membership | undefined> {
-  return getMembership(db, recording.org_id, recording.recorded_by);
-}
-
 /**
  * Creates a recording with its related items, its tag links and the counts it feeds
  * (the org's, and the recorder's for a live recording), in one transaction.
  */
 export async function createRecording(deps: RecordingDeps, recording: Recording, parts: RecordingParts = {}): Promise<void> {
   const { db } = deps;
-  const related = partItems(recording.org_id, recording.id, parts);
-  if (related.length + recording.tags.length + 3 > 100) throw ValidationError.field('transcript', 'too_long', 'is too large to store with the recording at once');
+  // The recording, its parts, its links and the two counters share one transaction.
+  if (relatedItemCount(recording.org_id, recording.id, parts) + recording.tags.length + 3 > TRANSACTION_WRITE_LIMIT) {
+    throw ValidationError.field('transcript', 'too_long', 'is too large to store with the recording at once');
+  }
   await committed(async () => {
-    const membership = await recorderOf(db, recording);
+    const membership = await getMembership(db, recording.org_id, recording.recorded_by);
     if (!membership) throw ValidationError.field('recorded_by', 'invalid_value', `names no member of this organization (${recording.recorded_by})`);
-    const live = !recording.deleted_at;
-    await transact(db, [
-      put(db, recordingItem(recording), 'attribute_not_exists(PK)'),
-      ...related.map((item) => put(db, item)),
-      ...tagLinkItems(recording).map((item) => put(db, item)),
-      orgCounts(db, recording.org_id, live ? 1 : 0, live ? 0 : 1),
-      ...(live ? [recorderCounts(db, membership, membership.recording_count + 1, laterOf(membership.latest_recording_at, recording.created_at))] : []),
-    ]);
+    await commitRecordingChange(db, planRecordingChange({ after: recording, relies: { kind: 'new' }, parts, recorder: { membership } }));
   });
 }
 
@@ -150,19 +148,7 @@ export async function updateRecording(
   return committed(async () => {
     const current = await getLiveRecording(db, orgId, recordingId);
     const next: Recording = { ...current, ...changes, updated_at: deps.now().toISOString() };
-    const dropped = current.tags.filter((tag) => !next.tags.includes(tag));
-    await transact(db, [
-      {
-        Put: {
-          TableName: db.tableName,
-          Item: recordingItem(next),
-          ConditionExpression: 'updated_at = :read AND attribute_not_exists(deleted_at)',
-          ExpressionAttributeValues: { ':read': current.updated_at },
-        },
-      },
-      ...tagLinkItems(next).map((item) => put(db, item)),
-      ...dropped.map((tag) => remove(db, keys.recordingTagLink(orgId, tag, current.created_at, current.id) as { PK: string; SK: string })),
-    ]);
+    await commitRecordingChange(db, planRecordingChange({ before: current, after: next, relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: current.updated_at } }));
     return next;
   });
 }
@@ -172,16 +158,10 @@ export async function softDeleteRecording(deps: RecordingDeps, orgId: string, re
   const { db } = deps;
   await committed(async () => {
     const current = await getLiveRecording(db, orgId, recordingId);
-    const membership = await recorderOf(db, current);
     const now = deps.now().toISOString();
     const trashed: Recording = { ...current, deleted_at: now, updated_at: now };
-    const latest = membership ? await newestOtherLive(db, orgId, current.recorded_by, current.id) : null;
-    await transact(db, [
-      put(db, recordingItem(trashed), 'attribute_exists(PK) AND attribute_not_exists(deleted_at)'),
-      ...tagLinkItems(current).map((link) => remove(db, { PK: link.PK, SK: link.SK! })),
-      orgCounts(db, orgId, -1, 1),
-      ...(membership ? [recorderCounts(db, membership, membership.recording_count - 1, latest)] : []),
-    ]);
+    const recorder = await recorderLeaving(db, current);
+    await commitRecordingChange(db, planRecordingChange({ before: current, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE' }, recorder }));
   });
 }
 
@@ -191,15 +171,11 @@ export async function restoreRecording(deps: RecordingDeps, orgId: string, recor
   return committed(async () => {
     const current = await getRecording(db, orgId, recordingId);
     if (!current?.deleted_at) throw new NotFoundError('RECORDING_NOT_FOUND', `Recording ${recordingId} is not in this organization's trash.`);
-    const membership = await recorderOf(db, current);
+    const membership = await getMembership(db, orgId, current.recorded_by);
     const { deleted_at: _deletedAt, ...rest } = current;
     const restored: Recording = { ...rest, updated_at: deps.now().toISOString() };
-    await transact(db, [
-      put(db, recordingItem(restored), 'attribute_exists(deleted_at)'),
-      ...tagLinkItems(restored).map((item) => put(db, item)),
-      orgCounts(db, orgId, 1, -1),
-      ...(membership ? [recorderCounts(db, membership, membership.recording_count + 1, laterOf(membership.latest_recording_at, restored.created_at))] : []),
-    ]);
+    const recorder = membership && { membership };
+    await commitRecordingChange(db, planRecordingChange({ before: current, after: restored, relies: { kind: 'stored', stillIn: 'TRASH' }, recorder }));
     return restored;
   });
 }
@@ -213,27 +189,13 @@ export async function deleteRecordingPermanently(deps: RecordingDeps & { deleteO
   const { db } = deps;
   const recording = await getRecording(db, orgId, recordingId);
   if (!recording) throw notFound(recordingId);
-  await deleteItems(db, await listPartKeys(db, orgId, recordingId));
+  await deleteRelatedItems(db, orgId, recordingId);
   if (recording.upload) await deps.deleteObject(recording.upload.s3_key);
   await committed(async () => {
     const current = await getRecording(db, orgId, recordingId);
     if (!current) return; // a concurrent delete finished the job
-    const live = !current.deleted_at;
-    const membership = live ? await recorderOf(db, current) : undefined;
-    const latest = membership ? await newestOtherLive(db, orgId, current.recorded_by, current.id) : null;
-    await transact(db, [
-      {
-        Delete: {
-          TableName: db.tableName,
-          Key: keys.recording(orgId, recordingId),
-          ConditionExpression: 'updated_at = :read',
-          ExpressionAttributeValues: { ':read': current.updated_at },
-        },
-      },
-      ...tagLinkItems(current).map((link) => remove(db, { PK: link.PK, SK: link.SK! })),
-      orgCounts(db, orgId, live ? -1 : 0, live ? 0 : -1),
-      ...(membership ? [recorderCounts(db, membership, membership.recording_count - 1, latest)] : []),
-    ]);
+    const recorder = isLive(current) ? await recorderLeaving(db, current) : undefined;
+    await commitRecordingChange(db, planRecordingChange({ before: current, relies: { kind: 'stored', unchangedSince: current.updated_at }, recorder }));
   });
 }
 

@@ -1,213 +1,24 @@
 import { createHash } from 'node:crypto';
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../../http/errors';
-import type { TableContext } from '../../storage/dynamo';
-import { keys, type RecordingBin } from '../../storage/keys';
-import { sendQuery } from '../../storage/recordings';
+import type { RecordingFilter } from '../../storage/recording-index';
+
+// The filter and its count are the storage's (shared/storage/recording-index.ts builds the
+// queries); re-exported because callers of the list (the recordings benchmark) reach them here.
+export { countMatching, type RecordingFilter } from '../../storage/recording-index';
 
 /**
- * Which recordings a list asks for. Every source below yields them newest first by the
- * sort key `<created_at>#<id>`, so pages, cursors and merges all work on that one key.
+ * An opaque keyset cursor: where the next page starts (the sort key the previous page
+ * ended on), its page number, and a fingerprint of the filter it belongs to, so a cursor
+ * cannot be replayed against another list.
  */
-export interface RecordingFilter {
-  orgId: string;
-  bin: RecordingBin;
-  /** Inclusive bounds on created_at (ISO timestamps). */
-  from?: string;
-  to?: string;
-  recordedBy?: string;
-  tagIds?: string[];
-  tagMode: 'any' | 'all';
-}
-
-/** One entry of a list: its sort key, its recording id, and the recording item when the index holds it. */
-export interface IndexEntry {
-  sortKey: string;
-  recordingId: string;
-  item?: Record<string, unknown>;
-}
-
-interface Source {
-  input: Omit<QueryCommandInput, 'TableName'>;
-  sortKeyAttribute: string;
-  /** Link items name their recording; index items are the recording. */
-  holdsRecording: boolean;
-}
-
-/**
- * The queries that answer a filter, read newest first:
- * - tags on live recordings: the tag link partitions (one per tag for `any`, merged;
- *   the first tag's links filtered on the others for `all`);
- * - a recorder: GSI2 (the recorder's recordings); otherwise GSI1 (the org's);
- * - created_at bounds become a key condition on the sort key (never a filter);
- * - remaining conditions (recorder with tags; tags in the trash) are filter expressions.
- */
-function sources(filter: RecordingFilter, after?: string): Source[] {
-  const lower = filter.from;
-  const upperBound = filter.to ? `${filter.to}#~` : undefined;
-  // A cursor continues strictly below its sort key; BETWEEN is inclusive, so the one
-  // entry equal to the cursor is dropped when read.
-  const upper = after && (!upperBound || after < upperBound) ? after : upperBound;
-  const range = (attribute: string) => {
-    if (lower && upper) return { condition: ` AND ${attribute} BETWEEN :lower AND :upper`, values: { ':lower': lower, ':upper': upper } };
-    if (lower) return { condition: ` AND ${attribute} >= :lower`, values: { ':lower': lower } };
-    if (upper) return { condition: ` AND ${attribute} <= :upper`, values: { ':upper': upper } };
-    return { condition: '', values: {} };
-  };
-  const filters: string[] = [];
-  const values: Record<string, unknown> = {};
-  const tagIds = filter.tagIds ?? [];
-
-  if (tagIds.length && filter.bin === 'LIVE') {
-    if (filter.recordedBy) {
-      filters.push('recorded_by = :recorder');
-      values[':recorder'] = filter.recordedBy;
-    }
-    const linkQuery = (tagId: string, extraFilters: string[], extraValues: Record<string, unknown>): Source => {
-      const { condition, values: rangeValues } = range('SK');
-      const allFilters = [...filters, ...extraFilters];
-      return {
-        input: {
-          KeyConditionExpression: `PK = :pk${condition}`,
-          ExpressionAttributeValues: { ':pk': keys.recordingTagLink(filter.orgId, tagId).PK, ...rangeValues, ...values, ...extraValues },
-          ...(allFilters.length ? { FilterExpression: allFilters.join(' AND ') } : {}),
-        },
-        sortKeyAttribute: 'SK',
-        holdsRecording: false,
-      };
-    };
-    if (filter.tagMode === 'any') return tagIds.map((tagId) => linkQuery(tagId, [], {}));
-    const others = tagIds.slice(1);
-    return [linkQuery(tagIds[0], others.map((_, i) => `contains(tags, :tag${i})`), Object.fromEntries(others.map((tag, i) => [`:tag${i}`, tag])))];
-  }
-
-  if (tagIds.length) {
-    // The trash has no tag links (it is small and rarely filtered): filter its index.
-    const tagConditions = tagIds.map((tag, i) => {
-      values[`:tag${i}`] = tag;
-      return `contains(tags, :tag${i})`;
-    });
-    filters.push(`(${tagConditions.join(filter.tagMode === 'all' ? ' AND ' : ' OR ')})`);
-  }
-  const byRecorder = Boolean(filter.recordedBy);
-  const index = byRecorder ? 'GSI2' : 'GSI1';
-  const partition = byRecorder
-    ? keys.recorderRecordingsIndex(filter.orgId, filter.recordedBy!, filter.bin).GSI2PK
-    : keys.recordingsIndex(filter.orgId, filter.bin).GSI1PK;
-  const { condition, values: rangeValues } = range(`${index}SK`);
-  return [
-    {
-      input: {
-        IndexName: index,
-        KeyConditionExpression: `${index}PK = :pk${condition}`,
-        ExpressionAttributeValues: { ':pk': partition, ...rangeValues, ...values },
-        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-      },
-      sortKeyAttribute: `${index}SK`,
-      holdsRecording: true,
-    },
-  ];
-}
-
-/**
- * Entries of one source, newest first. Each query asks for what is still `wanted` (at
- * most 1,000; more when a filter expression drops entries), so a page never reads far
- * past its end.
- */
-async function* readSource(db: TableContext, source: Source, wanted: number, after?: string): AsyncGenerator<IndexEntry> {
-  let startKey: Record<string, unknown> | undefined;
-  let read = 0;
-  do {
-    const remaining = Math.max(1, wanted - read);
-    // A filter expression drops some of what a query reads: ask for more per round trip.
-    const limit = Math.min(1000, source.input.FilterExpression ? Math.max(100, remaining * 2) : remaining);
-    const page = await sendQuery(db, { ...source.input, TableName: db.tableName, ScanIndexForward: false, Limit: limit, ExclusiveStartKey: startKey });
-    read += page.Items?.length ?? 0;
-    for (const item of page.Items ?? []) {
-      const sortKey = item[source.sortKeyAttribute] as string;
-      if (after && sortKey >= after) continue;
-      yield { sortKey, recordingId: (source.holdsRecording ? item.id : item.recording_id) as string, item: source.holdsRecording ? item : undefined };
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-}
-
-/** Merges sources newest first; a recording under several tags appears once. */
-async function* merged(db: TableContext, all: Source[], wanted: number, after?: string): AsyncGenerator<IndexEntry> {
-  if (all.length === 1) {
-    yield* readSource(db, all[0], wanted, after);
-    return;
-  }
-  const iterators = all.map((source) => readSource(db, source, wanted, after));
-  const heads = await Promise.all(iterators.map((iterator) => iterator.next()));
-  let last: string | undefined;
-  for (;;) {
-    let best = -1;
-    heads.forEach((head, i) => {
-      if (!head.done && (best < 0 || head.value.sortKey > (heads[best].value as IndexEntry).sortKey)) best = i;
-    });
-    if (best < 0) return;
-    const entry = heads[best].value as IndexEntry;
-    heads[best] = await iterators[best].next();
-    if (entry.sortKey === last) continue;
-    last = entry.sortKey;
-    yield entry;
-  }
-}
-
-/**
- * One page of entries: after `offset` entries, or strictly after a cursor's sort key,
- * `limit` entries plus whether more follow. Reads are in proportion to offset + limit
- * (plus what filter expressions discard).
- */
-export async function readPage(
-  db: TableContext,
-  filter: RecordingFilter,
-  { offset, limit, after }: { offset: number; limit: number; after?: string },
-): Promise<{ entries: IndexEntry[]; hasMore: boolean }> {
-  const entries: IndexEntry[] = [];
-  let skipped = 0;
-  // The skipped entries, the page, one more to know if more follow, and the cursor's own
-  // entry (its bound is inclusive, see sources()).
-  const wanted = offset + limit + 1 + (after ? 1 : 0);
-  for await (const entry of merged(db, sources(filter, after), wanted, after)) {
-    if (skipped < offset) {
-      skipped++;
-      continue;
-    }
-    if (entries.length === limit) return { entries, hasMore: true };
-    entries.push(entry);
-  }
-  return { entries, hasMore: false };
-}
-
-/**
- * How many recordings match a filter, for filters no maintained counter answers: COUNT
- * queries for one source (reading every match), distinct keys across sources for
- * tagMode=any over several tags.
- */
-export async function countMatching(db: TableContext, filter: RecordingFilter): Promise<number> {
-  const all = sources(filter);
-  if (all.length > 1) {
-    let count = 0;
-    for await (const _entry of merged(db, all.map((s) => ({ ...s, input: { ...s.input, ProjectionExpression: 'SK, recording_id' } })), Number.MAX_SAFE_INTEGER)) count++;
-    return count;
-  }
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await sendQuery(db, { ...all[0].input, TableName: db.tableName, Select: 'COUNT', ExclusiveStartKey: startKey });
-    count += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-}
-
-/** An opaque keyset cursor: where the next page starts, its page number, and the filter it belongs to. */
 export function encodeCursor(after: string, page: number, filter: RecordingFilter): string {
   return Buffer.from(JSON.stringify({ a: after, p: page, f: fingerprint(filter) })).toString('base64url');
 }
 
+/**
+ * Reads a cursor this API issued for the same filter: 400 `cursor` when it is not one
+ * (format) or belongs to a list with other filters (invalid_value).
+ */
 export function decodeCursor(cursor: string, filter: RecordingFilter): { after: string; page: number } {
   try {
     const { a, p, f } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

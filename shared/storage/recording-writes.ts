@@ -1,0 +1,130 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { TableContext } from './dynamo';
+import { keys, type RecordingBin } from './keys';
+import { recordingCountsChange } from './organizations';
+import { partItems, recordingItem, tagLinkItem, tagLinkKey, type Recording, type RecordingParts } from './recordings';
+import { commitParts, type TransactionPart, type TransactItem } from './transactions';
+
+/** What a recording change relies on about the stored recording; it commits only if this still holds. */
+export type RecordingCondition =
+  /** No recording with this id is stored yet. */
+  | { kind: 'new' }
+  /**
+   * The recording is stored and, when given, is still in this bin (live, or in the trash)
+   * and still unchanged since it was read with this `updated_at`.
+   */
+  | { kind: 'stored'; stillIn?: RecordingBin; unchangedSince?: string };
+
+/**
+ * Everything one recording change writes, planned by the domain and committed here as
+ * one transaction.
+ */
+export interface RecordingChange {
+  /** The recording as read; undefined when it is new. */
+  before?: Recording;
+  /** The recording to store; undefined when it is deleted for good. */
+  after?: Recording;
+  relies: RecordingCondition;
+  /** Related items stored with a new recording. */
+  parts?: RecordingParts;
+  /**
+   * Tag links: `write` the tags whose link is (re)written with the recording's current tag
+   * set, `remove` those whose link goes.
+   */
+  tagLinks: { write: string[]; remove: string[] };
+  /** How the organization's live and trash counters move (none when both are 0). */
+  organizationCounts: { live: number; trash: number };
+  /**
+   * The recorder's live recording count as read, the count it moves to and its newest
+   * live recording's created_at; committed only if the count is still the one read.
+   */
+  recorderCounts?: { userId: string; read: number; next: number; latestRecordingAt: string | null };
+}
+
+/** The parts of a recording transaction, by what their write or condition concerns. */
+export type RecordingPart = 'recording' | 'relatedItem' | 'tagLink' | 'organization' | 'recorder';
+
+/** DynamoDB's bound on the writes of one transaction. */
+export const TRANSACTION_WRITE_LIMIT = 100;
+
+/** How many items a recording's parts are stored as (the transcript is split into chunks). */
+export function relatedItemCount(orgId: string, recordingId: string, parts: RecordingParts): number {
+  return partItems(orgId, recordingId, parts).length;
+}
+
+function conditionOf(relies: RecordingCondition): { ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> } {
+  if (relies.kind === 'new') return { ConditionExpression: 'attribute_not_exists(PK)' };
+  const conditions = ['attribute_exists(PK)'];
+  if (relies.stillIn === 'LIVE') conditions.push('attribute_not_exists(deleted_at)');
+  if (relies.stillIn === 'TRASH') conditions.push('attribute_exists(deleted_at)');
+  if (relies.unchangedSince === undefined) return { ConditionExpression: conditions.join(' AND ') };
+  conditions.push('updated_at = :read');
+  return { ConditionExpression: conditions.join(' AND '), ExpressionAttributeValues: { ':read': relies.unchangedSince } };
+}
+
+/**
+ * Commits a recording change all-or-nothing: the recording (put or deleted, only while
+ * `relies` holds), its related items, its tag links, the organization's counters (the
+ * organization must exist) and the recorder's (only at the count read). A failed condition
+ * or a concurrent transaction becomes a WriteConflict naming the parts concerned.
+ */
+export async function commitRecordingChange(db: TableContext, change: RecordingChange): Promise<void> {
+  const subject = change.after ?? change.before;
+  if (!subject) throw new Error('A recording change needs the recording before or after it');
+  const { org_id: orgId, id } = subject;
+  const put = (Item: Record<string, unknown>): TransactItem => ({ Put: { TableName: db.tableName, Item } });
+  const remove = (Key: Record<string, string>): TransactItem => ({ Delete: { TableName: db.tableName, Key } });
+  const condition = conditionOf(change.relies);
+  const parts: TransactionPart<RecordingPart>[] = [
+    {
+      name: 'recording',
+      write: change.after
+        ? { Put: { TableName: db.tableName, Item: recordingItem(change.after), ...condition } }
+        : { Delete: { TableName: db.tableName, Key: keys.recording(orgId, id), ...condition } },
+    },
+    ...(change.after && change.parts ? partItems(orgId, id, change.parts).map((item) => ({ name: 'relatedItem' as const, write: put(item) })) : []),
+    ...(change.after ? change.tagLinks.write.map((tagId) => ({ name: 'tagLink' as const, write: put(tagLinkItem(subject, tagId)) })) : []),
+    ...change.tagLinks.remove.map((tagId) => ({ name: 'tagLink' as const, write: remove(tagLinkKey(subject, tagId)) })),
+  ];
+  const { live, trash } = change.organizationCounts;
+  if (live || trash) parts.push({ name: 'organization', write: recordingCountsChange(db, orgId, { live, trash }) });
+  if (change.recorderCounts) parts.push({ name: 'recorder', write: recorderCountsChange(db, orgId, change.recorderCounts) });
+  await commitParts(db, parts);
+}
+
+/**
+ * The recorder's membership counts its live recordings and the newest one's created_at.
+ * The write is conditioned on the count it was computed from, so two changes racing on
+ * one recorder cannot both apply to the same starting point.
+ */
+function recorderCountsChange(db: TableContext, orgId: string, counts: NonNullable<RecordingChange['recorderCounts']>): TransactItem {
+  return {
+    Update: {
+      TableName: db.tableName,
+      Key: keys.membership(orgId, counts.userId),
+      UpdateExpression: 'SET recording_count = :next, latest_recording_at = :latest',
+      ConditionExpression: 'recording_count = :current',
+      ExpressionAttributeValues: { ':next': counts.next, ':latest': counts.latestRecordingAt, ':current': counts.read },
+    },
+  };
+}
+
+/**
+ * The created_at of a recorder's newest live recording other than `excluding` (the one
+ * leaving the live list), or null when it has none: two index entries answer it.
+ */
+export async function newestOtherLiveRecordingAt(db: TableContext, orgId: string, userId: string, excluding: string): Promise<string | null> {
+  const { Items } = await db.client.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.recorderRecordingsIndex(orgId, userId, 'LIVE').GSI2PK },
+      ScanIndexForward: false,
+      Limit: 2,
+      ProjectionExpression: 'id, created_at',
+    }),
+  );
+  const newest = (Items ?? []).find((item) => item.id !== excluding)?.created_at;
+  return typeof newest === 'string' ? newest : null;
+}
