@@ -263,6 +263,19 @@ export const EVENT_HANDLERS = {
   },
 } as const satisfies Record<string, { handler: string; summary: string; source: string; permissions: RoutePermissions }>;
 
+/**
+ * The Lambda TOKEN authorizer: API Gateway calls it with the Authorization header of every
+ * request to a route that is not public, and caches its answer per token. Like the handlers
+ * above, the stack builds and grants its function from this entry, the local API emulator runs
+ * it, and it has a sample event.
+ */
+export const AUTHORIZER = {
+  handler: 'functions/authorizer',
+  summary: 'Checks the bearer credential (API key or ID token) of every request to a route that is not public',
+  // Reads keys and identity links; writes an identity link the first time a user signs in.
+  permissions: { table: ['GetItem', 'PutItem'] },
+} as const satisfies { handler: string; summary: string; permissions: RoutePermissions };
+
 export type RouteName = keyof typeof ROUTES;
 
 /** One HTTP method + path that API Gateway serves: a route or its public alias. */
@@ -305,4 +318,21 @@ export function listHandlers(): { handler: string; routes: RouteName[]; permissi
     byHandler.set(route.handler, entry);
   }
   return [...byHandler.values()];
+}
+
+/** A Lambda function of the stack, by what invokes it. */
+export interface FunctionDefinition {
+  /** Module path from the repo root, without extension; it exports `handler`. */
+  handler: string;
+  kind: 'authorizer' | 'http' | 'event';
+  permissions: RoutePermissions;
+}
+
+/** Every Lambda function of the stack: the authorizer, one per handler module (listHandlers), then the event handlers. */
+export function listFunctions(): FunctionDefinition[] {
+  return [
+    { handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions },
+    ...listHandlers().map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'http', permissions })),
+    ...Object.values(EVENT_HANDLERS).map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'event', permissions })),
+  ];
 }

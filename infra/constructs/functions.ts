@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ConfigVariable } from '../../shared/config';
-import { EVENT_HANDLERS, listHandlers, type RoutePermissions } from '../../shared/routes';
+import { AUTHORIZER, listFunctions, type RoutePermissions } from '../../shared/routes';
 import { acknowledge } from './acknowledge';
 import type { DataStore } from './data';
 import type { Identity } from './identity';
@@ -25,7 +25,7 @@ export interface FunctionsProps {
   logRetention: logs.RetentionDays;
 }
 
-/** The stack's Lambda functions: the authorizer, one per handler module of the route manifest, and the event handlers. */
+/** The stack's Lambda functions: one per function of the route manifest (listFunctions: the authorizer, the route handlers, the event handlers). */
 export interface StackFunctions {
   readonly authorizer: NodejsFunction;
   /** The function built from a handler module; throws for a module the manifest does not name. */
@@ -33,8 +33,9 @@ export interface StackFunctions {
 }
 
 /**
- * Adds one function per handler module, each with the environment and the IAM grants its
- * manifest permissions (shared/routes.ts) ask for, and nothing more.
+ * Adds one function per function of the route manifest (shared/routes.ts), each with the
+ * environment and the IAM grants its manifest permissions ask for, and nothing more; the
+ * authorizer alone also gets the ID token settings.
  */
 export function addFunctions(stack: Stack, props: FunctionsProps): StackFunctions {
   const { data, recordings, mail, identity, logRetention } = props;
@@ -57,21 +58,16 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
     return fn;
   };
 
-  // Reads keys and identity links; writes an identity link the first time a user signs in.
-  const authorizer = build('functions/authorizer', { table: ['GetItem', 'PutItem'] }, identity.authorizerEnvironment);
-  // A route's public alias shares its route's function.
-  const byHandler = new Map<string, NodejsFunction>([
-    ...listHandlers().map(({ handler, permissions }) => [handler, build(handler, permissions)] as const),
-    ...Object.values(EVENT_HANDLERS).map(({ handler, permissions }) => [handler, build(handler, permissions)] as const),
-  ]);
-  return {
-    authorizer,
-    forHandler(handlerModule) {
-      const fn = byHandler.get(handlerModule);
-      if (!fn) throw new Error(`No function for ${handlerModule}: the route manifest (shared/routes.ts) does not name it.`);
-      return fn;
-    },
+  // One function per handler module: a route's public alias shares its route's function.
+  const byHandler = new Map(
+    listFunctions().map(({ handler, kind, permissions }) => [handler, build(handler, permissions, kind === 'authorizer' ? identity.authorizerEnvironment : {})] as const),
+  );
+  const forHandler = (handlerModule: string): NodejsFunction => {
+    const fn = byHandler.get(handlerModule);
+    if (!fn) throw new Error(`No function for ${handlerModule}: the route manifest (shared/routes.ts) does not name it.`);
+    return fn;
   };
+  return { authorizer: forHandler(AUTHORIZER.handler), forHandler };
 }
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { S3Event } from 'aws-lambda';
-import { EVENT_HANDLERS } from '../../shared/routes';
+import { AUTHORIZER, EVENT_HANDLERS } from '../../shared/routes';
 import { createTableContext } from '../../shared/storage/dynamo';
 import { createApiGateway, rawResponse } from './api-gateway';
 import { DOCS_PATH, OPENAPI_PATH, openApiDocument } from '../../shared/openapi/document';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     let identityProvider: LocalIdentityProvider | undefined;
     const gateway = createApiGateway({
       repoRoot,
-      authorizerModule: 'functions/authorizer',
+      authorizerModule: AUTHORIZER.handler,
       authorizerCacheSeconds: settings.authorizerCacheSeconds,
       extraRoutes: {
         [JWKS_PATH]: () => identityProvider!.jwks,

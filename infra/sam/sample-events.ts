@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, S3Event } fr
 import { SCOPES, type Scope } from '../../shared/auth/access';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import { principalIdOf, principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
-import { EVENT_HANDLERS, listEndpoints, listHandlers, ROUTES, type RouteName } from '../../shared/routes';
+import { AUTHORIZER, EVENT_HANDLERS, listEndpoints, listHandlers, ROUTES, type RouteName } from '../../shared/routes';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { methodArnFor, proxyEvent, tokenAuthorizerEvent } from '../local/api-gateway';
 import { DEMO_ORG_ID, DEMO_USERS } from '../local/demo';
@@ -154,7 +154,8 @@ export interface SampleEvent {
   event: APIGatewayTokenAuthorizerEvent | APIGatewayProxyEvent | S3Event;
 }
 
-export const AUTHORIZER_HANDLER = 'functions/authorizer';
+/** @deprecated The authorizer is a manifest entry: read `AUTHORIZER.handler` from shared/routes.ts. */
+export const AUTHORIZER_HANDLER = AUTHORIZER.handler;
 export const EVENTS_DIR = 'events';
 
 /** Placeholders for the committed events: replace them with your own credentials. */
@@ -325,7 +326,7 @@ export function eventFileOf(handlerModule: string): string {
  */
 export function sampleEvents(setup: SampleSetup): SampleEvent[] {
   const events: SampleEvent[] = [
-    { file: eventFileOf(AUTHORIZER_HANDLER), handler: AUTHORIZER_HANDLER, kind: 'authorizer', event: sampleAuthorizerEvent(setup) },
+    { file: eventFileOf(AUTHORIZER.handler), handler: AUTHORIZER.handler, kind: 'authorizer', event: sampleAuthorizerEvent(setup) },
     ...listHandlers().map(({ handler, routes }): SampleEvent => {
       const routeName = routes[0];
       const request = SAMPLE_REQUESTS[routeName](setup.ids);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { listEndpoints, listHandlers, ROUTES, type RouteDefinition } from '../../shared/routes';
+import { AUTHORIZER, EVENT_HANDLERS, listEndpoints, listFunctions, listHandlers, ROUTES, type RouteDefinition } from '../../shared/routes';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -39,5 +39,13 @@ describe('route manifest', () => {
     const handlers = listHandlers().map((h) => h.handler);
     expect(new Set(handlers).size).toBe(handlers.length);
     expect(handlers).toEqual(expect.arrayContaining(['functions/users/list-users', 'functions/health']));
+  });
+
+  it('lists every function of the stack once: the authorizer, the handler modules, the event handlers', () => {
+    const functions = listFunctions();
+    expect(functions.map((fn) => fn.handler)).toEqual([AUTHORIZER.handler, ...listHandlers().map((h) => h.handler), ...Object.values(EVENT_HANDLERS).map((h) => h.handler)]);
+    expect(new Set(functions.map((fn) => fn.handler)).size).toBe(functions.length);
+    expect(functions.filter((fn) => fn.kind === 'authorizer')).toEqual([{ handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions }]);
+    for (const { handler } of functions) expect({ handler, exists: existsSync(path.join(repoRoot, `${handler}.ts`)) }).toEqual({ handler, exists: true });
   });
 });
