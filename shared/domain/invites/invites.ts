@@ -1,28 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { roleAtLeast, type Role } from '../../auth/access';
 import type { Caller } from '../../auth/policy';
-import type { Principal } from '../../auth/principal';
+import type { IdTokenPrincipal } from '../../auth/principal';
 import { ApiError, ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
 import { pagePagination } from '../../http/responses';
 import { newId } from '../../ids';
 import type { Mailer } from '../../mail/mailer';
 import type { TableContext } from '../../storage/dynamo';
 import {
-  emailGuardItem,
+  commitInviteAcceptance,
+  commitInviteRenewal,
+  commitInviteRevocation,
+  commitInviteSending,
   findInviteByTokenHash,
   getEmailGuard,
   getInvite,
-  inviteItem,
   listInvites,
-  replacePendingInvite,
-  tokenItem,
   type InviteRecord,
 } from '../../storage/invites';
-import { keys } from '../../storage/keys';
-import { getMembership, membershipItem, type Membership } from '../../storage/memberships';
-import { activeMemberCountChange, getOrganization } from '../../storage/organizations';
-import { cancellationCodes, isConditionFailure, transact } from '../../storage/transactions';
+import { getMembership, type Membership } from '../../storage/memberships';
+import { getOrganization } from '../../storage/organizations';
+import { WriteConflict } from '../../storage/transactions';
 import { findUserIdByEmail, getUser, type User } from '../../storage/users';
+import { DEFAULT_TIMEZONE } from '../admin/directory';
 import { invitationEmail } from './invite-email';
 
 export interface InviteDeps {
@@ -56,6 +56,9 @@ export function hashInviteToken(token: string): string {
 
 const acceptLink = (appUrl: string, token: string) => `${appUrl}/invites/accept?token=${encodeURIComponent(token)}`;
 
+/** When an invite sent or resent at `now` stops working. */
+const expiryFrom = (now: Date, settings: InviteDeps['settings']) => new Date(now.getTime() + settings.ttlSeconds * 1000).toISOString();
+
 async function inviterName(db: TableContext, caller: Caller): Promise<string> {
   if (caller.kind !== 'id_token' || !caller.userId) return 'An administrator';
   return (await getUser(db, caller.userId))?.display_name ?? 'An administrator';
@@ -83,7 +86,7 @@ async function sendInvitation(deps: InviteDeps, caller: Caller, invite: InviteRe
  */
 export async function sendInvite(deps: InviteDeps, caller: Caller, request: { email: string; role: Role }) {
   const { db } = deps;
-  if (request.role === 'owner' && !(caller.role && roleAtLeast(caller.role, 'owner'))) {
+  if (request.role === 'owner' && (caller.kind === 'org_key' || !roleAtLeast(caller.role, 'owner'))) {
     throw new ForbiddenError('INSUFFICIENT_ROLE', 'Only an owner can invite an owner.');
   }
   const userId = await findUserIdByEmail(db, request.email);
@@ -100,25 +103,15 @@ export async function sendInvite(deps: InviteDeps, caller: Caller, request: { em
     status: 'pending',
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + deps.settings.ttlSeconds * 1000).toISOString(),
+    expires_at: expiryFrom(now, deps.settings),
     invited_by: caller.actor,
     token_hash: hash,
   };
   try {
-    await transact(db, [
-      { Put: { TableName: db.tableName, Item: inviteItem(invite), ConditionExpression: 'attribute_not_exists(PK)' } },
-      { Put: { TableName: db.tableName, Item: tokenItem(invite), ConditionExpression: 'attribute_not_exists(PK)' } },
-      {
-        Put: {
-          TableName: db.tableName,
-          Item: emailGuardItem(invite),
-          ConditionExpression: 'attribute_not_exists(PK) OR expires_at <= :now',
-          ExpressionAttributeValues: { ':now': now.toISOString() },
-        },
-      },
-    ]);
+    // The email's pending slot may be taken over from an invite that has expired by now.
+    await commitInviteSending(db, { invite, slotFreeAt: now.toISOString() });
   } catch (error) {
-    if (cancellationCodes(error)?.[2] === 'ConditionalCheckFailed') {
+    if (error instanceof WriteConflict && error.failedAt('emailGuard')) {
       throw new ConflictError('INVITE_PENDING', `${request.email} already has a pending invitation to this organization.`);
     }
     throw error;
@@ -136,25 +129,11 @@ function notPending(invite: InviteRecord, now: Date) {
 }
 
 /**
- * Transaction parts that free the invite's email for a new invitation, if the invite still
- * holds it. The token lookup stays (until TTL), so the link reports revoked or accepted.
+ * Whether the invite holds its email's pending slot: a newer invite may have taken it over
+ * once this one expired, and then leaving this invite must not free it.
  */
-async function releaseEmailGuard(db: TableContext, invite: InviteRecord) {
-  const guard = await getEmailGuard(db, invite.org_id, invite.email);
-  return [
-    ...(guard?.invite_id === invite.id
-      ? [
-          {
-            Delete: {
-              TableName: db.tableName,
-              Key: keys.inviteEmailGuard(invite.org_id, invite.email),
-              ConditionExpression: 'invite_id = :id',
-              ExpressionAttributeValues: { ':id': invite.id },
-            },
-          },
-        ]
-      : []),
-  ];
+async function holdsEmailSlot(db: TableContext, invite: InviteRecord): Promise<boolean> {
+  return (await getEmailGuard(db, invite.org_id, invite.email))?.invite_id === invite.id;
 }
 
 /** Revokes a pending invite: its link stops working at once. */
@@ -166,12 +145,12 @@ export async function revokeInvite(deps: Pick<InviteDeps, 'db' | 'now'>, orgId: 
   if (invite.status !== 'pending') throw notPending(invite, now);
   const revoked: InviteRecord = { ...invite, status: 'revoked', revoked_at: now.toISOString(), updated_at: now.toISOString() };
   try {
-    await transact(db, [
-      replacePendingInvite(db, revoked, invite.token_hash),
-      ...(await releaseEmailGuard(db, invite)),
-    ]);
+    await commitInviteRevocation(db, { revoked, readTokenHash: invite.token_hash, releasesEmailGuard: await holdsEmailSlot(db, invite) });
   } catch (error) {
-    if (isConditionFailure(error)) throw notPending((await getInvite(db, orgId, inviteId)) ?? invite, now);
+    // Accepted, resent or revoked meanwhile (or its slot changed hands): say what it is now.
+    if (error instanceof WriteConflict && (error.failedAt('invite') || error.failedAt('emailGuard'))) {
+      throw notPending((await getInvite(db, orgId, inviteId)) ?? invite, now);
+    }
     throw error;
   }
 }
@@ -187,28 +166,16 @@ export async function resendInvite(deps: InviteDeps, caller: Caller, inviteId: s
   const renewed: InviteRecord = {
     ...invite,
     token_hash: hash,
-    expires_at: new Date(now.getTime() + deps.settings.ttlSeconds * 1000).toISOString(),
+    expires_at: expiryFrom(now, deps.settings),
     updated_at: now.toISOString(),
   };
   try {
-    await transact(db, [
-      replacePendingInvite(db, renewed, invite.token_hash),
-      { Delete: { TableName: db.tableName, Key: keys.inviteToken(invite.token_hash) } },
-      { Put: { TableName: db.tableName, Item: tokenItem(renewed), ConditionExpression: 'attribute_not_exists(PK)' } },
-      {
-        // The invite keeps (or takes back, once expired) its email's pending slot.
-        Put: {
-          TableName: db.tableName,
-          Item: emailGuardItem(renewed),
-          ConditionExpression: 'attribute_not_exists(PK) OR invite_id = :id OR expires_at <= :now',
-          ExpressionAttributeValues: { ':id': invite.id, ':now': now.toISOString() },
-        },
-      },
-    ]);
+    // The invite keeps its email's pending slot, or takes it back if it is free or expired by now.
+    await commitInviteRenewal(db, { renewed, readTokenHash: invite.token_hash, slotFreeAt: now.toISOString() });
   } catch (error) {
-    const codes = cancellationCodes(error);
-    if (codes?.[3] === 'ConditionalCheckFailed') throw new ConflictError('INVITE_PENDING', `${invite.email} has a newer pending invitation.`);
-    if (isConditionFailure(error)) throw notPending((await getInvite(db, caller.orgId, inviteId)) ?? invite, now);
+    if (!(error instanceof WriteConflict)) throw error;
+    if (error.failedAt('emailGuard')) throw new ConflictError('INVITE_PENDING', `${invite.email} has a newer pending invitation.`);
+    if (error.failedAt('invite')) throw notPending((await getInvite(db, caller.orgId, inviteId)) ?? invite, now);
     throw error;
   }
   await sendInvitation(deps, caller, renewed, token);
@@ -230,9 +197,9 @@ export async function listOrganizationInvites(deps: Pick<InviteDeps, 'db' | 'now
  * invite's. In one transaction: the invite becomes accepted (only if still pending with
  * this token), the caller's user is created from the token's claims when missing, the
  * membership becomes active with the invite's role (the org's member count follows), and
- * the token and email guard are retired. Of two concurrent accepts, one commits.
+ * the email guard is released. Of two concurrent accepts, one commits.
  */
-export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, principal: Principal, token: string) {
+export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, principal: IdTokenPrincipal, token: string) {
   const { db } = deps;
   const hash = hashInviteToken(token);
   const invite = await findInviteByTokenHash(db, hash);
@@ -244,7 +211,7 @@ export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, princip
   const existingUserId = principal.userId ?? (await findUserIdByEmail(db, invite.email));
   const user: User | undefined = existingUserId ? await getUser(db, existingUserId) : undefined;
   const userId = user?.user_id ?? newId('usr');
-  const membership = user ? await getMembership(db, invite.org_id, userId) : undefined;
+  const [membership, releasesEmailGuard] = await Promise.all([user ? getMembership(db, invite.org_id, userId) : undefined, holdsEmailSlot(db, invite)]);
   const accepted: InviteRecord = { ...invite, status: 'accepted', accepted_at: timestamp, accepted_by: userId, updated_at: timestamp };
   const next: Membership = {
     org_id: invite.org_id,
@@ -261,36 +228,21 @@ export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, princip
   };
   const newUser: User | undefined = user
     ? undefined
-    : { user_id: userId, email: invite.email, display_name: next.display_name, timezone: 'UTC', created_at: timestamp, updated_at: timestamp };
+    : { user_id: userId, email: invite.email, display_name: next.display_name, timezone: DEFAULT_TIMEZONE, created_at: timestamp, updated_at: timestamp };
   try {
-    await transact(db, [
-      replacePendingInvite(db, accepted, hash),
-      ...(await releaseEmailGuard(db, invite)),
-      ...(newUser
-        ? [
-            { Put: { TableName: db.tableName, Item: { ...keys.user(userId), ...newUser }, ConditionExpression: 'attribute_not_exists(PK)' } },
-            { Put: { TableName: db.tableName, Item: { ...keys.userEmail(newUser.email), user_id: userId }, ConditionExpression: 'attribute_not_exists(PK)' } },
-            ...(principal.issuer && principal.subject
-              ? [{ Put: { TableName: db.tableName, Item: { ...keys.identity(principal.issuer, principal.subject), user_id: userId, issuer: principal.issuer, subject: principal.subject, created_at: timestamp } } }]
-              : []),
-          ]
-        : []),
-      membership
-        ? {
-            Put: {
-              TableName: db.tableName,
-              Item: membershipItem(next),
-              ConditionExpression: '#mstatus = :read',
-              ExpressionAttributeNames: { '#mstatus': 'status' },
-              ExpressionAttributeValues: { ':read': membership.status },
-            },
-          }
-        : { Put: { TableName: db.tableName, Item: membershipItem(next), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...(membership?.status === 'active' ? [] : [activeMemberCountChange(db, invite.org_id, 1, timestamp)]),
-    ]);
+    await commitInviteAcceptance(db, {
+      accepted,
+      readTokenHash: hash,
+      releasesEmailGuard,
+      newUser: newUser && { user: newUser, identity: { issuer: principal.issuer, subject: principal.subject } },
+      membership: next,
+      // A membership that exists (pending, removed, or active with another role) is taken over as read.
+      membershipExpected: membership ? { status: membership.status } : 'absent',
+      joinsActiveMembers: membership?.status !== 'active',
+    });
   } catch (error) {
-    if (!isConditionFailure(error) && !(cancellationCodes(error) ?? []).includes('TransactionConflict')) throw error;
-    // Someone else moved first: report the invite as it is now.
+    if (!(error instanceof WriteConflict)) throw error;
+    // Someone else moved first (another accept, a revoke or resend, the membership changed): report the invite as it is now.
     const current = (await getInvite(db, invite.org_id, invite.id)) ?? invite;
     checkAcceptable(current, now, principal);
     throw new ConflictError('INVITE_ALREADY_ACCEPTED', 'This invitation was accepted meanwhile.');
@@ -298,7 +250,7 @@ export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, princip
   return { org_id: invite.org_id, role: invite.role, status: 'active' as const };
 }
 
-function checkAcceptable(invite: InviteRecord, now: Date, principal: Principal): void {
+function checkAcceptable(invite: InviteRecord, now: Date, principal: IdTokenPrincipal): void {
   if (invite.status === 'revoked') throw new ApiError(410, 'INVITE_REVOKED', 'This invitation was revoked.');
   if (invite.status === 'accepted') throw new ConflictError('INVITE_ALREADY_ACCEPTED', 'This invitation was already accepted.');
   if (statusOf(invite, now) === 'expired') throw new ApiError(410, 'INVITE_EXPIRED', 'This invitation has expired; ask for a new one.');
