@@ -377,12 +377,12 @@ export async function getRecordingWithParts(db: TableContext, orgId: string, rec
   return { recording: recordingRow && recordingFromItem(recordingRow), parts: partsFromItems(items, base.SK) };
 }
 
-/** Assembles related items (from a query or a batch get) into parts. */
-export function partsFromItems(items: Record<string, unknown>[], recordingSk: string): RecordingParts {
+/** Assembles the related items of a recording's key range into parts. */
+function partsFromItems(items: Record<string, unknown>[], recordingSk: string): RecordingParts {
   const parts: RecordingParts = {};
   const chunks: { index: string; segments: TranscriptSegment[] }[] = [];
   for (const item of items) {
-    const sk = item.SK as string;
+    const sk = String(item.SK);
     if (!sk.startsWith(`${recordingSk}#`)) continue;
     const part = sk.slice(recordingSk.length + 1);
     if (part === 'SUMMARY') parts.summary = summaryFromItem(item);

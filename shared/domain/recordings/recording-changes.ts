@@ -1,8 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
 import type { TableContext } from '../../storage/dynamo';
-import { keys } from '../../storage/keys';
 import { getMembership, type Membership } from '../../storage/memberships';
-import { batchGetAll } from '../../storage/query-all';
 import {
   commitRecordingChange,
   newestOtherLiveRecordingAt,
@@ -12,6 +10,7 @@ import {
   type RecordingCondition,
 } from '../../storage/recording-writes';
 import { deleteRelatedItems, getRecording, recordUploadOutcome, type Recording, type RecordingParts } from '../../storage/recordings';
+import { getTags } from '../../storage/tags';
 import { cancellationCodes, isConditionFailure } from '../../storage/transactions';
 
 /** Removes a recording's uploaded object; S3 in AWS, the S3 emulator locally. */
@@ -103,7 +102,7 @@ async function recorderLeaving(db: TableContext, recording: Recording): Promise<
 /** Every id must be a tag of the organization; one BatchGetItem checks them all. */
 export async function assertOrgTags(db: TableContext, orgId: string, tagIds: string[], field: string): Promise<void> {
   if (!tagIds.length) return;
-  const found = new Set((await batchGetAll(db, tagIds.map((id) => keys.tag(orgId, id)))).map((item) => item.tag_id));
+  const found = new Set((await getTags(db, orgId, tagIds)).map((tag) => tag.tag_id));
   const unknown = tagIds.filter((id) => !found.has(id));
   if (unknown.length) throw ValidationError.field(field, 'invalid_value', `names tags this organization does not have: ${unknown.join(', ')}`);
 }
