@@ -70,8 +70,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   const parsed = result.output;
-  const idTokenParts = [parsed.ID_TOKEN_ISSUER, parsed.ID_TOKEN_AUDIENCE, parsed.ID_TOKEN_JWKS_URL];
-  if (idTokenParts.some(Boolean) && !idTokenParts.every(Boolean)) {
+  const { ID_TOKEN_ISSUER: issuer, ID_TOKEN_AUDIENCE: audience, ID_TOKEN_JWKS_URL: jwksUrl } = parsed;
+  if ((issuer || audience || jwksUrl) && !(issuer && audience && jwksUrl)) {
     throw new Error('Invalid configuration: ID_TOKEN_ISSUER, ID_TOKEN_AUDIENCE and ID_TOKEN_JWKS_URL go together');
   }
   if (parsed.PROFILE_KMS_KEY_ARN && parsed.PROFILE_LOCAL_KEY_FILE) {
@@ -81,13 +81,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     tableName: parsed.TABLE_NAME,
     region: parsed.AWS_REGION,
     dynamoDbEndpoint: parsed.DYNAMODB_ENDPOINT,
-    idToken: parsed.ID_TOKEN_ISSUER
-      ? {
-          issuer: parsed.ID_TOKEN_ISSUER,
-          audiences: parsed.ID_TOKEN_AUDIENCE!.split(',').map((a) => a.trim()).filter(Boolean),
-          jwksUrl: parsed.ID_TOKEN_JWKS_URL!,
-        }
-      : undefined,
+    idToken: issuer && audience && jwksUrl ? { issuer, audiences: audience.split(',').map((a) => a.trim()).filter(Boolean), jwksUrl } : undefined,
     profileKey: parsed.PROFILE_KMS_KEY_ARN
       ? { kind: 'kms', keyArn: parsed.PROFILE_KMS_KEY_ARN }
       : parsed.PROFILE_LOCAL_KEY_FILE

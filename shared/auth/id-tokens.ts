@@ -48,12 +48,15 @@ export function createIdTokenVerifier(settings: IdTokenSettings): IdTokenVerifie
       return { ok: false, reason: failureOf(error) };
     }
     if (payload.token_use !== undefined && payload.token_use !== 'id') return { ok: false, reason: 'invalid' };
+    // jwtVerify checked `iss` against the issuer and required `sub`; a token without them never gets here.
+    const { iss: issuer, sub: subject } = payload;
+    if (!issuer || !subject) return { ok: false, reason: 'invalid' };
     const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
     return {
       ok: true,
       token: {
-        issuer: payload.iss!,
-        subject: payload.sub!,
+        issuer,
+        subject,
         email,
         emailVerified: payload.email_verified === true || payload.email_verified === 'true',
         name: typeof payload.name === 'string' ? payload.name : undefined,

@@ -14,8 +14,8 @@ const UNSTORABLE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC
 export function unstorableText(value: unknown, root = ''): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const pending: { value: unknown; field: string; depth: number }[] = [{ value, field: root, depth: 0 }];
-  while (pending.length > 0 && problems.length < 10) {
-    const { value: current, field, depth } = pending.pop()!;
+  for (let next = pending.pop(); next && problems.length < 10; next = pending.pop()) {
+    const { value: current, field, depth } = next;
     if (typeof current === 'string') {
       if (UNSTORABLE.test(current)) problems.push({ field, issue: 'invalid_text', message: 'must be valid Unicode text without NUL characters' });
     } else if (typeof current === 'object' && current !== null) {

@@ -22,12 +22,14 @@ const UNKNOWN_KEY = `pk_org_${'d'.repeat(48)}`;
 /** Stored as an organization key although its prefix says personal: not a key we issued. */
 const MISMATCHED_KEY = `pk_user_${'e'.repeat(48)}`;
 
-const storedKeys: Record<string, Record<string, unknown>> = {
-  [hashApiKey(ORG_KEY)]: { key_id: 'key_org', org_id: 'org_1', scopes: ['users:read'] },
-  [hashApiKey(USER_KEY)]: { key_id: 'key_user', org_id: 'org_1', user_id: 'usr_1', scopes: ['recordings:write'] },
-  [hashApiKey(REVOKED_KEY)]: { key_id: 'key_revoked', org_id: 'org_1', scopes: ['users:read'], revoked_at: '2025-01-01T00:00:00.000Z' },
-  [hashApiKey(MISMATCHED_KEY)]: { key_id: 'key_mismatch', org_id: 'org_1', scopes: ['users:read'] },
-};
+/** Stored as the key store writes them (shared/storage/api-keys.ts): the hash, the org, the scopes, the user of a personal key. */
+const storedKey = (key: string, fields: Record<string, unknown>) => [hashApiKey(key), { key_hash: hashApiKey(key), created_at: '2024-06-01T00:00:00.000Z', ...fields }] as const;
+const storedKeys: Record<string, Record<string, unknown>> = Object.fromEntries([
+  storedKey(ORG_KEY, { key_id: 'key_org', org_id: 'org_1', scopes: ['users:read'] }),
+  storedKey(USER_KEY, { key_id: 'key_user', org_id: 'org_1', user_id: 'usr_1', scopes: ['recordings:write'] }),
+  storedKey(REVOKED_KEY, { key_id: 'key_revoked', org_id: 'org_1', scopes: ['users:read'], revoked_at: '2025-01-01T00:00:00.000Z' }),
+  storedKey(MISMATCHED_KEY, { key_id: 'key_mismatch', org_id: 'org_1', scopes: ['users:read'] }),
+]);
 
 /** Answers GetItem on an API key hash from storedKeys, and finds nothing else. */
 const db = {

@@ -71,30 +71,21 @@ export async function updateMemberSettings(
   const entries = patch.preferences ?? [];
   const referencedIds = entries.flatMap((entry) => (entry.op === 'create' ? [] : [entry.id]));
   // Ids of new preferences are chosen once, so a retried attempt writes the same rows.
-  const newIds = entries.map((entry) => (entry.op === 'create' ? (entry.fixedId ?? newId('pref')) : undefined));
+  const newIds = entries.map((entry) => (entry.op === 'create' ? (entry.fixedId ?? newId('pref')) : ''));
 
   const attempt = async (): Promise<SettingsUpdateResult> => {
     const state = await readMemberState(deps.db, target.orgId, target.userId, { preferenceIds: referencedIds });
     const ciphertext = await encrypting;
     if (state.membership?.status !== 'active') throw memberNotFound(target.userId);
-    entries.forEach((entry, index) => {
-      if (entry.op !== 'create' && !state.preferences.has(entry.id)) {
-        throw ValidationError.field(`preferences[${index}].id`, 'invalid_value', `names no preference of this member (${entry.id})`, 'INVALID_PREFERENCES');
-      }
-    });
 
     const now = deps.now().toISOString();
     const previous = state.settings;
     const metadataOf = (own: Record<string, unknown> | undefined) => ({ ...own, source: audit.source, actor: audit.actor, correlation_id: audit.correlationId });
-    const change: SettingsChange = {
-      previousRevision: previous?.revision,
-      settings: {} as MemberSettingsRecord,
-      preferences: { create: [], put: [], delete: [] },
-    };
+    const preferences: SettingsChange['preferences'] = { create: [], put: [], delete: [] };
     entries.forEach((entry, index) => {
       if (entry.op === 'create') {
-        change.preferences.create.push({
-          id: newIds[index]!,
+        preferences.create.push({
+          id: newIds[index],
           org_id: target.orgId,
           user_id: target.userId,
           command: entry.command,
@@ -106,33 +97,39 @@ export async function updateMemberSettings(
           created_at: now,
           updated_at: now,
         });
-      } else if (entry.op === 'update') {
-        const current = state.preferences.get(entry.id)!;
+        return;
+      }
+      const current = state.preferences.get(entry.id);
+      if (!current) throw ValidationError.field(`preferences[${index}].id`, 'invalid_value', `names no preference of this member (${entry.id})`, 'INVALID_PREFERENCES');
+      if (entry.op === 'update') {
         const { id: _id, op: _op, metadata, ...fields } = entry;
-        change.preferences.put.push({ ...current, ...fields, metadata: metadataOf({ ...current.metadata, ...metadata }), updated_at: now } satisfies PreferenceRecord);
+        preferences.put.push({ ...current, ...fields, metadata: metadataOf({ ...current.metadata, ...metadata }), updated_at: now } satisfies PreferenceRecord);
       } else {
-        change.preferences.delete.push(entry.id);
+        preferences.delete.push(entry.id);
       }
     });
     const profileVersion = (previous?.profile_version ?? 0) + (ciphertext ? 1 : 0);
-    change.settings = {
+    const settings: MemberSettingsRecord = {
       org_id: target.orgId,
       user_id: target.userId,
       settings: { ...previous?.settings, ...settingsPatch },
       notifications: { ...previous?.notifications, ...patch.notifications },
       profile_version: profileVersion,
-      preference_count: (previous?.preference_count ?? 0) + change.preferences.create.length - change.preferences.delete.length,
+      preference_count: (previous?.preference_count ?? 0) + preferences.create.length - preferences.delete.length,
       revision: (previous?.revision ?? 0) + 1,
       // The bundle showed the membership's creation time before any write; keep showing it.
       created_at: previous?.created_at ?? state.membership.created_at,
       updated_at: now,
     };
-    if (ciphertext) {
-      change.profile = {
+    const change: SettingsChange = {
+      previousRevision: previous?.revision,
+      settings,
+      preferences,
+      profile: ciphertext && {
         current: { org_id: target.orgId, user_id: target.userId, version: profileVersion, ciphertext, updated_at: now, updated_by: audit.actor },
         version: { org_id: target.orgId, user_id: target.userId, version: profileVersion, source: audit.source, actor: audit.actor, created_at: now, ciphertext },
-      };
-    }
+      },
+    };
 
     try {
       await commitSettingsChange(deps.db, change);
