@@ -12,6 +12,7 @@ import {
 import { deleteRelatedItems, getRecording, recordUploadOutcome, type Recording, type RecordingParts } from '../../storage/recordings';
 import { getTags } from '../../storage/tags';
 import { cancellationCodes, isConditionFailure } from '../../storage/transactions';
+import { readLiveRecording, recordingNotFound } from './read-recording';
 
 /** Removes a recording's uploaded object; S3 in AWS, the S3 emulator locally. */
 export type DeleteObject = (key: string) => Promise<void>;
@@ -124,17 +125,6 @@ export async function createRecording(deps: RecordingDeps, recording: Recording,
   });
 }
 
-function notFound(recordingId: string): NotFoundError {
-  return new NotFoundError('RECORDING_NOT_FOUND', `Recording ${recordingId} does not exist in this organization.`);
-}
-
-/** Reads a live recording, or 404 (unknown, other organization, or in the trash). */
-export async function getLiveRecording(db: TableContext, orgId: string, recordingId: string): Promise<Recording> {
-  const recording = await getRecording(db, orgId, recordingId);
-  if (!recording || recording.deleted_at) throw notFound(recordingId);
-  return recording;
-}
-
 /** Changes title, description and tags of a live recording; tag links follow in the same transaction. */
 export async function updateRecording(
   deps: RecordingDeps,
@@ -145,7 +135,7 @@ export async function updateRecording(
   const { db } = deps;
   if (changes.tags) await assertOrgTags(db, orgId, changes.tags, 'tags');
   return committed(async () => {
-    const current = await getLiveRecording(db, orgId, recordingId);
+    const { recording: current } = await readLiveRecording(db, orgId, recordingId);
     const next: Recording = { ...current, ...changes, updated_at: deps.now().toISOString() };
     await commitRecordingChange(db, planRecordingChange({ before: current, after: next, relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: current.updated_at } }));
     return next;
@@ -156,7 +146,7 @@ export async function updateRecording(
 export async function softDeleteRecording(deps: RecordingDeps, orgId: string, recordingId: string): Promise<void> {
   const { db } = deps;
   await committed(async () => {
-    const current = await getLiveRecording(db, orgId, recordingId);
+    const { recording: current } = await readLiveRecording(db, orgId, recordingId);
     const now = deps.now().toISOString();
     const trashed: Recording = { ...current, deleted_at: now, updated_at: now };
     const recorder = await recorderLeaving(db, current);
@@ -187,7 +177,7 @@ export async function restoreRecording(deps: RecordingDeps, orgId: string, recor
 export async function deleteRecordingPermanently(deps: RecordingDeps & { deleteObject: DeleteObject }, orgId: string, recordingId: string): Promise<void> {
   const { db } = deps;
   const recording = await getRecording(db, orgId, recordingId);
-  if (!recording) throw notFound(recordingId);
+  if (!recording) throw recordingNotFound(recordingId);
   await deleteRelatedItems(db, orgId, recordingId);
   if (recording.upload) await deps.deleteObject(recording.upload.s3_key);
   await committed(async () => {
