@@ -10,6 +10,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { correlationIdFrom, corsPreflightHeaders, GATEWAY, renderGatewayResponse, type GatewayResponseType } from '../../shared/http/gateway';
+import { createPathMatcher } from '../../shared/http/path-template';
 import { listEndpoints, type Endpoint } from '../../shared/routes';
 
 const RAW = Symbol('raw response');
@@ -72,14 +73,11 @@ class GatewayRefusal extends Error {
  */
 export function createApiGateway(options: ApiGatewayOptions): http.Server {
   const stage = options.stage ?? 'local';
-  const matchers = listEndpoints()
-    .map((endpoint) => ({ endpoint, ...compileTemplate(endpoint.path) }))
-    // API Gateway prefers literal path segments over {parameters}.
-    .sort((a, b) => a.parameterCount - b.parameterCount);
-  // The preflight of each path answers with the methods it serves, in manifest order (as infra/constructs/api.ts adds them).
-  const methodsByPath = new Map<string, string[]>();
-  for (const endpoint of listEndpoints()) methodsByPath.set(endpoint.path, [...(methodsByPath.get(endpoint.path) ?? []), endpoint.method]);
-  const resources = [...methodsByPath.keys()].map((template) => ({ template, ...compileTemplate(template) })).sort((a, b) => a.parameterCount - b.parameterCount);
+  // Each path template is one API Gateway resource with its methods, in manifest order (as
+  // infra/constructs/api.ts adds them: the preflight of a path answers with that list).
+  const endpointsByPath = new Map<string, Endpoint[]>();
+  for (const endpoint of listEndpoints()) endpointsByPath.set(endpoint.path, [...(endpointsByPath.get(endpoint.path) ?? []), endpoint]);
+  const matchResource = createPathMatcher(endpointsByPath.keys());
   const handlers = new Map<string, Promise<ProxyHandler>>();
   const loadHandler = (module: string) => {
     if (!handlers.has(module)) {
@@ -115,18 +113,15 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     const extra = request.method === 'GET' ? options.extraRoutes?.[url.pathname] : undefined;
     if (extra) return send(extraResponse(extra()));
 
-    if (request.method === 'OPTIONS') {
-      const resource = resources.find((r) => r.pattern.test(url.pathname));
-      if (resource) {
-        return send({ statusCode: GATEWAY.cors.preflightStatusCode, headers: corsPreflightHeaders(methodsByPath.get(resource.template)!), body: '' });
-      }
+    // As API Gateway: the path selects the resource, then the resource's method is looked up.
+    const resource = matchResource(url.pathname);
+    const served = resource ? (endpointsByPath.get(resource.template) ?? []) : [];
+    if (request.method === 'OPTIONS' && served.length) {
+      return send({ statusCode: GATEWAY.cors.preflightStatusCode, headers: corsPreflightHeaders(served.map((e) => e.method)), body: '' });
     }
-
-    const match = matchers
-      .map((m) => ({ endpoint: m.endpoint, params: m.match(request.method ?? 'GET', url.pathname, m.endpoint) }))
-      .find((m) => m.params);
-    if (!match) return sendGateway('MISSING_AUTHENTICATION_TOKEN', 404);
-    const { endpoint, params } = match;
+    const endpoint = served.find((e) => e.method === request.method);
+    if (!resource || !endpoint) return sendGateway('MISSING_AUTHENTICATION_TOKEN', 404);
+    const params = Object.fromEntries(Object.entries(resource.params).map(([name, raw]) => [name, decodePathSegment(raw)]));
     const methodArn = methodArnFor(stage, endpoint.method, url.pathname);
 
     let authorizerContext: Record<string, unknown> | null = null;
@@ -141,7 +136,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     }
 
     const body = await readBody(request);
-    const event = proxyEvent({ request, url, headers, body, endpoint, params: params!, stage, authorizerContext });
+    const event = proxyEvent({ request, url, headers, body, endpoint, params, stage, authorizerContext });
     const handler = await loadHandler(endpoint.route.handler);
     const result = await handler(event, lambdaContext(endpoint.routeName));
     if (!result || typeof result.statusCode !== 'number') return sendGateway('DEFAULT_5XX', 502);
@@ -213,23 +208,6 @@ function parseTarget(target: string | undefined): URL {
   } catch {
     throw new GatewayRefusal('DEFAULT_4XX', 400);
   }
-}
-
-function compileTemplate(template: string) {
-  const names: string[] = [];
-  const pattern = new RegExp(
-    `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_all, name: string) => (names.push(name), '([^/]+)'))}$`,
-  );
-  return {
-    pattern,
-    parameterCount: names.length,
-    match(method: string, pathname: string, endpoint: Endpoint): Record<string, string> | undefined {
-      if (method !== endpoint.method) return undefined;
-      const found = pattern.exec(pathname);
-      if (!found) return undefined;
-      return Object.fromEntries(names.map((name, i) => [name, decodePathSegment(found[i + 1]!)]));
-    },
-  };
 }
 
 function decodePathSegment(segment: string): string {

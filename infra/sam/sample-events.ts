@@ -4,7 +4,8 @@ import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, S3Event } fr
 import { SCOPES, type Scope } from '../../shared/auth/access';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import { principalIdOf, principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
-import { AUTHORIZER, EVENT_HANDLERS, listEndpoints, listHandlers, ROUTES, type RouteName } from '../../shared/routes';
+import { compilePathTemplate } from '../../shared/http/path-template';
+import { AUTHORIZER, endpointFor, EVENT_HANDLERS, listHandlers, ROUTES, type RouteName } from '../../shared/routes';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { methodArnFor, proxyEvent, tokenAuthorizerEvent } from '../local/api-gateway';
 import { DEMO_ORG_ID, DEMO_USERS } from '../local/demo';
@@ -236,19 +237,14 @@ function stableUuid(name: string): string {
 
 /** Path parameters and the concrete path of a route's sample request. */
 function samplePath(routeName: RouteName, ids: SampleIds, request: SampleRequest): { params: Record<string, string>; pathname: string } {
-  const template = ROUTES[routeName].path;
-  const params: Record<string, string> = { ...(template.includes('{orgId}') ? { orgId: ids.orgId } : {}), ...request.path };
-  const pathname = template.replace(/\{(\w+)\}/g, (_all, name: string) => {
-    if (params[name] === undefined) throw new Error(`sample request of ${routeName} gives no path parameter ${name}`);
-    return encodeURIComponent(params[name]);
-  });
-  return { params, pathname };
+  const template = compilePathTemplate(ROUTES[routeName].path);
+  const params: Record<string, string> = { ...(template.parameterNames.includes('orgId') ? { orgId: ids.orgId } : {}), ...request.path };
+  return { params, pathname: template.expand(params) };
 }
 
 /** The REST proxy event of a route's sample request, as the API Gateway emulator (and API Gateway) sends it. */
 export function sampleProxyEvent(setup: SampleSetup, routeName: RouteName, request: SampleRequest = SAMPLE_REQUESTS[routeName](setup.ids)): APIGatewayProxyEvent {
-  const route = ROUTES[routeName];
-  const endpoint = listEndpoints().find((e) => e.routeName === routeName && e.path === route.path)!;
+  const endpoint = endpointFor(routeName, ROUTES[routeName].path);
   const { params, pathname } = samplePath(routeName, setup.ids, request);
   const url = new URL(`http://${HOST}${pathname}`);
   for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);

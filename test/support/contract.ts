@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import { createPathMatcher, type PathMatch } from '../../shared/http/path-template';
 import { openApiDocument } from '../../shared/openapi/document';
 
 /**
@@ -13,11 +14,12 @@ type Json = Record<string, any>;
 interface Operation {
   method: string;
   template: string;
-  pattern: RegExp;
   responses: Json;
 }
 
-let compiled: { operations: Operation[]; ajv: Ajv2020; validators: Map<string, ValidateFunction>; document: Json } | undefined;
+let compiled:
+  | { operations: Operation[]; matchPath: (pathname: string) => PathMatch | undefined; ajv: Ajv2020; validators: Map<string, ValidateFunction>; document: Json }
+  | undefined;
 
 function state() {
   if (!compiled) {
@@ -26,12 +28,9 @@ function state() {
     ajv.addSchema(document, 'openapi.json');
     const operations: Operation[] = [];
     for (const [template, item] of Object.entries<Json>(document.paths)) {
-      for (const [method, op] of Object.entries<Json>(item)) {
-        const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-        operations.push({ method: method.toUpperCase(), template, pattern, responses: op.responses });
-      }
+      for (const [method, op] of Object.entries<Json>(item)) operations.push({ method: method.toUpperCase(), template, responses: op.responses });
     }
-    compiled = { operations, ajv, validators: new Map(), document };
+    compiled = { operations, matchPath: createPathMatcher(Object.keys(document.paths)), ajv, validators: new Map(), document };
   }
   return compiled;
 }
@@ -39,11 +38,14 @@ function state() {
 /** JSON-pointer escape of one path segment. */
 const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** The operation of the document that serves a method and URL path, if any. */
+/**
+ * The operation of the document that serves a method and URL path, if any: as API Gateway
+ * routes, the path selects the most specific path template, then the method its operation.
+ */
 export function findOperation(method: string, path: string): Operation | undefined {
-  const candidates = state().operations.filter((op) => op.method === method.toUpperCase() && op.pattern.test(path));
-  // A literal path (…/recordings/upload-url) beats a template (…/recordings/{recordingId}).
-  return candidates.sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0))[0];
+  const { operations, matchPath } = state();
+  const match = matchPath(path);
+  return match && operations.find((op) => op.template === match.template && op.method === method.toUpperCase());
 }
 
 /**

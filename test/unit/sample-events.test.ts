@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, S3Event } fr
 import { EVENTS_DIR, eventFileText, placeholderSetup, sampleEvents } from '../../infra/sam/sample-events';
 import { principalFromContext } from '../../shared/auth/principal';
 import { GATEWAY } from '../../shared/http/gateway';
+import { compilePathTemplate } from '../../shared/http/path-template';
 import { listEndpoints, listFunctions, ROUTES } from '../../shared/routes';
 import { parseRecordingObjectKey } from '../../shared/storage/recording-objects';
 
@@ -36,7 +37,7 @@ describe('sample events', () => {
     const event = sample.event as APIGatewayProxyEvent;
     const route = ROUTES[sample.routeName!];
     expect(listEndpoints().some((e) => e.routeName === sample.routeName && e.path === event.resource && e.method === event.httpMethod)).toBe(true);
-    expect(event.path).toMatch(new RegExp(`^${event.resource.replace(/\{\w+\}/g, '[^/]+')}$`));
+    expect(compilePathTemplate(event.resource).match(event.path)).toBeDefined();
     if (route.access === 'public') {
       expect(event.requestContext.authorizer).toBeNull();
     } else {
