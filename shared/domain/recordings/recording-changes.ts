@@ -11,7 +11,7 @@ import {
 } from '../../storage/recording-writes';
 import { deleteRelatedItems, getRecording, recordUploadOutcome, type Recording, type RecordingParts } from '../../storage/recordings';
 import { getTags } from '../../storage/tags';
-import { cancellationCodes, isConditionFailure } from '../../storage/transactions';
+import { retryOnWriteConflict } from '../../storage/write-retries';
 import { readLiveRecording, recordingNotFound } from './read-recording';
 
 /** Removes a recording's uploaded object; S3 in AWS, the S3 emulator locally. */
@@ -22,6 +22,7 @@ export interface RecordingDeps {
   now: () => Date;
 }
 
+/** Attempts before a change that keeps losing races gives up with 409. */
 const ATTEMPTS = 10;
 
 /**
@@ -29,17 +30,11 @@ const ATTEMPTS = 10;
  * depends on, so a lost race is simply planned again; the counts it moves are guarded by
  * conditions on the values it read.
  */
-async function committed<T>(step: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await step();
-    } catch (error) {
-      const raced = isConditionFailure(error) || (cancellationCodes(error) ?? []).includes('TransactionConflict');
-      if (!raced) throw error;
-      if (attempt >= ATTEMPTS) throw new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing under this request; retry it.');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-    }
-  }
+function committed<T>(step: () => Promise<T>): Promise<T> {
+  return retryOnWriteConflict(step, {
+    attempts: ATTEMPTS,
+    exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing under this request; retry it.'),
+  });
 }
 
 const isLive = (recording: Recording | undefined): recording is Recording => recording !== undefined && !recording.deleted_at;
