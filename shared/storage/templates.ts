@@ -3,6 +3,7 @@ import type { TableContext } from './dynamo';
 import { itemFields, StoredItemError } from './item-fields';
 import { keys } from './keys';
 import { queryAll } from './query-all';
+import { isConditionFailure, WriteConflict } from './transactions';
 
 /** A summarization template shared by every member of its organization. */
 export interface TemplateRecord {
@@ -63,20 +64,38 @@ export async function listTemplates(db: TableContext, orgId: string): Promise<Te
   return items.map(templateFromItem);
 }
 
-/** Writes a new template (fails if the id exists) or replaces one that still exists. */
+/** The one part of a template write: the template item, whose condition says whether it exists. */
+export type TemplatePart = 'template';
+
+/** Sends a conditional write; a failed condition becomes a WriteConflict naming the template. */
+async function conditionally(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (isConditionFailure(error)) throw new WriteConflict<TemplatePart>(['template'], { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * Writes a new template or replaces one. A WriteConflict at `template` when the template
+ * is not as the mode expects: the id is taken (create), or the template is gone (replace).
+ */
 export async function putTemplate(db: TableContext, template: TemplateRecord, mode: 'create' | 'replace'): Promise<void> {
-  await db.client.send(
-    new PutCommand({
-      TableName: db.tableName,
-      Item: templateItem(template),
-      ConditionExpression: mode === 'create' ? 'attribute_not_exists(PK)' : 'attribute_exists(PK)',
-    }),
+  await conditionally(() =>
+    db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: templateItem(template),
+        ConditionExpression: mode === 'create' ? 'attribute_not_exists(PK)' : 'attribute_exists(PK)',
+      }),
+    ),
   );
 }
 
-/** Deletes a template that exists (a ConditionalCheckFailed error otherwise). */
+/** Deletes a template; a WriteConflict at `template` when there is none. */
 export async function deleteTemplate(db: TableContext, orgId: string, templateId: string): Promise<void> {
-  await db.client.send(
-    new DeleteCommand({ TableName: db.tableName, Key: keys.template(orgId, templateId), ConditionExpression: 'attribute_exists(PK)' }),
+  await conditionally(() =>
+    db.client.send(new DeleteCommand({ TableName: db.tableName, Key: keys.template(orgId, templateId), ConditionExpression: 'attribute_exists(PK)' })),
   );
 }

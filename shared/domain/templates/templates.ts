@@ -4,7 +4,7 @@ import { newId } from '../../ids';
 import type { CreateTemplateBody, ListTemplatesQuery, UpdateTemplateBody } from '../../schemas/templates';
 import type { TableContext } from '../../storage/dynamo';
 import { deleteTemplate, getTemplate, listTemplates, putTemplate, type TemplateRecord } from '../../storage/templates';
-import { isConditionFailure } from '../../storage/transactions';
+import { WriteConflict } from '../../storage/transactions';
 
 export interface TemplateDeps {
   db: TableContext;
@@ -74,7 +74,7 @@ export async function updateTemplate(deps: TemplateDeps, orgId: string, template
   try {
     await putTemplate(deps.db, next, 'replace');
   } catch (error) {
-    if (isConditionFailure(error)) throw notFound(templateId); // deleted meanwhile
+    if (error instanceof WriteConflict && error.failedAt('template')) throw notFound(templateId); // deleted meanwhile
     throw error;
   }
   return templateView(next);
@@ -88,7 +88,7 @@ export async function removeTemplate(deps: TemplateDeps, orgId: string, template
   try {
     await deleteTemplate(deps.db, orgId, templateId);
   } catch (error) {
-    if (isConditionFailure(error)) throw notFound(templateId);
+    if (error instanceof WriteConflict && error.failedAt('template')) throw notFound(templateId);
     throw error;
   }
 }
