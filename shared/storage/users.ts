@@ -113,7 +113,9 @@ export async function updateUserProfile(db: TableContext, change: UserProfileCha
         Update: {
           TableName: db.tableName,
           Key: keys.user(change.user_id),
-          UpdateExpression: 'SET display_name = :name, timezone = :zone, updated_at = :now',
+          // TIMEZONE is a DynamoDB reserved word: it can only be named through a placeholder.
+          UpdateExpression: 'SET display_name = :name, #timezone = :zone, updated_at = :now',
+          ExpressionAttributeNames: { '#timezone': 'timezone' },
           ExpressionAttributeValues: { ':name': change.display_name, ':zone': change.timezone, ':now': change.updated_at },
         },
       },
