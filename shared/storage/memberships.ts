@@ -92,13 +92,15 @@ export type MembershipExpectation = 'absent' | { status: MemberStatus; role?: Ro
 export function putMembershipPart(db: TableContext, next: Membership, expected: MembershipExpectation): TransactItem {
   const Item = membershipItem(next);
   if (expected === 'absent') return { Put: { TableName: db.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } };
+  // The role is checked only when the plan was made from it: an acceptance sets the invite's role whatever it was.
+  const checksRole = expected.role !== undefined;
   return {
     Put: {
       TableName: db.tableName,
       Item,
-      ConditionExpression: expected.role === undefined ? '#status = :status' : '#status = :status AND #role = :role',
-      ExpressionAttributeNames: { '#status': 'status', ...(expected.role === undefined ? {} : { '#role': 'role' }) },
-      ExpressionAttributeValues: { ':status': expected.status, ...(expected.role === undefined ? {} : { ':role': expected.role }) },
+      ConditionExpression: checksRole ? '#status = :status AND #role = :role' : '#status = :status',
+      ExpressionAttributeNames: checksRole ? { '#status': 'status', '#role': 'role' } : { '#status': 'status' },
+      ExpressionAttributeValues: checksRole ? { ':status': expected.status, ':role': expected.role } : { ':status': expected.status },
     },
   };
 }
