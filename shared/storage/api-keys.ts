@@ -40,6 +40,7 @@ export async function getApiKeyByHash(db: TableContext, keyHash: string): Promis
   return Item ? apiKeyFromItem(Item) : undefined;
 }
 
+/** Looks a key up by its public id (revocation), through GSI2. */
 export async function getApiKeyById(db: TableContext, keyId: string): Promise<ApiKeyRecord | undefined> {
   const { Items } = await db.client.send(
     new QueryCommand({
@@ -64,6 +65,7 @@ export async function insertApiKey(db: TableContext, record: ApiKeyRecord): Prom
   );
 }
 
+/** Marks a stored key revoked; a key revoked before keeps its first revocation time. */
 export async function markApiKeyRevoked(db: TableContext, keyHash: string, now: string): Promise<void> {
   await db.client.send(
     new UpdateCommand({

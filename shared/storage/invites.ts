@@ -84,6 +84,7 @@ function emailGuardFromItem(item: Record<string, unknown>): InviteEmailGuard {
   return { invite_id: field.string('invite_id'), expires_at: field.string('expires_at') };
 }
 
+/** One invite of an organization, or undefined. */
 export async function getInvite(db: TableContext, orgId: string, inviteId: string): Promise<InviteRecord | undefined> {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.invite(orgId, inviteId) }));
   return Item ? inviteFromItem(Item) : undefined;

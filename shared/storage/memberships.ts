@@ -75,6 +75,7 @@ export function membershipDisplayNameChange(db: TableContext, membership: Member
   };
 }
 
+/** A user's membership of an organization, whatever its status, or undefined. */
 export async function getMembership(db: TableContext, orgId: string, userId: string): Promise<Membership | undefined> {
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.tableName, Key: keys.membership(orgId, userId) }),

@@ -70,6 +70,7 @@ export function newUserParts(db: TableContext, user: User, identity?: Identity):
   ];
 }
 
+/** One user, or undefined. */
 export async function getUser(db: TableContext, userId: string): Promise<User | undefined> {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.user(userId) }));
   return Item ? userFromItem(Item) : undefined;

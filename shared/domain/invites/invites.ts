@@ -50,6 +50,7 @@ function newToken(): { token: string; hash: string } {
   return { token, hash: hashInviteToken(token) };
 }
 
+/** The SHA-256 (hex) of an invitation token: what the token lookup is keyed by. */
 export function hashInviteToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
