@@ -10,7 +10,8 @@ import { seedFixture } from '../../shared/domain/admin/fixture';
 import { Fixture } from '../../shared/schemas/fixture';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
-import { call, failure, idTokenFor, localDeployment, seed, type ApiResponse, unique } from '../support/api';
+import { call, failure, idTokenFor, localDeployment, seed, TIMESTAMP, type ApiResponse, unique } from '../support/api';
+import { buildOrg, seedOrg } from '../support/org-builder';
 import { startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../support/local-deployment';
 
 /**
@@ -21,7 +22,6 @@ import { startLocalDeployment, stopLocalDeployment, type StartedDeployment } fro
  */
 const { runtime, db } = localDeployment();
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const ROUTES = ['organization', 'alias'] as const;
 type Route = (typeof ROUTES)[number];
 
@@ -62,70 +62,40 @@ const keyIdOf = (key: string) => apiKeyIdFromHash(hashApiKey(key));
 // ---------------------------------------------------------------------------------------
 // Per-test organizations
 
-function buildOrg() {
-  const id = unique();
-  const org = `org_ms_${id}`;
-  const person = (name: string, displayName: string, timezone?: string) => ({
-    id: `usr_${name}_${id}`,
-    email: `${name}.${id}@example.com`,
-    display_name: displayName,
-    ...(timezone ? { timezone } : {}),
+/**
+ * An organization of an active owner, admin, member and viewer, a pending and a removed
+ * member, the member whose settings the tests read and write (`target`, two tags of her own)
+ * and a `peer` (one tag), with org keys of each users scope set and the admin's personal key.
+ */
+function buildSettingsOrg() {
+  return buildOrg({
+    label: 'ms',
+    people: {
+      owner: { role: 'owner', first: 'olga', displayName: 'Olga Owner' },
+      admin: { role: 'admin', first: 'adam', displayName: 'Adam Admin' },
+      member: { role: 'member', first: 'mia', displayName: 'Mia Member' },
+      viewer: { role: 'viewer', first: 'vic', displayName: 'Vic Viewer' },
+      pending: { role: 'member', status: 'pending', first: 'pat', displayName: 'Pat Pending' },
+      removed: { role: 'member', status: 'removed', first: 'rex', displayName: 'Rex Removed' },
+      target: { role: 'member', first: 'tara', displayName: 'Tara Target', timezone: 'Europe/Paris' },
+      peer: { role: 'member', first: 'pete', displayName: 'Pete Peer' },
+    },
+    keys: {
+      full: { scopes: ['users:read', 'users:write'] },
+      read: { scopes: ['users:read'] },
+      write: { scopes: ['users:write'] },
+      personal: { scopes: ['users:read', 'users:write'], user: 'admin' },
+    },
+    tags: {
+      calls: { name: 'Calls', color: '#ff8800', owner: 'target' },
+      accounts: { name: 'Accounts', color: '#1f77b4', owner: 'target' },
+      peers: { name: 'Peer only', color: '#000000', owner: 'peer' },
+    },
   });
-  const people = {
-    owner: person('owner', 'Olga Owner'),
-    admin: person('admin', 'Adam Admin'),
-    member: person('member', 'Mia Member'),
-    viewer: person('viewer', 'Vic Viewer'),
-    pending: person('pending', 'Pat Pending'),
-    removed: person('removed', 'Rex Removed'),
-    target: person('target', 'Tara Target', 'Europe/Paris'),
-    peer: person('peer', 'Pete Peer'),
-  };
-  const roles: Record<keyof typeof people, ['owner' | 'admin' | 'member' | 'viewer', 'active' | 'pending' | 'removed']> = {
-    owner: ['owner', 'active'],
-    admin: ['admin', 'active'],
-    member: ['member', 'active'],
-    viewer: ['viewer', 'active'],
-    pending: ['member', 'pending'],
-    removed: ['member', 'removed'],
-    target: ['member', 'active'],
-    peer: ['member', 'active'],
-  };
-  const orgKey = `pk_org_${id}${'a'.repeat(24)}`;
-  const readOnlyKey = `pk_org_${id}${'b'.repeat(24)}`;
-  const writeOnlyKey = `pk_org_${id}${'c'.repeat(24)}`;
-  const personalKey = `pk_user_${id}${'d'.repeat(24)}`;
-  const tags = {
-    calls: { id: `tag_calls_${id}`, org_id: org, user_id: people.target.id, name: 'Calls', color: '#ff8800' },
-    accounts: { id: `tag_accounts_${id}`, org_id: org, user_id: people.target.id, name: 'Accounts', color: '#1f77b4' },
-    peers: { id: `tag_peer_${id}`, org_id: org, user_id: people.peer.id, name: 'Peer only', color: '#000000' },
-  };
-  const fixture = {
-    orgs: [{ id: org, name: `Settings Org ${id}` }],
-    users: Object.values(people),
-    memberships: (Object.keys(people) as (keyof typeof people)[]).map((name) => ({
-      org_id: org,
-      user_id: people[name].id,
-      role: roles[name][0],
-      status: roles[name][1],
-    })),
-    api_keys: [
-      { org_id: org, key: orgKey, scopes: ['users:read' as const, 'users:write' as const] },
-      { org_id: org, key: readOnlyKey, scopes: ['users:read' as const] },
-      { org_id: org, key: writeOnlyKey, scopes: ['users:write' as const] },
-      { org_id: org, user_id: people.admin.id, key: personalKey, scopes: ['users:read' as const, 'users:write' as const] },
-    ],
-    tags: Object.values(tags),
-  };
-  return { org, people, tags, orgKey, readOnlyKey, writeOnlyKey, personalKey, fixture };
 }
-type Org = ReturnType<typeof buildOrg>;
+type Org = ReturnType<typeof buildSettingsOrg>;
 
-async function seededOrg(): Promise<Org> {
-  const org = buildOrg();
-  await seed(db, org.fixture);
-  return org;
-}
+const seededOrg = (): Promise<Org> => seedOrg(buildSettingsOrg());
 
 let memberCounter = 0;
 /** A new active member of an organization who never saved any setting. */
@@ -155,12 +125,12 @@ function client(route: Route, org: Org) {
   return {
     get: (userId: string, query = '', options: RequestOptions = {}): Promise<ApiResponse> =>
       call(runtime.apiUrl, 'GET', settingsPath(route, org, userId, [query, options.query].filter(Boolean).join('&')), {
-        token: 'token' in options ? options.token : org.orgKey,
+        token: 'token' in options ? options.token : org.keys.full,
         headers: options.headers,
       }),
     patch: (userId: string, body: unknown, options: RequestOptions & { rawBody?: string } = {}): Promise<ApiResponse> =>
       call(runtime.apiUrl, 'PATCH', settingsPath(route, org, userId, options.query), {
-        token: 'token' in options ? options.token : org.orgKey,
+        token: 'token' in options ? options.token : org.keys.full,
         headers: options.headers,
         ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : { body }),
       }),
@@ -346,7 +316,7 @@ describe.each(ROUTES)('GET member settings on the %s route', (route) => {
         preference_content: 'content number 6',
         source_recording_id: null,
         source_summarization_id: null,
-        metadata: { source: 'org_admin_api', actor: keyIdOf(org.orgKey), correlation_id: expect.any(String) },
+        metadata: { source: 'org_admin_api', actor: keyIdOf(org.keys.full), correlation_id: expect.any(String) },
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: expect.stringMatching(TIMESTAMP),
       });
@@ -455,21 +425,21 @@ describe.each(ROUTES)('access on the %s route', (route) => {
   });
 
   it('an org key with users:read only can read, but PATCH is 403 INSUFFICIENT_SCOPES', async () => {
-    expect((await api.get(untouched.id, '', { token: org.readOnlyKey })).status).toBe(200);
-    const res = await api.patch(untouched.id, body, { token: org.readOnlyKey });
+    expect((await api.get(untouched.id, '', { token: org.keys.read })).status).toBe(200);
+    const res = await api.patch(untouched.id, body, { token: org.keys.read });
     expect(res.status).toBe(403);
     expect(res.body).toEqual(failure('INSUFFICIENT_SCOPES', expect.stringContaining('users:write')));
   });
 
   it('an org key with users:write only can update, but GET is 403 INSUFFICIENT_SCOPES', async () => {
-    const res = await api.get(untouched.id, '', { token: org.writeOnlyKey });
+    const res = await api.get(untouched.id, '', { token: org.keys.write });
     expect(res.status).toBe(403);
     expect(res.body).toEqual(failure('INSUFFICIENT_SCOPES', expect.stringContaining('users:read')));
-    expect((await api.patch(org.people.target.id, body, { token: org.writeOnlyKey })).status).toBe(200);
+    expect((await api.patch(org.people.target.id, body, { token: org.keys.write })).status).toBe(200);
   });
 
   it('a personal key is 403 USER_KEY_NOT_ALLOWED on both methods, whatever its scopes', async () => {
-    for (const res of [await api.get(untouched.id, '', { token: org.personalKey }), await api.patch(untouched.id, body, { token: org.personalKey })]) {
+    for (const res of [await api.get(untouched.id, '', { token: org.keys.personal }), await api.patch(untouched.id, body, { token: org.keys.personal })]) {
       expect(res.status).toBe(403);
       expect(res.body).toEqual(failure('USER_KEY_NOT_ALLOWED'));
     }
@@ -479,8 +449,8 @@ describe.each(ROUTES)('access on the %s route', (route) => {
     // On the alias the organization is named with org_id; on the organization route by the path.
     const query = route === 'alias' ? `org_id=${org.org}` : undefined;
     for (const res of [
-      await api.get(untouched.id, '', { token: other.orgKey, query }),
-      await api.patch(untouched.id, body, { token: other.orgKey, query }),
+      await api.get(untouched.id, '', { token: other.keys.full, query }),
+      await api.patch(untouched.id, body, { token: other.keys.full, query }),
     ]) {
       expect(res.status).toBe(403);
       expect(res.body).toEqual(failure('ORG_KEY_ORG_MISMATCH'));
@@ -512,10 +482,10 @@ describe.each(ROUTES)('access on the %s route', (route) => {
 
   if (route === 'alias') {
     it('without org_id the alias acts on the key’s own organization, where the member is unknown', async () => {
-      const read = await api.get(untouched.id, '', { token: other.orgKey });
+      const read = await api.get(untouched.id, '', { token: other.keys.full });
       expect(read.status).toBe(404);
       expect(read.body).toEqual(failure('MEMBER_NOT_FOUND'));
-      const write = await api.patch(untouched.id, body, { token: other.orgKey });
+      const write = await api.patch(untouched.id, body, { token: other.keys.full });
       expect(write.body).toEqual(failure('MEMBER_NOT_FOUND'));
     });
   }
@@ -850,9 +820,9 @@ describe.each(ROUTES)('profile on the %s route', (route) => {
     expect(await cipher.decrypt(current!.ciphertext as Uint8Array, { orgId: org.org, userId: member.id })).toBe(second);
     // Version rows: version, source, actor (org key id, then the ID token's user), created_at, ciphertext.
     const sorted = [...rows].sort((a, b) => (a.version as number) - (b.version as number));
-    expect(sorted[0]).toMatchObject({ version: 1, source: 'org_admin_api', actor: keyIdOf(org.orgKey), created_at: expect.stringMatching(TIMESTAMP) });
+    expect(sorted[0]).toMatchObject({ version: 1, source: 'org_admin_api', actor: keyIdOf(org.keys.full), created_at: expect.stringMatching(TIMESTAMP) });
     expect(sorted[1]).toMatchObject({ version: 2, source: 'org_admin_api', actor: owner.id, created_at: expect.stringMatching(TIMESTAMP) });
-    expect(keyIdOf(org.orgKey)).toMatch(/^key_/);
+    expect(keyIdOf(org.keys.full)).toMatch(/^key_/);
     // The two versions are distinct ciphertexts, and decrypting through the API gives the latest.
     expect(Buffer.from(sorted[0].ciphertext).equals(Buffer.from(sorted[1].ciphertext))).toBe(false);
     expect((await api.get(member.id, 'include=profile')).body.data.profile).toEqual({ profile: second, version: 2 });
@@ -928,7 +898,7 @@ describe.each(ROUTES)('preferences on the %s route', (route) => {
         preference_content: 'Action items first.',
         source_recording_id: null,
         source_summarization_id: null,
-        metadata: { source: 'org_admin_api', actor: keyIdOf(org.orgKey), correlation_id: correlationId },
+        metadata: { source: 'org_admin_api', actor: keyIdOf(org.keys.full), correlation_id: correlationId },
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: expect.stringMatching(TIMESTAMP),
       },
@@ -985,7 +955,7 @@ describe.each(ROUTES)('preferences on the %s route', (route) => {
     expect(updated).toEqual({
       ...original,
       preference_content: 'Longer, with decisions.',
-      metadata: { origin: 'import', source: 'org_admin_api', actor: keyIdOf(org.orgKey), correlation_id: correlationId },
+      metadata: { origin: 'import', source: 'org_admin_api', actor: keyIdOf(org.keys.full), correlation_id: correlationId },
       updated_at: expect.stringMatching(TIMESTAMP),
     });
     expect(updated.created_at).toBe(original.created_at);
@@ -1125,7 +1095,7 @@ describe('concurrent updates', () => {
     // Each version row holds the text of the PATCH that was answered with that version.
     const cipher = localProfileCipher(localDeployment().dataDir);
     for (const row of rows) {
-      expect(row).toMatchObject({ source: 'org_admin_api', actor: keyIdOf(org.orgKey) });
+      expect(row).toMatchObject({ source: 'org_admin_api', actor: keyIdOf(org.keys.full) });
       expect(await cipher.decrypt(row.ciphertext, { orgId: org.org, userId: member.id })).toBe(textOfVersion.get(row.version));
     }
     const read = await client('organization', org).get(member.id, 'include=profile');

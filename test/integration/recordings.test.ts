@@ -1,7 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { FixtureInput } from '../../shared/schemas/fixture';
-import { call, eventually, failure, idTokenFor, listObjects, localDeployment, seed, type ApiResponse, unique } from '../support/api';
-import { CREDENTIALS, credentialToken, type Credential } from '../support/credentials';
+import { call, eventually, failure, idTokenFor, listObjects, localDeployment, TIMESTAMP, type ApiResponse } from '../support/api';
+import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
+import { buildOrg, seedOrg } from '../support/org-builder';
 
 /**
  * The organization's recordings end to end: HTTP -> local API Gateway emulator ->
@@ -11,7 +12,6 @@ import { CREDENTIALS, credentialToken, type Credential } from '../support/creden
  */
 const { runtime, db } = localDeployment();
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const INVALID = failure('VALIDATION_ERROR');
 const NOT_FOUND = failure('RECORDING_NOT_FOUND');
 const LIST_ITEM_FIELDS = ['created_at', 'duration', 'id', 'language', 'recorded_by', 'tags', 'title'];
@@ -21,70 +21,41 @@ const RELATED = ['transcript', 'summary', 'action_items', 'translation'];
 // Organizations and their recordings
 
 type RecordingInput = NonNullable<FixtureInput['recordings']>[number];
-type PersonName = 'owner' | 'admin' | 'member' | 'viewer';
 
 /**
  * An organization with one active member of each role, tags A, B and C, and org keys of
  * each scope set; `rec(name, ...)` builds a fixture recording with an id unique to it.
  */
-function buildOrg(label = 'rec') {
-  const id = unique();
-  const org = `org_${label}_${id}`;
-  const person = (role: PersonName, first: string) => ({
-    id: `usr_${role}_${id}`,
-    email: `${first}.${role}.${id}@example.com`,
-    display_name: `${first} ${role}`,
+function buildRecordingsOrg(label = 'rec') {
+  const org = buildOrg({
+    label,
+    keys: {
+      read: { scopes: ['recordings:read'] },
+      write: { scopes: ['recordings:write'] },
+      /** users:read too, for the members' counts */
+      full: { scopes: ['recordings:read', 'recordings:write', 'users:read'] },
+      users: { scopes: ['users:read'] },
+      personal: { scopes: ['recordings:read', 'recordings:write'], user: 'admin' },
+    },
+    tags: { A: { name: 'Alpha', color: '#ff0000' }, B: { name: 'Bravo', color: '#00ff00' }, C: { name: 'Charlie', color: '#0000ff' } },
   });
-  const people = { owner: person('owner', 'olga'), admin: person('admin', 'adam'), member: person('member', 'mo'), viewer: person('viewer', 'vic') };
-  const key = (kind: 'org' | 'user', letter: string) => `pk_${kind}_${id}${letter.repeat(24)}`;
-  const keys = {
-    /** recordings:read */
-    read: key('org', 'a'),
-    /** recordings:write */
-    write: key('org', 'b'),
-    /** recordings:read, recordings:write and users:read (for the members' counts) */
-    full: key('org', 'c'),
-    /** users:read only */
-    users: key('org', 'd'),
-    /** the admin's personal key: recordings:read and recordings:write */
-    personal: key('user', 'e'),
-  };
-  const tag = (letter: string, name: string, color: string) => ({ id: `tag_${letter}_${id}`, org_id: org, user_id: people.member.id, name, color });
-  const tags = { A: tag('a', 'Alpha', '#ff0000'), B: tag('b', 'Bravo', '#00ff00'), C: tag('c', 'Charlie', '#0000ff') };
-  const recId = (name: string) => `rec_${name}_${id}`;
-  const rec = (name: string, fields: Partial<Omit<RecordingInput, 'tags'>> & { tags?: (keyof typeof tags)[] } = {}): RecordingInput => ({
+  const rec = (name: string, fields: Partial<Omit<RecordingInput, 'tags'>> & { tags?: (keyof typeof org.tags)[] } = {}): RecordingInput => ({
     title: `Recording ${name}`,
     duration: 60,
     language: 'en',
-    recorded_by: people.member.id,
+    recorded_by: org.people.member.id,
     created_at: '2026-01-15T12:00:00.000Z',
     ...fields,
-    id: recId(name),
-    org_id: org,
-    tags: (fields.tags ?? []).map((letter) => tags[letter].id),
+    id: org.recId(name),
+    org_id: org.org,
+    tags: (fields.tags ?? []).map((letter) => org.tags[letter].id),
   });
-  const fixture: FixtureInput = {
-    orgs: [{ id: org, name: `Recordings ${id}` }],
-    users: Object.values(people),
-    memberships: (Object.keys(people) as PersonName[]).map((role) => ({ org_id: org, user_id: people[role].id, role })),
-    api_keys: [
-      { org_id: org, key: keys.read, scopes: ['recordings:read'] },
-      { org_id: org, key: keys.write, scopes: ['recordings:write'] },
-      { org_id: org, key: keys.full, scopes: ['recordings:read', 'recordings:write', 'users:read'] },
-      { org_id: org, key: keys.users, scopes: ['users:read'] },
-      { org_id: org, user_id: people.admin.id, key: keys.personal, scopes: ['recordings:read', 'recordings:write'] },
-    ],
-    tags: Object.values(tags),
-  };
-  return { id, org, people, keys, tags, recId, rec, fixture };
+  return { ...org, rec };
 }
-type Org = ReturnType<typeof buildOrg>;
+type Org = ReturnType<typeof buildRecordingsOrg>;
 
 /** Seeds an organization, then its recordings (one transaction each, in order). */
-async function seedOrg(org: Org, recordings: RecordingInput[] = []): Promise<Org> {
-  await seed(db, { ...org.fixture, recordings });
-  return org;
-}
+const seedRecordingsOrg = (org: Org, recordings: RecordingInput[] = []): Promise<Org> => seedOrg(org, { recordings });
 
 // ---------------------------------------------------------------------------------------
 // HTTP helpers
@@ -213,11 +184,11 @@ describe('List recordings', () => {
   };
 
   beforeAll(async () => {
-    org = buildOrg('list');
-    other = buildOrg('list_other');
+    org = buildRecordingsOrg('list');
+    other = buildRecordingsOrg('list_other');
     const { admin, owner } = org.people;
     await Promise.all([
-      seedOrg(org, [
+      seedRecordingsOrg(org, [
         org.rec('r1', { created_at: '2026-03-09T23:59:59.999Z', tags: ['A'] }),
         org.rec('r2', { created_at: '2026-03-10T00:00:00.000Z', tags: ['A', 'B'], recorded_by: admin.id }),
         // r3 and r4 share created_at: the id breaks the tie (descending).
@@ -231,7 +202,7 @@ describe('List recordings', () => {
         org.rec('t1', { created_at: '2026-03-10T10:00:00.000Z', tags: ['A', 'B'], deleted_at: '2026-03-13T00:00:00.000Z' }),
         org.rec('t2', { created_at: '2026-03-05T10:00:00.000Z', tags: ['C'], recorded_by: admin.id, deleted_at: '2026-03-14T00:00:00.000Z' }),
       ]),
-      seedOrg(other, [other.rec('x1', { created_at: '2026-03-10T09:00:00.000Z' })]),
+      seedRecordingsOrg(other, [other.rec('x1', { created_at: '2026-03-10T09:00:00.000Z' })]),
     ]);
   });
 
@@ -493,8 +464,8 @@ describe('List recordings: cursors through 250 recordings', () => {
   let all: RecordingInput[];
 
   beforeAll(async () => {
-    org = buildOrg('many');
-    other = buildOrg('many_other');
+    org = buildRecordingsOrg('many');
+    other = buildRecordingsOrg('many_other');
     const recorders = Object.values(org.people);
     // Pairs share a timestamp, and ids are scrambled against time, so the id tie-break shows.
     all = Array.from({ length: 250 }, (_, i) =>
@@ -504,7 +475,7 @@ describe('List recordings: cursors through 250 recordings', () => {
         tags: [...(i % 3 === 0 ? (['A'] as const) : []), ...(i % 5 === 0 ? (['B'] as const) : [])],
       }),
     );
-    await Promise.all([seedOrg(org, all), seedOrg(other)]);
+    await Promise.all([seedRecordingsOrg(org, all), seedRecordingsOrg(other)]);
   });
 
   const expected = (keep: (r: RecordingInput) => boolean = () => true) => newestFirst(all.filter(keep));
@@ -608,10 +579,10 @@ describe('Get recording', () => {
   const translation = { to_language: 'fr', detected_language: 'en' };
 
   beforeAll(async () => {
-    org = buildOrg('get');
-    other = buildOrg('get_other');
+    org = buildRecordingsOrg('get');
+    other = buildRecordingsOrg('get_other');
     await Promise.all([
-      seedOrg(org, [
+      seedRecordingsOrg(org, [
         org.rec('full', {
           title: 'Board meeting',
           description: 'Quarterly numbers',
@@ -626,7 +597,7 @@ describe('Get recording', () => {
         org.rec('bare', { created_at: '2026-02-02T09:00:00.000Z', description: '' }),
         org.rec('trashed', { created_at: '2026-02-03T09:00:00.000Z', summary, deleted_at: '2026-02-04T00:00:00.000Z' }),
       ]),
-      seedOrg(other, [other.rec('theirs')]),
+      seedRecordingsOrg(other, [other.rec('theirs')]),
     ]);
   });
 
@@ -720,12 +691,12 @@ describe('Update recording', () => {
   const UPDATED_FIELDS = ['description', 'duration', 'id', 'tags', 'title', 'updated_at'];
 
   beforeAll(async () => {
-    org = buildOrg('upd');
-    other = buildOrg('upd_other');
+    org = buildRecordingsOrg('upd');
+    other = buildRecordingsOrg('upd_other');
     const rec = (name: string, fields: Parameters<Org['rec']>[1] = {}) =>
       org.rec(name, { title: `Title ${name}`, description: `About ${name}`, duration: 90, created_at: '2026-02-10T10:00:00.000Z', tags: ['A', 'B'], ...fields });
     await Promise.all([
-      seedOrg(org, [
+      seedRecordingsOrg(org, [
         rec('title'),
         rec('desc'),
         rec('tags'),
@@ -735,7 +706,7 @@ describe('Update recording', () => {
         rec('badtags'),
         rec('trashed', { deleted_at: '2026-02-11T00:00:00.000Z' }),
       ]),
-      seedOrg(other, [other.rec('theirs')]),
+      seedRecordingsOrg(other, [other.rec('theirs')]),
     ]);
   });
 
@@ -848,8 +819,8 @@ describe('Delete and restore', () => {
 
   /** The member has an older and a newer recording; the admin one more. */
   async function seededOrg() {
-    const org = buildOrg('del');
-    await seedOrg(org, [
+    const org = buildRecordingsOrg('del');
+    await seedRecordingsOrg(org, [
       org.rec('old', { created_at: OLD, tags: ['A'] }),
       org.rec('new', {
         created_at: NEW,
@@ -1038,43 +1009,36 @@ describe('Delete and restore', () => {
 // 5. Access matrix of every organization route
 
 describe('access', () => {
-  type Outcome = 200 | 'UNAUTHORIZED' | 'INSUFFICIENT_ROLE' | 'INSUFFICIENT_SCOPES' | 'ORG_KEY_ORG_MISMATCH' | 'USER_KEY_NOT_ALLOWED';
-  const refusedAlways: Record<'otherOrgKey' | 'personalKey' | 'outsider' | 'none', Outcome> = {
-    otherOrgKey: 'ORG_KEY_ORG_MISMATCH',
-    personalKey: 'USER_KEY_NOT_ALLOWED',
-    outsider: 'INSUFFICIENT_ROLE',
-    none: 'UNAUTHORIZED',
-  };
   // Viewers and up read with ID tokens, org keys with recordings:read.
-  const READ: Record<Credential, Outcome> = {
-    viewer: 200,
-    member: 200,
-    admin: 200,
-    owner: 200,
-    readKey: 200,
+  const READ: Record<Credential, AccessOutcome> = {
+    viewer: 'OK',
+    member: 'OK',
+    admin: 'OK',
+    owner: 'OK',
+    readKey: 'OK',
     writeKey: 'INSUFFICIENT_SCOPES',
     usersKey: 'INSUFFICIENT_SCOPES',
-    ...refusedAlways,
+    ...ALWAYS_REFUSED,
   };
   // Admins and up write with ID tokens, org keys with recordings:write.
-  const WRITE: Record<Credential, Outcome> = {
+  const WRITE: Record<Credential, AccessOutcome> = {
     viewer: 'INSUFFICIENT_ROLE',
     member: 'INSUFFICIENT_ROLE',
-    admin: 200,
-    owner: 200,
+    admin: 'OK',
+    owner: 'OK',
     readKey: 'INSUFFICIENT_SCOPES',
-    writeKey: 200,
+    writeKey: 'OK',
     usersKey: 'INSUFFICIENT_SCOPES',
-    ...refusedAlways,
+    ...ALWAYS_REFUSED,
   };
 
   let org: Org;
   let other: Org;
   beforeAll(async () => {
-    org = buildOrg('acc');
-    other = buildOrg('acc_other');
+    org = buildRecordingsOrg('acc');
+    other = buildRecordingsOrg('acc_other');
     await Promise.all([
-      seedOrg(org, [
+      seedRecordingsOrg(org, [
         org.rec('get', { summary: { markdown: 'x' } }),
         ...CREDENTIALS.flatMap((c) => [
           org.rec(`upd_${c}`, { title: 'Before' }),
@@ -1082,58 +1046,51 @@ describe('access', () => {
           org.rec(`res_${c}`, { deleted_at: '2026-01-16T00:00:00.000Z' }),
         ]),
       ]),
-      seedOrg(other),
+      seedRecordingsOrg(other),
     ]);
   });
 
   const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
 
-  const expectOutcome = (res: ApiResponse, outcome: Outcome) => {
-    if (outcome === 200) expect(res.status).toBe(200);
-    else {
-      expect(res.status).toBe(outcome === 'UNAUTHORIZED' ? 401 : 403);
-      expect(res.body).toEqual(failure(outcome));
-    }
-  };
   /** Whether a recording is live, as an unrestricted reader sees it. */
   const isLive = async (name: string) => (await getRec(org, org.recId(name), '', org.keys.full)).status === 200;
 
   it.each(CREDENTIALS)('List with %s', async (credential) => {
     const res = await list(org, '', await tokenOf(credential));
-    expectOutcome(res, READ[credential]);
-    if (READ[credential] === 200) expect(idsOf(res)).toContain(org.recId('get'));
+    expectAccessOutcome(res, READ[credential]);
+    if (READ[credential] === 'OK') expect(idsOf(res)).toContain(org.recId('get'));
   });
 
   it.each(CREDENTIALS)('Get with %s', async (credential) => {
     const res = await getRec(org, org.recId('get'), 'include=summary', await tokenOf(credential));
-    expectOutcome(res, READ[credential]);
-    if (READ[credential] === 200) expect(res.body).toMatchObject({ id: org.recId('get'), summary: { markdown: 'x' } });
+    expectAccessOutcome(res, READ[credential]);
+    if (READ[credential] === 'OK') expect(res.body).toMatchObject({ id: org.recId('get'), summary: { markdown: 'x' } });
   });
 
   it.each(CREDENTIALS)('Update with %s', async (credential) => {
     const res = await update(org, org.recId(`upd_${credential}`), { title: `By ${credential}` }, await tokenOf(credential));
-    expectOutcome(res, WRITE[credential]);
+    expectAccessOutcome(res, WRITE[credential]);
     const title = (await getRec(org, org.recId(`upd_${credential}`))).body.title;
-    expect(title).toBe(WRITE[credential] === 200 ? `By ${credential}` : 'Before');
+    expect(title).toBe(WRITE[credential] === 'OK' ? `By ${credential}` : 'Before');
   });
 
   it.each(CREDENTIALS)('Delete with %s', async (credential) => {
     const res = await remove(org, org.recId(`del_${credential}`), '', await tokenOf(credential));
-    expectOutcome(res, WRITE[credential]);
-    if (WRITE[credential] === 200) expect(res.body).toEqual({ success: true });
-    expect(await isLive(`del_${credential}`)).toBe(WRITE[credential] !== 200);
+    expectAccessOutcome(res, WRITE[credential]);
+    if (WRITE[credential] === 'OK') expect(res.body).toEqual({ success: true });
+    expect(await isLive(`del_${credential}`)).toBe(WRITE[credential] !== 'OK');
   });
 
   it.each(CREDENTIALS)('Permanent delete with %s (refusals only)', async (credential) => {
-    if (WRITE[credential] === 200) return; // the allowed ones are covered by the soft delete above and the delete tests
+    if (WRITE[credential] === 'OK') return; // the allowed ones are covered by the soft delete above and the delete tests
     const res = await remove(org, org.recId('get'), 'permanent=true', await tokenOf(credential));
-    expectOutcome(res, WRITE[credential]);
+    expectAccessOutcome(res, WRITE[credential]);
     expect(await isLive('get')).toBe(true);
   });
 
   it.each(CREDENTIALS)('Restore with %s', async (credential) => {
     const res = await restore(org, org.recId(`res_${credential}`), await tokenOf(credential));
-    expectOutcome(res, WRITE[credential]);
-    expect(await isLive(`res_${credential}`)).toBe(WRITE[credential] === 200);
+    expectAccessOutcome(res, WRITE[credential]);
+    expect(await isLive(`res_${credential}`)).toBe(WRITE[credential] === 'OK');
   });
 });

@@ -1,8 +1,9 @@
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { TEMPLATE_LIMITS, TEMPLATE_PAGE } from '../../shared/schemas/templates';
 import { putTemplate } from '../../shared/storage/templates';
-import { call, failure, idTokenFor, localDeployment, seed, type ApiResponse, unique } from '../support/api';
-import { CREDENTIALS, credentialToken, type Credential } from '../support/credentials';
+import { call, failure, idTokenFor, localDeployment, TIMESTAMP, type ApiResponse, unique } from '../support/api';
+import { buildOrg, seedOrg } from '../support/org-builder';
+import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
 
 /**
  * Organization templates end to end: HTTP -> local API Gateway emulator -> authorizer ->
@@ -12,64 +13,40 @@ import { CREDENTIALS, credentialToken, type Credential } from '../support/creden
  */
 const { runtime, db } = localDeployment();
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const NOT_FOUND = failure('TEMPLATE_NOT_FOUND');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------
 // Organizations
 
-type PersonName = 'owner' | 'admin' | 'member' | 'viewer';
 type Section = { title: string; prompt: string };
 type TemplateInput = NonNullable<FixtureInput['templates']>[number];
 
 /** An organization with one active member of each role and org keys of each scope set. */
-function buildOrg(label = 'tpl') {
-  const id = unique();
-  const org = `org_${label}_${id}`;
-  const person = (role: PersonName, first: string) => ({ id: `usr_${role}_${id}`, email: `${first}.${role}.${id}@example.com`, display_name: `${first} ${role}` });
-  const people = { owner: person('owner', 'olga'), admin: person('admin', 'adam'), member: person('member', 'mo'), viewer: person('viewer', 'vic') };
-  const key = (kind: 'org' | 'user', letter: string) => `pk_${kind}_${id}${letter.repeat(24)}`;
-  const keys = {
-    /** templates:read */
-    read: key('org', 'a'),
-    /** templates:write */
-    write: key('org', 'b'),
-    /** templates:read and templates:write */
-    full: key('org', 'c'),
-    /** users:read and recordings:read: no template scope */
-    users: key('org', 'd'),
-    /** the admin's personal key, with both template scopes (refused for its kind, not its scopes) */
-    personal: key('user', 'e'),
-  };
-  const fixture: FixtureInput = {
-    orgs: [{ id: org, name: `Templates ${id}` }],
-    users: Object.values(people),
-    memberships: (Object.keys(people) as PersonName[]).map((role) => ({ org_id: org, user_id: people[role].id, role })),
-    api_keys: [
-      { org_id: org, key: keys.read, scopes: ['templates:read'] },
-      { org_id: org, key: keys.write, scopes: ['templates:write'] },
-      { org_id: org, key: keys.full, scopes: ['templates:read', 'templates:write', 'recordings:read'] },
-      { org_id: org, key: keys.users, scopes: ['users:read', 'recordings:read'] },
-      { org_id: org, user_id: people.admin.id, key: keys.personal, scopes: ['templates:read', 'templates:write'] },
-    ],
-  };
+function buildTemplatesOrg(label = 'tpl') {
+  const org = buildOrg({
+    label,
+    keys: {
+      read: { scopes: ['templates:read'] },
+      write: { scopes: ['templates:write'] },
+      full: { scopes: ['templates:read', 'templates:write', 'recordings:read'] },
+      /** no template scope */
+      users: { scopes: ['users:read', 'recordings:read'] },
+      /** both template scopes, refused for its kind, not its scopes */
+      personal: { scopes: ['templates:read', 'templates:write'], user: 'admin' },
+    },
+  });
   /** A fixture template of this organization. */
   const tpl = (name: string, fields: Partial<TemplateInput> = {}): TemplateInput => ({
     name,
     sections: [{ title: 'Overview', prompt: 'Summarize the call.' }],
     ...fields,
-    id: `tpl_${name.replace(/\W/g, '_')}_${id}`,
-    org_id: org,
+    id: `tpl_${name.replace(/\W/g, '_')}_${org.id}`,
+    org_id: org.org,
   });
-  return { id, org, people, keys, tpl, fixture };
+  return { ...org, tpl };
 }
-type Org = ReturnType<typeof buildOrg>;
-
-async function seedOrg(org: Org, extra: Partial<FixtureInput> = {}): Promise<Org> {
-  await seed(db, { ...org.fixture, ...extra });
-  return org;
-}
+type Org = ReturnType<typeof buildTemplatesOrg>;
 
 // ---------------------------------------------------------------------------------------
 // HTTP helpers
@@ -111,7 +88,7 @@ const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: st
 describe('Create, get, list', () => {
   let org: Org;
   beforeAll(async () => {
-    org = await seedOrg(buildOrg());
+    org = await seedOrg(buildTemplatesOrg());
   });
 
   it('create answers 201 with exactly the Template, which Get then returns', async () => {
@@ -171,7 +148,7 @@ describe('Create, get, list', () => {
 
 describe('List order', () => {
   it('orders by name case-insensitively, then id; every item is a full Template', async () => {
-    const org = await seedOrg(buildOrg('order'));
+    const org = await seedOrg(buildTemplatesOrg('order'));
     const names = ['delta', 'Bravo', 'alpha', 'Charlie', 'bravo', 'ALPHA', 'echo', 'Alpha'];
     const made = [];
     for (const name of names) made.push(await created(org, { name, sections: sections(1) }));
@@ -191,7 +168,7 @@ describe('List order', () => {
   it('a name that begins another comes first ("Weekly" before "Weekly sync" and "Weekly!")', async () => {
     // The index key `<name>#<id>` alone would list "Weekly sync" and "Weekly!" before "Weekly"
     // ('#' sorts after ' ' and '!'); the list must still be in name order.
-    const org = await seedOrg(buildOrg('prefix'));
+    const org = await seedOrg(buildTemplatesOrg('prefix'));
     const made = [];
     for (const name of ['Weekly sync', 'Weekly!', 'Weekly', 'Weekly-report']) made.push(await created(org, { name, sections: sections(1) }));
     const ids = (await listed(org)).map((t) => t.id);
@@ -212,7 +189,7 @@ describe('Update (PATCH)', () => {
     ],
   };
   beforeAll(async () => {
-    org = await seedOrg(buildOrg('patch'));
+    org = await seedOrg(buildTemplatesOrg('patch'));
   });
 
   /** PATCHes a fresh copy of `original` a little later; returns the before and after states. */
@@ -283,7 +260,7 @@ describe('Paging (List templates ?page=&limit=)', () => {
   let org: Org;
   let ordered: string[];
   beforeAll(async () => {
-    org = await seedOrg(buildOrg('page'));
+    org = await seedOrg(buildTemplatesOrg('page'));
     const made = [];
     for (const name of ['echo', 'Alpha', 'delta', 'bravo', 'Charlie']) made.push(await created(org, { name, sections: sections(1) }));
     ordered = made.sort(byNameThenId).map((t) => t.id);
@@ -356,7 +333,7 @@ function largestTemplate(name = '') {
 describe('the largest allowed template', () => {
   let org: Org;
   beforeAll(async () => {
-    org = await seedOrg(buildOrg('big'));
+    org = await seedOrg(buildTemplatesOrg('big'));
   });
 
   const expectUnderLimit = (res: ApiResponse, status: number) => {
@@ -384,7 +361,7 @@ describe('the largest allowed template', () => {
   });
 
   it(`a full page of ${TEMPLATE_PAGE.maxLimit} of them is listed within Lambda's 6 MB`, async () => {
-    const pageOrg = await seedOrg(buildOrg('bigpage'));
+    const pageOrg = await seedOrg(buildTemplatesOrg('bigpage'));
     const now = new Date().toISOString();
     // Seeded through the storage layer, side by side: HTTP creates would only repeat the test above.
     await Promise.all(
@@ -406,7 +383,7 @@ describe('the largest allowed template', () => {
 
 describe('Delete', () => {
   it('answers {success: true}; the template is gone from get, list, patch and delete', async () => {
-    const org = await seedOrg(buildOrg('del'));
+    const org = await seedOrg(buildTemplatesOrg('del'));
     const doomed = await created(org, { name: 'Doomed', sections: sections(2) });
     const kept = await created(org, { name: 'Kept', sections: sections(1) });
 
@@ -423,7 +400,7 @@ describe('Delete', () => {
   });
 
   it('a summary made with a template keeps its template id and name after the template is deleted', async () => {
-    const org = buildOrg('sum');
+    const org = buildTemplatesOrg('sum');
     const template = org.tpl('Customer call');
     const recordingId = `rec_sum_${org.id}`;
     await seedOrg(org, {
@@ -465,7 +442,7 @@ describe('validation (400 VALIDATION_ERROR naming the field)', () => {
   /** An organization where only creates that must fail are sent: it must stay empty. */
   let empty: Org;
   beforeAll(async () => {
-    [org, empty] = await Promise.all([seedOrg(buildOrg('valid')), seedOrg(buildOrg('invalid'))]);
+    [org, empty] = await Promise.all([seedOrg(buildTemplatesOrg('valid')), seedOrg(buildTemplatesOrg('invalid'))]);
   });
 
   /** A 400 VALIDATION_ERROR whose details name `field` (given as a dot path, e.g. sections.0.title; named sections[0].title). */
@@ -604,8 +581,8 @@ describe('isolation between organizations', () => {
   let mine: Org;
   let theirs: Org;
   beforeAll(async () => {
-    mine = buildOrg('iso');
-    theirs = buildOrg('iso_other');
+    mine = buildTemplatesOrg('iso');
+    theirs = buildTemplatesOrg('iso_other');
     await Promise.all([seedOrg(mine, { templates: [mine.tpl('Mine')] }), seedOrg(theirs, { templates: [theirs.tpl('Theirs')] })]);
   });
   const mineId = () => mine.tpl('Mine').id;
@@ -638,15 +615,8 @@ describe('isolation between organizations', () => {
 // Access
 
 describe('access', () => {
-  type Outcome = 'OK' | 'UNAUTHORIZED' | 'INSUFFICIENT_ROLE' | 'INSUFFICIENT_SCOPES' | 'ORG_KEY_ORG_MISMATCH' | 'USER_KEY_NOT_ALLOWED';
-  const refusedAlways: Record<'otherOrgKey' | 'personalKey' | 'outsider' | 'none', Outcome> = {
-    otherOrgKey: 'ORG_KEY_ORG_MISMATCH',
-    personalKey: 'USER_KEY_NOT_ALLOWED',
-    outsider: 'INSUFFICIENT_ROLE',
-    none: 'UNAUTHORIZED',
-  };
   // Members and up read with ID tokens; org keys with templates:read.
-  const READ: Record<Credential, Outcome> = {
+  const READ: Record<Credential, AccessOutcome> = {
     viewer: 'INSUFFICIENT_ROLE',
     member: 'OK',
     admin: 'OK',
@@ -654,10 +624,10 @@ describe('access', () => {
     readKey: 'OK',
     writeKey: 'INSUFFICIENT_SCOPES',
     usersKey: 'INSUFFICIENT_SCOPES',
-    ...refusedAlways,
+    ...ALWAYS_REFUSED,
   };
   // Admins and up write with ID tokens; org keys with templates:write.
-  const WRITE: Record<Credential, Outcome> = {
+  const WRITE: Record<Credential, AccessOutcome> = {
     viewer: 'INSUFFICIENT_ROLE',
     member: 'INSUFFICIENT_ROLE',
     admin: 'OK',
@@ -665,15 +635,15 @@ describe('access', () => {
     readKey: 'INSUFFICIENT_SCOPES',
     writeKey: 'OK',
     usersKey: 'INSUFFICIENT_SCOPES',
-    ...refusedAlways,
+    ...ALWAYS_REFUSED,
   };
 
   let org: Org;
   let other: Org;
   const shared = () => org.tpl('Shared');
   beforeAll(async () => {
-    org = buildOrg('acc');
-    other = buildOrg('acc_other');
+    org = buildTemplatesOrg('acc');
+    other = buildTemplatesOrg('acc_other');
     await Promise.all([
       seedOrg(org, { templates: [org.tpl('Shared'), ...CREDENTIALS.flatMap((c) => [org.tpl(`upd ${c}`), org.tpl(`del ${c}`)])] }),
       seedOrg(other),
@@ -682,44 +652,36 @@ describe('access', () => {
 
   const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
 
-  const expectOutcome = (res: ApiResponse, outcome: Outcome, okStatus = 200) => {
-    if (outcome === 'OK') expect(res.status).toBe(okStatus);
-    else {
-      expect(res.status).toBe(outcome === 'UNAUTHORIZED' ? 401 : 403);
-      expect(res.body).toEqual(failure(outcome));
-    }
-  };
-
   it.each(CREDENTIALS)('List with %s', async (credential) => {
     const res = await list(org, await tokenOf(credential));
-    expectOutcome(res, READ[credential]);
+    expectAccessOutcome(res, READ[credential]);
     if (READ[credential] === 'OK') expect(res.body.templates.map((t: { id: string }) => t.id)).toContain(shared().id);
   });
 
   it.each(CREDENTIALS)('Get with %s', async (credential) => {
     const res = await getTpl(org, shared().id, await tokenOf(credential));
-    expectOutcome(res, READ[credential]);
+    expectAccessOutcome(res, READ[credential]);
     if (READ[credential] === 'OK') expect(res.body).toMatchObject({ id: shared().id, name: 'Shared' });
   });
 
   it.each(CREDENTIALS)('Create with %s', async (credential) => {
     const name = `By ${credential}`;
     const res = await create(org, { name, sections: sections(1) }, await tokenOf(credential));
-    expectOutcome(res, WRITE[credential], 201);
+    expectAccessOutcome(res, WRITE[credential], 201);
     expect((await listed(org)).filter((t) => t.name === name)).toHaveLength(WRITE[credential] === 'OK' ? 1 : 0);
   });
 
   it.each(CREDENTIALS)('Update with %s', async (credential) => {
     const template = org.tpl(`upd ${credential}`);
     const res = await patch(org, template.id, { name: `Renamed by ${credential}` }, await tokenOf(credential));
-    expectOutcome(res, WRITE[credential]);
+    expectAccessOutcome(res, WRITE[credential]);
     expect((await getTpl(org, template.id)).body.name).toBe(WRITE[credential] === 'OK' ? `Renamed by ${credential}` : template.name);
   });
 
   it.each(CREDENTIALS)('Delete with %s', async (credential) => {
     const template = org.tpl(`del ${credential}`);
     const res = await remove(org, template.id, await tokenOf(credential));
-    expectOutcome(res, WRITE[credential]);
+    expectAccessOutcome(res, WRITE[credential]);
     if (WRITE[credential] === 'OK') expect(res.body).toEqual({ success: true });
     expect((await getTpl(org, template.id)).status).toBe(WRITE[credential] === 'OK' ? 404 : 200);
   });

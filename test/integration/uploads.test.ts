@@ -2,7 +2,8 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
 import type { FixtureInput } from '../../shared/schemas/fixture';
-import { call, eventually, failure, idTokenFor, listObjects, localDeployment, localS3, seed, type ApiResponse, unique } from '../support/api';
+import { call, eventually, failure, idTokenFor, listObjects, localDeployment, localS3, TIMESTAMP, type ApiResponse } from '../support/api';
+import { buildOrg, seedOrg } from '../support/org-builder';
 
 /**
  * The public recordings routes end to end: Create upload URL (a pre-signed S3 PUT), the
@@ -12,7 +13,6 @@ import { call, eventually, failure, idTokenFor, listObjects, localDeployment, lo
  */
 const { runtime, db } = localDeployment();
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const INVALID = failure('VALIDATION_ERROR');
 const UPLOAD_URL = '/api/v1/public/recordings/upload-url';
 const PUBLIC_LIST = '/api/v1/public/recordings';
@@ -41,61 +41,41 @@ const PUBLIC_ITEM_FIELDS = [
 // Organizations
 
 type RecordingInput = NonNullable<FixtureInput['recordings']>[number];
-type PersonName = 'owner' | 'admin' | 'member' | 'viewer';
 
-function buildOrg(label: string) {
-  const id = unique();
-  const org = `org_${label}_${id}`;
-  const person = (role: PersonName, first: string) => ({ id: `usr_${role}_${id}`, email: `${first}.${role}.${id}@Example.com`, display_name: `${first} ${role}` });
-  const people = { owner: person('owner', 'Olga'), admin: person('admin', 'Adam'), member: person('member', 'Mo'), viewer: person('viewer', 'Vic') };
-  const key = (kind: 'org' | 'user', letter: string) => `pk_${kind}_${id}${letter.repeat(24)}`;
-  const keys = {
-    /** org key: recordings:read and users:read (for the members' counts) */
-    orgRead: key('org', 'a'),
-    /** org key: recordings:write only */
-    orgWrite: key('org', 'b'),
-    /** org key: every recordings scope */
-    orgAll: key('org', 'c'),
-    /** the member's personal key: recordings:read and recordings:write */
-    member: key('user', 'd'),
-    /** the member's personal key: recordings:read only */
-    memberRead: key('user', 'e'),
-    /** the member's personal key: recordings:write only */
-    memberWrite: key('user', 'f'),
-    /** the viewer's personal key: recordings:read and recordings:write */
-    viewer: key('user', 'g'),
-    /** the admin's personal key: recordings:read and recordings:write */
-    admin: key('user', 'h'),
-  };
-  const tag = (letter: string, name: string, color: string) => ({ id: `tag_${letter}_${id}`, org_id: org, user_id: people.member.id, name, color });
-  const tags = { A: tag('a', 'Alpha', '#ff0000'), B: tag('b', 'Bravo', '#00ff00') };
-  const recId = (name: string) => `rec_${name}_${id}`;
+/**
+ * An organization of four active members (emails in mixed case: the API lower-cases them),
+ * tags A and B, org keys and the personal keys of the member, the viewer and the admin.
+ */
+function buildUploadsOrg(label: string) {
   const both = ['recordings:read', 'recordings:write'] as const;
-  const fixture: FixtureInput = {
-    orgs: [{ id: org, name: `Public ${id}` }],
-    users: Object.values(people),
-    memberships: (Object.keys(people) as PersonName[]).map((role) => ({ org_id: org, user_id: people[role].id, role })),
-    api_keys: [
-      { org_id: org, key: keys.orgRead, scopes: ['recordings:read', 'users:read'] },
-      { org_id: org, key: keys.orgWrite, scopes: ['recordings:write'] },
-      { org_id: org, key: keys.orgAll, scopes: [...both] },
-      { org_id: org, user_id: people.member.id, key: keys.member, scopes: [...both] },
-      { org_id: org, user_id: people.member.id, key: keys.memberRead, scopes: ['recordings:read'] },
-      { org_id: org, user_id: people.member.id, key: keys.memberWrite, scopes: ['recordings:write'] },
-      { org_id: org, user_id: people.viewer.id, key: keys.viewer, scopes: [...both] },
-      { org_id: org, user_id: people.admin.id, key: keys.admin, scopes: [...both] },
-    ],
-    tags: Object.values(tags),
-  };
-  return { id, org, people, keys, tags, recId, fixture };
+  return buildOrg({
+    label,
+    people: {
+      owner: { role: 'owner', first: 'Olga', email: 'Olga.owner@Example.com' },
+      admin: { role: 'admin', first: 'Adam', email: 'Adam.admin@Example.com' },
+      member: { role: 'member', first: 'Mo', email: 'Mo.member@Example.com' },
+      viewer: { role: 'viewer', first: 'Vic', email: 'Vic.viewer@Example.com' },
+    },
+    keys: {
+      /** users:read too, for the members' counts */
+      orgRead: { scopes: ['recordings:read', 'users:read'] },
+      orgWrite: { scopes: ['recordings:write'] },
+      orgAll: { scopes: [...both] },
+      member: { scopes: [...both], user: 'member' },
+      memberRead: { scopes: ['recordings:read'], user: 'member' },
+      memberWrite: { scopes: ['recordings:write'], user: 'member' },
+      viewer: { scopes: [...both], user: 'viewer' },
+      admin: { scopes: [...both], user: 'admin' },
+    },
+    tags: { A: { name: 'Alpha', color: '#ff0000' }, B: { name: 'Bravo', color: '#00ff00' } },
+  });
 }
-type Org = ReturnType<typeof buildOrg>;
+type Org = ReturnType<typeof buildUploadsOrg>;
 
-async function seededOrg(label: string, recordings: (org: Org) => RecordingInput[] = () => []): Promise<Org> {
-  const org = buildOrg(label);
-  await seed(db, { ...org.fixture, recordings: recordings(org) });
-  return org;
-}
+const seededOrg = (label: string, recordings: (org: Org) => RecordingInput[] = () => []): Promise<Org> => {
+  const org = buildUploadsOrg(label);
+  return seedOrg(org, { recordings: recordings(org) });
+};
 
 // ---------------------------------------------------------------------------------------
 // HTTP helpers
@@ -575,10 +555,9 @@ describe('List recordings (public)', () => {
       ];
     });
     // Another organization, where the same member also records.
-    other = buildOrg('pub_other');
-    await seed(db, {
-      ...other.fixture,
-      memberships: [...other.fixture.memberships!, { org_id: other.org, user_id: org.people.member.id, role: 'member' }],
+    other = buildUploadsOrg('pub_other');
+    await seedOrg(other, {
+      memberships: [{ org_id: other.org, user_id: org.people.member.id, role: 'member' }],
       recordings: [
         { id: other.recId('elsewhere'), org_id: other.org, recorded_by: org.people.member.id, title: 'Elsewhere', duration: 1, language: 'en', created_at: '2026-05-10T10:00:00.000Z' },
       ],

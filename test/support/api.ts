@@ -13,12 +13,17 @@ import * as v from 'valibot';
 import { Fixture as FixtureSchema } from '../../shared/schemas/fixture';
 import { contractViolation } from './contract';
 
-/** The shared local deployment that test/support/global-setup.ts started. */
+let shared: { dataDir: string; runtime: LocalRuntime; db: TableContext } | undefined;
+
+/** The shared local deployment that test/support/global-setup.ts started (one table client per test file). */
 export function localDeployment(): { dataDir: string; runtime: LocalRuntime; db: TableContext } {
   const dataDir = process.env.TEST_LOCAL_DATA_DIR;
   if (!dataDir) throw new Error('integration tests run under the integration jest project (global setup)');
-  const runtime = JSON.parse(readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as LocalRuntime;
-  return { dataDir, runtime, db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }) };
+  if (shared?.dataDir !== dataDir) {
+    const runtime = JSON.parse(readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as LocalRuntime;
+    shared = { dataDir, runtime, db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }) };
+  }
+  return shared;
 }
 
 export interface ApiResponse<T = any> {
@@ -55,12 +60,21 @@ export async function call<T = any>(
   return { status: response.status, headers: response.headers, body };
 }
 
+/** An ISO 8601 UTC timestamp with milliseconds, as the API writes every date-time. */
+export const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 /**
  * The error envelope of a refusal. The contract check already holds every envelope to the
  * document (no field beyond success, data, error, message and a 400's details).
  */
 export function failure(error: string, message: unknown = expect.any(String)) {
   return expect.objectContaining({ success: false, data: null, error, message });
+}
+
+/** A refusal with this status and code. */
+export function expectFailure(res: ApiResponse, status: number, error: string, message?: unknown): void {
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual(failure(error, message));
 }
 
 /** A short random suffix so each test builds its own organization. */

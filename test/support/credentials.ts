@@ -1,4 +1,4 @@
-import { idTokenFor } from './api';
+import { expectFailure, idTokenFor, type ApiResponse } from './api';
 
 /** The callers every access-matrix test tries on a route. */
 export const CREDENTIALS = ['viewer', 'member', 'admin', 'owner', 'readKey', 'writeKey', 'usersKey', 'otherOrgKey', 'personalKey', 'outsider', 'none'] as const;
@@ -35,4 +35,24 @@ export async function credentialToken(credential: Credential, org: MatrixOrg, ot
     case 'none':
       return '';
   }
+}
+
+/** What a credential gets from a route of the access tables: through, or refused with this code. */
+export type AccessOutcome = 'OK' | 'UNAUTHORIZED' | 'INSUFFICIENT_ROLE' | 'INSUFFICIENT_SCOPES' | 'ORG_KEY_ORG_MISMATCH' | 'USER_KEY_NOT_ALLOWED';
+
+/** The refusals every organization route gives, whatever its roles and scopes. */
+export const ALWAYS_REFUSED = {
+  otherOrgKey: 'ORG_KEY_ORG_MISMATCH',
+  personalKey: 'USER_KEY_NOT_ALLOWED',
+  outsider: 'INSUFFICIENT_ROLE',
+  none: 'UNAUTHORIZED',
+} as const satisfies Partial<Record<Credential, AccessOutcome>>;
+
+/** Checks a response against the access table's outcome: the success status, or the refusal (401 for no credential, else 403). */
+export function expectAccessOutcome(res: ApiResponse, outcome: AccessOutcome, okStatus = 200): void {
+  if (outcome === 'OK') {
+    expect(res.status).toBe(okStatus);
+    return;
+  }
+  expectFailure(res, outcome === 'UNAUTHORIZED' ? 401 : 403, outcome);
 }
