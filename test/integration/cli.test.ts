@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { COMMANDS } from '../../infra/cli/commands';
 import { call, localDeployment, unique } from '../support/api';
 import { runCli } from '../support/cli';
 
@@ -134,7 +135,7 @@ describe('cli commands build an organization and its credentials', () => {
 
     const token = await cli('token', '--user', user.json.user_id);
     expect((await listUsers(org.json.org_id, token.json.id_token)).status).toBe(200);
-    const expired = await cli('token', '--user', user.json.user_id, '--expires-in', '-30');
+    const expired = await cli('token', '--user', user.json.user_id, '--expires-in=-30');
     expect((await listUsers(org.json.org_id, expired.json.id_token)).status).toBe(401);
 
     const revoked = await cli('key', 'revoke', '--id', key.json.key_id);
@@ -193,5 +194,77 @@ describe('cli mail list', () => {
       { to: [to], from: 'noreply@voice-org.example', subject: 'Hello', text: 'plain', html: '<p>html</p>', sent_at: expect.any(String) },
     ]);
     expect(Math.abs(Date.parse(mail.json[0].sent_at) - Date.now())).toBeLessThan(60_000);
+  });
+});
+
+describe('cli command line', () => {
+  // Help and command-line errors come before the CLI looks for a deployment: none runs here.
+  const offline = (...args: string[]) => runCli(args, { LOCAL_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'no-deployment-')) });
+
+  it.each([['--help'], ['-h']])('%s prints the usage of every command on stdout and exits 0', async (help) => {
+    const result = await offline(help);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^Usage: npm run cli -- <command> \[flags\]/);
+    for (const name of Object.keys(COMMANDS)) expect(result.stdout).toContain(`  ${name} `);
+    expect(result.stdout).toContain('user create --email E --name N [--timezone Z] [--id ID]');
+  });
+
+  it('prints each command\'s usage and flags for --help and -h, exit 0', async () => {
+    for (const name of Object.keys(COMMANDS)) {
+      // Two at a time: each run starts a TypeScript process.
+      for (const result of await Promise.all([offline(...name.split(' '), '--help'), offline(...name.split(' '), '-h')])) {
+        expect({ name, code: result.code, stderr: result.stderr }).toEqual({ name, code: 0, stderr: '' });
+        expect(result.stdout).toMatch(new RegExp(`^Usage: npm run cli -- ${name}( |$)`, 'm'));
+        for (const flag of Object.keys(COMMANDS[name].flags)) expect({ name, help: result.stdout }).toEqual({ name, help: expect.stringContaining(`--${flag} `) });
+        expect(result.stdout).toContain('-h, --help');
+      }
+    }
+  });
+
+  it('prints the commands of a group for <group> --help, and help wins over a mistyped flag', async () => {
+    const group = await offline('key', '--help');
+    expect(group.code).toBe(0);
+    expect(group.stdout).toContain('key create --org O [--user U] --scopes a,b');
+    expect(group.stdout).toContain('key revoke --id K');
+    expect(group.stdout).not.toContain('user create');
+    const help = await offline('org', 'create', '--nmae', 'X', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run cli -- org create --name N \[--id ID\]/);
+  });
+
+  it('refuses an unknown flag by name, with the command\'s usage, and does nothing', async () => {
+    const email = `timezone.${unique()}@example.com`;
+    const typo = await cli('user', 'create', '--email', email, '--name', 'Typo', '--timezon', 'Europe/Paris');
+    expect({ code: typo.code, stdout: typo.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(typo.json).toEqual({
+      error: 'UNKNOWN_FLAG',
+      message: 'Unknown flag --timezon for user create.',
+      usage: 'Usage: npm run cli -- user create --email E --name N [--timezone Z] [--id ID]',
+    });
+    // Nothing was created: the same email is still free, and the right flag is used.
+    const created = await cli('user', 'create', '--email', email, '--name', 'Typo', '--timezone', 'Europe/Paris');
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ email, timezone: 'Europe/Paris' });
+    expect((await offline('key', 'revoke', '-x')).json).toMatchObject({ error: 'UNKNOWN_FLAG', message: 'Unknown flag -x for key revoke.' });
+  });
+
+  it.each([
+    [['key', 'revoke', '--id'], 'MISSING_VALUE', '--id needs a value.', 'key revoke --id K'],
+    [['token', '--user', '--expires-in', '60'], 'MISSING_VALUE', '--user needs a value, not the flag-like "--expires-in"', 'token --user U [--expires-in SECONDS]'],
+    [['token', '--user', 'usr_x', '--expires-in', '-30'], 'MISSING_VALUE', 'is written --expires-in=-30', 'token --user U [--expires-in SECONDS]'],
+    [['seed', 'fixture.json'], 'UNEXPECTED_ARGUMENT', 'Unexpected argument "fixture.json": seed takes flags only.', 'seed --file F.json'],
+  ])('refuses %j: %s naming the flag, with the usage, exit 1', async (args, error, message, usage) => {
+    const result = await offline(...args);
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(result.json).toEqual({ error, message: expect.stringContaining(message), usage: `Usage: npm run cli -- ${usage}` });
+  });
+
+  it('refuses a missing or unknown command with the usage of what could be meant', async () => {
+    const none = await offline();
+    expect(none.code).toBe(1);
+    expect(none.json).toMatchObject({ error: 'UNKNOWN_COMMAND', message: 'No command given.', usage: expect.stringContaining('user create') });
+    const half = await offline('key');
+    expect(half.json).toMatchObject({ error: 'UNKNOWN_COMMAND', message: 'key needs one of: key create, key revoke.' });
+    expect(half.json.usage).not.toContain('user create');
   });
 });

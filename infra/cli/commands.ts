@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import * as v from 'valibot';
+import { createApiKey, revokeApiKey } from '../../shared/domain/admin/api-keys';
+import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
+import { seedFixture } from '../../shared/domain/admin/fixture';
+import { parseInput } from '../../shared/http/validation';
+import { DisplayName, Email, Id, MemberStatusName, RoleName, ScopeName, Timezone } from '../../shared/schemas/common';
+import { Fixture } from '../../shared/schemas/fixture';
+import { getUser } from '../../shared/storage/users';
+import { loadIdentityProvider } from '../local/identity-provider';
+import { CliError } from './cli-error';
+import type { CommandSpec } from './command-line';
+import type { CliTarget } from './target';
+
+const now = () => new Date();
+const flag = <S extends v.GenericSchema>(schema: S, value: unknown, name: string) => parseInput(v.object({ [name]: schema }), { [name]: value })[name] as v.InferOutput<S>;
+
+/** The admin CLI's commands, in the order its usage lists them; main.ts parses their flags strictly (command-line.ts) and runs them. */
+export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
+  seed: {
+    summary: 'load a fixture (idempotent)',
+    notes: 'The fixture format is in docs/fixtures.md. Settings fixtures encrypt profiles: in AWS set PROFILE_KMS_KEY_ARN too.',
+    flags: { file: { placeholder: 'F.json', required: true, description: 'the fixture file' } },
+    run: async (flags, { db, settings }) => {
+      const file = flag(v.string(), flags.file, 'file');
+      let raw: unknown;
+      try {
+        raw = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        throw new CliError('INVALID_FIXTURE', `Cannot read ${file} as JSON: ${(error as Error).message}`);
+      }
+      const fixture = parseInput(Fixture, raw, { code: 'INVALID_FIXTURE', unknownKey: 'field' });
+      if (fixture.settings.length && !settings) {
+        throw new CliError('PROFILE_KEY_REQUIRED', 'Settings fixtures encrypt profiles: set PROFILE_KMS_KEY_ARN to the stack\'s ProfileKeyArn output.');
+      }
+      return seedFixture({ db, settings: settings && { db, ...settings } }, fixture, now());
+    },
+  },
+  'org create': {
+    summary: 'create an organization',
+    flags: {
+      name: { placeholder: 'N', required: true, description: 'its display name' },
+      id: { placeholder: 'ID', description: 'its id (default: a new org_… id)' },
+    },
+    run: (flags, { db }) => createOrganization(db, { id: flag(v.optional(Id), flags.id, 'id'), name: flag(DisplayName, flags.name, 'name') }, now()),
+  },
+  'user create': {
+    summary: 'create a user',
+    flags: {
+      email: { placeholder: 'E', required: true, description: 'their email address (unique, compared without case)' },
+      name: { placeholder: 'N', required: true, description: 'their display name' },
+      timezone: { placeholder: 'Z', description: 'an IANA time zone such as Europe/Paris (default: UTC)' },
+      id: { placeholder: 'ID', description: 'their id (default: a new usr_… id)' },
+    },
+    run: (flags, { db }) =>
+      createUser(
+        db,
+        {
+          id: flag(v.optional(Id), flags.id, 'id'),
+          email: flag(Email, flags.email, 'email'),
+          display_name: flag(DisplayName, flags.name, 'name'),
+          timezone: flag(v.optional(Timezone), flags.timezone, 'timezone'),
+        },
+        now(),
+      ),
+  },
+  'member add': {
+    summary: 'add a user to an organization',
+    flags: {
+      org: { placeholder: 'O', required: true, description: 'the organization id' },
+      user: { placeholder: 'U', required: true, description: 'the user id' },
+      role: { placeholder: 'R', required: true, description: 'viewer, member, admin or owner' },
+      status: { placeholder: 'S', description: 'active, pending or removed (default: active)' },
+    },
+    run: (flags, { db }) =>
+      addMember(
+        db,
+        {
+          orgId: flag(Id, flags.org, 'org'),
+          userId: flag(Id, flags.user, 'user'),
+          role: flag(RoleName, flags.role, 'role'),
+          status: flag(v.optional(MemberStatusName), flags.status, 'status'),
+        },
+        now(),
+      ),
+  },
+  'key create': {
+    summary: 'create an API key; prints {key_id, key}, the key is shown only here',
+    flags: {
+      org: { placeholder: 'O', required: true, description: 'the organization the key acts for' },
+      user: { placeholder: 'U', description: "a member: the key is that member's personal key (pk_user_…)" },
+      scopes: { placeholder: 'a,b', required: true, description: 'comma-separated scopes, such as users:read,users:write' },
+    },
+    run: async (flags, { db }) => {
+      const scopes = flag(v.array(ScopeName), flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean), 'scopes');
+      const { key_id, key } = await createApiKey(db, { orgId: flag(Id, flags.org, 'org'), userId: flag(v.optional(Id), flags.user, 'user'), scopes }, now());
+      return { key_id, key };
+    },
+  },
+  'key revoke': {
+    summary: 'revoke an API key',
+    flags: { id: { placeholder: 'K', required: true, description: 'the key id (key_…)' } },
+    run: async (flags, { db }) => {
+      const { key_id, revoked_at } = await revokeApiKey(db, flag(v.string(), flags.id, 'id'), now());
+      return { key_id, revoked_at };
+    },
+  },
+  token: {
+    summary: 'local only: an ID token from the local identity provider',
+    flags: {
+      user: { placeholder: 'U', required: true, description: 'the user id the token is for' },
+      'expires-in': { placeholder: 'SECONDS', description: 'lifetime in seconds (default: 3600; negative for an expired token, as --expires-in=-30)' },
+    },
+    run: async (flags, { db, local }) => {
+      if (!local) throw new CliError('LOCAL_ONLY', 'token mints tokens of the local identity provider; in AWS, sign in through Cognito or your issuer.');
+      const userId = flag(Id, flags.user, 'user');
+      const expiresIn = flag(v.optional(v.pipe(v.string(), v.regex(/^-?\d+$/, 'must be a whole number of seconds'), v.transform(Number)), '3600'), flags['expires-in'], 'expires-in');
+      const user = await getUser(db, userId);
+      if (!user) throw new CliError('USER_NOT_FOUND', `User ${userId} does not exist.`);
+      const idp = await loadIdentityProvider(local.dataDir, local.issuer, local.audience);
+      return { id_token: await idp.issueIdToken({ sub: `local|${user.user_id}`, email: user.email, name: user.display_name }, expiresIn) };
+    },
+  },
+  'mail list': {
+    summary: 'local only: the emails the local SES emulator received',
+    flags: { to: { placeholder: 'EMAIL', description: 'only emails to this address' } },
+    run: async (flags, { local }) => {
+      if (!local) throw new CliError('LOCAL_ONLY', 'mail list reads the local SES emulator; in AWS, read your mailbox.');
+      const to = flag(v.optional(Email), flags.to, 'to');
+      const store = (await (await fetch(`${local.sesEndpoint}/store`)).json()) as { emails: SesEmail[] };
+      return store.emails
+        .filter((email) => !to || email.destination.to.some((address) => address.toLowerCase().includes(to)))
+        .map((email) => ({
+          to: email.destination.to,
+          from: email.from,
+          subject: email.subject,
+          text: email.body.text ?? null,
+          html: email.body.html ?? null,
+          sent_at: new Date(email.at * (email.at < 1e12 ? 1000 : 1)).toISOString(),
+        }));
+    },
+  },
+};
+
+interface SesEmail {
+  from: string;
+  destination: { to: string[] };
+  subject: string;
+  body: { text?: string; html?: string };
+  at: number;
+}
