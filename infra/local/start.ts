@@ -156,7 +156,7 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
   } else {
     lines.push('', 'No demo data (LOCAL_SEED=none or an existing data directory without it): build some with `npm run cli -- seed --file <fixture.json>`.');
   }
-  lines.push('', 'Admin CLI: npm run cli -- <command>   (see README). Stop with Ctrl-C.');
+  lines.push('', 'Admin CLI: npm run cli -- --help lists its commands (see README). Stop with Ctrl-C.');
   return lines.join('\n');
 }
 
