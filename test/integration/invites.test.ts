@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { loadIdentityProvider, type LocalIdentityProvider } from '../../infra/local/identity-provider';
-import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
+import type { Role } from '../../shared/auth/access';
+import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
+import type { Caller } from '../../shared/auth/policy';
+import { parseConfig } from '../../shared/config';
+import { listOrganizationInvites, sendInvite } from '../../shared/domain/invites/invites';
+import { createSesMailer } from '../../shared/mail/mailer';
 import { call, expectFailure, idp, idTokenFor, localDeployment, seed, sentEmails, TIMESTAMP, type ApiResponse, type SentEmail, unique } from '../support/api';
-import { buildOrg, STAFF, type Person } from '../support/org-builder';
+import { buildOrg, seedOrg, STAFF, type Person } from '../support/org-builder';
 import { runCli } from '../support/cli';
-import { startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../support/local-deployment';
 import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
 
 /**
@@ -16,11 +18,11 @@ import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type
  * "Invitations") with a test that fails when the rule breaks. Tests read the accept link
  * from the email the emulator received, as a user would, and each builds its own organization.
  */
-const shared = localDeployment();
-const { dataDir, runtime, db } = shared;
+const { dataDir, runtime, db } = localDeployment();
 
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Where the accept link points under `npm start`: APP_URL, by default the local API. */
 const appUrl = (process.env.APP_URL ?? runtime.apiUrl).replace(/\/$/, '');
 
@@ -63,51 +65,79 @@ function buildInvitesOrg(label = 'inv', names: { org?: string; admin?: string } 
 }
 type Org = ReturnType<typeof buildInvitesOrg>;
 
-async function seededOrg(label?: string, names?: { org?: string; admin?: string }, target: TableContext = db): Promise<Org> {
-  const org = buildInvitesOrg(label, names);
-  await seed(target, org.fixture);
-  return org;
+async function seededOrg(label?: string, names?: { org?: string; admin?: string }): Promise<Org> {
+  return seedOrg(buildInvitesOrg(label, names));
 }
 
 /** A user who exists but belongs to no organization yet. */
-async function seededUser(label: string, target: TableContext = db): Promise<Person> {
+async function seededUser(label: string): Promise<Person> {
   const id = unique();
   const user = { id: `usr_${label}_${id}`, email: `${label}.${id}@example.com`, display_name: `Guest ${label}` };
-  await seed(target, { users: [user] });
+  await seed(db, { users: [user] });
   return user;
 }
 
 // ---------------------------------------------------------------------------------------
-// HTTP and mail helpers (the shared deployment unless told otherwise)
+// HTTP and mail helpers
 
 const base = (org: Org) => `/api/v1/organization/${org.org}/invites`;
-const send = (method: string, path: string, token?: string, body?: unknown, apiUrl = runtime.apiUrl) => call(apiUrl, method, path, { token, body });
+const send = (method: string, path: string, token?: string, body?: unknown) => call(runtime.apiUrl, method, path, { token, body });
 
-const invite = (org: Org, body: unknown, token = org.keys.full, apiUrl?: string) => send('POST', base(org), token, body, apiUrl);
-const list = (org: Org, query = '', token = org.keys.full, apiUrl?: string) => send('GET', `${base(org)}${query ? `?${query}` : ''}`, token, undefined, apiUrl);
-const revoke = (org: Org, inviteId: string, token = org.keys.full, apiUrl?: string) => send('DELETE', `${base(org)}/${inviteId}`, token, undefined, apiUrl);
-const resend = (org: Org, inviteId: string, token = org.keys.full, apiUrl?: string) => send('POST', `${base(org)}/${inviteId}/resend`, token, undefined, apiUrl);
-const accept = (token: string, idToken: string, apiUrl?: string) => send('POST', '/api/v1/organization/invites/accept', idToken, { token }, apiUrl);
-const listUsers = (org: Org, apiUrl?: string) => send('GET', `/api/v1/organization/${org.org}/users?limit=100`, org.keys.full, undefined, apiUrl);
+const invite = (org: Org, body: unknown, token = org.keys.full) => send('POST', base(org), token, body);
+const list = (org: Org, query = '', token = org.keys.full) => send('GET', `${base(org)}${query ? `?${query}` : ''}`, token);
+const revoke = (org: Org, inviteId: string, token = org.keys.full) => send('DELETE', `${base(org)}/${inviteId}`, token);
+const resend = (org: Org, inviteId: string, token = org.keys.full) => send('POST', `${base(org)}/${inviteId}/resend`, token);
+const accept = (token: string, idToken: string) => send('POST', '/api/v1/organization/invites/accept', idToken, { token });
+const listUsers = (org: Org) => send('GET', `/api/v1/organization/${org.org}/users?limit=100`, org.keys.full);
 
 /** A send that must succeed; returns the Invite. */
-async function invited(org: Org, body: Record<string, unknown>, token = org.keys.full, apiUrl?: string): Promise<Invite> {
-  const res = await invite(org, body, token, apiUrl);
+async function invited(org: Org, body: Record<string, unknown>, token = org.keys.full): Promise<Invite> {
+  const res = await invite(org, body, token);
   if (res.status !== 201) throw new Error(`POST invites: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
+/** The invite functions' settings as the shared deployment configures them (INVITE_TTL_SECONDS and all). */
+const inviteSettings = (env: Record<string, string> = {}) => parseConfig({ TABLE_NAME: runtime.tableName, APP_URL: appUrl, ...env }).invites;
+
+/** The deployment's mailer: what it sends lands in the local SES, where tests read the links. */
+const localMail = createSesMailer({ fromAddress: inviteSettings().fromAddress, region: runtime.region, endpoint: runtime.sesEndpoint });
+
+/** Who sends an invitation outside HTTP: the organization's full key, or its admin (whose name the email shows). */
+function callerOf(org: Org, by: 'key' | 'admin'): Caller {
+  if (by === 'admin') {
+    const admin = org.people.admin.id;
+    return { kind: 'id_token', orgId: org.org, userId: admin, role: 'admin', actor: admin, scopes: [] } as Caller;
+  }
+  const keyId = apiKeyIdFromHash(hashApiKey(org.keys.full));
+  return { kind: 'org_key', orgId: org.org, keyId, scopes: ['invites:read', 'invites:write', 'users:read', 'recordings:read'], actor: keyId };
+}
+
+/**
+ * Sends an invitation as Send invite does, at a moment in the past: the domain function with
+ * its clock set to `at`, writing the invite, its token and its email guard to the shared table
+ * and its email to the local SES. Tests that need time to have passed choose `at` rather than wait.
+ */
+async function invitedAt(at: Date, org: Org, body: { email: string; role?: Role }, options: { by?: 'key' | 'admin'; ttlSeconds?: number } = {}): Promise<Invite> {
+  const settings = inviteSettings();
+  return sendInvite(
+    { db, mail: localMail, now: () => at, settings: { appUrl: settings.appUrl, ttlSeconds: options.ttlSeconds ?? settings.ttlSeconds } },
+    callerOf(org, options.by ?? 'key'),
+    { email: body.email, role: body.role ?? 'member' },
+  );
+}
+
 /** Every invite of an organization (optionally of one status), as List returns them. */
-async function listed(org: Org, status?: string, apiUrl?: string): Promise<Invite[]> {
-  const res = await list(org, ['limit=100', status ? `status=${status}` : ''].filter(Boolean).join('&'), org.keys.full, apiUrl);
+async function listed(org: Org, status?: string): Promise<Invite[]> {
+  const res = await list(org, ['limit=100', status ? `status=${status}` : ''].filter(Boolean).join('&'), org.keys.full);
   if (res.status !== 200) throw new Error(`GET invites: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.invites;
 }
-const statusOf = async (org: Org, inviteId: string, apiUrl?: string) => (await listed(org, undefined, apiUrl)).find((i) => i.id === inviteId)?.status;
+const statusOf = async (org: Org, inviteId: string) => (await listed(org)).find((i) => i.id === inviteId)?.status;
 
 /** The active members as List users reports them: its total, and the entry of one email. */
-async function members(org: Org, apiUrl?: string) {
-  const res = await listUsers(org, apiUrl);
+async function members(org: Org) {
+  const res = await listUsers(org);
   if (res.status !== 200) throw new Error(`GET users: ${res.status} ${JSON.stringify(res.body)}`);
   const data = res.body.data as { user_id: string; email: string; display_name: string; role: string; status: string }[];
   return { total: res.body.pagination.total as number, data, find: (email: string) => data.filter((m) => m.email === email.toLowerCase()) };
@@ -121,8 +151,8 @@ function tokenIn(email: SentEmail): string {
 }
 
 /** The token of the latest invitation email sent to an address. */
-async function latestToken(address: string, sesEndpoint = runtime.sesEndpoint): Promise<string> {
-  const emails = await sentEmails(address, sesEndpoint);
+async function latestToken(address: string): Promise<string> {
+  const emails = await sentEmails(address);
   if (emails.length === 0) throw new Error(`no email to ${address}`);
   return tokenIn(emails.at(-1)!);
 }
@@ -134,8 +164,8 @@ async function invitedWithToken(org: Org, body: { email: string; role?: string }
 }
 
 /** An ID token for someone the service may not know yet (an arbitrary subject and email). */
-async function idTokenOf(claims: { email: string; name?: string; emailVerified?: boolean }, provider?: LocalIdentityProvider) {
-  return (provider ?? (await idp())).issueIdToken({ sub: `local|new_${unique()}`, ...claims });
+async function idTokenOf(claims: { email: string; name?: string; emailVerified?: boolean }) {
+  return (await idp()).issueIdToken({ sub: `local|new_${unique()}`, ...claims });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -429,8 +459,9 @@ describe('Resend', () => {
     const org = await seededOrg('resend');
     const address = org.address('resent');
     const adminToken = await idTokenFor(org.people.admin);
-    const { invite: sent, token: oldToken } = await invitedWithToken(org, { email: address, role: 'admin' }, adminToken);
-    await sleep(20);
+    // Sent by the admin an hour ago, so the renewed expiry is later whatever the clock's resolution.
+    const sent = await invitedAt(new Date(Date.now() - HOUR_MS), org, { email: address, role: 'admin' }, { by: 'admin' });
+    const oldToken = await latestToken(address);
 
     const before = Date.now();
     const res = await resend(org, sent.id, adminToken);
@@ -590,8 +621,9 @@ describe('List', () => {
     org = await seededOrg('list');
     made = [];
     for (const name of ['a', 'b', 'c', 'd', 'e']) {
-      made.push(await invited(org, { email: org.address(`list.${name}`), role: name === 'e' ? 'viewer' : 'member' }));
-      await sleep(3); // distinct created_at
+      // Sent a minute apart, a, b... e oldest to newest: every created_at distinct.
+      const sentAt = new Date(Date.now() - (5 - made.length) * MINUTE_MS);
+      made.push(await invitedAt(sentAt, org, { email: org.address(`list.${name}`), role: name === 'e' ? 'viewer' : 'member' }));
     }
     // b is accepted, d revoked; a, c, e stay pending.
     expect((await accept(await latestToken(made[1].email), await idTokenOf({ email: made[1].email }))).status).toBe(200);
@@ -662,75 +694,62 @@ describe('List', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// Expiry, on a deployment of its own whose invitations live 2 seconds
+// Expiry: invitations that lived INVITE_TTL_SECONDS=2, sent a minute ago
 
-describe('Expiry (a deployment with INVITE_TTL_SECONDS=2)', () => {
-  let deployment: StartedDeployment;
-  let expDb: TableContext;
-  let provider: LocalIdentityProvider;
+describe('Expiry', () => {
+  const ttlSeconds = inviteSettings({ INVITE_TTL_SECONDS: '2' }).ttlSeconds;
   let org: Org;
-  let apiUrl: string;
+  let sentAt: Date;
   let first: Invite;
   let renewable: Invite;
   let renewableToken: string;
   let firstToken: string;
 
   beforeAll(async () => {
-    deployment = await startLocalDeployment({ env: { INVITE_TTL_SECONDS: '2', LOCAL_AUTHORIZER_CACHE_SECONDS: '0' } });
-    const { runtime: r } = deployment;
-    apiUrl = r.apiUrl;
-    expDb = createTableContext({ tableName: r.tableName, region: r.region, endpoint: r.dynamoDbEndpoint });
-    provider = await loadIdentityProvider(deployment.dataDir, r.issuer, r.audience);
-    org = await seededOrg('exp', {}, expDb);
-
-    first = await invited(org, { email: org.address('late') }, org.keys.full, apiUrl);
-    renewable = await invited(org, { email: org.address('renewed') }, org.keys.full, apiUrl);
-    [firstToken, renewableToken] = await Promise.all([latestToken(first.email, r.sesEndpoint), latestToken(renewable.email, r.sesEndpoint)]);
+    org = await seededOrg('exp');
+    sentAt = new Date(Date.now() - MINUTE_MS);
+    first = await invitedAt(sentAt, org, { email: org.address('late') }, { ttlSeconds });
+    renewable = await invitedAt(sentAt, org, { email: org.address('renewed') }, { ttlSeconds });
+    [firstToken, renewableToken] = await Promise.all([latestToken(first.email), latestToken(renewable.email)]);
     expect(Date.parse(first.expires_at) - Date.parse(first.created_at)).toBe(2000);
-    expect((await listed(org, 'pending', apiUrl)).map((i) => i.id).sort()).toEqual([first.id, renewable.id].sort());
-    // Past expires_at (2 s) with a margin.
-    await sleep(Math.max(0, Date.parse(renewable.expires_at) + 500 - Date.now()));
-  }, 90_000);
-
-  afterAll(async () => {
-    expDb?.client.destroy();
-    if (deployment) {
-      await stopLocalDeployment(deployment.child);
-      rmSync(deployment.dataDir, { recursive: true, force: true });
-    }
+    // Pending while they lived: List as it answered when they were sent...
+    const then = await listOrganizationInvites({ db, now: () => sentAt }, org.org, { status: 'pending', page: 1, limit: 100 });
+    expect(then.data.map((i) => i.id).sort()).toEqual([first.id, renewable.id].sort());
+    // ...and past expires_at now.
+    expect(Date.parse(renewable.expires_at)).toBeLessThan(Date.now());
   });
 
   it('an expired invite’s link is 410 INVITE_EXPIRED, and nobody joins', async () => {
-    const before = await members(org, apiUrl);
-    const res = await accept(firstToken, await idTokenOf({ email: first.email }, provider), apiUrl);
+    const before = await members(org);
+    const res = await accept(firstToken, await idTokenOf({ email: first.email }));
     expectFailure(res, 410, 'INVITE_EXPIRED');
-    expect((await members(org, apiUrl)).total).toBe(before.total);
+    expect((await members(org)).total).toBe(before.total);
   });
 
   it('List reports it as expired: status=expired lists it, status=pending does not', async () => {
-    const expired = await listed(org, 'expired', apiUrl);
+    const expired = await listed(org, 'expired');
     expect(expired.find((i) => i.id === first.id)).toEqual({ ...first, status: 'expired' });
-    expect((await listed(org, 'pending', apiUrl)).map((i) => i.id)).not.toContain(first.id);
+    expect((await listed(org, 'pending')).map((i) => i.id)).not.toContain(first.id);
   });
 
   it('a new invitation for the same email is then allowed, and its link works', async () => {
-    const again = await invite(org, { email: first.email }, org.keys.full, apiUrl);
+    const again = await invite(org, { email: first.email }, org.keys.full);
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(first.id);
-    const token = await latestToken(first.email, deployment.runtime.sesEndpoint);
+    const token = await latestToken(first.email);
     expect(token).not.toBe(firstToken);
-    expect((await accept(token, await idTokenOf({ email: first.email }, provider), apiUrl)).body).toEqual({ org_id: org.org, role: 'member', status: 'active' });
+    expect((await accept(token, await idTokenOf({ email: first.email }))).body).toEqual({ org_id: org.org, role: 'member', status: 'active' });
   });
 
   it('resending an expired invite renews it: a new link that works, the old one 404', async () => {
-    expect(await statusOf(org, renewable.id, apiUrl)).toBe('expired');
-    expect((await resend(org, renewable.id, org.keys.full, apiUrl)).body).toEqual({ success: true });
-    expect(await statusOf(org, renewable.id, apiUrl)).toBe('pending');
-    const token = await latestToken(renewable.email, deployment.runtime.sesEndpoint);
+    expect(await statusOf(org, renewable.id)).toBe('expired');
+    expect((await resend(org, renewable.id, org.keys.full)).body).toEqual({ success: true });
+    expect(await statusOf(org, renewable.id)).toBe('pending');
+    const token = await latestToken(renewable.email);
     expect(token).not.toBe(renewableToken);
-    const user = await idTokenOf({ email: renewable.email }, provider);
-    expectFailure(await accept(renewableToken, user, apiUrl), 404, 'INVITE_NOT_FOUND');
-    expect((await accept(token, user, apiUrl)).status).toBe(200);
+    const user = await idTokenOf({ email: renewable.email });
+    expectFailure(await accept(renewableToken, user), 404, 'INVITE_NOT_FOUND');
+    expect((await accept(token, user)).status).toBe(200);
   });
 });
 

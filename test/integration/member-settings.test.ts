@@ -1,18 +1,15 @@
-import { rmSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { loadIdentityProvider } from '../../infra/local/identity-provider';
 import { localProfileCipher } from '../../infra/local/profile-key';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import { parseModelCatalog } from '../../shared/config';
-import { seedFixture } from '../../shared/domain/admin/fixture';
-import { Fixture } from '../../shared/schemas/fixture';
-import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
+import { updateMemberSettings } from '../../shared/domain/settings/update-member-settings';
+import { UpdateMemberSettingsBody } from '../../shared/schemas/settings';
 import { keys } from '../../shared/storage/keys';
 import { call, failure, idTokenFor, localDeployment, seed, TIMESTAMP, type ApiResponse, unique } from '../support/api';
 import { buildOrg, seedOrg } from '../support/org-builder';
-import { startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../support/local-deployment';
+import { printedOutput } from '../support/local-deployment';
 
 /**
  * Get and Update member settings end to end: HTTP -> local API Gateway emulator ->
@@ -55,7 +52,8 @@ const applied = (fields: Partial<Record<'settings' | 'notifications' | 'profile'
   preferences_deleted: 0,
   ...fields,
 });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
 /** The public id of an API key, as the service records it as the actor. */
 const keyIdOf = (key: string) => apiKeyIdFromHash(hashApiKey(key));
 
@@ -153,6 +151,17 @@ async function patchOk(api: Client, userId: string, body: unknown, options: Requ
 }
 
 const preferencesOf = async (api: Client, userId: string) => (await fullBundle(api, userId)).preferences;
+
+/**
+ * Applies a PATCH body as Update member settings does (validated by the route's own schema,
+ * the org key as the actor), but at a moment in the past: a test that needs a later write to
+ * be later chooses that moment rather than wait for the clock.
+ */
+async function patchedAt(at: Date, org: Org, userId: string, body: unknown) {
+  const deps = { db, cipher: localProfileCipher(localDeployment().dataDir), models: parseModelCatalog({}), now: () => at };
+  const audit = { actor: keyIdOf(org.keys.full), correlationId: `corr-earlier-${unique()}`, source: 'org_admin_api' };
+  return updateMemberSettings(deps, { orgId: org.org, userId }, audit, v.parse(UpdateMemberSettingsBody, body));
+}
 
 // ---------------------------------------------------------------------------------------
 // Raw table access (what is at rest)
@@ -293,10 +302,10 @@ describe.each(ROUTES)('GET member settings on the %s route', (route) => {
     const contents = Array.from({ length: 7 }, (_, i) => `content number ${i}`);
     beforeAll(async () => {
       member = await newMember(org);
-      // One create per PATCH, so every preference has its own created_at.
+      // One create per write, a minute apart in the past, so every preference has its own created_at.
+      const start = Date.now() - contents.length * MINUTE_MS;
       for (const [i, content] of contents.entries()) {
-        await patchOk(api, member.id, { preferences: [{ command: `command ${i}`, command_type: 'manual', preference_content: content }] });
-        await sleep(3);
+        await patchedAt(new Date(start + i * MINUTE_MS), org, member.id, { preferences: [{ command: `command ${i}`, command_type: 'manual', preference_content: content }] });
       }
     });
     const page = (query: string) => api.get(member.id, `include=preferences&${query}`);
@@ -639,12 +648,11 @@ describe.each(ROUTES)('PATCH merge semantics on the %s route', (route) => {
 
   it('merges settings and notifications field by field, keeping what an earlier PATCH set', async () => {
     const member = await newMember(org);
-    await patchOk(api, member.id, { settings: { selected_theme: 'dark', auto_route_enabled: true } });
+    // The earlier write an hour ago, so the later ones move updated_at whatever the clock's resolution.
+    await patchedAt(new Date(Date.now() - HOUR_MS), org, member.id, { settings: { selected_theme: 'dark', auto_route_enabled: true } });
     const first = (await api.get(member.id)).body.data.settings;
-    await sleep(3);
     await patchOk(api, member.id, { settings: { conversation_language: 'French' } });
     await patchOk(api, member.id, { notifications: { highlight_time: '07:15' } });
-    await sleep(3);
     await patchOk(api, member.id, { notifications: { reminder_notifications_enabled: false } });
     const res = await api.get(member.id);
     expect(res.body.data.settings).toEqual({
@@ -941,11 +949,11 @@ describe.each(ROUTES)('preferences on the %s route', (route) => {
 
   it('an update changes the named fields, keeps created_at, moves updated_at and re-stamps the audit metadata', async () => {
     const member = await newMember(org);
-    await patchOk(api, member.id, {
+    // Created an hour ago, so the update's updated_at is later whatever the clock's resolution.
+    await patchedAt(new Date(Date.now() - HOUR_MS), org, member.id, {
       preferences: [{ command: 'summarize', command_type: 'summary_enhance', preference_content: 'Short.', metadata: { origin: 'import' } }],
     });
     const [original] = (await preferencesOf(api, member.id)).data;
-    await sleep(5);
     const correlationId = `corr-update-${unique()}`;
     const res = await patchOk(api, member.id, { preferences: [{ id: original.id, preference_content: 'Longer, with decisions.' }] }, { headers: { 'x-correlation-id': correlationId } });
     expect(res.body).toEqual({ success: true, applied: applied({ preferences_updated: 1 }), profile_version: 0 });
@@ -1120,7 +1128,7 @@ describe('concurrent updates', () => {
 });
 
 // =======================================================================================
-// 10. Audit log and redaction (a deployment of its own, logging at INFO)
+// 10. Audit log and redaction (the shared deployment logs at INFO into a file: test/support/global-setup.ts)
 
 /** The JSON objects printed in a process's output (pretty-printed or one per line). */
 function jsonObjectsIn(text: string): Record<string, unknown>[] {
@@ -1154,59 +1162,32 @@ function jsonObjectsIn(text: string): Record<string, unknown>[] {
 }
 
 describe('audit log and redaction', () => {
-  let deployment: StartedDeployment;
-  let ownDb: TableContext;
   const id = unique();
-  const org = `org_audit_${id}`;
-  const admin = { id: `usr_audit_admin_${id}`, email: `audit.admin.${id}@example.com`, display_name: 'Audit Admin' };
-  const target = { id: `usr_audit_target_${id}`, email: `audit.target.${id}@example.com`, display_name: 'Audit Target' };
-  const orgKey = `pk_org_audit_${id}${'e'.repeat(20)}`;
   const profileText = `# Confidential ${id}\n\nPlatypus-${id} negotiates the Zanzibar merger.`;
   const preferenceContent = `Always mention the aardvark-${id} budget.`;
   const preferenceCommand = `summarize-with-quokka-${id}`;
   const updatedContent = `Never mention the narwhal-${id} project.`;
   const secrets = [profileText, `Platypus-${id}`, 'Zanzibar merger', preferenceContent, `aardvark-${id}`, preferenceCommand, updatedContent, `narwhal-${id}`];
+  const org = buildOrg({
+    label: 'audit',
+    people: { admin: { role: 'admin', first: 'audit', displayName: 'Audit Admin' }, target: { role: 'member', first: 'audit', displayName: 'Audit Target' } },
+    keys: { full: { scopes: ['users:read', 'users:write'] } },
+  });
+  const { admin, target } = org.people;
+  const orgKey = org.keys.full;
 
   beforeAll(async () => {
-    deployment = await startLocalDeployment({ env: { LOG_LEVEL: 'INFO', LOCAL_AUTHORIZER_CACHE_SECONDS: '0' } });
-    const { runtime: own } = deployment;
-    ownDb = createTableContext({ tableName: own.tableName, region: own.region, endpoint: own.dynamoDbEndpoint });
-    const fixture = {
-      orgs: [{ id: org, name: 'Audit Org' }],
-      users: [admin, target],
-      memberships: [
-        { org_id: org, user_id: admin.id, role: 'admin' },
-        { org_id: org, user_id: target.id, role: 'member' },
-      ],
-      api_keys: [{ org_id: org, key: orgKey, scopes: ['users:read', 'users:write'] }],
-    };
-    const settings = { db: ownDb, cipher: localProfileCipher(deployment.dataDir), models: parseModelCatalog({}) };
-    await seedFixture({ db: ownDb, settings }, v.parse(Fixture, fixture), new Date());
-  }, 90_000);
-
-  afterAll(async () => {
-    ownDb?.client.destroy();
-    if (deployment) {
-      await stopLocalDeployment(deployment.child);
-      rmSync(deployment.dataDir, { recursive: true, force: true });
-    }
+    await seedOrg(org);
   });
 
   const ownCall = (method: string, path: string, options: { token: string; body?: unknown; correlationId: string }) =>
-    call(deployment.runtime.apiUrl, method, path, { token: options.token, body: options.body, headers: { 'x-correlation-id': options.correlationId } });
-
-  const auditLine = async (correlationId: string) => {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const line = jsonObjectsIn(deployment.output()).find((o) => o.message === 'member settings updated' && o.correlation_id === correlationId);
-      if (line || Date.now() > deadline) return line;
-      await sleep(50);
-    }
-  };
+    call(runtime.apiUrl, method, path, { token: options.token, body: options.body, headers: { 'x-correlation-id': options.correlationId } });
 
   it('every update writes one audit line (org, target, actor, changed sections, correlation id) and no content anywhere', async () => {
-    const orgRoute = `/api/v1/organization/${org}/users/${target.id}/settings`;
+    const orgRoute = `/api/v1/organization/${org.org}/users/${target.id}/settings`;
     const aliasRoute = `/api/v1/public/users/${target.id}/settings`;
+    // What the shared deployment printed before this test: its own lines come after.
+    const printedBefore = printedOutput(localDeployment().dataDir).length;
 
     const first = `corr-audit-1-${id}`;
     const created = await ownCall('PATCH', orgRoute, {
@@ -1225,8 +1206,7 @@ describe('audit log and redaction', () => {
     const preferenceId = read.body.data.preferences.data[0].id;
 
     // Through the alias with an admin's ID token: the actor is the user id.
-    const idp = await loadIdentityProvider(deployment.dataDir, deployment.runtime.issuer, deployment.runtime.audience);
-    const token = await idp.issueIdToken({ sub: `local|${admin.id}`, email: admin.email });
+    const token = await idTokenFor(admin);
     const second = `corr-audit-2-${id}`;
     const updated = await ownCall('PATCH', aliasRoute, {
       token,
@@ -1243,26 +1223,29 @@ describe('audit log and redaction', () => {
     });
     expect(refused.status).toBe(400);
 
-    expect(await auditLine(first)).toMatchObject({
+    // The deployment writes its output to a file synchronously and logs before it answers:
+    // every line of these requests is in the file now, so it is read once, with no waiting.
+    const output = printedOutput(localDeployment().dataDir);
+    const auditLines = jsonObjectsIn(output.slice(printedBefore)).filter((o) => o.message === 'member settings updated' && o.org_id === org.org);
+    const auditLine = (correlationId: string) => auditLines.find((o) => o.correlation_id === correlationId);
+    expect(auditLine(first)).toMatchObject({
       level: 'INFO',
-      org_id: org,
+      org_id: org.org,
       target_user_id: target.id,
       actor: keyIdOf(orgKey),
       changed_sections: ['settings', 'profile', 'preferences'],
       correlation_id: first,
     });
-    expect(await auditLine(second)).toMatchObject({
-      org_id: org,
+    expect(auditLine(second)).toMatchObject({
+      org_id: org.org,
       target_user_id: target.id,
       actor: admin.id,
       changed_sections: ['notifications', 'preferences'],
       correlation_id: second,
     });
     // Exactly one audit line per successful update, none for the refused one.
-    const auditLines = jsonObjectsIn(deployment.output()).filter((o) => o.message === 'member settings updated');
     expect(auditLines.map((o) => o.correlation_id)).toEqual([first, second]);
 
-    const output = deployment.output();
     for (const secret of secrets) expect(output).not.toContain(secret);
   });
 });
@@ -1296,7 +1279,8 @@ describe('the settings fixture section', () => {
         { command: 'translate', command_type: 'manual', preference_content: 'Keep names.' },
       ],
     };
-    await seed(db, { settings: [entry] });
+    // Loaded an hour ago: loading it again now would show in every timestamp it rewrote.
+    await seed(db, { settings: [entry] }, new Date(Date.now() - HOUR_MS));
 
     const api = client('organization', org);
     const bundle = await fullBundle(api, user.id);
@@ -1309,7 +1293,6 @@ describe('the settings fixture section', () => {
     expect(itemAsText(await rawItem(keys.memberProfile(org.org, user.id)))).not.toContain(entry.profile);
 
     const itemsBefore = await settingsItems(org.org, user.id);
-    await sleep(5);
     await seed(db, { settings: [entry] });
     expect(await settingsItems(org.org, user.id)).toEqual(itemsBefore);
     expect(await profileVersionRows(org.org, user.id)).toHaveLength(1);
@@ -1325,10 +1308,10 @@ describe('the settings fixture section', () => {
       user_id: user.id,
       preferences: [{ command: 'summarize', command_type: 'manual', preference_content: 'With metadata.', metadata: { origin: 'crm' } }],
     };
-    await seed(db, { settings: [entry] });
+    // Loaded an hour ago: loading it again now would show in every timestamp it rewrote.
+    await seed(db, { settings: [entry] }, new Date(Date.now() - HOUR_MS));
     const itemsBefore = await settingsItems(org.org, user.id);
     expect(itemsBefore.length).toBeGreaterThan(0);
-    await sleep(5);
     await seed(db, { settings: [entry] });
     expect(await settingsItems(org.org, user.id)).toEqual(itemsBefore);
   });

@@ -1,4 +1,5 @@
 import type { FixtureInput } from '../../shared/schemas/fixture';
+import { createTemplate } from '../../shared/domain/templates/templates';
 import { TEMPLATE_LIMITS, TEMPLATE_PAGE } from '../../shared/schemas/templates';
 import { putTemplate } from '../../shared/storage/templates';
 import { call, failure, idTokenFor, localDeployment, TIMESTAMP, type ApiResponse, unique } from '../support/api';
@@ -14,7 +15,7 @@ import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type
 const { runtime, db } = localDeployment();
 
 const NOT_FOUND = failure('TEMPLATE_NOT_FOUND');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const HOUR_MS = 3_600_000;
 
 // ---------------------------------------------------------------------------------------
 // Organizations
@@ -192,10 +193,13 @@ describe('Update (PATCH)', () => {
     org = await seedOrg(buildTemplatesOrg('patch'));
   });
 
-  /** PATCHes a fresh copy of `original` a little later; returns the before and after states. */
+  /**
+   * PATCHes a fresh copy of `original`, created an hour ago so that the update's updated_at
+   * is later whatever the clock's resolution; returns the before and after states.
+   */
   async function patched(body: Record<string, unknown>) {
-    const before = await created(org, original);
-    await sleep(15); // updated_at has millisecond precision
+    const before = await createTemplate({ db, now: () => new Date(Date.now() - HOUR_MS) }, org.org, original);
+    expect((await getTpl(org, before.id)).body).toEqual(before); // what the API shows of it
     const res = await patch(org, before.id, body);
     expect(res.status).toBe(200);
     const got = await getTpl(org, before.id);

@@ -80,10 +80,13 @@ export function expectFailure(res: ApiResponse, status: number, error: string, m
 /** A short random suffix so each test builds its own organization. */
 export const unique = () => randomBytes(4).toString('hex');
 
-/** Loads a fixture through the same code as `cli seed` (validated by the Fixture schema). */
-export async function seed(db: TableContext, fixture: v.InferInput<typeof FixtureSchema>): Promise<void> {
+/**
+ * Loads a fixture through the same code as `cli seed` (validated by the Fixture schema), as if
+ * at `now`: a test that needs a later write to be later chooses a past `now` rather than wait.
+ */
+export async function seed(db: TableContext, fixture: v.InferInput<typeof FixtureSchema>, now = new Date()): Promise<void> {
   const settings = { db, cipher: localProfileCipher(localDeployment().dataDir), models: parseModelCatalog({}) };
-  await seedFixture({ db, settings }, v.parse(FixtureSchema, fixture) as Fixture, new Date());
+  await seedFixture({ db, settings }, v.parse(FixtureSchema, fixture) as Fixture, now);
 }
 
 let identityProvider: Promise<LocalIdentityProvider> | undefined;

@@ -1,8 +1,11 @@
 import { startLocalDeployment } from './local-deployment';
 
-/** One local deployment (empty, authorizer cache off) shared by the integration tests. */
+/**
+ * One local deployment (empty, authorizer cache off) shared by the integration tests. It logs
+ * at INFO into a file of its data directory, where tests read its audit lines (printedOutput).
+ */
 export default async function globalSetup(): Promise<void> {
-  const deployment = await startLocalDeployment({ env: { LOCAL_AUTHORIZER_CACHE_SECONDS: '0' } });
+  const deployment = await startLocalDeployment({ env: { LOCAL_AUTHORIZER_CACHE_SECONDS: '0', LOG_LEVEL: 'INFO' }, outputFile: true });
   (globalThis as Record<string, unknown>).__LOCAL_DEPLOYMENT__ = deployment;
   process.env.TEST_LOCAL_DATA_DIR = deployment.dataDir;
 }
