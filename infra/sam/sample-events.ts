@@ -155,8 +155,6 @@ export interface SampleEvent {
   event: APIGatewayTokenAuthorizerEvent | APIGatewayProxyEvent | S3Event;
 }
 
-/** @deprecated The authorizer is a manifest entry: read `AUTHORIZER.handler` from shared/routes.ts. */
-export const AUTHORIZER_HANDLER = AUTHORIZER.handler;
 export const EVENTS_DIR = 'events';
 
 /** Placeholders for the committed events: replace them with your own credentials. */

@@ -50,7 +50,7 @@ export const CORS_RESPONSE_HEADERS = {
 } as const;
 
 /**
- * The headers API Gateway's preflight (a MOCK integration on each path, infra/stack.ts) answers
+ * The headers API Gateway's preflight (a MOCK integration on each path, infra/constructs/api.ts) answers
  * with, given the methods the path serves in manifest order.
  */
 export function corsPreflightHeaders(methods: readonly string[]): Record<string, string> {

@@ -8,7 +8,6 @@ import { lambdaContext } from '../../infra/local/api-gateway';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
 import { bundledFunctions, bundleSources, type BundledFunction } from '../../infra/sam/assembly';
 import {
-  AUTHORIZER_HANDLER,
   PERSONAL_KEY_SCOPES,
   sampleAuthorizerEvent,
   sampleEvents,
@@ -20,7 +19,7 @@ import { VoiceOrgStack } from '../../infra/stack';
 import { SCOPES } from '../../shared/auth/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
-import { EVENT_HANDLERS, listHandlers, type RouteName, type RoutePermissions } from '../../shared/routes';
+import { AUTHORIZER, EVENT_HANDLERS, listFunctions, listHandlers, type RouteName, type RoutePermissions } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
 import { idTokenFor, localDeployment, sentEmails } from '../support/api';
 import { sampleIds, seedSampleData } from '../support/sample-data';
@@ -37,13 +36,12 @@ import { sampleIds, seedSampleData } from '../support/sample-data';
 const STACK_NAME = 'VoiceOrgApi-artefacts';
 const { runtime, dataDir, db } = localDeployment();
 
-/** What the authorizer's role may do (infra/stack.ts); every other function's comes from the manifest. */
-const AUTHORIZER_PERMISSIONS: RoutePermissions = { table: ['GetItem', 'PutItem'] };
-const permissionsOf = (handler: string): RoutePermissions =>
-  handler === AUTHORIZER_HANDLER
-    ? AUTHORIZER_PERMISSIONS
-    : (listHandlers().find((h) => h.handler === handler)?.permissions ??
-      Object.values(EVENT_HANDLERS).find((h) => h.handler === handler)!.permissions);
+/** What a function's role may do, from the manifest (shared/routes.ts: routes, the authorizer, event handlers). */
+const permissionsOf = (handler: string): RoutePermissions => {
+  const definition = listFunctions().find((f) => f.handler === handler);
+  if (!definition) throw new Error(`${handler} is not a function of the manifest`);
+  return definition.permissions;
+};
 
 /** The AWS clients a bundle may carry, each only when its function has the permission that uses it. */
 const CLIENTS = [
@@ -83,7 +81,7 @@ const functionOf = (handler: string) => {
 
 describe('the cloud assembly', () => {
   it('has one bundled function per handler module, plus the authorizer and the upload completion', () => {
-    const expected = [AUTHORIZER_HANDLER, ...listHandlers().map((h) => h.handler), ...Object.values(EVENT_HANDLERS).map((h) => h.handler)];
+    const expected = listFunctions().map((f) => f.handler);
     expect(functions.map((f) => f.handlerModule).sort()).toEqual(expected.sort());
     for (const fn of functions) expect(fn.handler).toBe('index.handler');
   });
@@ -202,7 +200,7 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
       sampleAuthorizerEvent({ ...pending, credentials: { [name]: { authorization: bearer[name], principalId: '', context: {} } } as SampleSetup['credentials'] }, name);
     const results = {} as Record<CredentialName, APIGatewayAuthorizerResult>;
     for (const name of Object.keys(bearer) as CredentialName[]) {
-      results[name] = (await bundleHandler(AUTHORIZER_HANDLER)(tokenEvent(name), lambdaContext('authorizer'))) as APIGatewayAuthorizerResult;
+      results[name] = (await bundleHandler(AUTHORIZER.handler)(tokenEvent(name), lambdaContext('authorizer'))) as APIGatewayAuthorizerResult;
     }
     authorizerResults = results;
     const credential = (name: CredentialName) => ({ authorization: bearer[name], principalId: results[name].principalId, context: results[name].context as Record<string, string> });
@@ -220,7 +218,7 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
 
   it('authorizer: refuses an unknown key with a Deny on the whole API whose context says why', async () => {
     const event = sampleAuthorizerEvent({ ...setup, credentials: { ...setup.credentials, orgKey: { ...setup.credentials.orgKey, authorization: `Bearer ${generateApiKey('org_key')}` } } });
-    const result = (await bundleHandler(AUTHORIZER_HANDLER)(event, lambdaContext('authorizer'))) as APIGatewayAuthorizerResult;
+    const result = (await bundleHandler(AUTHORIZER.handler)(event, lambdaContext('authorizer'))) as APIGatewayAuthorizerResult;
     expect(result.policyDocument.Statement).toEqual([expect.objectContaining({ Effect: 'Deny', Action: 'execute-api:Invoke', Resource: expect.stringMatching(/\/test\/\*$/) })]);
     expect(result.context).toEqual({ reason: 'invalid', message: AUTHENTICATION_FAILURE_MESSAGES.invalid });
   });
