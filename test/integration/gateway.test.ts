@@ -255,3 +255,33 @@ describe('CORS preflights, answered as the stack configures them', () => {
     expectEnvelope(await preflight('/api/v1/nowhere'), 404, 'ROUTE_NOT_FOUND');
   });
 });
+
+describe('correlation ids, unknown routes and /health', () => {
+  const get = (path: string, token?: string, headers?: Record<string, string>) => call(runtime.apiUrl, 'GET', path, { token, headers });
+
+  it('echoes a sent x-correlation-id and makes one up otherwise, on success and failure', async () => {
+    const sent = await get(usersPath, orgKey, { 'x-correlation-id': 'corr-123' });
+    expect(sent.headers.get('x-correlation-id')).toBe('corr-123');
+    const made = await get(`${usersPath}?limit=0`, orgKey);
+    expect(made.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const refused = await get('/api/v1/public/users');
+    expect(refused.headers.get('x-correlation-id')).toBeTruthy();
+    const unsafe = await get(usersPath, orgKey, { 'x-correlation-id': 'a b<script>alert(1)</script>' });
+    expect(unsafe.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers unknown paths and methods with 404 ROUTE_NOT_FOUND', async () => {
+    for (const [method, path] of [['GET', '/api/v1/nothing'], ['POST', '/api/v1/public/users'], ['GET', `${usersPath}/extra/deep`]]) {
+      const res = await call(runtime.apiUrl, method, path, { token: orgKey });
+      expect(res.status).toBe(404);
+      // Exactly the envelope: no operation of the document answers these, so the contract check does not see them.
+      expect(res.body).toEqual({ success: false, data: null, error: 'ROUTE_NOT_FOUND', message: expect.any(String) });
+    }
+  });
+
+  it('serves GET /health without credentials', async () => {
+    const res = await get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+});

@@ -6,7 +6,7 @@ import type { Caller } from '../../shared/auth/policy';
 import { parseConfig } from '../../shared/config';
 import { listOrganizationInvites, sendInvite } from '../../shared/domain/invites/invites';
 import { createSesMailer } from '../../shared/mail/mailer';
-import { call, expectFailure, idp, idTokenFor, localDeployment, seed, sentEmails, TIMESTAMP, type ApiResponse, type SentEmail, unique } from '../support/api';
+import { call, expectFailure, idp, idTokenFor, localDeployment, once, seed, sentEmails, TIMESTAMP, type ApiResponse, type SentEmail, unique } from '../support/api';
 import { buildOrg, seedOrg, STAFF, type Person } from '../support/org-builder';
 import { runCli } from '../support/cli';
 import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
@@ -170,666 +170,767 @@ async function idTokenOf(claims: { email: string; name?: string; emailVerified?:
 
 // ---------------------------------------------------------------------------------------
 
-describe('Send', () => {
-  let org: Org;
-  beforeAll(async () => {
-    org = await seededOrg('send');
-  });
-
-  it('an admin invites: 201 with the Invite (email lower-cased, role member by default, pending, 7 days)', async () => {
-    const address = `New.Person.${org.id}@Example.COM`;
-    const before = Date.now();
-    const res = await invite(org, { email: address }, await idTokenFor(org.people.admin));
-    expect(res.status).toBe(201);
-    expect(res.body).toEqual({
-      id: expect.stringMatching(/^inv_/),
-      email: address.toLowerCase(),
-      role: 'member',
-      status: 'pending',
-      created_at: expect.stringMatching(TIMESTAMP),
-      expires_at: expect.stringMatching(TIMESTAMP),
-    });
-    expect(Math.abs(Date.parse(res.body.created_at) - before)).toBeLessThan(60_000);
-    expect(Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)).toBe(7 * DAY_MS);
-    expect(await listed(org, 'pending')).toContainEqual(res.body);
-  });
-
-  it('the email arrives in the local SES (read with `cli mail list`): subject, text and HTML name the organization and the inviter, with the accept link', async () => {
-    const address = org.address('mail');
-    const sent = await invited(org, { email: address, role: 'viewer' }, await idTokenFor(org.people.admin));
-
-    const mail = await runCli(['mail', 'list', '--to', address], { LOCAL_DATA_DIR: dataDir });
-    expect(mail.code).toBe(0);
-    expect(mail.json).toHaveLength(1);
-    const [email] = mail.json as { to: string[]; from: string; subject: string; text: string; html: string }[];
-    expect(email.to).toEqual([address]);
-    expect(email.from).toMatch(/@/);
-    expect(email.subject).toBe(`adam admin invited you to join ${org.orgName} on Voice Org`);
-
-    const token = /\/invites\/accept\?token=([A-Za-z0-9_-]+)/.exec(email.text)![1];
-    const link = `${appUrl}/invites/accept?token=${token}`;
-    // At least 128 random bits.
-    expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
-    for (const part of [email.text, email.html]) {
-      expect(part).toContain(org.orgName);
-      expect(part).toContain('adam admin');
-      expect(part).toContain('viewer');
-    }
-    expect(email.text).toContain(link);
-    expect(email.html).toContain(`href="${link}"`);
-    expect(email.html).toMatch(/^<!doctype html>/i);
-
-    // The link works: the invited person accepts with it.
-    const user = await idTokenOf({ email: address });
-    expect((await accept(token, user)).body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
-    expect(await statusOf(org, sent.id)).toBe('accepted');
-  });
-
-  it('every invitation has its own token, stored only as its SHA-256 (the plaintext is nowhere in the table)', async () => {
-    const a = await invitedWithToken(org, { email: org.address('hash.a') });
-    const b = await invitedWithToken(org, { email: org.address('hash.b') });
-    expect(a.token).not.toBe(b.token);
-
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.client.send(new ScanCommand({ TableName: db.tableName, ExclusiveStartKey }));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    const table = JSON.stringify(items);
-    for (const { token } of [a, b]) {
-      expect(table).not.toContain(token);
-      expect(table).toContain(createHash('sha256').update(token).digest('hex'));
-    }
-  });
-
-  it('an org key with invites:write invites; the email names "An administrator"', async () => {
-    const address = org.address('bykey');
-    const res = await invite(org, { email: address, role: 'admin' }, org.keys.write);
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ email: address, role: 'admin', status: 'pending' });
-    const [email] = await sentEmails(address);
-    expect(email.subject).toBe(`An administrator invited you to join ${org.orgName} on Voice Org`);
-  });
-
-  it('names from user input are HTML-escaped in the HTML part and raw in the text part', async () => {
-    const orgName = 'Ben & Jerry <script>alert("org")</script>';
-    const adminName = 'Eve <script>steal()</script> & Co';
-    const nasty = await seededOrg('html', { org: orgName, admin: adminName });
-    const address = nasty.address('escape');
-    await invited(nasty, { email: address }, await idTokenFor(nasty.people.admin));
-
-    const [email] = await sentEmails(address);
-    const { text = '', html = '' } = email.body;
-    expect(email.subject).toBe(`${adminName} invited you to join ${orgName} on Voice Org`);
-    expect(text).toContain(orgName);
-    expect(text).toContain(adminName);
-
-    expect(html).not.toMatch(/<script/i);
-    expect(html).toContain('Eve &lt;script&gt;steal()&lt;/script&gt; &amp; Co');
-    expect(html).toMatch(/Ben &amp; Jerry &lt;script&gt;alert\((&quot;|&#34;|&#x22;)org(&quot;|&#34;|&#x22;)\)&lt;\/script&gt;/i);
-    // Every & left in the HTML starts an entity.
-    expect(html).not.toMatch(/&(?!(?:[a-z]+|#\d+|#x[0-9a-f]+);)/i);
-    // The link still works.
-    expect((await accept(tokenIn(email), await idTokenOf({ email: address }))).status).toBe(200);
-  });
-});
-
-describe('Accept', () => {
-  let org: Org;
-  beforeAll(async () => {
-    org = await seededOrg('accept');
-  });
-
-  it('an existing user accepts: {org_id, role, status: active}, and List users shows them with the invite’s role', async () => {
-    const guest = await seededUser('guest');
-    const { invite: sent, token } = await invitedWithToken(org, { email: guest.email, role: 'admin' }, await idTokenFor(org.people.owner));
-    const before = await members(org);
-    expect(before.find(guest.email)).toEqual([]);
-
-    const guestToken = await idTokenFor(guest);
-    const res = await accept(token, guestToken);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ org_id: org.org, role: 'admin', status: 'active' });
-
-    const after = await members(org);
-    expect(after.total).toBe(before.total + 1);
-    expect(after.find(guest.email)).toEqual([
-      expect.objectContaining({ user_id: guest.id, email: guest.email, display_name: guest.display_name, role: 'admin', status: 'active' }),
-    ]);
-    expect((await listed(org, 'accepted')).map((i) => i.id)).toContain(sent.id);
-    // They now act in the organization as an admin would.
-    expect((await list(org, '', guestToken)).status).toBe(200);
-    // ...and are a member, so a new invitation is refused.
-    expectFailure(await invite(org, { email: guest.email }), 409, 'ALREADY_MEMBER');
-  });
-
-  it('a user who does not exist yet is created from the token’s claims (the email matched case-insensitively)', async () => {
-    const address = org.address('brand.new');
-    const { token } = await invitedWithToken(org, { email: address, role: 'viewer' });
-    const before = await members(org);
-
-    const newcomer = await idTokenOf({ email: address.toUpperCase(), name: 'Nora Newcomer' });
-    const res = await accept(token, newcomer);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
-
-    const after = await members(org);
-    expect(after.total).toBe(before.total + 1);
-    expect(after.find(address)).toEqual([
-      expect.objectContaining({ user_id: expect.stringMatching(/^usr_/), email: address, display_name: 'Nora Newcomer', role: 'viewer', status: 'active' }),
-    ]);
-    // The same ID token now maps to that member: a viewer reads the organization's recordings.
-    expect((await send('GET', `/api/v1/organization/${org.org}/recordings`, newcomer)).status).toBe(200);
-  });
-
-  it('without a name claim, the new user’s display name is the email’s local part', async () => {
-    const address = org.address('nameless');
-    const { token } = await invitedWithToken(org, { email: address });
-    expect((await accept(token, await idTokenOf({ email: address }))).status).toBe(200);
-    expect((await members(org)).find(address)).toEqual([expect.objectContaining({ display_name: address.split('@')[0], role: 'member' })]);
-  });
-
-  it('another email is 403 INVITE_EMAIL_MISMATCH; the invite stays pending for the right person', async () => {
-    const address = org.address('mismatch');
-    const { invite: sent, token } = await invitedWithToken(org, { email: address });
-    const before = await members(org);
-
-    expectFailure(await accept(token, await idTokenFor(org.people.member)), 403, 'INVITE_EMAIL_MISMATCH');
-    expectFailure(await accept(token, await idTokenOf({ email: org.address('someone.else') })), 403, 'INVITE_EMAIL_MISMATCH');
-    expect(await statusOf(org, sent.id)).toBe('pending');
-    expect((await members(org)).total).toBe(before.total);
-
-    expect((await accept(token, await idTokenOf({ email: address }))).status).toBe(200);
-  });
-
-  it('an unverified email is 403 INVITE_EMAIL_MISMATCH, even when it is the invited one', async () => {
-    const address = org.address('unverified');
-    const { invite: sent, token } = await invitedWithToken(org, { email: address });
-    expectFailure(await accept(token, await idTokenOf({ email: address, emailVerified: false })), 403, 'INVITE_EMAIL_MISMATCH');
-    expect(await statusOf(org, sent.id)).toBe('pending');
-    expect((await members(org)).find(address)).toEqual([]);
-  });
-
-  it('an unknown token is 404 INVITE_NOT_FOUND', async () => {
-    expectFailure(await accept(randomBytes(32).toString('base64url'), await idTokenFor(org.people.member)), 404, 'INVITE_NOT_FOUND');
-  });
-
-  it('accepting twice is 409 INVITE_ALREADY_ACCEPTED, and the member is counted once', async () => {
-    const guest = await seededUser('twice');
-    const { token } = await invitedWithToken(org, { email: guest.email });
-    const guestToken = await idTokenFor(guest);
-    expect((await accept(token, guestToken)).status).toBe(200);
-    const once = await members(org);
-
-    expectFailure(await accept(token, guestToken), 409, 'INVITE_ALREADY_ACCEPTED');
-    const after = await members(org);
-    expect(after.total).toBe(once.total);
-    expect(after.find(guest.email)).toHaveLength(1);
-  });
-
-  it('API keys are 403 API_KEY_NOT_ALLOWED and no credential is 401; the invite stays pending', async () => {
-    const address = org.address('bykey');
-    const { invite: sent, token } = await invitedWithToken(org, { email: address });
-    expectFailure(await accept(token, org.keys.full), 403, 'API_KEY_NOT_ALLOWED');
-    expectFailure(await accept(token, org.keys.personal), 403, 'API_KEY_NOT_ALLOWED');
-    expectFailure(await accept(token, ''), 401, 'UNAUTHORIZED');
-    expect(await statusOf(org, sent.id)).toBe('pending');
-  });
-
-  it('the body must be {token} (400 VALIDATION_ERROR naming the field)', async () => {
-    const idToken = await idTokenFor(org.people.member);
-    const path = '/api/v1/organization/invites/accept';
-    for (const [body, field] of [
-      [{}, 'token'],
-      [{ token: '' }, 'token'],
-      [{ token: 42 }, 'token'],
-      [{ token: 'abc', org_id: org.org }, 'org_id'],
-    ] as const) {
-      const res = await send('POST', path, idToken, body);
-      expectFailure(res, 400, 'VALIDATION_ERROR');
-      expect(res.body.message).toContain(field);
-    }
-  });
-});
-
-describe('Revoke', () => {
-  let org: Org;
-  beforeAll(async () => {
-    org = await seededOrg('revoke');
-  });
-
-  it('answers {success: true}; the link is then 410 INVITE_REVOKED, and revoke or resend again 409 INVITE_NOT_PENDING', async () => {
-    const address = org.address('revoked');
-    const { invite: sent, token } = await invitedWithToken(org, { email: address });
-    const before = await members(org);
-
-    const res = await revoke(org, sent.id, await idTokenFor(org.people.admin));
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true });
-    expect((await listed(org, 'revoked')).find((i) => i.id === sent.id)).toEqual({ ...sent, status: 'revoked' });
-    expect((await listed(org, 'pending')).map((i) => i.id)).not.toContain(sent.id);
-
-    expectFailure(await accept(token, await idTokenOf({ email: address })), 410, 'INVITE_REVOKED');
-    expect((await members(org)).total).toBe(before.total);
-    expectFailure(await revoke(org, sent.id), 409, 'INVITE_NOT_PENDING');
-    expectFailure(await resend(org, sent.id), 409, 'INVITE_NOT_PENDING');
-    expect(await sentEmails(address)).toHaveLength(1); // no email for a refused resend
-  });
-
-  it('frees the email: a new invitation to it is allowed, and its link works', async () => {
-    const address = org.address('again');
-    const first = await invited(org, { email: address });
-    expect((await revoke(org, first.id)).status).toBe(200);
-    const second = await invited(org, { email: address, role: 'viewer' });
-    expect(second.id).not.toBe(first.id);
-    expect((await accept(await latestToken(address), await idTokenOf({ email: address }))).body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
-  });
-
-  it('an accepted invite cannot be revoked or resent (409 INVITE_NOT_PENDING); the member stays', async () => {
-    const address = org.address('accepted');
-    const { invite: sent, token } = await invitedWithToken(org, { email: address });
-    expect((await accept(token, await idTokenOf({ email: address }))).status).toBe(200);
-    expectFailure(await revoke(org, sent.id), 409, 'INVITE_NOT_PENDING');
-    expectFailure(await resend(org, sent.id), 409, 'INVITE_NOT_PENDING');
-    expect(await statusOf(org, sent.id)).toBe('accepted');
-    expect((await members(org)).find(address)).toHaveLength(1);
-  });
-
-  it('unknown and other-organization invite ids are 404 INVITE_NOT_FOUND on revoke and resend; nothing changes', async () => {
-    const other = await seededOrg('revoke_other');
-    const address = org.address('not.theirs');
-    const sent = await invited(org, { email: address });
-    for (const token of [other.keys.full, await idTokenFor(other.people.admin)]) {
-      expectFailure(await revoke(other, sent.id, token), 404, 'INVITE_NOT_FOUND');
-      expectFailure(await resend(other, sent.id, token), 404, 'INVITE_NOT_FOUND');
-    }
-    const missing = `inv_missing_${unique()}`;
-    expectFailure(await revoke(org, missing), 404, 'INVITE_NOT_FOUND');
-    expectFailure(await resend(org, missing), 404, 'INVITE_NOT_FOUND');
-    expect(await statusOf(org, sent.id)).toBe('pending');
-    expect(await sentEmails(address)).toHaveLength(1);
-    expect(await listed(other)).toEqual([]);
-  });
-});
-
-describe('Resend', () => {
-  it('answers {success: true} and sends a second email with a new token; the old one is 404, the new one works; expires_at is reset', async () => {
-    const org = await seededOrg('resend');
-    const address = org.address('resent');
-    const adminToken = await idTokenFor(org.people.admin);
-    // Sent by the admin an hour ago, so the renewed expiry is later whatever the clock's resolution.
-    const sent = await invitedAt(new Date(Date.now() - HOUR_MS), org, { email: address, role: 'admin' }, { by: 'admin' });
-    const oldToken = await latestToken(address);
-
-    const before = Date.now();
-    const res = await resend(org, sent.id, adminToken);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true });
-
-    const emails = await sentEmails(address);
-    expect(emails).toHaveLength(2);
-    expect(emails[1].subject).toBe(`adam admin invited you to join ${org.orgName} on Voice Org`);
-    expect(emails[1].subject).toBe(emails[0].subject);
-    const newToken = tokenIn(emails[1]);
-    expect(newToken).not.toBe(oldToken);
-
-    const [renewed] = (await listed(org)).filter((i) => i.email === address);
-    expect(renewed).toEqual({ ...sent, expires_at: expect.stringMatching(TIMESTAMP) }); // same invite, id and created_at
-    expect(Date.parse(renewed.expires_at)).toBeGreaterThan(Date.parse(sent.expires_at));
-    expect(Math.abs(Date.parse(renewed.expires_at) - (before + 7 * DAY_MS))).toBeLessThan(60_000);
-
-    const user = await idTokenOf({ email: address });
-    expectFailure(await accept(oldToken, user), 404, 'INVITE_NOT_FOUND');
-    expect((await accept(newToken, user)).body).toEqual({ org_id: org.org, role: 'admin', status: 'active' });
-  });
-});
-
-describe('Duplicates', () => {
-  let org: Org;
-  beforeAll(async () => {
-    org = await seededOrg('dup');
-  });
-
-  it('a second invite of the same email (in any case) is 409 INVITE_PENDING; one invite, one email', async () => {
-    const address = org.address('twice');
-    const first = await invited(org, { email: address });
-    const again = await invite(org, { email: address.toUpperCase(), role: 'admin' });
-    expectFailure(again, 409, 'INVITE_PENDING');
-    expect((await listed(org)).filter((i) => i.email === address)).toEqual([first]);
-    expect(await sentEmails(address)).toHaveLength(1);
-  });
-
-  it('5 concurrent invitations of one email: exactly one 201, four 409 INVITE_PENDING, one email', async () => {
-    const address = org.address('racing.sends');
-    const results = await Promise.all(Array.from({ length: 5 }, () => invite(org, { email: address })));
-    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    for (const r of results.filter((r) => r.status !== 201)) expectFailure(r, 409, 'INVITE_PENDING');
-    expect((await listed(org)).filter((i) => i.email === address)).toHaveLength(1);
-    expect(await sentEmails(address)).toHaveLength(1);
-  });
-
-  it.each(['owner', 'admin', 'member', 'viewer'] as const)('the email of an active %s is 409 ALREADY_MEMBER, no invite, no email', async (name) => {
-    const { email } = org.people[name];
-    const res = await invite(org, { email: email.toUpperCase(), role: 'viewer' });
-    expectFailure(res, 409, 'ALREADY_MEMBER');
-    expect((await listed(org)).filter((i) => i.email === email)).toEqual([]);
-    expect(await sentEmails(email)).toEqual([]);
-  });
-
-  it.each(['removed', 'pending'] as const)('a %s member’s email can be invited; accepting makes them active with the invite’s role', async (name) => {
-    const person = org.people[name];
-    const { token } = await invitedWithToken(org, { email: person.email, role: 'admin' });
-    const before = await members(org);
-    expect(before.find(person.email)).toEqual([]);
-
-    expect((await accept(token, await idTokenFor(person))).body).toEqual({ org_id: org.org, role: 'admin', status: 'active' });
-    const after = await members(org);
-    expect(after.total).toBe(before.total + 1);
-    expect(after.find(person.email)).toEqual([expect.objectContaining({ user_id: person.id, role: 'admin', status: 'active' })]);
-  });
-});
-
-describe('Roles and validation', () => {
-  let org: Org;
-  beforeAll(async () => {
-    org = await seededOrg('roles');
-  });
-
-  it.each(['viewer', 'member', 'admin'] as const)('an admin invites a %s', async (role) => {
-    const res = await invite(org, { email: org.address(`role.${role}`), role }, await idTokenFor(org.people.admin));
-    expect(res.status).toBe(201);
-    expect(res.body.role).toBe(role);
-  });
-
-  it('only an owner invites an owner: an admin’s ID token and an org key are 403 INSUFFICIENT_ROLE', async () => {
-    const byAdmin = org.address('owner.by.admin');
-    const byKey = org.address('owner.by.key');
-    expectFailure(await invite(org, { email: byAdmin, role: 'owner' }, await idTokenFor(org.people.admin)), 403, 'INSUFFICIENT_ROLE');
-    expectFailure(await invite(org, { email: byKey, role: 'owner' }, org.keys.full), 403, 'INSUFFICIENT_ROLE');
-    const emails = (await listed(org)).map((i) => i.email);
-    expect(emails).not.toContain(byAdmin);
-    expect(emails).not.toContain(byKey);
-    expect(await sentEmails(byAdmin)).toEqual([]);
-
-    const byOwner = org.address('owner.by.owner');
-    const res = await invite(org, { email: byOwner, role: 'owner' }, await idTokenFor(org.people.owner));
-    expect(res.status).toBe(201);
-    expect(res.body.role).toBe('owner');
-    expect((await accept(await latestToken(byOwner), await idTokenOf({ email: byOwner }))).body).toEqual({ org_id: org.org, role: 'owner', status: 'active' });
-    expect((await members(org)).find(byOwner)).toEqual([expect.objectContaining({ role: 'owner' })]);
-  });
-
-  it.each<[string, unknown, string]>([
-    ['an unknown role', { role: 'superuser' }, 'role'],
-    ['a role in capitals', { role: 'Admin' }, 'role'],
-    ['a null role', { role: null }, 'role'],
-    ['an invalid email', { email: 'not-an-email' }, 'email'],
-    ['an empty email', { email: '' }, 'email'],
-    ['an email that is not a string', { email: 42 }, 'email'],
-    ['no email', { email: undefined }, 'email'],
-    ['an unknown field', { message: 'Welcome!' }, 'message'],
-    ['a read-only field', { status: 'accepted' }, 'status'],
-  ])('%s is 400 VALIDATION_ERROR naming the field; nothing is sent', async (_, fields, field) => {
-    const address = org.address(`invalid.${field}`);
-    const res = await invite(org, { email: address, ...(fields as object) });
-    expectFailure(res, 400, 'VALIDATION_ERROR');
-    expect(res.body.details).toContainEqual(expect.objectContaining({ field }));
-    expect((await listed(org)).map((i) => i.email)).not.toContain(address);
-    expect(await sentEmails(address)).toEqual([]);
-  });
-});
-
-describe('Concurrent accepts', () => {
-  let org: Org;
-  beforeAll(async () => {
-    org = await seededOrg('race');
-  });
-
-  async function race(address: string, idToken: string) {
-    const { invite: sent, token } = await invitedWithToken(org, { email: address });
-    const before = await members(org);
-    const results = await Promise.all(Array.from({ length: 10 }, () => accept(token, idToken)));
-    const ok = results.filter((r) => r.status === 200);
-    const refused = results.filter((r) => r.status !== 200);
-    expect(ok.map((r) => r.body)).toEqual([{ org_id: org.org, role: 'member', status: 'active' }]);
-    expect(refused).toHaveLength(9);
-    for (const r of refused) expectFailure(r, 409, 'INVITE_ALREADY_ACCEPTED');
-
-    const after = await members(org);
-    expect(after.total).toBe(before.total + 1);
-    expect(after.find(address)).toHaveLength(1);
-    expect(await statusOf(org, sent.id)).toBe('accepted');
-  }
-
-  it('10 parallel accepts by the invited (existing) user: exactly one 200, nine 409, one more member', async () => {
-    const guest = await seededUser('racer');
-    await race(guest.email, await idTokenFor(guest));
-  });
-
-  it('10 parallel accepts by a user who does not exist yet: exactly one 200, one user, one more member', async () => {
-    const address = org.address('new.racer');
-    await race(address, await idTokenOf({ email: address, name: 'New Racer' }));
-  });
-});
-
-describe('List', () => {
-  let org: Org;
-  let made: Invite[];
-  beforeAll(async () => {
-    org = await seededOrg('list');
-    made = [];
-    for (const name of ['a', 'b', 'c', 'd', 'e']) {
-      // Sent a minute apart, a, b... e oldest to newest: every created_at distinct.
-      const sentAt = new Date(Date.now() - (5 - made.length) * MINUTE_MS);
-      made.push(await invitedAt(sentAt, org, { email: org.address(`list.${name}`), role: name === 'e' ? 'viewer' : 'member' }));
-    }
-    // b is accepted, d revoked; a, c, e stay pending.
-    expect((await accept(await latestToken(made[1].email), await idTokenOf({ email: made[1].email }))).status).toBe(200);
-    expect((await revoke(org, made[3].id)).status).toBe(200);
-  });
-  const ids = (res: ApiResponse) => (res.body.invites as Invite[]).map((i) => i.id);
-  const newestFirst = () => [...made].reverse();
-
-  it('lists every invite, newest first, with the page-based pagination object (limit 20 by default)', async () => {
-    const res = await list(org);
-    expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['invites', 'pagination']);
-    expect(ids(res)).toEqual(newestFirst().map((i) => i.id));
-    expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 5, total_pages: 1, has_more: false });
-    const statuses = ['pending', 'accepted', 'pending', 'revoked', 'pending'];
-    expect(res.body.invites).toEqual(newestFirst().map((i) => ({ ...i, status: statuses[made.indexOf(i)] })));
-  });
-
-  it.each<[string, number[]]>([
-    ['pending', [4, 2, 0]],
-    ['accepted', [1]],
-    ['revoked', [3]],
-    ['expired', []],
-  ])('status=%s lists only that status', async (status, indexes) => {
-    const res = await list(org, `status=${status}`);
-    expect(res.status).toBe(200);
-    expect(ids(res)).toEqual(indexes.map((i) => made[i].id));
-    for (const item of res.body.invites) expect(item.status).toBe(status);
-    expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: indexes.length, total_pages: indexes.length ? 1 : 0, has_more: false });
-  });
-
-  it('pages with page and limit; a page past the end is empty with the real totals', async () => {
-    const order = newestFirst().map((i) => i.id);
-    const pages = [
-      ['page=1&limit=2', order.slice(0, 2), { page: 1, limit: 2, total: 5, total_pages: 3, has_more: true }],
-      ['page=2&limit=2', order.slice(2, 4), { page: 2, limit: 2, total: 5, total_pages: 3, has_more: true }],
-      ['page=3&limit=2', order.slice(4), { page: 3, limit: 2, total: 5, total_pages: 3, has_more: false }],
-      ['page=4&limit=2', [], { page: 4, limit: 2, total: 5, total_pages: 3, has_more: false }],
-      ['status=pending&page=2&limit=2', [made[0].id], { page: 2, limit: 2, total: 3, total_pages: 2, has_more: false }],
-    ] as const;
-    for (const [query, expected, pagination] of pages) {
-      const res = await list(org, query);
-      expect(ids(res)).toEqual(expected);
-      expect(res.body.pagination).toEqual(pagination);
-    }
-  });
-
-  it.each<[string, string]>([
-    ['status=bogus', 'status'],
-    ['status=PENDING', 'status'],
-    ['limit=0', 'limit'],
-    ['limit=101', 'limit'],
-    ['page=0', 'page'],
-    ['page=x', 'page'],
-    ['sort=email', 'sort'],
-  ])('%s is 400 VALIDATION_ERROR naming the parameter', async (query, parameter) => {
-    const res = await list(org, query);
-    expectFailure(res, 400, 'VALIDATION_ERROR');
-    expect(res.body.details).toContainEqual(expect.objectContaining({ field: parameter }));
-  });
-
-  it('lists only its own organization’s invites', async () => {
-    const other = await seededOrg('list_other');
-    await invited(other, { email: other.address('theirs') });
-    expect((await listed(other)).map((i) => i.email)).toEqual([other.address('theirs')]);
-    expect((await listed(org)).map((i) => i.email)).not.toContain(other.address('theirs'));
-  });
-});
-
 // ---------------------------------------------------------------------------------------
-// Expiry: invitations that lived INVITE_TTL_SECONDS=2, sent a minute ago
+// Organizations several routes' blocks share
 
-describe('Expiry', () => {
+/**
+ * Two invitations that lived INVITE_TTL_SECONDS=2 (the deployment's configuration parsed as
+ * it parses it), sent a minute ago by the domain function with its clock set then: expired,
+ * with nothing to wait for.
+ */
+const expiredInvites = once(async () => {
   const ttlSeconds = inviteSettings({ INVITE_TTL_SECONDS: '2' }).ttlSeconds;
-  let org: Org;
-  let sentAt: Date;
-  let first: Invite;
-  let renewable: Invite;
-  let renewableToken: string;
-  let firstToken: string;
-
-  beforeAll(async () => {
-    org = await seededOrg('exp');
-    sentAt = new Date(Date.now() - MINUTE_MS);
-    first = await invitedAt(sentAt, org, { email: org.address('late') }, { ttlSeconds });
-    renewable = await invitedAt(sentAt, org, { email: org.address('renewed') }, { ttlSeconds });
-    [firstToken, renewableToken] = await Promise.all([latestToken(first.email), latestToken(renewable.email)]);
-    expect(Date.parse(first.expires_at) - Date.parse(first.created_at)).toBe(2000);
-    // Pending while they lived: List as it answered when they were sent...
-    const then = await listOrganizationInvites({ db, now: () => sentAt }, org.org, { status: 'pending', page: 1, limit: 100 });
-    expect(then.data.map((i) => i.id).sort()).toEqual([first.id, renewable.id].sort());
-    // ...and past expires_at now.
-    expect(Date.parse(renewable.expires_at)).toBeLessThan(Date.now());
-  });
-
-  it('an expired invite’s link is 410 INVITE_EXPIRED, and nobody joins', async () => {
-    const before = await members(org);
-    const res = await accept(firstToken, await idTokenOf({ email: first.email }));
-    expectFailure(res, 410, 'INVITE_EXPIRED');
-    expect((await members(org)).total).toBe(before.total);
-  });
-
-  it('List reports it as expired: status=expired lists it, status=pending does not', async () => {
-    const expired = await listed(org, 'expired');
-    expect(expired.find((i) => i.id === first.id)).toEqual({ ...first, status: 'expired' });
-    expect((await listed(org, 'pending')).map((i) => i.id)).not.toContain(first.id);
-  });
-
-  it('a new invitation for the same email is then allowed, and its link works', async () => {
-    const again = await invite(org, { email: first.email }, org.keys.full);
-    expect(again.status).toBe(201);
-    expect(again.body.id).not.toBe(first.id);
-    const token = await latestToken(first.email);
-    expect(token).not.toBe(firstToken);
-    expect((await accept(token, await idTokenOf({ email: first.email }))).body).toEqual({ org_id: org.org, role: 'member', status: 'active' });
-  });
-
-  it('resending an expired invite renews it: a new link that works, the old one 404', async () => {
-    expect(await statusOf(org, renewable.id)).toBe('expired');
-    expect((await resend(org, renewable.id, org.keys.full)).body).toEqual({ success: true });
-    expect(await statusOf(org, renewable.id)).toBe('pending');
-    const token = await latestToken(renewable.email);
-    expect(token).not.toBe(renewableToken);
-    const user = await idTokenOf({ email: renewable.email });
-    expectFailure(await accept(renewableToken, user), 404, 'INVITE_NOT_FOUND');
-    expect((await accept(token, user)).status).toBe(200);
-  });
+  const org = await seededOrg('exp');
+  const sentAt = new Date(Date.now() - MINUTE_MS);
+  const first = await invitedAt(sentAt, org, { email: org.address('late') }, { ttlSeconds });
+  const renewable = await invitedAt(sentAt, org, { email: org.address('renewed') }, { ttlSeconds });
+  const [firstToken, renewableToken] = await Promise.all([latestToken(first.email), latestToken(renewable.email)]);
+  expect(Date.parse(first.expires_at) - Date.parse(first.created_at)).toBe(2000);
+  // Pending while they lived: List as it answered when they were sent...
+  const then = await listOrganizationInvites({ db, now: () => sentAt }, org.org, { status: 'pending', page: 1, limit: 100 });
+  expect(then.data.map((i) => i.id).sort()).toEqual([first.id, renewable.id].sort());
+  // ...and past expires_at now.
+  expect(Date.parse(renewable.expires_at)).toBeLessThan(Date.now());
+  return { org, first, renewable, firstToken, renewableToken };
 });
 
-// ---------------------------------------------------------------------------------------
-// Access
+/** An organization to revoke and resend in, and another one whose credentials must not reach its invites. */
+const revocations = once(async () => {
+  const [org, other] = await Promise.all([seededOrg('revoke'), seededOrg('revoke_other')]);
+  return { org, other };
+});
 
-describe('access', () => {
-  const refusedAlways = {
-    viewer: 'INSUFFICIENT_ROLE',
-    member: 'INSUFFICIENT_ROLE',
-    usersKey: 'INSUFFICIENT_SCOPES',
-    ...ALWAYS_REFUSED,
-  } as const;
-  // List: admins and up with ID tokens, org keys with invites:read.
-  const READ: Record<Credential, AccessOutcome> = { admin: 'OK', owner: 'OK', readKey: 'OK', writeKey: 'INSUFFICIENT_SCOPES', ...refusedAlways };
-  // Send, revoke, resend: admins and up with ID tokens, org keys with invites:write.
-  const WRITE: Record<Credential, AccessOutcome> = { admin: 'OK', owner: 'OK', readKey: 'INSUFFICIENT_SCOPES', writeKey: 'OK', ...refusedAlways };
+const refusedAlways = {
+  viewer: 'INSUFFICIENT_ROLE',
+  member: 'INSUFFICIENT_ROLE',
+  usersKey: 'INSUFFICIENT_SCOPES',
+  ...ALWAYS_REFUSED,
+} as const;
+// List: admins and up with ID tokens, org keys with invites:read.
+const READ: Record<Credential, AccessOutcome> = { admin: 'OK', owner: 'OK', readKey: 'OK', writeKey: 'INSUFFICIENT_SCOPES', ...refusedAlways };
+// Send, revoke, resend: admins and up with ID tokens, org keys with invites:write.
+const WRITE: Record<Credential, AccessOutcome> = { admin: 'OK', owner: 'OK', readKey: 'INSUFFICIENT_SCOPES', writeKey: 'OK', ...refusedAlways };
 
-  let org: Org;
-  let other: Org;
+/** The organizations of the access tables, with one pending invite per credential to revoke and one to resend. */
+const access = once(async () => {
+  const [org, other] = await Promise.all([seededOrg('acc'), seededOrg('acc_other')]);
   const revocable: Partial<Record<Credential, Invite>> = {};
   const resendable: Partial<Record<Credential, Invite>> = {};
-  beforeAll(async () => {
-    [org, other] = await Promise.all([seededOrg('acc'), seededOrg('acc_other')]);
-    for (const c of CREDENTIALS) {
-      revocable[c] = await invited(org, { email: org.address(`revoke.${c}`) });
-      resendable[c] = await invited(org, { email: org.address(`resend.${c}`) });
-    }
+  for (const c of CREDENTIALS) {
+    revocable[c] = await invited(org, { email: org.address(`revoke.${c}`) });
+    resendable[c] = await invited(org, { email: org.address(`resend.${c}`) });
+  }
+  return { org, other, revocable, resendable };
+});
+
+// ---------------------------------------------------------------------------------------
+
+describe('POST /api/v1/organization/{orgId}/invites', () => {
+  describe('results', () => {
+    let org: Org;
+    beforeAll(async () => {
+      org = await seededOrg('send');
+    });
+
+    it('an admin invites: 201 with the Invite (email lower-cased, role member by default, pending, 7 days)', async () => {
+      const address = `New.Person.${org.id}@Example.COM`;
+      const before = Date.now();
+      const res = await invite(org, { email: address }, await idTokenFor(org.people.admin));
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id: expect.stringMatching(/^inv_/),
+        email: address.toLowerCase(),
+        role: 'member',
+        status: 'pending',
+        created_at: expect.stringMatching(TIMESTAMP),
+        expires_at: expect.stringMatching(TIMESTAMP),
+      });
+      expect(Math.abs(Date.parse(res.body.created_at) - before)).toBeLessThan(60_000);
+      expect(Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)).toBe(7 * DAY_MS);
+      expect(await listed(org, 'pending')).toContainEqual(res.body);
+    });
+
+    it('the email arrives in the local SES (read with `cli mail list`): subject, text and HTML name the organization and the inviter, with the accept link', async () => {
+      const address = org.address('mail');
+      const sent = await invited(org, { email: address, role: 'viewer' }, await idTokenFor(org.people.admin));
+
+      const mail = await runCli(['mail', 'list', '--to', address], { LOCAL_DATA_DIR: dataDir });
+      expect(mail.code).toBe(0);
+      expect(mail.json).toHaveLength(1);
+      const [email] = mail.json as { to: string[]; from: string; subject: string; text: string; html: string }[];
+      expect(email.to).toEqual([address]);
+      expect(email.from).toMatch(/@/);
+      expect(email.subject).toBe(`adam admin invited you to join ${org.orgName} on Voice Org`);
+
+      const token = /\/invites\/accept\?token=([A-Za-z0-9_-]+)/.exec(email.text)![1];
+      const link = `${appUrl}/invites/accept?token=${token}`;
+      // At least 128 random bits.
+      expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
+      for (const part of [email.text, email.html]) {
+        expect(part).toContain(org.orgName);
+        expect(part).toContain('adam admin');
+        expect(part).toContain('viewer');
+      }
+      expect(email.text).toContain(link);
+      expect(email.html).toContain(`href="${link}"`);
+      expect(email.html).toMatch(/^<!doctype html>/i);
+
+      // The link works: the invited person accepts with it.
+      const user = await idTokenOf({ email: address });
+      expect((await accept(token, user)).body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
+      expect(await statusOf(org, sent.id)).toBe('accepted');
+    });
+
+    it('every invitation has its own token, stored only as its SHA-256 (the plaintext is nowhere in the table)', async () => {
+      const a = await invitedWithToken(org, { email: org.address('hash.a') });
+      const b = await invitedWithToken(org, { email: org.address('hash.b') });
+      expect(a.token).not.toBe(b.token);
+
+      const items: Record<string, unknown>[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.client.send(new ScanCommand({ TableName: db.tableName, ExclusiveStartKey }));
+        items.push(...(page.Items ?? []));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      const table = JSON.stringify(items);
+      for (const { token } of [a, b]) {
+        expect(table).not.toContain(token);
+        expect(table).toContain(createHash('sha256').update(token).digest('hex'));
+      }
+    });
+
+    it('an org key with invites:write invites; the email names "An administrator"', async () => {
+      const address = org.address('bykey');
+      const res = await invite(org, { email: address, role: 'admin' }, org.keys.write);
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ email: address, role: 'admin', status: 'pending' });
+      const [email] = await sentEmails(address);
+      expect(email.subject).toBe(`An administrator invited you to join ${org.orgName} on Voice Org`);
+    });
+
+    it('names from user input are HTML-escaped in the HTML part and raw in the text part', async () => {
+      const orgName = 'Ben & Jerry <script>alert("org")</script>';
+      const adminName = 'Eve <script>steal()</script> & Co';
+      const nasty = await seededOrg('html', { org: orgName, admin: adminName });
+      const address = nasty.address('escape');
+      await invited(nasty, { email: address }, await idTokenFor(nasty.people.admin));
+
+      const [email] = await sentEmails(address);
+      const { text = '', html = '' } = email.body;
+      expect(email.subject).toBe(`${adminName} invited you to join ${orgName} on Voice Org`);
+      expect(text).toContain(orgName);
+      expect(text).toContain(adminName);
+
+      expect(html).not.toMatch(/<script/i);
+      expect(html).toContain('Eve &lt;script&gt;steal()&lt;/script&gt; &amp; Co');
+      expect(html).toMatch(/Ben &amp; Jerry &lt;script&gt;alert\((&quot;|&#34;|&#x22;)org(&quot;|&#34;|&#x22;)\)&lt;\/script&gt;/i);
+      // Every & left in the HTML starts an entity.
+      expect(html).not.toMatch(/&(?!(?:[a-z]+|#\d+|#x[0-9a-f]+);)/i);
+      // The link still works.
+      expect((await accept(tokenIn(email), await idTokenOf({ email: address }))).status).toBe(200);
+    });
   });
 
-  const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
+  describe('duplicates', () => {
+    let org: Org;
+    beforeAll(async () => {
+      org = await seededOrg('dup');
+    });
 
-  it.each(CREDENTIALS)('Send with %s', async (credential) => {
-    const address = org.address(`send.${credential}`);
-    const res = await invite(org, { email: address }, await tokenOf(credential));
-    expectAccessOutcome(res, WRITE[credential], 201);
-    const allowed = WRITE[credential] === 'OK';
-    expect((await listed(org)).filter((i) => i.email === address)).toHaveLength(allowed ? 1 : 0);
-    expect(await sentEmails(address)).toHaveLength(allowed ? 1 : 0);
+    it('a second invite of the same email (in any case) is 409 INVITE_PENDING; one invite, one email', async () => {
+      const address = org.address('twice');
+      const first = await invited(org, { email: address });
+      const again = await invite(org, { email: address.toUpperCase(), role: 'admin' });
+      expectFailure(again, 409, 'INVITE_PENDING');
+      expect((await listed(org)).filter((i) => i.email === address)).toEqual([first]);
+      expect(await sentEmails(address)).toHaveLength(1);
+    });
+
+    it('5 concurrent invitations of one email: exactly one 201, four 409 INVITE_PENDING, one email', async () => {
+      const address = org.address('racing.sends');
+      const results = await Promise.all(Array.from({ length: 5 }, () => invite(org, { email: address })));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      for (const r of results.filter((r) => r.status !== 201)) expectFailure(r, 409, 'INVITE_PENDING');
+      expect((await listed(org)).filter((i) => i.email === address)).toHaveLength(1);
+      expect(await sentEmails(address)).toHaveLength(1);
+    });
+
+    it.each(['owner', 'admin', 'member', 'viewer'] as const)('the email of an active %s is 409 ALREADY_MEMBER, no invite, no email', async (name) => {
+      const { email } = org.people[name];
+      const res = await invite(org, { email: email.toUpperCase(), role: 'viewer' });
+      expectFailure(res, 409, 'ALREADY_MEMBER');
+      expect((await listed(org)).filter((i) => i.email === email)).toEqual([]);
+      expect(await sentEmails(email)).toEqual([]);
+    });
+
+    it.each(['removed', 'pending'] as const)('a %s member’s email can be invited; accepting makes them active with the invite’s role', async (name) => {
+      const person = org.people[name];
+      const { token } = await invitedWithToken(org, { email: person.email, role: 'admin' });
+      const before = await members(org);
+      expect(before.find(person.email)).toEqual([]);
+
+      expect((await accept(token, await idTokenFor(person))).body).toEqual({ org_id: org.org, role: 'admin', status: 'active' });
+      const after = await members(org);
+      expect(after.total).toBe(before.total + 1);
+      expect(after.find(person.email)).toEqual([expect.objectContaining({ user_id: person.id, role: 'admin', status: 'active' })]);
+    });
   });
 
-  it.each(CREDENTIALS)('List with %s', async (credential) => {
-    const res = await list(org, 'limit=100', await tokenOf(credential));
-    expectAccessOutcome(res, READ[credential]);
-    if (READ[credential] === 'OK') expect(res.body.invites.map((i: Invite) => i.id)).toContain(revocable.admin!.id);
+  describe('roles and validation', () => {
+    let org: Org;
+    beforeAll(async () => {
+      org = await seededOrg('roles');
+    });
+
+    it.each(['viewer', 'member', 'admin'] as const)('an admin invites a %s', async (role) => {
+      const res = await invite(org, { email: org.address(`role.${role}`), role }, await idTokenFor(org.people.admin));
+      expect(res.status).toBe(201);
+      expect(res.body.role).toBe(role);
+    });
+
+    it('only an owner invites an owner: an admin’s ID token and an org key are 403 INSUFFICIENT_ROLE', async () => {
+      const byAdmin = org.address('owner.by.admin');
+      const byKey = org.address('owner.by.key');
+      expectFailure(await invite(org, { email: byAdmin, role: 'owner' }, await idTokenFor(org.people.admin)), 403, 'INSUFFICIENT_ROLE');
+      expectFailure(await invite(org, { email: byKey, role: 'owner' }, org.keys.full), 403, 'INSUFFICIENT_ROLE');
+      const emails = (await listed(org)).map((i) => i.email);
+      expect(emails).not.toContain(byAdmin);
+      expect(emails).not.toContain(byKey);
+      expect(await sentEmails(byAdmin)).toEqual([]);
+
+      const byOwner = org.address('owner.by.owner');
+      const res = await invite(org, { email: byOwner, role: 'owner' }, await idTokenFor(org.people.owner));
+      expect(res.status).toBe(201);
+      expect(res.body.role).toBe('owner');
+      expect((await accept(await latestToken(byOwner), await idTokenOf({ email: byOwner }))).body).toEqual({ org_id: org.org, role: 'owner', status: 'active' });
+      expect((await members(org)).find(byOwner)).toEqual([expect.objectContaining({ role: 'owner' })]);
+    });
+
+    it.each<[string, unknown, string]>([
+      ['an unknown role', { role: 'superuser' }, 'role'],
+      ['a role in capitals', { role: 'Admin' }, 'role'],
+      ['a null role', { role: null }, 'role'],
+      ['an invalid email', { email: 'not-an-email' }, 'email'],
+      ['an empty email', { email: '' }, 'email'],
+      ['an email that is not a string', { email: 42 }, 'email'],
+      ['no email', { email: undefined }, 'email'],
+      ['an unknown field', { message: 'Welcome!' }, 'message'],
+      ['a read-only field', { status: 'accepted' }, 'status'],
+    ])('%s is 400 VALIDATION_ERROR naming the field; nothing is sent', async (_, fields, field) => {
+      const address = org.address(`invalid.${field}`);
+      const res = await invite(org, { email: address, ...(fields as object) });
+      expectFailure(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.details).toContainEqual(expect.objectContaining({ field }));
+      expect((await listed(org)).map((i) => i.email)).not.toContain(address);
+      expect(await sentEmails(address)).toEqual([]);
+    });
   });
 
-  it.each(CREDENTIALS)('Revoke with %s', async (credential) => {
-    const target = revocable[credential]!;
-    const res = await revoke(org, target.id, await tokenOf(credential));
-    expectAccessOutcome(res, WRITE[credential]);
-    expect(await statusOf(org, target.id)).toBe(WRITE[credential] === 'OK' ? 'revoked' : 'pending');
+  describe('after an invitation expired', () => {
+    let org: Org;
+    let first: Invite;
+    let firstToken: string;
+    beforeAll(async () => {
+      ({ org, first, firstToken } = await expiredInvites());
+    });
+
+    it('a new invitation for the same email is then allowed, and its link works', async () => {
+      const again = await invite(org, { email: first.email }, org.keys.full);
+      expect(again.status).toBe(201);
+      expect(again.body.id).not.toBe(first.id);
+      const token = await latestToken(first.email);
+      expect(token).not.toBe(firstToken);
+      expect((await accept(token, await idTokenOf({ email: first.email }))).body).toEqual({ org_id: org.org, role: 'member', status: 'active' });
+    });
   });
 
-  it.each(CREDENTIALS)('Resend with %s', async (credential) => {
-    const target = resendable[credential]!;
-    const res = await resend(org, target.id, await tokenOf(credential));
-    expectAccessOutcome(res, WRITE[credential]);
-    expect(await sentEmails(target.email)).toHaveLength(WRITE[credential] === 'OK' ? 2 : 1);
+  describe('the TTL attribute (expiry by DynamoDB)', () => {
+    it('pending invites and their token carry the TTL attribute at expires_at; accepted invites drop it', async () => {
+      const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+      const { TABLE } = await import('../../shared/storage/table-definition');
+      const org = await seededOrg('ttl');
+      const address = `ttl.${org.id}@example.com`;
+      const { invite: sent, token } = await invitedWithToken(org, { email: address });
+      const raw = async (key: Record<string, string>) => (await db.client.send(new GetCommand({ TableName: db.tableName, Key: key }))).Item;
+      const inviteKey = { PK: `ORG#${org.org}`, SK: `INVITE#${sent.id}` };
+      const tokenKey = { PK: `INVITETOKEN#${createHash('sha256').update(token).digest('hex')}`, SK: 'INVITETOKEN' };
+      const epoch = Math.floor(Date.parse(sent.expires_at) / 1000);
+      expect((await raw(inviteKey))?.[TABLE.ttlAttribute]).toBe(epoch);
+      expect((await raw(tokenKey))?.[TABLE.ttlAttribute]).toBe(epoch);
+
+      const res = await call(runtime.apiUrl, 'POST', '/api/v1/organization/invites/accept', { token: await idTokenOf({ email: address }), body: { token } });
+      expect(res.status).toBe(200);
+      const accepted = await raw(inviteKey);
+      expect(accepted?.status).toBe('accepted');
+      expect(accepted?.[TABLE.ttlAttribute]).toBeUndefined();
+    });
+  });
+
+  describe('access', () => {
+    let org: Org;
+    let other: Org;
+    beforeAll(async () => {
+      ({ org, other } = await access());
+    });
+    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
+
+    it.each(CREDENTIALS)('Send with %s', async (credential) => {
+      const address = org.address(`send.${credential}`);
+      const res = await invite(org, { email: address }, await tokenOf(credential));
+      expectAccessOutcome(res, WRITE[credential], 201);
+      const allowed = WRITE[credential] === 'OK';
+      expect((await listed(org)).filter((i) => i.email === address)).toHaveLength(allowed ? 1 : 0);
+      expect(await sentEmails(address)).toHaveLength(allowed ? 1 : 0);
+    });
   });
 });
 
-describe('Expiry by DynamoDB TTL', () => {
-  it('pending invites and their token carry the TTL attribute at expires_at; accepted invites drop it', async () => {
-    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { TABLE } = await import('../../shared/storage/table-definition');
-    const org = await seededOrg('ttl');
-    const address = `ttl.${org.id}@example.com`;
-    const { invite: sent, token } = await invitedWithToken(org, { email: address });
-    const raw = async (key: Record<string, string>) => (await db.client.send(new GetCommand({ TableName: db.tableName, Key: key }))).Item;
-    const inviteKey = { PK: `ORG#${org.org}`, SK: `INVITE#${sent.id}` };
-    const tokenKey = { PK: `INVITETOKEN#${createHash('sha256').update(token).digest('hex')}`, SK: 'INVITETOKEN' };
-    const epoch = Math.floor(Date.parse(sent.expires_at) / 1000);
-    expect((await raw(inviteKey))?.[TABLE.ttlAttribute]).toBe(epoch);
-    expect((await raw(tokenKey))?.[TABLE.ttlAttribute]).toBe(epoch);
+describe('POST /api/v1/organization/invites/accept', () => {
+  describe('results', () => {
+    let org: Org;
+    beforeAll(async () => {
+      org = await seededOrg('accept');
+    });
 
-    const res = await call(runtime.apiUrl, 'POST', '/api/v1/organization/invites/accept', { token: await idTokenOf({ email: address }), body: { token } });
-    expect(res.status).toBe(200);
-    const accepted = await raw(inviteKey);
-    expect(accepted?.status).toBe('accepted');
-    expect(accepted?.[TABLE.ttlAttribute]).toBeUndefined();
+    it('an existing user accepts: {org_id, role, status: active}, and List users shows them with the invite’s role', async () => {
+      const guest = await seededUser('guest');
+      const { invite: sent, token } = await invitedWithToken(org, { email: guest.email, role: 'admin' }, await idTokenFor(org.people.owner));
+      const before = await members(org);
+      expect(before.find(guest.email)).toEqual([]);
+
+      const guestToken = await idTokenFor(guest);
+      const res = await accept(token, guestToken);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ org_id: org.org, role: 'admin', status: 'active' });
+
+      const after = await members(org);
+      expect(after.total).toBe(before.total + 1);
+      expect(after.find(guest.email)).toEqual([
+        expect.objectContaining({ user_id: guest.id, email: guest.email, display_name: guest.display_name, role: 'admin', status: 'active' }),
+      ]);
+      expect((await listed(org, 'accepted')).map((i) => i.id)).toContain(sent.id);
+      // They now act in the organization as an admin would.
+      expect((await list(org, '', guestToken)).status).toBe(200);
+      // ...and are a member, so a new invitation is refused.
+      expectFailure(await invite(org, { email: guest.email }), 409, 'ALREADY_MEMBER');
+    });
+
+    it('a user who does not exist yet is created from the token’s claims (the email matched case-insensitively)', async () => {
+      const address = org.address('brand.new');
+      const { token } = await invitedWithToken(org, { email: address, role: 'viewer' });
+      const before = await members(org);
+
+      const newcomer = await idTokenOf({ email: address.toUpperCase(), name: 'Nora Newcomer' });
+      const res = await accept(token, newcomer);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
+
+      const after = await members(org);
+      expect(after.total).toBe(before.total + 1);
+      expect(after.find(address)).toEqual([
+        expect.objectContaining({ user_id: expect.stringMatching(/^usr_/), email: address, display_name: 'Nora Newcomer', role: 'viewer', status: 'active' }),
+      ]);
+      // The same ID token now maps to that member: a viewer reads the organization's recordings.
+      expect((await send('GET', `/api/v1/organization/${org.org}/recordings`, newcomer)).status).toBe(200);
+    });
+
+    it('without a name claim, the new user’s display name is the email’s local part', async () => {
+      const address = org.address('nameless');
+      const { token } = await invitedWithToken(org, { email: address });
+      expect((await accept(token, await idTokenOf({ email: address }))).status).toBe(200);
+      expect((await members(org)).find(address)).toEqual([expect.objectContaining({ display_name: address.split('@')[0], role: 'member' })]);
+    });
+
+    it('another email is 403 INVITE_EMAIL_MISMATCH; the invite stays pending for the right person', async () => {
+      const address = org.address('mismatch');
+      const { invite: sent, token } = await invitedWithToken(org, { email: address });
+      const before = await members(org);
+
+      expectFailure(await accept(token, await idTokenFor(org.people.member)), 403, 'INVITE_EMAIL_MISMATCH');
+      expectFailure(await accept(token, await idTokenOf({ email: org.address('someone.else') })), 403, 'INVITE_EMAIL_MISMATCH');
+      expect(await statusOf(org, sent.id)).toBe('pending');
+      expect((await members(org)).total).toBe(before.total);
+
+      expect((await accept(token, await idTokenOf({ email: address }))).status).toBe(200);
+    });
+
+    it('an unverified email is 403 INVITE_EMAIL_MISMATCH, even when it is the invited one', async () => {
+      const address = org.address('unverified');
+      const { invite: sent, token } = await invitedWithToken(org, { email: address });
+      expectFailure(await accept(token, await idTokenOf({ email: address, emailVerified: false })), 403, 'INVITE_EMAIL_MISMATCH');
+      expect(await statusOf(org, sent.id)).toBe('pending');
+      expect((await members(org)).find(address)).toEqual([]);
+    });
+
+    it('an unknown token is 404 INVITE_NOT_FOUND', async () => {
+      expectFailure(await accept(randomBytes(32).toString('base64url'), await idTokenFor(org.people.member)), 404, 'INVITE_NOT_FOUND');
+    });
+
+    it('accepting twice is 409 INVITE_ALREADY_ACCEPTED, and the member is counted once', async () => {
+      const guest = await seededUser('twice');
+      const { token } = await invitedWithToken(org, { email: guest.email });
+      const guestToken = await idTokenFor(guest);
+      expect((await accept(token, guestToken)).status).toBe(200);
+      const once = await members(org);
+
+      expectFailure(await accept(token, guestToken), 409, 'INVITE_ALREADY_ACCEPTED');
+      const after = await members(org);
+      expect(after.total).toBe(once.total);
+      expect(after.find(guest.email)).toHaveLength(1);
+    });
+
+    it('API keys are 403 API_KEY_NOT_ALLOWED and no credential is 401; the invite stays pending', async () => {
+      const address = org.address('bykey');
+      const { invite: sent, token } = await invitedWithToken(org, { email: address });
+      expectFailure(await accept(token, org.keys.full), 403, 'API_KEY_NOT_ALLOWED');
+      expectFailure(await accept(token, org.keys.personal), 403, 'API_KEY_NOT_ALLOWED');
+      expectFailure(await accept(token, ''), 401, 'UNAUTHORIZED');
+      expect(await statusOf(org, sent.id)).toBe('pending');
+    });
+
+    it('the body must be {token} (400 VALIDATION_ERROR naming the field)', async () => {
+      const idToken = await idTokenFor(org.people.member);
+      const path = '/api/v1/organization/invites/accept';
+      for (const [body, field] of [
+        [{}, 'token'],
+        [{ token: '' }, 'token'],
+        [{ token: 42 }, 'token'],
+        [{ token: 'abc', org_id: org.org }, 'org_id'],
+      ] as const) {
+        const res = await send('POST', path, idToken, body);
+        expectFailure(res, 400, 'VALIDATION_ERROR');
+        expect(res.body.message).toContain(field);
+      }
+    });
+  });
+
+  describe('concurrent accepts', () => {
+    let org: Org;
+    beforeAll(async () => {
+      org = await seededOrg('race');
+    });
+
+    async function race(address: string, idToken: string) {
+      const { invite: sent, token } = await invitedWithToken(org, { email: address });
+      const before = await members(org);
+      const results = await Promise.all(Array.from({ length: 10 }, () => accept(token, idToken)));
+      const ok = results.filter((r) => r.status === 200);
+      const refused = results.filter((r) => r.status !== 200);
+      expect(ok.map((r) => r.body)).toEqual([{ org_id: org.org, role: 'member', status: 'active' }]);
+      expect(refused).toHaveLength(9);
+      for (const r of refused) expectFailure(r, 409, 'INVITE_ALREADY_ACCEPTED');
+
+      const after = await members(org);
+      expect(after.total).toBe(before.total + 1);
+      expect(after.find(address)).toHaveLength(1);
+      expect(await statusOf(org, sent.id)).toBe('accepted');
+    }
+
+    it('10 parallel accepts by the invited (existing) user: exactly one 200, nine 409, one more member', async () => {
+      const guest = await seededUser('racer');
+      await race(guest.email, await idTokenFor(guest));
+    });
+
+    it('10 parallel accepts by a user who does not exist yet: exactly one 200, one user, one more member', async () => {
+      const address = org.address('new.racer');
+      await race(address, await idTokenOf({ email: address, name: 'New Racer' }));
+    });
+  });
+
+  describe('expired invitations', () => {
+    let org: Org;
+    let first: Invite;
+    let firstToken: string;
+    beforeAll(async () => {
+      ({ org, first, firstToken } = await expiredInvites());
+    });
+
+    it('an expired invite’s link is 410 INVITE_EXPIRED, and nobody joins', async () => {
+      const before = await members(org);
+      const res = await accept(firstToken, await idTokenOf({ email: first.email }));
+      expectFailure(res, 410, 'INVITE_EXPIRED');
+      expect((await members(org)).total).toBe(before.total);
+    });
+  });
+});
+
+describe('GET /api/v1/organization/{orgId}/invites', () => {
+  describe('results', () => {
+    let org: Org;
+    let made: Invite[];
+    beforeAll(async () => {
+      org = await seededOrg('list');
+      made = [];
+      for (const name of ['a', 'b', 'c', 'd', 'e']) {
+        // Sent a minute apart, a, b... e oldest to newest: every created_at distinct.
+        const sentAt = new Date(Date.now() - (5 - made.length) * MINUTE_MS);
+        made.push(await invitedAt(sentAt, org, { email: org.address(`list.${name}`), role: name === 'e' ? 'viewer' : 'member' }));
+      }
+      // b is accepted, d revoked; a, c, e stay pending.
+      expect((await accept(await latestToken(made[1].email), await idTokenOf({ email: made[1].email }))).status).toBe(200);
+      expect((await revoke(org, made[3].id)).status).toBe(200);
+    });
+    const ids = (res: ApiResponse) => (res.body.invites as Invite[]).map((i) => i.id);
+    const newestFirst = () => [...made].reverse();
+
+    it('lists every invite, newest first, with the page-based pagination object (limit 20 by default)', async () => {
+      const res = await list(org);
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual(['invites', 'pagination']);
+      expect(ids(res)).toEqual(newestFirst().map((i) => i.id));
+      expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 5, total_pages: 1, has_more: false });
+      const statuses = ['pending', 'accepted', 'pending', 'revoked', 'pending'];
+      expect(res.body.invites).toEqual(newestFirst().map((i) => ({ ...i, status: statuses[made.indexOf(i)] })));
+    });
+
+    it.each<[string, number[]]>([
+      ['pending', [4, 2, 0]],
+      ['accepted', [1]],
+      ['revoked', [3]],
+      ['expired', []],
+    ])('status=%s lists only that status', async (status, indexes) => {
+      const res = await list(org, `status=${status}`);
+      expect(res.status).toBe(200);
+      expect(ids(res)).toEqual(indexes.map((i) => made[i].id));
+      for (const item of res.body.invites) expect(item.status).toBe(status);
+      expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: indexes.length, total_pages: indexes.length ? 1 : 0, has_more: false });
+    });
+
+    it('pages with page and limit; a page past the end is empty with the real totals', async () => {
+      const order = newestFirst().map((i) => i.id);
+      const pages = [
+        ['page=1&limit=2', order.slice(0, 2), { page: 1, limit: 2, total: 5, total_pages: 3, has_more: true }],
+        ['page=2&limit=2', order.slice(2, 4), { page: 2, limit: 2, total: 5, total_pages: 3, has_more: true }],
+        ['page=3&limit=2', order.slice(4), { page: 3, limit: 2, total: 5, total_pages: 3, has_more: false }],
+        ['page=4&limit=2', [], { page: 4, limit: 2, total: 5, total_pages: 3, has_more: false }],
+        ['status=pending&page=2&limit=2', [made[0].id], { page: 2, limit: 2, total: 3, total_pages: 2, has_more: false }],
+      ] as const;
+      for (const [query, expected, pagination] of pages) {
+        const res = await list(org, query);
+        expect(ids(res)).toEqual(expected);
+        expect(res.body.pagination).toEqual(pagination);
+      }
+    });
+
+    it.each<[string, string]>([
+      ['status=bogus', 'status'],
+      ['status=PENDING', 'status'],
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['page=0', 'page'],
+      ['page=x', 'page'],
+      ['sort=email', 'sort'],
+    ])('%s is 400 VALIDATION_ERROR naming the parameter', async (query, parameter) => {
+      const res = await list(org, query);
+      expectFailure(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.details).toContainEqual(expect.objectContaining({ field: parameter }));
+    });
+
+    it('lists only its own organization’s invites', async () => {
+      const other = await seededOrg('list_other');
+      await invited(other, { email: other.address('theirs') });
+      expect((await listed(other)).map((i) => i.email)).toEqual([other.address('theirs')]);
+      expect((await listed(org)).map((i) => i.email)).not.toContain(other.address('theirs'));
+    });
+  });
+
+  describe('expired invitations', () => {
+    let org: Org;
+    let first: Invite;
+    beforeAll(async () => {
+      ({ org, first } = await expiredInvites());
+    });
+
+    it('List reports it as expired: status=expired lists it, status=pending does not', async () => {
+      const expired = await listed(org, 'expired');
+      expect(expired.find((i) => i.id === first.id)).toEqual({ ...first, status: 'expired' });
+      expect((await listed(org, 'pending')).map((i) => i.id)).not.toContain(first.id);
+    });
+  });
+
+  describe('access', () => {
+    let org: Org;
+    let other: Org;
+    let revocable: Partial<Record<Credential, Invite>>;
+    beforeAll(async () => {
+      ({ org, other, revocable } = await access());
+    });
+    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
+
+    it.each(CREDENTIALS)('List with %s', async (credential) => {
+      const res = await list(org, 'limit=100', await tokenOf(credential));
+      expectAccessOutcome(res, READ[credential]);
+      if (READ[credential] === 'OK') expect(res.body.invites.map((i: Invite) => i.id)).toContain(revocable.admin!.id);
+    });
+  });
+});
+
+describe('DELETE /api/v1/organization/{orgId}/invites/{inviteId}', () => {
+  describe('results', () => {
+    let org: Org;
+    let other: Org;
+    beforeAll(async () => {
+      ({ org, other } = await revocations());
+    });
+
+    it('answers {success: true}; the link is then 410 INVITE_REVOKED, and revoke or resend again 409 INVITE_NOT_PENDING', async () => {
+      const address = org.address('revoked');
+      const { invite: sent, token } = await invitedWithToken(org, { email: address });
+      const before = await members(org);
+
+      const res = await revoke(org, sent.id, await idTokenFor(org.people.admin));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true });
+      expect((await listed(org, 'revoked')).find((i) => i.id === sent.id)).toEqual({ ...sent, status: 'revoked' });
+      expect((await listed(org, 'pending')).map((i) => i.id)).not.toContain(sent.id);
+
+      expectFailure(await accept(token, await idTokenOf({ email: address })), 410, 'INVITE_REVOKED');
+      expect((await members(org)).total).toBe(before.total);
+      expectFailure(await revoke(org, sent.id), 409, 'INVITE_NOT_PENDING');
+      expectFailure(await resend(org, sent.id), 409, 'INVITE_NOT_PENDING');
+      expect(await sentEmails(address)).toHaveLength(1); // no email for a refused resend
+    });
+
+    it('frees the email: a new invitation to it is allowed, and its link works', async () => {
+      const address = org.address('again');
+      const first = await invited(org, { email: address });
+      expect((await revoke(org, first.id)).status).toBe(200);
+      const second = await invited(org, { email: address, role: 'viewer' });
+      expect(second.id).not.toBe(first.id);
+      expect((await accept(await latestToken(address), await idTokenOf({ email: address }))).body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
+    });
+
+    it('an accepted invite cannot be revoked or resent (409 INVITE_NOT_PENDING); the member stays', async () => {
+      const address = org.address('accepted');
+      const { invite: sent, token } = await invitedWithToken(org, { email: address });
+      expect((await accept(token, await idTokenOf({ email: address }))).status).toBe(200);
+      expectFailure(await revoke(org, sent.id), 409, 'INVITE_NOT_PENDING');
+      expectFailure(await resend(org, sent.id), 409, 'INVITE_NOT_PENDING');
+      expect(await statusOf(org, sent.id)).toBe('accepted');
+      expect((await members(org)).find(address)).toHaveLength(1);
+    });
+
+    it('unknown and other-organization invite ids are 404 INVITE_NOT_FOUND; nothing changes', async () => {
+      const address = org.address('not.theirs.revoked');
+      const sent = await invited(org, { email: address });
+      for (const token of [other.keys.full, await idTokenFor(other.people.admin)]) {
+        expectFailure(await revoke(other, sent.id, token), 404, 'INVITE_NOT_FOUND');
+      }
+      const missing = `inv_missing_${unique()}`;
+      expectFailure(await revoke(org, missing), 404, 'INVITE_NOT_FOUND');
+      expect(await statusOf(org, sent.id)).toBe('pending');
+      expect(await sentEmails(address)).toHaveLength(1);
+      expect(await listed(other)).toEqual([]);
+    });
+  });
+
+  describe('access', () => {
+    let org: Org;
+    let other: Org;
+    let revocable: Partial<Record<Credential, Invite>>;
+    beforeAll(async () => {
+      ({ org, other, revocable } = await access());
+    });
+    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
+
+    it.each(CREDENTIALS)('Revoke with %s', async (credential) => {
+      const target = revocable[credential]!;
+      const res = await revoke(org, target.id, await tokenOf(credential));
+      expectAccessOutcome(res, WRITE[credential]);
+      expect(await statusOf(org, target.id)).toBe(WRITE[credential] === 'OK' ? 'revoked' : 'pending');
+    });
+  });
+});
+
+describe('POST /api/v1/organization/{orgId}/invites/{inviteId}/resend', () => {
+  describe('results', () => {
+    it('answers {success: true} and sends a second email with a new token; the old one is 404, the new one works; expires_at is reset', async () => {
+      const org = await seededOrg('resend');
+      const address = org.address('resent');
+      const adminToken = await idTokenFor(org.people.admin);
+      // Sent by the admin an hour ago, so the renewed expiry is later whatever the clock's resolution.
+      const sent = await invitedAt(new Date(Date.now() - HOUR_MS), org, { email: address, role: 'admin' }, { by: 'admin' });
+      const oldToken = await latestToken(address);
+
+      const before = Date.now();
+      const res = await resend(org, sent.id, adminToken);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true });
+
+      const emails = await sentEmails(address);
+      expect(emails).toHaveLength(2);
+      expect(emails[1].subject).toBe(`adam admin invited you to join ${org.orgName} on Voice Org`);
+      expect(emails[1].subject).toBe(emails[0].subject);
+      const newToken = tokenIn(emails[1]);
+      expect(newToken).not.toBe(oldToken);
+
+      const [renewed] = (await listed(org)).filter((i) => i.email === address);
+      expect(renewed).toEqual({ ...sent, expires_at: expect.stringMatching(TIMESTAMP) }); // same invite, id and created_at
+      expect(Date.parse(renewed.expires_at)).toBeGreaterThan(Date.parse(sent.expires_at));
+      expect(Math.abs(Date.parse(renewed.expires_at) - (before + 7 * DAY_MS))).toBeLessThan(60_000);
+
+      const user = await idTokenOf({ email: address });
+      expectFailure(await accept(oldToken, user), 404, 'INVITE_NOT_FOUND');
+      expect((await accept(newToken, user)).body).toEqual({ org_id: org.org, role: 'admin', status: 'active' });
+    });
+
+    describe('unknown ids, and other organizations’ invites', () => {
+      let org: Org;
+      let other: Org;
+      beforeAll(async () => {
+        ({ org, other } = await revocations());
+      });
+
+      it('unknown and other-organization invite ids are 404 INVITE_NOT_FOUND; nothing changes', async () => {
+        const address = org.address('not.theirs.resent');
+        const sent = await invited(org, { email: address });
+        for (const token of [other.keys.full, await idTokenFor(other.people.admin)]) {
+          expectFailure(await resend(other, sent.id, token), 404, 'INVITE_NOT_FOUND');
+        }
+        const missing = `inv_missing_${unique()}`;
+        expectFailure(await resend(org, missing), 404, 'INVITE_NOT_FOUND');
+        expect(await statusOf(org, sent.id)).toBe('pending');
+        expect(await sentEmails(address)).toHaveLength(1);
+        expect(await listed(other)).toEqual([]);
+      });
+    });
+  });
+
+  describe('expired invitations', () => {
+    let org: Org;
+    let renewable: Invite;
+    let renewableToken: string;
+    beforeAll(async () => {
+      ({ org, renewable, renewableToken } = await expiredInvites());
+    });
+
+    it('resending an expired invite renews it: a new link that works, the old one 404', async () => {
+      expect(await statusOf(org, renewable.id)).toBe('expired');
+      expect((await resend(org, renewable.id, org.keys.full)).body).toEqual({ success: true });
+      expect(await statusOf(org, renewable.id)).toBe('pending');
+      const token = await latestToken(renewable.email);
+      expect(token).not.toBe(renewableToken);
+      const user = await idTokenOf({ email: renewable.email });
+      expectFailure(await accept(renewableToken, user), 404, 'INVITE_NOT_FOUND');
+      expect((await accept(token, user)).status).toBe(200);
+    });
+  });
+
+  describe('access', () => {
+    let org: Org;
+    let other: Org;
+    let resendable: Partial<Record<Credential, Invite>>;
+    beforeAll(async () => {
+      ({ org, other, resendable } = await access());
+    });
+    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
+
+    it.each(CREDENTIALS)('Resend with %s', async (credential) => {
+      const target = resendable[credential]!;
+      const res = await resend(org, target.id, await tokenOf(credential));
+      expectAccessOutcome(res, WRITE[credential]);
+      expect(await sentEmails(target.email)).toHaveLength(WRITE[credential] === 'OK' ? 2 : 1);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { FixtureInput } from '../../shared/schemas/fixture';
-import { call, eventually, failure, idTokenFor, listObjects, localDeployment, TIMESTAMP, type ApiResponse } from '../support/api';
+import { call, eventually, failure, idTokenFor, listObjects, localDeployment, once, TIMESTAMP, type ApiResponse } from '../support/api';
 import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
@@ -170,10 +170,88 @@ async function itemsOfRecording(org: Org, recordingId: string) {
   return [...own, ...links, ...indexed].map((item) => `${item.PK} ${item.SK}`);
 }
 
-// =======================================================================================
-// 1. List
+// ---------------------------------------------------------------------------------------
+// Organizations several routes' blocks share
 
-describe('List recordings', () => {
+const OLD = '2026-04-01T10:00:00.000Z';
+const NEW = '2026-04-02T10:00:00.000Z';
+
+/** The member has an older and a newer recording; the admin one more. */
+async function seededWithThreeRecordings() {
+  const org = buildRecordingsOrg('del');
+  await seedRecordingsOrg(org, [
+    org.rec('old', { created_at: OLD, tags: ['A'] }),
+    org.rec('new', {
+      created_at: NEW,
+      tags: ['A', 'B'],
+      transcript: [{ speaker: 'Mo', text: 'Hello', start: 0, end: 1.5 }],
+      summary: { markdown: '# Hi' },
+      translation: { to_language: 'de', detected_language: 'en' },
+      action_items: [{ text: 'Follow up' }],
+    }),
+    org.rec('admins', { created_at: '2026-04-03T10:00:00.000Z', recorded_by: org.people.admin.id }),
+  ]);
+  return org;
+}
+const publicIds = async (org: Org) => {
+  const res = await send('GET', '/api/v1/public/recordings?limit=100', org.keys.full);
+  expect(res.status).toBe(200);
+  return { ids: (res.body.data as { id: string }[]).map((r) => r.id), total: res.body.pagination.total };
+};
+
+/** An organization to act in, and another whose recordings it must not reach. */
+const unknownAndOther = once(async () => {
+  const [org, other] = await Promise.all([seededWithThreeRecordings(), seededWithThreeRecordings()]);
+  return { org, other };
+});
+
+// Viewers and up read with ID tokens, org keys with recordings:read.
+const READ: Record<Credential, AccessOutcome> = {
+  viewer: 'OK',
+  member: 'OK',
+  admin: 'OK',
+  owner: 'OK',
+  readKey: 'OK',
+  writeKey: 'INSUFFICIENT_SCOPES',
+  usersKey: 'INSUFFICIENT_SCOPES',
+  ...ALWAYS_REFUSED,
+};
+// Admins and up write with ID tokens, org keys with recordings:write.
+const WRITE: Record<Credential, AccessOutcome> = {
+  viewer: 'INSUFFICIENT_ROLE',
+  member: 'INSUFFICIENT_ROLE',
+  admin: 'OK',
+  owner: 'OK',
+  readKey: 'INSUFFICIENT_SCOPES',
+  writeKey: 'OK',
+  usersKey: 'INSUFFICIENT_SCOPES',
+  ...ALWAYS_REFUSED,
+};
+
+/** The organizations of the access tables: a recording to read, and one per credential to update, delete and restore. */
+const access = once(async () => {
+  const org = buildRecordingsOrg('acc');
+  const other = buildRecordingsOrg('acc_other');
+  await Promise.all([
+    seedRecordingsOrg(org, [
+      org.rec('get', { summary: { markdown: 'x' } }),
+      ...CREDENTIALS.flatMap((c) => [
+        org.rec(`upd_${c}`, { title: 'Before' }),
+        org.rec(`del_${c}`),
+        org.rec(`res_${c}`, { deleted_at: '2026-01-16T00:00:00.000Z' }),
+      ]),
+    ]),
+    seedRecordingsOrg(other),
+  ]);
+  return { org, other };
+});
+
+/** Whether a recording of the access organization is live, as an unrestricted reader sees it. */
+const isLive = async (org: Org, name: string) => (await getRec(org, org.recId(name), '', org.keys.full)).status === 200;
+
+// ---------------------------------------------------------------------------------------
+
+describe('GET /api/v1/organization/{orgId}/recordings', () => {
   let org: Org;
   let other: Org;
   const id = (name: string) => org.recId(name);
@@ -453,114 +531,123 @@ describe('List recordings', () => {
       expect(res.body).toEqual(INVALID);
     });
   });
+
+  describe('cursors through 250 recordings', () => {
+    let org: Org;
+    let other: Org;
+    let all: RecordingInput[];
+
+    beforeAll(async () => {
+      org = buildRecordingsOrg('many');
+      other = buildRecordingsOrg('many_other');
+      const recorders = Object.values(org.people);
+      // Pairs share a timestamp, and ids are scrambled against time, so the id tie-break shows.
+      all = Array.from({ length: 250 }, (_, i) =>
+        org.rec(`n${String((i * 37) % 250).padStart(3, '0')}`, {
+          created_at: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 2) * 3_600_000).toISOString(),
+          recorded_by: recorders[i % 4].id,
+          tags: [...(i % 3 === 0 ? (['A'] as const) : []), ...(i % 5 === 0 ? (['B'] as const) : [])],
+        }),
+      );
+      await Promise.all([seedRecordingsOrg(org, all), seedRecordingsOrg(other)]);
+    });
+
+    const expected = (keep: (r: RecordingInput) => boolean = () => true) => newestFirst(all.filter(keep));
+
+    it('limit defaults to 20', async () => {
+      const res = await listed(org);
+      expect(res.ids).toEqual(expected().slice(0, 20));
+      expect(res.pagination).toEqual({ page: 1, limit: 20, total: 250, next_cursor: expect.any(String) });
+    });
+
+    it('limit 100, then 100, then 50: every recording exactly once, in the order of page paging', async () => {
+      const first = await listed(org, 'limit=100');
+      expect(first.ids).toHaveLength(100);
+      expect(first.pagination).toEqual({ page: 1, limit: 100, total: 250, next_cursor: expect.any(String) });
+      const second = await listed(org, `limit=100&cursor=${encodeURIComponent(first.pagination.next_cursor)}`);
+      expect(second.ids).toHaveLength(100);
+      expect(second.pagination).toEqual({ page: 2, limit: 100, total: 250, next_cursor: expect.any(String) });
+      const third = await listed(org, `limit=100&cursor=${encodeURIComponent(second.pagination.next_cursor)}`);
+      expect(third.ids).toHaveLength(50);
+      expect(third.pagination).toEqual({ page: 3, limit: 100, total: 250, next_cursor: null });
+
+      const byCursor = [...first.ids, ...second.ids, ...third.ids];
+      expect(new Set(byCursor).size).toBe(250);
+      expect(byCursor).toEqual(expected());
+      expect(byCursor).toEqual(await walkPages(org, '', 100));
+    });
+
+    /** Filters to walk: the query, which fixture recordings it keeps, and a page size giving several pages. */
+    const walks = () => {
+      const { A, B } = org.tags;
+      const { member, owner } = org.people;
+      const has = (r: RecordingInput, tag: { id: string }) => r.tags!.includes(tag.id);
+      return [
+        { label: 'a recorder', query: `recordedBy=${member.id}`, keep: (r: RecordingInput) => r.recorded_by === member.id, limit: 17 },
+        { label: 'a date range', query: 'startDate=2026-01-02&endDate=2026-01-05', keep: (r: RecordingInput) => r.created_at! >= '2026-01-02' && r.created_at! < '2026-01-06', limit: 15 },
+        { label: 'tags any', query: `tagIds=${A.id},${B.id}`, keep: (r: RecordingInput) => has(r, A) || has(r, B), limit: 30 },
+        { label: 'tags all', query: `tagIds=${A.id},${B.id}&tagMode=all`, keep: (r: RecordingInput) => has(r, A) && has(r, B), limit: 4 },
+        {
+          label: 'recorder + range + tag',
+          query: `recordedBy=${owner.id}&startDate=2026-01-03&tagIds=${A.id}`,
+          keep: (r: RecordingInput) => r.recorded_by === owner.id && r.created_at! >= '2026-01-03' && has(r, A),
+          limit: 4,
+        },
+      ];
+    };
+
+    it.each(['a recorder', 'a date range', 'tags any', 'tags all', 'recorder + range + tag'])('cursor paging through %s matches page paging and the total', async (label) => {
+      const { query, keep, limit } = walks().find((walk) => walk.label === label)!;
+      const wanted = expected(keep);
+      expect(wanted.length).toBeGreaterThan(limit); // several pages
+      const { ids, pages } = await walkCursor(org, query, limit);
+      expect(ids).toEqual(wanted);
+      expect(pages).toEqual(Array.from({ length: Math.ceil(wanted.length / limit) }, (_, i) => i + 1));
+      expect(await walkPages(org, query, limit)).toEqual(wanted);
+      expect((await listed(org, query)).pagination.total).toBe(wanted.length);
+    });
+
+    it('rejects page with cursor, a cursor of another filter, list or organization, and a garbage cursor', async () => {
+      const cursor = encodeURIComponent((await listed(org, 'limit=10')).pagination.next_cursor);
+      const tagCursor = encodeURIComponent((await listed(org, `limit=10&tagIds=${org.tags.A.id},${org.tags.B.id}`)).pagination.next_cursor);
+      expect((await list(org, `limit=10&cursor=${cursor}`)).status).toBe(200);
+      for (const [query, target] of [
+        [`cursor=${cursor}&page=2`, org],
+        [`cursor=${cursor}&page=1`, org],
+        [`cursor=${cursor}&recordedBy=${org.people.member.id}`, org],
+        [`cursor=${cursor}&date=2026-01-02`, org],
+        [`cursor=${cursor}&deleted=true`, org],
+        [`cursor=${tagCursor}&tagIds=${org.tags.A.id},${org.tags.B.id}&tagMode=all`, org],
+        [`cursor=${tagCursor}&tagIds=${org.tags.A.id}`, org],
+        [`cursor=${cursor}`, other],
+        ['cursor=abc', org],
+        [`cursor=${Buffer.from('{"a":"x"}').toString('base64url')}`, org],
+        [`cursor=${'z'.repeat(2000)}`, org],
+      ] as const) {
+        const res = await list(target, query);
+        expect([query, res.status]).toEqual([query, 400]);
+        expect(res.body).toEqual(INVALID);
+      }
+    });
 });
 
-// =======================================================================================
-// 1b. Cursor paging through 250 recordings
+  describe('access', () => {
+    let org: Org;
+    let other: Org;
+    beforeAll(async () => {
+      ({ org, other } = await access());
+    });
+    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
 
-describe('List recordings: cursors through 250 recordings', () => {
-  let org: Org;
-  let other: Org;
-  let all: RecordingInput[];
-
-  beforeAll(async () => {
-    org = buildRecordingsOrg('many');
-    other = buildRecordingsOrg('many_other');
-    const recorders = Object.values(org.people);
-    // Pairs share a timestamp, and ids are scrambled against time, so the id tie-break shows.
-    all = Array.from({ length: 250 }, (_, i) =>
-      org.rec(`n${String((i * 37) % 250).padStart(3, '0')}`, {
-        created_at: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 2) * 3_600_000).toISOString(),
-        recorded_by: recorders[i % 4].id,
-        tags: [...(i % 3 === 0 ? (['A'] as const) : []), ...(i % 5 === 0 ? (['B'] as const) : [])],
-      }),
-    );
-    await Promise.all([seedRecordingsOrg(org, all), seedRecordingsOrg(other)]);
-  });
-
-  const expected = (keep: (r: RecordingInput) => boolean = () => true) => newestFirst(all.filter(keep));
-
-  it('limit defaults to 20', async () => {
-    const res = await listed(org);
-    expect(res.ids).toEqual(expected().slice(0, 20));
-    expect(res.pagination).toEqual({ page: 1, limit: 20, total: 250, next_cursor: expect.any(String) });
-  });
-
-  it('limit 100, then 100, then 50: every recording exactly once, in the order of page paging', async () => {
-    const first = await listed(org, 'limit=100');
-    expect(first.ids).toHaveLength(100);
-    expect(first.pagination).toEqual({ page: 1, limit: 100, total: 250, next_cursor: expect.any(String) });
-    const second = await listed(org, `limit=100&cursor=${encodeURIComponent(first.pagination.next_cursor)}`);
-    expect(second.ids).toHaveLength(100);
-    expect(second.pagination).toEqual({ page: 2, limit: 100, total: 250, next_cursor: expect.any(String) });
-    const third = await listed(org, `limit=100&cursor=${encodeURIComponent(second.pagination.next_cursor)}`);
-    expect(third.ids).toHaveLength(50);
-    expect(third.pagination).toEqual({ page: 3, limit: 100, total: 250, next_cursor: null });
-
-    const byCursor = [...first.ids, ...second.ids, ...third.ids];
-    expect(new Set(byCursor).size).toBe(250);
-    expect(byCursor).toEqual(expected());
-    expect(byCursor).toEqual(await walkPages(org, '', 100));
-  });
-
-  /** Filters to walk: the query, which fixture recordings it keeps, and a page size giving several pages. */
-  const walks = () => {
-    const { A, B } = org.tags;
-    const { member, owner } = org.people;
-    const has = (r: RecordingInput, tag: { id: string }) => r.tags!.includes(tag.id);
-    return [
-      { label: 'a recorder', query: `recordedBy=${member.id}`, keep: (r: RecordingInput) => r.recorded_by === member.id, limit: 17 },
-      { label: 'a date range', query: 'startDate=2026-01-02&endDate=2026-01-05', keep: (r: RecordingInput) => r.created_at! >= '2026-01-02' && r.created_at! < '2026-01-06', limit: 15 },
-      { label: 'tags any', query: `tagIds=${A.id},${B.id}`, keep: (r: RecordingInput) => has(r, A) || has(r, B), limit: 30 },
-      { label: 'tags all', query: `tagIds=${A.id},${B.id}&tagMode=all`, keep: (r: RecordingInput) => has(r, A) && has(r, B), limit: 4 },
-      {
-        label: 'recorder + range + tag',
-        query: `recordedBy=${owner.id}&startDate=2026-01-03&tagIds=${A.id}`,
-        keep: (r: RecordingInput) => r.recorded_by === owner.id && r.created_at! >= '2026-01-03' && has(r, A),
-        limit: 4,
-      },
-    ];
-  };
-
-  it.each(['a recorder', 'a date range', 'tags any', 'tags all', 'recorder + range + tag'])('cursor paging through %s matches page paging and the total', async (label) => {
-    const { query, keep, limit } = walks().find((walk) => walk.label === label)!;
-    const wanted = expected(keep);
-    expect(wanted.length).toBeGreaterThan(limit); // several pages
-    const { ids, pages } = await walkCursor(org, query, limit);
-    expect(ids).toEqual(wanted);
-    expect(pages).toEqual(Array.from({ length: Math.ceil(wanted.length / limit) }, (_, i) => i + 1));
-    expect(await walkPages(org, query, limit)).toEqual(wanted);
-    expect((await listed(org, query)).pagination.total).toBe(wanted.length);
-  });
-
-  it('rejects page with cursor, a cursor of another filter, list or organization, and a garbage cursor', async () => {
-    const cursor = encodeURIComponent((await listed(org, 'limit=10')).pagination.next_cursor);
-    const tagCursor = encodeURIComponent((await listed(org, `limit=10&tagIds=${org.tags.A.id},${org.tags.B.id}`)).pagination.next_cursor);
-    expect((await list(org, `limit=10&cursor=${cursor}`)).status).toBe(200);
-    for (const [query, target] of [
-      [`cursor=${cursor}&page=2`, org],
-      [`cursor=${cursor}&page=1`, org],
-      [`cursor=${cursor}&recordedBy=${org.people.member.id}`, org],
-      [`cursor=${cursor}&date=2026-01-02`, org],
-      [`cursor=${cursor}&deleted=true`, org],
-      [`cursor=${tagCursor}&tagIds=${org.tags.A.id},${org.tags.B.id}&tagMode=all`, org],
-      [`cursor=${tagCursor}&tagIds=${org.tags.A.id}`, org],
-      [`cursor=${cursor}`, other],
-      ['cursor=abc', org],
-      [`cursor=${Buffer.from('{"a":"x"}').toString('base64url')}`, org],
-      [`cursor=${'z'.repeat(2000)}`, org],
-    ] as const) {
-      const res = await list(target, query);
-      expect([query, res.status]).toEqual([query, 400]);
-      expect(res.body).toEqual(INVALID);
-    }
+    it.each(CREDENTIALS)('List with %s', async (credential) => {
+      const res = await list(org, '', await tokenOf(credential));
+      expectAccessOutcome(res, READ[credential]);
+      if (READ[credential] === 'OK') expect(idsOf(res)).toContain(org.recId('get'));
+    });
   });
 });
 
-// =======================================================================================
-// 2. Get
-
-describe('Get recording', () => {
+describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
   let org: Org;
   let other: Org;
   const SEGMENTS = 3000;
@@ -680,12 +767,24 @@ describe('Get recording', () => {
     }
     expect((await getRec(other, other.recId('theirs'))).status).toBe(200);
   });
+
+  describe('access', () => {
+    let org: Org;
+    let other: Org;
+    beforeAll(async () => {
+      ({ org, other } = await access());
+    });
+    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
+
+    it.each(CREDENTIALS)('Get with %s', async (credential) => {
+      const res = await getRec(org, org.recId('get'), 'include=summary', await tokenOf(credential));
+      expectAccessOutcome(res, READ[credential]);
+      if (READ[credential] === 'OK') expect(res.body).toMatchObject({ id: org.recId('get'), summary: { markdown: 'x' } });
+    });
+  });
 });
 
-// =======================================================================================
-// 3. Update
-
-describe('Update recording', () => {
+describe('PUT /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
   let org: Org;
   let other: Org;
   const UPDATED_FIELDS = ['description', 'duration', 'id', 'tags', 'title', 'updated_at'];
@@ -808,40 +907,27 @@ describe('Update recording', () => {
     expect((await listed(org, 'deleted=true')).recordings).toEqual([expect.objectContaining({ id: org.recId('trashed'), title: 'Title trashed' })]);
     expect((await getRec(other, other.recId('theirs'))).body.title).toBe('Recording theirs');
   });
+
+  describe('access', () => {
+    let org: Org;
+    let other: Org;
+    beforeAll(async () => {
+      ({ org, other } = await access());
+    });
+    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
+
+    it.each(CREDENTIALS)('Update with %s', async (credential) => {
+      const res = await update(org, org.recId(`upd_${credential}`), { title: `By ${credential}` }, await tokenOf(credential));
+      expectAccessOutcome(res, WRITE[credential]);
+      const title = (await getRec(org, org.recId(`upd_${credential}`))).body.title;
+      expect(title).toBe(WRITE[credential] === 'OK' ? `By ${credential}` : 'Before');
+    });
+  });
 });
 
-// =======================================================================================
-// 4. Delete and restore
-
-describe('Delete and restore', () => {
-  const OLD = '2026-04-01T10:00:00.000Z';
-  const NEW = '2026-04-02T10:00:00.000Z';
-
-  /** The member has an older and a newer recording; the admin one more. */
-  async function seededOrg() {
-    const org = buildRecordingsOrg('del');
-    await seedRecordingsOrg(org, [
-      org.rec('old', { created_at: OLD, tags: ['A'] }),
-      org.rec('new', {
-        created_at: NEW,
-        tags: ['A', 'B'],
-        transcript: [{ speaker: 'Mo', text: 'Hello', start: 0, end: 1.5 }],
-        summary: { markdown: '# Hi' },
-        translation: { to_language: 'de', detected_language: 'en' },
-        action_items: [{ text: 'Follow up' }],
-      }),
-      org.rec('admins', { created_at: '2026-04-03T10:00:00.000Z', recorded_by: org.people.admin.id }),
-    ]);
-    return org;
-  }
-  const publicIds = async (org: Org) => {
-    const res = await send('GET', '/api/v1/public/recordings?limit=100', org.keys.full);
-    expect(res.status).toBe(200);
-    return { ids: (res.body.data as { id: string }[]).map((r) => r.id), total: res.body.pagination.total };
-  };
-
+describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
   it('soft delete, restore, then permanent delete: reads and counts at every step', async () => {
-    const org = await seededOrg();
+    const org = await seededWithThreeRecordings();
     const [oldId, newId, adminsId] = ['old', 'new', 'admins'].map(org.recId);
     expect(await counts(org)).toEqual({ live: 3, trash: 0, member: { recording_count: 2, latest_recording_at: NEW } });
 
@@ -922,7 +1008,7 @@ describe('Delete and restore', () => {
   });
 
   it('latest_recording_at falls back to the previous recording, and moves forward again on restore', async () => {
-    const org = await seededOrg();
+    const org = await seededWithThreeRecordings();
     expect(await memberCounts(org)).toEqual({ recording_count: 2, latest_recording_at: NEW });
     await remove(org, org.recId('new'));
     expect(await memberCounts(org)).toEqual({ recording_count: 1, latest_recording_at: OLD });
@@ -941,7 +1027,7 @@ describe('Delete and restore', () => {
   describe('permanent must be true or false', () => {
     let org: Org;
     beforeAll(async () => {
-      org = await seededOrg();
+      org = await seededWithThreeRecordings();
     });
 
     it.each(['permanent=maybe', 'permanent=1', 'permanent=TRUE', 'permanent=', 'hard=true'])('rejects %s with 400 and deletes nothing', async (query) => {
@@ -951,17 +1037,6 @@ describe('Delete and restore', () => {
       expect((await getRec(org, org.recId('new'))).status).toBe(200);
       expect(await counts(org)).toEqual({ live: 3, trash: 0, member: { recording_count: 2, latest_recording_at: NEW } });
     });
-  });
-
-  it('unknown and other-organization recordings are 404 on delete (soft and permanent) and restore', async () => {
-    const org = await seededOrg();
-    const other = await seededOrg();
-    for (const recordingId of [`rec_unknown_${org.id}`, other.recId('new')]) {
-      for (const query of ['', 'permanent=true']) expect(await remove(org, recordingId, query)).toMatchObject({ status: 404, body: NOT_FOUND });
-      expect(await restore(org, recordingId)).toMatchObject({ status: 404, body: NOT_FOUND });
-    }
-    expect((await getRec(other, other.recId('new'))).status).toBe(200);
-    expect((await counts(other)).live).toBe(3);
   });
 
   describe('an uploaded recording', () => {
@@ -983,7 +1058,7 @@ describe('Delete and restore', () => {
     }
 
     it('permanent delete removes its object from the bucket, and every item', async () => {
-      const org = await seededOrg();
+      const org = await seededWithThreeRecordings();
       const { recordingId, prefix } = await upload(org);
       expect(await memberCounts(org, org.people.admin.id)).toMatchObject({ recording_count: 2 });
       expect((await remove(org, recordingId, 'permanent=true')).status).toBe(200);
@@ -993,7 +1068,7 @@ describe('Delete and restore', () => {
     });
 
     it('soft delete keeps the object; permanent delete from the trash removes it', async () => {
-      const org = await seededOrg();
+      const org = await seededWithThreeRecordings();
       const { recordingId, prefix } = await upload(org);
       expect((await remove(org, recordingId)).status).toBe(200);
       expect(await listObjects(prefix)).toHaveLength(1);
@@ -1003,94 +1078,62 @@ describe('Delete and restore', () => {
       expect(await counts(org)).toMatchObject({ live: 3, trash: 0 });
     });
   });
+
+  it('unknown and other-organization recordings are 404 on delete (soft and permanent)', async () => {
+    const { org, other } = await unknownAndOther();
+    for (const recordingId of [`rec_unknown_${org.id}`, other.recId('new')]) {
+      for (const query of ['', 'permanent=true']) expect(await remove(org, recordingId, query)).toMatchObject({ status: 404, body: NOT_FOUND });
+    }
+    expect((await getRec(other, other.recId('new'))).status).toBe(200);
+    expect((await counts(other)).live).toBe(3);
+  });
+
+  describe('access', () => {
+    let org: Org;
+    let other: Org;
+    beforeAll(async () => {
+      ({ org, other } = await access());
+    });
+    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
+
+    it.each(CREDENTIALS)('Delete with %s', async (credential) => {
+      const res = await remove(org, org.recId(`del_${credential}`), '', await tokenOf(credential));
+      expectAccessOutcome(res, WRITE[credential]);
+      if (WRITE[credential] === 'OK') expect(res.body).toEqual({ success: true });
+      expect(await isLive(org, `del_${credential}`)).toBe(WRITE[credential] !== 'OK');
+    });
+
+    it.each(CREDENTIALS)('Permanent delete with %s (refusals only)', async (credential) => {
+      if (WRITE[credential] === 'OK') return; // the allowed ones are covered by the soft delete above and the delete tests
+      const res = await remove(org, org.recId('get'), 'permanent=true', await tokenOf(credential));
+      expectAccessOutcome(res, WRITE[credential]);
+      expect(await isLive(org, 'get')).toBe(true);
+    });
+  });
 });
 
-// =======================================================================================
-// 5. Access matrix of every organization route
-
-describe('access', () => {
-  // Viewers and up read with ID tokens, org keys with recordings:read.
-  const READ: Record<Credential, AccessOutcome> = {
-    viewer: 'OK',
-    member: 'OK',
-    admin: 'OK',
-    owner: 'OK',
-    readKey: 'OK',
-    writeKey: 'INSUFFICIENT_SCOPES',
-    usersKey: 'INSUFFICIENT_SCOPES',
-    ...ALWAYS_REFUSED,
-  };
-  // Admins and up write with ID tokens, org keys with recordings:write.
-  const WRITE: Record<Credential, AccessOutcome> = {
-    viewer: 'INSUFFICIENT_ROLE',
-    member: 'INSUFFICIENT_ROLE',
-    admin: 'OK',
-    owner: 'OK',
-    readKey: 'INSUFFICIENT_SCOPES',
-    writeKey: 'OK',
-    usersKey: 'INSUFFICIENT_SCOPES',
-    ...ALWAYS_REFUSED,
-  };
-
-  let org: Org;
-  let other: Org;
-  beforeAll(async () => {
-    org = buildRecordingsOrg('acc');
-    other = buildRecordingsOrg('acc_other');
-    await Promise.all([
-      seedRecordingsOrg(org, [
-        org.rec('get', { summary: { markdown: 'x' } }),
-        ...CREDENTIALS.flatMap((c) => [
-          org.rec(`upd_${c}`, { title: 'Before' }),
-          org.rec(`del_${c}`),
-          org.rec(`res_${c}`, { deleted_at: '2026-01-16T00:00:00.000Z' }),
-        ]),
-      ]),
-      seedRecordingsOrg(other),
-    ]);
+describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/restore', () => {
+  it('unknown and other-organization recordings are 404', async () => {
+    const { org, other } = await unknownAndOther();
+    for (const recordingId of [`rec_unknown_${org.id}`, other.recId('new')]) {
+      expect(await restore(org, recordingId)).toMatchObject({ status: 404, body: NOT_FOUND });
+    }
+    expect((await getRec(other, other.recId('new'))).status).toBe(200);
+    expect((await counts(other)).live).toBe(3);
   });
 
-  const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
+  describe('access', () => {
+    let org: Org;
+    let other: Org;
+    beforeAll(async () => {
+      ({ org, other } = await access());
+    });
+    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
 
-  /** Whether a recording is live, as an unrestricted reader sees it. */
-  const isLive = async (name: string) => (await getRec(org, org.recId(name), '', org.keys.full)).status === 200;
-
-  it.each(CREDENTIALS)('List with %s', async (credential) => {
-    const res = await list(org, '', await tokenOf(credential));
-    expectAccessOutcome(res, READ[credential]);
-    if (READ[credential] === 'OK') expect(idsOf(res)).toContain(org.recId('get'));
-  });
-
-  it.each(CREDENTIALS)('Get with %s', async (credential) => {
-    const res = await getRec(org, org.recId('get'), 'include=summary', await tokenOf(credential));
-    expectAccessOutcome(res, READ[credential]);
-    if (READ[credential] === 'OK') expect(res.body).toMatchObject({ id: org.recId('get'), summary: { markdown: 'x' } });
-  });
-
-  it.each(CREDENTIALS)('Update with %s', async (credential) => {
-    const res = await update(org, org.recId(`upd_${credential}`), { title: `By ${credential}` }, await tokenOf(credential));
-    expectAccessOutcome(res, WRITE[credential]);
-    const title = (await getRec(org, org.recId(`upd_${credential}`))).body.title;
-    expect(title).toBe(WRITE[credential] === 'OK' ? `By ${credential}` : 'Before');
-  });
-
-  it.each(CREDENTIALS)('Delete with %s', async (credential) => {
-    const res = await remove(org, org.recId(`del_${credential}`), '', await tokenOf(credential));
-    expectAccessOutcome(res, WRITE[credential]);
-    if (WRITE[credential] === 'OK') expect(res.body).toEqual({ success: true });
-    expect(await isLive(`del_${credential}`)).toBe(WRITE[credential] !== 'OK');
-  });
-
-  it.each(CREDENTIALS)('Permanent delete with %s (refusals only)', async (credential) => {
-    if (WRITE[credential] === 'OK') return; // the allowed ones are covered by the soft delete above and the delete tests
-    const res = await remove(org, org.recId('get'), 'permanent=true', await tokenOf(credential));
-    expectAccessOutcome(res, WRITE[credential]);
-    expect(await isLive('get')).toBe(true);
-  });
-
-  it.each(CREDENTIALS)('Restore with %s', async (credential) => {
-    const res = await restore(org, org.recId(`res_${credential}`), await tokenOf(credential));
-    expectAccessOutcome(res, WRITE[credential]);
-    expect(await isLive(`res_${credential}`)).toBe(WRITE[credential] === 'OK');
+    it.each(CREDENTIALS)('Restore with %s', async (credential) => {
+      const res = await restore(org, org.recId(`res_${credential}`), await tokenOf(credential));
+      expectAccessOutcome(res, WRITE[credential]);
+      expect(await isLive(org, `res_${credential}`)).toBe(WRITE[credential] === 'OK');
+    });
   });
 });

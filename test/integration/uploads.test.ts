@@ -2,7 +2,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
 import type { FixtureInput } from '../../shared/schemas/fixture';
-import { call, eventually, failure, idTokenFor, listObjects, localDeployment, localS3, TIMESTAMP, type ApiResponse } from '../support/api';
+import { call, eventually, failure, idTokenFor, listObjects, localDeployment, localS3, once, TIMESTAMP, type ApiResponse } from '../support/api';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
 /**
@@ -149,13 +149,15 @@ async function putObject(key: string, body: string) {
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'audio/mp4' }));
 }
 
-// =======================================================================================
-// 6. Create upload URL, the upload, and the S3 completion
+/** The organization uploads go to: Create upload URL's tests, then the completion's. */
+const uploadsOrg = once(() => seededOrg('up'));
 
-describe('Create upload URL and upload', () => {
+// ---------------------------------------------------------------------------------------
+
+describe('POST /api/v1/public/recordings/upload-url', () => {
   let org: Org;
   beforeAll(async () => {
-    org = await seededOrg('up');
+    org = await uploadsOrg();
   });
 
   it('issues a pre-signed PUT, the recording waits pending_upload, the bytes land and the S3 event marks it uploaded', async () => {
@@ -332,192 +334,9 @@ describe('Create upload URL and upload', () => {
       expect((await requestUpload(org.keys.memberWrite, uploadBody())).status).toBe(201);
     });
   });
-
-  describe('S3 completion robustness', () => {
-    it('objects under unknown keys, outside recordings/, or at another key of a pending recording change nothing', async () => {
-      const pendingRes = await requestUpload(org.keys.member, uploadBody({ filename: 'waiting.m4a' }));
-      const pendingId = pendingRes.body.data.recording_id as string;
-      const pendingBefore = await rawRecording(org, pendingId);
-      const before = await counts(org);
-
-      await putObject(`recordings/${org.org}/rec_unknown_${org.id}/file.m4a`, 'x');
-      await putObject(`elsewhere/${org.id}/notes.txt`, 'x');
-      await putObject(`recordings/${org.org}/${pendingId}/another-name.m4a`, 'x'); // not the key it was issued for
-      await putObject(`recordings/org_other_${org.id}/${pendingId}/waiting.m4a`, 'x'); // another organization's path
-      await putObject(`recordings/${org.org}/${pendingId}`, 'x'); // no file name
-      await putObject(`recordings/${org.org}/${pendingId}/waiting.m4a/extra`, 'x'); // deeper
-
-      // A real upload afterwards still completes: the completion function kept working.
-      const sentinel = await uploadFile(org, Buffer.from('sentinel'), { filename: 'sentinel.m4a' });
-      expect(await stateBecomes(org, sentinel, 'uploaded')).toBe('uploaded');
-
-      expect(await rawRecording(org, pendingId)).toEqual(pendingBefore);
-      expect((await publicItem(org, pendingId))?.state).toBe('pending_upload');
-      expect(await counts(org)).toEqual({ ...before, total: before.total + 1, recording_count: before.recording_count + 1, latest_recording_at: expect.stringMatching(TIMESTAMP) });
-    });
-
-    it('a repeated event (the same key put again) keeps the recording uploaded and unchanged', async () => {
-      const recordingId = await uploadFile(org, Buffer.from('first upload'), { filename: 'twice.m4a' });
-      expect(await stateBecomes(org, recordingId, 'uploaded')).toBe('uploaded');
-      const uploaded = await rawRecording(org, recordingId);
-      const [object] = await listObjects(`recordings/${org.org}/${recordingId}/`);
-
-      await putObject(object.key, 'again, longer than before');
-      const sentinel = await uploadFile(org, Buffer.from('sentinel'), { filename: 'sentinel.m4a' });
-      expect(await stateBecomes(org, sentinel, 'uploaded')).toBe('uploaded');
-
-      expect(await rawRecording(org, recordingId)).toEqual(uploaded);
-      expect((await publicItem(org, recordingId))?.state).toBe('uploaded');
-    });
-
-    it('the completion function itself ignores unknown keys and repeated events without failing', async () => {
-      const handler = await completionFunction();
-      const recordingId = await uploadFile(org, Buffer.from('direct'), { filename: 'direct.m4a' });
-      expect(await stateBecomes(org, recordingId, 'uploaded')).toBe('uploaded');
-      const uploaded = await rawRecording(org, recordingId);
-      const [object] = await listObjects(`recordings/${org.org}/${recordingId}/`);
-      const event = (...keys: string[]) => objectCreated(99, ...keys);
-
-      const keys = [
-        `recordings/${org.org}/rec_unknown_${org.id}/a.m4a`, // no such recording
-        'outside/of/recordings.m4a', // not a recording's key
-        'recordings/%2F%2F/x', // malformed
-        object.key, // the same upload again
-        encodeURIComponent(object.key), // again, URL-encoded as S3 sends keys
-      ];
-      await expect(handler(event(...keys))).resolves.toBeUndefined();
-      await expect(handler({} as S3Event)).resolves.toBeUndefined();
-      expect(await rawRecording(org, recordingId)).toEqual(uploaded);
-    });
-  });
 });
 
-// =======================================================================================
-// Issue 9: an upload is what it declared, or the recording fails
-
-describe('Uploads that are not what they declared', () => {
-  let org: Org;
-  beforeAll(async () => {
-    org = await seededOrg('mismatch');
-  });
-
-  const orgGet = (recordingId: string) => send('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgRead);
-
-  /** Declares an upload, then PUTs `bytes` with `contentType` (whatever was declared); returns the recording and its URL. */
-  async function mismatchedUpload(declared: { size_bytes: number; content_type: string; filename?: string }, bytes: Buffer, contentType: string) {
-    const created = await requestUpload(org.keys.member, uploadBody(declared));
-    expect(created.status).toBe(201);
-    const { recording_id: recordingId, upload_url: url } = created.body.data as { recording_id: string; upload_url: string };
-    // The emulator does not verify signatures (S3 would refuse this PUT): the completion's check is what remains.
-    const put = await putTo(url, bytes, { 'content-type': contentType });
-    expect(put.status).toBe(200);
-    return { recordingId, url };
-  }
-
-  it.each([
-    [5, 20],
-    [20, 5],
-  ])('declared %i bytes, received %i: failed with the reason, shown by Get and the public list, counted once', async (declared, received) => {
-    const before = await counts(org);
-    const { recordingId } = await mismatchedUpload({ size_bytes: declared, content_type: 'audio/mp4' }, Buffer.alloc(received, 7), 'audio/mp4');
-    const reason = `size_mismatch: declared ${declared} bytes, received ${received}`;
-
-    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
-    expect(await rawRecording(org, recordingId)).toMatchObject({
-      state: 'failed',
-      upload_error: reason,
-      upload: { size_bytes: declared, uploaded_bytes: received, content_type: 'audio/mp4', uploaded_content_type: 'audio/mp4', uploaded_at: expect.stringMatching(TIMESTAMP) },
-    });
-    const read = await orgGet(recordingId);
-    expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ id: recordingId, state: 'failed', upload_error: reason });
-    expect(await publicItem(org, recordingId)).toMatchObject({ state: 'failed', upload_error: reason, transcript_error: '' });
-    const own = (await publicList(org.keys.member, 'limit=100')).body.data as { id: string; state: string; upload_error: string }[];
-    expect(own.find((r) => r.id === recordingId)).toMatchObject({ state: 'failed', upload_error: reason });
-
-    // Still a live recording of its member (docs/decisions.md): counted once, when it was created, and not again.
-    expect(await counts(org)).toEqual({ total: before.total + 1, recording_count: before.recording_count + 1, latest_recording_at: expect.stringMatching(TIMESTAMP) });
-    const orgList = await send('GET', `/api/v1/organization/${org.org}/recordings?limit=100`, org.keys.orgRead);
-    expect(orgList.body.recordings.map((r: { id: string }) => r.id)).toContain(recordingId);
-    // The object stays where it landed (docs/decisions.md); only the recording's delete removes it.
-    expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([{ key: expect.stringMatching(/standup\.m4a$/), size: received }]);
-  });
-
-  it('another content type than declared: failed with content_type_mismatch', async () => {
-    const { recordingId } = await mismatchedUpload({ size_bytes: 11, content_type: 'audio/mp4' }, Buffer.alloc(11, 1), 'audio/mpeg');
-    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
-    const reason = 'content_type_mismatch: declared audio/mp4, received audio/mpeg';
-    expect(await rawRecording(org, recordingId)).toMatchObject({ state: 'failed', upload_error: reason, upload: { uploaded_bytes: 11, uploaded_content_type: 'audio/mpeg' } });
-    expect((await orgGet(recordingId)).body).toMatchObject({ state: 'failed', upload_error: reason });
-  });
-
-  it('both wrong: both reasons', async () => {
-    const { recordingId } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4' }, Buffer.alloc(20), 'video/mp4');
-    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
-    expect((await orgGet(recordingId)).body).toMatchObject({
-      state: 'failed',
-      upload_error: 'size_mismatch: declared 5 bytes, received 20; content_type_mismatch: declared audio/mp4, received video/mp4',
-    });
-  });
-
-  it('the declared size and type, sent with the returned headers, still end uploaded with no error', async () => {
-    const bytes = Buffer.from('exactly as declared');
-    const created = await requestUpload(org.keys.member, uploadBody({ size_bytes: bytes.length, content_type: 'audio/webm', filename: 'ok.webm' }));
-    const { recording_id: recordingId, upload_url: url, headers } = created.body.data;
-    expect(headers).toEqual({ 'content-type': 'audio/webm', 'content-length': String(bytes.length) });
-    expect((await putTo(url, bytes, headers)).status).toBe(200);
-    expect(await stateBecomes(org, recordingId, 'uploaded')).toBe('uploaded');
-    expect((await orgGet(recordingId)).body).toMatchObject({ state: 'uploaded', upload_error: '' });
-    expect(await rawRecording(org, recordingId)).not.toHaveProperty('upload_error');
-  });
-
-  it('a failed upload is final: the right file PUT to the same URL afterwards changes nothing', async () => {
-    const { recordingId, url } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4', filename: 'retry.m4a' }, Buffer.alloc(20), 'audio/mp4');
-    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
-    const failed = await rawRecording(org, recordingId);
-
-    expect((await putTo(url, Buffer.alloc(5), { 'content-type': 'audio/mp4' })).status).toBe(200);
-    // Events are handled in order: once the sentinel's has been, the retry's has too.
-    const sentinel = await uploadFile(org, Buffer.from('sentinel'), { filename: 'sentinel.m4a' });
-    expect(await stateBecomes(org, sentinel, 'uploaded')).toBe('uploaded');
-    expect(await rawRecording(org, recordingId)).toEqual(failed);
-  });
-
-  it('a failed recording leaves like any other: trash and permanent delete move the counts back and remove the object', async () => {
-    const before = await counts(org);
-    const { recordingId } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4', filename: 'gone.m4a' }, Buffer.alloc(9), 'audio/mp4');
-    expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
-    expect((await counts(org)).total).toBe(before.total + 1);
-
-    expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgAll)).status).toBe(200);
-    expect(await counts(org)).toEqual({ ...before, latest_recording_at: expect.anything() });
-    expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}?permanent=true`, org.keys.orgAll)).status).toBe(200);
-    expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([]);
-    expect(await rawRecording(org, recordingId)).toBeUndefined();
-    expect((await counts(org)).total).toBe(before.total);
-  });
-
-  it('the completion function judges an object already gone (deleted before its type could be read) by the size its event carries', async () => {
-    const handler = await completionFunction();
-    const ids: string[] = [];
-    for (const filename of ['vanished-ok.m4a', 'vanished-bad.m4a']) {
-      const created = await requestUpload(org.keys.member, uploadBody({ size_bytes: 5, filename }));
-      ids.push(created.body.data.recording_id);
-    }
-    const keyOf = (recordingId: string, filename: string) => `recordings/${org.org}/${recordingId}/${filename}`;
-    await handler(objectCreated(5, keyOf(ids[0], 'vanished-ok.m4a')));
-    await handler(objectCreated(6, keyOf(ids[1], 'vanished-bad.m4a')));
-
-    expect(await rawRecording(org, ids[0])).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: 5 } });
-    expect((await rawRecording(org, ids[0]))!.upload).not.toHaveProperty('uploaded_content_type');
-    expect(await rawRecording(org, ids[1])).toMatchObject({ state: 'failed', upload_error: 'size_mismatch: declared 5 bytes, received 6' });
-  });
-});
-
-// =======================================================================================
-// 7. The public recordings list
-
-describe('List recordings (public)', () => {
+describe('GET /api/v1/public/recordings', () => {
   let org: Org;
   let other: Org;
   const id = (name: string) => org.recId(name);
@@ -722,6 +541,190 @@ describe('List recordings (public)', () => {
       const res = await publicList(other.keys.orgRead);
       expect(res.status).toBe(200);
       expect(idsOf(res)).toEqual([other.recId('elsewhere')]);
+    });
+  });
+});
+
+describe('the upload completion (the S3 emulator runs it on each ObjectCreated event, as S3 does in AWS)', () => {
+  describe('robustness', () => {
+    let org: Org;
+    beforeAll(async () => {
+      org = await uploadsOrg();
+    });
+
+    it('objects under unknown keys, outside recordings/, or at another key of a pending recording change nothing', async () => {
+      const pendingRes = await requestUpload(org.keys.member, uploadBody({ filename: 'waiting.m4a' }));
+      const pendingId = pendingRes.body.data.recording_id as string;
+      const pendingBefore = await rawRecording(org, pendingId);
+      const before = await counts(org);
+
+      await putObject(`recordings/${org.org}/rec_unknown_${org.id}/file.m4a`, 'x');
+      await putObject(`elsewhere/${org.id}/notes.txt`, 'x');
+      await putObject(`recordings/${org.org}/${pendingId}/another-name.m4a`, 'x'); // not the key it was issued for
+      await putObject(`recordings/org_other_${org.id}/${pendingId}/waiting.m4a`, 'x'); // another organization's path
+      await putObject(`recordings/${org.org}/${pendingId}`, 'x'); // no file name
+      await putObject(`recordings/${org.org}/${pendingId}/waiting.m4a/extra`, 'x'); // deeper
+
+      // A real upload afterwards still completes: the completion function kept working.
+      const sentinel = await uploadFile(org, Buffer.from('sentinel'), { filename: 'sentinel.m4a' });
+      expect(await stateBecomes(org, sentinel, 'uploaded')).toBe('uploaded');
+
+      expect(await rawRecording(org, pendingId)).toEqual(pendingBefore);
+      expect((await publicItem(org, pendingId))?.state).toBe('pending_upload');
+      expect(await counts(org)).toEqual({ ...before, total: before.total + 1, recording_count: before.recording_count + 1, latest_recording_at: expect.stringMatching(TIMESTAMP) });
+    });
+
+    it('a repeated event (the same key put again) keeps the recording uploaded and unchanged', async () => {
+      const recordingId = await uploadFile(org, Buffer.from('first upload'), { filename: 'twice.m4a' });
+      expect(await stateBecomes(org, recordingId, 'uploaded')).toBe('uploaded');
+      const uploaded = await rawRecording(org, recordingId);
+      const [object] = await listObjects(`recordings/${org.org}/${recordingId}/`);
+
+      await putObject(object.key, 'again, longer than before');
+      const sentinel = await uploadFile(org, Buffer.from('sentinel'), { filename: 'sentinel.m4a' });
+      expect(await stateBecomes(org, sentinel, 'uploaded')).toBe('uploaded');
+
+      expect(await rawRecording(org, recordingId)).toEqual(uploaded);
+      expect((await publicItem(org, recordingId))?.state).toBe('uploaded');
+    });
+
+    it('the completion function itself ignores unknown keys and repeated events without failing', async () => {
+      const handler = await completionFunction();
+      const recordingId = await uploadFile(org, Buffer.from('direct'), { filename: 'direct.m4a' });
+      expect(await stateBecomes(org, recordingId, 'uploaded')).toBe('uploaded');
+      const uploaded = await rawRecording(org, recordingId);
+      const [object] = await listObjects(`recordings/${org.org}/${recordingId}/`);
+      const event = (...keys: string[]) => objectCreated(99, ...keys);
+
+      const keys = [
+        `recordings/${org.org}/rec_unknown_${org.id}/a.m4a`, // no such recording
+        'outside/of/recordings.m4a', // not a recording's key
+        'recordings/%2F%2F/x', // malformed
+        object.key, // the same upload again
+        encodeURIComponent(object.key), // again, URL-encoded as S3 sends keys
+      ];
+      await expect(handler(event(...keys))).resolves.toBeUndefined();
+      await expect(handler({} as S3Event)).resolves.toBeUndefined();
+      expect(await rawRecording(org, recordingId)).toEqual(uploaded);
+    });
+  });
+
+  describe('an upload that is not what it declared', () => {
+    let org: Org;
+    beforeAll(async () => {
+      org = await seededOrg('mismatch');
+    });
+
+    const orgGet = (recordingId: string) => send('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgRead);
+
+    /** Declares an upload, then PUTs `bytes` with `contentType` (whatever was declared); returns the recording and its URL. */
+    async function mismatchedUpload(declared: { size_bytes: number; content_type: string; filename?: string }, bytes: Buffer, contentType: string) {
+      const created = await requestUpload(org.keys.member, uploadBody(declared));
+      expect(created.status).toBe(201);
+      const { recording_id: recordingId, upload_url: url } = created.body.data as { recording_id: string; upload_url: string };
+      // The emulator does not verify signatures (S3 would refuse this PUT): the completion's check is what remains.
+      const put = await putTo(url, bytes, { 'content-type': contentType });
+      expect(put.status).toBe(200);
+      return { recordingId, url };
+    }
+
+    it.each([
+      [5, 20],
+      [20, 5],
+    ])('declared %i bytes, received %i: failed with the reason, shown by Get and the public list, counted once', async (declared, received) => {
+      const before = await counts(org);
+      const { recordingId } = await mismatchedUpload({ size_bytes: declared, content_type: 'audio/mp4' }, Buffer.alloc(received, 7), 'audio/mp4');
+      const reason = `size_mismatch: declared ${declared} bytes, received ${received}`;
+
+      expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+      expect(await rawRecording(org, recordingId)).toMatchObject({
+        state: 'failed',
+        upload_error: reason,
+        upload: { size_bytes: declared, uploaded_bytes: received, content_type: 'audio/mp4', uploaded_content_type: 'audio/mp4', uploaded_at: expect.stringMatching(TIMESTAMP) },
+      });
+      const read = await orgGet(recordingId);
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ id: recordingId, state: 'failed', upload_error: reason });
+      expect(await publicItem(org, recordingId)).toMatchObject({ state: 'failed', upload_error: reason, transcript_error: '' });
+      const own = (await publicList(org.keys.member, 'limit=100')).body.data as { id: string; state: string; upload_error: string }[];
+      expect(own.find((r) => r.id === recordingId)).toMatchObject({ state: 'failed', upload_error: reason });
+
+      // Still a live recording of its member (docs/decisions.md): counted once, when it was created, and not again.
+      expect(await counts(org)).toEqual({ total: before.total + 1, recording_count: before.recording_count + 1, latest_recording_at: expect.stringMatching(TIMESTAMP) });
+      const orgList = await send('GET', `/api/v1/organization/${org.org}/recordings?limit=100`, org.keys.orgRead);
+      expect(orgList.body.recordings.map((r: { id: string }) => r.id)).toContain(recordingId);
+      // The object stays where it landed (docs/decisions.md); only the recording's delete removes it.
+      expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([{ key: expect.stringMatching(/standup\.m4a$/), size: received }]);
+    });
+
+    it('another content type than declared: failed with content_type_mismatch', async () => {
+      const { recordingId } = await mismatchedUpload({ size_bytes: 11, content_type: 'audio/mp4' }, Buffer.alloc(11, 1), 'audio/mpeg');
+      expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+      const reason = 'content_type_mismatch: declared audio/mp4, received audio/mpeg';
+      expect(await rawRecording(org, recordingId)).toMatchObject({ state: 'failed', upload_error: reason, upload: { uploaded_bytes: 11, uploaded_content_type: 'audio/mpeg' } });
+      expect((await orgGet(recordingId)).body).toMatchObject({ state: 'failed', upload_error: reason });
+    });
+
+    it('both wrong: both reasons', async () => {
+      const { recordingId } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4' }, Buffer.alloc(20), 'video/mp4');
+      expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+      expect((await orgGet(recordingId)).body).toMatchObject({
+        state: 'failed',
+        upload_error: 'size_mismatch: declared 5 bytes, received 20; content_type_mismatch: declared audio/mp4, received video/mp4',
+      });
+    });
+
+    it('the declared size and type, sent with the returned headers, still end uploaded with no error', async () => {
+      const bytes = Buffer.from('exactly as declared');
+      const created = await requestUpload(org.keys.member, uploadBody({ size_bytes: bytes.length, content_type: 'audio/webm', filename: 'ok.webm' }));
+      const { recording_id: recordingId, upload_url: url, headers } = created.body.data;
+      expect(headers).toEqual({ 'content-type': 'audio/webm', 'content-length': String(bytes.length) });
+      expect((await putTo(url, bytes, headers)).status).toBe(200);
+      expect(await stateBecomes(org, recordingId, 'uploaded')).toBe('uploaded');
+      expect((await orgGet(recordingId)).body).toMatchObject({ state: 'uploaded', upload_error: '' });
+      expect(await rawRecording(org, recordingId)).not.toHaveProperty('upload_error');
+    });
+
+    it('a failed upload is final: the right file PUT to the same URL afterwards changes nothing', async () => {
+      const { recordingId, url } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4', filename: 'retry.m4a' }, Buffer.alloc(20), 'audio/mp4');
+      expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+      const failed = await rawRecording(org, recordingId);
+
+      expect((await putTo(url, Buffer.alloc(5), { 'content-type': 'audio/mp4' })).status).toBe(200);
+      // Events are handled in order: once the sentinel's has been, the retry's has too.
+      const sentinel = await uploadFile(org, Buffer.from('sentinel'), { filename: 'sentinel.m4a' });
+      expect(await stateBecomes(org, sentinel, 'uploaded')).toBe('uploaded');
+      expect(await rawRecording(org, recordingId)).toEqual(failed);
+    });
+
+    it('a failed recording leaves like any other: trash and permanent delete move the counts back and remove the object', async () => {
+      const before = await counts(org);
+      const { recordingId } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4', filename: 'gone.m4a' }, Buffer.alloc(9), 'audio/mp4');
+      expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+      expect((await counts(org)).total).toBe(before.total + 1);
+
+      expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgAll)).status).toBe(200);
+      expect(await counts(org)).toEqual({ ...before, latest_recording_at: expect.anything() });
+      expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}?permanent=true`, org.keys.orgAll)).status).toBe(200);
+      expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([]);
+      expect(await rawRecording(org, recordingId)).toBeUndefined();
+      expect((await counts(org)).total).toBe(before.total);
+    });
+
+    it('the completion function judges an object already gone (deleted before its type could be read) by the size its event carries', async () => {
+      const handler = await completionFunction();
+      const ids: string[] = [];
+      for (const filename of ['vanished-ok.m4a', 'vanished-bad.m4a']) {
+        const created = await requestUpload(org.keys.member, uploadBody({ size_bytes: 5, filename }));
+        ids.push(created.body.data.recording_id);
+      }
+      const keyOf = (recordingId: string, filename: string) => `recordings/${org.org}/${recordingId}/${filename}`;
+      await handler(objectCreated(5, keyOf(ids[0], 'vanished-ok.m4a')));
+      await handler(objectCreated(6, keyOf(ids[1], 'vanished-bad.m4a')));
+
+      expect(await rawRecording(org, ids[0])).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: 5 } });
+      expect((await rawRecording(org, ids[0]))!.upload).not.toHaveProperty('uploaded_content_type');
+      expect(await rawRecording(org, ids[1])).toMatchObject({ state: 'failed', upload_error: 'size_mismatch: declared 5 bytes, received 6' });
     });
   });
 });

@@ -77,6 +77,15 @@ export function expectFailure(res: ApiResponse, status: number, error: string, m
   expect(res.body).toEqual(failure(error, message));
 }
 
+/**
+ * A setup several describe blocks of one file share (organizations they only read, or write
+ * apart): made on first use, once per file, whichever block runs first.
+ */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
 /** A short random suffix so each test builds its own organization. */
 export const unique = () => randomBytes(4).toString('hex');
 
