@@ -61,7 +61,7 @@ const acceptLink = (appUrl: string, token: string) => `${appUrl}/invites/accept?
 const expiryFrom = (now: Date, settings: InviteDeps['settings']) => new Date(now.getTime() + settings.ttlSeconds * 1000).toISOString();
 
 async function inviterName(db: TableContext, caller: Caller): Promise<string> {
-  if (caller.kind !== 'id_token' || !caller.userId) return 'An administrator';
+  if (caller.kind !== 'id_token') return 'An administrator';
   return (await getUser(db, caller.userId))?.display_name ?? 'An administrator';
 }
 
