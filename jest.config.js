@@ -1,3 +1,5 @@
+const os = require('node:os');
+
 // The SDK's notice about Node 22 is for the maintainers, not for every test run.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -22,4 +24,7 @@ module.exports = {
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
   ],
   testTimeout: 60_000,
+  // Jest's default is a worker per core but one; on 2 cores that one runs every file in turn
+  // while the shared deployment mostly waits on it. At least two keep it busy.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
 };

@@ -216,10 +216,13 @@ const access = once(async () => {
   const [org, other] = await Promise.all([seededOrg('acc'), seededOrg('acc_other')]);
   const revocable: Partial<Record<Credential, Invite>> = {};
   const resendable: Partial<Record<Credential, Invite>> = {};
-  for (const c of CREDENTIALS) {
-    revocable[c] = await invited(org, { email: org.address(`revoke.${c}`) });
-    resendable[c] = await invited(org, { email: org.address(`resend.${c}`) });
-  }
+  // Side by side: each credential's invites go to addresses of their own.
+  await Promise.all(
+    CREDENTIALS.map(async (c) => {
+      revocable[c] = await invited(org, { email: org.address(`revoke.${c}`) });
+      resendable[c] = await invited(org, { email: org.address(`resend.${c}`) });
+    }),
+  );
   return { org, other, revocable, resendable };
 });
 

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../../shared/storage/keys';
-import { failure, idTokenFor, localDeployment, seed, TIMESTAMP, type ApiResponse, unique } from '../../support/api';
+import { failure, idTokenFor, localDeployment, once, seed, TIMESTAMP, type ApiResponse, unique } from '../../support/api';
 import {
   client,
   DEFAULT_NOTIFICATIONS,
@@ -26,12 +26,21 @@ import {
  */
 const { db } = localDeployment();
 
+/**
+ * One organization (and another one) for every block and both routes: nothing here writes to
+ * their people but the peer's profile, and what is written goes to members made for the test.
+ */
+const organizations = once(async () => {
+  const [org, other] = await Promise.all([seededOrg(), seededOrg()]);
+  return { org, other };
+});
+
 describe.each(routesOf('GET'))('%s', (_route, route) => {
   describe('the bundle', () => {
     let org: Org;
     let api: Client;
     beforeAll(async () => {
-      org = await seededOrg();
+      ({ org } = await organizations());
       api = client(route, org);
     });
 
@@ -205,7 +214,7 @@ describe.each(routesOf('GET'))('%s', (_route, route) => {
     let other: Org;
     let api: Client;
     beforeAll(async () => {
-      [org, other] = await Promise.all([seededOrg(), seededOrg()]);
+      ({ org, other } = await organizations());
       api = client(route, org);
     });
     const targets = (): [string, string][] => [
@@ -232,7 +241,7 @@ describe.each(routesOf('GET'))('%s', (_route, route) => {
     let api: Client;
     let untouched: { id: string };
     beforeAll(async () => {
-      [org, other] = await Promise.all([seededOrg(), seededOrg()]);
+      ({ org, other } = await organizations());
       api = client(route, org);
       untouched = await newMember(org);
     });
@@ -298,7 +307,7 @@ describe.each(routesOf('GET'))('%s', (_route, route) => {
     let org: Org;
     let api: Client;
     beforeAll(async () => {
-      org = await seededOrg();
+      ({ org } = await organizations());
       api = client(route, org);
     });
 

@@ -1,7 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import { localProfileCipher } from '../../../infra/local/profile-key';
 import { keys } from '../../../shared/storage/keys';
-import { call, failure, idTokenFor, localDeployment, TIMESTAMP, unique } from '../../support/api';
+import { call, failure, idTokenFor, localDeployment, once, TIMESTAMP, unique } from '../../support/api';
 import { printedOutput } from '../../support/local-deployment';
 import {
   applied,
@@ -35,13 +35,23 @@ import { buildOrg, seedOrg } from '../../support/org-builder';
  */
 const { runtime } = localDeployment();
 
+/**
+ * One organization (and another one) for every block and both routes: each block writes to
+ * members made for it, or to the target and peer only from its own beforeAll on (the
+ * validation block, which checks that nothing changed them after each of its tests).
+ */
+const organizations = once(async () => {
+  const [org, other] = await Promise.all([seededOrg(), seededOrg()]);
+  return { org, other };
+});
+
 describe.each(routesOf('PATCH'))('%s', (_route, route) => {
   describe('only active members of the organization', () => {
     let org: Org;
     let other: Org;
     let api: Client;
     beforeAll(async () => {
-      [org, other] = await Promise.all([seededOrg(), seededOrg()]);
+      ({ org, other } = await organizations());
       api = client(route, org);
     });
     const targets = (): [string, string][] => [
@@ -75,7 +85,7 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
     let api: Client;
     let untouched: { id: string };
     beforeAll(async () => {
-      [org, other] = await Promise.all([seededOrg(), seededOrg()]);
+      ({ org, other } = await organizations());
       api = client(route, org);
       untouched = await newMember(org);
     });
@@ -151,7 +161,7 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
     let before: unknown;
     const create = { command: 'summarize', command_type: 'summary_enhance', preference_content: 'Action items first.' };
     beforeAll(async () => {
-      org = await seededOrg();
+      ({ org } = await organizations());
       api = client(route, org);
       const { target, peer } = org.people;
       await patchOk(api, target.id, { settings: { selected_theme: 'dark' }, profile: { profile: 'Original profile' }, preferences: [create] });
@@ -273,7 +283,7 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
     let org: Org;
     let api: Client;
     beforeAll(async () => {
-      org = await seededOrg();
+      ({ org } = await organizations());
       api = client(route, org);
     });
 
@@ -390,7 +400,7 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
     let org: Org;
     let api: Client;
     beforeAll(async () => {
-      org = await seededOrg();
+      ({ org } = await organizations());
       api = client(route, org);
     });
 
@@ -469,7 +479,7 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
     let org: Org;
     let api: Client;
     beforeAll(async () => {
-      org = await seededOrg();
+      ({ org } = await organizations());
       api = client(route, org);
     });
 
@@ -583,7 +593,7 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
     let org: Org;
     let api: Client;
     beforeAll(async () => {
-      org = await seededOrg();
+      ({ org } = await organizations());
       api = client(route, org);
     });
 
@@ -668,7 +678,7 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
     describe('concurrent updates through both routes at once', () => {
       let org: Org;
       beforeAll(async () => {
-        org = await seededOrg();
+        ({ org } = await organizations());
       });
 
       it('20 parallel profile updates give versions 1..20 and 20 version rows; none is lost or duplicated', async () => {
