@@ -58,6 +58,13 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ TABLE_NAME: 't', UPLOAD_URL_TTL_SECONDS: '5' })).toThrow(/UPLOAD_URL_TTL_SECONDS/);
   });
 
+  it('reads the invitation settings: sender, link base without its trailing slash, and a lifetime of 1 s to 90 days (7 days by default)', () => {
+    const parsed = parseConfig({ TABLE_NAME: 't', SES_FROM_ADDRESS: 'invites@acme.example', APP_URL: 'https://app.acme.example/', INVITE_TTL_SECONDS: '2' });
+    expect(parsed.invites).toEqual(expect.objectContaining({ fromAddress: 'invites@acme.example', appUrl: 'https://app.acme.example', ttlSeconds: 2 }));
+    expect(parseConfig({ TABLE_NAME: 't' }).invites.ttlSeconds).toBe(7 * 86_400);
+    for (const ttl of ['0', '1.5', '-1', String(90 * 86_400 + 1)]) expect(() => parseConfig({ TABLE_NAME: 't', INVITE_TTL_SECONDS: ttl })).toThrow(/INVITE_TTL_SECONDS/);
+  });
+
   it('wants the issuer, audience and JWKS URL together', () => {
     expect(() => parseConfig({ TABLE_NAME: 't', ID_TOKEN_ISSUER: 'https://issuer.example.com' })).toThrow(/go together/);
   });
