@@ -32,7 +32,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
 import { dayBounds, listRecordings, type ListRequest, type ListResult } from '../../shared/domain/recordings/list-recordings';
 import { createRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
-import { countMatching, type RecordingFilter } from '../../shared/domain/recordings/recording-index';
+import { countMatching, type RecordingFilter } from '../../shared/storage/recording-index';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { getMembership } from '../../shared/storage/memberships';
@@ -273,7 +273,7 @@ async function checkItemShapes(db: TableContext, viaDomain: OrgSpec, viaBatch: O
 /** The org's and every recorder's maintained counts must be the ones the recordings give. */
 async function checkCounters(db: TableContext, spec: OrgSpec): Promise<void> {
   const expected = expectedCounters(spec);
-  const org = (await getOrganization(db, spec.orgId)) as { recording_count?: number; trash_count?: number } | undefined;
+  const org = await getOrganization(db, spec.orgId);
   if (org?.recording_count !== expected.live || org.trash_count !== expected.trash) {
     throw new Error(`${spec.name}: org counts ${org?.recording_count}/${org?.trash_count}, expected ${expected.live}/${expected.trash}`);
   }
@@ -395,7 +395,7 @@ type TotalPath = 'org counter' | 'recorder counter' | 'countMatching';
 async function totalAlone(db: TableContext, filter: RecordingFilter): Promise<{ value: number; path: TotalPath }> {
   const unbounded = !filter.from && !filter.to && !filter.tagIds?.length;
   if (unbounded && !filter.recordedBy) {
-    const org = (await getOrganization(db, filter.orgId)) as { recording_count?: number; trash_count?: number } | undefined;
+    const org = await getOrganization(db, filter.orgId);
     return { value: (filter.bin === 'LIVE' ? org?.recording_count : org?.trash_count) ?? 0, path: 'org counter' };
   }
   if (unbounded && filter.bin === 'LIVE') {

@@ -1,4 +1,5 @@
-import { decodeCursor, encodeCursor, type RecordingFilter } from '../../shared/domain/recordings/recording-index';
+import { decodeCursor, encodeCursor } from '../../shared/domain/recordings/recording-cursor';
+import type { RecordingFilter } from '../../shared/storage/recording-index';
 
 /**
  * List cursors are opaque to clients but must come back as issued: the next page starts

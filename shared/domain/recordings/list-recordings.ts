@@ -7,7 +7,7 @@ import { getOrganization } from '../../storage/organizations';
 import { countMatching, readRecordingPage, type RecordingFilter } from '../../storage/recording-index';
 import type { Recording } from '../../storage/recordings';
 import { findUserIdByEmail } from '../../storage/users';
-import { decodeCursor, encodeCursor } from './recording-index';
+import { decodeCursor, encodeCursor } from './recording-cursor';
 import { listItemView } from './recording-views';
 
 /**

@@ -2,10 +2,6 @@ import { createHash } from 'node:crypto';
 import { ValidationError } from '../../http/errors';
 import type { RecordingFilter } from '../../storage/recording-index';
 
-// The filter and its count are the storage's (shared/storage/recording-index.ts builds the
-// queries); re-exported because callers of the list (the recordings benchmark) reach them here.
-export { countMatching, type RecordingFilter } from '../../storage/recording-index';
-
 /**
  * An opaque keyset cursor: where the next page starts (the sort key the previous page
  * ended on), its page number, and a fingerprint of the filter it belongs to, so a cursor
