@@ -41,7 +41,8 @@ export interface OrgKeyCaller {
 /** The authorized caller of an organization route, as handlers see it, by credential kind. */
 export type Caller = MemberCaller | UserKeyCaller | OrgKeyCaller;
 
-type KindsOf<A> =
+/** The credential kinds a route's access rule admits, as a type. */
+export type KindsOf<A> =
   | (A extends { idToken: object } ? 'id_token' : never)
   | (A extends { orgKey: object } ? 'org_key' : never)
   | (A extends { userKey: object } ? 'user_key' : never);
@@ -80,6 +81,11 @@ function ruleFor<K extends CredentialKind>(access: RouteAccess, kind: K): NonNul
 }
 const KIND_RULES = { id_token: 'idToken', org_key: 'orgKey', user_key: 'userKey' } as const;
 type KindRule = typeof KIND_RULES;
+
+/** Whether a route's access rule admits a credential kind at all. */
+export function admitsKind(access: RouteAccess, kind: CredentialKind): boolean {
+  return Boolean(access[KIND_RULES[kind]]);
+}
 
 /** The credential kind must be one the route accepts (all an orgless route checks). */
 export function requireCredentialKind(endpoint: Endpoint, principal: Principal): void {

@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { CallerFor, PrincipalFor } from '../auth/policy';
-import type { Caller } from '../auth/policy';
+import { admitsKind, type Caller, type CallerFor, type KindsOf, type PrincipalFor } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { ROUTES, type RouteAccess, type RouteName } from '../routes';
 import type { RouteBody, RoutePath, RouteQuery } from '../schemas/route-requests';
@@ -77,9 +76,5 @@ function authenticatedHandler<R extends AuthenticatedRoute>(routeName: R, handle
 /** Whether the route's access rule admits this credential kind (the policy already refused any other with 403). */
 function admits<R extends AuthenticatedRoute, T extends Principal | Caller>(routeName: R, who: T): who is Extract<T, { kind: KindsOf<AccessOf<R>> }> {
   const access: RouteAccess = ROUTES[routeName].access;
-  return who.kind === 'id_token' ? Boolean(access.idToken) : who.kind === 'org_key' ? Boolean(access.orgKey) : Boolean(access.userKey);
+  return admitsKind(access, who.kind);
 }
-type KindsOf<A> =
-  | (A extends { idToken: object } ? 'id_token' : never)
-  | (A extends { orgKey: object } ? 'org_key' : never)
-  | (A extends { userKey: object } ? 'user_key' : never);
