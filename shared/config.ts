@@ -41,6 +41,12 @@ const ConfigSchema = v.object({
   APP_URL: v.optional(v.pipe(v.string(), v.url()), 'http://127.0.0.1:3000'),
   /** How long an invitation can be accepted. */
   INVITE_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(90 * 86_400)), String(7 * 86_400)),
+  /** The EventBridge bus the event processor puts domain events on (AWS); absent locally, where the local pipeline routes them. */
+  EVENT_BUS_NAME: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** How long a recording stays in the trash before it is deleted for good (documented in the API). */
+  TRASH_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(3650)), '30'),
+  /** How long audit log entries are kept (DynamoDB TTL). */
+  AUDIT_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(3650)), '365'),
   /** The model that replaces an unknown selected_model; must be one of ACTIVE_MODELS. */
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
 });
@@ -60,6 +66,8 @@ export type Config = {
   bucket?: { name: string; endpoint?: string };
   uploads: { urlTtlSeconds: number; maxBytes: number };
   invites: { fromAddress: string; sesEndpoint?: string; appUrl: string; ttlSeconds: number };
+  /** The event bus (AWS only) and how long the trash and the audit log keep things. */
+  events: { busName?: string; trashRetentionDays: number; auditRetentionDays: number };
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -91,6 +99,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     bucket: parsed.BUCKET_NAME ? { name: parsed.BUCKET_NAME, endpoint: parsed.S3_ENDPOINT } : undefined,
     uploads: { urlTtlSeconds: parsed.UPLOAD_URL_TTL_SECONDS, maxBytes: parsed.UPLOAD_MAX_BYTES },
     invites: { fromAddress: parsed.SES_FROM_ADDRESS, sesEndpoint: parsed.SES_ENDPOINT, appUrl: parsed.APP_URL.replace(/\/$/, ''), ttlSeconds: parsed.INVITE_TTL_SECONDS },
+    events: { busName: parsed.EVENT_BUS_NAME, trashRetentionDays: parsed.TRASH_RETENTION_DAYS, auditRetentionDays: parsed.AUDIT_RETENTION_DAYS },
   };
 }
 

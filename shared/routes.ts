@@ -1,4 +1,5 @@
 import type { Role, Scope } from './auth/access';
+import { EVENT_TYPES, type EventType, type InternalEventType } from './events/event-catalog';
 
 /**
  * The route manifest: the one list of every HTTP route of the API.
@@ -29,14 +30,21 @@ export type ProfileKeyAction = 'Decrypt' | 'GenerateDataKey';
 /** SES actions on the configured sender identity. */
 export type MailAction = 'SendEmail';
 
-/** S3 actions on the recordings bucket's objects (GetObject also grants HeadObject). */
-export type BucketAction = 'PutObject' | 'GetObject' | 'DeleteObject';
+/**
+ * S3 actions on the recordings bucket's objects (GetObject also grants HeadObject);
+ * ListBucket and ListBucketMultipartUploads are granted on the bucket for the recordings/ prefix only.
+ */
+export type BucketAction = 'PutObject' | 'GetObject' | 'DeleteObject' | 'ListBucket' | 'ListBucketMultipartUploads' | 'AbortMultipartUpload';
+
+/** EventBridge actions on the stack's own event bus. */
+export type EventsAction = 'PutEvents';
 
 export interface RoutePermissions {
   table?: readonly TableAction[];
   profileKey?: readonly ProfileKeyAction[];
   bucket?: readonly BucketAction[];
   mail?: readonly MailAction[];
+  events?: readonly EventsAction[];
 }
 
 /**
@@ -264,6 +272,72 @@ export const EVENT_HANDLERS = {
 } as const satisfies Record<string, { handler: string; summary: string; source: string; permissions: RoutePermissions }>;
 
 /**
+ * The event processor: the table's stream (new and old images) feeds it, and it puts the
+ * domain events of each committed change on the event bus (shared/events/change-events.ts).
+ * Locally the pipeline reads DynamoDB Local's stream and calls it the same way.
+ */
+export const EVENT_PROCESSOR = {
+  handler: 'functions/events/process-table-stream',
+  summary: "Turns the table stream's item changes into domain events on the event bus",
+  source: 'table-stream',
+  permissions: { events: ['PutEvents'] },
+} as const satisfies { handler: string; summary: string; source: string; permissions: RoutePermissions };
+
+/** A function that consumes domain events: an EventBridge rule sends the types it names to its queue, which has a dead-letter queue. */
+export interface EventConsumerDefinition {
+  handler: string;
+  summary: string;
+  /** The event types the rule matches (EventBridge `detail-type`). */
+  eventTypes: readonly (EventType | InternalEventType)[];
+  /** Deliveries of one event before it goes to the dead-letter queue (the queue's maxReceiveCount). */
+  maxAttempts: number;
+  /** Seconds before a failed delivery is tried again (the queue's visibility timeout). */
+  retryAfterSeconds: number;
+  permissions: RoutePermissions;
+}
+
+/**
+ * The consumers of domain events: side effects that follow a committed change, off the
+ * request path. Each is idempotent by event id, so a redelivered event changes nothing twice.
+ */
+export const EVENT_CONSUMERS = {
+  invitationMail: {
+    handler: 'functions/events/send-invitation-email',
+    summary: 'Sends the email of a new or resent invitation with a fresh link, and records its delivery state',
+    eventTypes: ['invite.created', 'invite.resent'],
+    maxAttempts: 5,
+    retryAfterSeconds: 60,
+    permissions: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], mail: ['SendEmail'] },
+  },
+  objectCleanup: {
+    handler: 'functions/events/clean-up-recording',
+    summary: "Deletes a permanently deleted recording's related items, uploaded object and unfinished uploads",
+    eventTypes: ['recording.deleted'],
+    maxAttempts: 10,
+    retryAfterSeconds: 60,
+    permissions: { table: ['Query', 'BatchWriteItem'], bucket: ['ListBucket', 'DeleteObject', 'ListBucketMultipartUploads', 'AbortMultipartUpload'] },
+  },
+  auditLog: {
+    handler: 'functions/events/record-audit-entry',
+    summary: "Stores every organization-visible event as an entry of the organization's audit log",
+    eventTypes: EVENT_TYPES,
+    maxAttempts: 10,
+    retryAfterSeconds: 30,
+    permissions: { table: ['PutItem'] },
+  },
+  trashRetention: {
+    handler: 'functions/events/expire-trashed-recording',
+    summary: 'Deletes a recording for good once it has been in the trash for the retention period',
+    eventTypes: ['recording.retention_due'],
+    maxAttempts: 10,
+    retryAfterSeconds: 60,
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+  },
+} as const satisfies Record<string, EventConsumerDefinition>;
+
+export type EventConsumerName = keyof typeof EVENT_CONSUMERS;
+
+/**
  * The Lambda TOKEN authorizer: API Gateway calls it with the Authorization header of every
  * request to a route that is not public, and caches its answer per token. Like the handlers
  * above, the stack builds and grants its function from this entry, the local API emulator runs
@@ -324,15 +398,17 @@ export function listHandlers(): { handler: string; routes: RouteName[]; permissi
 export interface FunctionDefinition {
   /** Module path from the repo root, without extension; it exports `handler`. */
   handler: string;
-  kind: 'authorizer' | 'http' | 'event';
+  kind: 'authorizer' | 'http' | 'event' | 'stream' | 'consumer';
   permissions: RoutePermissions;
 }
 
-/** Every Lambda function of the stack: the authorizer, one per handler module (listHandlers), then the event handlers. */
+/** Every Lambda function of the stack: the authorizer, one per handler module (listHandlers), the event handlers, the event processor and the event consumers. */
 export function listFunctions(): FunctionDefinition[] {
   return [
     { handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions },
     ...listHandlers().map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'http', permissions })),
     ...Object.values(EVENT_HANDLERS).map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'event', permissions })),
+    { handler: EVENT_PROCESSOR.handler, kind: 'stream', permissions: EVENT_PROCESSOR.permissions },
+    ...Object.values(EVENT_CONSUMERS).map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'consumer', permissions })),
   ];
 }

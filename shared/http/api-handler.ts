@@ -4,6 +4,9 @@ import type { Principal } from '../auth/principal';
 import { ROUTES, type RouteAccess, type RouteName } from '../routes';
 import type { RouteBody, RoutePath, RouteQuery } from '../schemas/route-requests';
 import { ROUTE_REQUESTS } from '../schemas/route-requests';
+import { actorOf } from '../events/actor';
+import type { Actor } from '../events/event-catalog';
+import { withChangeContext } from '../storage/change-stamp';
 import { table } from '../storage/dynamo';
 import type { HttpContext } from './http-context';
 import { httpHandler } from './http-handler';
@@ -49,13 +52,19 @@ export function apiHandler<R extends OrganizationRoute>(routeName: R, handle: Ha
   return authenticatedHandler(routeName, (context, request) => {
     const { caller } = context;
     if (!caller || !admits(routeName, caller)) throw new Error(`${routeName}: the route policy left no caller the route admits`);
-    return handle({ ...request, caller });
+    // Every write of the request is stamped with who made it and the request's correlation id: its events name them.
+    return withChangeContext({ actor: actorOf(caller), correlationId: request.correlationId }, () => handle({ ...request, caller }));
   });
 }
 
 /** An authenticated route that acts in no organization yet (accepting an invitation): a principal, no caller. */
 export function orglessHandler<R extends OrglessRoute>(routeName: R, handle: Handle<ApiRequest<R>>) {
-  return authenticatedHandler(routeName, (_context, request) => handle(request));
+  return authenticatedHandler(routeName, (_context, request) => {
+    // A user signing in for the first time has no user id yet: the domain names the actor once it has one.
+    const principal: Principal = request.principal;
+    const actor: Actor | null = principal.kind !== 'org_key' && principal.userId ? { kind: 'user', id: principal.userId } : null;
+    return withChangeContext({ actor, correlationId: request.correlationId }, () => handle(request));
+  });
 }
 
 function authenticatedHandler<R extends AuthenticatedRoute>(routeName: R, handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>) {

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ROLES, type Role } from '../auth/access';
 import type { TableContext } from './dynamo';
+import { changeStamp } from './change-stamp';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
 import { putMembershipPart, type Membership, type MembershipExpectation } from './memberships';
@@ -46,6 +47,7 @@ export function inviteItem(invite: InviteRecord) {
     ...keys.invitesIndex(invite.org_id, invite.created_at, invite.id),
     ...invite,
     ...(invite.status === 'accepted' ? {} : ttlOf(invite.expires_at)),
+    ...changeStamp(),
   };
 }
 

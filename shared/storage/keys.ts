@@ -76,6 +76,14 @@ export const keys = {
   /** GSI2: an API key by its public id (revocation). */
   apiKeyIdIndex: (keyId: string) => ({ GSI2PK: `APIKEYID#${keyId}`, GSI2SK: 'APIKEY' }),
   tag: (orgId: string, tagId: string) => ({ PK: `ORG#${orgId}`, SK: `TAG#${tagId}` }),
+  /**
+   * Written in the transaction that deletes a recording or template for good: the stream's
+   * REMOVE record of an item cannot say who deleted it, this item's INSERT does (its
+   * change stamp). It expires from the table after a while (TTL).
+   */
+  tombstone: (orgId: string, resource: 'recording' | 'template', id: string) => ({ PK: `ORG#${orgId}`, SK: `DELETED#${resource}#${id}` }),
+  /** Present while a recording is in the trash; its TTL is when the trash's retention runs out. */
+  trashTimer: (orgId: string, recordingId: string) => ({ PK: `ORG#${orgId}`, SK: `TRASHTIMER#${recordingId}` }),
   /** GSI1: the tags of one member, by name. */
   memberTagsIndex: (orgId: string, userId: string, name?: string, tagId?: string) => ({
     GSI1PK: `ORG#${orgId}#USER#${userId}#TAGS`,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { NotificationsPatch, SettingsPatch } from '../schemas/settings';
 import type { TableContext } from './dynamo';
+import { changeStamp } from './change-stamp';
 import { itemFields, StoredItemError } from './item-fields';
 import { keys } from './keys';
 import { membershipFromItem, type Membership } from './memberships';
@@ -25,6 +26,8 @@ export interface MemberSettingsRecord {
   revision: number;
   created_at: string;
   updated_at: string;
+  /** The sections the latest update changed (settings, notifications, profile, preferences): what its event names. */
+  changed_sections?: string[];
 }
 
 /** The current profile ciphertext (Encryption SDK message) of a member. */
@@ -166,6 +169,7 @@ export function memberSettingsFromItem(item: Record<string, unknown>): MemberSet
     revision: field.number('revision'),
     created_at: field.string('created_at'),
     updated_at: field.string('updated_at'),
+    ...(item.changed_sections !== undefined ? { changed_sections: field.stringList('changed_sections') } : {}),
   };
 }
 
@@ -236,7 +240,7 @@ export async function commitSettingsChange(db: TableContext, change: SettingsCha
   const { org_id: orgId, user_id: userId } = change.settings;
   const put = (Item: Record<string, unknown>, ConditionExpression?: string): TransactItem => ({ Put: { TableName: db.tableName, Item, ConditionExpression } });
   const preferenceItem = (p: PreferenceRecord) => ({ ...keys.preference(orgId, userId, p.id), ...keys.memberPreferencesIndex(orgId, userId, p.created_at, p.id), ...p });
-  const settingsItem = { ...keys.memberSettings(orgId, userId), ...change.settings };
+  const settingsItem = { ...keys.memberSettings(orgId, userId), ...change.settings, ...changeStamp() };
   const parts: TransactionPart<SettingsPart>[] = [
     {
       name: 'membership',

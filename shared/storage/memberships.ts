@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { MEMBER_STATUSES, ROLES, type MemberStatus, type Role } from '../auth/access';
 import type { TableContext } from './dynamo';
+import { changeStamp } from './change-stamp';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
 import { queryAll, queryPage } from './query-all';
@@ -37,6 +38,7 @@ export function membershipItem(membership: Membership) {
       : {}),
     ...membership,
     search_text: searchText(membership.email, membership.display_name),
+    ...changeStamp(),
   };
 }
 
@@ -69,8 +71,8 @@ export function membershipDisplayNameChange(db: TableContext, membership: Member
     Update: {
       TableName: db.tableName,
       Key: keys.membership(membership.org_id, membership.user_id),
-      UpdateExpression: 'SET display_name = :name, search_text = :search',
-      ExpressionAttributeValues: { ':name': displayName, ':search': searchText(membership.email, displayName) },
+      UpdateExpression: 'SET display_name = :name, search_text = :search, last_change = :change',
+      ExpressionAttributeValues: { ':name': displayName, ':search': searchText(membership.email, displayName), ':change': changeStamp().last_change },
     },
   };
 }

@@ -1,6 +1,7 @@
 import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { itemFields, StoredItemError, type ItemFields } from './item-fields';
+import { changeStamp } from './change-stamp';
 import { keys, type RecordingBin } from './keys';
 import { queryAll } from './query-all';
 import { isConditionFailure } from './transactions';
@@ -104,6 +105,7 @@ export function recordingItem(recording: Recording) {
     ...keys.recordingsIndex(recording.org_id, bin, recording.created_at, recording.id),
     ...keys.recorderRecordingsIndex(recording.org_id, recording.recorded_by, bin, recording.created_at, recording.id),
     ...recording,
+    ...changeStamp(),
   };
 }
 
@@ -329,8 +331,9 @@ export interface UploadOutcome {
  * the recording no longer waits (completed by an earlier event, or deleted).
  */
 export async function recordUploadOutcome(db: TableContext, pending: Recording & { upload: NonNullable<Recording['upload']> }, outcome: UploadOutcome): Promise<boolean> {
-  const set = ['#state = :state', 'upload.uploaded_bytes = :bytes', 'upload.uploaded_at = :at', 'updated_at = :at'];
+  const set = ['#state = :state', 'upload.uploaded_bytes = :bytes', 'upload.uploaded_at = :at', 'updated_at = :at', 'last_change = :change'];
   const values: Record<string, unknown> = {
+    ':change': changeStamp().last_change,
     ':state': outcome.state,
     ':bytes': outcome.uploadedBytes,
     ':at': outcome.uploadedAt,

@@ -1,9 +1,11 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
+import { changeStamp } from './change-stamp';
 import { itemFields, StoredItemError } from './item-fields';
 import { keys } from './keys';
 import { queryAll } from './query-all';
-import { isConditionFailure, WriteConflict } from './transactions';
+import { tombstonePart } from './tombstones';
+import { commitParts, isConditionFailure, WriteConflict } from './transactions';
 
 /** A summarization template shared by every member of its organization. */
 export interface TemplateRecord {
@@ -21,6 +23,7 @@ export const templateItem = (template: TemplateRecord) => ({
   ...keys.template(template.org_id, template.id),
   ...keys.templatesIndex(template.org_id, template.name, template.id),
   ...template,
+  ...changeStamp(),
 });
 
 /** Maps a stored template item (StoredItemError when it lacks a field it needs). */
@@ -93,9 +96,13 @@ export async function putTemplate(db: TableContext, template: TemplateRecord, mo
   );
 }
 
-/** Deletes a template; a WriteConflict at `template` when there is none. */
-export async function deleteTemplate(db: TableContext, orgId: string, templateId: string): Promise<void> {
-  await conditionally(() =>
-    db.client.send(new DeleteCommand({ TableName: db.tableName, Key: keys.template(orgId, templateId), ConditionExpression: 'attribute_exists(PK)' })),
-  );
+/**
+ * Deletes a template, with the tombstone that makes its deletion an event; a WriteConflict
+ * at `template` when there is none.
+ */
+export async function deleteTemplate(db: TableContext, orgId: string, templateId: string, deletedAt: string): Promise<void> {
+  await commitParts(db, [
+    { name: 'template', write: { Delete: { TableName: db.tableName, Key: keys.template(orgId, templateId), ConditionExpression: 'attribute_exists(PK)' } } },
+    tombstonePart(db, { resource: 'template', org_id: orgId, id: templateId, deleted_at: deletedAt }),
+  ]);
 }

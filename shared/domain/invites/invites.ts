@@ -20,6 +20,7 @@ import {
 } from '../../storage/invites';
 import { getMembership, type Membership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
+import { currentChangeContext, withChangeContext } from '../../storage/change-stamp';
 import { WriteConflict } from '../../storage/transactions';
 import { findUserIdByEmail, getUser, type User } from '../../storage/users';
 import { DEFAULT_TIMEZONE } from '../admin/directory';
@@ -231,7 +232,9 @@ export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, princip
     ? undefined
     : { user_id: userId, email: invite.email, display_name: next.display_name, timezone: DEFAULT_TIMEZONE, created_at: timestamp, updated_at: timestamp };
   try {
-    await commitInviteAcceptance(db, {
+    // The accepting user is the actor, also when this acceptance creates them.
+    const context = { correlationId: currentChangeContext()?.correlationId ?? null, actor: { kind: 'user' as const, id: userId } };
+    await withChangeContext(context, () => commitInviteAcceptance(db, {
       accepted,
       readTokenHash: hash,
       releasesEmailGuard,
@@ -240,7 +243,7 @@ export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, princip
       // A membership that exists (pending, removed, or active with another role) is taken over as read.
       membershipExpected: membership ? { status: membership.status } : 'absent',
       joinsActiveMembers: membership?.status !== 'active',
-    });
+    }));
   } catch (error) {
     if (!(error instanceof WriteConflict)) throw error;
     // Someone else moved first (another accept, a revoke or resend, the membership changed): report the invite as it is now.

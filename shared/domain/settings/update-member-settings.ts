@@ -120,6 +120,7 @@ export async function updateMemberSettings(
       // The bundle showed the membership's creation time before any write; keep showing it.
       created_at: previous?.created_at ?? state.membership.created_at,
       updated_at: now,
+      changed_sections: changedSections(patch),
     };
     const change: SettingsChange = {
       previousRevision: previous?.revision,
@@ -148,7 +149,7 @@ export async function updateMemberSettings(
         preferences_deleted: change.preferences.delete.length,
       },
       profile_version: profileVersion,
-      changed_sections: (['settings', 'notifications', 'profile', 'preferences'] as const).filter((section) => patch[section] !== undefined),
+      changed_sections: changedSections(patch),
     };
   };
   return retryOnWriteConflict(attempt, {
@@ -159,4 +160,9 @@ export async function updateMemberSettings(
 
 function memberNotFound(userId: string): NotFoundError {
   return new NotFoundError('MEMBER_NOT_FOUND', `User ${userId} is not an active member of this organization.`);
+}
+
+/** The sections a patch names, in the bundle's order: what its event and audit entry list (never their content). */
+function changedSections(patch: { settings?: unknown; notifications?: unknown; profile?: unknown; preferences?: unknown }) {
+  return (['settings', 'notifications', 'profile', 'preferences'] as const).filter((section) => patch[section] !== undefined);
 }

@@ -86,7 +86,7 @@ export async function updateTemplate(deps: TemplateDeps, orgId: string, template
  */
 export async function removeTemplate(deps: TemplateDeps, orgId: string, templateId: string): Promise<void> {
   try {
-    await deleteTemplate(deps.db, orgId, templateId);
+    await deleteTemplate(deps.db, orgId, templateId, deps.now().toISOString());
   } catch (error) {
     if (error instanceof WriteConflict && error.failedAt('template')) throw notFound(templateId);
     throw error;

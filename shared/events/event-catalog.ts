@@ -1,0 +1,75 @@
+import * as v from 'valibot';
+import { Id, Timestamp } from '../schemas/common';
+
+/**
+ * The domain events of the API: one per committed change that integrators and the audit
+ * log care about. The event processor derives them from the table's stream
+ * (shared/events/change-events.ts), so an event exists exactly when its change committed.
+ * docs/events.md documents each type; this file is the one list.
+ */
+export const EVENT_TYPES = [
+  'recording.created',
+  'recording.uploaded',
+  'recording.upload_failed',
+  'recording.updated',
+  'recording.trashed',
+  'recording.restored',
+  'recording.deleted',
+  'member.joined',
+  'member.updated',
+  'member.removed',
+  'member_settings.updated',
+  'invite.created',
+  'invite.resent',
+  'invite.accepted',
+  'invite.revoked',
+  'invite.expired',
+  'invite.email_sent',
+  'invite.email_failed',
+  'template.created',
+  'template.updated',
+  'template.deleted',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Events the service sends itself, never shown to organizations (no audit entry, no
+ * webhook): a recording's time in the trash ran out.
+ */
+export const INTERNAL_EVENT_TYPES = ['recording.retention_due'] as const;
+export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
+
+/** The EventBridge `source` of every event this service puts on its bus. */
+export const EVENT_SOURCE = 'voice-org-api';
+
+/** Who made a change: a member (ID token or personal key, by user id) or an organization API key (by key id); null for the service itself. */
+export const ACTOR_KINDS = ['user', 'api_key'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+export const Actor = v.object({ kind: v.picklist(ACTOR_KINDS), id: Id });
+export type Actor = v.InferOutput<typeof Actor>;
+
+export const RESOURCE_TYPES = ['recording', 'member', 'member_settings', 'invite', 'template'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** Event data: ids, states and the names of what changed; never profile or preference content, tokens, key material or hashes. */
+export const EventData = v.record(v.string(), v.unknown());
+
+/** The envelope of every event (EventBridge `detail`): stable `id` per committed change, so a redelivered change is recognisable. */
+export const DomainEventSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^evt_[0-9a-f]{32}$/)),
+  type: v.picklist([...EVENT_TYPES, ...INTERNAL_EVENT_TYPES]),
+  occurred_at: Timestamp,
+  org_id: Id,
+  actor: v.nullable(Actor),
+  correlation_id: v.nullable(v.string()),
+  resource: v.object({ type: v.picklist(RESOURCE_TYPES), id: Id }),
+  data: EventData,
+});
+
+export type DomainEvent = v.InferOutput<typeof DomainEventSchema>;
+
+/** Whether an event is one organizations see (audit log, webhooks). */
+export function isPublicEvent(event: Pick<DomainEvent, 'type'>): event is DomainEvent & { type: EventType } {
+  return (EVENT_TYPES as readonly string[]).includes(event.type);
+}

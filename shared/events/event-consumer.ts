@@ -1,0 +1,58 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import * as v from 'valibot';
+import { logger } from '../observability/logger';
+import { EVENT_CONSUMERS, type EventConsumerName } from '../routes';
+import { withChangeContext } from '../storage/change-stamp';
+import { DomainEventSchema, type DomainEvent } from './event-catalog';
+
+/** Which delivery of an event a consumer is handling. */
+export interface Delivery {
+  /** 1 for the first delivery (SQS ApproximateReceiveCount). */
+  attempt: number;
+  /** True on the last delivery before the event goes to the dead-letter queue. */
+  last: boolean;
+}
+
+/** The EventBridge event as an SQS target receives it: the domain event is its `detail`. */
+const BridgedEvent = v.object({ 'detail-type': v.string(), source: v.string(), detail: DomainEventSchema });
+
+/**
+ * Parses one queued message into its domain event; throws for a message that is not one
+ * (it then goes to the dead-letter queue after the queue's attempts, where it can be read).
+ */
+export function domainEventOf(record: Pick<SQSRecord, 'body'>): DomainEvent {
+  return v.parse(BridgedEvent, JSON.parse(record.body)).detail;
+}
+
+/**
+ * An event consumer's Lambda handler (SQS event source with ReportBatchItemFailures): each
+ * message's domain event is handled on its own, in a change context naming no actor and the
+ * event's correlation id, so writes it makes are attributed to the service and traceable to
+ * the request that caused them. A failed message is reported alone and retried by the queue
+ * after the consumer's retryAfterSeconds; the others of the batch are done.
+ */
+export function eventConsumer(name: EventConsumerName, handle: (event: DomainEvent, delivery: Delivery) => Promise<void>) {
+  const { maxAttempts } = EVENT_CONSUMERS[name];
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+    for (const record of event.Records) {
+      const attempt = Number(record.attributes?.ApproximateReceiveCount ?? '1');
+      try {
+        const domainEvent = domainEventOf(record);
+        logger.setCorrelationId(domainEvent.correlation_id ?? undefined);
+        await withChangeContext({ actor: null, correlationId: domainEvent.correlation_id }, () =>
+          handle(domainEvent, { attempt, last: attempt >= maxAttempts }),
+        );
+      } catch (error) {
+        logger.error('event consumer failed', { consumer: name, message_id: record.messageId, attempt, error: errorName(error) });
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures };
+  };
+}
+
+/** An error's name and message for the log: never a stack with data in it. */
+function errorName(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
