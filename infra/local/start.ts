@@ -10,7 +10,9 @@ import { docsPage } from '../../shared/openapi/docs-page';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
 import { ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
+import { startEventPipeline } from './event-pipeline';
 import { ensureProfileKey, localProfileCipher } from './profile-key';
+import { expireItems } from './ttl-emulator';
 import { LOCAL, loadLocalConfig } from './local-config';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
 
@@ -98,6 +100,18 @@ async function main(): Promise<void> {
     if (fresh && settings.seed === 'demo') demo = await seedDemo({ db, cipher: localProfileCipher(settings.dataDir) }, settings.dataDir, new Date());
     db.client.destroy();
 
+    // The stack's event pipeline: the table's stream → the processor → the consumers, with retries and a dead-letter store.
+    const pipeline = await startEventPipeline({
+      repoRoot,
+      dataDir: settings.dataDir,
+      dynamoDbEndpoint: dynamo.endpoint,
+      tableName: LOCAL.tableName,
+      region: LOCAL.region,
+      retryDelayMs: settings.eventRetryMs,
+    });
+    emulators.unshift({ endpoint: '', stop: () => pipeline.stop() });
+    if (settings.ttlSweepSeconds > 0) emulators.unshift(startTtlSweeps(dynamo.endpoint, settings.ttlSweepSeconds));
+
     writeRuntimeFile(settings.dataDir, {
       pid: process.pid,
       apiUrl,
@@ -115,6 +129,23 @@ async function main(): Promise<void> {
     console.error(`Local deployment failed to start: ${(error as Error).message}`);
     await stop(1);
   }
+}
+
+/** DynamoDB's TTL, emulated: every `seconds`, expired items are removed (their removal reaches the stream as in AWS). */
+function startTtlSweeps(endpoint: string, seconds: number): Emulator {
+  const db = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint });
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    sweeping = expireItems(db, { now: new Date() }).catch((error) => console.error('local TTL emulator failed', error));
+  }, seconds * 1000);
+  return {
+    endpoint: '',
+    stop: async () => {
+      clearInterval(timer);
+      await sweeping;
+      db.client.destroy();
+    },
+  };
 }
 
 /** Object-created events of the S3 emulator go to the upload completion function, as in AWS. */

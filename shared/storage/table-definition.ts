@@ -7,6 +7,13 @@ export const TABLE = {
   sortKey: 'SK',
   /** Epoch seconds after which DynamoDB TTL may delete the item. */
   ttlAttribute: 'expires_at_epoch',
+  /**
+   * Set by the local TTL emulator (infra/local/ttl-emulator.ts) on an item just before it
+   * removes it: in AWS the stream marks TTL removals with DynamoDB's service identity.
+   */
+  ttlEmulatorMark: 'removed_by_ttl',
+  /** The stream the event processor reads: both images, so it can tell what changed. */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
   globalSecondaryIndexes: [
     /** Ordered listings inside a collection, e.g. active members of an org by email. */
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
@@ -27,6 +34,7 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamViewType },
     AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
     KeySchema: [
       { AttributeName: TABLE.partitionKey, KeyType: 'HASH' as const },

@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { ChangeStamp } from '../storage/change-stamp';
+import { itemChangeOf, type ItemChange, type ItemSide } from '../storage/stream-items';
+import type { DomainEvent, ResourceType } from './event-catalog';
+
+/** What a rule decides for one change: the event's type, subject and data; the envelope is filled in once, below. */
+interface Derived {
+  type: DomainEvent['type'];
+  resource: { type: ResourceType; id: string };
+  data: Record<string, unknown>;
+  occurredAt: string;
+  /** The stamp that names the actor: the write's own, or none (a change by the service, e.g. TTL). */
+  stamp?: ChangeStamp;
+}
+
+/**
+ * The domain events of one stream record: a transactional outbox by construction, since a
+ * record exists exactly when its change committed. Items that are not the subject of an
+ * event (index rows, counters, guards, parts) give none, nor do changes that touch no field
+ * an event is about (a counter moving on a membership). The id of each event is derived
+ * from the stream record's id, so a record delivered twice gives the same events.
+ */
+export function eventsOfRecord(record: DynamoDBRecord): DomainEvent[] {
+  const change = itemChangeOf(record);
+  if (!change) return [];
+  const recordedAt = new Date((record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000).toISOString();
+  return derive(change, recordedAt).map((derived, index) => ({
+    id: eventId(record, index),
+    type: derived.type,
+    occurred_at: derived.occurredAt,
+    org_id: change.orgId,
+    actor: derived.stamp?.actor ?? null,
+    correlation_id: derived.stamp?.correlation_id ?? null,
+    resource: derived.resource,
+    data: derived.data,
+  }));
+}
+
+/** `evt_` and 32 hex digits of the SHA-256 of the stream record's id and the event's place in it. */
+function eventId(record: DynamoDBRecord, index: number): string {
+  if (!record.eventID) throw new Error('A stream record without an eventID cannot give stable event ids');
+  return `evt_${createHash('sha256').update(`${record.eventID}#${index}`).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The stamp of the write that made `after`: a write that did not restamp the item (same
+ * stamp id as before) is not attributed to the earlier writer.
+ */
+function writerOf<T>(before: ItemSide<T> | undefined, after: ItemSide<T> | undefined): ChangeStamp | undefined {
+  if (!after?.stamp) return undefined;
+  return before?.stamp?.id === after.stamp.id ? undefined : after.stamp;
+}
+
+/** Names of the listed fields whose values differ (compared as JSON). */
+function changedFields<T extends object>(before: T, after: T, fields: readonly (keyof T & string)[]): string[] {
+  return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+}
+
+function derive(change: ItemChange, recordedAt: string): Derived[] {
+  switch (change.kind) {
+    case 'recording':
+      return recordingEvents(change, recordedAt);
+    case 'membership':
+      return membershipEvents(change);
+    case 'memberSettings':
+      return settingsEvents(change);
+    case 'invite':
+      return inviteEvents(change, recordedAt);
+    case 'template':
+      return templateEvents(change);
+    case 'tombstone':
+      return tombstoneEvents(change);
+    case 'trashTimer':
+      // Only the TTL's removal is due: a restore or a permanent delete removes the timer itself.
+      if (!change.removedByTtl) return [];
+      return [{ type: 'recording.retention_due', resource: { type: 'recording', id: change.recordingId }, data: {}, occurredAt: change.dueAt }];
+  }
+}
+
+function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, recordedAt: string): Derived[] {
+  const { before, after } = change;
+  // A removal is the tombstone's event (it knows who deleted); the REMOVE itself says nothing more.
+  if (!after) return [];
+  const recording = after.value;
+  const stamp = writerOf(before, after);
+  const event = (type: Derived['type'], data: Record<string, unknown> = {}): Derived => ({
+    type,
+    resource: { type: 'recording', id: recording.id },
+    data: { recorded_by: recording.recorded_by, state: recording.state, ...data },
+    occurredAt: recording.updated_at ?? recordedAt,
+    stamp,
+  });
+  if (!before) return [event('recording.created', recording.upload ? { content_type: recording.upload.content_type, size_bytes: recording.upload.size_bytes } : {})];
+  const previous = before.value;
+  const events: Derived[] = [];
+  if (previous.state !== recording.state && recording.state === 'uploaded') {
+    events.push(event('recording.uploaded', { size_bytes: recording.upload?.uploaded_bytes ?? recording.upload?.size_bytes }));
+  }
+  if (previous.state !== recording.state && recording.state === 'failed') events.push(event('recording.upload_failed'));
+  if (!previous.deleted_at && recording.deleted_at) events.push(event('recording.trashed'));
+  if (previous.deleted_at && !recording.deleted_at) events.push(event('recording.restored'));
+  const changes = changedFields(previous, recording, ['title', 'description', 'tags']);
+  if (changes.length) events.push(event('recording.updated', { changes }));
+  return events;
+}
+
+function membershipEvents(change: Extract<ItemChange, { kind: 'membership' }>): Derived[] {
+  const { before, after } = change;
+  const member = (after ?? before)?.value;
+  if (!member) return [];
+  const wasActive = before?.value.status === 'active';
+  const isActive = after?.value.status === 'active';
+  const stamp = writerOf(before, after);
+  const event = (type: Derived['type'], data: Record<string, unknown>): Derived => ({
+    type,
+    resource: { type: 'member', id: member.user_id },
+    data: { user_id: member.user_id, ...data },
+    occurredAt: after?.value.updated_at ?? member.updated_at,
+    stamp,
+  });
+  if (!wasActive && isActive) return [event('member.joined', { role: member.role })];
+  if (wasActive && !isActive) return [event('member.removed', { status: after?.value.status ?? 'deleted' })];
+  if (!before || !after || !isActive) return [];
+  const changes = changedFields(before.value, after.value, ['role', 'email', 'display_name']);
+  return changes.length ? [event('member.updated', { role: after.value.role, changes })] : [];
+}
+
+function settingsEvents(change: Extract<ItemChange, { kind: 'memberSettings' }>): Derived[] {
+  const { before, after } = change;
+  if (!after || before?.value.revision === after.value.revision) return [];
+  const settings = after.value;
+  return [
+    {
+      type: 'member_settings.updated',
+      resource: { type: 'member_settings', id: settings.user_id },
+      data: { user_id: settings.user_id, sections: settings.changed_sections ?? [] },
+      occurredAt: settings.updated_at,
+      stamp: writerOf(before, after),
+    },
+  ];
+}
+
+function inviteEvents(change: Extract<ItemChange, { kind: 'invite' }>, recordedAt: string): Derived[] {
+  const { before, after } = change;
+  const invite = (after ?? before)?.value;
+  if (!invite) return [];
+  const stamp = writerOf(before, after);
+  const event = (type: Derived['type'], occurredAt: string, data: Record<string, unknown> = {}, by = stamp): Derived => ({
+    type,
+    resource: { type: 'invite', id: invite.id },
+    data: { email: invite.email, role: invite.role, ...data },
+    occurredAt,
+    stamp: by,
+  });
+  if (!after) {
+    // Invites leave the table only by TTL; a pending one that does has expired.
+    return before?.value.status === 'pending' && change.removedByTtl ? [event('invite.expired', before.value.expires_at, {}, undefined)] : [];
+  }
+  const next = after.value;
+  if (!before) return [event('invite.created', next.created_at, { expires_at: next.expires_at })];
+  const previous = before.value;
+  const events: Derived[] = [];
+  if (next.resent_at && next.resent_at !== previous.resent_at) events.push(event('invite.resent', next.resent_at, { expires_at: next.expires_at }));
+  if (previous.status !== next.status && next.status === 'accepted') events.push(event('invite.accepted', next.accepted_at ?? next.updated_at, { user_id: next.accepted_by }));
+  if (previous.status !== next.status && next.status === 'revoked') events.push(event('invite.revoked', next.revoked_at ?? next.updated_at));
+  if (previous.email_status !== next.email_status && next.email_status === 'sent') {
+    events.push(event('invite.email_sent', recordedAt, { attempts: next.email_attempts ?? 1 }));
+  }
+  if (previous.email_status !== next.email_status && next.email_status === 'failed') {
+    events.push(event('invite.email_failed', recordedAt, { attempts: next.email_attempts ?? 0, error: next.email_last_error ?? null }));
+  }
+  return events;
+}
+
+function templateEvents(change: Extract<ItemChange, { kind: 'template' }>): Derived[] {
+  const { before, after } = change;
+  // A removal is the tombstone's event.
+  if (!after) return [];
+  const template = after.value;
+  const stamp = writerOf(before, after);
+  const resource = { type: 'template' as const, id: template.id };
+  if (!before) return [{ type: 'template.created', resource, data: { name: template.name }, occurredAt: template.created_at, stamp }];
+  const changes = changedFields(before.value, template, ['name', 'description', 'sections']);
+  return changes.length ? [{ type: 'template.updated', resource, data: { name: template.name, changes }, occurredAt: template.updated_at, stamp }] : [];
+}
+
+function tombstoneEvents(change: Extract<ItemChange, { kind: 'tombstone' }>): Derived[] {
+  const { before, after } = change;
+  // Only the tombstone's arrival is the deletion; its own expiry later says nothing.
+  if (before || !after) return [];
+  const tombstone = after.value;
+  const stamp = after.stamp;
+  if (tombstone.resource === 'template') {
+    return [{ type: 'template.deleted', resource: { type: 'template', id: tombstone.id }, data: {}, occurredAt: tombstone.deleted_at, stamp }];
+  }
+  return [
+    {
+      type: 'recording.deleted',
+      resource: { type: 'recording', id: tombstone.id },
+      data: { recorded_by: tombstone.recorded_by ?? null, reason: stamp?.reason ?? 'request' },
+      occurredAt: tombstone.deleted_at,
+      stamp,
+    },
+  ];
+}

@@ -1,0 +1,129 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { Actor } from '../events/event-catalog';
+import { ACTOR_KINDS } from '../events/event-catalog';
+import type { ChangeStamp } from './change-stamp';
+import { inviteFromItem, type InviteRecord } from './invites';
+import { itemFields } from './item-fields';
+import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings';
+import { membershipFromItem, type Membership } from './memberships';
+import { recordingFromItem, type Recording } from './recordings';
+import { TABLE } from './table-definition';
+import { templateFromItem, type TemplateRecord } from './templates';
+import { tombstoneFromItem, type Tombstone } from './tombstones';
+
+/** An item's state on one side of a change, with the stamp of the write that left it so. */
+export interface ItemSide<T> {
+  value: T;
+  stamp?: ChangeStamp;
+}
+
+/** The invite's mail delivery state (written by the invitation mail consumer). */
+export interface InviteDelivery {
+  resent_at?: string;
+  email_status?: string;
+  email_attempts?: number;
+  email_last_error?: string | null;
+}
+
+/** One stream record, read as the change of one kind of item the events care about. */
+export type ItemChange = { orgId: string; removedByTtl: boolean } & (
+  | { kind: 'recording'; before?: ItemSide<Recording>; after?: ItemSide<Recording> }
+  | { kind: 'membership'; before?: ItemSide<Membership>; after?: ItemSide<Membership> }
+  | { kind: 'memberSettings'; before?: ItemSide<MemberSettingsRecord>; after?: ItemSide<MemberSettingsRecord> }
+  | { kind: 'invite'; before?: ItemSide<InviteRecord & InviteDelivery>; after?: ItemSide<InviteRecord & InviteDelivery> }
+  | { kind: 'template'; before?: ItemSide<TemplateRecord>; after?: ItemSide<TemplateRecord> }
+  | { kind: 'tombstone'; before?: ItemSide<Tombstone>; after?: ItemSide<Tombstone> }
+  | { kind: 'trashTimer'; recordingId: string; dueAt: string; before?: ItemSide<null>; after?: ItemSide<null> }
+);
+
+type Item = Record<string, unknown>;
+
+/** Which items are which, by their keys (shared/storage/keys.ts): only items that are the subject of an event. */
+const KINDS: { kind: ItemChange['kind']; sortKey: RegExp }[] = [
+  { kind: 'recording', sortKey: /^REC#[^#]+$/ },
+  { kind: 'membership', sortKey: /^MEMBER#[^#]+$/ },
+  { kind: 'memberSettings', sortKey: /^MEMBER#[^#]+#SETTINGS$/ },
+  { kind: 'invite', sortKey: /^INVITE#[^#]+$/ },
+  { kind: 'template', sortKey: /^TEMPLATE#[^#]+$/ },
+  { kind: 'tombstone', sortKey: /^DELETED#(recording|template)#[^#]+$/ },
+  { kind: 'trashTimer', sortKey: /^TRASHTIMER#[^#]+$/ },
+];
+
+const ORGANIZATION_PARTITION = /^ORG#([^#]+)$/;
+
+/**
+ * Reads a stream record (NEW_AND_OLD_IMAGES) as the change of an event-bearing item, or
+ * undefined for any other item (index rows, counters, guards, parts, audit entries...).
+ * `removedByTtl`: DynamoDB's TTL removed the item (AWS marks such records with the
+ * dynamodb.amazonaws.com service identity; the local TTL emulator marks an item just
+ * before it removes it, as it cannot set that identity).
+ */
+export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
+  const keys = record.dynamodb?.Keys && unmarshall(record.dynamodb.Keys as Record<string, AttributeValue>);
+  const orgId = typeof keys?.PK === 'string' ? ORGANIZATION_PARTITION.exec(keys.PK)?.[1] : undefined;
+  const sortKey = typeof keys?.SK === 'string' ? keys.SK : undefined;
+  const kind = sortKey && KINDS.find((candidate) => candidate.sortKey.test(sortKey))?.kind;
+  if (!orgId || !sortKey || !kind) return undefined;
+  const before = record.dynamodb?.OldImage && unmarshall(record.dynamodb.OldImage as Record<string, AttributeValue>);
+  const after = record.dynamodb?.NewImage && unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>);
+  const removedByTtl = record.eventName === 'REMOVE' && isTtlRemoval(record, before);
+  const side = <T>(map: (item: Item) => T) => (item: Item | undefined): ItemSide<T> | undefined => (item ? { value: map(item), stamp: stampOf(item) } : undefined);
+  const common = { orgId, removedByTtl };
+  switch (kind) {
+    case 'recording':
+      return { ...common, kind, before: side(recordingFromItem)(before), after: side(recordingFromItem)(after) };
+    case 'membership':
+      return { ...common, kind, before: side(membershipFromItem)(before), after: side(membershipFromItem)(after) };
+    case 'memberSettings':
+      return { ...common, kind, before: side(memberSettingsFromItem)(before), after: side(memberSettingsFromItem)(after) };
+    case 'invite':
+      return { ...common, kind, before: side(inviteChangeFromItem)(before), after: side(inviteChangeFromItem)(after) };
+    case 'template':
+      return { ...common, kind, before: side(templateFromItem)(before), after: side(templateFromItem)(after) };
+    case 'tombstone':
+      return { ...common, kind, before: side(tombstoneFromItem)(before), after: side(tombstoneFromItem)(after) };
+    case 'trashTimer': {
+      const image = before ?? after ?? {};
+      const epoch = Number(image[TABLE.ttlAttribute] ?? 0);
+      return { ...common, kind, recordingId: sortKey.slice('TRASHTIMER#'.length), dueAt: new Date(epoch * 1000).toISOString(), before: side(() => null)(before), after: side(() => null)(after) };
+    }
+  }
+}
+
+function inviteChangeFromItem(item: Item): InviteRecord & InviteDelivery {
+  const field = itemFields(item, 'invite');
+  return {
+    ...inviteFromItem(item),
+    resent_at: field.optionalString('resent_at'),
+    email_status: field.optionalString('email_status'),
+    email_attempts: field.optionalNumber('email_attempts'),
+    email_last_error: item.email_last_error === null ? null : field.optionalString('email_last_error'),
+  };
+}
+
+/** The change stamp an item carries, when it has a well-formed one. */
+function stampOf(item: Item): ChangeStamp | undefined {
+  const raw = item.last_change;
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const field = itemFields({ ...raw, PK: item.PK, SK: item.SK }, 'change stamp');
+  return {
+    id: field.string('id'),
+    actor: actorOf((raw as Item).actor),
+    correlation_id: field.nullableString('correlation_id'),
+    ...(field.optionalString('reason') !== undefined ? { reason: field.optionalString('reason') } : {}),
+  };
+}
+
+function actorOf(raw: unknown): Actor | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { kind, id } = raw as Item;
+  return typeof id === 'string' && (ACTOR_KINDS as readonly unknown[]).includes(kind) ? { kind: kind as Actor['kind'], id } : null;
+}
+
+function isTtlRemoval(record: DynamoDBRecord, before: Item | undefined): boolean {
+  const identity = record.userIdentity as { type?: string; principalId?: string } | undefined;
+  if (identity) return identity.type === 'Service' && identity.principalId === 'dynamodb.amazonaws.com';
+  return before?.[TABLE.ttlEmulatorMark] === true;
+}
