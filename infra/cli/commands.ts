@@ -9,6 +9,7 @@ import { Fixture } from '../../shared/schemas/fixture';
 import { getUser } from '../../shared/storage/users';
 import { loadIdentityProvider } from '../local/identity-provider';
 import { CliError } from './cli-error';
+import { EVENT_COMMANDS } from './event-commands';
 import type { CommandSpec } from './command-line';
 import type { CliTarget } from './target';
 
@@ -140,6 +141,7 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
         }));
     },
   },
+  ...EVENT_COMMANDS,
 };
 
 interface SesEmail {

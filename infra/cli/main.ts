@@ -17,7 +17,9 @@ async function main(argv: string[]): Promise<void> {
   }
   const target = resolveTarget();
   try {
-    process.stdout.write(`${JSON.stringify(await commandLine.command.run(commandLine.flags, target), null, 2)}\n`);
+    const result = await commandLine.command.run(commandLine.flags, target);
+    // A command that streams its output (events tail) has printed it already.
+    if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     target.db.client.destroy();
   }
