@@ -164,11 +164,12 @@ function inviteEvents(change: Extract<ItemChange, { kind: 'invite' }>, recordedA
   if (next.resent_at && next.resent_at !== previous.resent_at) events.push(event('invite.resent', next.resent_at, { expires_at: next.expires_at }));
   if (previous.status !== next.status && next.status === 'accepted') events.push(event('invite.accepted', next.accepted_at ?? next.updated_at, { user_id: next.accepted_by }));
   if (previous.status !== next.status && next.status === 'revoked') events.push(event('invite.revoked', next.revoked_at ?? next.updated_at));
-  if (previous.email_status !== next.email_status && next.email_status === 'sent') {
-    events.push(event('invite.email_sent', recordedAt, { attempts: next.email_attempts ?? 1 }));
+  const delivery = next.delivery;
+  if (previous.delivery.status !== delivery.status && delivery.status === 'sent') {
+    events.push(event('invite.email_sent', delivery.sent_at ?? recordedAt, { attempts: delivery.attempts }));
   }
-  if (previous.email_status !== next.email_status && next.email_status === 'failed') {
-    events.push(event('invite.email_failed', recordedAt, { attempts: next.email_attempts ?? 0, error: next.email_last_error ?? null }));
+  if (previous.delivery.status !== delivery.status && delivery.status === 'failed') {
+    events.push(event('invite.email_failed', recordedAt, { attempts: delivery.attempts, error: delivery.last_error }));
   }
   return events;
 }

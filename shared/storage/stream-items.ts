@@ -19,20 +19,12 @@ export interface ItemSide<T> {
   stamp?: ChangeStamp;
 }
 
-/** The invite's mail delivery state (written by the invitation mail consumer). */
-export interface InviteDelivery {
-  resent_at?: string;
-  email_status?: string;
-  email_attempts?: number;
-  email_last_error?: string | null;
-}
-
 /** One stream record, read as the change of one kind of item the events care about. */
 export type ItemChange = { orgId: string; removedByTtl: boolean } & (
   | { kind: 'recording'; before?: ItemSide<Recording>; after?: ItemSide<Recording> }
   | { kind: 'membership'; before?: ItemSide<Membership>; after?: ItemSide<Membership> }
   | { kind: 'memberSettings'; before?: ItemSide<MemberSettingsRecord>; after?: ItemSide<MemberSettingsRecord> }
-  | { kind: 'invite'; before?: ItemSide<InviteRecord & InviteDelivery>; after?: ItemSide<InviteRecord & InviteDelivery> }
+  | { kind: 'invite'; before?: ItemSide<InviteRecord>; after?: ItemSide<InviteRecord> }
   | { kind: 'template'; before?: ItemSide<TemplateRecord>; after?: ItemSide<TemplateRecord> }
   | { kind: 'tombstone'; before?: ItemSide<Tombstone>; after?: ItemSide<Tombstone> }
   | { kind: 'trashTimer'; recordingId: string; dueAt: string; before?: ItemSide<null>; after?: ItemSide<null> }
@@ -79,7 +71,7 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
     case 'memberSettings':
       return { ...common, kind, before: side(memberSettingsFromItem)(before), after: side(memberSettingsFromItem)(after) };
     case 'invite':
-      return { ...common, kind, before: side(inviteChangeFromItem)(before), after: side(inviteChangeFromItem)(after) };
+      return { ...common, kind, before: side(inviteFromItem)(before), after: side(inviteFromItem)(after) };
     case 'template':
       return { ...common, kind, before: side(templateFromItem)(before), after: side(templateFromItem)(after) };
     case 'tombstone':
@@ -90,17 +82,6 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
       return { ...common, kind, recordingId: sortKey.slice('TRASHTIMER#'.length), dueAt: new Date(epoch * 1000).toISOString(), before: side(() => null)(before), after: side(() => null)(after) };
     }
   }
-}
-
-function inviteChangeFromItem(item: Item): InviteRecord & InviteDelivery {
-  const field = itemFields(item, 'invite');
-  return {
-    ...inviteFromItem(item),
-    resent_at: field.optionalString('resent_at'),
-    email_status: field.optionalString('email_status'),
-    email_attempts: field.optionalNumber('email_attempts'),
-    email_last_error: item.email_last_error === null ? null : field.optionalString('email_last_error'),
-  };
 }
 
 /** The change stamp an item carries, when it has a well-formed one. */
