@@ -148,7 +148,8 @@ export const ROUTES = {
     handler: 'functions/recordings/delete-recording',
     summary: 'Move a recording to the trash, or delete it permanently',
     access: orgRoute('admin', 'recordings:write'),
-    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], bucket: ['DeleteObject'] },
+    // One transaction either way; a permanent delete's parts and file go in the object cleanup consumer.
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
   restoreRecording: {
     method: 'POST',
@@ -156,7 +157,8 @@ export const ROUTES = {
     handler: 'functions/recordings/restore-recording',
     summary: 'Bring a recording back from the trash',
     access: orgRoute('admin', 'recordings:write'),
-    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    // DeleteItem: its trash timer goes in the restoring transaction.
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
   createUploadUrl: {
     method: 'POST',

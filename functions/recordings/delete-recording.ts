@@ -1,16 +1,20 @@
+import { config } from '../../shared/config';
 import { deleteRecordingPermanently, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { table } from '../../shared/storage/dynamo';
-import { recordingObjects } from '../../shared/storage/recording-objects';
 
-/** DELETE /api/v1/organization/{orgId}/recordings/{recordingId}?permanent=true|false */
+/**
+ * DELETE /api/v1/organization/{orgId}/recordings/{recordingId}?permanent=true|false
+ * A permanent delete is one transaction: the object cleanup consumer removes the recording's
+ * related items and files after it commits, so this function has no access to the bucket.
+ */
 export const handler = apiHandler('deleteRecording', async ({ caller, path, query }) => {
   const deps = { db: table(), now: () => new Date() };
   if (query.permanent === 'true') {
-    await deleteRecordingPermanently({ ...deps, deleteObject: (key) => recordingObjects().deleteObject(key) }, caller.orgId, path.recordingId);
+    await deleteRecordingPermanently(deps, caller.orgId, path.recordingId);
   } else {
-    await softDeleteRecording(deps, caller.orgId, path.recordingId);
+    await softDeleteRecording({ ...deps, trashRetentionDays: config().events.trashRetentionDays }, caller.orgId, path.recordingId);
   }
   return json(200, { success: true });
 });

@@ -4,7 +4,7 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { table } from '../../shared/storage/dynamo';
 
-/** POST /api/v1/organization/{orgId}/recordings/{recordingId}/restore */
+/** POST /api/v1/organization/{orgId}/recordings/{recordingId}/restore (its trash timer goes with it) */
 export const handler = apiHandler('restoreRecording', async ({ caller, path }) => {
   const recording = await restoreRecording({ db: table(), now: () => new Date() }, caller.orgId, path.recordingId);
   return json(200, listItemView(recording));

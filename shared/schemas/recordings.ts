@@ -22,6 +22,9 @@ const IdList = v.pipe(
   v.check((ids) => ids.every((id) => /^[A-Za-z0-9_-]{1,64}$/.test(id)), 'must be comma-separated ids'),
 );
 const TrueFalse = v.picklist(['true', 'false'], 'must be true or false');
+/** The trash's retention as the API documents it (config: TRASH_RETENTION_DAYS). */
+const TRASH_RETENTION_TEXT = 'A recording in the trash for longer than TRASH_RETENTION_DAYS (default 30) is deleted permanently.';
+const TRASH_DESCRIPTION = `true lists the trash instead of the live recordings. ${TRASH_RETENTION_TEXT}`;
 
 /** Query of the organization's List recordings. */
 export const ListRecordingsQuery = v.strictObject({
@@ -36,7 +39,7 @@ export const ListRecordingsQuery = v.strictObject({
   page: optionalIntegerParam({ defaultValue: 1, min: 1 }),
   limit: integerParam({ defaultValue: 20, min: 1, max: 100 }),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(1000))),
-  deleted: v.optional(TrueFalse, 'false'),
+  deleted: v.pipe(v.optional(TrueFalse, 'false'), v.description(TRASH_DESCRIPTION)),
 });
 export type ListRecordingsQuery = v.InferOutput<typeof ListRecordingsQuery>;
 
@@ -74,7 +77,14 @@ export const UpdateRecordingBody = v.pipe(
   v.check((body) => Object.keys(body).length > 0, 'give at least one of title, description, tags'),
 );
 
-export const DeleteRecordingQuery = v.strictObject({ permanent: v.optional(TrueFalse, 'false') });
+export const DeleteRecordingQuery = v.strictObject({
+  permanent: v.pipe(
+    v.optional(TrueFalse, 'false'),
+    v.description(
+      `true deletes the recording for good at once (its file and related resources are removed shortly after, off the request); false moves it to the trash, where restore brings it back. ${TRASH_RETENTION_TEXT}`,
+    ),
+  ),
+});
 
 /** Audio and video types an upload URL is issued for. */
 export const UPLOAD_CONTENT_TYPES = [

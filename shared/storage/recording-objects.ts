@@ -1,4 +1,12 @@
-import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectsCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config';
 
@@ -6,6 +14,14 @@ import { config } from '../config';
 export interface UploadDeclaration {
   contentType: string;
   contentLength: number;
+}
+
+/** What deleting a prefix removed. */
+export interface PrefixDeletion {
+  /** Objects deleted (0 when none was left). */
+  objects: number;
+  /** Unfinished multipart uploads aborted (their parts are not objects, so listing misses them). */
+  uploadsAborted: number;
 }
 
 /** Uploaded recording files: pre-signed uploads, what landed, and deletion. */
@@ -17,7 +33,12 @@ export interface RecordingObjects {
   presignUpload(key: string, declared: UploadDeclaration, expiresInSeconds: number): Promise<string>;
   /** The stored object's content type (HeadObject), or undefined when no object is at `key`. */
   storedContentType(key: string): Promise<string | undefined>;
-  deleteObject(key: string): Promise<void>;
+  /**
+   * Deletes every object under a recording's prefix (`recordings/<org>/<recording>/`) and
+   * aborts its unfinished multipart uploads. Idempotent: nothing left is a success. Throws
+   * when S3 refuses any of it, so the caller can try again.
+   */
+  deletePrefix(prefix: string): Promise<PrefixDeletion>;
 }
 
 /** The S3 emulator (s3rver) knows only its own fixed access key (it does not check SigV4 signatures). */
@@ -54,10 +75,58 @@ export function createRecordingObjects(options: { bucket: string; region: string
         throw error;
       }
     },
-    deleteObject: async (key) => {
-      await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
+    deletePrefix: async (prefix) => {
+      // A guard against a key or an empty prefix reaching here: this deletes everything under it.
+      if (!/^recordings\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/$/.test(prefix)) throw new Error(`Refusing to delete objects under ${JSON.stringify(prefix)}: not a recording's prefix`);
+      const Bucket = options.bucket;
+      let objects = 0;
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }));
+        const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+        if (keys.length) {
+          // At most 1,000 keys a page, the most one DeleteObjects takes.
+          const { Errors } = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
+          if (Errors?.length) throw new Error(`S3 kept ${Errors.length} object(s) under ${prefix}: ${Errors.map((e) => `${e.Key} ${e.Code}`).join(', ')}`);
+          objects += keys.length;
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+      return { objects, uploadsAborted: await abortUploads(client, Bucket, prefix) };
     },
   };
+}
+
+/**
+ * Aborts the unfinished multipart uploads under a prefix. The S3 emulator (s3rver) does not
+ * implement ListMultipartUploads (NotImplemented): locally there is then nothing to abort
+ * (the bucket's lifecycle rule also aborts any upload left after a day in AWS).
+ */
+async function abortUploads(client: S3Client, Bucket: string, Prefix: string): Promise<number> {
+  let aborted = 0;
+  let KeyMarker: string | undefined;
+  let UploadIdMarker: string | undefined;
+  do {
+    let page;
+    try {
+      page = await client.send(new ListMultipartUploadsCommand({ Bucket, Prefix, KeyMarker, UploadIdMarker }));
+    } catch (error) {
+      if ((error as Error).name === 'NotImplemented') return aborted;
+      throw error;
+    }
+    for (const upload of page.Uploads ?? []) {
+      if (!upload.Key || !upload.UploadId) continue;
+      try {
+        await client.send(new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId }));
+      } catch (error) {
+        // Completed or aborted since it was listed: nothing left to abort.
+        if ((error as Error).name !== 'NoSuchUpload') throw error;
+      }
+      aborted += 1;
+    }
+    [KeyMarker, UploadIdMarker] = page.IsTruncated ? [page.NextKeyMarker, page.NextUploadIdMarker] : [undefined, undefined];
+  } while (KeyMarker);
+  return aborted;
 }
 
 let shared: RecordingObjects | undefined;
@@ -77,7 +146,12 @@ export function recordingObjects(): RecordingObjects {
  * reduced to characters that need no escaping in a URL or an S3 event.
  */
 export function recordingObjectKey(orgId: string, recordingId: string, filename: string): string {
-  return `recordings/${orgId}/${recordingId}/${filename.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  return `${recordingObjectPrefix(orgId, recordingId)}${filename.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+}
+
+/** The prefix every object of one recording is stored under (its upload, and any later one). */
+export function recordingObjectPrefix(orgId: string, recordingId: string): string {
+  return `recordings/${orgId}/${recordingId}/`;
 }
 
 /** The org and recording an object key belongs to, or undefined for any other key. */

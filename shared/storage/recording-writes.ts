@@ -3,7 +3,9 @@ import type { TableContext } from './dynamo';
 import { keys, type RecordingBin } from './keys';
 import { recordingCountsChange } from './organizations';
 import { partItems, recordingItem, tagLinkItem, tagLinkKey, type Recording, type RecordingParts } from './recordings';
+import { tombstonePart } from './tombstones';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
+import { trashTimerItem, type TrashTimer } from './trash-timers';
 
 /** What a recording change relies on about the stored recording; it commits only if this still holds. */
 export type RecordingCondition =
@@ -39,10 +41,17 @@ export interface RecordingChange {
    * live recording's created_at; committed only if the count is still the one read.
    */
   recorderCounts?: { userId: string; read: number; next: number; latestRecordingAt: string | null };
+  /**
+   * The trash timer: `set` when the recording enters the trash (its retention runs out at
+   * `purgeAt`), `remove` when it leaves it (restored or deleted for good).
+   */
+  trashTimer?: { set: { purgeAt: string } } | 'remove';
+  /** A permanent delete's moment: the tombstone written with it is the `recording.deleted` event. */
+  tombstone?: { deletedAt: string };
 }
 
 /** The parts of a recording transaction, by what their write or condition concerns. */
-export type RecordingPart = 'recording' | 'relatedItem' | 'tagLink' | 'organization' | 'recorder';
+export type RecordingPart = 'recording' | 'relatedItem' | 'tagLink' | 'organization' | 'recorder' | 'trashTimer' | 'tombstone';
 
 /** DynamoDB's bound on the writes of one transaction. */
 export const TRANSACTION_WRITE_LIMIT = 100;
@@ -65,8 +74,9 @@ function conditionOf(relies: RecordingCondition): { ConditionExpression: string;
 /**
  * Commits a recording change all-or-nothing: the recording (put or deleted, only while
  * `relies` holds), its related items, its tag links, the organization's counters (the
- * organization must exist) and the recorder's (only at the count read). A failed condition
- * or a concurrent transaction becomes a WriteConflict naming the parts concerned.
+ * organization must exist), the recorder's (only at the count read), its trash timer and,
+ * for a permanent delete, its tombstone. A failed condition or a concurrent transaction
+ * becomes a WriteConflict naming the parts concerned.
  */
 export async function commitRecordingChange(db: TableContext, change: RecordingChange): Promise<void> {
   const subject = change.after ?? change.before;
@@ -89,7 +99,40 @@ export async function commitRecordingChange(db: TableContext, change: RecordingC
   const { live, trash } = change.organizationCounts;
   if (live || trash) parts.push({ name: 'organization', write: recordingCountsChange(db, orgId, { live, trash }) });
   if (change.recorderCounts) parts.push({ name: 'recorder', write: recorderCountsChange(db, orgId, change.recorderCounts) });
+  const timer = change.trashTimer;
+  if (timer === 'remove') parts.push({ name: 'trashTimer', write: remove(keys.trashTimer(orgId, id)) });
+  else if (timer) {
+    if (!change.after?.deleted_at) throw new Error(`A trash timer needs a recording in the trash (${id})`);
+    parts.push({ name: 'trashTimer', write: put(trashTimerItem({ org_id: orgId, recording_id: id, deleted_at: change.after.deleted_at, purge_at: timer.set.purgeAt })) });
+  }
+  if (change.tombstone) {
+    if (change.after) throw new Error(`A tombstone goes with a permanent delete only (${id})`);
+    parts.push(tombstonePart(db, { resource: 'recording', org_id: orgId, id, deleted_at: change.tombstone.deletedAt, recorded_by: subject.recorded_by }));
+  }
   await commitParts(db, parts);
+}
+
+/**
+ * Sets a trashed recording's timer again, only while the recording is still in the trash
+ * since `timer.deleted_at`: when the timer went before the retention ran out (the retention
+ * was raised since it was set), the recording must still be purged at its time. A
+ * WriteConflict when the recording left the trash or was trashed again meanwhile.
+ */
+export async function rearmTrashTimer(db: TableContext, timer: TrashTimer): Promise<void> {
+  await commitParts<'recording' | 'trashTimer'>(db, [
+    {
+      name: 'recording',
+      write: {
+        ConditionCheck: {
+          TableName: db.tableName,
+          Key: keys.recording(timer.org_id, timer.recording_id),
+          ConditionExpression: 'deleted_at = :deletedAt',
+          ExpressionAttributeValues: { ':deletedAt': timer.deleted_at },
+        },
+      },
+    },
+    { name: 'trashTimer', write: { Put: { TableName: db.tableName, Item: trashTimerItem(timer) } } },
+  ]);
 }
 
 /**

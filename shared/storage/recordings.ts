@@ -401,18 +401,22 @@ function partsFromItems(items: Record<string, unknown>[], recordingSk: string): 
 }
 
 /**
- * Deletes every related item of a recording (summary, action items, translation,
- * transcript header and chunks): one query for their keys, then batches of 25, retrying
- * unprocessed ones. For parts too many for one transaction; the recording stays.
+ * Deletes every related item of a recording deleted for good (summary, action items,
+ * translation, transcript header and chunks): one strongly consistent query over the
+ * recording's key range, then batches of 25, retrying unprocessed ones. When the range
+ * still holds the recording item itself (the recording is not deleted, or an id was reused)
+ * nothing is deleted. Returns how many items went, and whether the recording was there.
  */
-export async function deleteRelatedItems(db: TableContext, orgId: string, recordingId: string): Promise<void> {
+export async function deleteRelatedItems(db: TableContext, orgId: string, recordingId: string): Promise<{ deleted: number; recordingExists: boolean }> {
   const base = keys.recording(orgId, recordingId);
   const items = await queryAll(db, {
     TableName: db.tableName,
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': base.PK, ':from': `${base.SK}#`, ':to': `${base.SK}#~` },
+    ExpressionAttributeValues: { ':pk': base.PK, ':from': base.SK, ':to': `${base.SK}#~` },
     ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
   });
+  if (items.some((item) => item.SK === base.SK)) return { deleted: 0, recordingExists: true };
   const itemKeys = items.map((item) => ({ PK: base.PK, SK: String(item.SK) }));
   for (let i = 0; i < itemKeys.length; i += 25) {
     await sendUntilProcessed(
@@ -423,4 +427,5 @@ export async function deleteRelatedItems(db: TableContext, orgId: string, record
       },
     );
   }
+  return { deleted: itemKeys.length, recordingExists: false };
 }

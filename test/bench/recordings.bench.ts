@@ -194,7 +194,7 @@ async function writeDirectory(db: TableContext, spec: OrgSpec, now: Date): Promi
  */
 async function writeThroughDomain(db: TableContext, spec: OrgSpec, now: Date): Promise<void> {
   await writeDirectory(db, spec, now);
-  const deps = { db, now: () => now };
+  const deps = { db, now: () => now, trashRetentionDays: 30 };
   for (const recording of spec.recordings) {
     const { deleted_at: _deletedAt, ...live } = recording;
     await createRecording(deps, { ...live, updated_at: live.created_at });

@@ -1,4 +1,6 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { cleanUpDeletedRecording, type CleanupDeps } from '../../shared/domain/recordings/clean-up-recording';
 import { listPublicRecordings } from '../../shared/domain/recordings/public-recordings';
 import { listRecordings } from '../../shared/domain/recordings/list-recordings';
 import { readLiveRecording } from '../../shared/domain/recordings/read-recording';
@@ -6,16 +8,23 @@ import {
   completeUpload,
   createRecording,
   deleteRecordingPermanently,
+  expireTrashedRecording,
   restoreRecording,
   softDeleteRecording,
   updateRecording,
 } from '../../shared/domain/recordings/recording-changes';
+import { eventConsumer } from '../../shared/events/event-consumer';
+import { withChangeContext } from '../../shared/storage/change-stamp';
 import type { TableContext } from '../../shared/storage/dynamo';
+import { keys } from '../../shared/storage/keys';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
 import type { RecordingFilter } from '../../shared/storage/recording-index';
-import { getRecording, getRecordingWithParts, type Recording, type RecordingParts } from '../../shared/storage/recordings';
-import { localDeployment, seed, unique } from '../support/api';
+import { createRecordingObjects, recordingObjectKey, recordingObjectPrefix } from '../../shared/storage/recording-objects';
+import { getRecording, type Recording, type RecordingParts } from '../../shared/storage/recordings';
+import { trashTimerFromItem } from '../../shared/storage/trash-timers';
+import { listObjects, localDeployment, localS3, seed, unique } from '../support/api';
+import { domainEvent, queuedEvents } from '../support/events';
 
 /**
  * The recording changes (shared/domain/recordings) called directly against the emulator's
@@ -24,11 +33,16 @@ import { localDeployment, seed, unique } from '../support/api';
  * upload's completion, and what a writer that keeps losing races gets.
  */
 const { db } = localDeployment();
-const T0 = new Date('2026-01-01T00:00:00.000Z');
-const T1 = new Date('2026-01-02T00:00:00.000Z');
-const T2 = new Date('2026-01-03T00:00:00.000Z');
-const T3 = new Date('2026-01-04T00:00:00.000Z');
-const at = (time: Date) => ({ db, now: () => time });
+// Years ahead: the timers of the recordings these tests trash must not have run out for a TTL
+// sweep with the real clock (npm start's, or a test's over the whole table), whose retention
+// would then delete them under the test.
+const T0 = new Date('2036-01-01T00:00:00.000Z');
+const T1 = new Date('2036-01-02T00:00:00.000Z');
+const T2 = new Date('2036-01-03T00:00:00.000Z');
+const T3 = new Date('2036-01-04T00:00:00.000Z');
+const RETENTION_DAYS = 30;
+const DAY = 86_400_000;
+const at = (time: Date) => ({ db, now: () => time, trashRetentionDays: RETENTION_DAYS });
 const NO_RELATED = { transcript: false, summary: false, action_items: false, translation: false };
 
 /** An organization of its own: mo (member) and ann (admin), tags A and B owned by mo. */
@@ -90,6 +104,66 @@ async function listed(org: Org, filter: Partial<RecordingFilter> = {}) {
 }
 
 const notFound = { statusCode: 404, code: 'RECORDING_NOT_FOUND' };
+
+/** A stored item as it is, or undefined. */
+async function storedItem(key: { PK: string; SK: string }) {
+  return (await db.client.send(new GetCommand({ TableName: db.tableName, Key: key, ConsistentRead: true }))).Item;
+}
+
+/** A recording's trash timer: when it runs out, and the epoch second TTL may remove it at; undefined when it has none. */
+async function timerOf(org: Org, recordingId: string) {
+  const item = await storedItem(keys.trashTimer(org.orgId, recordingId));
+  return item && { ...trashTimerFromItem(item), expires_at_epoch: item.expires_at_epoch };
+}
+
+/** The tombstone a permanent delete leaves: its fields and its change stamp (who, which request, why). */
+async function tombstoneOf(org: Org, recordingId: string) {
+  const item = await storedItem(keys.tombstone(org.orgId, 'recording', recordingId));
+  return item && { resource: item.resource, id: item.id, deleted_at: item.deleted_at, recorded_by: item.recorded_by, last_change: item.last_change };
+}
+
+/** The sort keys of a recording's related items (summary, action items, translation, transcript header and chunks). */
+async function relatedItemsOf(org: Org, recordingId: string): Promise<string[]> {
+  const { Items } = await db.client.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': `ORG#${org.orgId}`, ':from': `REC#${recordingId}#`, ':to': `REC#${recordingId}#~` },
+      ConsistentRead: true,
+    }),
+  );
+  return (Items ?? []).map((item) => String(item.SK));
+}
+
+/**
+ * The table as a function sees it, with every request it sends recorded (the command's name,
+ * and for a transaction each write as `<Put|Delete|Update|ConditionCheck> <SK>`);
+ * `beforeTransaction` runs another writer's change through the real table before each
+ * transaction goes out.
+ */
+function observedTable(beforeTransaction?: (transaction: number) => Promise<void>) {
+  const commands: string[] = [];
+  const transactions: string[][] = [];
+  const client = new Proxy(db.client, {
+    get(target, property, receiver) {
+      if (property !== 'send') return Reflect.get(target, property, receiver);
+      return async (command: Parameters<typeof target.send>[0]) => {
+        commands.push(command.constructor.name);
+        if (command instanceof TransactWriteCommand) {
+          transactions.push(
+            (command.input.TransactItems ?? []).map((item) => {
+              const [kind, write] = Object.entries(item)[0] as [string, { Key?: Record<string, unknown>; Item?: Record<string, unknown> }];
+              return `${kind} ${String((write.Key ?? write.Item)?.SK)}`;
+            }),
+          );
+          await beforeTransaction?.(transactions.length);
+        }
+        return target.send(command);
+      };
+    },
+  });
+  return { table: { ...db, client } as TableContext, commands, transactions };
+}
 
 describe('createRecording', () => {
   it('stores the recording as given, lists it under its tags and counts it for the organization and the recorder', async () => {
@@ -211,6 +285,15 @@ describe('softDeleteRecording and restoreRecording', () => {
     await softDeleteRecording(at(T2), org.orgId, newest.id);
     await expect(readLiveRecording(db, org.orgId, newest.id)).rejects.toMatchObject(notFound);
     expect(await getRecording(db, org.orgId, newest.id)).toEqual({ ...newest, deleted_at: T2.toISOString(), updated_at: T2.toISOString() });
+    // Its trash timer runs out after the retention; TTL removes it then, never before.
+    const purgeAt = new Date(T2.getTime() + RETENTION_DAYS * DAY);
+    expect(await timerOf(org, newest.id)).toEqual({
+      org_id: org.orgId,
+      recording_id: newest.id,
+      deleted_at: T2.toISOString(),
+      purge_at: purgeAt.toISOString(),
+      expires_at_epoch: purgeAt.getTime() / 1000,
+    });
     expect(await counters(org)).toEqual({ live: 1, trash: 1, recorder: { count: 1, latest: older.created_at } });
     expect((await listed(org, { tagIds: [org.tagA] })).ids).toEqual([]);
     expect(await listed(org, { bin: 'TRASH' })).toEqual({ ids: [newest.id], total: 1 });
@@ -219,6 +302,7 @@ describe('softDeleteRecording and restoreRecording', () => {
     const restored = await restoreRecording(at(T3), org.orgId, newest.id);
     expect(restored).toEqual({ ...newest, updated_at: T3.toISOString() });
     expect(await getRecording(db, org.orgId, newest.id)).toEqual(restored);
+    expect(await timerOf(org, newest.id)).toBeUndefined();
     expect(await counters(org)).toEqual({ live: 2, trash: 0, recorder: { count: 2, latest: newest.created_at } });
     expect((await listed(org, { tagIds: [org.tagA] })).ids).toEqual([newest.id]);
     await expect(restoreRecording(at(T3), org.orgId, newest.id)).rejects.toMatchObject(notFound);
@@ -234,46 +318,258 @@ describe('softDeleteRecording and restoreRecording', () => {
 });
 
 describe('deleteRecordingPermanently', () => {
-  const upload = (key: string) => ({ s3_key: key, content_type: 'audio/mp4', filename: 'a.m4a', size_bytes: 5 });
+  const summary = { markdown: 'gone soon', template_id: null, template_name: null, created_at: T0.toISOString(), updated_at: T0.toISOString() };
 
-  it('removes the recording, its parts and its uploaded object, and takes it off the counters (live or trashed)', async () => {
+  it('commits one transaction and nothing else: the recording, its tag links and counts, and a tombstone naming who deleted it', async () => {
     const org = await newOrg();
-    const live = org.recording('live', { tags: [org.tagA], upload: upload('recordings/live.m4a'), related: { ...NO_RELATED, summary: true } });
-    const trashed = org.recording('trashed', { deleted_at: T0.toISOString() });
-    await createRecording(at(T0), live, { summary: { markdown: 'gone soon', created_at: T0.toISOString(), updated_at: T0.toISOString() } });
-    await createRecording(at(T0), trashed);
-    expect(await counters(org)).toEqual({ live: 1, trash: 1, recorder: { count: 1, latest: live.created_at } });
+    const live = org.recording('live', {
+      tags: [org.tagA],
+      upload: { s3_key: recordingObjectKey(org.orgId, `rec_live_${org.orgId}`, 'a.m4a'), content_type: 'audio/mp4', filename: 'a.m4a', size_bytes: 5 },
+      related: { ...NO_RELATED, summary: true },
+    });
+    await createRecording(at(T0), live, { summary });
+    expect(await counters(org)).toEqual({ live: 1, trash: 0, recorder: { count: 1, latest: live.created_at } });
 
-    const deleteObject = jest.fn(async (_key: string) => undefined);
-    await deleteRecordingPermanently({ ...at(T1), deleteObject }, org.orgId, live.id);
-    expect(deleteObject.mock.calls).toEqual([['recordings/live.m4a']]);
-    expect(await getRecordingWithParts(db, org.orgId, live.id)).toEqual({ recording: undefined, parts: {} });
+    const observed = observedTable();
+    await withChangeContext({ actor: { kind: 'user', id: org.ann }, correlationId: 'corr-delete' }, () =>
+      deleteRecordingPermanently({ db: observed.table, now: () => T1 }, org.orgId, live.id),
+    );
+    // Reads: the recording, its recorder and the recorder's newest other live recording. No
+    // batch delete of parts and no S3 call (the function has no object store at all).
+    expect(observed.commands).toEqual(['GetCommand', 'GetCommand', 'QueryCommand', 'TransactWriteCommand']);
+    expect(observed.transactions).toEqual([
+      [
+        `Delete REC#${live.id}`,
+        `Delete ${live.created_at}#${live.id}`,
+        'Update ORG',
+        `Update MEMBER#${org.mo}`,
+        `Put DELETED#recording#${live.id}`,
+      ],
+    ]);
+    expect(await getRecording(db, org.orgId, live.id)).toBeUndefined();
     expect((await listed(org, { tagIds: [org.tagA] })).ids).toEqual([]);
-    expect(await counters(org)).toEqual({ live: 0, trash: 1, recorder: { count: 0, latest: null } });
-
-    await deleteRecordingPermanently({ ...at(T1), deleteObject }, org.orgId, trashed.id);
-    expect(deleteObject).toHaveBeenCalledTimes(1); // no upload, no object
-    expect(await getRecording(db, org.orgId, trashed.id)).toBeUndefined();
     expect(await counters(org)).toEqual({ live: 0, trash: 0, recorder: { count: 0, latest: null } });
-
-    await expect(deleteRecordingPermanently({ ...at(T1), deleteObject }, org.orgId, trashed.id)).rejects.toMatchObject(notFound);
+    expect(await tombstoneOf(org, live.id)).toEqual({
+      resource: 'recording',
+      id: live.id,
+      deleted_at: T1.toISOString(),
+      recorded_by: org.mo,
+      last_change: { id: expect.stringMatching(/^[0-9a-f]{16}$/), actor: { kind: 'user', id: org.ann }, correlation_id: 'corr-delete' },
+    });
+    await expect(deleteRecordingPermanently(at(T1), org.orgId, live.id)).rejects.toMatchObject(notFound);
   });
 
-  it('leaves the recording and its counts in place when the object cannot be removed, so the delete can be repeated', async () => {
+  it('from the trash: takes the trash count and the trash timer, reading nothing but the recording', async () => {
     const org = await newOrg();
-    const recording = org.recording('stuck', { upload: upload('recordings/stuck.m4a') });
+    const recording = org.recording('trashed');
     await createRecording(at(T0), recording);
+    await softDeleteRecording(at(T1), org.orgId, recording.id);
+    expect(await timerOf(org, recording.id)).toBeDefined();
 
-    const failing = jest.fn(async (_key: string) => {
-      throw new Error('S3 unavailable');
-    });
-    await expect(deleteRecordingPermanently({ ...at(T1), deleteObject: failing }, org.orgId, recording.id)).rejects.toThrow('S3 unavailable');
-    expect(await getRecording(db, org.orgId, recording.id)).toEqual(recording);
-    expect(await counters(org)).toEqual({ live: 1, trash: 0, recorder: { count: 1, latest: recording.created_at } });
-
-    await deleteRecordingPermanently({ ...at(T1), deleteObject: jest.fn(async () => undefined) }, org.orgId, recording.id);
+    const observed = observedTable();
+    await deleteRecordingPermanently({ db: observed.table, now: () => T2 }, org.orgId, recording.id);
+    expect(observed.commands).toEqual(['GetCommand', 'TransactWriteCommand']);
+    expect(observed.transactions).toEqual([[`Delete REC#${recording.id}`, 'Update ORG', `Delete TRASHTIMER#${recording.id}`, `Put DELETED#recording#${recording.id}`]]);
     expect(await getRecording(db, org.orgId, recording.id)).toBeUndefined();
+    expect(await timerOf(org, recording.id)).toBeUndefined();
     expect(await counters(org)).toEqual({ live: 0, trash: 0, recorder: { count: 0, latest: null } });
+    // Outside a request the service itself deleted it.
+    expect(await tombstoneOf(org, recording.id)).toMatchObject({ deleted_at: T2.toISOString(), last_change: { actor: null, correlation_id: null } });
+  });
+
+  it('unknown recordings are 404 and write nothing', async () => {
+    const org = await newOrg();
+    const observed = observedTable();
+    await expect(deleteRecordingPermanently({ db: observed.table, now: () => T1 }, org.orgId, 'rec_unknown')).rejects.toMatchObject(notFound);
+    expect(observed.commands).toEqual(['GetCommand']);
+  });
+});
+
+describe('expireTrashedRecording (trash retention)', () => {
+  const dueEvent = (org: Org, recordingId: string) =>
+    domainEvent({ type: 'recording.retention_due', org_id: org.orgId, resource: { type: 'recording', id: recordingId }, correlation_id: 'corr-retention' });
+  /** When a recording trashed at T1 is due. */
+  const DUE = new Date(T1.getTime() + RETENTION_DAYS * DAY);
+
+  /** A recording of mo's with a tag, moved to the trash at T1 (its timer set), beside a live one. */
+  async function trashedAtT1() {
+    const org = await newOrg();
+    const recording = org.recording('old', { tags: [org.tagA] });
+    const other = org.recording('other', { created_at: '2035-12-01T00:00:00.000Z' });
+    await createRecording(at(T0), recording);
+    await createRecording(at(T0), other);
+    await softDeleteRecording(at(T1), org.orgId, recording.id);
+    expect(await counters(org)).toEqual({ live: 1, trash: 1, recorder: { count: 1, latest: other.created_at } });
+    return { org, recording, other };
+  }
+
+  it('before the retention has run out: nothing is deleted (the timer is set again for its time)', async () => {
+    const { org, recording, other } = await trashedAtT1();
+    expect(await expireTrashedRecording(at(new Date(DUE.getTime() - 1)), dueEvent(org, recording.id))).toBe('not_due');
+    expect(await getRecording(db, org.orgId, recording.id)).toMatchObject({ deleted_at: T1.toISOString() });
+    expect(await counters(org)).toEqual({ live: 1, trash: 1, recorder: { count: 1, latest: other.created_at } });
+    expect(await timerOf(org, recording.id)).toMatchObject({ purge_at: DUE.toISOString() });
+    expect(await tombstoneOf(org, recording.id)).toBeUndefined();
+  });
+
+  it('once it has: deleted for good as a manual permanent delete, counts fixed, by no actor and for retention', async () => {
+    const { org, recording, other } = await trashedAtT1();
+    expect(await expireTrashedRecording(at(DUE), dueEvent(org, recording.id))).toBe('deleted');
+    expect(await getRecording(db, org.orgId, recording.id)).toBeUndefined();
+    expect(await timerOf(org, recording.id)).toBeUndefined();
+    expect(await counters(org)).toEqual({ live: 1, trash: 0, recorder: { count: 1, latest: other.created_at } });
+    expect(await listed(org, { bin: 'TRASH' })).toEqual({ ids: [], total: 0 });
+    expect(await tombstoneOf(org, recording.id)).toEqual({
+      resource: 'recording',
+      id: recording.id,
+      deleted_at: DUE.toISOString(),
+      recorded_by: org.mo,
+      last_change: { id: expect.any(String), actor: null, correlation_id: 'corr-retention', reason: 'retention' },
+    });
+    // A redelivered event finds nothing to do.
+    expect(await expireTrashedRecording(at(DUE), dueEvent(org, recording.id))).toBe('not_in_trash');
+    expect(await counters(org)).toEqual({ live: 1, trash: 0, recorder: { count: 1, latest: other.created_at } });
+  });
+
+  it('a recording restored meanwhile stays where it is', async () => {
+    const { org, recording } = await trashedAtT1();
+    await restoreRecording(at(T2), org.orgId, recording.id);
+    expect(await expireTrashedRecording(at(new Date(DUE.getTime() + DAY)), dueEvent(org, recording.id))).toBe('not_in_trash');
+    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, updated_at: T2.toISOString() });
+    expect(await counters(org)).toMatchObject({ live: 2, trash: 0 });
+    expect(await timerOf(org, recording.id)).toBeUndefined();
+  });
+
+  it('a restore that commits between its read and its delete wins: the recording comes back whole', async () => {
+    const { org, recording } = await trashedAtT1();
+    const observed = observedTable(async (transaction) => {
+      if (transaction === 1) await restoreRecording(at(T2), org.orgId, recording.id);
+    });
+    expect(await expireTrashedRecording({ ...at(DUE), db: observed.table }, dueEvent(org, recording.id))).toBe('not_in_trash');
+    expect(observed.transactions).toHaveLength(1);
+    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, updated_at: T2.toISOString() });
+    expect((await listed(org, { tagIds: [org.tagA] })).ids).toEqual([recording.id]);
+    expect(await counters(org)).toMatchObject({ live: 2, trash: 0, recorder: { count: 2 } });
+    expect(await tombstoneOf(org, recording.id)).toBeUndefined();
+  });
+
+  it('a recording trashed again since is judged by its current stay in the trash', async () => {
+    const { org, recording } = await trashedAtT1();
+    await restoreRecording(at(T2), org.orgId, recording.id);
+    await softDeleteRecording(at(T3), org.orgId, recording.id);
+    expect(await expireTrashedRecording(at(new Date(DUE.getTime() + 60_000)), dueEvent(org, recording.id))).toBe('not_due');
+    expect(await getRecording(db, org.orgId, recording.id)).toMatchObject({ deleted_at: T3.toISOString() });
+    expect(await timerOf(org, recording.id)).toMatchObject({ deleted_at: T3.toISOString(), purge_at: new Date(T3.getTime() + RETENTION_DAYS * DAY).toISOString() });
+  });
+
+  it('a retention raised since the timer was set: not due yet, the timer set for the new retention', async () => {
+    const { org, recording } = await trashedAtT1();
+    const longer = { ...at(DUE), trashRetentionDays: 60 };
+    expect(await expireTrashedRecording(longer, dueEvent(org, recording.id))).toBe('not_due');
+    const later = new Date(T1.getTime() + 60 * DAY);
+    expect(await timerOf(org, recording.id)).toMatchObject({ purge_at: later.toISOString(), expires_at_epoch: later.getTime() / 1000 });
+    expect(await expireTrashedRecording({ ...longer, now: () => later }, dueEvent(org, recording.id))).toBe('deleted');
+  });
+
+  it('a live or unknown recording: nothing', async () => {
+    const { org, other } = await trashedAtT1();
+    expect(await expireTrashedRecording(at(DUE), dueEvent(org, other.id))).toBe('not_in_trash');
+    expect(await expireTrashedRecording(at(DUE), dueEvent(org, 'rec_unknown'))).toBe('not_in_trash');
+    expect(await counters(org)).toMatchObject({ live: 1, trash: 1 });
+  });
+});
+
+describe('cleanUpDeletedRecording (object cleanup)', () => {
+  const { runtime } = localDeployment();
+  const objects = createRecordingObjects({ bucket: runtime.bucketName, region: runtime.region, endpoint: runtime.s3Endpoint });
+  const { s3, bucket } = localS3();
+  const putObject = (key: string) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'hello', ContentType: 'audio/mp4' }));
+  const deletedEvent = (org: Org, recordingId: string) =>
+    domainEvent({ type: 'recording.deleted', org_id: org.orgId, resource: { type: 'recording', id: recordingId }, data: { recorded_by: org.mo, reason: 'request' } });
+  /** The consumer's handler as functions/events/clean-up-recording.ts builds it, with these dependencies. */
+  const consumer = (deps: CleanupDeps) => eventConsumer('objectCleanup', async (event) => void (await cleanUpDeletedRecording(deps, event)));
+  const segments = Array.from({ length: 300 }, (_, i) => ({ speaker: 'Mo', text: `${i} ${'x'.repeat(1000)}`, start: i, end: i + 1 }));
+  const parts: RecordingParts = {
+    transcript: { header: { id: 'trn_1', language: 'en', segment_count: 0, chunk_count: 0, created_at: T0.toISOString(), updated_at: T0.toISOString() }, segments },
+    summary: { markdown: '## Notes', template_id: null, template_name: null, created_at: T0.toISOString(), updated_at: T0.toISOString() },
+    action_items: [{ id: 'act_1', text: 'Send the deck', assignee: null, due_date: null, completed: false }],
+    translation: { id: 'trl_1', created_at: T0.toISOString(), updated_at: T0.toISOString(), detected_language: 'en', to_language: 'fr', processing_status: 'completed', error_message: '' },
+  };
+  const ALL_RELATED = { transcript: true, summary: true, action_items: true, translation: true };
+
+  it('removes every related item and every object under the recording, nothing of a neighbour; a redelivery finds nothing and succeeds', async () => {
+    const org = await newOrg();
+    const recording = org.recording('clean', { related: ALL_RELATED });
+    const key = recordingObjectKey(org.orgId, recording.id, 'call.m4a');
+    await createRecording(at(T0), { ...recording, upload: { s3_key: key, content_type: 'audio/mp4', filename: 'call.m4a', size_bytes: 5 } }, parts);
+    const prefix = recordingObjectPrefix(org.orgId, recording.id);
+    // A neighbour whose id starts with this one's: its prefix is not under this one's.
+    const neighbour = recordingObjectPrefix(org.orgId, `${recording.id}x`);
+    await Promise.all([putObject(key), putObject(`${prefix}second-take.m4a`), putObject(`${neighbour}call.m4a`)]);
+    expect(await relatedItemsOf(org, recording.id)).toHaveLength(6); // summary, actions, translation, transcript header and 2 chunks
+    await deleteRecordingPermanently(at(T1), org.orgId, recording.id);
+
+    const event = deletedEvent(org, recording.id);
+    const handler = consumer({ db, objects });
+    expect(await handler(queuedEvents([event]))).toEqual({ batchItemFailures: [] });
+    expect(await listObjects(prefix)).toEqual([]);
+    expect(await relatedItemsOf(org, recording.id)).toEqual([]);
+    expect(await listObjects(neighbour)).toHaveLength(1);
+
+    expect(await handler(queuedEvents([event], 2))).toEqual({ batchItemFailures: [] });
+    expect(await cleanUpDeletedRecording({ db, objects }, event)).toEqual({ relatedItems: 0, objects: 0, uploadsAborted: 0, skipped: false });
+    expect(await listObjects(neighbour)).toHaveLength(1);
+  });
+
+  it('S3 failing once: that delivery alone fails, the next one removes the object', async () => {
+    const org = await newOrg();
+    // Recordings never stored (no tombstone, so only this test's deliveries clean them up).
+    const [failing, fine] = [`rec_s3fail_${org.orgId}`, `rec_s3fine_${org.orgId}`];
+    await Promise.all([putObject(recordingObjectKey(org.orgId, failing, 'call.m4a')), putObject(recordingObjectKey(org.orgId, fine, 'call.m4a'))]);
+    let failures = 0;
+    const flaky: CleanupDeps['objects'] = {
+      deletePrefix: async (prefix) => {
+        if (prefix.includes(failing) && failures++ === 0) throw new Error('S3 unavailable');
+        return objects.deletePrefix(prefix);
+      },
+    };
+    const handler = consumer({ db, objects: flaky });
+    const [failingEvent, fineEvent] = [deletedEvent(org, failing), deletedEvent(org, fine)];
+
+    expect(await handler(queuedEvents([failingEvent, fineEvent], 1))).toEqual({ batchItemFailures: [{ itemIdentifier: `msg-0-${failingEvent.id}` }] });
+    expect(await listObjects(recordingObjectPrefix(org.orgId, failing))).toHaveLength(1);
+    expect(await listObjects(recordingObjectPrefix(org.orgId, fine))).toEqual([]);
+
+    expect(await handler(queuedEvents([failingEvent], 2))).toEqual({ batchItemFailures: [] });
+    expect(await listObjects(recordingObjectPrefix(org.orgId, failing))).toEqual([]);
+  });
+
+  it('removes the objects where the S3 emulator cannot list unfinished uploads (there is nothing it can abort)', async () => {
+    const org = await newOrg();
+    const recordingId = `rec_multipart_${org.orgId}`;
+    await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: recordingObjectKey(org.orgId, recordingId, 'long.m4a') }));
+    await putObject(recordingObjectKey(org.orgId, recordingId, 'short.m4a'));
+    expect(await objects.deletePrefix(recordingObjectPrefix(org.orgId, recordingId))).toEqual({ objects: 1, uploadsAborted: 0 });
+    expect(await listObjects(recordingObjectPrefix(org.orgId, recordingId))).toEqual([]);
+  });
+
+  it('touches nothing of a recording stored again under the id', async () => {
+    const org = await newOrg();
+    const recording = org.recording('again', { related: { ...NO_RELATED, summary: true } });
+    await createRecording(at(T0), recording, { summary: parts.summary });
+    const key = recordingObjectKey(org.orgId, recording.id, 'call.m4a');
+    await putObject(key);
+    expect(await cleanUpDeletedRecording({ db, objects }, deletedEvent(org, recording.id))).toEqual({ relatedItems: 0, objects: 0, uploadsAborted: 0, skipped: true });
+    expect(await relatedItemsOf(org, recording.id)).toEqual([`REC#${recording.id}#SUMMARY`]);
+    expect(await listObjects(key)).toHaveLength(1);
+  });
+
+  it('refuses an event it does not handle, and a prefix that is not one recording\'s', async () => {
+    const org = await newOrg();
+    await expect(cleanUpDeletedRecording({ db, objects }, { ...deletedEvent(org, 'rec_x'), type: 'recording.trashed' })).rejects.toThrow('recording.deleted only');
+    for (const prefix of ['', 'recordings/', `recordings/${org.orgId}/`, `recordings/${org.orgId}/rec_x/call.m4a`, 'other/org/rec/']) {
+      await expect(objects.deletePrefix(prefix)).rejects.toThrow("not a recording's prefix");
+    }
   });
 });
 
@@ -342,22 +638,10 @@ describe('completeUpload', () => {
 });
 
 describe('a change racing other writers', () => {
-  /**
-   * A table whose transactions each lose a race: before each one goes out, `interfere`
-   * runs another writer's change through the real table.
-   */
+  /** A table whose transactions each lose a race: before each one goes out, `interfere` runs another writer's change. */
   function racingTable(interfere: (transaction: number) => Promise<void>): { table: TableContext; transactions: () => number } {
-    let transactions = 0;
-    const client = new Proxy(db.client, {
-      get(target, property, receiver) {
-        if (property !== 'send') return Reflect.get(target, property, receiver);
-        return async (command: Parameters<typeof target.send>[0]) => {
-          if (command instanceof TransactWriteCommand) await interfere(++transactions);
-          return target.send(command);
-        };
-      },
-    });
-    return { table: { ...db, client }, transactions: () => transactions };
+    const observed = observedTable(interfere);
+    return { table: observed.table, transactions: () => observed.transactions.length };
   }
 
   it('plans again on fresh data after losing a race, keeping the other writer\'s change', async () => {
@@ -394,13 +678,13 @@ describe('a change racing other writers', () => {
   it('a counter moved by another recording meanwhile is re-read, so no count is lost', async () => {
     const org = await newOrg();
     const first = org.recording('first');
-    const second = org.recording('second', { created_at: '2026-01-01T06:00:00.000Z' });
+    const second = org.recording('second', { created_at: new Date(T0.getTime() + 6 * 3_600_000).toISOString() });
     await createRecording(at(T0), first);
     // While `first` goes to the trash, `second` is created by the same recorder.
     const { table, transactions } = racingTable(async (transaction) => {
       if (transaction === 1) await createRecording(at(T0), second);
     });
-    await softDeleteRecording({ db: table, now: () => T1 }, org.orgId, first.id);
+    await softDeleteRecording({ ...at(T1), db: table }, org.orgId, first.id);
     expect(transactions()).toBe(2);
     expect(await counters(org)).toEqual({ live: 1, trash: 1, recorder: { count: 1, latest: second.created_at } });
   });

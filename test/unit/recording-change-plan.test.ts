@@ -94,17 +94,34 @@ describe('planRecordingChange', () => {
     expect(plan.recorderCounts).toEqual({ userId: 'usr_1', read: 0, next: 1, latestRecordingAt: live.created_at });
   });
 
-  it('a permanent delete of a live recording removes its links and one live recording; of a trashed one, one from the trash only', () => {
-    const ofLive = planRecordingChange({ before: live, relies: { kind: 'stored', unchangedSince: live.updated_at }, recorder: { membership: membership(1, live.created_at), newestOtherLiveAt: null } });
+  it('a permanent delete of a live recording removes its links and one live recording; of a trashed one, one from the trash only (and its trash timer); both leave a tombstone', () => {
+    const deletedAt = '2026-01-12T00:00:00.000Z';
+    const ofLive = planRecordingChange({ before: live, relies: { kind: 'stored', unchangedSince: live.updated_at }, recorder: { membership: membership(1, live.created_at), newestOtherLiveAt: null }, deletedAt });
     expect(ofLive.after).toBeUndefined();
     expect(ofLive.tagLinks).toEqual({ write: [], remove: ['tag_a', 'tag_b'] });
     expect(ofLive.organizationCounts).toEqual({ live: -1, trash: 0 });
     expect(ofLive.recorderCounts).toMatchObject({ next: 0 });
+    expect(ofLive.trashTimer).toBeUndefined();
+    expect(ofLive.tombstone).toEqual({ deletedAt });
 
-    const ofTrashed = planRecordingChange({ before: trashed, relies: { kind: 'stored', unchangedSince: trashed.updated_at } });
+    const ofTrashed = planRecordingChange({ before: trashed, relies: { kind: 'stored', unchangedSince: trashed.updated_at }, deletedAt });
     expect(ofTrashed.tagLinks).toEqual({ write: [], remove: [] });
     expect(ofTrashed.organizationCounts).toEqual({ live: 0, trash: -1 });
     expect(ofTrashed.recorderCounts).toBeUndefined();
+    expect(ofTrashed.trashTimer).toBe('remove');
+    expect(ofTrashed.tombstone).toEqual({ deletedAt });
+
+    // Without its moment a permanent delete would lose its tombstone, and so its event.
+    expect(() => planRecordingChange({ before: trashed, relies: { kind: 'stored' } })).toThrow('needs its moment');
+  });
+
+  it('a recording entering the trash gets a timer when given its purge time, and loses it when restored', () => {
+    const purgeAt = '2026-02-10T00:00:00.000Z';
+    expect(planRecordingChange({ before: live, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE' }, purgeAt }).trashTimer).toEqual({ set: { purgeAt } });
+    // A recording created in the trash (a fixture's) is given none.
+    expect(planRecordingChange({ after: trashed, relies: { kind: 'new' } }).trashTimer).toBeUndefined();
+    expect(planRecordingChange({ before: trashed, after: live, relies: { kind: 'stored', stillIn: 'TRASH' } }).trashTimer).toBe('remove');
+    expect(planRecordingChange({ before: live, after: live, relies: { kind: 'stored', stillIn: 'LIVE' } }).trashTimer).toBeUndefined();
   });
 
   it('leaves the recorder alone when it is no longer a member', () => {

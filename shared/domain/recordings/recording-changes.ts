@@ -1,25 +1,36 @@
+import type { DomainEvent } from '../../events/event-catalog';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
 import type { TableContext } from '../../storage/dynamo';
 import { getMembership, type Membership } from '../../storage/memberships';
+import { withChangeContext } from '../../storage/change-stamp';
 import {
   commitRecordingChange,
   newestOtherLiveRecordingAt,
+  rearmTrashTimer,
   relatedItemCount,
   TRANSACTION_WRITE_LIMIT,
   type RecordingChange,
   type RecordingCondition,
 } from '../../storage/recording-writes';
-import { deleteRelatedItems, getRecording, recordUploadOutcome, type Recording, type RecordingParts } from '../../storage/recordings';
+import { getRecording, recordUploadOutcome, type Recording, type RecordingParts } from '../../storage/recordings';
 import { getTags } from '../../storage/tags';
+import { WriteConflict } from '../../storage/transactions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import { readLiveRecording, recordingNotFound } from './read-recording';
-
-/** Removes a recording's uploaded object; S3 in AWS, the S3 emulator locally. */
-export type DeleteObject = (key: string) => Promise<void>;
 
 export interface RecordingDeps {
   db: TableContext;
   now: () => Date;
+}
+
+/** What moving recordings to the trash needs besides: how long the trash keeps them (TRASH_RETENTION_DAYS). */
+export interface TrashDeps extends RecordingDeps {
+  trashRetentionDays: number;
+}
+
+/** When a recording trashed at `deletedAt` is due to be deleted for good. */
+export function purgeAt(deletedAt: string, trashRetentionDays: number): string {
+  return new Date(Date.parse(deletedAt) + trashRetentionDays * 86_400_000).toISOString();
 }
 
 /** Attempts before a change that keeps losing races gives up with 409. */
@@ -62,6 +73,13 @@ export function planRecordingChange(change: {
   relies: RecordingCondition;
   parts?: RecordingParts;
   recorder?: RecorderState;
+  /**
+   * When a recording entering the trash is due to be deleted for good: its trash timer is
+   * set. Absent, a recording created in the trash (a fixture's) gets no timer.
+   */
+  purgeAt?: string;
+  /** The moment of a permanent delete (`after` undefined): its tombstone's deleted_at. */
+  deletedAt?: string;
 }): RecordingChange {
   const { before, after, recorder } = change;
   const written = isLive(after) ? after.tags : [];
@@ -76,6 +94,13 @@ export function planRecordingChange(change: {
     tagLinks: { write: written, remove: removed },
     organizationCounts: { live: liveMove, trash: trashMove },
   };
+  // A timer per trash period: set when the recording enters the trash, gone once it leaves.
+  if (isTrashed(after) && !isTrashed(before) && change.purgeAt) plan.trashTimer = { set: { purgeAt: change.purgeAt } };
+  if (isTrashed(before) && !isTrashed(after)) plan.trashTimer = 'remove';
+  if (before && !after) {
+    if (!change.deletedAt) throw new Error(`A permanent delete of ${before.id} needs its moment (deletedAt)`);
+    plan.tombstone = { deletedAt: change.deletedAt };
+  }
   if (recorder && liveMove !== 0) {
     const { membership } = recorder;
     const latest = isLive(after) ? laterOf(membership.latest_recording_at, after.created_at) : (recorder.newestOtherLiveAt ?? null);
@@ -137,19 +162,23 @@ export async function updateRecording(
   });
 }
 
-/** Moves a live recording to the trash: hidden from lists and counts, data kept. */
-export async function softDeleteRecording(deps: RecordingDeps, orgId: string, recordingId: string): Promise<void> {
+/**
+ * Moves a live recording to the trash: hidden from lists and counts, data kept. Its trash
+ * timer, in the same transaction, runs out after the retention (TRASH_RETENTION_DAYS).
+ */
+export async function softDeleteRecording(deps: TrashDeps, orgId: string, recordingId: string): Promise<void> {
   const { db } = deps;
   await committed(async () => {
     const { recording: current } = await readLiveRecording(db, orgId, recordingId);
     const now = deps.now().toISOString();
     const trashed: Recording = { ...current, deleted_at: now, updated_at: now };
     const recorder = await recorderLeaving(db, current);
-    await commitRecordingChange(db, planRecordingChange({ before: current, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE' }, recorder }));
+    const purge = purgeAt(now, deps.trashRetentionDays);
+    await commitRecordingChange(db, planRecordingChange({ before: current, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE' }, recorder, purgeAt: purge }));
   });
 }
 
-/** Brings a recording back from the trash, with its data, tag links and counts. */
+/** Brings a recording back from the trash, with its data, tag links and counts; its trash timer goes in the same transaction. */
 export async function restoreRecording(deps: RecordingDeps, orgId: string, recordingId: string): Promise<Recording> {
   const { db } = deps;
   return committed(async () => {
@@ -165,21 +194,74 @@ export async function restoreRecording(deps: RecordingDeps, orgId: string, recor
 }
 
 /**
- * Removes a recording for good, live or trashed: its related items and uploaded object
- * first, then the recording, its tag links and its counts in one transaction. A failure
- * part way leaves the recording in place, so the delete can simply be repeated.
+ * Deletes a stored recording for good in one transaction: the recording, its tag links, its
+ * counts, its trash timer and a tombstone (the `recording.deleted` event, stamped with the
+ * change context). Its related items and objects are left to the object cleanup consumer.
  */
-export async function deleteRecordingPermanently(deps: RecordingDeps & { deleteObject: DeleteObject }, orgId: string, recordingId: string): Promise<void> {
+async function commitPermanentDelete(deps: RecordingDeps, current: Recording, relies: RecordingCondition): Promise<void> {
   const { db } = deps;
-  const recording = await getRecording(db, orgId, recordingId);
-  if (!recording) throw recordingNotFound(recordingId);
-  await deleteRelatedItems(db, orgId, recordingId);
-  if (recording.upload) await deps.deleteObject(recording.upload.s3_key);
+  const recorder = isLive(current) ? await recorderLeaving(db, current) : undefined;
+  await commitRecordingChange(db, planRecordingChange({ before: current, relies, recorder, deletedAt: deps.now().toISOString() }));
+}
+
+/**
+ * Removes a recording for good, live or trashed: one transaction takes it, its tag links and
+ * its counts, and writes its tombstone. No S3 call and no related item on the request path:
+ * the tombstone's `recording.deleted` event has the object cleanup consumer remove them.
+ */
+export async function deleteRecordingPermanently(deps: RecordingDeps, orgId: string, recordingId: string): Promise<void> {
+  let found = false;
   await committed(async () => {
-    const current = await getRecording(db, orgId, recordingId);
-    if (!current) return; // a concurrent delete finished the job
-    const recorder = isLive(current) ? await recorderLeaving(db, current) : undefined;
-    await commitRecordingChange(db, planRecordingChange({ before: current, relies: { kind: 'stored', unchangedSince: current.updated_at }, recorder }));
+    const current = await getRecording(deps.db, orgId, recordingId);
+    if (!current) {
+      if (found) return; // a concurrent delete finished the job
+      throw recordingNotFound(recordingId);
+    }
+    found = true;
+    await commitPermanentDelete(deps, current, { kind: 'stored', unchangedSince: current.updated_at });
+  });
+}
+
+/** What the trash retention did with a recording whose timer ran out. */
+export type RetentionOutcome =
+  /** Deleted for good, as a permanent delete does. */
+  | 'deleted'
+  /** Gone, restored or otherwise out of the trash: nothing to do. */
+  | 'not_in_trash'
+  /** Still in the trash but not yet for the retention (it was raised since the timer was set): the timer is set again. */
+  | 'not_due';
+
+/**
+ * Deletes a recording whose trash timer ran out, once it is sure it should: the recording
+ * must still be in the trash (a restore racing the timer wins: the delete is conditioned on
+ * the recording as read, still in the trash) and have been there for the retention by `now`.
+ * The delete is the manual permanent delete's, in a change context naming no actor and the
+ * reason 'retention', so `recording.deleted` says the service deleted it and why.
+ */
+export async function expireTrashedRecording(deps: TrashDeps, due: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'correlation_id'>): Promise<RetentionOutcome> {
+  if (due.type !== 'recording.retention_due' || due.resource.type !== 'recording') {
+    throw new Error(`The trash retention handles recording.retention_due only, not ${due.type} of a ${due.resource.type}`);
+  }
+  const { db } = deps;
+  return committed(async (): Promise<RetentionOutcome> => {
+    const current = await getRecording(db, due.org_id, due.resource.id, { consistent: true });
+    const deletedAt = current?.deleted_at;
+    if (!current || !deletedAt) return 'not_in_trash';
+    const purge = purgeAt(deletedAt, deps.trashRetentionDays);
+    if (Date.parse(purge) > deps.now().getTime()) {
+      try {
+        await rearmTrashTimer(db, { org_id: current.org_id, recording_id: current.id, deleted_at: deletedAt, purge_at: purge });
+      } catch (error) {
+        // Restored or trashed again since it was read: that change set or removed its own timer.
+        if (error instanceof WriteConflict) return 'not_in_trash';
+        throw error;
+      }
+      return 'not_due';
+    }
+    await withChangeContext({ actor: null, correlationId: due.correlation_id, reason: 'retention' }, () =>
+      commitPermanentDelete(deps, current, { kind: 'stored', stillIn: 'TRASH', unchangedSince: current.updated_at }),
+    );
+    return 'deleted';
   });
 }
 

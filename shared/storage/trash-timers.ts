@@ -1,0 +1,36 @@
+import { itemFields } from './item-fields';
+import { keys } from './keys';
+import { TABLE } from './table-definition';
+
+/**
+ * The timer of a recording in the trash: written in the transaction that trashes it, removed
+ * in the one that restores or deletes it. DynamoDB TTL removes it once `purge_at` has passed;
+ * that REMOVE in the stream is the internal event `recording.retention_due`.
+ */
+export interface TrashTimer {
+  org_id: string;
+  recording_id: string;
+  /** The recording's deleted_at when the timer was set: a later trash period has another. */
+  deleted_at: string;
+  /** When the trash's retention runs out (deleted_at + TRASH_RETENTION_DAYS). */
+  purge_at: string;
+}
+
+/**
+ * The epoch second TTL may remove the timer at: rounded up, so the timer never goes before
+ * `purge_at` (TTL removes an item at some moment after its epoch, never before).
+ */
+export function trashTimerEpoch(purgeAt: string): number {
+  return Math.ceil(Date.parse(purgeAt) / 1000);
+}
+
+/** The timer item, with its TTL attribute. */
+export function trashTimerItem(timer: TrashTimer) {
+  return { ...keys.trashTimer(timer.org_id, timer.recording_id), ...timer, [TABLE.ttlAttribute]: trashTimerEpoch(timer.purge_at) };
+}
+
+/** Reads a timer item (from the table or from a stream image). */
+export function trashTimerFromItem(item: Record<string, unknown>): TrashTimer {
+  const field = itemFields(item, 'trash timer');
+  return { org_id: field.string('org_id'), recording_id: field.string('recording_id'), deleted_at: field.string('deleted_at'), purge_at: field.string('purge_at') };
+}
