@@ -1,6 +1,9 @@
 import type { SQSEvent } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { EVENT_SOURCE, type DomainEvent } from '../../shared/events/event-catalog';
+import { eventually, localDeployment } from './api';
 
 /** A domain event with test defaults; `overrides` names what the test cares about. */
 export function domainEvent(overrides: Partial<DomainEvent> & Pick<DomainEvent, 'type' | 'org_id' | 'resource'>): DomainEvent {
@@ -29,4 +32,21 @@ export function queuedEvents(events: DomainEvent[], attempt = 1): SQSEvent {
       awsRegion: 'us-east-1',
     })),
   };
+}
+
+/** The events the shared local deployment put on its bus so far, of one organization, in order (its events.jsonl). */
+export function publishedEvents(orgId: string): DomainEvent[] {
+  const file = path.join(localDeployment().dataDir, 'events.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as DomainEvent)
+    .filter((event) => event.org_id === orgId);
+}
+
+/** Waits until the organization's events include every one of `types` (for `resourceId` when given), and returns them all. */
+export async function eventsInclude(orgId: string, types: DomainEvent['type'][], resourceId?: string, timeoutMs = 10_000): Promise<DomainEvent[]> {
+  const wanted = (events: DomainEvent[]) => types.every((type) => events.some((event) => event.type === type && (!resourceId || event.resource.id === resourceId)));
+  return eventually(async () => publishedEvents(orgId), wanted, timeoutMs);
 }
