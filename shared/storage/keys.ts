@@ -84,6 +84,22 @@ export const keys = {
   tombstone: (orgId: string, resource: 'recording' | 'template', id: string) => ({ PK: `ORG#${orgId}`, SK: `DELETED#${resource}#${id}` }),
   /** Present while a recording is in the trash; its TTL is when the trash's retention runs out. */
   trashTimer: (orgId: string, recordingId: string) => ({ PK: `ORG#${orgId}`, SK: `TRASHTIMER#${recordingId}` }),
+  /**
+   * One entry of an organization's audit log, under its own partition (never read with the
+   * organization's items) and ordered by `<occurred_at>#<event id>`: read backwards, newest first.
+   */
+  auditEntry: (orgId: string, sortKey: string) => ({ PK: `ORG#${orgId}#AUDIT`, SK: sortKey }),
+  auditLog: (orgId: string) => ({ PK: `ORG#${orgId}#AUDIT` }),
+  /** GSI1: the audit entries of one actor (a user or an organization API key), same order. Absent when the service acted. */
+  auditByActorIndex: (orgId: string, actorId: string, sortKey?: string) => ({
+    GSI1PK: `ORG#${orgId}#AUDIT#ACTOR#${actorId}`,
+    ...(sortKey !== undefined ? { GSI1SK: sortKey } : {}),
+  }),
+  /** GSI2: the audit entries of one resource (a member's and their settings' share the user id), same order. */
+  auditByResourceIndex: (orgId: string, resourceId: string, sortKey?: string) => ({
+    GSI2PK: `ORG#${orgId}#AUDIT#RESOURCE#${resourceId}`,
+    ...(sortKey !== undefined ? { GSI2SK: sortKey } : {}),
+  }),
   /** GSI1: the tags of one member, by name. */
   memberTagsIndex: (orgId: string, userId: string, name?: string, tagId?: string) => ({
     GSI1PK: `ORG#${orgId}#USER#${userId}#TAGS`,

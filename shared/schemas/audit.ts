@@ -1,0 +1,83 @@
+import * as v from 'valibot';
+import { integerParam } from '../http/validation';
+import { ACTOR_KINDS, EVENT_TYPES, RESOURCE_TYPES } from '../events/event-catalog';
+import { Id, Timestamp } from './common';
+import { isCalendarDay } from './recordings';
+import { AUDIT_READ_BUDGET } from '../storage/audit-log';
+
+/**
+ * The audit log's request and response shapes: the one place its rules, types and OpenAPI
+ * documentation come from.
+ */
+
+/** The type prefixes a `type` filter accepts besides the exact types: each event family, `recording.` etc. */
+export const AUDIT_TYPE_PREFIXES = [...new Set(EVENT_TYPES.map((type) => `${type.slice(0, type.indexOf('.'))}.`))];
+
+/** What `type` may be: an event type, or a family's prefix ending with a dot. */
+export const AUDIT_TYPE_FILTERS = [...EVENT_TYPES, ...AUDIT_TYPE_PREFIXES] as const;
+
+/** The page size of the audit log: the recordings list's (default 20, at most 100). */
+export const AUDIT_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
+
+/**
+ * An ISO 8601 timestamp, normalized to the API's own form (UTC, milliseconds) so that it
+ * compares with stored times as text: `2026-01-01T10:00+02:00` → `2026-01-01T08:00:00.000Z`.
+ */
+const Instant = v.pipe(
+  Timestamp,
+  // The pattern lets through days that do not exist (Date would roll 02-30 over to March) and forms Date cannot read.
+  // (Judged only when the pattern matched, so a malformed value gets one problem, not two.)
+  v.check((text) => !v.ISO_TIMESTAMP_REGEX.test(text) || (isCalendarDay(text.slice(0, 10)) && !Number.isNaN(Date.parse(text))), 'must be an ISO 8601 timestamp'),
+  v.transform((text) => new Date(text).toISOString()),
+);
+
+/** Query of List audit log. */
+export const ListAuditLogQuery = v.strictObject({
+  type: v.optional(
+    v.pipe(
+      v.picklist(AUDIT_TYPE_FILTERS, `must be an event type such as recording.updated, or a prefix ending with a dot: ${AUDIT_TYPE_PREFIXES.join(', ')}`),
+      v.description('Only entries of this event type, or of every type of a family given by its prefix ending with a dot (`recording.`).'),
+    ),
+  ),
+  actor_id: v.optional(v.pipe(Id, v.description('Only changes made by this member (user id) or organization API key (key id).'))),
+  resource_id: v.optional(v.pipe(Id, v.description("Only changes of this resource (a recording, template or invite id; a user id for a member and their settings)."))),
+  since: v.optional(v.pipe(Instant, v.description('Only changes at or after this time (ISO 8601).'))),
+  until: v.optional(v.pipe(Instant, v.description('Only changes at or before this time (ISO 8601); not before `since`.'))),
+  limit: integerParam({ defaultValue: AUDIT_PAGE.defaultLimit, min: 1, max: AUDIT_PAGE.maxLimit }),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(1000),
+      v.description(
+        `The previous page's \`next_cursor\`, with the same filters. A page filtered by \`type\` (or by both \`actor_id\` and \`resource_id\`) reads at most ${AUDIT_READ_BUDGET.toLocaleString('en-US')} entries: it may then hold fewer than \`limit\`, even none, and still have a \`next_cursor\`.`,
+      ),
+    ),
+  ),
+});
+export type ListAuditLogQuery = v.InferOutput<typeof ListAuditLogQuery>;
+
+/**
+ * One entry of an organization's audit log: one committed change, who made it and under
+ * which request, and the names of what changed (never the content).
+ */
+export const AuditEntry = v.strictObject({
+  /** The event's id (`evt_…`): one entry per committed change. */
+  id: v.string(),
+  type: v.picklist(EVENT_TYPES),
+  occurred_at: v.string(),
+  /** The member (`user`, by user id) or organization API key (`api_key`, by key id) that made the change; null for the service itself (e.g. the trash's retention). */
+  actor: v.nullable(v.strictObject({ kind: v.picklist(ACTOR_KINDS), id: v.string() })),
+  resource: v.strictObject({ type: v.picklist(RESOURCE_TYPES), id: v.string() }),
+  /** The x-correlation-id of the request that made the change. */
+  correlation_id: v.nullable(v.string()),
+  /** Names of the changed fields (`*.updated`), or of the changed sections (`member_settings.updated`); empty otherwise. */
+  changes: v.array(v.string()),
+});
+export type AuditEntry = v.InferOutput<typeof AuditEntry>;
+
+/** A page of the audit log, newest first; `next_cursor` is null on the last page. */
+export const AuditLogResponse = v.strictObject({
+  entries: v.array(AuditEntry),
+  pagination: v.strictObject({ page: v.number(), limit: v.number(), next_cursor: v.nullable(v.string()) }),
+});
