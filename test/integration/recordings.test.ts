@@ -1,7 +1,12 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { expireItems } from '../../infra/local/ttl-emulator';
 import type { FixtureInput } from '../../shared/schemas/fixture';
+import { keys } from '../../shared/storage/keys';
+import { trashTimerFromItem, trashTimerItem } from '../../shared/storage/trash-timers';
 import { call, eventually, failure, idTokenFor, listObjects, localDeployment, once, TIMESTAMP, type ApiResponse } from '../support/api';
 import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
+import { eventsInclude, publishedEvents } from '../support/events';
+import { printedOutput } from '../support/local-deployment';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
 /**
@@ -10,7 +15,7 @@ import { buildOrg, seedOrg } from '../support/org-builder';
  * List, Get, Update, Delete (soft and permanent) and Restore, each rule of issue 4 with a
  * test that fails when the rule breaks. Every test builds its own organization.
  */
-const { runtime, db } = localDeployment();
+const { runtime, db, dataDir } = localDeployment();
 
 const INVALID = failure('VALIDATION_ERROR');
 const NOT_FOUND = failure('RECORDING_NOT_FOUND');
@@ -168,6 +173,26 @@ async function itemsOfRecording(org: Org, recordingId: string) {
     .flat()
     .filter((item) => item.id === recordingId);
   return [...own, ...links, ...indexed].map((item) => `${item.PK} ${item.SK}`);
+}
+
+/** How long the local event pipeline is given to run a consumer (it retries a failed delivery after 50 ms in tests). */
+const CONSUMER_MS = 15_000;
+
+/**
+ * What is left of a permanently deleted recording: the request takes the recording, its tag
+ * links and index entries at once; its related items (REC#<id>#…) go shortly after, with the
+ * object cleanup consumer. Returns the items left once that had its time (none).
+ */
+async function itemsLeftAfterCleanup(org: Org, recordingId: string) {
+  const rightAfter = await itemsOfRecording(org, recordingId);
+  expect(rightAfter.filter((key) => !key.startsWith(`ORG#${org.org} REC#${recordingId}#`))).toEqual([]);
+  return eventually(() => itemsOfRecording(org, recordingId), (items) => items.length === 0, CONSUMER_MS);
+}
+
+/** A recording's trash timer as stored, or undefined. */
+async function timerOf(org: Org, recordingId: string) {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.trashTimer(org.org, recordingId), ConsistentRead: true }));
+  return Item && trashTimerFromItem(Item);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -989,7 +1014,7 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     const gone = await remove(org, newId, 'permanent=true');
     expect(gone.status).toBe(200);
     expect(gone.body).toEqual({ success: true });
-    expect(await itemsOfRecording(org, newId)).toEqual([]);
+    expect(await itemsLeftAfterCleanup(org, newId)).toEqual([]);
     expect(await counts(org)).toEqual({ live: 2, trash: 0, member: { recording_count: 1, latest_recording_at: OLD } });
     expect(await getRec(org, newId)).toMatchObject({ status: 404, body: NOT_FOUND });
     expect(await restore(org, newId)).toMatchObject({ status: 404, body: NOT_FOUND });
@@ -999,8 +1024,10 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     // Emptying the trash: soft, then permanent.
     expect((await remove(org, oldId, 'permanent=false')).status).toBe(200);
     expect(await counts(org)).toEqual({ live: 1, trash: 1, member: { recording_count: 0, latest_recording_at: null } });
+    expect(await timerOf(org, oldId)).toMatchObject({ deleted_at: expect.stringMatching(TIMESTAMP) });
     expect((await remove(org, oldId, 'permanent=true')).body).toEqual({ success: true });
-    expect(await itemsOfRecording(org, oldId)).toEqual([]);
+    expect(await timerOf(org, oldId)).toBeUndefined();
+    expect(await itemsLeftAfterCleanup(org, oldId)).toEqual([]);
     expect(await counts(org)).toEqual({ live: 1, trash: 0, member: { recording_count: 0, latest_recording_at: null } });
     expect((await listed(org, 'deleted=true')).ids).toEqual([]);
     expect((await listed(org)).ids).toEqual([adminsId]);
@@ -1057,13 +1084,18 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       return { recordingId, prefix };
     }
 
-    it('permanent delete removes its object from the bucket, and every item', async () => {
+    it('permanent delete removes its object from the bucket shortly after (object cleanup consumer), and every item', async () => {
       const org = await seededWithThreeRecordings();
       const { recordingId, prefix } = await upload(org);
       expect(await memberCounts(org, org.people.admin.id)).toMatchObject({ recording_count: 2 });
+      // The request commits one transaction and calls no S3 (test/domain/recordings.test.ts counts its requests).
       expect((await remove(org, recordingId, 'permanent=true')).status).toBe(200);
-      expect(await listObjects(prefix)).toEqual([]);
-      expect(await itemsOfRecording(org, recordingId)).toEqual([]);
+      expect(await eventually(() => listObjects(prefix), (objects) => objects.length === 0, CONSUMER_MS)).toEqual([]);
+      expect(await itemsLeftAfterCleanup(org, recordingId)).toEqual([]);
+      const deleted = (await eventsInclude(org.org, ['recording.deleted'], recordingId)).filter((event) => event.type === 'recording.deleted');
+      expect(deleted).toEqual([
+        expect.objectContaining({ actor: { kind: 'api_key', id: expect.any(String) }, resource: { type: 'recording', id: recordingId }, data: { recorded_by: org.people.admin.id, reason: 'request' } }),
+      ]);
       expect(await memberCounts(org, org.people.admin.id)).toEqual({ recording_count: 1, latest_recording_at: '2026-04-03T10:00:00.000Z' });
     });
 
@@ -1073,9 +1105,83 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       expect((await remove(org, recordingId)).status).toBe(200);
       expect(await listObjects(prefix)).toHaveLength(1);
       expect((await remove(org, recordingId, 'permanent=true')).status).toBe(200);
-      expect(await listObjects(prefix)).toEqual([]);
-      expect(await itemsOfRecording(org, recordingId)).toEqual([]);
+      expect(await eventually(() => listObjects(prefix), (objects) => objects.length === 0, CONSUMER_MS)).toEqual([]);
+      expect(await itemsLeftAfterCleanup(org, recordingId)).toEqual([]);
       expect(await counts(org)).toMatchObject({ live: 3, trash: 0 });
+    });
+  });
+
+  describe('the trash retention (TRASH_RETENTION_DAYS, 30 in the local deployment)', () => {
+    // Trashed in January, due 30 days later: long past by the real clock the consumer reads.
+    const DELETED_AT = '2026-01-16T00:00:00.000Z';
+    const PURGE_AT = '2026-02-15T00:00:00.000Z';
+
+    /** The three recordings, and one of the member's in the trash since DELETED_AT with parts and a tag (a fixture's, so without a timer: one is set as soft delete does). */
+    async function withExpiredTrash() {
+      const org = buildRecordingsOrg('ret');
+      await seedRecordingsOrg(org, [
+        org.rec('old', { created_at: OLD, tags: ['A'] }),
+        org.rec('expired', { created_at: '2026-01-10T10:00:00.000Z', tags: ['A'], deleted_at: DELETED_AT, summary: { markdown: 'old notes' }, transcript: [{ speaker: 'Mo', text: 'Hi', start: 0, end: 1 }] }),
+      ]);
+      await setTimer(org, org.recId('expired'));
+      return org;
+    }
+    const setTimer = (org: Org, recordingId: string) =>
+      db.client.send(new PutCommand({ TableName: db.tableName, Item: trashTimerItem({ org_id: org.org, recording_id: recordingId, deleted_at: DELETED_AT, purge_at: PURGE_AT }) }));
+    /** DynamoDB's TTL sweep over this organization's items, at `now` (the local TTL emulator). */
+    const sweep = (org: Org, now = new Date()) => expireItems(db, { now, orgId: org.org });
+    /** The trash retention consumer's log lines for one recording (the local deployment logs at INFO). */
+    const retentionRuns = (recordingId: string) =>
+      printedOutput(dataDir)
+        .split('\n')
+        .filter((line) => line.includes('"trash retention ran"') && line.includes(`"recording_id":"${recordingId}"`))
+        .map((line) => (JSON.parse(line) as { outcome: string }).outcome);
+
+    it('deletes a recording whose time in the trash ran out, as a permanent delete does, by no actor and for retention', async () => {
+      const org = await withExpiredTrash();
+      const expired = org.recId('expired');
+      expect(await counts(org)).toEqual({ live: 1, trash: 1, member: { recording_count: 1, latest_recording_at: OLD } });
+      expect(await sweep(org)).toBe(1);
+
+      expect(await eventually(() => itemsOfRecording(org, expired), (items) => items.length === 0, CONSUMER_MS)).toEqual([]);
+      expect(await counts(org)).toEqual({ live: 1, trash: 0, member: { recording_count: 1, latest_recording_at: OLD } });
+      expect((await listed(org, 'deleted=true')).ids).toEqual([]);
+      expect(await getRec(org, expired)).toMatchObject({ status: 404, body: NOT_FOUND });
+      expect(await listed(org, `tagIds=${org.tags.A.id}`)).toMatchObject({ ids: [org.recId('old')], pagination: { total: 1 } });
+      const deleted = publishedEvents(org.org).filter((event) => event.type === 'recording.deleted');
+      expect(deleted).toEqual([
+        expect.objectContaining({ actor: null, resource: { type: 'recording', id: expired }, data: { recorded_by: org.people.member.id, reason: 'retention' } }),
+      ]);
+    });
+
+    it('a restore racing the timer wins: the recording stays, with its counts', async () => {
+      const org = await withExpiredTrash();
+      const expired = org.recId('expired');
+      expect((await restore(org, expired)).status).toBe(200);
+      expect(await timerOf(org, expired)).toBeUndefined();
+      // The timer's removal by TTL was already under way when the restore committed.
+      await setTimer(org, expired);
+      expect(await sweep(org)).toBe(1);
+
+      expect(await eventually(async () => retentionRuns(expired), (outcomes) => outcomes.length > 0, CONSUMER_MS)).toEqual(['not_in_trash']);
+      expect(await getRec(org, expired)).toMatchObject({ status: 200, body: { id: expired } });
+      expect(await counts(org)).toEqual({ live: 2, trash: 0, member: { recording_count: 2, latest_recording_at: OLD } });
+      expect(publishedEvents(org.org).filter((event) => event.type === 'recording.deleted')).toEqual([]);
+    });
+
+    it('a timer that goes before the retention ran out deletes nothing, and is set again', async () => {
+      const org = await seededWithThreeRecordings();
+      const recordingId = org.recId('old');
+      expect((await remove(org, recordingId)).status).toBe(200);
+      const timer = await timerOf(org, recordingId);
+      expect(Date.parse(timer!.purge_at) - Date.parse(timer!.deleted_at)).toBe(30 * 86_400_000);
+      // A sweep a month ahead removes the timer; the consumer, on the real clock, finds it not due.
+      expect(await sweep(org, new Date(Date.now() + 31 * 86_400_000))).toBe(1);
+
+      expect(await eventually(async () => retentionRuns(recordingId), (outcomes) => outcomes.length > 0, CONSUMER_MS)).toEqual(['not_due']);
+      expect(await timerOf(org, recordingId)).toEqual(timer);
+      expect((await listed(org, 'deleted=true')).ids).toEqual([recordingId]);
+      expect(await counts(org)).toMatchObject({ live: 2, trash: 1 });
     });
   });
 

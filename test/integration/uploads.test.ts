@@ -706,7 +706,8 @@ describe('the upload completion (the S3 emulator runs it on each ObjectCreated e
       expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgAll)).status).toBe(200);
       expect(await counts(org)).toEqual({ ...before, latest_recording_at: expect.anything() });
       expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}?permanent=true`, org.keys.orgAll)).status).toBe(200);
-      expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([]);
+      // The object goes shortly after, with the object cleanup consumer (off the request path).
+      expect(await eventually(() => listObjects(`recordings/${org.org}/${recordingId}/`), (objects) => objects.length === 0, 15_000)).toEqual([]);
       expect(await rawRecording(org, recordingId)).toBeUndefined();
       expect((await counts(org)).total).toBe(before.total);
     });
