@@ -253,7 +253,8 @@ export async function expireTrashedRecording(deps: TrashDeps, due: Pick<DomainEv
         await rearmTrashTimer(db, { org_id: current.org_id, recording_id: current.id, deleted_at: deletedAt, purge_at: purge });
       } catch (error) {
         // Restored or trashed again since it was read: that change set or removed its own timer.
-        if (error instanceof WriteConflict) return 'not_in_trash';
+        // (A mere concurrent transaction is a conflict too, which `committed` plans again.)
+        if (error instanceof WriteConflict && error.failedAt('recording')) return 'not_in_trash';
         throw error;
       }
       return 'not_due';
