@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { AUTHORIZER, EVENT_HANDLERS, listEndpoints, listFunctions, listHandlers, ROUTES, type RouteDefinition } from '../../shared/routes';
+import { AUTHORIZER, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listEndpoints, listFunctions, listHandlers, ROUTES, type RouteDefinition } from '../../shared/routes';
+import { EVENT_TYPES, INTERNAL_EVENT_TYPES } from '../../shared/events/event-catalog';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -41,11 +42,30 @@ describe('route manifest', () => {
     expect(handlers).toEqual(expect.arrayContaining(['functions/users/list-users', 'functions/health']));
   });
 
-  it('lists every function of the stack once: the authorizer, the handler modules, the event handlers', () => {
+  it('lists every function of the stack once: the authorizer, the handler modules, the event handlers, the event processor and consumers', () => {
     const functions = listFunctions();
-    expect(functions.map((fn) => fn.handler)).toEqual([AUTHORIZER.handler, ...listHandlers().map((h) => h.handler), ...Object.values(EVENT_HANDLERS).map((h) => h.handler)]);
+    expect(functions.map((fn) => fn.handler)).toEqual([
+      AUTHORIZER.handler,
+      ...listHandlers().map((h) => h.handler),
+      ...Object.values(EVENT_HANDLERS).map((h) => h.handler),
+      EVENT_PROCESSOR.handler,
+      ...Object.values(EVENT_CONSUMERS).map((c) => c.handler),
+    ]);
     expect(new Set(functions.map((fn) => fn.handler)).size).toBe(functions.length);
     expect(functions.filter((fn) => fn.kind === 'authorizer')).toEqual([{ handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions }]);
     for (const { handler } of functions) expect({ handler, exists: existsSync(path.join(repoRoot, `${handler}.ts`)) }).toEqual({ handler, exists: true });
+  });
+});
+
+describe('event consumers in the manifest', () => {
+  it('each names event types of the catalog, retries a few times, and a consumer of every public type stores the audit log', () => {
+    for (const consumer of Object.values(EVENT_CONSUMERS)) {
+      expect(consumer.eventTypes.length).toBeGreaterThan(0);
+      for (const type of consumer.eventTypes) expect([...EVENT_TYPES, ...INTERNAL_EVENT_TYPES]).toContain(type);
+      expect(consumer.maxAttempts).toBeGreaterThanOrEqual(3);
+    }
+    expect([...EVENT_CONSUMERS.auditLog.eventTypes].sort()).toEqual([...EVENT_TYPES].sort());
+    // Internal events never reach an organization's audit log.
+    for (const type of INTERNAL_EVENT_TYPES) expect(EVENT_CONSUMERS.auditLog.eventTypes).not.toContain(type);
   });
 });
