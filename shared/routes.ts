@@ -257,6 +257,14 @@ export const ROUTES = {
     orgless: true,
     permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
+  listAuditLog: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/audit-log',
+    handler: 'functions/audit/list-audit-log',
+    summary: "Read the organization's audit log: who changed what, newest first",
+    access: memberRoute('audit:read'),
+    permissions: { table: ['GetItem', 'Query'] },
+  },
 } as const satisfies Record<string, RouteDefinition>;
 
 /**

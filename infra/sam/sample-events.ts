@@ -140,6 +140,7 @@ export const SAMPLE_REQUESTS: { [R in RouteName]: (ids: SampleIds) => SampleRequ
   revokeInvite: (ids) => ({ credential: 'orgKey', path: { inviteId: ids.revokeInviteId }, status: 200 }),
   resendInvite: (ids) => ({ credential: 'orgKey', path: { inviteId: ids.resendInviteId }, status: 200 }),
   acceptInvite: (ids) => ({ credential: 'idToken', body: { token: ids.inviteToken }, status: 200 }),
+  listAuditLog: () => ({ credential: 'orgKey', query: { type: 'template.', limit: '10' }, status: 200 }),
 };
 
 /** One function's sample event. */

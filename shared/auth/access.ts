@@ -16,6 +16,7 @@ export const SCOPES = [
   'templates:write',
   'invites:read',
   'invites:write',
+  'audit:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

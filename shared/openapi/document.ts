@@ -4,7 +4,7 @@ import { listEndpoints, type Endpoint, type RouteDefinition } from '../routes';
 import { SHAPE_ALTERNATIVES } from '../schemas/common';
 import { ErrorEnvelope } from '../schemas/responses';
 import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteRequest } from '../schemas/route-requests';
-import { ROUTE_DOCS, type ErrorStatus } from './route-docs';
+import { ROUTE_DOCS, SCHEMA_COMPONENTS, type ErrorStatus } from './route-docs';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the route manifest (shared/routes.ts)
@@ -41,18 +41,25 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   recordings: "An organization's recordings and their trash.",
   templates: 'Summarization templates shared by the members of an organization.',
   invites: 'Invitations to join an organization.',
+  'audit-log': "Who changed what in an organization: one entry per committed change.",
   public: 'The public API: the organization comes from the API key.',
 };
 
 const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
 
+/** The component name of each schema of SCHEMA_COMPONENTS. */
+const COMPONENT_NAMES = new Map<unknown, string>(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [schema, name]));
+
+/** A schema in JSON Schema; a component schema inside it is a $ref to the component (but not `schema` itself, when it is the component being defined). */
 function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): Json {
   const { $schema: _ignored, ...rest } = toJsonSchema(schema, {
     target: 'draft-2020-12',
     typeMode,
     errorMode: 'ignore',
-    // A value whose form follows its shape (shared/schemas/common.ts oneOfByShape) is any of its forms.
     overrideSchema: ({ valibotSchema }) => {
+      const component = valibotSchema !== schema ? COMPONENT_NAMES.get(valibotSchema) : undefined;
+      if (component) return { $ref: `#/components/schemas/${component}` };
+      // A value whose form follows its shape (shared/schemas/common.ts oneOfByShape) is any of its forms.
       const forms = SHAPE_ALTERNATIVES.get(valibotSchema as v.GenericSchema);
       return forms ? { anyOf: forms.map((form) => jsonSchema(form, typeMode)) } : undefined;
     },
@@ -166,7 +173,10 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
     })),
     paths,
     components: {
-      schemas: { ErrorEnvelope: jsonSchema(ErrorEnvelope, 'output') },
+      schemas: {
+        ErrorEnvelope: jsonSchema(ErrorEnvelope, 'output'),
+        ...Object.fromEntries(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),
+      },
       responses: errorResponses,
       securitySchemes: {
         idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An OpenID Connect ID token of the organization's member." },

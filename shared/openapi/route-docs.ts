@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { RouteName } from '../routes';
+import { AuditEntry, AuditLogResponse } from '../schemas/audit';
 import * as r from '../schemas/responses';
 
 /**
@@ -45,4 +46,11 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   revokeInvite: { responses: { 200: r.SuccessOnly }, errors: withConflict },
   resendInvite: { responses: { 200: r.SuccessOnly }, errors: withConflict },
   acceptInvite: { responses: { 200: r.AcceptInviteResponse }, errors: [...withConflict, 410] },
+  listAuditLog: { responses: { 200: AuditLogResponse }, errors: withNotFound },
 };
+
+/**
+ * Schemas the document names in its components: every response that holds one refers to it
+ * by `$ref`. Each must be used by a route (Redocly's no-unused-components).
+ */
+export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = { AuditEntry };

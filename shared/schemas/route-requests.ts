@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { FieldProblem } from '../http/errors';
 import type { ROUTES, RouteName } from '../routes';
+import { ListAuditLogQuery } from './audit';
 import { Id } from './common';
 import { AcceptInviteBody, ListInvitesQuery, SendInviteBody } from './invites';
 import { ListUsersQuery } from './members';
@@ -47,6 +48,7 @@ export const ROUTE_REQUESTS = {
   revokeInvite: {},
   resendInvite: {},
   acceptInvite: { body: AcceptInviteBody },
+  listAuditLog: { query: ListAuditLogQuery },
 } as const satisfies Record<RouteName, RouteRequest>;
 
 /** The parameter names of a path template: `/a/{orgId}/b/{userId}` → 'orgId' | 'userId'. */

@@ -254,6 +254,7 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     revokeInvite: (body) => expect(body).toEqual({ success: true }),
     resendInvite: (body) => expect(body).toEqual({ success: true }),
     acceptInvite: (body) => expect(body).toEqual({ org_id: ids.orgId, role: 'member', status: 'active' }),
+    listAuditLog: (body) => expect(body).toMatchObject({ entries: expect.any(Array), pagination: { page: 1, limit: 10 } }),
   };
 
   // The sample events' order: later requests change what earlier ones read.
