@@ -19,6 +19,9 @@ export const CONTEXT_KEYS = [
   'throttleRateLimit',
   'throttleBurstLimit',
   'logRetentionDays',
+  'trashRetentionDays',
+  'auditRetentionDays',
+  'alarmTopicArn',
 ] as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -64,6 +67,12 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
   const rateLimit = number('throttleRateLimit', (n) => n > 0, 'a number of requests per second above 0');
   const burstLimit = number('throttleBurstLimit', (n) => Number.isInteger(n) && n > 0, 'a whole number of requests above 0');
   const retentionDays = number('logRetentionDays', (n) => RETENTION_DAYS.includes(n), `one of CloudWatch's retention periods in days (${RETENTION_DAYS.join(', ')})`);
+  // The range the functions' config accepts (shared/config.ts), so a deployed value never fails their start.
+  const days = (name: ContextKey) => number(name, (n) => Number.isInteger(n) && n >= 1 && n <= 3650, 'a whole number of days from 1 to 3650');
+  const alarmTopicArn = text('alarmTopicArn');
+  if (alarmTopicArn !== undefined && !/^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w.-]+$/.test(alarmTopicArn)) {
+    throw new Error(`Context alarmTopicArn must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>), not ${JSON.stringify(alarmTopicArn)}.`);
+  }
 
   return {
     stackName: `VoiceOrgApi-${stage}`,
@@ -77,6 +86,9 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
           ? undefined
           : { rateLimit: rateLimit ?? STACK_DEFAULTS.throttle.rateLimit, burstLimit: burstLimit ?? STACK_DEFAULTS.throttle.burstLimit },
       logRetention: retentionDays as logs.RetentionDays | undefined,
+      trashRetentionDays: days('trashRetentionDays'),
+      auditRetentionDays: days('auditRetentionDays'),
+      alarmTopicArn,
     },
   };
 }

@@ -1,12 +1,14 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GATEWAY } from '../shared/http/gateway';
 import { EVENT_HANDLERS } from '../shared/routes';
 import { addApi } from './constructs/api';
 import { addDataStore } from './constructs/data';
+import { addEventBus, addEventPipeline } from './constructs/events';
 import { addFunctions } from './constructs/functions';
 import { addIdentity, addTokenAuthorizer, type IdTokenIssuer } from './constructs/identity';
 import { mailSender, type MailSettings } from './constructs/mail';
@@ -25,6 +27,12 @@ export interface VoiceOrgStackProps extends StackProps {
   logRetention?: logs.RetentionDays;
   /** The stage's steady request rate (requests per second) and burst, shared by all clients. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** Days a recording stays in the trash before it is deleted for good (default: the config's, 30). */
+  trashRetentionDays?: number;
+  /** Days an audit log entry is kept (default: the config's, 365). */
+  auditRetentionDays?: number;
+  /** An existing SNS topic (ARN) the dead-letter alarms of the event pipeline notify. */
+  alarmTopicArn?: string;
 }
 
 /** What the stack uses when its props (or the app's context) leave a setting out. */
@@ -37,12 +45,14 @@ export const STACK_DEFAULTS = {
 /**
  * The whole Voice Org API in one stack: a REST API whose routes, handlers and access come
  * from the route manifest (shared/routes.ts), the Lambda TOKEN authorizer, the single
- * table (shared/storage/table-definition.ts), and the ID token issuer. Each part is built,
- * with its cdk-nag acknowledgements, by its builder in infra/constructs/.
+ * table (shared/storage/table-definition.ts), the ID token issuer, and the event pipeline
+ * (the table's stream, the event bus, the consumers' queues). Each part is built, with its
+ * cdk-nag acknowledgements, by its builder in infra/constructs/.
  */
 export class VoiceOrgStack extends Stack {
   readonly api: apigateway.RestApi;
   readonly table: dynamodb.Table;
+  readonly eventBus: events.EventBus;
 
   constructor(scope: Construct, id: string, props: VoiceOrgStackProps) {
     super(scope, id, props);
@@ -51,9 +61,20 @@ export class VoiceOrgStack extends Stack {
     const data = addDataStore(this);
     const recordings = addRecordingsStorage(this);
     const identity = addIdentity(this, props.idTokenIssuer);
-    const functions = addFunctions(this, { data, recordings, identity, mail: mailSender(this, props.mail), logRetention });
+    const eventBus = addEventBus(this);
+    const functions = addFunctions(this, {
+      data,
+      recordings,
+      identity,
+      eventBus,
+      mail: mailSender(this, props.mail),
+      logRetention,
+      retention: { trashRetentionDays: props.trashRetentionDays, auditRetentionDays: props.auditRetentionDays },
+    });
     recordings.sendObjectCreatedTo(functions.forHandler(EVENT_HANDLERS.completeUpload.handler));
+    addEventPipeline(this, { table: data.table, bus: eventBus.bus, functionFor: functions.forHandler, alarmTopicArn: props.alarmTopicArn });
     this.table = data.table;
+    this.eventBus = eventBus.bus;
     this.api = addApi(this, {
       stage: props.stage,
       throttle: props.throttle ?? STACK_DEFAULTS.throttle,
@@ -65,6 +86,7 @@ export class VoiceOrgStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'RecordingsBucketName', { value: recordings.bucket.bucketName });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
+    new CfnOutput(this, 'EventBusName', { value: eventBus.bus.eventBusName });
     new CfnOutput(this, 'ProfileKeyArn', { value: data.profileKey.keyArn });
     new CfnOutput(this, 'IdTokenIssuer', { value: identity.issuer.issuer });
     new CfnOutput(this, 'IdTokenAudience', { value: identity.issuer.audience });

@@ -6,7 +6,7 @@ import type { ProfileKeyAction, TableAction } from '../../shared/routes';
 import { TABLE } from '../../shared/storage/table-definition';
 import { acknowledge } from './acknowledge';
 
-/** The data at rest: the single table, and the KMS key that wraps member profiles stored in it. */
+/** The data at rest: the single table (with its stream of changes), and the KMS key that wraps member profiles stored in it. */
 export interface DataStore {
   readonly table: dynamodb.Table;
   readonly profileKey: kms.Key;
@@ -30,6 +30,8 @@ export function addDataStore(stack: Stack): DataStore {
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     timeToLiveAttribute: TABLE.ttlAttribute,
+    // Every committed change, with the item before and after it, feeds the event processor (infra/constructs/events.ts).
+    stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
     deletionProtection: true,
     removalPolicy: RemovalPolicy.RETAIN,
   });

@@ -8,6 +8,7 @@ import type { ConfigVariable } from '../../shared/config';
 import { AUTHORIZER, listFunctions, type RoutePermissions } from '../../shared/routes';
 import { acknowledge } from './acknowledge';
 import type { DataStore } from './data';
+import type { EventBusAccess } from './events';
 import type { Identity } from './identity';
 import type { MailSender } from './mail';
 import type { RecordingsStorage } from './storage';
@@ -21,11 +22,17 @@ export interface FunctionsProps {
   data: DataStore;
   recordings: RecordingsStorage;
   mail: MailSender;
+  eventBus: EventBusAccess;
   identity: Identity;
   logRetention: logs.RetentionDays;
+  /**
+   * Settings every function gets, like the table name: how long the trash and the audit log
+   * keep things. Left out, each function uses the config's default (shared/config.ts).
+   */
+  retention?: { trashRetentionDays?: number; auditRetentionDays?: number };
 }
 
-/** The stack's Lambda functions: one per function of the route manifest (listFunctions: the authorizer, the route handlers, the event handlers). */
+/** The stack's Lambda functions: one per function of the route manifest (listFunctions: the authorizer, the route handlers, the event handlers, the event processor and consumers). */
 export interface StackFunctions {
   readonly authorizer: NodejsFunction;
   /** The function built from a handler module; throws for a module the manifest does not name. */
@@ -38,19 +45,27 @@ export interface StackFunctions {
  * authorizer alone also gets the ID token settings.
  */
 export function addFunctions(stack: Stack, props: FunctionsProps): StackFunctions {
-  const { data, recordings, mail, identity, logRetention } = props;
+  const { data, recordings, mail, eventBus, identity, logRetention, retention = {} } = props;
+  // Stack-wide settings, set on every function: one that reads them without them would silently use the default.
+  const settings: Partial<Record<ConfigVariable, string>> = {
+    ...(retention.trashRetentionDays === undefined ? {} : { TRASH_RETENTION_DAYS: String(retention.trashRetentionDays) }),
+    ...(retention.auditRetentionDays === undefined ? {} : { AUDIT_RETENTION_DAYS: String(retention.auditRetentionDays) }),
+  };
   const environmentFor = (permissions: RoutePermissions): FunctionEnvironment => ({
     TABLE_NAME: data.table.tableName,
     NODE_OPTIONS: '--enable-source-maps',
+    ...settings,
     ...(permissions.profileKey?.length ? { PROFILE_KMS_KEY_ARN: data.profileKey.keyArn } : {}),
     ...(permissions.bucket?.length ? { BUCKET_NAME: recordings.bucket.bucketName } : {}),
     ...(permissions.mail?.length ? mail.environment : {}),
+    ...(permissions.events?.length ? eventBus.environment : {}),
   });
   const grant = (role: iam.IRole, permissions: RoutePermissions) => {
     if (permissions.table?.length) data.grantTable(role, permissions.table);
     if (permissions.profileKey?.length) data.grantProfileKey(role, permissions.profileKey);
-    if (permissions.bucket?.length) recordings.grantObjects(role, permissions.bucket);
+    if (permissions.bucket?.length) recordings.grantRecordings(role, permissions.bucket);
     if (permissions.mail?.length) mail.grantSend(role, permissions.mail);
+    if (permissions.events?.length) eventBus.grantPublish(role, permissions.events);
   };
   const build = (handlerModule: string, permissions: RoutePermissions, extraEnvironment: Partial<Record<ConfigVariable, string>> = {}) => {
     const { fn, role } = createFunction(stack, handlerModule, logRetention, { ...environmentFor(permissions), ...extraEnvironment });

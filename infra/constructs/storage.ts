@@ -9,11 +9,18 @@ import { acknowledge } from './acknowledge';
 /** Where recording files are uploaded (recordings/<org>/<recording>/<file>). */
 const RECORDINGS_PREFIX = 'recordings/';
 
+/** S3 actions on the bucket itself (listings); every other BucketAction is on objects. */
+const BUCKET_LEVEL_ACTIONS: readonly BucketAction[] = ['ListBucket', 'ListBucketMultipartUploads'];
+
 /** The recordings bucket: browsers upload to it with pre-signed URLs; the functions read, complete and delete. */
 export interface RecordingsStorage {
   readonly bucket: s3.Bucket;
-  /** Grants exactly these S3 actions on the recording objects of this bucket, nothing else. */
-  grantObjects(role: iam.IRole, actions: readonly BucketAction[]): void;
+  /**
+   * Grants exactly these S3 actions, under recordings/ only: object actions on the objects
+   * under recordings/, ListBucket on the bucket for prefixes under recordings/, and
+   * ListBucketMultipartUploads on the bucket.
+   */
+  grantRecordings(role: iam.IRole, actions: readonly BucketAction[]): void;
   /** Sends the bucket's ObjectCreated events under recordings/ to a function. */
   sendObjectCreatedTo(fn: lambda.IFunction): void;
 }
@@ -32,19 +39,33 @@ export function addRecordingsStorage(stack: Stack): RecordingsStorage {
   acknowledge(
     bucket,
     'AwsSolutions-S1',
-    'Objects are written only through pre-signed PUT URLs that the create-upload-url function issues (it records the caller and the recording in the table) and deleted only by the delete-recording function; every ObjectCreated event is handled by complete-upload. S3 server access logs would add a second bucket and duplicate that trail; turn on CloudTrail S3 data events for the bucket where an independent audit is required.',
+    'Objects are written only through pre-signed PUT URLs that the create-upload-url function issues (it records the caller and the recording in the table) and deleted only by the functions the manifest grants DeleteObject (the object cleanup consumer, after a permanent delete committed); every ObjectCreated event is handled by complete-upload. S3 server access logs would add a second bucket and duplicate that trail; turn on CloudTrail S3 data events for the bucket where an independent audit is required.',
   );
 
   const recordingObjectsFinding = `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(bucket.node.defaultChild as s3.CfnBucket)}.Arn>/${RECORDINGS_PREFIX}*]`;
   return {
     bucket,
-    grantObjects(role, actions) {
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((a) => `s3:${a}`), resources: [bucket.arnForObjects(`${RECORDINGS_PREFIX}*`)] }));
-      acknowledge(
-        role,
-        recordingObjectsFinding,
-        'Recording object keys (recordings/<org>/<recording>/<file>) are created per upload, so the upload, completion and delete functions get PutObject, GetObject (for HeadObject) or DeleteObject on the recordings/ prefix of this bucket only, nothing else.',
-      );
+    grantRecordings(role, actions) {
+      const objectActions = actions.filter((a) => !BUCKET_LEVEL_ACTIONS.includes(a));
+      if (objectActions.length) {
+        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: objectActions.map((a) => `s3:${a}`), resources: [bucket.arnForObjects(`${RECORDINGS_PREFIX}*`)] }));
+        acknowledge(
+          role,
+          recordingObjectsFinding,
+          'Recording object keys (recordings/<org>/<recording>/<file>) are created per upload, so each function gets the object actions of its manifest permissions (PutObject to upload, GetObject for HeadObject, DeleteObject and AbortMultipartUpload to clean up a deleted recording) on the recordings/ prefix of this bucket only, nothing else.',
+        );
+      }
+      if (actions.includes('ListBucket')) {
+        // Listing is allowed only for prefixes under recordings/ (s3:prefix is the request's prefix parameter).
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': `${RECORDINGS_PREFIX}*` } } }),
+        );
+      }
+      if (actions.includes('ListBucketMultipartUploads')) {
+        // ListMultipartUploads offers no s3:prefix condition key: a condition on it would deny every call. It lists
+        // keys and upload ids only; aborting an upload (AbortMultipartUpload) stays limited to recordings/.
+        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [bucket.bucketArn] }));
+      }
     },
     sendObjectCreatedTo(fn) {
       bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(fn), { prefix: RECORDINGS_PREFIX });

@@ -4,8 +4,9 @@ import { stackPropsFromContext } from '../../infra/context';
 import { ACCESS_LOG_FORMAT, STACK_DEFAULTS, VoiceOrgStack } from '../../infra/stack';
 import { CONFIG_VARIABLES } from '../../shared/config';
 import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, type GatewayResponseType } from '../../shared/http/gateway';
-import { EVENT_HANDLERS, listEndpoints, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, listEndpoints, listFunctions, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
 import { TABLE } from '../../shared/storage/table-definition';
+import { actionsOf, functionLogicalId, functionStatements, isDynamoStatement, isTableStatement, onlyLogicalId, synth, type Json } from './template';
 
 /**
  * The synthesized CloudFormation template of VoiceOrgStack, checked against the route
@@ -13,45 +14,13 @@ import { TABLE } from '../../shared/storage/table-definition';
  * expectation is computed from them, so a route added later is covered without editing this file.
  */
 
-// CloudFormation JSON is untyped; these aliases only name what is read.
-type Json = any;
 type Resources = Record<string, Json>;
-
-/** Synthesizes a stack without esbuild bundling (assets are left unbuilt). */
-function synth(props: Partial<ConstructorParameters<typeof VoiceOrgStack>[2]> = {}): Template {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new VoiceOrgStack(app, 'TestStack', { stage: 'test', ...props });
-  return Template.fromStack(stack);
-}
 
 /** Synthesizes the stack the way infra/app.ts does: its props from the app's context. */
 function synthFromContext(context: Record<string, unknown>): Template {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const { stackName, props } = stackPropsFromContext(app.node);
   return Template.fromStack(new VoiceOrgStack(app, stackName, props));
-}
-
-/** The one logical id of a resource type, failing if there is not exactly one. */
-function onlyLogicalId(template: Template, type: string): string {
-  const ids = Object.keys(template.findResources(type));
-  expect(ids).toHaveLength(1);
-  return ids[0]!;
-}
-
-/**
- * The construct id infra/stack.ts gives a handler module's function (createFunction):
- * functions/users/list-users -> UsersListUsersFunction. CloudFormation appends an 8-hex hash.
- */
-function functionConstructId(handlerModule: string): string {
-  return `${handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase())}Function`;
-}
-
-/** The logical id of the AWS::Lambda::Function built for a handler module; exactly one must match. */
-function functionLogicalId(template: Template, handlerModule: string): string {
-  const pattern = new RegExp(`^${functionConstructId(handlerModule)}[0-9A-F]{8}$`);
-  const matches = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => pattern.test(id));
-  if (matches.length !== 1) throw new Error(`Expected one Lambda function for ${handlerModule}, found ${JSON.stringify(matches)}`);
-  return matches[0]!;
 }
 
 /** The Lambda function an integration or authorizer URI invokes: the Fn::GetAtt [id, 'Arn'] in its Fn::Join. */
@@ -102,26 +71,6 @@ function methodsByEndpoint(template: Template): Map<string, Json> {
     methods.set(key, props);
   }
   return methods;
-}
-
-/** Every IAM statement attached to a role: its inline policies and the AWS::IAM::Policy resources naming it. */
-function statementsOfRole(template: Template, roleLogicalId: string): Json[] {
-  const role = template.toJSON().Resources[roleLogicalId];
-  const inline: Json[] = (role?.Properties?.Policies ?? []).flatMap((p: Json) => p.PolicyDocument.Statement);
-  const attached = Object.values(template.findResources('AWS::IAM::Policy'))
-    .filter((policy) => (policy.Properties.Roles ?? []).some((r: Json) => r?.Ref === roleLogicalId))
-    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
-  return [...inline, ...attached];
-}
-
-const actionsOf = (statement: Json): string[] => [statement.Action ?? [], statement.NotAction ?? []].flat();
-const isDynamoStatement = (statement: Json): boolean => actionsOf(statement).some((a) => a.startsWith('dynamodb:'));
-
-/** The role policy statements of a function (by logical id). */
-function functionStatements(template: Template, functionId: string): Json[] {
-  const fn = template.toJSON().Resources[functionId];
-  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
-  return statementsOfRole(template, roleId);
 }
 
 /** The AWS::Lambda::Function the TOKEN authorizer invokes. */
@@ -314,10 +263,11 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
     const isCdkNotificationsHandler = (id: string) => id.startsWith('BucketNotificationsHandler');
     const ownFunctions = () => Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !isCdkNotificationsHandler(id));
 
-    it('has one function per handler module and event handler, plus the authorizer', () => {
-      const modules = [...listHandlers().map((h) => h.handler), ...Object.values(EVENT_HANDLERS).map((h) => h.handler)];
-      const expected = [...modules.map((handler) => functionLogicalId(template, handler)), authorizerFunctionId(template)];
-      expect(new Set(expected).size).toBe(modules.length + 1);
+    it('has one function per function of the manifest: the authorizer, each handler module, the event handlers, the event processor and consumers', () => {
+      const modules = listFunctions().map((f) => f.handler);
+      const expected = modules.map((handler) => functionLogicalId(template, handler));
+      expect(new Set(expected).size).toBe(modules.length);
+      expect(expected).toContain(authorizerFunctionId(template));
       expect(ownFunctions().map(([id]) => id).sort()).toEqual([...expected].sort());
     });
 
@@ -443,9 +393,9 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
   });
 
   describe('IAM least privilege', () => {
-    it('grants each handler exactly the table actions of its manifest permissions, on the table and its indexes only', () => {
-      for (const { handler, permissions } of listHandlers()) {
-        const statements = functionStatements(template, functionLogicalId(template, handler)).filter(isDynamoStatement);
+    it('grants each function exactly the table actions of its manifest permissions, on the table and its indexes only', () => {
+      for (const { handler, permissions } of listFunctions()) {
+        const statements = functionStatements(template, functionLogicalId(template, handler)).filter(isTableStatement);
         const expectedActions = (permissions.table ?? []).map((action) => `dynamodb:${action}`).sort();
         expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expectedActions });
         for (const statement of statements) {
@@ -459,11 +409,11 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
     });
 
-    it('gives handlers without table permissions no DynamoDB statement', () => {
-      const withoutTable = listHandlers().filter((h) => !h.permissions.table?.length);
+    it('gives functions without table permissions no DynamoDB statement on the table', () => {
+      const withoutTable = listFunctions().filter((h) => !h.permissions.table?.length);
       expect(withoutTable.map((h) => h.handler)).toContain(ROUTES.health.handler);
       for (const { handler } of withoutTable) {
-        const statements = functionStatements(template, functionLogicalId(template, handler)).filter(isDynamoStatement);
+        const statements = functionStatements(template, functionLogicalId(template, handler)).filter(isTableStatement);
         expect({ handler, statements }).toEqual({ handler, statements: [] });
       }
     });
@@ -477,9 +427,9 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
     });
 
-    it('grants the profile key only to the handlers whose manifest asks for it, with exactly those actions, bound to a member context', () => {
+    it('grants the profile key only to the functions whose manifest asks for it, with exactly those actions, bound to a member context', () => {
       const keyId = onlyLogicalId(template, 'AWS::KMS::Key');
-      for (const { handler, permissions } of listHandlers()) {
+      for (const { handler, permissions } of listFunctions()) {
         const fnId = functionLogicalId(template, handler);
         const statements = functionStatements(template, fnId).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('kms:')));
         const expected = (permissions.profileKey ?? []).map((action) => `kms:${action}`).sort();
@@ -498,24 +448,42 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       expect(authorizerKms).toEqual([]);
     });
 
-    it('lets only the upload, completion and delete functions touch the bucket, each with its own action on recording objects', () => {
+    it('grants each function exactly the S3 actions of its manifest permissions, under recordings/ only', () => {
       const bucketId = onlyLogicalId(template, 'AWS::S3::Bucket');
-      const withBucket = [...listHandlers(), ...Object.values(EVENT_HANDLERS)].map((h) => ({ handler: h.handler, actions: [...((h.permissions as { bucket?: readonly string[] }).bucket ?? [])] }));
-      for (const { handler, actions } of withBucket) {
+      const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
+      const recordingObjects = { 'Fn::Join': ['', [bucketArn, '/recordings/*']] };
+      for (const { handler, permissions } of listFunctions()) {
         const statements = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('s3:')));
-        expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: actions.map((a) => `s3:${a}`).sort() });
+        const expected = (permissions.bucket ?? []).map((a) => `s3:${a}`).sort();
+        expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expected });
         for (const statement of statements) {
-          expect(JSON.stringify(statement.Resource)).toContain(bucketId);
-          expect(JSON.stringify(statement.Resource)).toContain('/recordings/*');
+          const actions = actionsOf(statement);
+          const granted = { handler, actions, resource: statement.Resource, condition: statement.Condition };
+          if (actions.includes('s3:ListBucket')) {
+            // Listing only for prefixes under recordings/.
+            expect(granted).toEqual({ handler, actions: ['s3:ListBucket'], resource: bucketArn, condition: { StringLike: { 's3:prefix': 'recordings/*' } } });
+          } else if (actions.includes('s3:ListBucketMultipartUploads')) {
+            // The action has no s3:prefix condition key (a condition on it would deny every call).
+            expect(granted).toEqual({ handler, actions: ['s3:ListBucketMultipartUploads'], resource: bucketArn, condition: undefined });
+          } else {
+            expect(granted).toEqual({ handler, actions, resource: recordingObjects, condition: undefined });
+          }
         }
       }
-      const granted = withBucket.filter((h) => h.actions.length).sort((a, b) => a.handler.localeCompare(b.handler));
-      expect(granted).toEqual([
-        // GetObject is the action HeadObject needs: the completion reads the stored content type, which S3 events do not carry.
-        { handler: 'functions/recordings/complete-upload', actions: ['GetObject'] },
-        { handler: 'functions/recordings/create-upload-url', actions: ['PutObject'] },
-        { handler: 'functions/recordings/delete-recording', actions: ['DeleteObject'] },
-      ]);
+    });
+
+    it('lets the upload function put, the completion function read, and the object cleanup consumer alone list, delete and abort uploads', () => {
+      const holders = (action: string) =>
+        listFunctions()
+          .filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).includes(`s3:${action}`)))
+          .map((f) => f.handler);
+      expect(holders('PutObject')).toEqual([ROUTES.createUploadUrl.handler]);
+      // GetObject is the action HeadObject needs: the completion reads the stored content type, which S3 events do not carry.
+      expect(holders('GetObject')).toEqual([EVENT_HANDLERS.completeUpload.handler]);
+      // A permanent delete only commits; the object goes when the consumer handles recording.deleted.
+      for (const action of ['DeleteObject', 'AbortMultipartUpload', 'ListBucket', 'ListBucketMultipartUploads']) {
+        expect({ action, holders: holders(action) }).toEqual({ action, holders: [EVENT_CONSUMERS.objectCleanup.handler] });
+      }
     });
 
     it('blocks public access to the bucket, encrypts it, enforces SSL and sends its uploads to the completion function', () => {
@@ -533,18 +501,19 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       expect(config.LambdaFunctionArn).toEqual({ 'Fn::GetAtt': [functionLogicalId(template, EVENT_HANDLERS.completeUpload.handler), 'Arn'] });
     });
 
-    it('lets only the functions that send invitations send email, from the configured sender only', () => {
-      for (const { handler, permissions } of listHandlers()) {
+    it('lets only the invitation mail consumer send email, from the configured sender only', () => {
+      for (const { handler, permissions } of listFunctions()) {
         const statements = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('ses:')));
-        const expected = ((permissions as { mail?: readonly string[] }).mail ?? []).map((a) => `ses:${a}`);
+        const expected = (permissions.mail ?? []).map((a) => `ses:${a}`);
         expect({ handler, actions: statements.flatMap(actionsOf) }).toEqual({ handler, actions: expected });
         for (const statement of statements) {
           expect(JSON.stringify(statement.Resource)).toContain(':identity/');
           expect(statement.Condition).toEqual({ StringEquals: { 'ses:FromAddress': expect.any(String) } });
         }
       }
-      const senders = listHandlers().filter((h) => (h.permissions as { mail?: readonly string[] }).mail?.length).map((h) => h.handler).sort();
-      expect(senders).toEqual(['functions/invites/resend-invite', 'functions/invites/send-invite']);
+      const senders = listFunctions().filter((f) => f.permissions.mail?.length).map((f) => f.handler);
+      // Send and resend only commit the invite; the consumer sends the email, with retries.
+      expect(senders).toEqual([EVENT_CONSUMERS.invitationMail.handler]);
     });
 
     it('keeps the profile key with rotation on, retained on stack deletion', () => {
@@ -625,7 +594,8 @@ describe('VoiceOrgStack template (settings from context)', () => {
 
   it('keeps every log group (functions and access logs) for the retention from context', () => {
     const retentions = Object.values(template.findResources('AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays);
-    expect(retentions.length).toBe(listHandlers().length + Object.keys(EVENT_HANDLERS).length + 2);
+    // One per function, and the API's access logs.
+    expect(retentions.length).toBe(listFunctions().length + 1);
     expect(new Set(retentions)).toEqual(new Set([90]));
   });
 
@@ -651,6 +621,11 @@ describe('stackPropsFromContext', () => {
     expect(props.throttle).toEqual({ rateLimit: STACK_DEFAULTS.throttle.rateLimit, burstLimit: 10 });
   });
 
+  it('reads the retention periods and the alarm topic of the event pipeline', () => {
+    const { props } = propsOf({ trashRetentionDays: '7', auditRetentionDays: 90, alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
+    expect(props).toMatchObject({ trashRetentionDays: 7, auditRetentionDays: 90, alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
+  });
+
   it.each([
     [{ idTokenIssuer: 'https://issuer.example.com' }, /idTokenIssuer needs idTokenAudience/],
     [{ idTokenAudience: 'client-1' }, /need idTokenIssuer/],
@@ -660,6 +635,9 @@ describe('stackPropsFromContext', () => {
     [{ throttleBurstLimit: '2.5' }, /throttleBurstLimit must be/],
     [{ logRetentionDays: 45 }, /logRetentionDays must be one of CloudWatch's retention periods/],
     [{ authorizerCacheSeconds: 'soon' }, /authorizerCacheSeconds must be/],
+    [{ trashRetentionDays: '0' }, /trashRetentionDays must be a whole number of days from 1 to 3650/],
+    [{ auditRetentionDays: 4000 }, /auditRetentionDays must be a whole number of days from 1 to 3650/],
+    [{ alarmTopicArn: 'ops-alarms' }, /alarmTopicArn must be an SNS topic ARN/],
     [{ stage: 'my stage' }, /Context stage must be/],
   ])('refuses %j', (context, message) => {
     expect(() => propsOf(context)).toThrow(message);
