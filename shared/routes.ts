@@ -222,7 +222,7 @@ export const ROUTES = {
     handler: 'functions/invites/send-invite',
     summary: 'Invite someone by email',
     access: orgRoute('admin', 'invites:write'),
-    permissions: { table: ['GetItem', 'Query', 'PutItem'], mail: ['SendEmail'] },
+    permissions: { table: ['GetItem', 'Query', 'PutItem'] },
   },
   listInvites: {
     method: 'GET',
@@ -238,7 +238,7 @@ export const ROUTES = {
     handler: 'functions/invites/revoke-invite',
     summary: 'Revoke a pending invitation',
     access: orgRoute('admin', 'invites:write'),
-    permissions: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'] },
+    permissions: { table: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
   },
   resendInvite: {
     method: 'POST',
@@ -246,7 +246,7 @@ export const ROUTES = {
     handler: 'functions/invites/resend-invite',
     summary: 'Send a pending invitation again with a new link',
     access: orgRoute('admin', 'invites:write'),
-    permissions: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], mail: ['SendEmail'] },
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
   acceptInvite: {
     method: 'POST',

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { PROBLEM_KINDS } from '../http/errors';
 import { RECORDING_STATES } from '../storage/recordings';
+import { InviteEmailDeliveryFields } from './invites';
 import { Member } from './members';
 
 /**
@@ -237,6 +238,7 @@ export const Invite = v.strictObject({
   status: v.picklist(['pending', 'accepted', 'revoked', 'expired']),
   created_at: v.string(),
   expires_at: v.string(),
+  ...InviteEmailDeliveryFields,
 });
 export const InviteListResponse = v.strictObject({ invites: v.array(Invite), pagination: PagePagination });
 export const AcceptInviteResponse = v.strictObject({ org_id: v.string(), role: v.string(), status: v.literal('active') });

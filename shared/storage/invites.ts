@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ROLES, type Role } from '../auth/access';
+import { EMAIL_STATUSES } from '../schemas/invites';
 import type { TableContext } from './dynamo';
 import { changeStamp } from './change-stamp';
 import { itemFields } from './item-fields';
@@ -15,6 +16,32 @@ import { newUserParts, type Identity, type NewUserPart, type User } from './user
 export const STORED_INVITE_STATUSES = ['pending', 'accepted', 'revoked'] as const;
 export type StoredInviteStatus = (typeof STORED_INVITE_STATUSES)[number];
 
+/** Where the invitation email of the invite's current send is (see EMAIL_STATUSES). */
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/**
+ * The delivery of the invitation email of the invite's current send (the first one, or the
+ * latest resend, which starts it over). The invitation mail consumer writes it.
+ */
+export interface EmailDelivery {
+  status: EmailStatus;
+  /** When the email left (SES accepted it); null while it has not. */
+  sent_at: string | null;
+  /** Tries to send this send's email so far. */
+  attempts: number;
+  /** The code of the last failed try (a MailErrorCode); null when none, or once the email left. */
+  last_error: string | null;
+}
+
+/** A new send's delivery: nothing tried yet. */
+export const QUEUED_DELIVERY: EmailDelivery = { status: 'queued', sent_at: null, attempts: 0, last_error: null };
+
+/**
+ * How an invite stored before deliveries were recorded reads: its email was sent inline by
+ * the request that sent (or resent) it, once, at a moment nobody wrote down.
+ */
+export const LEGACY_DELIVERY: EmailDelivery = { status: 'sent', sent_at: null, attempts: 1, last_error: null };
+
 export interface InviteRecord {
   id: string;
   org_id: string;
@@ -25,7 +52,14 @@ export interface InviteRecord {
   updated_at: string;
   expires_at: string;
   invited_by: string;
-  token_hash: string;
+  /**
+   * SHA-256 of the token of the link last emailed. Absent until the invitation mail consumer
+   * first tries to send the email, and again after a resend (until its email is tried).
+   */
+  token_hash?: string;
+  /** When the invite was last resent: each resend is a new send, with an email of its own. */
+  resent_at?: string;
+  delivery: EmailDelivery;
   accepted_at?: string;
   accepted_by?: string;
   revoked_at?: string;
@@ -40,20 +74,27 @@ export interface InviteEmailGuard {
 /** Epoch seconds for the TTL attribute: DynamoDB removes the item some time after. */
 export const ttlOf = (isoTimestamp: string) => ({ [TABLE.ttlAttribute]: Math.floor(Date.parse(isoTimestamp) / 1000) });
 
+/** The stored attributes of an email delivery (flat, so that conditions and the stream read them directly). */
+function deliveryAttributes(delivery: EmailDelivery) {
+  return { email_status: delivery.status, email_sent_at: delivery.sent_at, email_attempts: delivery.attempts, email_last_error: delivery.last_error };
+}
+
 /** The invite item; pending and revoked invites expire from the table, accepted ones stay. */
 export function inviteItem(invite: InviteRecord) {
+  const { delivery, ...fields } = invite;
   return {
     ...keys.invite(invite.org_id, invite.id),
     ...keys.invitesIndex(invite.org_id, invite.created_at, invite.id),
-    ...invite,
+    ...fields,
+    ...deliveryAttributes(delivery),
     ...(invite.status === 'accepted' ? {} : ttlOf(invite.expires_at)),
     ...changeStamp(),
   };
 }
 
 /** The lookup from the hash of an invite's current token to the invite; it expires with the invite. */
-export function tokenItem(invite: InviteRecord) {
-  return { ...keys.inviteToken(invite.token_hash), org_id: invite.org_id, invite_id: invite.id, ...ttlOf(invite.expires_at) };
+export function tokenItem(invite: Pick<InviteRecord, 'id' | 'org_id' | 'expires_at'>, tokenHash: string) {
+  return { ...keys.inviteToken(tokenHash), org_id: invite.org_id, invite_id: invite.id, ...ttlOf(invite.expires_at) };
 }
 
 /** The guard that holds the invite's email for it while it is pending (see InviteEmailGuard). */
@@ -61,9 +102,22 @@ export function emailGuardItem(invite: InviteRecord) {
   return { ...keys.inviteEmailGuard(invite.org_id, invite.email), invite_id: invite.id, expires_at: invite.expires_at, ...ttlOf(invite.expires_at) };
 }
 
-/** Reads a stored invite; acceptance and revocation fields exist only once they happened. */
+/**
+ * Reads a stored invite; acceptance and revocation fields exist only once they happened, the
+ * token hash once a token was emailed. An invite without delivery attributes was stored
+ * before they were recorded and reads as LEGACY_DELIVERY.
+ */
 export function inviteFromItem(item: Record<string, unknown>): InviteRecord {
   const field = itemFields(item, 'invite');
+  const delivery: EmailDelivery =
+    item.email_status === undefined
+      ? LEGACY_DELIVERY
+      : {
+          status: field.oneOf('email_status', EMAIL_STATUSES),
+          sent_at: field.nullableString('email_sent_at'),
+          attempts: field.number('email_attempts'),
+          last_error: field.nullableString('email_last_error'),
+        };
   return {
     id: field.string('id'),
     org_id: field.string('org_id'),
@@ -74,7 +128,9 @@ export function inviteFromItem(item: Record<string, unknown>): InviteRecord {
     updated_at: field.string('updated_at'),
     expires_at: field.string('expires_at'),
     invited_by: field.string('invited_by'),
-    token_hash: field.string('token_hash'),
+    token_hash: field.optionalString('token_hash'),
+    resent_at: field.optionalString('resent_at'),
+    delivery,
     accepted_at: field.optionalString('accepted_at'),
     accepted_by: field.optionalString('accepted_by'),
     revoked_at: field.optionalString('revoked_at'),
@@ -86,9 +142,13 @@ function emailGuardFromItem(item: Record<string, unknown>): InviteEmailGuard {
   return { invite_id: field.string('invite_id'), expires_at: field.string('expires_at') };
 }
 
-/** One invite of an organization, or undefined. */
-export async function getInvite(db: TableContext, orgId: string, inviteId: string): Promise<InviteRecord | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.invite(orgId, inviteId) }));
+/**
+ * One invite of an organization, or undefined.
+ *
+ * @param options.consistent a strongly consistent read: what the last committed write left
+ */
+export async function getInvite(db: TableContext, orgId: string, inviteId: string, options: { consistent?: boolean } = {}): Promise<InviteRecord | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.invite(orgId, inviteId), ConsistentRead: options.consistent }));
   return Item ? inviteFromItem(Item) : undefined;
 }
 
@@ -121,10 +181,13 @@ export async function listInvites(db: TableContext, orgId: string): Promise<Invi
 }
 
 // ---------------------------------------------------------------------------------------
-// Invite transitions: the domain plans each one, these commit it all-or-nothing. A failed
-// condition is a WriteConflict naming its part:
-// - `invite`: the invite is no longer pending with the token it was read with (or, for a
-//   new invite, its id exists);
+// Invite transitions: the domain plans each one, these commit it all-or-nothing. Each
+// updates only the invite attributes it is about, so that transitions made by requests
+// and the delivery state written by the invitation mail consumer never undo each other.
+// A failed condition is a WriteConflict naming its part:
+// - `invite`: the invite is no longer pending (for an acceptance: with the token it was
+//   read with; for the invitation email: at the send, token and delivery it was read with),
+//   or, for a new invite, its id exists;
 // - `emailGuard`: the email's pending slot is held by another invite that has not expired
 //   (send, resend), or no longer by this invite (revoke, accept);
 // - `token`: the new token's lookup exists (a 256-bit collision: never in practice);
@@ -135,7 +198,7 @@ export async function listInvites(db: TableContext, orgId: string): Promise<Invi
 /** The parts of any invite transition, by what their condition guards. */
 export type InvitePart = 'invite' | 'token' | 'previousToken' | 'emailGuard' | NewUserPart | 'membership' | 'organization';
 
-/** Sending: a new invite, the lookup of its token, and its email's pending slot. */
+/** Sending: a new invite (its email queued, no token yet) and its email's pending slot. */
 export interface InviteSending {
   invite: InviteRecord;
   /** The instant at which the email's pending slot must be free: absent, or held by an invite expired by then. */
@@ -145,16 +208,18 @@ export interface InviteSending {
 /** Revoking: the invite's next state, and the slot it gives back. */
 export interface InviteRevocation {
   revoked: InviteRecord;
-  /** The token the invite was read with: the write applies only while it is still pending with it. */
-  readTokenHash: string;
   /** Whether the invite held its email's slot when read (then the slot is freed, if still held by it). */
   releasesEmailGuard: boolean;
 }
 
-/** Resending: the invite with a new token and expiry, the new token's lookup replacing the old one. */
+/**
+ * Resending: a new send of the invite (new expiry, `resent_at`, its email queued anew). The
+ * token last emailed stops working at once; the invitation mail consumer emails a new one.
+ */
 export interface InviteRenewal {
   renewed: InviteRecord;
-  readTokenHash: string;
+  /** The token hash the invite was read with, whose lookup is removed. */
+  previousTokenHash?: string;
   /** The invite keeps its email's slot, or takes it back if free or expired at this instant. */
   slotFreeAt: string;
 }
@@ -173,11 +238,10 @@ export interface InviteAcceptance {
   joinsActiveMembers: boolean;
 }
 
-/** Sends an invite: invite, token lookup and email guard in one transaction (see InvitePart). */
+/** Sends an invite: the invite and its email guard in one transaction (see InvitePart); its token comes with its email. */
 export async function commitInviteSending(db: TableContext, { invite, slotFreeAt }: InviteSending): Promise<void> {
   const parts: TransactionPart<InvitePart>[] = [
     { name: 'invite', write: putNew(db, inviteItem(invite)) },
-    { name: 'token', write: putNew(db, tokenItem(invite)) },
     {
       name: 'emailGuard',
       write: {
@@ -193,20 +257,29 @@ export async function commitInviteSending(db: TableContext, { invite, slotFreeAt
   await commitParts(db, parts);
 }
 
-/** Revokes an invite: its next state, and its email guard released (see InvitePart). */
-export async function commitInviteRevocation(db: TableContext, revocation: InviteRevocation): Promise<void> {
+/** Revokes a pending invite: its status, and its email guard released (see InvitePart). */
+export async function commitInviteRevocation(db: TableContext, { revoked, releasesEmailGuard }: InviteRevocation): Promise<void> {
   await commitParts(db, [
-    replacePendingInvite(db, revocation.revoked, revocation.readTokenHash),
-    ...(revocation.releasesEmailGuard ? [releaseEmailGuard(db, revocation.revoked)] : []),
+    updateInvite(db, revoked, { set: { status: revoked.status, revoked_at: revoked.revoked_at, updated_at: revoked.updated_at } }, PENDING),
+    ...(releasesEmailGuard ? [releaseEmailGuard(db, revoked)] : []),
   ]);
 }
 
-/** Renews an invite: new state, old token lookup removed, new one added, slot kept or taken back (see InvitePart). */
-export async function commitInviteRenewal(db: TableContext, { renewed, readTokenHash, slotFreeAt }: InviteRenewal): Promise<void> {
+/** Renews a pending invite: a new send, the old token lookup removed, the slot kept or taken back (see InvitePart). */
+export async function commitInviteRenewal(db: TableContext, { renewed, previousTokenHash, slotFreeAt }: InviteRenewal): Promise<void> {
+  const change = {
+    set: {
+      expires_at: renewed.expires_at,
+      ...ttlOf(renewed.expires_at),
+      updated_at: renewed.updated_at,
+      resent_at: renewed.resent_at,
+      ...deliveryAttributes(renewed.delivery),
+    },
+    remove: ['token_hash'],
+  };
   await commitParts(db, [
-    replacePendingInvite(db, renewed, readTokenHash),
-    { name: 'previousToken', write: { Delete: { TableName: db.tableName, Key: keys.inviteToken(readTokenHash) } } },
-    { name: 'token', write: putNew(db, tokenItem(renewed)) },
+    updateInvite(db, renewed, change, PENDING),
+    ...(previousTokenHash ? [{ name: 'previousToken' as const, write: { Delete: { TableName: db.tableName, Key: keys.inviteToken(previousTokenHash) } } }] : []),
     {
       name: 'emailGuard',
       write: {
@@ -229,8 +302,10 @@ export async function commitInviteRenewal(db: TableContext, { renewed, readToken
  */
 export async function commitInviteAcceptance(db: TableContext, acceptance: InviteAcceptance): Promise<void> {
   const { accepted, membership } = acceptance;
+  // Accepted invites stay: the TTL goes.
+  const change = { set: { status: accepted.status, accepted_at: accepted.accepted_at, accepted_by: accepted.accepted_by, updated_at: accepted.updated_at }, remove: [TABLE.ttlAttribute] };
   await commitParts<InvitePart>(db, [
-    replacePendingInvite(db, accepted, acceptance.readTokenHash),
+    updateInvite(db, accepted, change, { expression: `${PENDING.expression} AND token_hash = :hash`, values: { ...PENDING.values, ':hash': acceptance.readTokenHash } }),
     ...(acceptance.releasesEmailGuard ? [releaseEmailGuard(db, accepted)] : []),
     ...(acceptance.newUser ? newUserParts(db, acceptance.newUser.user, acceptance.newUser.identity) : []),
     { name: 'membership', write: putMembershipPart(db, membership, acceptance.membershipExpected) },
@@ -240,24 +315,94 @@ export async function commitInviteAcceptance(db: TableContext, acceptance: Invit
   ]);
 }
 
+/**
+ * Gives the invite a new token for the email about to be sent: the invite's token hash
+ * replaced, the new lookup added and the previous one removed (a link emailed before stops
+ * working). Only while the invite is as read: pending, at the same send (`resent_at`),
+ * its email still queued and its token the one read (so that of two deliveries of the
+ * same email racing, one goes on). See InvitePart.
+ */
+export async function commitInvitationToken(db: TableContext, { invite, tokenHash }: { invite: InviteRecord; tokenHash: string }): Promise<void> {
+  const condition = {
+    expression: [
+      PENDING.expression,
+      'email_status = :queued',
+      invite.resent_at === undefined ? 'attribute_not_exists(resent_at)' : 'resent_at = :resentAt',
+      invite.token_hash === undefined ? 'attribute_not_exists(token_hash)' : 'token_hash = :readHash',
+    ].join(' AND '),
+    values: {
+      ...PENDING.values,
+      ':queued': 'queued',
+      ...(invite.resent_at === undefined ? {} : { ':resentAt': invite.resent_at }),
+      ...(invite.token_hash === undefined ? {} : { ':readHash': invite.token_hash }),
+    },
+  };
+  await commitParts<InvitePart>(db, [
+    updateInvite(db, invite, { set: { token_hash: tokenHash } }, condition),
+    { name: 'token', write: putNew(db, tokenItem(invite, tokenHash)) },
+    ...(invite.token_hash ? [{ name: 'previousToken' as const, write: { Delete: { TableName: db.tableName, Key: keys.inviteToken(invite.token_hash) } } }] : []),
+  ]);
+}
+
+/**
+ * Records how the email with this token went, only while the invite still has this token
+ * (a resend, or another delivery of the same email, records its own). A WriteConflict at
+ * `invite` when it no longer has.
+ */
+export async function commitEmailDelivery(db: TableContext, { invite, tokenHash, delivery }: { invite: InviteRecord; tokenHash: string; delivery: EmailDelivery }): Promise<void> {
+  await commitParts<InvitePart>(db, [updateInvite(db, invite, { set: deliveryAttributes(delivery) }, { expression: 'token_hash = :hash', values: { ':hash': tokenHash } })]);
+}
+
 const putNew = (db: TableContext, Item: Record<string, unknown>): TransactItem => ({
   Put: { TableName: db.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' },
 });
 
+/** A condition on the invite's attributes (names as they are stored, values by placeholder). */
+interface InviteCondition {
+  expression: string;
+  values: Record<string, unknown>;
+}
+
+/** The invite is (still) pending. */
+const PENDING: InviteCondition = { expression: '#status = :pending', values: { ':pending': 'pending' } };
+
 /**
- * Writes an invite's next state, only if it is still pending with the token it was read
- * with (so revoke, resend and accept cannot both win).
+ * Updates only the named attributes of an invite (and its change stamp), under a condition.
+ * Attribute names are all aliased (`#a0`...), the condition may name `#status`; an
+ * undefined value is left out.
  */
-function replacePendingInvite(db: TableContext, next: InviteRecord, readTokenHash: string): TransactionPart<'invite'> {
+function updateInvite(
+  db: TableContext,
+  invite: Pick<InviteRecord, 'org_id' | 'id'>,
+  change: { set: Record<string, unknown>; remove?: string[] },
+  condition: InviteCondition,
+): TransactionPart<'invite'> {
+  // DynamoDB refuses a name or value the expressions do not use.
+  const names: Record<string, string> = condition.expression.includes('#status') ? { '#status': 'status' } : {};
+  const values: Record<string, unknown> = { ...condition.values };
+  let aliases = 0;
+  const alias = (name: string) => {
+    const placeholder = `#a${aliases++}`;
+    names[placeholder] = name;
+    return placeholder;
+  };
+  const set = Object.entries({ ...change.set, ...changeStamp() })
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value], index) => {
+      values[`:v${index}`] = value;
+      return `${alias(name)} = :v${index}`;
+    });
+  const remove = (change.remove ?? []).map(alias);
   return {
     name: 'invite',
     write: {
-      Put: {
+      Update: {
         TableName: db.tableName,
-        Item: inviteItem(next),
-        ConditionExpression: '#status = :pending AND token_hash = :hash',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':hash': readTokenHash },
+        Key: keys.invite(invite.org_id, invite.id),
+        UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
       },
     },
   };

@@ -4,19 +4,30 @@ import type { Role } from '../../shared/auth/access';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import type { Caller } from '../../shared/auth/policy';
 import { parseConfig } from '../../shared/config';
+import { sendInvitationEmail } from '../../shared/domain/invites/invitation-mail';
 import { listOrganizationInvites, sendInvite } from '../../shared/domain/invites/invites';
-import { createSesMailer } from '../../shared/mail/mailer';
-import { call, expectFailure, idp, idTokenFor, localDeployment, once, seed, sentEmails, TIMESTAMP, type ApiResponse, type SentEmail, unique } from '../support/api';
+import { eventConsumer } from '../../shared/events/event-consumer';
+import { actorOf } from '../../shared/events/actor';
+import type { DomainEvent } from '../../shared/events/event-catalog';
+import { createSesMailer, MailError } from '../../shared/mail/mailer';
+import { EVENT_CONSUMERS } from '../../shared/routes';
+import { withChangeContext } from '../../shared/storage/change-stamp';
+import { call, eventually, expectFailure, idp, idTokenFor, localDeployment, once, seed, sentEmails, TIMESTAMP, type ApiResponse, unique } from '../support/api';
+import { eventsInclude, queuedEvents } from '../support/events';
+import { emailsTo, latestToken, tokenIn } from '../support/invite-mail';
 import { buildOrg, seedOrg, STAFF, type Person } from '../support/org-builder';
 import { runCli } from '../support/cli';
 import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
 
 /**
  * Organization invitations end to end: HTTP -> local API Gateway emulator -> authorizer ->
- * handler -> DynamoDB Local, and the invitation email through the local SES emulator.
- * Send, Accept, Revoke, Resend and List, each rule of issue 5 (and docs/decisions.md,
- * "Invitations") with a test that fails when the rule breaks. Tests read the accept link
- * from the email the emulator received, as a user would, and each builds its own organization.
+ * handler -> DynamoDB Local, and the invitation email sent by the deployment's invitation
+ * mail consumer (its event pipeline: the table's stream -> processor -> consumer) through
+ * the local SES emulator. Send, Accept, Revoke, Resend and List, each rule of issue 5 (and
+ * docs/decisions.md, "Invitations") and the email's delivery state of issue 11, with a test
+ * that fails when the rule breaks. Tests read the accept link from the email the emulator
+ * received, as a user would (waiting for it: it leaves after the request answered), and
+ * each builds its own organization.
  */
 const { dataDir, runtime, db } = localDeployment();
 
@@ -36,7 +47,16 @@ interface Invite {
   status: string;
   created_at: string;
   expires_at: string;
+  email_status: string;
+  email_sent_at: string | null;
+  email_attempts: number;
+  email_last_error: string | null;
 }
+
+/** The delivery fields of an Invite whose email has not been tried yet (as Send and Resend leave it). */
+const QUEUED = { email_status: 'queued', email_sent_at: null, email_attempts: 0, email_last_error: null } as const;
+/** ...and once the consumer's first attempt sent it. */
+const SENT_ONCE = { email_status: 'sent', email_sent_at: expect.stringMatching(TIMESTAMP), email_attempts: 1, email_last_error: null };
 
 /**
  * An organization with an active owner, admin, member and viewer, a removed and a pending
@@ -103,6 +123,21 @@ const inviteSettings = (env: Record<string, string> = {}) => parseConfig({ TABLE
 /** The deployment's mailer: what it sends lands in the local SES, where tests read the links. */
 const localMail = createSesMailer({ fromAddress: inviteSettings().fromAddress, region: runtime.region, endpoint: runtime.sesEndpoint });
 
+/** Waits until the invitation mail consumer is done with the invite's current send (its email sent or failed); returns the Invite as List shows it. */
+async function delivered(org: Org, inviteId: string): Promise<Invite> {
+  const found = await eventually(async () => (await listed(org)).find((i) => i.id === inviteId), (i) => i?.email_status !== 'queued', 10_000);
+  if (!found || found.email_status === 'queued') throw new Error(`invite ${inviteId}: email still queued`);
+  return found;
+}
+
+/** The invite.created or invite.resent event the deployment published for an invite's latest send. */
+async function sendEventOf(org: Org, inviteId: string, type: 'invite.created' | 'invite.resent' = 'invite.created'): Promise<DomainEvent> {
+  const events = await eventsInclude(org.org, [type], inviteId);
+  const event = events.filter((e) => e.type === type && e.resource.id === inviteId).at(-1);
+  if (!event) throw new Error(`no ${type} event for ${inviteId}`);
+  return event;
+}
+
 /** Who sends an invitation outside HTTP: the organization's full key, or its admin (whose name the email shows). */
 function callerOf(org: Org, by: 'key' | 'admin'): Caller {
   if (by === 'admin') {
@@ -119,12 +154,23 @@ function callerOf(org: Org, by: 'key' | 'admin'): Caller {
  * and its email to the local SES. Tests that need time to have passed choose `at` rather than wait.
  */
 async function invitedAt(at: Date, org: Org, body: { email: string; role?: Role }, options: { by?: 'key' | 'admin'; ttlSeconds?: number } = {}): Promise<Invite> {
-  const settings = inviteSettings();
-  return sendInvite(
-    { db, mail: localMail, now: () => at, settings: { appUrl: settings.appUrl, ttlSeconds: options.ttlSeconds ?? settings.ttlSeconds } },
-    callerOf(org, options.by ?? 'key'),
-    { email: body.email, role: body.role ?? 'member' },
+  const caller = callerOf(org, options.by ?? 'key');
+  // As a request would: its write names the caller, and so does the email (the event's actor).
+  return withChangeContext({ actor: actorOf(caller), correlationId: null }, () =>
+    sendInvite({ db, now: () => at, settings: { ttlSeconds: options.ttlSeconds ?? inviteSettings().ttlSeconds } }, caller, { email: body.email, role: body.role ?? 'member' }),
   );
+}
+
+/**
+ * Delivers the invite's invite.created event (as the deployment published it) to the
+ * invitation mail consumer in this process, with its clock at `at`: for invites sent in the
+ * past that have expired by now, which the deployment's own consumer leaves alone.
+ */
+async function mailedAt(at: Date, org: Org, sent: Invite): Promise<Invite> {
+  const event = await sendEventOf(org, sent.id);
+  const outcome = await sendInvitationEmail({ db, mail: localMail, now: () => at, settings: { appUrl } }, event, { attempt: 1, last: false });
+  expect(outcome).toEqual({ outcome: 'sent', attempts: 1 });
+  return (await listed(org)).find((i) => i.id === sent.id) ?? sent;
 }
 
 /** Every invite of an organization (optionally of one status), as List returns them. */
@@ -143,24 +189,11 @@ async function members(org: Org) {
   return { total: res.body.pagination.total as number, data, find: (email: string) => data.filter((m) => m.email === email.toLowerCase()) };
 }
 
-/** The token of an accept link in an email's text part. */
-function tokenIn(email: SentEmail): string {
-  const token = /\/invites\/accept\?token=([A-Za-z0-9_-]+)/.exec(email.body.text ?? '')?.[1];
-  if (!token) throw new Error(`no accept link in: ${email.body.text}`);
-  return token;
-}
-
-/** The token of the latest invitation email sent to an address. */
-async function latestToken(address: string): Promise<string> {
-  const emails = await sentEmails(address);
-  if (emails.length === 0) throw new Error(`no email to ${address}`);
-  return tokenIn(emails.at(-1)!);
-}
-
-/** Sends an invite and returns it with the token its email carries. */
+/** Sends an invite and returns it, as List shows it once its email was sent, with the token the email carries. */
 async function invitedWithToken(org: Org, body: { email: string; role?: string }, token = org.keys.full) {
   const sent = await invited(org, body, token);
-  return { invite: sent, token: await latestToken(body.email) };
+  const emailed = await latestToken(body.email);
+  return { invite: await delivered(org, sent.id), token: emailed };
 }
 
 /** An ID token for someone the service may not know yet (an arbitrary subject and email). */
@@ -175,15 +208,16 @@ async function idTokenOf(claims: { email: string; name?: string; emailVerified?:
 
 /**
  * Two invitations that lived INVITE_TTL_SECONDS=2 (the deployment's configuration parsed as
- * it parses it), sent a minute ago by the domain function with its clock set then: expired,
- * with nothing to wait for.
+ * it parses it), sent a minute ago by the domain function with its clock set then, and
+ * emailed then (the consumer in this process with the same clock; the deployment's own
+ * consumer finds them expired and sends nothing): expired, with nothing to wait for.
  */
 const expiredInvites = once(async () => {
   const ttlSeconds = inviteSettings({ INVITE_TTL_SECONDS: '2' }).ttlSeconds;
   const org = await seededOrg('exp');
   const sentAt = new Date(Date.now() - MINUTE_MS);
-  const first = await invitedAt(sentAt, org, { email: org.address('late') }, { ttlSeconds });
-  const renewable = await invitedAt(sentAt, org, { email: org.address('renewed') }, { ttlSeconds });
+  const first = await mailedAt(sentAt, org, await invitedAt(sentAt, org, { email: org.address('late') }, { ttlSeconds }));
+  const renewable = await mailedAt(sentAt, org, await invitedAt(sentAt, org, { email: org.address('renewed') }, { ttlSeconds }));
   const [firstToken, renewableToken] = await Promise.all([latestToken(first.email), latestToken(renewable.email)]);
   expect(Date.parse(first.expires_at) - Date.parse(first.created_at)).toBe(2000);
   // Pending while they lived: List as it answered when they were sent...
@@ -216,13 +250,14 @@ const access = once(async () => {
   const [org, other] = await Promise.all([seededOrg('acc'), seededOrg('acc_other')]);
   const revocable: Partial<Record<Credential, Invite>> = {};
   const resendable: Partial<Record<Credential, Invite>> = {};
-  // Side by side: each credential's invites go to addresses of their own.
+  // Side by side: each credential's invites go to addresses of their own; their emails sent before the tests act on them.
   await Promise.all(
     CREDENTIALS.map(async (c) => {
       revocable[c] = await invited(org, { email: org.address(`revoke.${c}`) });
       resendable[c] = await invited(org, { email: org.address(`resend.${c}`) });
     }),
   );
+  await Promise.all(Object.values(resendable).map((sent) => delivered(org, sent.id)));
   return { org, other, revocable, resendable };
 });
 
@@ -247,15 +282,36 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
         status: 'pending',
         created_at: expect.stringMatching(TIMESTAMP),
         expires_at: expect.stringMatching(TIMESTAMP),
+        ...QUEUED,
       });
       expect(Math.abs(Date.parse(res.body.created_at) - before)).toBeLessThan(60_000);
       expect(Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)).toBe(7 * DAY_MS);
-      expect(await listed(org, 'pending')).toContainEqual(res.body);
+      // Listed as answered (its email's delivery may have moved on since).
+      const { email_status: _s, email_sent_at: _at, email_attempts: _n, email_last_error: _e, ...invitation } = res.body;
+      expect(await listed(org, 'pending')).toContainEqual(expect.objectContaining(invitation));
+    });
+
+    it('answers before the email leaves (email_status queued, nothing tried); the consumer then sends it and the Invite says so', async () => {
+      const address = org.address('queued');
+      const res = await invite(org, { email: address });
+      expect(res.status).toBe(201);
+      // The answer was built before any attempt to send: the request does not wait for the mail server.
+      expect(res.body).toMatchObject(QUEUED);
+
+      const [email] = await emailsTo(address);
+      const sent = await delivered(org, res.body.id);
+      expect(sent).toEqual({ ...res.body, ...SENT_ONCE });
+      expect(Date.parse(sent.email_sent_at ?? '')).toBeGreaterThanOrEqual(Date.parse(res.body.created_at));
+      expect(email.subject).toBe(`An administrator invited you to join ${org.orgName} on Voice Org`);
+      // The processor published the send and the delivery: invite.created, then invite.email_sent.
+      const events = await eventsInclude(org.org, ['invite.created', 'invite.email_sent'], res.body.id);
+      expect(events.find((e) => e.type === 'invite.email_sent' && e.resource.id === res.body.id)).toMatchObject({ actor: null, data: { email: address, attempts: 1 } });
     });
 
     it('the email arrives in the local SES (read with `cli mail list`): subject, text and HTML name the organization and the inviter, with the accept link', async () => {
       const address = org.address('mail');
       const sent = await invited(org, { email: address, role: 'viewer' }, await idTokenFor(org.people.admin));
+      await emailsTo(address);
 
       const mail = await runCli(['mail', 'list', '--to', address], { LOCAL_DATA_DIR: dataDir });
       expect(mail.code).toBe(0);
@@ -308,7 +364,7 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       const res = await invite(org, { email: address, role: 'admin' }, org.keys.write);
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ email: address, role: 'admin', status: 'pending' });
-      const [email] = await sentEmails(address);
+      const [email] = await emailsTo(address);
       expect(email.subject).toBe(`An administrator invited you to join ${org.orgName} on Voice Org`);
     });
 
@@ -319,7 +375,7 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       const address = nasty.address('escape');
       await invited(nasty, { email: address }, await idTokenFor(nasty.people.admin));
 
-      const [email] = await sentEmails(address);
+      const [email] = await emailsTo(address);
       const { text = '', html = '' } = email.body;
       expect(email.subject).toBe(`${adminName} invited you to join ${orgName} on Voice Org`);
       expect(text).toContain(orgName);
@@ -346,16 +402,20 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       const first = await invited(org, { email: address });
       const again = await invite(org, { email: address.toUpperCase(), role: 'admin' });
       expectFailure(again, 409, 'INVITE_PENDING');
-      expect((await listed(org)).filter((i) => i.email === address)).toEqual([first]);
+      // Once the one invite's email was sent: one invite, one email.
+      expect(await delivered(org, first.id)).toEqual({ ...first, ...SENT_ONCE });
+      expect((await listed(org)).filter((i) => i.email === address).map((i) => i.id)).toEqual([first.id]);
       expect(await sentEmails(address)).toHaveLength(1);
     });
 
     it('5 concurrent invitations of one email: exactly one 201, four 409 INVITE_PENDING, one email', async () => {
       const address = org.address('racing.sends');
       const results = await Promise.all(Array.from({ length: 5 }, () => invite(org, { email: address })));
-      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      const created = results.filter((r) => r.status === 201);
+      expect(created).toHaveLength(1);
       for (const r of results.filter((r) => r.status !== 201)) expectFailure(r, 409, 'INVITE_PENDING');
       expect((await listed(org)).filter((i) => i.email === address)).toHaveLength(1);
+      await delivered(org, created[0]?.body.id);
       expect(await sentEmails(address)).toHaveLength(1);
     });
 
@@ -442,7 +502,7 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       const again = await invite(org, { email: first.email }, org.keys.full);
       expect(again.status).toBe(201);
       expect(again.body.id).not.toBe(first.id);
-      const token = await latestToken(first.email);
+      const token = await latestToken(first.email, 2);
       expect(token).not.toBe(firstToken);
       expect((await accept(token, await idTokenOf({ email: first.email }))).body).toEqual({ org_id: org.org, role: 'member', status: 'active' });
     });
@@ -484,7 +544,8 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       expectAccessOutcome(res, WRITE[credential], 201);
       const allowed = WRITE[credential] === 'OK';
       expect((await listed(org)).filter((i) => i.email === address)).toHaveLength(allowed ? 1 : 0);
-      expect(await sentEmails(address)).toHaveLength(allowed ? 1 : 0);
+      // A refused send commits nothing, so no event and no email can follow.
+      expect(allowed ? await emailsTo(address) : await sentEmails(address)).toHaveLength(allowed ? 1 : 0);
     });
   });
 });
@@ -670,6 +731,8 @@ describe('GET /api/v1/organization/{orgId}/invites', () => {
         const sentAt = new Date(Date.now() - (5 - made.length) * MINUTE_MS);
         made.push(await invitedAt(sentAt, org, { email: org.address(`list.${name}`), role: name === 'e' ? 'viewer' : 'member' }));
       }
+      // Their emails sent (by the deployment's consumer), as List shows them.
+      made = await Promise.all(made.map((sent) => delivered(org, sent.id)));
       // b is accepted, d revoked; a, c, e stay pending.
       expect((await accept(await latestToken(made[1].email), await idTokenOf({ email: made[1].email }))).status).toBe(200);
       expect((await revoke(org, made[3].id)).status).toBe(200);
@@ -684,7 +747,7 @@ describe('GET /api/v1/organization/{orgId}/invites', () => {
       expect(ids(res)).toEqual(newestFirst().map((i) => i.id));
       expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 5, total_pages: 1, has_more: false });
       const statuses = ['pending', 'accepted', 'pending', 'revoked', 'pending'];
-      expect(res.body.invites).toEqual(newestFirst().map((i) => ({ ...i, status: statuses[made.indexOf(i)] })));
+      expect(res.body.invites).toEqual(newestFirst().map((i) => ({ ...i, status: statuses[made.indexOf(i)], ...SENT_ONCE })));
     });
 
     it.each<[string, number[]]>([
@@ -792,16 +855,18 @@ describe('DELETE /api/v1/organization/{orgId}/invites/{inviteId}', () => {
       expect((await members(org)).total).toBe(before.total);
       expectFailure(await revoke(org, sent.id), 409, 'INVITE_NOT_PENDING');
       expectFailure(await resend(org, sent.id), 409, 'INVITE_NOT_PENDING');
-      expect(await sentEmails(address)).toHaveLength(1); // no email for a refused resend
+      // A refused resend commits nothing: no new send (and so no email), the delivery as it was.
+      expect((await listed(org)).find((i) => i.id === sent.id)).toEqual({ ...sent, status: 'revoked' });
+      expect(await sentEmails(address)).toHaveLength(1);
     });
 
     it('frees the email: a new invitation to it is allowed, and its link works', async () => {
       const address = org.address('again');
-      const first = await invited(org, { email: address });
+      const { invite: first } = await invitedWithToken(org, { email: address });
       expect((await revoke(org, first.id)).status).toBe(200);
       const second = await invited(org, { email: address, role: 'viewer' });
       expect(second.id).not.toBe(first.id);
-      expect((await accept(await latestToken(address), await idTokenOf({ email: address }))).body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
+      expect((await accept(await latestToken(address, 2), await idTokenOf({ email: address }))).body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
     });
 
     it('an accepted invite cannot be revoked or resent (409 INVITE_NOT_PENDING); the member stays', async () => {
@@ -816,7 +881,7 @@ describe('DELETE /api/v1/organization/{orgId}/invites/{inviteId}', () => {
 
     it('unknown and other-organization invite ids are 404 INVITE_NOT_FOUND; nothing changes', async () => {
       const address = org.address('not.theirs.revoked');
-      const sent = await invited(org, { email: address });
+      const { invite: sent } = await invitedWithToken(org, { email: address });
       for (const token of [other.keys.full, await idTokenFor(other.people.admin)]) {
         expectFailure(await revoke(other, sent.id, token), 404, 'INVITE_NOT_FOUND');
       }
@@ -852,24 +917,27 @@ describe('POST /api/v1/organization/{orgId}/invites/{inviteId}/resend', () => {
       const org = await seededOrg('resend');
       const address = org.address('resent');
       const adminToken = await idTokenFor(org.people.admin);
-      // Sent by the admin an hour ago, so the renewed expiry is later whatever the clock's resolution.
-      const sent = await invitedAt(new Date(Date.now() - HOUR_MS), org, { email: address, role: 'admin' }, { by: 'admin' });
+      // Sent by the admin an hour ago, so the renewed expiry is later whatever the clock's resolution; emailed by the deployment.
+      const sent = await delivered(org, (await invitedAt(new Date(Date.now() - HOUR_MS), org, { email: address, role: 'admin' }, { by: 'admin' })).id);
       const oldToken = await latestToken(address);
 
       const before = Date.now();
       const res = await resend(org, sent.id, adminToken);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true });
+      // At once: a new send, its email queued, the old link dead.
+      expect((await listed(org)).find((i) => i.id === sent.id)).toMatchObject({ status: 'pending', ...QUEUED });
+      expectFailure(await accept(oldToken, await idTokenOf({ email: address })), 404, 'INVITE_NOT_FOUND');
 
-      const emails = await sentEmails(address);
+      const emails = await emailsTo(address, 2);
       expect(emails).toHaveLength(2);
       expect(emails[1].subject).toBe(`adam admin invited you to join ${org.orgName} on Voice Org`);
       expect(emails[1].subject).toBe(emails[0].subject);
       const newToken = tokenIn(emails[1]);
       expect(newToken).not.toBe(oldToken);
 
-      const [renewed] = (await listed(org)).filter((i) => i.email === address);
-      expect(renewed).toEqual({ ...sent, expires_at: expect.stringMatching(TIMESTAMP) }); // same invite, id and created_at
+      const renewed = await delivered(org, sent.id);
+      expect(renewed).toEqual({ ...sent, expires_at: expect.stringMatching(TIMESTAMP), ...SENT_ONCE }); // same invite, id and created_at
       expect(Date.parse(renewed.expires_at)).toBeGreaterThan(Date.parse(sent.expires_at));
       expect(Math.abs(Date.parse(renewed.expires_at) - (before + 7 * DAY_MS))).toBeLessThan(60_000);
 
@@ -887,7 +955,7 @@ describe('POST /api/v1/organization/{orgId}/invites/{inviteId}/resend', () => {
 
       it('unknown and other-organization invite ids are 404 INVITE_NOT_FOUND; nothing changes', async () => {
         const address = org.address('not.theirs.resent');
-        const sent = await invited(org, { email: address });
+        const { invite: sent } = await invitedWithToken(org, { email: address });
         for (const token of [other.keys.full, await idTokenFor(other.people.admin)]) {
           expectFailure(await resend(other, sent.id, token), 404, 'INVITE_NOT_FOUND');
         }
@@ -912,7 +980,7 @@ describe('POST /api/v1/organization/{orgId}/invites/{inviteId}/resend', () => {
       expect(await statusOf(org, renewable.id)).toBe('expired');
       expect((await resend(org, renewable.id, org.keys.full)).body).toEqual({ success: true });
       expect(await statusOf(org, renewable.id)).toBe('pending');
-      const token = await latestToken(renewable.email);
+      const token = await latestToken(renewable.email, 2);
       expect(token).not.toBe(renewableToken);
       const user = await idTokenOf({ email: renewable.email });
       expectFailure(await accept(renewableToken, user), 404, 'INVITE_NOT_FOUND');
@@ -933,7 +1001,64 @@ describe('POST /api/v1/organization/{orgId}/invites/{inviteId}/resend', () => {
       const target = resendable[credential]!;
       const res = await resend(org, target.id, await tokenOf(credential));
       expectAccessOutcome(res, WRITE[credential]);
-      expect(await sentEmails(target.email)).toHaveLength(WRITE[credential] === 'OK' ? 2 : 1);
+      // A refused resend commits nothing, so no event and no second email can follow.
+      expect(WRITE[credential] === 'OK' ? await emailsTo(target.email, 2) : await sentEmails(target.email)).toHaveLength(WRITE[credential] === 'OK' ? 2 : 1);
     });
+  });
+});
+
+describe('the invitation email (the invitation mail consumer)', () => {
+  const MAX_ATTEMPTS = EVENT_CONSUMERS.invitationMail.maxAttempts;
+
+  it('fault injection, a failing mailer: retried with each attempt and its code recorded, failed after the last (invite.email_failed); a resend is then emailed and its link works', async () => {
+    const org = await seededOrg('mailfail');
+    const address = org.address('unlucky');
+    // Sent a minute ago with a 2 s TTL: the deployment's own consumer finds it expired and sends
+    // nothing, leaving it to a consumer in this process whose clock is at the send and whose mailer fails.
+    const sentAt = new Date(Date.now() - MINUTE_MS);
+    const sent = await invitedAt(sentAt, org, { email: address }, { ttlSeconds: 2 });
+    const event = await sendEventOf(org, sent.id);
+    const down = jest.fn(async () => {
+      throw new MailError('MAIL_UNAVAILABLE');
+    });
+    const handler = eventConsumer('invitationMail', async (e, delivery) => {
+      await sendInvitationEmail({ db, mail: down, now: () => sentAt, settings: { appUrl } }, e, delivery);
+    });
+    const shown = async () => (await listed(org)).find((i) => i.id === sent.id);
+
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      const batch = queuedEvents([event], attempt);
+      expect(await handler(batch)).toEqual({ batchItemFailures: [{ itemIdentifier: batch.Records[0]?.messageId }] });
+      expect(await shown()).toMatchObject({ email_status: 'queued', email_sent_at: null, email_attempts: attempt, email_last_error: 'MAIL_UNAVAILABLE' });
+    }
+    expect(await handler(queuedEvents([event], MAX_ATTEMPTS))).toEqual({ batchItemFailures: [] });
+    expect(down).toHaveBeenCalledTimes(MAX_ATTEMPTS);
+    expect(await shown()).toEqual({ ...sent, status: 'expired', email_status: 'failed', email_sent_at: null, email_attempts: MAX_ATTEMPTS, email_last_error: 'MAIL_UNAVAILABLE' });
+    const failed = (await eventsInclude(org.org, ['invite.email_failed'], sent.id)).find((e) => e.type === 'invite.email_failed');
+    expect(failed).toMatchObject({ actor: null, resource: { type: 'invite', id: sent.id }, data: { email: address, attempts: MAX_ATTEMPTS, error: 'MAIL_UNAVAILABLE' } });
+    expect(await sentEmails(address)).toEqual([]);
+
+    // Resend works on it (through the API); the deployment's consumer emails the new send.
+    expect((await resend(org, sent.id)).body).toEqual({ success: true });
+    expect(await delivered(org, sent.id)).toMatchObject({ status: 'pending', ...SENT_ONCE });
+    expect((await accept(await latestToken(address), await idTokenOf({ email: address }))).body).toEqual({ org_id: org.org, role: 'member', status: 'active' });
+    await eventsInclude(org.org, ['invite.resent', 'invite.email_sent', 'invite.accepted'], sent.id);
+  });
+
+  it('a redelivered event sends no second email (the consumer’s function module, loaded here on the deployment’s table and SES)', async () => {
+    const org = await seededOrg('maildup');
+    const address = org.address('once');
+    const { invite: sent } = await invitedWithToken(org, { email: address });
+    const event = await sendEventOf(org, sent.id);
+    const saved = { ...process.env };
+    Object.assign(process.env, { TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, AWS_REGION: runtime.region, SES_ENDPOINT: runtime.sesEndpoint, APP_URL: appUrl, POWERTOOLS_LOG_LEVEL: 'ERROR' });
+    try {
+      const { handler } = await import('../../functions/events/send-invitation-email');
+      expect(await handler(queuedEvents([event, event], 2))).toEqual({ batchItemFailures: [] });
+    } finally {
+      process.env = saved;
+    }
+    expect(await sentEmails(address)).toHaveLength(1);
+    expect((await listed(org)).find((i) => i.id === sent.id)).toEqual(sent);
   });
 });

@@ -113,9 +113,10 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
     }),
   );
 
-  // Pending invitations, stored as Send invite stores them (the invite, its token lookup, its email guard).
+  // Pending invitations whose email was sent: the invite, its token lookup, its email guard (the
+  // invitation mail consumer leaves an invite whose email left alone, so the tokens stay known).
   const now = new Date();
-  const invite = (id: string, email: string, token: string): InviteRecord => ({
+  const invite = (id: string, email: string, token: string): InviteRecord & { token_hash: string } => ({
     id,
     org_id: ids.orgId,
     email,
@@ -126,6 +127,7 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
     expires_at: new Date(now.getTime() + 7 * 86_400_000).toISOString(),
     invited_by: ownerId,
     token_hash: hashInviteToken(token),
+    delivery: { status: 'sent', sent_at: now.toISOString(), attempts: 1, last_error: null },
   });
   const invites = [
     invite(ids.resendInviteId, `rita.resend@${domain}`, `${ids.resendInviteId}_token`),
@@ -133,7 +135,7 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
     invite(`${ids.resendInviteId}_accept`, ids.inviteeEmail, ids.inviteToken),
   ];
   for (const record of invites) {
-    for (const Item of [inviteItem(record), tokenItem(record), emailGuardItem(record)]) {
+    for (const Item of [inviteItem(record), tokenItem(record, record.token_hash), emailGuardItem(record)]) {
       await db.client.send(new PutCommand({ TableName: db.tableName, Item }));
     }
   }

@@ -24,6 +24,7 @@ const invite: InviteRecord = {
   expires_at: '2026-05-08T10:00:00.000Z',
   invited_by: 'usr_owner',
   token_hash: 'a'.repeat(64),
+  delivery: { status: 'sent', sent_at: '2026-05-01T10:00:01.000Z', attempts: 2, last_error: null },
 };
 const expiresAtEpoch = Date.parse(invite.expires_at) / 1000;
 
@@ -31,7 +32,9 @@ describe('invite items', () => {
   it('a pending invite reads back as written, without its keys or TTL; its optional fields read as absent', () => {
     const item = inviteItem(invite);
     expect(item).toMatchObject({ PK: 'ORG#org_1', SK: 'INVITE#inv_1', GSI1PK: 'ORG#org_1#INVITES', [TABLE.ttlAttribute]: expiresAtEpoch });
-    expect(inviteFromItem(item)).toEqual({ ...invite, accepted_at: undefined, accepted_by: undefined, revoked_at: undefined });
+    expect(item).toMatchObject({ email_status: 'sent', email_sent_at: '2026-05-01T10:00:01.000Z', email_attempts: 2, email_last_error: null });
+    expect(item).not.toHaveProperty('delivery');
+    expect(inviteFromItem(item)).toEqual({ ...invite, resent_at: undefined, accepted_at: undefined, accepted_by: undefined, revoked_at: undefined });
   });
 
   it('an accepted invite stays in the table (no TTL) and keeps who accepted it', () => {
@@ -42,15 +45,21 @@ describe('invite items', () => {
   });
 
   it('the token lookup and the email guard expire with the invite', () => {
-    expect(tokenItem(invite)).toEqual({ PK: `INVITETOKEN#${invite.token_hash}`, SK: 'INVITETOKEN', org_id: 'org_1', invite_id: 'inv_1', [TABLE.ttlAttribute]: expiresAtEpoch });
+    expect(tokenItem(invite, invite.token_hash ?? '')).toEqual({ PK: `INVITETOKEN#${invite.token_hash}`, SK: 'INVITETOKEN', org_id: 'org_1', invite_id: 'inv_1', [TABLE.ttlAttribute]: expiresAtEpoch });
     expect(emailGuardItem(invite)).toEqual({ PK: 'ORG#org_1', SK: 'INVITEEMAIL#nina@example.com', invite_id: 'inv_1', expires_at: invite.expires_at, [TABLE.ttlAttribute]: expiresAtEpoch });
   });
 
-  it('refuses a stored status or role the code does not know, and a missing token hash', () => {
+  it('refuses a stored status, role or email status the code does not know', () => {
     expect(() => inviteFromItem({ ...inviteItem(invite), status: 'expired' })).toThrow(StoredItemError);
     expect(() => inviteFromItem({ ...inviteItem(invite), role: 'superuser' })).toThrow(/role is not one of viewer, member, admin, owner/);
-    const { token_hash: _hash, ...withoutHash } = inviteItem(invite);
-    expect(() => inviteFromItem(withoutHash)).toThrow(/token_hash is not a string/);
+    expect(() => inviteFromItem({ ...inviteItem(invite), email_status: 'bounced' })).toThrow(/email_status is not one of queued, sent, failed/);
+  });
+
+  it('an invite whose email was not tried yet has no token hash; one stored before deliveries were recorded reads as sent', () => {
+    const { token_hash: _hash, ...queued } = inviteItem({ ...invite, delivery: { status: 'queued', sent_at: null, attempts: 0, last_error: null } });
+    expect(inviteFromItem(queued)).toMatchObject({ token_hash: undefined, delivery: { status: 'queued', sent_at: null, attempts: 0, last_error: null } });
+    const { email_status: _s, email_sent_at: _at, email_attempts: _n, email_last_error: _e, ...legacy } = inviteItem(invite);
+    expect(inviteFromItem(legacy).delivery).toEqual({ status: 'sent', sent_at: null, attempts: 1, last_error: null });
   });
 });
 
@@ -61,7 +70,18 @@ describe('invite status', () => {
     expect(statusOf(invite, at(0))).toBe('expired');
     expect(statusOf({ ...invite, status: 'accepted' }, at(1))).toBe('accepted');
     expect(statusOf({ ...invite, status: 'revoked' }, at(1))).toBe('revoked');
-    expect(inviteView(invite, at(0))).toEqual({ id: 'inv_1', email: invite.email, role: 'member', status: 'expired', created_at: invite.created_at, expires_at: invite.expires_at });
+    expect(inviteView(invite, at(0))).toEqual({
+      id: 'inv_1',
+      email: invite.email,
+      role: 'member',
+      status: 'expired',
+      created_at: invite.created_at,
+      expires_at: invite.expires_at,
+      email_status: 'sent',
+      email_sent_at: '2026-05-01T10:00:01.000Z',
+      email_attempts: 2,
+      email_last_error: null,
+    });
   });
 });
 

@@ -390,7 +390,7 @@ describe('List invites', () => {
   it('a page of the largest invites is within budget', () => {
     const limit = maxLimitOf(ListInvitesQuery);
     const invites = Array.from({ length: limit }, (_, i) =>
-      inviteView({ id: worst.id(String(i % 10)), org_id: worst.id(), email: worst.email(), role: 'member', status: 'pending', created_at: TIMESTAMP, updated_at: TIMESTAMP, expires_at: TIMESTAMP, invited_by: worst.id(), token_hash: 'f'.repeat(64) }, new Date(0)),
+      inviteView({ id: worst.id(String(i % 10)), org_id: worst.id(), email: worst.email(), role: 'member', status: 'pending', created_at: TIMESTAMP, updated_at: TIMESTAMP, expires_at: TIMESTAMP, invited_by: worst.id(), token_hash: 'f'.repeat(64), delivery: { status: 'failed', sent_at: TIMESTAMP, attempts: 5, last_error: 'MAIL_UNAVAILABLE' } }, new Date(0)),
     );
     expectWithinBudget('List invites page', { invites, pagination: pagePagination(1, limit, 1_000_000) });
   });

@@ -1,10 +1,11 @@
 import { config } from '../../config';
-import { mailer } from '../../mail/mailer';
 import { table } from '../../storage/dynamo';
 import type { InviteDeps } from './invites';
 
-/** The invite functions' dependencies, from config (built on first use, kept per module). */
+/**
+ * The invite functions' dependencies, from config (built on first use, kept per module). No
+ * mailer: the send and resend functions only commit, so their bundles carry no SES client.
+ */
 export function inviteDeps(): InviteDeps {
-  const { invites } = config();
-  return { db: table(), mail: mailer(), now: () => new Date(), settings: { appUrl: invites.appUrl, ttlSeconds: invites.ttlSeconds } };
+  return { db: table(), now: () => new Date(), settings: { ttlSeconds: config().invites.ttlSeconds } };
 }

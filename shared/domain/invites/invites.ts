@@ -1,11 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { roleAtLeast, type Role } from '../../auth/access';
 import type { Caller } from '../../auth/policy';
 import type { IdTokenPrincipal } from '../../auth/principal';
 import { ApiError, ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
 import { pagePagination } from '../../http/responses';
 import { newId } from '../../ids';
-import type { Mailer } from '../../mail/mailer';
 import type { TableContext } from '../../storage/dynamo';
 import {
   commitInviteAcceptance,
@@ -16,21 +15,23 @@ import {
   getEmailGuard,
   getInvite,
   listInvites,
+  QUEUED_DELIVERY,
   type InviteRecord,
 } from '../../storage/invites';
 import { getMembership, type Membership } from '../../storage/memberships';
-import { getOrganization } from '../../storage/organizations';
 import { currentChangeContext, withChangeContext } from '../../storage/change-stamp';
 import { WriteConflict } from '../../storage/transactions';
 import { findUserIdByEmail, getUser, type User } from '../../storage/users';
 import { DEFAULT_TIMEZONE } from '../admin/directory';
-import { invitationEmail } from './invite-email';
 
+/**
+ * What the invite functions need. No mailer: sending and resending only commit, and the
+ * invitation mail consumer (invitation-mail.ts) sends the email from the event.
+ */
 export interface InviteDeps {
   db: TableContext;
-  mail: Mailer;
   now: () => Date;
-  settings: { appUrl: string; ttlSeconds: number };
+  settings: { ttlSeconds: number };
 }
 
 export type InviteStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
@@ -40,15 +41,23 @@ export function statusOf(invite: InviteRecord, now: Date): InviteStatus {
   return invite.status === 'pending' && Date.parse(invite.expires_at) <= now.getTime() ? 'expired' : invite.status;
 }
 
-/** The Invite resource of the spec. */
+/**
+ * The Invite resource of the spec, with the delivery of its invitation email (of the
+ * current send: a resend starts it over).
+ */
 export function inviteView(invite: InviteRecord, now: Date) {
-  return { id: invite.id, email: invite.email, role: invite.role, status: statusOf(invite, now), created_at: invite.created_at, expires_at: invite.expires_at };
-}
-
-/** A new invitation token: 256 random bits; only its SHA-256 is stored. */
-function newToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashInviteToken(token) };
+  return {
+    id: invite.id,
+    email: invite.email,
+    role: invite.role,
+    status: statusOf(invite, now),
+    created_at: invite.created_at,
+    expires_at: invite.expires_at,
+    email_status: invite.delivery.status,
+    email_sent_at: invite.delivery.sent_at,
+    email_attempts: invite.delivery.attempts,
+    email_last_error: invite.delivery.last_error,
+  };
 }
 
 /** The SHA-256 (hex) of an invitation token: what the token lookup is keyed by. */
@@ -56,35 +65,15 @@ export function hashInviteToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-const acceptLink = (appUrl: string, token: string) => `${appUrl}/invites/accept?token=${encodeURIComponent(token)}`;
-
 /** When an invite sent or resent at `now` stops working. */
 const expiryFrom = (now: Date, settings: InviteDeps['settings']) => new Date(now.getTime() + settings.ttlSeconds * 1000).toISOString();
-
-async function inviterName(db: TableContext, caller: Caller): Promise<string> {
-  if (caller.kind !== 'id_token') return 'An administrator';
-  return (await getUser(db, caller.userId))?.display_name ?? 'An administrator';
-}
-
-async function sendInvitation(deps: InviteDeps, caller: Caller, invite: InviteRecord, token: string): Promise<void> {
-  const [org, inviter] = await Promise.all([getOrganization(deps.db, invite.org_id), inviterName(deps.db, caller)]);
-  await deps.mail(
-    invitationEmail({
-      to: invite.email,
-      orgName: org?.name ?? invite.org_id,
-      inviterName: inviter,
-      role: invite.role,
-      link: acceptLink(deps.settings.appUrl, token),
-      expiresAt: invite.expires_at,
-    }),
-  );
-}
 
 /**
  * Invites an email to the organization: refused when it belongs to an active member
  * (ALREADY_MEMBER) or has a pending, unexpired invite (INVITE_PENDING); only an owner may
- * invite an owner. The invite, its token lookup and the one-pending-invite-per-email guard
- * are written in one transaction, then the email is sent.
+ * invite an owner. The invite (its email queued, no token yet) and the
+ * one-pending-invite-per-email guard are written in one transaction; the invitation mail
+ * consumer sends the email, with the link's token, from the invite.created event.
  */
 export async function sendInvite(deps: InviteDeps, caller: Caller, request: { email: string; role: Role }) {
   const { db } = deps;
@@ -96,7 +85,6 @@ export async function sendInvite(deps: InviteDeps, caller: Caller, request: { em
   if (membership?.status === 'active') throw new ConflictError('ALREADY_MEMBER', `${request.email} is already a member of this organization.`);
 
   const now = deps.now();
-  const { token, hash } = newToken();
   const invite: InviteRecord = {
     id: newId('inv'),
     org_id: caller.orgId,
@@ -107,7 +95,7 @@ export async function sendInvite(deps: InviteDeps, caller: Caller, request: { em
     updated_at: now.toISOString(),
     expires_at: expiryFrom(now, deps.settings),
     invited_by: caller.actor,
-    token_hash: hash,
+    delivery: QUEUED_DELIVERY,
   };
   try {
     // The email's pending slot may be taken over from an invite that has expired by now.
@@ -118,7 +106,6 @@ export async function sendInvite(deps: InviteDeps, caller: Caller, request: { em
     }
     throw error;
   }
-  await sendInvitation(deps, caller, invite, token);
   return inviteView(invite, now);
 }
 
@@ -147,9 +134,9 @@ export async function revokeInvite(deps: Pick<InviteDeps, 'db' | 'now'>, orgId: 
   if (invite.status !== 'pending') throw notPending(invite, now);
   const revoked: InviteRecord = { ...invite, status: 'revoked', revoked_at: now.toISOString(), updated_at: now.toISOString() };
   try {
-    await commitInviteRevocation(db, { revoked, readTokenHash: invite.token_hash, releasesEmailGuard: await holdsEmailSlot(db, invite) });
+    await commitInviteRevocation(db, { revoked, releasesEmailGuard: await holdsEmailSlot(db, invite) });
   } catch (error) {
-    // Accepted, resent or revoked meanwhile (or its slot changed hands): say what it is now.
+    // Accepted or revoked meanwhile (or its slot changed hands): say what it is now.
     if (error instanceof WriteConflict && (error.failedAt('invite') || error.failedAt('emailGuard'))) {
       throw notPending((await getInvite(db, orgId, inviteId)) ?? invite, now);
     }
@@ -157,30 +144,34 @@ export async function revokeInvite(deps: Pick<InviteDeps, 'db' | 'now'>, orgId: 
   }
 }
 
-/** Sends a pending invite again with a new token and a new expiry; the old link stops working. */
+/**
+ * Sends a pending invite again (also one that expired, or whose email failed): a new send
+ * with a new expiry, its email queued anew. The link emailed before stops working at once;
+ * the invitation mail consumer emails a new one from the invite.resent event.
+ */
 export async function resendInvite(deps: InviteDeps, caller: Caller, inviteId: string): Promise<void> {
   const { db } = deps;
   const invite = await getInvite(db, caller.orgId, inviteId);
   if (!invite) throw inviteNotFound(inviteId);
   const now = deps.now();
   if (invite.status !== 'pending') throw notPending(invite, now);
-  const { token, hash } = newToken();
+  const { token_hash: _previous, ...unchanged } = invite;
   const renewed: InviteRecord = {
-    ...invite,
-    token_hash: hash,
+    ...unchanged,
     expires_at: expiryFrom(now, deps.settings),
     updated_at: now.toISOString(),
+    resent_at: now.toISOString(),
+    delivery: QUEUED_DELIVERY,
   };
   try {
     // The invite keeps its email's pending slot, or takes it back if it is free or expired by now.
-    await commitInviteRenewal(db, { renewed, readTokenHash: invite.token_hash, slotFreeAt: now.toISOString() });
+    await commitInviteRenewal(db, { renewed, previousTokenHash: invite.token_hash, slotFreeAt: now.toISOString() });
   } catch (error) {
     if (!(error instanceof WriteConflict)) throw error;
     if (error.failedAt('emailGuard')) throw new ConflictError('INVITE_PENDING', `${invite.email} has a newer pending invitation.`);
     if (error.failedAt('invite')) throw notPending((await getInvite(db, caller.orgId, inviteId)) ?? invite, now);
     throw error;
   }
-  await sendInvitation(deps, caller, renewed, token);
 }
 
 /** The organization's invites, newest first, optionally of one status (expired is derived). */
