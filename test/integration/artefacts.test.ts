@@ -21,7 +21,8 @@ import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
 import { AUTHORIZER, EVENT_HANDLERS, listFunctions, listHandlers, type RouteName, type RoutePermissions } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
-import { idTokenFor, localDeployment, sentEmails } from '../support/api';
+import { idTokenFor, localDeployment } from '../support/api';
+import { emailsTo } from '../support/invite-mail';
 import { sampleIds, seedSampleData } from '../support/sample-data';
 
 /**
@@ -269,9 +270,9 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     CHECKS[routeName](body);
   });
 
-  it('the invite functions sent their emails through the SES emulator', async () => {
-    expect(await sentEmails(ids.newInviteEmail)).toHaveLength(1);
-    expect(await sentEmails(`rita.resend@${ids.orgId.replace(/_/g, '-')}.example`)).toHaveLength(1);
+  it('the invitations the invite functions sent (and resent) are emailed through the SES emulator, by the deployment’s invitation mail consumer', async () => {
+    expect(await emailsTo(ids.newInviteEmail)).toHaveLength(1);
+    expect(await emailsTo(`rita.resend@${ids.orgId.replace(/_/g, '-')}.example`)).toHaveLength(1);
   });
 
   it(`${EVENT_HANDLERS.completeUpload.handler}: marks the recording uploaded on its ObjectCreated event`, async () => {

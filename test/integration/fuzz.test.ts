@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { SCOPES } from '../../shared/auth/access';
 import { openApiDocument } from '../../shared/openapi/document';
 import type { FixtureInput } from '../../shared/schemas/fixture';
-import { call, idTokenFor, localDeployment, seed as seedFixture, sentEmails } from '../support/api';
+import { call, idTokenFor, localDeployment, seed as seedFixture } from '../support/api';
+import { emailsTo } from '../support/invite-mail';
 import { healthy } from '../support/fuzz/http';
 import { schemaArbitrary } from '../support/fuzz/json-schema';
 import { fuzzOperations, type CredentialKind } from '../support/fuzz/operations';
@@ -106,7 +107,8 @@ beforeAll(async () => {
     const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/invites`, { token: orgKey, body: { email, role: 'member' } });
     if (res.status !== 201) throw new Error(`fuzz setup: invite answered ${res.status} ${JSON.stringify(res.body)}`);
     inviteIds.push(res.body.id);
-    const text = (await sentEmails(email)).at(-1)?.body.text ?? '';
+    // The invitation mail consumer sends it after the request answered.
+    const text = (await emailsTo(email)).at(-1)?.body.text ?? '';
     const token = /\/invites\/accept\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
     if (token) inviteTokens.push(token);
   }
