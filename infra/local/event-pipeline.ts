@@ -309,9 +309,9 @@ class StreamReader {
   }
 }
 
-/** A stream record as Lambda passes it (epoch seconds instead of the SDK's Date). */
+/** A stream record as Lambda passes it (epoch seconds instead of the SDK's Date; images in DynamoDB's JSON). */
 function lambdaRecordOf(record: StreamRecord): DynamoDBRecord {
-  const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
+  const { ApproximateCreationDateTime, NewImage, OldImage, ...dynamodb } = record.dynamodb ?? {};
   return {
     eventID: record.eventID,
     eventName: record.eventName,
@@ -321,9 +321,28 @@ function lambdaRecordOf(record: StreamRecord): DynamoDBRecord {
     userIdentity: record.userIdentity,
     dynamodb: {
       ...(dynamodb as DynamoDBRecord['dynamodb']),
+      ...(NewImage ? { NewImage: withEmptyMaps(NewImage) } : {}),
+      ...(OldImage ? { OldImage: withEmptyMaps(OldImage) } : {}),
       ApproximateCreationDateTime: ApproximateCreationDateTime ? Math.floor(ApproximateCreationDateTime.getTime() / 1000) : undefined,
     },
   };
+}
+
+/**
+ * The streams client reads an empty map attribute (`{"M": {}}` on the wire) as an attribute
+ * value with no member (`{}`), which unmarshall refuses; Lambda receives the wire JSON. Puts
+ * the map back, at any depth.
+ */
+function withEmptyMaps(image: Record<string, unknown>): NonNullable<DynamoDBRecord['dynamodb']>['NewImage'] {
+  const fix = (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    const attribute = value as Record<string, unknown>;
+    if (Object.keys(attribute).length === 0) return { M: {} };
+    if (attribute.M) return { M: Object.fromEntries(Object.entries(attribute.M as Record<string, unknown>).map(([key, item]) => [key, fix(item)])) };
+    if (Array.isArray(attribute.L)) return { L: attribute.L.map(fix) };
+    return attribute;
+  };
+  return Object.fromEntries(Object.entries(image).map(([key, item]) => [key, fix(item)])) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'];
 }
 
 function writeDeadLetter(dir: string, letter: DeadLetter): void {

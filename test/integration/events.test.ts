@@ -89,6 +89,14 @@ describe('domain events: every committed change publishes its event once', () =>
     expect(JSON.stringify(event)).not.toContain('dark');
   });
 
+  it('member settings whose notifications were never set (an empty map in the stream image) still publish their event', async () => {
+    const o = await org();
+    const target = o.people.member.id;
+    await api('PATCH', orgPath(o, `/users/${target}/settings`), o.keys.full, { settings: { selected_theme: 'light' } });
+    const [event] = await eventsOf(o, target, ['member_settings.updated']);
+    expect(event.data).toEqual({ user_id: target, sections: ['settings'] });
+  });
+
   it('members: joined by accepting an invitation (the new user is the actor), updated, removed', async () => {
     const o = await org();
     const address = o.address(`joiner-${unique()}`);
