@@ -1,21 +1,24 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, S3Event } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, DynamoDBStreamEvent, S3Event, SQSEvent } from 'aws-lambda';
 import { SCOPES, type Scope } from '../../shared/auth/access';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import { principalIdOf, principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
 import { compilePathTemplate } from '../../shared/http/path-template';
-import { AUTHORIZER, endpointFor, EVENT_HANDLERS, listHandlers, ROUTES, type RouteName } from '../../shared/routes';
+import { AUTHORIZER, endpointFor, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listHandlers, ROUTES, type EventConsumerName, type RouteName } from '../../shared/routes';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { methodArnFor, proxyEvent, tokenAuthorizerEvent } from '../local/api-gateway';
 import { DEMO_ORG_ID, DEMO_USERS } from '../local/demo';
+import { sampleConsumerEvent, sampleStreamEvent } from './pipeline-events';
 
 /**
  * One sample event per Lambda function of the stack, generated from the route manifest:
  * REST proxy events (as API Gateway sends them after the TOKEN authorizer, with the
- * authorizer's context), the TOKEN authorizer event, and the S3 ObjectCreated event of the
- * upload completion function. `npx tsx infra/sam/generate-events.ts` writes them to
- * events/<function>.json for `sam local invoke -e`; the tests run each through its handler.
+ * authorizer's context), the TOKEN authorizer event, the S3 ObjectCreated event of the
+ * upload completion function, and the event pipeline's: a table stream batch for the event
+ * processor and each consumer's queued events (infra/sam/pipeline-events.ts).
+ * `npx tsx infra/sam/generate-events.ts` writes them to events/<function>.json for
+ * `sam local invoke -e`; the tests run each through its handler.
  */
 
 /** The data the sample requests act on. The committed events use the demo organization's ids. */
@@ -149,11 +152,13 @@ export interface SampleEvent {
   file: string;
   /** Handler module (functions/..., exports `handler`). */
   handler: string;
-  kind: 'authorizer' | 'http' | 's3';
+  kind: 'authorizer' | 'http' | 's3' | 'stream' | 'consumer';
   routeName?: RouteName;
   /** HTTP events: the status the handler answers on the sample data. */
   expectedStatus?: number;
-  event: APIGatewayTokenAuthorizerEvent | APIGatewayProxyEvent | S3Event;
+  /** Consumer events: the consumer (EVENT_CONSUMERS) whose queue delivers them. */
+  consumer?: EventConsumerName;
+  event: APIGatewayTokenAuthorizerEvent | APIGatewayProxyEvent | S3Event | DynamoDBStreamEvent | SQSEvent;
 }
 
 export const EVENTS_DIR = 'events';
@@ -317,7 +322,8 @@ export function eventFileOf(handlerModule: string): string {
 
 /**
  * Every function's sample event, in the order they run on one set of data: the authorizer,
- * the HTTP functions in manifest order, then the upload completion.
+ * the HTTP functions in manifest order, the upload completion, the event processor, then the
+ * consumers in manifest order.
  */
 export function sampleEvents(setup: SampleSetup): SampleEvent[] {
   const events: SampleEvent[] = [
@@ -328,6 +334,11 @@ export function sampleEvents(setup: SampleSetup): SampleEvent[] {
       return { file: eventFileOf(handler), handler, kind: 'http', routeName, expectedStatus: request.status, event: sampleProxyEvent(setup, routeName, request) };
     }),
     { file: eventFileOf(EVENT_HANDLERS.completeUpload.handler), handler: EVENT_HANDLERS.completeUpload.handler, kind: 's3', event: sampleUploadEvent(setup) },
+    { file: eventFileOf(EVENT_PROCESSOR.handler), handler: EVENT_PROCESSOR.handler, kind: 'stream', event: sampleStreamEvent(setup) },
+    ...(Object.keys(EVENT_CONSUMERS) as EventConsumerName[]).map((consumer): SampleEvent => {
+      const { handler } = EVENT_CONSUMERS[consumer];
+      return { file: eventFileOf(handler), handler, kind: 'consumer', consumer, event: sampleConsumerEvent(setup, consumer) };
+    }),
   ];
   const files = events.map((e) => e.file);
   const repeated = files.filter((file, i) => files.indexOf(file) !== i);

@@ -1,12 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, DynamoDBBatchResponse, SQSBatchResponse } from 'aws-lambda';
 import { App } from 'aws-cdk-lib';
 import { lambdaContext } from '../../infra/local/api-gateway';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
 import { bundledFunctions, bundleSources, type BundledFunction } from '../../infra/sam/assembly';
+import { sampleDomainEvents } from '../../infra/sam/pipeline-events';
 import {
   PERSONAL_KEY_SCOPES,
   sampleAuthorizerEvent,
@@ -19,7 +22,8 @@ import { VoiceOrgStack } from '../../infra/stack';
 import { SCOPES } from '../../shared/auth/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
-import { AUTHORIZER, EVENT_HANDLERS, listFunctions, listHandlers, type RouteName, type RoutePermissions } from '../../shared/routes';
+import { EVENT_SOURCE } from '../../shared/events/event-catalog';
+import { AUTHORIZER, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listFunctions, listHandlers, type RouteName, type RoutePermissions } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
 import { idTokenFor, localDeployment } from '../support/api';
 import { emailsTo } from '../support/invite-mail';
@@ -50,6 +54,7 @@ const CLIENTS = [
   { name: 'KMS', permission: 'profileKey', pkg: '@aws-sdk/client-kms', markers: ['KMSClient', 'TrentService'] },
   { name: 'SES', permission: 'mail', pkg: '@aws-sdk/client-sesv2', markers: ['SESv2Client', 'SimpleEmailService_v2'] },
   { name: 'S3', permission: 'bucket', pkg: '@aws-sdk/client-s3', markers: ['S3Client', 'AmazonS3'] },
+  { name: 'EventBridge', permission: 'events', pkg: '@aws-sdk/client-eventbridge', markers: ['EventBridgeClient', 'AWSEvents'] },
 ] as const satisfies readonly { name: string; permission: keyof RoutePermissions; pkg: string; markers: readonly string[] }[];
 
 /** A bundle's size budget: the largest today (KMS encryption SDK) is about 1 MB minified. */
@@ -81,7 +86,7 @@ const functionOf = (handler: string) => {
 };
 
 describe('the cloud assembly', () => {
-  it('has one bundled function per handler module, plus the authorizer and the upload completion', () => {
+  it('has one bundled function per function of the manifest (listFunctions)', () => {
     const expected = listFunctions().map((f) => f.handler);
     expect(functions.map((f) => f.handlerModule).sort()).toEqual(expected.sort());
     for (const fn of functions) expect(fn.handler).toBe('index.handler');
@@ -144,6 +149,32 @@ const LOCAL_VALUES: Record<string, () => Record<string, string>> = {
   ID_TOKEN_JWKS_URL: () => ({ ID_TOKEN_JWKS_URL: `${runtime.apiUrl}${JWKS_PATH}` }),
   // No KMS locally: profile data keys are wrapped with the deployment's local key, as under npm start.
   PROFILE_KMS_KEY_ARN: () => ({ PROFILE_LOCAL_KEY_FILE: path.join(dataDir, 'profile-key.bin') }),
+  // No EventBridge emulator: the SDK's service endpoint variable points the bundle's client at fakeEventBridge below.
+  EVENT_BUS_NAME: () => ({ EVENT_BUS_NAME: LOCAL_BUS, AWS_ENDPOINT_URL_EVENTBRIDGE: fakeEventBridge.url, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' }),
+};
+
+const LOCAL_BUS = 'voice-org-artefacts';
+
+/** Answers PutEvents (the JSON protocol EventBridge speaks) and keeps the entries it was sent. */
+const fakeEventBridge = {
+  server: undefined as Server | undefined,
+  url: '',
+  entries: [] as { EventBusName: string; Source: string; DetailType: string; Detail: string }[],
+  async start() {
+    this.server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        const { Entries = [] } = JSON.parse(body || '{}') as { Entries?: typeof fakeEventBridge.entries };
+        fakeEventBridge.entries.push(...Entries);
+        response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+        response.end(JSON.stringify({ FailedEntryCount: 0, Entries: Entries.map((_, i) => ({ EventId: `fake-${fakeEventBridge.entries.length}-${i}` })) }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  },
+  stop: () => new Promise<void>((resolve) => (fakeEventBridge.server ? fakeEventBridge.server.close(() => resolve()) : resolve())),
 };
 
 /** A function's environment: what its template declares, references resolved locally, plus the emulator endpoints. */
@@ -191,7 +222,10 @@ let setup: SampleSetup;
 let authorizerResults: Record<CredentialName, APIGatewayAuthorizerResult>;
 
 describe('each bundle, invoked with a realistic event against the emulators', () => {
+  afterAll(() => fakeEventBridge.stop());
+
   beforeAll(async () => {
+    await fakeEventBridge.start();
     await seedSampleData(db, ids, { orgKey, personalKey });
     const idToken = await idTokenFor({ id: `${ids.orgId}_invitee`, email: ids.inviteeEmail });
     const bearer: Record<CredentialName, string> = { orgKey: `Bearer ${orgKey}`, personalKey: `Bearer ${personalKey}`, idToken: `Bearer ${idToken}` };
@@ -280,5 +314,19 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     await expect(bundleHandler(sample.handler)(sample.event, lambdaContext('complete-upload'))).resolves.toBeUndefined();
     const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.recording(ids.orgId, ids.uploadRecordingId) }));
     expect(Item).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: ids.uploadBytes } });
+  });
+
+  it(`${EVENT_PROCESSOR.handler}: puts the events of its stream batch on the bus, in order`, async () => {
+    const sample = sampleEvents(setup).find((e) => e.kind === 'stream')!;
+    const result = await bundleHandler(sample.handler)(sample.event, lambdaContext('process-table-stream'));
+    expect(result).toEqual<DynamoDBBatchResponse>({ batchItemFailures: [] });
+    expect(fakeEventBridge.entries.map((entry) => ({ ...entry, Detail: JSON.parse(entry.Detail) }))).toEqual(
+      sampleDomainEvents(setup).map((event) => expect.objectContaining({ EventBusName: LOCAL_BUS, Source: EVENT_SOURCE, DetailType: event.type, Detail: event })),
+    );
+  });
+
+  it.each(Object.values(EVENT_CONSUMERS).map((c) => c.handler))('%s: handles its queued events with no failure left to retry', async (handler) => {
+    const sample = sampleEvents(setup).find((e) => e.handler === handler)!;
+    await expect(bundleHandler(handler)(sample.event, lambdaContext(path.basename(handler)))).resolves.toEqual<SQSBatchResponse>({ batchItemFailures: [] });
   });
 });

@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, DynamoDBBatchResponse, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '../../infra/local/api-gateway';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
+import { sampleDomainEvents } from '../../infra/sam/pipeline-events';
 import { EVENTS_DIR, PLACEHOLDER_ORG_KEY, PLACEHOLDER_PERSONAL_KEY, placeholderSetup, sampleEvents, SAMPLE_IDS } from '../../infra/sam/sample-events';
+import { busEntry } from '../../shared/events/event-bus';
+import { EVENT_CONSUMERS } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
 import { localDeployment, sentEmails } from '../support/api';
 import { repoRoot } from '../support/local-deployment';
@@ -15,15 +20,22 @@ import { seedSampleData } from '../support/sample-data';
  * their handlers against the shared local deployment's emulators, on the demo organization's
  * ids with the sample data loaded (the placeholder keys are real keys there). Every event
  * must be accepted and answered as the sample request expects, so the files stay valid.
- * test/unit/sample-events.test.ts checks the files match the manifest.
+ * The event processor publishes to EventBridge, which has no emulator: its client is mocked
+ * here and the entries it puts are checked. test/unit/sample-events.test.ts checks the files
+ * match the manifest.
  */
 const { runtime, dataDir, db } = localDeployment();
 const setup = placeholderSetup();
 const events = sampleEvents(setup);
+const SAMPLE_BUS = 'voice-org-sample-bus';
+const eventBridge = mockClient(EventBridgeClient);
+
+afterAll(() => eventBridge.restore());
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 
 beforeAll(async () => {
+  eventBridge.on(PutEventsCommand).callsFake((input: { Entries?: unknown[] }) => ({ FailedEntryCount: 0, Entries: (input.Entries ?? []).map((_, i) => ({ EventId: `sample-${i}` })) }));
   // The functions' configuration, as npm start gives it (their config is parsed on first use).
   Object.assign(process.env, {
     TABLE_NAME: runtime.tableName,
@@ -37,6 +49,8 @@ beforeAll(async () => {
     ID_TOKEN_AUDIENCE: runtime.audience,
     ID_TOKEN_JWKS_URL: `${runtime.apiUrl}${JWKS_PATH}`,
     POWERTOOLS_LOG_LEVEL: 'ERROR',
+    // The processor's bus (its PutEvents calls go to the EventBridge mock).
+    EVENT_BUS_NAME: SAMPLE_BUS,
   });
   await seedSampleData(db, SAMPLE_IDS, { orgKey: PLACEHOLDER_ORG_KEY, personalKey: PLACEHOLDER_PERSONAL_KEY });
 });
@@ -62,10 +76,22 @@ describe.each(events.map((e) => [`${EVENTS_DIR}/${e.file}`, e] as const))('%s', 
       const body = JSON.parse(response.body);
       expect({ status: response.statusCode, error: body.error, message: body.message }).toEqual({ status: sample.expectedStatus, error: undefined, message: undefined });
       expect(response.headers?.['x-correlation-id']).toBe(`sample-${sample.routeName}`);
-    } else {
+    } else if (sample.kind === 's3') {
       expect(result).toBeUndefined();
       const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.recording(SAMPLE_IDS.orgId, SAMPLE_IDS.uploadRecordingId) }));
       expect(Item).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: SAMPLE_IDS.uploadBytes } });
+    } else if (sample.kind === 'stream') {
+      // Every change of the batch is published, in order, on the configured bus.
+      expect(result).toEqual<DynamoDBBatchResponse>({ batchItemFailures: [] });
+      const entries = eventBridge.commandCalls(PutEventsCommand).flatMap((call) => call.args[0].input.Entries ?? []);
+      expect(entries).toEqual(sampleDomainEvents(setup).map((event) => busEntry(event, SAMPLE_BUS)));
+    } else {
+      // Each queued event is handled (or recognised as nothing to do on the sample data), none left to retry.
+      expect(result).toEqual<SQSBatchResponse>({ batchItemFailures: [] });
+      const types: readonly string[] = EVENT_CONSUMERS[sample.consumer!].eventTypes;
+      const queued = (committed(sample.file) as SQSEvent).Records.map((record) => JSON.parse(record.body).detail.type);
+      expect(queued.length).toBeGreaterThan(0);
+      expect(queued.filter((type) => !types.includes(type))).toEqual([]);
     }
   });
 });

@@ -1,0 +1,188 @@
+import { createHash } from 'node:crypto';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
+import { principalFromContext } from '../../shared/auth/principal';
+import { eventsOfRecord } from '../../shared/events/change-events';
+import { EVENT_SOURCE, type Actor, type DomainEvent } from '../../shared/events/event-catalog';
+import { EVENT_CONSUMERS, type EventConsumerName } from '../../shared/routes';
+import type { ChangeStamp } from '../../shared/storage/change-stamp';
+import { inviteItem, QUEUED_DELIVERY, type InviteRecord } from '../../shared/storage/invites';
+import { keys } from '../../shared/storage/keys';
+import { TABLE } from '../../shared/storage/table-definition';
+import { templateItem, type TemplateRecord } from '../../shared/storage/templates';
+import { trashTimerItem } from '../../shared/storage/trash-timers';
+import type { SampleSetup } from './sample-events';
+
+/**
+ * The sample events of the event pipeline's functions (infra/sam/sample-events.ts lists them
+ * with the others): the table stream batch the event processor receives, and for each
+ * consumer the SQS messages its queue delivers. The consumers' events are the processor's own
+ * derivation of that batch (shared/events/change-events.ts), so they are exactly what the
+ * pipeline would carry; each consumer gets those of the types its rule matches.
+ *
+ * The batch holds four changes of the sample data: the template update and the invitation
+ * resend of the sample requests, a permanent delete (the tombstone of a recording), and DynamoDB
+ * TTL removing a trash timer (the trash's retention running out).
+ */
+
+// Fixed moments and stream metadata, so regenerating the events gives the same files.
+const CHANGED_AT = '2026-11-16T09:30:00.000Z';
+const EARLIER = '2026-11-02T10:00:00.000Z';
+const STREAM_LABEL = '2026-11-01T00:00:00.000';
+
+/** The change stamp a write carries (shared/storage/change-stamp.ts), with a fixed id. */
+function stampFor(name: string, actor: Actor | null, correlationId: string | null, reason?: string): { last_change: ChangeStamp } {
+  const id = createHash('sha256').update(name).digest('hex').slice(0, 16);
+  return { last_change: { id, actor, correlation_id: correlationId, ...(reason ? { reason } : {}) } };
+}
+
+type Item = Record<string, unknown>;
+
+/** One record of the table's stream (NEW_AND_OLD_IMAGES), as Lambda's event source hands it over. */
+function streamRecord(setup: SampleSetup, index: number, change: { eventName: 'INSERT' | 'MODIFY' | 'REMOVE'; before?: Item; after?: Item; byTtl?: boolean }): DynamoDBRecord {
+  const image = change.after ?? change.before!;
+  const key = { [TABLE.partitionKey]: image[TABLE.partitionKey], [TABLE.sortKey]: image[TABLE.sortKey] };
+  const options = { removeUndefinedValues: true };
+  const newImage = change.after && marshall(change.after, options);
+  const oldImage = change.before && marshall(change.before, options);
+  return {
+    eventID: createHash('sha256').update(`sample-stream-${index}`).digest('hex').slice(0, 32),
+    eventName: change.eventName,
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: setup.region,
+    dynamodb: {
+      ApproximateCreationDateTime: Date.parse(CHANGED_AT) / 1000,
+      Keys: marshall(key) as NonNullable<DynamoDBRecord['dynamodb']>['Keys'],
+      ...(newImage ? { NewImage: newImage as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'] } : {}),
+      ...(oldImage ? { OldImage: oldImage as NonNullable<DynamoDBRecord['dynamodb']>['OldImage'] } : {}),
+      SequenceNumber: String(4_200_000_000_000_000_000n + BigInt(index)),
+      SizeBytes: JSON.stringify([newImage, oldImage]).length,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+    // DynamoDB's own identity marks a removal by TTL.
+    ...(change.byTtl ? { userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } } : {}),
+    eventSourceARN: `arn:aws:dynamodb:${setup.region}:123456789012:table/VoiceOrgApi-${setup.stage}-TableCD117FA1-EXAMPLE/stream/${STREAM_LABEL}`,
+  };
+}
+
+/** The stream batch of the event processor: four committed changes of the sample organization. */
+export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
+  const { ids } = setup;
+  // The sample requests' caller: the org key (shared/events/actor.ts names a key by its id).
+  const principal = principalFromContext(setup.credentials.orgKey.context);
+  if (principal?.kind !== 'org_key') throw new Error('The sample org key credential has no org key context');
+  const orgKey: Actor = { kind: 'api_key', id: principal.keyId };
+  const ownerId = `${ids.orgId.replace(/^org_/, 'usr_')}_owner`;
+
+  // Update template (the sample request's new description).
+  const template: TemplateRecord = {
+    id: ids.templateId,
+    org_id: ids.orgId,
+    name: 'Sales call',
+    description: 'For customer calls: needs, objections, next steps.',
+    sections: [{ title: 'Customer needs', prompt: 'List what the customer said they need, in their words.' }],
+    created_at: EARLIER,
+    updated_at: EARLIER,
+  };
+  const templateBefore = { ...templateItem(template), ...stampFor('template-created', orgKey, 'sample-createTemplate') };
+  const templateAfter = {
+    ...templateItem({ ...template, description: 'For customer calls: needs, objections, next steps, risks.', updated_at: CHANGED_AT }),
+    ...stampFor('template-updated', orgKey, 'sample-updateTemplate'),
+  };
+
+  // Resend invite: a new send (new expiry, resent_at), its email queued for the invitation mail consumer.
+  const invite: InviteRecord = {
+    id: ids.resendInviteId,
+    org_id: ids.orgId,
+    email: `rita.resend@${ids.orgId.replace(/_/g, '-')}.example`,
+    role: 'member',
+    status: 'pending',
+    created_at: EARLIER,
+    updated_at: EARLIER,
+    expires_at: '2026-11-09T10:00:00.000Z',
+    invited_by: ownerId,
+    delivery: { status: 'sent', sent_at: EARLIER, attempts: 1, last_error: null },
+  };
+  const inviteBefore = { ...inviteItem(invite), ...stampFor('invite-sent', orgKey, 'sample-sendInvite') };
+  const inviteAfter = {
+    ...inviteItem({ ...invite, updated_at: CHANGED_AT, resent_at: CHANGED_AT, expires_at: '2026-11-23T09:30:00.000Z', delivery: QUEUED_DELIVERY }),
+    ...stampFor('invite-resent', orgKey, 'sample-resendInvite'),
+  };
+
+  // A permanent delete: the tombstone written in its transaction (its INSERT is recording.deleted).
+  const tombstone = {
+    ...keys.tombstone(ids.orgId, 'recording', ids.editRecordingId),
+    resource: 'recording',
+    org_id: ids.orgId,
+    id: ids.editRecordingId,
+    deleted_at: CHANGED_AT,
+    recorded_by: ownerId,
+    [TABLE.ttlAttribute]: Date.parse(CHANGED_AT) / 1000 + 7 * 86_400,
+    ...stampFor('recording-deleted', orgKey, 'sample-deleteRecording'),
+  };
+
+  // The trash timer of a recording trashed 30 days before, removed by TTL (recording.retention_due).
+  const timer = { ...trashTimerItem({ org_id: ids.orgId, recording_id: ids.trashedRecordingId, deleted_at: '2026-10-17T09:00:00.000Z', purge_at: '2026-11-16T09:00:00.000Z' }) };
+
+  return {
+    Records: [
+      streamRecord(setup, 0, { eventName: 'MODIFY', before: templateBefore, after: templateAfter }),
+      streamRecord(setup, 1, { eventName: 'MODIFY', before: inviteBefore, after: inviteAfter }),
+      streamRecord(setup, 2, { eventName: 'INSERT', after: tombstone }),
+      streamRecord(setup, 3, { eventName: 'REMOVE', before: timer, byTtl: true }),
+    ],
+  };
+}
+
+/** The domain events the processor derives from the sample stream batch, in order. */
+export function sampleDomainEvents(setup: SampleSetup): DomainEvent[] {
+  return sampleStreamEvent(setup).Records.flatMap((record) => eventsOfRecord(record));
+}
+
+/** The SQS messages a consumer's queue delivers for the sample batch: the events its rule matches, as EventBridge puts them on the queue. */
+export function sampleConsumerEvent(setup: SampleSetup, consumer: EventConsumerName): SQSEvent {
+  const types: readonly string[] = EVENT_CONSUMERS[consumer].eventTypes;
+  const events = sampleDomainEvents(setup).filter((event) => types.includes(event.type));
+  if (!events.length) throw new Error(`The sample stream batch has no event for ${consumer} (${types.join(', ')})`);
+  const account = '123456789012';
+  const queueName = `VoiceOrgApi-${setup.stage}-${consumer.charAt(0).toUpperCase()}${consumer.slice(1)}Queue-EXAMPLE`;
+  return {
+    Records: events.map((event, index) => {
+      const bridged = {
+        version: '0',
+        id: uuidOf(`bridge-${event.id}`),
+        'detail-type': event.type,
+        source: EVENT_SOURCE,
+        account,
+        time: event.occurred_at.replace(/\.\d{3}Z$/, 'Z'),
+        region: setup.region,
+        resources: [],
+        detail: event,
+      };
+      const body = JSON.stringify(bridged);
+      return {
+        messageId: uuidOf(`message-${consumer}-${index}`),
+        receiptHandle: `AQEB${createHash('sha256').update(`receipt-${consumer}-${index}`).digest('base64')}`,
+        body,
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: String(Date.parse(CHANGED_AT)),
+          SenderId: 'AIDAIENQZJOLO23YVJ4VO',
+          ApproximateFirstReceiveTimestamp: String(Date.parse(CHANGED_AT) + 20),
+        },
+        messageAttributes: {},
+        md5OfBody: createHash('md5').update(body).digest('hex'),
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:${setup.region}:${account}:${queueName}`,
+        awsRegion: setup.region,
+      };
+    }),
+  };
+}
+
+/** A stable UUID-shaped id from a name. */
+function uuidOf(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
