@@ -1,69 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { MEMBER_STATUSES, ROLES, type MemberStatus, type Role } from '../auth/access';
+import type { MemberStatus, Role } from '../auth/access';
 import type { TableContext } from './dynamo';
 import { changeStamp } from './change-stamp';
-import { itemFields } from './item-fields';
+import { membershipFromItem, membershipItem, searchText, type Membership } from './membership-items';
 import { keys } from './keys';
 import { queryAll, queryPage } from './query-all';
 import { activeMemberCountChange } from './organizations';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 
-/**
- * A user's membership of an organization. It carries copies of the user's email and
- * display name so that the members of an org can be listed in email order and
- * searched from one index, without a read per member.
- */
-export interface Membership {
-  org_id: string;
-  user_id: string;
-  email: string;
-  display_name: string;
-  role: Role;
-  status: MemberStatus;
-  member_since: string;
-  created_at: string;
-  updated_at: string;
-  /** Maintained by recording writes, in the same transaction; never computed by reading recordings. */
-  recording_count: number;
-  latest_recording_at: string | null;
-}
-
-/** The table item of a membership: its keys, index keys (GSI1 only while active) and search text. */
-export function membershipItem(membership: Membership) {
-  return {
-    ...keys.membership(membership.org_id, membership.user_id),
-    ...keys.userOrganizationsIndex(membership.user_id, membership.org_id),
-    ...(membership.status === 'active'
-      ? keys.activeMembersIndex(membership.org_id, membership.email, membership.user_id)
-      : {}),
-    ...membership,
-    search_text: searchText(membership.email, membership.display_name),
-    ...changeStamp(),
-  };
-}
-
-/** Reads a stored membership item (every writer writes every field; `latest_recording_at` is null until a recording). */
-export function membershipFromItem(item: Record<string, unknown>): Membership {
-  const field = itemFields(item, 'membership');
-  return {
-    org_id: field.string('org_id'),
-    user_id: field.string('user_id'),
-    email: field.string('email'),
-    display_name: field.string('display_name'),
-    role: field.oneOf('role', ROLES),
-    status: field.oneOf('status', MEMBER_STATUSES),
-    member_since: field.string('member_since'),
-    created_at: field.string('created_at'),
-    updated_at: field.string('updated_at'),
-    recording_count: field.number('recording_count'),
-    latest_recording_at: field.nullableString('latest_recording_at'),
-  };
-}
-
-/** Lower-case text that `q` is matched against (DynamoDB's contains() is case-sensitive). */
-function searchText(email: string, displayName: string): string {
-  return `${email}\n${displayName}`.toLowerCase();
-}
+export * from './membership-items';
 
 /** Transaction part that refreshes a membership's copy of its user's display name. */
 export function membershipDisplayNameChange(db: TableContext, membership: Membership, displayName: string) {

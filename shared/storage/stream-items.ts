@@ -4,13 +4,13 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import type { Actor } from '../events/event-catalog';
 import { ACTOR_KINDS } from '../events/event-catalog';
 import type { ChangeStamp } from './change-stamp';
-import { inviteFromItem, type InviteRecord } from './invites';
+import { inviteFromItem, type InviteRecord } from './invite-items';
 import { itemFields } from './item-fields';
-import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings';
-import { membershipFromItem, type Membership } from './memberships';
-import { recordingFromItem, type Recording } from './recordings';
+import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
+import { membershipFromItem, type Membership } from './membership-items';
+import { recordingFromItem, type Recording } from './recording-items';
 import { TABLE } from './table-definition';
-import { templateFromItem, type TemplateRecord } from './templates';
+import { templateFromItem, type TemplateRecord } from './template-items';
 import { tombstoneFromItem, type Tombstone } from './tombstones';
 
 /** An item's state on one side of a change, with the stamp of the write that left it so. */

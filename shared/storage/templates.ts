@@ -1,51 +1,12 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
-import { changeStamp } from './change-stamp';
-import { itemFields, StoredItemError } from './item-fields';
+import { templateFromItem, templateItem, type TemplateRecord } from './template-items';
 import { keys } from './keys';
 import { queryAll } from './query-all';
 import { tombstonePart } from './tombstones';
 import { commitParts, isConditionFailure, WriteConflict } from './transactions';
 
-/** A summarization template shared by every member of its organization. */
-export interface TemplateRecord {
-  id: string;
-  org_id: string;
-  name: string;
-  description: string;
-  sections: { title: string; prompt: string }[];
-  created_at: string;
-  updated_at: string;
-}
-
-/** The table item of a template: its keys, its name-order index keys and its fields (exported for the item-size budget test). */
-export const templateItem = (template: TemplateRecord) => ({
-  ...keys.template(template.org_id, template.id),
-  ...keys.templatesIndex(template.org_id, template.name, template.id),
-  ...template,
-  ...changeStamp(),
-});
-
-/** Maps a stored template item (StoredItemError when it lacks a field it needs). */
-export function templateFromItem(item: Record<string, unknown>): TemplateRecord {
-  const fields = itemFields(item, 'template');
-  return {
-    id: fields.string('id'),
-    org_id: fields.string('org_id'),
-    name: fields.string('name'),
-    description: fields.string('description'),
-    sections: fields.list('sections').map((section, index) => {
-      if (typeof section !== 'object' || section === null || Array.isArray(section)) {
-        throw new StoredItemError(`Stored template ${String(item.PK)}|${String(item.SK)}: sections[${index}] is not a map`);
-      }
-      // The section's own fields, read with the template's keys so an error names the item.
-      const sectionFields = itemFields({ ...section, PK: item.PK, SK: item.SK }, `template section ${index}`);
-      return { title: sectionFields.string('title'), prompt: sectionFields.string('prompt') };
-    }),
-    created_at: fields.string('created_at'),
-    updated_at: fields.string('updated_at'),
-  };
-}
+export * from './template-items';
 
 /** One template, or undefined. */
 export async function getTemplate(db: TableContext, orgId: string, templateId: string): Promise<TemplateRecord | undefined> {
