@@ -19,7 +19,8 @@
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { startLocalDeployment, stopLocalDeployment } from '../support/local-deployment';
 import { median, percentile, printTable, reportHeader, round, secondsSince, writeReport } from './support/bench-harness';
 
@@ -40,10 +41,15 @@ interface StoredEmail {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const deployment = await startLocalDeployment({ env: { LOG_LEVEL: 'ERROR' } });
+  // A data directory of its own, removed whether the deployment starts or not.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'send-invite-bench-'));
+  const deployment = await startLocalDeployment({ dataDir, env: { LOG_LEVEL: 'ERROR' } }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const stop = async () => {
     await stopLocalDeployment(deployment.child);
-    rmSync(deployment.dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(130)));
   try {
