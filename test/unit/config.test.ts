@@ -21,7 +21,18 @@ describe('parseConfig', () => {
       bucket: undefined,
       uploads: { urlTtlSeconds: 900, maxBytes: 1024 ** 3 },
       invites: { fromAddress: 'no-reply@voice-org.example', sesEndpoint: undefined, appUrl: 'http://127.0.0.1:3000', ttlSeconds: 604_800 },
+      events: { busName: undefined, trashRetentionDays: 30, auditRetentionDays: 365 },
     });
+  });
+
+  it('reads the event bus and the retention of the trash and the audit log, within bounds', () => {
+    expect(parseConfig({ TABLE_NAME: 't', EVENT_BUS_NAME: 'bus', TRASH_RETENTION_DAYS: '7', AUDIT_RETENTION_DAYS: '90' }).events).toEqual({
+      busName: 'bus',
+      trashRetentionDays: 7,
+      auditRetentionDays: 90,
+    });
+    expect(() => parseConfig({ TABLE_NAME: 't', TRASH_RETENTION_DAYS: '0' })).toThrow(/TRASH_RETENTION_DAYS/);
+    expect(() => parseConfig({ TABLE_NAME: 't', AUDIT_RETENTION_DAYS: 'a year' })).toThrow(/AUDIT_RETENTION_DAYS/);
   });
 
   it('defaults the region and leaves out what is not configured', () => {
