@@ -41,6 +41,11 @@ async function main() {
   const eventsFile = path.join(dataDir, 'events.jsonl');
   const busLines = () => (existsSync(eventsFile) ? readFileSync(eventsFile, 'utf8') : '');
   const countOnBus = (needle: string) => busLines().split(needle).length - 1;
+  /** The last 64 KiB of the bus file: enough to find a recent event without rereading it all. */
+  const busTail = () => {
+    const text = busLines();
+    return text.slice(-65_536);
+  };
   try {
     const fixture = v.parse(Fixture, { orgs: [{ id: ORG, name: 'Bench' }], api_keys: [{ org_id: ORG, key: KEY, scopes: ['templates:write', 'templates:read', 'audit:read'] }] });
     await seedFixture({ db }, fixture, new Date());
@@ -52,8 +57,8 @@ async function main() {
       let cursor: string | undefined;
       do {
         const res = await api('GET', `/api/v1/organization/${ORG}/audit-log?type=template.created&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-        const body = (await res.json()) as { data: unknown[]; pagination?: { next_cursor?: string | null } };
-        count += body.data.length;
+        const body = (await res.json()) as { entries: unknown[]; pagination?: { next_cursor?: string | null } };
+        count += body.entries.length;
         cursor = body.pagination?.next_cursor ?? undefined;
       } while (cursor);
       return count;
@@ -87,14 +92,15 @@ async function main() {
     const toBus: number[] = [];
     const toAudit: number[] = [];
     for (let i = 0; i < LAG_SAMPLES; i++) {
-      const res = await api('POST', `/api/v1/organization/${ORG}/templates`, { name: `Lag ${i}`, description: '', sections: [] });
+      const res = await api('POST', `/api/v1/organization/${ORG}/templates`, { name: `Lag ${i}`, description: 'd', sections: [{ title: 't', prompt: 'p' }] });
       const committed = performance.now();
+      if (res.status !== 201) throw new Error(`create template: ${res.status} ${await res.text()}`);
       const { id } = (await res.json()) as { id: string };
-      while (!busLines().includes(`"id":"${id}"`)) await sleep(2);
+      while (!busTail().includes(`"id":"${id}"`)) await sleep(2);
       toBus.push(performance.now() - committed);
       for (;;) {
-        const found = (await (await api('GET', `/api/v1/organization/${ORG}/audit-log?resource_id=${id}`)).json()) as { data?: unknown[] };
-        if (found.data?.length) break;
+        const found = (await (await api('GET', `/api/v1/organization/${ORG}/audit-log?resource_id=${id}`)).json()) as { entries?: unknown[] };
+        if (found.entries?.length) break;
         await sleep(2);
       }
       toAudit.push(performance.now() - committed);
