@@ -2,11 +2,15 @@ import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type { ProfileKeyAction, TableAction } from '../../shared/routes';
+import type { ProfileKeyAction, TableAction, WebhookSecretKeyAction } from '../../shared/routes';
 import { TABLE } from '../../shared/storage/table-definition';
 import { acknowledge } from './acknowledge';
 
-/** The data at rest: the single table (with its stream of changes), and the KMS key that wraps member profiles stored in it. */
+/**
+ * The data at rest: the single table (with its stream of changes), and the KMS key that wraps
+ * the data keys of what is stored encrypted in it: member profiles and webhook signing secrets,
+ * each use bound to its own encryption context.
+ */
 export interface DataStore {
   readonly table: dynamodb.Table;
   readonly profileKey: kms.Key;
@@ -17,7 +21,21 @@ export interface DataStore {
    * member profile's encryption context (purpose, org_id and user_id).
    */
   grantProfileKey(role: iam.IRole, actions: readonly ProfileKeyAction[]): void;
+  /**
+   * Grants exactly these KMS actions on the same key, and only for requests that carry a
+   * webhook signing secret's encryption context (purpose, org_id and webhook_id).
+   */
+  grantWebhookSecretKey(role: iam.IRole, actions: readonly WebhookSecretKeyAction[]): void;
 }
+
+/**
+ * The encryption context purposes the key serves, and the context keys each requires: a grant
+ * for one purpose cannot decrypt what was encrypted for the other.
+ */
+const KEY_PURPOSES = {
+  memberProfile: { purpose: 'member-profile', required: ['org_id', 'user_id'] },
+  webhookSecret: { purpose: 'webhook-secret', required: ['org_id', 'webhook_id'] },
+} as const;
 
 /**
  * Adds the table (shared/storage/table-definition.ts) and the profile key to the stack. Both
@@ -44,12 +62,27 @@ export function addDataStore(stack: Stack): DataStore {
     });
   }
 
-  // Wraps every member profile's data key; each use is bound to one member's encryption context.
+  // Wraps every member profile's and webhook signing secret's data key; each use is bound to one member's or one endpoint's encryption context.
+  // One key for both: its id (ProfileKey) and the variable naming it (PROFILE_KMS_KEY_ARN) stay, so deployed stacks keep their key
+  // (a new description is an in-place update).
   const profileKey = new kms.Key(stack, 'ProfileKey', {
-    description: 'Voice Org API: envelope encryption of member profiles',
+    description: 'Voice Org API: envelope encryption of member profiles and webhook signing secrets',
     enableKeyRotation: true,
     removalPolicy: RemovalPolicy.RETAIN,
   });
+
+  const grantKeyFor = (role: iam.IRole, actions: readonly string[], { purpose, required }: (typeof KEY_PURPOSES)[keyof typeof KEY_PURPOSES]) => {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: actions.map((action) => `kms:${action}`),
+        resources: [profileKey.keyArn],
+        conditions: {
+          StringEquals: { 'kms:EncryptionContext:purpose': purpose },
+          Null: Object.fromEntries(required.map((key) => [`kms:EncryptionContext:${key}`, 'false'])),
+        },
+      }),
+    );
+  };
 
   const indexArnsFinding = `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(table.node.defaultChild as dynamodb.CfnTable)}.Arn>/index/*]`;
   return {
@@ -69,16 +102,10 @@ export function addDataStore(stack: Stack): DataStore {
       );
     },
     grantProfileKey(role, actions) {
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          actions: actions.map((action) => `kms:${action}`),
-          resources: [profileKey.keyArn],
-          conditions: {
-            StringEquals: { 'kms:EncryptionContext:purpose': 'member-profile' },
-            Null: { 'kms:EncryptionContext:org_id': 'false', 'kms:EncryptionContext:user_id': 'false' },
-          },
-        }),
-      );
+      grantKeyFor(role, actions, KEY_PURPOSES.memberProfile);
+    },
+    grantWebhookSecretKey(role, actions) {
+      grantKeyFor(role, actions, KEY_PURPOSES.webhookSecret);
     },
   };
 }

@@ -40,6 +40,18 @@ const QUEUE_SOURCE = { batchSize: 10, reportBatchItemFailures: true } as const;
 const DEAD_LETTER_RETENTION = Duration.days(14);
 
 /**
+ * How long the queue of a consumer that delays its own messages (one with `queue` permissions:
+ * ChangeMessageVisibility) keeps a message, at least. A message's age counts from when it was
+ * first sent, not from its last delay: the webhook dispatcher keeps one message through a
+ * delivery's whole retry schedule (about 30 hours, each delay at most SQS's 12 hours), so its
+ * queue must keep it well beyond that. SQS's default is also 4 days; it is set explicitly so the
+ * template shows it and a change of default cannot shorten it. Other consumers keep the default:
+ * their messages come back after their visibility timeout, and go to the dead-letter queue after
+ * maxAttempts.
+ */
+export const SELF_DELAYING_QUEUE_RETENTION = Duration.days(4);
+
+/**
  * A consumer queue's visibility timeout: the consumer's retry delay, but at least six times its
  * function's timeout, as AWS recommends for a queue that is a Lambda event source (the poller
  * may retry a throttled invocation while the messages stay invisible).
@@ -124,11 +136,14 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): void 
     const id = name.charAt(0).toUpperCase() + name.slice(1);
     const fn = props.functionFor(consumer.handler);
     const deadLetters = encryptedQueue(stack, `${id}DeadLetters`, { retentionPeriod: DEAD_LETTER_RETENTION });
+    const delaysOwnMessages = (consumer.permissions.queue?.length ?? 0) > 0;
     const queue = encryptedQueue(stack, `${id}Queue`, {
       // Lambda's default timeout when a function sets none.
       visibilityTimeout: visibilityTimeoutFor(consumer, fn.timeout ?? Duration.seconds(3)),
       deadLetterQueue: { queue: deadLetters, maxReceiveCount: consumer.maxAttempts },
+      ...(delaysOwnMessages ? { retentionPeriod: SELF_DELAYING_QUEUE_RETENTION } : {}),
     });
+    if (delaysOwnMessages) grantOwnQueue(fn, queue, consumer);
     new events.Rule(stack, `${id}Rule`, {
       eventBus: props.bus,
       description: `Voice Org API: ${consumer.eventTypes.length === 1 ? consumer.eventTypes[0] : `${consumer.eventTypes.length} event types`} to ${consumer.handler}`,
@@ -139,6 +154,15 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): void 
     fn.addEventSource(new sources.SqsEventSource(queue, QUEUE_SOURCE));
     alarmOn(`${id}DeadLetters`, deadLetters, `events ${consumer.handler} could not handle in ${consumer.maxAttempts} attempts`);
   }
+}
+
+/**
+ * Grants a consumer's function exactly the SQS actions of its manifest permissions (`queue`),
+ * on its own queue only: the queue is created here, after the function (infra/constructs/functions.ts).
+ */
+function grantOwnQueue(fn: lambda.Function, queue: sqs.Queue, consumer: EventConsumerDefinition): void {
+  if (!fn.role) throw new Error(`${consumer.handler} has no role to grant its queue permissions to`);
+  fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: (consumer.permissions.queue ?? []).map((action) => `sqs:${action}`), resources: [queue.queueArn] }));
 }
 
 /** A queue encrypted at rest (SQS-managed keys, which EventBridge can send to) that refuses requests without TLS. */

@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ConfigVariable } from '../../shared/config';
-import { AUTHORIZER, listFunctions, type RoutePermissions } from '../../shared/routes';
+import { AUTHORIZER, listFunctions, type FunctionDefinition, type RoutePermissions } from '../../shared/routes';
 import { acknowledge } from './acknowledge';
 import type { DataStore } from './data';
 import type { EventBusAccess } from './events';
@@ -14,6 +14,9 @@ import type { MailSender } from './mail';
 import type { RecordingsStorage } from './storage';
 
 const repoRoot = path.resolve(__dirname, '../..');
+
+/** A function's timeout when its manifest entry sets none (FunctionDefinition.timeoutSeconds). */
+const DEFAULT_FUNCTION_TIMEOUT = Duration.seconds(10);
 
 /** A function's environment: variables of the config schema (shared/config.ts) only, plus the Node.js runtime's options. */
 type FunctionEnvironment = Partial<Record<ConfigVariable, string>> & { NODE_OPTIONS: string };
@@ -55,7 +58,8 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
     TABLE_NAME: data.table.tableName,
     NODE_OPTIONS: '--enable-source-maps',
     ...settings,
-    ...(permissions.profileKey?.length ? { PROFILE_KMS_KEY_ARN: data.profileKey.keyArn } : {}),
+    // The profile key also wraps webhook signing secrets (under another encryption context): the same variable names it.
+    ...(permissions.profileKey?.length || permissions.webhookSecretKey?.length ? { PROFILE_KMS_KEY_ARN: data.profileKey.keyArn } : {}),
     ...(permissions.bucket?.length ? { BUCKET_NAME: recordings.bucket.bucketName } : {}),
     ...(permissions.mail?.length ? mail.environment : {}),
     ...(permissions.events?.length ? eventBus.environment : {}),
@@ -63,20 +67,23 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
   const grant = (role: iam.IRole, permissions: RoutePermissions) => {
     if (permissions.table?.length) data.grantTable(role, permissions.table);
     if (permissions.profileKey?.length) data.grantProfileKey(role, permissions.profileKey);
+    if (permissions.webhookSecretKey?.length) data.grantWebhookSecretKey(role, permissions.webhookSecretKey);
     if (permissions.bucket?.length) recordings.grantRecordings(role, permissions.bucket);
     if (permissions.mail?.length) mail.grantSend(role, permissions.mail);
     if (permissions.events?.length) eventBus.grantPublish(role, permissions.events);
   };
-  const build = (handlerModule: string, permissions: RoutePermissions, extraEnvironment: Partial<Record<ConfigVariable, string>> = {}) => {
-    const { fn, role } = createFunction(stack, handlerModule, logRetention, { ...environmentFor(permissions), ...extraEnvironment });
+  const build = ({ handler, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
+    // The queue a consumer reads is created with the event pipeline, which grants these actions on it (infra/constructs/events.ts).
+    if (permissions.queue?.length && kind !== 'consumer') throw new Error(`${handler} asks for queue permissions, which only an event consumer (on its own queue) can have.`);
+    const environment = { ...environmentFor(permissions), ...(kind === 'authorizer' ? identity.authorizerEnvironment : {}) };
+    const timeout = timeoutSeconds === undefined ? DEFAULT_FUNCTION_TIMEOUT : Duration.seconds(timeoutSeconds);
+    const { fn, role } = createFunction(stack, handler, { logRetention, environment, timeout });
     grant(role, permissions);
     return fn;
   };
 
   // One function per handler module: a route's public alias shares its route's function.
-  const byHandler = new Map(
-    listFunctions().map(({ handler, kind, permissions }) => [handler, build(handler, permissions, kind === 'authorizer' ? identity.authorizerEnvironment : {})] as const),
-  );
+  const byHandler = new Map(listFunctions().map((definition) => [definition.handler, build(definition)] as const));
   const forHandler = (handlerModule: string): NodejsFunction => {
     const fn = byHandler.get(handlerModule);
     if (!fn) throw new Error(`No function for ${handlerModule}: the route manifest (shared/routes.ts) does not name it.`);
@@ -91,7 +98,11 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
  * The ids (UsersListUsersFunction, …Role, …Logs) are at the stack's scope: they make the
  * logical ids that deployed stacks and `sam local invoke` know.
  */
-function createFunction(stack: Stack, handlerModule: string, logRetention: logs.RetentionDays, environment: FunctionEnvironment): { fn: NodejsFunction; role: iam.Role } {
+function createFunction(
+  stack: Stack,
+  handlerModule: string,
+  { logRetention, environment, timeout }: { logRetention: logs.RetentionDays; environment: FunctionEnvironment; timeout: Duration },
+): { fn: NodejsFunction; role: iam.Role } {
   const id = handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
   const logGroup = new logs.LogGroup(stack, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
   const role = new iam.Role(stack, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: `Voice Org API: ${handlerModule}` });
@@ -102,7 +113,7 @@ function createFunction(stack: Stack, handlerModule: string, logRetention: logs.
     runtime: lambda.Runtime.NODEJS_22_X,
     architecture: lambda.Architecture.ARM_64,
     memorySize: 512,
-    timeout: Duration.seconds(10),
+    timeout,
     environment,
     role,
     projectRoot: repoRoot,

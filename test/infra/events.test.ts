@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Duration } from 'aws-cdk-lib';
-import { visibilityTimeoutFor } from '../../infra/constructs/events';
+import { SELF_DELAYING_QUEUE_RETENTION, visibilityTimeoutFor } from '../../infra/constructs/events';
 import { EVENT_SOURCE } from '../../shared/events/event-catalog';
 import { EVENT_CONSUMERS, EVENT_PROCESSOR, listFunctions, type EventConsumerDefinition, type EventConsumerName } from '../../shared/routes';
 import { actionsOf, functionLogicalId, functionStatements, isDynamoStatement, onlyLogicalId, STREAM_READ_ACTIONS, synth, type Json } from './template';
@@ -124,15 +124,20 @@ describe('the event pipeline of VoiceOrgStack', () => {
       expect(rule.EventPattern).toEqual({ source: [EVENT_SOURCE], 'detail-type': [...consumer.eventTypes] });
       // What EventBridge cannot deliver to the queue lands in the consumer's dead-letter queue too.
       expect(rule.Targets).toEqual([{ Id: expect.any(String), Arn: getAtt(queueId), DeadLetterConfig: { Arn: getAtt(deadLettersId) } }]);
+      // EventBridge refuses a rule whose pattern is over 2,048 characters (its default quota): a consumer of every type must stay under it.
+      expect(JSON.stringify(rule.EventPattern).length).toBeLessThanOrEqual(2048);
     });
 
     it('moves a message to its dead-letter queue after maxAttempts deliveries, retried after its visibility timeout', () => {
       const { queueId, deadLettersId } = queuesOf(consumer);
       const fn = resources[functionLogicalId(template, consumer.handler)].Properties;
+      // A consumer that delays its own messages keeps them at least 4 days; the others keep SQS's default (not set).
+      const delaysOwnMessages = (consumer.permissions.queue?.length ?? 0) > 0;
       expect(resources[queueId].Properties).toEqual({
         RedrivePolicy: { deadLetterTargetArn: getAtt(deadLettersId), maxReceiveCount: consumer.maxAttempts },
         VisibilityTimeout: visibilityTimeoutFor(consumer, Duration.seconds(fn.Timeout)).toSeconds(),
         SqsManagedSseEnabled: true,
+        ...(delaysOwnMessages ? { MessageRetentionPeriod: SELF_DELAYING_QUEUE_RETENTION.toSeconds() } : {}),
       });
       expect(resources[queueId].Properties.VisibilityTimeout).toBeGreaterThanOrEqual(Math.max(consumer.retryAfterSeconds, 6 * fn.Timeout));
       expect(resources[deadLettersId].Properties).toEqual({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
@@ -162,11 +167,17 @@ describe('the event pipeline of VoiceOrgStack', () => {
       });
     });
 
-    it('may consume from its own queue only', () => {
+    it('may consume from its own queue only, plus the queue actions of its manifest permissions on that queue', () => {
       const { queueId } = queuesOf(consumer);
       const sqsStatements = functionStatements(template, functionLogicalId(template, consumer.handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('sqs:')));
-      expect(sqsStatements.map((st: Json) => st.Resource)).toEqual([getAtt(queueId)]);
-      expect(actionsOf(sqsStatements[0]).sort()).toEqual(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage']);
+      const manifestActions = (consumer.permissions.queue ?? []).map((action) => `sqs:${action}`);
+      const granted = sqsStatements.map((st: Json) => ({ resource: st.Resource, actions: actionsOf(st).sort() }));
+      expect(granted).toHaveLength(manifestActions.length ? 2 : 1);
+      expect(granted).toEqual(expect.arrayContaining([
+        // The event source's own grant, to read and delete the batches it hands the function.
+        { resource: getAtt(queueId), actions: ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'] },
+        ...(manifestActions.length ? [{ resource: getAtt(queueId), actions: [...manifestActions].sort() }] : []),
+      ]));
     });
   });
 

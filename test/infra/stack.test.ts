@@ -292,6 +292,15 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
     });
 
+    it("gives every function its manifest's timeout, 10 seconds when it names none", () => {
+      for (const { handler, timeoutSeconds } of listFunctions()) {
+        const timeout = resources[functionLogicalId(template, handler)].Properties.Timeout;
+        expect({ handler, timeout }).toEqual({ handler, timeout: timeoutSeconds ?? 10 });
+      }
+      // The manifest's longer timeouts reach the template (the webhook dispatcher's, for one).
+      expect(listFunctions().some((f) => f.timeoutSeconds !== undefined && f.timeoutSeconds !== 10)).toBe(true);
+    });
+
     it('gives every function a log group of its own, kept for the default retention, and a role that writes to it only', () => {
       const logGroups = template.findResources('AWS::Logs::LogGroup');
       const used = new Set<string>();
@@ -431,7 +440,9 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       const keyId = onlyLogicalId(template, 'AWS::KMS::Key');
       for (const { handler, permissions } of listFunctions()) {
         const fnId = functionLogicalId(template, handler);
-        const statements = functionStatements(template, fnId).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('kms:')));
+        const kmsStatements = functionStatements(template, fnId).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('kms:')));
+        // Webhook signing secrets use the same key under their own context (test/infra/webhooks.test.ts); every other use is a member profile's.
+        const statements = kmsStatements.filter((st: Json) => st.Condition?.StringEquals?.['kms:EncryptionContext:purpose'] !== 'webhook-secret');
         const expected = (permissions.profileKey ?? []).map((action) => `kms:${action}`).sort();
         expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expected });
         for (const statement of statements) {
@@ -441,8 +452,9 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
             Null: { 'kms:EncryptionContext:org_id': 'false', 'kms:EncryptionContext:user_id': 'false' },
           });
         }
+        const usesKey = expected.length > 0 || (permissions.webhookSecretKey?.length ?? 0) > 0;
         const env = resources[fnId].Properties.Environment.Variables;
-        expect({ handler, keyArn: env.PROFILE_KMS_KEY_ARN }).toEqual({ handler, keyArn: expected.length ? { 'Fn::GetAtt': [keyId, 'Arn'] } : undefined });
+        expect({ handler, keyArn: env.PROFILE_KMS_KEY_ARN }).toEqual({ handler, keyArn: usesKey ? { 'Fn::GetAtt': [keyId, 'Arn'] } : undefined });
       }
       const authorizerKms = functionStatements(template, authorizerFunctionId(template)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('kms:')));
       expect(authorizerKms).toEqual([]);
