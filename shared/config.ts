@@ -47,6 +47,13 @@ const ConfigSchema = v.object({
   TRASH_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(3650)), '30'),
   /** How long audit log entries are kept (DynamoDB TTL). */
   AUDIT_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(3650)), '365'),
+  /**
+   * Lets webhook endpoints be plain-HTTP loopback URLs (http://127.0.0.1, http://localhost):
+   * only the local runtime sets it, so developers can receive deliveries on their machine.
+   */
+  WEBHOOK_ALLOW_LOCAL_URLS: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
+  /** The local SQS emulator's endpoint (the webhook dispatcher delays its retries there); absent in AWS. */
+  SQS_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /** The model that replaces an unknown selected_model; must be one of ACTIVE_MODELS. */
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
 });
@@ -68,6 +75,8 @@ export type Config = {
   invites: { fromAddress: string; sesEndpoint?: string; appUrl: string; ttlSeconds: number };
   /** The event bus (AWS only) and how long the trash and the audit log keep things. */
   events: { busName?: string; trashRetentionDays: number; auditRetentionDays: number };
+  /** Webhook delivery: whether loopback HTTP endpoints are allowed (local only), and the local SQS emulator. */
+  webhooks: { allowLocalUrls: boolean; sqsEndpoint?: string };
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -100,6 +109,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     uploads: { urlTtlSeconds: parsed.UPLOAD_URL_TTL_SECONDS, maxBytes: parsed.UPLOAD_MAX_BYTES },
     invites: { fromAddress: parsed.SES_FROM_ADDRESS, sesEndpoint: parsed.SES_ENDPOINT, appUrl: parsed.APP_URL.replace(/\/$/, ''), ttlSeconds: parsed.INVITE_TTL_SECONDS },
     events: { busName: parsed.EVENT_BUS_NAME, trashRetentionDays: parsed.TRASH_RETENTION_DAYS, auditRetentionDays: parsed.AUDIT_RETENTION_DAYS },
+    webhooks: { allowLocalUrls: parsed.WEBHOOK_ALLOW_LOCAL_URLS === 'true', sqsEndpoint: parsed.SQS_ENDPOINT },
   };
 }
 

@@ -39,9 +39,18 @@ export type BucketAction = 'PutObject' | 'GetObject' | 'DeleteObject' | 'ListBuc
 /** EventBridge actions on the stack's own event bus. */
 export type EventsAction = 'PutEvents';
 
+/** KMS actions on the stack's key for webhook signing secrets, always bound to a webhook's encryption context. */
+export type WebhookSecretKeyAction = 'Decrypt' | 'GenerateDataKey';
+
+/** SQS actions an event consumer may take on its own queue (delaying a message it will retry). */
+export type QueueAction = 'ChangeMessageVisibility';
+
 export interface RoutePermissions {
   table?: readonly TableAction[];
   profileKey?: readonly ProfileKeyAction[];
+  webhookSecretKey?: readonly WebhookSecretKeyAction[];
+  /** On the consumer's own queue only (event consumers). */
+  queue?: readonly QueueAction[];
   bucket?: readonly BucketAction[];
   mail?: readonly MailAction[];
   events?: readonly EventsAction[];
@@ -265,6 +274,79 @@ export const ROUTES = {
     access: memberRoute('audit:read'),
     permissions: { table: ['GetItem', 'Query'] },
   },
+  listWebhooks: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/webhooks',
+    handler: 'functions/webhooks/list-webhooks',
+    summary: "List the organization's webhook endpoints",
+    access: memberRoute('webhooks:read'),
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+  createWebhook: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/webhooks',
+    handler: 'functions/webhooks/create-webhook',
+    summary: 'Subscribe an HTTPS endpoint to events; the answer holds its signing secret, shown this once',
+    access: memberRoute('webhooks:write'),
+    // UpdateItem: the organization's endpoint count, in the same transaction.
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], webhookSecretKey: ['GenerateDataKey'] },
+  },
+  getWebhook: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/webhooks/{webhookId}',
+    handler: 'functions/webhooks/get-webhook',
+    summary: 'Read a webhook endpoint (never its secret)',
+    access: memberRoute('webhooks:read'),
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+  updateWebhook: {
+    method: 'PATCH',
+    path: '/api/v1/organization/{orgId}/webhooks/{webhookId}',
+    handler: 'functions/webhooks/update-webhook',
+    summary: "Change a webhook endpoint's URL, description, events, or enable or disable it",
+    access: memberRoute('webhooks:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+  },
+  deleteWebhook: {
+    method: 'DELETE',
+    path: '/api/v1/organization/{orgId}/webhooks/{webhookId}',
+    handler: 'functions/webhooks/delete-webhook',
+    summary: 'Delete a webhook endpoint: it receives nothing more',
+    access: memberRoute('webhooks:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
+  rotateWebhookSecret: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/webhooks/{webhookId}/rotate-secret',
+    handler: 'functions/webhooks/rotate-webhook-secret',
+    summary: 'Replace the signing secret; the old one keeps signing beside it for 24 hours',
+    access: memberRoute('webhooks:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem'], webhookSecretKey: ['GenerateDataKey'] },
+  },
+  testWebhook: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/webhooks/{webhookId}/test',
+    handler: 'functions/webhooks/test-webhook',
+    summary: 'Send a webhook.test event to the endpoint now',
+    access: memberRoute('webhooks:write'),
+    permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+  },
+  listWebhookDeliveries: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries',
+    handler: 'functions/webhooks/list-webhook-deliveries',
+    summary: "List an endpoint's deliveries, newest first",
+    access: memberRoute('webhooks:read'),
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+  retryWebhookDelivery: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+    handler: 'functions/webhooks/retry-webhook-delivery',
+    summary: 'Send a delivery again now (a failed one too, or a succeeded one to replay it)',
+    access: memberRoute('webhooks:write'),
+    permissions: { table: ['GetItem', 'Query', 'UpdateItem'] },
+  },
 } as const satisfies Record<string, RouteDefinition>;
 
 /**
@@ -303,6 +385,8 @@ export interface EventConsumerDefinition {
   maxAttempts: number;
   /** Seconds before a failed delivery is tried again (the queue's visibility timeout). */
   retryAfterSeconds: number;
+  /** The function's timeout, when it needs more than the default 10 seconds. */
+  timeoutSeconds?: number;
   permissions: RoutePermissions;
 }
 
@@ -342,6 +426,25 @@ export const EVENT_CONSUMERS = {
     maxAttempts: 10,
     retryAfterSeconds: 60,
     permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+  },
+  webhookFanOut: {
+    handler: 'functions/events/fan-out-webhook-deliveries',
+    summary: "Creates one delivery per enabled webhook endpoint of the event's organization that subscribes to its type",
+    eventTypes: EVENT_TYPES,
+    maxAttempts: 10,
+    retryAfterSeconds: 30,
+    permissions: { table: ['Query', 'PutItem'] },
+  },
+  webhookDispatch: {
+    handler: 'functions/events/dispatch-webhook-delivery',
+    summary: 'Sends one webhook delivery to its endpoint, signed; a failed attempt delays its own message until the next retry is due',
+    eventTypes: ['webhook.delivery_due'],
+    // Receives of one message: the delivery's own schedule (8 attempts) decides when it has failed; these leave room for crashes.
+    maxAttempts: 15,
+    retryAfterSeconds: 60,
+    // Ten deliveries of a batch in parallel, each allowed 10 s to answer.
+    timeoutSeconds: 30,
+    permissions: { table: ['GetItem', 'UpdateItem'], webhookSecretKey: ['Decrypt'], queue: ['ChangeMessageVisibility'] },
   },
 } as const satisfies Record<string, EventConsumerDefinition>;
 
@@ -410,6 +513,8 @@ export interface FunctionDefinition {
   handler: string;
   kind: 'authorizer' | 'http' | 'event' | 'stream' | 'consumer';
   permissions: RoutePermissions;
+  /** Seconds the function may run, when not the stack's default. */
+  timeoutSeconds?: number;
 }
 
 /** Every Lambda function of the stack: the authorizer, one per handler module (listHandlers), the event handlers, the event processor and the event consumers. */
@@ -419,6 +524,11 @@ export function listFunctions(): FunctionDefinition[] {
     ...listHandlers().map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'http', permissions })),
     ...Object.values(EVENT_HANDLERS).map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'event', permissions })),
     { handler: EVENT_PROCESSOR.handler, kind: 'stream', permissions: EVENT_PROCESSOR.permissions },
-    ...Object.values(EVENT_CONSUMERS).map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'consumer', permissions })),
+    ...Object.values(EVENT_CONSUMERS).map((consumer: EventConsumerDefinition): FunctionDefinition => ({
+      handler: consumer.handler,
+      kind: 'consumer',
+      permissions: consumer.permissions,
+      ...(consumer.timeoutSeconds ? { timeoutSeconds: consumer.timeoutSeconds } : {}),
+    })),
   ];
 }

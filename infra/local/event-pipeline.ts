@@ -1,4 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { DynamoDBRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -38,6 +40,57 @@ export interface EventPipelineOptions {
   retryDelayMs: number;
   /** How often an idle stream is read. */
   pollIntervalMs?: number;
+  /** The SQS emulator the consumers delay their own messages through (startQueueEmulator). */
+  queues: QueueEmulator;
+  /** Scales the delays consumers ask for (1: as asked; the tests use a thousandth). */
+  queueDelayScale: number;
+}
+
+/**
+ * The one SQS action a consumer calls on its own queue, ChangeMessageVisibility, served
+ * over SQS's JSON protocol so the dispatcher's real SDK client talks to it: it notes the
+ * delay asked for each receipt handle, and the local queue applies it.
+ */
+export interface QueueEmulator {
+  endpoint: string;
+  /** The delay in seconds asked for a received message, taken (once) by its queue. */
+  takeVisibility(receiptHandle: string): number | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startQueueEmulator(host: string): Promise<QueueEmulator> {
+  const visibility = new Map<string, number>();
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const action = String(request.headers['x-amz-target'] ?? '');
+      const reply = (status: number, payload: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
+        response.end(JSON.stringify(payload));
+      };
+      try {
+        const input = JSON.parse(body || '{}') as { ReceiptHandle?: string; VisibilityTimeout?: number };
+        if (action !== 'AmazonSQS.ChangeMessageVisibility' || !input.ReceiptHandle || typeof input.VisibilityTimeout !== 'number') {
+          return reply(400, { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `The local SQS emulator serves ChangeMessageVisibility only, not ${action}` });
+        }
+        visibility.set(input.ReceiptHandle, input.VisibilityTimeout);
+        reply(200, {});
+      } catch {
+        reply(400, { __type: 'com.amazonaws.sqs#InvalidParameterValue', message: 'The body is not JSON' });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
+  return {
+    endpoint: `http://${host}:${(server.address() as AddressInfo).port}`,
+    takeVisibility(receiptHandle) {
+      const seconds = visibility.get(receiptHandle);
+      visibility.delete(receiptHandle);
+      return seconds;
+    },
+    stop: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
 }
 
 export interface EventPipeline {
@@ -185,7 +238,10 @@ class LocalQueue {
             event: message.event,
           });
         } else {
-          this.messages.push({ ...message, attempt: message.attempt + 1, notBefore: Date.now() + this.options.retryDelayMs * message.attempt });
+          // A delay the consumer asked for itself (ChangeMessageVisibility), or the queue's own retry delay.
+          const asked = this.options.queues.takeVisibility(receiptHandleOf(message));
+          const delayMs = asked === undefined ? this.options.retryDelayMs * message.attempt : asked * 1000 * this.options.queueDelayScale;
+          this.messages.push({ ...message, attempt: message.attempt + 1, notBefore: Date.now() + delayMs });
         }
       }
     }
@@ -196,7 +252,7 @@ class LocalQueue {
     try {
       // Loaded on first use, as Lambda loads a function on its first invocation.
       const { handler } = (await import(path.join(this.options.repoRoot, this.definition.handler))) as { handler: (event: SQSEvent) => Promise<SQSBatchResponse> };
-      const response = await handler(sqsEventOf(messages));
+      const response = await handler(sqsEventOf(this.name, messages));
       return new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch (error) {
       console.error(`local event pipeline: ${this.name} failed`, error);
@@ -205,18 +261,23 @@ class LocalQueue {
   }
 }
 
+/** A receipt handle is new for every receive of a message, as in SQS. */
+function receiptHandleOf(message: Delivery): string {
+  return `${message.messageId}#${message.attempt}`;
+}
+
 /** The SQS event a consumer's queue delivers: each body is the EventBridge event the rule forwarded. */
-function sqsEventOf(messages: Delivery[]): SQSEvent {
+function sqsEventOf(consumer: EventConsumerName, messages: Delivery[]): SQSEvent {
   return {
     Records: messages.map((message) => ({
       messageId: message.messageId,
-      receiptHandle: message.messageId,
+      receiptHandle: receiptHandleOf(message),
       body: JSON.stringify({ version: '0', id: message.event.id, source: busEntry(message.event, 'local').Source, 'detail-type': message.event.type, time: message.event.occurred_at, detail: message.event }),
       attributes: { ApproximateReceiveCount: String(message.attempt), SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:local',
+      eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${consumer}`,
       awsRegion: 'us-east-1',
     })),
   };

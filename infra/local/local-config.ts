@@ -13,6 +13,8 @@ const LocalConfigSchema = v.object({
   LOCAL_AUTHORIZER_CACHE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), String(GATEWAY.authorizerCacheSeconds)),
   /** Milliseconds before the local event pipeline tries a failed delivery again, times the attempts so far (the queues wait retryAfterSeconds in AWS). */
   LOCAL_EVENT_RETRY_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '1000'),
+  /** Scales the delays a consumer asks its queue for (the webhook dispatcher's retry schedule): 1 keeps them real, the tests use 0.001. */
+  LOCAL_QUEUE_DELAY_SCALE: v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number'), v.transform(Number)), '1'),
   /** How often the local TTL emulator removes expired items (DynamoDB Local keeps them); 0 turns it off. */
   LOCAL_TTL_SWEEP_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '60'),
   /** Log level of the functions run locally. */
@@ -27,6 +29,7 @@ export interface LocalConfig {
   authorizerCacheSeconds: number;
   logLevel: string;
   eventRetryMs: number;
+  queueDelayScale: number;
   ttlSweepSeconds: number;
 }
 
@@ -44,6 +47,7 @@ export function loadLocalConfig(env: Record<string, string | undefined> = proces
     authorizerCacheSeconds: parsed.LOCAL_AUTHORIZER_CACHE_SECONDS,
     logLevel: parsed.LOG_LEVEL,
     eventRetryMs: parsed.LOCAL_EVENT_RETRY_MS,
+    queueDelayScale: parsed.LOCAL_QUEUE_DELAY_SCALE,
     ttlSweepSeconds: parsed.LOCAL_TTL_SWEEP_SECONDS,
   };
 }

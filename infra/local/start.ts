@@ -10,7 +10,7 @@ import { docsPage } from '../../shared/openapi/docs-page';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
 import { ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
-import { startEventPipeline } from './event-pipeline';
+import { startEventPipeline, startQueueEmulator } from './event-pipeline';
 import { ensureProfileKey, localProfileCipher } from './profile-key';
 import { expireItems } from './ttl-emulator';
 import { LOCAL, loadLocalConfig } from './local-config';
@@ -44,12 +44,13 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop(0));
 
   try {
-    const [dynamo, s3, ses] = await Promise.all([
+    const [dynamo, s3, ses, queues] = await Promise.all([
       startDynamoDbLocal(path.join(settings.dataDir, 'dynamodb'), settings.host),
       startS3(path.join(settings.dataDir, 's3'), settings.host, LOCAL.bucketName, (event) => void onObjectEvent(event)),
       startSes(settings.host),
+      startQueueEmulator(settings.host),
     ]);
-    emulators.push(dynamo, s3, ses);
+    emulators.push(dynamo, s3, ses, queues);
     await ensureTable(dynamo.endpoint, LOCAL.tableName, LOCAL.region);
 
     // The functions read their configuration from the environment, as in Lambda.
@@ -61,6 +62,9 @@ async function main(): Promise<void> {
       SES_ENDPOINT: ses.endpoint,
       BUCKET_NAME: LOCAL.bucketName,
       S3_ENDPOINT: s3.endpoint,
+      SQS_ENDPOINT: queues.endpoint,
+      // Developers receive deliveries on their own machine (`npm run cli -- webhooks listen`).
+      WEBHOOK_ALLOW_LOCAL_URLS: 'true',
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
       POWERTOOLS_DEV: 'true',
     });
@@ -108,6 +112,8 @@ async function main(): Promise<void> {
       tableName: LOCAL.tableName,
       region: LOCAL.region,
       retryDelayMs: settings.eventRetryMs,
+      queues,
+      queueDelayScale: settings.queueDelayScale,
     });
     emulators.unshift({ endpoint: '', stop: () => pipeline.stop() });
     if (settings.ttlSweepSeconds > 0) emulators.unshift(startTtlSweeps(dynamo.endpoint, settings.ttlSweepSeconds));

@@ -47,6 +47,13 @@ export interface SampleIds {
   inviteeEmail: string;
   /** The address Send invite invites. */
   newInviteEmail: string;
+  /** A webhook endpoint that is read, changed, rotated and tested; its failed delivery is retried. */
+  webhookId: string;
+  deliveryId: string;
+  /** A webhook endpoint that is deleted. */
+  deleteWebhookId: string;
+  /** The URL Create webhook subscribes (loopback in the local tests, where nothing else resolves). */
+  webhookUrl: string;
 }
 
 export type CredentialName = 'orgKey' | 'personalKey' | 'idToken';
@@ -144,6 +151,19 @@ export const SAMPLE_REQUESTS: { [R in RouteName]: (ids: SampleIds) => SampleRequ
   resendInvite: (ids) => ({ credential: 'orgKey', path: { inviteId: ids.resendInviteId }, status: 200 }),
   acceptInvite: (ids) => ({ credential: 'idToken', body: { token: ids.inviteToken }, status: 200 }),
   listAuditLog: () => ({ credential: 'orgKey', query: { type: 'template.', limit: '10' }, status: 200 }),
+  listWebhooks: () => ({ credential: 'orgKey', status: 200 }),
+  createWebhook: (ids) => ({
+    credential: 'orgKey',
+    body: { url: ids.webhookUrl, description: 'CRM sync', events: ['recording.uploaded', 'recording.deleted'] },
+    status: 201,
+  }),
+  getWebhook: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, status: 200 }),
+  updateWebhook: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, body: { events: ['*'], description: 'Everything, for the data team' }, status: 200 }),
+  deleteWebhook: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.deleteWebhookId }, status: 200 }),
+  rotateWebhookSecret: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, status: 200 }),
+  testWebhook: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, status: 202 }),
+  listWebhookDeliveries: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, query: { status: 'failed', limit: '10' }, status: 200 }),
+  retryWebhookDelivery: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId, deliveryId: ids.deliveryId }, status: 202 }),
 };
 
 /** One function's sample event. */
@@ -185,6 +205,10 @@ export const SAMPLE_IDS: SampleIds = {
   inviteToken: 'sample_invite_token_from_the_invitation_link',
   inviteeEmail: 'ines.invitee@demo.example',
   newInviteEmail: 'nina.new@demo.example',
+  webhookId: 'wh_demo_crm',
+  deliveryId: 'dlv_019ab0c3d2e10123456789abcdef0123',
+  deleteWebhookId: 'wh_demo_old',
+  webhookUrl: 'https://hooks.example.com/voice-org',
 };
 
 /** The scopes of the sample personal key. */

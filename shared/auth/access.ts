@@ -17,6 +17,8 @@ export const SCOPES = [
   'invites:read',
   'invites:write',
   'audit:read',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,20 +1,34 @@
 import { readFileSync } from 'node:fs';
+import type { KeyringNode } from '@aws-crypto/client-node';
 import { config } from '../config';
 import { createProfileCipher, kmsKeyring, rawAesKeyring, type ProfileCipher } from './profile-cipher';
+import { createWebhookSecretCipher, type WebhookSecretCipher } from './webhook-secret-cipher';
 
-let shared: ProfileCipher | undefined;
+let keyring: KeyringNode | undefined;
+let profiles: ProfileCipher | undefined;
+let secrets: WebhookSecretCipher | undefined;
 
 /**
- * The function's profile cipher, built once per module (cold start) from config: the KMS
+ * The stack's key as a keyring, built once per module (cold start) from config: the KMS
  * keyring in AWS, the raw AES keyring of the local data directory under `npm start`.
  */
-export function profileCipher(): ProfileCipher {
-  if (!shared) {
+function configuredKeyring(): KeyringNode {
+  if (!keyring) {
     const { profileKey, region } = config();
     if (!profileKey) throw new Error('Invalid configuration: PROFILE_KMS_KEY_ARN or PROFILE_LOCAL_KEY_FILE is required');
-    shared = createProfileCipher(
-      profileKey.kind === 'kms' ? kmsKeyring(profileKey.keyArn, region) : rawAesKeyring(readFileSync(profileKey.file)),
-    );
+    keyring = profileKey.kind === 'kms' ? kmsKeyring(profileKey.keyArn, region) : rawAesKeyring(readFileSync(profileKey.file));
   }
-  return shared;
+  return keyring;
+}
+
+/** The function's profile cipher. */
+export function profileCipher(): ProfileCipher {
+  profiles ??= createProfileCipher(configuredKeyring());
+  return profiles;
+}
+
+/** The function's webhook signing-secret cipher (same key, another encryption context). */
+export function webhookSecretCipher(): WebhookSecretCipher {
+  secrets ??= createWebhookSecretCipher(configuredKeyring());
+  return secrets;
 }

@@ -71,6 +71,10 @@ function derive(change: ItemChange, recordedAt: string): Derived[] {
       return templateEvents(change);
     case 'tombstone':
       return tombstoneEvents(change);
+    case 'webhook':
+      return webhookEvents(change);
+    case 'webhookDelivery':
+      return deliveryDueEvents(change);
     case 'trashTimer':
       // Only the TTL's removal is due: a restore or a permanent delete removes the timer itself.
       if (!change.removedByTtl) return [];
@@ -195,6 +199,9 @@ function tombstoneEvents(change: Extract<ItemChange, { kind: 'tombstone' }>): De
   if (tombstone.resource === 'template') {
     return [{ type: 'template.deleted', resource: { type: 'template', id: tombstone.id }, data: {}, occurredAt: tombstone.deleted_at, stamp }];
   }
+  if (tombstone.resource === 'webhook') {
+    return [{ type: 'webhook.deleted', resource: { type: 'webhook', id: tombstone.id }, data: {}, occurredAt: tombstone.deleted_at, stamp }];
+  }
   return [
     {
       type: 'recording.deleted',
@@ -202,6 +209,45 @@ function tombstoneEvents(change: Extract<ItemChange, { kind: 'tombstone' }>): De
       data: { recorded_by: tombstone.recorded_by ?? null, reason: stamp?.reason ?? 'request' },
       occurredAt: tombstone.deleted_at,
       stamp,
+    },
+  ];
+}
+
+/**
+ * An endpoint's events. Its URL is not in them (a URL may carry a token of the receiver's);
+ * the dispatcher's bookkeeping (failing_since) changes no field an event is about.
+ */
+function webhookEvents(change: Extract<ItemChange, { kind: 'webhook' }>): Derived[] {
+  const { before, after } = change;
+  // A removal is the tombstone's event.
+  if (!after) return [];
+  const webhook = after.value;
+  const stamp = writerOf(before, after);
+  const event = (type: Derived['type'], data: Record<string, unknown>): Derived => ({ type, resource: { type: 'webhook', id: webhook.id }, data, occurredAt: webhook.updated_at, stamp });
+  if (!before) return [event('webhook.created', { events: webhook.events, enabled: webhook.enabled })];
+  const previous = before.value;
+  const events: Derived[] = [];
+  if (previous.enabled && !webhook.enabled && webhook.disabled_reason === 'failing') {
+    events.push(event('webhook.disabled', { reason: 'failing', failing_since: previous.failing_since }));
+  } else {
+    const changes = changedFields(previous, webhook, ['url', 'description', 'events', 'enabled']);
+    if (changes.length) events.push(event('webhook.updated', { events: webhook.events, enabled: webhook.enabled, changes }));
+  }
+  if (previous.secrets[0]?.created_at !== webhook.secrets[0]?.created_at) events.push(event('webhook.secret_rotated', {}));
+  return events;
+}
+
+/** A delivery is due when it is created and whenever a retry is asked for (a new dispatch id): the dispatcher's cue. */
+function deliveryDueEvents(change: Extract<ItemChange, { kind: 'webhookDelivery' }>): Derived[] {
+  const { before, after } = change;
+  if (!after || after.value.status !== 'pending' || before?.value.dispatch_id === after.value.dispatch_id) return [];
+  const delivery = after.value;
+  return [
+    {
+      type: 'webhook.delivery_due',
+      resource: { type: 'webhook_delivery', id: delivery.id },
+      data: { webhook_id: delivery.webhook_id, dispatch_id: delivery.dispatch_id },
+      occurredAt: delivery.next_attempt_at ?? delivery.created_at,
     },
   ];
 }

@@ -29,15 +29,21 @@ export const EVENT_TYPES = [
   'template.created',
   'template.updated',
   'template.deleted',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.disabled',
+  'webhook.secret_rotated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * Events the service sends itself, never shown to organizations (no audit entry, no
- * webhook): a recording's time in the trash ran out.
+ * webhook): a recording's time in the trash ran out; a webhook delivery is to be attempted
+ * (it was created, or someone asked to retry it).
  */
-export const INTERNAL_EVENT_TYPES = ['recording.retention_due'] as const;
+export const INTERNAL_EVENT_TYPES = ['recording.retention_due', 'webhook.delivery_due'] as const;
 export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
 
 /** The EventBridge `source` of every event this service puts on its bus. */
@@ -49,7 +55,7 @@ export type ActorKind = (typeof ACTOR_KINDS)[number];
 export const Actor = v.object({ kind: v.picklist(ACTOR_KINDS), id: Id });
 export type Actor = v.InferOutput<typeof Actor>;
 
-export const RESOURCE_TYPES = ['recording', 'member', 'member_settings', 'invite', 'template'] as const;
+export const RESOURCE_TYPES = ['recording', 'member', 'member_settings', 'invite', 'template', 'webhook', 'webhook_delivery'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Event data: ids, states and the names of what changed; never profile or preference content, tokens, key material or hashes. */
@@ -68,6 +74,12 @@ export const DomainEventSchema = v.object({
 });
 
 export type DomainEvent = v.InferOutput<typeof DomainEventSchema>;
+
+/**
+ * The type of the event `POST …/webhooks/{webhookId}/test` sends to that one endpoint: never
+ * on the bus, never in the audit log, and not a type an endpoint subscribes to.
+ */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 
 /** Whether an event is one organizations see (audit log, webhooks). */
 export function isPublicEvent(event: Pick<DomainEvent, 'type'>): event is DomainEvent & { type: EventType } {

@@ -24,31 +24,48 @@ export function domainEventOf(record: Pick<SQSRecord, 'body'>): DomainEvent {
   return v.parse(BridgedEvent, JSON.parse(record.body)).detail;
 }
 
+/** A handler may ask for its message back later (a retry it schedules itself) instead of being done with it. */
+export type ConsumerResult = void | { retryAfterSeconds: number };
+
+export interface ConsumerOptions {
+  /** Handle the batch's messages at once rather than one after another (handlers that wait on the network). */
+  parallel?: boolean;
+  /** Delays a message's next delivery (SQS ChangeMessageVisibility); required by handlers that return retryAfterSeconds. */
+  retryLater?: (record: SQSRecord, seconds: number) => Promise<void>;
+}
+
 /**
  * An event consumer's Lambda handler (SQS event source with ReportBatchItemFailures): each
  * message's domain event is handled on its own, in a change context naming no actor and the
  * event's correlation id, so writes it makes are attributed to the service and traceable to
  * the request that caused them. A failed message is reported alone and retried by the queue
- * after the consumer's retryAfterSeconds; the others of the batch are done.
+ * after the consumer's retryAfterSeconds; the others of the batch are done. A handler that
+ * asks for its message back in N seconds has it delayed so and reported the same way.
  */
-export function eventConsumer(name: EventConsumerName, handle: (event: DomainEvent, delivery: Delivery) => Promise<void>) {
+export function eventConsumer(name: EventConsumerName, handle: (event: DomainEvent, delivery: Delivery) => Promise<ConsumerResult>, options: ConsumerOptions = {}) {
   const { maxAttempts } = EVENT_CONSUMERS[name];
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-    for (const record of event.Records) {
-      const attempt = Number(record.attributes?.ApproximateReceiveCount ?? '1');
-      try {
-        const domainEvent = domainEventOf(record);
-        logger.setCorrelationId(domainEvent.correlation_id ?? undefined);
-        await withChangeContext({ actor: null, correlationId: domainEvent.correlation_id }, () =>
-          handle(domainEvent, { attempt, last: attempt >= maxAttempts }),
-        );
-      } catch (error) {
-        logger.error('event consumer failed', { consumer: name, message_id: record.messageId, attempt, error: errorName(error) });
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-      }
+  const handleRecord = async (record: SQSRecord): Promise<boolean> => {
+    const attempt = Number(record.attributes?.ApproximateReceiveCount ?? '1');
+    try {
+      const domainEvent = domainEventOf(record);
+      if (!options.parallel) logger.setCorrelationId(domainEvent.correlation_id ?? undefined);
+      const result = await withChangeContext({ actor: null, correlationId: domainEvent.correlation_id }, () =>
+        handle(domainEvent, { attempt, last: attempt >= maxAttempts }),
+      );
+      if (!result) return true;
+      if (!options.retryLater) throw new Error(`${name} asked for a retry but has no way to delay its message`);
+      await options.retryLater(record, result.retryAfterSeconds);
+      return false;
+    } catch (error) {
+      logger.error('event consumer failed', { consumer: name, message_id: record.messageId, attempt, error: errorName(error) });
+      return false;
     }
-    return { batchItemFailures };
+  };
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const done: boolean[] = [];
+    if (options.parallel) done.push(...(await Promise.all(event.Records.map(handleRecord))));
+    else for (const record of event.Records) done.push(await handleRecord(record));
+    return { batchItemFailures: event.Records.filter((_, index) => !done[index]).map((record) => ({ itemIdentifier: record.messageId })) };
   };
 }
 

@@ -3,6 +3,7 @@ import type { RouteName } from '../routes';
 import { PublicDomainEventSchema } from '../events/event-catalog';
 import { AuditEntry, AuditLogResponse } from '../schemas/audit';
 import * as r from '../schemas/responses';
+import * as wh from '../schemas/webhooks';
 
 /**
  * The response schemas and refusals of every route of the manifest, for the OpenAPI
@@ -48,6 +49,15 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   resendInvite: { responses: { 200: r.SuccessOnly }, errors: withConflict },
   acceptInvite: { responses: { 200: r.AcceptInviteResponse }, errors: [...withConflict, 410] },
   listAuditLog: { responses: { 200: AuditLogResponse }, errors: withNotFound },
+  listWebhooks: { responses: { 200: wh.WebhookList }, errors: withNotFound },
+  createWebhook: { responses: { 201: wh.CreatedWebhook }, errors: withConflict },
+  getWebhook: { responses: { 200: wh.Webhook }, errors: withNotFound },
+  updateWebhook: { responses: { 200: wh.Webhook }, errors: withNotFound },
+  deleteWebhook: { responses: { 200: r.SuccessOnly }, errors: withNotFound },
+  rotateWebhookSecret: { responses: { 200: wh.RotatedWebhookSecret }, errors: withNotFound },
+  testWebhook: { responses: { 202: wh.WebhookDelivery }, errors: withConflict },
+  listWebhookDeliveries: { responses: { 200: wh.WebhookDeliveryList }, errors: withNotFound },
+  retryWebhookDelivery: { responses: { 202: wh.WebhookDelivery }, errors: withConflict },
 };
 
 /**
@@ -56,4 +66,4 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
  * (docs/events.md): no route answers with it, so it is the one component Redocly's
  * no-unused-components is told to accept (test/support/openapi-lint.mjs).
  */
-export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = { AuditEntry, DomainEvent: PublicDomainEventSchema };
+export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = { AuditEntry, DomainEvent: PublicDomainEventSchema, Webhook: wh.Webhook, WebhookDelivery: wh.WebhookDelivery };

@@ -8,6 +8,7 @@ import { ListUsersQuery } from './members';
 import { DeleteRecordingQuery, GetRecordingQuery, ListRecordingsQuery, PublicListRecordingsQuery, UpdateRecordingBody, UploadUrlBody } from './recordings';
 import { GetSettingsQuery, settingsPatchErrorCode, UpdateMemberSettingsBody } from './settings';
 import { CreateTemplateBody, ListTemplatesQuery, UpdateTemplateBody } from './templates';
+import { CreateWebhookBody, ListWebhookDeliveriesQuery, UpdateWebhookBody } from './webhooks';
 
 /**
  * What one route accepts besides its path: the query parameters and the JSON body. The
@@ -49,6 +50,15 @@ export const ROUTE_REQUESTS = {
   resendInvite: {},
   acceptInvite: { body: AcceptInviteBody },
   listAuditLog: { query: ListAuditLogQuery },
+  listWebhooks: {},
+  createWebhook: { body: CreateWebhookBody },
+  getWebhook: {},
+  updateWebhook: { body: UpdateWebhookBody },
+  deleteWebhook: {},
+  rotateWebhookSecret: {},
+  testWebhook: {},
+  listWebhookDeliveries: { query: ListWebhookDeliveriesQuery },
+  retryWebhookDelivery: {},
 } as const satisfies Record<RouteName, RouteRequest>;
 
 /** The parameter names of a path template: `/a/{orgId}/b/{userId}` → 'orgId' | 'userId'. */

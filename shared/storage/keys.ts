@@ -81,7 +81,7 @@ export const keys = {
    * REMOVE record of an item cannot say who deleted it, this item's INSERT does (its
    * change stamp). It expires from the table after a while (TTL).
    */
-  tombstone: (orgId: string, resource: 'recording' | 'template', id: string) => ({ PK: `ORG#${orgId}`, SK: `DELETED#${resource}#${id}` }),
+  tombstone: (orgId: string, resource: 'recording' | 'template' | 'webhook', id: string) => ({ PK: `ORG#${orgId}`, SK: `DELETED#${resource}#${id}` }),
   /** Present while a recording is in the trash; its TTL is when the trash's retention runs out. */
   trashTimer: (orgId: string, recordingId: string) => ({ PK: `ORG#${orgId}`, SK: `TRASHTIMER#${recordingId}` }),
   /**
@@ -99,6 +99,19 @@ export const keys = {
   auditByResourceIndex: (orgId: string, resourceId: string, sortKey?: string) => ({
     GSI2PK: `ORG#${orgId}#AUDIT#RESOURCE#${resourceId}`,
     ...(sortKey !== undefined ? { GSI2SK: sortKey } : {}),
+  }),
+  webhook: (orgId: string, webhookId: string) => ({ PK: `ORG#${orgId}`, SK: `WEBHOOK#${webhookId}` }),
+  /** Every endpoint of an organization: the sort key prefix on the organization's partition (at most 10 items). */
+  webhookPrefix: 'WEBHOOK#',
+  /** How many endpoints an organization has: the limit's guard, moved in the transactions that add or remove one. */
+  webhookCount: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'WEBHOOKCOUNT' }),
+  /** One endpoint's deliveries, under a partition of their own, newest first (their ids begin with their creation time). */
+  delivery: (orgId: string, webhookId: string, deliveryId: string) => ({ PK: `ORG#${orgId}#WEBHOOK#${webhookId}`, SK: `DELIVERY#${deliveryId}` }),
+  deliveries: (orgId: string, webhookId: string) => ({ PK: `ORG#${orgId}#WEBHOOK#${webhookId}`, SKPrefix: 'DELIVERY#' }),
+  /** GSI1: one endpoint's deliveries in one status, newest first. */
+  deliveriesByStatus: (orgId: string, webhookId: string, status: string, deliveryId?: string) => ({
+    GSI1PK: `ORG#${orgId}#WEBHOOK#${webhookId}#DELIVERIES#${status}`,
+    ...(deliveryId !== undefined ? { GSI1SK: deliveryId } : {}),
   }),
   /** GSI1: the tags of one member, by name. */
   memberTagsIndex: (orgId: string, userId: string, name?: string, tagId?: string) => ({

@@ -12,6 +12,7 @@ import { recordingFromItem, type Recording } from './recording-items';
 import { TABLE } from './table-definition';
 import { templateFromItem, type TemplateRecord } from './template-items';
 import { tombstoneFromItem, type Tombstone } from './tombstones';
+import { DELIVERY_PARTITION, DELIVERY_SORT_KEY, WEBHOOK_SORT_KEY, deliveryFromItem, webhookFromItem, type DeliveryRecord, type WebhookRecord } from './webhook-items';
 
 /** An item's state on one side of a change, with the stamp of the write that left it so. */
 export interface ItemSide<T> {
@@ -28,6 +29,8 @@ export type ItemChange = { orgId: string; removedByTtl: boolean } & (
   | { kind: 'template'; before?: ItemSide<TemplateRecord>; after?: ItemSide<TemplateRecord> }
   | { kind: 'tombstone'; before?: ItemSide<Tombstone>; after?: ItemSide<Tombstone> }
   | { kind: 'trashTimer'; recordingId: string; dueAt: string; before?: ItemSide<null>; after?: ItemSide<null> }
+  | { kind: 'webhook'; before?: ItemSide<WebhookRecord>; after?: ItemSide<WebhookRecord> }
+  | { kind: 'webhookDelivery'; before?: ItemSide<DeliveryRecord>; after?: ItemSide<DeliveryRecord> }
 );
 
 type Item = Record<string, unknown>;
@@ -39,8 +42,9 @@ const KINDS: { kind: ItemChange['kind']; sortKey: RegExp }[] = [
   { kind: 'memberSettings', sortKey: /^MEMBER#[^#]+#SETTINGS$/ },
   { kind: 'invite', sortKey: /^INVITE#[^#]+$/ },
   { kind: 'template', sortKey: /^TEMPLATE#[^#]+$/ },
-  { kind: 'tombstone', sortKey: /^DELETED#(recording|template)#[^#]+$/ },
+  { kind: 'tombstone', sortKey: /^DELETED#(recording|template|webhook)#[^#]+$/ },
   { kind: 'trashTimer', sortKey: /^TRASHTIMER#[^#]+$/ },
+  { kind: 'webhook', sortKey: WEBHOOK_SORT_KEY },
 ];
 
 const ORGANIZATION_PARTITION = /^ORG#([^#]+)$/;
@@ -54,9 +58,12 @@ const ORGANIZATION_PARTITION = /^ORG#([^#]+)$/;
  */
 export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
   const keys = record.dynamodb?.Keys && unmarshall(record.dynamodb.Keys as Record<string, AttributeValue>);
-  const orgId = typeof keys?.PK === 'string' ? ORGANIZATION_PARTITION.exec(keys.PK)?.[1] : undefined;
+  const partition = typeof keys?.PK === 'string' ? keys.PK : '';
   const sortKey = typeof keys?.SK === 'string' ? keys.SK : undefined;
-  const kind = sortKey && KINDS.find((candidate) => candidate.sortKey.test(sortKey))?.kind;
+  // Deliveries live under their endpoint's partition; every other item of interest under its organization's.
+  const delivery = DELIVERY_PARTITION.exec(partition);
+  const orgId = delivery?.[1] ?? ORGANIZATION_PARTITION.exec(partition)?.[1];
+  const kind = delivery ? (sortKey && DELIVERY_SORT_KEY.test(sortKey) ? 'webhookDelivery' : undefined) : sortKey && KINDS.find((candidate) => candidate.sortKey.test(sortKey))?.kind;
   if (!orgId || !sortKey || !kind) return undefined;
   const before = record.dynamodb?.OldImage && unmarshall(record.dynamodb.OldImage as Record<string, AttributeValue>);
   const after = record.dynamodb?.NewImage && unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>);
@@ -76,6 +83,10 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
       return { ...common, kind, before: side(templateFromItem)(before), after: side(templateFromItem)(after) };
     case 'tombstone':
       return { ...common, kind, before: side(tombstoneFromItem)(before), after: side(tombstoneFromItem)(after) };
+    case 'webhook':
+      return { ...common, kind, before: side(webhookFromItem)(before), after: side(webhookFromItem)(after) };
+    case 'webhookDelivery':
+      return { ...common, kind, before: side(deliveryFromItem)(before), after: side(deliveryFromItem)(after) };
     case 'trashTimer': {
       const image = before ?? after ?? {};
       const epoch = Number(image[TABLE.ttlAttribute] ?? 0);

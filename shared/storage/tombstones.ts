@@ -7,7 +7,7 @@ import type { TableContext } from './dynamo';
 
 /** What a tombstone records of a resource deleted for good. */
 export interface Tombstone {
-  resource: 'recording' | 'template';
+  resource: 'recording' | 'template' | 'webhook';
   org_id: string;
   id: string;
   deleted_at: string;
@@ -39,7 +39,7 @@ export function tombstonePart(db: TableContext, tombstone: Tombstone): Transacti
 export function tombstoneFromItem(item: Record<string, unknown>): Tombstone {
   const field = itemFields(item, 'tombstone');
   return {
-    resource: field.oneOf('resource', ['recording', 'template'] as const),
+    resource: field.oneOf('resource', ['recording', 'template', 'webhook'] as const),
     org_id: field.string('org_id'),
     id: field.string('id'),
     deleted_at: field.string('deleted_at'),

@@ -6,7 +6,8 @@ import { queryAll } from '../../shared/storage/query-all';
 import { SAMPLE_REQUESTS, type SampleIds } from '../../infra/sam/sample-events';
 import { ACCESS_REFUSAL_CODES, credentialClasses, expectedAccess, type CredentialClass, type ExpectedAccess, type MembershipOf } from '../support/access-policy';
 import { call, idp, idTokenFor, localDeployment, seed, unique, type ApiResponse, type SentEmail } from '../support/api';
-import { seedSampleData } from '../support/sample-data';
+import { SAMPLE_WEBHOOK_URL, seedSampleData } from '../support/sample-data';
+import { deliveryIdFor } from '../../shared/storage/webhook-items';
 import { inPool } from '../bench/support/bench-harness';
 
 /**
@@ -62,6 +63,10 @@ const ids: SampleIds = {
   inviteToken: `invite_token_am_${u}_${generateApiKey('org_key').slice(-16)}`,
   inviteeEmail: noMembership.email,
   newInviteEmail: `nina.new@${domain}`,
+  webhookId: `wh_am_${u}`,
+  deleteWebhookId: `wh_am_${u}_delete`,
+  deliveryId: deliveryIdFor(new Date(), `wh_am_${u}`, `evt_am_${u}`),
+  webhookUrl: SAMPLE_WEBHOOK_URL,
 };
 
 /** The Authorization header of each class (undefined: none is sent), filled by beforeAll. */

@@ -290,6 +290,15 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     resendInvite: (body) => expect(body).toEqual({ success: true }),
     acceptInvite: (body) => expect(body).toEqual({ org_id: ids.orgId, role: 'member', status: 'active' }),
     listAuditLog: (body) => expect(body).toMatchObject({ entries: expect.any(Array), pagination: { page: 1, limit: 10 } }),
+    listWebhooks: (body) => expect(body.webhooks.map((w: { id: string }) => w.id).sort()).toEqual([ids.webhookId, ids.deleteWebhookId].sort()),
+    createWebhook: (body) => expect(body).toMatchObject({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^whsec_/), events: ['recording.uploaded', 'recording.deleted'] }),
+    getWebhook: (body) => expect(body).toMatchObject({ id: ids.webhookId, enabled: true }),
+    updateWebhook: (body) => expect(body).toMatchObject({ id: ids.webhookId, events: ['*'] }),
+    deleteWebhook: (body) => expect(body).toEqual({ success: true }),
+    rotateWebhookSecret: (body) => expect(body).toMatchObject({ id: ids.webhookId, secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: expect.any(String) }),
+    testWebhook: (body) => expect(body).toMatchObject({ event_type: 'webhook.test', status: 'pending', attempts: 0 }),
+    listWebhookDeliveries: (body) => expect(body.deliveries.map((d: { id: string }) => d.id)).toEqual([ids.deliveryId]),
+    retryWebhookDelivery: (body) => expect(body).toMatchObject({ id: ids.deliveryId, status: 'pending', attempts: 8 }),
   };
 
   // The sample events' order: later requests change what earlier ones read.

@@ -5,7 +5,7 @@ import { startLocalDeployment } from './local-deployment';
  * at INFO into a file of its data directory, where tests read its audit lines (printedOutput).
  */
 export default async function globalSetup(): Promise<void> {
-  const deployment = await startLocalDeployment({ env: { LOCAL_AUTHORIZER_CACHE_SECONDS: '0', LOG_LEVEL: 'INFO', LOCAL_EVENT_RETRY_MS: '50', LOCAL_TTL_SWEEP_SECONDS: '0' }, outputFile: true });
+  const deployment = await startLocalDeployment({ env: { LOCAL_AUTHORIZER_CACHE_SECONDS: '0', LOG_LEVEL: 'INFO', LOCAL_EVENT_RETRY_MS: '50', LOCAL_QUEUE_DELAY_SCALE: '0.001', LOCAL_TTL_SWEEP_SECONDS: '0' }, outputFile: true });
   (globalThis as Record<string, unknown>).__LOCAL_DEPLOYMENT__ = deployment;
   process.env.TEST_LOCAL_DATA_DIR = deployment.dataDir;
 }

@@ -8,7 +8,11 @@ import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../
 import { keys } from '../../shared/storage/keys';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { PERSONAL_KEY_SCOPES, type SampleIds } from '../../infra/sam/sample-events';
-import { seed, unique } from './api';
+import { localWebhookSecretCipher } from '../../infra/local/profile-key';
+import { newDelivery } from '../../shared/domain/webhooks/deliveries';
+import { deliveryIdFor, deliveryItem, webhookItem, type WebhookRecord } from '../../shared/storage/webhook-items';
+import { newSigningSecret } from '../../shared/webhooks/signature';
+import { localDeployment, seed, unique } from './api';
 
 /**
  * Fresh ids for seedSampleData, all under one label and a random suffix (`org_<label>_<hex>`…),
@@ -32,6 +36,10 @@ export function sampleIds(label: string, overrides: Partial<SampleIds> = {}): Sa
     inviteToken: `invite_token_${label}_${u}_${generateApiKey('org_key').slice(-16)}`,
     inviteeEmail: `ines.${label}.${u}@invitee.example`,
     newInviteEmail: `nina.${label}.${u}@invitee.example`,
+    webhookId: `wh_${label}_${u}`,
+    deleteWebhookId: `wh_${label}_${u}_delete`,
+    deliveryId: deliveryIdFor(new Date(), `wh_${label}_${u}`, `evt_${u}`),
+    webhookUrl: SAMPLE_WEBHOOK_URL,
     ...overrides,
   };
 }
@@ -139,4 +147,37 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
       await db.client.send(new PutCommand({ TableName: db.tableName, Item }));
     }
   }
+  await seedSampleWebhooks(db, ids, now);
+}
+
+/** Where the sample endpoints point: a loopback port nothing listens on (the test deployment allows loopback URLs). */
+export const SAMPLE_WEBHOOK_URL = 'http://127.0.0.1:9/voice-org';
+
+/**
+ * Two endpoints (one to change, one to delete), counted, each with a secret sealed by the
+ * local deployment's key, and a failed delivery of the first to retry. They subscribe to
+ * `invite.accepted` only, so the other sample requests send them nothing.
+ */
+async function seedSampleWebhooks(db: TableContext, ids: SampleIds, now: Date): Promise<void> {
+  const cipher = localWebhookSecretCipher(localDeployment().dataDir);
+  for (const webhookId of [ids.webhookId, ids.deleteWebhookId]) {
+    const webhook: WebhookRecord = {
+      id: webhookId,
+      org_id: ids.orgId,
+      url: SAMPLE_WEBHOOK_URL,
+      description: 'Sample endpoint',
+      events: ['invite.accepted'],
+      enabled: true,
+      disabled_reason: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      secrets: [{ ciphertext: await cipher.encrypt(newSigningSecret(), { orgId: ids.orgId, webhookId }), created_at: now.toISOString() }],
+      failing_since: null,
+    };
+    await db.client.send(new PutCommand({ TableName: db.tableName, Item: webhookItem(webhook) }));
+  }
+  await db.client.send(new PutCommand({ TableName: db.tableName, Item: { ...keys.webhookCount(ids.orgId), endpoints: 2 } }));
+  const event = { id: `evt_${'0'.repeat(32)}`, type: 'invite.accepted', occurred_at: now.toISOString(), org_id: ids.orgId, actor: null, correlation_id: null, resource: { type: 'invite', id: ids.resendInviteId }, data: {} } as const;
+  const delivery = { ...newDelivery(event, ids.webhookId, now), id: ids.deliveryId, status: 'failed', attempts: 8, error: 'connection_refused', next_attempt_at: null } as const;
+  await db.client.send(new PutCommand({ TableName: db.tableName, Item: deliveryItem(delivery, Math.floor(now.getTime() / 1000) + 86_400) }));
 }

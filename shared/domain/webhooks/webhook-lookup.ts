@@ -1,0 +1,14 @@
+import { NotFoundError } from '../../http/errors';
+import type { TableContext } from '../../storage/dynamo';
+import { getWebhook, type WebhookRecord } from '../../storage/webhooks';
+
+export function webhookNotFound(webhookId: string): NotFoundError {
+  return new NotFoundError('WEBHOOK_NOT_FOUND', `Webhook endpoint ${webhookId} does not exist in this organization.`);
+}
+
+/** An endpoint of the organization, or 404 WEBHOOK_NOT_FOUND. */
+export async function existingWebhook(db: TableContext, orgId: string, webhookId: string): Promise<WebhookRecord> {
+  const webhook = await getWebhook(db, orgId, webhookId);
+  if (!webhook) throw webhookNotFound(webhookId);
+  return webhook;
+}
