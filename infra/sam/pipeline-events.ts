@@ -11,6 +11,7 @@ import { keys } from '../../shared/storage/keys';
 import { TABLE } from '../../shared/storage/table-definition';
 import { templateItem, type TemplateRecord } from '../../shared/storage/templates';
 import { trashTimerItem } from '../../shared/storage/trash-timers';
+import { deliveryItem, type DeliveryRecord } from '../../shared/storage/webhook-items';
 import type { SampleSetup } from './sample-events';
 
 /**
@@ -20,9 +21,10 @@ import type { SampleSetup } from './sample-events';
  * derivation of that batch (shared/events/change-events.ts), so they are exactly what the
  * pipeline would carry; each consumer gets those of the types its rule matches.
  *
- * The batch holds four changes of the sample data: the template update and the invitation
- * resend of the sample requests, a permanent delete (the tombstone of a recording), and DynamoDB
- * TTL removing a trash timer (the trash's retention running out).
+ * The batch holds five changes of the sample data: the template update and the invitation
+ * resend of the sample requests, a permanent delete (the tombstone of a recording), DynamoDB
+ * TTL removing a trash timer (the trash's retention running out), and the webhook delivery
+ * retry of the sample requests (a new dispatch id: the dispatcher's cue).
  */
 
 // Fixed moments and stream metadata, so regenerating the events gives the same files.
@@ -125,12 +127,35 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   // The trash timer of a recording trashed 30 days before, removed by TTL (recording.retention_due).
   const timer = { ...trashTimerItem({ org_id: ids.orgId, recording_id: ids.trashedRecordingId, deleted_at: '2026-10-17T09:00:00.000Z', purge_at: '2026-11-16T09:00:00.000Z' }) };
 
+  // Retry webhook delivery: the failed delivery back to pending under a new dispatch id.
+  const delivery: DeliveryRecord = {
+    id: ids.deliveryId,
+    org_id: ids.orgId,
+    webhook_id: ids.webhookId,
+    event_id: `evt_${createHash('sha256').update('sample-delivered-event').digest('hex').slice(0, 32)}`,
+    event_type: 'invite.accepted',
+    payload: '{}',
+    status: 'failed',
+    attempts: 8,
+    created_at: EARLIER,
+    last_attempt_at: EARLIER,
+    next_attempt_at: null,
+    response_status: 503,
+    response_ms: 120,
+    error: 'non_2xx',
+    dispatch_id: 'a1b2c3d4e5f60718',
+  };
+  const expires = Date.parse(EARLIER) / 1000 + 30 * 86_400;
+  const deliveryBefore = deliveryItem(delivery, expires);
+  const deliveryAfter = deliveryItem({ ...delivery, status: 'pending', next_attempt_at: CHANGED_AT, dispatch_id: '0f1e2d3c4b5a6978' }, expires);
+
   return {
     Records: [
       streamRecord(setup, 0, { eventName: 'MODIFY', before: templateBefore, after: templateAfter }),
       streamRecord(setup, 1, { eventName: 'MODIFY', before: inviteBefore, after: inviteAfter }),
       streamRecord(setup, 2, { eventName: 'INSERT', after: tombstone }),
       streamRecord(setup, 3, { eventName: 'REMOVE', before: timer, byTtl: true }),
+      streamRecord(setup, 4, { eventName: 'MODIFY', before: deliveryBefore, after: deliveryAfter }),
     ],
   };
 }

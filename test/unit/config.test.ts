@@ -22,7 +22,14 @@ describe('parseConfig', () => {
       uploads: { urlTtlSeconds: 900, maxBytes: 1024 ** 3 },
       invites: { fromAddress: 'no-reply@voice-org.example', sesEndpoint: undefined, appUrl: 'http://127.0.0.1:3000', ttlSeconds: 604_800 },
       events: { busName: undefined, trashRetentionDays: 30, auditRetentionDays: 365 },
+      webhooks: { allowLocalUrls: false, sqsEndpoint: undefined },
     });
+  });
+
+  it('refuses loopback webhook endpoints unless the local runtime allows them, and reads its SQS emulator', () => {
+    expect(parseConfig({ TABLE_NAME: 't' }).webhooks.allowLocalUrls).toBe(false);
+    expect(parseConfig({ TABLE_NAME: 't', WEBHOOK_ALLOW_LOCAL_URLS: 'true', SQS_ENDPOINT: 'http://127.0.0.1:4566' }).webhooks).toEqual({ allowLocalUrls: true, sqsEndpoint: 'http://127.0.0.1:4566' });
+    expect(() => parseConfig({ TABLE_NAME: 't', WEBHOOK_ALLOW_LOCAL_URLS: 'yes' })).toThrow(/WEBHOOK_ALLOW_LOCAL_URLS: must be true or false/);
   });
 
   it('reads the event bus and the retention of the trash and the audit log, within bounds', () => {
