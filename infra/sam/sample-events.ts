@@ -158,7 +158,7 @@ export const SAMPLE_REQUESTS: { [R in RouteName]: (ids: SampleIds) => SampleRequ
     status: 201,
   }),
   getWebhook: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, status: 200 }),
-  updateWebhook: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, body: { events: ['*'], description: 'Everything, for the data team' }, status: 200 }),
+  updateWebhook: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, body: { events: ['recording.upload_failed', 'invite.email_failed'], description: 'Failures, for the support team' }, status: 200 }),
   deleteWebhook: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.deleteWebhookId }, status: 200 }),
   rotateWebhookSecret: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, status: 200 }),
   testWebhook: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, status: 202 }),

@@ -175,9 +175,17 @@ async function snapshot() {
     queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${id}` }, ConsistentRead: true });
   const store = await fetch(`${runtime.sesEndpoint}/store`);
   const { emails } = (await store.json()) as { emails: SentEmail[] };
+  // A webhook endpoint's deliveries live under a partition of its own. Requests make them and
+  // ask for retries (a new dispatch id); their attempts go on in the background, so only the
+  // fields requests write are compared.
+  const deliveries = async (id: string, webhookId: string) =>
+    (await queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${id}#WEBHOOK#${webhookId}` }, ConsistentRead: true })).map(
+      (item) => ({ id: item.id, dispatch_id: item.dispatch_id }),
+    );
   return {
     org: await partition(orgId),
     otherOrg: await partition(otherOrgId),
+    deliveries: await deliveries(orgId, ids.webhookId),
     emails: emails.filter((email) => email.destination.to.some((to) => to.toLowerCase().endsWith(`@${domain}`))),
   };
 }

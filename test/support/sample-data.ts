@@ -156,7 +156,8 @@ export const SAMPLE_WEBHOOK_URL = 'http://127.0.0.1:9/voice-org';
 /**
  * Two endpoints (one to change, one to delete), counted, each with a secret sealed by the
  * local deployment's key, and a failed delivery of the first to retry. They subscribe to
- * `invite.accepted` only, so the other sample requests send them nothing.
+ * `recording.upload_failed` only, which no sample request causes, so nothing else is sent
+ * to them in the background while the suites compare what requests changed.
  */
 async function seedSampleWebhooks(db: TableContext, ids: SampleIds, now: Date): Promise<void> {
   const cipher = localWebhookSecretCipher(localDeployment().dataDir);
@@ -166,7 +167,7 @@ async function seedSampleWebhooks(db: TableContext, ids: SampleIds, now: Date): 
       org_id: ids.orgId,
       url: SAMPLE_WEBHOOK_URL,
       description: 'Sample endpoint',
-      events: ['invite.accepted'],
+      events: ['recording.upload_failed'],
       enabled: true,
       disabled_reason: null,
       created_at: now.toISOString(),

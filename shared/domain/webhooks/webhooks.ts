@@ -33,7 +33,7 @@ export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
  * and a host that resolves to public addresses only (the dispatcher checks again at each
  * delivery, as DNS answers can change).
  */
-async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
+async function checkUrl(deps: Pick<WebhookDeps, 'policy' | 'lookup'>, url: string): Promise<void> {
   try {
     const parsed = checkEndpointUrl(url, deps.policy);
     await resolveEndpointAddresses(parsed.hostname, deps.policy, deps.lookup);
@@ -90,7 +90,7 @@ export async function createWebhook(deps: WebhookDeps, orgId: string, body: Crea
  * Changes the fields given. Disabling records `manual` as the reason; enabling clears the
  * reason and the failures counted toward disabling, whatever disabled it.
  */
-export async function updateWebhook(deps: WebhookDeps, orgId: string, webhookId: string, body: UpdateWebhookBody) {
+export async function updateWebhook(deps: Omit<WebhookDeps, 'cipher'>, orgId: string, webhookId: string, body: UpdateWebhookBody) {
   if (body.url !== undefined) await checkUrl(deps, body.url);
   const current = await existingWebhook(deps.db, orgId, webhookId);
   const changes: WebhookChanges = { url: body.url, description: body.description, events: body.events };
