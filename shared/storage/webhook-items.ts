@@ -79,10 +79,13 @@ export function deliveryIdFor(createdAt: Date, webhookId: string, eventId: strin
 
 /** The item of an endpoint (every write of it is stamped: its events name who). */
 export function webhookItem(webhook: WebhookRecord) {
+  const { failing_since: failingSince, ...fields } = webhook;
   return {
     ...keys.webhook(webhook.org_id, webhook.id),
-    ...webhook,
+    ...fields,
     secrets: webhook.secrets.map((secret) => ({ ...secret })),
+    // Absent rather than NULL while the endpoint is not failing: the dispatcher's `if_not_exists` counts a NULL as set.
+    ...(failingSince ? { failing_since: failingSince } : {}),
     ...changeStamp(),
   };
 }

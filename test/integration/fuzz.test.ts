@@ -55,6 +55,8 @@ const tagIds = ['a', 'b', 'c'].map((l) => `tag_fuzz_${l}_${suffix}`);
 const templateIds = ['a', 'b', 'c'].map((l) => `tpl_fuzz_${l}_${suffix}`);
 const recordingIds = ['a', 'b', 'c', 'd', 'e', 'f'].map((l) => `rec_fuzz_${l}_${suffix}`);
 const preferenceIds = ['a', 'b'].map((l) => `pref_fuzz_${l}_${suffix}`);
+/** A loopback port nothing listens on (the test deployment allows loopback endpoints). */
+const FUZZ_WEBHOOK_URL = 'http://127.0.0.1:9/fuzz';
 
 const fixture: FixtureInput = {
   orgs: [{ id: orgId, name: `Fuzz ${suffix}` }],
@@ -112,8 +114,26 @@ beforeAll(async () => {
     const token = /\/invites\/accept\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
     if (token) inviteTokens.push(token);
   }
+  // Webhook endpoints too (their secrets are made by the API), and a delivery of each (a test event).
+  const webhookIds: string[] = [];
+  const deliveryIds: string[] = [];
+  for (const n of [1, 2]) {
+    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/webhooks`, { token: orgKey, body: { url: `${FUZZ_WEBHOOK_URL}/${n}`, events: ['recording.upload_failed'] } });
+    if (res.status !== 201) throw new Error(`fuzz setup: webhook answered ${res.status} ${JSON.stringify(res.body)}`);
+    webhookIds.push(res.body.id);
+    const test = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/webhooks/${res.body.id}/test`, { token: orgKey });
+    deliveryIds.push(test.body.id);
+  }
   world = {
-    ids: { orgId: [orgId], userId: Object.values(people).map((p) => p.id), recordingId: recordingIds, templateId: templateIds, inviteId: inviteIds },
+    ids: {
+      orgId: [orgId],
+      userId: Object.values(people).map((p) => p.id),
+      recordingId: recordingIds,
+      templateId: templateIds,
+      inviteId: inviteIds,
+      webhookId: webhookIds,
+      deliveryId: deliveryIds,
+    },
     tokens,
     hints: {
       org_id: fc.constant(orgId),
@@ -122,6 +142,8 @@ beforeAll(async () => {
       tagIds: subsetOf(tagIds),
       'listPublicRecordings.tag_ids': subsetOf(tagIds),
       'createUploadUrl.tag_ids': fc.subarray(tagIds),
+      // Endpoint URLs that may be saved without DNS (nothing resolves here); the URL rules have tests of their own.
+      url: fc.constantFrom(`${FUZZ_WEBHOOK_URL}/a`, `${FUZZ_WEBHOOK_URL}/b`),
       tags: fc.subarray(tagIds),
       date: day,
       startDate: day,

@@ -34,14 +34,24 @@ export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
  * delivery, as DNS answers can change).
  */
 async function checkUrl(deps: Pick<WebhookDeps, 'policy' | 'lookup'>, url: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
   try {
     const parsed = checkEndpointUrl(url, deps.policy);
-    await resolveEndpointAddresses(parsed.hostname, deps.policy, deps.lookup);
+    // A resolver that never answers must not hold the request until the function's timeout.
+    const tooSlow = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new EndpointAddressError('unresolvable', `The host ${parsed.hostname} did not resolve within ${DNS_TIMEOUT_MS / 1000} seconds.`)), DNS_TIMEOUT_MS);
+    });
+    await Promise.race([resolveEndpointAddresses(parsed.hostname, deps.policy, deps.lookup), tooSlow]);
   } catch (error) {
     if (error instanceof EndpointAddressError) throw ValidationError.field('url', 'invalid_value', error.message, 'WEBHOOK_URL_NOT_ALLOWED');
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** How long saving an endpoint waits for its host to resolve. */
+const DNS_TIMEOUT_MS = 3_000;
 
 /** The organization's endpoints, oldest first. */
 export async function listOrganizationWebhooks(deps: Pick<WebhookDeps, 'db'>, orgId: string) {
