@@ -12,6 +12,7 @@ import { getUser } from '../../shared/storage/users';
 import { loadIdentityProvider } from '../local/identity-provider';
 import { CliError } from './cli-error';
 import { EVENT_COMMANDS } from './event-commands';
+import { WEBHOOK_COMMANDS } from './webhook-commands';
 import type { CommandSpec } from './command-line';
 import type { CliTarget } from './target';
 
@@ -147,6 +148,7 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     },
   },
   ...EVENT_COMMANDS,
+  ...WEBHOOK_COMMANDS,
   'audit list': {
     summary: "print an organization's audit log, newest first, one JSON entry a line",
     notes: 'Reads the table directly, so it also shows entries past the retention that DynamoDB TTL has not removed yet.',
