@@ -43,7 +43,7 @@ async function checkUrl(deps: Pick<WebhookDeps, 'policy' | 'lookup'>, url: strin
     });
     await Promise.race([resolveEndpointAddresses(parsed.hostname, deps.policy, deps.lookup), tooSlow]);
   } catch (error) {
-    if (error instanceof EndpointAddressError) throw ValidationError.field('url', 'invalid_value', error.message, 'WEBHOOK_URL_NOT_ALLOWED');
+    if (error instanceof EndpointAddressError) throw ValidationError.field('url', 'invalid_value', `is not allowed: ${error.message.replace(/\.$/, '')}`, 'WEBHOOK_URL_NOT_ALLOWED');
     throw error;
   } finally {
     clearTimeout(timer);
