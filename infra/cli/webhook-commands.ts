@@ -29,7 +29,7 @@ const ListenFlags = v.object({
     v.pipe(
       v.string(),
       v.transform((list) => list.split(',').map((type) => type.trim()).filter(Boolean)),
-      v.array(v.picklist(WEBHOOK_EVENT_FILTERS, 'must be event types of docs/events.md, or *')),
+      v.array(v.picklist(WEBHOOK_EVENT_FILTERS, 'must be an event type of docs/events.md, or *')),
       v.minLength(1, 'must name at least one event type, or *'),
     ),
     '*',
