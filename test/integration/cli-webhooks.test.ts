@@ -58,7 +58,7 @@ describe('cli webhooks listen', () => {
 
       const templateId = await createTemplate(o.keys.hooks, 'Listened');
       const line = new RegExp(`^\\S+Z  template\\.created  (evt_[0-9a-f]{32})  template ${templateId}\\n    \\{\\n      "name": "Listened"`, 'm');
-      const printed = await eventually(async () => line.exec(listener.stdout()), (match) => match !== null, 10_000);
+      const printed = await eventually(async () => line.exec(listener.stdout()), (match) => match !== null, 25_000);
       expect(printed).not.toBeNull();
       // The id printed is the event's: the one the delivery record names.
       const deliveries = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/webhooks/${listener.endpointId}/deliveries`, { token: o.keys.hooks });
@@ -88,7 +88,7 @@ describe('cli webhooks listen', () => {
     try {
       expect(listener.stderr()).toContain(`acting as admin ${o.people.admin.id}`);
       const templateId = await createTemplate(o.keys.hooks, 'As JSON');
-      const lines = await eventually(async () => listener.stdout().split('\n').filter(Boolean), (found) => found.length > 0, 10_000);
+      const lines = await eventually(async () => listener.stdout().split('\n').filter(Boolean), (found) => found.length > 0, 25_000);
       // Its own webhook.created came before the template, but the endpoint is not subscribed to it.
       expect(lines.map((text) => JSON.parse(text))).toEqual([
         expect.objectContaining({ type: 'template.created', org_id: o.org, resource: { type: 'template', id: templateId }, data: { name: 'As JSON' }, id: expect.stringMatching(/^evt_/) }),

@@ -7,6 +7,7 @@ import { WEBHOOK_LIMITS, type CreateWebhookBody, type UpdateWebhookBody } from '
 import { currentChangeContext } from '../../storage/change-stamp';
 import type { TableContext } from '../../storage/dynamo';
 import { WriteConflict } from '../../storage/transactions';
+import { retryOnWriteConflict } from '../../storage/write-retries';
 import { insertDeliveryOnce } from '../../storage/webhook-deliveries';
 import { insertWebhook, listWebhooks, removeWebhook, updateWebhookFields, type WebhookChanges, type WebhookRecord } from '../../storage/webhooks';
 import { checkEndpointUrl, EndpointAddressError, resolveEndpointAddresses, type AddressLookup, type EndpointPolicy } from '../../webhooks/endpoint-address';
@@ -85,14 +86,16 @@ export async function createWebhook(deps: WebhookDeps, orgId: string, body: Crea
     secrets: [{ ciphertext: await deps.cipher.encrypt(secret, { orgId, webhookId: id }), created_at: now }],
     failing_since: null,
   };
-  try {
-    await insertWebhook(deps.db, webhook, WEBHOOK_LIMITS.endpointsPerOrganization);
-  } catch (error) {
-    if (error instanceof WriteConflict && error.failedAt('count')) {
-      throw new ConflictError('WEBHOOK_LIMIT_REACHED', `An organization can have at most ${WEBHOOK_LIMITS.endpointsPerOrganization} webhook endpoints; delete one first.`);
+  await countedWrite(async () => {
+    try {
+      await insertWebhook(deps.db, webhook, WEBHOOK_LIMITS.endpointsPerOrganization);
+    } catch (error) {
+      if (error instanceof WriteConflict && error.failedAt('count')) {
+        throw new ConflictError('WEBHOOK_LIMIT_REACHED', `An organization can have at most ${WEBHOOK_LIMITS.endpointsPerOrganization} webhook endpoints; delete one first.`);
+      }
+      throw error;
     }
-    throw error;
-  }
+  });
   return { ...webhookView(webhook), secret };
 }
 
@@ -117,12 +120,26 @@ export async function updateWebhook(deps: Omit<WebhookDeps, 'cipher'>, orgId: st
 
 /** Deletes an endpoint: no delivery is made to it any more, pending ones included. */
 export async function deleteWebhook(deps: Pick<WebhookDeps, 'db' | 'now'>, orgId: string, webhookId: string): Promise<void> {
-  try {
-    await removeWebhook(deps.db, orgId, webhookId, deps.now().toISOString());
-  } catch (error) {
-    if (error instanceof WriteConflict && error.failedAt('webhook')) throw webhookNotFound(webhookId);
-    throw error;
-  }
+  await countedWrite(async () => {
+    try {
+      await removeWebhook(deps.db, orgId, webhookId, deps.now().toISOString());
+    } catch (error) {
+      if (error instanceof WriteConflict && error.failedAt('webhook')) throw webhookNotFound(webhookId);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Creates and deletes move the organization's count item in a transaction: two at once in
+ * one organization cancel each other (TransactionConflict, no condition failed), which is
+ * simply tried again; a condition that failed is the caller's answer (409, 404).
+ */
+function countedWrite(write: () => Promise<void>): Promise<void> {
+  return retryOnWriteConflict(write, {
+    attempts: 10,
+    exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The organization\'s webhook endpoints are being changed by other requests right now; try again.'),
+  });
 }
 
 /**
