@@ -1,10 +1,10 @@
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { eventsOfRecord } from '../../shared/events/change-events';
 import { isPublicEvent, type DomainEvent } from '../../shared/events/event-catalog';
 import { keys } from '../../shared/storage/keys';
 import { TABLE } from '../../shared/storage/table-definition';
 import { deliveryItem, webhookItem, type DeliveryRecord, type WebhookRecord } from '../../shared/storage/webhook-items';
+import { streamRecord } from '../support/stream-records';
 
 /** The events the stream gives for webhook endpoints and their deliveries (docs/events.md), from stream records built as in change-events.test.ts. */
 const T0 = '2026-11-01T10:00:00.000Z';
@@ -18,22 +18,9 @@ const stamp = (id: string, actor: { kind: 'user' | 'api_key'; id: string } | nul
   last_change: { id, actor, correlation_id: actor ? `corr-${id}` : null },
 });
 
-let sequence = 0;
+/** A stream record as Lambda delivers it, from plain images. */
 function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', before?: Record<string, unknown>, after?: Record<string, unknown>, extra: Partial<DynamoDBRecord> = {}): DynamoDBRecord {
-  const image = after ?? before ?? {};
-  sequence += 1;
-  return {
-    eventID: `event-${sequence}`,
-    eventName,
-    dynamodb: {
-      Keys: marshall({ PK: image.PK, SK: image.SK }) as never,
-      ...(before ? { OldImage: marshall(before, { removeUndefinedValues: true }) as never } : {}),
-      ...(after ? { NewImage: marshall(after, { removeUndefinedValues: true }) as never } : {}),
-      SequenceNumber: String(1000 + sequence),
-      ApproximateCreationDateTime: Date.parse(T1) / 1000,
-    },
-    ...extra,
-  };
+  return streamRecord(eventName, before, after, { at: T1, ...extra });
 }
 
 const webhook = (fields: Partial<WebhookRecord> = {}): WebhookRecord => ({
