@@ -127,6 +127,25 @@ export const ROUTES = {
     access: memberRoute('users:write'),
     permissions: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], profileKey: ['GenerateDataKey'] },
   },
+  updateMember: {
+    method: 'PATCH',
+    path: '/api/v1/organization/{orgId}/users/{userId}',
+    handler: 'functions/users/update-member',
+    summary: "Change a member's role",
+    access: memberRoute('users:write'),
+    // PutItem: the membership, conditioned on its read state; ConditionCheckItem: another active owner when an owner is demoted.
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'ConditionCheckItem'] },
+  },
+  removeMember: {
+    method: 'DELETE',
+    path: '/api/v1/organization/{orgId}/users/{userId}',
+    handler: 'functions/users/remove-member',
+    summary: 'Remove a member from the organization (or leave it): their recordings stay',
+    // Any active member may remove themselves (leave); removing someone else needs admin (checked in the domain).
+    access: { idToken: { minRole: 'viewer' }, orgKey: { scopes: ['users:write'] } },
+    // UpdateItem: the organization's active member count, in the same transaction.
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'] },
+  },
   listRecordings: {
     method: 'GET',
     path: '/api/v1/organization/{orgId}/recordings',
@@ -142,6 +161,15 @@ export const ROUTES = {
     summary: 'Read a recording and the related resources asked for',
     access: orgRoute('viewer', 'recordings:read'),
     permissions: { table: ['GetItem', 'Query'] },
+  },
+  getRecordingMedia: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/recordings/{recordingId}/media',
+    handler: 'functions/recordings/get-recording-media',
+    summary: "A short-lived URL to play or download a recording's uploaded file",
+    access: orgRoute('viewer', 'recordings:read'),
+    // GetObject: pre-signing a GET needs the permission the URL exercises.
+    permissions: { table: ['GetItem'], bucket: ['GetObject'] },
   },
   updateRecording: {
     method: 'PUT',
@@ -184,6 +212,14 @@ export const ROUTES = {
     summary: "List recordings with their recorder, tags and processing results (a personal key: the user's own)",
     access: { orgKey: { scopes: ['recordings:read'] }, userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
     permissions: { table: ['GetItem', 'BatchGetItem', 'Query'] },
+  },
+  getPublicRecordingMedia: {
+    method: 'GET',
+    path: '/api/v1/public/recordings/{recordingId}/media',
+    handler: 'functions/recordings/get-public-recording-media',
+    summary: "A short-lived URL to play or download a recording's file (a personal key: the user's own recordings)",
+    access: { orgKey: { scopes: ['recordings:read'] }, userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
+    permissions: { table: ['GetItem'], bucket: ['GetObject'] },
   },
   listTemplates: {
     method: 'GET',
@@ -273,6 +309,47 @@ export const ROUTES = {
     summary: "Read the organization's audit log: who changed what, newest first",
     access: memberRoute('audit:read'),
     permissions: { table: ['GetItem', 'Query'] },
+  },
+  listApiKeys: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/api-keys',
+    handler: 'functions/api-keys/list-api-keys',
+    summary: "List API keys: owners and admins see the organization's keys and every personal key, others their own personal keys",
+    // Keys never manage keys: ID tokens only. What each role sees and may do is decided in the domain.
+    access: { idToken: { minRole: 'viewer' } },
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+  createApiKey: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/api-keys',
+    handler: 'functions/api-keys/create-api-key',
+    summary: 'Create an organization key (owners and admins) or your own personal key; the answer holds the secret, shown this once',
+    access: { idToken: { minRole: 'viewer' } },
+    permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+  },
+  getApiKey: {
+    method: 'GET',
+    path: '/api/v1/organization/{orgId}/api-keys/{keyId}',
+    handler: 'functions/api-keys/get-api-key',
+    summary: 'Read an API key (never its secret)',
+    access: { idToken: { minRole: 'viewer' } },
+    permissions: { table: ['GetItem', 'Query'] },
+  },
+  revokeApiKey: {
+    method: 'DELETE',
+    path: '/api/v1/organization/{orgId}/api-keys/{keyId}',
+    handler: 'functions/api-keys/revoke-api-key',
+    summary: 'Revoke an API key: refused once the authorizer cache expires',
+    access: { idToken: { minRole: 'viewer' } },
+    permissions: { table: ['GetItem', 'Query', 'UpdateItem'] },
+  },
+  rotateApiKey: {
+    method: 'POST',
+    path: '/api/v1/organization/{orgId}/api-keys/{keyId}/rotate',
+    handler: 'functions/api-keys/rotate-api-key',
+    summary: 'Issue a new secret for the same key; the old one keeps working for the grace period asked for (0 to 24 hours)',
+    access: { idToken: { minRole: 'viewer' } },
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
   listWebhooks: {
     method: 'GET',

@@ -34,6 +34,9 @@ export const EVENT_TYPES = [
   'webhook.deleted',
   'webhook.disabled',
   'webhook.secret_rotated',
+  'api_key.created',
+  'api_key.rotated',
+  'api_key.revoked',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -55,7 +58,7 @@ export type ActorKind = (typeof ACTOR_KINDS)[number];
 export const Actor = v.object({ kind: v.picklist(ACTOR_KINDS), id: Id });
 export type Actor = v.InferOutput<typeof Actor>;
 
-export const RESOURCE_TYPES = ['recording', 'member', 'member_settings', 'invite', 'template', 'webhook', 'webhook_delivery'] as const;
+export const RESOURCE_TYPES = ['recording', 'member', 'member_settings', 'invite', 'template', 'webhook', 'webhook_delivery', 'api_key'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Event data: ids, states and the names of what changed; never profile or preference content, tokens, key material or hashes. */
