@@ -33,6 +33,8 @@ const ConfigSchema = v.object({
   S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /** How long a pre-signed upload URL works. */
   UPLOAD_URL_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(60), v.maxValue(604_800)), '900'),
+  /** How long a pre-signed playback (GET) URL works: at most 15 minutes. */
+  MEDIA_URL_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(60), v.maxValue(900)), '900'),
   /** The largest recording an upload URL is issued for. */
   UPLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(5 * 1024 ** 3, 'must be at most 5 GiB, the largest single S3 PUT')), String(1024 ** 3)),
   /** Invitation emails: sender, the web app that accepts invites, the SES emulator locally. */
@@ -54,6 +56,11 @@ const ConfigSchema = v.object({
   WEBHOOK_ALLOW_LOCAL_URLS: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
   /** The local SQS emulator's endpoint (the webhook dispatcher delays its retries there); absent in AWS. */
   SQS_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /**
+   * The idempotency table (Idempotency-Key on POST routes, docs/idempotency.md): set on the
+   * functions of authenticated POST routes only. A keyed request to a function without it is a 500.
+   */
+  IDEMPOTENCY_TABLE_NAME: v.optional(v.pipe(v.string(), v.minLength(3))),
   /** The model that replaces an unknown selected_model; must be one of ACTIVE_MODELS. */
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
 });
@@ -72,11 +79,15 @@ export type Config = {
   models: { active: { id: string; aliases: string[] }[]; fallback: string };
   bucket?: { name: string; endpoint?: string };
   uploads: { urlTtlSeconds: number; maxBytes: number };
+  /** Playback: how long a media URL works. */
+  media: { urlTtlSeconds: number };
   invites: { fromAddress: string; sesEndpoint?: string; appUrl: string; ttlSeconds: number };
   /** The event bus (AWS only) and how long the trash and the audit log keep things. */
   events: { busName?: string; trashRetentionDays: number; auditRetentionDays: number };
   /** Webhook delivery: whether loopback HTTP endpoints are allowed (local only), and the local SQS emulator. */
   webhooks: { allowLocalUrls: boolean; sqsEndpoint?: string };
+  /** Where Idempotency-Key records are kept; absent on functions that take no key. */
+  idempotency?: { tableName: string };
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -107,9 +118,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     models: modelCatalogOf(parsed.ACTIVE_MODELS, parsed.FALLBACK_MODEL),
     bucket: parsed.BUCKET_NAME ? { name: parsed.BUCKET_NAME, endpoint: parsed.S3_ENDPOINT } : undefined,
     uploads: { urlTtlSeconds: parsed.UPLOAD_URL_TTL_SECONDS, maxBytes: parsed.UPLOAD_MAX_BYTES },
+    media: { urlTtlSeconds: parsed.MEDIA_URL_TTL_SECONDS },
     invites: { fromAddress: parsed.SES_FROM_ADDRESS, sesEndpoint: parsed.SES_ENDPOINT, appUrl: parsed.APP_URL.replace(/\/$/, ''), ttlSeconds: parsed.INVITE_TTL_SECONDS },
     events: { busName: parsed.EVENT_BUS_NAME, trashRetentionDays: parsed.TRASH_RETENTION_DAYS, auditRetentionDays: parsed.AUDIT_RETENTION_DAYS },
     webhooks: { allowLocalUrls: parsed.WEBHOOK_ALLOW_LOCAL_URLS === 'true', sqsEndpoint: parsed.SQS_ENDPOINT },
+    idempotency: parsed.IDEMPOTENCY_TABLE_NAME ? { tableName: parsed.IDEMPOTENCY_TABLE_NAME } : undefined,
   };
 }
 

@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import type { RouteName } from '../routes';
 import { PublicDomainEventSchema } from '../events/event-catalog';
 import { AuditEntry, AuditLogResponse } from '../schemas/audit';
+import { MemberResponse } from '../schemas/members';
 import * as r from '../schemas/responses';
 import * as wh from '../schemas/webhooks';
 
@@ -31,13 +32,17 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   listUsers: { responses: { 200: r.MemberListResponse }, errors: withNotFound },
   getMemberSettings: { responses: { 200: r.SettingsBundleResponse }, errors: withNotFound },
   updateMemberSettings: { responses: { 200: r.SettingsPatchResponse }, errors: withConflict },
+  updateMember: { responses: { 200: MemberResponse }, errors: withConflict },
+  removeMember: { responses: { 200: MemberResponse }, errors: withConflict },
   listRecordings: { responses: { 200: r.RecordingListResponse }, errors: withNotFound },
   getRecording: { responses: { 200: r.RecordingResponse }, errors: withNotFound },
+  getRecordingMedia: { responses: { 200: r.RecordingMedia }, errors: withConflict },
   updateRecording: { responses: { 200: r.RecordingUpdateResponse }, errors: withConflict },
   deleteRecording: { responses: { 200: r.SuccessOnly }, errors: withConflict },
   restoreRecording: { responses: { 200: r.RecordingListItem }, errors: withConflict },
   createUploadUrl: { responses: { 201: r.UploadUrlResponse }, errors: withConflict },
   listPublicRecordings: { responses: { 200: r.PublicRecordingListResponse }, errors: withNotFound },
+  getPublicRecordingMedia: { responses: { 200: r.PublicRecordingMediaResponse }, errors: withConflict },
   listTemplates: { responses: { 200: r.TemplateListResponse }, errors: withNotFound },
   getTemplate: { responses: { 200: r.Template }, errors: withNotFound },
   createTemplate: { responses: { 201: r.Template }, errors: withConflict },

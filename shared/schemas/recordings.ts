@@ -86,6 +86,16 @@ export const DeleteRecordingQuery = v.strictObject({
   ),
 });
 
+/** Query of Get recording media (both hosts). */
+export const RecordingMediaQuery = v.strictObject({
+  download: v.pipe(
+    v.optional(TrueFalse, 'false'),
+    v.description(
+      "true makes the URL save the file (Content-Disposition: attachment); false (the default) lets a browser play it in the page (inline). Either way the disposition carries the original file name.",
+    ),
+  ),
+});
+
 /** Audio and video types an upload URL is issued for. */
 export const UPLOAD_CONTENT_TYPES = [
   'audio/mpeg',

@@ -220,6 +220,16 @@ export const UploadUrlResponse = envelope(
   }),
 );
 
+/** A pre-signed GET of a recording's file (Get recording media): the org route answers it bare, the public route in the envelope. */
+export const RecordingMedia = v.strictObject({
+  /** GET it (Range requests too) until expires_at; S3 answers with content_type and a Content-Disposition naming the original file. */
+  url: v.string(),
+  expires_at: v.string(),
+  content_type: v.string(),
+  size_bytes: v.number(),
+});
+export const PublicRecordingMediaResponse = envelope(RecordingMedia);
+
 export const Template = v.strictObject({
   id: v.string(),
   name: v.string(),

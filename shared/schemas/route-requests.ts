@@ -4,8 +4,8 @@ import type { ROUTES, RouteName } from '../routes';
 import { ListAuditLogQuery } from './audit';
 import { Id } from './common';
 import { AcceptInviteBody, ListInvitesQuery, SendInviteBody } from './invites';
-import { ListUsersQuery } from './members';
-import { DeleteRecordingQuery, GetRecordingQuery, ListRecordingsQuery, PublicListRecordingsQuery, UpdateRecordingBody, UploadUrlBody } from './recordings';
+import { ListUsersQuery, UpdateMemberBody } from './members';
+import { DeleteRecordingQuery, GetRecordingQuery, ListRecordingsQuery, PublicListRecordingsQuery, RecordingMediaQuery, UpdateRecordingBody, UploadUrlBody } from './recordings';
 import { GetSettingsQuery, settingsPatchErrorCode, UpdateMemberSettingsBody } from './settings';
 import { CreateTemplateBody, ListTemplatesQuery, UpdateTemplateBody } from './templates';
 import { CreateWebhookBody, ListWebhookDeliveriesQuery, UpdateWebhookBody } from './webhooks';
@@ -32,13 +32,17 @@ export const ROUTE_REQUESTS = {
   listUsers: { query: ListUsersQuery },
   getMemberSettings: { query: GetSettingsQuery },
   updateMemberSettings: { body: UpdateMemberSettingsBody, bodyErrorCode: settingsPatchErrorCode },
+  updateMember: { body: UpdateMemberBody },
+  removeMember: {},
   listRecordings: { query: ListRecordingsQuery },
   getRecording: { query: GetRecordingQuery },
+  getRecordingMedia: { query: RecordingMediaQuery },
   updateRecording: { body: UpdateRecordingBody },
   deleteRecording: { query: DeleteRecordingQuery },
   restoreRecording: {},
   createUploadUrl: { body: UploadUrlBody },
   listPublicRecordings: { query: PublicListRecordingsQuery },
+  getPublicRecordingMedia: { query: RecordingMediaQuery },
   listTemplates: { query: ListTemplatesQuery },
   getTemplate: {},
   createTemplate: { body: CreateTemplateBody },

@@ -1,6 +1,7 @@
 import {
   AbortMultipartUploadCommand,
   DeleteObjectsCommand,
+  GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
@@ -14,6 +15,12 @@ import { config } from '../config';
 export interface UploadDeclaration {
   contentType: string;
   contentLength: number;
+}
+
+/** The headers S3 answers a pre-signed GET with, instead of the object's own. */
+export interface DownloadHeaders {
+  contentType: string;
+  contentDisposition: string;
 }
 
 /** What deleting a prefix removed. */
@@ -31,6 +38,12 @@ export interface RecordingObjects {
    * `content-type` and `content-length` headers (both are signed).
    */
   presignUpload(key: string, declared: UploadDeclaration, expiresInSeconds: number): Promise<string>;
+  /**
+   * A URL that GETs `key` until it expires, S3 answering with these Content-Type and
+   * Content-Disposition headers (response-content-* parameters, signed into the URL).
+   * Signed locally: no request reaches S3, whether or not the object exists.
+   */
+  presignDownload(key: string, headers: DownloadHeaders, expiresInSeconds: number, signedAt: Date): Promise<string>;
   /** The stored object's content type (HeadObject), or undefined when no object is at `key`. */
   storedContentType(key: string): Promise<string | undefined>;
   /**
@@ -56,6 +69,8 @@ export function createRecordingObjects(options: { bucket: string; region: string
     // upload URL (x-amz-checksum-crc32=AAAAAA==): no real file has it, and stores that check
     // it refuse the upload. The URL should bind only what the client declared.
     requestChecksumCalculation: 'WHEN_REQUIRED',
+    // Likewise a media URL would carry x-amz-checksum-mode=ENABLED: a browser checks no checksum, and the URL should bind only what playback needs.
+    responseChecksumValidation: 'WHEN_REQUIRED',
     // The local S3 emulator: path-style addresses, its own fixed credentials.
     ...(options.endpoint ? { forcePathStyle: true, credentials: LOCAL_S3_CREDENTIALS } : {}),
   });
@@ -65,6 +80,12 @@ export function createRecordingObjects(options: { bucket: string; region: string
         client,
         new PutObjectCommand({ Bucket: options.bucket, Key: key, ContentType: declared.contentType, ContentLength: declared.contentLength }),
         { expiresIn, signableHeaders: SIGNED_UPLOAD_HEADERS },
+      ),
+    presignDownload: (key, headers, expiresIn, signingDate) =>
+      getSignedUrl(
+        client,
+        new GetObjectCommand({ Bucket: options.bucket, Key: key, ResponseContentType: headers.contentType, ResponseContentDisposition: headers.contentDisposition }),
+        { expiresIn, signingDate },
       ),
     storedContentType: async (key) => {
       try {

@@ -20,6 +20,7 @@ describe('parseConfig', () => {
       models: expect.objectContaining({ fallback: 'gpt-4o-mini' }),
       bucket: undefined,
       uploads: { urlTtlSeconds: 900, maxBytes: 1024 ** 3 },
+      media: { urlTtlSeconds: 900 },
       invites: { fromAddress: 'no-reply@voice-org.example', sesEndpoint: undefined, appUrl: 'http://127.0.0.1:3000', ttlSeconds: 604_800 },
       events: { busName: undefined, trashRetentionDays: 30, auditRetentionDays: 365 },
       webhooks: { allowLocalUrls: false, sqsEndpoint: undefined },
@@ -74,6 +75,12 @@ describe('parseConfig', () => {
     expect(parsed.bucket).toEqual({ name: 'b-1', endpoint: 'http://127.0.0.1:9000' });
     expect(parsed.uploads).toEqual({ urlTtlSeconds: 60, maxBytes: 1000 });
     expect(() => parseConfig({ TABLE_NAME: 't', UPLOAD_URL_TTL_SECONDS: '5' })).toThrow(/UPLOAD_URL_TTL_SECONDS/);
+  });
+
+  it('reads the media URL lifetime: 60 s to 15 minutes, 15 minutes by default', () => {
+    expect(parseConfig({ TABLE_NAME: 't' }).media).toEqual({ urlTtlSeconds: 900 });
+    expect(parseConfig({ TABLE_NAME: 't', MEDIA_URL_TTL_SECONDS: '60' }).media).toEqual({ urlTtlSeconds: 60 });
+    for (const bad of ['59', '901', '3600', 'ten']) expect(() => parseConfig({ TABLE_NAME: 't', MEDIA_URL_TTL_SECONDS: bad })).toThrow(/MEDIA_URL_TTL_SECONDS/);
   });
 
   it('reads the invitation settings: sender, link base without its trailing slash, and a lifetime of 1 s to 90 days (7 days by default)', () => {

@@ -16,11 +16,11 @@ const rfc3986 = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 
 /**
- * Whether S3 would accept a PUT of this pre-signed URL with these headers: recomputes the
+ * Whether S3 would accept a PUT (or GET) of this pre-signed URL with these headers: recomputes the
  * SigV4 query signature from the request as sent (AWS SigV4 "presigned URL" rules) and
  * compares. A signed header the request lacks or changes gives another signature.
  */
-function s3WouldAccept(presigned: string, sent: Record<string, string>, secretAccessKey: string): boolean {
+function s3WouldAccept(presigned: string, sent: Record<string, string>, secretAccessKey: string, method: 'PUT' | 'GET' = 'PUT'): boolean {
   const url = new URL(presigned);
   const query = [...url.searchParams.entries()].filter(([name]) => name !== 'X-Amz-Signature');
   const canonicalQuery = query
@@ -33,7 +33,7 @@ function s3WouldAccept(presigned: string, sent: Record<string, string>, secretAc
   const names = signedHeaders.split(';');
   if (names.some((name) => headers[name] === undefined)) return false;
   const canonicalHeaders = names.map((name) => `${name}:${headers[name].trim()}\n`).join('');
-  const canonicalRequest = ['PUT', url.pathname, canonicalQuery, canonicalHeaders, signedHeaders, url.searchParams.get('X-Amz-Content-Sha256')].join('\n');
+  const canonicalRequest = [method, url.pathname, canonicalQuery, canonicalHeaders, signedHeaders, url.searchParams.get('X-Amz-Content-Sha256')].join('\n');
   const [, date, region, service] = url.searchParams.get('X-Amz-Credential')!.split('/');
   const scope = `${date}/${region}/${service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', url.searchParams.get('X-Amz-Date'), scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
@@ -84,6 +84,47 @@ describe('upload URLs (S3 emulator)', () => {
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
     expect(s3WouldAccept(url.href, { 'content-type': 'audio/mpeg', 'content-length': String(1024 ** 3) }, 'S3RVER')).toBe(true);
     expect(s3WouldAccept(url.href, { 'content-type': 'audio/mpeg', 'content-length': '1' }, 'S3RVER')).toBe(false);
+  });
+});
+
+describe('media URLs (AWS)', () => {
+  const saved = { ...process.env };
+  const signedAt = new Date('2026-11-20T10:00:00.000Z');
+  const headers = { contentType: 'audio/mp4', contentDisposition: `inline; filename="Memo vocal.m4a"; filename*=UTF-8''M%C3%A9mo%20vocal.m4a` };
+  let url: URL;
+
+  beforeAll(async () => {
+    for (const name of ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI']) delete process.env[name];
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey });
+    const objects = createRecordingObjects({ bucket: 'voice-org-recordings', region: 'eu-west-1' });
+    url = new URL(await objects.presignDownload(KEY, headers, 900, signedAt));
+  });
+  afterAll(() => {
+    process.env = saved;
+  });
+
+  it('is a GET of the object for the given lifetime from the given time, signing the host alone', () => {
+    expect(decodeURIComponent(url.pathname)).toBe(`/${KEY}`);
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
+    expect(url.searchParams.get('X-Amz-Date')).toBe('20261120T100000Z');
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+    expect(s3WouldAccept(url.href, {}, CREDENTIALS.secretAccessKey, 'GET')).toBe(true);
+  });
+
+  it('carries the content type and disposition S3 answers with, under the signature: changing them breaks it', () => {
+    expect(url.searchParams.get('response-content-type')).toBe('audio/mp4');
+    expect(url.searchParams.get('response-content-disposition')).toBe(headers.contentDisposition);
+    const tampered = new URL(url.href);
+    tampered.searchParams.set('response-content-disposition', 'attachment; filename="x.m4a"');
+    expect(s3WouldAccept(tampered.href, {}, CREDENTIALS.secretAccessKey, 'GET')).toBe(false);
+    const retyped = new URL(url.href);
+    retyped.searchParams.set('response-content-type', 'text/html');
+    expect(s3WouldAccept(retyped.href, {}, CREDENTIALS.secretAccessKey, 'GET')).toBe(false);
+  });
+
+  it('asks for no checksum (x-amz-checksum-mode): a browser playing the file checks none', () => {
+    const names = [...url.searchParams.keys()].map((name) => name.toLowerCase());
+    expect(names.filter((name) => name.startsWith('x-amz-checksum'))).toEqual([]);
   });
 });
 
