@@ -45,12 +45,17 @@ export type WebhookSecretKeyAction = 'Decrypt' | 'GenerateDataKey';
 /** SQS actions an event consumer may take on its own queue (delaying a message it will retry). */
 export type QueueAction = 'ChangeMessageVisibility';
 
+/** DynamoDB actions on the idempotency table (Powertools' persistence layer: reserve, read, store, remove a record). */
+export type IdempotencyAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
 export interface RoutePermissions {
   table?: readonly TableAction[];
   profileKey?: readonly ProfileKeyAction[];
   webhookSecretKey?: readonly WebhookSecretKeyAction[];
   /** On the consumer's own queue only (event consumers). */
   queue?: readonly QueueAction[];
+  /** On the idempotency table: added by listHandlers to every route that takes Idempotency-Key, never written in the manifest. */
+  idempotency?: readonly IdempotencyAction[];
   bucket?: readonly BucketAction[];
   mail?: readonly MailAction[];
   events?: readonly EventsAction[];
@@ -133,8 +138,8 @@ export const ROUTES = {
     handler: 'functions/users/update-member',
     summary: "Change a member's role",
     access: memberRoute('users:write'),
-    // PutItem: the membership, conditioned on its read state; ConditionCheckItem: another active owner when an owner is demoted.
-    permissions: { table: ['GetItem', 'Query', 'PutItem', 'ConditionCheckItem'] },
+    // UpdateItem: the membership, conditioned on its read status and role; ConditionCheckItem: another active owner when an owner is demoted.
+    permissions: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'] },
   },
   removeMember: {
     method: 'DELETE',
@@ -143,8 +148,8 @@ export const ROUTES = {
     summary: 'Remove a member from the organization (or leave it): their recordings stay',
     // Any active member may remove themselves (leave); removing someone else needs admin (checked in the domain).
     access: { idToken: { minRole: 'viewer' }, orgKey: { scopes: ['users:write'] } },
-    // UpdateItem: the organization's active member count, in the same transaction.
-    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'] },
+    // UpdateItem: the membership and the organization's active member count, in one transaction; ConditionCheckItem: another active owner when an owner leaves or is removed.
+    permissions: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'] },
   },
   listRecordings: {
     method: 'GET',
@@ -536,8 +541,8 @@ export type EventConsumerName = keyof typeof EVENT_CONSUMERS;
 export const AUTHORIZER = {
   handler: 'functions/authorizer',
   summary: 'Checks the bearer credential (API key or ID token) of every request to a route that is not public',
-  // Reads keys and identity links; writes an identity link the first time a user signs in.
-  permissions: { table: ['GetItem', 'PutItem'] },
+  // Reads keys and identity links; writes an identity link the first time a user signs in, and a key's last use once an hour.
+  permissions: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
 } as const satisfies { handler: string; summary: string; permissions: RoutePermissions };
 
 export type RouteName = keyof typeof ROUTES;
@@ -573,11 +578,21 @@ export function endpointFor(routeName: RouteName, resource: string): Endpoint {
   return endpoint;
 }
 
+/** Whether a route accepts an Idempotency-Key (docs/idempotency.md): every authenticated POST route. */
+export function takesIdempotencyKey(route: Pick<RouteDefinition, 'method' | 'access'>): boolean {
+  return route.method === 'POST' && route.access !== 'public';
+}
+
+/** What a route's function may do: its manifest permissions, plus the idempotency table when it takes Idempotency-Key. */
+function functionPermissions(route: RouteDefinition): RoutePermissions {
+  return takesIdempotencyKey(route) ? { ...route.permissions, idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } : route.permissions;
+}
+
 /** Distinct handler modules: one Lambda function each (aliases share their route's). */
 export function listHandlers(): { handler: string; routes: RouteName[]; permissions: RoutePermissions }[] {
   const byHandler = new Map<string, { handler: string; routes: RouteName[]; permissions: RoutePermissions }>();
   for (const [name, route] of Object.entries(ROUTES) as [RouteName, RouteDefinition][]) {
-    const entry = byHandler.get(route.handler) ?? { handler: route.handler, routes: [], permissions: route.permissions };
+    const entry = byHandler.get(route.handler) ?? { handler: route.handler, routes: [], permissions: functionPermissions(route) };
     entry.routes.push(name);
     byHandler.set(route.handler, entry);
   }

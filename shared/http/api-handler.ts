@@ -1,16 +1,18 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { admitsKind, type Caller, type CallerFor, type KindsOf, type PrincipalFor } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { ROUTES, type RouteAccess, type RouteName } from '../routes';
+import { ROUTES, takesIdempotencyKey, type RouteAccess, type RouteName } from '../routes';
 import type { RouteBody, RoutePath, RouteQuery } from '../schemas/route-requests';
 import { ROUTE_REQUESTS } from '../schemas/route-requests';
 import { actorOf } from '../events/actor';
 import type { Actor } from '../events/event-catalog';
 import { withChangeContext } from '../storage/change-stamp';
 import { table } from '../storage/dynamo';
+import { idempotencyStore } from '../storage/idempotency-records';
 import type { HttpContext } from './http-context';
 import { httpHandler } from './http-handler';
 import { authorizationContext } from './middlewares/authorization-context';
+import { idempotency } from './middlewares/idempotency';
 import { jsonBodyParser } from './middlewares/json-body';
 import { routePolicy } from './middlewares/route-policy';
 import { routeRequest } from './middlewares/route-request';
@@ -69,16 +71,20 @@ export function orglessHandler<R extends OrglessRoute>(routeName: R, handle: Han
 
 function authenticatedHandler<R extends AuthenticatedRoute>(routeName: R, handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>) {
   const takesBody = 'body' in ROUTE_REQUESTS[routeName];
+  // Idempotency-Key comes after the policy: only an authorized caller reserves a key.
+  const keyed = takesIdempotencyKey(ROUTES[routeName]) ? [idempotency(routeName, idempotencyStore)] : [];
   return httpHandler(
     routeName,
     async (event, context) => {
+      // A key seen before: its stored response, and nothing runs again.
+      if (context.idempotentReplay) return context.idempotentReplay;
       const { principal, input } = context;
       if (!principal || !input || !admits(routeName, principal)) throw new Error(`${routeName}: the authenticated route middlewares did not run`);
       // The input was parsed by exactly this route's schemas (routeRequest), which these types are inferred from.
       const validated = input as { path: RoutePath<R>; query: RouteQuery<R>; body: RouteBody<R> };
       return handle(context, { event, principal, path: validated.path, query: validated.query, body: validated.body, correlationId: context.correlationId });
     },
-    [...(takesBody ? [jsonBodyParser()] : []), authorizationContext(), routeRequest(routeName), routePolicy(table)],
+    [...(takesBody ? [jsonBodyParser()] : []), authorizationContext(), routeRequest(routeName), routePolicy(table), ...keyed],
   );
 }
 

@@ -101,3 +101,10 @@ export class ConflictError extends ApiError {
     super(409, code, message);
   }
 }
+
+/** 422: well-formed, but not processable as sent; `code` says why (IDEMPOTENCY_KEY_REUSED). */
+export class UnprocessableContentError extends ApiError {
+  constructor(code: string, message: string) {
+    super(422, code, message);
+  }
+}

@@ -31,6 +31,8 @@ export interface HttpContext extends Context {
   input?: ValidatedInput;
   /** Set by routePolicy(): the authorized caller in the organization (orgless routes have none). */
   caller?: Caller;
+  /** Set by idempotency(): the stored response of an Idempotency-Key seen before; the handler answers it instead of running. */
+  idempotentReplay?: APIGatewayProxyResult;
 }
 
 export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>;
