@@ -24,8 +24,15 @@ import { sampleConsumerEvent, sampleStreamEvent } from './pipeline-events';
 /** The data the sample requests act on. The committed events use the demo organization's ids. */
 export interface SampleIds {
   orgId: string;
+  /** The organization's owner, signed in (ownerToken): manages API keys. */
+  ownerId: string;
+  ownerEmail: string;
+  /** An organization API key that is read, rotated, then revoked. */
+  apiKeyId: string;
   /** The member whose settings are read and changed, and whose personal key creates an upload. */
   memberId: string;
+  /** A viewer who is made a member (Update member), then removed (Remove member). */
+  managedMemberId: string;
   /** A live recording with a transcript, a summary and action items. */
   recordingId: string;
   /** A recording that is changed, then moved to the trash. */
@@ -34,6 +41,8 @@ export interface SampleIds {
   trashedRecordingId: string;
   /** A recording waiting for its file, completed by the S3 event. */
   uploadRecordingId: string;
+  /** The member's recording whose file was uploaded, played (Get recording media, both hosts). */
+  mediaRecordingId: string;
   uploadFilename: string;
   uploadBytes: number;
   tagId: string;
@@ -56,7 +65,8 @@ export interface SampleIds {
   webhookUrl: string;
 }
 
-export type CredentialName = 'orgKey' | 'personalKey' | 'idToken';
+/** An org key with every scope, the member's personal key, the invitee's ID token (accepting), the owner's ID token (API keys). */
+export type CredentialName = 'orgKey' | 'personalKey' | 'idToken' | 'ownerToken';
 
 /** A bearer credential and what the authorizer answers for it. */
 export interface SampleCredential {
@@ -108,6 +118,8 @@ export const SAMPLE_REQUESTS: { [R in RouteName]: (ids: SampleIds) => SampleRequ
     },
     status: 200,
   }),
+  updateMember: (ids) => ({ credential: 'orgKey', path: { userId: ids.managedMemberId }, body: { role: 'member' }, status: 200 }),
+  removeMember: (ids) => ({ credential: 'orgKey', path: { userId: ids.managedMemberId }, status: 200 }),
   listRecordings: () => ({ credential: 'orgKey', query: { startDate: '2026-11-01', limit: '10' }, status: 200 }),
   getRecording: (ids) => ({
     credential: 'orgKey',
@@ -115,6 +127,7 @@ export const SAMPLE_REQUESTS: { [R in RouteName]: (ids: SampleIds) => SampleRequ
     query: { include: 'transcript,summary,action_items' },
     status: 200,
   }),
+  getRecordingMedia: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.mediaRecordingId }, status: 200 }),
   updateRecording: (ids) => ({
     credential: 'orgKey',
     path: { recordingId: ids.editRecordingId },
@@ -129,6 +142,7 @@ export const SAMPLE_REQUESTS: { [R in RouteName]: (ids: SampleIds) => SampleRequ
     status: 201,
   }),
   listPublicRecordings: () => ({ credential: 'personalKey', query: { start_date: '2026-11-01', limit: '10' }, status: 200 }),
+  getPublicRecordingMedia: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.mediaRecordingId }, query: { download: 'true' }, status: 200 }),
   listTemplates: () => ({ credential: 'orgKey', status: 200 }),
   getTemplate: (ids) => ({ credential: 'orgKey', path: { templateId: ids.templateId }, status: 200 }),
   createTemplate: () => ({
@@ -151,6 +165,11 @@ export const SAMPLE_REQUESTS: { [R in RouteName]: (ids: SampleIds) => SampleRequ
   resendInvite: (ids) => ({ credential: 'orgKey', path: { inviteId: ids.resendInviteId }, status: 200 }),
   acceptInvite: (ids) => ({ credential: 'idToken', body: { token: ids.inviteToken }, status: 200 }),
   listAuditLog: () => ({ credential: 'orgKey', query: { type: 'template.', limit: '10' }, status: 200 }),
+  listApiKeys: () => ({ credential: 'ownerToken', query: { limit: '20' }, status: 200 }),
+  createApiKey: () => ({ credential: 'ownerToken', body: { kind: 'org', name: 'Data warehouse export', scopes: ['recordings:read', 'templates:read'] }, status: 201 }),
+  getApiKey: (ids) => ({ credential: 'ownerToken', path: { keyId: ids.apiKeyId }, status: 200 }),
+  rotateApiKey: (ids) => ({ credential: 'ownerToken', path: { keyId: ids.apiKeyId }, body: { grace_period_seconds: 3600 }, status: 200 }),
+  revokeApiKey: (ids) => ({ credential: 'ownerToken', path: { keyId: ids.apiKeyId }, status: 200 }),
   listWebhooks: () => ({ credential: 'orgKey', status: 200 }),
   createWebhook: (ids) => ({
     credential: 'orgKey',
@@ -187,15 +206,21 @@ export const EVENTS_DIR = 'events';
 export const PLACEHOLDER_ORG_KEY = 'pk_org_sample_replace_with_your_org_key';
 export const PLACEHOLDER_PERSONAL_KEY = 'pk_user_sample_replace_with_your_personal_key';
 export const PLACEHOLDER_ID_TOKEN = 'REPLACE_WITH_AN_ID_TOKEN';
+export const PLACEHOLDER_OWNER_ID_TOKEN = 'REPLACE_WITH_AN_OWNER_ID_TOKEN';
 
 /** Ids of the demo organization (infra/local/demo.ts) plus the items the sample requests need. */
 export const SAMPLE_IDS: SampleIds = {
   orgId: DEMO_ORG_ID,
+  ownerId: DEMO_USERS.owner.id,
+  ownerEmail: DEMO_USERS.owner.email,
+  apiKeyId: 'key_demo_crm_sync',
   memberId: DEMO_USERS.member.id,
+  managedMemberId: DEMO_USERS.viewer.id,
   recordingId: 'rec_demo_standup',
   editRecordingId: 'rec_demo_sales_call',
   trashedRecordingId: 'rec_demo_old_test',
   uploadRecordingId: 'rec_demo_upload',
+  mediaRecordingId: 'rec_demo_voice_memo',
   uploadFilename: 'customer-interview.m4a',
   uploadBytes: 48_213_504,
   tagId: 'tag_demo_sales',
@@ -247,6 +272,15 @@ export function placeholderSetup(ids: SampleIds = SAMPLE_IDS): SampleSetup {
         issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_EXAMPLE',
         subject: '8f0b6a52-5c1e-4f7a-9d2e-0c3b7e6d1a90',
         name: 'Ines Invitee',
+      }),
+      ownerToken: credentialFor(`Bearer ${PLACEHOLDER_OWNER_ID_TOKEN}`, {
+        kind: 'id_token',
+        userId: ids.ownerId,
+        email: ids.ownerEmail,
+        emailVerified: true,
+        issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_EXAMPLE',
+        subject: '3c9d2e7a-1b4f-4e8a-a6c5-7d0f2b9e4c11',
+        name: 'Olivia Owner',
       }),
     },
   };

@@ -230,7 +230,8 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     await fakeEventBridge.start();
     await seedSampleData(db, ids, { orgKey, personalKey });
     const idToken = await idTokenFor({ id: `${ids.orgId}_invitee`, email: ids.inviteeEmail });
-    const bearer: Record<CredentialName, string> = { orgKey: `Bearer ${orgKey}`, personalKey: `Bearer ${personalKey}`, idToken: `Bearer ${idToken}` };
+    const ownerToken = await idTokenFor({ id: `${ids.orgId}_owner_subject`, email: ids.ownerEmail });
+    const bearer: Record<CredentialName, string> = { orgKey: `Bearer ${orgKey}`, personalKey: `Bearer ${personalKey}`, idToken: `Bearer ${idToken}`, ownerToken: `Bearer ${ownerToken}` };
     // The real authorizer bundle resolves each real credential; its answers become the requests' authorizer context.
     const pending = { stage: 'test', region: runtime.region, bucketName: runtime.bucketName, ids };
     const tokenEvent = (name: CredentialName) =>
@@ -241,7 +242,7 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     }
     authorizerResults = results;
     const credential = (name: CredentialName) => ({ authorization: bearer[name], principalId: results[name].principalId, context: results[name].context as Record<string, string> });
-    setup = { ...pending, credentials: { orgKey: credential('orgKey'), personalKey: credential('personalKey'), idToken: credential('idToken') } };
+    setup = { ...pending, credentials: { orgKey: credential('orgKey'), personalKey: credential('personalKey'), idToken: credential('idToken'), ownerToken: credential('ownerToken') } };
   }, 60_000);
 
   it('authorizer: Allow on the whole API, with the principal of each credential in its context', () => {
@@ -270,8 +271,17 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     getMemberSettings: (body) =>
       expect(body).toMatchObject({ success: true, data: { user: { user_id: ids.memberId }, settings: { selected_theme: 'dark' }, profile: { profile: expect.stringContaining('APAC'), version: 1 } } }),
     updateMemberSettings: (body) => expect(body).toMatchObject({ success: true, profile_version: expect.any(Number) }),
+    updateMember: (body) => expect(body).toMatchObject({ success: true, data: { user_id: ids.managedMemberId, role: 'member', status: 'active', is_active: true } }),
+    removeMember: (body) => expect(body).toMatchObject({ success: true, data: { user_id: ids.managedMemberId, role: 'member', status: 'removed', is_active: false } }),
     listRecordings: (body) => expect(body.recordings.map((r: { id: string }) => r.id).sort()).toEqual([ids.editRecordingId, ids.recordingId, ids.uploadRecordingId].sort()),
     getRecording: (body) => expect(body).toMatchObject({ id: ids.recordingId, transcript: expect.any(Object), summary: expect.any(Object), action_items: [expect.any(Object)] }),
+    getRecordingMedia: (body) =>
+      expect(body).toEqual({
+        url: expect.stringContaining(`${runtime.s3Endpoint}/${runtime.bucketName}/recordings/${ids.orgId}/${ids.mediaRecordingId}/`),
+        expires_at: expect.any(String),
+        content_type: 'audio/mp4',
+        size_bytes: 1_520_000,
+      }),
     updateRecording: (body) => expect(body).toMatchObject({ id: ids.editRecordingId, title: 'Sales call with Kobe Trading (pilot)', tags: [ids.tagId] }),
     deleteRecording: (body) => expect(body).toEqual({ success: true }),
     restoreRecording: (body) => expect(body).toMatchObject({ id: ids.trashedRecordingId }),
@@ -281,6 +291,11 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
         data: { recording_id: expect.stringMatching(/^rec_/), method: 'PUT', upload_url: expect.stringContaining(`${runtime.s3Endpoint}/${runtime.bucketName}/recordings/${ids.orgId}/`) },
       }),
     listPublicRecordings: (body) => expect(body).toMatchObject({ success: true, data: expect.arrayContaining([expect.objectContaining({ id: ids.recordingId })]) }),
+    getPublicRecordingMedia: (body) =>
+      expect(body).toEqual({
+        success: true,
+        data: { url: expect.stringContaining('response-content-disposition=attachment'), expires_at: expect.any(String), content_type: 'audio/mp4', size_bytes: 1_520_000 },
+      }),
     listTemplates: (body) => expect(body.templates.map((t: { id: string }) => t.id)).toEqual([ids.templateId]),
     getTemplate: (body) => expect(body).toMatchObject({ id: ids.templateId, name: 'Sales call' }),
     createTemplate: (body) => expect(body).toMatchObject({ id: expect.stringMatching(/^tpl_/), name: 'Weekly standup' }),
@@ -292,6 +307,11 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     resendInvite: (body) => expect(body).toEqual({ success: true }),
     acceptInvite: (body) => expect(body).toEqual({ org_id: ids.orgId, role: 'member', status: 'active' }),
     listAuditLog: (body) => expect(body).toMatchObject({ entries: expect.any(Array), pagination: { page: 1, limit: 10 } }),
+    listApiKeys: (body) => expect(body.api_keys.map((k: { id: string }) => k.id)).toContain(ids.apiKeyId),
+    createApiKey: (body) => expect(body).toMatchObject({ kind: 'org', secret: expect.stringMatching(/^pk_org_[0-9a-f]{48}$/), created_by: ids.ownerId, status: 'active' }),
+    getApiKey: (body) => expect(body).toMatchObject({ id: ids.apiKeyId, name: 'CRM sync', status: 'active' }),
+    rotateApiKey: (body) => expect(body).toMatchObject({ id: ids.apiKeyId, secret: expect.stringMatching(/^pk_org_/), rotated_at: expect.any(String), previous_secret_expires_at: expect.any(String) }),
+    revokeApiKey: (body) => expect(body).toMatchObject({ id: ids.apiKeyId, status: 'revoked', revoked_at: expect.any(String) }),
     listWebhooks: (body) => expect(body.webhooks.map((w: { id: string }) => w.id).sort()).toEqual([ids.webhookId, ids.deleteWebhookId].sort()),
     createWebhook: (body) => expect(body).toMatchObject({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^whsec_/), events: ['recording.uploaded', 'recording.deleted'] }),
     getWebhook: (body) => expect(body).toMatchObject({ id: ids.webhookId, enabled: true }),

@@ -1,5 +1,6 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { generateApiKey } from '../../shared/auth/api-key-secrets';
+import { generateApiKey, hashApiKey, keyPrefixOf } from '../../shared/auth/api-key-secrets';
+import { insertApiKey } from '../../shared/storage/api-keys';
 import { SCOPES } from '../../shared/auth/access';
 import { hashInviteToken } from '../../shared/domain/invites/invites';
 import type { FixtureInput } from '../../shared/schemas/fixture';
@@ -22,11 +23,16 @@ export function sampleIds(label: string, overrides: Partial<SampleIds> = {}): Sa
   const u = unique();
   return {
     orgId: `org_${label}_${u}`,
+    ownerId: `usr_${label}_${u}_owner`,
+    ownerEmail: `olivia.owner.${label}.${u}@sample.example`,
+    apiKeyId: `key_${label}_${u}`,
     memberId: `usr_${label}_${u}_member`,
+    managedMemberId: `usr_${label}_${u}_viewer`,
     recordingId: `rec_${label}_${u}_live`,
     editRecordingId: `rec_${label}_${u}_edit`,
     trashedRecordingId: `rec_${label}_${u}_trash`,
     uploadRecordingId: `rec_${label}_${u}_upload`,
+    mediaRecordingId: `rec_${label}_${u}_media`,
     uploadFilename: 'customer-interview.m4a',
     uploadBytes: 2_345_678,
     tagId: `tag_${label}_${u}`,
@@ -44,25 +50,30 @@ export function sampleIds(label: string, overrides: Partial<SampleIds> = {}): Sa
   };
 }
 
+/** The played sample recording's original file name: not ASCII, so its Content-Disposition has both forms. */
+export const SAMPLE_MEDIA_FILENAME = 'Mémo vocal.m4a';
+
 /**
  * The data every sample request of infra/sam/sample-events.ts acts on, for a set of ids:
- * an organization with an owner and a member, an org key with every scope and the member's
- * personal key (the plaintext keys given), a tag, a template, four recordings (live, to
- * change and trash, in the trash, waiting for its upload) and three pending invitations
+ * an organization with an owner, a member and a viewer (made a member, then removed), an org key with every scope and the member's
+ * personal key (the plaintext keys given), a tag, a template, five recordings (live, to
+ * change and trash, in the trash, waiting for its upload, the member's with its file uploaded) and three pending invitations
  * (to send again, to revoke, and one for the invitee to accept with ids.inviteToken).
  */
 export async function seedSampleData(db: TableContext, ids: SampleIds, credentials: { orgKey: string; personalKey: string }): Promise<void> {
-  const ownerId = `${ids.orgId.replace(/^org_/, 'usr_')}_owner`;
+  const ownerId = ids.ownerId;
   const domain = `${ids.orgId.replace(/_/g, '-')}.example`;
   const fixture: FixtureInput = {
     orgs: [{ id: ids.orgId, name: 'Sample Voice Co' }],
     users: [
-      { id: ownerId, email: `olivia.owner@${domain}`, display_name: 'Olivia Owner', timezone: 'Europe/Paris' },
+      { id: ownerId, email: ids.ownerEmail, display_name: 'Olivia Owner', timezone: 'Europe/Paris' },
       { id: ids.memberId, email: `mia.member@${domain}`, display_name: 'Mia Member', timezone: 'Asia/Tokyo' },
+      { id: ids.managedMemberId, email: `victor.viewer@${domain}`, display_name: 'Victor Viewer', timezone: 'UTC' },
     ],
     memberships: [
       { org_id: ids.orgId, user_id: ownerId, role: 'owner' },
       { org_id: ids.orgId, user_id: ids.memberId, role: 'member' },
+      { org_id: ids.orgId, user_id: ids.managedMemberId, role: 'viewer' },
     ],
     api_keys: [
       { org_id: ids.orgId, key: credentials.orgKey, scopes: [...SCOPES] },
@@ -104,6 +115,8 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
         deleted_at: '2026-11-03T08:00:00.000Z',
       },
       { id: ids.uploadRecordingId, org_id: ids.orgId, recorded_by: ids.memberId, title: 'Customer interview', duration: 0, language: 'en', state: 'pending_upload', created_at: '2026-11-16T09:25:00.000Z' },
+      // Before the lists' sample start date (2026-11-01): the sample lists stay as they were.
+      { id: ids.mediaRecordingId, org_id: ids.orgId, recorded_by: ids.memberId, title: 'Voice memo', duration: 95, language: 'fr', state: 'uploaded', created_at: '2026-10-28T15:00:00.000Z' },
     ],
     settings: [{ org_id: ids.orgId, user_id: ids.memberId, settings: { selected_theme: 'dark' }, profile: '# Mia\n\nSales lead for the APAC region.' }],
   };
@@ -117,6 +130,26 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
       UpdateExpression: 'SET upload = :upload',
       ExpressionAttributeValues: {
         ':upload': { s3_key: recordingObjectKey(ids.orgId, ids.uploadRecordingId, ids.uploadFilename), content_type: 'audio/mp4', filename: ids.uploadFilename, size_bytes: ids.uploadBytes },
+      },
+    }),
+  );
+
+  // The uploaded file, as the upload completion leaves it (no object is needed: a media URL is only signed).
+  await db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: keys.recording(ids.orgId, ids.mediaRecordingId),
+      UpdateExpression: 'SET upload = :upload',
+      ExpressionAttributeValues: {
+        ':upload': {
+          s3_key: recordingObjectKey(ids.orgId, ids.mediaRecordingId, SAMPLE_MEDIA_FILENAME),
+          content_type: 'audio/mp4',
+          filename: SAMPLE_MEDIA_FILENAME,
+          size_bytes: 1_520_000,
+          uploaded_bytes: 1_520_000,
+          uploaded_content_type: 'audio/mp4',
+          uploaded_at: '2026-10-28T15:02:00.000Z',
+        },
       },
     }),
   );
@@ -148,6 +181,29 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
     }
   }
   await seedSampleWebhooks(db, ids, now);
+  await seedSampleApiKey(db, ids, now);
+}
+
+/** An organization key created by the owner, under a known id, to read, rotate and revoke (its secret is never used). */
+async function seedSampleApiKey(db: TableContext, ids: SampleIds, now: Date): Promise<void> {
+  const secret = generateApiKey('org_key');
+  await insertApiKey(db, {
+    key_id: ids.apiKeyId,
+    org_id: ids.orgId,
+    kind: 'org',
+    name: 'CRM sync',
+    prefix: keyPrefixOf(secret),
+    scopes: ['recordings:read'],
+    user_id: null,
+    created_at: now.toISOString(),
+    created_by: ids.ownerId,
+    last_used_at: null,
+    expires_at: null,
+    revoked_at: null,
+    rotated_at: null,
+    secret_hash: hashApiKey(secret),
+    previous_secret: null,
+  });
 }
 
 /** Where the sample endpoints point: a loopback port nothing listens on (the test deployment allows loopback URLs). */
