@@ -2,7 +2,8 @@ import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type { ProfileKeyAction, TableAction, WebhookSecretKeyAction } from '../../shared/routes';
+import type { IdempotencyAction, ProfileKeyAction, TableAction, WebhookSecretKeyAction } from '../../shared/routes';
+import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 import { TABLE } from '../../shared/storage/table-definition';
 import { acknowledge } from './acknowledge';
 
@@ -13,9 +14,13 @@ import { acknowledge } from './acknowledge';
  */
 export interface DataStore {
   readonly table: dynamodb.Table;
+  /** Idempotency-Key records (shared/storage/idempotency-table-definition.ts): 24-hour items, no stream. */
+  readonly idempotencyTable: dynamodb.Table;
   readonly profileKey: kms.Key;
   /** Grants exactly these DynamoDB actions on the table and its indexes, nothing wider. */
   grantTable(role: iam.IRole, actions: readonly TableAction[]): void;
+  /** Grants exactly these DynamoDB actions on the idempotency table (it has no index). */
+  grantIdempotencyTable(role: iam.IRole, actions: readonly IdempotencyAction[]): void;
   /**
    * Grants exactly these KMS actions on the profile key, and only for requests that carry a
    * member profile's encryption context (purpose, org_id and user_id).
@@ -62,6 +67,20 @@ export function addDataStore(stack: Stack): DataStore {
     });
   }
 
+  // Records of Idempotency-Key that live 24 hours: kept apart so they neither reach the event
+  // processor through the single table's stream nor need a backup; removed with the stack.
+  const idempotencyTable = new dynamodb.Table(stack, 'IdempotencyTable', {
+    partitionKey: { name: IDEMPOTENCY_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    timeToLiveAttribute: IDEMPOTENCY_TABLE.ttlAttribute,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  acknowledge(
+    idempotencyTable,
+    'AwsSolutions-DDB3',
+    'Idempotency-Key records only say whether a POST already ran in the last 24 hours; losing them lets a client retry once more, and they expire by TTL anyway: point-in-time recovery would restore nothing worth keeping.',
+  );
+
   // Wraps every member profile's and webhook signing secret's data key; each use is bound to one member's or one endpoint's encryption context.
   // One key for both: its id (ProfileKey) and the variable naming it (PROFILE_KMS_KEY_ARN) stay, so deployed stacks keep their key
   // (a new description is an in-place update).
@@ -87,6 +106,7 @@ export function addDataStore(stack: Stack): DataStore {
   const indexArnsFinding = `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(table.node.defaultChild as dynamodb.CfnTable)}.Arn>/index/*]`;
   return {
     table,
+    idempotencyTable,
     profileKey,
     grantTable(role, actions) {
       role.addToPrincipalPolicy(
@@ -100,6 +120,9 @@ export function addDataStore(stack: Stack): DataStore {
         indexArnsFinding,
         "Queries by index need the table's index ARNs: <table>/index/* names only this table's global secondary indexes (TABLE.globalSecondaryIndexes), and the actions stay those of each function's manifest permissions.",
       );
+    },
+    grantIdempotencyTable(role, actions) {
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `dynamodb:${action}`), resources: [idempotencyTable.tableArn] }));
     },
     grantProfileKey(role, actions) {
       grantKeyFor(role, actions, KEY_PURPOSES.memberProfile);

@@ -63,9 +63,11 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
     ...(permissions.bucket?.length ? { BUCKET_NAME: recordings.bucket.bucketName } : {}),
     ...(permissions.mail?.length ? mail.environment : {}),
     ...(permissions.events?.length ? eventBus.environment : {}),
+    ...(permissions.idempotency?.length ? { IDEMPOTENCY_TABLE_NAME: data.idempotencyTable.tableName } : {}),
   });
   const grant = (role: iam.IRole, permissions: RoutePermissions) => {
     if (permissions.table?.length) data.grantTable(role, permissions.table);
+    if (permissions.idempotency?.length) data.grantIdempotencyTable(role, permissions.idempotency);
     if (permissions.profileKey?.length) data.grantProfileKey(role, permissions.profileKey);
     if (permissions.webhookSecretKey?.length) data.grantWebhookSecretKey(role, permissions.webhookSecretKey);
     if (permissions.bucket?.length) recordings.grantRecordings(role, permissions.bucket);

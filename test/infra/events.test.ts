@@ -3,7 +3,7 @@ import { Duration } from 'aws-cdk-lib';
 import { SELF_DELAYING_QUEUE_RETENTION, visibilityTimeoutFor } from '../../infra/constructs/events';
 import { EVENT_SOURCE } from '../../shared/events/event-catalog';
 import { EVENT_CONSUMERS, EVENT_PROCESSOR, listFunctions, type EventConsumerDefinition, type EventConsumerName } from '../../shared/routes';
-import { actionsOf, functionLogicalId, functionStatements, isDynamoStatement, onlyLogicalId, STREAM_READ_ACTIONS, synth, type Json } from './template';
+import { actionsOf, functionLogicalId, functionStatements, isDynamoStatement, onlyLogicalId, STREAM_READ_ACTIONS, synth, tableLogicalId, type Json } from './template';
 
 /**
  * The event pipeline of VoiceOrgStack (infra/constructs/events.ts), checked against the
@@ -28,7 +28,7 @@ describe('the event pipeline of VoiceOrgStack', () => {
   beforeAll(() => {
     template = synth();
     resources = template.toJSON().Resources;
-    tableId = onlyLogicalId(template, 'AWS::DynamoDB::Table');
+    tableId = tableLogicalId(template);
     busId = onlyLogicalId(template, 'AWS::Events::EventBus');
     processorId = functionLogicalId(template, EVENT_PROCESSOR.handler);
   });

@@ -5,8 +5,9 @@ import { ACCESS_LOG_FORMAT, STACK_DEFAULTS, VoiceOrgStack } from '../../infra/st
 import { CONFIG_VARIABLES } from '../../shared/config';
 import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, type GatewayResponseType } from '../../shared/http/gateway';
 import { EVENT_CONSUMERS, EVENT_HANDLERS, listEndpoints, listFunctions, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
+import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 import { TABLE } from '../../shared/storage/table-definition';
-import { actionsOf, functionLogicalId, functionStatements, isDynamoStatement, isTableStatement, onlyLogicalId, synth, type Json } from './template';
+import { actionsOf, functionLogicalId, functionStatements, idempotencyTableLogicalId, isDynamoStatement, isIdempotencyTableStatement, isTableStatement, onlyLogicalId, synth, tableLogicalId, type Json } from './template';
 
 /**
  * The synthesized CloudFormation template of VoiceOrgStack, checked against the route
@@ -89,7 +90,7 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
   beforeAll(() => {
     template = synth();
     resources = template.toJSON().Resources;
-    tableId = onlyLogicalId(template, 'AWS::DynamoDB::Table');
+    tableId = tableLogicalId(template);
   });
 
   const tableArn = () => ({ 'Fn::GetAtt': [tableId, 'Arn'] });
@@ -398,6 +399,37 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       });
       expect(table.DeletionPolicy).toBe('Retain');
       expect(table.UpdateReplacePolicy).toBe('Retain');
+    });
+  });
+
+  describe('idempotency table', () => {
+    it('is keyed by IDEMPOTENCY_TABLE, on-demand, expires records on its TTL attribute, has no stream or index, and goes with the stack', () => {
+      const table = resources[idempotencyTableLogicalId(template)];
+      expect(table.Properties).toEqual({
+        KeySchema: [{ AttributeName: IDEMPOTENCY_TABLE.partitionKey, KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: IDEMPOTENCY_TABLE.partitionKey, AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: IDEMPOTENCY_TABLE.ttlAttribute, Enabled: true },
+      });
+      expect(table.DeletionPolicy).toBe('Delete');
+    });
+
+    it('is granted, with exactly the actions of listFunctions, to the functions of the routes that take Idempotency-Key, who alone get its name', () => {
+      const idempotencyTableArn = { 'Fn::GetAtt': [idempotencyTableLogicalId(template), 'Arn'] };
+      const keyed = listFunctions().filter((f) => f.permissions.idempotency?.length);
+      expect(keyed.map((f) => f.handler)).toEqual(listHandlers().filter((h) => h.routes.some((r) => (ROUTES[r] as RouteDefinition).method === 'POST' && (ROUTES[r] as RouteDefinition).access !== 'public')).map((h) => h.handler));
+      for (const { handler, permissions } of listFunctions()) {
+        const fnId = functionLogicalId(template, handler);
+        const statements = functionStatements(template, fnId).filter(isIdempotencyTableStatement);
+        const expected = (permissions.idempotency ?? []).map((action) => `dynamodb:${action}`).sort();
+        expect({ handler, actions: statements.flatMap(actionsOf).sort(), resources: statements.flatMap((st: Json) => [st.Resource].flat()) }).toEqual({
+          handler,
+          actions: expected,
+          resources: expected.length ? [idempotencyTableArn] : [],
+        });
+        const name = resources[fnId].Properties.Environment.Variables.IDEMPOTENCY_TABLE_NAME;
+        expect({ handler, name }).toEqual({ handler, name: expected.length ? { Ref: idempotencyTableLogicalId(template) } : undefined });
+      }
     });
   });
 

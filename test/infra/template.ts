@@ -60,5 +60,22 @@ export const isDynamoStatement = (statement: Json): boolean => actionsOf(stateme
 /** What the table stream's event source grants the event processor: reading the stream, not the table. */
 export const STREAM_READ_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
 
-/** A DynamoDB statement on the table (and its indexes), not one of the stream event source's. */
-export const isTableStatement = (statement: Json): boolean => isDynamoStatement(statement) && !actionsOf(statement).every((a) => STREAM_READ_ACTIONS.includes(a));
+/** The logical id of the single table (construct id Table), beside which the idempotency table stands. */
+export const tableLogicalId = (template: Template): string => logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'Table');
+/** The logical id of the idempotency table (construct id IdempotencyTable, infra/constructs/data.ts). */
+export const idempotencyTableLogicalId = (template: Template): string => logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'IdempotencyTable');
+
+/** The one resource of a type built with this construct id at the stack's scope (CloudFormation appends an 8-hex hash). */
+function logicalIdOfConstruct(template: Template, type: string, constructId: string): string {
+  const ids = Object.keys(template.findResources(type)).filter((id) => new RegExp(`^${constructId}[0-9A-F]{8}$`).test(id));
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+/** A DynamoDB statement on the idempotency table (its resources name it). */
+export const isIdempotencyTableStatement = (statement: Json): boolean =>
+  isDynamoStatement(statement) && [statement.Resource].flat().some((resource: Json) => /^IdempotencyTable[0-9A-F]{8}$/.test(resource?.['Fn::GetAtt']?.[0] ?? ''));
+
+/** A DynamoDB statement on the table (and its indexes), not one of the stream event source's nor one on the idempotency table. */
+export const isTableStatement = (statement: Json): boolean =>
+  isDynamoStatement(statement) && !actionsOf(statement).every((a) => STREAM_READ_ACTIONS.includes(a)) && !isIdempotencyTableStatement(statement);

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Principal } from '../../shared/auth/principal';
@@ -10,7 +10,7 @@ import { corsHeaders } from '../../shared/http/middlewares/cors-headers';
 import { errorResponse } from '../../shared/http/middlewares/error-response';
 import { credentialOf, idempotency, idempotencyKeyOf } from '../../shared/http/middlewares/idempotency';
 import { envelope } from '../../shared/http/responses';
-import { ROUTES, listHandlers, takesIdempotencyKey, type RouteName } from '../../shared/routes';
+import { ROUTES, listHandlers, takesIdempotencyKey, type RouteDefinition, type RouteName } from '../../shared/routes';
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 
 /**
@@ -87,7 +87,7 @@ function keyedRoute(route: (body: unknown) => Promise<APIGatewayProxyResult>, st
         body: JSON.stringify(body),
         requestContext: { requestId: 'req' },
       } as unknown as APIGatewayProxyEvent,
-      { getRemainingTimeInMillis: () => 10_000 } as Context,
+      { getRemainingTimeInMillis: () => 10_000 } as HttpContext,
     );
   return { call, runs, store };
 }
@@ -282,7 +282,7 @@ describe('Idempotency-Key in the manifest', () => {
   const keyed = (Object.keys(ROUTES) as RouteName[]).filter((name) => takesIdempotencyKey(ROUTES[name]));
 
   it('is taken by every authenticated POST route and no other', () => {
-    expect(keyed).toEqual((Object.keys(ROUTES) as RouteName[]).filter((name) => ROUTES[name].method === 'POST' && ROUTES[name].access !== 'public'));
+    expect(keyed).toEqual((Object.keys(ROUTES) as RouteName[]).filter((name) => (ROUTES[name] as RouteDefinition).method === 'POST' && (ROUTES[name] as RouteDefinition).access !== 'public'));
     expect(keyed).toEqual(expect.arrayContaining(['createTemplate', 'sendInvite', 'acceptInvite', 'createWebhook', 'restoreRecording', 'createUploadUrl']));
   });
 
