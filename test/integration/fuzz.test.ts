@@ -1,9 +1,11 @@
 import { randomInt } from 'node:crypto';
 import Ajv2020 from 'ajv/dist/2020';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { SCOPES } from '../../shared/auth/access';
 import { openApiDocument } from '../../shared/openapi/document';
 import type { FixtureInput } from '../../shared/schemas/fixture';
+import { keys } from '../../shared/storage/keys';
 import { call, idTokenFor, localDeployment, seed as seedFixture } from '../support/api';
 import { emailsTo } from '../support/invite-mail';
 import { healthy } from '../support/fuzz/http';
@@ -100,6 +102,16 @@ let config: FuzzConfig;
 
 beforeAll(async () => {
   await seedFixture(db, fixture);
+  // The owner's first recording has an uploaded file, so Get recording media answers 200 on both hosts (the others, 409).
+  const mediaKey = `recordings/${orgId}/${recordingIds[0]}/fuzz.m4a`;
+  await db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: keys.recording(orgId, recordingIds[0]),
+      UpdateExpression: 'SET upload = :upload',
+      ExpressionAttributeValues: { ':upload': { s3_key: mediaKey, content_type: 'audio/mp4', filename: 'fuzz.m4a', size_bytes: 10, uploaded_bytes: 10, uploaded_at: '2025-03-01T10:01:00.000Z' } },
+    }),
+  );
   const tokens: Record<CredentialKind, string> = { idToken: await idTokenFor(people.owner, 4 * 3600), orgKey, userKey };
   // Invitations come from the API (their tokens only exist in the emails).
   const inviteIds: string[] = [];
@@ -124,6 +136,13 @@ beforeAll(async () => {
     const test = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/webhooks/${res.body.id}/test`, { token: orgKey });
     deliveryIds.push(test.body.id);
   }
+  // API keys too, by the owner (keys never manage keys): the fuzz reads, rotates and revokes these.
+  const keyIds: string[] = [];
+  for (const kind of ['org', 'personal'] as const) {
+    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/api-keys`, { token: tokens.idToken, body: { kind, name: `Fuzz ${kind}`, scopes: ['recordings:read'] } });
+    if (res.status !== 201) throw new Error(`fuzz setup: API key answered ${res.status} ${JSON.stringify(res.body)}`);
+    keyIds.push(res.body.id);
+  }
   world = {
     ids: {
       orgId: [orgId],
@@ -133,11 +152,13 @@ beforeAll(async () => {
       inviteId: inviteIds,
       webhookId: webhookIds,
       deliveryId: deliveryIds,
+      keyId: keyIds,
     },
     tokens,
     hints: {
       org_id: fc.constant(orgId),
       recordedBy: fc.constantFrom(...Object.values(people).map((p) => p.id)),
+      user_id: fc.constantFrom(...Object.values(people).map((p) => p.id)),
       recordedByEmail: fc.constantFrom(...Object.values(people).map((p) => p.email)),
       tagIds: subsetOf(tagIds),
       'listPublicRecordings.tag_ids': subsetOf(tagIds),
