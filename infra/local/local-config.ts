@@ -55,6 +55,8 @@ export function loadLocalConfig(env: Record<string, string | undefined> = proces
 /** Names shared by the local runtime and the CLI. */
 export const LOCAL = {
   tableName: 'voice-org-local',
+  /** Idempotency-Key records (shared/storage/idempotency-table-definition.ts). */
+  idempotencyTableName: 'voice-org-idempotency-local',
   bucketName: 'voice-org-recordings-local',
   region: 'us-east-1',
   audience: 'voice-org-local',

@@ -8,7 +8,7 @@ import { createApiGateway, rawResponse } from './api-gateway';
 import { DOCS_PATH, OPENAPI_PATH, openApiDocument } from '../../shared/openapi/document';
 import { docsPage } from '../../shared/openapi/docs-page';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
-import { ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
+import { ensureIdempotencyTable, ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
 import { startEventPipeline, startQueueEmulator } from './event-pipeline';
 import { ensureProfileKey, localProfileCipher } from './profile-key';
@@ -52,11 +52,13 @@ async function main(): Promise<void> {
     ]);
     emulators.push(dynamo, s3, ses, queues);
     await ensureTable(dynamo.endpoint, LOCAL.tableName, LOCAL.region);
+    await ensureIdempotencyTable(dynamo.endpoint, LOCAL.idempotencyTableName, LOCAL.region);
 
     // The functions read their configuration from the environment, as in Lambda.
     Object.assign(process.env, {
       PROFILE_LOCAL_KEY_FILE: ensureProfileKey(settings.dataDir),
       TABLE_NAME: LOCAL.tableName,
+      IDEMPOTENCY_TABLE_NAME: LOCAL.idempotencyTableName,
       AWS_REGION: LOCAL.region,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SES_ENDPOINT: ses.endpoint,

@@ -36,8 +36,9 @@ export const GATEWAY = {
    */
   cors: {
     allowOrigin: '*',
-    allowHeaders: ['authorization', 'content-type', 'x-correlation-id'],
-    exposeHeaders: ['x-correlation-id'],
+    // Idempotency-Key on POST routes; a replay says so, a key still in progress says when to retry (docs/idempotency.md).
+    allowHeaders: ['authorization', 'content-type', 'x-correlation-id', 'idempotency-key'],
+    exposeHeaders: ['x-correlation-id', 'idempotent-replayed', 'retry-after'],
     maxAgeSeconds: 3600,
     preflightStatusCode: 204,
   },

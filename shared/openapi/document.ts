@@ -1,6 +1,8 @@
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { listEndpoints, type Endpoint, type RouteDefinition } from '../routes';
+import { IDEMPOTENCY_HEADERS, IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../http/middlewares/idempotency';
+import { listEndpoints, takesIdempotencyKey, type Endpoint, type RouteDefinition } from '../routes';
+import { IDEMPOTENCY_TABLE } from '../storage/idempotency-table-definition';
 import { SHAPE_ALTERNATIVES } from '../schemas/common';
 import { ErrorEnvelope } from '../schemas/responses';
 import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteRequest } from '../schemas/route-requests';
@@ -27,9 +29,31 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   413: 'The request body is over 10 MB (API Gateway).',
   414: 'The request target (path and query) is over 8,192 characters (API Gateway).',
   415: 'The body is not JSON: send Content-Type application/json (or a +json type), or none.',
+  422: 'The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).',
   431: 'A request header is over 10,240 bytes (API Gateway).',
   429: 'Too many requests.',
   500: 'The request could not be completed.',
+};
+
+/** The Idempotency-Key request header of every route that takes one (docs/idempotency.md). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    `Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters ` +
+    '(bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. ' +
+    `The first response to the key (its status and body, a 4xx included, never a 5xx) is kept ${IDEMPOTENCY_TABLE.recordTtlSeconds / 3600} hours for this credential and route, ` +
+    'and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. ' +
+    'The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; ' +
+    `while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: ${IN_PROGRESS_RETRY_AFTER_SECONDS}. Without the header, every request runs.`,
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+};
+
+/** The response header of a replayed response. */
+const IDEMPOTENT_REPLAYED_HEADER = {
+  description: 'Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again).',
+  schema: { type: 'string', enum: ['true'] },
 };
 
 /** What API Gateway answers on any route before a handler runs: requests over its size limits. */
@@ -109,11 +133,17 @@ function operation(endpoint: Endpoint): Json {
       schema: { type: 'string' },
     });
   }
+  const keyed = takesIdempotencyKey(endpoint.route);
+  if (keyed) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
   const responses: Json = {};
   for (const [status, schema] of Object.entries(doc.responses)) {
-    responses[status] = { description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success', content: { 'application/json': { schema: jsonSchema(schema, 'output') } } };
+    responses[status] = {
+      description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success',
+      ...(keyed ? { headers: { [IDEMPOTENCY_HEADERS.replayed.replace(/(^|-)\w/g, (c) => c.toUpperCase())]: IDEMPOTENT_REPLAYED_HEADER } } : {}),
+      content: { 'application/json': { schema: jsonSchema(schema, 'output') } },
+    };
   }
-  const errors = [...doc.errors, ...GATEWAY_LIMIT_ERRORS, ...(request.body ? [415 as const] : [])];
+  const errors = new Set([...doc.errors, ...GATEWAY_LIMIT_ERRORS, ...(request.body ? [415 as const] : []), ...(keyed ? [400, 409, 422] as const : [])]);
   for (const status of [...errors].sort()) {
     responses[status] = { $ref: `#/components/responses/Error${status}` };
   }

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { RouteName } from '../routes';
 import { PublicDomainEventSchema } from '../events/event-catalog';
+import * as keys from '../schemas/api-keys';
 import { AuditEntry, AuditLogResponse } from '../schemas/audit';
 import { MemberResponse } from '../schemas/members';
 import * as r from '../schemas/responses';
@@ -13,7 +14,7 @@ import * as wh from '../schemas/webhooks';
  * Request schemas are the handlers' own, in shared/schemas/route-requests.ts.
  */
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 429 | 431 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 422 | 429 | 431 | 500;
 
 export interface RouteDoc {
   /** Success statuses and their body schemas. */
@@ -54,6 +55,11 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   resendInvite: { responses: { 200: r.SuccessOnly }, errors: withConflict },
   acceptInvite: { responses: { 200: r.AcceptInviteResponse }, errors: [...withConflict, 410] },
   listAuditLog: { responses: { 200: AuditLogResponse }, errors: withNotFound },
+  listApiKeys: { responses: { 200: keys.ApiKeyList }, errors: AUTHORIZED },
+  createApiKey: { responses: { 201: keys.CreatedApiKey }, errors: AUTHORIZED },
+  getApiKey: { responses: { 200: keys.ApiKey }, errors: withNotFound },
+  revokeApiKey: { responses: { 200: keys.ApiKey }, errors: withConflict },
+  rotateApiKey: { responses: { 200: keys.RotatedApiKey }, errors: withConflict },
   listWebhooks: { responses: { 200: wh.WebhookList }, errors: withNotFound },
   createWebhook: { responses: { 201: wh.CreatedWebhook }, errors: withConflict },
   getWebhook: { responses: { 200: wh.Webhook }, errors: withNotFound },
@@ -71,4 +77,4 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
  * (docs/events.md): no route answers with it, so it is the one component Redocly's
  * no-unused-components is told to accept (test/support/openapi-lint.mjs).
  */
-export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = { AuditEntry, DomainEvent: PublicDomainEventSchema, Webhook: wh.Webhook, WebhookDelivery: wh.WebhookDelivery };
+export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = { AuditEntry, DomainEvent: PublicDomainEventSchema, Webhook: wh.Webhook, WebhookDelivery: wh.WebhookDelivery, ApiKey: keys.ApiKey };

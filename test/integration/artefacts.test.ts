@@ -8,6 +8,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, DynamoDBBatchRe
 import { App } from 'aws-cdk-lib';
 import { lambdaContext } from '../../infra/local/api-gateway';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
+import { LOCAL } from '../../infra/local/local-config';
 import { bundledFunctions, bundleSources, type BundledFunction } from '../../infra/sam/assembly';
 import { sampleDomainEvents } from '../../infra/sam/pipeline-events';
 import {
@@ -50,7 +51,7 @@ const permissionsOf = (handler: string): RoutePermissions => {
 
 /** The AWS clients a bundle may carry, each only when its function has the permission that uses it. */
 const CLIENTS = [
-  { name: 'DynamoDB', permissions: ['table'], pkg: '@aws-sdk/client-dynamodb', markers: ['DynamoDBClient', 'DynamoDB_20120810'] },
+  { name: 'DynamoDB', permissions: ['table', 'idempotency'], pkg: '@aws-sdk/client-dynamodb', markers: ['DynamoDBClient', 'DynamoDB_20120810'] },
   { name: 'KMS', permissions: ['profileKey', 'webhookSecretKey'], pkg: '@aws-sdk/client-kms', markers: ['KMSClient', 'TrentService'] },
   { name: 'SES', permissions: ['mail'], pkg: '@aws-sdk/client-sesv2', markers: ['SESv2Client', 'SimpleEmailService_v2'] },
   { name: 'S3', permissions: ['bucket'], pkg: '@aws-sdk/client-s3', markers: ['S3Client', 'AmazonS3'] },
@@ -144,6 +145,7 @@ type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 /** Template values that are CloudFormation references, and what stands for them locally. */
 const LOCAL_VALUES: Record<string, () => Record<string, string>> = {
   TABLE_NAME: () => ({ TABLE_NAME: runtime.tableName }),
+  IDEMPOTENCY_TABLE_NAME: () => ({ IDEMPOTENCY_TABLE_NAME: LOCAL.idempotencyTableName }),
   BUCKET_NAME: () => ({ BUCKET_NAME: runtime.bucketName }),
   ID_TOKEN_ISSUER: () => ({ ID_TOKEN_ISSUER: runtime.issuer }),
   ID_TOKEN_AUDIENCE: () => ({ ID_TOKEN_AUDIENCE: runtime.audience }),
@@ -308,7 +310,7 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     acceptInvite: (body) => expect(body).toEqual({ org_id: ids.orgId, role: 'member', status: 'active' }),
     listAuditLog: (body) => expect(body).toMatchObject({ entries: expect.any(Array), pagination: { page: 1, limit: 10 } }),
     listApiKeys: (body) => expect(body.api_keys.map((k: { id: string }) => k.id)).toContain(ids.apiKeyId),
-    createApiKey: (body) => expect(body).toMatchObject({ kind: 'org', secret: expect.stringMatching(/^pk_org_[0-9a-f]{48}$/), created_by: ids.ownerId, status: 'active' }),
+    createApiKey: (body) => expect(body).toMatchObject({ kind: 'personal', user_id: ids.ownerId, secret: expect.stringMatching(/^pk_user_[0-9a-f]{48}$/), created_by: ids.ownerId, status: 'active' }),
     getApiKey: (body) => expect(body).toMatchObject({ id: ids.apiKeyId, name: 'CRM sync', status: 'active' }),
     rotateApiKey: (body) => expect(body).toMatchObject({ id: ids.apiKeyId, secret: expect.stringMatching(/^pk_org_/), rotated_at: expect.any(String), previous_secret_expires_at: expect.any(String) }),
     revokeApiKey: (body) => expect(body).toMatchObject({ id: ids.apiKeyId, status: 'revoked', revoked_at: expect.any(String) }),

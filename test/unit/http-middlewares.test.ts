@@ -85,7 +85,7 @@ describe('corsHeaders()', () => {
       const request = requestFor();
       request.response = { statusCode: hook === 'after' ? 200 : 404, body: '{}' };
       await run(corsHeaders(), hook, request);
-      expect(request.response.headers).toEqual(expect.objectContaining({ 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-correlation-id' }));
+      expect(request.response.headers).toEqual(expect.objectContaining({ 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-correlation-id,idempotent-replayed,retry-after' }));
     }
   });
 });
