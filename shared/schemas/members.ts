@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { integerParam } from '../http/validation';
+import { RoleName } from './common';
 
 /** Query of List users (both the organization route and the public alias). */
 export const ListUsersQuery = v.strictObject({
@@ -24,3 +25,10 @@ export const Member = v.object({
   latest_recording_at: v.nullable(v.string()),
 });
 export type Member = v.InferOutput<typeof Member>;
+
+/** Body of Update member: the member's new role (nothing else of a membership is changed through the API). */
+export const UpdateMemberBody = v.strictObject({ role: RoleName });
+export type UpdateMemberBody = v.InferOutput<typeof UpdateMemberBody>;
+
+/** `{success: true, data: Member}`: the answer of Update member and Remove member (the member as the change left them). */
+export const MemberResponse = v.strictObject({ success: v.literal(true), data: v.strictObject(Member.entries) });

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MemberStatus, Role } from '../auth/access';
 import type { TableContext } from './dynamo';
 import { changeStamp } from './change-stamp';
@@ -139,4 +139,108 @@ export async function listMembershipsOfUser(db: TableContext, userId: string): P
     ExpressionAttributeValues: { ':pk': keys.userOrganizationsIndex(userId).GSI2PK },
   });
   return items.map(membershipFromItem);
+}
+
+/** What another member (or an org key) changes in an active membership: its role, or its removal. */
+export type MemberChange = { kind: 'role'; role: Role } | { kind: 'removal' };
+
+/** The parts of a member change, by what their condition guards. */
+export type MemberChangePart = 'membership' | 'remainingOwner' | 'organization';
+
+/**
+ * Changes an active membership's role, or removes it (status `removed`, out of the active
+ * members index, the org's active member count - 1), provided it is still active with the
+ * role it was read with. An update, not a put: the recording counters and the display name
+ * copy that other writers keep on the item are left as they are.
+ *
+ * `remainingOwnerId` names an active owner other than this member who must still be one
+ * when the change commits: the last-owner guard. Transactions are serializable, so two
+ * owners demoting (or removing) each other cannot both commit.
+ *
+ * A failed condition is a WriteConflict naming `membership` (it changed) or
+ * `remainingOwner` (that owner no longer is one).
+ */
+export async function commitMemberChange(
+  db: TableContext,
+  current: Membership,
+  change: MemberChange,
+  { now, remainingOwnerId }: { now: string; remainingOwnerId?: string },
+): Promise<void> {
+  const key = keys.membership(current.org_id, current.user_id);
+  const guard = {
+    ConditionExpression: '#status = :active AND #role = :readRole',
+    ExpressionAttributeNames: { '#status': 'status', '#role': 'role' },
+  };
+  const stamp = { ':now': now, ':change': changeStamp().last_change, ':active': 'active', ':readRole': current.role };
+  const membership: TransactItem =
+    change.kind === 'role'
+      ? {
+          Update: {
+            TableName: db.tableName,
+            Key: key,
+            UpdateExpression: 'SET #role = :role, updated_at = :now, last_change = :change',
+            ...guard,
+            ExpressionAttributeValues: { ...stamp, ':role': change.role },
+          },
+        }
+      : {
+          Update: {
+            TableName: db.tableName,
+            Key: key,
+            // Leaving GSI1 is what takes the member out of List users.
+            UpdateExpression: 'SET #status = :removed, updated_at = :now, last_change = :change REMOVE GSI1PK, GSI1SK',
+            ...guard,
+            ExpressionAttributeValues: { ...stamp, ':removed': 'removed' },
+          },
+        };
+  const parts: TransactionPart<MemberChangePart>[] = [
+    { name: 'membership', write: membership },
+    ...(remainingOwnerId
+      ? [
+          {
+            name: 'remainingOwner' as const,
+            write: {
+              ConditionCheck: {
+                TableName: db.tableName,
+                Key: keys.membership(current.org_id, remainingOwnerId),
+                ConditionExpression: '#status = :active AND #role = :owner',
+                ExpressionAttributeNames: { '#status': 'status', '#role': 'role' },
+                ExpressionAttributeValues: { ':active': 'active', ':owner': 'owner' },
+              },
+            },
+          },
+        ]
+      : []),
+    ...(change.kind === 'removal' ? [{ name: 'organization' as const, write: activeMemberCountChange(db, current.org_id, -1, now) }] : []),
+  ];
+  await commitParts(db, parts);
+}
+
+/**
+ * The id of an active owner of the org other than `exceptUserId`, or undefined when there is
+ * none. Reads the org's active members index (email order, filtered on the owner role) page
+ * by page and stops at the first page holding one: the index entries read before it are
+ * billed though filtered out, so the worst case (no other owner) reads every active member.
+ * The index is eventually consistent: the caller confirms the answer with a condition.
+ */
+export async function findOtherActiveOwner(db: TableContext, orgId: string, exceptUserId: string): Promise<string | undefined> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.client.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        FilterExpression: '#role = :owner AND user_id <> :except',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK, ':owner': 'owner', ':except': exceptUserId },
+        ProjectionExpression: 'user_id',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const found = page.Items?.[0]?.user_id;
+    if (typeof found === 'string') return found;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return undefined;
 }

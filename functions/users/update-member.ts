@@ -1,0 +1,9 @@
+import { changeMemberRole } from '../../shared/domain/members/change-member';
+import { apiHandler } from '../../shared/http/api-handler';
+import { envelope } from '../../shared/http/responses';
+import { table } from '../../shared/storage/dynamo';
+
+/** PATCH /api/v1/organization/{orgId}/users/{userId} */
+export const handler = apiHandler('updateMember', async ({ caller, path, body }) => {
+  return envelope(await changeMemberRole({ db: table(), now: () => new Date() }, caller, path.userId, body.role));
+});
