@@ -1,6 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../shared/auth/authenticate';
 import { createIdTokenVerifier } from '../shared/auth/id-tokens';
+import { keyUseRecorder } from '../shared/auth/key-usage';
 import { principalIdOf, principalToContext } from '../shared/auth/principal';
 import { config } from '../shared/config';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../shared/http/gateway';
@@ -9,6 +10,7 @@ import { table } from '../shared/storage/dynamo';
 
 const idTokenSettings = config().idToken;
 const verifyIdToken = idTokenSettings ? createIdTokenVerifier(idTokenSettings) : undefined;
+const recordKeyUse = keyUseRecorder(table());
 
 /**
  * The Lambda TOKEN authorizer of every non-public route. It says who the caller is;
@@ -18,7 +20,7 @@ const verifyIdToken = idTokenSettings ? createIdTokenVerifier(idTokenSettings) :
  * thrown "Unauthorized" could not do (that response never sees the authorizer's context).
  */
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const result = await authenticate(event.authorizationToken, { db: table(), verifyIdToken, now: () => new Date() });
+  const result = await authenticate(event.authorizationToken, { db: table(), verifyIdToken, now: () => new Date(), recordKeyUse });
   if (!result.ok) {
     logger.info('credential refused', { reason: result.reason });
     // Cached per token like an Allow; every reason is a property of the token itself

@@ -340,14 +340,6 @@ export const ROUTES = {
     access: { idToken: { minRole: 'viewer' } },
     permissions: { table: ['GetItem', 'Query'] },
   },
-  revokeApiKey: {
-    method: 'DELETE',
-    path: '/api/v1/organization/{orgId}/api-keys/{keyId}',
-    handler: 'functions/api-keys/revoke-api-key',
-    summary: 'Revoke an API key: refused once the authorizer cache expires',
-    access: { idToken: { minRole: 'viewer' } },
-    permissions: { table: ['GetItem', 'Query', 'UpdateItem'] },
-  },
   rotateApiKey: {
     method: 'POST',
     path: '/api/v1/organization/{orgId}/api-keys/{keyId}/rotate',
@@ -355,6 +347,14 @@ export const ROUTES = {
     summary: 'Issue a new secret for the same key; the old one keeps working for the grace period asked for (0 to 24 hours)',
     access: { idToken: { minRole: 'viewer' } },
     permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
+  revokeApiKey: {
+    method: 'DELETE',
+    path: '/api/v1/organization/{orgId}/api-keys/{keyId}',
+    handler: 'functions/api-keys/revoke-api-key',
+    summary: 'Revoke an API key: refused once the authorizer cache expires',
+    access: { idToken: { minRole: 'viewer' } },
+    permissions: { table: ['GetItem', 'Query', 'UpdateItem'] },
   },
   listWebhooks: {
     method: 'GET',
@@ -508,6 +508,15 @@ export const EVENT_CONSUMERS = {
     maxAttempts: 10,
     retryAfterSeconds: 60,
     permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+  },
+  removedMemberKeys: {
+    handler: 'functions/events/revoke-removed-member-keys',
+    summary: "Revokes a removed member's personal API keys",
+    eventTypes: ['member.removed'],
+    maxAttempts: 10,
+    retryAfterSeconds: 30,
+    // Query: the member's keys (GSI2); PutItem/UpdateItem/DeleteItem: each revocation's transaction.
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
   webhookFanOut: {
     handler: 'functions/events/fan-out-webhook-deliveries',

@@ -31,3 +31,9 @@ export function hashApiKey(key: string): string {
 export function apiKeyIdFromHash(keyHash: string): string {
   return `key_${keyHash.slice(0, 20)}`;
 }
+
+/** The first characters of a key, shown in lists to recognise it: its kind's prefix and 6 characters of the secret (24 of its 192 bits). */
+export function keyPrefixOf(key: string): string {
+  const head = key.startsWith(USER_KEY_PREFIX) ? USER_KEY_PREFIX : key.startsWith(ORG_KEY_PREFIX) ? ORG_KEY_PREFIX : 'pk_';
+  return key.slice(0, head.length + 6);
+}

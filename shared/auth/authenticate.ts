@@ -1,6 +1,6 @@
 import { GATEWAY, type AuthenticationFailure } from '../http/gateway';
 import type { TableContext } from '../storage/dynamo';
-import { getApiKeyByHash } from '../storage/api-keys';
+import { getApiKeySecret, type ApiKeySecretRecord } from '../storage/api-keys';
 import { findUserIdByEmail, findUserIdByIdentity, linkIdentity } from '../storage/users';
 import { apiKeyKind, hashApiKey } from './api-key-secrets';
 import type { IdTokenVerifier } from './id-tokens';
@@ -11,6 +11,8 @@ export interface AuthenticateDeps {
   /** Absent when no issuer is configured: ID tokens are then refused. */
   verifyIdToken?: IdTokenVerifier;
   now: () => Date;
+  /** Records an accepted API key's use (last_used_at); absent in tests that do not care. */
+  recordKeyUse?: (secret: ApiKeySecretRecord, now: Date) => Promise<void>;
 }
 
 /** Who the caller is, or why the credential was refused. */
@@ -19,13 +21,15 @@ export type AuthenticationResult = { ok: true; principal: Principal } | { ok: fa
 const WELL_FORMED = new RegExp(GATEWAY.authorizationPattern);
 /** A compact JWS: three base64url parts (an unsecured JWT's signature is empty: jose refuses its alg). */
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
+/** An expired key, or a replaced secret past its grace period, is refused like a revoked one. */
+const passed = (time: string | undefined, now: Date) => time !== undefined && Date.parse(time) <= now.getTime();
 const refused = (reason: AuthenticationFailure): AuthenticationResult => ({ ok: false, reason });
 
 /**
  * Resolves an Authorization header to a principal, or to the reason it is refused (the
  * authorizer answers 401 with it): missing, malformed (not `Bearer <token>` in any case of
  * the scheme, or a token that is neither an API key nor a JWT), expired (an ID token that
- * passed every other check), or invalid. Unknown, revoked and forged credentials all read
+ * passed every other check), or invalid. Unknown, revoked, expired and forged keys all read
  * "invalid", so the answer never tells whether a key ever existed.
  * It checks who the caller is, not what they may do: that is the route policy's job.
  */
@@ -37,13 +41,21 @@ export async function authenticate(authorization: string | undefined, deps: Auth
 
   const keyKind = apiKeyKind(token);
   if (keyKind) {
-    const key = await getApiKeyByHash(deps.db, hashApiKey(token));
-    if (!key || key.revoked_at) return refused('invalid');
+    const key = await getApiKeySecret(deps.db, hashApiKey(token));
+    const now = deps.now();
+    if (!key || key.revoked_at || passed(key.expires_at, now) || passed(key.retires_at, now)) return refused('invalid');
     // A stored key's kind must agree with its prefix; anything else is not a key we issued.
-    if (keyKind === 'user_key') {
-      return key.user_id ? { ok: true, principal: { kind: 'user_key', orgId: key.org_id, userId: key.user_id, keyId: key.key_id, scopes: key.scopes } } : refused('invalid');
-    }
-    return key.user_id ? refused('invalid') : { ok: true, principal: { kind: 'org_key', orgId: key.org_id, keyId: key.key_id, scopes: key.scopes } };
+    const principal: Principal | undefined =
+      keyKind === 'user_key'
+        ? key.user_id === undefined
+          ? undefined
+          : { kind: 'user_key', orgId: key.org_id, userId: key.user_id, keyId: key.key_id, scopes: key.scopes }
+        : key.user_id
+          ? undefined
+          : { kind: 'org_key', orgId: key.org_id, keyId: key.key_id, scopes: key.scopes };
+    if (!principal) return refused('invalid');
+    await deps.recordKeyUse?.(key, now);
+    return { ok: true, principal };
   }
 
   if (!JWT_SHAPE.test(token)) return refused('malformed');

@@ -75,6 +75,8 @@ function derive(change: ItemChange, recordedAt: string): Derived[] {
       return webhookEvents(change);
     case 'webhookDelivery':
       return deliveryDueEvents(change);
+    case 'apiKey':
+      return apiKeyEvents(change);
     case 'trashTimer':
       // Only the TTL's removal is due: a restore or a permanent delete removes the timer itself.
       if (!change.removedByTtl) return [];
@@ -250,4 +252,32 @@ function deliveryDueEvents(change: Extract<ItemChange, { kind: 'webhookDelivery'
       occurredAt: delivery.next_attempt_at ?? delivery.created_at,
     },
   ];
+}
+
+/**
+ * A key's life: created, rotated (a new secret), revoked. A recorded use (`last_used_at`)
+ * is no event. The data names the key's kind, scopes and member, never its secret, hash or prefix.
+ */
+function apiKeyEvents(change: Extract<ItemChange, { kind: 'apiKey' }>): Derived[] {
+  const { before, after } = change;
+  if (!after) return [];
+  const key = after.value;
+  const stamp = writerOf(before, after);
+  const event = (type: Derived['type'], occurredAt: string, data: Record<string, unknown> = {}): Derived => ({
+    type,
+    resource: { type: 'api_key', id: key.key_id },
+    data: { kind: key.kind, name: key.name, scopes: key.scopes, user_id: key.user_id, ...data },
+    occurredAt,
+    stamp,
+  });
+  // A fixture key stored before keys were managed gets its managed item later: it was created then, not now.
+  if (!before) return stamp ? [event('api_key.created', key.created_at, { expires_at: key.expires_at })] : [];
+  const previous = before.value;
+  const events: Derived[] = [];
+  if (previous.secret_hash !== key.secret_hash && key.rotated_at) {
+    events.push(event('api_key.rotated', key.rotated_at, { previous_secret_expires_at: key.previous_secret?.retires_at ?? key.rotated_at }));
+  }
+  // A service revocation says why (member_removed); one through the API has its actor.
+  if (!previous.revoked_at && key.revoked_at) events.push(event('api_key.revoked', key.revoked_at, stamp?.reason ? { reason: stamp.reason } : {}));
+  return events;
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { FieldProblem } from '../http/errors';
 import type { ROUTES, RouteName } from '../routes';
+import { CreateApiKeyBody, ListApiKeysQuery, RotateApiKeyBody } from './api-keys';
 import { ListAuditLogQuery } from './audit';
 import { Id } from './common';
 import { AcceptInviteBody, ListInvitesQuery, SendInviteBody } from './invites';
@@ -54,6 +55,11 @@ export const ROUTE_REQUESTS = {
   resendInvite: {},
   acceptInvite: { body: AcceptInviteBody },
   listAuditLog: { query: ListAuditLogQuery },
+  listApiKeys: { query: ListApiKeysQuery },
+  createApiKey: { body: CreateApiKeyBody },
+  getApiKey: {},
+  revokeApiKey: {},
+  rotateApiKey: { body: RotateApiKeyBody },
   listWebhooks: {},
   createWebhook: { body: CreateWebhookBody },
   getWebhook: {},

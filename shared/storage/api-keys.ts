@@ -1,47 +1,20 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isScope, type Scope } from '../auth/access';
+import { apiKeyFromItem, apiKeyItem, apiKeySecretFromItem, apiKeySecretItem, secretRecordOf, type ApiKeyRecord, type ApiKeySecretRecord } from './api-key-items';
 import type { TableContext } from './dynamo';
-import { itemFields } from './item-fields';
 import { keys } from './keys';
+import { queryAll } from './query-all';
+import { commitParts, type TransactionPart } from './transactions';
 
-/** A stored API key. Only the SHA-256 hash of the secret is kept; the plaintext is shown once. */
-export interface ApiKeyRecord {
-  key_id: string;
-  key_hash: string;
-  org_id: string;
-  /** Present on personal keys (pk_user_...), absent on organization keys. */
-  user_id?: string;
-  scopes: Scope[];
-  created_at: string;
-  revoked_at?: string;
+export * from './api-key-items';
+
+/** Looks a secret up by its hash: the authorizer's one read for API keys. */
+export async function getApiKeySecret(db: TableContext, keyHash: string): Promise<ApiKeySecretRecord | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.apiKeySecret(keyHash) }));
+  return Item ? apiKeySecretFromItem(Item) : undefined;
 }
 
-/**
- * Reads a stored API key. Organization keys have no `user_id`, live keys no `revoked_at`.
- * A scope this code no longer knows grants nothing, so it is dropped rather than refused:
- * the key keeps working with the scopes it still has.
- */
-export function apiKeyFromItem(item: Record<string, unknown>): ApiKeyRecord {
-  const field = itemFields(item, 'API key');
-  return {
-    key_id: field.string('key_id'),
-    key_hash: field.string('key_hash'),
-    org_id: field.string('org_id'),
-    user_id: field.optionalString('user_id'),
-    scopes: field.stringList('scopes').filter(isScope),
-    created_at: field.string('created_at'),
-    revoked_at: field.optionalString('revoked_at'),
-  };
-}
-
-/** Looks a key up by the hash of its secret: the authorizer's one read for API keys. */
-export async function getApiKeyByHash(db: TableContext, keyHash: string): Promise<ApiKeyRecord | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.apiKey(keyHash) }));
-  return Item ? apiKeyFromItem(Item) : undefined;
-}
-
-/** Looks a key up by its public id (revocation), through GSI2. */
-export async function getApiKeyById(db: TableContext, keyId: string): Promise<ApiKeyRecord | undefined> {
+/** A key's current secret by the key's id alone (GSI2), for the operator CLI, which knows no organization. */
+export async function findApiKeySecretById(db: TableContext, keyId: string): Promise<ApiKeySecretRecord | undefined> {
   const { Items } = await db.client.send(
     new QueryCommand({
       TableName: db.tableName,
@@ -51,29 +24,174 @@ export async function getApiKeyById(db: TableContext, keyId: string): Promise<Ap
     }),
   );
   const [item] = Items ?? [];
-  return item ? apiKeyFromItem(item) : undefined;
+  return item ? apiKeySecretFromItem(item) : undefined;
 }
 
-/** Stores a new key; fails with ConditionalCheckFailed if the same secret is already stored. */
-export async function insertApiKey(db: TableContext, record: ApiKeyRecord): Promise<void> {
-  await db.client.send(
-    new PutCommand({
+/** One managed key of an organization, or undefined. */
+export async function getApiKey(db: TableContext, orgId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.apiKey(orgId, keyId) }));
+  return Item ? apiKeyFromItem(Item) : undefined;
+}
+
+/** Where a page of keys starts: after the key with this creation time and id (newest first). */
+export interface ApiKeyPosition {
+  created_at: string;
+  key_id: string;
+}
+
+/**
+ * A page of an organization's keys, newest first: every key, or one member's personal keys.
+ * One query of `limit` items (plus one to tell whether more follow).
+ */
+export async function listApiKeys(
+  db: TableContext,
+  orgId: string,
+  { userId, limit, after }: { userId?: string; limit: number; after?: ApiKeyPosition },
+): Promise<{ keys: ApiKeyRecord[]; hasMore: boolean }> {
+  const index = userId
+    ? { name: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK', partition: keys.memberApiKeysIndex(orgId, userId).GSI2PK }
+    : { name: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK', partition: keys.apiKeysIndex(orgId).GSI1PK };
+  const startKey = after && {
+    ...keys.apiKey(orgId, after.key_id),
+    [index.pk]: index.partition,
+    [index.sk]: `${after.created_at}#${after.key_id}`,
+  };
+  const { Items = [] } = await db.client.send(
+    new QueryCommand({
       TableName: db.tableName,
-      Item: { ...keys.apiKey(record.key_hash), ...keys.apiKeyIdIndex(record.key_id), ...record },
-      ConditionExpression: 'attribute_not_exists(PK)',
+      IndexName: index.name,
+      KeyConditionExpression: `${index.pk} = :pk`,
+      ExpressionAttributeValues: { ':pk': index.partition },
+      ScanIndexForward: false,
+      Limit: limit + 1,
+      ExclusiveStartKey: startKey,
     }),
   );
+  return { keys: Items.slice(0, limit).map(apiKeyFromItem), hasMore: Items.length > limit };
 }
 
-/** Marks a stored key revoked; a key revoked before keeps its first revocation time. */
-export async function markApiKeyRevoked(db: TableContext, keyHash: string, now: string): Promise<void> {
+/** Every personal key of a member, revoked ones included (a member has few). */
+export async function listMemberApiKeys(db: TableContext, orgId: string, userId: string): Promise<ApiKeyRecord[]> {
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.memberApiKeysIndex(orgId, userId).GSI2PK },
+  });
+  return items.map(apiKeyFromItem);
+}
+
+/** The parts of a key's transactions: the managed key, its current secret, the secret it replaces, the one before. */
+export type ApiKeyPart = 'key' | 'secret' | 'replaced' | 'retired';
+
+/**
+ * Stores a new key and its secret in one transaction: a WriteConflict at `secret` when the
+ * same secret is already stored, at `key` when the key id is taken.
+ */
+export async function insertApiKey(db: TableContext, key: ApiKeyRecord): Promise<void> {
+  await commitParts<ApiKeyPart>(db, [
+    { name: 'key', write: { Put: { TableName: db.tableName, Item: apiKeyItem(key), ConditionExpression: 'attribute_not_exists(PK)' } } },
+    { name: 'secret', write: { Put: { TableName: db.tableName, Item: apiKeySecretItem(secretRecordOf(key)), ConditionExpression: 'attribute_not_exists(PK)' } } },
+  ]);
+}
+
+/** Stores the managed item of a key whose secret item exists without one (a fixture key stored before keys were managed). */
+export async function adoptApiKey(db: TableContext, key: ApiKeyRecord): Promise<void> {
+  // Not stamped: nobody created the key now, so its stream record makes no api_key.created event.
+  const { last_change: _unstamped, ...item } = apiKeyItem(key);
+  await db.client.send(new PutCommand({ TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+}
+
+/** The managed key's write, only if it is still as it was read: same current secret, not revoked. */
+function keyReplacement(db: TableContext, current: ApiKeyRecord, next: ApiKeyRecord): TransactionPart<ApiKeyPart> {
+  return {
+    name: 'key',
+    write: {
+      Put: {
+        TableName: db.tableName,
+        Item: apiKeyItem(next),
+        ConditionExpression: 'secret_hash = :current AND attribute_not_exists(revoked_at)',
+        ExpressionAttributeValues: { ':current': current.secret_hash },
+      },
+    },
+  };
+}
+
+/**
+ * Replaces a key's secret with `next.secret_hash`, in one transaction: the new secret is
+ * stored, the replaced one works until `next.previous_secret.retires_at` (or is deleted when
+ * there is no grace period), and a secret an earlier rotation left in its grace period stops
+ * working now. A WriteConflict at `key` when the key was revoked or rotated meanwhile.
+ */
+export async function rotateApiKeySecret(db: TableContext, current: ApiKeyRecord, next: ApiKeyRecord): Promise<void> {
+  const replaced = next.previous_secret;
+  const parts: TransactionPart<ApiKeyPart>[] = [
+    keyReplacement(db, current, next),
+    { name: 'secret', write: { Put: { TableName: db.tableName, Item: apiKeySecretItem(secretRecordOf(next)), ConditionExpression: 'attribute_not_exists(PK)' } } },
+    replaced
+      ? { name: 'replaced', write: { Put: { TableName: db.tableName, Item: apiKeySecretItem({ ...secretRecordOf(current), retires_at: replaced.retires_at }) } } }
+      : { name: 'replaced', write: { Delete: { TableName: db.tableName, Key: keys.apiKeySecret(current.secret_hash) } } },
+  ];
+  if (current.previous_secret) parts.push({ name: 'retired', write: { Delete: { TableName: db.tableName, Key: keys.apiKeySecret(current.previous_secret.hash) } } });
+  await commitParts(db, parts);
+}
+
+/**
+ * Revokes a key in one transaction: the managed key and its current secret are marked
+ * revoked (the secret item stays, so a fixture cannot bring it back), a secret still in its
+ * grace period is deleted. A WriteConflict at `key` when it was revoked or rotated meanwhile.
+ */
+export async function revokeApiKeySecrets(db: TableContext, current: ApiKeyRecord, next: ApiKeyRecord): Promise<void> {
+  const parts: TransactionPart<ApiKeyPart>[] = [
+    keyReplacement(db, current, next),
+    {
+      name: 'secret',
+      write: {
+        Update: {
+          TableName: db.tableName,
+          Key: keys.apiKeySecret(current.secret_hash),
+          UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
+          ExpressionAttributeValues: { ':now': next.revoked_at },
+        },
+      },
+    },
+  ];
+  if (current.previous_secret) parts.push({ name: 'retired', write: { Delete: { TableName: db.tableName, Key: keys.apiKeySecret(current.previous_secret.hash) } } });
+  await commitParts(db, parts);
+}
+
+/** Marks a secret revoked that has no managed key (an operator key stored before keys were managed). */
+export async function markApiKeySecretRevoked(db: TableContext, keyHash: string, now: string): Promise<void> {
   await db.client.send(
     new UpdateCommand({
       TableName: db.tableName,
-      Key: keys.apiKey(keyHash),
+      Key: keys.apiKeySecret(keyHash),
       UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: { ':now': now },
     }),
   );
+}
+
+/**
+ * Records that a key was used, unless it already was since `staleBefore`: one conditional
+ * write, which fails (and is ignored) when the use is already recorded or the key has no
+ * managed item. It is not stamped: a use is not a change anyone made.
+ */
+export async function recordApiKeyUse(db: TableContext, orgId: string, keyId: string, usedAt: string, staleBefore: string): Promise<boolean> {
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: keys.apiKey(orgId, keyId),
+        UpdateExpression: 'SET last_used_at = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(last_used_at) OR last_used_at < :stale)',
+        ExpressionAttributeValues: { ':now': usedAt, ':stale': staleBefore },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }

@@ -72,9 +72,22 @@ export const keys = {
   inviteToken: (tokenHash: string) => ({ PK: `INVITETOKEN#${tokenHash}`, SK: 'INVITETOKEN' }),
   /** One pending invite per email and organization. */
   inviteEmailGuard: (orgId: string, email: string) => ({ PK: `ORG#${orgId}`, SK: `INVITEEMAIL#${email}` }),
-  apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
-  /** GSI2: an API key by its public id (revocation). */
+  /** One live secret of an API key, by its SHA-256: the authorizer's one read. */
+  apiKeySecret: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
+  /** GSI2: a key's current secret by the key's public id (the operator CLI revokes by id alone). */
   apiKeyIdIndex: (keyId: string) => ({ GSI2PK: `APIKEYID#${keyId}`, GSI2SK: 'APIKEY' }),
+  /** An API key as the organization manages it: name, scopes, usage, state (never a secret). */
+  apiKey: (orgId: string, keyId: string) => ({ PK: `ORG#${orgId}`, SK: `APIKEY#${keyId}` }),
+  /** GSI1: every key of an organization, newest first. */
+  apiKeysIndex: (orgId: string, createdAt?: string, keyId?: string) => ({
+    GSI1PK: `ORG#${orgId}#APIKEYS`,
+    ...(createdAt !== undefined ? { GSI1SK: `${createdAt}#${keyId}` } : {}),
+  }),
+  /** GSI2: one member's personal keys, newest first. */
+  memberApiKeysIndex: (orgId: string, userId: string, createdAt?: string, keyId?: string) => ({
+    GSI2PK: `ORG#${orgId}#USER#${userId}#APIKEYS`,
+    ...(createdAt !== undefined ? { GSI2SK: `${createdAt}#${keyId}` } : {}),
+  }),
   tag: (orgId: string, tagId: string) => ({ PK: `ORG#${orgId}`, SK: `TAG#${tagId}` }),
   /**
    * Written in the transaction that deletes a recording or template for good: the stream's

@@ -4,6 +4,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import type { Actor } from '../events/event-catalog';
 import { ACTOR_KINDS } from '../events/event-catalog';
 import type { ChangeStamp } from './change-stamp';
+import { API_KEY_SORT_KEY, apiKeyFromItem, type ApiKeyRecord } from './api-key-items';
 import { inviteFromItem, type InviteRecord } from './invite-items';
 import { itemFields } from './item-fields';
 import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
@@ -31,6 +32,7 @@ export type ItemChange = { orgId: string; removedByTtl: boolean } & (
   | { kind: 'trashTimer'; recordingId: string; dueAt: string; before?: ItemSide<null>; after?: ItemSide<null> }
   | { kind: 'webhook'; before?: ItemSide<WebhookRecord>; after?: ItemSide<WebhookRecord> }
   | { kind: 'webhookDelivery'; before?: ItemSide<DeliveryRecord>; after?: ItemSide<DeliveryRecord> }
+  | { kind: 'apiKey'; before?: ItemSide<ApiKeyRecord>; after?: ItemSide<ApiKeyRecord> }
 );
 
 type Item = Record<string, unknown>;
@@ -45,6 +47,7 @@ const KINDS: { kind: ItemChange['kind']; sortKey: RegExp }[] = [
   { kind: 'tombstone', sortKey: /^DELETED#(recording|template|webhook)#[^#]+$/ },
   { kind: 'trashTimer', sortKey: /^TRASHTIMER#[^#]+$/ },
   { kind: 'webhook', sortKey: WEBHOOK_SORT_KEY },
+  { kind: 'apiKey', sortKey: API_KEY_SORT_KEY },
 ];
 
 const ORGANIZATION_PARTITION = /^ORG#([^#]+)$/;
@@ -87,6 +90,8 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
       return { ...common, kind, before: side(webhookFromItem)(before), after: side(webhookFromItem)(after) };
     case 'webhookDelivery':
       return { ...common, kind, before: side(deliveryFromItem)(before), after: side(deliveryFromItem)(after) };
+    case 'apiKey':
+      return { ...common, kind, before: side(apiKeyFromItem)(before), after: side(apiKeyFromItem)(after) };
     case 'trashTimer': {
       const image = before ?? after ?? {};
       const epoch = Number(image[TABLE.ttlAttribute] ?? 0);

@@ -8,7 +8,7 @@ import {
   ensureUser,
 } from '../../shared/domain/admin/directory';
 import { listMembers } from '../../shared/domain/members/list-members';
-import { getApiKeyByHash } from '../../shared/storage/api-keys';
+import { getApiKeySecret } from '../../shared/storage/api-keys';
 import { hashApiKey } from '../../shared/auth/api-key-secrets';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
@@ -173,7 +173,7 @@ describe('API keys', () => {
     expect(await ensureApiKey(db, input, T0)).toBe('created');
     expect(await ensureApiKey(db, { ...input, scopes: ['invites:read', 'users:read'] }, T1)).toBe('unchanged');
     await expect(ensureApiKey(db, { ...input, scopes: ['users:read'] }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'KEY_EXISTS' });
-    expect(await getApiKeyByHash(db, hashApiKey(key))).toEqual({
+    expect(await getApiKeySecret(db, hashApiKey(key))).toEqual({
       key_id: expect.any(String),
       key_hash: hashApiKey(key),
       org_id: org.org_id,
@@ -181,6 +181,8 @@ describe('API keys', () => {
       scopes: ['users:read', 'invites:read'],
       created_at: T0.toISOString(),
       revoked_at: undefined,
+      expires_at: undefined,
+      retires_at: undefined,
     });
   });
 
@@ -195,6 +197,6 @@ describe('API keys', () => {
     expect(key).toMatch(/^pk_user_/);
     expect(await revokeApiKey(db, key_id, T1)).toMatchObject({ key_id, user_id: user.user_id, revoked_at: T1.toISOString() });
     expect(await revokeApiKey(db, key_id, new Date('2026-03-03T00:00:00.000Z'))).toMatchObject({ revoked_at: T1.toISOString() });
-    expect(await getApiKeyByHash(db, hashApiKey(key))).toMatchObject({ revoked_at: T1.toISOString() });
+    expect(await getApiKeySecret(db, hashApiKey(key))).toMatchObject({ revoked_at: T1.toISOString() });
   });
 });

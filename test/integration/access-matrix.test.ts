@@ -1,3 +1,4 @@
+import { roleAtLeast } from '../../shared/auth/access';
 import { apiKeyIdFromHash, generateApiKey, hashApiKey } from '../../shared/auth/api-key-secrets';
 import { revokeApiKey } from '../../shared/domain/admin/api-keys';
 import { listEndpoints, type Endpoint } from '../../shared/routes';
@@ -49,6 +50,9 @@ const noMembership = personOf('nomember');
 
 const ids: SampleIds = {
   orgId,
+  ownerId: `usr_am_${u}_sampleowner`,
+  ownerEmail: `sample.owner@${domain}`,
+  apiKeyId: `key_am_${u}`,
   memberId: `usr_am_${u}_target`,
   managedMemberId: `usr_am_${u}_managed`,
   recordingId: `rec_am_${u}_live`,
@@ -172,6 +176,11 @@ function requestOf(endpoint: Endpoint): { method: string; path: string; body?: u
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes where a personal key sees only its own user's recordings (another's is 404, as if it did not exist). */
 const OWN_RECORDINGS_ONLY = new Set<string>(['getPublicRecordingMedia']);
+/**
+ * Key routes every active member may call, where only owners and admins see the organization's
+ * keys: the sample key is an organization key, so below admin it is 404, as if it did not exist.
+ */
+const OWN_KEYS_ONLY = new Set<string>(['getApiKey', 'rotateApiKey', 'revokeApiKey']);
 
 /** Every item of both organizations' partitions and every email sent to this organization's domain: what any call could change. */
 async function snapshot() {
@@ -233,7 +242,13 @@ function mismatch(endpoint: Endpoint, c: Case, outcome: Outcome): string | undef
   const stateAnswer = MUTATING.has(endpoint.method) && status > 400 && status < 500 && !refused;
   // A personal key reads only its own user's recordings: every matrix class is someone else than the sample's recorder, so it is let through to a 404.
   const notItsOwn = c.credential.kind === 'user_key' && OWN_RECORDINGS_ONLY.has(endpoint.routeName) && status === 404 && body?.error === 'RECORDING_NOT_FOUND';
-  return status < 300 || stateAnswer || notItsOwn ? undefined : `expected to be let through, got ${got}`;
+  const notTheirKey =
+    c.credential.kind === 'id_token' &&
+    !roleAtLeast(c.credential.membership?.role ?? 'viewer', 'admin') &&
+    OWN_KEYS_ONLY.has(endpoint.routeName) &&
+    status === 404 &&
+    body?.error === 'KEY_NOT_FOUND';
+  return status < 300 || stateAnswer || notItsOwn || notTheirKey ? undefined : `expected to be let through, got ${got}`;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,11 +1,15 @@
 import type { Scope } from '../../auth/access';
-import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey } from '../../auth/api-key-secrets';
+import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-key-secrets';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
-import { getApiKeyByHash, getApiKeyById, insertApiKey, markApiKeyRevoked, type ApiKeyRecord } from '../../storage/api-keys';
+import { adoptApiKey, findApiKeySecretById, getApiKey, getApiKeySecret, insertApiKey, markApiKeySecretRevoked, type ApiKeyRecord } from '../../storage/api-keys';
 import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
-import { conflictOnTaken, type EnsureOutcome } from './directory';
+import { isConditionFailure, WriteConflict } from '../../storage/transactions';
+import { revokeKey } from '../api-keys/api-keys';
+import type { EnsureOutcome } from './directory';
+
+/* The operator's keys (CLI and fixtures): not bound by a creator's role, since the operator has the AWS account. */
 
 export interface ApiKeyInput {
   orgId: string;
@@ -14,6 +18,8 @@ export interface ApiKeyInput {
   scopes: Scope[];
   /** A given plaintext (fixtures); otherwise a new random key is generated. */
   key?: string;
+  /** Shown in key lists; defaults to say where the key came from. */
+  name?: string;
 }
 
 /**
@@ -21,31 +27,51 @@ export interface ApiKeyInput {
  * Only the key's SHA-256 hash is stored.
  */
 export async function createApiKey(db: TableContext, input: ApiKeyInput, now: Date): Promise<{ key_id: string; key: string; record: ApiKeyRecord }> {
-  const record = await prepareKey(db, input, now);
-  await conflictOnTaken(insertApiKey(db, record.record), 'KEY_EXISTS', 'This API key is already registered.');
-  return record;
+  const { key, record } = await prepareKey(db, input, now);
+  try {
+    await insertApiKey(db, record);
+  } catch (error) {
+    if (error instanceof WriteConflict && error.failed.length) throw new ConflictError('KEY_EXISTS', 'This API key is already registered.');
+    throw error;
+  }
+  return { key_id: record.key_id, key, record };
 }
 
-/** Stores a fixture key unless it is already stored as given. */
+/**
+ * Stores a fixture key unless it is already stored as given. A fixture key stored before keys
+ * were managed through the API gets its managed item now, so it appears in key lists.
+ */
 export async function ensureApiKey(db: TableContext, input: ApiKeyInput & { key: string }, now: Date): Promise<EnsureOutcome> {
-  const existing = await getApiKeyByHash(db, hashApiKey(input.key));
+  const existing = await getApiKeySecret(db, hashApiKey(input.key));
   if (!existing) return (await createApiKey(db, input, now), 'created');
   const sameScopes = [...existing.scopes].sort().join() === [...input.scopes].sort().join();
   if (existing.org_id !== input.orgId || existing.user_id !== input.userId || !sameScopes) {
     throw new ConflictError('KEY_EXISTS', `API key ${existing.key_id} is already registered with other settings.`);
   }
-  return 'unchanged';
+  if (await getApiKey(db, existing.org_id, existing.key_id)) return 'unchanged';
+  const { record } = await prepareKey(db, input, new Date(existing.created_at));
+  try {
+    await adoptApiKey(db, { ...record, revoked_at: existing.revoked_at ?? null });
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  return 'updated';
 }
 
-/** Revokes a key by its id; the authorizer refuses it once its cached result expires. */
-export async function revokeApiKey(db: TableContext, keyId: string, now: Date): Promise<ApiKeyRecord> {
-  const key = await getApiKeyById(db, keyId);
-  if (!key) throw new NotFoundError('KEY_NOT_FOUND', `API key ${keyId} does not exist.`);
-  await markApiKeyRevoked(db, key.key_hash, now.toISOString());
-  return { ...key, revoked_at: key.revoked_at ?? now.toISOString() };
+/** Revokes a key by its id alone (the operator knows no organization); the authorizer refuses it once its cached result expires. */
+export async function revokeApiKey(db: TableContext, keyId: string, now: Date): Promise<{ key_id: string; user_id?: string; revoked_at: string }> {
+  const secret = await findApiKeySecretById(db, keyId);
+  if (!secret) throw new NotFoundError('KEY_NOT_FOUND', `API key ${keyId} does not exist.`);
+  const managed = await getApiKey(db, secret.org_id, keyId);
+  if (managed) {
+    const revoked = await revokeKey(db, managed, now);
+    return { key_id: keyId, ...(revoked.user_id ? { user_id: revoked.user_id } : {}), revoked_at: revoked.revoked_at ?? now.toISOString() };
+  }
+  await markApiKeySecretRevoked(db, secret.key_hash, now.toISOString());
+  return { key_id: keyId, ...(secret.user_id ? { user_id: secret.user_id } : {}), revoked_at: secret.revoked_at ?? now.toISOString() };
 }
 
-async function prepareKey(db: TableContext, input: ApiKeyInput, now: Date) {
+async function prepareKey(db: TableContext, input: ApiKeyInput, now: Date): Promise<{ key: string; record: ApiKeyRecord }> {
   const kind = input.userId ? 'user_key' : 'org_key';
   const key = input.key ?? generateApiKey(kind);
   if (apiKeyKind(key) !== kind) {
@@ -59,11 +85,20 @@ async function prepareKey(db: TableContext, input: ApiKeyInput, now: Date) {
   const keyHash = hashApiKey(key);
   const record: ApiKeyRecord = {
     key_id: apiKeyIdFromHash(keyHash),
-    key_hash: keyHash,
     org_id: input.orgId,
-    user_id: input.userId,
+    kind: input.userId ? 'personal' : 'org',
+    name: input.name ?? (input.key ? 'Fixture key' : 'Operator key'),
+    prefix: keyPrefixOf(key),
     scopes: [...new Set(input.scopes)],
+    user_id: input.userId ?? null,
     created_at: now.toISOString(),
+    created_by: null,
+    last_used_at: null,
+    expires_at: null,
+    revoked_at: null,
+    rotated_at: null,
+    secret_hash: keyHash,
+    previous_secret: null,
   };
-  return { key_id: record.key_id, key, record };
+  return { key, record };
 }

@@ -1,0 +1,7 @@
+import { apiKeyDeps } from '../../shared/domain/api-keys/api-key-deps';
+import { getApiKeyView } from '../../shared/domain/api-keys/api-keys';
+import { apiHandler } from '../../shared/http/api-handler';
+import { json } from '../../shared/http/responses';
+
+/** GET /api/v1/organization/{orgId}/api-keys/{keyId} */
+export const handler = apiHandler('getApiKey', async ({ caller, path }) => json(200, await getApiKeyView(apiKeyDeps(), caller, path.keyId)));

@@ -1,0 +1,7 @@
+import { apiKeyDeps } from '../../shared/domain/api-keys/api-key-deps';
+import { revokeApiKey } from '../../shared/domain/api-keys/api-keys';
+import { apiHandler } from '../../shared/http/api-handler';
+import { json } from '../../shared/http/responses';
+
+/** DELETE /api/v1/organization/{orgId}/api-keys/{keyId}: answers the revoked key. */
+export const handler = apiHandler('revokeApiKey', async ({ caller, path }) => json(200, await revokeApiKey(apiKeyDeps(), caller, path.keyId)));

@@ -1,0 +1,7 @@
+import { apiKeyDeps } from '../../shared/domain/api-keys/api-key-deps';
+import { rotateApiKey } from '../../shared/domain/api-keys/api-keys';
+import { apiHandler } from '../../shared/http/api-handler';
+import { json } from '../../shared/http/responses';
+
+/** POST /api/v1/organization/{orgId}/api-keys/{keyId}/rotate: the answer carries the new secret, this once. */
+export const handler = apiHandler('rotateApiKey', async ({ caller, path, body }) => json(200, await rotateApiKey(apiKeyDeps(), caller, path.keyId, body)));
