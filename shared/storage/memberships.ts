@@ -22,10 +22,14 @@ export function membershipDisplayNameChange(db: TableContext, membership: Member
   };
 }
 
-/** A user's membership of an organization, whatever its status, or undefined. */
-export async function getMembership(db: TableContext, orgId: string, userId: string): Promise<Membership | undefined> {
+/**
+ * A user's membership of an organization, whatever its status, or undefined. `consistent`
+ * reads the latest committed write (twice the read cost), for a decision that must not act
+ * on a state already replaced, such as "this role is already the one asked for".
+ */
+export async function getMembership(db: TableContext, orgId: string, userId: string, { consistent = false } = {}): Promise<Membership | undefined> {
   const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.tableName, Key: keys.membership(orgId, userId) }),
+    new GetCommand({ TableName: db.tableName, Key: keys.membership(orgId, userId), ...(consistent ? { ConsistentRead: true } : {}) }),
   );
   return Item ? membershipFromItem(Item) : undefined;
 }

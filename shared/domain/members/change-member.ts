@@ -76,7 +76,8 @@ export async function removeMember(deps: MemberChangeDeps, caller: MemberManager
 
 /**
  * The read-plan-commit step both changes share, retried on a write conflict: read the target
- * (strongly), let `plan` refuse or decide the change (undefined: nothing to do), and, when the
+ * (a consistent read: an answer such as "already that role" must not come from a replaced
+ * state), let `plan` refuse or decide the change (undefined: nothing to do), and, when the
  * change takes an owner away, name another active owner whose membership the transaction
  * checks. The caller is that owner when they are one and not the target (no read needed);
  * otherwise, or once the caller turned out not to be one any more, the org's active members
@@ -91,7 +92,7 @@ async function applyChange(
   let callerIsOwner = caller.kind === 'id_token' && caller.role === 'owner';
   return retryOnWriteConflict(
     async () => {
-      const target = await getMembership(db, caller.orgId, userId);
+      const target = await getMembership(db, caller.orgId, userId, { consistent: true });
       if (target?.status !== 'active') throw new NotFoundError('MEMBER_NOT_FOUND', `User ${userId} is not an active member of this organization.`);
       const change = plan(target);
       if (!change) return toMember(target);
