@@ -7,15 +7,17 @@ import { IDEMPOTENCY_TABLE } from './idempotency-table-definition';
  * Powertools' DynamoDB persistence layer on the idempotency table (one record per route,
  * credential and Idempotency-Key; Powertools writes, conditions and reads them). Its other
  * attributes keep Powertools' names: status, data (the stored response), validation (the
- * request's hash) and in_progress_expiration.
+ * request's hash) and in_progress_expiration. `client` lets a test count what it sends.
  */
-export function createIdempotencyStore(options: { tableName: string; region: string; endpoint?: string }): DynamoDBPersistenceLayer {
-  const client = new DynamoDBClient({
-    region: options.region,
-    endpoint: options.endpoint,
-    // The local emulator accepts any credentials; in AWS the default chain is used.
-    ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+export function createIdempotencyStore(options: { tableName: string; region: string; endpoint?: string; client?: DynamoDBClient }): DynamoDBPersistenceLayer {
+  const client =
+    options.client ??
+    new DynamoDBClient({
+      region: options.region,
+      endpoint: options.endpoint,
+      // The local emulator accepts any credentials; in AWS the default chain is used.
+      ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    });
   return new DynamoDBPersistenceLayer({
     tableName: options.tableName,
     keyAttr: IDEMPOTENCY_TABLE.partitionKey,
