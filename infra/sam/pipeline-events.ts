@@ -8,6 +8,7 @@ import { EVENT_CONSUMERS, type EventConsumerName } from '../../shared/routes';
 import type { ChangeStamp } from '../../shared/storage/change-stamp';
 import { inviteItem, QUEUED_DELIVERY, type InviteRecord } from '../../shared/storage/invites';
 import { keys } from '../../shared/storage/keys';
+import { membershipItem, type Membership } from '../../shared/storage/membership-items';
 import { TABLE } from '../../shared/storage/table-definition';
 import { templateItem, type TemplateRecord } from '../../shared/storage/templates';
 import { trashTimerItem } from '../../shared/storage/trash-timers';
@@ -68,7 +69,7 @@ function streamRecord(setup: SampleSetup, index: number, change: { eventName: 'I
   };
 }
 
-/** The stream batch of the event processor: four committed changes of the sample organization. */
+/** The stream batch of the event processor: six committed changes of the sample organization. */
 export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   const { ids } = setup;
   // The sample requests' caller: the org key (shared/events/actor.ts names a key by its id).
@@ -149,6 +150,23 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   const deliveryBefore = deliveryItem(delivery, expires);
   const deliveryAfter = deliveryItem({ ...delivery, status: 'pending', next_attempt_at: CHANGED_AT, dispatch_id: '0f1e2d3c4b5a6978' }, expires);
 
+  // Remove member: the viewer's membership goes from active to removed (member.removed; their personal keys are then revoked).
+  const membership: Membership = {
+    org_id: ids.orgId,
+    user_id: ids.managedMemberId,
+    email: `victor.viewer@${ids.orgId.replace(/_/g, '-')}.example`,
+    display_name: 'Victor Viewer',
+    role: 'viewer',
+    status: 'active',
+    member_since: EARLIER,
+    created_at: EARLIER,
+    updated_at: EARLIER,
+    recording_count: 0,
+    latest_recording_at: null,
+  };
+  const membershipBefore = { ...membershipItem(membership), ...stampFor('member-joined', orgKey, 'sample-acceptInvite') };
+  const membershipAfter = { ...membershipItem({ ...membership, status: 'removed', updated_at: CHANGED_AT }), ...stampFor('member-removed', orgKey, 'sample-removeMember') };
+
   return {
     Records: [
       streamRecord(setup, 0, { eventName: 'MODIFY', before: templateBefore, after: templateAfter }),
@@ -156,6 +174,7 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
       streamRecord(setup, 2, { eventName: 'INSERT', after: tombstone }),
       streamRecord(setup, 3, { eventName: 'REMOVE', before: timer, byTtl: true }),
       streamRecord(setup, 4, { eventName: 'MODIFY', before: deliveryBefore, after: deliveryAfter }),
+      streamRecord(setup, 5, { eventName: 'MODIFY', before: membershipBefore, after: membershipAfter }),
     ],
   };
 }

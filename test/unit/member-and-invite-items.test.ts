@@ -1,5 +1,5 @@
 import { inviteView, statusOf } from '../../shared/domain/invites/invites';
-import { apiKeyFromItem } from '../../shared/storage/api-keys';
+import { apiKeySecretFromItem } from '../../shared/storage/api-keys';
 import { emailGuardItem, inviteFromItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invites';
 import { StoredItemError } from '../../shared/storage/item-fields';
 import { memberSettingsFromItem, preferenceFromItem } from '../../shared/storage/member-settings';
@@ -133,15 +133,25 @@ describe('membership items', () => {
   });
 });
 
-describe('API key items', () => {
+describe('API key secret items', () => {
   const stored = { PK: 'APIKEY#h', SK: 'APIKEY', key_id: 'key_1', key_hash: 'h', org_id: 'org_1', scopes: ['users:read', 'users:admin'], created_at: 'c' };
 
   it('an organization key has no user and, until revoked, no revocation time', () => {
-    expect(apiKeyFromItem(stored)).toEqual({ key_id: 'key_1', key_hash: 'h', org_id: 'org_1', user_id: undefined, scopes: ['users:read'], created_at: 'c', revoked_at: undefined });
+    expect(apiKeySecretFromItem(stored)).toEqual({
+      key_id: 'key_1',
+      key_hash: 'h',
+      org_id: 'org_1',
+      user_id: undefined,
+      scopes: ['users:read'],
+      created_at: 'c',
+      revoked_at: undefined,
+      expires_at: undefined,
+      retires_at: undefined,
+    });
   });
 
   it('drops a scope the code no longer knows (it grants nothing), keeping the others', () => {
-    expect(apiKeyFromItem({ ...stored, user_id: 'usr_1', revoked_at: 'r' })).toMatchObject({ user_id: 'usr_1', scopes: ['users:read'], revoked_at: 'r' });
+    expect(apiKeySecretFromItem({ ...stored, user_id: 'usr_1', revoked_at: 'r' })).toMatchObject({ user_id: 'usr_1', scopes: ['users:read'], revoked_at: 'r' });
   });
 });
 
