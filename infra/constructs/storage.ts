@@ -34,7 +34,8 @@ export function addRecordingsStorage(stack: Stack): RecordingsStorage {
     removalPolicy: RemovalPolicy.RETAIN,
     lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     // Browsers upload straight to S3 with the pre-signed URL.
-    cors: [{ allowedMethods: [s3.HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['content-type'], maxAge: 3000 }],
+    // PUT: browser uploads; GET: pages that fetch() a played recording (pre-signed, so the URL is the credential).
+    cors: [{ allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET], allowedOrigins: ['*'], allowedHeaders: ['content-type', 'range'], maxAge: 3000 }],
   });
   acknowledge(
     bucket,
