@@ -153,7 +153,7 @@ describe('idempotency()', () => {
     expect(store.calls).toEqual(['put', 'update', 'put']);
   });
 
-  it('stores the record under the route and a hash, for 24 hours, with the response as the route gave it', async () => {
+  it("stores the record under the route and a hash, for 24 hours, with the status, the route's own headers and the body sealed", async () => {
     const { call, store } = keyedRoute(createTemplate);
     const now = Date.now();
     await call({ key: 'k-1' });
@@ -162,7 +162,19 @@ describe('idempotency()', () => {
     expect(id).not.toContain('k-1');
     expect(record!.getStatus()).toBe('COMPLETED');
     expect(record!.expiryTimestamp! - now / 1000).toBeCloseTo(IDEMPOTENCY_TABLE.recordTtlSeconds, -1);
-    expect(record!.getResponse()).toEqual({ statusCode: 201, headers: { 'content-type': 'application/json' }, body: expect.any(String) });
+    expect(record!.getResponse()).toEqual({ statusCode: 201, headers: { 'content-type': 'application/json' }, body: expect.stringMatching(/^v1\./) });
+  });
+
+  it('seals the stored body: the record never holds a response (a secret shown once) readable, nor the key that opens it', async () => {
+    const secret = 'whsec_shown_once_0123456789';
+    const { call, store } = keyedRoute(async () => envelope({ id: 'wh_1', secret }, undefined, 201));
+    const first = await call({ key: 'k-secret' });
+    const stored = JSON.stringify([...store.records.values()].map((record) => ({ ...record, response: record.getResponse() })));
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain('wh_1');
+    expect(stored).not.toContain('k-secret');
+    expect(JSON.parse(first.body).data.secret).toBe(secret);
+    expect(JSON.parse((await call({ key: 'k-secret' })).body).data.secret).toBe(secret);
   });
 
   it('runs the route again once the record is over 24 hours old', async () => {

@@ -1,3 +1,4 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { IdempotencyAlreadyInProgressError, IdempotencyConfig, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
@@ -51,6 +52,32 @@ export function credentialOf(principal: Principal): string {
   return principal.kind === 'id_token' ? `id_token ${principal.issuer} ${principal.subject}` : `${principal.kind} ${principal.keyId}`;
 }
 
+/**
+ * The key that seals a stored response body: derived from the credential and the client's
+ * Idempotency-Key, neither of which the table holds (the record id is another hash of them).
+ * Responses of key and webhook creation carry secrets shown once; sealed, the table never holds
+ * them readable, and only a request with the same key by the same credential opens them.
+ */
+function sealingKey(credential: string, key: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, credential, 'voice-org idempotency response body', 32));
+}
+
+/** A stored body: AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+function seal(body: string, sealKey: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey, iv);
+  const ciphertext = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+}
+
+function unseal(sealed: string, sealKey: Buffer): string {
+  const [version, iv, tag, ciphertext] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || ciphertext === undefined) throw new Error('idempotency: a stored body that is not sealed');
+  const decipher = createDecipheriv('aes-256-gcm', sealKey, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+}
+
 type PowertoolsMiddleware = ReturnType<typeof makeHandlerIdempotent>;
 /** The middy request Powertools' middleware works on: ours carries the proxy event, this one the idempotency input. */
 type IdempotencyRequest = Parameters<NonNullable<PowertoolsMiddleware['before']>>[0] & { response: unknown };
@@ -61,8 +88,9 @@ type IdempotencyRequest = Parameters<NonNullable<PowertoolsMiddleware['before']>
  * authorized caller reserves a key, and before errorResponse, whose envelope it stores.
  *
  * A record is keyed by the route and a hash of (credential, key), and holds a hash of the
- * request (resource, path ids, query, JSON body) and its response: status, body and the
- * route's own headers (content type…); CORS and x-correlation-id are those of each request.
+ * request (resource, path ids, query, JSON body) and its response: status, body (sealed with
+ * a key derived from the credential and the Idempotency-Key, see sealingKey) and the route's
+ * own headers (content type…); CORS and x-correlation-id are those of each request.
  * - no header: nothing happens, the route runs as it always did;
  * - a new key: the route runs; its response is stored for 24 hours, a 4xx included; a 5xx
  *   (or a crash) removes the record, so the client may retry;
@@ -84,14 +112,15 @@ export function idempotency(routeName: RouteName, persistenceStore: () => BasePe
   });
   let powertools: PowertoolsMiddleware | undefined;
   // The requests that reserved a key and must settle it, by middy request.
-  const reserved = new WeakMap<object, IdempotencyRequest>();
+  const reserved = new WeakMap<object, { idempotencyRequest: IdempotencyRequest; sealKey: Buffer }>();
 
   const settle = async (request: object, response: APIGatewayProxyResult | null | undefined) => {
-    const idempotencyRequest = reserved.get(request);
-    if (!idempotencyRequest || !powertools) return;
+    const reservation = reserved.get(request);
+    if (!reservation || !powertools) return;
     reserved.delete(request);
+    const { idempotencyRequest, sealKey } = reservation;
     if (response && response.statusCode < 500) {
-      idempotencyRequest.response = storedResponse(response);
+      idempotencyRequest.response = storedResponse(response, sealKey);
       await powertools.after?.(idempotencyRequest);
     } else {
       await powertools.onError?.(idempotencyRequest);
@@ -105,9 +134,10 @@ export function idempotency(routeName: RouteName, persistenceStore: () => BasePe
       if (key === undefined) return;
       if (!context.principal) throw new Error('idempotency() runs after authorizationContext()');
       powertools ??= makeHandlerIdempotent({ persistenceStore: persistenceStore(), config, keyPrefix: routeName });
+      const credential = credentialOf(context.principal);
       const idempotencyRequest: IdempotencyRequest = {
         event: {
-          key: { credential: credentialOf(context.principal), key },
+          key: { credential, key },
           request: { resource: event.resource, path: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body: context.jsonBody ?? null },
         },
         context,
@@ -122,8 +152,9 @@ export function idempotency(routeName: RouteName, persistenceStore: () => BasePe
       } catch (error) {
         throw refusalOf(error);
       }
-      if (stored === undefined) reserved.set(request, idempotencyRequest);
-      else context.idempotentReplay = stored as APIGatewayProxyResult;
+      const sealKey = sealingKey(credential, key);
+      if (stored === undefined) reserved.set(request, { idempotencyRequest, sealKey });
+      else context.idempotentReplay = replayOf(stored as APIGatewayProxyResult, sealKey);
     },
     after: async (request) => {
       if (request.context.idempotentReplay) {
@@ -157,10 +188,15 @@ function refusalOf(error: unknown): unknown {
   return error;
 }
 
-/** What is kept of a response: its status, body and the route's own headers (string values; DynamoDB stores no undefined). */
-function storedResponse(response: APIGatewayProxyResult): APIGatewayProxyResult {
+/** What is kept of a response: its status, sealed body and the route's own headers (string values; DynamoDB stores no undefined). */
+function storedResponse(response: APIGatewayProxyResult, sealKey: Buffer): APIGatewayProxyResult {
   const headers = Object.fromEntries(
     Object.entries(response.headers ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name.toLowerCase(), String(value)]])),
   );
-  return { statusCode: response.statusCode, headers, body: response.body, ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}) };
+  return { statusCode: response.statusCode, headers, body: seal(response.body, sealKey), ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}) };
+}
+
+/** The stored response as it is answered again: its body opened. */
+function replayOf(stored: APIGatewayProxyResult, sealKey: Buffer): APIGatewayProxyResult {
+  return { ...stored, body: unseal(stored.body, sealKey) };
 }
