@@ -184,8 +184,11 @@ const OWN_KEYS_ONLY = new Set<string>(['getApiKey', 'rotateApiKey', 'revokeApiKe
 
 /** Every item of both organizations' partitions and every email sent to this organization's domain: what any call could change. */
 async function snapshot() {
+  // The authorizer records a key's first use in an hour (`last_used_at`) whatever the route then decides: not a change a call made.
   const partition = async (id: string) =>
-    queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${id}` }, ConsistentRead: true });
+    (await queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${id}` }, ConsistentRead: true })).map(
+      ({ last_used_at: _lastUsed, ...item }) => item,
+    );
   const store = await fetch(`${runtime.sesEndpoint}/store`);
   const { emails } = (await store.json()) as { emails: SentEmail[] };
   // A webhook endpoint's deliveries live under a partition of its own. Requests make them and
