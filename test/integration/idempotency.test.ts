@@ -261,10 +261,20 @@ describe('every POST route of the manifest takes Idempotency-Key', () => {
 describe('the reads and writes Idempotency-Key adds to a request', () => {
   const commands: string[] = [];
   const client = new DynamoDBClient({ region: runtime.region, endpoint: runtime.dynamoDbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  // Each command, with the write capacity DynamoDB reports for it (a refused conditional write reports none here, but is billed as one).
+  const units: (number | undefined)[] = [];
   client.middlewareStack.add(
-    (next, context) => (args) => {
+    (next, context) => async (args) => {
       commands.push(context.commandName as string);
-      return next(args);
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      try {
+        const result = await next(args);
+        units.push((result.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity?.CapacityUnits);
+        return result;
+      } catch (error) {
+        units.push(undefined);
+        throw error;
+      }
     },
     { step: 'initialize', name: 'countCommands' },
   );
@@ -291,10 +301,19 @@ describe('the reads and writes Idempotency-Key adds to a request', () => {
     const key = randomUUID();
     const measure = async (send: () => Promise<unknown>) => {
       commands.length = 0;
+      units.length = 0;
       await send();
       return [...commands];
     };
     expect(await measure(() => run(event(key), context()))).toEqual(['PutItemCommand', 'UpdateItemCommand']);
+    const firstUnits = [...units];
+    // A typical 1 KB answer: the stored record outgrows one write unit.
+    outcome = async () => envelope({ id: 'tpl_2', description: 'x'.repeat(1000) }, undefined, 201);
+    const bigKey = randomUUID();
+    await measure(() => run(event(bigKey), context()));
+    const bigUnits = [...units];
+    expect({ firstUnits, bigUnits }).toEqual({ firstUnits: [1, 1], bigUnits: [1, 2] });
+    outcome = async () => envelope({ id: 'tpl_1' }, undefined, 201);
     expect(await measure(() => run(event(key), context()))).toEqual(['PutItemCommand']);
     outcome = async () => {
       throw new Error('the table is down');
