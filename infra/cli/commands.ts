@@ -97,10 +97,12 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       org: { placeholder: 'O', required: true, description: 'the organization the key acts for' },
       user: { placeholder: 'U', description: "a member: the key is that member's personal key (pk_user_…)" },
       scopes: { placeholder: 'a,b', required: true, description: 'comma-separated scopes, such as users:read,users:write' },
+      name: { placeholder: 'N', description: 'what the key is for, shown in key lists (default "Operator key")' },
     },
     run: async (flags, { db }) => {
       const scopes = flag(v.array(ScopeName), flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean), 'scopes');
-      const { key_id, key } = await createApiKey(db, { orgId: flag(Id, flags.org, 'org'), userId: flag(v.optional(Id), flags.user, 'user'), scopes }, now());
+      const name = flag(v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100))), flags.name, 'name');
+      const { key_id, key } = await createApiKey(db, { orgId: flag(Id, flags.org, 'org'), userId: flag(v.optional(Id), flags.user, 'user'), scopes, name }, now());
       return { key_id, key };
     },
   },

@@ -135,6 +135,15 @@ describe('cli commands build an organization and its credentials', () => {
 
     const token = await cli('token', '--user', user.json.user_id);
     expect((await listUsers(org.json.org_id, token.json.id_token)).status).toBe(200);
+    // The operator's keys are managed keys: the owner sees them through the API, named.
+    const named = await cli('key', 'create', '--org', org.json.org_id, '--scopes', 'audit:read', '--name', 'Bootstrap export');
+    const listed = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.json.org_id}/api-keys`, { token: token.json.id_token });
+    expect(listed.body.api_keys).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: named.json.key_id, name: 'Bootstrap export', created_by: null }),
+        expect.objectContaining({ id: key.json.key_id, name: 'Operator key', kind: 'org' }),
+      ]),
+    );
     const expired = await cli('token', '--user', user.json.user_id, '--expires-in=-30');
     expect((await listUsers(org.json.org_id, expired.json.id_token)).status).toBe(401);
 
@@ -216,7 +225,7 @@ describe('cli command line', () => {
   it('prints the commands of a group for <group> --help', async () => {
     const group = await offline('key', '--help');
     expect(group.code).toBe(0);
-    expect(group.stdout).toContain('key create --org O [--user U] --scopes a,b');
+    expect(group.stdout).toContain('key create --org O [--user U] --scopes a,b [--name N]');
     expect(group.stdout).toContain('key revoke --id K');
     expect(group.stdout).not.toContain('user create');
   });
