@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, DynamoDBBatchResponse, SQSBatchResponse } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, DynamoDBBatchResponse, SQSBatchResponse } from 'aws-lambda';
 import { App } from 'aws-cdk-lib';
 import { lambdaContext } from '../../infra/local/api-gateway';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
@@ -24,7 +24,7 @@ import { SCOPES } from '../../shared/auth/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
 import { EVENT_SOURCE } from '../../shared/events/event-catalog';
-import { AUTHORIZER, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listFunctions, listHandlers, type RouteName, type RoutePermissions } from '../../shared/routes';
+import { AUTHORIZER, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listFunctions, listHandlers, ROUTES, type RouteName, type RoutePermissions } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
 import { idTokenFor, localDeployment } from '../support/api';
 import { emailsTo } from '../support/invite-mail';
@@ -337,6 +337,17 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     expect({ status: response.statusCode, ...failure }).toEqual({ status: sample.expectedStatus });
     expect(response.headers?.['x-correlation-id']).toBe(`sample-${routeName}`);
     CHECKS[routeName](body);
+  });
+
+  it(`${ROUTES.createTemplate.handler} answers a keyed request once: the bundle's Powertools idempotency replays it from the idempotency table`, async () => {
+    const sample = sampleEvents(setup).find((e): e is SampleEvent => e.routeName === 'createTemplate')!;
+    const event = sample.event as APIGatewayProxyEvent;
+    const keyed: APIGatewayProxyEvent = { ...event, headers: { ...event.headers, 'Idempotency-Key': `artefacts-${Date.now()}` } };
+    const invoke = () => bundleHandler(ROUTES.createTemplate.handler)(keyed, lambdaContext('createTemplate')) as Promise<APIGatewayProxyResult>;
+    const first = await invoke();
+    const replay = await invoke();
+    expect(first.statusCode).toBe(201);
+    expect({ status: replay.statusCode, body: replay.body, replayed: replay.headers?.['idempotent-replayed'] }).toEqual({ status: 201, body: first.body, replayed: 'true' });
   });
 
   it('the invitations the invite functions sent (and resent) are emailed through the SES emulator, by the deployment’s invitation mail consumer', async () => {
