@@ -86,6 +86,7 @@ export class VoiceOrgStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'RecordingsBucketName', { value: recordings.bucket.bucketName });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
+    new CfnOutput(this, 'IdempotencyTableName', { value: data.idempotencyTable.tableName });
     new CfnOutput(this, 'EventBusName', { value: eventBus.bus.eventBusName });
     new CfnOutput(this, 'ProfileKeyArn', { value: data.profileKey.keyArn });
     new CfnOutput(this, 'IdTokenIssuer', { value: identity.issuer.issuer });
