@@ -412,6 +412,7 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
         TimeToLiveSpecification: { AttributeName: IDEMPOTENCY_TABLE.ttlAttribute, Enabled: true },
       });
       expect(table.DeletionPolicy).toBe('Delete');
+      expect(template.toJSON().Outputs.IdempotencyTableName).toEqual({ Value: { Ref: idempotencyTableLogicalId(template) } });
     });
 
     it('is granted, with exactly the actions of listFunctions, to the functions of the routes that take Idempotency-Key, who alone get its name', () => {
