@@ -93,7 +93,8 @@ type IdempotencyRequest = Parameters<NonNullable<PowertoolsMiddleware['before']>
  * own headers (content type…); CORS and x-correlation-id are those of each request.
  * - no header: nothing happens, the route runs as it always did;
  * - a new key: the route runs; its response is stored for 24 hours, a 4xx included; a 5xx
- *   (or a crash) removes the record, so the client may retry;
+ *   removes the record, so the client may retry (a function that dies mid-request leaves it
+ *   in progress until its deadline, Powertools' in_progress_expiration);
  * - a stored key: the route does not run; the stored response is answered with
  *   `Idempotent-Replayed: true` (the handler returns `context.idempotentReplay`);
  * - the same key with another request: 422 IDEMPOTENCY_KEY_REUSED; while the first request
