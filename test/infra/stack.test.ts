@@ -460,9 +460,9 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
     });
 
-    it('grants the authorizer exactly GetItem and PutItem on the table and its indexes', () => {
+    it("grants the authorizer exactly GetItem, PutItem (identity links) and UpdateItem (a key's last use) on the table and its indexes", () => {
       const statements = functionStatements(template, authorizerFunctionId(template)).filter(isDynamoStatement);
-      expect(statements.flatMap(actionsOf).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+      expect(statements.flatMap(actionsOf).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
       for (const statement of statements) {
         expect(statement.Effect).toBe('Allow');
         expect([statement.Resource].flat()).toEqual([tableArn(), indexArns()]);
@@ -517,14 +517,15 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
     });
 
-    it('lets the upload function put, the completion function read, and the object cleanup consumer alone list, delete and abort uploads', () => {
+    it('lets the upload function put, the completion and media functions read, and the object cleanup consumer alone list, delete and abort uploads', () => {
       const holders = (action: string) =>
         listFunctions()
           .filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).includes(`s3:${action}`)))
           .map((f) => f.handler);
       expect(holders('PutObject')).toEqual([ROUTES.createUploadUrl.handler]);
       // GetObject is the action HeadObject needs: the completion reads the stored content type, which S3 events do not carry.
-      expect(holders('GetObject')).toEqual([EVENT_HANDLERS.completeUpload.handler]);
+      // The media routes sign GET URLs, which work only with the signer's GetObject.
+      expect(holders('GetObject').sort()).toEqual([ROUTES.getRecordingMedia.handler, ROUTES.getPublicRecordingMedia.handler, EVENT_HANDLERS.completeUpload.handler].sort());
       // A permanent delete only commits; the object goes when the consumer handles recording.deleted.
       for (const action of ['DeleteObject', 'AbortMultipartUpload', 'ListBucket', 'ListBucketMultipartUploads']) {
         expect({ action, holders: holders(action) }).toEqual({ action, holders: [EVENT_CONSUMERS.objectCleanup.handler] });
