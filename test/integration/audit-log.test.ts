@@ -1,3 +1,5 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { apiKeySecretItem } from '../../shared/storage/api-key-items';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import type { DomainEvent, EventType } from '../../shared/events/event-catalog';
 import type { AuditEntry } from '../../shared/schemas/audit';
@@ -35,7 +37,13 @@ async function quietOrg() {
   const u = unique();
   const orgId = `org_aud_${u}`;
   const key = `pk_org_aud${u}${'q'.repeat(20)}`;
-  await seed(localDeployment().db, { orgs: [{ id: orgId, name: `Audit ${u}` }], api_keys: [{ org_id: orgId, key, scopes: ['audit:read'] }] });
+  const { db } = localDeployment();
+  await seed(db, { orgs: [{ id: orgId, name: `Audit ${u}` }] });
+  // The reader's key is stored as the operator stored keys before they were managed: a secret
+  // item alone, which authenticates and makes no api_key.created entry in the log under test.
+  const keyHash = hashApiKey(key);
+  const secret = { key_id: apiKeyIdFromHash(keyHash), key_hash: keyHash, org_id: orgId, scopes: ['audit:read' as const], created_at: new Date().toISOString() };
+  await db.client.send(new PutCommand({ TableName: db.tableName, Item: apiKeySecretItem(secret) }));
   return { orgId, key };
 }
 
