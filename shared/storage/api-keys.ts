@@ -3,7 +3,7 @@ import { apiKeyFromItem, apiKeyItem, apiKeySecretFromItem, apiKeySecretItem, sec
 import type { TableContext } from './dynamo';
 import { keys } from './keys';
 import { queryAll } from './query-all';
-import { commitParts, type TransactionPart } from './transactions';
+import { appliedUnlessConditionFails, commitParts, type TransactionPart } from './transactions';
 
 export * from './api-key-items';
 
@@ -179,8 +179,8 @@ export async function markApiKeySecretRevoked(db: TableContext, keyHash: string,
  * managed item. It is not stamped: a use is not a change anyone made.
  */
 export async function recordApiKeyUse(db: TableContext, orgId: string, keyId: string, usedAt: string, staleBefore: string): Promise<boolean> {
-  try {
-    await db.client.send(
+  return appliedUnlessConditionFails(
+    db.client.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: keys.apiKey(orgId, keyId),
@@ -188,10 +188,6 @@ export async function recordApiKeyUse(db: TableContext, orgId: string, keyId: st
         ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(last_used_at) OR last_used_at < :stale)',
         ExpressionAttributeValues: { ':now': usedAt, ':stale': staleBefore },
       }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+    ),
+  );
 }

@@ -68,3 +68,17 @@ export function isConditionFailure(error: unknown): boolean {
     (cancellationCodes(error) ?? []).includes('ConditionalCheckFailed')
   );
 }
+
+/**
+ * Sends a conditional write and tells whether it applied: false when only its condition
+ * failed (the state it guards against is there), any other error rethrown.
+ */
+export async function appliedUnlessConditionFails(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}

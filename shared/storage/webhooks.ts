@@ -3,7 +3,7 @@ import { changeStamp } from './change-stamp';
 import type { TableContext } from './dynamo';
 import { keys } from './keys';
 import { tombstonePart } from './tombstones';
-import { commitParts, isConditionFailure, WriteConflict } from './transactions';
+import { appliedUnlessConditionFails, commitParts, isConditionFailure, WriteConflict } from './transactions';
 import { webhookFromItem, webhookItem, type StoredSecret, type WebhookRecord } from './webhook-items';
 
 export * from './webhook-items';
@@ -146,8 +146,8 @@ export async function clearWebhookFailing(db: TableContext, orgId: string, webho
  * re-enabled or succeeded meanwhile, or is gone.
  */
 export async function disableFailingWebhook(db: TableContext, orgId: string, webhookId: string, cutoff: string, now: string): Promise<boolean> {
-  try {
-    await db.client.send(
+  return appliedUnlessConditionFails(
+    db.client.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: keys.webhook(orgId, webhookId),
@@ -155,10 +155,6 @@ export async function disableFailingWebhook(db: TableContext, orgId: string, web
         ConditionExpression: 'enabled = :true AND failing_since <= :cutoff',
         ExpressionAttributeValues: { ':false': false, ':true': true, ':failing': 'failing', ':now': now, ':cutoff': cutoff, ':stamp': changeStamp().last_change },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
