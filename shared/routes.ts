@@ -330,7 +330,8 @@ export const ROUTES = {
     handler: 'functions/api-keys/create-api-key',
     summary: 'Create an organization key (owners and admins) or your own personal key; the answer holds the secret, shown this once',
     access: { idToken: { minRole: 'viewer' } },
-    permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+    // PutItem: the managed key and its secret, in one transaction.
+    permissions: { table: ['GetItem', 'PutItem'] },
   },
   getApiKey: {
     method: 'GET',
@@ -338,7 +339,7 @@ export const ROUTES = {
     handler: 'functions/api-keys/get-api-key',
     summary: 'Read an API key (never its secret)',
     access: { idToken: { minRole: 'viewer' } },
-    permissions: { table: ['GetItem', 'Query'] },
+    permissions: { table: ['GetItem'] },
   },
   rotateApiKey: {
     method: 'POST',
@@ -346,7 +347,8 @@ export const ROUTES = {
     handler: 'functions/api-keys/rotate-api-key',
     summary: 'Issue a new secret for the same key; the old one keeps working for the grace period asked for (0 to 24 hours)',
     access: { idToken: { minRole: 'viewer' } },
-    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    // One transaction: the key and the new secret put, the replaced secret put with its end (or deleted), an older grace-period secret deleted.
+    permissions: { table: ['GetItem', 'PutItem', 'DeleteItem'] },
   },
   revokeApiKey: {
     method: 'DELETE',
@@ -354,7 +356,8 @@ export const ROUTES = {
     handler: 'functions/api-keys/revoke-api-key',
     summary: 'Revoke an API key: refused once the authorizer cache expires',
     access: { idToken: { minRole: 'viewer' } },
-    permissions: { table: ['GetItem', 'Query', 'UpdateItem'] },
+    // One transaction: the key put, its secret marked revoked, a grace-period secret deleted.
+    permissions: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
   listWebhooks: {
     method: 'GET',
