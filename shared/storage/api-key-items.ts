@@ -54,6 +54,15 @@ export interface ApiKeySecretRecord {
   retires_at?: string;
 }
 
+/** What a new key is made of; the rest starts empty (never used, rotated or revoked; no grace-period secret). */
+export type NewApiKey = Pick<ApiKeyRecord, 'key_id' | 'org_id' | 'kind' | 'name' | 'prefix' | 'scopes' | 'user_id' | 'created_at' | 'created_by' | 'secret_hash'> &
+  Partial<Pick<ApiKeyRecord, 'expires_at'>>;
+
+/** A key as it is created. */
+export function newApiKeyRecord(key: NewApiKey): ApiKeyRecord {
+  return { expires_at: null, ...key, last_used_at: null, revoked_at: null, rotated_at: null, previous_secret: null };
+}
+
 /** The sort key of a managed key, for the stream's classification (shared/storage/stream-items.ts). */
 export const API_KEY_SORT_KEY = /^APIKEY#[^#]+$/;
 

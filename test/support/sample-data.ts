@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey, hashApiKey, keyPrefixOf } from '../../shared/auth/api-key-secrets';
-import { insertApiKey } from '../../shared/storage/api-keys';
+import { insertApiKey, newApiKeyRecord } from '../../shared/storage/api-keys';
 import { SCOPES } from '../../shared/auth/access';
 import { hashInviteToken } from '../../shared/domain/invites/invites';
 import type { FixtureInput } from '../../shared/schemas/fixture';
@@ -187,23 +187,21 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
 /** An organization key created by the owner, under a known id, to read, rotate and revoke (its secret is never used). */
 async function seedSampleApiKey(db: TableContext, ids: SampleIds, now: Date): Promise<void> {
   const secret = generateApiKey('org_key');
-  await insertApiKey(db, {
-    key_id: ids.apiKeyId,
-    org_id: ids.orgId,
-    kind: 'org',
-    name: 'CRM sync',
-    prefix: keyPrefixOf(secret),
-    scopes: ['recordings:read'],
-    user_id: null,
-    created_at: now.toISOString(),
-    created_by: ids.ownerId,
-    last_used_at: null,
-    expires_at: null,
-    revoked_at: null,
-    rotated_at: null,
-    secret_hash: hashApiKey(secret),
-    previous_secret: null,
-  });
+  await insertApiKey(
+    db,
+    newApiKeyRecord({
+      key_id: ids.apiKeyId,
+      org_id: ids.orgId,
+      kind: 'org',
+      name: 'CRM sync',
+      prefix: keyPrefixOf(secret),
+      scopes: ['recordings:read'],
+      user_id: null,
+      created_at: now.toISOString(),
+      created_by: ids.ownerId,
+      secret_hash: hashApiKey(secret),
+    }),
+  );
 }
 
 /** Where the sample endpoints point: a loopback port nothing listens on (the test deployment allows loopback URLs). */

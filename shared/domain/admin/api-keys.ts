@@ -1,7 +1,7 @@
 import type { Scope } from '../../auth/access';
 import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-key-secrets';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
-import { adoptApiKey, findApiKeySecretById, getApiKey, getApiKeySecret, insertApiKey, markApiKeySecretRevoked, type ApiKeyRecord } from '../../storage/api-keys';
+import { adoptApiKey, findApiKeySecretById, getApiKey, getApiKeySecret, insertApiKey, markApiKeySecretRevoked, newApiKeyRecord, type ApiKeyRecord } from '../../storage/api-keys';
 import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
@@ -83,7 +83,7 @@ async function prepareKey(db: TableContext, input: ApiKeyInput, now: Date): Prom
     throw new NotFoundError('MEMBER_NOT_FOUND', `User ${input.userId} is not a member of ${input.orgId}.`);
   }
   const keyHash = hashApiKey(key);
-  const record: ApiKeyRecord = {
+  const record = newApiKeyRecord({
     key_id: apiKeyIdFromHash(keyHash),
     org_id: input.orgId,
     kind: input.userId ? 'personal' : 'org',
@@ -93,12 +93,7 @@ async function prepareKey(db: TableContext, input: ApiKeyInput, now: Date): Prom
     user_id: input.userId ?? null,
     created_at: now.toISOString(),
     created_by: null,
-    last_used_at: null,
-    expires_at: null,
-    revoked_at: null,
-    rotated_at: null,
     secret_hash: keyHash,
-    previous_secret: null,
-  };
+  });
   return { key, record };
 }

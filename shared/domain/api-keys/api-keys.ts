@@ -8,6 +8,7 @@ import {
   getApiKey,
   insertApiKey,
   listMemberApiKeys,
+  newApiKeyRecord,
   listApiKeys as listStoredApiKeys,
   revokeApiKeySecrets,
   rotateApiKeySecret,
@@ -76,7 +77,7 @@ export async function createApiKey(deps: ApiKeyDeps, caller: MemberCaller, body:
   }
   const secret = generateApiKey(body.kind === 'org' ? 'org_key' : 'user_key');
   const secretHash = hashApiKey(secret);
-  const key: ApiKeyRecord = {
+  const key = newApiKeyRecord({
     key_id: apiKeyIdFromHash(secretHash),
     org_id: caller.orgId,
     kind: body.kind,
@@ -86,13 +87,9 @@ export async function createApiKey(deps: ApiKeyDeps, caller: MemberCaller, body:
     user_id: body.kind === 'personal' ? caller.userId : null,
     created_at: now.toISOString(),
     created_by: caller.userId,
-    last_used_at: null,
     expires_at: body.expires_at ? new Date(body.expires_at).toISOString() : null,
-    revoked_at: null,
-    rotated_at: null,
     secret_hash: secretHash,
-    previous_secret: null,
-  };
+  });
   await insertApiKey(deps.db, key);
   return { ...apiKeyView(key, now), secret };
 }
@@ -133,7 +130,8 @@ export async function getApiKeyView(deps: ApiKeyDeps, caller: MemberCaller, keyI
  * Revoking a revoked key changes nothing and answers it as it is.
  */
 export async function revokeApiKey(deps: ApiKeyDeps, caller: MemberCaller, keyId: string): Promise<ApiKey> {
-  return apiKeyView(await revokeKey(deps.db, await visibleKey(deps, caller, keyId), deps.now()), deps.now());
+  const now = deps.now();
+  return apiKeyView(await revokeKey(deps.db, await visibleKey(deps, caller, keyId), now), now);
 }
 
 /**
@@ -181,7 +179,8 @@ export async function rotateApiKey(deps: ApiKeyDeps, caller: MemberCaller, keyId
   try {
     await rotateApiKeySecret(deps.db, key, next);
   } catch (error) {
-    if (error instanceof WriteConflict && error.failedAt('key')) throw new ConflictError('CONCURRENT_UPDATE', 'The key was revoked or rotated meanwhile; read it again.');
+    // The key was revoked or rotated meanwhile (a failed condition), or another transaction held it.
+    if (error instanceof WriteConflict) throw new ConflictError('CONCURRENT_UPDATE', 'The key was revoked or rotated meanwhile; read it again.');
     throw error;
   }
   return { ...apiKeyView(next, now), secret, previous_secret_expires_at: retiresAt };
