@@ -1,5 +1,6 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import type { CustomDomainSettings } from './constructs/domain';
 import { STACK_DEFAULTS, type VoiceOrgStackProps } from './stack';
 
 /**
@@ -22,6 +23,10 @@ export const CONTEXT_KEYS = [
   'trashRetentionDays',
   'auditRetentionDays',
   'alarmTopicArn',
+  'cognitoPasswordAuth',
+  'domainName',
+  'certificateArn',
+  'basePath',
 ] as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -74,6 +79,14 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
     throw new Error(`Context alarmTopicArn must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>), not ${JSON.stringify(alarmTopicArn)}.`);
   }
 
+  // A flag: JSON true in cdk.json, the string "true" with -c.
+  const passwordAuthValue: unknown = node.tryGetContext('cognitoPasswordAuth');
+  if (![undefined, null, '', true, false, 'true', 'false'].includes(passwordAuthValue as never)) {
+    throw new Error(`Context cognitoPasswordAuth must be true or false, not ${JSON.stringify(passwordAuthValue)}.`);
+  }
+  const passwordAuth = passwordAuthValue === true || passwordAuthValue === 'true';
+  if (passwordAuth && issuer) throw new Error('Context cognitoPasswordAuth applies to the Cognito user pool the stack creates: leave it out with idTokenIssuer.');
+
   return {
     stackName: `VoiceOrgApi-${stage}`,
     props: {
@@ -89,6 +102,32 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
       trashRetentionDays: days('trashRetentionDays'),
       auditRetentionDays: days('auditRetentionDays'),
       alarmTopicArn,
+      cognitoPasswordAuth: passwordAuth || undefined,
+      customDomain: customDomainFromContext(text),
     },
   };
+}
+
+/** The custom domain context keys: a domain name and its ACM certificate go together; a base path needs both. */
+function customDomainFromContext(text: (name: ContextKey) => string | undefined): CustomDomainSettings | undefined {
+  const domainName = text('domainName');
+  const certificateArn = text('certificateArn');
+  const basePath = text('basePath');
+  if (!domainName && !certificateArn) {
+    if (basePath !== undefined) throw new Error('Context basePath needs domainName and certificateArn (it is the path of the API on the custom domain).');
+    return undefined;
+  }
+  if (!domainName || !certificateArn) throw new Error('Context domainName and certificateArn go together (the custom domain and its ACM certificate, in the stack\'s region).');
+  if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domainName)) {
+    throw new Error(`Context domainName must be a lower-case DNS name such as api.example.com, not ${JSON.stringify(domainName)}.`);
+  }
+  if (!/^arn:aws[\w-]*:acm:[\w-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
+    throw new Error(`Context certificateArn must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>), not ${JSON.stringify(certificateArn)}.`);
+  }
+  // API Gateway base paths: letters, digits and $-_.+!*'() ; '/' separates levels. A leading slash is tolerated.
+  const path = basePath?.replace(/^\/+|\/+$/g, '');
+  if (path !== undefined && path !== '' && !/^[A-Za-z0-9$\-_.+!*'()]+(\/[A-Za-z0-9$\-_.+!*'()]+)*$/.test(path)) {
+    throw new Error(`Context basePath must be letters, digits or $-_.+!*'() separated by /, not ${JSON.stringify(basePath)}.`);
+  }
+  return { domainName, certificateArn, basePath: path || undefined };
 }

@@ -8,6 +8,7 @@ import { GATEWAY } from '../shared/http/gateway';
 import { EVENT_HANDLERS } from '../shared/routes';
 import { addApi } from './constructs/api';
 import { addDataStore } from './constructs/data';
+import { addCustomDomain, type CustomDomainSettings } from './constructs/domain';
 import { addEventBus, addEventPipeline } from './constructs/events';
 import { addFunctions } from './constructs/functions';
 import { addIdentity, addTokenAuthorizer, type IdTokenIssuer } from './constructs/identity';
@@ -33,6 +34,10 @@ export interface VoiceOrgStackProps extends StackProps {
   auditRetentionDays?: number;
   /** An existing SNS topic (ARN) the dead-letter alarms of the event pipeline notify. */
   alarmTopicArn?: string;
+  /** Lets the stack's Cognito app client sign in with USER_PASSWORD_AUTH too (a first ID token from the AWS CLI), besides SRP. */
+  cognitoPasswordAuth?: boolean;
+  /** Serves the API on a custom domain too, at an optional base path. */
+  customDomain?: CustomDomainSettings;
 }
 
 /** What the stack uses when its props (or the app's context) leave a setting out. */
@@ -60,7 +65,7 @@ export class VoiceOrgStack extends Stack {
 
     const data = addDataStore(this);
     const recordings = addRecordingsStorage(this);
-    const identity = addIdentity(this, props.idTokenIssuer);
+    const identity = addIdentity(this, props.idTokenIssuer, { passwordAuth: props.cognitoPasswordAuth ?? false });
     const eventBus = addEventBus(this);
     const functions = addFunctions(this, {
       data,
@@ -82,6 +87,8 @@ export class VoiceOrgStack extends Stack {
       authorizer: addTokenAuthorizer(this, functions.authorizer, props.authorizerCacheSeconds ?? GATEWAY.authorizerCacheSeconds),
       functionFor: functions.forHandler,
     });
+
+    if (props.customDomain) addCustomDomain(this, this.api, props.customDomain);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'RecordingsBucketName', { value: recordings.bucket.bucketName });

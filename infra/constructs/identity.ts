@@ -22,8 +22,8 @@ export interface Identity {
  * The ID token issuer of the stack: an external one when given, else a Cognito user pool
  * and app client the stack creates (and outputs as UserPoolId).
  */
-export function addIdentity(stack: Stack, external?: IdTokenIssuer): Identity {
-  const issuer = external ?? addUserPool(stack);
+export function addIdentity(stack: Stack, external: IdTokenIssuer | undefined, options: UserPoolOptions = { passwordAuth: false }): Identity {
+  const issuer = external ?? addUserPool(stack, options);
   return {
     issuer,
     authorizerEnvironment: { ID_TOKEN_ISSUER: issuer.issuer, ID_TOKEN_AUDIENCE: issuer.audience, ID_TOKEN_JWKS_URL: issuer.jwksUrl },
@@ -45,7 +45,17 @@ export function addTokenAuthorizer(stack: Stack, handler: lambda.IFunction, cach
   });
 }
 
-function addUserPool(stack: Stack): IdTokenIssuer {
+/** How members of the stack's own user pool sign in. */
+export interface UserPoolOptions {
+  /**
+   * USER_PASSWORD_AUTH besides SRP on the app client, so that an operator can get an ID token
+   * with `aws cognito-idp initiate-auth` (docs/deploy.md). The same client, so the audience the
+   * authorizer trusts stays one; the password then travels to Cognito over TLS instead of SRP's proof.
+   */
+  passwordAuth: boolean;
+}
+
+function addUserPool(stack: Stack, options: UserPoolOptions): IdTokenIssuer {
   const userPool = new cognito.UserPool(stack, 'UserPool', {
     selfSignUpEnabled: false,
     signInAliases: { email: true },
@@ -72,9 +82,14 @@ function addUserPool(stack: Stack): IdTokenIssuer {
     'AwsSolutions-COG8',
     'The user pool stays on the Essentials feature plan: Plus (threat protection, compromised-credential checks) is billed per monthly active user. Sign-up is closed (admins invite members) and API keys do not use Cognito at all.',
   );
-  // Sign-in through SRP only: no hosted UI, so no OAuth flows or callback URLs to leave open.
-  const client = userPool.addClient('ApiClient', { authFlows: { userSrp: true }, generateSecret: false, disableOAuth: true });
+  // Sign-in through SRP (and USER_PASSWORD_AUTH when asked): no hosted UI, so no OAuth flows or callback URLs to leave open.
+  const client = userPool.addClient('ApiClient', {
+    authFlows: { userSrp: true, ...(options.passwordAuth ? { userPassword: true } : {}) },
+    generateSecret: false,
+    disableOAuth: true,
+  });
   const issuer = `https://cognito-idp.${stack.region}.amazonaws.com/${userPool.userPoolId}`;
   new CfnOutput(stack, 'UserPoolId', { value: userPool.userPoolId });
+  new CfnOutput(stack, 'UserPoolClientId', { value: client.userPoolClientId, description: 'The app client members sign in with (the ID tokens\' audience).' });
   return { issuer, audience: client.userPoolClientId, jwksUrl: `${issuer}/.well-known/jwks.json` };
 }
