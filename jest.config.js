@@ -5,9 +5,14 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** @type {import('jest').Config} */
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };
-// jose, valibot and middy ship ESM: let swc turn them into CommonJS for jest on Node 20.
+// jose, valibot and middy ship ESM: let swc turn them into CommonJS for jest on Node 20. So do the
+// ESM dependencies of openapi-typescript's CommonJS build (the typed client's generator), some nested
+// in its own node_modules: the pattern looks at the innermost node_modules/<package> of a path.
 // Bundles in a CDK cloud assembly (asset.<hash>/) are loaded as built, byte for byte (test/integration/artefacts.test.ts).
-const transformIgnorePatterns = ['/node_modules/(?!(@middy|jose|valibot)/)', '/asset\\.[0-9a-f]{64}/'];
+const transformIgnorePatterns = [
+  '/node_modules/(?!.*/node_modules/)(?!(@middy|jose|valibot|change-case|parse-json|index-to-position|supports-color)/)',
+  '/asset\\.[0-9a-f]{64}/',
+];
 const common = { transform, transformIgnorePatterns, testEnvironment: 'node' };
 
 module.exports = {
