@@ -11,7 +11,7 @@ import { openApiDocument } from '../../shared/openapi/document';
  *   npm run client:generate            # write the file
  *   npm run client:generate -- --check # exit 1 when the committed file is stale
  *
- * test/unit/typed-client-types.test.ts fails when the committed file differs from what this
+ * test/unit/typed-client.test.ts fails when the committed file differs from what this
  * produces, so a change to a route or a schema cannot ship with a stale client.
  */
 
