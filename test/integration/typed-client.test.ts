@@ -21,6 +21,8 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
  * `error`) is checked. Every response is also held to the document (test/support/contract.ts)
  * by the fetch the clients are given. The last test checks that the operations called are
  * exactly the document's: a new route fails here until a test calls it through the client.
+ * The tests share one organization and run in file order (the audit log reads what the
+ * template test did, the coverage test what all did): run the whole file.
  */
 const { runtime } = localDeployment();
 
