@@ -2,13 +2,13 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error';
 
 /** How the CLI is started; every usage line begins with it. */
-const CLI_INVOCATION = 'npm run cli -- ';
+const CLI_INVOCATION = 'npx voice-org ';
 
 /** One flag of a command; every flag takes a value. */
 export interface FlagSpec {
   /** What the usage shows for the value, e.g. `--email E`. */
   placeholder: string;
-  /** Shown without brackets in the usage (optional flags are in brackets). The command's own validation refuses it missing. */
+  /** Shown without brackets in the usage (optional flags are in brackets); refused missing (MISSING_FLAG) before the command runs. */
   required?: boolean;
   description: string;
 }
@@ -36,8 +36,8 @@ const isHelpFlag = (arg: string) => arg === '--help' || arg === '-h';
 
 /**
  * Reads `<command> [flags]`, a command being one or two words (`seed`, `user create`). Flags
- * are parsed by util.parseArgs in strict mode: an unknown flag, a flag without its value, or a
- * stray argument is a CliError naming it, with the command's usage. `--help` or `-h`, after a
+ * are parsed by util.parseArgs in strict mode: an unknown flag, a flag without its value, a
+ * stray argument or a required flag left out is a CliError naming it, with the command's usage. `--help` or `-h`, after a
  * command, a command group (`user --help`) or alone, asks for help instead.
  */
 export function parseCommandLine<Target>(argv: readonly string[], commands: Record<string, CommandSpec<Target>>): CommandLine<Target> {
@@ -52,8 +52,14 @@ export function parseCommandLine<Target>(argv: readonly string[], commands: Reco
     const { values } = parseArgs({ args: [...args], options, strict: true, allowPositionals: false });
     if (values.help) return { kind: 'help', text: commandHelp(name, command) };
     const { help: _help, ...flags } = values;
+    const missing = Object.entries(command.flags).filter(([flag, spec]) => spec.required && flags[flag] === undefined);
+    if (missing.length) {
+      const named = missing.map(([flag, spec]) => `--${flag} ${spec.placeholder}`).join(', ');
+      throw new CliError('MISSING_FLAG', `${name} needs ${named}.`, { usage: commandUsage(name, command) });
+    }
     return { kind: 'run', name, command, flags: flags as Record<string, string | undefined> };
   } catch (error) {
+    if (error instanceof CliError) throw error;
     // Read leniently, the same arguments say which one was wrong, and whether help was asked
     // for after all (`--timezon X --help`; but in `--name --help`, --help is a name).
     const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });

@@ -3,12 +3,14 @@ import * as v from 'valibot';
 import { createApiKey, revokeApiKey } from '../../shared/domain/admin/api-keys';
 import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
 import { seedFixture } from '../../shared/domain/admin/fixture';
+import { listAllApiKeys, listAllInvites, listAllMembers } from '../../shared/domain/admin/org-listings';
 import { listAuditLog } from '../../shared/domain/audit/list-audit-log';
 import { parseInput } from '../../shared/http/validation';
 import { DisplayName, Email, Id, MemberStatusName, RoleName, ScopeName, Timezone } from '../../shared/schemas/common';
 import { AUDIT_PAGE, ListAuditLogQuery } from '../../shared/schemas/audit';
 import { Fixture } from '../../shared/schemas/fixture';
-import { getUser } from '../../shared/storage/users';
+import { INVITE_STATUSES } from '../../shared/schemas/invites';
+import { findUserIdByEmail, getUser } from '../../shared/storage/users';
 import { loadIdentityProvider } from '../local/identity-provider';
 import { CliError } from './cli-error';
 import { EVENT_COMMANDS } from './event-commands';
@@ -91,6 +93,12 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
         now(),
       ),
   },
+  'member list': {
+    summary: "list an organization's active members, by email",
+    notes: 'The whole list as one JSON array, as List users shows each member (pending and removed memberships are not listed, as there).',
+    flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
+    run: (flags, { db }) => listAllMembers(db, flag(Id, flags.org, 'org')),
+  },
   'key create': {
     summary: 'create an API key; prints {key_id, key}, the key is shown only here',
     flags: {
@@ -114,19 +122,52 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       return { key_id, revoked_at };
     },
   },
-  token: {
-    summary: 'local only: an ID token from the local identity provider',
+  'key list': {
+    summary: "list an organization's API keys, newest first (never their secrets)",
+    notes: 'The whole list as one JSON array, as List API keys shows each key: revoked and expired keys included, with their status.',
     flags: {
-      user: { placeholder: 'U', required: true, description: 'the user id the token is for' },
+      org: { placeholder: 'O', required: true, description: 'the organization id' },
+      user: { placeholder: 'U', description: "only this member's personal keys" },
+    },
+    run: (flags, { db }) => listAllApiKeys(db, flag(Id, flags.org, 'org'), { userId: flag(v.optional(Id), flags.user, 'user') }, now()),
+  },
+  'invite list': {
+    summary: "list an organization's invitations, newest first",
+    notes: 'The whole list as one JSON array, as List invites shows each invitation (with its email delivery; never its token).',
+    flags: {
+      org: { placeholder: 'O', required: true, description: 'the organization id' },
+      status: { placeholder: 'S', description: `only invitations in this status: ${INVITE_STATUSES.join(', ')}` },
+    },
+    run: (flags, { db }) =>
+      listAllInvites(db, flag(Id, flags.org, 'org'), { status: flag(v.optional(v.picklist(INVITE_STATUSES, `must be one of ${INVITE_STATUSES.join(', ')}`)), flags.status, 'status') }, now()),
+  },
+  token: {
+    summary: 'local only: an ID token from the local identity provider, for a user or for an email',
+    notes: [
+      'With --user, or --email of an existing user: a token of that user. With --email of no user yet: a token of a new',
+      'person with that verified email (subject local|email:<email>), who becomes a user by accepting an invitation to it:',
+      '  POST /api/v1/organization/invites/accept {"token": "<the token of the invitation link>"} with this ID token.',
+    ].join('\n'),
+    flags: {
+      user: { placeholder: 'U', description: 'the user id the token is for' },
+      email: { placeholder: 'E', description: 'the email the token is for: its user, or a new person when no user has it' },
+      name: { placeholder: 'N', description: "the name claim of a new person's token (the display name acceptance gives them; default: the email's local part)" },
       'expires-in': { placeholder: 'SECONDS', description: 'lifetime in seconds (default: 3600; negative for an expired token, as --expires-in=-30)' },
     },
     run: async (flags, { db, local }) => {
       if (!local) throw new CliError('LOCAL_ONLY', 'token mints tokens of the local identity provider; in AWS, sign in through Cognito or your issuer.');
-      const userId = flag(Id, flags.user, 'user');
+      if ((flags.user === undefined) === (flags.email === undefined)) throw new CliError('INVALID_FLAGS', 'token takes --user U or --email E (one of them).');
       const expiresIn = flag(v.optional(v.pipe(v.string(), v.regex(/^-?\d+$/, 'must be a whole number of seconds'), v.transform(Number)), '3600'), flags['expires-in'], 'expires-in');
-      const user = await getUser(db, userId);
-      if (!user) throw new CliError('USER_NOT_FOUND', `User ${userId} does not exist.`);
+      const name = flag(v.optional(DisplayName), flags.name, 'name');
       const idp = await loadIdentityProvider(local.dataDir, local.issuer, local.audience);
+      const email = flags.email === undefined ? undefined : flag(Email, flags.email, 'email');
+      const userId = email === undefined ? flag(Id, flags.user, 'user') : await findUserIdByEmail(db, email);
+      const user = userId === undefined ? undefined : await getUser(db, userId);
+      if (!user) {
+        if (email === undefined) throw new CliError('USER_NOT_FOUND', `User ${userId} does not exist.`);
+        return { id_token: await idp.issueIdToken({ sub: `local|email:${email}`, email, name }, expiresIn) };
+      }
+      if (name !== undefined) throw new CliError('USER_EXISTS', `${user.email} is user ${user.user_id} (${user.display_name}): their token carries their own name, leave out --name.`);
       return { id_token: await idp.issueIdToken({ sub: `local|${user.user_id}`, email: user.email, name: user.display_name }, expiresIn) };
     },
   },

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { call, eventually, localDeployment, once } from '../support/api';
+import { CLI_BIN } from '../support/cli';
 import { repoRoot } from '../support/local-deployment';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
@@ -19,11 +19,11 @@ interface Listener {
   exited: Promise<number | null>;
 }
 
-/** Starts `webhooks listen` as `npm run cli --` does, and waits for its Ready line. */
+/** Starts `webhooks listen` as `npx voice-org` does (its bin, in one process: a signal reaches the CLI itself), and waits for its Ready line. */
 async function startListener(...args: string[]): Promise<Listener & { endpointId: string; url: string }> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'infra/cli/main.ts', 'webhooks', 'listen', ...args], {
+  const child = spawn(process.execPath, [CLI_BIN, 'webhooks', 'listen', ...args], {
     cwd: repoRoot,
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOCAL_DATA_DIR: dataDir },
+    env: { ...process.env, LOCAL_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
