@@ -96,6 +96,22 @@ export const Fixture = v.strictObject({
     ),
     [],
   ),
+  /**
+   * Pending invitations; created once (an existing id is left as it is). Each new one is
+   * emailed, with its accept link, like an invitation sent through the API.
+   */
+  invites: v.optional(
+    v.array(
+      v.strictObject({
+        id: Id,
+        org_id: Id,
+        email: Email,
+        role: v.optional(RoleName, 'member'),
+        expires_at: v.optional(Timestamp),
+      }),
+    ),
+    [],
+  ),
 });
 export type Fixture = v.InferOutput<typeof Fixture>;
 /** A fixture as written (defaults not yet applied). */

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { COMMANDS } from '../../infra/cli/commands';
-import { call, localDeployment, unique } from '../support/api';
-import { runCli } from '../support/cli';
+import { call, eventually, localDeployment, seed, unique } from '../support/api';
+import { runCli, runCommand } from '../support/cli';
 
 /** The admin CLI against the running local deployment, as an operator uses it. */
 const { dataDir, runtime, db } = localDeployment();
@@ -74,6 +74,7 @@ describe('cli seed', () => {
       templates: { created: 0, updated: 0, unchanged: 0 },
       recordings: { created: 1, updated: 0, unchanged: 0 },
       settings: { created: 1, updated: 0, unchanged: 0 },
+      invites: { created: 0, updated: 0, unchanged: 0 },
     });
     const before = await orgPartition(org);
 
@@ -215,11 +216,11 @@ describe('cli command line', () => {
   it('--help prints the usage of every command on stdout and exits 0, as does <command> --help', async () => {
     const [all, command] = await Promise.all([offline('--help'), offline('user', 'create', '-h')]);
     expect({ code: all.code, stderr: all.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(all.stdout).toMatch(/^Usage: npm run cli -- <command> \[flags\]/);
+    expect(all.stdout).toMatch(/^Usage: npx voice-org <command> \[flags\]/);
     for (const name of Object.keys(COMMANDS)) expect(all.stdout).toContain(`  ${name} `);
     expect(all.stdout).toContain('user create --email E --name N [--timezone Z] [--id ID]');
     expect({ code: command.code, stderr: command.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(command.stdout).toMatch(/^Usage: npm run cli -- user create /);
+    expect(command.stdout).toMatch(/^Usage: npx voice-org user create /);
   });
 
   it('prints the commands of a group for <group> --help', async () => {
@@ -237,7 +238,7 @@ describe('cli command line', () => {
     expect(typo.json).toEqual({
       error: 'UNKNOWN_FLAG',
       message: 'Unknown flag --timezon for user create.',
-      usage: 'Usage: npm run cli -- user create --email E --name N [--timezone Z] [--id ID]',
+      usage: 'Usage: npx voice-org user create --email E --name N [--timezone Z] [--id ID]',
     });
     // Nothing was created: the same email is still free, and the right flag is used.
     const created = await cli('user', 'create', '--email', email, '--name', 'Typo', '--timezone', 'Europe/Paris');
@@ -248,8 +249,109 @@ describe('cli command line', () => {
   it('refuses a missing value and a missing command as JSON on stderr with the usage, exit 1', async () => {
     const [missing, none] = await Promise.all([offline('key', 'revoke', '--id'), offline()]);
     expect({ code: missing.code, stdout: missing.stdout }).toEqual({ code: 1, stdout: '' });
-    expect(missing.json).toEqual({ error: 'MISSING_VALUE', message: expect.stringContaining('--id needs a value.'), usage: 'Usage: npm run cli -- key revoke --id K' });
+    expect(missing.json).toEqual({ error: 'MISSING_VALUE', message: expect.stringContaining('--id needs a value.'), usage: 'Usage: npx voice-org key revoke --id K' });
     expect(none.code).toBe(1);
     expect(none.json).toMatchObject({ error: 'UNKNOWN_COMMAND', message: 'No command given.', usage: expect.stringContaining('user create') });
+  });
+});
+
+describe('the voice-org bin', () => {
+  it('`npx voice-org` resolves the package\'s own bin in the repository and prints only JSON on stdout', async () => {
+    // As a user runs it: npx, in the repository, with no tsx or SDK setting of the test's own.
+    const npx = (...args: string[]) => runCommand('npx', ['voice-org', ...args], { LOCAL_DATA_DIR: dataDir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined, npm_config_update_notifier: 'false' });
+    const org = await npx('org', 'create', '--name', 'Npx Org');
+    expect(org.code).toBe(0);
+    // The whole of stdout is the result: no npm banner, no notice.
+    expect(JSON.parse(org.stdout)).toMatchObject({ org_id: expect.stringMatching(/^org_/), name: 'Npx Org' });
+    expect(org.stderr).not.toMatch(/NodeDeprecationWarning|AWS SDK|tsx/i);
+
+    const refused = await npx('org', 'create', '--nmae', 'X');
+    expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(JSON.parse(refused.stderr.split('\n').find((line) => line.startsWith('{'))!)).toMatchObject({ error: 'UNKNOWN_FLAG' });
+
+    const help = await npx('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npx voice-org <command> \[flags\]/);
+  });
+});
+
+describe('cli key list, member list, invite list', () => {
+  const id = unique();
+  const org = `org_lists_${id}`;
+  const owner = { id: `usr_owner_${id}`, email: `owner.${id}@example.com` };
+  const orgKey = `pk_org_lists${id}${'0'.repeat(20)}`;
+  const ownerToken = async () => (await cli('token', '--user', owner.id)).json.id_token as string;
+  const ready = (async () => {
+    await seed(db, {
+      orgs: [{ id: org, name: 'Lists Org' }],
+      users: [
+        { id: owner.id, email: owner.email, display_name: 'Owner' },
+        ...['b', 'c', 'd'].map((name) => ({ id: `usr_${name}_${id}`, email: `${name}.${id}@example.com`, display_name: name.toUpperCase() })),
+      ],
+      memberships: [
+        { org_id: org, user_id: owner.id, role: 'owner' },
+        { org_id: org, user_id: `usr_b_${id}`, role: 'member' },
+        { org_id: org, user_id: `usr_c_${id}`, role: 'viewer' },
+        { org_id: org, user_id: `usr_d_${id}`, role: 'member', status: 'pending' },
+      ],
+      api_keys: [{ org_id: org, key: orgKey, scopes: ['users:read', 'invites:read', 'invites:write'] }],
+    });
+    const personal = await cli('key', 'create', '--org', org, '--user', `usr_b_${id}`, '--scopes', 'recordings:read', '--name', 'B laptop');
+    const revoked = await cli('key', 'create', '--org', org, '--scopes', 'users:read', '--name', 'Old export');
+    await cli('key', 'revoke', '--id', revoked.json.key_id);
+    for (const who of ['x', 'y']) {
+      const sent = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${org}/invites`, { token: orgKey, body: { email: `${who}.${id}@example.com`, role: 'member' } });
+      expect(sent.status).toBe(201);
+    }
+    return { personal: personal.json.key_id as string, revoked: revoked.json.key_id as string };
+  })();
+
+  it('key list prints every key as List API keys shows them, newest first, never a secret; --user only that member\'s', async () => {
+    const { personal, revoked } = await ready;
+    const [listed, api] = await Promise.all([cli('key', 'list', '--org', org), call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/api-keys?limit=100`, { token: await ownerToken() })]);
+    expect(listed.code).toBe(0);
+    expect(listed.json).toEqual(api.body.api_keys);
+    expect(listed.json).toHaveLength(3);
+    expect(listed.json).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: personal, kind: 'personal', name: 'B laptop', status: 'active' }), expect.objectContaining({ id: revoked, status: 'revoked' })]),
+    );
+    expect(listed.stdout).not.toContain(orgKey);
+    expect(listed.stdout).not.toMatch(/"(secret|key|key_hash)"/);
+
+    const own = await cli('key', 'list', '--org', org, '--user', `usr_b_${id}`);
+    expect(own.json.map((key: { id: string }) => key.id)).toEqual([personal]);
+  });
+
+  it('member list prints every active member as List users shows them (pending ones are not members yet)', async () => {
+    await ready;
+    const [listed, api] = await Promise.all([cli('member', 'list', '--org', org), call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/users?limit=100`, { token: orgKey })]);
+    expect(listed.code).toBe(0);
+    expect(listed.json).toEqual(api.body.data);
+    expect(listed.json.map((member: { user_id: string; role: string }) => [member.user_id, member.role])).toEqual([
+      [`usr_b_${id}`, 'member'],
+      [`usr_c_${id}`, 'viewer'],
+      [owner.id, 'owner'],
+    ]);
+  });
+
+  it('invite list prints every invitation as List invites shows them (never a token); --status filters', async () => {
+    await ready;
+    // Wait for the emails, so that both listings see the same delivery state.
+    const emailed = await eventually(() => cli('invite', 'list', '--org', org), (result) => result.json?.every((invite: { email_status: string }) => invite.email_status === 'sent'), 10_000);
+    const api = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/invites?limit=100`, { token: orgKey });
+    expect(emailed.json).toEqual(api.body.invites);
+    expect(emailed.json.map((invite: { email: string }) => invite.email)).toEqual([`y.${id}@example.com`, `x.${id}@example.com`]);
+    expect(emailed.stdout).not.toMatch(/token/);
+    expect((await cli('invite', 'list', '--org', org, '--status', 'accepted')).json).toEqual([]);
+    expect((await cli('invite', 'list', '--org', org, '--status', 'pending')).json).toHaveLength(2);
+    expect((await cli('invite', 'list', '--org', org, '--status', 'lost')).json).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.stringContaining('status') });
+  });
+
+  it('an organization that does not exist is ORG_NOT_FOUND, not an empty list', async () => {
+    const results = await Promise.all([cli('key', 'list', '--org', `org_none_${id}`), cli('member', 'list', '--org', `org_none_${id}`), cli('invite', 'list', '--org', `org_none_${id}`)]);
+    for (const result of results) {
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 1, stdout: '' });
+      expect(result.json.error).toBe('ORG_NOT_FOUND');
+    }
   });
 });

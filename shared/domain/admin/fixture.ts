@@ -4,6 +4,7 @@ import type { TableContext } from '../../storage/dynamo';
 import { getTag, putTag } from '../../storage/tags';
 import { getTemplate, putTemplate } from '../../storage/templates';
 import { ensureApiKey } from './api-keys';
+import { ensureInvite } from './ensure-invite';
 import { ensureRecording } from './ensure-recording';
 import { ensureMemberSettings, type SettingsFixtureDeps } from './ensure-member-settings';
 import { ensureMembership, ensureOrganization, ensureUser, type EnsureOutcome } from './directory';
@@ -27,7 +28,7 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
   ) as SeedSummary;
   const count = (section: keyof Fixture, outcome: EnsureOutcome) => summary[section][outcome]++;
 
-  // In dependency order: memberships need orgs and users; keys, tags, recordings and settings need members.
+  // In dependency order: memberships need orgs and users; keys, tags, recordings, settings and invites need members.
   for (const org of fixture.orgs) count('orgs', await ensureOrganization(db, org, now));
   for (const user of fixture.users) count('users', await ensureUser(db, user, now));
   for (const m of fixture.memberships) {
@@ -43,6 +44,8 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
     if (!settings) throw new Error('Seeding member settings needs the profile cipher');
     for (const entry of fixture.settings) count('settings', await ensureMemberSettings(settings, entry, now));
   }
+  // Last: an invitation is refused for an active member, so the memberships come first.
+  for (const invite of fixture.invites) count('invites', await ensureInvite(db, invite, now));
   return summary;
 }
 
