@@ -15,15 +15,19 @@ import { listEndpoints, type Endpoint } from '../../shared/routes';
 
 const RAW = Symbol('raw response');
 
-/** A response of an extra route that is not JSON (the docs page's HTML). */
-export function rawResponse(contentType: string, body: string): { [RAW]: true; contentType: string; body: string } {
-  return { [RAW]: true, contentType, body };
+/** A response of an extra route that is not JSON (the docs page's HTML), with another status or more headers if given. */
+export function rawResponse(
+  contentType: string,
+  body: string,
+  options: { statusCode?: number; headers?: Record<string, string> } = {},
+): { [RAW]: true; contentType: string; body: string; statusCode?: number; headers?: Record<string, string> } {
+  return { [RAW]: true, contentType, body, ...options };
 }
 
 function extraResponse(value: unknown): APIGatewayProxyResult {
   if (typeof value === 'object' && value !== null && RAW in value) {
     const raw = value as ReturnType<typeof rawResponse>;
-    return { statusCode: 200, headers: { 'content-type': raw.contentType }, body: raw.body };
+    return { statusCode: raw.statusCode ?? 200, headers: { ...raw.headers, 'content-type': raw.contentType }, body: raw.body };
   }
   return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) };
 }
@@ -37,9 +41,10 @@ export interface ApiGatewayOptions {
   authorizerCacheSeconds: number;
   /**
    * Extra local-only GET routes (the identity provider's JWKS, the OpenAPI document, the docs
-   * page): a JSON value, or a `rawResponse` for another content type.
+   * page, the invitation accept page): a JSON value, or a `rawResponse` for another content type;
+   * a route may read the request's URL (its query) and answer asynchronously.
    */
-  extraRoutes?: Record<string, () => unknown>;
+  extraRoutes?: Record<string, (url: URL) => unknown>;
   stage?: string;
 }
 
@@ -111,7 +116,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     refuseOverLimits(request);
     const url = parseTarget(request.url);
     const extra = request.method === 'GET' ? options.extraRoutes?.[url.pathname] : undefined;
-    if (extra) return send(extraResponse(extra()));
+    if (extra) return send(extraResponse(await extra(url)));
 
     // As API Gateway: the path selects the resource, then the resource's method is looked up.
     const resource = matchResource(url.pathname);

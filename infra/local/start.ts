@@ -10,6 +10,7 @@ import { docsPage } from '../../shared/openapi/docs-page';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
 import { ensureIdempotencyTable, ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
+import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
 import { startEventPipeline, startQueueEmulator } from './event-pipeline';
 import { ensureProfileKey, localProfileCipher } from './profile-key';
 import { expireItems } from './ttl-emulator';
@@ -72,6 +73,8 @@ async function main(): Promise<void> {
     });
 
     let identityProvider: LocalIdentityProvider | undefined;
+    // The accept page reads the invite its link names (APP_URL defaults to this server).
+    const pageDb = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint: dynamo.endpoint });
     const gateway = createApiGateway({
       repoRoot,
       authorizerModule: AUTHORIZER.handler,
@@ -85,11 +88,16 @@ async function main(): Promise<void> {
         }),
         [OPENAPI_PATH]: () => openApiDocument(),
         [DOCS_PATH]: () => rawResponse('text/html; charset=utf-8', docsPage(openApiDocument(), OPENAPI_PATH)),
+        [INVITE_ACCEPT_PATH]: async (url) => {
+          const apiUrl = `http://${settings.host}:${(gateway.address() as AddressInfo).port}`;
+          const page = await inviteAcceptPage({ db: pageDb, apiUrl, now: () => new Date() }, url.searchParams);
+          return rawResponse(page.headers['content-type'], page.body, page);
+        },
       },
     });
     emulators.push({
       endpoint: '',
-      stop: () => new Promise<void>((resolve) => (gateway.closeAllConnections(), gateway.close(() => resolve()))),
+      stop: () => new Promise<void>((resolve) => (gateway.closeAllConnections(), gateway.close(() => (pageDb.client.destroy(), resolve())))),
     });
     await new Promise<void>((resolve, reject) => gateway.once('error', reject).listen(settings.port, settings.host, resolve));
     const apiUrl = `http://${settings.host}:${(gateway.address() as AddressInfo).port}`;
