@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       BUCKET_NAME: LOCAL.bucketName,
       S3_ENDPOINT: s3.endpoint,
       SQS_ENDPOINT: queues.endpoint,
-      // Developers receive deliveries on their own machine (`npm run cli -- webhooks listen`).
+      // Developers receive deliveries on their own machine (`npx voice-org webhooks listen`).
       WEBHOOK_ALLOW_LOCAL_URLS: 'true',
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
       POWERTOOLS_DEV: 'true',
@@ -185,7 +185,7 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
     const ownerToken = await idp.issueIdToken({ sub: `local|${DEMO_USERS.owner.id}`, email: DEMO_USERS.owner.email, name: DEMO_USERS.owner.display_name }, 12 * 3600);
     lines.push(
       '',
-      'Demo organization credentials (the owner ID token is valid for 12 hours; mint more with `npm run cli -- token --user <id>`):',
+      'Demo organization credentials (the owner ID token is valid for 12 hours; mint more with `npx voice-org token --user <id>`, or `--email <email>` for someone you invite):',
       `  export ORG_KEY=${demo.org_key}`,
       `  export PERSONAL_KEY=${demo.personal_key}`,
       `  export OWNER_TOKEN=${ownerToken}`,
@@ -201,9 +201,9 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
       `  curl -s -X POST -H "Authorization: Bearer $PERSONAL_KEY" -H "Content-Type: application/json" ${apiUrl}/api/v1/public/recordings/upload-url -d '{"filename":"notes.m4a","content_type":"audio/mp4","size_bytes":12345}'`,
     );
   } else {
-    lines.push('', 'No demo data (LOCAL_SEED=none or an existing data directory without it): build some with `npm run cli -- seed --file <fixture.json>`.');
+    lines.push('', 'No demo data (LOCAL_SEED=none or an existing data directory without it): build some with `npx voice-org seed --file fixtures/sample-org.json` (or fixtures/demo.json).');
   }
-  lines.push('', 'Admin CLI: npm run cli -- --help lists its commands (see README). Stop with Ctrl-C.');
+  lines.push('', 'Admin CLI: npx voice-org --help lists its commands (see README). Stop with Ctrl-C.');
   return lines.join('\n');
 }
 
