@@ -88,6 +88,11 @@ export interface RouteDefinition {
   permissions: RoutePermissions;
   /** A route that acts on no organization yet (accepting an invitation): only the credential kind is checked. */
   orgless?: boolean;
+  /**
+   * A route of the API reference (the /docs page, its assets, the OpenAPI document): public, served
+   * like any route, but not an operation of the API, so the OpenAPI document does not list it.
+   */
+  reference?: true;
 }
 
 /** Organization routes by role: ID tokens of members with the role, or org keys with the scope. */
@@ -104,6 +109,33 @@ export const ROUTES = {
     summary: 'Liveness check',
     access: 'public',
     permissions: {},
+  },
+  docsPage: {
+    method: 'GET',
+    path: '/docs',
+    handler: 'functions/docs/get-docs-page',
+    summary: "The API reference page (Scalar's API reference of the OpenAPI document)",
+    access: 'public',
+    permissions: {},
+    reference: true,
+  },
+  docsAsset: {
+    method: 'GET',
+    path: '/docs/{asset}',
+    handler: 'functions/docs/get-docs-asset',
+    summary: "A script of the API reference page: Scalar's browser bundle, or its configuration",
+    access: 'public',
+    permissions: {},
+    reference: true,
+  },
+  openApiDocument: {
+    method: 'GET',
+    path: '/api/v1/openapi.json',
+    handler: 'functions/docs/get-openapi-document',
+    summary: 'The OpenAPI 3.1 document of the API, its server being the one that serves it',
+    access: 'public',
+    permissions: {},
+    reference: true,
   },
   listUsers: {
     method: 'GET',
@@ -558,6 +590,17 @@ export const AUTHORIZER = {
 } as const satisfies { handler: string; summary: string; permissions: RoutePermissions };
 
 export type RouteName = keyof typeof ROUTES;
+
+/** The routes that are operations of the API: all but the API reference's (`reference: true`), which the OpenAPI document leaves out. */
+export type OperationRouteName = { [R in RouteName]: (typeof ROUTES)[R] extends { reference: true } ? never : R }[RouteName];
+
+/** An endpoint that is an operation of the API. */
+export type OperationEndpoint = Endpoint & { routeName: OperationRouteName };
+
+/** Whether an endpoint is an operation of the API (listed in the OpenAPI document), not a route of the API reference. */
+export function isOperation(endpoint: Endpoint): endpoint is OperationEndpoint {
+  return !endpoint.route.reference;
+}
 
 /** One HTTP method + path that API Gateway serves: a route or its public alias. */
 export interface Endpoint {

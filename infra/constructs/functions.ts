@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ConfigVariable } from '../../shared/config';
 import { AUTHORIZER, listFunctions, type FunctionDefinition, type RoutePermissions } from '../../shared/routes';
 import { acknowledge } from './acknowledge';
+import { referenceFileHooks } from './reference-files';
 import type { DataStore } from './data';
 import type { EventBusAccess } from './events';
 import type { Identity } from './identity';
@@ -128,6 +129,8 @@ function createFunction(
       format: OutputFormat.CJS,
       externalModules: [],
       forceDockerBundling: false,
+      // The API reference's functions carry Scalar's bundle or the OpenAPI document beside their own.
+      commandHooks: referenceFileHooks(handlerModule),
     },
   });
   acknowledge(

@@ -141,7 +141,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     }
 
     const body = await readBody(request);
-    const event = proxyEvent({ request, url, headers, body, endpoint, params, stage, authorizerContext });
+    const event = proxyEvent({ request, url, headers, body, endpoint, params, stage, authorizerContext, calledPath: url.pathname });
     const handler = await loadHandler(endpoint.route.handler);
     const result = await handler(event, lambdaContext(endpoint.routeName));
     if (!result || typeof result.statusCode !== 'number') return sendGateway('DEFAULT_5XX', 502);
@@ -288,8 +288,14 @@ export function proxyEvent(input: {
   params: Record<string, string>;
   stage: string;
   authorizerContext: Record<string, unknown> | null;
+  /**
+   * The path as the client called it (requestContext.path): on API Gateway's default endpoint
+   * the stage comes first, `/{stage}{path}` (the default); the local API is served at the root,
+   * as on a custom domain without a base path.
+   */
+  calledPath?: string;
 }): APIGatewayProxyEvent {
-  const { request, url, headers, body, endpoint, params, stage, authorizerContext } = input;
+  const { request, url, headers, body, endpoint, params, stage, authorizerContext, calledPath = `/${stage}${url.pathname}` } = input;
   // A Map: names such as __proto__ or constructor are parameters like any other.
   const multiQuery = new Map<string, string[]>();
   for (const [name, value] of url.searchParams) multiQuery.set(name, [...(multiQuery.get(name) ?? []), value]);
@@ -316,7 +322,7 @@ export function proxyEvent(input: {
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? null,
       } as APIGatewayProxyEvent['requestContext']['identity'],
-      path: `/${stage}${url.pathname}`,
+      path: calledPath,
       protocol: `HTTP/${request.httpVersion}`,
       requestId: randomUUID(),
       requestTime: now.toUTCString(),

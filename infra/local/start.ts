@@ -5,8 +5,6 @@ import type { S3Event } from 'aws-lambda';
 import { AUTHORIZER, EVENT_HANDLERS } from '../../shared/routes';
 import { createTableContext } from '../../shared/storage/dynamo';
 import { createApiGateway, rawResponse } from './api-gateway';
-import { DOCS_PATH, OPENAPI_PATH, openApiDocument } from '../../shared/openapi/document';
-import { docsPage } from '../../shared/openapi/docs-page';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
 import { ensureIdempotencyTable, ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
@@ -86,8 +84,6 @@ async function main(): Promise<void> {
           jwks_uri: `${identityProvider!.issuer}/.well-known/jwks.json`,
           id_token_signing_alg_values_supported: ['RS256'],
         }),
-        [OPENAPI_PATH]: () => openApiDocument(),
-        [DOCS_PATH]: () => rawResponse('text/html; charset=utf-8', docsPage(openApiDocument(), OPENAPI_PATH)),
         [INVITE_ACCEPT_PATH]: async (url) => {
           const apiUrl = `http://${settings.host}:${(gateway.address() as AddressInfo).port}`;
           const page = await inviteAcceptPage({ db: pageDb, apiUrl, now: () => new Date() }, url.searchParams);
@@ -180,6 +176,8 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
     `Voice Org API is running at ${apiUrl} (ready in ${(elapsedMs / 1000).toFixed(1)} s, data in ${dataDir})`,
     '',
     `  curl -s ${apiUrl}/health`,
+    '',
+    `API reference: ${apiUrl}/docs (sign in with a key or token below, then try any request; the OpenAPI document is ${apiUrl}/api/v1/openapi.json)`,
   ];
   if (demo) {
     const ownerToken = await idp.issueIdToken({ sub: `local|${DEMO_USERS.owner.id}`, email: DEMO_USERS.owner.email, name: DEMO_USERS.owner.display_name }, 12 * 3600);

@@ -5,6 +5,7 @@ import { SCOPES, type Scope } from '../../shared/auth/access';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import { principalIdOf, principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
 import { compilePathTemplate } from '../../shared/http/path-template';
+import { REFERENCE_ASSETS } from '../../shared/openapi/reference-page';
 import { AUTHORIZER, endpointFor, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listHandlers, ROUTES, type EventConsumerName, type RouteName } from '../../shared/routes';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { methodArnFor, proxyEvent, tokenAuthorizerEvent } from '../local/api-gateway';
@@ -100,6 +101,10 @@ export interface SampleRequest {
  */
 export const SAMPLE_REQUESTS: { [R in RouteName]: (ids: SampleIds) => SampleRequest } = {
   health: () => ({ credential: null, status: 200 }),
+  docsPage: () => ({ credential: null, status: 200 }),
+  // The page's configuration script: Scalar's bundle is 4 MB, too large for a sample event's answer.
+  docsAsset: () => ({ credential: null, path: { asset: REFERENCE_ASSETS.config }, status: 200 }),
+  openApiDocument: () => ({ credential: null, status: 200 }),
   listUsers: () => ({ credential: 'orgKey', query: { q: 'mia', limit: '10' }, status: 200 }),
   getMemberSettings: (ids) => ({
     credential: 'orgKey',

@@ -1,7 +1,7 @@
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { IDEMPOTENCY_HEADERS, IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../http/middlewares/idempotency';
-import { listEndpoints, takesIdempotencyKey, type Endpoint, type RouteDefinition } from '../routes';
+import { isOperation, listEndpoints, takesIdempotencyKey, type Endpoint, type OperationEndpoint, type RouteDefinition } from '../routes';
 import { IDEMPOTENCY_TABLE } from '../storage/idempotency-table-definition';
 import { SHAPE_ALTERNATIVES } from '../schemas/common';
 import { ErrorEnvelope } from '../schemas/responses';
@@ -15,9 +15,6 @@ import { ROUTE_DOCS, SCHEMA_COMPONENTS, type ErrorStatus } from './route-docs';
  */
 
 type Json = Record<string, any>;
-
-export const OPENAPI_PATH = '/api/v1/openapi.json';
-export const DOCS_PATH = '/docs';
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'The request is invalid (validation error or malformed JSON); `details` names each offending field.',
@@ -116,7 +113,7 @@ export function operationIdOf(endpoint: Endpoint): string {
   return endpoint.path === endpoint.route.path ? endpoint.routeName : `${endpoint.routeName}Public`;
 }
 
-function operation(endpoint: Endpoint): Json {
+function operation(endpoint: OperationEndpoint): Json {
   const doc = ROUTE_DOCS[endpoint.routeName];
   const request: RouteRequest = ROUTE_REQUESTS[endpoint.routeName];
   const parameters: Json[] = [
@@ -178,7 +175,8 @@ function tagOf(path: string): string {
 /** Builds the OpenAPI 3.1 document from the route manifest and its schemas. */
 export function openApiDocument(options: { serverUrl?: string } = {}): Json {
   const paths: Json = {};
-  for (const endpoint of listEndpoints()) {
+  // The API reference's own routes (/docs, this document) are not operations of the API.
+  for (const endpoint of listEndpoints().filter(isOperation)) {
     (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
   }
   const errorResponses: Json = {};

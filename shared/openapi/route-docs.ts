@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { RouteName } from '../routes';
+import type { OperationRouteName } from '../routes';
 import { PublicDomainEventSchema } from '../events/event-catalog';
 import * as keys from '../schemas/api-keys';
 import { AuditEntry, AuditLogResponse } from '../schemas/audit';
@@ -28,7 +28,7 @@ const AUTHORIZED: readonly ErrorStatus[] = [400, 401, 403, 429, 500];
 const withNotFound: readonly ErrorStatus[] = [...AUTHORIZED, 404];
 const withConflict: readonly ErrorStatus[] = [...withNotFound, 409];
 
-export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
+export const ROUTE_DOCS: Record<OperationRouteName, RouteDoc> = {
   health: { responses: { 200: r.HealthResponse }, errors: [429, 500] },
   listUsers: { responses: { 200: r.MemberListResponse }, errors: withNotFound },
   getMemberSettings: { responses: { 200: r.SettingsBundleResponse }, errors: withNotFound },

@@ -30,6 +30,10 @@ export const NoQuery = v.strictObject({});
 
 export const ROUTE_REQUESTS = {
   health: {},
+  // The API reference's routes take no query; they are not operations (shared/routes.ts `reference`).
+  docsPage: {},
+  docsAsset: {},
+  openApiDocument: {},
   listUsers: { query: ListUsersQuery },
   getMemberSettings: { query: GetSettingsQuery },
   updateMemberSettings: { body: UpdateMemberSettingsBody, bodyErrorCode: settingsPatchErrorCode },

@@ -21,6 +21,7 @@ import {
 } from '../../infra/sam/sample-events';
 import { VoiceOrgStack } from '../../infra/stack';
 import { SCOPES } from '../../shared/auth/access';
+import { REFERENCE_ASSETS } from '../../shared/openapi/reference-page';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
 import { EVENT_SOURCE } from '../../shared/events/event-catalog';
@@ -266,6 +267,12 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
   /** What each route's answer must hold besides its status (the sample requests run in order on one organization). */
   const CHECKS: Record<RouteName, (body: any) => void> = {
     health: (body) => expect(body).toEqual({ status: 'ok' }),
+    docsPage: (html) => expect(html).toContain(`/docs/${REFERENCE_ASSETS.scalarBundle}`),
+    docsAsset: (script) => expect(script).toContain('Scalar.createApiReference'),
+    openApiDocument: (document) => {
+      expect(document).toMatchObject({ openapi: '3.1.0', servers: [{ url: 'http://127.0.0.1:3000/test' }] });
+      expect(Object.keys(document.paths)).not.toContain('/docs');
+    },
     listUsers: (body) => {
       expect(body).toMatchObject({ success: true, pagination: { total: 1 } });
       expect(body.data.map((m: { user_id: string }) => m.user_id)).toEqual([ids.memberId]);
@@ -331,7 +338,8 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
   it.each(http)('%s answers its request', async (handler, routeName) => {
     const sample = sampleEvents(setup).find((e): e is SampleEvent => e.routeName === routeName)!;
     const response = (await bundleHandler(handler)(sample.event, lambdaContext(routeName))) as APIGatewayProxyResult;
-    const body = JSON.parse(response.body);
+    const json = /^application\/json/.test(String(response.headers?.['content-type']));
+    const body = json ? JSON.parse(response.body) : response.body;
     // A failure's envelope is {success: false, error, message} (a webhook delivery has an `error` field of its own).
     const failure = body.success === false ? { error: body.error, message: body.message } : {};
     expect({ status: response.statusCode, ...failure }).toEqual({ status: sample.expectedStatus });
