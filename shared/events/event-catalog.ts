@@ -89,5 +89,31 @@ export function isPublicEvent(event: Pick<DomainEvent, 'type'>): event is Domain
   return (EVENT_TYPES as readonly string[]).includes(event.type);
 }
 
-/** The envelope as organizations and integrators see it (the API document's DomainEvent): public types only. */
-export const PublicDomainEventSchema = v.object({ ...DomainEventSchema.entries, type: v.picklist(EVENT_TYPES) });
+/** The envelope as organizations and integrators see it (the API document's DomainEvent): public types only, each field described. */
+export const PublicDomainEventSchema = v.pipe(
+  v.object({
+    id: v.pipe(DomainEventSchema.entries.id, v.description("The event's id (`evt_` and 32 hex digits), one per committed change: the same on every redelivery, so deduplicate on it.")),
+    type: v.pipe(v.picklist(EVENT_TYPES), v.description('What happened (docs/events.md lists each type and its data).')),
+    occurred_at: v.pipe(Timestamp, v.description('When the change was committed (ISO 8601 UTC, with milliseconds).')),
+    org_id: v.pipe(Id, v.description('The organization it happened in.')),
+    actor: v.pipe(
+      v.nullable(
+        v.object({
+          kind: v.pipe(v.picklist(ACTOR_KINDS), v.description('`user`: a member (by ID token or personal key); `api_key`: an organization API key.')),
+          id: v.pipe(Id, v.description('The user id, or the key id.')),
+        }),
+      ),
+      v.description("Who made the change; null for the service itself (such as the trash's retention)."),
+    ),
+    correlation_id: v.pipe(v.nullable(v.string()), v.description('The `x-correlation-id` of the request that made the change; null when no request did.')),
+    resource: v.pipe(
+      v.object({
+        type: v.pipe(v.picklist(RESOURCE_TYPES), v.description('The kind of resource.')),
+        id: v.pipe(Id, v.description("The resource's id (a user id for a member and their settings).")),
+      }),
+      v.description('What changed.'),
+    ),
+    data: v.pipe(EventData, v.description("The type's own fields: ids, states and the names of what changed; never profile or preference content, tokens or key material.")),
+  }),
+  v.description('A domain event: the body of every webhook delivery (signed by the Standard Webhooks scheme) and the source of each audit log entry.'),
+);

@@ -1,3 +1,5 @@
+import type { ErrorCode } from './error-codes';
+
 /**
  * Every failure the API reports is one of these classes. They are mapped to HTTP
  * once, in the error middleware, into the envelope
@@ -6,7 +8,7 @@
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -42,20 +44,20 @@ export interface FieldProblem {
 export class ValidationError extends ApiError {
   constructor(
     message: string,
-    code = 'VALIDATION_ERROR',
+    code: ErrorCode = 'VALIDATION_ERROR',
     readonly details: FieldProblem[] = [],
   ) {
     super(400, code, message);
   }
 
   /** The 400 for a list of problems: one sentence per problem ("filename is required"), and the same problems as details. */
-  static of(problems: FieldProblem[], code = 'VALIDATION_ERROR'): ValidationError {
+  static of(problems: FieldProblem[], code: ErrorCode = 'VALIDATION_ERROR'): ValidationError {
     const sentence = (p: FieldProblem) => (p.field ? `${p.field} ${p.message}` : p.message.charAt(0).toUpperCase() + p.message.slice(1));
     return new ValidationError(`${problems.map(sentence).join('; ')}.`, code, problems);
   }
 
   /** The 400 for one field, phrased like the schema problems: `ValidationError.field('page', 'invalid', 'cannot be combined with cursor')`. */
-  static field(field: string, issue: ProblemKind, message: string, code?: string): ValidationError {
+  static field(field: string, issue: ProblemKind, message: string, code?: ErrorCode): ValidationError {
     return ValidationError.of([{ field, issue, message }], code);
   }
 }
@@ -83,28 +85,28 @@ export class UnauthorizedError extends ApiError {
 
 /** 403: authenticated, but not allowed; `code` says why (INSUFFICIENT_ROLE, ...). */
 export class ForbiddenError extends ApiError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(403, code, message);
   }
 }
 
 /** 404: `code` names the missing thing (MEMBER_NOT_FOUND, ROUTE_NOT_FOUND, ...). */
 export class NotFoundError extends ApiError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(404, code, message);
   }
 }
 
 /** 409: the request conflicts with the current state. */
 export class ConflictError extends ApiError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(409, code, message);
   }
 }
 
 /** 422: well-formed, but not processable as sent; `code` says why (IDEMPOTENCY_KEY_REUSED). */
 export class UnprocessableContentError extends ApiError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(422, code, message);
   }
 }

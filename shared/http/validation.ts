@@ -1,9 +1,10 @@
 import * as v from 'valibot';
+import type { ErrorCode } from './error-codes';
 import { ValidationError, type FieldProblem, type ProblemKind } from './errors';
 
 export interface ParseOptions {
   /** The error code of the 400 (default VALIDATION_ERROR), or one chosen from the first problem's field. */
-  code?: string | ((problem: FieldProblem) => string);
+  code?: ErrorCode | ((problem: FieldProblem) => ErrorCode);
   /** Where the input sits in the request, prefixed to each field name (e.g. "settings"). */
   at?: string;
   /** How to call a key the schema does not know: query or path parameters, or body fields. */
@@ -16,7 +17,7 @@ export interface ParseOptions {
  * "emial is not a known field", "email must be a string") and whose `details` list them
  * for machines. Schemas are the single source of rules, types and docs.
  */
-export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, options: ParseOptions | string = {}): v.InferOutput<S> {
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, options: ParseOptions | ErrorCode = {}): v.InferOutput<S> {
   const { code = 'VALIDATION_ERROR', at, unknownKey = 'parameter' } = typeof options === 'string' ? { code: options } : options;
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
@@ -37,7 +38,7 @@ export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown, c
 }
 
 /** The 400's code: the one given, or the one chosen for the first problem. */
-function codeFor(code: ParseOptions['code'], problem: FieldProblem): string | undefined {
+function codeFor(code: ParseOptions['code'], problem: FieldProblem): ErrorCode | undefined {
   return typeof code === 'function' ? code(problem) : code;
 }
 
@@ -107,20 +108,44 @@ function fieldPath(at: string | undefined, path: readonly v.IssuePathItem[]): st
   return text;
 }
 
+export interface IntegerParamOptions {
+  defaultValue: number;
+  min: number;
+  max?: number;
+  /** What the parameter means, for the OpenAPI document (its range and default are added). */
+  description?: string;
+}
+
+/** The most digits an integer parameter may have: beyond, it is refused as any other text. */
+const MAX_INTEGER_DIGITS = 9;
+
+/**
+ * The JSON Schema of each integer query parameter (integerParam, optionalIntegerParam): the
+ * OpenAPI document shows an integer with its range and default (shared/openapi/document.ts),
+ * while validation takes the query string's text, exactly as integerText reads it.
+ */
+export const INTEGER_PARAMETERS = new WeakMap<v.GenericSchema, { type: 'integer'; minimum: number; maximum: number; default: number }>();
+
 /**
  * A query parameter holding an integer within [min, max]. Out-of-range values are
  * rejected, never clamped, so a client learns of its mistake.
  */
-export function integerParam(options: { defaultValue: number; min: number; max?: number }) {
-  return v.optional(integerText(options), String(options.defaultValue));
+export function integerParam(options: IntegerParamOptions) {
+  return documented(v.optional(integerText(options), String(options.defaultValue)), options);
 }
 
 /**
  * integerParam whose parsed value is undefined when the client left it out (so a route can
  * tell "not given" from the default); the default is documented, and applied by the domain.
  */
-export function optionalIntegerParam(options: { defaultValue: number; min: number; max?: number }) {
-  return v.pipe(v.optional(integerText(options)), v.metadata({ default: String(options.defaultValue) }));
+export function optionalIntegerParam(options: IntegerParamOptions) {
+  return documented(v.optional(integerText(options)), options);
+}
+
+function documented<S extends v.GenericSchema>(schema: S, options: IntegerParamOptions) {
+  const maximum = Math.min(options.max ?? Number.MAX_SAFE_INTEGER, 10 ** MAX_INTEGER_DIGITS - 1);
+  INTEGER_PARAMETERS.set(schema, { type: 'integer', minimum: options.min, maximum, default: options.defaultValue });
+  return options.description ? v.pipe(schema, v.description(options.description)) : schema;
 }
 
 function integerText(options: { min: number; max?: number }) {
@@ -128,7 +153,7 @@ function integerText(options: { min: number; max?: number }) {
   const message = `must be an integer ${range}`;
   return v.pipe(
     v.string(),
-    v.regex(/^\d{1,9}$/, message),
+    v.regex(new RegExp(`^\\d{1,${MAX_INTEGER_DIGITS}}$`), message),
     v.transform(Number),
     v.minValue(options.min, message),
     v.maxValue(options.max ?? Number.MAX_SAFE_INTEGER, message),

@@ -1,12 +1,15 @@
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { INTEGER_PARAMETERS } from '../http/validation';
 import { IDEMPOTENCY_HEADERS, IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../http/middlewares/idempotency';
 import { isOperation, listEndpoints, takesIdempotencyKey, type Endpoint, type OperationEndpoint, type RouteDefinition } from '../routes';
 import { IDEMPOTENCY_TABLE } from '../storage/idempotency-table-definition';
 import { SHAPE_ALTERNATIVES } from '../schemas/common';
 import { ErrorEnvelope } from '../schemas/responses';
 import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteRequest } from '../schemas/route-requests';
-import { ROUTE_DOCS, SCHEMA_COMPONENTS, type ErrorStatus } from './route-docs';
+import { ERROR_CODES, type ErrorCode } from '../http/error-codes';
+import { ROUTE_EXAMPLES } from './examples';
+import { refusalsOf, ROUTE_DOCS, SCHEMA_COMPONENTS, type ErrorStatus } from './route-docs';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the route manifest (shared/routes.ts)
@@ -32,6 +35,31 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   500: 'The request could not be completed.',
 };
 
+/**
+ * A refusal of one operation: what the status means, each code it may carry with its meaning
+ * (in the description for readers, in `x-error-codes` for tools), and the error envelope whose
+ * `error` is one of those codes.
+ */
+function errorResponse(status: ErrorStatus, codes: readonly ErrorCode[]): Json {
+  return {
+    description: `${ERROR_DESCRIPTIONS[status]}\n\n${codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].meaning}`).join('\n')}`,
+    'x-error-codes': codes,
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            { $ref: '#/components/schemas/ErrorEnvelope' },
+            {
+              type: 'object',
+              properties: { error: { type: 'string', enum: codes, description: `The error code: one of those of a ${status} of this operation.` } },
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
 /** The Idempotency-Key request header of every route that takes one (docs/idempotency.md). */
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
@@ -53,9 +81,6 @@ const IDEMPOTENT_REPLAYED_HEADER = {
   schema: { type: 'string', enum: ['true'] },
 };
 
-/** What API Gateway answers on any route before a handler runs: requests over its size limits. */
-const GATEWAY_LIMIT_ERRORS: readonly ErrorStatus[] = [413, 414, 431];
-
 const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Liveness of the API.',
   users: "An organization's members and their settings.",
@@ -69,7 +94,12 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
 
 /** The component name of each schema of SCHEMA_COMPONENTS. */
-const COMPONENT_NAMES = new Map<unknown, string>(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [schema, name]));
+const COMPONENT_NAMES = new Map<unknown, string>(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [baseOf(schema), name]));
+
+/** The schema a pipe starts with (the converter meets that one, not the pipe), or the schema itself. */
+function baseOf(schema: v.GenericSchema): v.GenericSchema {
+  return 'pipe' in schema ? (schema.pipe as v.GenericSchema[])[0] : schema;
+}
 
 /** A schema in JSON Schema; a component schema inside it is a $ref to the component (but not `schema` itself, when it is the component being defined). */
 function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): Json {
@@ -78,8 +108,11 @@ function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): Json
     typeMode,
     errorMode: 'ignore',
     overrideSchema: ({ valibotSchema }) => {
-      const component = valibotSchema !== schema ? COMPONENT_NAMES.get(valibotSchema) : undefined;
+      const component = valibotSchema !== baseOf(schema) ? COMPONENT_NAMES.get(valibotSchema) : undefined;
       if (component) return { $ref: `#/components/schemas/${component}` };
+      // An integer query parameter is text on the wire, validated as such: documented as the integer it holds.
+      const integer = INTEGER_PARAMETERS.get(valibotSchema as v.GenericSchema);
+      if (integer) return { ...integer };
       // A value whose form follows its shape (shared/schemas/common.ts oneOfByShape) is any of its forms.
       const forms = SHAPE_ALTERNATIVES.get(valibotSchema as v.GenericSchema);
       return forms ? { anyOf: forms.map((form) => jsonSchema(form, typeMode)) } : undefined;
@@ -115,6 +148,7 @@ export function operationIdOf(endpoint: Endpoint): string {
 
 function operation(endpoint: OperationEndpoint): Json {
   const doc = ROUTE_DOCS[endpoint.routeName];
+  const examples = ROUTE_EXAMPLES[endpoint.routeName];
   const request: RouteRequest = ROUTE_REQUESTS[endpoint.routeName];
   const parameters: Json[] = [
     ...parametersOf(jsonSchema(pathSchema(endpoint.path), 'input'), 'path'),
@@ -137,12 +171,11 @@ function operation(endpoint: OperationEndpoint): Json {
     responses[status] = {
       description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success',
       ...(keyed ? { headers: { [IDEMPOTENCY_HEADERS.replayed.replace(/(^|-)\w/g, (c) => c.toUpperCase())]: IDEMPOTENT_REPLAYED_HEADER } } : {}),
-      content: { 'application/json': { schema: jsonSchema(schema, 'output') } },
+      content: { 'application/json': { schema: jsonSchema(schema, 'output'), example: examples.responses[Number(status)] } },
     };
   }
-  const errors = new Set([...doc.errors, ...GATEWAY_LIMIT_ERRORS, ...(request.body ? [415 as const] : []), ...(keyed ? [400, 409, 422] as const : [])]);
-  for (const status of [...errors].sort()) {
-    responses[status] = { $ref: `#/components/responses/Error${status}` };
+  for (const [status, codes] of refusalsOf(endpoint, { body: Boolean(request.body), idempotencyKey: keyed })) {
+    responses[status] = errorResponse(status, codes);
   }
   const op: Json = {
     operationId: operationIdOf(endpoint),
@@ -150,7 +183,7 @@ function operation(endpoint: OperationEndpoint): Json {
     description: accessDescription(endpoint.route),
     tags: [endpoint.path.split('/')[3] === 'public' ? 'public' : tagOf(endpoint.path)],
     ...(parameters.length ? { parameters } : {}),
-    ...(request.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(request.body, 'input') } } } } : {}),
+    ...(request.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(request.body, 'input'), example: examples.request } } } } : {}),
     responses,
     security: security(endpoint.route),
   };
@@ -179,13 +212,6 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
   for (const endpoint of listEndpoints().filter(isOperation)) {
     (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
   }
-  const errorResponses: Json = {};
-  for (const [status, description] of Object.entries(ERROR_DESCRIPTIONS)) {
-    errorResponses[`Error${status}`] = {
-      description,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-    };
-  }
   return {
     openapi: '3.1.0',
     info: {
@@ -205,7 +231,6 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
         ErrorEnvelope: jsonSchema(ErrorEnvelope, 'output'),
         ...Object.fromEntries(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),
       },
-      responses: errorResponses,
       securitySchemes: {
         idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An OpenID Connect ID token of the organization's member." },
         apiKey: { type: 'http', scheme: 'bearer', description: 'An organization API key or a personal API key.' },

@@ -72,26 +72,26 @@ export type RotateApiKeyBody = v.InferOutput<typeof RotateApiKeyBody>;
 
 export const ListApiKeysQuery = v.strictObject({
   user_id: v.optional(v.pipe(Id, v.description("Only this member's personal keys. Members other than owners and admins always get only their own."))),
-  limit: integerParam({ defaultValue: API_KEY_PAGE.defaultLimit, min: 1, max: API_KEY_PAGE.maxLimit }),
+  limit: integerParam({ defaultValue: API_KEY_PAGE.defaultLimit, min: 1, max: API_KEY_PAGE.maxLimit, description: 'Keys per page.' }),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500), v.description("The previous page's `next_cursor`, with the same `user_id`."))),
 });
 export type ListApiKeysQuery = v.InferOutput<typeof ListApiKeysQuery>;
 
 /** An API key as the API shows it: never its secret, nor a hash of it. */
 export const ApiKey = v.strictObject({
-  id: Id,
-  kind: v.picklist(API_KEY_KINDS),
-  name: v.string(),
+  id: v.pipe(Id, v.description("The key's id (`key_…`): name it to read, rotate or revoke the key. Not the secret.")),
+  kind: v.pipe(v.picklist(API_KEY_KINDS), v.description('`org`: acts for the organization; `personal`: acts as its member, within their role.')),
+  name: v.pipe(v.string(), v.description('What the key is for.')),
   prefix: v.pipe(v.string(), v.description('The first characters of the current secret, to recognise it.')),
-  scopes: v.array(v.picklist(SCOPES)),
+  scopes: v.pipe(v.array(v.picklist(SCOPES)), v.description('What the key may do (docs/api-keys.md).')),
   user_id: v.pipe(v.nullable(Id), v.description('The member a personal key acts as; null for an organization key.')),
   status: v.pipe(v.picklist(API_KEY_STATUSES), v.description('`revoked` once revoked, `expired` once `expires_at` has passed, else `active`.')),
-  created_at: Timestamp,
+  created_at: v.pipe(Timestamp, v.description('When the key was created (ISO 8601 UTC).')),
   created_by: v.pipe(v.nullable(Id), v.description('The user who created it; null for keys the operator created.')),
   last_used_at: v.pipe(v.nullable(Timestamp), v.description('When it was last used, to the hour: a use is recorded at most once an hour.')),
-  expires_at: v.nullable(Timestamp),
-  revoked_at: v.nullable(Timestamp),
-  rotated_at: v.nullable(Timestamp),
+  expires_at: v.pipe(v.nullable(Timestamp), v.description('When the key stops working; null: never (until revoked).')),
+  revoked_at: v.pipe(v.nullable(Timestamp), v.description('When it was revoked; null while not revoked.')),
+  rotated_at: v.pipe(v.nullable(Timestamp), v.description('When its secret was last replaced; null if never.')),
 });
 export type ApiKey = v.InferOutput<typeof ApiKey>;
 
@@ -108,6 +108,12 @@ export const RotatedApiKey = v.strictObject({
 });
 
 export const ApiKeyList = v.strictObject({
-  api_keys: v.array(ApiKey),
-  pagination: v.strictObject({ limit: v.number(), next_cursor: v.nullable(v.string()) }),
+  api_keys: v.pipe(v.array(ApiKey), v.description('This page of keys, newest first.')),
+  pagination: v.pipe(
+    v.strictObject({
+      limit: v.pipe(v.number(), v.description('The page size asked for (or its default).')),
+      next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass it as `cursor` for the next page; null on the last page.')),
+    }),
+    v.description('How to read the next page.'),
+  ),
 });

@@ -41,9 +41,10 @@ export const ListAuditLogQuery = v.strictObject({
   ),
   actor_id: v.optional(v.pipe(Id, v.description('Only changes made by this member (user id) or organization API key (key id).'))),
   resource_id: v.optional(v.pipe(Id, v.description("Only changes of this resource (a recording, template or invite id; a user id for a member and their settings)."))),
-  since: v.optional(v.pipe(Instant, v.description('Only changes at or after this time (ISO 8601).'))),
-  until: v.optional(v.pipe(Instant, v.description('Only changes at or before this time (ISO 8601); not before `since`.'))),
-  limit: integerParam({ defaultValue: AUDIT_PAGE.defaultLimit, min: 1, max: AUDIT_PAGE.maxLimit }),
+  // The description sits outside the optional: in the document's input form a pipe ends at its transform.
+  since: v.pipe(v.optional(Instant), v.description('Only changes at or after this time (ISO 8601, any offset: `2026-01-01T10:00+02:00`).')),
+  until: v.pipe(v.optional(Instant), v.description('Only changes at or before this time (ISO 8601, any offset); not before `since`.')),
+  limit: integerParam({ defaultValue: AUDIT_PAGE.defaultLimit, min: 1, max: AUDIT_PAGE.maxLimit, description: 'Entries per page (a page filtered by `type` may hold fewer: see `cursor`).' }),
   cursor: v.optional(
     v.pipe(
       v.string(),
@@ -61,23 +62,47 @@ export type ListAuditLogQuery = v.InferOutput<typeof ListAuditLogQuery>;
  * One entry of an organization's audit log: one committed change, who made it and under
  * which request, and the names of what changed (never the content).
  */
-export const AuditEntry = v.strictObject({
-  /** The event's id (`evt_…`): one entry per committed change. */
-  id: v.string(),
-  type: v.picklist(EVENT_TYPES),
-  occurred_at: v.string(),
-  /** The member (`user`, by user id) or organization API key (`api_key`, by key id) that made the change; null for the service itself (e.g. the trash's retention). */
-  actor: v.nullable(v.strictObject({ kind: v.picklist(ACTOR_KINDS), id: v.string() })),
-  resource: v.strictObject({ type: v.picklist(RESOURCE_TYPES), id: v.string() }),
-  /** The x-correlation-id of the request that made the change. */
-  correlation_id: v.nullable(v.string()),
-  /** Names of the changed fields (`*.updated`), or of the changed sections (`member_settings.updated`); empty otherwise. */
-  changes: v.array(v.string()),
-});
+export const AuditEntry = v.pipe(
+  v.strictObject({
+    /** The event's id (`evt_…`): one entry per committed change. */
+    id: v.pipe(v.string(), v.description("The event's id (`evt_…`): one entry per committed change.")),
+    type: v.pipe(v.picklist(EVENT_TYPES), v.description('What happened (docs/events.md).')),
+    occurred_at: v.pipe(v.string(), v.description('When the change was committed (ISO 8601 UTC, with milliseconds).')),
+    /** The member (`user`, by user id) or organization API key (`api_key`, by key id) that made the change; null for the service itself (e.g. the trash's retention). */
+    actor: v.pipe(
+      v.nullable(
+        v.strictObject({
+          kind: v.pipe(v.picklist(ACTOR_KINDS), v.description('`user`: a member (by ID token or personal key); `api_key`: an organization API key.')),
+          id: v.pipe(v.string(), v.description('The user id, or the key id.')),
+        }),
+      ),
+      v.description("Who made the change; null for the service itself (such as the trash's retention)."),
+    ),
+    resource: v.pipe(
+      v.strictObject({
+        type: v.pipe(v.picklist(RESOURCE_TYPES), v.description('The kind of resource.')),
+        id: v.pipe(v.string(), v.description("The resource's id (a user id for a member and their settings).")),
+      }),
+      v.description('What changed.'),
+    ),
+    /** The x-correlation-id of the request that made the change. */
+    correlation_id: v.pipe(v.nullable(v.string()), v.description('The `x-correlation-id` of the request that made the change; null when no request did.')),
+    /** Names of the changed fields (`*.updated`), or of the changed sections (`member_settings.updated`); empty otherwise. */
+    changes: v.pipe(v.array(v.string()), v.description('The names of the changed fields (`*.updated`) or sections (`member_settings.updated`), never their content; empty otherwise.')),
+  }),
+  v.description("One entry of an organization's audit log: one committed change, who made it under which request, and the names of what changed."),
+);
 export type AuditEntry = v.InferOutput<typeof AuditEntry>;
 
 /** A page of the audit log, newest first; `next_cursor` is null on the last page. */
 export const AuditLogResponse = v.strictObject({
-  entries: v.array(AuditEntry),
-  pagination: v.strictObject({ page: v.number(), limit: v.number(), next_cursor: v.nullable(v.string()) }),
+  entries: v.pipe(v.array(AuditEntry), v.description('This page of entries, newest first.')),
+  pagination: v.pipe(
+    v.strictObject({
+      page: v.pipe(v.number(), v.description('This page, 1-based (counted along the cursors).')),
+      limit: v.pipe(v.number(), v.description('The page size asked for (or its default).')),
+      next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass it as `cursor` for the next page; null on the last page.')),
+    }),
+    v.description('How to read the next page.'),
+  ),
 });

@@ -26,20 +26,26 @@ const TrueFalse = v.picklist(['true', 'false'], 'must be true or false');
 const TRASH_RETENTION_TEXT = 'A recording in the trash for longer than TRASH_RETENTION_DAYS (default 30) is deleted permanently.';
 const TRASH_DESCRIPTION = `true lists the trash instead of the live recordings. ${TRASH_RETENTION_TEXT}`;
 
+const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
+const TAG_IDS_TEXT = `Comma-separated tag ids (at most ${TAGS_MAX}; repeats ignored)`;
+
 /** Query of the organization's List recordings. */
 export const ListRecordingsQuery = v.strictObject({
-  date: v.optional(Day),
-  startDate: v.optional(Day),
-  endDate: v.optional(Day),
-  tagIds: v.optional(IdList),
-  tagMode: v.optional(v.picklist(['any', 'all'], 'must be any or all'), 'any'),
-  recordedBy: v.optional(Id),
-  recordedByEmail: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('must be an email address'))),
+  date: described(v.optional(Day), 'Only recordings created on this UTC day, YYYY-MM-DD. Not with startDate or endDate.'),
+  startDate: described(v.optional(Day), 'Only recordings created on or after this UTC day (from midnight), YYYY-MM-DD.'),
+  endDate: described(v.optional(Day), 'Only recordings created on or before this UTC day (until 23:59:59.999), YYYY-MM-DD; not before startDate.'),
+  tagIds: described(v.optional(IdList), `${TAG_IDS_TEXT}: only recordings with any (or, with tagMode=all, every) of these tags.`),
+  tagMode: described(v.optional(v.picklist(['any', 'all'], 'must be any or all'), 'any'), '`any`: a recording with one of tagIds matches; `all`: only one with every one of them.'),
+  recordedBy: described(v.optional(Id), 'Only recordings made by this member (user id). Not with recordedByEmail.'),
+  recordedByEmail: described(v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('must be an email address'))), 'Only recordings made by the member with this email (any case).'),
   // Absent and 1 differ: a cursor carries its own page, so only an explicit page conflicts with it.
-  page: optionalIntegerParam({ defaultValue: 1, min: 1 }),
-  limit: integerParam({ defaultValue: 20, min: 1, max: 100 }),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(1000))),
-  deleted: v.pipe(v.optional(TrueFalse, 'false'), v.description(TRASH_DESCRIPTION)),
+  page: optionalIntegerParam({ defaultValue: 1, min: 1, description: 'The page to return, 1-based. Not with cursor.' }),
+  limit: integerParam({ defaultValue: 20, min: 1, max: 100, description: 'Recordings per page.' }),
+  cursor: described(
+    v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(1000))),
+    "The previous page's `pagination.next_cursor`, with the same filters: the next page, read by key (faster than `page` deep in a list).",
+  ),
+  deleted: v.pipe(v.optional(TrueFalse, 'false'), v.description(`${TRASH_DESCRIPTION} Listing the trash needs the admin role (or, for an organization key, recordings:write).`)),
 });
 export type ListRecordingsQuery = v.InferOutput<typeof ListRecordingsQuery>;
 
@@ -47,7 +53,7 @@ export const RECORDING_INCLUDES = ['transcript', 'summary', 'action_items', 'tra
 export type RecordingInclude = (typeof RECORDING_INCLUDES)[number];
 
 export const GetRecordingQuery = v.strictObject({
-  include: v.optional(
+  include: described(v.optional(
     v.pipe(
       v.string(),
       v.transform((text) => [...new Set(text.split(',').map((name) => name.trim()).filter(Boolean))]),
@@ -57,7 +63,7 @@ export const GetRecordingQuery = v.strictObject({
       ),
       v.transform((names) => names as RecordingInclude[]),
     ),
-  ),
+  ), `Comma-separated related resources to add to the recording: ${RECORDING_INCLUDES.join(', ')} (each null when the recording has none). Absent: none.`),
 });
 
 const Title = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(RECORDING_LIMITS.title, `must be at most ${RECORDING_LIMITS.title} characters`));
@@ -70,9 +76,12 @@ const TagIdArray = v.pipe(
 /** Body of Update recording: every field optional, at least one. */
 export const UpdateRecordingBody = v.pipe(
   v.strictObject({
-    title: v.optional(Title),
-    description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(RECORDING_LIMITS.description, `must be at most ${RECORDING_LIMITS.description.toLocaleString('en-US')} characters`))),
-    tags: v.optional(TagIdArray),
+    title: described(v.optional(Title), `The new title, 1 to ${RECORDING_LIMITS.title} characters (trimmed).`),
+    description: described(
+      v.optional(v.pipe(v.string('must be a string'), v.maxLength(RECORDING_LIMITS.description, `must be at most ${RECORDING_LIMITS.description.toLocaleString('en-US')} characters`))),
+      `The new description, at most ${RECORDING_LIMITS.description.toLocaleString('en-US')} characters; empty clears it.`,
+    ),
+    tags: described(v.optional(TagIdArray), `The tag ids that replace the recording's tags, at most ${TAGS_MAX}, each a tag of the organization; [] removes them all.`),
   }),
   v.check((body) => Object.keys(body).length > 0, 'give at least one of title, description, tags'),
 );
@@ -116,28 +125,31 @@ const Language = v.pipe(v.string('must be a string'), v.maxLength(35, 'must be a
 
 /** Body of Create upload URL. */
 export const UploadUrlBody = v.strictObject({
-  filename: v.pipe(
+  filename: described(v.pipe(
     v.string('must be a string'),
     v.trim(),
     v.minLength(1, 'must not be empty'),
     v.maxLength(255, 'must be at most 255 characters'),
     v.regex(/^[^/\\\u0000-\u001f]+$/, 'must be a file name without slashes or control characters'),
+  ), 'The name of the file, 1 to 255 characters without slashes or control characters: the download keeps it (Content-Disposition).'),
+  content_type: described(v.picklist(UPLOAD_CONTENT_TYPES, `must be one of ${UPLOAD_CONTENT_TYPES.join(', ')}`), 'The media type of the file: the upload must send it as its Content-Type.'),
+  size_bytes: described(
+    v.pipe(v.number('must be a number'), v.integer('must be a whole number of bytes'), v.minValue(1, 'must be at least 1')),
+    'The exact size of the file in bytes, at most UPLOAD_MAX_BYTES (1 GiB by default): the upload must be this size, or the recording fails.',
   ),
-  content_type: v.picklist(UPLOAD_CONTENT_TYPES, `must be one of ${UPLOAD_CONTENT_TYPES.join(', ')}`),
-  size_bytes: v.pipe(v.number('must be a number'), v.integer('must be a whole number of bytes'), v.minValue(1, 'must be at least 1')),
-  title: v.optional(Title),
-  language: v.optional(Language, 'en'),
-  recorded_at: v.optional(Timestamp),
-  folder_id: v.optional(v.nullable(Id)),
-  tag_ids: v.optional(TagIdArray, []),
+  title: described(v.optional(Title), `The recording's title, 1 to ${RECORDING_LIMITS.title} characters; absent: the file name without its extension.`),
+  language: described(v.optional(Language, 'en'), 'The language spoken, as a language tag such as `en` or `pt-BR` (at most 35 characters).'),
+  recorded_at: described(v.optional(Timestamp), 'When it was recorded (ISO 8601), if known.'),
+  folder_id: described(v.optional(v.nullable(Id)), 'The folder to put it in; null or absent: none.'),
+  tag_ids: described(v.optional(TagIdArray, []), `Its tags, at most ${TAGS_MAX} ids of the organization's tags, without repeats.`),
 });
 export type UploadUrlBody = v.InferOutput<typeof UploadUrlBody>;
 
 /** Query of the public List recordings. */
 export const PublicListRecordingsQuery = v.strictObject({
-  start_date: v.optional(Day),
-  end_date: v.optional(Day),
-  tag_ids: v.optional(IdList),
-  page: integerParam({ defaultValue: 1, min: 1 }),
-  limit: integerParam({ defaultValue: 20, min: 1, max: 100 }),
+  start_date: described(v.optional(Day), 'Only recordings created on or after this UTC day (from midnight), YYYY-MM-DD.'),
+  end_date: described(v.optional(Day), 'Only recordings created on or before this UTC day (until 23:59:59.999), YYYY-MM-DD; not before start_date.'),
+  tag_ids: described(v.optional(IdList), `${TAG_IDS_TEXT}: only recordings with any of these tags.`),
+  page: integerParam({ defaultValue: 1, min: 1, description: 'The page to return, 1-based.' }),
+  limit: integerParam({ defaultValue: 20, min: 1, max: 100, description: 'Recordings per page.' }),
 });

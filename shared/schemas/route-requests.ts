@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { ErrorCode } from '../http/error-codes';
 import type { FieldProblem } from '../http/errors';
 import type { ROUTES, RouteName } from '../routes';
 import { CreateApiKeyBody, ListApiKeysQuery, RotateApiKeyBody } from './api-keys';
@@ -22,7 +23,7 @@ export interface RouteRequest {
   /** The JSON body; a route without one ignores any body it is sent. */
   body?: v.GenericSchema;
   /** The 400 code of a body problem, where the spec names one per part of the body. */
-  bodyErrorCode?: (problem: FieldProblem) => string;
+  bodyErrorCode?: (problem: FieldProblem) => ErrorCode;
 }
 
 /** A route that takes no query parameters: any it is sent is refused by name. */
@@ -88,12 +89,26 @@ export function pathParameterNames(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name);
 }
 
+/** What each path id names, for the OpenAPI document. */
+const PATH_IDS: Record<string, v.GenericSchema<string, string>> = Object.fromEntries(
+  Object.entries({
+    orgId: 'The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys.',
+    userId: 'The member, by user id (`usr_…`).',
+    recordingId: 'The recording (`rec_…`).',
+    templateId: 'The template (`tpl_…`).',
+    inviteId: 'The invitation (`inv_…`).',
+    keyId: 'The API key, by its id (`key_…`), never its secret.',
+    webhookId: 'The webhook endpoint (`wh_…`).',
+    deliveryId: 'The delivery (`dlv_…`).',
+  }).map(([name, description]) => [name, v.pipe(Id, v.description(description))]),
+);
+
 /**
  * The schema of a path's parameters: every one is an id (ID_PATTERN), so a malformed one is a
  * 400 before any storage sees it (DynamoDB refuses keys over 1-2 KB with an error, not a miss).
  */
 export function pathSchema(template: string) {
-  return v.strictObject(Object.fromEntries(pathParameterNames(template).map((name) => [name, Id])));
+  return v.strictObject(Object.fromEntries(pathParameterNames(template).map((name) => [name, PATH_IDS[name] ?? Id])));
 }
 
 /** The route's query schema, or NoQuery. */

@@ -1,46 +1,63 @@
 import * as v from 'valibot';
 import { CONVERSATION_LANGUAGES, READ_ONLY_SETTINGS, THEMES } from '../domain/settings/catalog';
+import type { ErrorCode } from '../http/error-codes';
 import type { FieldProblem } from '../http/errors';
 import { integerParam } from '../http/validation';
 import { Id, isStorableDocument, oneOfByShape } from './common';
 
-const booleanFlag = v.optional(v.picklist(['true', 'false'], 'must be true or false'));
+const booleanFlag = (description: string) => v.pipe(v.optional(v.picklist(['true', 'false'], 'must be true or false')), v.description(description));
 
 /** Query of Get member settings. */
 export const GetSettingsQuery = v.strictObject({
-  include: v.optional(v.string()),
-  include_profile: booleanFlag,
-  include_preferences: booleanFlag,
-  include_tags: booleanFlag,
-  include_notifications: booleanFlag,
-  preferences_page: integerParam({ defaultValue: 1, min: 1 }),
-  preferences_limit: integerParam({ defaultValue: 50, min: 1, max: 200 }),
+  include: v.pipe(
+    v.optional(v.string()),
+    v.description(
+      'Comma-separated optional sections to return besides user and settings: profile, preferences, tags, notifications (`include=profile,tags`). Naming any keeps notifications; `none` returns no optional section. Absent: notifications only.',
+    ),
+  ),
+  include_profile: booleanFlag('true adds the profile, false leaves it out, whatever `include` says (default false).'),
+  include_preferences: booleanFlag('true adds the preferences, false leaves them out, whatever `include` says (default false).'),
+  include_tags: booleanFlag('true adds the tags, false leaves them out, whatever `include` says (default false).'),
+  include_notifications: booleanFlag('false leaves out the notifications block, true adds it, whatever `include` says (default true).'),
+  preferences_page: integerParam({ defaultValue: 1, min: 1, description: 'The page of preferences to return, 1-based, when preferences are included.' }),
+  preferences_limit: integerParam({ defaultValue: 50, min: 1, max: 200, description: 'Preferences per page, when preferences are included.' }),
 });
 export type GetSettingsQuery = v.InferOutput<typeof GetSettingsQuery>;
 
 const flag = v.boolean('must be true or false');
 
 /** The writable fields of the settings block; every field optional, others refused. */
+const optionalFlag = (description: string) => v.pipe(v.optional(flag), v.description(description));
+
 export const SettingsPatch = v.strictObject({
-  conversation_language: v.optional(v.picklist(CONVERSATION_LANGUAGES, `must be one of ${CONVERSATION_LANGUAGES.join(', ')}`)),
-  selected_theme: v.optional(v.picklist(THEMES, `must be one of ${THEMES.join(', ')}`)),
-  selected_model: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))),
-  auto_transcription: v.optional(flag),
-  sync_to_cloud: v.optional(flag),
-  auto_add_tasks_from_summaries: v.optional(flag),
-  auto_route_enabled: v.optional(flag),
-  calendar_matching: v.optional(flag),
-  find_service_enabled: v.optional(flag),
+  conversation_language: v.pipe(
+    v.optional(v.picklist(CONVERSATION_LANGUAGES, `must be one of ${CONVERSATION_LANGUAGES.join(', ')}`)),
+    v.description('The language conversations are held in, by display name.'),
+  ),
+  selected_theme: v.pipe(v.optional(v.picklist(THEMES, `must be one of ${THEMES.join(', ')}`)), v.description('The app theme.')),
+  selected_model: v.pipe(
+    v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))),
+    v.description('The AI model for summaries, 1 to 100 characters: matched against the active models ignoring case, spaces, dashes and underscores; an unknown one is stored as the fallback model.'),
+  ),
+  auto_transcription: optionalFlag('Transcribe new recordings automatically.'),
+  sync_to_cloud: optionalFlag('Sync recordings to the cloud.'),
+  auto_add_tasks_from_summaries: optionalFlag('Turn the action items of summaries into tasks.'),
+  auto_route_enabled: optionalFlag('Route recordings automatically.'),
+  calendar_matching: optionalFlag('Match recordings with calendar events.'),
+  find_service_enabled: optionalFlag('Turn the find service on.'),
 });
 export type SettingsPatch = v.InferOutput<typeof SettingsPatch>;
 
 /** The notifications block; every field writable. */
 export const NotificationsPatch = v.strictObject({
-  highlight_time: v.optional(v.pipe(v.string('must be a string'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM between 00:00 and 23:59'))),
-  processing_notifications_enabled: v.optional(flag),
-  sync_nudges_enabled: v.optional(flag),
-  morning_welcome_notifications_enabled: v.optional(flag),
-  reminder_notifications_enabled: v.optional(flag),
+  highlight_time: v.pipe(
+    v.optional(v.pipe(v.string('must be a string'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM between 00:00 and 23:59'))),
+    v.description("When the daily highlight arrives: HH:MM, 24-hour, 00:00 to 23:59, in the member's time zone."),
+  ),
+  processing_notifications_enabled: optionalFlag('Notify when a recording has been processed.'),
+  sync_nudges_enabled: optionalFlag('Nudge to sync recordings.'),
+  morning_welcome_notifications_enabled: optionalFlag('Send the morning welcome.'),
+  reminder_notifications_enabled: optionalFlag('Send reminders.'),
 });
 export type NotificationsPatch = v.InferOutput<typeof NotificationsPatch>;
 
@@ -51,6 +68,7 @@ export const ProfilePatch = v.strictObject({
     v.string('must be a string'),
     // Characters are Unicode code points, not UTF-16 units: an emoji counts once.
     v.check((text) => [...text].length <= PROFILE_MAX_CHARACTERS, `must be at most ${PROFILE_MAX_CHARACTERS.toLocaleString('en-US')} characters`),
+    v.description(`The new profile, markdown, at most ${PROFILE_MAX_CHARACTERS.toLocaleString('en-US')} characters (code points): replaces the whole profile, stored encrypted; its version goes up by one.`),
   ),
 });
 
@@ -71,27 +89,38 @@ const Metadata = v.pipe(
   ),
 );
 
+const PREFERENCE_TEXT = {
+  command: `The instruction the member gave, 1 to ${PREFERENCE_LIMITS.command} characters (trimmed).`,
+  commandType: `Where the preference comes from, such as \`summary_enhance\` or \`manual\`: 1 to ${PREFERENCE_LIMITS.commandType} characters.`,
+  content: `The preference as it is applied to summaries, 1 to ${PREFERENCE_LIMITS.content.toLocaleString('en-US')} characters.`,
+  metadata: `Free-form JSON object, at most ${PREFERENCE_LIMITS.metadataJson.toLocaleString('en-US')} characters as JSON; the API merges in its audit fields (source, actor, correlation id).`,
+};
+const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
+
 export const PreferenceCreate = v.strictObject({
-  command: text(PREFERENCE_LIMITS.command),
-  command_type: text(PREFERENCE_LIMITS.commandType),
-  preference_content: text(PREFERENCE_LIMITS.content),
-  source_recording_id: v.optional(v.nullable(Id)),
-  source_summarization_id: v.optional(v.nullable(Id)),
-  metadata: v.optional(Metadata),
+  command: described(text(PREFERENCE_LIMITS.command), PREFERENCE_TEXT.command),
+  command_type: described(text(PREFERENCE_LIMITS.commandType), PREFERENCE_TEXT.commandType),
+  preference_content: described(text(PREFERENCE_LIMITS.content), PREFERENCE_TEXT.content),
+  source_recording_id: described(v.optional(v.nullable(Id)), 'The recording it was learned from, if any.'),
+  source_summarization_id: described(v.optional(v.nullable(Id)), 'The summary it was learned from, if any.'),
+  metadata: described(v.optional(Metadata), PREFERENCE_TEXT.metadata),
 });
 
 export const PreferenceUpdate = v.pipe(
   v.strictObject({
-    id: Id,
-    command: v.optional(text(PREFERENCE_LIMITS.command)),
-    command_type: v.optional(text(PREFERENCE_LIMITS.commandType)),
-    preference_content: v.optional(text(PREFERENCE_LIMITS.content)),
-    metadata: v.optional(Metadata),
+    id: described(Id, 'The preference to update: one of the member\'s.'),
+    command: described(v.optional(text(PREFERENCE_LIMITS.command)), PREFERENCE_TEXT.command),
+    command_type: described(v.optional(text(PREFERENCE_LIMITS.commandType)), PREFERENCE_TEXT.commandType),
+    preference_content: described(v.optional(text(PREFERENCE_LIMITS.content)), PREFERENCE_TEXT.content),
+    metadata: described(v.optional(Metadata), `${PREFERENCE_TEXT.metadata} Merged into the stored metadata.`),
   }),
   v.check((entry) => Object.keys(entry).length > 1, 'an update names at least one field to change besides id'),
 );
 
-export const PreferenceDelete = v.strictObject({ id: Id, delete: v.literal(true, 'must be true') });
+export const PreferenceDelete = v.strictObject({
+  id: described(Id, 'The preference to delete: one of the member\'s.'),
+  delete: described(v.literal(true, 'must be true'), 'Always true: deletes the preference.'),
+});
 
 export type PreferenceCreate = v.InferOutput<typeof PreferenceCreate>;
 export type PreferenceUpdate = v.InferOutput<typeof PreferenceUpdate>;
@@ -109,14 +138,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const namesAField = <S extends v.GenericSchema<Record<string, unknown>, Record<string, unknown>>>(schema: S) =>
   v.pipe(schema, v.check((section) => Object.keys(section).length > 0, 'must name at least one field'));
 
+const readOnlySetting = v.pipe(v.optional(v.never('is read-only')), v.description('Read-only: shown in the bundle, refused here.'));
+
 /** The settings section of a PATCH: the writable fields, with the read-only ones named as such. */
 const SettingsSection = namesAField(
   v.strictObject({
     ...SettingsPatch.entries,
-    ...(Object.fromEntries(READ_ONLY_SETTINGS.map((name) => [name, v.optional(v.never('is read-only'))])) as Record<
-      (typeof READ_ONLY_SETTINGS)[number],
-      v.OptionalSchema<v.NeverSchema<'is read-only'>, undefined>
-    >),
+    ...(Object.fromEntries(READ_ONLY_SETTINGS.map((name) => [name, readOnlySetting])) as Record<(typeof READ_ONLY_SETTINGS)[number], typeof readOnlySetting>),
   }),
 );
 
@@ -150,10 +178,16 @@ const Preferences = v.pipe(
 /** The body of Update member settings: any of the four sections, at least one. */
 export const UpdateMemberSettingsBody = v.pipe(
   v.strictObject({
-    settings: v.optional(SettingsSection),
-    notifications: v.optional(namesAField(NotificationsPatch)),
-    profile: v.optional(ProfilePatch),
-    preferences: v.optional(Preferences),
+    settings: described(
+      v.optional(SettingsSection),
+      'Settings fields to change (at least one), merged into the stored block; monthly_transcription_minutes, created_at and updated_at are read-only. Problems: 400 INVALID_SETTING.',
+    ),
+    notifications: described(v.optional(namesAField(NotificationsPatch)), 'Notification fields to change (at least one), merged into the stored block. Problems: 400 INVALID_SETTING.'),
+    profile: described(v.optional(ProfilePatch), 'The new profile: `{"profile": "…"}`. Problems: 400 INVALID_PROFILE.'),
+    preferences: described(
+      v.optional(Preferences),
+      `1 to ${PREFERENCE_ENTRIES_MAX} preference changes, applied in order: an entry without id creates, one with id updates the fields it names, one with id and \`delete: true\` deletes; a preference is named at most once. Problems: 400 INVALID_PREFERENCES.`,
+    ),
   }),
   v.check((body) => Object.keys(body).length > 0, `name at least one of ${SETTINGS_PATCH_SECTIONS.join(', ')}`),
   v.transform(
@@ -175,7 +209,7 @@ export interface MemberSettingsPatch {
 }
 
 /** The spec's error code of each section's problems: settings and unknown sections, profile, preferences; none named is EMPTY_PATCH. */
-export function settingsPatchErrorCode(problem: FieldProblem): string {
+export function settingsPatchErrorCode(problem: FieldProblem): ErrorCode {
   const section = problem.field.split(/[.[]/)[0];
   if (section === 'profile') return 'INVALID_PROFILE';
   if (section === 'preferences') return 'INVALID_PREFERENCES';

@@ -40,9 +40,12 @@ const text = (max: number, allowEmpty = false) =>
     v.check((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters (tab, line feed and carriage return are allowed)'),
   );
 
+const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
+const NO_CONTROL = 'no control characters but tab, line feed and carriage return';
+
 const Section = v.strictObject({
-  title: text(TEMPLATE_LIMITS.sectionTitle),
-  prompt: text(TEMPLATE_LIMITS.prompt),
+  title: described(text(TEMPLATE_LIMITS.sectionTitle), `The heading of this part of the summary: 1 to ${TEMPLATE_LIMITS.sectionTitle} characters, ${NO_CONTROL}.`),
+  prompt: described(text(TEMPLATE_LIMITS.prompt), `What the AI writes under it: 1 to ${TEMPLATE_LIMITS.prompt.toLocaleString('en-US')} characters, ${NO_CONTROL}.`),
 });
 
 /** The titles and prompts of a template's sections, in UTF-16 units (what sectionsText bounds). */
@@ -62,19 +65,23 @@ const Sections = v.pipe(
   ),
 );
 
+const SECTIONS_TEXT = `The parts of a summary made with it, in order: 1 to ${TEMPLATE_LIMITS.sections} sections, their titles and prompts at most ${TEMPLATE_LIMITS.sectionsText.toLocaleString('en-US')} characters together.`;
+const NAME_TEXT = `Its name, as members see it: 1 to ${TEMPLATE_LIMITS.name} characters, ${NO_CONTROL}.`;
+const DESCRIPTION_TEXT = `What it is for: at most ${TEMPLATE_LIMITS.description.toLocaleString('en-US')} characters, ${NO_CONTROL}.`;
+
 export const CreateTemplateBody = v.strictObject({
-  name: text(TEMPLATE_LIMITS.name),
-  description: v.optional(text(TEMPLATE_LIMITS.description, true), ''),
-  sections: Sections,
+  name: described(text(TEMPLATE_LIMITS.name), NAME_TEXT),
+  description: described(v.optional(text(TEMPLATE_LIMITS.description, true), ''), `${DESCRIPTION_TEXT} Default empty.`),
+  sections: described(Sections, SECTIONS_TEXT),
 });
 export type CreateTemplateBody = v.InferOutput<typeof CreateTemplateBody>;
 
 /** PATCH: every field optional, at least one; sections replaces the whole array. */
 export const UpdateTemplateBody = v.pipe(
   v.strictObject({
-    name: v.optional(text(TEMPLATE_LIMITS.name)),
-    description: v.optional(text(TEMPLATE_LIMITS.description, true)),
-    sections: v.optional(Sections),
+    name: described(v.optional(text(TEMPLATE_LIMITS.name)), NAME_TEXT),
+    description: described(v.optional(text(TEMPLATE_LIMITS.description, true)), DESCRIPTION_TEXT),
+    sections: described(v.optional(Sections), `${SECTIONS_TEXT} Replaces the whole list.`),
   }),
   v.check((body) => Object.keys(body).length > 0, 'give at least one of name, description, sections'),
 );
@@ -82,7 +89,7 @@ export type UpdateTemplateBody = v.InferOutput<typeof UpdateTemplateBody>;
 
 /** Query of List templates: page-based, like the other lists. */
 export const ListTemplatesQuery = v.strictObject({
-  page: integerParam({ defaultValue: 1, min: 1 }),
-  limit: integerParam({ defaultValue: TEMPLATE_PAGE.defaultLimit, min: 1, max: TEMPLATE_PAGE.maxLimit }),
+  page: integerParam({ defaultValue: 1, min: 1, description: 'The page to return, 1-based.' }),
+  limit: integerParam({ defaultValue: TEMPLATE_PAGE.defaultLimit, min: 1, max: TEMPLATE_PAGE.maxLimit, description: 'Templates per page.' }),
 });
 export type ListTemplatesQuery = v.InferOutput<typeof ListTemplatesQuery>;

@@ -60,11 +60,13 @@ const EventFilters = v.pipe(
   v.description('The event types the endpoint receives, or `["*"]` for every type, including types added later.'),
 );
 
+const DESCRIPTION_TEXT = `What the endpoint is for: at most ${WEBHOOK_LIMITS.description} characters, no control characters but tab, line feed and carriage return.`;
+
 export const CreateWebhookBody = v.strictObject({
   url: EndpointUrl,
-  description: v.optional(Description, ''),
+  description: v.pipe(v.optional(Description, ''), v.description(`${DESCRIPTION_TEXT} Default empty.`)),
   events: EventFilters,
-  enabled: v.optional(v.boolean('must be true or false'), true),
+  enabled: v.pipe(v.optional(v.boolean('must be true or false'), true), v.description('Whether deliveries are made to it (default true).')),
 });
 export type CreateWebhookBody = v.InferOutput<typeof CreateWebhookBody>;
 
@@ -72,9 +74,12 @@ export type CreateWebhookBody = v.InferOutput<typeof CreateWebhookBody>;
 export const UpdateWebhookBody = v.pipe(
   v.strictObject({
     url: v.optional(EndpointUrl),
-    description: v.optional(Description),
+    description: v.pipe(v.optional(Description), v.description(DESCRIPTION_TEXT)),
     events: v.optional(EventFilters),
-    enabled: v.optional(v.boolean('must be true or false')),
+    enabled: v.pipe(
+      v.optional(v.boolean('must be true or false')),
+      v.description('false disables the endpoint (`disabled_reason: manual`); true enables it again, whatever disabled it, and starts its failure count over.'),
+    ),
   }),
   v.check((body) => Object.keys(body).length > 0, 'give at least one of url, description, events, enabled'),
 );
@@ -82,21 +87,21 @@ export type UpdateWebhookBody = v.InferOutput<typeof UpdateWebhookBody>;
 
 export const ListWebhookDeliveriesQuery = v.strictObject({
   status: v.optional(v.pipe(v.picklist(DELIVERY_STATUSES, `must be one of ${DELIVERY_STATUSES.join(', ')}`), v.description('Only deliveries in this state.'))),
-  limit: integerParam({ defaultValue: DELIVERY_PAGE.defaultLimit, min: 1, max: DELIVERY_PAGE.maxLimit }),
+  limit: integerParam({ defaultValue: DELIVERY_PAGE.defaultLimit, min: 1, max: DELIVERY_PAGE.maxLimit, description: 'Deliveries per page.' }),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500), v.description("The previous page's `next_cursor`, with the same `status`."))),
 });
 export type ListWebhookDeliveriesQuery = v.InferOutput<typeof ListWebhookDeliveriesQuery>;
 
 /** A webhook endpoint as the API shows it: never its secret. */
 export const Webhook = v.strictObject({
-  id: Id,
-  url: v.string(),
-  description: v.string(),
-  events: v.array(v.picklist(WEBHOOK_EVENT_FILTERS)),
-  enabled: v.boolean(),
+  id: v.pipe(Id, v.description("The endpoint's id (`wh_…`).")),
+  url: v.pipe(v.string(), v.description('The HTTPS URL deliveries are POSTed to.')),
+  description: v.pipe(v.string(), v.description('What the endpoint is for (may be empty).')),
+  events: v.pipe(v.array(v.picklist(WEBHOOK_EVENT_FILTERS)), v.description('The event types it receives; `["*"]`: every type, including types added later.')),
+  enabled: v.pipe(v.boolean(), v.description('Whether deliveries are made to it.')),
   disabled_reason: v.pipe(v.nullable(v.picklist(DISABLED_REASONS)), v.description('Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days.')),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  created_at: v.pipe(Timestamp, v.description('When the endpoint was created (ISO 8601 UTC).')),
+  updated_at: v.pipe(Timestamp, v.description('When it last changed (ISO 8601 UTC).')),
 });
 export type Webhook = v.InferOutput<typeof Webhook>;
 
@@ -112,25 +117,31 @@ export const RotatedWebhookSecret = v.strictObject({
   previous_secret_expires_at: v.pipe(Timestamp, v.description('Until then every delivery carries a signature by the previous secret too.')),
 });
 
-export const WebhookList = v.strictObject({ webhooks: v.array(Webhook) });
+export const WebhookList = v.strictObject({ webhooks: v.pipe(v.array(Webhook), v.description("The organization's endpoints (at most 10).")) });
 
 /** One delivery of one event to one endpoint, with the outcome of its last attempt. */
 export const WebhookDelivery = v.strictObject({
-  id: Id,
-  event_id: v.string(),
-  event_type: v.picklist([...EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE]),
-  status: v.picklist(DELIVERY_STATUSES),
-  attempts: v.number(),
-  created_at: Timestamp,
-  last_attempt_at: v.nullable(Timestamp),
+  id: v.pipe(Id, v.description("The delivery's id (`dlv_…`).")),
+  event_id: v.pipe(v.string(), v.description('The event delivered (`evt_…`): the `webhook-id` header of each attempt, the same across retries.')),
+  event_type: v.pipe(v.picklist([...EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE]), v.description('Its type; `webhook.test` for a test event.')),
+  status: v.pipe(v.picklist(DELIVERY_STATUSES), v.description('`pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).')),
+  attempts: v.pipe(v.number(), v.description('Attempts made so far.')),
+  created_at: v.pipe(Timestamp, v.description('When the delivery was created (ISO 8601 UTC).')),
+  last_attempt_at: v.pipe(v.nullable(Timestamp), v.description('When the last attempt was made; null before the first.')),
   next_attempt_at: v.pipe(v.nullable(Timestamp), v.description('When the next attempt is due, while pending; null otherwise.')),
   response_status: v.pipe(v.nullable(v.number()), v.description("The HTTP status of the last attempt's answer; null when none came.")),
-  response_ms: v.nullable(v.number()),
+  response_ms: v.pipe(v.nullable(v.number()), v.description("How long the last attempt's answer took, in milliseconds; null when none came.")),
   error: v.pipe(v.nullable(v.picklist(DELIVERY_ERRORS)), v.description('Why the last attempt failed; null after a success or before the first attempt.')),
 });
 export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;
 
 export const WebhookDeliveryList = v.strictObject({
-  deliveries: v.array(WebhookDelivery),
-  pagination: v.strictObject({ limit: v.number(), next_cursor: v.nullable(v.string()) }),
+  deliveries: v.pipe(v.array(WebhookDelivery), v.description('This page of deliveries, newest first.')),
+  pagination: v.pipe(
+    v.strictObject({
+      limit: v.pipe(v.number(), v.description('The page size asked for (or its default).')),
+      next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass it as `cursor` for the next page; null on the last page.')),
+    }),
+    v.description('How to read the next page.'),
+  ),
 });

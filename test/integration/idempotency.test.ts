@@ -320,7 +320,7 @@ describe('the reads and writes Idempotency-Key adds to a request', () => {
     };
     expect(await measure(() => run(event(randomUUID()), context()))).toEqual(['PutItemCommand', 'DeleteItemCommand']);
     outcome = async () => {
-      throw new ConflictError('TEMPLATE_LIMIT', 'full');
+      throw new ConflictError('WEBHOOK_LIMIT_REACHED', 'full');
     };
     expect(await measure(() => run(event(randomUUID()), context()))).toEqual(['PutItemCommand', 'UpdateItemCommand']);
     expect(await measure(() => run({ ...event(''), headers: {} } as APIGatewayProxyEvent, context()))).toEqual([]);

@@ -6,7 +6,9 @@ import { openApiDocument } from '../../shared/openapi/document';
 
 /**
  * The contract check: a response the API gave must be one the OpenAPI document allows,
- * its status code declared for the operation and its body valid against that status's schema.
+ * its status code declared for the operation, a refusal's error code one of those the
+ * document lists for that operation and status (`x-error-codes`), and its body valid against
+ * that status's schema.
  */
 
 type Json = Record<string, any>;
@@ -64,6 +66,11 @@ export function contractViolation(method: string, path: string, status: number, 
   if (response.$ref) {
     ref = `openapi.json${response.$ref}`;
     response = response.$ref.split('/').slice(1).reduce((node: Json, key: string) => node[key], document) as Json;
+  }
+  const listed: string[] | undefined = response['x-error-codes'];
+  const code = (body as Json | null | undefined)?.error;
+  if (listed && typeof code === 'string' && !listed.includes(code)) {
+    return `${where} answered ${status} ${code}, an error code the OpenAPI document does not list for this operation and status (listed: ${listed.join(', ')}). Body: ${JSON.stringify(body).slice(0, 2000)}`;
   }
   if (!response.content?.['application/json']) return undefined;
   ref += '/content/application~1json/schema';

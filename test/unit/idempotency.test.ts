@@ -238,7 +238,7 @@ describe('idempotency()', () => {
 
   it('stores a refusal (4xx) and replays it without running the route again', async () => {
     const { call, runs } = keyedRoute(async () => {
-      throw new ConflictError('TEMPLATE_NAME_TAKEN', 'taken');
+      throw new ConflictError('INVITE_PENDING', 'taken');
     });
     const first = await call({ key: 'k-1' });
     const replay = await call({ key: 'k-1' });

@@ -1,4 +1,5 @@
 import { openApiDocument } from '../../shared/openapi/document';
+import { ERROR_CODES, type ErrorCode } from '../../shared/http/error-codes';
 import { ROUTE_DOCS } from '../../shared/openapi/route-docs';
 import { isOperation, listEndpoints, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { ROUTE_REQUESTS, type RouteRequest } from '../../shared/schemas/route-requests';
@@ -80,7 +81,17 @@ describe('OpenAPI document', () => {
   it('answers every refusal with the error envelope, and secures every route but the public ones', () => {
     for (const { path, method, op } of operations) {
       for (const [status, response] of Object.entries<Json>(op.responses)) {
-        if (Number(status) >= 400) expect(response.$ref).toBe(`#/components/responses/Error${status}`);
+        if (Number(status) < 400) continue;
+        // The envelope, its `error` one of the codes listed for this status, each code one the catalog gives this status.
+        const codes: string[] = response['x-error-codes'];
+        expect(codes.length).toBeGreaterThan(0);
+        const [envelope, narrowed] = response.content['application/json'].schema.allOf;
+        expect(envelope).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+        expect(narrowed.properties.error.enum).toEqual(codes);
+        for (const code of codes) {
+          expect({ code, statuses: ERROR_CODES[code as ErrorCode]?.statuses }).toEqual({ code, statuses: expect.arrayContaining([Number(status)]) });
+          expect(response.description).toContain(`\`${code}\`: ${ERROR_CODES[code as ErrorCode].meaning}`);
+        }
       }
       const endpoint = listEndpoints().find((e) => e.path === path && e.method.toLowerCase() === method)!;
       if (endpoint.route.access === 'public') expect(op.security).toEqual([]);
@@ -92,6 +103,12 @@ describe('OpenAPI document', () => {
         for (const scheme of Object.keys(requirement)) expect(document.components.securitySchemes[scheme]).toBeDefined();
       }
     }
+  });
+
+  it('lists every error code of the catalog on some operation, but the operator CLI\'s', () => {
+    const listed = new Set(operations.flatMap(({ op }) => Object.values<Json>(op.responses).flatMap((response) => response['x-error-codes'] ?? [])));
+    const unlisted = Object.keys(ERROR_CODES).filter((code) => !listed.has(code));
+    expect(unlisted.sort()).toEqual(['EMAIL_MISMATCH', 'EMAIL_TAKEN', 'INVALID_FIXTURE', 'KEY_EXISTS', 'MEMBER_EXISTS', 'ORG_EXISTS', 'ORG_NOT_FOUND', 'TAG_EXISTS', 'USER_EXISTS', 'USER_NOT_FOUND']);
   });
 
   it('resolves every $ref', () => {
@@ -132,5 +149,12 @@ describe('contract check', () => {
     expect(contractViolation('GET', '/health', 201, { status: 'ok' })).toMatch(/does not declare/);
     expect(contractViolation('GET', '/health', 200, { status: 'ok', extra: 1 })).toMatch(/does not allow/);
     expect(contractViolation('DELETE', '/api/v1/organization/o1/templates/t1', 200, { success: false })).toMatch(/does not allow/);
+  });
+
+  it("refuses a refusal whose error code the document does not list for the operation and status", () => {
+    const refusal = (error: string) => ({ success: false, data: null, error, message: 'no' });
+    expect(contractViolation('GET', '/api/v1/organization/o1/templates/t1', 404, refusal('TEMPLATE_NOT_FOUND'))).toBeUndefined();
+    expect(contractViolation('GET', '/api/v1/organization/o1/templates/t1', 404, refusal('MEMBER_NOT_FOUND'))).toMatch(/does not list for this operation and status \(listed: ROUTE_NOT_FOUND, TEMPLATE_NOT_FOUND\)/);
+    expect(contractViolation('GET', '/api/v1/organization/o1/templates/t1', 409, refusal('CONCURRENT_UPDATE'))).toMatch(/does not declare/);
   });
 });

@@ -39,8 +39,8 @@ describe('query validation', () => {
 
   it('reports every problem at once, with the given error code', () => {
     const schema = v.object({ a: integerParam({ defaultValue: 1, min: 1, max: 5 }), b: integerParam({ defaultValue: 1, min: 1 }) });
-    expect(refusal(() => parseInput(schema, { a: '9', b: '0' }, 'CUSTOM'))).toMatchObject({
-      code: 'CUSTOM',
+    expect(refusal(() => parseInput(schema, { a: '9', b: '0' }, 'INVALID_SETTING'))).toMatchObject({
+      code: 'INVALID_SETTING',
       message: 'a must be an integer between 1 and 5; b must be an integer 1 or more.',
     });
   });

@@ -1,4 +1,5 @@
 import type { MemberStatus, Role } from '../../auth/access';
+import type { ErrorCode } from '../../http/error-codes';
 import { ConflictError, NotFoundError } from '../../http/errors';
 import { newId } from '../../ids';
 import type { TableContext } from '../../storage/dynamo';
@@ -121,7 +122,7 @@ export async function ensureMembership(
 }
 
 /** Turns DynamoDB's "already exists" into a 409 with a clear message. */
-export async function conflictOnTaken<T>(write: Promise<T>, code: string, message: string): Promise<T> {
+export async function conflictOnTaken<T>(write: Promise<T>, code: ErrorCode, message: string): Promise<T> {
   try {
     return await write;
   } catch (error) {
