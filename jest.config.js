@@ -2,6 +2,8 @@ const os = require('node:os');
 
 // The SDK's notice about Node 22 is for the maintainers, not for every test run.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+// Handlers run in tests print no EMF metric lines (as under npm start); tests that read them turn them on.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 /** @type {import('jest').Config} */
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };

@@ -5,6 +5,7 @@ import { keyUseRecorder } from '../shared/auth/key-usage';
 import { principalIdOf, principalToContext } from '../shared/auth/principal';
 import { config } from '../shared/config';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../shared/http/gateway';
+import { instrumented } from '../shared/observability/instrumentation';
 import { logger } from '../shared/observability/logger';
 import { table } from '../shared/storage/dynamo';
 
@@ -19,7 +20,7 @@ const recordKeyUse = keyUseRecorder(table());
  * ACCESS_DENIED gateway response (configured as a 401 that reads the message), which a
  * thrown "Unauthorized" could not do (that response never sees the authorizer's context).
  */
-export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+export const handler = instrumented(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const result = await authenticate(event.authorizationToken, { db: table(), verifyIdToken, now: () => new Date(), recordKeyUse });
   if (!result.ok) {
     logger.info('credential refused', { reason: result.reason });
@@ -44,7 +45,7 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
     policyDocument: apiWidePolicy('Allow', event.methodArn),
     context: principalToContext(principal),
   };
-}
+});
 
 function apiWidePolicy(effect: 'Allow' | 'Deny', methodArn: string): APIGatewayAuthorizerResult['policyDocument'] {
   return { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: apiWideArn(methodArn) }] };

@@ -63,6 +63,8 @@ const ConfigSchema = v.object({
   IDEMPOTENCY_TABLE_NAME: v.optional(v.pipe(v.string(), v.minLength(3))),
   /** The model that replaces an unknown selected_model; must be one of ACTIVE_MODELS. */
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
+  /** The stack's stage (prod, staging…): the `stage` dimension of the business metrics. Absent locally. */
+  STAGE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _'))),
 });
 
 /** The environment variables a function reads: the only ones the CDK stack may set (besides the Node.js runtime's NODE_OPTIONS). */
@@ -88,6 +90,8 @@ export type Config = {
   webhooks: { allowLocalUrls: boolean; sqsEndpoint?: string };
   /** Where Idempotency-Key records are kept; absent on functions that take no key. */
   idempotency?: { tableName: string };
+  /** The stack's stage, a dimension of the business metrics; absent locally. */
+  stage?: string;
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -123,6 +127,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     events: { busName: parsed.EVENT_BUS_NAME, trashRetentionDays: parsed.TRASH_RETENTION_DAYS, auditRetentionDays: parsed.AUDIT_RETENTION_DAYS },
     webhooks: { allowLocalUrls: parsed.WEBHOOK_ALLOW_LOCAL_URLS === 'true', sqsEndpoint: parsed.SQS_ENDPOINT },
     idempotency: parsed.IDEMPOTENCY_TABLE_NAME ? { tableName: parsed.IDEMPOTENCY_TABLE_NAME } : undefined,
+    stage: parsed.STAGE,
   };
 }
 

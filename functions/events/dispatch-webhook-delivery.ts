@@ -3,6 +3,7 @@ import { webhookSecretCipher } from '../../shared/crypto/configured-cipher';
 import { cachedSecrets, dispatchDelivery, dispatchRefOf, type DispatchDeps } from '../../shared/domain/webhooks/dispatch';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { delayMessage } from '../../shared/events/queue-retry';
+import { countMetric } from '../../shared/observability/metrics';
 import { table } from '../../shared/storage/dynamo';
 import { postWebhook } from '../../shared/webhooks/http-sender';
 
@@ -11,7 +12,7 @@ let deps: DispatchDeps | undefined;
 /** Built on first use and kept: the decrypted secrets' cache lives as long as the warm function. */
 function dispatchDeps(): DispatchDeps {
   const policy = { allowLocalUrls: config().webhooks.allowLocalUrls };
-  deps ??= { db: table(), now: () => new Date(), secretsOf: cachedSecrets(webhookSecretCipher()), send: (request) => postWebhook(request, { policy }) };
+  deps ??= { db: table(), now: () => new Date(), secretsOf: cachedSecrets(webhookSecretCipher()), send: (request) => postWebhook(request, { policy }), countMetric };
   return deps;
 }
 

@@ -1,6 +1,8 @@
 import type { S3Event } from 'aws-lambda';
 import { completeUpload } from '../../shared/domain/recordings/recording-changes';
+import { instrumented } from '../../shared/observability/instrumentation';
 import { logger } from '../../shared/observability/logger';
+import { countMetric } from '../../shared/observability/metrics';
 import { table } from '../../shared/storage/dynamo';
 import { parseRecordingObjectKey, recordingObjects } from '../../shared/storage/recording-objects';
 
@@ -9,7 +11,7 @@ import { parseRecordingObjectKey, recordingObjects } from '../../shared/storage/
  * `uploaded` when the object has the declared size and content type, else `failed` with
  * the reason. Keys that name no pending recording are ignored.
  */
-export async function handler(event: S3Event): Promise<void> {
+export const handler = instrumented(async (event: S3Event): Promise<void> => {
   for (const record of event.Records ?? []) {
     // S3 sends object keys URL-encoded, with + for spaces.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
@@ -26,5 +28,6 @@ export async function handler(event: S3Event): Promise<void> {
     // A mismatched upload is the client's doing, not the function's: worth a warning, not a retry.
     if (outcome === 'failed') logger.warn('upload does not match its declaration', fields);
     else logger.info('upload event', fields);
+    if (outcome === 'uploaded') countMetric('UploadsCompleted');
   }
-}
+});

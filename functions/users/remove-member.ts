@@ -1,9 +1,12 @@
 import { removeMember } from '../../shared/domain/members/change-member';
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
+import { countMetric } from '../../shared/observability/metrics';
 import { table } from '../../shared/storage/dynamo';
 
 /** DELETE /api/v1/organization/{orgId}/users/{userId}: remove a member, or leave. */
 export const handler = apiHandler('removeMember', async ({ caller, path }) => {
-  return envelope(await removeMember({ db: table(), now: () => new Date() }, caller, path.userId));
+  const removed = await removeMember({ db: table(), now: () => new Date() }, caller, path.userId);
+  countMetric('MembersRemoved');
+  return envelope(removed);
 });

@@ -4,6 +4,7 @@ import { updateMemberSettings } from '../../shared/domain/settings/update-member
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { logger } from '../../shared/observability/logger';
+import { countMetric } from '../../shared/observability/metrics';
 import { table } from '../../shared/storage/dynamo';
 
 /** PATCH /api/v1/organization/{orgId}/users/{userId}/settings and its public alias. */
@@ -23,5 +24,6 @@ export const handler = apiHandler('updateMemberSettings', async ({ caller, path,
     changed_sections: result.changed_sections,
     correlation_id: correlationId,
   });
+  countMetric('MemberSettingsUpdated');
   return json(200, { success: true, applied: result.applied, profile_version: result.profile_version });
 });

@@ -9,6 +9,7 @@ import {
   type KeyringNode,
 } from '@aws-crypto/client-node';
 import { KMS } from '@aws-sdk/client-kms';
+import { traced } from '../observability/tracer';
 
 /** Whose profile a ciphertext is: bound into it as the encryption context. */
 export interface ProfileOwner {
@@ -69,7 +70,7 @@ export function createProfileCipher(keyring: KeyringNode): ProfileCipher {
 }
 
 /** The keyring used in AWS: data keys generated and unwrapped by the stack's KMS key. */
-export function kmsKeyring(keyArn: string, region: string, kmsClient = new KMS({ region })): KeyringNode {
+export function kmsKeyring(keyArn: string, region: string, kmsClient = traced(new KMS({ region }))): KeyringNode {
   return new KmsKeyringNode({ generatorKeyId: keyArn, clientProvider: () => kmsClient });
 }
 

@@ -1,5 +1,6 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { config } from '../config';
+import { traced } from '../observability/tracer';
 import { EVENT_SOURCE, type DomainEvent } from './event-catalog';
 
 /** Puts domain events on the bus; resolves only when every one was accepted. */
@@ -19,7 +20,7 @@ export function busEntry(event: DomainEvent, busName: string) {
  * idempotent by event id, so the entries that did go through are harmless to send again.
  */
 export function eventBridgePublisher(options: { busName: string; region: string }): EventPublisher {
-  const client = new EventBridgeClient({ region: options.region });
+  const client = traced(new EventBridgeClient({ region: options.region }));
   return async (events) => {
     for (let i = 0; i < events.length; i += PUT_EVENTS_LIMIT) {
       const entries = events.slice(i, i + PUT_EVENTS_LIMIT).map((event) => busEntry(event, options.busName));

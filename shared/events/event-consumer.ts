@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
+import { instrumented, type LambdaHandler } from '../observability/instrumentation';
 import { logger } from '../observability/logger';
 import { EVENT_CONSUMERS, type EventConsumerName } from '../routes';
 import { withChangeContext } from '../storage/change-stamp';
@@ -40,9 +41,14 @@ export interface ConsumerOptions {
  * event's correlation id, so writes it makes are attributed to the service and traceable to
  * the request that caused them. A failed message is reported alone and retried by the queue
  * after the consumer's retryAfterSeconds; the others of the batch are done. A handler that
- * asks for its message back in N seconds has it delayed so and reported the same way.
+ * asks for its message back in N seconds has it delayed so and reported the same way. The
+ * invocation is traced, and the business metrics it counted are published when it ends.
  */
-export function eventConsumer(name: EventConsumerName, handle: (event: DomainEvent, delivery: Delivery) => Promise<ConsumerResult>, options: ConsumerOptions = {}) {
+export function eventConsumer(
+  name: EventConsumerName,
+  handle: (event: DomainEvent, delivery: Delivery) => Promise<ConsumerResult>,
+  options: ConsumerOptions = {},
+): LambdaHandler<SQSEvent, SQSBatchResponse> {
   const { maxAttempts } = EVENT_CONSUMERS[name];
   const handleRecord = async (record: SQSRecord): Promise<boolean> => {
     const attempt = Number(record.attributes?.ApproximateReceiveCount ?? '1');
@@ -61,12 +67,12 @@ export function eventConsumer(name: EventConsumerName, handle: (event: DomainEve
       return false;
     }
   };
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  return instrumented(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const done: boolean[] = [];
     if (options.parallel) done.push(...(await Promise.all(event.Records.map(handleRecord))));
     else for (const record of event.Records) done.push(await handleRecord(record));
     return { batchItemFailures: event.Records.filter((_, index) => !done[index]).map((record) => ({ itemIdentifier: record.messageId })) };
-  };
+  });
 }
 
 /** An error's name and message for the log: never a stack with data in it. */

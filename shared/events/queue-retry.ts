@@ -1,6 +1,7 @@
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { config } from '../config';
+import { traced } from '../observability/tracer';
 
 /** SQS's longest visibility timeout: a message cannot be kept out of sight longer. */
 const MAX_VISIBILITY_SECONDS = 43_200;
@@ -24,7 +25,7 @@ export function queueUrlOf(queueArn: string, endpoint?: string): string {
  */
 export async function delayMessage(record: SQSRecord, seconds: number): Promise<void> {
   const { region, webhooks } = config();
-  client ??= new SQSClient({ region, ...(webhooks.sqsEndpoint ? { endpoint: webhooks.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}) });
+  client ??= traced(new SQSClient({ region, ...(webhooks.sqsEndpoint ? { endpoint: webhooks.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}) }));
   await client.send(
     new ChangeMessageVisibilityCommand({
       QueueUrl: queueUrlOf(record.eventSourceARN, webhooks.sqsEndpoint),

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { instrumentation } from '../observability/instrumentation';
 import { logger } from '../observability/logger';
 import type { RouteName } from '../routes';
 import type { HttpContext, HttpMiddleware } from './http-context';
@@ -13,7 +14,8 @@ export type { HttpContext, HttpMiddleware } from './http-context';
 type Handle = (event: APIGatewayProxyEvent, context: HttpContext) => Promise<APIGatewayProxyResult>;
 
 /**
- * The middy stack every HTTP function shares, in order: the Lambda context and the
+ * The middy stack every HTTP function shares, in order: the X-Ray subsegment and the flush
+ * of the business metrics (shared/observability/instrumentation.ts), the Lambda context and the
  * request's correlation id in every log line, the CORS headers, the route's own
  * `middlewares` (body parsing, authorization context, validation, policy), and last the one
  * mapping of errors to the envelope. It touches no storage, so a function that needs none
@@ -21,6 +23,7 @@ type Handle = (event: APIGatewayProxyEvent, context: HttpContext) => Promise<API
  */
 export function httpHandler(routeName: RouteName, handle: Handle, middlewares: HttpMiddleware[] = []) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>()
+    .use(instrumentation())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(correlationId(routeName))
     .use(corsHeaders())

@@ -1,5 +1,6 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { config } from '../config';
+import { traced } from '../observability/tracer';
 
 export interface Email {
   to: string;
@@ -63,11 +64,13 @@ export function sesErrorCode(error: unknown): MailErrorCode {
 
 /** A mailer sending through SES (or the SES emulator at `endpoint`); its failures are MailErrors. */
 export function createSesMailer(options: { fromAddress: string; region: string; endpoint?: string }): Mailer {
-  const client = new SESv2Client({
-    region: options.region,
-    endpoint: options.endpoint,
-    ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  const client = traced(
+    new SESv2Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
   return async ({ to, subject, text, html }) => {
     try {
       await client.send(

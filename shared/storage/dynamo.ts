@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { traced } from '../observability/tracer';
 
 /**
  * Where repositories read and write: a document client and the table name.
@@ -13,12 +14,14 @@ export interface TableContext {
 
 /** Builds a table context for an endpoint (local emulator) or for AWS (no endpoint). */
 export function createTableContext(options: { tableName: string; region: string; endpoint?: string }): TableContext {
-  const base = new DynamoDBClient({
-    region: options.region,
-    endpoint: options.endpoint,
-    // The local emulators accept any credentials; in AWS the default chain is used.
-    ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  const base = traced(
+    new DynamoDBClient({
+      region: options.region,
+      endpoint: options.endpoint,
+      // The local emulators accept any credentials; in AWS the default chain is used.
+      ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
   return {
     client: DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } }),
     tableName: options.tableName,

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { config } from '../config';
+import { traced } from '../observability/tracer';
 import { IDEMPOTENCY_TABLE } from './idempotency-table-definition';
 
 /**
@@ -12,12 +13,14 @@ import { IDEMPOTENCY_TABLE } from './idempotency-table-definition';
 export function createIdempotencyStore(options: { tableName: string; region: string; endpoint?: string; client?: DynamoDBClient }): DynamoDBPersistenceLayer {
   const client =
     options.client ??
-    new DynamoDBClient({
-      region: options.region,
-      endpoint: options.endpoint,
-      // The local emulator accepts any credentials; in AWS the default chain is used.
-      ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    });
+    traced(
+      new DynamoDBClient({
+        region: options.region,
+        endpoint: options.endpoint,
+        // The local emulator accepts any credentials; in AWS the default chain is used.
+        ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      }),
+    );
   return new DynamoDBPersistenceLayer({
     tableName: options.tableName,
     keyAttr: IDEMPOTENCY_TABLE.partitionKey,

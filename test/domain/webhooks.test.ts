@@ -8,6 +8,7 @@ import { createWebhook, deleteWebhook, readWebhook, rotateWebhookSecret, sendTes
 import type { DomainEvent } from '../../shared/events/event-catalog';
 import { ConflictError, NotFoundError } from '../../shared/http/errors';
 import { logger } from '../../shared/observability/logger';
+import type { BusinessMetric, CountMetric } from '../../shared/observability/metric-names';
 import type { CreateWebhookBody } from '../../shared/schemas/webhooks';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { getDelivery, queryDeliveries } from '../../shared/storage/webhook-deliveries';
@@ -92,8 +93,15 @@ function heldSender() {
   return { send, release, started };
 }
 
-function dispatchDeps(send: DispatchDeps['send'], random?: () => number): DispatchDeps {
-  return { db, now: clock.now, secretsOf: cachedSecrets(cipher), send, ...(random ? { random } : {}) };
+function dispatchDeps(send: DispatchDeps['send'], random?: () => number, countMetric: CountMetric = () => {}): DispatchDeps {
+  return { db, now: clock.now, secretsOf: cachedSecrets(cipher), send, countMetric, ...(random ? { random } : {}) };
+}
+
+/** Records the business metrics a dispatch counts, by name. */
+function metricCounter() {
+  const counts: Partial<Record<BusinessMetric, number>> = {};
+  const countMetric: CountMetric = (metric, count = 1) => void (counts[metric] = (counts[metric] ?? 0) + count);
+  return { counts, countMetric };
 }
 
 /** The real sender, allowed to reach loopback, with a short budget so a hanging receiver times out quickly. */
@@ -328,10 +336,12 @@ describe('disabling an endpoint whose deliveries keep failing', () => {
     const ref = await newDue(orgId, webhookId);
     await updateWebhook(deps, orgId, webhookId, { enabled: false });
     const send = fakeSender();
+    const metrics = metricCounter();
 
-    expect(await dispatchDelivery(dispatchDeps(send), ref)).toEqual({ kind: 'done' });
+    expect(await dispatchDelivery(dispatchDeps(send, undefined, metrics.countMetric), ref)).toEqual({ kind: 'done' });
     expect(send).not.toHaveBeenCalled();
     expect(await storedDelivery(ref)).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempts: 0, last_attempt_at: null, next_attempt_at: null });
+    expect(metrics.counts).toEqual({ WebhookDeliveriesFailed: 1 });
     expect(await readWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'manual' });
   });
 
@@ -435,11 +445,14 @@ describe('retryDelivery', () => {
     const { id: webhookId } = await endpoint(orgId);
     const ref = await newDue(orgId, webhookId);
     const send = fakeSender(() => SERVER_ERROR);
-    const dispatch = dispatchDeps(send);
+    const metrics = metricCounter();
+    const dispatch = dispatchDeps(send, undefined, metrics.countMetric);
     for (let outcome = await dispatchDelivery(dispatch, ref); outcome.kind === 'retry'; outcome = await dispatchDelivery(dispatch, ref)) {
       clock.advance(outcome.afterSeconds * 1000);
     }
     expect(await storedDelivery(ref)).toMatchObject({ status: 'failed', attempts: 8 });
+    // Seven failed attempts with a retry after each, then the delivery given up on.
+    expect(metrics.counts).toEqual({ WebhookAttemptsFailed: 7, WebhookDeliveriesFailed: 1 });
 
     clock.advance(DAY_MS);
     expect(await retryDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId)).toMatchObject({ status: 'pending', attempts: 8, next_attempt_at: clock.now().toISOString() });
@@ -450,6 +463,7 @@ describe('retryDelivery', () => {
     expect(await dispatchDelivery(dispatch, again)).toEqual({ kind: 'done' });
     expect(send).toHaveBeenCalledTimes(9);
     expect(await storedDelivery(ref)).toMatchObject({ status: 'failed', attempts: 9, next_attempt_at: null });
+    expect(metrics.counts).toEqual({ WebhookAttemptsFailed: 7, WebhookDeliveriesFailed: 2 });
   });
 
   it('is 409 DELIVERY_IN_PROGRESS while an attempt holds the delivery', async () => {

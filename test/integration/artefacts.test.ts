@@ -184,7 +184,8 @@ const fakeEventBridge = {
 
 /** A function's environment: what its template declares, references resolved locally, plus the emulator endpoints. */
 function localEnvironment(fn: BundledFunction): Record<string, string> {
-  const env: Record<string, string> = { AWS_REGION: runtime.region, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, POWERTOOLS_LOG_LEVEL: 'ERROR' };
+  // Metrics on, as in Lambda (the test setup turns them off elsewhere): the bundles' EMF lines are read below.
+  const env: Record<string, string> = { AWS_REGION: runtime.region, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'false' };
   for (const [name, value] of Object.entries(fn.environment)) {
     if (name === 'NODE_OPTIONS') continue; // options of the Lambda runtime's node process
     if (typeof value === 'string') env[name] = value;
@@ -226,7 +227,21 @@ const personalKey = generateApiKey('user_key');
 let setup: SampleSetup;
 let authorizerResults: Record<CredentialName, APIGatewayAuthorizerResult>;
 
+/** The EMF lines (business metrics) the bundles print on stdout while they run, kept out of the test output. */
+const published: { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] }; [field: string]: unknown }[] = [];
+let stdoutTap: jest.SpyInstance | undefined;
+
 describe('each bundle, invoked with a realistic event against the emulators', () => {
+  beforeAll(() => {
+    const write = process.stdout.write.bind(process.stdout);
+    stdoutTap = jest.spyOn(process.stdout, 'write').mockImplementation((chunk, ...rest: unknown[]) => {
+      const text = String(chunk);
+      if (!text.includes('"_aws"')) return write(chunk, ...(rest as []));
+      published.push(...text.split('\n').filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line)));
+      return true;
+    });
+  });
+  afterAll(() => stdoutTap?.mockRestore());
   afterAll(() => fakeEventBridge.stop());
 
   beforeAll(async () => {
@@ -382,5 +397,15 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
   it.each(Object.values(EVENT_CONSUMERS).map((c) => c.handler))('%s: handles its queued events with no failure left to retry', async (handler) => {
     const sample = sampleEvents(setup).find((e) => e.handler === handler)!;
     await expect(bundleHandler(handler)(sample.event, lambdaContext(path.basename(handler)))).resolves.toEqual<SQSBatchResponse>({ batchItemFailures: [] });
+  });
+
+  it('the bundles publish their business metrics as EMF lines: the namespace, the service and the stage of the template', () => {
+    const counted = new Set(published.flatMap((line) => line._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => metric.Name))));
+    // The sample requests update settings, remove a member and create a key; the sample upload completes.
+    expect([...counted]).toEqual(expect.arrayContaining(['MemberSettingsUpdated', 'MembersRemoved', 'ApiKeysCreated', 'UploadsCompleted']));
+    for (const line of published) {
+      expect(line._aws.CloudWatchMetrics.map(({ Namespace, Dimensions }) => ({ Namespace, Dimensions }))).toEqual([{ Namespace: 'VoiceOrgApi', Dimensions: [['service', 'stage']] }]);
+      expect(line).toMatchObject({ service: 'voice-org-api', stage: 'test' });
+    }
   });
 });

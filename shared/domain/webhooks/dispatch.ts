@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { WebhookSecretCipher } from '../../crypto/webhook-secret-cipher';
 import type { DomainEvent } from '../../events/event-catalog';
 import { logger } from '../../observability/logger';
+import type { CountMetric } from '../../observability/metric-names';
 import type { TableContext } from '../../storage/dynamo';
 import { claimDelivery, recordAttempt, type AttemptRecord } from '../../storage/webhook-deliveries';
 import { clearWebhookFailing, disableFailingWebhook, getWebhook, markWebhookFailing, type WebhookRecord } from '../../storage/webhooks';
@@ -18,6 +19,8 @@ export interface DispatchDeps {
   send: (request: WebhookRequest) => Promise<SendOutcome>;
   /** In [0, 1): the retry delays' jitter. */
   random?: () => number;
+  /** Counts the failed attempts and the deliveries given up on (WebhookAttemptsFailed, WebhookDeliveriesFailed). */
+  countMetric: CountMetric;
 }
 
 /** Which delivery a `webhook.delivery_due` event asks to attempt, under which dispatch. */
@@ -63,7 +66,9 @@ export async function dispatchDelivery(deps: DispatchDeps, ref: DispatchRef): Pr
   const webhook = await getWebhook(deps.db, ref.orgId, ref.webhookId);
   if (!webhook) return { kind: 'done' };
   if (!webhook.enabled) {
-    await recordAttempt(deps.db, delivery, lease.token, { ...unsent(started), status: 'failed', error: 'endpoint_disabled' }, { counted: false });
+    if (await recordAttempt(deps.db, delivery, lease.token, { ...unsent(started), status: 'failed', error: 'endpoint_disabled' }, { counted: false })) {
+      deps.countMetric('WebhookDeliveriesFailed');
+    }
     return { kind: 'done' };
   }
 
@@ -84,6 +89,9 @@ export async function dispatchDelivery(deps: DispatchDeps, ref: DispatchRef): Pr
   logger.info('webhook attempt', { delivery_id: delivery.id, webhook_id: webhook.id, attempt: attempts, status: attempt.status, response_status: outcome.status, error: outcome.error, ms: outcome.ms });
   // An attempt that outlived its lease lost the delivery to another: that one records and schedules.
   if (!(await recordAttempt(deps.db, delivery, lease.token, attempt))) return { kind: 'done' };
+  // Counted once recorded: an attempt that lost its delivery to another is that one's to count.
+  if (attempt.status === 'pending') deps.countMetric('WebhookAttemptsFailed');
+  if (attempt.status === 'failed') deps.countMetric('WebhookDeliveriesFailed');
   await noteEndpointHealth(deps, webhook, outcome.ok, finished);
   return delay === null ? { kind: 'done' } : { kind: 'retry', afterSeconds: delay };
 }
