@@ -135,7 +135,8 @@ function addEndpoints(api: apigateway.RestApi, props: ApiProps): Map<string, Htt
       .resourceForPath(endpoint.path)
       .addMethod(
         endpoint.method,
-        new apigateway.LambdaIntegration(props.functionFor(endpoint.route.handler)),
+        // No test-invoke permission (the console's Test button) per method: it would add one resource per method, and a stack holds 500.
+        new apigateway.LambdaIntegration(props.functionFor(endpoint.route.handler), { allowTestInvoke: false }),
         isPublic ? { authorizationType: apigateway.AuthorizationType.NONE } : { authorizer: props.authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
       );
     methodsByPath.set(endpoint.path, [...(methodsByPath.get(endpoint.path) ?? []), endpoint.method]);
