@@ -23,6 +23,9 @@ export const CONTEXT_KEYS = [
   'trashRetentionDays',
   'auditRetentionDays',
   'alarmTopicArn',
+  'alarmEmail',
+  'alarmLatencyP99Ms',
+  'alarm5xxRatePercent',
   'cognitoPasswordAuth',
   'domainName',
   'certificateArn',
@@ -78,6 +81,12 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
   if (alarmTopicArn !== undefined && !/^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w.-]+$/.test(alarmTopicArn)) {
     throw new Error(`Context alarmTopicArn must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>), not ${JSON.stringify(alarmTopicArn)}.`);
   }
+  const alarmEmail = text('alarmEmail');
+  if (alarmEmail !== undefined && !/^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$/.test(alarmEmail)) {
+    throw new Error(`Context alarmEmail must be one email address (it is subscribed to the alarm topic and must confirm the subscription), not ${JSON.stringify(alarmEmail)}.`);
+  }
+  const latencyP99Ms = number('alarmLatencyP99Ms', (n) => Number.isInteger(n) && n >= 100 && n <= 30_000, 'a whole number of milliseconds from 100 to 30000 (the p99 latency the latency alarms fire above)');
+  const serverErrorRatePercent = number('alarm5xxRatePercent', (n) => n > 0 && n <= 100, 'a percentage above 0 and at most 100 (the share of 5xx answers the API 5xx alarm fires above)');
 
   // A flag: JSON true in cdk.json, the string "true" with -c.
   const passwordAuthValue: unknown = node.tryGetContext('cognitoPasswordAuth');
@@ -102,6 +111,8 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
       trashRetentionDays: days('trashRetentionDays'),
       auditRetentionDays: days('auditRetentionDays'),
       alarmTopicArn,
+      alarmEmail,
+      alarmThresholds: latencyP99Ms === undefined && serverErrorRatePercent === undefined ? undefined : { latencyP99Ms, serverErrorRatePercent },
       cognitoPasswordAuth: passwordAuth || undefined,
       customDomain: customDomainFromContext(text),
     },

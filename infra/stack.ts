@@ -13,6 +13,7 @@ import { addEventBus, addEventPipeline } from './constructs/events';
 import { addFunctions } from './constructs/functions';
 import { addIdentity, addTokenAuthorizer, type IdTokenIssuer } from './constructs/identity';
 import { mailSender, type MailSettings } from './constructs/mail';
+import { addAlarmTopic, addMonitoring, type AlarmThresholds } from './constructs/observability';
 import { addRecordingsStorage } from './constructs/storage';
 
 export { ACCESS_LOG_FORMAT } from './constructs/api';
@@ -32,8 +33,12 @@ export interface VoiceOrgStackProps extends StackProps {
   trashRetentionDays?: number;
   /** Days an audit log entry is kept (default: the config's, 365). */
   auditRetentionDays?: number;
-  /** An existing SNS topic (ARN) the dead-letter alarms of the event pipeline notify. */
+  /** An existing SNS topic (ARN) every alarm notifies; without it the stack creates one. */
   alarmTopicArn?: string;
+  /** An email address subscribed to the alarm topic (SNS asks it to confirm first). */
+  alarmEmail?: string;
+  /** Alarm thresholds other than the defaults (infra/constructs/observability.ts, ALARM_DEFAULTS). */
+  alarmThresholds?: Partial<AlarmThresholds>;
   /** Lets the stack's Cognito app client sign in with USER_PASSWORD_AUTH too (a first ID token from the AWS CLI), besides SRP. */
   cognitoPasswordAuth?: boolean;
   /** Serves the API on a custom domain too, at an optional base path. */
@@ -74,10 +79,12 @@ export class VoiceOrgStack extends Stack {
       eventBus,
       mail: mailSender(this, props.mail),
       logRetention,
+      stage: props.stage,
       retention: { trashRetentionDays: props.trashRetentionDays, auditRetentionDays: props.auditRetentionDays },
     });
     recordings.sendObjectCreatedTo(functions.forHandler(EVENT_HANDLERS.completeUpload.handler));
-    addEventPipeline(this, { table: data.table, bus: eventBus.bus, functionFor: functions.forHandler, alarmTopicArn: props.alarmTopicArn });
+    const notifications = addAlarmTopic(this, { alarmTopicArn: props.alarmTopicArn, alarmEmail: props.alarmEmail });
+    const pipeline = addEventPipeline(this, { table: data.table, bus: eventBus.bus, functionFor: functions.forHandler, alarmAction: notifications.action });
     this.table = data.table;
     this.eventBus = eventBus.bus;
     this.api = addApi(this, {
@@ -89,6 +96,14 @@ export class VoiceOrgStack extends Stack {
     });
 
     if (props.customDomain) addCustomDomain(this, this.api, props.customDomain);
+    const monitoring = addMonitoring(this, {
+      stage: props.stage,
+      api: this.api,
+      functionFor: functions.forHandler,
+      deadLetterQueues: pipeline.deadLetterQueues,
+      notifications,
+      thresholds: props.alarmThresholds,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'RecordingsBucketName', { value: recordings.bucket.bucketName });
@@ -98,5 +113,7 @@ export class VoiceOrgStack extends Stack {
     new CfnOutput(this, 'ProfileKeyArn', { value: data.profileKey.keyArn });
     new CfnOutput(this, 'IdTokenIssuer', { value: identity.issuer.issuer });
     new CfnOutput(this, 'IdTokenAudience', { value: identity.issuer.audience });
+    new CfnOutput(this, 'DashboardName', { value: monitoring.dashboard.dashboardName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: notifications.topic.topicArn });
   }
 }

@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Size, type Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import { METRICS_NAMESPACE, THROTTLED_REQUESTS_METRIC } from '../../shared/observability/metric-names';
 import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseTemplate, type GatewayResponseType } from '../../shared/http/gateway';
 import { listEndpoints, type HttpMethod } from '../../shared/routes';
 import { acknowledge } from './acknowledge';
@@ -30,6 +31,8 @@ export const ACCESS_LOG_FORMAT = {
   authorizerError: apigateway.AccessLogField.contextAuthorizerError(),
   errorType: apigateway.AccessLogField.contextErrorResponseType(),
   error: apigateway.AccessLogField.contextErrorMessage(),
+  /** The stage: the dimension of the throttled requests metric (below). */
+  stage: apigateway.AccessLogField.contextStage(),
 } as const;
 
 /** The smallest response API Gateway compresses (when the client sends Accept-Encoding), in KiB. */
@@ -74,7 +77,17 @@ export function addApi(stack: Stack, props: ApiProps): apigateway.RestApi {
       // Execution logs of failures only, never request or response bodies (they carry tokens and profiles).
       loggingLevel: apigateway.MethodLoggingLevel.ERROR,
       dataTraceEnabled: false,
+      // X-Ray traces each request through the gateway, the authorizer and the handler (docs/observability.md).
+      tracingEnabled: true,
     },
+  });
+  // API Gateway publishes no metric of its 429s (stage or account throttling): the access log counts them.
+  accessLogs.addMetricFilter('ThrottledRequests', {
+    filterPattern: logs.FilterPattern.stringValue('$.status', '=', '429'),
+    metricNamespace: METRICS_NAMESPACE,
+    metricName: THROTTLED_REQUESTS_METRIC,
+    metricValue: '1',
+    dimensions: { stage: '$.stage' },
   });
   acknowledge(
     api,

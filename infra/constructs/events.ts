@@ -1,13 +1,11 @@
 import { Duration, type Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { EVENT_SOURCE } from '../../shared/events/event-catalog';
 import { EVENT_CONSUMERS, EVENT_PROCESSOR, type EventConsumerDefinition, type EventConsumerName, type EventsAction } from '../../shared/routes';
@@ -91,8 +89,23 @@ export interface EventPipelineProps {
   bus: events.IEventBus;
   /** The function that runs a handler module of the manifest. */
   functionFor(handlerModule: string): lambda.Function;
-  /** An existing SNS topic the dead-letter alarms notify; without it they only change state. */
-  alarmTopicArn?: string;
+  /** What the dead-letter alarms do when they fire (notify the stack's alarm topic, infra/constructs/observability.ts); without it they only change state. */
+  alarmAction?: cloudwatch.IAlarmAction;
+}
+
+/** A queue where what the pipeline could not handle ends up, with the alarm on its first message. */
+export interface DeadLetterQueue {
+  /** The construct id's stem: EventProcessorFailures, or the consumer's (InvitationMailDeadLetters…). */
+  id: string;
+  queue: sqs.IQueue;
+  alarm: cloudwatch.Alarm;
+  /** What a message in it means. */
+  what: string;
+}
+
+/** What the pipeline gives the dashboard: its dead-letter queues (and the processor's failure queue). */
+export interface EventPipeline {
+  deadLetterQueues: DeadLetterQueue[];
 }
 
 /**
@@ -102,8 +115,8 @@ export interface EventPipelineProps {
  * queue, and a message that failed maxAttempts times moves to the consumer's dead-letter
  * queue. Every dead-letter queue has an alarm that fires on its first message.
  */
-export function addEventPipeline(stack: Stack, props: EventPipelineProps): void {
-  const alarmAction = props.alarmTopicArn ? new cloudwatchActions.SnsAction(sns.Topic.fromTopicArn(stack, 'AlarmTopic', props.alarmTopicArn)) : undefined;
+export function addEventPipeline(stack: Stack, props: EventPipelineProps): EventPipeline {
+  const deadLetterQueues: DeadLetterQueue[] = [];
   const alarmOn = (id: string, queue: sqs.Queue, what: string): void => {
     const alarm = new cloudwatch.Alarm(stack, `${id}Alarm`, {
       alarmDescription: `Voice Org API: ${what}. Read the messages, fix the cause, then redrive them (docs/deploy.md).`,
@@ -113,7 +126,8 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): void 
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    if (alarmAction) alarm.addAlarmAction(alarmAction);
+    if (props.alarmAction) alarm.addAlarmAction(props.alarmAction);
+    deadLetterQueues.push({ id, queue, alarm, what });
   };
 
   const processorFailures = encryptedQueue(stack, 'EventProcessorFailures', { retentionPeriod: DEAD_LETTER_RETENTION });
@@ -154,6 +168,7 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): void 
     fn.addEventSource(new sources.SqsEventSource(queue, QUEUE_SOURCE));
     alarmOn(`${id}DeadLetters`, deadLetters, `events ${consumer.handler} could not handle in ${consumer.maxAttempts} attempts`);
   }
+  return { deadLetterQueues };
 }
 
 /**

@@ -29,6 +29,8 @@ export interface FunctionsProps {
   eventBus: EventBusAccess;
   identity: Identity;
   logRetention: logs.RetentionDays;
+  /** The stack's stage: every function's STAGE, the `stage` dimension of its business metrics. */
+  stage?: string;
   /**
    * Settings every function gets, like the table name: how long the trash and the audit log
    * keep things. Left out, each function uses the config's default (shared/config.ts).
@@ -49,9 +51,10 @@ export interface StackFunctions {
  * authorizer alone also gets the ID token settings.
  */
 export function addFunctions(stack: Stack, props: FunctionsProps): StackFunctions {
-  const { data, recordings, mail, eventBus, identity, logRetention, retention = {} } = props;
+  const { data, recordings, mail, eventBus, identity, logRetention, stage, retention = {} } = props;
   // Stack-wide settings, set on every function: one that reads them without them would silently use the default.
   const settings: Partial<Record<ConfigVariable, string>> = {
+    ...(stage === undefined ? {} : { STAGE: stage }),
     ...(retention.trashRetentionDays === undefined ? {} : { TRASH_RETENTION_DAYS: String(retention.trashRetentionDays) }),
     ...(retention.auditRetentionDays === undefined ? {} : { AUDIT_RETENTION_DAYS: String(retention.auditRetentionDays) }),
   };
@@ -98,6 +101,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
 /**
  * A handler module bundled alone: minified, tree-shaken, with source maps. It logs to a log
  * group of its own, and its role may write to that log group only (no AWS managed policy).
+ * X-Ray active tracing samples its invocations (Powertools Tracer, shared/observability/tracer.ts).
  * The ids (UsersListUsersFunction, …Role, …Logs) are at the stack's scope: they make the
  * logical ids that deployed stacks and `sam local invoke` know.
  */
@@ -117,6 +121,7 @@ function createFunction(
     architecture: lambda.Architecture.ARM_64,
     memorySize: 512,
     timeout,
+    tracing: lambda.Tracing.ACTIVE,
     environment,
     role,
     projectRoot: repoRoot,
@@ -133,6 +138,11 @@ function createFunction(
       commandHooks: referenceFileHooks(handlerModule),
     },
   });
+  acknowledge(
+    role,
+    'AwsSolutions-IAM5[Resource::*]',
+    'Active tracing lets the function send its trace segments: xray:PutTraceSegments and xray:PutTelemetryRecords have no resource-level permissions in IAM, so CDK grants them on * (and nothing else on *).',
+  );
   acknowledge(
     fn,
     'AwsSolutions-L1',

@@ -79,7 +79,8 @@ describe('the event pipeline of VoiceOrgStack', () => {
     });
 
     it('may put events on this bus only, read the stream, and report to its failure queue: no table access', () => {
-      const statements = functionStatements(template, processorId).filter((st: Json) => !actionsOf(st).every((a) => a.startsWith('logs:')));
+      // Its logs and its X-Ray segments (every function's, test/infra/observability.test.ts) aside.
+      const statements = functionStatements(template, processorId).filter((st: Json) => !actionsOf(st).every((a) => a.startsWith('logs:') || a.startsWith('xray:')));
       const failuresId = targetOf(mappingsOf(processorId)[0]![1].Properties.DestinationConfig.OnFailure.Destination)!;
       const granted = statements.map((st: Json) => ({ actions: actionsOf(st).sort(), resource: st.Resource, condition: st.Condition }));
       expect(granted).toEqual(
@@ -199,10 +200,13 @@ describe('the event pipeline of VoiceOrgStack', () => {
       }
     });
 
-    it('alarms on the first message in every dead-letter queue and in the processor failure queue, and nowhere else', () => {
+    it("alarms on the first message in every dead-letter queue and in the processor failure queue, and on no other queue, notifying the stack's alarm topic", () => {
       const failuresId = targetOf(mappingsOf(processorId)[0]![1].Properties.DestinationConfig.OnFailure.Destination)!;
       const deadLetterQueues = [...consumers.map(([, consumer]) => queuesOf(consumer).deadLettersId), failuresId].sort();
-      const alarmed = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => {
+      const topicId = onlyLogicalId(template, 'AWS::SNS::Topic');
+      // The stack's other alarms (infra/constructs/observability.ts) read other namespaces: test/infra/observability.test.ts.
+      const queueAlarms = ofType('AWS::CloudWatch::Alarm').filter(([, alarm]) => alarm.Properties.Namespace === 'AWS/SQS');
+      const alarmed = queueAlarms.map(([, alarm]) => {
         const props = alarm.Properties;
         expect(props).toMatchObject({
           Namespace: 'AWS/SQS',
@@ -213,7 +217,7 @@ describe('the event pipeline of VoiceOrgStack', () => {
           EvaluationPeriods: 1,
           TreatMissingData: 'notBreaching',
         });
-        expect(props.AlarmActions).toBeUndefined();
+        expect(props.AlarmActions).toEqual([{ Ref: topicId }]);
         expect(props.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [expect.any(String), 'QueueName'] } }]);
         return props.Dimensions[0].Value['Fn::GetAtt'][0];
       });
@@ -231,7 +235,7 @@ describe('the event pipeline with its optional settings', () => {
   });
 
   it('notifies the alarm topic from every dead-letter alarm', () => {
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.Namespace === 'AWS/SQS');
     expect(alarms).toHaveLength(Object.keys(EVENT_CONSUMERS).length + 1);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([alarmTopicArn]);
   });

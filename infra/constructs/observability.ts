@@ -1,0 +1,304 @@
+import { Duration, type Stack } from 'aws-cdk-lib';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import { BUSINESS_METRICS, METRICS_NAMESPACE, SERVICE_NAME, THROTTLED_REQUESTS_METRIC, type BusinessMetric } from '../../shared/observability/metric-names';
+import { listFunctions, type FunctionDefinition } from '../../shared/routes';
+import type { DeadLetterQueue } from './events';
+
+/**
+ * The stack's dashboard and alarms (docs/observability.md): the API's 5xx rate, its p99
+ * latency and each route's, throttling (Lambda's and the gateway's 429s), the event
+ * pipeline's dead-letter queues (their alarms are built with the pipeline, infra/constructs/events.ts)
+ * and the business counts. Every alarm notifies one SNS topic.
+ *
+ * A CloudFormation stack holds at most 500 resources, and this one is close: per-route alarms
+ * are therefore metric math alarms over a group of routes (CloudWatch lets one alarm read at
+ * most 10 metrics), named after the areas they cover. They cost the same as one alarm per
+ * route: CloudWatch bills an alarm per metric it reads.
+ */
+
+/** The thresholds an operator may set by context (alarmLatencyP99Ms, alarm5xxRatePercent). */
+export interface AlarmThresholds {
+  /** p99 latency in milliseconds above which the API's alarm and each route group's alarm fire. */
+  latencyP99Ms: number;
+  /** Share of the API's requests answered 5xx, in percent, above which the 5xx alarm fires. */
+  serverErrorRatePercent: number;
+}
+
+export const ALARM_DEFAULTS: AlarmThresholds = { latencyP99Ms: 3_000, serverErrorRatePercent: 5 };
+
+/** The fixed rules of the alarms: what they read and for how long. */
+export const ALARM_RULES = {
+  /** Every alarm reads 5-minute periods. */
+  periodMinutes: 5,
+  /** The 5xx rate counts only periods with at least this many requests: one failure in three requests is not an outage. */
+  minimumRequestsForRate: 10,
+  /** Gateway 429s (stage or account throttling) in a period that count as throttling. */
+  throttledRequests: 10,
+  /** CloudWatch's limit: one metric math alarm reads at most 10 metrics. */
+  metricsPerAlarm: 10,
+} as const;
+
+const PERIOD = Duration.minutes(ALARM_RULES.periodMinutes);
+
+/** Where alarms go: the topic, and the action that publishes to it. */
+export interface AlarmNotifications {
+  topic: sns.ITopic;
+  action: cloudwatch.IAlarmAction;
+}
+
+/**
+ * The topic every alarm notifies: an existing one (alarmTopicArn), or one the stack creates
+ * (TLS required; CloudWatch alarms of this account and region may publish). With an email
+ * address (alarmEmail), the address is subscribed to it: SNS mails a confirmation first.
+ */
+export function addAlarmTopic(stack: Stack, props: { alarmTopicArn?: string; alarmEmail?: string }): AlarmNotifications {
+  let topic: sns.ITopic;
+  if (props.alarmTopicArn) {
+    topic = sns.Topic.fromTopicArn(stack, 'AlarmTopic', props.alarmTopicArn);
+  } else {
+    const created = new sns.Topic(stack, 'AlarmTopic', { displayName: `Voice Org API alarms (${stack.stackName})`, enforceSSL: true });
+    // The topic's policy replaces SNS's default one: it must let CloudWatch publish this account's alarms.
+    created.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [created.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: { 'aws:SourceArn': `arn:${stack.partition}:cloudwatch:${stack.region}:${stack.account}:alarm:*` },
+        },
+      }),
+    );
+    // No server-side encryption: the topic carries alarm state changes only (names, metrics, thresholds), which it
+    // delivers as plain email; CloudWatch cannot publish under SNS's AWS managed key, and a customer managed key
+    // would add a key and its policy to protect nothing the email does not expose.
+    topic = created;
+  }
+  if (props.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+  return { topic, action: new cloudwatchActions.SnsAction(topic) };
+}
+
+export interface MonitoringProps {
+  stage: string;
+  api: apigateway.RestApi;
+  /** The function of a handler module of the manifest. */
+  functionFor(handlerModule: string): lambda.IFunction;
+  deadLetterQueues: readonly DeadLetterQueue[];
+  notifications: AlarmNotifications;
+  thresholds?: Partial<AlarmThresholds>;
+}
+
+/** One alarm of the stack, with what an operator needs to find it in docs/observability.md. */
+export interface StackAlarm {
+  alarm: cloudwatch.Alarm;
+  /** The functions it reads (route groups and throttles), by handler module. */
+  handlers?: string[];
+}
+
+export interface Monitoring {
+  dashboard: cloudwatch.Dashboard;
+  alarms: StackAlarm[];
+}
+
+/** A group of functions read by one alarm and one graph: whole areas (functions/<area>/…), at most 10 functions. */
+interface FunctionGroup {
+  name: string;
+  functions: { handler: string; fn: lambda.IFunction }[];
+}
+
+/**
+ * The dashboard (named voice-org-api-<stage>) and the alarms of the API and its functions, all
+ * notifying the alarm topic. The dead-letter queues' alarms are the pipeline's; the dashboard
+ * shows their depth and state.
+ */
+export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring {
+  const thresholds: AlarmThresholds = { ...ALARM_DEFAULTS, ...props.thresholds };
+  const prefix = `voice-org-api-${props.stage}`;
+  const stage = props.api.deploymentStage;
+  const alarms: StackAlarm[] = [];
+  const alarm = (id: string, name: string, options: Omit<cloudwatch.AlarmProps, 'alarmName'>, handlers?: string[]): cloudwatch.Alarm => {
+    const created = new cloudwatch.Alarm(stack, id, { alarmName: `${prefix}-${name}`, treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING, ...options });
+    created.addAlarmAction(props.notifications.action);
+    alarms.push({ alarm: created, handlers });
+    return created;
+  };
+
+  // The API as its clients see it: requests, server errors, latency (authorizer and integration included), throttling.
+  const requests = stage.metricCount({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: 'requests' });
+  const serverErrors = stage.metricServerError({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: '5xx' });
+  const clientErrors = stage.metricClientError({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: '4xx' });
+  const serverErrorRate = new cloudwatch.MathExpression({
+    expression: `IF(requests >= ${ALARM_RULES.minimumRequestsForRate}, 100 * FILL(errors, 0) / requests, 0)`,
+    usingMetrics: { requests, errors: serverErrors },
+    period: PERIOD,
+    label: '5xx rate (%)',
+  });
+  // Alarms read these two without a label (a labelled metric becomes a metric math alarm); the graphs label them.
+  const latencyP99 = stage.metricLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(99) });
+  const throttledRequests = new cloudwatch.Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: THROTTLED_REQUESTS_METRIC,
+    dimensionsMap: { stage: props.stage },
+    period: PERIOD,
+    statistic: cloudwatch.Stats.SUM,
+  });
+
+  alarm('Api5xxRateAlarm', 'api-5xx-rate', {
+    alarmDescription: `Voice Org API: more than ${thresholds.serverErrorRatePercent}% of the API's requests answered 5xx (in 2 of 3 five-minute periods with at least ${ALARM_RULES.minimumRequestsForRate} requests). See docs/observability.md, "Api5xxRate".`,
+    metric: serverErrorRate,
+    threshold: thresholds.serverErrorRatePercent,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+  });
+  alarm('ApiLatencyP99Alarm', 'api-latency-p99', {
+    alarmDescription: `Voice Org API: the API's p99 latency was above ${thresholds.latencyP99Ms} ms for 15 minutes. See docs/observability.md, "ApiLatencyP99".`,
+    metric: latencyP99,
+    threshold: thresholds.latencyP99Ms,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 3,
+  });
+  alarm('ApiThrottledAlarm', 'api-throttled', {
+    alarmDescription: `Voice Org API: API Gateway refused ${ALARM_RULES.throttledRequests} or more requests with 429 in 2 of 3 five-minute periods (the stage's throttling limits, or the account's). See docs/observability.md, "ApiThrottled".`,
+    metric: throttledRequests,
+    threshold: ALARM_RULES.throttledRequests,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+  });
+
+  // Each route's p99: its function's Duration (one function per route; a public alias shares it), the authorizer's too.
+  const definitions = listFunctions();
+  const synchronous = groupFunctions(definitions.filter((f) => f.kind === 'authorizer' || f.kind === 'http'), props.functionFor);
+  const latencyGraphs = synchronous.map((group, index) => {
+    const durations = group.functions.map(({ handler, fn }) => fn.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: shortName(handler) }));
+    alarm(
+      `RouteLatencyP99Alarm${index + 1}`,
+      `route-latency-p99-${index + 1}`,
+      {
+        alarmDescription: `Voice Org API: a route's p99 duration (${group.name}) was above ${thresholds.latencyP99Ms} ms for 15 minutes. The dashboard's "Route p99" graphs name it. See docs/observability.md, "RouteLatencyP99".`,
+        metric: worstOf(durations, 'MAX', `worst route p99 (${group.name})`),
+        threshold: thresholds.latencyP99Ms,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+      },
+      group.functions.map((f) => f.handler),
+    );
+    return new cloudwatch.GraphWidget({ title: `Route p99 duration (ms): ${group.name}`, left: durations, width: 8, height: 6, leftAnnotations: [{ value: thresholds.latencyP99Ms, label: 'alarm' }] });
+  });
+
+  // Throttled invocations of every function: the account's concurrency is shared with whatever else runs there.
+  const everyFunction = groupFunctions(definitions, props.functionFor);
+  const throttleGraphs = everyFunction.map((group, index) => {
+    const throttles = group.functions.map(({ handler, fn }) => fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: shortName(handler) }));
+    alarm(
+      `LambdaThrottlesAlarm${index + 1}`,
+      `lambda-throttles-${index + 1}`,
+      {
+        alarmDescription: `Voice Org API: Lambda throttled invocations of ${group.name} in 2 of 3 five-minute periods. See docs/observability.md, "LambdaThrottles".`,
+        metric: worstOf(throttles, 'SUM', `throttles (${group.name})`),
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      },
+      group.functions.map((f) => f.handler),
+    );
+    return new cloudwatch.GraphWidget({ title: `Throttles and errors: ${group.name}`, left: throttles, right: group.functions.map(({ handler, fn }) => fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: `${shortName(handler)} errors` })), width: 8, height: 6 });
+  });
+
+  const business = (Object.keys(BUSINESS_METRICS) as BusinessMetric[]).map(
+    (metricName) =>
+      new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME, stage: props.stage }, statistic: cloudwatch.Stats.SUM, period: Duration.hours(1), label: metricName }),
+  );
+
+  const dashboard = new cloudwatch.Dashboard(stack, 'Dashboard', { dashboardName: prefix, defaultInterval: Duration.days(1) });
+  dashboard.addWidgets(
+    new cloudwatch.TextWidget({
+      markdown: [
+        `# Voice Org API, stage ${props.stage}`,
+        'Alarms, then the API as clients see it, the business counts, each route\'s p99 duration, throttles and errors per function, and the event pipeline\'s dead-letter queues.',
+        'Traces: X-Ray trace map (service `voice-org-api`), search `annotation.correlation_id = "<id>"`. Logs: Logs Insights on the functions\' log groups, `filter correlation_id = "<id>"`. What to do when an alarm fires: docs/observability.md.',
+      ].join('\n\n'),
+      width: 24,
+      height: 3,
+    }),
+  );
+  dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...alarms.map((a) => a.alarm), ...props.deadLetterQueues.map((d) => d.alarm)], width: 24, height: 4 }));
+  dashboard.addWidgets(
+    new cloudwatch.GraphWidget({ title: 'Requests and errors', left: [requests, clientErrors, serverErrors], width: 6, height: 6 }),
+    new cloudwatch.GraphWidget({ title: '5xx rate (%)', left: [serverErrorRate], leftAnnotations: [{ value: thresholds.serverErrorRatePercent, label: 'alarm' }], width: 6, height: 6 }),
+    new cloudwatch.GraphWidget({
+      title: 'Latency (ms)',
+      left: [stage.metricLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(50), label: 'latency p50' }), latencyP99.with({ label: 'latency p99' }), stage.metricIntegrationLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: 'integration p99' })],
+      leftAnnotations: [{ value: thresholds.latencyP99Ms, label: 'alarm' }],
+      width: 6,
+      height: 6,
+    }),
+    new cloudwatch.GraphWidget({ title: 'Throttled by API Gateway (429)', left: [throttledRequests.with({ label: '429 throttled' })], width: 6, height: 6 }),
+  );
+  dashboard.addWidgets(
+    new cloudwatch.SingleValueWidget({ title: 'Business counts (dashboard time range)', metrics: business, setPeriodToTimeRange: true, width: 24, height: 4 }),
+    new cloudwatch.GraphWidget({ title: 'Business counts per hour', left: business, width: 24, height: 6 }),
+  );
+  dashboard.addWidgets(...latencyGraphs);
+  dashboard.addWidgets(...throttleGraphs);
+  dashboard.addWidgets(
+    new cloudwatch.GraphWidget({
+      title: "Dead-letter queues: messages (the event pipeline's, alarm at 1)",
+      left: props.deadLetterQueues.map((d) => d.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: cloudwatch.Stats.MAXIMUM, label: d.id })),
+      width: 24,
+      height: 6,
+    }),
+  );
+  return { dashboard, alarms };
+}
+
+/**
+ * The functions in manifest order, grouped by area (functions/<area>/…; the authorizer and
+ * health are areas of their own): whole areas packed together up to 10 functions, an area
+ * with more split in parts.
+ */
+function groupFunctions(definitions: readonly FunctionDefinition[], functionFor: (handler: string) => lambda.IFunction): FunctionGroup[] {
+  const byArea = new Map<string, string[]>();
+  for (const { handler } of definitions) byArea.set(areaOf(handler), [...(byArea.get(areaOf(handler)) ?? []), handler]);
+  const groups: { areas: string[]; handlers: string[] }[] = [];
+  for (const [area, handlers] of byArea) {
+    for (let start = 0; start < handlers.length; start += ALARM_RULES.metricsPerAlarm) {
+      const part = handlers.slice(start, start + ALARM_RULES.metricsPerAlarm);
+      const label = handlers.length > ALARM_RULES.metricsPerAlarm ? `${area} ${start / ALARM_RULES.metricsPerAlarm + 1}` : area;
+      const last = groups.at(-1);
+      if (last && last.handlers.length + part.length <= ALARM_RULES.metricsPerAlarm) {
+        last.areas.push(label);
+        last.handlers.push(...part);
+      } else {
+        groups.push({ areas: [label], handlers: [...part] });
+      }
+    }
+  }
+  return groups.map(({ areas, handlers }) => ({ name: areas.join(', '), functions: handlers.map((handler) => ({ handler, fn: functionFor(handler) })) }));
+}
+
+/** functions/users/list-users → users; functions/authorizer → authorizer. */
+const areaOf = (handler: string) => handler.replace(/^functions\//, '').split('/')[0]!;
+/** functions/users/list-users → users/list-users. */
+const shortName = (handler: string) => handler.replace(/^functions\//, '');
+
+/** One series out of a group's metrics (at most 10): the worst or the total at each period, a function without data counting as 0. */
+function worstOf(metrics: cloudwatch.IMetric[], how: 'MAX' | 'SUM', label: string): cloudwatch.MathExpression {
+  if (metrics.length > ALARM_RULES.metricsPerAlarm) throw new Error(`An alarm reads at most ${ALARM_RULES.metricsPerAlarm} metrics, not ${metrics.length}`);
+  const ids = metrics.map((_, index) => `m${index}`);
+  return new cloudwatch.MathExpression({
+    expression: `${how}([${ids.map((id) => `FILL(${id}, 0)`).join(', ')}])`,
+    usingMetrics: Object.fromEntries(ids.map((id, index) => [id, metrics[index]!])),
+    period: PERIOD,
+    label,
+  });
+}
