@@ -82,13 +82,76 @@ const IDEMPOTENT_REPLAYED_HEADER = {
 };
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  health: 'Liveness of the API.',
-  users: "An organization's members and their settings.",
-  recordings: "An organization's recordings and their trash.",
-  templates: 'Summarization templates shared by the members of an organization.',
-  invites: 'Invitations to join an organization.',
-  'audit-log': "Who changed what in an organization: one entry per committed change.",
-  public: 'The public API: the organization comes from the API key.',
+  health: 'Liveness of the API: the one operation that takes no credential.',
+  users: "An organization's members: list them, read and change their settings bundle, change their role, remove them (docs/members.md).",
+  recordings: "An organization's recordings: list, read, play, change, trash and restore them. Uploads go through the public API.",
+  templates: 'Summarization templates shared by every member of an organization.',
+  invites: 'Invitations to join an organization by email, and their acceptance by the invited person.',
+  'audit-log': 'Who changed what in an organization: one entry per committed change, kept AUDIT_RETENTION_DAYS (365 by default).',
+  'api-keys': "An organization's API keys: organization keys and personal keys, created, rotated and revoked with an ID token (docs/api-keys.md).",
+  webhooks: 'HTTPS endpoints that receive the domain events of an organization, signed, with retries; their deliveries (docs/webhooks.md).',
+  public: "The public API: the organization comes from the API key (or `org_id` with an ID token); uploads, the recordings list and aliases of the member routes.",
+};
+
+/** What `info.description` tells a newcomer: what the API is, how to authenticate, and the conventions every operation follows. */
+const INFO_DESCRIPTION = [
+  'The API organizations use to administer their members and the voice recordings, transcripts, AI summaries, summarization templates, invitations, API keys and webhooks of those members.',
+  '',
+  '**Authenticate** every operation but `/health` with `Authorization: Bearer <token>`, the token being either:',
+  '',
+  "- an **ID token**: the OpenID Connect JWT of a signed-in member (in AWS, from the stack's Cognito user pool: docs/deploy.md). Locally, `npm run cli -- token --user usr_demo_owner` mints one for the demo organization's owner;",
+  '- an **API key**: an organization key (`pk_org_…`) acts for the organization within its scopes; a personal key (`pk_user_…`) acts as its member, within their role. `npm start` prints a demo organization key; `npm run cli -- key create --org org_demo --scopes users:read,recordings:read` makes another (the key is shown only then), and Create API key makes them through the API.',
+  '',
+  'Each operation says which credentials it takes and the role or scopes they need. A missing, malformed, expired or unknown token is 401 `UNAUTHORIZED`; a credential that may not do this is 403, its code saying why.',
+  '',
+  '**Errors** all use one envelope, `{"success": false, "data": null, "error": "CODE", "message": "…"}`, a 400 adding `details` (one entry per offending field); each operation lists, per status, the codes it can answer and what they mean. Every response carries `x-correlation-id` (send your own to trace a request).',
+  '',
+  '**Conventions.** Bodies are JSON. Timestamps are ISO 8601 UTC with milliseconds. Lists are paged with `page` and `limit` (some with a `cursor`). Every POST takes an `Idempotency-Key`, so a retry is safe.',
+].join('\n');
+
+/** The signed POST every webhook endpoint receives (docs/webhooks.md): the one place DomainEvent is the body of a request. */
+const WEBHOOK_DELIVERY = {
+  post: {
+    operationId: 'receiveDomainEvent',
+    summary: 'A domain event, delivered to a webhook endpoint',
+    description:
+      'What the service POSTs to each enabled endpoint subscribed to the event type (Create webhook): the event envelope, signed by the Standard Webhooks scheme. Verify the signature with the endpoint\'s secret, deduplicate on `webhook-id`, answer 2xx within 10 seconds, then do the work. Anything else is a failure, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 12 h; an endpoint whose attempts all fail for 3 days is disabled (docs/webhooks.md).',
+    tags: ['webhooks'],
+    parameters: [
+      { name: 'webhook-id', in: 'header', required: true, description: 'The event id (`evt_…`): the same on every retry; deduplicate on it.', schema: { type: 'string' } },
+      { name: 'webhook-timestamp', in: 'header', required: true, description: 'When this attempt was sent, in Unix seconds: refuse one more than 5 minutes off.', schema: { type: 'string' } },
+      {
+        name: 'webhook-signature',
+        in: 'header',
+        required: true,
+        description: '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` under the secret; two space-separated entries while a rotated secret still signs.',
+        schema: { type: 'string' },
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/DomainEvent' },
+          example: {
+            id: 'evt_4f1c2b7e3d4a4e5f9a8b0c1d2e3f4a5b',
+            type: 'recording.uploaded',
+            occurred_at: '2026-11-20T09:30:00.000Z',
+            org_id: 'org_demo',
+            actor: null,
+            correlation_id: null,
+            resource: { type: 'recording', id: 'rec_8f2a4c6e0b1d3f5a7c9e' },
+            data: { recorded_by: 'usr_demo_member', state: 'uploaded', size_bytes: 48213504 },
+          },
+        },
+      },
+    },
+    responses: {
+      '200': { description: 'Received (any 2xx within 10 seconds): the delivery succeeded. The body is ignored.' },
+      '400': { description: 'Any other answer, a redirect or a timeout is a failure: the delivery is tried again later.' },
+    },
+    security: [],
+  },
 };
 
 const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
@@ -180,7 +243,7 @@ function operation(endpoint: OperationEndpoint): Json {
   const op: Json = {
     operationId: operationIdOf(endpoint),
     summary: endpoint.route.summary,
-    description: accessDescription(endpoint.route),
+    description: `${doc.description}\n\n${accessDescription(endpoint.route)}`,
     tags: [endpoint.path.split('/')[3] === 'public' ? 'public' : tagOf(endpoint.path)],
     ...(parameters.length ? { parameters } : {}),
     ...(request.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(request.body, 'input'), example: examples.request } } } } : {}),
@@ -217,7 +280,7 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
     info: {
       title: 'Voice Org API',
       version: '1.0.0',
-      description: 'Organizations administer members, recordings, templates and invitations. Generated from the route manifest (shared/routes.ts) and the valibot schemas.',
+      description: INFO_DESCRIPTION,
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
     servers: [{ url: options.serverUrl ?? '/' }],
@@ -226,14 +289,24 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
       description: TAG_DESCRIPTIONS[name] ?? name,
     })),
     paths,
+    webhooks: { domainEvent: WEBHOOK_DELIVERY },
     components: {
       schemas: {
         ErrorEnvelope: jsonSchema(ErrorEnvelope, 'output'),
         ...Object.fromEntries(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),
       },
       securitySchemes: {
-        idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An OpenID Connect ID token of the organization's member." },
-        apiKey: { type: 'http', scheme: 'bearer', description: 'An organization API key or a personal API key.' },
+        idToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: "An OpenID Connect ID token (RS256) of a signed-in user: the stack's Cognito user pool in AWS; locally `npm run cli -- token --user <user_id>`.",
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: an organization key (`pk_org_…`) or a personal key (`pk_user_…`). `npm start` prints a demo key; `npm run cli -- key create` or Create API key make others.',
+        },
       },
     },
   };

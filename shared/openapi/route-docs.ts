@@ -21,6 +21,8 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 
 export type ErrorCodes = Partial<Record<ErrorStatus, readonly ErrorCode[]>>;
 
 export interface RouteDoc {
+  /** What the operation does, in a sentence or two (the document adds who may call it). */
+  description: string;
   /** Success statuses and their body schemas. */
   responses: Record<number, v.GenericSchema>;
   /**
@@ -32,55 +34,203 @@ export interface RouteDoc {
 }
 
 export const ROUTE_DOCS: Record<OperationRouteName, RouteDoc> = {
-  health: { responses: { 200: r.HealthResponse }, errors: {} },
-  listUsers: { responses: { 200: r.MemberListResponse }, errors: {} },
-  getMemberSettings: { responses: { 200: r.SettingsBundleResponse }, errors: { 404: ['MEMBER_NOT_FOUND'] } },
+  health: {
+    description: 'Answers 200 while the API is up; it touches no dependency, so it is cheap to poll.',
+    responses: { 200: r.HealthResponse },
+    errors: {},
+  },
+  listUsers: {
+    description: "Lists the organization's active members (pending and removed ones left out), by email, a page at a time; `q` filters by email or name.",
+    responses: { 200: r.MemberListResponse },
+    errors: {},
+  },
+  getMemberSettings: {
+    description: "Reads a member's settings bundle: user and settings always, notifications by default, profile, preferences and tags when asked for with `include` or `include_<section>`.",
+    responses: { 200: r.SettingsBundleResponse },
+    errors: { 404: ['MEMBER_NOT_FOUND'] },
+  },
   updateMemberSettings: {
+    description: "Changes any of a member's settings, notifications, profile and preferences in one transaction (all or nothing); each section has its own 400 code. The change is audited, never its content.",
     responses: { 200: r.SettingsPatchResponse },
     errors: { 400: ['EMPTY_PATCH', 'INVALID_SETTING', 'INVALID_PROFILE', 'INVALID_PREFERENCES'], 404: ['MEMBER_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   },
   updateMember: {
+    description: "Changes a member's role. Owners change any role; admins and organization keys only members and viewers, to member or viewer; the last active owner keeps the role (docs/members.md).",
     responses: { 200: MemberResponse },
     errors: { 403: ['CANNOT_ASSIGN_ROLE', 'CANNOT_MANAGE_MEMBER'], 404: ['MEMBER_NOT_FOUND'], 409: ['LAST_OWNER', 'CONCURRENT_UPDATE'] },
   },
-  removeMember: { responses: { 200: MemberResponse }, errors: { 403: ['CANNOT_MANAGE_MEMBER'], 404: ['MEMBER_NOT_FOUND'], 409: ['LAST_OWNER', 'CONCURRENT_UPDATE'] } },
-  listRecordings: { responses: { 200: r.RecordingListResponse }, errors: {} },
-  getRecording: { responses: { 200: r.RecordingResponse }, errors: { 404: ['RECORDING_NOT_FOUND'] } },
-  getRecordingMedia: { responses: { 200: r.RecordingMedia }, errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['RECORDING_NOT_UPLOADED'] } },
-  updateRecording: { responses: { 200: r.RecordingUpdateResponse }, errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] } },
-  deleteRecording: { responses: { 200: r.SuccessOnly }, errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] } },
-  restoreRecording: { responses: { 200: r.RecordingListItem }, errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] } },
-  createUploadUrl: { responses: { 201: r.UploadUrlResponse }, errors: { 409: ['CONCURRENT_UPDATE'] } },
-  listPublicRecordings: { responses: { 200: r.PublicRecordingListResponse }, errors: {} },
-  getPublicRecordingMedia: { responses: { 200: r.PublicRecordingMediaResponse }, errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['RECORDING_NOT_UPLOADED'] } },
-  listTemplates: { responses: { 200: r.TemplateListResponse }, errors: {} },
-  getTemplate: { responses: { 200: r.Template }, errors: { 404: ['TEMPLATE_NOT_FOUND'] } },
-  createTemplate: { responses: { 201: r.Template }, errors: {} },
-  updateTemplate: { responses: { 200: r.Template }, errors: { 404: ['TEMPLATE_NOT_FOUND'] } },
-  deleteTemplate: { responses: { 200: r.SuccessOnly }, errors: { 404: ['TEMPLATE_NOT_FOUND'] } },
-  sendInvite: { responses: { 201: r.Invite }, errors: { 409: ['ALREADY_MEMBER', 'INVITE_PENDING'] } },
-  listInvites: { responses: { 200: r.InviteListResponse }, errors: {} },
-  revokeInvite: { responses: { 200: r.SuccessOnly }, errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING'] } },
-  resendInvite: { responses: { 200: r.SuccessOnly }, errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING', 'INVITE_PENDING'] } },
+  removeMember: {
+    description: 'Removes a member from the organization, or lets a member leave it: they leave the member list, their recordings stay, their personal API keys are revoked shortly after (docs/members.md).',
+    responses: { 200: MemberResponse },
+    errors: { 403: ['CANNOT_MANAGE_MEMBER'], 404: ['MEMBER_NOT_FOUND'], 409: ['LAST_OWNER', 'CONCURRENT_UPDATE'] },
+  },
+  listRecordings: {
+    description: "Lists the organization's recordings, newest first, filtered by day, tags and recorder, by page or by cursor; `deleted=true` lists the trash instead.",
+    responses: { 200: r.RecordingListResponse },
+    errors: {},
+  },
+  getRecording: {
+    description: 'Reads a recording, with its transcript, summary, action items and translation when asked for with `include`.',
+    responses: { 200: r.RecordingResponse },
+    errors: { 404: ['RECORDING_NOT_FOUND'] },
+  },
+  getRecordingMedia: {
+    description: "Answers a short-lived pre-signed URL that plays (or, with `download=true`, saves) the recording's uploaded file (docs/playback.md).",
+    responses: { 200: r.RecordingMedia },
+    errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['RECORDING_NOT_UPLOADED'] },
+  },
+  updateRecording: {
+    description: "Changes a recording's title, description and tags; the tags given replace its tags.",
+    responses: { 200: r.RecordingUpdateResponse },
+    errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
+  },
+  deleteRecording: {
+    description: 'Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`).',
+    responses: { 200: r.SuccessOnly },
+    errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
+  },
+  restoreRecording: {
+    description: 'Brings a recording back from the trash, as it was.',
+    responses: { 200: r.RecordingListItem },
+    errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
+  },
+  createUploadUrl: {
+    description: "Creates a recording in state `pending_upload`, recorded by the key's member, and answers a pre-signed URL: PUT the file there with the headers given; when it lands the recording is `uploaded` (or `failed` if it is not the declared size and type).",
+    responses: { 201: r.UploadUrlResponse },
+    errors: { 409: ['CONCURRENT_UPDATE'] },
+  },
+  listPublicRecordings: {
+    description: "Lists recordings with their recorder, tags and processing results, newest first: the organization's, or, for a personal key, its member's own.",
+    responses: { 200: r.PublicRecordingListResponse },
+    errors: {},
+  },
+  getPublicRecordingMedia: {
+    description: "Answers a short-lived pre-signed URL that plays or saves a recording's file, in the envelope; a personal key reaches its member's own recordings only.",
+    responses: { 200: r.PublicRecordingMediaResponse },
+    errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['RECORDING_NOT_UPLOADED'] },
+  },
+  listTemplates: {
+    description: "Lists the organization's summarization templates, by name; every member sees them.",
+    responses: { 200: r.TemplateListResponse },
+    errors: {},
+  },
+  getTemplate: {
+    description: 'Reads a summarization template.',
+    responses: { 200: r.Template },
+    errors: { 404: ['TEMPLATE_NOT_FOUND'] },
+  },
+  createTemplate: {
+    description: 'Creates a summarization template shared with every member of the organization.',
+    responses: { 201: r.Template },
+    errors: {},
+  },
+  updateTemplate: {
+    description: 'Changes only the fields given; `sections` replaces the whole list, in the order given.',
+    responses: { 200: r.Template },
+    errors: { 404: ['TEMPLATE_NOT_FOUND'] },
+  },
+  deleteTemplate: {
+    description: 'Deletes a template for good; summaries already made with it keep its id and name.',
+    responses: { 200: r.SuccessOnly },
+    errors: { 404: ['TEMPLATE_NOT_FOUND'] },
+  },
+  sendInvite: {
+    description: 'Invites someone by email with a role: the invitation is pending until accepted, revoked or expired, and its email (with a link to accept) is sent off the request (`email_status`).',
+    responses: { 201: r.Invite },
+    errors: { 409: ['ALREADY_MEMBER', 'INVITE_PENDING'] },
+  },
+  listInvites: {
+    description: "Lists the organization's invitations, newest first, optionally of one status.",
+    responses: { 200: r.InviteListResponse },
+    errors: {},
+  },
+  revokeInvite: {
+    description: 'Revokes a pending invitation: its link stops working at once.',
+    responses: { 200: r.SuccessOnly },
+    errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING'] },
+  },
+  resendInvite: {
+    description: 'Sends a pending (or expired) invitation again with a new link and a new expiry; the link sent before stops working.',
+    responses: { 200: r.SuccessOnly },
+    errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING', 'INVITE_PENDING'] },
+  },
   acceptInvite: {
+    description: "Accepts an invitation with the token of its link: the caller joins the organization with the invitation's role (a user is created for someone new). The caller's verified email must be the invited one.",
     responses: { 200: r.AcceptInviteResponse },
     errors: { 403: ['INVITE_EMAIL_MISMATCH'], 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_ALREADY_ACCEPTED'], 410: ['INVITE_REVOKED', 'INVITE_EXPIRED'] },
   },
-  listAuditLog: { responses: { 200: AuditLogResponse }, errors: {} },
-  listApiKeys: { responses: { 200: keys.ApiKeyList }, errors: {} },
-  createApiKey: { responses: { 201: keys.CreatedApiKey }, errors: { 403: ['SCOPES_EXCEED_ROLE'] } },
-  getApiKey: { responses: { 200: keys.ApiKey }, errors: { 404: ['KEY_NOT_FOUND'] } },
-  revokeApiKey: { responses: { 200: keys.ApiKey }, errors: { 404: ['KEY_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] } },
-  rotateApiKey: { responses: { 200: keys.RotatedApiKey }, errors: { 403: ['NOT_KEY_OWNER'], 404: ['KEY_NOT_FOUND'], 409: ['KEY_REVOKED', 'KEY_EXPIRED', 'CONCURRENT_UPDATE'] } },
-  listWebhooks: { responses: { 200: wh.WebhookList }, errors: {} },
-  createWebhook: { responses: { 201: wh.CreatedWebhook }, errors: { 400: ['WEBHOOK_URL_NOT_ALLOWED'], 409: ['WEBHOOK_LIMIT_REACHED', 'CONCURRENT_UPDATE'] } },
-  getWebhook: { responses: { 200: wh.Webhook }, errors: { 404: ['WEBHOOK_NOT_FOUND'] } },
-  updateWebhook: { responses: { 200: wh.Webhook }, errors: { 400: ['WEBHOOK_URL_NOT_ALLOWED'], 404: ['WEBHOOK_NOT_FOUND'] } },
-  deleteWebhook: { responses: { 200: r.SuccessOnly }, errors: { 404: ['WEBHOOK_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] } },
-  rotateWebhookSecret: { responses: { 200: wh.RotatedWebhookSecret }, errors: { 404: ['WEBHOOK_NOT_FOUND'] } },
-  testWebhook: { responses: { 202: wh.WebhookDelivery }, errors: { 404: ['WEBHOOK_NOT_FOUND'], 409: ['WEBHOOK_DISABLED'] } },
-  listWebhookDeliveries: { responses: { 200: wh.WebhookDeliveryList }, errors: { 404: ['WEBHOOK_NOT_FOUND'] } },
+  listAuditLog: {
+    description: "Reads the organization's audit log, newest first: one entry per committed change, with who made it and what changed (never the content), filtered by type, actor, resource and time.",
+    responses: { 200: AuditLogResponse },
+    errors: {},
+  },
+  listApiKeys: {
+    description: "Lists API keys, newest first: owners and admins see the organization's keys and every personal key (`user_id` narrows to one member's); others their own personal keys.",
+    responses: { 200: keys.ApiKeyList },
+    errors: {},
+  },
+  createApiKey: {
+    description: 'Creates an organization key (owners and admins) or your own personal key, with scopes within your role; the answer holds the secret, shown this once (docs/api-keys.md).',
+    responses: { 201: keys.CreatedApiKey },
+    errors: { 403: ['SCOPES_EXCEED_ROLE'] },
+  },
+  getApiKey: {
+    description: 'Reads an API key, never its secret.',
+    responses: { 200: keys.ApiKey },
+    errors: { 404: ['KEY_NOT_FOUND'] },
+  },
+  revokeApiKey: {
+    description: 'Revokes an API key for good; the authorizer refuses it once its cache expires (within 60 seconds).',
+    responses: { 200: keys.ApiKey },
+    errors: { 404: ['KEY_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
+  },
+  rotateApiKey: {
+    description: 'Issues a new secret for the same key (same id, name and scopes), shown this once; the replaced secret keeps working for the grace period asked for, up to 24 hours. Only its member rotates a personal key.',
+    responses: { 200: keys.RotatedApiKey },
+    errors: { 403: ['NOT_KEY_OWNER'], 404: ['KEY_NOT_FOUND'], 409: ['KEY_REVOKED', 'KEY_EXPIRED', 'CONCURRENT_UPDATE'] },
+  },
+  listWebhooks: {
+    description: "Lists the organization's webhook endpoints, never their secrets.",
+    responses: { 200: wh.WebhookList },
+    errors: {},
+  },
+  createWebhook: {
+    description: 'Subscribes an HTTPS endpoint to event types: each event is POSTed to it, signed (Standard Webhooks), retried for about 30 hours. The answer holds the signing secret, shown this once (docs/webhooks.md).',
+    responses: { 201: wh.CreatedWebhook },
+    errors: { 400: ['WEBHOOK_URL_NOT_ALLOWED'], 409: ['WEBHOOK_LIMIT_REACHED', 'CONCURRENT_UPDATE'] },
+  },
+  getWebhook: {
+    description: 'Reads a webhook endpoint, never its secret.',
+    responses: { 200: wh.Webhook },
+    errors: { 404: ['WEBHOOK_NOT_FOUND'] },
+  },
+  updateWebhook: {
+    description: "Changes an endpoint's URL, description or events, or disables it or enables it again.",
+    responses: { 200: wh.Webhook },
+    errors: { 400: ['WEBHOOK_URL_NOT_ALLOWED'], 404: ['WEBHOOK_NOT_FOUND'] },
+  },
+  deleteWebhook: {
+    description: 'Deletes an endpoint: it receives nothing more, pending deliveries included.',
+    responses: { 200: r.SuccessOnly },
+    errors: { 404: ['WEBHOOK_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
+  },
+  rotateWebhookSecret: {
+    description: 'Replaces the signing secret, shown this once; the previous one keeps signing beside it for 24 hours, so receivers can switch without missing a delivery.',
+    responses: { 200: wh.RotatedWebhookSecret },
+    errors: { 404: ['WEBHOOK_NOT_FOUND'] },
+  },
+  testWebhook: {
+    description: 'Sends a `webhook.test` event to the endpoint now, as a delivery you can follow in its deliveries.',
+    responses: { 202: wh.WebhookDelivery },
+    errors: { 404: ['WEBHOOK_NOT_FOUND'], 409: ['WEBHOOK_DISABLED'] },
+  },
+  listWebhookDeliveries: {
+    description: "Lists an endpoint's deliveries, newest first, with the outcome of each one's last attempt.",
+    responses: { 200: wh.WebhookDeliveryList },
+    errors: { 404: ['WEBHOOK_NOT_FOUND'] },
+  },
   retryWebhookDelivery: {
+    description: 'Sends a delivery again now, back to `pending`: a failed one, or a succeeded one to replay it.',
     responses: { 202: wh.WebhookDelivery },
     errors: { 404: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'], 409: ['WEBHOOK_DISABLED', 'DELIVERY_IN_PROGRESS'] },
   },
