@@ -1,8 +1,9 @@
+import * as v from 'valibot';
 import { openApiDocument } from '../../shared/openapi/document';
 import { ERROR_CODES, type ErrorCode } from '../../shared/http/error-codes';
 import { ROUTE_DOCS } from '../../shared/openapi/route-docs';
 import { isOperation, listEndpoints, ROUTES, type RouteDefinition } from '../../shared/routes';
-import { ROUTE_REQUESTS, type RouteRequest } from '../../shared/schemas/route-requests';
+import { querySchema, ROUTE_REQUESTS, type RouteRequest } from '../../shared/schemas/route-requests';
 import { contractViolation, findOperation } from '../support/contract';
 
 type Json = Record<string, any>;
@@ -42,6 +43,26 @@ describe('OpenAPI document', () => {
         expect(parameter.schema).toEqual({ type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' });
       }
     }
+  });
+
+  it('documents integer query parameters as integers, with the range and default the handlers accept in the query string', () => {
+    const integers: string[] = [];
+    for (const endpoint of listEndpoints().filter(isOperation)) {
+      const op = document.paths[endpoint.path][endpoint.method.toLowerCase()];
+      const query = querySchema(endpoint.routeName);
+      for (const { name, schema } of ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'query' && p.name !== 'org_id')) {
+        // No parameter is documented as digits in a string any more: those are the integers below.
+        expect({ name, pattern: schema.pattern }).not.toEqual({ name, pattern: '^\\d{1,9}$' });
+        if (schema.type !== 'integer') continue;
+        integers.push(`${op.operationId}.${name}`);
+        expect(schema).toEqual({ type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number), default: expect.any(Number) });
+        const accepts = (text: string) => v.safeParse(query, { [name]: text }).success;
+        // What the query string may hold is unchanged: the range's ends and the default as text, nothing outside.
+        expect([schema.minimum, schema.maximum, schema.default].map((n: number) => accepts(String(n)))).toEqual([true, true, true]);
+        expect([String(schema.minimum - 1), String(schema.maximum + 1), '1.5', '1e2', ' 1', 'abc', ''].map(accepts)).toEqual([false, false, false, false, false, false, false]);
+      }
+    }
+    expect(integers.length).toBeGreaterThanOrEqual(19);
   });
 
   it('documents the request schemas the handlers validate with, and 415 wherever a body is taken', () => {
