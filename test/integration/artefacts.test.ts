@@ -399,6 +399,12 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     await expect(bundleHandler(handler)(sample.event, lambdaContext(path.basename(handler)))).resolves.toEqual<SQSBatchResponse>({ batchItemFailures: [] });
   });
 
+  it('every bundle carries the X-Ray tracer, which stays off here (no AWS_EXECUTION_ENV) while the bundles answered above', () => {
+    expect(process.env.AWS_EXECUTION_ENV).toBeUndefined();
+    const without = functions.filter((fn) => !bundleSources(fn.bundleFile).packages.includes('@aws-lambda-powertools/tracer')).map((fn) => fn.handlerModule);
+    expect(without).toEqual([]);
+  });
+
   it('the bundles publish their business metrics as EMF lines: the namespace, the service and the stage of the template', () => {
     const counted = new Set(published.flatMap((line) => line._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => metric.Name))));
     // The sample requests update settings, remove a member and create a key; the sample upload completes.
