@@ -15,12 +15,15 @@ import {
   PERSONAL_KEY_SCOPES,
   sampleAuthorizerEvent,
   sampleEvents,
+  sampleProxyEvent,
   type CredentialName,
   type SampleEvent,
   type SampleSetup,
 } from '../../infra/sam/sample-events';
 import { VoiceOrgStack } from '../../infra/stack';
 import { SCOPES } from '../../shared/auth/access';
+import { openApiDocument } from '../../shared/openapi/document';
+import { REFERENCE_FILES, SCALAR_BUNDLE_SOURCE } from '../../shared/openapi/reference-files';
 import { REFERENCE_ASSETS } from '../../shared/openapi/reference-page';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
@@ -360,6 +363,35 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     expect({ status: response.statusCode, ...failure }).toEqual({ status: sample.expectedStatus });
     expect(response.headers?.['x-correlation-id']).toBe(`sample-${routeName}`);
     CHECKS[routeName](body);
+  });
+
+  it("the API reference's functions carry Scalar's bundle and the OpenAPI document generated at synth beside their bundle, never the document's generator", async () => {
+    const asset = functionOf(ROUTES.docsAsset.handler);
+    const document = functionOf(ROUTES.openApiDocument.handler);
+    const scalar = readFileSync(path.join(path.dirname(asset.bundleFile), REFERENCE_FILES.scalarBundle));
+    expect(scalar.equals(readFileSync(SCALAR_BUNDLE_SOURCE))).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(path.dirname(document.bundleFile), REFERENCE_FILES.openApiDocument), 'utf8'))).toEqual(openApiDocument());
+    for (const fn of [asset, document, functionOf(ROUTES.docsPage.handler)]) {
+      const { own, packages } = bundleSources(fn.bundleFile);
+      // (valibot itself comes with the handler middlewares every function shares; the JSON Schema converter and the schemas do not.)
+      expect({ handler: fn.handlerModule, generator: own.filter((file) => /shared\/(openapi\/(document|route-docs)|schemas\/)/.test(file)), converter: packages.filter((p) => p === '@valibot/to-json-schema') }).toEqual({
+        handler: fn.handlerModule,
+        generator: [],
+        converter: [],
+      });
+    }
+    console.log(
+      `API reference functions: ${[asset, document, functionOf(ROUTES.docsPage.handler)].map((fn) => `${fn.handlerModule} ${(fn.bundleBytes / 1024).toFixed(1)} KB`).join(', ')}; ` +
+        `beside them: ${REFERENCE_FILES.scalarBundle} ${(scalar.length / 1024 / 1024).toFixed(2)} MB, ${REFERENCE_FILES.openApiDocument} ${(JSON.stringify(openApiDocument()).length / 1024).toFixed(1)} KB`,
+    );
+    // The bundled asset function serves the copy beside it.
+    const event = sampleProxyEvent(setup, 'docsAsset', { credential: null, path: { asset: REFERENCE_ASSETS.scalarBundle }, status: 200 });
+    const response = (await bundleHandler(ROUTES.docsAsset.handler)(event, lambdaContext('docsAsset'))) as APIGatewayProxyResult;
+    expect({ status: response.statusCode, length: response.body.length, cache: response.headers?.['cache-control'] }).toEqual({
+      status: 200,
+      length: scalar.toString('utf8').length,
+      cache: 'public, max-age=31536000, immutable',
+    });
   });
 
   it(`${ROUTES.createTemplate.handler} answers a keyed request once: the bundle's Powertools idempotency replays it from the idempotency table`, async () => {
