@@ -13,7 +13,9 @@ export interface paths {
         };
         /**
          * Liveness check
-         * @description Public: no credential.
+         * @description Answers 200 while the API is up; it touches no dependency, so it is cheap to poll.
+         *
+         *     Public: no credential.
          */
         get: operations["health"];
         put?: never;
@@ -33,7 +35,9 @@ export interface paths {
         };
         /**
          * List the active members of an organization
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:read.
+         * @description Lists the organization's active members (pending and removed ones left out), by email, a page at a time; `q` filters by email or name.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:read.
          */
         get: operations["listUsers"];
         put?: never;
@@ -53,7 +57,9 @@ export interface paths {
         };
         /**
          * List the active members of an organization
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:read.
+         * @description Lists the organization's active members (pending and removed ones left out), by email, a page at a time; `q` filters by email or name.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:read.
          */
         get: operations["listUsersPublic"];
         put?: never;
@@ -73,7 +79,9 @@ export interface paths {
         };
         /**
          * Read a member's settings bundle
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:read.
+         * @description Reads a member's settings bundle: user and settings always, notifications by default, profile, preferences and tags when asked for with `include` or `include_<section>`.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:read.
          */
         get: operations["getMemberSettings"];
         put?: never;
@@ -83,7 +91,9 @@ export interface paths {
         head?: never;
         /**
          * Change a member's settings, notifications, profile and preferences
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:write.
+         * @description Changes any of a member's settings, notifications, profile and preferences in one transaction (all or nothing); each section has its own 400 code. The change is audited, never its content.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:write.
          */
         patch: operations["updateMemberSettings"];
         trace?: never;
@@ -97,7 +107,9 @@ export interface paths {
         };
         /**
          * Read a member's settings bundle
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:read.
+         * @description Reads a member's settings bundle: user and settings always, notifications by default, profile, preferences and tags when asked for with `include` or `include_<section>`.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:read.
          */
         get: operations["getMemberSettingsPublic"];
         put?: never;
@@ -107,7 +119,9 @@ export interface paths {
         head?: never;
         /**
          * Change a member's settings, notifications, profile and preferences
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:write.
+         * @description Changes any of a member's settings, notifications, profile and preferences in one transaction (all or nothing); each section has its own 400 code. The change is audited, never its content.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:write.
          */
         patch: operations["updateMemberSettingsPublic"];
         trace?: never;
@@ -124,14 +138,18 @@ export interface paths {
         post?: never;
         /**
          * Remove a member from the organization (or leave it): their recordings stay
-         * @description Access: ID tokens of active members with role viewer or higher; organization API keys with scopes users:write.
+         * @description Removes a member from the organization, or lets a member leave it: they leave the member list, their recordings stay, their personal API keys are revoked shortly after (docs/members.md).
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes users:write.
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:write.
+         * @description Changes a member's role. Owners change any role; admins and organization keys only members and viewers, to member or viewer; the last active owner keeps the role (docs/members.md).
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes users:write.
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -145,7 +163,9 @@ export interface paths {
         };
         /**
          * List the organization's recordings (or its trash)
-         * @description Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
+         * @description Lists the organization's recordings, newest first, filtered by day, tags and recorder, by page or by cursor; `deleted=true` lists the trash instead.
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
          */
         get: operations["listRecordings"];
         put?: never;
@@ -165,18 +185,24 @@ export interface paths {
         };
         /**
          * Read a recording and the related resources asked for
-         * @description Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
+         * @description Reads a recording, with its transcript, summary, action items and translation when asked for with `include`.
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
          */
         get: operations["getRecording"];
         /**
          * Change a recording's title, description and tags
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
+         * @description Changes a recording's title, description and tags; the tags given replace its tags.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
          */
         put: operations["updateRecording"];
         post?: never;
         /**
          * Move a recording to the trash, or delete it permanently
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
+         * @description Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`).
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
          */
         delete: operations["deleteRecording"];
         options?: never;
@@ -193,7 +219,9 @@ export interface paths {
         };
         /**
          * A short-lived URL to play or download a recording's uploaded file
-         * @description Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
+         * @description Answers a short-lived pre-signed URL that plays (or, with `download=true`, saves) the recording's uploaded file (docs/playback.md).
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
          */
         get: operations["getRecordingMedia"];
         put?: never;
@@ -215,7 +243,9 @@ export interface paths {
         put?: never;
         /**
          * Bring a recording back from the trash
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
+         * @description Brings a recording back from the trash, as it was.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
          */
         post: operations["restoreRecording"];
         delete?: never;
@@ -235,7 +265,9 @@ export interface paths {
         put?: never;
         /**
          * Create a recording and a pre-signed URL to upload its file
-         * @description Access: personal API keys with scopes recordings:write of members with role member or higher.
+         * @description Creates a recording in state `pending_upload`, recorded by the key's member, and answers a pre-signed URL: PUT the file there with the headers given; when it lands the recording is `uploaded` (or `failed` if it is not the declared size and type).
+         *
+         *     Access: personal API keys with scopes recordings:write of members with role member or higher.
          */
         post: operations["createUploadUrl"];
         delete?: never;
@@ -253,7 +285,9 @@ export interface paths {
         };
         /**
          * List recordings with their recorder, tags and processing results (a personal key: the user's own)
-         * @description Access: organization API keys with scopes recordings:read; personal API keys with scopes recordings:read of members with role viewer or higher.
+         * @description Lists recordings with their recorder, tags and processing results, newest first: the organization's, or, for a personal key, its member's own.
+         *
+         *     Access: organization API keys with scopes recordings:read; personal API keys with scopes recordings:read of members with role viewer or higher.
          */
         get: operations["listPublicRecordings"];
         put?: never;
@@ -273,7 +307,9 @@ export interface paths {
         };
         /**
          * A short-lived URL to play or download a recording's file (a personal key: the user's own recordings)
-         * @description Access: organization API keys with scopes recordings:read; personal API keys with scopes recordings:read of members with role viewer or higher.
+         * @description Answers a short-lived pre-signed URL that plays or saves a recording's file, in the envelope; a personal key reaches its member's own recordings only.
+         *
+         *     Access: organization API keys with scopes recordings:read; personal API keys with scopes recordings:read of members with role viewer or higher.
          */
         get: operations["getPublicRecordingMedia"];
         put?: never;
@@ -293,13 +329,17 @@ export interface paths {
         };
         /**
          * List the organization's summarization templates
-         * @description Access: ID tokens of active members with role member or higher; organization API keys with scopes templates:read.
+         * @description Lists the organization's summarization templates, by name; every member sees them.
+         *
+         *     Access: ID tokens of active members with role member or higher; organization API keys with scopes templates:read.
          */
         get: operations["listTemplates"];
         put?: never;
         /**
          * Create a summarization template shared with every member
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes templates:write.
+         * @description Creates a summarization template shared with every member of the organization.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes templates:write.
          */
         post: operations["createTemplate"];
         delete?: never;
@@ -317,21 +357,27 @@ export interface paths {
         };
         /**
          * Read a summarization template
-         * @description Access: ID tokens of active members with role member or higher; organization API keys with scopes templates:read.
+         * @description Reads a summarization template.
+         *
+         *     Access: ID tokens of active members with role member or higher; organization API keys with scopes templates:read.
          */
         get: operations["getTemplate"];
         put?: never;
         post?: never;
         /**
          * Delete a summarization template for good
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes templates:write.
+         * @description Deletes a template for good; summaries already made with it keep its id and name.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes templates:write.
          */
         delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
         /**
          * Change a summarization template (sections replace the whole list)
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes templates:write.
+         * @description Changes only the fields given; `sections` replaces the whole list, in the order given.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes templates:write.
          */
         patch: operations["updateTemplate"];
         trace?: never;
@@ -345,13 +391,17 @@ export interface paths {
         };
         /**
          * List the organization's invitations
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes invites:read.
+         * @description Lists the organization's invitations, newest first, optionally of one status.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes invites:read.
          */
         get: operations["listInvites"];
         put?: never;
         /**
          * Invite someone by email
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes invites:write.
+         * @description Invites someone by email with a role: the invitation is pending until accepted, revoked or expired, and its email (with a link to accept) is sent off the request (`email_status`).
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes invites:write.
          */
         post: operations["sendInvite"];
         delete?: never;
@@ -372,7 +422,9 @@ export interface paths {
         post?: never;
         /**
          * Revoke a pending invitation
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes invites:write.
+         * @description Revokes a pending invitation: its link stops working at once.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes invites:write.
          */
         delete: operations["revokeInvite"];
         options?: never;
@@ -391,7 +443,9 @@ export interface paths {
         put?: never;
         /**
          * Send a pending invitation again with a new link
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes invites:write.
+         * @description Sends a pending (or expired) invitation again with a new link and a new expiry; the link sent before stops working.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes invites:write.
          */
         post: operations["resendInvite"];
         delete?: never;
@@ -411,7 +465,9 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation as the signed-in user
-         * @description Access: the ID token of any signed-in user whose verified email is the one the invitation was sent to; no membership is needed yet.
+         * @description Accepts an invitation with the token of its link: the caller joins the organization with the invitation's role (a user is created for someone new). The caller's verified email must be the invited one.
+         *
+         *     Access: the ID token of any signed-in user whose verified email is the one the invitation was sent to; no membership is needed yet.
          */
         post: operations["acceptInvite"];
         delete?: never;
@@ -429,7 +485,9 @@ export interface paths {
         };
         /**
          * Read the organization's audit log: who changed what, newest first
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes audit:read.
+         * @description Reads the organization's audit log, newest first: one entry per committed change, with who made it and what changed (never the content), filtered by type, actor, resource and time.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes audit:read.
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -449,13 +507,17 @@ export interface paths {
         };
         /**
          * List API keys: owners and admins see the organization's keys and every personal key, others their own personal keys
-         * @description Access: ID tokens of active members with role viewer or higher.
+         * @description Lists API keys, newest first: owners and admins see the organization's keys and every personal key (`user_id` narrows to one member's); others their own personal keys.
+         *
+         *     Access: ID tokens of active members with role viewer or higher.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an organization key (owners and admins) or your own personal key; the answer holds the secret, shown this once
-         * @description Access: ID tokens of active members with role viewer or higher.
+         * @description Creates an organization key (owners and admins) or your own personal key, with scopes within your role; the answer holds the secret, shown this once (docs/api-keys.md).
+         *
+         *     Access: ID tokens of active members with role viewer or higher.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -473,14 +535,18 @@ export interface paths {
         };
         /**
          * Read an API key (never its secret)
-         * @description Access: ID tokens of active members with role viewer or higher.
+         * @description Reads an API key, never its secret.
+         *
+         *     Access: ID tokens of active members with role viewer or higher.
          */
         get: operations["getApiKey"];
         put?: never;
         post?: never;
         /**
          * Revoke an API key: refused once the authorizer cache expires
-         * @description Access: ID tokens of active members with role viewer or higher.
+         * @description Revokes an API key for good; the authorizer refuses it once its cache expires (within 60 seconds).
+         *
+         *     Access: ID tokens of active members with role viewer or higher.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -499,7 +565,9 @@ export interface paths {
         put?: never;
         /**
          * Issue a new secret for the same key; the old one keeps working for the grace period asked for (0 to 24 hours)
-         * @description Access: ID tokens of active members with role viewer or higher.
+         * @description Issues a new secret for the same key (same id, name and scopes), shown this once; the replaced secret keeps working for the grace period asked for, up to 24 hours. Only its member rotates a personal key.
+         *
+         *     Access: ID tokens of active members with role viewer or higher.
          */
         post: operations["rotateApiKey"];
         delete?: never;
@@ -517,13 +585,17 @@ export interface paths {
         };
         /**
          * List the organization's webhook endpoints
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:read.
+         * @description Lists the organization's webhook endpoints, never their secrets.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:read.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Subscribe an HTTPS endpoint to events; the answer holds its signing secret, shown this once
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
+         * @description Subscribes an HTTPS endpoint to event types: each event is POSTed to it, signed (Standard Webhooks), retried for about 30 hours. The answer holds the signing secret, shown this once (docs/webhooks.md).
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -541,21 +613,27 @@ export interface paths {
         };
         /**
          * Read a webhook endpoint (never its secret)
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:read.
+         * @description Reads a webhook endpoint, never its secret.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:read.
          */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint: it receives nothing more
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
+         * @description Deletes an endpoint: it receives nothing more, pending deliveries included.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
          */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /**
          * Change a webhook endpoint's URL, description, events, or enable or disable it
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
+         * @description Changes an endpoint's URL, description or events, or disables it or enables it again.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -571,7 +649,9 @@ export interface paths {
         put?: never;
         /**
          * Replace the signing secret; the old one keeps signing beside it for 24 hours
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
+         * @description Replaces the signing secret, shown this once; the previous one keeps signing beside it for 24 hours, so receivers can switch without missing a delivery.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -591,7 +671,9 @@ export interface paths {
         put?: never;
         /**
          * Send a webhook.test event to the endpoint now
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
+         * @description Sends a `webhook.test` event to the endpoint now, as a delivery you can follow in its deliveries.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -609,7 +691,9 @@ export interface paths {
         };
         /**
          * List an endpoint's deliveries, newest first
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:read.
+         * @description Lists an endpoint's deliveries, newest first, with the outcome of each one's last attempt.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:read.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -631,7 +715,9 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again now (a failed one too, or a succeeded one to replay it)
-         * @description Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
+         * @description Sends a delivery again now, back to `pending`: a failed one, or a succeeded one to replay it.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes webhooks:write.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -641,101 +727,205 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    domainEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A domain event, delivered to a webhook endpoint
+         * @description What the service POSTs to each enabled endpoint subscribed to the event type (Create webhook): the event envelope, signed by the Standard Webhooks scheme. Verify the signature with the endpoint's secret, deduplicate on `webhook-id`, answer 2xx within 10 seconds, then do the work. Anything else is a failure, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 12 h; an endpoint whose attempts all fail for 3 days is disabled (docs/webhooks.md).
+         */
+        post: operations["receiveDomainEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description A refused request: the same envelope on every refusal of the API and of API Gateway in front of it. */
         ErrorEnvelope: {
-            /** @constant */
+            /**
+             * @description Always false on a refusal.
+             * @constant
+             */
             success: false;
+            /** @description Always null on a refusal. */
             data: null;
+            /** @description The error code (UPPER_SNAKE_CASE), stable for programs to branch on: each operation lists the codes of each of its refusal statuses. */
             error: string;
+            /** @description What went wrong, in English, for people; its wording may change. */
             message: string;
+            /** @description On a 400 only: one entry per offending field. */
             details?: {
+                /** @description The query or path parameter, header, or body path (`sections[2].title`) at fault; empty for the body as a whole. */
                 field: string;
-                /** @enum {string} */
+                /**
+                 * @description The kind of problem, for programs.
+                 * @enum {string}
+                 */
                 issue: "missing" | "unknown" | "type" | "too_long" | "too_short" | "out_of_range" | "format" | "invalid_value" | "read_only" | "repeated" | "invalid_text" | "invalid";
+                /** @description The problem in words, such as `must be at most 200 characters`. */
                 message: string;
             }[];
         };
+        /** @description One entry of an organization's audit log: one committed change, who made it under which request, and the names of what changed. */
         AuditEntry: {
+            /** @description The event's id (`evt_…`): one entry per committed change. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What happened (docs/events.md).
+             * @enum {string}
+             */
             type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
+            /** @description When the change was committed (ISO 8601 UTC, with milliseconds). */
             occurred_at: string;
+            /** @description Who made the change; null for the service itself (such as the trash's retention). */
             actor: {
-                /** @enum {string} */
+                /**
+                 * @description `user`: a member (by ID token or personal key); `api_key`: an organization API key.
+                 * @enum {string}
+                 */
                 kind: "user" | "api_key";
+                /** @description The user id, or the key id. */
                 id: string;
             } | null;
+            /** @description What changed. */
             resource: {
-                /** @enum {string} */
+                /**
+                 * @description The kind of resource.
+                 * @enum {string}
+                 */
                 type: "recording" | "member" | "member_settings" | "invite" | "template" | "webhook" | "webhook_delivery" | "api_key";
+                /** @description The resource's id (a user id for a member and their settings). */
                 id: string;
             };
+            /** @description The `x-correlation-id` of the request that made the change; null when no request did. */
             correlation_id: string | null;
+            /** @description The names of the changed fields (`*.updated`) or sections (`member_settings.updated`), never their content; empty otherwise. */
             changes: string[];
         };
+        /** @description A domain event: the body of every webhook delivery (signed by the Standard Webhooks scheme) and the source of each audit log entry. */
         DomainEvent: {
+            /** @description The event's id (`evt_` and 32 hex digits), one per committed change: the same on every redelivery, so deduplicate on it. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What happened (docs/events.md lists each type and its data).
+             * @enum {string}
+             */
             type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (ISO 8601 UTC, with milliseconds).
+             */
             occurred_at: string;
+            /** @description The organization it happened in. */
             org_id: string;
+            /** @description Who made the change; null for the service itself (such as the trash's retention). */
             actor: {
-                /** @enum {string} */
+                /**
+                 * @description `user`: a member (by ID token or personal key); `api_key`: an organization API key.
+                 * @enum {string}
+                 */
                 kind: "user" | "api_key";
+                /** @description The user id, or the key id. */
                 id: string;
             } | null;
+            /** @description The `x-correlation-id` of the request that made the change; null when no request did. */
             correlation_id: string | null;
+            /** @description What changed. */
             resource: {
-                /** @enum {string} */
+                /**
+                 * @description The kind of resource.
+                 * @enum {string}
+                 */
                 type: "recording" | "member" | "member_settings" | "invite" | "template" | "webhook" | "webhook_delivery" | "api_key";
+                /** @description The resource's id (a user id for a member and their settings). */
                 id: string;
             };
+            /** @description The type's own fields: ids, states and the names of what changed; never profile or preference content, tokens or key material. */
             data: {
                 [key: string]: unknown;
             };
         };
         Webhook: {
+            /** @description The endpoint's id (`wh_…`). */
             id: string;
+            /** @description The HTTPS URL deliveries are POSTed to. */
             url: string;
+            /** @description What the endpoint is for (may be empty). */
             description: string;
+            /** @description The event types it receives; `["*"]`: every type, including types added later. */
             events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+            /** @description Whether deliveries are made to it. */
             enabled: boolean;
             /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
             disabled_reason: ("manual" | "failing") | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the endpoint was created (ISO 8601 UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed (ISO 8601 UTC).
+             */
             updated_at: string;
         };
         WebhookDelivery: {
+            /** @description The delivery's id (`dlv_…`). */
             id: string;
+            /** @description The event delivered (`evt_…`): the `webhook-id` header of each attempt, the same across retries. */
             event_id: string;
-            /** @enum {string} */
+            /**
+             * @description Its type; `webhook.test` for a test event.
+             * @enum {string}
+             */
             event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
-            /** @enum {string} */
+            /**
+             * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
+             * @enum {string}
+             */
             status: "pending" | "succeeded" | "failed";
+            /** @description Attempts made so far. */
             attempts: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the delivery was created (ISO 8601 UTC).
+             */
             created_at: string;
+            /** @description When the last attempt was made; null before the first. */
             last_attempt_at: string | null;
             /** @description When the next attempt is due, while pending; null otherwise. */
             next_attempt_at: string | null;
             /** @description The HTTP status of the last attempt's answer; null when none came. */
             response_status: number | null;
+            /** @description How long the last attempt's answer took, in milliseconds; null when none came. */
             response_ms: number | null;
             /** @description Why the last attempt failed; null after a success or before the first attempt. */
             error: ("timeout" | "connection_refused" | "tls_error" | "non_2xx" | "dns_failure" | "address_not_allowed" | "connection_error" | "endpoint_disabled") | null;
         };
         ApiKey: {
+            /** @description The key's id (`key_…`): name it to read, rotate or revoke the key. Not the secret. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description `org`: acts for the organization; `personal`: acts as its member, within their role.
+             * @enum {string}
+             */
             kind: "org" | "personal";
+            /** @description What the key is for. */
             name: string;
             /** @description The first characters of the current secret, to recognise it. */
             prefix: string;
+            /** @description What the key may do (docs/api-keys.md). */
             scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
             /** @description The member a personal key acts as; null for an organization key. */
             user_id: string | null;
@@ -744,136 +934,24 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "expired" | "revoked";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key was created (ISO 8601 UTC).
+             */
             created_at: string;
             /** @description The user who created it; null for keys the operator created. */
             created_by: string | null;
             /** @description When it was last used, to the hour: a use is recorded at most once an hour. */
             last_used_at: string | null;
+            /** @description When the key stops working; null: never (until revoked). */
             expires_at: string | null;
+            /** @description When it was revoked; null while not revoked. */
             revoked_at: string | null;
+            /** @description When its secret was last replaced; null if never. */
             rotated_at: string | null;
         };
     };
-    responses: {
-        /** @description The request is invalid (validation error or malformed JSON); `details` names each offending field. */
-        Error400: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description No valid credential. */
-        Error401: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description The credential may not call this route or act on this resource. */
-        Error403: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description The organization, member or resource does not exist. */
-        Error404: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description The change conflicts with the current state. */
-        Error409: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description The resource is gone (for example, an expired invitation). */
-        Error410: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description The request body is over 10 MB (API Gateway). */
-        Error413: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description The request target (path and query) is over 8,192 characters (API Gateway). */
-        Error414: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description The body is not JSON: send Content-Type application/json (or a +json type), or none. */
-        Error415: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED). */
-        Error422: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description Too many requests. */
-        Error429: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description A request header is over 10,240 bytes (API Gateway). */
-        Error431: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description The request could not be completed. */
-        Error500: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-    };
+    responses: never;
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -896,28 +974,130 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always `ok`: the API answers.
+                         * @constant
+                         */
                         status: "ok";
                     };
                 };
             };
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listUsers: {
         parameters: {
             query?: {
+                /** @description Only members whose email or display name contains this text, ignoring case; at most 200 characters. */
                 q?: string;
-                page?: string;
-                limit?: string;
+                /** @description The page to return, 1-based. */
+                page?: number;
+                /** @description Members per page. */
+                limit?: number;
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
@@ -930,50 +1110,282 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "user_id": "usr_demo_admin",
+                     *           "email": "adam.admin@demo.example",
+                     *           "display_name": "Adam Admin",
+                     *           "role": "admin",
+                     *           "status": "active",
+                     *           "is_active": true,
+                     *           "created_at": "2026-11-01T10:00:00.000Z",
+                     *           "updated_at": "2026-11-01T10:00:00.000Z",
+                     *           "member_since": "2026-11-01T10:00:00.000Z",
+                     *           "recording_count": 1,
+                     *           "latest_recording_at": "2026-11-18T02:30:00.000Z"
+                     *         },
+                     *         {
+                     *           "user_id": "usr_demo_member",
+                     *           "email": "mia.member@demo.example",
+                     *           "display_name": "Mia Member",
+                     *           "role": "member",
+                     *           "status": "active",
+                     *           "is_active": true,
+                     *           "created_at": "2026-11-01T10:00:00.000Z",
+                     *           "updated_at": "2026-11-01T10:00:00.000Z",
+                     *           "member_since": "2026-11-01T10:00:00.000Z",
+                     *           "recording_count": 1,
+                     *           "latest_recording_at": "2026-11-16T09:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 25,
+                     *         "total": 2,
+                     *         "total_pages": 1,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
                         success: true;
+                        /** @description The active members on this page, by email ascending. */
                         data: {
+                            /** @description The member's user id. */
                             user_id: string;
+                            /** @description The member's email (lower case). */
                             email: string;
+                            /** @description The member's name as shown. */
                             display_name: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Their role in the organization, from most to least powerful: owner, admin, member, viewer.
+                             * @enum {string}
+                             */
                             role: "owner" | "admin" | "member" | "viewer";
+                            /** @description The membership status: `active` in lists; `removed` in the answer of Remove member. */
                             status: string;
+                            /** @description Whether the membership is active. */
                             is_active: boolean;
+                            /** @description When the membership was created (ISO 8601 UTC, with milliseconds). */
                             created_at: string;
+                            /** @description When the membership last changed (ISO 8601 UTC, with milliseconds). */
                             updated_at: string;
+                            /** @description When they (last) joined the organization (ISO 8601 UTC, with milliseconds). */
                             member_since: string;
+                            /** @description How many live recordings they recorded in the organization (the trash not counted). */
                             recording_count: number;
+                            /** @description When their latest recording was made (ISO 8601 UTC); null when they have none. */
                             latest_recording_at: string | null;
                         }[];
+                        /** @description Where this page is in the list. */
                         pagination: {
+                            /** @description This page, 1-based. */
                             page: number;
+                            /** @description The page size asked for (or its default). */
                             limit: number;
+                            /** @description Items across all pages. */
                             total: number;
+                            /** @description Pages of `limit` items; 0 when there is no item. */
                             total_pages: number;
+                            /** @description Whether a page follows this one. */
                             has_more: boolean;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listUsersPublic: {
         parameters: {
             query?: {
+                /** @description Only members whose email or display name contains this text, ignoring case; at most 200 characters. */
                 q?: string;
-                page?: string;
-                limit?: string;
+                /** @description The page to return, 1-based. */
+                page?: number;
+                /** @description Members per page. */
+                limit?: number;
                 /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
                 org_id?: string;
             };
@@ -989,58 +1401,277 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "user_id": "usr_demo_admin",
+                     *           "email": "adam.admin@demo.example",
+                     *           "display_name": "Adam Admin",
+                     *           "role": "admin",
+                     *           "status": "active",
+                     *           "is_active": true,
+                     *           "created_at": "2026-11-01T10:00:00.000Z",
+                     *           "updated_at": "2026-11-01T10:00:00.000Z",
+                     *           "member_since": "2026-11-01T10:00:00.000Z",
+                     *           "recording_count": 1,
+                     *           "latest_recording_at": "2026-11-18T02:30:00.000Z"
+                     *         },
+                     *         {
+                     *           "user_id": "usr_demo_member",
+                     *           "email": "mia.member@demo.example",
+                     *           "display_name": "Mia Member",
+                     *           "role": "member",
+                     *           "status": "active",
+                     *           "is_active": true,
+                     *           "created_at": "2026-11-01T10:00:00.000Z",
+                     *           "updated_at": "2026-11-01T10:00:00.000Z",
+                     *           "member_since": "2026-11-01T10:00:00.000Z",
+                     *           "recording_count": 1,
+                     *           "latest_recording_at": "2026-11-16T09:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 25,
+                     *         "total": 2,
+                     *         "total_pages": 1,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
                         success: true;
+                        /** @description The active members on this page, by email ascending. */
                         data: {
+                            /** @description The member's user id. */
                             user_id: string;
+                            /** @description The member's email (lower case). */
                             email: string;
+                            /** @description The member's name as shown. */
                             display_name: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Their role in the organization, from most to least powerful: owner, admin, member, viewer.
+                             * @enum {string}
+                             */
                             role: "owner" | "admin" | "member" | "viewer";
+                            /** @description The membership status: `active` in lists; `removed` in the answer of Remove member. */
                             status: string;
+                            /** @description Whether the membership is active. */
                             is_active: boolean;
+                            /** @description When the membership was created (ISO 8601 UTC, with milliseconds). */
                             created_at: string;
+                            /** @description When the membership last changed (ISO 8601 UTC, with milliseconds). */
                             updated_at: string;
+                            /** @description When they (last) joined the organization (ISO 8601 UTC, with milliseconds). */
                             member_since: string;
+                            /** @description How many live recordings they recorded in the organization (the trash not counted). */
                             recording_count: number;
+                            /** @description When their latest recording was made (ISO 8601 UTC); null when they have none. */
                             latest_recording_at: string | null;
                         }[];
+                        /** @description Where this page is in the list. */
                         pagination: {
+                            /** @description This page, 1-based. */
                             page: number;
+                            /** @description The page size asked for (or its default). */
                             limit: number;
+                            /** @description Items across all pages. */
                             total: number;
+                            /** @description Pages of `limit` items; 0 when there is no item. */
                             total_pages: number;
+                            /** @description Whether a page follows this one. */
                             has_more: boolean;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `ORG_ID_REQUIRED`: An ID token of someone who administers several organizations must name one with `org_id`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "ORG_ID_REQUIRED";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     getMemberSettings: {
         parameters: {
             query?: {
+                /** @description Comma-separated optional sections to return besides user and settings: profile, preferences, tags, notifications (`include=profile,tags`). Naming any keeps notifications; `none` returns no optional section. Absent: notifications only. */
                 include?: string;
+                /** @description true adds the profile, false leaves it out, whatever `include` says (default false). */
                 include_profile?: "true" | "false";
+                /** @description true adds the preferences, false leaves them out, whatever `include` says (default false). */
                 include_preferences?: "true" | "false";
+                /** @description true adds the tags, false leaves them out, whatever `include` says (default false). */
                 include_tags?: "true" | "false";
+                /** @description false leaves out the notifications block, true adds it, whatever `include` says (default true). */
                 include_notifications?: "true" | "false";
-                preferences_page?: string;
-                preferences_limit?: string;
+                /** @description The page of preferences to return, 1-based, when preferences are included. */
+                preferences_page?: number;
+                /** @description Preferences per page, when preferences are included. */
+                preferences_limit?: number;
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The member, by user id (`usr_…`). */
                 userId: string;
             };
             cookie?: never;
@@ -1053,85 +1684,348 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user": {
+                     *           "user_id": "usr_demo_member",
+                     *           "email": "mia.member@demo.example",
+                     *           "display_name": "Mia Member",
+                     *           "role": "member",
+                     *           "status": "active",
+                     *           "timezone": "Asia/Tokyo"
+                     *         },
+                     *         "settings": {
+                     *           "conversation_language": "Japanese",
+                     *           "selected_theme": "dark",
+                     *           "selected_model": "claude-sonnet-4-5",
+                     *           "auto_transcription": true,
+                     *           "sync_to_cloud": true,
+                     *           "auto_add_tasks_from_summaries": false,
+                     *           "auto_route_enabled": false,
+                     *           "calendar_matching": false,
+                     *           "find_service_enabled": false,
+                     *           "monthly_transcription_minutes": 42,
+                     *           "created_at": "2026-11-01T10:00:00.000Z",
+                     *           "updated_at": "2026-11-15T08:00:00.000Z"
+                     *         },
+                     *         "notifications": {
+                     *           "highlight_time": "07:30",
+                     *           "processing_notifications_enabled": true,
+                     *           "sync_nudges_enabled": true,
+                     *           "morning_welcome_notifications_enabled": true,
+                     *           "reminder_notifications_enabled": true
+                     *         },
+                     *         "profile": {
+                     *           "profile": "# Mia\n\nSales lead for the APAC region. Prefers short summaries with action items first.",
+                     *           "version": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
                         success: true;
+                        /** @description The member's settings bundle: the sections always sent and those asked for. */
                         data: {
+                            /** @description Who the settings belong to. */
                             user: {
+                                /** @description The member's user id. */
                                 user_id: string;
+                                /** @description The member's email. */
                                 email: string;
+                                /** @description The member's name as shown. */
                                 display_name: string;
+                                /** @description The member's role: owner, admin, member or viewer. */
                                 role: string;
+                                /** @description The membership status: `active` (only active members are read). */
                                 status: string;
+                                /** @description The IANA time zone, such as `Europe/Paris`. */
                                 timezone: string;
                             };
+                            /** @description The settings block (always present; defaults for a member who never saved any). */
                             settings: {
+                                /** @description The language conversations are held in, by display name (`English`, `French`, …). */
                                 conversation_language: string;
+                                /** @description The app theme: `system`, `light` or `dark`. */
                                 selected_theme: string;
+                                /** @description The AI model for summaries: one of the active models (an unknown name was replaced by the fallback model). */
                                 selected_model: string;
+                                /** @description Whether new recordings are transcribed automatically. */
                                 auto_transcription: boolean;
+                                /** @description Whether recordings sync to the cloud. */
                                 sync_to_cloud: boolean;
+                                /** @description Whether action items of summaries become tasks. */
                                 auto_add_tasks_from_summaries: boolean;
+                                /** @description Whether recordings are routed automatically. */
                                 auto_route_enabled: boolean;
+                                /** @description Whether recordings are matched with calendar events. */
                                 calendar_matching: boolean;
+                                /** @description Whether the find service is on. */
                                 find_service_enabled: boolean;
+                                /** @description Minutes transcribed this month (read-only). */
                                 monthly_transcription_minutes: number;
+                                /** @description When the settings block was created (ISO 8601 UTC, with milliseconds.) */
                                 created_at: string;
+                                /** @description When the settings block last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at: string;
                             };
+                            /** @description The notifications block: present unless `include_notifications=false` or `include=none`. */
                             notifications?: {
+                                /** @description When the daily highlight arrives, HH:MM (24-hour) in the member's time zone. */
                                 highlight_time: string;
+                                /** @description Notify when a recording has been processed. */
                                 processing_notifications_enabled: boolean;
+                                /** @description Nudge to sync recordings. */
                                 sync_nudges_enabled: boolean;
+                                /** @description Send the morning welcome. */
                                 morning_welcome_notifications_enabled: boolean;
+                                /** @description Send reminders. */
                                 reminder_notifications_enabled: boolean;
                             };
+                            /** @description The profile: only when asked for (`include=profile` or `include_profile=true`). */
                             profile?: {
+                                /** @description The free-text profile, markdown (stored encrypted; decrypted here). */
                                 profile: string;
+                                /** @description Starts at 0; each profile update adds 1. */
                                 version: number;
                             };
+                            /** @description The preferences: only when asked for (`include=preferences` or `include_preferences=true`). */
                             preferences?: {
+                                /** @description This page of the member's learned summarization preferences. */
                                 data: {
+                                    /** @description The preference's id: name it to update or delete the preference. */
                                     id: string;
+                                    /** @description The instruction the member gave, such as `Always list action items first`. */
                                     command: string;
+                                    /** @description Where the preference comes from, such as `summary_enhance` or `manual`. */
                                     command_type: string;
+                                    /** @description The preference as it is applied to summaries. */
                                     preference_content: string;
+                                    /** @description The recording it was learned from, if any. */
                                     source_recording_id?: string | null;
+                                    /** @description The summary it was learned from, if any. */
                                     source_summarization_id?: string | null;
+                                    /** @description Free-form JSON; a change through this API adds its audit fields: `source` (`org_admin_api`), the acting user or API key and the correlation id. */
                                     metadata?: {
                                         [key: string]: unknown;
                                     };
+                                    /** @description When the preference was created (ISO 8601 UTC, with milliseconds.) */
                                     created_at: string;
+                                    /** @description When the preference last changed (ISO 8601 UTC, with milliseconds.) */
                                     updated_at: string;
                                 }[];
+                                /** @description Where this page is (`preferences_page`, `preferences_limit`). */
                                 pagination: {
+                                    /** @description This page, 1-based. */
                                     page: number;
+                                    /** @description The page size asked for (or its default). */
                                     limit: number;
+                                    /** @description Items across all pages. */
                                     total: number;
+                                    /** @description Pages of `limit` items; 0 when there is no item. */
                                     total_pages: number;
+                                    /** @description Whether a page follows this one. */
                                     has_more: boolean;
                                 };
                             };
+                            /** @description The member's tags: only when asked for (`include=tags` or `include_tags=true`). */
                             tags?: {
+                                /** @description The tag's id. */
                                 id: string;
+                                /** @description The tag's name. */
                                 name: string;
+                                /** @description Its colour, as a hex colour such as `#1f77b4`. */
                                 color: string;
+                                /** @description When the tag was created (ISO 8601 UTC, with milliseconds.) */
                                 created_at: string;
+                                /** @description When the tag last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at: string;
                             }[];
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     updateMemberSettings: {
@@ -1139,60 +2033,128 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The member, by user id (`usr_…`). */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "settings": {
+                 *         "selected_theme": "light",
+                 *         "auto_transcription": false
+                 *       },
+                 *       "notifications": {
+                 *         "highlight_time": "08:15"
+                 *       },
+                 *       "profile": {
+                 *         "profile": "# Mia\n\nSales lead for APAC and, from December, EMEA."
+                 *       },
+                 *       "preferences": [
+                 *         {
+                 *           "command": "summarize",
+                 *           "command_type": "manual",
+                 *           "preference_content": "Name the customer in the first line."
+                 *         },
+                 *         {
+                 *           "id": "pref_demo_translate",
+                 *           "preference_content": "Keep product and company names in English."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Settings fields to change (at least one), merged into the stored block; monthly_transcription_minutes, created_at and updated_at are read-only. Problems: 400 INVALID_SETTING. */
                     settings?: {
-                        /** @enum {string} */
+                        /**
+                         * @description The language conversations are held in, by display name.
+                         * @enum {string}
+                         */
                         conversation_language?: "Arabic" | "Chinese (Simplified)" | "Chinese (Traditional)" | "Dutch" | "English" | "French" | "German" | "Hindi" | "Indonesian" | "Italian" | "Japanese" | "Korean" | "Polish" | "Portuguese" | "Russian" | "Spanish" | "Swedish" | "Turkish" | "Ukrainian" | "Vietnamese";
-                        /** @enum {string} */
+                        /**
+                         * @description The app theme.
+                         * @enum {string}
+                         */
                         selected_theme?: "system" | "light" | "dark";
+                        /** @description The AI model for summaries, 1 to 100 characters: matched against the active models ignoring case, spaces, dashes and underscores; an unknown one is stored as the fallback model. */
                         selected_model?: string;
+                        /** @description Transcribe new recordings automatically. */
                         auto_transcription?: boolean;
+                        /** @description Sync recordings to the cloud. */
                         sync_to_cloud?: boolean;
+                        /** @description Turn the action items of summaries into tasks. */
                         auto_add_tasks_from_summaries?: boolean;
+                        /** @description Route recordings automatically. */
                         auto_route_enabled?: boolean;
+                        /** @description Match recordings with calendar events. */
                         calendar_matching?: boolean;
+                        /** @description Turn the find service on. */
                         find_service_enabled?: boolean;
+                        /** @description Read-only: shown in the bundle, refused here. */
                         monthly_transcription_minutes?: unknown;
+                        /** @description Read-only: shown in the bundle, refused here. */
                         created_at?: unknown;
+                        /** @description Read-only: shown in the bundle, refused here. */
                         updated_at?: unknown;
                     };
+                    /** @description Notification fields to change (at least one), merged into the stored block. Problems: 400 INVALID_SETTING. */
                     notifications?: {
+                        /** @description When the daily highlight arrives: HH:MM, 24-hour, 00:00 to 23:59, in the member's time zone. */
                         highlight_time?: string;
+                        /** @description Notify when a recording has been processed. */
                         processing_notifications_enabled?: boolean;
+                        /** @description Nudge to sync recordings. */
                         sync_nudges_enabled?: boolean;
+                        /** @description Send the morning welcome. */
                         morning_welcome_notifications_enabled?: boolean;
+                        /** @description Send reminders. */
                         reminder_notifications_enabled?: boolean;
                     };
+                    /** @description The new profile: `{"profile": "…"}`. Problems: 400 INVALID_PROFILE. */
                     profile?: {
+                        /** @description The new profile, markdown, at most 100,000 characters (code points): replaces the whole profile, stored encrypted; its version goes up by one. */
                         profile: string;
                     };
+                    /** @description 1 to 50 preference changes, applied in order: an entry without id creates, one with id updates the fields it names, one with id and `delete: true` deletes; a preference is named at most once. Problems: 400 INVALID_PREFERENCES. */
                     preferences?: ({
+                        /** @description The instruction the member gave, 1 to 500 characters (trimmed). */
                         command: string;
+                        /** @description Where the preference comes from, such as `summary_enhance` or `manual`: 1 to 100 characters. */
                         command_type: string;
+                        /** @description The preference as it is applied to summaries, 1 to 2,000 characters. */
                         preference_content: string;
+                        /** @description The recording it was learned from, if any. */
                         source_recording_id?: string | null;
+                        /** @description The summary it was learned from, if any. */
                         source_summarization_id?: string | null;
+                        /** @description Free-form JSON object, at most 1,000 characters as JSON; the API merges in its audit fields (source, actor, correlation id). */
                         metadata?: {
                             [key: string]: unknown;
                         };
                     } | {
+                        /** @description The preference to update: one of the member's. */
                         id: string;
+                        /** @description The instruction the member gave, 1 to 500 characters (trimmed). */
                         command?: string;
+                        /** @description Where the preference comes from, such as `summary_enhance` or `manual`: 1 to 100 characters. */
                         command_type?: string;
+                        /** @description The preference as it is applied to summaries, 1 to 2,000 characters. */
                         preference_content?: string;
+                        /** @description Free-form JSON object, at most 1,000 characters as JSON; the API merges in its audit fields (source, actor, correlation id). Merged into the stored metadata. */
                         metadata?: {
                             [key: string]: unknown;
                         };
                     } | {
+                        /** @description The preference to delete: one of the member's. */
                         id: string;
-                        /** @constant */
+                        /**
+                         * @description Always true: deletes the preference.
+                         * @constant
+                         */
                         delete: true;
                     })[];
                 };
@@ -1205,49 +2167,290 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "applied": {
+                     *         "settings": true,
+                     *         "notifications": true,
+                     *         "profile": true,
+                     *         "preferences_created": 1,
+                     *         "preferences_updated": 1,
+                     *         "preferences_deleted": 0
+                     *       },
+                     *       "profile_version": 2
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true: every section given was applied, in one transaction.
+                         * @constant
+                         */
                         success: true;
+                        /** @description What the request changed, by section. */
                         applied: {
+                            /** @description Whether the settings section was applied. */
                             settings: boolean;
+                            /** @description Whether the notifications section was applied. */
                             notifications: boolean;
+                            /** @description Whether the profile was replaced. */
                             profile: boolean;
+                            /** @description Preferences created. */
                             preferences_created: number;
+                            /** @description Preferences updated. */
                             preferences_updated: number;
+                            /** @description Preferences deleted. */
                             preferences_deleted: number;
                         };
+                        /** @description The profile's version after the request (one more than before when the profile was given). */
                         profile_version: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `EMPTY_PATCH`: The body names none of settings, notifications, profile, preferences.
+             *     - `INVALID_SETTING`: A settings or notifications field is unknown, read-only or invalid (or the body has an unknown section).
+             *     - `INVALID_PROFILE`: The profile is not an object holding a `profile` string of at most 100,000 characters.
+             *     - `INVALID_PREFERENCES`: A preference entry is invalid, or names a preference the member does not have.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "EMPTY_PATCH" | "INVALID_SETTING" | "INVALID_PROFILE" | "INVALID_PREFERENCES";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     getMemberSettingsPublic: {
         parameters: {
             query?: {
+                /** @description Comma-separated optional sections to return besides user and settings: profile, preferences, tags, notifications (`include=profile,tags`). Naming any keeps notifications; `none` returns no optional section. Absent: notifications only. */
                 include?: string;
+                /** @description true adds the profile, false leaves it out, whatever `include` says (default false). */
                 include_profile?: "true" | "false";
+                /** @description true adds the preferences, false leaves them out, whatever `include` says (default false). */
                 include_preferences?: "true" | "false";
+                /** @description true adds the tags, false leaves them out, whatever `include` says (default false). */
                 include_tags?: "true" | "false";
+                /** @description false leaves out the notifications block, true adds it, whatever `include` says (default true). */
                 include_notifications?: "true" | "false";
-                preferences_page?: string;
-                preferences_limit?: string;
+                /** @description The page of preferences to return, 1-based, when preferences are included. */
+                preferences_page?: number;
+                /** @description Preferences per page, when preferences are included. */
+                preferences_limit?: number;
                 /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
                 org_id?: string;
             };
             header?: never;
             path: {
+                /** @description The member, by user id (`usr_…`). */
                 userId: string;
             };
             cookie?: never;
@@ -1260,85 +2463,349 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user": {
+                     *           "user_id": "usr_demo_member",
+                     *           "email": "mia.member@demo.example",
+                     *           "display_name": "Mia Member",
+                     *           "role": "member",
+                     *           "status": "active",
+                     *           "timezone": "Asia/Tokyo"
+                     *         },
+                     *         "settings": {
+                     *           "conversation_language": "Japanese",
+                     *           "selected_theme": "dark",
+                     *           "selected_model": "claude-sonnet-4-5",
+                     *           "auto_transcription": true,
+                     *           "sync_to_cloud": true,
+                     *           "auto_add_tasks_from_summaries": false,
+                     *           "auto_route_enabled": false,
+                     *           "calendar_matching": false,
+                     *           "find_service_enabled": false,
+                     *           "monthly_transcription_minutes": 42,
+                     *           "created_at": "2026-11-01T10:00:00.000Z",
+                     *           "updated_at": "2026-11-15T08:00:00.000Z"
+                     *         },
+                     *         "notifications": {
+                     *           "highlight_time": "07:30",
+                     *           "processing_notifications_enabled": true,
+                     *           "sync_nudges_enabled": true,
+                     *           "morning_welcome_notifications_enabled": true,
+                     *           "reminder_notifications_enabled": true
+                     *         },
+                     *         "profile": {
+                     *           "profile": "# Mia\n\nSales lead for the APAC region. Prefers short summaries with action items first.",
+                     *           "version": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
                         success: true;
+                        /** @description The member's settings bundle: the sections always sent and those asked for. */
                         data: {
+                            /** @description Who the settings belong to. */
                             user: {
+                                /** @description The member's user id. */
                                 user_id: string;
+                                /** @description The member's email. */
                                 email: string;
+                                /** @description The member's name as shown. */
                                 display_name: string;
+                                /** @description The member's role: owner, admin, member or viewer. */
                                 role: string;
+                                /** @description The membership status: `active` (only active members are read). */
                                 status: string;
+                                /** @description The IANA time zone, such as `Europe/Paris`. */
                                 timezone: string;
                             };
+                            /** @description The settings block (always present; defaults for a member who never saved any). */
                             settings: {
+                                /** @description The language conversations are held in, by display name (`English`, `French`, …). */
                                 conversation_language: string;
+                                /** @description The app theme: `system`, `light` or `dark`. */
                                 selected_theme: string;
+                                /** @description The AI model for summaries: one of the active models (an unknown name was replaced by the fallback model). */
                                 selected_model: string;
+                                /** @description Whether new recordings are transcribed automatically. */
                                 auto_transcription: boolean;
+                                /** @description Whether recordings sync to the cloud. */
                                 sync_to_cloud: boolean;
+                                /** @description Whether action items of summaries become tasks. */
                                 auto_add_tasks_from_summaries: boolean;
+                                /** @description Whether recordings are routed automatically. */
                                 auto_route_enabled: boolean;
+                                /** @description Whether recordings are matched with calendar events. */
                                 calendar_matching: boolean;
+                                /** @description Whether the find service is on. */
                                 find_service_enabled: boolean;
+                                /** @description Minutes transcribed this month (read-only). */
                                 monthly_transcription_minutes: number;
+                                /** @description When the settings block was created (ISO 8601 UTC, with milliseconds.) */
                                 created_at: string;
+                                /** @description When the settings block last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at: string;
                             };
+                            /** @description The notifications block: present unless `include_notifications=false` or `include=none`. */
                             notifications?: {
+                                /** @description When the daily highlight arrives, HH:MM (24-hour) in the member's time zone. */
                                 highlight_time: string;
+                                /** @description Notify when a recording has been processed. */
                                 processing_notifications_enabled: boolean;
+                                /** @description Nudge to sync recordings. */
                                 sync_nudges_enabled: boolean;
+                                /** @description Send the morning welcome. */
                                 morning_welcome_notifications_enabled: boolean;
+                                /** @description Send reminders. */
                                 reminder_notifications_enabled: boolean;
                             };
+                            /** @description The profile: only when asked for (`include=profile` or `include_profile=true`). */
                             profile?: {
+                                /** @description The free-text profile, markdown (stored encrypted; decrypted here). */
                                 profile: string;
+                                /** @description Starts at 0; each profile update adds 1. */
                                 version: number;
                             };
+                            /** @description The preferences: only when asked for (`include=preferences` or `include_preferences=true`). */
                             preferences?: {
+                                /** @description This page of the member's learned summarization preferences. */
                                 data: {
+                                    /** @description The preference's id: name it to update or delete the preference. */
                                     id: string;
+                                    /** @description The instruction the member gave, such as `Always list action items first`. */
                                     command: string;
+                                    /** @description Where the preference comes from, such as `summary_enhance` or `manual`. */
                                     command_type: string;
+                                    /** @description The preference as it is applied to summaries. */
                                     preference_content: string;
+                                    /** @description The recording it was learned from, if any. */
                                     source_recording_id?: string | null;
+                                    /** @description The summary it was learned from, if any. */
                                     source_summarization_id?: string | null;
+                                    /** @description Free-form JSON; a change through this API adds its audit fields: `source` (`org_admin_api`), the acting user or API key and the correlation id. */
                                     metadata?: {
                                         [key: string]: unknown;
                                     };
+                                    /** @description When the preference was created (ISO 8601 UTC, with milliseconds.) */
                                     created_at: string;
+                                    /** @description When the preference last changed (ISO 8601 UTC, with milliseconds.) */
                                     updated_at: string;
                                 }[];
+                                /** @description Where this page is (`preferences_page`, `preferences_limit`). */
                                 pagination: {
+                                    /** @description This page, 1-based. */
                                     page: number;
+                                    /** @description The page size asked for (or its default). */
                                     limit: number;
+                                    /** @description Items across all pages. */
                                     total: number;
+                                    /** @description Pages of `limit` items; 0 when there is no item. */
                                     total_pages: number;
+                                    /** @description Whether a page follows this one. */
                                     has_more: boolean;
                                 };
                             };
+                            /** @description The member's tags: only when asked for (`include=tags` or `include_tags=true`). */
                             tags?: {
+                                /** @description The tag's id. */
                                 id: string;
+                                /** @description The tag's name. */
                                 name: string;
+                                /** @description Its colour, as a hex colour such as `#1f77b4`. */
                                 color: string;
+                                /** @description When the tag was created (ISO 8601 UTC, with milliseconds.) */
                                 created_at: string;
+                                /** @description When the tag last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at: string;
                             }[];
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `ORG_ID_REQUIRED`: An ID token of someone who administers several organizations must name one with `org_id`.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "ORG_ID_REQUIRED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     updateMemberSettingsPublic: {
@@ -1349,59 +2816,126 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The member, by user id (`usr_…`). */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "settings": {
+                 *         "selected_theme": "light",
+                 *         "auto_transcription": false
+                 *       },
+                 *       "notifications": {
+                 *         "highlight_time": "08:15"
+                 *       },
+                 *       "profile": {
+                 *         "profile": "# Mia\n\nSales lead for APAC and, from December, EMEA."
+                 *       },
+                 *       "preferences": [
+                 *         {
+                 *           "command": "summarize",
+                 *           "command_type": "manual",
+                 *           "preference_content": "Name the customer in the first line."
+                 *         },
+                 *         {
+                 *           "id": "pref_demo_translate",
+                 *           "preference_content": "Keep product and company names in English."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Settings fields to change (at least one), merged into the stored block; monthly_transcription_minutes, created_at and updated_at are read-only. Problems: 400 INVALID_SETTING. */
                     settings?: {
-                        /** @enum {string} */
+                        /**
+                         * @description The language conversations are held in, by display name.
+                         * @enum {string}
+                         */
                         conversation_language?: "Arabic" | "Chinese (Simplified)" | "Chinese (Traditional)" | "Dutch" | "English" | "French" | "German" | "Hindi" | "Indonesian" | "Italian" | "Japanese" | "Korean" | "Polish" | "Portuguese" | "Russian" | "Spanish" | "Swedish" | "Turkish" | "Ukrainian" | "Vietnamese";
-                        /** @enum {string} */
+                        /**
+                         * @description The app theme.
+                         * @enum {string}
+                         */
                         selected_theme?: "system" | "light" | "dark";
+                        /** @description The AI model for summaries, 1 to 100 characters: matched against the active models ignoring case, spaces, dashes and underscores; an unknown one is stored as the fallback model. */
                         selected_model?: string;
+                        /** @description Transcribe new recordings automatically. */
                         auto_transcription?: boolean;
+                        /** @description Sync recordings to the cloud. */
                         sync_to_cloud?: boolean;
+                        /** @description Turn the action items of summaries into tasks. */
                         auto_add_tasks_from_summaries?: boolean;
+                        /** @description Route recordings automatically. */
                         auto_route_enabled?: boolean;
+                        /** @description Match recordings with calendar events. */
                         calendar_matching?: boolean;
+                        /** @description Turn the find service on. */
                         find_service_enabled?: boolean;
+                        /** @description Read-only: shown in the bundle, refused here. */
                         monthly_transcription_minutes?: unknown;
+                        /** @description Read-only: shown in the bundle, refused here. */
                         created_at?: unknown;
+                        /** @description Read-only: shown in the bundle, refused here. */
                         updated_at?: unknown;
                     };
+                    /** @description Notification fields to change (at least one), merged into the stored block. Problems: 400 INVALID_SETTING. */
                     notifications?: {
+                        /** @description When the daily highlight arrives: HH:MM, 24-hour, 00:00 to 23:59, in the member's time zone. */
                         highlight_time?: string;
+                        /** @description Notify when a recording has been processed. */
                         processing_notifications_enabled?: boolean;
+                        /** @description Nudge to sync recordings. */
                         sync_nudges_enabled?: boolean;
+                        /** @description Send the morning welcome. */
                         morning_welcome_notifications_enabled?: boolean;
+                        /** @description Send reminders. */
                         reminder_notifications_enabled?: boolean;
                     };
+                    /** @description The new profile: `{"profile": "…"}`. Problems: 400 INVALID_PROFILE. */
                     profile?: {
+                        /** @description The new profile, markdown, at most 100,000 characters (code points): replaces the whole profile, stored encrypted; its version goes up by one. */
                         profile: string;
                     };
+                    /** @description 1 to 50 preference changes, applied in order: an entry without id creates, one with id updates the fields it names, one with id and `delete: true` deletes; a preference is named at most once. Problems: 400 INVALID_PREFERENCES. */
                     preferences?: ({
+                        /** @description The instruction the member gave, 1 to 500 characters (trimmed). */
                         command: string;
+                        /** @description Where the preference comes from, such as `summary_enhance` or `manual`: 1 to 100 characters. */
                         command_type: string;
+                        /** @description The preference as it is applied to summaries, 1 to 2,000 characters. */
                         preference_content: string;
+                        /** @description The recording it was learned from, if any. */
                         source_recording_id?: string | null;
+                        /** @description The summary it was learned from, if any. */
                         source_summarization_id?: string | null;
+                        /** @description Free-form JSON object, at most 1,000 characters as JSON; the API merges in its audit fields (source, actor, correlation id). */
                         metadata?: {
                             [key: string]: unknown;
                         };
                     } | {
+                        /** @description The preference to update: one of the member's. */
                         id: string;
+                        /** @description The instruction the member gave, 1 to 500 characters (trimmed). */
                         command?: string;
+                        /** @description Where the preference comes from, such as `summary_enhance` or `manual`: 1 to 100 characters. */
                         command_type?: string;
+                        /** @description The preference as it is applied to summaries, 1 to 2,000 characters. */
                         preference_content?: string;
+                        /** @description Free-form JSON object, at most 1,000 characters as JSON; the API merges in its audit fields (source, actor, correlation id). Merged into the stored metadata. */
                         metadata?: {
                             [key: string]: unknown;
                         };
                     } | {
+                        /** @description The preference to delete: one of the member's. */
                         id: string;
-                        /** @constant */
+                        /**
+                         * @description Always true: deletes the preference.
+                         * @constant
+                         */
                         delete: true;
                     })[];
                 };
@@ -1414,32 +2948,266 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "applied": {
+                     *         "settings": true,
+                     *         "notifications": true,
+                     *         "profile": true,
+                     *         "preferences_created": 1,
+                     *         "preferences_updated": 1,
+                     *         "preferences_deleted": 0
+                     *       },
+                     *       "profile_version": 2
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true: every section given was applied, in one transaction.
+                         * @constant
+                         */
                         success: true;
+                        /** @description What the request changed, by section. */
                         applied: {
+                            /** @description Whether the settings section was applied. */
                             settings: boolean;
+                            /** @description Whether the notifications section was applied. */
                             notifications: boolean;
+                            /** @description Whether the profile was replaced. */
                             profile: boolean;
+                            /** @description Preferences created. */
                             preferences_created: number;
+                            /** @description Preferences updated. */
                             preferences_updated: number;
+                            /** @description Preferences deleted. */
                             preferences_deleted: number;
                         };
+                        /** @description The profile's version after the request (one more than before when the profile was given). */
                         profile_version: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `ORG_ID_REQUIRED`: An ID token of someone who administers several organizations must name one with `org_id`.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `EMPTY_PATCH`: The body names none of settings, notifications, profile, preferences.
+             *     - `INVALID_SETTING`: A settings or notifications field is unknown, read-only or invalid (or the body has an unknown section).
+             *     - `INVALID_PROFILE`: The profile is not an object holding a `profile` string of at most 100,000 characters.
+             *     - `INVALID_PREFERENCES`: A preference entry is invalid, or names a preference the member does not have.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "ORG_ID_REQUIRED" | "BAD_REQUEST" | "INVALID_JSON" | "EMPTY_PATCH" | "INVALID_SETTING" | "INVALID_PROFILE" | "INVALID_PREFERENCES";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     removeMember: {
@@ -1447,7 +3215,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The member, by user id (`usr_…`). */
                 userId: string;
             };
             cookie?: never;
@@ -1460,36 +3230,258 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user_id": "usr_demo_member",
+                     *         "email": "mia.member@demo.example",
+                     *         "display_name": "Mia Member",
+                     *         "role": "member",
+                     *         "status": "removed",
+                     *         "is_active": false,
+                     *         "created_at": "2026-11-01T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z",
+                     *         "member_since": "2026-11-01T10:00:00.000Z",
+                     *         "recording_count": 1,
+                     *         "latest_recording_at": "2026-11-16T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
                         success: true;
+                        /** @description The member as the change left them. */
                         data: {
+                            /** @description The member's user id. */
                             user_id: string;
+                            /** @description The member's email (lower case). */
                             email: string;
+                            /** @description The member's name as shown. */
                             display_name: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Their role in the organization, from most to least powerful: owner, admin, member, viewer.
+                             * @enum {string}
+                             */
                             role: "owner" | "admin" | "member" | "viewer";
+                            /** @description The membership status: `active` in lists; `removed` in the answer of Remove member. */
                             status: string;
+                            /** @description Whether the membership is active. */
                             is_active: boolean;
+                            /** @description When the membership was created (ISO 8601 UTC, with milliseconds). */
                             created_at: string;
+                            /** @description When the membership last changed (ISO 8601 UTC, with milliseconds). */
                             updated_at: string;
+                            /** @description When they (last) joined the organization (ISO 8601 UTC, with milliseconds). */
                             member_since: string;
+                            /** @description How many live recordings they recorded in the organization (the trash not counted). */
                             recording_count: number;
+                            /** @description When their latest recording was made (ISO 8601 UTC); null when they have none. */
                             latest_recording_at: string | null;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             *     - `CANNOT_MANAGE_MEMBER`: The caller's role may not change or remove this member (admins manage members and viewers; others only leave).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE" | "CANNOT_MANAGE_MEMBER";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `LAST_OWNER`: The change would leave the organization without an active owner.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "LAST_OWNER" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     updateMember: {
@@ -1497,15 +3489,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The member, by user id (`usr_…`). */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "admin"
+                 *     }
+                 */
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description The new role: owner, admin, member or viewer. Only owners make owners and admins; the last active owner keeps the owner role.
+                     * @enum {string}
+                     */
                     role: "viewer" | "member" | "admin" | "owner";
                 };
             };
@@ -1517,57 +3519,310 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user_id": "usr_demo_member",
+                     *         "email": "mia.member@demo.example",
+                     *         "display_name": "Mia Member",
+                     *         "role": "admin",
+                     *         "status": "active",
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-01T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z",
+                     *         "member_since": "2026-11-01T10:00:00.000Z",
+                     *         "recording_count": 1,
+                     *         "latest_recording_at": "2026-11-16T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
                         success: true;
+                        /** @description The member as the change left them. */
                         data: {
+                            /** @description The member's user id. */
                             user_id: string;
+                            /** @description The member's email (lower case). */
                             email: string;
+                            /** @description The member's name as shown. */
                             display_name: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Their role in the organization, from most to least powerful: owner, admin, member, viewer.
+                             * @enum {string}
+                             */
                             role: "owner" | "admin" | "member" | "viewer";
+                            /** @description The membership status: `active` in lists; `removed` in the answer of Remove member. */
                             status: string;
+                            /** @description Whether the membership is active. */
                             is_active: boolean;
+                            /** @description When the membership was created (ISO 8601 UTC, with milliseconds). */
                             created_at: string;
+                            /** @description When the membership last changed (ISO 8601 UTC, with milliseconds). */
                             updated_at: string;
+                            /** @description When they (last) joined the organization (ISO 8601 UTC, with milliseconds). */
                             member_since: string;
+                            /** @description How many live recordings they recorded in the organization (the trash not counted). */
                             recording_count: number;
+                            /** @description When their latest recording was made (ISO 8601 UTC); null when they have none. */
                             latest_recording_at: string | null;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             *     - `CANNOT_ASSIGN_ROLE`: Only an owner may make someone an admin or an owner.
+             *     - `CANNOT_MANAGE_MEMBER`: The caller's role may not change or remove this member (admins manage members and viewers; others only leave).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE" | "CANNOT_ASSIGN_ROLE" | "CANNOT_MANAGE_MEMBER";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `LAST_OWNER`: The change would leave the organization without an active owner.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "LAST_OWNER" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listRecordings: {
         parameters: {
             query?: {
+                /** @description Only recordings created on this UTC day, YYYY-MM-DD. Not with startDate or endDate. */
                 date?: string;
+                /** @description Only recordings created on or after this UTC day (from midnight), YYYY-MM-DD. */
                 startDate?: string;
+                /** @description Only recordings created on or before this UTC day (until 23:59:59.999), YYYY-MM-DD; not before startDate. */
                 endDate?: string;
+                /** @description Comma-separated tag ids (at most 20; repeats ignored): only recordings with any (or, with tagMode=all, every) of these tags. */
                 tagIds?: string;
+                /** @description `any`: a recording with one of tagIds matches; `all`: only one with every one of them. */
                 tagMode?: "any" | "all";
+                /** @description Only recordings made by this member (user id). Not with recordedByEmail. */
                 recordedBy?: string;
+                /** @description Only recordings made by the member with this email (any case). */
                 recordedByEmail?: string;
-                page?: string;
-                limit?: string;
+                /** @description The page to return, 1-based. Not with cursor. */
+                page?: number;
+                /** @description Recordings per page. */
+                limit?: number;
+                /** @description The previous page's `pagination.next_cursor`, with the same filters: the next page, read by key (faster than `page` deep in a list). */
                 cursor?: string;
-                /** @description true lists the trash instead of the live recordings. A recording in the trash for longer than TRASH_RETENTION_DAYS (default 30) is deleted permanently. */
+                /** @description true lists the trash instead of the live recordings. A recording in the trash for longer than TRASH_RETENTION_DAYS (default 30) is deleted permanently. Listing the trash needs the admin role (or, for an organization key, recordings:write). */
                 deleted?: "true" | "false";
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
@@ -1580,45 +3835,262 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "recordings": [
+                     *         {
+                     *           "id": "rec_demo_sales_call",
+                     *           "title": "Sales call with Kobe Trading",
+                     *           "duration": 1834,
+                     *           "language": "ja",
+                     *           "recorded_by": "usr_demo_admin",
+                     *           "tags": [
+                     *             "tag_demo_sales"
+                     *           ],
+                     *           "created_at": "2026-11-18T02:30:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "rec_demo_standup",
+                     *           "title": "Monday standup",
+                     *           "duration": 612,
+                     *           "language": "en",
+                     *           "recorded_by": "usr_demo_member",
+                     *           "tags": [
+                     *             "tag_demo_standup"
+                     *           ],
+                     *           "created_at": "2026-11-16T09:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 2,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description This page of recordings, newest first. */
                         recordings: {
+                            /** @description The recording's id. */
                             id: string;
+                            /** @description Its title. */
                             title: string;
+                            /** @description Its length in seconds. */
                             duration: number;
+                            /** @description Its language, as a language tag such as `en` or `pt-BR`. */
                             language: string;
+                            /** @description The user id of the member who recorded it. */
                             recorded_by: string;
+                            /** @description The ids of its tags. */
                             tags: string[];
+                            /** @description When the recording was created (ISO 8601 UTC, with milliseconds.) */
                             created_at: string;
+                            /** @description When it was moved to the trash (ISO 8601 UTC, with milliseconds.); only on trash items. */
                             deleted_at?: string;
                         }[];
+                        /** @description Where this page is in the list. */
                         pagination: {
+                            /** @description This page, 1-based. */
                             page: number;
+                            /** @description The page size asked for (or its default). */
                             limit: number;
+                            /** @description Recordings matching the filters, across all pages. */
                             total: number;
+                            /** @description Pass it as `cursor` for the next page (faster than `page` deep in a list); null on the last page. */
                             next_cursor: string | null;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     getRecording: {
         parameters: {
             query?: {
+                /** @description Comma-separated related resources to add to the recording: transcript, summary, action_items, translation (each null when the recording has none). Absent: none. */
                 include?: string;
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The recording (`rec_…`). */
                 recordingId: string;
             };
             cookie?: never;
@@ -1631,62 +4103,309 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "rec_demo_standup",
+                     *       "title": "Monday standup",
+                     *       "duration": 612,
+                     *       "language": "en",
+                     *       "recorded_by": "usr_demo_member",
+                     *       "tags": [
+                     *         "tag_demo_standup"
+                     *       ],
+                     *       "created_at": "2026-11-16T09:05:00.000Z",
+                     *       "description": "Weekly team standup.",
+                     *       "folder_id": null,
+                     *       "state": "ready",
+                     *       "upload_error": "",
+                     *       "updated_at": "2026-11-16T09:20:00.000Z",
+                     *       "recording_at": "2026-11-16T09:00:00.000Z",
+                     *       "transcript": [
+                     *         {
+                     *           "speaker": "Mia",
+                     *           "text": "Morning all, quick round please.",
+                     *           "start": 0,
+                     *           "end": 3.2
+                     *         },
+                     *         {
+                     *           "speaker": "Adam",
+                     *           "text": "The APAC pricing deck is ready for review.",
+                     *           "start": 3.4,
+                     *           "end": 7.9
+                     *         }
+                     *       ],
+                     *       "summary": {
+                     *         "markdown": "## Standup\n\n- APAC pricing deck ready for review\n- Deck goes to the customer on Wednesday",
+                     *         "template_id": null,
+                     *         "template_name": null,
+                     *         "created_at": "2026-11-16T09:20:00.000Z",
+                     *         "updated_at": "2026-11-16T09:20:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The recording's id. */
                         id: string;
+                        /** @description Its title. */
                         title: string;
+                        /** @description Its description (may be empty). */
                         description: string;
+                        /** @description Its length in seconds. */
                         duration: number;
+                        /** @description Its language, as a language tag such as `en` or `pt-BR`. */
                         language: string;
+                        /** @description The user id of the member who recorded it. */
                         recorded_by: string;
+                        /** @description The ids of its tags. */
                         tags: string[];
-                        folder_id?: string | null;
-                        /** @enum {string} */
-                        state: "pending_upload" | "uploaded" | "processing" | "ready" | "failed";
-                        upload_error: string;
+                        /** @description When the recording was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
+                        /** @description When the recording last changed (ISO 8601 UTC, with milliseconds.) */
                         updated_at: string;
+                        /** @description The folder it is in; null when in none. */
+                        folder_id?: string | null;
+                        /**
+                         * @description Where the recording is: `pending_upload` until its file lands, then `uploaded`, `processing`, `ready`; `failed` when the upload was not the declared size or type, or processing failed.
+                         * @enum {string}
+                         */
+                        state: "pending_upload" | "uploaded" | "processing" | "ready" | "failed";
+                        /** @description Why the upload failed (state `failed`), such as `size_mismatch: declared 5 bytes, received 20`; empty when it did not. */
+                        upload_error: string;
+                        /** @description When it was recorded (ISO 8601 UTC, with milliseconds.), if known. */
                         recording_at?: string | null;
+                        /** @description With `include=transcript`: the transcript as timed segments; null when it has none. */
                         transcript?: {
+                            /** @description Who speaks, as the transcription named them. */
                             speaker: string;
+                            /** @description What they said. */
                             text: string;
+                            /** @description Start, in seconds from the beginning of the recording. */
                             start: number;
+                            /** @description End, in seconds from the beginning of the recording. */
                             end: number;
                         }[] | null;
+                        /** @description With `include=summary`: the AI summary; null when it has none. */
                         summary?: {
+                            /** @description The summary, markdown. */
                             markdown: string;
+                            /** @description The template it was made with; null for the default summary. */
                             template_id: string | null;
+                            /** @description That template's name when the summary was made (kept if the template is deleted). */
                             template_name: string | null;
+                            /** @description When the summary was made (ISO 8601 UTC, with milliseconds.) */
                             created_at?: string;
+                            /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
                             updated_at?: string;
                         } | null;
+                        /** @description With `include=action_items`: the action items found; null when it has none. */
                         action_items?: {
+                            /** @description The action item's id. */
                             id: string;
+                            /** @description What is to be done. */
                             text: string;
+                            /** @description Who is to do it, if named. */
                             assignee: string | null;
+                            /** @description When it is due, if stated. */
                             due_date: string | null;
+                            /** @description Whether it is done. */
                             completed: boolean;
                         }[] | null;
+                        /** @description With `include=translation`: its translation; null when it has none. */
                         translation?: {
+                            /** @description The translation's id. */
                             id: string;
+                            /** @description When the translation was created (ISO 8601 UTC, with milliseconds.) */
                             created_at: string;
+                            /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
                             updated_at: string;
+                            /** @description The language detected in the recording. */
                             detected_language: string;
+                            /** @description The language translated into. */
                             to_language: string;
+                            /** @description Where the translation is, such as `completed` or `failed`. */
                             processing_status: string;
+                            /** @description Why it failed; empty when it did not. */
                             error_message: string;
                         } | null;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     updateRecording: {
@@ -1694,16 +4413,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The recording (`rec_…`). */
                 recordingId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Monday standup (APAC)",
+                 *       "tags": [
+                 *         "tag_demo_standup",
+                 *         "tag_demo_sales"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The new title, 1 to 200 characters (trimmed). */
                     title?: string;
+                    /** @description The new description, at most 5,000 characters; empty clears it. */
                     description?: string;
+                    /** @description The tag ids that replace the recording's tags, at most 20, each a tag of the organization; [] removes them all. */
                     tags?: string[];
                 };
             };
@@ -1715,27 +4448,250 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "rec_demo_standup",
+                     *       "title": "Monday standup (APAC)",
+                     *       "description": "Weekly team standup.",
+                     *       "duration": 612,
+                     *       "tags": [
+                     *         "tag_demo_standup",
+                     *         "tag_demo_sales"
+                     *       ],
+                     *       "updated_at": "2026-11-20T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The recording's id. */
                         id: string;
+                        /** @description Its title. */
                         title: string;
+                        /** @description Its description (may be empty). */
                         description: string;
+                        /** @description Its length in seconds. */
                         duration: number;
+                        /** @description The ids of its tags. */
                         tags: string[];
+                        /** @description When the recording last changed (ISO 8601 UTC, with milliseconds.) */
                         updated_at: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     deleteRecording: {
@@ -1746,7 +4702,9 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The recording (`rec_…`). */
                 recordingId: string;
             };
             cookie?: never;
@@ -1759,22 +4717,215 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true: the operation was done.
+                         * @constant
+                         */
                         success: true;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     getRecordingMedia: {
@@ -1785,7 +4936,9 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The recording (`rec_…`). */
                 recordingId: string;
             };
             cookie?: never;
@@ -1798,24 +4951,221 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "url": "https://voice-org-recordings.s3.eu-west-1.amazonaws.com/recordings/org_demo/rec_demo_standup/original?response-content-disposition=inline%3B%20filename%3D%22standup.m4a%22&X-Amz-Expires=900&X-Amz-Signature=…",
+                     *       "expires_at": "2026-11-20T10:15:00.000Z",
+                     *       "content_type": "audio/mp4",
+                     *       "size_bytes": 9830400
+                     *     }
+                     */
                     "application/json": {
+                        /** @description A pre-signed S3 URL: GET it (Range requests too) until `expires_at`; S3 answers with `content_type` and a Content-Disposition naming the original file. */
                         url: string;
+                        /** @description When the URL stops working (ISO 8601 UTC, with milliseconds.; MEDIA_URL_TTL_SECONDS after issue, 15 minutes by default). */
                         expires_at: string;
+                        /** @description The media type of the file, as uploaded, such as `audio/mp4`. */
                         content_type: string;
+                        /** @description The size of the file, in bytes. */
                         size_bytes: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `RECORDING_NOT_UPLOADED`: The recording has no playable file yet (its upload is pending or failed).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "RECORDING_NOT_UPLOADED";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     restoreRecording: {
@@ -1826,7 +5176,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The recording (`rec_…`). */
                 recordingId: string;
             };
             cookie?: never;
@@ -1841,29 +5193,253 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "rec_demo_old_test",
+                     *       "title": "Microphone test",
+                     *       "duration": 12,
+                     *       "language": "en",
+                     *       "recorded_by": "usr_demo_owner",
+                     *       "tags": [],
+                     *       "created_at": "2026-11-02T16:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The recording's id. */
                         id: string;
+                        /** @description Its title. */
                         title: string;
+                        /** @description Its length in seconds. */
                         duration: number;
+                        /** @description Its language, as a language tag such as `en` or `pt-BR`. */
                         language: string;
+                        /** @description The user id of the member who recorded it. */
                         recorded_by: string;
+                        /** @description The ids of its tags. */
                         tags: string[];
+                        /** @description When the recording was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
+                        /** @description When it was moved to the trash (ISO 8601 UTC, with milliseconds.); only on trash items. */
                         deleted_at?: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     createUploadUrl: {
@@ -1881,18 +5457,46 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filename": "client-call.m4a",
+                 *       "content_type": "audio/mp4",
+                 *       "size_bytes": 48213504,
+                 *       "title": "Client call",
+                 *       "language": "en",
+                 *       "tag_ids": [
+                 *         "tag_demo_sales"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The name of the file, 1 to 255 characters without slashes or control characters: the download keeps it (Content-Disposition). */
                     filename: string;
-                    /** @enum {string} */
+                    /**
+                     * @description The media type of the file: the upload must send it as its Content-Type.
+                     * @enum {string}
+                     */
                     content_type: "audio/mpeg" | "audio/mp4" | "audio/x-m4a" | "audio/aac" | "audio/wav" | "audio/x-wav" | "audio/webm" | "audio/ogg" | "audio/flac" | "video/mp4" | "video/webm" | "video/quicktime";
+                    /** @description The exact size of the file in bytes, at most UPLOAD_MAX_BYTES (1 GiB by default): the upload must be this size, or the recording fails. */
                     size_bytes: number;
+                    /** @description The recording's title, 1 to 200 characters; absent: the file name without its extension. */
                     title?: string;
-                    /** @default en */
+                    /**
+                     * @description The language spoken, as a language tag such as `en` or `pt-BR` (at most 35 characters).
+                     * @default en
+                     */
                     language?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it was recorded (ISO 8601), if known.
+                     */
                     recorded_at?: string;
+                    /** @description The folder to put it in; null or absent: none. */
                     folder_id?: string | null;
-                    /** @default [] */
+                    /**
+                     * @description Its tags, at most 20 ids of the organization's tags, without repeats.
+                     * @default []
+                     */
                     tag_ids?: string[];
                 };
             };
@@ -1906,45 +5510,282 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "recording_id": "rec_8f2a4c6e0b1d3f5a7c9e",
+                     *         "upload_url": "https://voice-org-recordings.s3.eu-west-1.amazonaws.com/recordings/org_demo/rec_8f2a4c6e0b1d3f5a7c9e/original?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=…",
+                     *         "method": "PUT",
+                     *         "headers": {
+                     *           "content-type": "audio/mp4",
+                     *           "content-length": "48213504"
+                     *         },
+                     *         "expires_at": "2026-11-20T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
                         success: true;
+                        /** @description The recording created and where to upload its file. */
                         data: {
+                            /** @description The new recording, in state `pending_upload` until its file lands. */
                             recording_id: string;
+                            /** @description A pre-signed S3 URL: PUT the file there, once, before `expires_at`. */
                             upload_url: string;
-                            /** @constant */
+                            /**
+                             * @description The HTTP method of the upload: always PUT.
+                             * @constant
+                             */
                             method: "PUT";
+                            /** @description The headers the PUT must send exactly: both are signed into the URL. */
                             headers: {
+                                /** @description The declared `content_type`. */
                                 "content-type": string;
+                                /** @description The declared `size_bytes`. */
                                 "content-length": string;
                             };
+                            /** @description When the URL stops working (ISO 8601 UTC, with milliseconds.; UPLOAD_URL_TTL_SECONDS after issue, 15 minutes by default). */
                             expires_at: string;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_NOT_ALLOWED" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listPublicRecordings: {
         parameters: {
             query?: {
+                /** @description Only recordings created on or after this UTC day (from midnight), YYYY-MM-DD. */
                 start_date?: string;
+                /** @description Only recordings created on or before this UTC day (until 23:59:59.999), YYYY-MM-DD; not before start_date. */
                 end_date?: string;
+                /** @description Comma-separated tag ids (at most 20; repeats ignored): only recordings with any of these tags. */
                 tag_ids?: string;
-                page?: string;
-                limit?: string;
+                /** @description The page to return, 1-based. */
+                page?: number;
+                /** @description Recordings per page. */
+                limit?: number;
                 /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
                 org_id?: string;
             };
@@ -1960,78 +5801,338 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "rec_demo_standup",
+                     *           "title": "Monday standup",
+                     *           "created_at": "2026-11-16T09:05:00.000Z",
+                     *           "updated_at": "2026-11-16T09:20:00.000Z",
+                     *           "recording_at": "2026-11-16T09:00:00.000Z",
+                     *           "duration": 612,
+                     *           "language": "en",
+                     *           "folder_id": "",
+                     *           "state": "ready",
+                     *           "recorded_by": {
+                     *             "display_name": "Mia Member",
+                     *             "email": "mia.member@demo.example",
+                     *             "user_id": "usr_demo_member"
+                     *           },
+                     *           "tags": [
+                     *             {
+                     *               "id": "tag_demo_standup",
+                     *               "name": "Standup",
+                     *               "color": "#2ca02c"
+                     *             }
+                     *           ],
+                     *           "summarizations": [
+                     *             {
+                     *               "id": "rec_demo_standup_summary",
+                     *               "markdown": "## Standup\n\n- APAC pricing deck ready for review\n- Deck goes to the customer on Wednesday",
+                     *               "template_id": null,
+                     *               "template_name": null,
+                     *               "created_at": "2026-11-16T09:20:00.000Z",
+                     *               "updated_at": "2026-11-16T09:20:00.000Z"
+                     *             }
+                     *           ],
+                     *           "summarizations_errors": [],
+                     *           "transcript": {
+                     *             "id": "rec_demo_standup_transcript",
+                     *             "language": "en",
+                     *             "segment_count": 3,
+                     *             "created_at": "2026-11-16T09:15:00.000Z",
+                     *             "updated_at": "2026-11-16T09:15:00.000Z"
+                     *           },
+                     *           "transcript_error": "",
+                     *           "translation": null,
+                     *           "translation_error": "",
+                     *           "upload_error": ""
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
                         success: true;
+                        /** @description This page of recordings, newest first. */
                         data: {
+                            /** @description The recording's id. */
                             id: string;
+                            /** @description Its title. */
                             title: string;
+                            /** @description When the recording was created (ISO 8601 UTC, with milliseconds.) */
                             created_at: string;
+                            /** @description When the recording last changed (ISO 8601 UTC, with milliseconds.) */
                             updated_at: string;
+                            /** @description When it was recorded (ISO 8601 UTC, with milliseconds.), if known. */
                             recording_at?: string | null;
+                            /** @description Its length in seconds. */
                             duration: number;
+                            /** @description Its language, as a language tag such as `en` or `pt-BR`. */
                             language: string;
+                            /** @description The folder it is in; empty when in none. */
                             folder_id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Where the recording is: `pending_upload` until its file lands, then `uploaded`, `processing`, `ready`; `failed` when the upload was not the declared size or type, or processing failed.
+                             * @enum {string}
+                             */
                             state: "pending_upload" | "uploaded" | "processing" | "ready" | "failed";
+                            /** @description The member who recorded it. */
                             recorded_by: {
+                                /** @description The recorder's name as shown. */
                                 display_name: string;
+                                /** @description The recorder's email. */
                                 email: string;
+                                /** @description The recorder's user id. */
                                 user_id: string;
                             };
+                            /** @description Its tags. */
                             tags: {
+                                /** @description The tag's id. */
                                 id: string;
+                                /** @description The tag's name. */
                                 name: string;
+                                /** @description Its colour, as a hex colour such as `#1f77b4`. */
                                 color: string;
                             }[];
+                            /** @description Its AI summaries; null when it has none. */
                             summarizations: {
+                                /** @description The summary's id. */
                                 id: string;
+                                /** @description The summary, markdown. */
                                 markdown: string;
+                                /** @description The template it was made with; null for the default summary. */
                                 template_id: string | null;
+                                /** @description That template's name when the summary was made (kept if the template is deleted). */
                                 template_name: string | null;
+                                /** @description When the summary was made (ISO 8601 UTC, with milliseconds.) */
                                 created_at?: string;
+                                /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at?: string;
                             }[] | null;
+                            /** @description Why summarizing failed, when it did; empty otherwise. */
                             summarizations_errors: unknown[];
+                            /** @description Its transcript, summed up; null when it has none. */
                             transcript: {
+                                /** @description The transcript's id. */
                                 id: string;
+                                /** @description The language transcribed. */
                                 language: string;
+                                /** @description How many timed segments it has (read them with Get recording, `include=transcript`). */
                                 segment_count: number;
+                                /** @description When the transcript was created (ISO 8601 UTC, with milliseconds.) */
                                 created_at: string;
+                                /** @description When the transcript last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at: string;
                             } | null;
+                            /** @description Why transcription failed; empty when it did not. */
                             transcript_error: string;
+                            /** @description Its translation; null when it has none. */
                             translation: {
+                                /** @description The translation's id. */
                                 id: string;
+                                /** @description When the translation was created (ISO 8601 UTC, with milliseconds.) */
                                 created_at: string;
+                                /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at: string;
+                                /** @description The language detected in the recording. */
                                 detected_language: string;
+                                /** @description The language translated into. */
                                 to_language: string;
+                                /** @description Where the translation is, such as `completed` or `failed`. */
                                 processing_status: string;
+                                /** @description Why it failed; empty when it did not. */
                                 error_message: string;
                             } | null;
+                            /** @description Why translation failed; empty when it did not. */
                             translation_error: string;
+                            /** @description Why the upload failed (state `failed`); empty when it did not. */
                             upload_error: string;
                         }[];
+                        /** @description Where this page is in the list. */
                         pagination: {
+                            /** @description This page, 1-based. */
                             page: number;
+                            /** @description The page size asked for (or its default). */
                             limit: number;
+                            /** @description Items across all pages. */
                             total: number;
+                            /** @description Pages of `limit` items; 0 when there is no item. */
                             total_pages: number;
+                            /** @description Whether a page follows this one. */
                             has_more: boolean;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_ORG_MISMATCH" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     getPublicRecordingMedia: {
@@ -2044,6 +6145,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The recording (`rec_…`). */
                 recordingId: string;
             };
             cookie?: never;
@@ -2056,38 +6158,246 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "url": "https://voice-org-recordings.s3.eu-west-1.amazonaws.com/recordings/org_demo/rec_demo_standup/original?response-content-disposition=inline%3B%20filename%3D%22standup.m4a%22&X-Amz-Expires=900&X-Amz-Signature=…",
+                     *         "expires_at": "2026-11-20T10:15:00.000Z",
+                     *         "content_type": "audio/mp4",
+                     *         "size_bytes": 9830400
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
                         success: true;
+                        /** @description Where to play or download the recording's file. */
                         data: {
+                            /** @description A pre-signed S3 URL: GET it (Range requests too) until `expires_at`; S3 answers with `content_type` and a Content-Disposition naming the original file. */
                             url: string;
+                            /** @description When the URL stops working (ISO 8601 UTC, with milliseconds.; MEDIA_URL_TTL_SECONDS after issue, 15 minutes by default). */
                             expires_at: string;
+                            /** @description The media type of the file, as uploaded, such as `audio/mp4`. */
                             content_type: string;
+                            /** @description The size of the file, in bytes. */
                             size_bytes: number;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_ORG_MISMATCH" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `RECORDING_NOT_UPLOADED`: The recording has no playable file yet (its upload is pending or failed).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "RECORDING_NOT_UPLOADED";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listTemplates: {
         parameters: {
             query?: {
-                page?: string;
-                limit?: string;
+                /** @description The page to return, 1-based. */
+                page?: number;
+                /** @description Templates per page. */
+                limit?: number;
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
@@ -2100,37 +6410,252 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "templates": [
+                     *         {
+                     *           "id": "tpl_demo_sales_call",
+                     *           "name": "Sales call",
+                     *           "description": "For customer calls: needs, objections, next steps.",
+                     *           "sections": [
+                     *             {
+                     *               "title": "Customer needs",
+                     *               "prompt": "List what the customer said they need, in their words."
+                     *             },
+                     *             {
+                     *               "title": "Objections",
+                     *               "prompt": "List the objections raised and how they were answered."
+                     *             },
+                     *             {
+                     *               "title": "Next steps",
+                     *               "prompt": "List agreed next steps with owners and dates."
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-01T10:00:00.000Z",
+                     *           "updated_at": "2026-11-01T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 100,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description This page of the organization's templates, by name (case-insensitive), then id. */
                         templates: {
+                            /** @description The template's id. */
                             id: string;
+                            /** @description Its name, as members see it. */
                             name: string;
+                            /** @description What it is for (may be empty). */
                             description: string;
+                            /** @description The parts of a summary made with it, in order. */
                             sections: {
+                                /** @description The heading of this part of the summary. */
                                 title: string;
+                                /** @description What the AI writes under it. */
                                 prompt: string;
                             }[];
+                            /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                             created_at: string;
+                            /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
                             updated_at: string;
                         }[];
+                        /** @description Where this page is in the list. */
                         pagination: {
+                            /** @description This page, 1-based. */
                             page: number;
+                            /** @description The page size asked for (or its default). */
                             limit: number;
+                            /** @description Items across all pages. */
                             total: number;
+                            /** @description Pages of `limit` items; 0 when there is no item. */
                             total_pages: number;
+                            /** @description Whether a page follows this one. */
                             has_more: boolean;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     createTemplate: {
@@ -2141,18 +6666,42 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Weekly standup",
+                 *       "description": "What each person did, will do, and what blocks them.",
+                 *       "sections": [
+                 *         {
+                 *           "title": "Progress",
+                 *           "prompt": "List what each person finished since the last standup."
+                 *         },
+                 *         {
+                 *           "title": "Blockers",
+                 *           "prompt": "List what blocks anyone, and who can help."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Its name, as members see it: 1 to 200 characters, no control characters but tab, line feed and carriage return. */
                     name: string;
-                    /** @default  */
+                    /**
+                     * @description What it is for: at most 2,000 characters, no control characters but tab, line feed and carriage return. Default empty.
+                     * @default
+                     */
                     description?: string;
+                    /** @description The parts of a summary made with it, in order: 1 to 50 sections, their titles and prompts at most 10,200 characters together. */
                     sections: {
+                        /** @description The heading of this part of the summary: 1 to 200 characters, no control characters but tab, line feed and carriage return. */
                         title: string;
+                        /** @description What the AI writes under it: 1 to 10,000 characters, no control characters but tab, line feed and carriage return. */
                         prompt: string;
                     }[];
                 };
@@ -2167,31 +6716,280 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tpl_3b7e9d1f5a2c4e6b8d0f",
+                     *       "name": "Weekly standup",
+                     *       "description": "What each person did, will do, and what blocks them.",
+                     *       "sections": [
+                     *         {
+                     *           "title": "Progress",
+                     *           "prompt": "List what each person finished since the last standup."
+                     *         },
+                     *         {
+                     *           "title": "Blockers",
+                     *           "prompt": "List what blocks anyone, and who can help."
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-20T10:00:00.000Z",
+                     *       "updated_at": "2026-11-20T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The template's id. */
                         id: string;
+                        /** @description Its name, as members see it. */
                         name: string;
+                        /** @description What it is for (may be empty). */
                         description: string;
+                        /** @description The parts of a summary made with it, in order. */
                         sections: {
+                            /** @description The heading of this part of the summary. */
                             title: string;
+                            /** @description What the AI writes under it. */
                             prompt: string;
                         }[];
+                        /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
+                        /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
                         updated_at: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     getTemplate: {
@@ -2199,7 +6997,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The template (`tpl_…`). */
                 templateId: string;
             };
             cookie?: never;
@@ -2212,28 +7012,226 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tpl_demo_sales_call",
+                     *       "name": "Sales call",
+                     *       "description": "For customer calls: needs, objections, next steps.",
+                     *       "sections": [
+                     *         {
+                     *           "title": "Customer needs",
+                     *           "prompt": "List what the customer said they need, in their words."
+                     *         },
+                     *         {
+                     *           "title": "Objections",
+                     *           "prompt": "List the objections raised and how they were answered."
+                     *         },
+                     *         {
+                     *           "title": "Next steps",
+                     *           "prompt": "List agreed next steps with owners and dates."
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-01T10:00:00.000Z",
+                     *       "updated_at": "2026-11-01T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The template's id. */
                         id: string;
+                        /** @description Its name, as members see it. */
                         name: string;
+                        /** @description What it is for (may be empty). */
                         description: string;
+                        /** @description The parts of a summary made with it, in order. */
                         sections: {
+                            /** @description The heading of this part of the summary. */
                             title: string;
+                            /** @description What the AI writes under it. */
                             prompt: string;
                         }[];
+                        /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
+                        /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
                         updated_at: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `TEMPLATE_NOT_FOUND`: The template does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "TEMPLATE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     deleteTemplate: {
@@ -2241,7 +7239,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The template (`tpl_…`). */
                 templateId: string;
             };
             cookie?: never;
@@ -2254,21 +7254,196 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true: the operation was done.
+                         * @constant
+                         */
                         success: true;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `TEMPLATE_NOT_FOUND`: The template does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "TEMPLATE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     updateTemplate: {
@@ -2276,18 +7451,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The template (`tpl_…`). */
                 templateId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "For customer calls: needs, objections, pricing and next steps."
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Its name, as members see it: 1 to 200 characters, no control characters but tab, line feed and carriage return. */
                     name?: string;
+                    /** @description What it is for: at most 2,000 characters, no control characters but tab, line feed and carriage return. */
                     description?: string;
+                    /** @description The parts of a summary made with it, in order: 1 to 50 sections, their titles and prompts at most 10,200 characters together. Replaces the whole list. */
                     sections?: {
+                        /** @description The heading of this part of the summary: 1 to 200 characters, no control characters but tab, line feed and carriage return. */
                         title: string;
+                        /** @description What the AI writes under it: 1 to 10,000 characters, no control characters but tab, line feed and carriage return. */
                         prompt: string;
                     }[];
                 };
@@ -2300,41 +7487,261 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tpl_demo_sales_call",
+                     *       "name": "Sales call",
+                     *       "description": "For customer calls: needs, objections, pricing and next steps.",
+                     *       "sections": [
+                     *         {
+                     *           "title": "Customer needs",
+                     *           "prompt": "List what the customer said they need, in their words."
+                     *         },
+                     *         {
+                     *           "title": "Objections",
+                     *           "prompt": "List the objections raised and how they were answered."
+                     *         },
+                     *         {
+                     *           "title": "Next steps",
+                     *           "prompt": "List agreed next steps with owners and dates."
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-01T10:00:00.000Z",
+                     *       "updated_at": "2026-11-20T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The template's id. */
                         id: string;
+                        /** @description Its name, as members see it. */
                         name: string;
+                        /** @description What it is for (may be empty). */
                         description: string;
+                        /** @description The parts of a summary made with it, in order. */
                         sections: {
+                            /** @description The heading of this part of the summary. */
                             title: string;
+                            /** @description What the AI writes under it. */
                             prompt: string;
                         }[];
+                        /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
+                        /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
                         updated_at: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `TEMPLATE_NOT_FOUND`: The template does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "TEMPLATE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listInvites: {
         parameters: {
             query?: {
+                /** @description Only invitations in this state; all when absent. */
                 status?: "pending" | "accepted" | "revoked" | "expired";
-                page?: string;
-                limit?: string;
+                /** @description The page to return, 1-based. */
+                page?: number;
+                /** @description Invitations per page. */
+                limit?: number;
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
@@ -2347,14 +7754,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invites": [
+                     *         {
+                     *           "id": "inv_demo_nora",
+                     *           "email": "nora.new@demo.example",
+                     *           "role": "member",
+                     *           "status": "pending",
+                     *           "created_at": "2026-11-20T14:00:00.000Z",
+                     *           "expires_at": "2026-11-27T14:00:00.000Z",
+                     *           "email_status": "sent",
+                     *           "email_sent_at": "2026-11-20T14:00:02.000Z",
+                     *           "email_attempts": 1,
+                     *           "email_last_error": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description This page of the organization's invitations, newest first. */
                         invites: {
+                            /** @description The invitation's id. */
                             id: string;
+                            /** @description Who is invited (lower case). */
                             email: string;
+                            /** @description The role they get on accepting: owner, admin, member or viewer. */
                             role: string;
-                            /** @enum {string} */
+                            /**
+                             * @description `pending` until accepted or revoked; `expired` once `expires_at` has passed while pending.
+                             * @enum {string}
+                             */
                             status: "pending" | "accepted" | "revoked" | "expired";
+                            /** @description When the invitation was created (ISO 8601 UTC, with milliseconds.) */
                             created_at: string;
+                            /** @description When the link stops working (ISO 8601 UTC, with milliseconds.; INVITE_TTL_SECONDS after the latest send, 7 days by default). */
                             expires_at: string;
                             /**
                              * @description The invitation email of the current send (the first, or the latest resend): `queued` until it leaves (tried again after a failure), `sent` once the mail service accepted it, `failed` after the last try. Invitations sent before this field existed read as `sent`.
@@ -2368,25 +7809,197 @@ export interface operations {
                             /** @description Why the last try failed, as a code: `MAIL_REJECTED` (the mail service refused this email) or `MAIL_UNAVAILABLE` (it could not be reached; tried again). Null when no try failed, and once the email was sent. */
                             email_last_error: string | null;
                         }[];
+                        /** @description Where this page is in the list. */
                         pagination: {
+                            /** @description This page, 1-based. */
                             page: number;
+                            /** @description The page size asked for (or its default). */
                             limit: number;
+                            /** @description Items across all pages. */
                             total: number;
+                            /** @description Pages of `limit` items; 0 when there is no item. */
                             total_pages: number;
+                            /** @description Whether a page follows this one. */
                             has_more: boolean;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     sendInvite: {
@@ -2397,16 +8010,27 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "nora.new@demo.example",
+                 *       "role": "member"
+                 *     }
+                 */
                 "application/json": {
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description Who to invite: the invitation email goes there, and only a user whose verified email it is may accept. Stored lower case.
+                     */
                     email: string;
                     /**
+                     * @description The role they get on accepting: owner (only an owner may invite one), admin, member (the default) or viewer.
                      * @default member
                      * @enum {string}
                      */
@@ -2423,13 +8047,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_demo_nora",
+                     *       "email": "nora.new@demo.example",
+                     *       "role": "member",
+                     *       "status": "pending",
+                     *       "created_at": "2026-11-20T14:00:00.000Z",
+                     *       "expires_at": "2026-11-27T14:00:00.000Z",
+                     *       "email_status": "queued",
+                     *       "email_sent_at": null,
+                     *       "email_attempts": 0,
+                     *       "email_last_error": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The invitation's id. */
                         id: string;
+                        /** @description Who is invited (lower case). */
                         email: string;
+                        /** @description The role they get on accepting: owner, admin, member or viewer. */
                         role: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `pending` until accepted or revoked; `expired` once `expires_at` has passed while pending.
+                         * @enum {string}
+                         */
                         status: "pending" | "accepted" | "revoked" | "expired";
+                        /** @description When the invitation was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
+                        /** @description When the link stops working (ISO 8601 UTC, with milliseconds.; INVITE_TTL_SECONDS after the latest send, 7 days by default). */
                         expires_at: string;
                         /**
                          * @description The invitation email of the current send (the first, or the latest resend): `queued` until it leaves (tried again after a failure), `sent` once the mail service accepted it, `failed` after the last try. Invitations sent before this field existed read as `sent`.
@@ -2445,18 +8091,242 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `ALREADY_MEMBER`: The email already belongs to an active member of the organization.
+             *     - `INVITE_PENDING`: The email already has a (newer) pending invitation to the organization.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ALREADY_MEMBER" | "INVITE_PENDING";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     revokeInvite: {
@@ -2464,7 +8334,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The invitation (`inv_…`). */
                 inviteId: string;
             };
             cookie?: never;
@@ -2477,22 +8349,215 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true: the operation was done.
+                         * @constant
+                         */
                         success: true;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `INVITE_NOT_FOUND`: The invitation does not exist in this organization, or no invitation matches the token.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "INVITE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `INVITE_NOT_PENDING`: The invitation is accepted, revoked or expired, not pending.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INVITE_NOT_PENDING";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     resendInvite: {
@@ -2503,7 +8568,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The invitation (`inv_…`). */
                 inviteId: string;
             };
             cookie?: never;
@@ -2518,23 +8585,237 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true: the operation was done.
+                         * @constant
+                         */
                         success: true;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `INVITE_NOT_FOUND`: The invitation does not exist in this organization, or no invitation matches the token.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "INVITE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `INVITE_NOT_PENDING`: The invitation is accepted, revoked or expired, not pending.
+             *     - `INVITE_PENDING`: The email already has a (newer) pending invitation to the organization.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVITE_NOT_PENDING" | "INVITE_PENDING";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     acceptInvite: {
@@ -2549,7 +8830,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "b3f1c9a7e5d24f6081a3c5e7f9b1d3f5a7c9e1b3d5f7a9c1"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The token of the invitation link (`…/invites/accept?token=…`) emailed to the invited person; only the latest send's link works. */
                     token: string;
                 };
             };
@@ -2563,27 +8850,278 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "org_id": "org_demo",
+                     *       "role": "member",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The organization joined. */
                         org_id: string;
+                        /** @description The role held in it: the invitation's. */
                         role: string;
-                        /** @constant */
+                        /**
+                         * @description The membership status: always `active`.
+                         * @constant
+                         */
                         status: "active";
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            410: components["responses"]["Error410"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
+             *     - `INVITE_EMAIL_MISMATCH`: The invitation was sent to another email than the caller's verified one.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_NOT_ALLOWED" | "INVITE_EMAIL_MISMATCH";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `INVITE_NOT_FOUND`: The invitation does not exist in this organization, or no invitation matches the token.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INVITE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `INVITE_ALREADY_ACCEPTED`: The invitation was already accepted.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVITE_ALREADY_ACCEPTED";
+                    };
+                };
+            };
+            /**
+             * @description The resource is gone (for example, an expired invitation).
+             *
+             *     - `INVITE_REVOKED`: The invitation was revoked.
+             *     - `INVITE_EXPIRED`: The invitation has expired: ask for a new one.
+             */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 410 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INVITE_REVOKED" | "INVITE_EXPIRED";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listAuditLog: {
@@ -2595,14 +9133,18 @@ export interface operations {
                 actor_id?: string;
                 /** @description Only changes of this resource (a recording, template or invite id; a user id for a member and their settings). */
                 resource_id?: string;
+                /** @description Only changes at or after this time (ISO 8601, any offset: `2026-01-01T10:00+02:00`). */
                 since?: string;
+                /** @description Only changes at or before this time (ISO 8601, any offset); not before `since`. */
                 until?: string;
-                limit?: string;
+                /** @description Entries per page (a page filtered by `type` may hold fewer: see `cursor`). */
+                limit?: number;
                 /** @description The previous page's `next_cursor`, with the same filters. A page filtered by `type` (or by both `actor_id` and `resource_id`) reads at most 1,000 entries: it may then hold fewer than `limit`, even none, and still have a `next_cursor`. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
@@ -2615,25 +9157,225 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "evt_0cc175b9c0f1b6a831c399e269772661",
+                     *           "type": "recording.updated",
+                     *           "occurred_at": "2026-11-20T10:00:00.000Z",
+                     *           "actor": {
+                     *             "kind": "user",
+                     *             "id": "usr_demo_admin"
+                     *           },
+                     *           "resource": {
+                     *             "type": "recording",
+                     *             "id": "rec_demo_standup"
+                     *           },
+                     *           "correlation_id": "6f1c2b7e-3d4a-4e5f-9a8b-0c1d2e3f4a5b",
+                     *           "changes": [
+                     *             "title",
+                     *             "tags"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description This page of entries, newest first. */
                         entries: components["schemas"]["AuditEntry"][];
+                        /** @description How to read the next page. */
                         pagination: {
+                            /** @description This page, 1-based (counted along the cursors). */
                             page: number;
+                            /** @description The page size asked for (or its default). */
                             limit: number;
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
                             next_cursor: string | null;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listApiKeys: {
@@ -2641,12 +9383,14 @@ export interface operations {
             query?: {
                 /** @description Only this member's personal keys. Members other than owners and admins always get only their own. */
                 user_id?: string;
-                limit?: string;
+                /** @description Keys per page. */
+                limit?: number;
                 /** @description The previous page's `next_cursor`, with the same `user_id`. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
@@ -2659,24 +9403,220 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_keys": [
+                     *         {
+                     *           "id": "key_5886692c5addf4389e67",
+                     *           "kind": "org",
+                     *           "name": "CRM integration",
+                     *           "prefix": "pk_org_7c3f1e",
+                     *           "scopes": [
+                     *             "users:read",
+                     *             "recordings:read"
+                     *           ],
+                     *           "user_id": null,
+                     *           "status": "active",
+                     *           "created_at": "2026-11-10T08:00:00.000Z",
+                     *           "created_by": "usr_demo_owner",
+                     *           "last_used_at": "2026-11-20T09:00:00.000Z",
+                     *           "expires_at": null,
+                     *           "revoked_at": null,
+                     *           "rotated_at": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 20,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description This page of keys, newest first. */
                         api_keys: components["schemas"]["ApiKey"][];
+                        /** @description How to read the next page. */
                         pagination: {
+                            /** @description The page size asked for (or its default). */
                             limit: number;
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
                             next_cursor: string | null;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_NOT_ALLOWED" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     createApiKey: {
@@ -2687,12 +9627,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "org",
+                 *       "name": "CRM integration",
+                 *       "scopes": [
+                 *         "users:read",
+                 *         "recordings:read"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description `org`: acts for the organization (owners and admins create them). `personal`: acts as you, within your role.
@@ -2720,13 +9671,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_5886692c5addf4389e67",
+                     *       "kind": "org",
+                     *       "name": "CRM integration",
+                     *       "prefix": "pk_org_7c3f1e",
+                     *       "scopes": [
+                     *         "users:read",
+                     *         "recordings:read"
+                     *       ],
+                     *       "user_id": null,
+                     *       "status": "active",
+                     *       "created_at": "2026-11-20T10:00:00.000Z",
+                     *       "created_by": "usr_demo_owner",
+                     *       "last_used_at": null,
+                     *       "expires_at": null,
+                     *       "revoked_at": null,
+                     *       "rotated_at": null,
+                     *       "secret": "pk_org_7c3f1e9a2b4d6c8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The key's id (`key_…`): name it to read, rotate or revoke the key. Not the secret. */
                         id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `org`: acts for the organization; `personal`: acts as its member, within their role.
+                         * @enum {string}
+                         */
                         kind: "org" | "personal";
+                        /** @description What the key is for. */
                         name: string;
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
+                        /** @description What the key may do (docs/api-keys.md). */
                         scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
@@ -2735,32 +9713,259 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "expired" | "revoked";
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the key was created (ISO 8601 UTC).
+                         */
                         created_at: string;
                         /** @description The user who created it; null for keys the operator created. */
                         created_by: string | null;
                         /** @description When it was last used, to the hour: a use is recorded at most once an hour. */
                         last_used_at: string | null;
+                        /** @description When the key stops working; null: never (until revoked). */
                         expires_at: string | null;
+                        /** @description When it was revoked; null while not revoked. */
                         revoked_at: string | null;
+                        /** @description When its secret was last replaced; null if never. */
                         rotated_at: string | null;
                         /** @description The key itself: shown only here. Send it as `Authorization: Bearer <key>`. */
                         secret: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             *     - `SCOPES_EXCEED_ROLE`: A requested scope is beyond the caller's role (or, for a personal key, the member's).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_NOT_ALLOWED" | "INSUFFICIENT_ROLE" | "SCOPES_EXCEED_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     getApiKey: {
@@ -2768,7 +9973,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The API key, by its id (`key_…`), never its secret. */
                 keyId: string;
             };
             cookie?: never;
@@ -2781,13 +9988,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_5886692c5addf4389e67",
+                     *       "kind": "org",
+                     *       "name": "CRM integration",
+                     *       "prefix": "pk_org_7c3f1e",
+                     *       "scopes": [
+                     *         "users:read",
+                     *         "recordings:read"
+                     *       ],
+                     *       "user_id": null,
+                     *       "status": "active",
+                     *       "created_at": "2026-11-10T08:00:00.000Z",
+                     *       "created_by": "usr_demo_owner",
+                     *       "last_used_at": "2026-11-20T09:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "revoked_at": null,
+                     *       "rotated_at": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The key's id (`key_…`): name it to read, rotate or revoke the key. Not the secret. */
                         id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `org`: acts for the organization; `personal`: acts as its member, within their role.
+                         * @enum {string}
+                         */
                         kind: "org" | "personal";
+                        /** @description What the key is for. */
                         name: string;
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
+                        /** @description What the key may do (docs/api-keys.md). */
                         scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
@@ -2796,27 +10029,198 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "expired" | "revoked";
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the key was created (ISO 8601 UTC).
+                         */
                         created_at: string;
                         /** @description The user who created it; null for keys the operator created. */
                         created_by: string | null;
                         /** @description When it was last used, to the hour: a use is recorded at most once an hour. */
                         last_used_at: string | null;
+                        /** @description When the key stops working; null: never (until revoked). */
                         expires_at: string | null;
+                        /** @description When it was revoked; null while not revoked. */
                         revoked_at: string | null;
+                        /** @description When its secret was last replaced; null if never. */
                         rotated_at: string | null;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_NOT_ALLOWED" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `KEY_NOT_FOUND`: The API key does not exist in this organization, or the caller may not see it.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "KEY_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -2824,7 +10228,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The API key, by its id (`key_…`), never its secret. */
                 keyId: string;
             };
             cookie?: never;
@@ -2837,13 +10243,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_5886692c5addf4389e67",
+                     *       "kind": "org",
+                     *       "name": "CRM integration",
+                     *       "prefix": "pk_org_7c3f1e",
+                     *       "scopes": [
+                     *         "users:read",
+                     *         "recordings:read"
+                     *       ],
+                     *       "user_id": null,
+                     *       "status": "revoked",
+                     *       "created_at": "2026-11-10T08:00:00.000Z",
+                     *       "created_by": "usr_demo_owner",
+                     *       "last_used_at": "2026-11-20T09:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "revoked_at": "2026-11-20T10:00:00.000Z",
+                     *       "rotated_at": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The key's id (`key_…`): name it to read, rotate or revoke the key. Not the secret. */
                         id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `org`: acts for the organization; `personal`: acts as its member, within their role.
+                         * @enum {string}
+                         */
                         kind: "org" | "personal";
+                        /** @description What the key is for. */
                         name: string;
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
+                        /** @description What the key may do (docs/api-keys.md). */
                         scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
@@ -2852,28 +10284,217 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "expired" | "revoked";
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the key was created (ISO 8601 UTC).
+                         */
                         created_at: string;
                         /** @description The user who created it; null for keys the operator created. */
                         created_by: string | null;
                         /** @description When it was last used, to the hour: a use is recorded at most once an hour. */
                         last_used_at: string | null;
+                        /** @description When the key stops working; null: never (until revoked). */
                         expires_at: string | null;
+                        /** @description When it was revoked; null while not revoked. */
                         revoked_at: string | null;
+                        /** @description When its secret was last replaced; null if never. */
                         rotated_at: string | null;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_NOT_ALLOWED" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `KEY_NOT_FOUND`: The API key does not exist in this organization, or the caller may not see it.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "KEY_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     rotateApiKey: {
@@ -2884,13 +10505,20 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The API key, by its id (`key_…`), never its secret. */
                 keyId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grace_period_seconds": 3600
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description How long the replaced secret keeps working, 0 to 86400 seconds; 0 (the default) stops it at once.
@@ -2909,13 +10537,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_5886692c5addf4389e67",
+                     *       "kind": "org",
+                     *       "name": "CRM integration",
+                     *       "prefix": "pk_org_9e8d7c",
+                     *       "scopes": [
+                     *         "users:read",
+                     *         "recordings:read"
+                     *       ],
+                     *       "user_id": null,
+                     *       "status": "active",
+                     *       "created_at": "2026-11-10T08:00:00.000Z",
+                     *       "created_by": "usr_demo_owner",
+                     *       "last_used_at": "2026-11-20T09:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "revoked_at": null,
+                     *       "rotated_at": "2026-11-20T10:00:00.000Z",
+                     *       "secret": "pk_org_9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f",
+                     *       "previous_secret_expires_at": "2026-11-20T11:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The key's id (`key_…`): name it to read, rotate or revoke the key. Not the secret. */
                         id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `org`: acts for the organization; `personal`: acts as its member, within their role.
+                         * @enum {string}
+                         */
                         kind: "org" | "personal";
+                        /** @description What the key is for. */
                         name: string;
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
+                        /** @description What the key may do (docs/api-keys.md). */
                         scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
@@ -2924,14 +10580,20 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "expired" | "revoked";
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the key was created (ISO 8601 UTC).
+                         */
                         created_at: string;
                         /** @description The user who created it; null for keys the operator created. */
                         created_by: string | null;
                         /** @description When it was last used, to the hour: a use is recorded at most once an hour. */
                         last_used_at: string | null;
+                        /** @description When the key stops working; null: never (until revoked). */
                         expires_at: string | null;
+                        /** @description When it was revoked; null while not revoked. */
                         revoked_at: string | null;
+                        /** @description When its secret was last replaced; null if never. */
                         rotated_at: string | null;
                         /** @description The key itself: shown only here. Send it as `Authorization: Bearer <key>`. */
                         secret: string;
@@ -2943,18 +10605,243 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             *     - `NOT_KEY_OWNER`: Only its own member rotates a personal key (others may revoke it).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_NOT_ALLOWED" | "INSUFFICIENT_ROLE" | "NOT_KEY_OWNER";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `KEY_NOT_FOUND`: The API key does not exist in this organization, or the caller may not see it.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "KEY_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `KEY_REVOKED`: The API key is revoked: create a new one.
+             *     - `KEY_EXPIRED`: The API key has expired: create a new one.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "KEY_REVOKED" | "KEY_EXPIRED" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listWebhooks: {
@@ -2962,6 +10849,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
@@ -2974,20 +10862,206 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhooks": [
+                     *         {
+                     *           "id": "wh_demo_crm",
+                     *           "url": "https://crm.demo.example/hooks/voice-org",
+                     *           "description": "Sync recordings to the CRM",
+                     *           "events": [
+                     *             "recording.uploaded",
+                     *             "recording.updated"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-11-12T11:00:00.000Z",
+                     *           "updated_at": "2026-11-12T11:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The organization's endpoints (at most 10). */
                         webhooks: components["schemas"]["Webhook"][];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     createWebhook: {
@@ -2998,20 +11072,37 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://crm.demo.example/hooks/voice-org",
+                 *       "description": "Sync recordings to the CRM",
+                 *       "events": [
+                 *         "recording.uploaded",
+                 *         "recording.updated"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The HTTPS URL deliveries are POSTed to. Its host must resolve to public addresses only. */
                     url: string;
-                    /** @default  */
+                    /**
+                     * @description What the endpoint is for: at most 500 characters, no control characters but tab, line feed and carriage return. Default empty.
+                     * @default
+                     */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
                     events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
-                    /** @default true */
+                    /**
+                     * @description Whether deliveries are made to it (default true).
+                     * @default true
+                     */
                     enabled?: boolean;
                 };
             };
@@ -3025,35 +11116,287 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_demo_crm",
+                     *       "url": "https://crm.demo.example/hooks/voice-org",
+                     *       "description": "Sync recordings to the CRM",
+                     *       "events": [
+                     *         "recording.uploaded",
+                     *         "recording.updated"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-12T11:00:00.000Z",
+                     *       "updated_at": "2026-11-12T11:00:00.000Z",
+                     *       "secret": "whsec_BwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSY="
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The endpoint's id (`wh_…`). */
                         id: string;
+                        /** @description The HTTPS URL deliveries are POSTed to. */
                         url: string;
+                        /** @description What the endpoint is for (may be empty). */
                         description: string;
+                        /** @description The event types it receives; `["*"]`: every type, including types added later. */
                         events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
                         disabled_reason: ("manual" | "failing") | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the endpoint was created (ISO 8601 UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it last changed (ISO 8601 UTC).
+                         */
                         updated_at: string;
                         /** @description The signing secret (Standard Webhooks): shown only here. Store it; verify each delivery with it. */
                         secret: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             *     - `WEBHOOK_URL_NOT_ALLOWED`: The endpoint URL is not HTTPS, or its host does not resolve to public addresses only.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY" | "WEBHOOK_URL_NOT_ALLOWED";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `WEBHOOK_LIMIT_REACHED`: The organization has the most webhook endpoints allowed (10): delete one first.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "WEBHOOK_LIMIT_REACHED" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     getWebhook: {
@@ -3061,7 +11404,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The webhook endpoint (`wh_…`). */
                 webhookId: string;
             };
             cookie?: never;
@@ -3074,30 +11419,223 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_demo_crm",
+                     *       "url": "https://crm.demo.example/hooks/voice-org",
+                     *       "description": "Sync recordings to the CRM",
+                     *       "events": [
+                     *         "recording.uploaded",
+                     *         "recording.updated"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-12T11:00:00.000Z",
+                     *       "updated_at": "2026-11-12T11:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The endpoint's id (`wh_…`). */
                         id: string;
+                        /** @description The HTTPS URL deliveries are POSTed to. */
                         url: string;
+                        /** @description What the endpoint is for (may be empty). */
                         description: string;
+                        /** @description The event types it receives; `["*"]`: every type, including types added later. */
                         events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
                         disabled_reason: ("manual" | "failing") | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the endpoint was created (ISO 8601 UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it last changed (ISO 8601 UTC).
+                         */
                         updated_at: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -3105,7 +11643,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The webhook endpoint (`wh_…`). */
                 webhookId: string;
             };
             cookie?: never;
@@ -3118,21 +11658,215 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @description Always true: the operation was done.
+                         * @constant
+                         */
                         success: true;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     updateWebhook: {
@@ -3140,19 +11874,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The webhook endpoint (`wh_…`). */
                 webhookId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description The HTTPS URL deliveries are POSTed to. Its host must resolve to public addresses only. */
                     url?: string;
+                    /** @description What the endpoint is for: at most 500 characters, no control characters but tab, line feed and carriage return. */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
                     events?: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                    /** @description false disables the endpoint (`disabled_reason: manual`); true enables it again, whatever disabled it, and starts its failure count over. */
                     enabled?: boolean;
                 };
             };
@@ -3164,31 +11907,244 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_demo_crm",
+                     *       "url": "https://crm.demo.example/hooks/voice-org",
+                     *       "description": "Sync recordings to the CRM",
+                     *       "events": [
+                     *         "recording.uploaded",
+                     *         "recording.updated"
+                     *       ],
+                     *       "enabled": false,
+                     *       "disabled_reason": "manual",
+                     *       "created_at": "2026-11-12T11:00:00.000Z",
+                     *       "updated_at": "2026-11-20T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The endpoint's id (`wh_…`). */
                         id: string;
+                        /** @description The HTTPS URL deliveries are POSTed to. */
                         url: string;
+                        /** @description What the endpoint is for (may be empty). */
                         description: string;
+                        /** @description The event types it receives; `["*"]`: every type, including types added later. */
                         events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
                         disabled_reason: ("manual" | "failing") | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the endpoint was created (ISO 8601 UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it last changed (ISO 8601 UTC).
+                         */
                         updated_at: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `WEBHOOK_URL_NOT_ALLOWED`: The endpoint URL is not HTTPS, or its host does not resolve to public addresses only.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "WEBHOOK_URL_NOT_ALLOWED";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     rotateWebhookSecret: {
@@ -3199,7 +12155,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The webhook endpoint (`wh_…`). */
                 webhookId: string;
             };
             cookie?: never;
@@ -3214,17 +12172,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_demo_crm",
+                     *       "url": "https://crm.demo.example/hooks/voice-org",
+                     *       "description": "Sync recordings to the CRM",
+                     *       "events": [
+                     *         "recording.uploaded",
+                     *         "recording.updated"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-12T11:00:00.000Z",
+                     *       "updated_at": "2026-11-20T10:00:00.000Z",
+                     *       "secret": "whsec_KCkqKywtLi8wMTIzNDU2Nzg5Ojs8PT4/QEFCQ0RFRkc=",
+                     *       "previous_secret_expires_at": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The endpoint's id (`wh_…`). */
                         id: string;
+                        /** @description The HTTPS URL deliveries are POSTed to. */
                         url: string;
+                        /** @description What the endpoint is for (may be empty). */
                         description: string;
+                        /** @description The event types it receives; `["*"]`: every type, including types added later. */
                         events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
                         disabled_reason: ("manual" | "failing") | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the endpoint was created (ISO 8601 UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it last changed (ISO 8601 UTC).
+                         */
                         updated_at: string;
                         /** @description The signing secret (Standard Webhooks): shown only here. Store it; verify each delivery with it. */
                         secret: string;
@@ -3236,17 +12222,221 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     testWebhook: {
@@ -3257,7 +12447,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The webhook endpoint (`wh_…`). */
                 webhookId: string;
             };
             cookie?: never;
@@ -3272,38 +12464,272 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_0193a7c4e2f02f3a9c1b7d5e3f1a2b4c",
+                     *       "event_id": "evt_92eb5ffee6ae2fec3ad71c777531578f",
+                     *       "event_type": "webhook.test",
+                     *       "status": "pending",
+                     *       "attempts": 0,
+                     *       "created_at": "2026-11-20T10:00:00.000Z",
+                     *       "last_attempt_at": null,
+                     *       "next_attempt_at": "2026-11-20T10:00:00.000Z",
+                     *       "response_status": null,
+                     *       "response_ms": null,
+                     *       "error": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The delivery's id (`dlv_…`). */
                         id: string;
+                        /** @description The event delivered (`evt_…`): the `webhook-id` header of each attempt, the same across retries. */
                         event_id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Its type; `webhook.test` for a test event.
+                         * @enum {string}
+                         */
                         event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
-                        /** @enum {string} */
+                        /**
+                         * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
+                         * @enum {string}
+                         */
                         status: "pending" | "succeeded" | "failed";
+                        /** @description Attempts made so far. */
                         attempts: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the delivery was created (ISO 8601 UTC).
+                         */
                         created_at: string;
+                        /** @description When the last attempt was made; null before the first. */
                         last_attempt_at: string | null;
                         /** @description When the next attempt is due, while pending; null otherwise. */
                         next_attempt_at: string | null;
                         /** @description The HTTP status of the last attempt's answer; null when none came. */
                         response_status: number | null;
+                        /** @description How long the last attempt's answer took, in milliseconds; null when none came. */
                         response_ms: number | null;
                         /** @description Why the last attempt failed; null after a success or before the first attempt. */
                         error: ("timeout" | "connection_refused" | "tls_error" | "non_2xx" | "dns_failure" | "address_not_allowed" | "connection_error" | "endpoint_disabled") | null;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `WEBHOOK_DISABLED`: The webhook endpoint is disabled: enable it first.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "WEBHOOK_DISABLED";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     listWebhookDeliveries: {
@@ -3311,13 +12737,16 @@ export interface operations {
             query?: {
                 /** @description Only deliveries in this state. */
                 status?: "pending" | "succeeded" | "failed";
-                limit?: string;
+                /** @description Deliveries per page. */
+                limit?: number;
                 /** @description The previous page's `next_cursor`, with the same `status`. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The webhook endpoint (`wh_…`). */
                 webhookId: string;
             };
             cookie?: never;
@@ -3330,24 +12759,218 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "dlv_0193a6f2c1e82d711642b726b0440162",
+                     *           "event_id": "evt_0cc175b9c0f1b6a831c399e269772661",
+                     *           "event_type": "recording.uploaded",
+                     *           "status": "succeeded",
+                     *           "attempts": 1,
+                     *           "created_at": "2026-11-20T09:30:00.000Z",
+                     *           "last_attempt_at": "2026-11-20T09:30:01.000Z",
+                     *           "next_attempt_at": null,
+                     *           "response_status": 200,
+                     *           "response_ms": 182,
+                     *           "error": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 20,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description This page of deliveries, newest first. */
                         deliveries: components["schemas"]["WebhookDelivery"][];
+                        /** @description How to read the next page. */
                         pagination: {
+                            /** @description The page size asked for (or its default). */
                             limit: number;
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
                             next_cursor: string | null;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
         };
     };
     retryWebhookDelivery: {
@@ -3358,8 +12981,11 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
                 orgId: string;
+                /** @description The webhook endpoint (`wh_…`). */
                 webhookId: string;
+                /** @description The delivery (`dlv_…`). */
                 deliveryId: string;
             };
             cookie?: never;
@@ -3374,38 +13000,329 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_0193a6f2c1e82d711642b726b0440162",
+                     *       "event_id": "evt_0cc175b9c0f1b6a831c399e269772661",
+                     *       "event_type": "recording.uploaded",
+                     *       "status": "pending",
+                     *       "attempts": 1,
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "last_attempt_at": "2026-11-20T09:30:01.000Z",
+                     *       "next_attempt_at": "2026-11-20T10:00:00.000Z",
+                     *       "response_status": 200,
+                     *       "response_ms": 182,
+                     *       "error": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The delivery's id (`dlv_…`). */
                         id: string;
+                        /** @description The event delivered (`evt_…`): the `webhook-id` header of each attempt, the same across retries. */
                         event_id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Its type; `webhook.test` for a test event.
+                         * @enum {string}
+                         */
                         event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
-                        /** @enum {string} */
+                        /**
+                         * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
+                         * @enum {string}
+                         */
                         status: "pending" | "succeeded" | "failed";
+                        /** @description Attempts made so far. */
                         attempts: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the delivery was created (ISO 8601 UTC).
+                         */
                         created_at: string;
+                        /** @description When the last attempt was made; null before the first. */
                         last_attempt_at: string | null;
                         /** @description When the next attempt is due, while pending; null otherwise. */
                         next_attempt_at: string | null;
                         /** @description The HTTP status of the last attempt's answer; null when none came. */
                         response_status: number | null;
+                        /** @description How long the last attempt's answer took, in milliseconds; null when none came. */
                         response_ms: number | null;
                         /** @description Why the last attempt failed; null after a success or before the first attempt. */
                         error: ("timeout" | "connection_refused" | "tls_error" | "non_2xx" | "dns_failure" | "address_not_allowed" | "connection_error" | "endpoint_disabled") | null;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /**
+             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential.
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this route or act on this resource.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The organization, member or resource does not exist.
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
+             *     - `WEBHOOK_DELIVERY_NOT_FOUND`: The delivery does not exist for this webhook endpoint.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `WEBHOOK_DISABLED`: The webhook endpoint is disabled: enable it first.
+             *     - `DELIVERY_IN_PROGRESS`: The delivery is being attempted right now: try again in a minute.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "WEBHOOK_DISABLED" | "DELIVERY_IN_PROGRESS";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    receiveDomainEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`): the same on every retry; deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` under the secret; two space-separated entries while a rotated secret still signs. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_4f1c2b7e3d4a4e5f9a8b0c1d2e3f4a5b",
+                 *       "type": "recording.uploaded",
+                 *       "occurred_at": "2026-11-20T09:30:00.000Z",
+                 *       "org_id": "org_demo",
+                 *       "actor": null,
+                 *       "correlation_id": null,
+                 *       "resource": {
+                 *         "type": "recording",
+                 *         "id": "rec_8f2a4c6e0b1d3f5a7c9e"
+                 *       },
+                 *       "data": {
+                 *         "recorded_by": "usr_demo_member",
+                 *         "state": "uploaded",
+                 *         "size_bytes": 48213504
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DomainEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 seconds): the delivery succeeded. The body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect or a timeout is a failure: the delivery is tried again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -21,6 +21,8 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
  * `error`) is checked. Every response is also held to the document (test/support/contract.ts)
  * by the fetch the clients are given. The last test checks that the operations called are
  * exactly the document's: a new route fails here until a test calls it through the client.
+ * Only the operations the API serves are called: the document's `webhooks` entry is what the
+ * API sends to subscribers (the webhooks test receives it).
  * The tests share one organization and run in file order (the audit log reads what the
  * template test did, the coverage test what all did): run the whole file.
  */
@@ -113,6 +115,11 @@ describe('members and their settings', () => {
 
     const aliased = ok(await org.GET('/api/v1/public/users'));
     expect(aliased.data.map((member) => member.user_id).sort()).toEqual(Object.values(o.people).map((person) => person.id).sort());
+
+    // Integer query parameters are numbers in the client.
+    const second = ok(await org.GET('/api/v1/organization/{orgId}/users', { params: { path: { orgId: o.org }, query: { page: 2, limit: 2 } } }));
+    expect(second.data).toHaveLength(2);
+    expect(second.pagination).toEqual({ page: 2, limit: 2, total: 5, total_pages: 3, has_more: true });
   });
 
   it('reads and changes a member’s settings (organization path and public alias)', async () => {
@@ -224,6 +231,10 @@ describe('templates', () => {
     // The envelope as sent: openapi-fetch's types leave out its always-null `data` (a property typed `null` alone).
     const envelope: Omit<ApiError, 'data'> | undefined = gone.error;
     expect(envelope).toEqual({ success: false, data: null, error: 'TEMPLATE_NOT_FOUND', message: expect.stringContaining(template.id) });
+    // `error.error` is typed as the codes the document lists for the operation: a misspelt one does not compile.
+    // @ts-expect-error 'TEMPLATE_NOT_FOND' is no code of getTemplate
+    expect(gone.error?.error === 'TEMPLATE_NOT_FOND').toBe(false);
+    expect(gone.error?.error === 'TEMPLATE_NOT_FOUND').toBe(true);
   });
 
   it('reads a 400 through `error`, with `details` naming the field', async () => {
