@@ -20,10 +20,10 @@ import { refusalsOf, ROUTE_DOCS, SCHEMA_COMPONENTS, type ErrorStatus } from './r
 type Json = Record<string, any>;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
-  400: 'The request is invalid (validation error or malformed JSON); `details` names each offending field.',
-  401: 'No valid credential.',
-  403: 'The credential may not call this route or act on this resource.',
-  404: 'The organization, member or resource does not exist.',
+  400: 'The request is invalid; for a field problem, `details` names each offending field.',
+  401: 'No valid credential (with `WWW-Authenticate: Bearer`).',
+  403: 'The credential may not call this operation or act on this resource; the code says why.',
+  404: 'What the path names does not exist (or is not visible to the caller).',
   409: 'The change conflicts with the current state.',
   410: 'The resource is gone (for example, an expired invitation).',
   413: 'The request body is over 10 MB (API Gateway).',
