@@ -1201,7 +1201,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -1221,7 +1221,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -1240,7 +1240,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -1262,7 +1262,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -1492,7 +1492,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `ORG_ID_REQUIRED`: An ID token of someone who administers several organizations must name one with `org_id`.
@@ -1512,7 +1512,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -1531,7 +1531,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -1851,7 +1851,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -1871,7 +1871,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -1890,7 +1890,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -1912,7 +1912,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
@@ -2208,7 +2208,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -2233,7 +2233,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -2252,7 +2252,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -2274,7 +2274,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
@@ -2630,7 +2630,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `ORG_ID_REQUIRED`: An ID token of someone who administers several organizations must name one with `org_id`.
@@ -2651,7 +2651,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -2670,7 +2670,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -2692,7 +2692,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
@@ -2989,7 +2989,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `ORG_ID_REQUIRED`: An ID token of someone who administers several organizations must name one with `org_id`.
@@ -3015,7 +3015,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -3034,7 +3034,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -3056,7 +3056,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
@@ -3286,7 +3286,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -3306,7 +3306,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -3325,7 +3325,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -3348,7 +3348,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
@@ -3575,7 +3575,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -3596,7 +3596,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -3615,7 +3615,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -3639,7 +3639,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
@@ -3904,7 +3904,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -3924,7 +3924,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -3943,7 +3943,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -3965,7 +3965,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -4231,7 +4231,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -4251,7 +4251,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -4270,7 +4270,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -4292,7 +4292,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
@@ -4478,7 +4478,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -4499,7 +4499,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -4518,7 +4518,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -4540,7 +4540,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
@@ -4732,7 +4732,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -4752,7 +4752,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -4771,7 +4771,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -4793,7 +4793,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
@@ -4972,7 +4972,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -4992,7 +4992,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -5011,7 +5011,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -5033,7 +5033,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
@@ -5225,7 +5225,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -5246,7 +5246,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -5265,7 +5265,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -5287,7 +5287,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
@@ -5556,7 +5556,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
@@ -5577,7 +5577,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -5596,7 +5596,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
              *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
@@ -5978,7 +5978,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              */
@@ -5997,7 +5997,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -6016,7 +6016,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -6190,7 +6190,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -6210,7 +6210,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -6229,7 +6229,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -6252,7 +6252,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
@@ -6482,7 +6482,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -6502,7 +6502,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -6521,7 +6521,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -6543,7 +6543,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -6757,7 +6757,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -6779,7 +6779,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -6798,7 +6798,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -6820,7 +6820,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -7057,7 +7057,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -7077,7 +7077,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -7096,7 +7096,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -7118,7 +7118,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `TEMPLATE_NOT_FOUND`: The template does not exist in this organization.
@@ -7269,7 +7269,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -7289,7 +7289,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -7308,7 +7308,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -7330,7 +7330,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `TEMPLATE_NOT_FOUND`: The template does not exist in this organization.
@@ -7532,7 +7532,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -7553,7 +7553,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -7572,7 +7572,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -7594,7 +7594,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `TEMPLATE_NOT_FOUND`: The template does not exist in this organization.
@@ -7826,7 +7826,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -7846,7 +7846,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -7865,7 +7865,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -7887,7 +7887,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -8092,7 +8092,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -8114,7 +8114,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -8133,7 +8133,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -8155,7 +8155,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -8364,7 +8364,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -8384,7 +8384,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -8403,7 +8403,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -8425,7 +8425,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `INVITE_NOT_FOUND`: The invitation does not exist in this organization, or no invitation matches the token.
@@ -8600,7 +8600,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -8621,7 +8621,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -8640,7 +8640,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -8662,7 +8662,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `INVITE_NOT_FOUND`: The invitation does not exist in this organization, or no invitation matches the token.
@@ -8871,7 +8871,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
@@ -8892,7 +8892,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -8911,7 +8911,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
              *     - `INVITE_EMAIL_MISMATCH`: The invitation was sent to another email than the caller's verified one.
@@ -8931,7 +8931,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `INVITE_NOT_FOUND`: The invitation does not exist in this organization, or no invitation matches the token.
              */
@@ -9202,7 +9202,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -9222,7 +9222,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -9241,7 +9241,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -9263,7 +9263,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -9445,7 +9445,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -9465,7 +9465,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -9484,7 +9484,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
              *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
@@ -9504,7 +9504,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -9734,7 +9734,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -9756,7 +9756,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -9775,7 +9775,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
              *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
@@ -9796,7 +9796,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -10048,7 +10048,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -10068,7 +10068,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -10087,7 +10087,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
              *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
@@ -10107,7 +10107,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `KEY_NOT_FOUND`: The API key does not exist in this organization, or the caller may not see it.
@@ -10303,7 +10303,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -10323,7 +10323,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -10342,7 +10342,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
              *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
@@ -10362,7 +10362,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `KEY_NOT_FOUND`: The API key does not exist in this organization, or the caller may not see it.
@@ -10606,7 +10606,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -10628,7 +10628,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -10647,7 +10647,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_NOT_ALLOWED`: This operation takes a signed-in user's ID token, not an API key.
              *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
@@ -10668,7 +10668,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `KEY_NOT_FOUND`: The API key does not exist in this organization, or the caller may not see it.
@@ -10888,7 +10888,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -10908,7 +10908,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -10927,7 +10927,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -10949,7 +10949,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -11161,7 +11161,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -11184,7 +11184,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -11203,7 +11203,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -11225,7 +11225,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              */
@@ -11461,7 +11461,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -11481,7 +11481,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -11500,7 +11500,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -11522,7 +11522,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
@@ -11673,7 +11673,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -11693,7 +11693,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -11712,7 +11712,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -11734,7 +11734,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
@@ -11949,7 +11949,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -11971,7 +11971,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -11990,7 +11990,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -12012,7 +12012,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
@@ -12223,7 +12223,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -12244,7 +12244,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -12263,7 +12263,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -12285,7 +12285,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
@@ -12515,7 +12515,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -12536,7 +12536,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -12555,7 +12555,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -12577,7 +12577,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
@@ -12796,7 +12796,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -12816,7 +12816,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -12835,7 +12835,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -12857,7 +12857,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
@@ -13051,7 +13051,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid (validation error or malformed JSON); `details` names each offending field.
+             * @description The request is invalid; for a field problem, `details` names each offending field.
              *
              *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
              *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
@@ -13072,7 +13072,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No valid credential.
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
              *
              *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
              */
@@ -13091,7 +13091,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The credential may not call this route or act on this resource.
+             * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
              *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
@@ -13113,7 +13113,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The organization, member or resource does not exist.
+             * @description What the path names does not exist (or is not visible to the caller).
              *
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `WEBHOOK_NOT_FOUND`: The webhook endpoint does not exist in this organization.
