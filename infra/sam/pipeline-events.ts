@@ -98,7 +98,7 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   const invite: InviteRecord = {
     id: ids.resendInviteId,
     org_id: ids.orgId,
-    email: `rita.resend@${ids.orgId.replace(/_/g, '-')}.example`,
+    email: `rita.resend@${ids.orgId.replace(/^org_/, '').replace(/_/g, '-')}.example`,
     role: 'member',
     status: 'pending',
     created_at: EARLIER,
@@ -154,7 +154,7 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   const membership: Membership = {
     org_id: ids.orgId,
     user_id: ids.managedMemberId,
-    email: `victor.viewer@${ids.orgId.replace(/_/g, '-')}.example`,
+    email: `victor.viewer@${ids.orgId.replace(/^org_/, '').replace(/_/g, '-')}.example`,
     display_name: 'Victor Viewer',
     role: 'viewer',
     status: 'active',
