@@ -7,7 +7,7 @@ import { queryAll } from '../../shared/storage/query-all';
 import { SAMPLE_REQUESTS, type SampleIds } from '../../infra/sam/sample-events';
 import { ACCESS_REFUSAL_CODES, credentialClasses, expectedAccess, type CredentialClass, type ExpectedAccess, type MembershipOf } from '../support/access-policy';
 import { call, idp, idTokenFor, localDeployment, seed, unique, type ApiResponse, type SentEmail } from '../support/api';
-import { SAMPLE_WEBHOOK_URL, seedSampleData } from '../support/sample-data';
+import { SAMPLE_WEBHOOK_URL, sampleEmailDomain, seedSampleData } from '../support/sample-data';
 import { deliveryIdFor } from '../../shared/storage/webhook-items';
 import { inPool } from '../bench/support/bench-harness';
 
@@ -39,7 +39,7 @@ const u = unique();
 const orgId = `org_am_${u}`;
 const otherOrgId = `org_am_${u}_other`;
 /** The domain of every address of this organization (seedSampleData's people use it too). */
-const domain = `${orgId.replace(/_/g, '-')}.example`;
+const domain = sampleEmailDomain(orgId);
 
 type Person = { id: string; email: string; display_name: string };
 const personOf = (label: string): Person => ({ id: `usr_am_${u}_${label}`, email: `${label}@${domain}`, display_name: `Matrix ${label}` });

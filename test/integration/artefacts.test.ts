@@ -32,7 +32,7 @@ import { AUTHORIZER, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listFunct
 import { keys } from '../../shared/storage/keys';
 import { idTokenFor, localDeployment } from '../support/api';
 import { emailsTo } from '../support/invite-mail';
-import { sampleIds, seedSampleData } from '../support/sample-data';
+import { sampleEmailDomain, sampleIds, seedSampleData } from '../support/sample-data';
 
 /**
  * The built artefacts work: the app is synthesized with bundling (local esbuild, as
@@ -407,7 +407,7 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
 
   it('the invitations the invite functions sent (and resent) are emailed through the SES emulator, by the deployment’s invitation mail consumer', async () => {
     expect(await emailsTo(ids.newInviteEmail)).toHaveLength(1);
-    expect(await emailsTo(`rita.resend@${ids.orgId.replace(/_/g, '-')}.example`)).toHaveLength(1);
+    expect(await emailsTo(`rita.resend@${sampleEmailDomain(ids.orgId)}`)).toHaveLength(1);
   });
 
   it(`${EVENT_HANDLERS.completeUpload.handler}: marks the recording uploaded on its ObjectCreated event`, async () => {

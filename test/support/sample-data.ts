@@ -54,6 +54,14 @@ export function sampleIds(label: string, overrides: Partial<SampleIds> = {}): Sa
 export const SAMPLE_MEDIA_FILENAME = 'Mémo vocal.m4a';
 
 /**
+ * The domain of the sample people's addresses: `org_demo` → `demo.example`, as in
+ * fixtures/demo.json, so this seed and that fixture can share a table.
+ */
+export function sampleEmailDomain(orgId: string): string {
+  return `${orgId.replace(/^org_/, '').replace(/_/g, '-')}.example`;
+}
+
+/**
  * The data every sample request of infra/sam/sample-events.ts acts on, for a set of ids:
  * an organization with an owner, a member and a viewer (made a member, then removed), an org key with every scope and the member's
  * personal key (the plaintext keys given), a tag, a template, five recordings (live, to
@@ -62,8 +70,7 @@ export const SAMPLE_MEDIA_FILENAME = 'Mémo vocal.m4a';
  */
 export async function seedSampleData(db: TableContext, ids: SampleIds, credentials: { orgKey: string; personalKey: string }): Promise<void> {
   const ownerId = ids.ownerId;
-  // org_demo's people get fixtures/demo.json's addresses, so this seed and that fixture can share a table.
-  const domain = `${ids.orgId.replace(/^org_/, '').replace(/_/g, '-')}.example`;
+  const domain = sampleEmailDomain(ids.orgId);
   const fixture: FixtureInput = {
     orgs: [{ id: ids.orgId, name: 'Sample Voice Co' }],
     users: [
