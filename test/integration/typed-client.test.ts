@@ -8,6 +8,7 @@ import {
   type Template,
   type VoiceOrgClient,
 } from '../../clients/typescript';
+import { SCOPES } from '../../shared/auth/access';
 import { openApiDocument } from '../../shared/openapi/document';
 import { eventually, idp, localDeployment, once, TIMESTAMP, unique } from '../support/api';
 import { contractViolation } from '../support/contract';
@@ -68,27 +69,13 @@ function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
   return result.data;
 }
 
-const ALL_SCOPES = [
-  'users:read',
-  'users:write',
-  'recordings:read',
-  'recordings:write',
-  'templates:read',
-  'templates:write',
-  'invites:read',
-  'invites:write',
-  'audit:read',
-  'webhooks:read',
-  'webhooks:write',
-] as const;
-
 /** One organization for the whole file: the staff, a member to change and remove, an org key of every scope, the member's personal key. */
 const world = once(async () => {
   const o = await seedOrg(
     buildOrg({
       label: 'client',
       people: { ...STAFF, target: { role: 'member', first: 'tia' } },
-      keys: { full: { scopes: [...ALL_SCOPES] }, personal: { scopes: ['recordings:read', 'recordings:write'], user: 'member' } },
+      keys: { full: { scopes: [...SCOPES] }, personal: { scopes: ['recordings:read', 'recordings:write'], user: 'member' } },
     }),
   );
   const ownerToken = await (await idp()).issueIdToken({ sub: `local|${o.people.owner.id}`, email: o.people.owner.email });
