@@ -114,12 +114,15 @@ function stringAttribute(item: Record<string, unknown>, name: string): string {
   return value;
 }
 
+/** Which end of the list a read starts from: newest first (the list's order), or oldest first (a deep page read from the end). */
+type ReadDirection = 'newest' | 'oldest';
+
 /**
- * Entries of one source, newest first. Each query asks for what is still `wanted` (at
- * most 1,000; more when a filter expression drops entries), so a page never reads far
- * past its end.
+ * Entries of one source, newest first (or oldest first). Each query asks for what is still
+ * `wanted` (at most 1,000; more when a filter expression drops entries), so a page never
+ * reads far past its end.
  */
-async function* readSource(db: TableContext, source: Source, wanted: number, after?: string): AsyncGenerator<IndexEntry> {
+async function* readSource(db: TableContext, source: Source, wanted: number, after?: string, direction: ReadDirection = 'newest'): AsyncGenerator<IndexEntry> {
   let startKey: Record<string, unknown> | undefined;
   let read = 0;
   do {
@@ -127,7 +130,7 @@ async function* readSource(db: TableContext, source: Source, wanted: number, aft
     // A filter expression drops some of what a query reads: ask for more per round trip.
     const limit = Math.min(1000, source.input.FilterExpression ? Math.max(100, remaining * 2) : remaining);
     const page = await db.client.send(
-      new QueryCommand({ ...source.input, TableName: db.tableName, ScanIndexForward: false, Limit: limit, ExclusiveStartKey: startKey }),
+      new QueryCommand({ ...source.input, TableName: db.tableName, ScanIndexForward: direction === 'oldest', Limit: limit, ExclusiveStartKey: startKey }),
     );
     read += page.Items?.length ?? 0;
     for (const item of page.Items ?? []) {
@@ -144,19 +147,23 @@ async function* readSource(db: TableContext, source: Source, wanted: number, aft
   } while (startKey);
 }
 
-/** Merges sources newest first; a recording under several tags appears once. */
-async function* merged(db: TableContext, all: Source[], wanted: number, after?: string): AsyncGenerator<IndexEntry> {
+/**
+ * Merges sources newest first (or oldest first); a recording under several tags appears
+ * once (its links share one sort key, so they come out side by side).
+ */
+async function* merged(db: TableContext, all: Source[], wanted: number, after?: string, direction: ReadDirection = 'newest'): AsyncGenerator<IndexEntry> {
   if (all.length === 1) {
-    yield* readSource(db, all[0], wanted, after);
+    yield* readSource(db, all[0], wanted, after, direction);
     return;
   }
-  const iterators = all.map((source) => readSource(db, source, wanted, after));
+  const comesFirst = (a: string, b: string) => (direction === 'newest' ? a > b : a < b);
+  const iterators = all.map((source) => readSource(db, source, wanted, after, direction));
   const heads = await Promise.all(iterators.map((iterator) => iterator.next()));
   let last: string | undefined;
   for (;;) {
     let best: { index: number; entry: IndexEntry } | undefined;
     for (const [index, head] of heads.entries()) {
-      if (!head.done && (!best || head.value.sortKey > best.entry.sortKey)) best = { index, entry: head.value };
+      if (!head.done && (!best || comesFirst(head.value.sortKey, best.entry.sortKey))) best = { index, entry: head.value };
     }
     if (!best) return;
     heads[best.index] = await iterators[best.index].next();
@@ -203,16 +210,43 @@ export async function readRecordingPage(
     }
     entries.push(entry);
   }
+  return { recordings: await recordingsOf(db, filter.orgId, entries), lastSortKey: entries.at(-1)?.sortKey, hasMore };
+}
+
+/**
+ * A page counted from the list's end: the `limit` entries that come after the oldest
+ * `fromEnd` ones (read oldest first, so only those `fromEnd` are skipped), newest first.
+ * The caller knows the list's total and so whether more follow (`fromEnd > 0`); with
+ * `fromEnd = total - offset - limit` it is the page readRecordingPage answers for `offset`.
+ * For deep page numbers: the last page skips nothing.
+ */
+export async function readRecordingPageFromEnd(
+  db: TableContext,
+  filter: RecordingFilter,
+  { fromEnd, limit }: { fromEnd: number; limit: number },
+): Promise<Omit<RecordingPage, 'hasMore'>> {
+  const entries: IndexEntry[] = [];
+  let skipped = 0;
+  for await (const entry of merged(db, sources(filter), fromEnd + limit, undefined, 'oldest')) {
+    if (skipped < fromEnd) {
+      skipped++;
+      continue;
+    }
+    entries.push(entry);
+    if (entries.length === limit) break;
+  }
+  entries.reverse();
+  return { recordings: await recordingsOf(db, filter.orgId, entries), lastSortKey: entries.at(-1)?.sortKey };
+}
+
+/** The recordings of index entries in their order: link entries' recordings come in one BatchGetItem; a recording gone meanwhile is left out. */
+async function recordingsOf(db: TableContext, orgId: string, entries: IndexEntry[]): Promise<Recording[]> {
   const named = entries.filter((entry) => !entry.recording).map((entry) => entry.recordingId);
-  const fetched = new Map((await getRecordings(db, filter.orgId, named)).map((recording) => [recording.id, recording]));
-  return {
-    recordings: entries.flatMap((entry) => {
-      const recording = entry.recording ?? fetched.get(entry.recordingId);
-      return recording ? [recording] : [];
-    }),
-    lastSortKey: entries.at(-1)?.sortKey,
-    hasMore,
-  };
+  const fetched = new Map((await getRecordings(db, orgId, named)).map((recording) => [recording.id, recording]));
+  return entries.flatMap((entry) => {
+    const recording = entry.recording ?? fetched.get(entry.recordingId);
+    return recording ? [recording] : [];
+  });
 }
 
 /** Recordings by id, in one BatchGetItem per 100 ids; unknown ids are left out. */

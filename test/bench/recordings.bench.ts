@@ -424,6 +424,9 @@ function scenarios(spec: OrgSpec): Scenario[] {
   const [tag0, tag1] = spec.tags.map((tag) => tag.tag_id);
   const lastPage = Math.ceil(spec.liveCount / 20);
   const middlePage = Math.ceil(lastPage / 2);
+  /** The last page of a filter at limit 20 (page 1 when it matches nothing). */
+  const lastPageOf = (filter: RecordingFilter) => Math.max(1, Math.ceil(expectedList(spec, filter).length / 20));
+  const tagsAny: RecordingFilter = { ...base, tagIds: [tag0, tag1] };
   return [
     { key: 'page1-20', label: 'unfiltered, page 1, limit 20', filter: base, page: 1, limit: 20 },
     { key: 'page1-100', label: 'unfiltered, page 1, limit 100', filter: base, page: 1, limit: 100 },
@@ -445,6 +448,9 @@ function scenarios(spec: OrgSpec): Scenario[] {
       cursorAfterPage: 1,
     },
     { key: 'tag-all-2', label: 'tag all (2 tags), limit 20', filter: { ...base, tagIds: [tag0, tag1], tagMode: 'all' }, page: 1, limit: 20 },
+    // Deep pages of filtered lists: a counter total (the recorder) and a countMatching one (merged tag links).
+    { key: 'recorder-last', label: `recorder, last page ${lastPageOf({ ...base, recordedBy })} by number, limit 20`, filter: { ...base, recordedBy }, page: lastPageOf({ ...base, recordedBy }), limit: 20 },
+    { key: 'tag-any-2-last', label: `tag any (2 tags), last page ${lastPageOf(tagsAny)} by number, limit 20`, filter: tagsAny, page: lastPageOf(tagsAny), limit: 20 },
   ];
 }
 

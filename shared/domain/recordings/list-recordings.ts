@@ -4,7 +4,7 @@ import type { ListRecordingsQuery } from '../../schemas/recordings';
 import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
-import { countMatching, readRecordingPage, type RecordingFilter } from '../../storage/recording-index';
+import { countMatching, readRecordingPage, readRecordingPageFromEnd, type RecordingFilter, type RecordingPage } from '../../storage/recording-index';
 import type { Recording } from '../../storage/recordings';
 import { findUserIdByEmail } from '../../storage/users';
 import { decodeCursor, encodeCursor } from './recording-cursor';
@@ -40,18 +40,24 @@ export interface ListResult {
 
 /**
  * A page of recordings, newest first (created_at, then id), by page number or keyset
- * cursor. The page reads its own entries (plus the skipped ones for page numbers); the
- * total comes from a maintained count when no filter is set, else from a COUNT over the
- * filter (docs/data-model.md gives each cost).
+ * cursor. The total comes from a maintained count when no filter is set, else from a
+ * COUNT over the filter (docs/data-model.md gives each cost). Page 1 and a cursor's page
+ * read their own entries beside the total; a deeper page number needs the total first, to
+ * read nothing past the end and to come from the nearer end (deepPage).
  */
 export async function listRecordings(db: TableContext, request: ListRequest): Promise<ListResult> {
   const { filter, limit } = request;
   const position = request.cursor ? decodeCursor(request.cursor, filter) : { after: undefined, page: request.page };
   const offset = request.cursor ? 0 : (request.page - 1) * limit;
-  const [{ recordings, lastSortKey, hasMore }, total] = await Promise.all([
-    readRecordingPage(db, filter, { offset, limit, after: position.after }),
-    totalOf(db, filter),
-  ]);
+  let total: number;
+  let page: RecordingPage;
+  if (offset === 0) {
+    [page, total] = await Promise.all([readRecordingPage(db, filter, { offset, limit, after: position.after }), totalOf(db, filter)]);
+  } else {
+    total = await totalOf(db, filter);
+    page = await deepPage(db, filter, offset, limit, total);
+  }
+  const { recordings, lastSortKey, hasMore } = page;
   return {
     recordings,
     page: position.page,
@@ -59,6 +65,20 @@ export async function listRecordings(db: TableContext, request: ListRequest): Pr
     total,
     nextCursor: hasMore && lastSortKey ? encodeCursor(lastSortKey, position.page + 1, filter) : null,
   };
+}
+
+/**
+ * A page past the first by number. Skipped index entries are read and billed, so a page in
+ * the list's later half is read from the end (oldest first, then reversed): the worst case
+ * skips half the list and the last page skips none. Its entries, order, last sort key and
+ * whether more follow are the forward read's, as long as the total is the list's length.
+ */
+async function deepPage(db: TableContext, filter: RecordingFilter, offset: number, limit: number, total: number): Promise<RecordingPage> {
+  if (offset >= total) return { recordings: [], lastSortKey: undefined, hasMore: false };
+  const pageSize = Math.min(limit, total - offset);
+  const fromEnd = total - offset - pageSize;
+  if (fromEnd >= offset) return readRecordingPage(db, filter, { offset, limit });
+  return { ...(await readRecordingPageFromEnd(db, filter, { fromEnd, limit: pageSize })), hasMore: fromEnd > 0 };
 }
 
 async function totalOf(db: TableContext, filter: RecordingFilter): Promise<number> {
