@@ -5,9 +5,9 @@ import { getTag, putTag } from '../../storage/tags';
 import { getTemplate, putTemplate } from '../../storage/templates';
 import { ensureApiKey } from './api-keys';
 import { ensureInvite } from './ensure-invite';
+import { ensureRecording } from './ensure-recording';
 import { ensureMemberSettings, type SettingsFixtureDeps } from './ensure-member-settings';
-import { seedMemberships, seedRecordings, seedUsers } from './bulk-seed';
-import { ensureOrganization, type EnsureOutcome } from './directory';
+import { ensureMembership, ensureOrganization, ensureUser, type EnsureOutcome } from './directory';
 
 export type SeedSummary = Record<keyof Fixture, Record<EnsureOutcome, number>>;
 
@@ -30,15 +30,16 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
 
   // In dependency order: memberships need orgs and users; keys, tags, recordings, settings and invites need members.
   for (const org of fixture.orgs) count('orgs', await ensureOrganization(db, org, now));
-  // The sections a fixture has thousands of go in bulk (./bulk-seed.ts): same outcomes, same counts.
-  await seedUsers(db, fixture.users, now, (outcome) => count('users', outcome));
-  await seedMemberships(db, fixture.memberships, now, (outcome) => count('memberships', outcome));
+  for (const user of fixture.users) count('users', await ensureUser(db, user, now));
+  for (const m of fixture.memberships) {
+    count('memberships', await ensureMembership(db, { orgId: m.org_id, userId: m.user_id, role: m.role, status: m.status, memberSince: m.member_since }, now));
+  }
   for (const k of fixture.api_keys) {
     count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
   }
   for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
   for (const template of fixture.templates) count('templates', await ensureTemplate(db, template, now));
-  await seedRecordings(db, fixture.recordings, now, (outcome) => count('recordings', outcome));
+  for (const recording of fixture.recordings) count('recordings', await ensureRecording(db, recording, now));
   if (fixture.settings.length) {
     if (!settings) throw new Error('Seeding member settings needs the profile cipher');
     for (const entry of fixture.settings) count('settings', await ensureMemberSettings(settings, entry, now));
