@@ -16,6 +16,29 @@ import type { RecordingsStorage } from './storage';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
+/**
+ * How every function is bundled, beside minify, source maps and target (see createFunction):
+ * ESM, so that esbuild tree-shakes the packages' ES builds (module-first resolution: the AWS
+ * SDK, Powertools and middy ship one) rather than their CommonJS builds, which it cannot.
+ * The banner gives the CommonJS code still bundled (and a module of ours, reference-files.ts)
+ * the `require`, `__filename` and `__dirname` an ES module lacks. test/bench/bundles.bench.ts
+ * builds its bare reference handler with the same settings.
+ */
+export const BUNDLE_SETTINGS = {
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  banner: [
+    "import { createRequire as __bundleCreateRequire } from 'node:module';",
+    "import { dirname as __bundleDirname } from 'node:path';",
+    "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
+    'const require = __bundleCreateRequire(import.meta.url);',
+    'const __filename = __bundleFileURLToPath(import.meta.url);',
+    'const __dirname = __bundleDirname(__filename);',
+  ].join(' '),
+} as const;
+
 /** A function's timeout when its manifest entry sets none (FunctionDefinition.timeoutSeconds). */
 const DEFAULT_FUNCTION_TIMEOUT = Duration.seconds(10);
 
@@ -99,7 +122,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
 }
 
 /**
- * A handler module bundled alone: minified, tree-shaken, with source maps. It logs to a log
+ * A handler module bundled alone as an ES module (BUNDLE_SETTINGS): minified, tree-shaken, with source maps. It logs to a log
  * group of its own, and its role may write to that log group only (no AWS managed policy).
  * X-Ray active tracing samples its invocations (Powertools Tracer, shared/observability/tracer.ts).
  * The ids (UsersListUsersFunction, …Role, …Logs) are at the stack's scope: they make the
@@ -130,8 +153,10 @@ function createFunction(
     bundling: {
       minify: true,
       sourceMap: true,
-      target: 'node22',
-      format: OutputFormat.CJS,
+      target: BUNDLE_SETTINGS.target,
+      format: OutputFormat.ESM,
+      mainFields: [...BUNDLE_SETTINGS.mainFields],
+      banner: BUNDLE_SETTINGS.banner,
       externalModules: [],
       forceDockerBundling: false,
       // The API reference's functions carry Scalar's bundle or the OpenAPI document beside their own.

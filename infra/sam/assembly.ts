@@ -9,7 +9,7 @@ export interface BundledFunction {
   constructPath: string;
   /** The handler module the bundle was built from (from its source map), e.g. functions/users/list-users. */
   handlerModule: string;
-  /** The asset directory in the cloud assembly, and the bundle file in it. */
+  /** The asset directory in the cloud assembly, and the bundle file in it (index.mjs, an ES module; index.js for a CommonJS build). */
   assetDir: string;
   bundleFile: string;
   bundleBytes: number;
@@ -40,8 +40,9 @@ export function bundledFunctions(outdir: string, stackName: string): BundledFunc
     const asset = assets.files?.[s3Key.replace(/\.zip$/, '')];
     if (!asset) throw new Error(`${logicalId}: no asset in ${stackName}.assets.json for Code.S3Key ${s3Key}`);
     const assetDir = path.join(outdir, asset.source.path);
-    const bundleFile = path.join(assetDir, 'index.js');
-    if (!existsSync(bundleFile)) throw new Error(`${logicalId}: ${bundleFile} does not exist (was the app synthesized without bundling?)`);
+    // index.mjs for an ES module bundle (what the stack builds), index.js for a CommonJS one: the runtime (and sam local) finds either.
+    const bundleFile = ['index.mjs', 'index.js'].map((name) => path.join(assetDir, name)).find((file) => existsSync(file));
+    if (!bundleFile) throw new Error(`${logicalId}: no index.mjs or index.js in ${assetDir} (was the app synthesized without bundling?)`);
     const handlerModule = handlerModuleOf(bundleFile);
     if (!handlerModule) continue; // a function CDK adds with code of its own
     functions.push({

@@ -1,15 +1,10 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import {
-  AlgorithmSuiteIdentifier,
-  buildClient,
-  CommitmentPolicy,
-  KmsKeyringNode,
-  RawAesKeyringNode,
-  RawAesWrappingSuiteIdentifier,
-  type KeyringNode,
-} from '@aws-crypto/client-node';
-import { KMS } from '@aws-sdk/client-kms';
+import type { KMS } from '@aws-sdk/client-kms';
 import { traced } from '../observability/tracer';
+import { encryptionSdk, lazyKeyring, type LazyKeyring } from './encryption-sdk';
+
+/** The key a cipher wraps its data keys with; built, with the Encryption SDK, on the first encrypt or decrypt. */
+export type CipherKeyring = LazyKeyring;
 
 /** Whose profile a ciphertext is: bound into it as the encryption context. */
 export interface ProfileOwner {
@@ -30,10 +25,8 @@ export class ProfileCiphertextMismatchError extends Error {
   }
 }
 
-const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
-// Key commitment without ECDSA signing: about 5x cheaper per profile than the default suite,
-// and no signature is needed where the writer and the reader are the same service.
-const SUITE = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY;
+// The suite (encryptionSdk().suite): key commitment without ECDSA signing, about 5x cheaper per
+// profile than the default suite; no signature is needed where the writer and the reader are the same service.
 /** A stored profile never exceeds DynamoDB's item size, nor inflates past 100,000 four-byte characters. */
 const MAX_CIPHERTEXT_BYTES = 400 * 1024;
 const MAX_PLAINTEXT_BYTES = 100_000 * 4;
@@ -48,18 +41,20 @@ function encryptionContext(owner: ProfileOwner): Record<string, string> {
  * encrypted with a fresh data key; the encryption context binds org and user, and decrypt
  * refuses a ciphertext whose context names another member.
  */
-export function createProfileCipher(keyring: KeyringNode): ProfileCipher {
+export function createProfileCipher(keyring: CipherKeyring): ProfileCipher {
   return {
     async encrypt(plaintext, owner) {
-      const { result } = await encrypt(keyring, deflateRawSync(Buffer.from(plaintext, 'utf8')), {
+      const [{ encrypt, suite }, keys] = await Promise.all([encryptionSdk(), keyring.load()]);
+      const { result } = await encrypt(keys, deflateRawSync(Buffer.from(plaintext, 'utf8')), {
         encryptionContext: encryptionContext(owner),
-        suiteId: SUITE,
+        suiteId: suite,
       });
       return new Uint8Array(result);
     },
     async decrypt(ciphertext, owner) {
       if (ciphertext.length > MAX_CIPHERTEXT_BYTES) throw new Error('Stored profile ciphertext is larger than any profile can be.');
-      const { plaintext, messageHeader } = await decrypt(keyring, ciphertext);
+      const [{ decrypt }, keys] = await Promise.all([encryptionSdk(), keyring.load()]);
+      const { plaintext, messageHeader } = await decrypt(keys, ciphertext);
       const expected = encryptionContext(owner);
       for (const [name, value] of Object.entries(expected)) {
         if (messageHeader.encryptionContext[name] !== value) throw new ProfileCiphertextMismatchError();
@@ -69,17 +64,27 @@ export function createProfileCipher(keyring: KeyringNode): ProfileCipher {
   };
 }
 
-/** The keyring used in AWS: data keys generated and unwrapped by the stack's KMS key. */
-export function kmsKeyring(keyArn: string, region: string, kmsClient = traced(new KMS({ region }))): KeyringNode {
-  return new KmsKeyringNode({ generatorKeyId: keyArn, clientProvider: () => kmsClient });
+/**
+ * The keyring used in AWS: data keys generated and unwrapped by the stack's KMS key. The KMS
+ * client (made here unless given) is, like the SDK, loaded on the first encrypt or decrypt.
+ */
+export function kmsKeyring(keyArn: string, region: string, kmsClient?: KMS): CipherKeyring {
+  return lazyKeyring(async () => {
+    const [{ sdk }, client] = await Promise.all([encryptionSdk(), kmsClient ?? import('@aws-sdk/client-kms').then(({ KMS }) => traced(new KMS({ region })))]);
+    return new sdk.KmsKeyringNode({ generatorKeyId: keyArn, clientProvider: () => client });
+  });
 }
 
 /** The keyring used locally: a 256-bit AES key kept under LOCAL_DATA_DIR. */
-export function rawAesKeyring(key: Uint8Array): KeyringNode {
-  return new RawAesKeyringNode({
-    keyNamespace: 'voice-org-local',
-    keyName: 'profile-key',
-    unencryptedMasterKey: new Uint8Array(key),
-    wrappingSuite: RawAesWrappingSuiteIdentifier.AES256_GCM_IV12_TAG16_NO_PADDING,
+export function rawAesKeyring(key: Uint8Array): CipherKeyring {
+  const unencryptedMasterKey = new Uint8Array(key); // copied now: the caller may reuse its buffer
+  return lazyKeyring(async () => {
+    const { sdk } = await encryptionSdk();
+    return new sdk.RawAesKeyringNode({
+      keyNamespace: 'voice-org-local',
+      keyName: 'profile-key',
+      unencryptedMasterKey,
+      wrappingSuite: sdk.RawAesWrappingSuiteIdentifier.AES256_GCM_IV12_TAG16_NO_PADDING,
+    });
   });
 }

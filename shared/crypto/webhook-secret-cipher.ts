@@ -1,4 +1,5 @@
-import { AlgorithmSuiteIdentifier, buildClient, CommitmentPolicy, type KeyringNode } from '@aws-crypto/client-node';
+import { encryptionSdk } from './encryption-sdk';
+import type { CipherKeyring } from './profile-cipher';
 
 /** Whose signing secret a ciphertext is: bound into it as the encryption context (and the KMS grant's condition). */
 export interface SecretOwner {
@@ -12,9 +13,7 @@ export interface WebhookSecretCipher {
   decrypt(ciphertext: Uint8Array, owner: SecretOwner): Promise<string>;
 }
 
-const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
-// The profiles' suite: key commitment, no signature (the writer and the reader are this service).
-const SUITE = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY;
+// The profiles' suite (encryptionSdk().suite): key commitment, no signature (the writer and the reader are this service).
 /** A secret's ciphertext is a few hundred bytes; anything much larger was not written by this service. */
 const MAX_CIPHERTEXT_BYTES = 16 * 1024;
 
@@ -27,15 +26,17 @@ function encryptionContext(owner: SecretOwner): Record<string, string> {
  * `npm start`). Each secret gets its own data key; the context binds organization and
  * endpoint, and decrypt refuses a ciphertext whose context names another endpoint.
  */
-export function createWebhookSecretCipher(keyring: KeyringNode): WebhookSecretCipher {
+export function createWebhookSecretCipher(keyring: CipherKeyring): WebhookSecretCipher {
   return {
     async encrypt(secret, owner) {
-      const { result } = await encrypt(keyring, Buffer.from(secret, 'utf8'), { encryptionContext: encryptionContext(owner), suiteId: SUITE });
+      const [{ encrypt, suite }, keys] = await Promise.all([encryptionSdk(), keyring.load()]);
+      const { result } = await encrypt(keys, Buffer.from(secret, 'utf8'), { encryptionContext: encryptionContext(owner), suiteId: suite });
       return new Uint8Array(result);
     },
     async decrypt(ciphertext, owner) {
       if (ciphertext.length > MAX_CIPHERTEXT_BYTES) throw new Error('Stored signing secret ciphertext is larger than any secret can be.');
-      const { plaintext, messageHeader } = await decrypt(keyring, ciphertext);
+      const [{ decrypt }, keys] = await Promise.all([encryptionSdk(), keyring.load()]);
+      const { plaintext, messageHeader } = await decrypt(keys, ciphertext);
       for (const [name, value] of Object.entries(encryptionContext(owner))) {
         if (messageHeader.encryptionContext[name] !== value) throw new Error('The stored signing secret belongs to another webhook endpoint.');
       }

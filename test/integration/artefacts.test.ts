@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, DynamoDBBatchResponse, SQSBatchResponse } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, Context, DynamoDBBatchResponse, SQSBatchResponse } from 'aws-lambda';
 import { App } from 'aws-cdk-lib';
 import { lambdaContext } from '../../infra/local/api-gateway';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
@@ -37,8 +38,8 @@ import { sampleEmailDomain, sampleIds, seedSampleData } from '../support/sample-
 /**
  * The built artefacts work: the app is synthesized with bundling (local esbuild, as
  * `npx cdk synth` does), and each Lambda function's bundle is loaded from the cloud assembly
- * (asset.<hash>/index.js, not the TypeScript source) with the environment its template
- * declares, pointed at the shared local deployment's emulators. Each is invoked with a
+ * (asset.<hash>/index.mjs, an ES module, not the TypeScript source) in a node process of its
+ * own, with the environment its template declares, pointed at the shared local deployment's emulators. Each is invoked with a
  * realistic event (the sample events of infra/sam, on data of its own, with the authorizer
  * context the real authorizer bundle gives real credentials) and must answer correctly.
  * Bundle sizes are printed; a bundle must carry no AWS client its function does not use.
@@ -98,6 +99,10 @@ describe('the cloud assembly', () => {
     for (const fn of functions) expect(fn.handler).toBe('index.handler');
   });
 
+  it('bundles every function as an ES module (index.mjs), which the Lambda runtime and sam local load as one', () => {
+    expect(functions.filter((fn) => path.basename(fn.bundleFile) !== 'index.mjs').map((fn) => fn.handlerModule)).toEqual([]);
+  });
+
   it('keeps every bundle within its size budget, with a source map (sizes printed)', () => {
     const rows = functions
       .map((fn) => ({ fn, mapBytes: readFileSync(`${fn.bundleFile}.map`).length, clients: bundleSources(fn.bundleFile).packages.filter((p) => p.startsWith('@aws-sdk/client-')) }))
@@ -145,6 +150,9 @@ describe('the cloud assembly', () => {
 // Invoking the bundles
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+
+/** The EMF lines (business metrics) the bundles print on stdout while they run, kept out of the test output. */
+const published: { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] }; [field: string]: unknown }[] = [];
 
 /** Template values that are CloudFormation references, and what stands for them locally. */
 const LOCAL_VALUES: Record<string, () => Record<string, string>> = {
@@ -200,29 +208,123 @@ function localEnvironment(fn: BundledFunction): Record<string, string> {
   return env;
 }
 
-const setKeys = new Set<string>();
-const loaded = new Map<string, Handler>();
+/**
+ * What runs a bundle in its own node process: it imports the bundle as the Lambda runtime
+ * does (an ES module, loaded by node itself: jest's module system runs CommonJS only), then
+ * invokes its handler with each event the test sends. The EMF lines the bundle prints are sent
+ * back (before the answer of the invocation that printed them) instead of going to stdout.
+ */
+const BUNDLE_RUNNER = `
+import { pathToFileURL } from 'node:url';
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  const text = String(chunk);
+  if (!text.includes('"_aws"')) return write(chunk, ...rest);
+  process.send({ type: 'stdout', text });
+  return true;
+};
+const failure = (error) => ({ name: error?.name, message: error?.message ?? String(error), stack: error?.stack });
+let handler;
+try {
+  ({ handler } = await import(pathToFileURL(process.argv[2]).href));
+  if (typeof handler !== 'function') throw new Error(process.argv[2] + ' exports no handler function');
+  process.send({ type: 'ready' });
+} catch (error) {
+  process.send({ type: 'ready', error: failure(error) });
+}
+process.on('message', async ({ id, event, context }) => {
+  const deadline = Date.now() + context.remainingMillis;
+  const lambdaContext = { ...context.fields, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()), done() {}, fail() {}, succeed() {} };
+  try {
+    process.send({ type: 'result', id, result: await handler(event, lambdaContext) });
+  } catch (error) {
+    process.send({ type: 'result', id, error: failure(error) });
+  }
+});
+`;
+
+type RunnerMessage =
+  | { type: 'stdout'; text: string }
+  | { type: 'ready'; error?: { name?: string; message: string; stack?: string } }
+  | { type: 'result'; id: number; result?: unknown; error?: { name?: string; message: string; stack?: string } };
+
+/** A bundle running in its own process, and the invocations waiting for its answer. */
+interface RunningBundle {
+  child: ChildProcess;
+  ready: Promise<void>;
+  pending: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
+}
+
+const running = new Map<string, RunningBundle>();
+let nextInvocation = 0;
+
+const errorFrom = ({ name, message, stack }: { name?: string; message: string; stack?: string }) =>
+  Object.assign(new Error(message), { name: name ?? 'Error', stack: stack ?? message });
+
+/** Starts a function's bundle in a node process of its own, under the function's own environment. */
+function startBundle(fn: BundledFunction): RunningBundle {
+  const runner = path.join(outdir, 'run-bundle.mjs');
+  if (!existsSync(runner)) writeFileSync(runner, BUNDLE_RUNNER);
+  const child = fork(runner, [fn.bundleFile], {
+    env: { ...process.env, ...localEnvironment(fn) },
+    execArgv: [],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const pending: RunningBundle['pending'] = new Map();
+  let markReady: { resolve: () => void; reject: (error: Error) => void };
+  const ready = new Promise<void>((resolve, reject) => (markReady = { resolve, reject }));
+  child.on('message', (message: RunnerMessage) => {
+    if (message.type === 'stdout') published.push(...message.text.split('\n').filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line)));
+    else if (message.type === 'ready') (message.error ? markReady.reject(errorFrom(message.error)) : markReady.resolve());
+    else {
+      const waiting = pending.get(message.id);
+      pending.delete(message.id);
+      if (message.error) waiting?.reject(errorFrom(message.error));
+      else waiting?.resolve(message.result);
+    }
+  });
+  child.on('exit', (code, signal) => {
+    const error = new Error(`${fn.handlerModule}: its bundle's process ended (${signal ?? code})`);
+    markReady.reject(error);
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+  });
+  return { child, ready, pending };
+}
 
 /**
- * Loads a function's bundle as Lambda would: a fresh module (nothing shared with another
- * bundle) under the function's own environment, which stays in place while it runs.
+ * A function's bundle as Lambda runs it: loaded once (a process of its own, nothing shared
+ * with another bundle) under the function's own environment, then invoked once per call.
+ * Events, context fields and answers cross the process boundary by structured clone.
  */
 function bundleHandler(handlerModule: string): Handler {
-  const fn = functionOf(handlerModule);
-  for (const key of setKeys) delete process.env[key];
-  const env = localEnvironment(fn);
-  for (const key of Object.keys(env)) setKeys.add(key);
-  Object.assign(process.env, env);
-  if (!loaded.has(handlerModule)) {
-    let exported: { handler?: Handler } = {};
-    jest.isolateModules(() => {
-      exported = require(fn.bundleFile);
+  return async (event, context) => {
+    const fn = functionOf(handlerModule);
+    if (!running.has(handlerModule)) running.set(handlerModule, startBundle(fn));
+    const bundle = running.get(handlerModule)!;
+    await bundle.ready;
+    const { getRemainingTimeInMillis, done, fail, succeed, ...fields } = context as Context;
+    const id = (nextInvocation += 1);
+    return new Promise((resolve, reject) => {
+      bundle.pending.set(id, { resolve, reject });
+      bundle.child.send({ id, event, context: { fields, remainingMillis: getRemainingTimeInMillis() } });
     });
-    if (typeof exported.handler !== 'function') throw new Error(`${fn.bundleFile} exports no handler function`);
-    loaded.set(handlerModule, exported.handler);
-  }
-  return loaded.get(handlerModule)!;
+  };
 }
+
+afterAll(async () => {
+  await Promise.all(
+    [...running.values()].map(
+      ({ child }) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill();
+        }),
+    ),
+  );
+});
 
 const ids = sampleIds('art');
 const orgKey = generateApiKey('org_key');
@@ -230,21 +332,7 @@ const personalKey = generateApiKey('user_key');
 let setup: SampleSetup;
 let authorizerResults: Record<CredentialName, APIGatewayAuthorizerResult>;
 
-/** The EMF lines (business metrics) the bundles print on stdout while they run, kept out of the test output. */
-const published: { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] }; [field: string]: unknown }[] = [];
-let stdoutTap: jest.SpyInstance | undefined;
-
 describe('each bundle, invoked with a realistic event against the emulators', () => {
-  beforeAll(() => {
-    const write = process.stdout.write.bind(process.stdout);
-    stdoutTap = jest.spyOn(process.stdout, 'write').mockImplementation((chunk, ...rest: unknown[]) => {
-      const text = String(chunk);
-      if (!text.includes('"_aws"')) return write(chunk, ...(rest as []));
-      published.push(...text.split('\n').filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line)));
-      return true;
-    });
-  });
-  afterAll(() => stdoutTap?.mockRestore());
   afterAll(() => fakeEventBridge.stop());
 
   beforeAll(async () => {

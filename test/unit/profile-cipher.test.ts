@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   DecryptCommand,
   GenerateDataKeyCommand,
@@ -226,5 +229,39 @@ describe('profile cipher, raw AES keyring', () => {
     edited.write('usr_alicx', at);
     await expect(c.decrypt(edited, { orgId: 'org_acme', userId: 'usr_alicx' })).rejects.toThrow();
     await expect(c.decrypt(ciphertext, ALICE)).resolves.toBe('secret');
+  });
+});
+
+describe('the Encryption SDK and the KMS client load with the first encrypt or decrypt, not before', () => {
+  const keyDir = mkdtempSync(path.join(os.tmpdir(), 'voice-org-cipher-'));
+  const saved = { ...process.env };
+  afterAll(() => {
+    process.env = saved;
+    jest.dontMock('@aws-crypto/client-node');
+    jest.dontMock('@aws-sdk/client-kms');
+    rmSync(keyDir, { recursive: true, force: true });
+  });
+
+  it("a function's ciphers, made at its first request (a settings read without a profile stops there), load neither; the first encrypt loads the SDK", async () => {
+    const loaded: string[] = [];
+    jest.doMock('@aws-crypto/client-node', () => (loaded.push('@aws-crypto/client-node'), jest.requireActual('@aws-crypto/client-node')));
+    jest.doMock('@aws-sdk/client-kms', () => (loaded.push('@aws-sdk/client-kms'), jest.requireActual('@aws-sdk/client-kms')));
+    const keyFile = path.join(keyDir, 'profile-key.bin');
+    writeFileSync(keyFile, randomBytes(32));
+    process.env = { ...saved, TABLE_NAME: 'cipher-test', PROFILE_LOCAL_KEY_FILE: keyFile };
+    delete process.env.PROFILE_KMS_KEY_ARN;
+    let modules!: { configured: typeof import('../../shared/crypto/configured-cipher'); profiles: typeof import('../../shared/crypto/profile-cipher') };
+    jest.isolateModules(() => {
+      modules = { configured: require('../../shared/crypto/configured-cipher'), profiles: require('../../shared/crypto/profile-cipher') };
+    });
+    const cipher = modules.configured.profileCipher();
+    modules.configured.webhookSecretCipher();
+    modules.profiles.createProfileCipher(modules.profiles.kmsKeyring(KEY_ARN, REGION));
+    expect(loaded).toEqual([]);
+
+    const ciphertext = await cipher.encrypt('loaded now', ALICE);
+    await expect(cipher.decrypt(ciphertext, ALICE)).resolves.toBe('loaded now');
+    // The local key needs no KMS client: only the SDK was loaded, once.
+    expect(loaded).toEqual(['@aws-crypto/client-node']);
   });
 });
