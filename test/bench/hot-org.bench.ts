@@ -21,6 +21,11 @@
  * DynamoDB client counting every TransactWriteItems per request and the item each cancelled
  * one was cancelled on (ConditionalCheckFailed or TransactionConflict).
  *
+ * DynamoDB Local runs concurrent transactions on one item one after the other: it never
+ * cancels one with TransactionConflict, as DynamoDB does when transactions overlap on an item,
+ * so the organization's counter item contends less here than in AWS. Conditions that fail
+ * (ConditionalCheckFailed) are the same in both.
+ *
  * Run: `npx tsx test/bench/hot-org.bench.ts`. Results go to stdout and to bench-results/hot-org.json.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
