@@ -15,6 +15,7 @@ import {
 } from './invite-items';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
+import { commitWithMemberSearch, memberSearchChangeOf } from './member-search';
 import { putMembershipPart, type Membership, type MembershipExpectation } from './memberships';
 import { activeMemberCountChange } from './organizations';
 import { queryAll } from './query-all';
@@ -186,7 +187,7 @@ export async function commitInviteAcceptance(db: TableContext, acceptance: Invit
   const { accepted, membership } = acceptance;
   // Accepted invites stay: the TTL goes.
   const change = { set: { status: accepted.status, accepted_at: accepted.accepted_at, accepted_by: accepted.accepted_by, updated_at: accepted.updated_at }, remove: [TABLE.ttlAttribute] };
-  await commitParts<InvitePart>(db, [
+  await commitWithMemberSearch<InvitePart>(db, [
     updateInvite(db, accepted, change, { expression: `${PENDING.expression} AND token_hash = :hash`, values: { ...PENDING.values, ':hash': acceptance.readTokenHash } }),
     ...(acceptance.releasesEmailGuard ? [releaseEmailGuard(db, accepted)] : []),
     ...(acceptance.newUser ? newUserParts(db, acceptance.newUser.user, acceptance.newUser.identity) : []),
@@ -194,7 +195,7 @@ export async function commitInviteAcceptance(db: TableContext, acceptance: Invit
     ...(acceptance.joinsActiveMembers
       ? [{ name: 'organization' as const, write: activeMemberCountChange(db, membership.org_id, 1, membership.updated_at) }]
       : []),
-  ]);
+  ], [memberSearchChangeOf(membership)]);
 }
 
 /**

@@ -18,6 +18,8 @@ export const keys = {
     GSI1PK: `ORG#${orgId}#ACTIVE_MEMBERS`,
     ...(email !== undefined ? { GSI1SK: `${email}#${userId}` } : {}),
   }),
+  /** One shard of an organization's member search index (shared/storage/member-search.ts), under a partition of its own. */
+  memberSearchShard: (orgId: string, shard: number) => ({ PK: `ORG#${orgId}#MEMBER_SEARCH`, SK: `SHARD#${String(shard).padStart(2, '0')}` }),
   /** GSI2: the organizations of a user. */
   userOrganizationsIndex: (userId: string, orgId?: string) => ({
     GSI2PK: `USER#${userId}#ORGS`,
@@ -46,6 +48,10 @@ export const keys = {
     GSI1PK: `ORG#${orgId}#RECS#${bin}`,
     ...(createdAt !== undefined ? { GSI1SK: `${createdAt}#${recordingId}` } : {}),
   }),
+  /** How many recordings of an org were created on a UTC day (`YYYY-MM-DD`), live and in the trash (shared/storage/recording-day-counts.ts). */
+  recordingDayCount: (orgId: string, day: string) => ({ PK: `ORG#${orgId}#RECORDING_COUNTS`, SK: `DAY#${day}` }),
+  /** The same for a UTC month (`YYYY-MM`): a range's full months are read as one item each. */
+  recordingMonthCount: (orgId: string, month: string) => ({ PK: `ORG#${orgId}#RECORDING_COUNTS`, SK: `MONTH#${month}` }),
   /** GSI2: one recorder's recordings in an org, newest first. */
   recorderRecordingsIndex: (orgId: string, userId: string, bin: RecordingBin, createdAt?: string, recordingId?: string) => ({
     GSI2PK: `ORG#${orgId}#USER#${userId}#RECS#${bin}`,

@@ -3,12 +3,18 @@ import type { MemberStatus, Role } from '../auth/access';
 import type { TableContext } from './dynamo';
 import { changeStamp } from './change-stamp';
 import { membershipFromItem, membershipItem, searchText, type Membership } from './membership-items';
+import { commitWithMemberSearch, memberSearchChangeOf, type MemberSearchChange } from './member-search';
 import { keys } from './keys';
-import { queryAll, queryPage } from './query-all';
+import { batchGetAll, queryAll, queryPage } from './query-all';
 import { activeMemberCountChange } from './organizations';
-import { commitParts, type TransactionPart, type TransactItem } from './transactions';
+import { type TransactionPart, type TransactItem } from './transactions';
 
 export * from './membership-items';
+
+/** The member search index change of a membership's new display name (none unless it is active). */
+export function displayNameSearchChange(membership: Membership, displayName: string): MemberSearchChange[] {
+  return membership.status === 'active' ? [memberSearchChangeOf({ ...membership, display_name: displayName })] : [];
+}
 
 /** Transaction part that refreshes a membership's copy of its user's display name. */
 export function membershipDisplayNameChange(db: TableContext, membership: Membership, displayName: string) {
@@ -78,7 +84,7 @@ export async function insertMembership(db: TableContext, membership: Membership)
           : { ConditionCheck: { TableName: db.tableName, Key: keys.organization(membership.org_id), ConditionExpression: 'attribute_exists(PK)' } },
     },
   ];
-  await commitParts(db, parts);
+  await commitWithMemberSearch(db, parts, [memberSearchChangeOf(membership)]);
 }
 
 /**
@@ -92,7 +98,7 @@ export async function replaceMembership(db: TableContext, current: Membership, n
     { name: 'membership', write: putMembershipPart(db, next, { status: current.status, role: current.role }) },
     ...(delta !== 0 ? [{ name: 'organization' as const, write: activeMemberCountChange(db, next.org_id, delta, next.updated_at) }] : []),
   ];
-  await commitParts(db, parts);
+  await commitWithMemberSearch(db, parts, [memberSearchChangeOf(next)]);
 }
 
 /**
@@ -132,6 +138,17 @@ export async function searchActiveMembers(db: TableContext, orgId: string, needl
     ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK, ':needle': needle.toLowerCase() },
   });
   return items.map(membershipFromItem);
+}
+
+/**
+ * The memberships of these users in an org, in the order given: one BatchGetItem per 100
+ * (sent together). A user without a membership there is left out.
+ */
+export async function getMemberships(db: TableContext, orgId: string, userIds: readonly string[]): Promise<Membership[]> {
+  if (!userIds.length) return [];
+  const items = await batchGetAll(db, userIds.map((userId) => keys.membership(orgId, userId)));
+  const byUser = new Map(items.map(membershipFromItem).map((membership) => [membership.user_id, membership]));
+  return userIds.flatMap((userId) => byUser.get(userId) ?? []);
 }
 
 /** Every membership of a user, whatever its status (a user belongs to few organizations). */
@@ -217,7 +234,8 @@ export async function commitMemberChange(
       : []),
     ...(change.kind === 'removal' ? [{ name: 'organization' as const, write: activeMemberCountChange(db, current.org_id, -1, now) }] : []),
   ];
-  await commitParts(db, parts);
+  // A role is not in the search index; a removal takes the member out of it.
+  await commitWithMemberSearch(db, parts, change.kind === 'removal' ? [memberSearchChangeOf({ ...current, status: 'removed' })] : []);
 }
 
 /**

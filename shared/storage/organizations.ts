@@ -18,6 +18,14 @@ export interface Organization {
   recording_count?: number;
   /** Recordings in the trash; like recording_count, absent until the first recording change. */
   trash_count?: number;
+  /**
+   * Since when the member search index (shared/storage/member-search.ts) holds every active
+   * member: set at creation, or by its rebuild for an organization created before it existed.
+   * Absent, List users' `q` reads the active members index instead.
+   */
+  member_search_index_at?: string;
+  /** Since when the recording day counts (shared/storage/recording-day-counts.ts) count every recording; same rules. */
+  recording_days_index_at?: string;
 }
 
 /** An organization as read: the recording counters of one that never had a recording read as 0. */
@@ -34,6 +42,8 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
     updated_at: fields.string('updated_at'),
     recording_count: fields.optionalNumber('recording_count') ?? 0,
     trash_count: fields.optionalNumber('trash_count') ?? 0,
+    member_search_index_at: fields.optionalString('member_search_index_at'),
+    recording_days_index_at: fields.optionalString('recording_days_index_at'),
   };
 }
 

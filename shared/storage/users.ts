@@ -2,7 +2,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
-import { membershipDisplayNameChange, type Membership } from './memberships';
+import { commitWithMemberSearch } from './member-search';
+import { displayNameSearchChange, membershipDisplayNameChange, type Membership } from './memberships';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 
 export interface User {
@@ -107,7 +108,8 @@ export interface UserProfileChange {
  * @param memberships every membership of the user, as read
  */
 export async function updateUserProfile(db: TableContext, change: UserProfileChange, memberships: Membership[]): Promise<void> {
-  await commitParts(db, [
+  const searchChanges = memberships.flatMap((membership) => displayNameSearchChange(membership, change.display_name));
+  await commitWithMemberSearch(db, [
     {
       name: 'user',
       write: {
@@ -122,7 +124,7 @@ export async function updateUserProfile(db: TableContext, change: UserProfileCha
       },
     },
     ...memberships.map((membership) => ({ name: 'membershipCopy', write: membershipDisplayNameChange(db, membership, change.display_name) })),
-  ]);
+  ], searchChanges);
 }
 
 /** The user linked to an identity provider subject, if the link exists. */

@@ -30,7 +30,16 @@ const searchNames = async (orgId: string, q: string) => (await listMembers(db, o
 describe('createOrganization', () => {
   it('starts with no member, and refuses an id that exists (ORG_EXISTS) without touching it', async () => {
     const id = `org_dadm_${unique()}`;
-    await expect(createOrganization(db, { id, name: 'First' }, T0)).resolves.toEqual({ org_id: id, name: 'First', active_member_count: 0, created_at: T0.toISOString(), updated_at: T0.toISOString() });
+    await expect(createOrganization(db, { id, name: 'First' }, T0)).resolves.toEqual({
+      org_id: id,
+      name: 'First',
+      active_member_count: 0,
+      created_at: T0.toISOString(),
+      updated_at: T0.toISOString(),
+      // Its derived indexes are complete from the start (shared/storage/member-search.ts, recording-day-counts.ts).
+      member_search_index_at: T0.toISOString(),
+      recording_days_index_at: T0.toISOString(),
+    });
     await expect(createOrganization(db, { id, name: 'Second' }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'ORG_EXISTS' });
     expect(await getOrganization(db, id)).toMatchObject({ name: 'First', updated_at: T0.toISOString() });
   });

@@ -16,7 +16,16 @@ export const DEFAULT_TIMEZONE = 'UTC';
 /** Creates an organization (operators bootstrap the first one with the CLI). */
 export async function createOrganization(db: TableContext, input: { id?: string; name: string }, now: Date): Promise<Organization> {
   const timestamp = now.toISOString();
-  const org: Organization = { org_id: input.id ?? newId('org'), name: input.name, active_member_count: 0, created_at: timestamp, updated_at: timestamp };
+  // A new organization's derived indexes are complete from the start: every write keeps them.
+  const org: Organization = {
+    org_id: input.id ?? newId('org'),
+    name: input.name,
+    active_member_count: 0,
+    created_at: timestamp,
+    updated_at: timestamp,
+    member_search_index_at: timestamp,
+    recording_days_index_at: timestamp,
+  };
   await conflictOnTaken(insertOrganization(db, org), 'ORG_EXISTS', `Organization ${org.org_id} already exists.`);
   return org;
 }

@@ -1,6 +1,7 @@
 import type { TableContext } from '../../storage/dynamo';
 import { pagePagination, type PagePagination } from '../../http/responses';
-import { listActiveMembers, searchActiveMembers, type Membership } from '../../storage/memberships';
+import { matchMembers, readMemberSearchIndex } from '../../storage/member-search';
+import { getMemberships, listActiveMembers, searchActiveMembers, type Membership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
 import type { ListUsersQuery, Member } from '../../schemas/members';
 
@@ -8,8 +9,9 @@ import type { ListUsersQuery, Member } from '../../schemas/members';
  * One page of an organization's active members, by email ascending.
  *
  * Without `q` the total is the organization's maintained active-member count and the
- * page reads only its own items. With `q`, every active member is matched in the index
- * (DynamoDB has no substring index) and the matches are counted and paged here.
+ * page reads only its own items. With `q` (DynamoDB has no substring index), the
+ * organization's member search index is read whole, matched and paged here, and only the
+ * page's memberships are read: two round trips (searchMembers).
  */
 export async function listMembers(
   db: TableContext,
@@ -18,11 +20,8 @@ export async function listMembers(
 ): Promise<{ members: Member[]; pagination: PagePagination }> {
   const offset = (page - 1) * limit;
   if (q) {
-    const matches = await searchActiveMembers(db, orgId, q);
-    return {
-      members: matches.slice(offset, offset + limit).map(toMember),
-      pagination: pagePagination(page, limit, matches.length),
-    };
+    const { members, total } = await searchMembers(db, orgId, q, { offset, limit });
+    return { members: members.map(toMember), pagination: pagePagination(page, limit, total) };
   }
   // The first page (the common case) reads the count and the page side by side; a deeper
   // page needs the count first, to skip nothing past the end and to come from the nearer end.
@@ -33,6 +32,23 @@ export async function listMembers(
   const total = organization?.active_member_count ?? 0;
   const members = firstPage ?? (offset < total ? await deepPage(db, orgId, offset, limit, total) : []);
   return { members: members.map(toMember), pagination: pagePagination(page, limit, total) };
+}
+
+/**
+ * The active members matching `q`, a page of them and their number. The index (about 20
+ * bytes a member) and the organization are read side by side, then the page's memberships
+ * in one batch. An organization created before the index existed, until it is rebuilt
+ * (`voice-org reindex`), is searched by reading every active membership instead.
+ */
+async function searchMembers(db: TableContext, orgId: string, q: string, { offset, limit }: { offset: number; limit: number }): Promise<{ members: Membership[]; total: number }> {
+  const [organization, entries] = await Promise.all([getOrganization(db, orgId), readMemberSearchIndex(db, orgId)]);
+  if (!organization?.member_search_index_at) {
+    const matches = await searchActiveMembers(db, orgId, q);
+    return { members: matches.slice(offset, offset + limit), total: matches.length };
+  }
+  const matches = matchMembers(entries, q);
+  const page = matches.slice(offset, offset + limit);
+  return { members: await getMemberships(db, orgId, page.map((entry) => entry.user_id)), total: matches.length };
 }
 
 /**
