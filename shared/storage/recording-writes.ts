@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys, type RecordingBin } from './keys';
 import { recordingCountsChange } from './organizations';
+import { recordingDayCountParts } from './recording-day-counts';
 import { partItems, recordingItem, tagLinkItem, tagLinkKey, type Recording, type RecordingParts } from './recordings';
 import { tombstonePart } from './tombstones';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
@@ -51,7 +52,7 @@ export interface RecordingChange {
 }
 
 /** The parts of a recording transaction, by what their write or condition concerns. */
-export type RecordingPart = 'recording' | 'relatedItem' | 'tagLink' | 'organization' | 'recorder' | 'trashTimer' | 'tombstone';
+export type RecordingPart = 'recording' | 'relatedItem' | 'tagLink' | 'organization' | 'dayCounts' | 'recorder' | 'trashTimer' | 'tombstone';
 
 /** DynamoDB's bound on the writes of one transaction. */
 export const TRANSACTION_WRITE_LIMIT = 100;
@@ -74,7 +75,7 @@ function conditionOf(relies: RecordingCondition): { ConditionExpression: string;
 /**
  * Commits a recording change all-or-nothing: the recording (put or deleted, only while
  * `relies` holds), its related items, its tag links, the organization's counters (the
- * organization must exist), the recorder's (only at the count read), its trash timer and,
+ * organization must exist) and its day counts, the recorder's (only at the count read), its trash timer and,
  * for a permanent delete, its tombstone. A failed condition or a concurrent transaction
  * becomes a WriteConflict naming the parts concerned.
  */
@@ -97,7 +98,11 @@ export async function commitRecordingChange(db: TableContext, change: RecordingC
     ...change.tagLinks.remove.map((tagId) => ({ name: 'tagLink' as const, write: remove(tagLinkKey(subject, tagId)) })),
   ];
   const { live, trash } = change.organizationCounts;
-  if (live || trash) parts.push({ name: 'organization', write: recordingCountsChange(db, orgId, { live, trash }) });
+  if (live || trash) {
+    parts.push({ name: 'organization', write: recordingCountsChange(db, orgId, { live, trash }) });
+    // The day and month of created_at (which never changes) move with the organization's counters.
+    parts.push(...recordingDayCountParts(db, orgId, subject.created_at, { live, trash }).map((write) => ({ name: 'dayCounts' as const, write })));
+  }
   if (change.recorderCounts) parts.push({ name: 'recorder', write: recorderCountsChange(db, orgId, change.recorderCounts) });
   const timer = change.trashTimer;
   if (timer === 'remove') parts.push({ name: 'trashTimer', write: remove(keys.trashTimer(orgId, id)) });

@@ -342,6 +342,8 @@ describe('deleteRecordingPermanently', () => {
         `Delete REC#${live.id}`,
         `Delete ${live.created_at}#${live.id}`,
         'Update ORG',
+        `Update DAY#${live.created_at.slice(0, 10)}`,
+        `Update MONTH#${live.created_at.slice(0, 7)}`,
         `Update MEMBER#${org.mo}`,
         `Put DELETED#recording#${live.id}`,
       ],
@@ -369,7 +371,16 @@ describe('deleteRecordingPermanently', () => {
     const observed = observedTable();
     await deleteRecordingPermanently({ db: observed.table, now: () => T2 }, org.orgId, recording.id);
     expect(observed.commands).toEqual(['GetCommand', 'TransactWriteCommand']);
-    expect(observed.transactions).toEqual([[`Delete REC#${recording.id}`, 'Update ORG', `Delete TRASHTIMER#${recording.id}`, `Put DELETED#recording#${recording.id}`]]);
+    expect(observed.transactions).toEqual([
+      [
+        `Delete REC#${recording.id}`,
+        'Update ORG',
+        `Update DAY#${recording.created_at.slice(0, 10)}`,
+        `Update MONTH#${recording.created_at.slice(0, 7)}`,
+        `Delete TRASHTIMER#${recording.id}`,
+        `Put DELETED#recording#${recording.id}`,
+      ],
+    ]);
     expect(await getRecording(db, org.orgId, recording.id)).toBeUndefined();
     expect(await timerOf(org, recording.id)).toBeUndefined();
     expect(await counters(org)).toEqual({ live: 0, trash: 0, recorder: { count: 0, latest: null } });

@@ -4,6 +4,7 @@ import type { TableContext } from '../../storage/dynamo';
 import { getTag, putTag } from '../../storage/tags';
 import { getTemplate, putTemplate } from '../../storage/templates';
 import { ensureApiKey } from './api-keys';
+import { rebuildDerivedIndexes } from './derived-indexes';
 import { ensureInvite } from './ensure-invite';
 import { ensureRecording } from './ensure-recording';
 import { ensureMemberSettings, type SettingsFixtureDeps } from './ensure-member-settings';
@@ -46,6 +47,8 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
   }
   // Last: an invitation is refused for an active member, so the memberships come first.
   for (const invite of fixture.invites) count('invites', await ensureInvite(db, invite, now));
+  // An organization stored before the derived indexes existed gets them now (a no-op for the others).
+  for (const org of fixture.orgs) await rebuildDerivedIndexes(db, org.id, now);
   return summary;
 }
 

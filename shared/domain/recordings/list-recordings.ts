@@ -4,6 +4,7 @@ import type { ListRecordingsQuery } from '../../schemas/recordings';
 import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
+import { countRecordingsInDays, wholeDays } from '../../storage/recording-day-counts';
 import { countMatching, readRecordingPage, readRecordingPageFromEnd, type RecordingFilter, type RecordingPage } from '../../storage/recording-index';
 import type { Recording } from '../../storage/recordings';
 import { findUserIdByEmail } from '../../storage/users';
@@ -40,8 +41,8 @@ export interface ListResult {
 
 /**
  * A page of recordings, newest first (created_at, then id), by page number or keyset
- * cursor. The total comes from a maintained count when no filter is set, else from a
- * COUNT over the filter (docs/data-model.md gives each cost). Page 1 and a cursor's page
+ * cursor. The total comes from maintained counts when the filter has no tags (totalOf),
+ * else from a COUNT over the filter (docs/data-model.md gives each cost). Page 1 and a cursor's page
  * read their own entries beside the total; a deeper page number needs the total first, to
  * read nothing past the end and to come from the nearer end (deepPage).
  */
@@ -81,6 +82,12 @@ async function deepPage(db: TableContext, filter: RecordingFilter, offset: numbe
   return { ...(await readRecordingPageFromEnd(db, filter, { fromEnd, limit: pageSize })), hasMore: fromEnd > 0 };
 }
 
+/**
+ * The list's total: the organization's counters without a filter, the recorder's membership
+ * for one recorder's live list, the day and month counts for a date range of the whole
+ * organization (read beside the organization, which says whether they are complete), and a
+ * COUNT over the matches for anything else (tags, a recorder's range or trash).
+ */
 async function totalOf(db: TableContext, filter: RecordingFilter): Promise<number> {
   const unbounded = !filter.from && !filter.to && !filter.tagIds?.length;
   if (unbounded && !filter.recordedBy) {
@@ -89,6 +96,11 @@ async function totalOf(db: TableContext, filter: RecordingFilter): Promise<numbe
   }
   // The recorder's membership counts only its live recordings.
   if (unbounded && filter.recordedBy && filter.bin === 'LIVE') return (await getMembership(db, filter.orgId, filter.recordedBy))?.recording_count ?? 0;
+  const days = filter.tagIds?.length || filter.recordedBy ? undefined : wholeDays(filter.from, filter.to);
+  if (days) {
+    const [org, counted] = await Promise.all([getOrganization(db, filter.orgId), countRecordingsInDays(db, filter.orgId, filter.bin, days)]);
+    if (org?.recording_days_index_at) return counted;
+  }
   return countMatching(db, filter);
 }
 

@@ -134,8 +134,8 @@ export async function assertOrgTags(db: TableContext, orgId: string, tagIds: str
  */
 export async function createRecording(deps: RecordingDeps, recording: Recording, parts: RecordingParts = {}): Promise<void> {
   const { db } = deps;
-  // The recording, its parts, its links and the two counters share one transaction.
-  if (relatedItemCount(recording.org_id, recording.id, parts) + recording.tags.length + 3 > TRANSACTION_WRITE_LIMIT) {
+  // The recording, its parts, its links, the two counters and the day and month counts share one transaction.
+  if (relatedItemCount(recording.org_id, recording.id, parts) + recording.tags.length + 5 > TRANSACTION_WRITE_LIMIT) {
     throw ValidationError.field('transcript', 'too_long', 'is too large to store with the recording at once');
   }
   await committed(async () => {

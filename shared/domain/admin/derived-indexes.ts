@@ -1,0 +1,30 @@
+import { NotFoundError } from '../../http/errors';
+import type { TableContext } from '../../storage/dynamo';
+import { rebuildMemberSearchIndex } from '../../storage/member-search';
+import { getOrganization } from '../../storage/organizations';
+import { rebuildRecordingDayCounts } from '../../storage/recording-day-counts';
+
+/** What a rebuild did to each of an organization's derived indexes: left alone when complete and not forced. */
+export interface DerivedIndexesOutcome {
+  org_id: string;
+  member_search: { entries: number; shards: number } | 'complete';
+  recording_day_counts: { recordings: number; items: number } | 'complete';
+}
+
+/**
+ * Builds an organization's derived indexes (the member search index, the recording day
+ * counts) from its items, for an organization created before they existed. An organization
+ * created since keeps them complete on every write, and is left alone unless `force`.
+ * It reads every member and recording index entry of the organization: run it when the
+ * organization is quiet, as writes racing it may be missed (docs/data-model.md).
+ */
+export async function rebuildDerivedIndexes(db: TableContext, orgId: string, now: Date, { force = false } = {}): Promise<DerivedIndexesOutcome> {
+  const org = await getOrganization(db, orgId);
+  if (!org) throw new NotFoundError('ORG_NOT_FOUND', `Organization ${orgId} does not exist.`);
+  const at = now.toISOString();
+  const [memberSearch, dayCounts] = await Promise.all([
+    force || !org.member_search_index_at ? rebuildMemberSearchIndex(db, orgId, at) : ('complete' as const),
+    force || !org.recording_days_index_at ? rebuildRecordingDayCounts(db, orgId, at) : ('complete' as const),
+  ]);
+  return { org_id: orgId, member_search: memberSearch, recording_day_counts: dayCounts };
+}
