@@ -37,11 +37,8 @@ export interface RecordingChange {
   tagLinks: { write: string[]; remove: string[] };
   /** How the organization's live and trash counters move (none when both are 0). */
   organizationCounts: { live: number; trash: number };
-  /**
-   * The recorder's live recording count as read, the count it moves to and its newest
-   * live recording's created_at; committed only if the count is still the one read.
-   */
-  recorderCounts?: { userId: string; read: number; next: number; latestRecordingAt: string | null };
+  /** How the recorder's live recording count and newest live recording move (RecorderCounts). */
+  recorderCounts?: RecorderCounts;
   /**
    * The trash timer: `set` when the recording enters the trash (its retention runs out at
    * `purgeAt`), `remove` when it leaves it (restored or deleted for good).
@@ -50,6 +47,21 @@ export interface RecordingChange {
   /** A permanent delete's moment: the tombstone written with it is the `recording.deleted` event. */
   tombstone?: { deletedAt: string };
 }
+
+/**
+ * How a recording change moves its recorder's membership counters.
+ *
+ * - `arrives`: one more live recording. The count is added to whatever it is now, so
+ *   concurrent uploads of one member do not race on it; `newest` is the recording's
+ *   created_at when it is later than the newest one read, and is then set only while no
+ *   later one was set meanwhile (else the change is planned again, without it).
+ * - `recount`: the count as read and the count it moves to, with the newest live
+ *   recording that remains (a recording leaving the live list); committed only if the count
+ *   is still the one read.
+ */
+export type RecorderCounts =
+  | { kind: 'arrives'; userId: string; newest?: string }
+  | { kind: 'recount'; userId: string; read: number; next: number; latestRecordingAt: string | null };
 
 /** The parts of a recording transaction, by what their write or condition concerns. */
 export type RecordingPart = 'recording' | 'relatedItem' | 'tagLink' | 'organization' | 'dayCounts' | 'recorder' | 'trashTimer' | 'tombstone';
@@ -75,7 +87,7 @@ function conditionOf(relies: RecordingCondition): { ConditionExpression: string;
 /**
  * Commits a recording change all-or-nothing: the recording (put or deleted, only while
  * `relies` holds), its related items, its tag links, the organization's counters (the
- * organization must exist) and its day counts, the recorder's (only at the count read), its trash timer and,
+ * organization must exist) and its day counts, the recorder's (RecorderCounts), its trash timer and,
  * for a permanent delete, its tombstone. A failed condition or a concurrent transaction
  * becomes a WriteConflict naming the parts concerned.
  */
@@ -141,18 +153,34 @@ export async function rearmTrashTimer(db: TableContext, timer: TrashTimer): Prom
 }
 
 /**
- * The recorder's membership counts its live recordings and the newest one's created_at.
- * The write is conditioned on the count it was computed from, so two changes racing on
- * one recorder cannot both apply to the same starting point.
+ * The recorder's membership counts its live recordings and the newest one's created_at
+ * (RecorderCounts): an arrival adds one, a recount writes the count it computed only if
+ * the count is still the one it read.
  */
-function recorderCountsChange(db: TableContext, orgId: string, counts: NonNullable<RecordingChange['recorderCounts']>): TransactItem {
+function recorderCountsChange(db: TableContext, orgId: string, counts: RecorderCounts): TransactItem {
+  const Key = keys.membership(orgId, counts.userId);
+  if (counts.kind === 'recount') {
+    return {
+      Update: {
+        TableName: db.tableName,
+        Key,
+        UpdateExpression: 'SET recording_count = :next, latest_recording_at = :latest',
+        ConditionExpression: 'recording_count = :current',
+        ExpressionAttributeValues: { ':next': counts.next, ':latest': counts.latestRecordingAt, ':current': counts.read },
+      },
+    };
+  }
+  if (counts.newest === undefined) {
+    return { Update: { TableName: db.tableName, Key, UpdateExpression: 'ADD recording_count :one', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':one': 1 } } };
+  }
   return {
     Update: {
       TableName: db.tableName,
-      Key: keys.membership(orgId, counts.userId),
-      UpdateExpression: 'SET recording_count = :next, latest_recording_at = :latest',
-      ConditionExpression: 'recording_count = :current',
-      ExpressionAttributeValues: { ':next': counts.next, ':latest': counts.latestRecordingAt, ':current': counts.read },
+      Key,
+      UpdateExpression: 'ADD recording_count :one SET latest_recording_at = :newest',
+      // Strings compare by bytes: ISO timestamps in UTC compare as moments.
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(latest_recording_at) OR latest_recording_at = :null OR latest_recording_at < :newest)',
+      ExpressionAttributeValues: { ':one': 1, ':newest': counts.newest, ':null': null },
     },
   };
 }

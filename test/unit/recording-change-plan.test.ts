@@ -42,17 +42,17 @@ const live = recording();
 const trashed = recording({ deleted_at: '2026-01-11T00:00:00.000Z', updated_at: '2026-01-11T00:00:00.000Z' });
 
 describe('planRecordingChange', () => {
-  it('a new live recording: a link per tag, one more live recording, and the recorder counts it as its newest when it is', () => {
+  it('a new live recording: a link per tag, one more live recording, and the recorder adds it to its count and as its newest when it is', () => {
     const plan = planRecordingChange({ after: live, relies: { kind: 'new' }, recorder: { membership: membership(2, '2026-01-01T00:00:00.000Z') } });
     expect(plan.tagLinks).toEqual({ write: ['tag_a', 'tag_b'], remove: [] });
     expect(plan.organizationCounts).toEqual({ live: 1, trash: 0 });
-    expect(plan.recorderCounts).toEqual({ userId: 'usr_1', read: 2, next: 3, latestRecordingAt: live.created_at });
+    expect(plan.recorderCounts).toEqual({ kind: 'arrives', userId: 'usr_1', newest: live.created_at });
     expect(plan.relies).toEqual({ kind: 'new' });
   });
 
-  it('an older live recording does not replace the newest one the recorder already has', () => {
+  it('an older live recording is added to the count without replacing the newest one the recorder already has', () => {
     const plan = planRecordingChange({ after: live, relies: { kind: 'new' }, recorder: { membership: membership(1, '2026-06-01T00:00:00.000Z') } });
-    expect(plan.recorderCounts).toMatchObject({ next: 2, latestRecordingAt: '2026-06-01T00:00:00.000Z' });
+    expect(plan.recorderCounts).toEqual({ kind: 'arrives', userId: 'usr_1' });
   });
 
   it('a new recording created in the trash: no link, one more in the trash, the recorder untouched', () => {
@@ -79,7 +79,7 @@ describe('planRecordingChange', () => {
     });
     expect(plan.tagLinks).toEqual({ write: [], remove: ['tag_a', 'tag_b'] });
     expect(plan.organizationCounts).toEqual({ live: -1, trash: 1 });
-    expect(plan.recorderCounts).toEqual({ userId: 'usr_1', read: 2, next: 1, latestRecordingAt: '2026-01-05T00:00:00.000Z' });
+    expect(plan.recorderCounts).toEqual({ kind: 'recount', userId: 'usr_1', read: 2, next: 1, latestRecordingAt: '2026-01-05T00:00:00.000Z' });
   });
 
   it('the last live recording of a recorder leaves it with none (latest null)', () => {
@@ -91,7 +91,7 @@ describe('planRecordingChange', () => {
     const plan = planRecordingChange({ before: trashed, after: live, relies: { kind: 'stored', stillIn: 'TRASH' }, recorder: { membership: membership(0, null) } });
     expect(plan.tagLinks).toEqual({ write: ['tag_a', 'tag_b'], remove: [] });
     expect(plan.organizationCounts).toEqual({ live: 1, trash: -1 });
-    expect(plan.recorderCounts).toEqual({ userId: 'usr_1', read: 0, next: 1, latestRecordingAt: live.created_at });
+    expect(plan.recorderCounts).toEqual({ kind: 'arrives', userId: 'usr_1', newest: live.created_at });
   });
 
   it('a permanent delete of a live recording removes its links and one live recording; of a trashed one, one from the trash only (and its trash timer); both leave a tombstone', () => {

@@ -50,7 +50,6 @@ function committed<T>(step: () => Promise<T>): Promise<T> {
 
 const isLive = (recording: Recording | undefined): recording is Recording => recording !== undefined && !recording.deleted_at;
 const isTrashed = (recording: Recording | undefined): recording is Recording => recording !== undefined && Boolean(recording.deleted_at);
-const laterOf = (a: string | null, b: string) => (a && a > b ? a : b);
 
 /** What a change needs to know of the recorder: its membership, and its newest other live recording when one leaves the live list. */
 export interface RecorderState {
@@ -103,8 +102,14 @@ export function planRecordingChange(change: {
   }
   if (recorder && liveMove !== 0) {
     const { membership } = recorder;
-    const latest = isLive(after) ? laterOf(membership.latest_recording_at, after.created_at) : (recorder.newestOtherLiveAt ?? null);
-    plan.recorderCounts = { userId: membership.user_id, read: membership.recording_count, next: membership.recording_count + liveMove, latestRecordingAt: latest };
+    if (isLive(after)) {
+      // An arrival adds to the count as it stands: many uploads of one member commit side by side.
+      const newest = membership.latest_recording_at === null || after.created_at > membership.latest_recording_at ? after.created_at : undefined;
+      plan.recorderCounts = { kind: 'arrives', userId: membership.user_id, ...(newest === undefined ? {} : { newest }) };
+    } else {
+      const latest = recorder.newestOtherLiveAt ?? null;
+      plan.recorderCounts = { kind: 'recount', userId: membership.user_id, read: membership.recording_count, next: membership.recording_count + liveMove, latestRecordingAt: latest };
+    }
   }
   return plan;
 }
