@@ -179,7 +179,8 @@ function recorderCountsChange(db: TableContext, orgId: string, counts: RecorderC
       Key,
       UpdateExpression: 'ADD recording_count :one SET latest_recording_at = :newest',
       // Strings compare by bytes: ISO timestamps in UTC compare as moments.
-      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(latest_recording_at) OR latest_recording_at = :null OR latest_recording_at < :newest)',
+      // Equal moments both hold: only a later recording committed first sends this change back to be planned again.
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(latest_recording_at) OR latest_recording_at = :null OR latest_recording_at <= :newest)',
       ExpressionAttributeValues: { ':one': 1, ':newest': counts.newest, ':null': null },
     },
   };

@@ -23,7 +23,9 @@ import { newId } from '../../shared/ids';
 import type { ListUsersQuery } from '../../shared/schemas/members';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
-import { membershipItem, type Membership } from '../../shared/storage/memberships';
+import { queryAll } from '../../shared/storage/query-all';
+import { rebuildMemberSearchIndex } from '../../shared/storage/member-search';
+import { membershipItem, searchActiveMembers, type Membership } from '../../shared/storage/memberships';
 import type { Organization } from '../../shared/storage/organizations';
 import type { User } from '../../shared/storage/users';
 import {
@@ -42,6 +44,7 @@ import {
   writeReport,
   type WallTimes,
 } from './support/bench-harness';
+import { startedDirectly, type SummaryRow } from './support/bench-summary';
 
 const WARM_UPS = 3;
 const RUNS = 20;
@@ -126,10 +129,14 @@ async function writeWithBatches(db: TableContext, spec: OrgSpec, now: Date): Pro
     active_member_count: spec.activeMembers,
     created_at: timestamp,
     updated_at: timestamp,
+    member_search_index_at: timestamp,
+    recording_days_index_at: timestamp,
   };
   const items: Record<string, unknown>[] = [{ ...keys.organization(spec.orgId), ...organization }];
   for (const { user, status } of spec.members) items.push(membershipItem(membershipOf(spec.orgId, user, status, timestamp)));
   await inPool(chunks(items, BATCH_SIZE), WRITE_CONCURRENCY, (batch) => batchPut(db, batch));
+  // The member search index the membership transactions would have kept, built from the memberships.
+  await rebuildMemberSearchIndex(db, spec.orgId, timestamp);
 }
 
 /** The membership addMember builds for a user. */
@@ -174,6 +181,10 @@ async function checkItemShapes(db: TableContext, viaDomain: OrgSpec, viaBatch: O
 /** What DynamoDB did for one listMembers call. */
 interface Tally {
   requests: number;
+  /** Waves of requests: a request sent after every earlier one was answered starts a new round trip. */
+  roundTrips: number;
+  /** When the latest answer of the current wave came (performance.now()). */
+  waveEnd: number;
   itemsRead: number;
   /** undefined when DynamoDB Local reports no consumed capacity. */
   readCapacityUnits: number | undefined;
@@ -186,9 +197,12 @@ interface Tally {
  * Returns a function that hands over the tally so far and starts a new one.
  */
 function instrument(db: TableContext): () => Tally {
-  const emptyTally = (): Tally => ({ requests: 0, itemsRead: 0, readCapacityUnits: undefined });
+  const emptyTally = (): Tally => ({ requests: 0, roundTrips: 0, waveEnd: -1, itemsRead: 0, readCapacityUnits: undefined });
   return tallyRequests(db, 'listUsersBenchTally', emptyTally, (tally, request) => {
     tally.requests += request.attempts;
+    // Requests are observed as they are answered; one sent before the wave's last answer ran beside it.
+    if (request.start >= tally.waveEnd) tally.roundTrips += 1;
+    tally.waveEnd = Math.max(tally.waveEnd, request.end);
     tally.itemsRead += request.itemsRead;
     if (request.capacityUnits !== undefined) tally.readCapacityUnits = (tally.readCapacityUnits ?? 0) + request.capacityUnits;
   });
@@ -197,6 +211,8 @@ function instrument(db: TableContext): () => Tally {
 interface Scenario {
   label: string;
   query: ListUsersQuery;
+  /** The call measured instead of listMembers: the read of every active membership `q` did before its index. */
+  call?: (db: TableContext) => Promise<{ emails: string[]; total: number }>;
   /** Emails the page must hold, in order, and the total it must report. */
   expectedEmails: string[];
   expectedTotal: number;
@@ -236,6 +252,16 @@ function scenarios(spec: OrgSpec): Scenario[] {
       expectedEmails: page(matches, 1, 25),
       expectedTotal: matches.length,
     },
+    {
+      label: `q=${SEARCH_WORD}, limit 25, before the index`,
+      query: { page: 1, limit: 25, q: SEARCH_WORD },
+      call: async (db) => {
+        const all = await searchActiveMembers(db, spec.orgId, SEARCH_WORD);
+        return { emails: all.slice(0, 25).map((m) => m.email), total: all.length };
+      },
+      expectedEmails: page(matches, 1, 25),
+      expectedTotal: matches.length,
+    },
   ];
 }
 
@@ -245,6 +271,7 @@ interface Result {
   scenario: string;
   query: ListUsersQuery;
   requests: number;
+  round_trips: number;
   items_read: number;
   items_returned: number;
   total_reported: number;
@@ -254,19 +281,25 @@ interface Result {
 
 /** Checks the answer once, then times RUNS calls after WARM_UPS (the JVM and sockets warm up). */
 async function measure(db: TableContext, takeTally: () => Tally, spec: OrgSpec, scenario: Scenario): Promise<Result> {
+  const call =
+    scenario.call ??
+    (async (table: TableContext) => {
+      const { members, pagination } = await listMembers(table, spec.orgId, scenario.query);
+      return { emails: members.map((member) => member.email), total: pagination.total };
+    });
   takeTally();
-  const checked = await listMembers(db, spec.orgId, scenario.query);
+  const checked = await call(db);
   // listMembers does the same reads every call, so one call's tally stands for all.
   const tally = takeTally();
-  const emails = checked.members.map((member) => member.email);
-  if (JSON.stringify(emails) !== JSON.stringify(scenario.expectedEmails) || checked.pagination.total !== scenario.expectedTotal) {
+  const { emails } = checked;
+  if (JSON.stringify(emails) !== JSON.stringify(scenario.expectedEmails) || checked.total !== scenario.expectedTotal) {
     throw new Error(
-      `${spec.name} / ${scenario.label}: got ${emails.length} members (total ${checked.pagination.total}), ` +
+      `${spec.name} / ${scenario.label}: got ${emails.length} members (total ${checked.total}), ` +
         `expected ${scenario.expectedEmails.length} (total ${scenario.expectedTotal}) in email order`,
     );
   }
   // The checked call above was the first warm-up.
-  const times = await timeCalls(() => listMembers(db, spec.orgId, scenario.query), WARM_UPS - 1, RUNS);
+  const times = await timeCalls(() => call(db), WARM_UPS - 1, RUNS);
   takeTally();
   return {
     org: spec.name,
@@ -274,9 +307,10 @@ async function measure(db: TableContext, takeTally: () => Tally, spec: OrgSpec, 
     scenario: scenario.label,
     query: scenario.query,
     requests: tally.requests,
+    round_trips: tally.roundTrips,
     items_read: tally.itemsRead,
-    items_returned: checked.members.length,
-    total_reported: checked.pagination.total,
+    items_returned: emails.length,
+    total_reported: checked.total,
     consumed_read_capacity_units: tally.readCapacityUnits ?? null,
     wall_ms: wallTimes(times),
   };
@@ -286,11 +320,12 @@ async function measure(db: TableContext, takeTally: () => Tally, spec: OrgSpec, 
 // Output
 
 function printResults(results: Result[]): void {
-  const header = ['org', 'scenario', 'requests', 'items read', 'returned', 'total', 'read CU', 'median ms', 'min ms', 'max ms'];
+  const header = ['org', 'scenario', 'requests', 'round trips', 'items read', 'returned', 'total', 'read CU', 'median ms', 'min ms', 'max ms'];
   const rows = results.map((r) => [
     `${r.active_members.toLocaleString('en-US')} active`,
     r.scenario,
     String(r.requests),
+    String(r.round_trips),
     r.items_read.toLocaleString('en-US'),
     String(r.items_returned),
     r.total_reported.toLocaleString('en-US'),
@@ -318,12 +353,27 @@ const LOCAL_CAVEAT =
   'DynamoDB Local returns a filtered Query (the q search) in one response however much it reads; ' +
   'DynamoDB stops every 1 MB read, so in AWS the q search sends about 1 request per 128 read CU (per MB read).';
 
-async function main(): Promise<void> {
+/** The size of an organization's member search shards: what one membership change rewrites. */
+interface ShardSizes {
+  shards: number;
+  average_bytes: number;
+  max_bytes: number;
+}
+
+async function shardSizes(db: TableContext, orgId: string): Promise<ShardSizes> {
+  const items = await queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.memberSearchShard(orgId, 0).PK } });
+  // The item's size as DynamoDB counts it is about its attribute names and values; the packed entries dominate.
+  const sizes = items.map((item) => Buffer.byteLength(JSON.stringify({ ...item, entries: undefined })) + (item.entries as Uint8Array).length);
+  return { shards: sizes.length, average_bytes: Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length), max_bytes: Math.max(...sizes) };
+}
+
+/** Runs the benchmark, prints its table and writes its report; returns its results. */
+async function run(): Promise<{ results: Result[]; shards: ShardSizes }> {
   // As the npm start and cli scripts do: the SDK's notice about Node 22 is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const started = performance.now();
   // Setup writes and the measured reads use separate clients, so only the reads are tallied.
-  await withBenchTable('list-users', async ({ setupDb, benchDb }) => {
+  return withBenchTable('list-users', async ({ setupDb, benchDb }) => {
     const now = new Date();
     const small = orgSpec({ orgId: 'org_bench_small', name: 'Bench 100', active: 100, searchMatches: 5 }, now);
     const large = orgSpec({ orgId: 'org_bench_large', name: 'Bench 10k', active: 10_000, searchMatches: 5 }, now);
@@ -335,6 +385,8 @@ async function main(): Promise<void> {
     await checkItemShapes(setupDb, small, large);
     console.log(`${large.name}: ${large.members.length} members written with BatchWrite in ${secondsSince(batchStarted)} s`);
     const setupSeconds = secondsSince(setupStarted);
+    const shards = await shardSizes(setupDb, large.orgId);
+    console.log(`${large.name}: member search index of ${shards.shards} shards, ${shards.average_bytes} bytes on average, ${shards.max_bytes} at most`);
 
     const takeTally = instrument(benchDb);
     const results: Result[] = [];
@@ -351,13 +403,46 @@ async function main(): Promise<void> {
       setup_seconds: setupSeconds,
       total_seconds: totalSeconds,
       note: LOCAL_CAVEAT,
+      member_search_shards: shards,
       results,
     };
     writeReport(RESULTS_FILE, report, totalSeconds);
+    return { results, shards };
   });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+/** The `q` search and deep page rows of the benchmark table (issue 15's goals). */
+export async function summary(): Promise<SummaryRow[]> {
+  const { results, shards } = await run();
+  const find = (activeMembers: number, label: string) => {
+    const found = results.find((r) => r.active_members === activeMembers && r.scenario.startsWith(label));
+    if (!found) throw new Error(`no result for ${label} at ${activeMembers}`);
+    return found;
+  };
+  const q = `q=${SEARCH_WORD}, limit 25`;
+  const before = find(10_000, `${q}, before the index`);
+  const after = results.find((r) => r.active_members === 10_000 && r.scenario === q)!;
+  const small = results.find((r) => r.active_members === 100 && r.scenario === q)!;
+  const units = (r: Result) => r.consumed_read_capacity_units ?? Number.NaN;
+  const last = find(10_000, 'last page');
+  const middle = find(10_000, 'middle page');
+  return [
+    { area: 'q search', measure: 'List users q at 10,000: read units (before: every membership)', value: `${units(after)} (before ${units(before)})`, goal: `≤ ${(units(before) * 0.05).toFixed(1)} (5 %)`, met: units(after) <= units(before) * 0.05 },
+    { area: 'q search', measure: 'List users q at 10,000: round trips', value: String(after.round_trips), goal: '≤ 2', met: after.round_trips <= 2 },
+    { area: 'q search', measure: 'List users q: median ms at 10,000 / at 100', value: `${after.wall_ms.median.toFixed(1)} / ${small.wall_ms.median.toFixed(1)} (before ${before.wall_ms.median.toFixed(1)} at 10,000)` },
+    {
+      area: 'q search',
+      measure: 'index write per membership change at 10,000: one shard read and written',
+      value: `${(shards.average_bytes / 1024).toFixed(1)} KB average, ${(shards.max_bytes / 1024).toFixed(1)} KB largest: about 1 RCU + ${Math.ceil(shards.average_bytes / 1024) * 2} WCU (transactional)`,
+    },
+    { area: 'deep pages', measure: `List users ${last.scenario} at 10,000: items read`, value: last.items_read.toLocaleString('en-US') },
+    { area: 'deep pages', measure: `List users ${middle.scenario} at 10,000: items read`, value: middle.items_read.toLocaleString('en-US') },
+  ];
+}
+
+if (startedDirectly(__filename)) {
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

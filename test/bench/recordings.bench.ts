@@ -37,6 +37,7 @@ import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
+import { countRecordingsInDays, rebuildRecordingDayCounts, wholeDays } from '../../shared/storage/recording-day-counts';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { recordingItem, tagLinkItems, type Recording } from '../../shared/storage/recordings';
 import { putTag, type Tag } from '../../shared/storage/tags';
@@ -58,6 +59,7 @@ import {
   writeReport,
   type WallTimes,
 } from './support/bench-harness';
+import { startedDirectly, type SummaryRow } from './support/bench-summary';
 
 const WARM_UPS = 3;
 const RUNS = 20;
@@ -73,6 +75,8 @@ const DAY_MS = 86_400_000;
 /** The measured filters: a week and a day inside it, one recorder, the first two tags. */
 const WEEK = { startDate: '2025-03-22', endDate: '2025-03-28' };
 const DAY = '2025-03-25';
+/** A one-year range over every recording, its ends inside months (the days at either end are counted by day). */
+const YEAR = { startDate: '2024-05-10', endDate: '2025-05-09' };
 const RECORDER_INDEX = 3;
 const RESULTS_FILE = path.resolve(__dirname, '../../bench-results/recordings.json');
 
@@ -233,6 +237,8 @@ async function writeWithBatches(db: TableContext, spec: OrgSpec, now: Date): Pro
       }),
     );
   }
+  // The day and month counts createRecording would have moved, counted from the recordings index.
+  await rebuildRecordingDayCounts(db, spec.orgId, now.toISOString());
 }
 
 /** The counts createRecording and softDeleteRecording maintain, from the recordings in memory. */
@@ -385,12 +391,13 @@ function minus(whole: Tally, part: Tally, where: string): Tally {
   return result;
 }
 
-type TotalPath = 'org counter' | 'recorder counter' | 'countMatching';
+type TotalPath = 'org counter' | 'recorder counter' | 'day counts' | 'countMatching';
 
 /**
  * The total on its own, by the path listRecordings takes for the filter (its `totalOf`):
  * the org's maintained count when nothing bounds the list, the recorder's membership count
- * for a recorder alone in the live list, else countMatching.
+ * for a recorder alone in the live list, the day and month counts for a date range of the
+ * whole organization, else countMatching.
  */
 async function totalAlone(db: TableContext, filter: RecordingFilter): Promise<{ value: number; path: TotalPath }> {
   const unbounded = !filter.from && !filter.to && !filter.tagIds?.length;
@@ -400,6 +407,11 @@ async function totalAlone(db: TableContext, filter: RecordingFilter): Promise<{ 
   }
   if (unbounded && filter.bin === 'LIVE') {
     return { value: (await getMembership(db, filter.orgId, filter.recordedBy!))?.recording_count ?? 0, path: 'recorder counter' };
+  }
+  const days = filter.tagIds?.length || filter.recordedBy ? undefined : wholeDays(filter.from, filter.to);
+  if (days) {
+    const [, value] = await Promise.all([getOrganization(db, filter.orgId), countRecordingsInDays(db, filter.orgId, filter.bin, days)]);
+    return { value, path: 'day counts' };
   }
   return { value: await countMatching(db, filter), path: 'countMatching' };
 }
@@ -435,6 +447,9 @@ function scenarios(spec: OrgSpec): Scenario[] {
     { key: 'cursor', label: 'unfiltered, page 2 by cursor, limit 20', filter: base, page: 2, limit: 20, cursorAfterPage: 1 },
     { key: 'week', label: `week ${WEEK.startDate}..${WEEK.endDate}, limit 20`, filter: week, page: 1, limit: 20 },
     { key: 'day', label: `day ${DAY}, limit 20`, filter: day, page: 1, limit: 20 },
+    { key: 'year', label: `year ${YEAR.startDate}..${YEAR.endDate}, limit 20`, filter: { ...base, ...dayBounds(YEAR) }, page: 1, limit: 20 },
+    // The issue's example of a deep page number: in the middle of a 10,000-recording list.
+    { key: 'page100-50', label: 'unfiltered, page 100 by number, limit 50', filter: base, page: 100, limit: 50 },
     { key: 'recorder', label: 'recorder, limit 20', filter: { ...base, recordedBy }, page: 1, limit: 20 },
     { key: 'recorder-week', label: 'recorder + week, limit 20', filter: { ...week, recordedBy }, page: 1, limit: 20 },
     { key: 'tag-any-1', label: 'tag any (1 tag), limit 20', filter: { ...base, tagIds: [tag0] }, page: 1, limit: 20 },
@@ -606,10 +621,11 @@ const LOCAL_CAVEAT =
   'DynamoDB Local may answer a COUNT or filtered Query in fewer responses than DynamoDB, which stops every 1 MB read: ' +
   'in AWS a countMatching total sends about 1 Query per 128 read CU (per MB read). Items read and read CU are the same.';
 
-async function main(): Promise<void> {
+/** Runs the benchmark, prints its tables and writes its report; returns its results. */
+async function run(): Promise<Result[]> {
   const started = performance.now();
   // Setup writes and the measured reads use separate clients, so only the reads are tallied.
-  await withBenchTable('recordings', async ({ setupDb, benchDb }) => {
+  return withBenchTable('recordings', async ({ setupDb, benchDb }) => {
     const now = new Date();
     const small = orgSpec({ orgId: 'org_bench_rec_small', name: 'Bench 100', live: 100, deleted: 3, seed: 100 }, now);
     const large = orgSpec({ orgId: 'org_bench_rec_large', name: 'Bench 10k', live: 10_000, deleted: 5, seed: 10_000 }, now);
@@ -668,10 +684,41 @@ async function main(): Promise<void> {
       growth,
     };
     writeReport(RESULTS_FILE, report, totalSeconds);
+    return results;
   });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+/** The date-range total and deep page rows of the benchmark table (issue 15's goals). */
+export async function summary(): Promise<SummaryRow[]> {
+  const results = await run();
+  const at = (org: 'Bench 100' | 'Bench 10k', key: string) => {
+    const found = results.find((r) => r.org === org && r.key === key);
+    if (!found) throw new Error(`no result for ${key} in ${org}`);
+    return found;
+  };
+  const year = at('Bench 10k', 'year');
+  const [weekSmall, weekLarge] = [at('Bench 100', 'week'), at('Bench 10k', 'week')];
+  const weekRatio = weekLarge.wall_ms.median / weekSmall.wall_ms.median;
+  const last = at('Bench 10k', 'last');
+  const page100 = at('Bench 10k', 'page100-50');
+  return [
+    { area: 'totals', measure: `List recordings one-year total at 10,000 (${year.matching.toLocaleString('en-US')} match): items read`, value: String(year.total_cost.items_read), goal: '≤ 400', met: year.total_cost.items_read <= 400 },
+    {
+      area: 'totals',
+      measure: 'List recordings one-week range: median ms at 10,000 / at 100',
+      value: `${weekLarge.wall_ms.median.toFixed(1)} / ${weekSmall.wall_ms.median.toFixed(1)} = ${weekRatio.toFixed(2)}×`,
+      goal: '≤ 1.2×',
+      met: weekRatio <= 1.2,
+    },
+    { area: 'totals', measure: 'List recordings one-week total at 10,000: items read', value: `${weekLarge.total_cost.items_read} (${weekLarge.matching.toLocaleString('en-US')} match)` },
+    { area: 'deep pages', measure: `List recordings ${last.scenario} at 10,000: items read`, value: String(last.call.items_read) },
+    { area: 'deep pages', measure: 'List recordings page=100&limit=50 at 10,000: items read, median ms', value: `${page100.call.items_read.toLocaleString('en-US')}, ${page100.wall_ms.median.toFixed(1)} ms` },
+  ];
+}
+
+if (startedDirectly(__filename)) {
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
