@@ -12,6 +12,13 @@ import type { EnsureOutcome } from './directory';
 export async function ensureRecording(db: TableContext, entry: Fixture['recordings'][number], now: Date): Promise<EnsureOutcome> {
   if (await getRecording(db, entry.org_id, entry.id)) return 'unchanged';
   await assertOrgTags(db, entry.org_id, entry.tags, `recordings.${entry.id}.tags`);
+  const { recording, parts } = fixtureRecording(entry, now);
+  await createRecording({ db, now: () => now }, recording, parts);
+  return 'created';
+}
+
+/** The recording and related parts a fixture entry stands for (shared by the one-entry and the bulk path). */
+export function fixtureRecording(entry: Fixture['recordings'][number], now: Date): { recording: Recording; parts: RecordingParts } {
   const createdAt = entry.created_at ?? now.toISOString();
   const recording: Recording = {
     id: entry.id,
@@ -50,6 +57,5 @@ export async function ensureRecording(db: TableContext, entry: Fixture['recordin
     })),
     translation: entry.translation && { id: `${entry.id}_translation`, created_at: createdAt, updated_at: createdAt, ...entry.translation },
   };
-  await createRecording({ db, now: () => now }, recording, parts);
-  return 'created';
+  return { recording, parts };
 }

@@ -1,14 +1,16 @@
 import { ConflictError } from '../../http/errors';
 import type { Fixture } from '../../schemas/fixture';
 import type { TableContext } from '../../storage/dynamo';
+import { recountOrganization } from '../../storage/bulk-writes';
+import { getOrganization } from '../../storage/organizations';
 import { getTag, putTag } from '../../storage/tags';
 import { getTemplate, putTemplate } from '../../storage/templates';
 import { ensureApiKey } from './api-keys';
 import { rebuildDerivedIndexes } from './derived-indexes';
 import { ensureInvite } from './ensure-invite';
-import { ensureRecording } from './ensure-recording';
+import { ensureMembershipsInBulk, ensureRecordingsInBulk, ensureUsersInBulk } from './ensure-in-bulk';
 import { ensureMemberSettings, type SettingsFixtureDeps } from './ensure-member-settings';
-import { ensureMembership, ensureOrganization, ensureUser, type EnsureOutcome } from './directory';
+import { ensureOrganization, type EnsureOutcome } from './directory';
 
 export type SeedSummary = Record<keyof Fixture, Record<EnsureOutcome, number>>;
 
@@ -31,24 +33,30 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
 
   // In dependency order: memberships need orgs and users; keys, tags, recordings, settings and invites need members.
   for (const org of fixture.orgs) count('orgs', await ensureOrganization(db, org, now));
-  for (const user of fixture.users) count('users', await ensureUser(db, user, now));
-  for (const m of fixture.memberships) {
-    count('memberships', await ensureMembership(db, { orgId: m.org_id, userId: m.user_id, role: m.role, status: m.status, memberSince: m.member_since }, now));
-  }
+  // Users, memberships and recordings (the sections that grow to thousands) go in bulk: see ensure-in-bulk.ts.
+  await ensureUsersInBulk(db, fixture.users, now, (outcome) => count('users', outcome));
+  await ensureMembershipsInBulk(db, fixture, now, (outcome) => count('memberships', outcome));
   for (const k of fixture.api_keys) {
     count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
   }
   for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
   for (const template of fixture.templates) count('templates', await ensureTemplate(db, template, now));
-  for (const recording of fixture.recordings) count('recordings', await ensureRecording(db, recording, now));
+  await ensureRecordingsInBulk(db, fixture.recordings, now, (outcome) => count('recordings', outcome));
   if (fixture.settings.length) {
     if (!settings) throw new Error('Seeding member settings needs the profile cipher');
     for (const entry of fixture.settings) count('settings', await ensureMemberSettings(settings, entry, now));
   }
   // Last: an invitation is refused for an active member, so the memberships come first.
   for (const invite of fixture.invites) count('invites', await ensureInvite(db, invite, now));
-  // An organization stored before the derived indexes existed gets them now (a no-op for the others).
-  for (const org of fixture.orgs) await rebuildDerivedIndexes(db, org.id, now);
+  // Every organization the fixture wrote to: its derived indexes are rebuilt where marked
+  // incomplete (stored before they existed, or by a bulk write, interrupted or not), and its
+  // counters are set from its items. Always, so a re-run repairs what an interrupted seed left.
+  const orgIds = [...new Set([...fixture.orgs.map((org) => org.id), ...fixture.memberships.map((m) => m.org_id), ...fixture.recordings.map((r) => r.org_id)])];
+  for (const orgId of orgIds) {
+    if (!(await getOrganization(db, orgId))) continue;
+    await rebuildDerivedIndexes(db, orgId, now);
+    await recountOrganization(db, orgId);
+  }
   return summary;
 }
 
