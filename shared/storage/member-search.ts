@@ -1,12 +1,13 @@
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from 'node:zlib';
-import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
 import { membershipFromItem, searchText, type Membership } from './membership-items';
-import { queryAll } from './query-all';
+import { markDerivedIndexComplete } from './organizations';
+import { batchWriteAll, queryAll } from './query-all';
 import { commitParts, WriteConflict, type TransactionPart, type TransactItem } from './transactions';
-import { backoffDelayMs, sendUntilProcessed } from './write-retries';
+import { backoffDelayMs } from './write-retries';
 
 /*
  * The member search index: `q` of List users matches a substring of a member's email or
@@ -228,20 +229,7 @@ export async function rebuildMemberSearchIndex(db: TableContext, orgId: string, 
     ...[...shards.values()].map((shard) => ({ PutRequest: { Item: shardItem(orgId, shard) } })),
     ...[...versions.keys()].filter((number) => !shards.has(number)).map((number) => ({ DeleteRequest: { Key: keys.memberSearchShard(orgId, number) } })),
   ];
-  for (let i = 0; i < requests.length; i += 25) {
-    await sendUntilProcessed(requests.slice(i, i + 25), async (batch) => {
-      const { UnprocessedItems } = await db.client.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: batch } }));
-      return (UnprocessedItems?.[db.tableName] ?? []) as typeof batch;
-    });
-  }
-  await db.client.send(
-    new UpdateCommand({
-      TableName: db.tableName,
-      Key: keys.organization(orgId),
-      UpdateExpression: 'SET member_search_index_at = :now',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':now': now },
-    }),
-  );
+  await batchWriteAll(db, requests);
+  await markDerivedIndexComplete(db, orgId, 'member_search_index_at', now);
   return { entries: [...shards.values()].reduce((sum, shard) => sum + shard.entries.size, 0), shards: shards.size };
 }

@@ -112,3 +112,20 @@ export function recordingCountsChange(db: TableContext, orgId: string, move: { l
     },
   };
 }
+
+/** The organization's marks of a complete derived index (Organization.member_search_index_at, recording_days_index_at). */
+export type DerivedIndexMark = 'member_search_index_at' | 'recording_days_index_at';
+
+/** Marks a derived index of an existing organization complete since `now` (ConditionalCheckFailed when it does not exist). */
+export async function markDerivedIndexComplete(db: TableContext, orgId: string, mark: DerivedIndexMark, now: string): Promise<void> {
+  await db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: keys.organization(orgId),
+      UpdateExpression: 'SET #mark = :now',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#mark': mark },
+      ExpressionAttributeValues: { ':now': now },
+    }),
+  );
+}

@@ -1,4 +1,4 @@
-import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, QueryCommand, type BatchWriteCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { sendUntilProcessed } from './write-retries';
 
@@ -61,4 +61,17 @@ export async function batchGetAll(db: TableContext, keys: Record<string, string>
     }),
   );
   return results.flat();
+}
+
+/** One put or delete of a BatchWriteItem. */
+export type BatchWriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+/** Writes every request: one BatchWriteItem per 25, one after the other (retrying unprocessed items). Not conditional: for rebuilds of derived items only. */
+export async function batchWriteAll(db: TableContext, requests: BatchWriteRequest[]): Promise<void> {
+  for (let i = 0; i < requests.length; i += 25) {
+    await sendUntilProcessed(requests.slice(i, i + 25), async (batch) => {
+      const { UnprocessedItems } = await db.client.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: batch } }));
+      return UnprocessedItems?.[db.tableName] ?? [];
+    });
+  }
 }

@@ -1,10 +1,10 @@
-import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys, type RecordingBin } from './keys';
-import { queryAll } from './query-all';
+import { markDerivedIndexComplete } from './organizations';
+import { batchWriteAll, queryAll } from './query-all';
 import type { TransactItem } from './transactions';
-import { sendUntilProcessed } from './write-retries';
 
 /*
  * Recording counts by UTC day and month of created_at, per bin (live, trash), moved in the
@@ -153,20 +153,7 @@ export async function rebuildRecordingDayCounts(db: TableContext, orgId: string,
     ...[...counts].map(([SK, count]) => ({ PutRequest: { Item: { PK: partition, SK, ...count } } })),
     ...stored.map((item) => String(item.SK)).filter((SK) => !counts.has(SK)).map((SK) => ({ DeleteRequest: { Key: { PK: partition, SK } } })),
   ];
-  for (let i = 0; i < requests.length; i += 25) {
-    await sendUntilProcessed(requests.slice(i, i + 25), async (batch) => {
-      const { UnprocessedItems } = await db.client.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: batch } }));
-      return (UnprocessedItems?.[db.tableName] ?? []) as typeof batch;
-    });
-  }
-  await db.client.send(
-    new UpdateCommand({
-      TableName: db.tableName,
-      Key: keys.organization(orgId),
-      UpdateExpression: 'SET recording_days_index_at = :now',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':now': now },
-    }),
-  );
+  await batchWriteAll(db, requests);
+  await markDerivedIndexComplete(db, orgId, 'recording_days_index_at', now);
   return { recordings, items: counts.size };
 }

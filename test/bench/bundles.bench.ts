@@ -33,7 +33,7 @@ import { bundledFunctions } from '../../infra/sam/assembly';
 import { VoiceOrgStack } from '../../infra/stack';
 import { listFunctions, type RoutePermissions } from '../../shared/routes';
 import { median, printTable, reportHeader, round, secondsSince, writeReport } from './support/bench-harness';
-import { startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
+import { runAlone, startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
 
 const RESULTS_FILE = path.resolve(__dirname, '../../bench-results/bundles.json');
 const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -322,16 +322,4 @@ function printResults(report: BundlesReport): void {
   }
 }
 
-if (startedDirectly(__filename)) {
-  measureBundles()
-    .then(({ report, rows }) => {
-      printResults(report);
-      console.log('');
-      printTable(['measure', 'value', 'goal', 'met'], rows.map((row) => [row.measure, row.value, row.goal ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']), 1);
-      if (rows.some((row) => row.met === false)) process.exitCode = 1;
-    })
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
-}
+if (startedDirectly(__filename)) runAlone(measureBundles, ({ report }) => printResults(report));

@@ -47,7 +47,7 @@ import type { LocalRuntime } from '../../infra/local/runtime-file';
 import { call } from '../support/api';
 import { buildOrg, type TestOrg } from '../support/org-builder';
 import { inPool, percentile, printTable, reportHeader, round, secondsSince, writeReport } from './support/bench-harness';
-import { startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
+import { runAlone, startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
 import { withLocalDeployment, type BenchDeployment } from './support/load-deployment';
 
 const RESULTS_FILE = path.resolve(__dirname, '../../bench-results/hot-org.json');
@@ -484,16 +484,4 @@ function printResults(results: ScenarioResult[]): void {
   }
 }
 
-if (startedDirectly(__filename)) {
-  measureHotOrg()
-    .then(({ results, rows }) => {
-      printResults(results);
-      console.log('');
-      printTable(['measure', 'value', 'goal', 'met'], rows.map((row) => [row.measure, row.value, row.goal ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']), 1);
-      if (rows.some((row) => row.met === false)) process.exitCode = 1;
-    })
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
-}
+if (startedDirectly(__filename)) runAlone(measureHotOrg, ({ results }) => printResults(results));

@@ -19,7 +19,7 @@ import type { FixtureInput } from '../../shared/schemas/fixture';
 import { call } from '../support/api';
 import { buildOrg } from '../support/org-builder';
 import { printTable, reportHeader, round, secondsSince, writeReport } from './support/bench-harness';
-import { startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
+import { runAlone, startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
 import { withLocalDeployment } from './support/load-deployment';
 
 const RESULTS_FILE = path.resolve(__dirname, '../../bench-results/load.json');
@@ -219,16 +219,4 @@ function printLoads(loads: RouteLoad[]): void {
   );
 }
 
-if (startedDirectly(__filename)) {
-  measureLoad()
-    .then(({ loads, rows }) => {
-      printLoads(loads);
-      console.log('');
-      printTable(['measure', 'value', 'goal', 'met'], rows.map((row) => [row.measure, row.value, row.goal ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']), 1);
-      if (rows.some((row) => row.met === false)) process.exitCode = 1;
-    })
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
-}
+if (startedDirectly(__filename)) runAlone(measureLoad, ({ loads }) => printLoads(loads));

@@ -4,6 +4,7 @@
  * started directly (`npx tsx test/bench/<name>.bench.ts`).
  */
 import path from 'node:path';
+import { printTable } from './bench-harness';
 
 /** One line of the benchmark table: a figure, what issue 15 asks of it, and whether it holds. */
 export interface SummaryRow {
@@ -26,4 +27,23 @@ export type SummaryBench = () => Promise<SummaryRow[]>;
 export function startedDirectly(moduleFilename: string): boolean {
   const entry = process.argv[1];
   return entry !== undefined && path.resolve(entry) === moduleFilename;
+}
+
+/**
+ * Runs a benchmark started directly: its detailed tables, then its summary rows; exit code 1
+ * when it fails or a goal is not met.
+ */
+export function runAlone<T extends { rows: SummaryRow[] }>(measure: () => Promise<T>, printDetails: (result: T) => void): void {
+  measure()
+    .then((result) => {
+      printDetails(result);
+      console.log('');
+      const { rows } = result;
+      printTable(['measure', 'value', 'goal', 'met'], rows.map((row) => [row.measure, row.value, row.goal ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']), 1);
+      if (rows.some((row) => row.met === false)) process.exitCode = 1;
+    })
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    });
 }
