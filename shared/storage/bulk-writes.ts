@@ -66,18 +66,6 @@ export async function createInBulk<T>(db: TableContext, creations: BulkCreation<
   return created;
 }
 
-/** Removes a derived index's "complete since" mark, so readers fall back and the next rebuild runs. */
-export async function markDerivedIndexIncomplete(db: TableContext, orgId: string, mark: 'member_search_index_at' | 'recording_days_index_at'): Promise<void> {
-  await db.client.send(
-    new UpdateCommand({
-      TableName: db.tableName,
-      Key: keys.organization(orgId),
-      UpdateExpression: 'REMOVE #mark',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeNames: { '#mark': mark },
-    }),
-  );
-}
 
 /** What a recount changed: how many counter items it wrote. */
 export interface RecountOutcome {

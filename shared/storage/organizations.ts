@@ -129,3 +129,16 @@ export async function markDerivedIndexComplete(db: TableContext, orgId: string, 
     }),
   );
 }
+
+/** Removes a derived index's "complete since" mark, so readers fall back and the next rebuild runs. */
+export async function markDerivedIndexIncomplete(db: TableContext, orgId: string, mark: DerivedIndexMark): Promise<void> {
+  await db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: keys.organization(orgId),
+      UpdateExpression: 'REMOVE #mark',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#mark': mark },
+    }),
+  );
+}

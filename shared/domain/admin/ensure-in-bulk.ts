@@ -1,10 +1,10 @@
 import type { Fixture } from '../../schemas/fixture';
-import { createInBulk, markDerivedIndexIncomplete, type BulkCreation } from '../../storage/bulk-writes';
+import { createInBulk, type BulkCreation } from '../../storage/bulk-writes';
 import type { TableContext } from '../../storage/dynamo';
 import { keys } from '../../storage/keys';
 import { membershipFromItem } from '../../storage/membership-items';
 import { putMembershipPart, type Membership } from '../../storage/memberships';
-import { getOrganization } from '../../storage/organizations';
+import { getOrganization, markDerivedIndexIncomplete } from '../../storage/organizations';
 import { batchGetAll } from '../../storage/query-all';
 import { partItems, recordingItem, tagLinkItems } from '../../storage/recordings';
 import { getTags } from '../../storage/tags';
