@@ -5,15 +5,17 @@
  *   npm run bench                      (all, about 15 minutes on 2 cores)
  *   npm run bench -- totals q-search   (only the benchmarks named, by their key below)
  *
- * Each benchmark's own tables and progress go to bench-results/bench.log; the table goes to
- * stdout, to bench-results/summary.json and into docs/performance.md (between its
- * "latest run" markers), with the date and the machine. Exit code 1 when a goal is not met.
+ * Each benchmark runs in a node process of its own (its emulators, its memory, and the
+ * output of the tools it starts, such as esbuild's, apart), its output appended to
+ * bench-results/bench.log; the table goes to stdout, to bench-results/summary.json and into
+ * docs/performance.md (between its "latest run" markers), with the date and the machine.
+ * Exit code 1 when a goal is not met.
  */
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { format } from 'node:util';
 import type { SummaryBench, SummaryRow } from './support/bench-summary';
 
 /** The benchmarks, in the order they run: each loads its module only when it runs. */
@@ -27,6 +29,8 @@ const BENCHES: Record<string, { title: string; load: () => Promise<{ summary: Su
 };
 
 const RESULTS_DIR = path.resolve(__dirname, '../../bench-results');
+/** tsx's command line, as test/support/local-deployment.ts starts it (the package exports no path to it). */
+const TSX_CLI = path.resolve(__dirname, '../../node_modules/tsx/dist/cli.mjs');
 const PERFORMANCE_DOC = path.resolve(__dirname, '../../docs/performance.md');
 const MARKERS = ['<!-- latest run: written by npm run bench -->', '<!-- end of latest run -->'] as const;
 
@@ -55,8 +59,32 @@ function updatePerformanceDoc(section: string): boolean {
   return true;
 }
 
+/** Runs one benchmark in this process and writes its rows as JSON to `rowsFile` (the child's side of runInChild). */
+async function runOne(key: string, rowsFile: string): Promise<void> {
+  const rows = await (await BENCHES[key].load()).summary();
+  writeFileSync(rowsFile, JSON.stringify(rows));
+}
+
+/** Runs one benchmark in a node process of its own, its output appended to the log; its rows. */
+async function runInChild(key: string, logFile: string): Promise<SummaryRow[]> {
+  const rowsFile = path.join(RESULTS_DIR, `.rows-${key}.json`);
+  rmSync(rowsFile, { force: true });
+  const log = openSync(logFile, 'a');
+  writeSync(log, `\n===== ${BENCHES[key].title} =====\n`);
+  try {
+    const child = spawn(process.execPath, [TSX_CLI, __filename, '--one', key, rowsFile], { stdio: ['ignore', log, log], env: process.env });
+    const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('exit', resolve));
+    if (code !== 0) throw new Error(`exited with ${code}`);
+    return JSON.parse(readFileSync(rowsFile, 'utf8')) as SummaryRow[];
+  } finally {
+    closeSync(log);
+    rmSync(rowsFile, { force: true });
+  }
+}
+
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  if (process.argv[2] === '--one') return runOne(process.argv[3], process.argv[4]);
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((key) => !(key in BENCHES));
   if (unknown.length) throw new Error(`Unknown benchmark ${unknown.join(', ')}; the benchmarks are: ${Object.keys(BENCHES).join(', ')}`);
@@ -64,33 +92,20 @@ async function main(): Promise<void> {
 
   mkdirSync(RESULTS_DIR, { recursive: true });
   const logFile = path.join(RESULTS_DIR, 'bench.log');
-  const log = createWriteStream(logFile);
-  const [consoleLog, consoleError] = [console.log, console.error];
-  // The benchmarks print their own tables: into the log, so that stdout holds one table.
-  console.log = (...args: unknown[]) => void log.write(`${format(...args)}\n`);
-  console.error = (...args: unknown[]) => void log.write(`${format(...args)}\n`);
+  writeFileSync(logFile, '');
   const startedAt = new Date();
   const rows: SummaryRow[] = [];
   const failures: string[] = [];
-  try {
-    for (const key of keys) {
-      const { title, load } = BENCHES[key];
-      const started = performance.now();
-      process.stderr.write(`${title} … `);
-      log.write(`\n===== ${title} =====\n`);
-      try {
-        rows.push(...(await (await load()).summary()));
-        process.stderr.write(`${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-      } catch (error) {
-        failures.push(`${key}: ${(error as Error).message}`);
-        log.write(`${format(error)}\n`);
-        process.stderr.write(`failed (see ${path.relative(process.cwd(), logFile)})\n`);
-      }
+  for (const key of keys) {
+    const started = performance.now();
+    process.stderr.write(`${BENCHES[key].title} … `);
+    try {
+      rows.push(...(await runInChild(key, logFile)));
+      process.stderr.write(`${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    } catch (error) {
+      failures.push(`${key}: ${(error as Error).message}`);
+      process.stderr.write(`failed (see ${path.relative(process.cwd(), logFile)})\n`);
     }
-  } finally {
-    console.log = consoleLog;
-    console.error = consoleError;
-    await new Promise((resolve) => log.end(resolve));
   }
 
   const minutes = ((Date.now() - startedAt.getTime()) / 60_000).toFixed(1);
