@@ -48,7 +48,9 @@ async function searchMembers(db: TableContext, orgId: string, q: string, { offse
   }
   const matches = matchMembers(entries, q);
   const page = matches.slice(offset, offset + limit);
-  return { members: await getMemberships(db, orgId, page.map((entry) => entry.user_id)), total: matches.length };
+  // The index is read eventually consistent, as the active members index is: a member removed since is left out.
+  const members = (await getMemberships(db, orgId, page.map((entry) => entry.user_id))).filter((membership) => membership.status === 'active');
+  return { members, total: matches.length };
 }
 
 /**
