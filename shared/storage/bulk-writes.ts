@@ -7,7 +7,27 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys } from './keys';
+import { putMembershipPart, type Membership } from './memberships';
+import { partItems, recordingItem, tagLinkItems, type Recording, type RecordingParts } from './recordings';
 import { cancellationCodes, isConditionFailure, transact, type TransactItem } from './transactions';
+
+/** The writes that create a membership in bulk: the membership only where none is, while its user exists. No counter moves (the seed recounts). */
+export function membershipCreationWrites(db: TableContext, membership: Membership): TransactItem[] {
+  return [
+    putMembershipPart(db, membership, 'absent'),
+    { ConditionCheck: { TableName: db.tableName, Key: keys.user(membership.user_id), ConditionExpression: 'attribute_exists(PK)' } },
+  ];
+}
+
+/** The writes that create a recording in bulk: the recording only where none is, its parts and its tag links. No counter moves (the seed recounts). */
+export function recordingCreationWrites(db: TableContext, recording: Recording, parts: RecordingParts): TransactItem[] {
+  const put = (Item: Record<string, unknown>): TransactItem => ({ Put: { TableName: db.tableName, Item } });
+  return [
+    { Put: { TableName: db.tableName, Item: recordingItem(recording), ConditionExpression: 'attribute_not_exists(PK)' } },
+    ...partItems(recording.org_id, recording.id, parts).map(put),
+    ...tagLinkItems(recording).map(put),
+  ];
+}
 
 /** At most this many items in one TransactWriteItems. */
 const TRANSACTION_ITEMS = 100;

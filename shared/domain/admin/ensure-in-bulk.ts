@@ -1,12 +1,11 @@
 import type { Fixture } from '../../schemas/fixture';
-import { createInBulk, type BulkCreation } from '../../storage/bulk-writes';
+import { createInBulk, membershipCreationWrites, recordingCreationWrites, type BulkCreation } from '../../storage/bulk-writes';
 import type { TableContext } from '../../storage/dynamo';
 import { keys } from '../../storage/keys';
 import { membershipFromItem } from '../../storage/membership-items';
-import { putMembershipPart, type Membership } from '../../storage/memberships';
+import type { Membership } from '../../storage/memberships';
 import { getOrganization, markDerivedIndexIncomplete } from '../../storage/organizations';
 import { batchGetAll } from '../../storage/query-all';
-import { partItems, recordingItem, tagLinkItems } from '../../storage/recordings';
 import { getTags } from '../../storage/tags';
 import { TRANSACTION_WRITE_LIMIT } from '../../storage/recording-writes';
 import { newUserParts, userFromItem, type User } from '../../storage/users';
@@ -125,10 +124,7 @@ export async function ensureMembershipsInBulk(db: TableContext, fixture: Fixture
     };
     creations.push({
       entry: m,
-      writes: [
-        putMembershipPart(db, membership, 'absent'),
-        { ConditionCheck: { TableName: db.tableName, Key: keys.user(m.user_id), ConditionExpression: 'attribute_exists(PK)' } },
-      ],
+      writes: membershipCreationWrites(db, membership),
     });
   }
   for (const orgId of new Set(creations.map((creation) => creation.entry.org_id))) await markDerivedIndexIncomplete(db, orgId, 'member_search_index_at');
@@ -177,11 +173,7 @@ export async function ensureRecordingsInBulk(db: TableContext, entries: Fixture[
   const oneByOne: Fixture['recordings'] = [];
   for (const entry of absent) {
     const { recording, parts } = fixtureRecording(entry, now);
-    const writes = [
-      { Put: { TableName: db.tableName, Item: recordingItem(recording), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...partItems(recording.org_id, recording.id, parts).map((Item) => ({ Put: { TableName: db.tableName, Item } })),
-      ...tagLinkItems(recording).map((Item) => ({ Put: { TableName: db.tableName, Item } })),
-    ];
+    const writes = recordingCreationWrites(db, recording, parts);
     const valid = members.has(keyOf(keys.membership(entry.org_id, entry.recorded_by))) && entry.tags.every((tag) => tagsOfOrg.get(entry.org_id)?.has(tag));
     // An invalid entry, or one too large for a transaction with its counters: the one-entry path refuses it as usual.
     if (!valid || writes.length + 5 > TRANSACTION_WRITE_LIMIT) oneByOne.push(entry);
