@@ -180,8 +180,9 @@ function recorderCountsChange(db: TableContext, orgId: string, counts: RecorderC
       UpdateExpression: 'ADD recording_count :one SET latest_recording_at = :newest',
       // Strings compare by bytes: ISO timestamps in UTC compare as moments.
       // Equal moments both hold: only a later recording committed first sends this change back to be planned again.
-      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(latest_recording_at) OR latest_recording_at = :null OR latest_recording_at <= :newest)',
-      ExpressionAttributeValues: { ':one': 1, ':newest': counts.newest, ':null': null },
+      // A member with no live recording holds NULL, which is matched by its type (not by `=`).
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(latest_recording_at) OR attribute_type(latest_recording_at, :nullType) OR latest_recording_at <= :newest)',
+      ExpressionAttributeValues: { ':one': 1, ':newest': counts.newest, ':nullType': 'NULL' },
     },
   };
 }
