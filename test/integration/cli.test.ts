@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { COMMANDS } from '../../infra/cli/commands';
 import { call, eventually, localDeployment, seed, unique } from '../support/api';
 import { runCli, runCommand } from '../support/cli';
@@ -182,6 +182,39 @@ describe('cli commands build an organization and its credentials', () => {
     const result = await runCli(['org', 'create', '--name', 'X'], { LOCAL_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'empty-')) });
     expect(result.code).not.toBe(0);
     expect(result.json.error).toBe('LOCAL_NOT_RUNNING');
+  });
+});
+
+describe('cli reindex', () => {
+  it("builds an older organization's member search index and day counts, after which q and date totals read them", async () => {
+    const orgId = `org_cli_reindex_${unique()}`;
+    await seed(db, {
+      orgs: [{ id: orgId, name: 'Older org' }],
+      users: [
+        { id: `usr_ri_a_${orgId}`, email: `ada.${orgId}@example.com`, display_name: 'Ada Reindex' },
+        { id: `usr_ri_b_${orgId}`, email: `bo.${orgId}@example.com`, display_name: 'Bo Reindex' },
+      ],
+      memberships: [
+        { org_id: orgId, user_id: `usr_ri_a_${orgId}`, role: 'owner' },
+        { org_id: orgId, user_id: `usr_ri_b_${orgId}`, role: 'member' },
+      ],
+      recordings: [{ id: `rec_ri_${orgId}`, org_id: orgId, recorded_by: `usr_ri_a_${orgId}`, title: 'Old', duration: 1, language: 'en', created_at: '2026-02-03T04:05:06.000Z' }],
+    });
+    // As an organization created before issue 15 is stored: no marks.
+    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: 'ORG' }, UpdateExpression: 'REMOVE member_search_index_at, recording_days_index_at' }));
+
+    const result = await cli('reindex', '--org', orgId);
+    expect(result.code).toBe(0);
+    expect(result.json).toEqual({ org_id: orgId, member_search: { entries: 2, shards: expect.any(Number) }, recording_day_counts: { recordings: 1, items: 2 } });
+    const org = (await orgPartition(orgId))?.find((item) => item.SK === 'ORG');
+    expect(org).toMatchObject({ member_search_index_at: expect.any(String), recording_days_index_at: expect.any(String) });
+    const token = (await cli('token', '--user', `usr_ri_a_${orgId}`)).json.id_token;
+    const searched = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/users?q=bo%20re`, { token });
+    expect(searched.body.data.map((m: { user_id: string }) => m.user_id)).toEqual([`usr_ri_b_${orgId}`]);
+    const ranged = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/recordings?startDate=2026-02-01&endDate=2026-02-28`, { token });
+    expect(ranged.body.pagination.total).toBe(1);
+
+    expect((await cli('reindex', '--org', 'org_missing_reindex')).json).toEqual({ error: 'ORG_NOT_FOUND', message: expect.any(String) });
   });
 });
 
