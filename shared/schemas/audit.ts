@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { integerParam } from '../http/validation';
 import { ACTOR_KINDS, EVENT_TYPES, RESOURCE_TYPES } from '../events/event-catalog';
-import { Id, Timestamp } from './common';
+import { formatCount, Id, Timestamp } from './common';
 import { isCalendarDay } from './recordings';
 import { AUDIT_READ_BUDGET } from '../storage/audit-log';
 
@@ -51,7 +51,7 @@ export const ListAuditLogQuery = v.strictObject({
       v.minLength(1),
       v.maxLength(1000),
       v.description(
-        `The previous page's \`next_cursor\`, with the same filters. A page filtered by \`type\` (or by both \`actor_id\` and \`resource_id\`) reads at most ${AUDIT_READ_BUDGET.toLocaleString('en-US')} entries: it may then hold fewer than \`limit\`, even none, and still have a \`next_cursor\`.`,
+        `The previous page's \`next_cursor\`, with the same filters. A page filtered by \`type\` (or by both \`actor_id\` and \`resource_id\`) reads at most ${formatCount(AUDIT_READ_BUDGET)} entries: it may then hold fewer than \`limit\`, even none, and still have a \`next_cursor\`.`,
       ),
     ),
   ),

@@ -2,6 +2,15 @@ import * as v from 'valibot';
 import { MEMBER_STATUSES, ROLES, SCOPES } from '../auth/access';
 
 /** Every id of the API (organizations, users, recordings, templates, invites, keys, tags): the format fixtures may use too. */
+/**
+ * A count with thousands separators, as `toLocaleString('en-US')` writes it. Schema texts are
+ * built at cold start, and the first `toLocaleString` there loads ICU's number formatting
+ * (about 7 ms of every function's module load).
+ */
+export function formatCount(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const Id = v.pipe(v.string('must be a string'), v.regex(ID_PATTERN, 'must be 1-64 letters, digits, _ or -'));
 export const Email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('must be an email address'), v.maxLength(254));

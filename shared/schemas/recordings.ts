@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { integerParam, optionalIntegerParam } from '../http/validation';
-import { Id, Timestamp } from './common';
+import { formatCount, Id, Timestamp } from './common';
 
 /** A UTC calendar day, YYYY-MM-DD, that exists. */
 export function isCalendarDay(day: string): boolean {
@@ -78,8 +78,8 @@ export const UpdateRecordingBody = v.pipe(
   v.strictObject({
     title: described(v.optional(Title), `The new title, 1 to ${RECORDING_LIMITS.title} characters (trimmed).`),
     description: described(
-      v.optional(v.pipe(v.string('must be a string'), v.maxLength(RECORDING_LIMITS.description, `must be at most ${RECORDING_LIMITS.description.toLocaleString('en-US')} characters`))),
-      `The new description, at most ${RECORDING_LIMITS.description.toLocaleString('en-US')} characters; empty clears it.`,
+      v.optional(v.pipe(v.string('must be a string'), v.maxLength(RECORDING_LIMITS.description, `must be at most ${formatCount(RECORDING_LIMITS.description)} characters`))),
+      `The new description, at most ${formatCount(RECORDING_LIMITS.description)} characters; empty clears it.`,
     ),
     tags: described(v.optional(TagIdArray), `The tag ids that replace the recording's tags, at most ${TAGS_MAX}, each a tag of the organization; [] removes them all.`),
   }),

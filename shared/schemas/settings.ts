@@ -3,7 +3,7 @@ import { CONVERSATION_LANGUAGES, READ_ONLY_SETTINGS, THEMES } from '../domain/se
 import type { ErrorCode } from '../http/error-codes';
 import type { FieldProblem } from '../http/errors';
 import { integerParam } from '../http/validation';
-import { Id, isStorableDocument, oneOfByShape } from './common';
+import { formatCount, Id, isStorableDocument, oneOfByShape } from './common';
 
 const booleanFlag = (description: string) => v.pipe(v.optional(v.picklist(['true', 'false'], 'must be true or false')), v.description(description));
 
@@ -67,8 +67,8 @@ export const ProfilePatch = v.strictObject({
   profile: v.pipe(
     v.string('must be a string'),
     // Characters are Unicode code points, not UTF-16 units: an emoji counts once.
-    v.check((text) => [...text].length <= PROFILE_MAX_CHARACTERS, `must be at most ${PROFILE_MAX_CHARACTERS.toLocaleString('en-US')} characters`),
-    v.description(`The new profile, markdown, at most ${PROFILE_MAX_CHARACTERS.toLocaleString('en-US')} characters (code points): replaces the whole profile, stored encrypted; its version goes up by one.`),
+    v.check((text) => [...text].length <= PROFILE_MAX_CHARACTERS, `must be at most ${formatCount(PROFILE_MAX_CHARACTERS)} characters`),
+    v.description(`The new profile, markdown, at most ${formatCount(PROFILE_MAX_CHARACTERS)} characters (code points): replaces the whole profile, stored encrypted; its version goes up by one.`),
   ),
 });
 
@@ -85,15 +85,15 @@ const Metadata = v.pipe(
   v.check((metadata: Record<string, unknown>) => isStorableDocument(metadata), 'must have non-empty keys, and numbers that are 0 or between 1e-130 and 9007199254740991 in size'),
   v.check(
     (metadata) => JSON.stringify(metadata).length <= PREFERENCE_LIMITS.metadataJson,
-    `must be at most ${PREFERENCE_LIMITS.metadataJson.toLocaleString('en-US')} characters as JSON`,
+    `must be at most ${formatCount(PREFERENCE_LIMITS.metadataJson)} characters as JSON`,
   ),
 );
 
 const PREFERENCE_TEXT = {
   command: `The instruction the member gave, 1 to ${PREFERENCE_LIMITS.command} characters (trimmed).`,
   commandType: `Where the preference comes from, such as \`summary_enhance\` or \`manual\`: 1 to ${PREFERENCE_LIMITS.commandType} characters.`,
-  content: `The preference as it is applied to summaries, 1 to ${PREFERENCE_LIMITS.content.toLocaleString('en-US')} characters.`,
-  metadata: `Free-form JSON object, at most ${PREFERENCE_LIMITS.metadataJson.toLocaleString('en-US')} characters as JSON; the API merges in its audit fields (source, actor, correlation id).`,
+  content: `The preference as it is applied to summaries, 1 to ${formatCount(PREFERENCE_LIMITS.content)} characters.`,
+  metadata: `Free-form JSON object, at most ${formatCount(PREFERENCE_LIMITS.metadataJson)} characters as JSON; the API merges in its audit fields (source, actor, correlation id).`,
 };
 const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
 

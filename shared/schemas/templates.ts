@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { integerParam } from '../http/validation';
+import { formatCount } from './common';
 
 /**
  * Template limits (docs/decisions.md, "Templates"; the byte arithmetic is in
@@ -36,7 +37,7 @@ const text = (max: number, allowEmpty = false) =>
   v.pipe(
     v.string('must be a string'),
     v.check((value) => allowEmpty || value.trim().length > 0, 'must not be empty'),
-    v.maxLength(max, `must be at most ${max.toLocaleString('en-US')} characters`),
+    v.maxLength(max, `must be at most ${formatCount(max)} characters`),
     v.check((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters (tab, line feed and carriage return are allowed)'),
   );
 
@@ -45,7 +46,7 @@ const NO_CONTROL = 'no control characters but tab, line feed and carriage return
 
 const Section = v.strictObject({
   title: described(text(TEMPLATE_LIMITS.sectionTitle), `The heading of this part of the summary: 1 to ${TEMPLATE_LIMITS.sectionTitle} characters, ${NO_CONTROL}.`),
-  prompt: described(text(TEMPLATE_LIMITS.prompt), `What the AI writes under it: 1 to ${TEMPLATE_LIMITS.prompt.toLocaleString('en-US')} characters, ${NO_CONTROL}.`),
+  prompt: described(text(TEMPLATE_LIMITS.prompt), `What the AI writes under it: 1 to ${formatCount(TEMPLATE_LIMITS.prompt)} characters, ${NO_CONTROL}.`),
 });
 
 /** The titles and prompts of a template's sections, in UTF-16 units (what sectionsText bounds). */
@@ -61,13 +62,13 @@ const Sections = v.pipe(
   v.maxLength(TEMPLATE_LIMITS.sections, `must hold at most ${TEMPLATE_LIMITS.sections} sections`),
   v.check(
     (sections) => sectionsTextLength(sections) <= TEMPLATE_LIMITS.sectionsText,
-    `must hold at most ${TEMPLATE_LIMITS.sectionsText.toLocaleString('en-US')} characters of titles and prompts together`,
+    `must hold at most ${formatCount(TEMPLATE_LIMITS.sectionsText)} characters of titles and prompts together`,
   ),
 );
 
-const SECTIONS_TEXT = `The parts of a summary made with it, in order: 1 to ${TEMPLATE_LIMITS.sections} sections, their titles and prompts at most ${TEMPLATE_LIMITS.sectionsText.toLocaleString('en-US')} characters together.`;
+const SECTIONS_TEXT = `The parts of a summary made with it, in order: 1 to ${TEMPLATE_LIMITS.sections} sections, their titles and prompts at most ${formatCount(TEMPLATE_LIMITS.sectionsText)} characters together.`;
 const NAME_TEXT = `Its name, as members see it: 1 to ${TEMPLATE_LIMITS.name} characters, ${NO_CONTROL}.`;
-const DESCRIPTION_TEXT = `What it is for: at most ${TEMPLATE_LIMITS.description.toLocaleString('en-US')} characters, ${NO_CONTROL}.`;
+const DESCRIPTION_TEXT = `What it is for: at most ${formatCount(TEMPLATE_LIMITS.description)} characters, ${NO_CONTROL}.`;
 
 export const CreateTemplateBody = v.strictObject({
   name: described(text(TEMPLATE_LIMITS.name), NAME_TEXT),
