@@ -32,8 +32,11 @@ export type IdTokenVerifier = (token: string) => Promise<IdTokenVerification>;
  * checks exp after them), so it reveals nothing about forged tokens.
  */
 export function createIdTokenVerifier(settings: IdTokenSettings): IdTokenVerifier {
-  const keySet = createRemoteJWKSet(new URL(settings.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+  // Made with the first ID token: its `new Headers()` loads Node's fetch (undici, about 10 ms),
+  // which a cold start answering an API key never needs.
+  let keySet: ReturnType<typeof createRemoteJWKSet> | undefined;
   return async (token) => {
+    keySet ??= createRemoteJWKSet(new URL(settings.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keySet, {
