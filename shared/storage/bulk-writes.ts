@@ -4,9 +4,10 @@
  * Nothing here writes blindly: a new item is put only where none is (attribute_not_exists),
  * and a counter is set only while it still holds the value read before counting.
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys } from './keys';
+import { queryAll } from './query-all';
 import { putMembershipPart, type Membership } from './memberships';
 import { partItems, recordingItem, tagLinkItems, type Recording, type RecordingParts } from './recordings';
 import { cancellationCodes, isConditionFailure, transact, type TransactItem } from './transactions';
@@ -96,24 +97,14 @@ export interface RecountOutcome {
 type Item = Record<string, unknown>;
 
 async function queryPrefix(db: TableContext, orgId: string, prefix: string, projection: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.organization(orgId).PK, ':prefix': prefix },
-        ProjectionExpression: projection,
-        ...(projection.includes('#status') ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryAll(db, {
+    TableName: db.tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.organization(orgId).PK, ':prefix': prefix },
+    ProjectionExpression: projection,
+    ...(projection.includes('#status') ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+    ConsistentRead: true,
+  });
 }
 
 /** The entity items of a prefix, without the items nested under them (a member's settings, a recording's parts). */
