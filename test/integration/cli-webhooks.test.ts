@@ -60,9 +60,13 @@ describe('cli webhooks listen', () => {
       const line = new RegExp(`^\\S+Z  template\\.created  (evt_[0-9a-f]{32})  template ${templateId}\\n    \\{\\n      "name": "Listened"`, 'm');
       const printed = await eventually(async () => line.exec(listener.stdout()), (match) => match !== null, 25_000);
       expect(printed).not.toBeNull();
-      // The id printed is the event's: the one the delivery record names.
-      const deliveries = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/webhooks/${listener.endpointId}/deliveries`, { token: o.keys.hooks });
-      expect(deliveries.body.deliveries).toContainEqual(expect.objectContaining({ event_type: 'template.created', event_id: printed![1], status: 'succeeded' }));
+      // The id printed is the event's: the one the delivery record names. The listener prints before
+      // it answers, and the dispatcher records the success after the answer: the record may trail the line.
+      type Delivery = { event_id: string; status: string };
+      const listDeliveries = async () =>
+        (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/webhooks/${listener.endpointId}/deliveries`, { token: o.keys.hooks })).body.deliveries as Delivery[];
+      const deliveries = await eventually(listDeliveries, (list) => list.some((d) => d.event_id === printed![1] && d.status === 'succeeded'), 10_000);
+      expect(deliveries).toContainEqual(expect.objectContaining({ event_type: 'template.created', event_id: printed![1], status: 'succeeded' }));
 
       // A delivery not signed with the endpoint's secret is answered 400 and not printed as an event.
       const forged = await fetch(listener.url, {
