@@ -2,6 +2,11 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import type { CustomDomainSettings } from './constructs/domain';
 import { STACK_DEFAULTS, type VoiceOrgStackProps } from './stack';
+import { parseConfig } from '../shared/config';
+import { RATE_LIMIT_BOUNDS } from '../shared/schemas/rate-limits';
+
+/** The limits the functions use when the context sets none (shared/config.ts). */
+const CONFIG_DEFAULT_LIMITS = parseConfig({ TABLE_NAME: 'defaults' }).rateLimits.defaults;
 
 /**
  * The CDK context the app reads (cdk.json or `-c name=value`), documented in docs/deploy.md.
@@ -19,6 +24,9 @@ export const CONTEXT_KEYS = [
   'appUrl',
   'throttleRateLimit',
   'throttleBurstLimit',
+  'tenantRateLimit',
+  'tenantBurstLimit',
+  'tenantDailyQuota',
   'logRetentionDays',
   'trashRetentionDays',
   'auditRetentionDays',
@@ -74,6 +82,13 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
 
   const rateLimit = number('throttleRateLimit', (n) => n > 0, 'a number of requests per second above 0');
   const burstLimit = number('throttleBurstLimit', (n) => Number.isInteger(n) && n > 0, 'a whole number of requests above 0');
+  // The ranges the functions' config accepts (shared/schemas/rate-limits.ts), so a deployed value never fails their start.
+  const tenantRate = number('tenantRateLimit', (n) => Number.isInteger(n) && n >= RATE_LIMIT_BOUNDS.rate.min && n <= RATE_LIMIT_BOUNDS.rate.max, `a whole number of requests per second from ${RATE_LIMIT_BOUNDS.rate.min} to ${RATE_LIMIT_BOUNDS.rate.max}`);
+  const tenantBurst = number('tenantBurstLimit', (n) => Number.isInteger(n) && n >= RATE_LIMIT_BOUNDS.burst.min && n <= RATE_LIMIT_BOUNDS.burst.max, `a whole number of requests from ${RATE_LIMIT_BOUNDS.burst.min} to ${RATE_LIMIT_BOUNDS.burst.max}`);
+  const tenantQuota = number('tenantDailyQuota', (n) => Number.isInteger(n) && n >= RATE_LIMIT_BOUNDS.dailyQuota.min && n <= RATE_LIMIT_BOUNDS.dailyQuota.max, `a whole number of requests per day from ${RATE_LIMIT_BOUNDS.dailyQuota.min} to ${RATE_LIMIT_BOUNDS.dailyQuota.max}`);
+  if ((tenantRate ?? CONFIG_DEFAULT_LIMITS.rate) > (tenantBurst ?? CONFIG_DEFAULT_LIMITS.burst)) {
+    throw new Error('Context tenantBurstLimit must be at least tenantRateLimit (a window lasts burst / rate seconds, at least 1).');
+  }
   const retentionDays = number('logRetentionDays', (n) => RETENTION_DAYS.includes(n), `one of CloudWatch's retention periods in days (${RETENTION_DAYS.join(', ')})`);
   // The range the functions' config accepts (shared/config.ts), so a deployed value never fails their start.
   const days = (name: ContextKey) => number(name, (n) => Number.isInteger(n) && n >= 1 && n <= 3650, 'a whole number of days from 1 to 3650');
@@ -108,6 +123,7 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
           ? undefined
           : { rateLimit: rateLimit ?? STACK_DEFAULTS.throttle.rateLimit, burstLimit: burstLimit ?? STACK_DEFAULTS.throttle.burstLimit },
       logRetention: retentionDays as logs.RetentionDays | undefined,
+      tenantLimits: tenantRate === undefined && tenantBurst === undefined && tenantQuota === undefined ? undefined : { rate: tenantRate, burst: tenantBurst, dailyQuota: tenantQuota },
       trashRetentionDays: days('trashRetentionDays'),
       auditRetentionDays: days('auditRetentionDays'),
       alarmTopicArn,

@@ -29,6 +29,11 @@ export interface VoiceOrgStackProps extends StackProps {
   logRetention?: logs.RetentionDays;
   /** The stage's steady request rate (requests per second) and burst, shared by all clients. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /**
+   * The limits of an organization without its own (docs/rate-limits.md): requests per second, at
+   * once, and per UTC day (default: the config's, 25 per second, 50 at once, no daily quota).
+   */
+  tenantLimits?: { rate?: number; burst?: number; dailyQuota?: number };
   /** Days a recording stays in the trash before it is deleted for good (default: the config's, 30). */
   trashRetentionDays?: number;
   /** Days an audit log entry is kept (default: the config's, 365). */
@@ -81,6 +86,7 @@ export class VoiceOrgStack extends Stack {
       logRetention,
       stage: props.stage,
       retention: { trashRetentionDays: props.trashRetentionDays, auditRetentionDays: props.auditRetentionDays },
+      tenantLimits: props.tenantLimits,
     });
     recordings.sendObjectCreatedTo(functions.forHandler(EVENT_HANDLERS.completeUpload.handler));
     const notifications = addAlarmTopic(this, { alarmTopicArn: props.alarmTopicArn, alarmEmail: props.alarmEmail });
@@ -109,6 +115,7 @@ export class VoiceOrgStack extends Stack {
     new CfnOutput(this, 'RecordingsBucketName', { value: recordings.bucket.bucketName });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
     new CfnOutput(this, 'IdempotencyTableName', { value: data.idempotencyTable.tableName });
+    new CfnOutput(this, 'RateLimitTableName', { value: data.rateLimitTable.tableName });
     new CfnOutput(this, 'EventBusName', { value: eventBus.bus.eventBusName });
     new CfnOutput(this, 'ProfileKeyArn', { value: data.profileKey.keyArn });
     new CfnOutput(this, 'IdTokenIssuer', { value: identity.issuer.issuer });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { RATE_LIMIT_BOUNDS, type OrganizationLimits } from './schemas/rate-limits';
 
 /**
  * The runtime configuration of every function, parsed once at cold start.
@@ -6,6 +7,11 @@ import * as v from 'valibot';
  * local runtime both provide these variables, and a missing or malformed one fails
  * the cold start loudly instead of failing a request later.
  */
+/** A whole number written in an environment variable, within bounds. */
+function wholeNumberText({ min, max }: { min: number; max: number }) {
+  return v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
+}
+
 const ConfigSchema = v.object({
   TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
   AWS_REGION: v.optional(v.string(), 'us-east-1'),
@@ -61,6 +67,18 @@ const ConfigSchema = v.object({
    * functions of authenticated POST routes only. A keyed request to a function without it is a 500.
    */
   IDEMPOTENCY_TABLE_NAME: v.optional(v.pipe(v.string(), v.minLength(3))),
+  /**
+   * The per-organization rate limiter's counters (docs/rate-limits.md): set on the functions of
+   * organization routes only. A request to such a function without it is a 500.
+   */
+  RATE_LIMIT_TABLE_NAME: v.optional(v.pipe(v.string(), v.minLength(3))),
+  /** An organization's limits unless it has its own (`org set-limits`): requests per second, requests at once, requests per UTC day. */
+  RATE_LIMIT_DEFAULT_RATE: v.optional(wholeNumberText(RATE_LIMIT_BOUNDS.rate), '25'),
+  RATE_LIMIT_DEFAULT_BURST: v.optional(wholeNumberText(RATE_LIMIT_BOUNDS.burst), '50'),
+  /** Absent: no daily quota by default. */
+  RATE_LIMIT_DEFAULT_DAILY_QUOTA: v.optional(wholeNumberText(RATE_LIMIT_BOUNDS.dailyQuota)),
+  /** How long a function keeps an organization's limits before reading them again: the delay before a changed limit applies. */
+  RATE_LIMIT_CACHE_SECONDS: v.optional(wholeNumberText({ min: 0, max: 300 }), '30'),
   /** The model that replaces an unknown selected_model; must be one of ACTIVE_MODELS. */
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
   /** The stack's stage (prod, staging…): the `stage` dimension of the business metrics. Absent locally. */
@@ -90,6 +108,11 @@ export type Config = {
   webhooks: { allowLocalUrls: boolean; sqsEndpoint?: string };
   /** Where Idempotency-Key records are kept; absent on functions that take no key. */
   idempotency?: { tableName: string };
+  /**
+   * The per-organization rate limiter: where it counts (absent on functions that count nothing),
+   * the limits of an organization without its own, and how long a function keeps an organization's limits.
+   */
+  rateLimits: { tableName?: string; defaults: OrganizationLimits; cacheSeconds: number };
   /** The stack's stage, a dimension of the business metrics; absent locally. */
   stage?: string;
 };
@@ -109,6 +132,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (parsed.PROFILE_KMS_KEY_ARN && parsed.PROFILE_LOCAL_KEY_FILE) {
     throw new Error('Invalid configuration: set PROFILE_KMS_KEY_ARN or PROFILE_LOCAL_KEY_FILE, not both');
   }
+  const defaults: OrganizationLimits = { rate: parsed.RATE_LIMIT_DEFAULT_RATE, burst: parsed.RATE_LIMIT_DEFAULT_BURST, daily_quota: parsed.RATE_LIMIT_DEFAULT_DAILY_QUOTA ?? null };
+  if (defaults.burst < defaults.rate) throw new Error('Invalid configuration: RATE_LIMIT_DEFAULT_BURST must be at least RATE_LIMIT_DEFAULT_RATE');
   return {
     tableName: parsed.TABLE_NAME,
     region: parsed.AWS_REGION,
@@ -127,6 +152,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     events: { busName: parsed.EVENT_BUS_NAME, trashRetentionDays: parsed.TRASH_RETENTION_DAYS, auditRetentionDays: parsed.AUDIT_RETENTION_DAYS },
     webhooks: { allowLocalUrls: parsed.WEBHOOK_ALLOW_LOCAL_URLS === 'true', sqsEndpoint: parsed.SQS_ENDPOINT },
     idempotency: parsed.IDEMPOTENCY_TABLE_NAME ? { tableName: parsed.IDEMPOTENCY_TABLE_NAME } : undefined,
+    rateLimits: { tableName: parsed.RATE_LIMIT_TABLE_NAME, defaults, cacheSeconds: parsed.RATE_LIMIT_CACHE_SECONDS },
     stage: parsed.STAGE,
   };
 }

@@ -45,6 +45,9 @@ export type WebhookSecretKeyAction = 'Decrypt' | 'GenerateDataKey';
 /** SQS actions an event consumer may take on its own queue (delaying a message it will retry). */
 export type QueueAction = 'ChangeMessageVisibility';
 
+/** DynamoDB actions on the rate limiter's counter table: count a request, or take a count back. */
+export type RateLimitAction = 'UpdateItem';
+
 /** DynamoDB actions on the idempotency table (Powertools' persistence layer: reserve, read, store, remove a record). */
 export type IdempotencyAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
@@ -56,6 +59,8 @@ export interface RoutePermissions {
   queue?: readonly QueueAction[];
   /** On the idempotency table: added by listHandlers to every route that takes Idempotency-Key, never written in the manifest. */
   idempotency?: readonly IdempotencyAction[];
+  /** On the rate limiter's counter table: added by listHandlers to every route that counts against rate limits, never written in the manifest. */
+  rateLimit?: readonly RateLimitAction[];
   bucket?: readonly BucketAction[];
   mail?: readonly MailAction[];
   events?: readonly EventsAction[];
@@ -638,9 +643,26 @@ export function takesIdempotencyKey(route: Pick<RouteDefinition, 'method' | 'acc
   return route.method === 'POST' && route.access !== 'public';
 }
 
-/** What a route's function may do: its manifest permissions, plus the idempotency table when it takes Idempotency-Key. */
+/**
+ * Whether a route's requests count against the rate limits of an organization (docs/rate-limits.md):
+ * every authenticated route that acts in one. Accepting an invitation acts in none yet.
+ */
+export function countsAgainstRateLimits(route: Pick<RouteDefinition, 'access' | 'orgless'>): boolean {
+  return route.access !== 'public' && !route.orgless;
+}
+
+/**
+ * What a route's function may do: its manifest permissions, plus the idempotency table when it
+ * takes Idempotency-Key, plus the counter table (and reading the organization's limits) when it counts against rate limits.
+ */
 function functionPermissions(route: RouteDefinition): RoutePermissions {
-  return takesIdempotencyKey(route) ? { ...route.permissions, idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } : route.permissions;
+  let permissions = route.permissions;
+  if (takesIdempotencyKey(route)) permissions = { ...permissions, idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] };
+  if (countsAgainstRateLimits(route)) {
+    const table = permissions.table ?? [];
+    permissions = { ...permissions, table: table.includes('GetItem') ? table : ['GetItem', ...table], rateLimit: ['UpdateItem'] };
+  }
+  return permissions;
 }
 
 /** Distinct handler modules: one Lambda function each (aliases share their route's). */

@@ -15,6 +15,7 @@ import { findUserIdByEmail, getUser } from '../../shared/storage/users';
 import { loadIdentityProvider } from '../local/identity-provider';
 import { CliError } from './cli-error';
 import { EVENT_COMMANDS } from './event-commands';
+import { LIMIT_COMMANDS, optionalKeyRateLimit } from './limit-commands';
 import { WEBHOOK_COMMANDS } from './webhook-commands';
 import type { CommandSpec } from './command-line';
 import type { CliTarget } from './target';
@@ -61,6 +62,7 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     },
     run: (flags, { db }) => createOrganization(db, { id: flag(v.optional(Id), flags.id, 'id'), name: flag(DisplayName, flags.name, 'name') }, now()),
   },
+  ...Object.fromEntries(Object.entries(LIMIT_COMMANDS).filter(([name]) => name.startsWith('org '))),
   'user create': {
     summary: 'create a user',
     flags: {
@@ -114,12 +116,15 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       user: { placeholder: 'U', description: "a member: the key is that member's personal key (pk_user_…)" },
       scopes: { placeholder: 'a,b', required: true, description: 'comma-separated scopes, such as users:read,users:write' },
       name: { placeholder: 'N', description: 'what the key is for, shown in key lists (default "Operator key")' },
+      rate: { placeholder: 'R', description: "the key's own rate limit, with --burst (see key set-limits)" },
+      burst: { placeholder: 'B', description: "the key's own burst, with --rate" },
     },
     run: async (flags, { db }) => {
       const scopes = flag(v.array(ScopeName), flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean), 'scopes');
       const name = flag(v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100))), flags.name, 'name');
-      const { key_id, key } = await createApiKey(db, { orgId: flag(Id, flags.org, 'org'), userId: flag(v.optional(Id), flags.user, 'user'), scopes, name }, now());
-      return { key_id, key };
+      const rateLimit = optionalKeyRateLimit(flags);
+      const { key_id, key } = await createApiKey(db, { orgId: flag(Id, flags.org, 'org'), userId: flag(v.optional(Id), flags.user, 'user'), scopes, name, rateLimit }, now());
+      return { key_id, key, ...(rateLimit ? { rate_limit: rateLimit } : {}) };
     },
   },
   'key revoke': {
@@ -130,6 +135,7 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       return { key_id, revoked_at };
     },
   },
+  ...Object.fromEntries(Object.entries(LIMIT_COMMANDS).filter(([name]) => name.startsWith('key '))),
   'key list': {
     summary: "list an organization's API keys, newest first (never their secrets)",
     notes: 'The whole list as one JSON array, as List API keys shows each key: revoked and expired keys included, with their status.',

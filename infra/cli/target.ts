@@ -1,4 +1,5 @@
 import { parseConfig, parseModelCatalog } from '../../shared/config';
+import type { OrganizationLimits } from '../../shared/schemas/rate-limits';
 import { createProfileCipher, kmsKeyring } from '../../shared/crypto/profile-cipher';
 import type { SettingsFixtureDeps } from '../../shared/domain/admin/ensure-member-settings';
 import { localProfileCipher } from '../local/profile-key';
@@ -12,6 +13,8 @@ export interface CliTarget {
   db: TableContext;
   /** Profile encryption for settings fixtures: the local key, or the stack's KMS key (PROFILE_KMS_KEY_ARN). */
   settings?: Omit<SettingsFixtureDeps, 'db'>;
+  /** The limits of an organization without its own: the deployment's (local), or RATE_LIMIT_DEFAULT_* as the stack sets them (AWS). */
+  limitDefaults: OrganizationLimits;
   /** Present for a local deployment: its emulators and identity provider. */
   local?: LocalRuntime & { dataDir: string };
 }
@@ -27,6 +30,7 @@ export function resolveTarget(env: Record<string, string | undefined> = process.
     return {
       db: createTableContext({ tableName: aws.tableName, region: aws.region, endpoint: aws.dynamoDbEndpoint }),
       settings: keyArn ? { cipher: createProfileCipher(kmsKeyring(keyArn, aws.region)), models: aws.models } : undefined,
+      limitDefaults: aws.rateLimits.defaults,
     };
   }
   const { dataDir } = loadLocalConfig(env);
@@ -37,6 +41,7 @@ export function resolveTarget(env: Record<string, string | undefined> = process.
   return {
     db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }),
     settings: { cipher: localProfileCipher(dataDir), models: parseModelCatalog(env) },
+    limitDefaults: runtime.rateLimitDefaults ?? parseConfig({ TABLE_NAME: runtime.tableName }).rateLimits.defaults,
     local: { ...runtime, dataDir },
   };
 }

@@ -2,8 +2,9 @@ import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type { IdempotencyAction, ProfileKeyAction, TableAction, WebhookSecretKeyAction } from '../../shared/routes';
+import type { IdempotencyAction, ProfileKeyAction, RateLimitAction, TableAction, WebhookSecretKeyAction } from '../../shared/routes';
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
+import { RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
 import { TABLE } from '../../shared/storage/table-definition';
 import { acknowledge } from './acknowledge';
 
@@ -16,11 +17,15 @@ export interface DataStore {
   readonly table: dynamodb.Table;
   /** Idempotency-Key records (shared/storage/idempotency-table-definition.ts): 24-hour items, no stream. */
   readonly idempotencyTable: dynamodb.Table;
+  /** The rate limiter's counters (shared/storage/rate-limit-table-definition.ts): short-lived items, no stream. */
+  readonly rateLimitTable: dynamodb.Table;
   readonly profileKey: kms.Key;
   /** Grants exactly these DynamoDB actions on the table and its indexes, nothing wider. */
   grantTable(role: iam.IRole, actions: readonly TableAction[]): void;
   /** Grants exactly these DynamoDB actions on the idempotency table (it has no index). */
   grantIdempotencyTable(role: iam.IRole, actions: readonly IdempotencyAction[]): void;
+  /** Grants exactly these DynamoDB actions on the rate limiter's counter table (it has no index). */
+  grantRateLimitTable(role: iam.IRole, actions: readonly RateLimitAction[]): void;
   /**
    * Grants exactly these KMS actions on the profile key, and only for requests that carry a
    * member profile's encryption context (purpose, org_id and user_id).
@@ -81,6 +86,20 @@ export function addDataStore(stack: Stack): DataStore {
     'Idempotency-Key records only say whether a POST already ran in the last 24 hours; losing them lets a client retry once more, and they expire by TTL anyway: point-in-time recovery would restore nothing worth keeping.',
   );
 
+  // One counter per organization (or key) and window, changed by every request: kept apart so that
+  // no counter change reaches the event processor through the single table's stream.
+  const rateLimitTable = new dynamodb.Table(stack, 'RateLimitTable', {
+    partitionKey: { name: RATE_LIMIT_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    timeToLiveAttribute: RATE_LIMIT_TABLE.ttlAttribute,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  acknowledge(
+    rateLimitTable,
+    'AwsSolutions-DDB3',
+    'Rate limit counters only count the requests of the current window (a day at most) and expire by TTL: point-in-time recovery would restore nothing worth keeping.',
+  );
+
   // Wraps every member profile's and webhook signing secret's data key; each use is bound to one member's or one endpoint's encryption context.
   // One key for both: its id (ProfileKey) and the variable naming it (PROFILE_KMS_KEY_ARN) stay, so deployed stacks keep their key
   // (a new description is an in-place update).
@@ -107,6 +126,7 @@ export function addDataStore(stack: Stack): DataStore {
   return {
     table,
     idempotencyTable,
+    rateLimitTable,
     profileKey,
     grantTable(role, actions) {
       role.addToPrincipalPolicy(
@@ -123,6 +143,9 @@ export function addDataStore(stack: Stack): DataStore {
     },
     grantIdempotencyTable(role, actions) {
       role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `dynamodb:${action}`), resources: [idempotencyTable.tableArn] }));
+    },
+    grantRateLimitTable(role, actions) {
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `dynamodb:${action}`), resources: [rateLimitTable.tableArn] }));
     },
     grantProfileKey(role, actions) {
       grantKeyFor(role, actions, KEY_PURPOSES.memberProfile);

@@ -59,6 +59,11 @@ export interface FunctionsProps {
    * keep things. Left out, each function uses the config's default (shared/config.ts).
    */
   retention?: { trashRetentionDays?: number; auditRetentionDays?: number };
+  /**
+   * The limits of an organization without its own (docs/rate-limits.md), given to the functions
+   * that count requests. Left out, each uses the config's default (shared/config.ts).
+   */
+  tenantLimits?: { rate?: number; burst?: number; dailyQuota?: number };
 }
 
 /** The stack's Lambda functions: one per function of the route manifest (listFunctions: the authorizer, the route handlers, the event handlers, the event processor and consumers). */
@@ -74,12 +79,17 @@ export interface StackFunctions {
  * authorizer alone also gets the ID token settings.
  */
 export function addFunctions(stack: Stack, props: FunctionsProps): StackFunctions {
-  const { data, recordings, mail, eventBus, identity, logRetention, stage, retention = {} } = props;
+  const { data, recordings, mail, eventBus, identity, logRetention, stage, retention = {}, tenantLimits = {} } = props;
   // Stack-wide settings, set on every function: one that reads them without them would silently use the default.
   const settings: Partial<Record<ConfigVariable, string>> = {
     ...(stage === undefined ? {} : { STAGE: stage }),
     ...(retention.trashRetentionDays === undefined ? {} : { TRASH_RETENTION_DAYS: String(retention.trashRetentionDays) }),
     ...(retention.auditRetentionDays === undefined ? {} : { AUDIT_RETENTION_DAYS: String(retention.auditRetentionDays) }),
+  };
+  const limitSettings: Partial<Record<ConfigVariable, string>> = {
+    ...(tenantLimits.rate === undefined ? {} : { RATE_LIMIT_DEFAULT_RATE: String(tenantLimits.rate) }),
+    ...(tenantLimits.burst === undefined ? {} : { RATE_LIMIT_DEFAULT_BURST: String(tenantLimits.burst) }),
+    ...(tenantLimits.dailyQuota === undefined ? {} : { RATE_LIMIT_DEFAULT_DAILY_QUOTA: String(tenantLimits.dailyQuota) }),
   };
   const environmentFor = (permissions: RoutePermissions): FunctionEnvironment => ({
     TABLE_NAME: data.table.tableName,
@@ -91,10 +101,12 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
     ...(permissions.mail?.length ? mail.environment : {}),
     ...(permissions.events?.length ? eventBus.environment : {}),
     ...(permissions.idempotency?.length ? { IDEMPOTENCY_TABLE_NAME: data.idempotencyTable.tableName } : {}),
+    ...(permissions.rateLimit?.length ? { RATE_LIMIT_TABLE_NAME: data.rateLimitTable.tableName, ...limitSettings } : {}),
   });
   const grant = (role: iam.IRole, permissions: RoutePermissions) => {
     if (permissions.table?.length) data.grantTable(role, permissions.table);
     if (permissions.idempotency?.length) data.grantIdempotencyTable(role, permissions.idempotency);
+    if (permissions.rateLimit?.length) data.grantRateLimitTable(role, permissions.rateLimit);
     if (permissions.profileKey?.length) data.grantProfileKey(role, permissions.profileKey);
     if (permissions.webhookSecretKey?.length) data.grantWebhookSecretKey(role, permissions.webhookSecretKey);
     if (permissions.bucket?.length) recordings.grantRecordings(role, permissions.bucket);

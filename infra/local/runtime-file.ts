@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { OrganizationLimits } from '../../shared/schemas/rate-limits';
 import { LOCAL } from './local-config';
 
 /**
@@ -17,6 +18,8 @@ export interface LocalRuntime {
   region: string;
   issuer: string;
   audience: string;
+  /** The limits of an organization without its own, as this deployment's functions read them (for `org get-limits`). */
+  rateLimitDefaults?: OrganizationLimits;
 }
 
 export function writeRuntimeFile(dataDir: string, runtime: LocalRuntime): void {

@@ -2,11 +2,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { S3Event } from 'aws-lambda';
+import { parseConfig } from '../../shared/config';
 import { AUTHORIZER, EVENT_HANDLERS } from '../../shared/routes';
 import { createTableContext } from '../../shared/storage/dynamo';
 import { createApiGateway, rawResponse } from './api-gateway';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
-import { ensureIdempotencyTable, ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
+import { ensureIdempotencyTable, ensureRateLimitTable, ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
 import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
 import { startEventPipeline, startQueueEmulator } from './event-pipeline';
@@ -52,12 +53,15 @@ async function main(): Promise<void> {
     emulators.push(dynamo, s3, ses, queues);
     await ensureTable(dynamo.endpoint, LOCAL.tableName, LOCAL.region);
     await ensureIdempotencyTable(dynamo.endpoint, LOCAL.idempotencyTableName, LOCAL.region);
+    await ensureRateLimitTable(dynamo.endpoint, LOCAL.rateLimitTableName, LOCAL.region);
 
     // The functions read their configuration from the environment, as in Lambda.
     Object.assign(process.env, {
       PROFILE_LOCAL_KEY_FILE: ensureProfileKey(settings.dataDir),
       TABLE_NAME: LOCAL.tableName,
       IDEMPOTENCY_TABLE_NAME: LOCAL.idempotencyTableName,
+      // The same per-organization limits as in AWS (docs/rate-limits.md); RATE_LIMIT_DEFAULT_* and RATE_LIMIT_CACHE_SECONDS pass through.
+      RATE_LIMIT_TABLE_NAME: LOCAL.rateLimitTableName,
       AWS_REGION: LOCAL.region,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SES_ENDPOINT: ses.endpoint,
@@ -135,6 +139,7 @@ async function main(): Promise<void> {
       region: LOCAL.region,
       issuer: identityProvider.issuer,
       audience: identityProvider.audience,
+      rateLimitDefaults: parseConfig(process.env).rateLimits.defaults,
     });
     console.log(await banner(apiUrl, settings.dataDir, Date.now() - startedAt, demo, identityProvider));
   } catch (error) {

@@ -24,6 +24,8 @@ const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 /** An expired key, or a replaced secret past its grace period, is refused like a revoked one. */
 const passed = (time: string | undefined, now: Date) => time !== undefined && Date.parse(time) <= now.getTime();
 const refused = (reason: AuthenticationFailure): AuthenticationResult => ({ ok: false, reason });
+/** A key's own rate limit, for its principal (the handlers count against it). */
+const limitOf = (key: ApiKeySecretRecord) => (key.rate_limit ? { rateLimit: key.rate_limit } : {});
 
 /**
  * Resolves an Authorization header to a principal, or to the reason it is refused (the
@@ -49,10 +51,10 @@ export async function authenticate(authorization: string | undefined, deps: Auth
       keyKind === 'user_key'
         ? key.user_id === undefined
           ? undefined
-          : { kind: 'user_key', orgId: key.org_id, userId: key.user_id, keyId: key.key_id, scopes: key.scopes }
+          : { kind: 'user_key', orgId: key.org_id, userId: key.user_id, keyId: key.key_id, scopes: key.scopes, ...limitOf(key) }
         : key.user_id
           ? undefined
-          : { kind: 'org_key', orgId: key.org_id, keyId: key.key_id, scopes: key.scopes };
+          : { kind: 'org_key', orgId: key.org_id, keyId: key.key_id, scopes: key.scopes, ...limitOf(key) };
     if (!principal) return refused('invalid');
     await deps.recordKeyUse?.(key, now);
     return { ok: true, principal };

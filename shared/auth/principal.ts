@@ -1,5 +1,6 @@
 import type { Scope } from './access';
 import { isScope } from './access';
+import { formatRateLimit, parseRateLimit, type RateLimit } from '../schemas/rate-limits';
 
 /** A signed-in person, by a verified ID token of the configured issuer. */
 export interface IdTokenPrincipal {
@@ -20,6 +21,8 @@ export interface OrgKeyPrincipal {
   orgId: string;
   keyId: string;
   scopes: Scope[];
+  /** The key's own rate limit, when it has one (docs/rate-limits.md). */
+  rateLimit?: RateLimit;
 }
 
 /** A personal API key: acts as its user in its organization, with its scopes. */
@@ -29,6 +32,8 @@ export interface UserKeyPrincipal {
   keyId: string;
   userId: string;
   scopes: Scope[];
+  /** The key's own rate limit, when it has one (docs/rate-limits.md). */
+  rateLimit?: RateLimit;
 }
 
 /**
@@ -61,7 +66,13 @@ export function principalToContext(principal: Principal): AuthorizerContext {
           subject: principal.subject,
           name: principal.name,
         }
-      : { org_id: principal.orgId, key_id: principal.keyId, user_id: principal.kind === 'user_key' ? principal.userId : undefined, scopes: principal.scopes.join(' ') };
+      : {
+          org_id: principal.orgId,
+          key_id: principal.keyId,
+          user_id: principal.kind === 'user_key' ? principal.userId : undefined,
+          scopes: principal.scopes.join(' '),
+          rate_limit: principal.rateLimit && formatRateLimit(principal.rateLimit),
+        };
   const context: AuthorizerContext = { kind: principal.kind };
   for (const [name, value] of Object.entries(fields)) if (value) context[name] = value;
   return context;
@@ -83,7 +94,10 @@ export function principalFromContext(context: Record<string, unknown> | null | u
     if (!issuer || !subject) return undefined;
     return { kind, userId, issuer, subject, email: text('email'), emailVerified: text('email_verified') === 'true', name: text('name') };
   }
-  if (kind === 'org_key') return orgId && keyId ? { kind, orgId, keyId, scopes: scopes() } : undefined;
-  if (kind === 'user_key') return orgId && keyId && userId ? { kind, orgId, keyId, userId, scopes: scopes() } : undefined;
+  // A key's own limit that does not read as one is dropped: the organization's limit still applies.
+  const rateLimit = parseRateLimit(text('rate_limit'));
+  const limited = rateLimit ? { rateLimit } : {};
+  if (kind === 'org_key') return orgId && keyId ? { kind, orgId, keyId, scopes: scopes(), ...limited } : undefined;
+  if (kind === 'user_key') return orgId && keyId && userId ? { kind, orgId, keyId, userId, scopes: scopes(), ...limited } : undefined;
   return undefined;
 }

@@ -1,14 +1,18 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { admitsKind, type Caller, type CallerFor, type KindsOf, type PrincipalFor } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { ROUTES, takesIdempotencyKey, type RouteAccess, type RouteName } from '../routes';
+import { countsAgainstRateLimits, ROUTES, takesIdempotencyKey, type RouteAccess, type RouteName } from '../routes';
 import type { RouteBody, RoutePath, RouteQuery } from '../schemas/route-requests';
 import { ROUTE_REQUESTS } from '../schemas/route-requests';
+import { config } from '../config';
+import { createTenantLimiter, type TenantLimiter } from '../domain/rate-limits/tenant-limiter';
 import { actorOf } from '../events/actor';
 import type { Actor } from '../events/event-catalog';
 import { withChangeContext } from '../storage/change-stamp';
 import { table } from '../storage/dynamo';
 import { idempotencyStore } from '../storage/idempotency-records';
+import { getOrganizationLimits } from '../storage/organizations';
+import { rateLimitCounters } from '../storage/rate-limit-counters';
 import type { HttpContext } from './http-context';
 import { httpHandler } from './http-handler';
 import { authorizationContext } from './middlewares/authorization-context';
@@ -16,6 +20,7 @@ import { idempotency } from './middlewares/idempotency';
 import { jsonBodyParser } from './middlewares/json-body';
 import { routePolicy } from './middlewares/route-policy';
 import { routeRequest } from './middlewares/route-request';
+import { tenantRateLimit } from './middlewares/tenant-rate-limit';
 
 /** Routes behind the authorizer. */
 type AuthenticatedRoute = { [R in RouteName]: (typeof ROUTES)[R]['access'] extends 'public' ? never : R }[RouteName];
@@ -69,10 +74,22 @@ export function orglessHandler<R extends OrglessRoute>(routeName: R, handle: Han
   });
 }
 
+let limiter: TenantLimiter | undefined;
+
+/** The function's rate limiter, made once per module (cold start): its counters, and its memory of limits, live as long as the instance. */
+function tenantLimiter(): TenantLimiter {
+  if (!limiter) {
+    const { defaults, cacheSeconds } = config().rateLimits;
+    limiter = createTenantLimiter({ counters: rateLimitCounters(), organizationLimits: (orgId) => getOrganizationLimits(table(), orgId), defaults, cacheSeconds, now: Date.now });
+  }
+  return limiter;
+}
+
 function authenticatedHandler<R extends AuthenticatedRoute>(routeName: R, handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>) {
   const takesBody = 'body' in ROUTE_REQUESTS[routeName];
-  // Idempotency-Key comes after the policy: only an authorized caller reserves a key.
+  // Idempotency-Key comes after the policy and the rate limit: only an authorized, admitted caller reserves a key.
   const keyed = takesIdempotencyKey(ROUTES[routeName]) ? [idempotency(routeName, idempotencyStore)] : [];
+  const rateLimit = countsAgainstRateLimits(ROUTES[routeName]) ? tenantRateLimit(tenantLimiter) : undefined;
   return httpHandler(
     routeName,
     async (event, context) => {
@@ -84,7 +101,15 @@ function authenticatedHandler<R extends AuthenticatedRoute>(routeName: R, handle
       const validated = input as { path: RoutePath<R>; query: RouteQuery<R>; body: RouteBody<R> };
       return handle(context, { event, principal, path: validated.path, query: validated.query, body: validated.body, correlationId: context.correlationId });
     },
-    [...(takesBody ? [jsonBodyParser()] : []), authorizationContext(), routeRequest(routeName), routePolicy(table), ...keyed],
+    [
+      ...(takesBody ? [jsonBodyParser()] : []),
+      authorizationContext(),
+      ...(rateLimit ? [rateLimit.forKey] : []),
+      routeRequest(routeName),
+      routePolicy(table),
+      ...(rateLimit ? [rateLimit.forMember] : []),
+      ...keyed,
+    ],
   );
 }
 

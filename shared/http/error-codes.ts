@@ -39,6 +39,11 @@ export const ERROR_CODES = {
 
   // Throttling and failures.
   TOO_MANY_REQUESTS: { statuses: [429], meaning: "Over the stage's throttling limits: slow down and retry shortly." },
+  RATE_LIMITED: {
+    statuses: [429],
+    meaning: "Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.",
+  },
+  QUOTA_EXCEEDED: { statuses: [429], meaning: "The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run." },
   INTERNAL_ERROR: { statuses: [500], meaning: 'The request could not be completed; it has been logged with its correlation id.' },
 
   // Member settings (the spec's codes).

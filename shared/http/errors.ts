@@ -14,6 +14,11 @@ export class ApiError extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /** Response headers the refusal adds to the envelope (Retry-After on a 429). */
+  get headers(): Record<string, string> {
+    return {};
+  }
 }
 
 /** The kinds of problem a 400's `details` report, one phrasing each in the message. */
@@ -109,4 +114,32 @@ export class UnprocessableContentError extends ApiError {
   constructor(code: ErrorCode, message: string) {
     super(422, code, message);
   }
+}
+
+/**
+ * 429: a limit of the organization or of the API key refused the request (RATE_LIMITED for a
+ * rate limit, QUOTA_EXCEEDED for the daily quota): Retry-After says when to come back, and the
+ * RateLimit-* headers describe the limit that refused it (docs/rate-limits.md).
+ */
+export class RateLimitedError extends ApiError {
+  constructor(
+    code: 'RATE_LIMITED' | 'QUOTA_EXCEEDED',
+    message: string,
+    readonly retryAfterSeconds: number,
+    readonly limit: number,
+  ) {
+    super(429, code, message);
+  }
+
+  override get headers(): Record<string, string> {
+    return {
+      'retry-after': String(this.retryAfterSeconds),
+      ...rateLimitHeaders({ limit: this.limit, remaining: 0, resetSeconds: this.retryAfterSeconds }),
+    };
+  }
+}
+
+/** The RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset response headers (draft-ietf-httpapi-ratelimit-headers). */
+export function rateLimitHeaders(status: { limit: number; remaining: number; resetSeconds: number }): Record<string, string> {
+  return { 'ratelimit-limit': String(status.limit), 'ratelimit-remaining': String(status.remaining), 'ratelimit-reset': String(status.resetSeconds) };
 }

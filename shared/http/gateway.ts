@@ -38,7 +38,7 @@ export const GATEWAY = {
     allowOrigin: '*',
     // Idempotency-Key on POST routes; a replay says so, a key still in progress says when to retry (docs/idempotency.md).
     allowHeaders: ['authorization', 'content-type', 'x-correlation-id', 'idempotency-key'],
-    exposeHeaders: ['x-correlation-id', 'idempotent-replayed', 'retry-after'],
+    exposeHeaders: ['x-correlation-id', 'idempotent-replayed', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
     maxAgeSeconds: 3600,
     preflightStatusCode: 204,
   },

@@ -31,6 +31,8 @@ export interface HttpContext extends Context {
   input?: ValidatedInput;
   /** Set by routePolicy(): the authorized caller in the organization (orgless routes have none). */
   caller?: Caller;
+  /** Set by tenantRateLimit() once the request is counted: the RateLimit-* headers of the response. */
+  rateLimit?: { limit: number; remaining: number; resetSeconds: number };
   /** Set by idempotency(): the stored response of an Idempotency-Key seen before; the handler answers it instead of running. */
   idempotentReplay?: APIGatewayProxyResult;
 }

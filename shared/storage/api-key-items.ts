@@ -1,5 +1,7 @@
 import { isScope, type Scope } from '../auth/access';
+import * as v from 'valibot';
 import { API_KEY_KINDS, type ApiKeyKind } from '../schemas/api-keys';
+import { RateLimitSchema, type RateLimit } from '../schemas/rate-limits';
 import { changeStamp } from './change-stamp';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
@@ -33,6 +35,8 @@ export interface ApiKeyRecord {
   secret_hash: string;
   /** The secret a rotation replaced, while its grace period runs. */
   previous_secret: { hash: string; retires_at: string } | null;
+  /** The key's own rate limit, besides its organization's (docs/rate-limits.md); null: only the organization's. */
+  rate_limit: RateLimit | null;
 }
 
 /**
@@ -52,15 +56,17 @@ export interface ApiKeySecretRecord {
   expires_at?: string;
   /** Set on a secret a rotation replaced: it works until then. */
   retires_at?: string;
+  /** The key's own rate limit, repeated here so the authorizer passes it on (principal.rateLimit). */
+  rate_limit?: RateLimit;
 }
 
 /** What a new key is made of; the rest starts empty (never used, rotated or revoked; no grace-period secret). */
 export type NewApiKey = Pick<ApiKeyRecord, 'key_id' | 'org_id' | 'kind' | 'name' | 'prefix' | 'scopes' | 'user_id' | 'created_at' | 'created_by' | 'secret_hash'> &
-  Partial<Pick<ApiKeyRecord, 'expires_at'>>;
+  Partial<Pick<ApiKeyRecord, 'expires_at' | 'rate_limit'>>;
 
 /** A key as it is created. */
 export function newApiKeyRecord(key: NewApiKey): ApiKeyRecord {
-  return { expires_at: null, ...key, last_used_at: null, revoked_at: null, rotated_at: null, previous_secret: null };
+  return { expires_at: null, rate_limit: null, ...key, last_used_at: null, revoked_at: null, rotated_at: null, previous_secret: null };
 }
 
 /** The sort key of a managed key, for the stream's classification (shared/storage/stream-items.ts). */
@@ -102,7 +108,16 @@ export function apiKeyFromItem(item: Record<string, unknown>): ApiKeyRecord {
     secret_hash: field.string('secret_hash'),
     previous_secret:
       typeof previous.hash === 'string' && typeof previous.retires_at === 'string' ? { hash: previous.hash, retires_at: previous.retires_at } : null,
+    rate_limit: rateLimitFromItem(item) ?? null,
   };
+}
+
+/** A key's own rate limit as stored (absent on keys without one); an Error when it is not a valid limit. */
+function rateLimitFromItem(item: Record<string, unknown>): RateLimit | undefined {
+  if (item.rate_limit === undefined || item.rate_limit === null) return undefined;
+  const parsed = v.safeParse(RateLimitSchema, item.rate_limit);
+  if (!parsed.success) throw new Error(`API key ${String(item.key_id)}: its stored rate_limit is not a valid limit`);
+  return parsed.output;
 }
 
 /**
@@ -131,6 +146,7 @@ export function apiKeySecretFromItem(item: Record<string, unknown>): ApiKeySecre
     revoked_at: field.optionalString('revoked_at'),
     expires_at: field.optionalString('expires_at'),
     retires_at: field.optionalString('retires_at'),
+    rate_limit: rateLimitFromItem(item),
   };
 }
 
@@ -145,5 +161,6 @@ export function secretRecordOf(key: ApiKeyRecord, keyHash: string = key.secret_h
     created_at: key.created_at,
     ...(key.expires_at ? { expires_at: key.expires_at } : {}),
     ...(key.revoked_at ? { revoked_at: key.revoked_at } : {}),
+    ...(key.rate_limit ? { rate_limit: key.rate_limit } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyFromItem, apiKeyItem, apiKeySecretFromItem, apiKeySecretItem, secretRecordOf, type ApiKeyRecord, type ApiKeySecretRecord } from './api-key-items';
 import type { TableContext } from './dynamo';
+import type { RateLimit } from '../schemas/rate-limits';
 import { keys } from './keys';
 import { queryAll } from './query-all';
 import { appliedUnlessConditionFails, commitParts, type TransactionPart } from './transactions';
@@ -158,6 +159,44 @@ export async function revokeApiKeySecrets(db: TableContext, current: ApiKeyRecor
   ];
   if (current.previous_secret) parts.push({ name: 'retired', write: { Delete: { TableName: db.tableName, Key: keys.apiKeySecret(current.previous_secret.hash) } } });
   await commitParts(db, parts);
+}
+
+/**
+ * Gives a key its own rate limit, or removes it (null), in one transaction: the managed key and
+ * each secret that still works (the current one, and a replaced one in its grace period), since
+ * the authorizer reads the limit from the secret. A WriteConflict at `key` when the key was
+ * revoked or rotated meanwhile.
+ */
+export async function setApiKeyRateLimit(db: TableContext, current: ApiKeyRecord, next: ApiKeyRecord, now: Date): Promise<void> {
+  const limitOf = (keyHash: string, name: ApiKeyPart): TransactionPart<ApiKeyPart> => ({
+    name,
+    write: {
+      Update: {
+        TableName: db.tableName,
+        Key: keys.apiKeySecret(keyHash),
+        UpdateExpression: next.rate_limit ? 'SET rate_limit = :limit' : 'REMOVE rate_limit',
+        ConditionExpression: 'attribute_exists(PK)',
+        ...(next.rate_limit ? { ExpressionAttributeValues: { ':limit': next.rate_limit } } : {}),
+      },
+    },
+  });
+  const parts = [keyReplacement(db, current, next), limitOf(current.secret_hash, 'secret')];
+  const replaced = current.previous_secret;
+  if (replaced && Date.parse(replaced.retires_at) > now.getTime()) parts.push(limitOf(replaced.hash, 'replaced'));
+  await commitParts(db, parts);
+}
+
+/** Gives a secret that has no managed key (an operator key stored before keys were managed) its own rate limit, or removes it. */
+export async function setApiKeySecretRateLimit(db: TableContext, keyHash: string, limit: RateLimit | null): Promise<void> {
+  await db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: keys.apiKeySecret(keyHash),
+      UpdateExpression: limit ? 'SET rate_limit = :limit' : 'REMOVE rate_limit',
+      ConditionExpression: 'attribute_exists(PK)',
+      ...(limit ? { ExpressionAttributeValues: { ':limit': limit } } : {}),
+    }),
+  );
 }
 
 /** Marks a secret revoked that has no managed key (an operator key stored before keys were managed). */

@@ -1,4 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { OrganizationLimitsSchema, type OrganizationLimits } from '../schemas/rate-limits';
 import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
@@ -26,6 +28,8 @@ export interface Organization {
   member_search_index_at?: string;
   /** Since when the recording day counts (shared/storage/recording-day-counts.ts) count every recording; same rules. */
   recording_days_index_at?: string;
+  /** Its own rate limit and daily quota (`org set-limits`); absent, the configured defaults apply (docs/rate-limits.md). */
+  rate_limits?: OrganizationLimits;
 }
 
 /** An organization as read: the recording counters of one that never had a recording read as 0. */
@@ -44,7 +48,40 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
     trash_count: fields.optionalNumber('trash_count') ?? 0,
     member_search_index_at: fields.optionalString('member_search_index_at'),
     recording_days_index_at: fields.optionalString('recording_days_index_at'),
+    rate_limits: organizationLimitsFromItem(item),
   };
+}
+
+/** An organization's own limits from its item: undefined when it has none; an Error when they are not valid limits. */
+function organizationLimitsFromItem(item: Record<string, unknown>): OrganizationLimits | undefined {
+  if (item.rate_limits === undefined) return undefined;
+  const parsed = v.safeParse(OrganizationLimitsSchema, item.rate_limits);
+  if (!parsed.success) throw new Error(`Organization ${String(item.org_id)}: its stored rate_limits are not valid limits`);
+  return parsed.output;
+}
+
+/**
+ * An organization's own limits (the rate limiter's read, one small GetItem): `null` when it
+ * has none, undefined when the organization does not exist.
+ */
+export async function getOrganizationLimits(db: TableContext, orgId: string): Promise<OrganizationLimits | null | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId), ProjectionExpression: 'org_id, rate_limits' }),
+  );
+  return Item ? (organizationLimitsFromItem(Item) ?? null) : undefined;
+}
+
+/** Sets an existing organization's own limits, or removes them with null (ConditionalCheckFailed when it does not exist). */
+export async function setOrganizationLimits(db: TableContext, orgId: string, limits: OrganizationLimits | null, now: string): Promise<void> {
+  await db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: keys.organization(orgId),
+      UpdateExpression: limits ? 'SET rate_limits = :limits, updated_at = :now' : 'REMOVE rate_limits SET updated_at = :now',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ...(limits ? { ':limits': limits } : {}), ':now': now },
+    }),
+  );
 }
 
 /** One organization, or undefined. */

@@ -23,6 +23,7 @@ const key = (fields: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
   rotated_at: null,
   secret_hash: 'a'.repeat(64),
   previous_secret: null,
+  rate_limit: null,
   ...fields,
 });
 

@@ -1,4 +1,5 @@
 import type { Scope } from '../../auth/access';
+import type { RateLimit } from '../../schemas/rate-limits';
 import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-key-secrets';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
 import { adoptApiKey, findApiKeySecretById, getApiKey, getApiKeySecret, insertApiKey, markApiKeySecretRevoked, newApiKeyRecord, type ApiKeyRecord } from '../../storage/api-keys';
@@ -20,6 +21,8 @@ export interface ApiKeyInput {
   key?: string;
   /** Shown in key lists; defaults to say where the key came from. */
   name?: string;
+  /** The key's own rate limit, besides its organization's (docs/rate-limits.md). */
+  rateLimit?: RateLimit;
 }
 
 /**
@@ -94,6 +97,7 @@ async function prepareKey(db: TableContext, input: ApiKeyInput, now: Date): Prom
     created_at: now.toISOString(),
     created_by: null,
     secret_hash: keyHash,
+    rate_limit: input.rateLimit ?? null,
   });
   return { key, record };
 }

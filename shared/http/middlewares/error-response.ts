@@ -23,7 +23,8 @@ function envelopeOf(error: unknown): APIGatewayProxyResult {
     if (error.statusCode >= 500) logger.error('request failed', { error });
     else logger.info('request refused', { status: error.statusCode, error_code: error.code });
     const details = error instanceof ValidationError ? error.details : undefined;
-    return json(error.statusCode, errorBody(error.code, error.message, details));
+    const response = json(error.statusCode, errorBody(error.code, error.message, details));
+    return { ...response, headers: { ...response.headers, ...error.headers } };
   }
   logger.error('unexpected failure', { error: error instanceof Error ? error : String(error) });
   return json(500, errorBody('INTERNAL_ERROR', 'An unexpected error occurred; it has been logged.'));
