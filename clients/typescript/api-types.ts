@@ -954,7 +954,16 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The requests the limit nearest to refusing admits per window: the organization's burst, the API key's own burst, or the daily quota. */
+        "RateLimit-Limit": number;
+        /** @description The requests that limit still admits in its current window (0 on a 429 it refused). */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until that limit's window ends and it admits requests again. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before sending the request again: until the window of the limit that refused it ends (00:00 UTC for the daily quota; 1 s for the stage). */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1027,12 +1036,13 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1107,6 +1117,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1319,12 +1332,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1333,7 +1352,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -1398,6 +1417,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1591,12 +1613,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1605,7 +1633,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -1681,6 +1709,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1970,12 +2001,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1984,7 +2021,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -2164,6 +2201,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2370,12 +2410,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,7 +2430,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -2460,6 +2506,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2750,12 +2799,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,7 +2819,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -2945,6 +3000,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3152,12 +3210,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3166,7 +3230,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -3227,6 +3291,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3426,12 +3493,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3440,7 +3513,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -3516,6 +3589,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3736,12 +3812,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3750,7 +3832,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -3832,6 +3914,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4022,12 +4107,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4036,7 +4127,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -4100,6 +4191,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4350,12 +4444,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4364,7 +4464,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -4445,6 +4545,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,12 +4739,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4650,7 +4759,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -4714,6 +4823,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4870,12 +4982,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4884,7 +5002,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -4948,6 +5066,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5110,12 +5231,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5124,7 +5251,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -5190,6 +5317,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5384,12 +5514,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5398,7 +5534,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -5507,6 +5643,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5715,12 +5854,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5729,7 +5874,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -5798,6 +5943,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6077,12 +6225,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6091,7 +6245,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -6155,6 +6309,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6329,12 +6486,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6343,7 +6506,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -6407,6 +6570,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6600,12 +6766,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6614,7 +6786,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -6713,6 +6885,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6934,12 +7109,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6948,7 +7129,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -7009,6 +7190,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7176,12 +7360,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7190,7 +7380,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -7251,6 +7441,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7388,12 +7581,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7402,7 +7601,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -7484,6 +7683,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7671,12 +7873,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7685,7 +7893,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -7751,6 +7959,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,12 +8155,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7958,7 +8175,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -8044,6 +8261,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8271,12 +8491,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8285,7 +8511,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -8346,6 +8572,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8502,12 +8731,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8516,7 +8751,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -8582,6 +8817,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8760,12 +8998,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8774,7 +9018,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -9066,12 +9310,13 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9154,6 +9399,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9320,12 +9568,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9334,7 +9588,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -9400,6 +9654,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9561,12 +9818,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9575,7 +9838,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -9668,6 +9931,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9910,12 +10176,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9924,7 +10196,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -9985,6 +10257,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10165,12 +10440,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10179,7 +10460,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -10240,6 +10521,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10439,12 +10723,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10453,7 +10743,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -10534,6 +10824,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10786,12 +11079,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10800,7 +11099,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -10859,6 +11158,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11006,12 +11308,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11020,7 +11328,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -11113,6 +11421,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11341,12 +11652,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11355,7 +11672,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -11416,6 +11733,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11580,12 +11900,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11594,7 +11920,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -11655,6 +11981,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11811,12 +12140,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11825,7 +12160,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -11904,6 +12239,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12089,12 +12427,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12103,7 +12447,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -12169,6 +12513,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12381,12 +12728,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12395,7 +12748,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -12461,6 +12814,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12674,12 +13030,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12688,7 +13050,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -12756,6 +13118,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12915,12 +13280,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12929,7 +13300,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };
@@ -12997,6 +13368,9 @@ export interface operations {
                 headers: {
                     /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13212,12 +13586,18 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many requests.
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
              *
              *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
              */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13226,7 +13606,7 @@ export interface operations {
                          * @description The error code: one of those of a 429 of this operation.
                          * @enum {string}
                          */
-                        error?: "TOO_MANY_REQUESTS";
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
                     };
                 };
             };

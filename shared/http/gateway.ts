@@ -107,6 +107,8 @@ export const GATEWAY_RESPONSE_HEADERS: Partial<Record<GatewayResponseType, Recor
   // RFC 6750 §3: no error code when the request carried no credential at all.
   UNAUTHORIZED: { 'www-authenticate': `Bearer realm="${GATEWAY.realm}"` },
   ACCESS_DENIED: { 'www-authenticate': `Bearer realm="${GATEWAY.realm}", error="invalid_token"` },
+  // The stage's token bucket refills every second: every 429 tells a client when to come back (docs/rate-limits.md).
+  THROTTLED: { 'retry-after': '1' },
 };
 
 /** The application/json template of a gateway response, as the stack configures it. */

@@ -2,7 +2,7 @@ import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { INTEGER_PARAMETERS } from '../http/validation';
 import { IDEMPOTENCY_HEADERS, IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../http/middlewares/idempotency';
-import { isOperation, listEndpoints, takesIdempotencyKey, type Endpoint, type OperationEndpoint, type RouteDefinition } from '../routes';
+import { countsAgainstRateLimits, isOperation, listEndpoints, takesIdempotencyKey, type Endpoint, type OperationEndpoint, type RouteDefinition } from '../routes';
 import { IDEMPOTENCY_TABLE } from '../storage/idempotency-table-definition';
 import { SHAPE_ALTERNATIVES } from '../schemas/common';
 import { ErrorEnvelope } from '../schemas/responses';
@@ -31,7 +31,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   415: 'The body is not JSON: send Content-Type application/json (or a +json type), or none.',
   422: 'The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).',
   431: 'A request header is over 10,240 bytes (API Gateway).',
-  429: 'Too many requests.',
+  429: 'Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.',
   500: 'The request could not be completed.',
 };
 
@@ -40,9 +40,11 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
  * (in the description for readers, in `x-error-codes` for tools), and the error envelope whose
  * `error` is one of those codes.
  */
-function errorResponse(status: ErrorStatus, codes: readonly ErrorCode[]): Json {
+function errorResponse(status: ErrorStatus, codes: readonly ErrorCode[], counted: boolean): Json {
+  const headers = status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...(counted ? RATE_LIMIT_HEADER_REFS : {}) } : undefined;
   return {
     description: `${ERROR_DESCRIPTIONS[status]}\n\n${codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].meaning}`).join('\n')}`,
+    ...(headers ? { headers } : {}),
     'x-error-codes': codes,
     content: {
       'application/json': {
@@ -75,6 +77,24 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
 };
 
+/**
+ * The response headers of the rate limits (draft-ietf-httpapi-ratelimit-headers; docs/rate-limits.md),
+ * components every counted operation refers to.
+ */
+const RATE_LIMIT_HEADERS: Record<string, Json> = {
+  'RateLimit-Limit': {
+    description: "The requests the limit nearest to refusing admits per window: the organization's burst, the API key's own burst, or the daily quota.",
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': { description: 'The requests that limit still admits in its current window (0 on a 429 it refused).', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: "Seconds until that limit's window ends and it admits requests again.", schema: { type: 'integer', minimum: 1 } },
+  'Retry-After': {
+    description: 'Seconds to wait before sending the request again: until the window of the limit that refused it ends (00:00 UTC for the daily quota; 1 s for the stage).',
+    schema: { type: 'integer', minimum: 1 },
+  },
+};
+const RATE_LIMIT_HEADER_REFS = Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
 /** The response header of a replayed response. */
 const IDEMPOTENT_REPLAYED_HEADER = {
   description: 'Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again).',
@@ -105,6 +125,8 @@ const INFO_DESCRIPTION = [
   'Each operation says which credentials it takes and the role or scopes they need. A missing, malformed, expired or unknown token is 401 `UNAUTHORIZED`; a credential that may not do this is 403, its code saying why.',
   '',
   '**Errors** all use one envelope, `{"success": false, "data": null, "error": "CODE", "message": "…"}`, a 400 adding `details` (one entry per offending field); each operation lists, per status, the codes it can answer and what they mean. Every response carries `x-correlation-id` (send your own to trace a request).',
+  '',
+  "**Rate limits.** Each organization's requests count against its rate limit (the deployment's default, or the organization's own) and, when it has one, a daily quota; an API key may have a tighter limit of its own. Responses say where a client stands with `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; over a limit, the answer is 429 `RATE_LIMITED` or `QUOTA_EXCEEDED` with `Retry-After` (seconds): wait that long, then retry (docs/rate-limits.md).",
   '',
   '**Conventions.** Bodies are JSON. Timestamps are ISO 8601 UTC with milliseconds. Lists are paged with `page` and `limit` (some with a `cursor`). Every POST takes an `Idempotency-Key`, so a retry is safe.',
 ].join('\n');
@@ -229,16 +251,21 @@ function operation(endpoint: OperationEndpoint): Json {
   }
   const keyed = takesIdempotencyKey(endpoint.route);
   if (keyed) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
+  const counted = countsAgainstRateLimits(endpoint.route);
   const responses: Json = {};
   for (const [status, schema] of Object.entries(doc.responses)) {
+    const headers = {
+      ...(keyed ? { [IDEMPOTENCY_HEADERS.replayed.replace(/(^|-)\w/g, (c) => c.toUpperCase())]: IDEMPOTENT_REPLAYED_HEADER } : {}),
+      ...(counted ? RATE_LIMIT_HEADER_REFS : {}),
+    };
     responses[status] = {
       description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success',
-      ...(keyed ? { headers: { [IDEMPOTENCY_HEADERS.replayed.replace(/(^|-)\w/g, (c) => c.toUpperCase())]: IDEMPOTENT_REPLAYED_HEADER } } : {}),
+      ...(Object.keys(headers).length ? { headers } : {}),
       content: { 'application/json': { schema: jsonSchema(schema, 'output'), example: examples.responses[Number(status)] } },
     };
   }
   for (const [status, codes] of refusalsOf(endpoint, { body: Boolean(request.body), idempotencyKey: keyed })) {
-    responses[status] = errorResponse(status, codes);
+    responses[status] = errorResponse(status, codes, counted);
   }
   const op: Json = {
     operationId: operationIdOf(endpoint),
@@ -291,6 +318,7 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
     paths,
     webhooks: { domainEvent: WEBHOOK_DELIVERY },
     components: {
+      headers: RATE_LIMIT_HEADERS,
       schemas: {
         ErrorEnvelope: jsonSchema(ErrorEnvelope, 'output'),
         ...Object.fromEntries(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),

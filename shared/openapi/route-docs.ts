@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { ErrorCode } from '../http/error-codes';
-import type { OperationEndpoint, OperationRouteName, RouteAccess } from '../routes';
+import { countsAgainstRateLimits, type OperationEndpoint, type OperationRouteName, type RouteAccess } from '../routes';
 import { PublicDomainEventSchema } from '../events/event-catalog';
 import * as keys from '../schemas/api-keys';
 import { AuditEntry, AuditLogResponse } from '../schemas/audit';
@@ -255,7 +255,7 @@ function policyRefusals(access: RouteAccess, orgless: boolean): ErrorCode[] {
 /**
  * Every refusal an endpoint can answer, by status, with each code: those of every route of
  * its kind (API Gateway's limits and routing, the credential, the access policy, request
- * validation, JSON bodies, Idempotency-Key, throttling, failures), then the route's own
+ * validation, JSON bodies, Idempotency-Key, the stage's throttling and the organization's rate limits, failures), then the route's own
  * (ROUTE_DOCS). The OpenAPI document lists exactly these, and the integration tests refuse any
  * other (test/support/contract.ts).
  */
@@ -292,6 +292,7 @@ export function refusalsOf(endpoint: OperationEndpoint, takes: { body: boolean; 
   }
   for (const [status, codes] of Object.entries(ROUTE_DOCS[endpoint.routeName].errors) as [`${ErrorStatus}`, ErrorCode[]][]) add(Number(status) as ErrorStatus, ...codes);
   add(429, 'TOO_MANY_REQUESTS');
+  if (countsAgainstRateLimits(route)) add(429, 'RATE_LIMITED', 'QUOTA_EXCEEDED');
   add(500, 'INTERNAL_ERROR');
   return new Map([...refusals].sort(([a], [b]) => a - b));
 }

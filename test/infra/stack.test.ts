@@ -4,10 +4,25 @@ import { stackPropsFromContext } from '../../infra/context';
 import { ACCESS_LOG_FORMAT, STACK_DEFAULTS, VoiceOrgStack } from '../../infra/stack';
 import { CONFIG_VARIABLES } from '../../shared/config';
 import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, type GatewayResponseType } from '../../shared/http/gateway';
-import { EVENT_CONSUMERS, EVENT_HANDLERS, listEndpoints, listFunctions, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
+import { countsAgainstRateLimits, EVENT_CONSUMERS, EVENT_HANDLERS, listEndpoints, listFunctions, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
+import { RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
 import { TABLE } from '../../shared/storage/table-definition';
-import { actionsOf, functionLogicalId, functionStatements, idempotencyTableLogicalId, isDynamoStatement, isIdempotencyTableStatement, isTableStatement, onlyLogicalId, synth, tableLogicalId, type Json } from './template';
+import {
+  actionsOf,
+  functionLogicalId,
+  functionStatements,
+  idempotencyTableLogicalId,
+  isDynamoStatement,
+  isIdempotencyTableStatement,
+  isRateLimitTableStatement,
+  isTableStatement,
+  onlyLogicalId,
+  rateLimitTableLogicalId,
+  synth,
+  tableLogicalId,
+  type Json,
+} from './template';
 
 /**
  * The synthesized CloudFormation template of VoiceOrgStack, checked against the route
@@ -434,6 +449,50 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
     });
   });
 
+  describe('rate limit counter table', () => {
+    it('is keyed by RATE_LIMIT_TABLE, on-demand, expires counters on its TTL attribute, has no stream or index, and goes with the stack', () => {
+      const table = resources[rateLimitTableLogicalId(template)];
+      expect(table.Properties).toEqual({
+        KeySchema: [{ AttributeName: RATE_LIMIT_TABLE.partitionKey, KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: RATE_LIMIT_TABLE.partitionKey, AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: RATE_LIMIT_TABLE.ttlAttribute, Enabled: true },
+      });
+      expect(table.DeletionPolicy).toBe('Delete');
+      expect(template.toJSON().Outputs.RateLimitTableName).toEqual({ Value: { Ref: rateLimitTableLogicalId(template) } });
+    });
+
+    it('is granted UpdateItem, and named, to exactly the functions of routes that act in an organization; they may read the organization', () => {
+      const counterTableArn = { 'Fn::GetAtt': [rateLimitTableLogicalId(template), 'Arn'] };
+      const counting = listHandlers().filter((h) => h.routes.some((r) => countsAgainstRateLimits(ROUTES[r] as RouteDefinition)));
+      expect(counting.length).toBeGreaterThan(30);
+      expect(listFunctions().filter((f) => f.permissions.rateLimit?.length).map((f) => f.handler)).toEqual(counting.map((h) => h.handler));
+      for (const { handler, permissions } of listFunctions()) {
+        const fnId = functionLogicalId(template, handler);
+        const statements = functionStatements(template, fnId).filter(isRateLimitTableStatement);
+        const counts = Boolean(permissions.rateLimit?.length);
+        expect({ handler, actions: statements.flatMap(actionsOf), resources: statements.flatMap((st: Json) => [st.Resource].flat()) }).toEqual({
+          handler,
+          actions: counts ? ['dynamodb:UpdateItem'] : [],
+          resources: counts ? [counterTableArn] : [],
+        });
+        const variables = resources[fnId].Properties.Environment.Variables;
+        expect({ handler, name: variables.RATE_LIMIT_TABLE_NAME }).toEqual({ handler, name: counts ? { Ref: rateLimitTableLogicalId(template) } : undefined });
+        if (counts) expect({ handler, table: permissions.table }).toEqual({ handler, table: expect.arrayContaining(['GetItem']) });
+      }
+    });
+
+    it('gives the counting functions the default limits of the tenantRateLimit, tenantBurstLimit and tenantDailyQuota settings, and no other function', () => {
+      const custom = synth({ tenantLimits: { rate: 7, burst: 21, dailyQuota: 5000 } });
+      for (const { handler, permissions } of listFunctions()) {
+        const variables = custom.toJSON().Resources[functionLogicalId(custom, handler)].Properties.Environment.Variables;
+        const expected = permissions.rateLimit?.length ? { RATE_LIMIT_DEFAULT_RATE: '7', RATE_LIMIT_DEFAULT_BURST: '21', RATE_LIMIT_DEFAULT_DAILY_QUOTA: '5000' } : {};
+        const given = Object.fromEntries(Object.entries(variables).filter(([name]) => name.startsWith('RATE_LIMIT_DEFAULT_')));
+        expect({ handler, given }).toEqual({ handler, given: expected });
+      }
+    });
+  });
+
   describe('IAM least privilege', () => {
     it('grants each function exactly the table actions of its manifest permissions, on the table and its indexes only', () => {
       for (const { handler, permissions } of listFunctions()) {
@@ -667,6 +726,12 @@ describe('stackPropsFromContext', () => {
     expect(props.throttle).toEqual({ rateLimit: STACK_DEFAULTS.throttle.rateLimit, burstLimit: 10 });
   });
 
+  it('reads the default tenant limits, leaving out what is not set (the functions then use the config defaults)', () => {
+    expect(propsOf({ tenantRateLimit: '10', tenantBurstLimit: 30, tenantDailyQuota: '100000' }).props.tenantLimits).toEqual({ rate: 10, burst: 30, dailyQuota: 100_000 });
+    expect(propsOf({ tenantDailyQuota: 5000 }).props.tenantLimits).toEqual({ rate: undefined, burst: undefined, dailyQuota: 5000 });
+    expect(propsOf({}).props.tenantLimits).toBeUndefined();
+  });
+
   it('reads the retention periods and the alarm topic of the event pipeline', () => {
     const { props } = propsOf({ trashRetentionDays: '7', auditRetentionDays: 90, alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
     expect(props).toMatchObject({ trashRetentionDays: 7, auditRetentionDays: 90, alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
@@ -679,6 +744,11 @@ describe('stackPropsFromContext', () => {
     [{ sesIdentity: 'acme.example', sesFromAddress: 'nobody' }, /sesFromAddress must be an email address/],
     [{ throttleRateLimit: '0' }, /throttleRateLimit must be/],
     [{ throttleBurstLimit: '2.5' }, /throttleBurstLimit must be/],
+    [{ tenantRateLimit: '0' }, /tenantRateLimit must be a whole number of requests per second from 1 to 10000/],
+    [{ tenantBurstLimit: '2.5' }, /tenantBurstLimit must be a whole number/],
+    [{ tenantDailyQuota: 'lots' }, /tenantDailyQuota must be a whole number of requests per day/],
+    [{ tenantRateLimit: 100 }, /tenantBurstLimit must be at least tenantRateLimit/],
+    [{ tenantRateLimit: 10, tenantBurstLimit: 5 }, /tenantBurstLimit must be at least tenantRateLimit/],
     [{ logRetentionDays: 45 }, /logRetentionDays must be one of CloudWatch's retention periods/],
     [{ authorizerCacheSeconds: 'soon' }, /authorizerCacheSeconds must be/],
     [{ trashRetentionDays: '0' }, /trashRetentionDays must be a whole number of days from 1 to 3650/],

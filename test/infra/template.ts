@@ -65,6 +65,9 @@ export const tableLogicalId = (template: Template): string => logicalIdOfConstru
 /** The logical id of the idempotency table (construct id IdempotencyTable, infra/constructs/data.ts). */
 export const idempotencyTableLogicalId = (template: Template): string => logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'IdempotencyTable');
 
+/** The logical id of the rate limiter's counter table (construct id RateLimitTable, infra/constructs/data.ts). */
+export const rateLimitTableLogicalId = (template: Template): string => logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'RateLimitTable');
+
 /** The one resource of a type built with this construct id at the stack's scope (CloudFormation appends an 8-hex hash). */
 function logicalIdOfConstruct(template: Template, type: string, constructId: string): string {
   const ids = Object.keys(template.findResources(type)).filter((id) => new RegExp(`^${constructId}[0-9A-F]{8}$`).test(id));
@@ -76,6 +79,10 @@ function logicalIdOfConstruct(template: Template, type: string, constructId: str
 export const isIdempotencyTableStatement = (statement: Json): boolean =>
   isDynamoStatement(statement) && [statement.Resource].flat().some((resource: Json) => /^IdempotencyTable[0-9A-F]{8}$/.test(resource?.['Fn::GetAtt']?.[0] ?? ''));
 
-/** A DynamoDB statement on the table (and its indexes), not one of the stream event source's nor one on the idempotency table. */
+/** A DynamoDB statement on the rate limiter's counter table (its resources name it). */
+export const isRateLimitTableStatement = (statement: Json): boolean =>
+  isDynamoStatement(statement) && [statement.Resource].flat().some((resource: Json) => /^RateLimitTable[0-9A-F]{8}$/.test(resource?.['Fn::GetAtt']?.[0] ?? ''));
+
+/** A DynamoDB statement on the table (and its indexes), not one of the stream event source's nor one on the idempotency or counter table. */
 export const isTableStatement = (statement: Json): boolean =>
-  isDynamoStatement(statement) && !actionsOf(statement).every((a) => STREAM_READ_ACTIONS.includes(a)) && !isIdempotencyTableStatement(statement);
+  isDynamoStatement(statement) && !actionsOf(statement).every((a) => STREAM_READ_ACTIONS.includes(a)) && !isIdempotencyTableStatement(statement) && !isRateLimitTableStatement(statement);

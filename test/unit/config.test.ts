@@ -24,7 +24,19 @@ describe('parseConfig', () => {
       invites: { fromAddress: 'no-reply@voice-org.example', sesEndpoint: undefined, appUrl: 'http://127.0.0.1:3000', ttlSeconds: 604_800 },
       events: { busName: undefined, trashRetentionDays: 30, auditRetentionDays: 365 },
       webhooks: { allowLocalUrls: false, sqsEndpoint: undefined },
+      rateLimits: { tableName: undefined, defaults: { rate: 25, burst: 50, daily_quota: null }, cacheSeconds: 30 },
     });
+  });
+
+  it('reads the rate limiter: its counter table, the default limits of an organization and how long a function keeps them', () => {
+    expect(
+      parseConfig({ TABLE_NAME: 't', RATE_LIMIT_TABLE_NAME: 'counters', RATE_LIMIT_DEFAULT_RATE: '5', RATE_LIMIT_DEFAULT_BURST: '5', RATE_LIMIT_DEFAULT_DAILY_QUOTA: '1000', RATE_LIMIT_CACHE_SECONDS: '0' }).rateLimits,
+    ).toEqual({ tableName: 'counters', defaults: { rate: 5, burst: 5, daily_quota: 1000 }, cacheSeconds: 0 });
+    expect(() => parseConfig({ TABLE_NAME: 't', RATE_LIMIT_DEFAULT_RATE: '100' })).toThrow(/RATE_LIMIT_DEFAULT_BURST must be at least RATE_LIMIT_DEFAULT_RATE/);
+    expect(() => parseConfig({ TABLE_NAME: 't', RATE_LIMIT_DEFAULT_RATE: '0' })).toThrow(/RATE_LIMIT_DEFAULT_RATE/);
+    expect(() => parseConfig({ TABLE_NAME: 't', RATE_LIMIT_DEFAULT_BURST: '2.5' })).toThrow(/RATE_LIMIT_DEFAULT_BURST: must be a whole number/);
+    expect(() => parseConfig({ TABLE_NAME: 't', RATE_LIMIT_DEFAULT_DAILY_QUOTA: '0' })).toThrow(/RATE_LIMIT_DEFAULT_DAILY_QUOTA/);
+    expect(() => parseConfig({ TABLE_NAME: 't', RATE_LIMIT_CACHE_SECONDS: '301' })).toThrow(/RATE_LIMIT_CACHE_SECONDS/);
   });
 
   it('refuses loopback webhook endpoints unless the local runtime allows them, and reads its SQS emulator', () => {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, ValidationError } from '../../shared/http/errors';
+import { ApiError, RateLimitedError, ValidationError } from '../../shared/http/errors';
 import type { HttpContext, HttpMiddleware } from '../../shared/http/http-context';
 import { authorizationContext } from '../../shared/http/middlewares/authorization-context';
 import { correlationId } from '../../shared/http/middlewares/correlation-id';
@@ -85,7 +85,7 @@ describe('corsHeaders()', () => {
       const request = requestFor();
       request.response = { statusCode: hook === 'after' ? 200 : 404, body: '{}' };
       await run(corsHeaders(), hook, request);
-      expect(request.response.headers).toEqual(expect.objectContaining({ 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-correlation-id,idempotent-replayed,retry-after' }));
+      expect(request.response.headers).toEqual(expect.objectContaining({ 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-correlation-id,idempotent-replayed,retry-after,ratelimit-limit,ratelimit-remaining,ratelimit-reset' }));
     }
   });
 });
@@ -103,6 +103,17 @@ describe('errorResponse()', () => {
       status: 409,
       body: { success: false, data: null, error: 'INVITE_PENDING', message: 'Already invited.' },
     });
+  });
+
+  it('gives a 429 of the rate limiter its Retry-After and RateLimit-* headers', async () => {
+    const request = requestFor();
+    request.error = new RateLimitedError('RATE_LIMITED', 'Organization org_a is over its rate limit.', 3, 50);
+    await run(errorResponse(), 'onError', request);
+    expect(request.response).toMatchObject({
+      statusCode: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '3', 'ratelimit-limit': '50', 'ratelimit-remaining': '0', 'ratelimit-reset': '3' },
+    });
+    expect(JSON.parse(request.response!.body)).toEqual({ success: false, data: null, error: 'RATE_LIMITED', message: 'Organization org_a is over its rate limit.' });
   });
 
   it('adds the field details of a 400', async () => {

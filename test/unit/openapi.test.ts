@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { openApiDocument } from '../../shared/openapi/document';
 import { ERROR_CODES, type ErrorCode } from '../../shared/http/error-codes';
 import { ROUTE_DOCS } from '../../shared/openapi/route-docs';
-import { isOperation, listEndpoints, ROUTES, type RouteDefinition } from '../../shared/routes';
+import { countsAgainstRateLimits, isOperation, listEndpoints, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { querySchema, ROUTE_REQUESTS, type RouteRequest } from '../../shared/schemas/route-requests';
 import { contractViolation, findOperation } from '../support/contract';
 
@@ -130,6 +130,29 @@ describe('OpenAPI document', () => {
     const listed = new Set(operations.flatMap(({ op }) => Object.values<Json>(op.responses).flatMap((response) => response['x-error-codes'] ?? [])));
     const unlisted = Object.keys(ERROR_CODES).filter((code) => !listed.has(code));
     expect(unlisted.sort()).toEqual(['EMAIL_MISMATCH', 'EMAIL_TAKEN', 'INVALID_FIXTURE', 'KEY_EXISTS', 'MEMBER_EXISTS', 'ORG_EXISTS', 'ORG_NOT_FOUND', 'TAG_EXISTS', 'USER_EXISTS', 'USER_NOT_FOUND']);
+    // A code the API answers with is listed, so the rate limiter's are.
+    expect([...listed]).toEqual(expect.arrayContaining(['RATE_LIMITED', 'QUOTA_EXCEEDED']));
+  });
+
+  it('documents a 429 with Retry-After on every operation, and the rate limits of the organization (codes, RateLimit-* headers) on every one that counts', () => {
+    const rateLimitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+    const endpoints = listEndpoints().filter(isOperation);
+    const routeOf = (path: string, method: string) => endpoints.find((e) => e.path === path && e.method.toLowerCase() === method)!.route;
+    expect(operations.filter(({ path, method }) => countsAgainstRateLimits(routeOf(path, method))).length).toBe(operations.length - 2); // all but health and accepting an invitation
+    for (const { path, method, op } of operations) {
+      const counts = countsAgainstRateLimits(routeOf(path, method));
+      const refused = op.responses['429'];
+      const label = `${method} ${path}`;
+      expect({ label, codes: refused['x-error-codes'], headers: Object.keys(refused.headers) }).toEqual({
+        label,
+        codes: counts ? ['TOO_MANY_REQUESTS', 'RATE_LIMITED', 'QUOTA_EXCEEDED'] : ['TOO_MANY_REQUESTS'],
+        headers: counts ? ['Retry-After', ...rateLimitHeaders] : ['Retry-After'],
+      });
+      for (const [status, response] of Object.entries<Json>(op.responses).filter(([status]) => status.startsWith('2'))) {
+        expect({ label, status, headers: rateLimitHeaders.filter((name) => response.headers?.[name]) }).toEqual({ label, status, headers: counts ? rateLimitHeaders : [] });
+      }
+    }
+    expect(Object.keys(document.components.headers).sort()).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
   });
 
   it('resolves every $ref', () => {
