@@ -56,7 +56,7 @@ const permissionsOf = (handler: string): RoutePermissions => {
 
 /** The AWS clients a bundle may carry, each only when its function has the permission that uses it. */
 const CLIENTS = [
-  { name: 'DynamoDB', permissions: ['table', 'idempotency'], pkg: '@aws-sdk/client-dynamodb', markers: ['DynamoDBClient', 'DynamoDB_20120810'] },
+  { name: 'DynamoDB', permissions: ['table', 'idempotency', 'rateLimit'], pkg: '@aws-sdk/client-dynamodb', markers: ['DynamoDBClient', 'DynamoDB_20120810'] },
   { name: 'KMS', permissions: ['profileKey', 'webhookSecretKey'], pkg: '@aws-sdk/client-kms', markers: ['KMSClient', 'TrentService'] },
   { name: 'SES', permissions: ['mail'], pkg: '@aws-sdk/client-sesv2', markers: ['SESv2Client', 'SimpleEmailService_v2'] },
   { name: 'S3', permissions: ['bucket'], pkg: '@aws-sdk/client-s3', markers: ['S3Client', 'AmazonS3'] },
@@ -158,6 +158,8 @@ const published: { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: s
 const LOCAL_VALUES: Record<string, () => Record<string, string>> = {
   TABLE_NAME: () => ({ TABLE_NAME: runtime.tableName }),
   IDEMPOTENCY_TABLE_NAME: () => ({ IDEMPOTENCY_TABLE_NAME: LOCAL.idempotencyTableName }),
+  // The shared deployment's counters, with its test limits: the sample events of many functions act on one organization at once.
+  RATE_LIMIT_TABLE_NAME: () => ({ RATE_LIMIT_TABLE_NAME: LOCAL.rateLimitTableName, RATE_LIMIT_DEFAULT_RATE: '10000', RATE_LIMIT_DEFAULT_BURST: '100000' }),
   BUCKET_NAME: () => ({ BUCKET_NAME: runtime.bucketName }),
   ID_TOKEN_ISSUER: () => ({ ID_TOKEN_ISSUER: runtime.issuer }),
   ID_TOKEN_AUDIENCE: () => ({ ID_TOKEN_AUDIENCE: runtime.audience }),
