@@ -26,6 +26,7 @@ const BENCHES: Record<string, { title: string; load: () => Promise<{ summary: Su
   totals: { title: 'List recordings: date-range totals and deep pages (recordings.bench.ts)', load: () => import('./recordings.bench') },
   'hot-org': { title: '200 concurrent upload URLs in one organization (hot-org.bench.ts)', load: () => import('./hot-org.bench') },
   load: { title: 'autocannon on the local deployment (load.bench.ts)', load: () => import('./load.bench') },
+  isolation: { title: 'one organization flooding, another at a steady rate (tenant-isolation.bench.ts)', load: () => import('./tenant-isolation.bench') },
 };
 
 const RESULTS_DIR = path.resolve(__dirname, '../../bench-results');
