@@ -1,6 +1,7 @@
 import type { Scope } from './access';
 import { isScope } from './access';
-import { formatRateLimit, parseRateLimit, type RateLimit } from '../schemas/rate-limits';
+import { formatRateLimit, type RateLimit } from '../domain/rate-limits/limits';
+import { parseRateLimit } from '../schemas/rate-limits';
 
 /** A signed-in person, by a verified ID token of the configured issuer. */
 export interface IdTokenPrincipal {

@@ -1,7 +1,8 @@
 import { isScope, type Scope } from '../auth/access';
 import * as v from 'valibot';
 import { API_KEY_KINDS, type ApiKeyKind } from '../schemas/api-keys';
-import { RateLimitSchema, type RateLimit } from '../schemas/rate-limits';
+import type { RateLimit } from '../domain/rate-limits/limits';
+import { RateLimitSchema } from '../schemas/rate-limits';
 import { changeStamp } from './change-stamp';
 import { itemFields } from './item-fields';
 import { keys } from './keys';

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { OrganizationLimitsSchema, type OrganizationLimits } from '../schemas/rate-limits';
+import type { OrganizationLimits } from '../domain/rate-limits/limits';
+import { OrganizationLimitsSchema } from '../schemas/rate-limits';
 import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys } from './keys';

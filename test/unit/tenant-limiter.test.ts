@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { createTenantLimiter, type TenantLimiterDeps } from '../../shared/domain/rate-limits/tenant-limiter';
 import { RateLimitedError } from '../../shared/http/errors';
-import type { OrganizationLimits } from '../../shared/schemas/rate-limits';
-import { parseRateLimit, formatRateLimit } from '../../shared/schemas/rate-limits';
+import { formatRateLimit, type OrganizationLimits } from '../../shared/domain/rate-limits/limits';
+import { parseRateLimit } from '../../shared/schemas/rate-limits';
 import type { RateLimitCounters, RequestCounter } from '../../shared/storage/rate-limit-counters';
 
 /**

@@ -1,5 +1,5 @@
 import type { Scope } from '../../auth/access';
-import type { RateLimit } from '../../schemas/rate-limits';
+import type { RateLimit } from '../rate-limits/limits';
 import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-key-secrets';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
 import { adoptApiKey, findApiKeySecretById, getApiKey, getApiKeySecret, insertApiKey, markApiKeySecretRevoked, newApiKeyRecord, type ApiKeyRecord } from '../../storage/api-keys';
