@@ -949,6 +949,13 @@ export interface components {
             revoked_at: string | null;
             /** @description When its secret was last replaced; null if never. */
             rotated_at: string | null;
+            /** @description The key's own rate limit (requests per second and at once), counted besides its organization's; null: only the organization's (docs/rate-limits.md). */
+            rate_limit: {
+                /** @description Requests per second, on average (1 to 10000). */
+                rate: number;
+                /** @description Requests at once: each window of burst / rate seconds admits this many (at least rate). */
+                burst: number;
+            } | null;
         };
     };
     responses: never;
@@ -9679,7 +9686,11 @@ export interface operations {
                      *           "last_used_at": "2026-11-20T09:00:00.000Z",
                      *           "expires_at": null,
                      *           "revoked_at": null,
-                     *           "rotated_at": null
+                     *           "rotated_at": null,
+                     *           "rate_limit": {
+                     *             "rate": 5,
+                     *             "burst": 10
+                     *           }
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9904,7 +9915,11 @@ export interface operations {
                  *       "scopes": [
                  *         "users:read",
                  *         "recordings:read"
-                 *       ]
+                 *       ],
+                 *       "rate_limit": {
+                 *         "rate": 5,
+                 *         "burst": 10
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -9922,6 +9937,13 @@ export interface operations {
                      * @description When the key stops working; in the future. Absent: it works until revoked.
                      */
                     expires_at?: string;
+                    /** @description The key's own rate limit, counted besides its organization's (docs/rate-limits.md): over it, 429 RATE_LIMITED. Absent: only the organization's. */
+                    rate_limit?: {
+                        /** @description Requests per second, on average (1 to 10000). */
+                        rate: number;
+                        /** @description Requests at once: each window of burst / rate seconds admits this many (at least rate). */
+                        burst: number;
+                    };
                 };
             };
         };
@@ -9955,6 +9977,10 @@ export interface operations {
                      *       "expires_at": null,
                      *       "revoked_at": null,
                      *       "rotated_at": null,
+                     *       "rate_limit": {
+                     *         "rate": 5,
+                     *         "burst": 10
+                     *       },
                      *       "secret": "pk_org_7c3f1e9a2b4d6c8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c"
                      *     }
                      */
@@ -9994,6 +10020,13 @@ export interface operations {
                         revoked_at: string | null;
                         /** @description When its secret was last replaced; null if never. */
                         rotated_at: string | null;
+                        /** @description The key's own rate limit (requests per second and at once), counted besides its organization's; null: only the organization's (docs/rate-limits.md). */
+                        rate_limit: {
+                            /** @description Requests per second, on average (1 to 10000). */
+                            rate: number;
+                            /** @description Requests at once: each window of burst / rate seconds admits this many (at least rate). */
+                            burst: number;
+                        } | null;
                         /** @description The key itself: shown only here. Send it as `Authorization: Bearer <key>`. */
                         secret: string;
                     };
@@ -10280,7 +10313,11 @@ export interface operations {
                      *       "last_used_at": "2026-11-20T09:00:00.000Z",
                      *       "expires_at": null,
                      *       "revoked_at": null,
-                     *       "rotated_at": null
+                     *       "rotated_at": null,
+                     *       "rate_limit": {
+                     *         "rate": 5,
+                     *         "burst": 10
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -10319,6 +10356,13 @@ export interface operations {
                         revoked_at: string | null;
                         /** @description When its secret was last replaced; null if never. */
                         rotated_at: string | null;
+                        /** @description The key's own rate limit (requests per second and at once), counted besides its organization's; null: only the organization's (docs/rate-limits.md). */
+                        rate_limit: {
+                            /** @description Requests per second, on average (1 to 10000). */
+                            rate: number;
+                            /** @description Requests at once: each window of burst / rate seconds admits this many (at least rate). */
+                            burst: number;
+                        } | null;
                     };
                 };
             };
@@ -10544,7 +10588,11 @@ export interface operations {
                      *       "last_used_at": "2026-11-20T09:00:00.000Z",
                      *       "expires_at": null,
                      *       "revoked_at": "2026-11-20T10:00:00.000Z",
-                     *       "rotated_at": null
+                     *       "rotated_at": null,
+                     *       "rate_limit": {
+                     *         "rate": 5,
+                     *         "burst": 10
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -10583,6 +10631,13 @@ export interface operations {
                         revoked_at: string | null;
                         /** @description When its secret was last replaced; null if never. */
                         rotated_at: string | null;
+                        /** @description The key's own rate limit (requests per second and at once), counted besides its organization's; null: only the organization's (docs/rate-limits.md). */
+                        rate_limit: {
+                            /** @description Requests per second, on average (1 to 10000). */
+                            rate: number;
+                            /** @description Requests at once: each window of burst / rate seconds admits this many (at least rate). */
+                            burst: number;
+                        } | null;
                     };
                 };
             };
@@ -10848,6 +10903,10 @@ export interface operations {
                      *       "expires_at": null,
                      *       "revoked_at": null,
                      *       "rotated_at": "2026-11-20T10:00:00.000Z",
+                     *       "rate_limit": {
+                     *         "rate": 5,
+                     *         "burst": 10
+                     *       },
                      *       "secret": "pk_org_9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f",
                      *       "previous_secret_expires_at": "2026-11-20T11:00:00.000Z"
                      *     }
@@ -10888,6 +10947,13 @@ export interface operations {
                         revoked_at: string | null;
                         /** @description When its secret was last replaced; null if never. */
                         rotated_at: string | null;
+                        /** @description The key's own rate limit (requests per second and at once), counted besides its organization's; null: only the organization's (docs/rate-limits.md). */
+                        rate_limit: {
+                            /** @description Requests per second, on average (1 to 10000). */
+                            rate: number;
+                            /** @description Requests at once: each window of burst / rate seconds admits this many (at least rate). */
+                            burst: number;
+                        } | null;
                         /** @description The key itself: shown only here. Send it as `Authorization: Bearer <key>`. */
                         secret: string;
                         /**

@@ -9,9 +9,9 @@ import type { CliTarget } from './target';
 /* The operator's rate limit commands (docs/rate-limits.md). */
 
 const now = () => new Date();
-const WHOLE_NUMBER = /^\d{1,10}$/;
-/** A flag's whole number, left as text when it is not one so the limit's schema refuses it with its own message. */
-const numberOf = (value: string | undefined) => (value !== undefined && WHOLE_NUMBER.test(value) ? Number(value) : value);
+const NUMBER = /^\d{1,10}(\.\d{1,10})?$/;
+/** A flag's number, left as text when it is not one: the limit's schema refuses either with its own message (not a number, not whole). */
+const numberOf = (value: string | undefined) => (value !== undefined && NUMBER.test(value) ? Number(value) : value);
 const orgIdOf = (flags: Record<string, string | undefined>) => parseInput(v.object({ org: Id }), { org: flags.org }).org;
 
 const rateFlags = {

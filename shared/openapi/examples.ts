@@ -114,6 +114,7 @@ const orgKey = {
   expires_at: null,
   revoked_at: null,
   rotated_at: null,
+  rate_limit: { rate: 5, burst: 10 },
 };
 const ORG_KEY_SECRET = 'pk_org_7c3f1e9a2b4d6c8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c';
 
@@ -354,7 +355,7 @@ export const ROUTE_EXAMPLES: Record<OperationRouteName, RouteExamples> = {
   },
   listApiKeys: { responses: { 200: { api_keys: [orgKey], pagination: { limit: 20, next_cursor: null } } } },
   createApiKey: {
-    request: { kind: 'org', name: 'CRM integration', scopes: ['users:read', 'recordings:read'] },
+    request: { kind: 'org', name: 'CRM integration', scopes: ['users:read', 'recordings:read'], rate_limit: { rate: 5, burst: 10 } },
     responses: { 201: { ...orgKey, created_at: '2026-11-20T10:00:00.000Z', last_used_at: null, secret: ORG_KEY_SECRET } },
   },
   getApiKey: { responses: { 200: orgKey } },

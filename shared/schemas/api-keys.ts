@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { SCOPES } from '../auth/access';
 import { integerParam } from '../http/validation';
 import { Id, Timestamp } from './common';
+import { RateLimitSchema } from './rate-limits';
 
 /**
  * API keys managed through the API: the one place their request rules, response shapes and
@@ -49,6 +50,12 @@ export const CreateApiKeyBody = v.strictObject({
   name: KeyName,
   scopes: v.pipe(Scopes, v.description("What the key may do. They cannot exceed your role's: see docs/api-keys.md for each scope's role.")),
   expires_at: v.optional(v.pipe(Timestamp, v.description('When the key stops working; in the future. Absent: it works until revoked.'))),
+  rate_limit: v.optional(
+    v.pipe(
+      RateLimitSchema,
+      v.description("The key's own rate limit, counted besides its organization's (docs/rate-limits.md): over it, 429 RATE_LIMITED. Absent: only the organization's."),
+    ),
+  ),
 });
 export type CreateApiKeyBody = v.InferOutput<typeof CreateApiKeyBody>;
 
@@ -92,6 +99,10 @@ export const ApiKey = v.strictObject({
   expires_at: v.pipe(v.nullable(Timestamp), v.description('When the key stops working; null: never (until revoked).')),
   revoked_at: v.pipe(v.nullable(Timestamp), v.description('When it was revoked; null while not revoked.')),
   rotated_at: v.pipe(v.nullable(Timestamp), v.description('When its secret was last replaced; null if never.')),
+  rate_limit: v.pipe(
+    v.nullable(RateLimitSchema),
+    v.description("The key's own rate limit (requests per second and at once), counted besides its organization's; null: only the organization's (docs/rate-limits.md)."),
+  ),
 });
 export type ApiKey = v.InferOutput<typeof ApiKey>;
 

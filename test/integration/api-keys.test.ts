@@ -63,6 +63,7 @@ describe('creating keys', () => {
       expires_at: '2099-01-01T00:00:00.000Z',
       revoked_at: null,
       rotated_at: null,
+      rate_limit: null,
       secret: expect.stringMatching(/^pk_org_[0-9a-f]{48}$/),
     });
     expect(await works(created.body.secret)).toBe(true);
@@ -70,6 +71,31 @@ describe('creating keys', () => {
     const { secret: _secret, ...withoutSecret } = created.body;
     expect(read.body).toEqual({ ...withoutSecret, last_used_at: expect.stringMatching(TIMESTAMP) });
     expect(JSON.stringify((await admin.list()).body)).not.toContain(created.body.secret);
+  });
+
+  it("a key created with its own rate limit shows it, is refused past it (429 RATE_LIMITED naming the key), and keeps it when rotated", async () => {
+    const admin = await keysApi(o, o.people.admin);
+    const created = await admin.create({ ...orgKey('Tight'), rate_limit: { rate: 1, burst: 3 } });
+    expect(created.status).toBe(201);
+    expect(created.body.rate_limit).toEqual({ rate: 1, burst: 3 });
+    expect((await admin.get(created.body.id)).body.rate_limit).toEqual({ rate: 1, burst: 3 });
+    const rotated = await admin.rotate(created.body.id);
+    expect(rotated.body.rate_limit).toEqual({ rate: 1, burst: 3 });
+    // Eight at once span at most two 3-second windows, each admitting 3: at least two are refused.
+    const answers = await Promise.all(Array.from({ length: 8 }, () => call(runtime.apiUrl, 'GET', '/api/v1/public/recordings?limit=1', { token: rotated.body.secret })));
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(6);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.body).toEqual({ success: false, data: null, error: 'RATE_LIMITED', message: expect.stringContaining(`API key ${created.body.id} is over its own rate limit`) });
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refuses a rate limit that is not one: burst below rate, zero, fractions, unknown fields', async () => {
+    const admin = await keysApi(o, o.people.admin);
+    for (const rate_limit of [{ rate: 5, burst: 2 }, { rate: 0, burst: 2 }, { rate: 1.5, burst: 3 }, { rate: 1, burst: 2, daily_quota: 5 }, { rate: 1 }, 'fast']) {
+      const refused = await admin.create({ ...orgKey('Bad limit'), rate_limit });
+      expect({ rate_limit, status: refused.status, error: refused.body.error }).toEqual({ rate_limit, status: 400, error: 'VALIDATION_ERROR' });
+    }
   });
 
   it('any member creates their own personal key; it acts as them', async () => {

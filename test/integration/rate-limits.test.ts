@@ -292,7 +292,7 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     ]);
     refused(burstBelowRate, 'VALIDATION_ERROR', 'burst must be at least rate');
     refused(notNumber, 'VALIDATION_ERROR', 'rate must be a number');
-    refused(fraction, 'VALIDATION_ERROR', 'burst must be a number');
+    refused(fraction, 'VALIDATION_ERROR', 'burst must be a whole number');
     refused(zeroRate, 'VALIDATION_ERROR', 'rate must be at least 1');
     refused(zeroQuota, 'VALIDATION_ERROR', 'daily_quota must be at least 1');
     refused(noBurst, 'MISSING_FLAG', '--burst');

@@ -44,6 +44,7 @@ export function apiKeyView(key: ApiKeyRecord, now: Date): ApiKey {
     expires_at: key.expires_at,
     revoked_at: key.revoked_at,
     rotated_at: key.rotated_at,
+    rate_limit: key.rate_limit && { ...key.rate_limit },
   };
 }
 
@@ -89,6 +90,7 @@ export async function createApiKey(deps: ApiKeyDeps, caller: MemberCaller, body:
     created_by: caller.userId,
     expires_at: body.expires_at ? new Date(body.expires_at).toISOString() : null,
     secret_hash: secretHash,
+    rate_limit: body.rate_limit ?? null,
   });
   await insertApiKey(deps.db, key);
   return { ...apiKeyView(key, now), secret };
