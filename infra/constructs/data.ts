@@ -74,29 +74,19 @@ export function addDataStore(stack: Stack): DataStore {
 
   // Records of Idempotency-Key that live 24 hours: kept apart so they neither reach the event
   // processor through the single table's stream nor need a backup; removed with the stack.
-  const idempotencyTable = new dynamodb.Table(stack, 'IdempotencyTable', {
-    partitionKey: { name: IDEMPOTENCY_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
-    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-    timeToLiveAttribute: IDEMPOTENCY_TABLE.ttlAttribute,
-    removalPolicy: RemovalPolicy.DESTROY,
-  });
-  acknowledge(
-    idempotencyTable,
-    'AwsSolutions-DDB3',
+  const idempotencyTable = addTableOfItsOwn(
+    stack,
+    'IdempotencyTable',
+    IDEMPOTENCY_TABLE,
     'Idempotency-Key records only say whether a POST already ran in the last 24 hours; losing them lets a client retry once more, and they expire by TTL anyway: point-in-time recovery would restore nothing worth keeping.',
   );
 
   // One counter per organization (or key) and window, changed by every request: kept apart so that
   // no counter change reaches the event processor through the single table's stream.
-  const rateLimitTable = new dynamodb.Table(stack, 'RateLimitTable', {
-    partitionKey: { name: RATE_LIMIT_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
-    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-    timeToLiveAttribute: RATE_LIMIT_TABLE.ttlAttribute,
-    removalPolicy: RemovalPolicy.DESTROY,
-  });
-  acknowledge(
-    rateLimitTable,
-    'AwsSolutions-DDB3',
+  const rateLimitTable = addTableOfItsOwn(
+    stack,
+    'RateLimitTable',
+    RATE_LIMIT_TABLE,
     'Rate limit counters only count the requests of the current window (a day at most) and expire by TTL: point-in-time recovery would restore nothing worth keeping.',
   );
 
@@ -154,4 +144,19 @@ export function addDataStore(stack: Stack): DataStore {
       grantKeyFor(role, actions, KEY_PURPOSES.webhookSecret);
     },
   };
+}
+
+/**
+ * A table apart from the single table, for short-lived items under keys no other item shares:
+ * on demand, keyed by one string, expiring by TTL, no stream, no backup, removed with the stack.
+ */
+function addTableOfItsOwn(stack: Stack, id: string, shape: { partitionKey: string; ttlAttribute: string }, noBackupReason: string): dynamodb.Table {
+  const table = new dynamodb.Table(stack, id, {
+    partitionKey: { name: shape.partitionKey, type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    timeToLiveAttribute: shape.ttlAttribute,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  acknowledge(table, 'AwsSolutions-DDB3', noBackupReason);
+  return table;
 }

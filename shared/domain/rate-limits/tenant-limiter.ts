@@ -58,15 +58,16 @@ const MEMORY_ENTRIES = 10_000;
  * further requests of a flood are refused with no write at all.
  */
 export function createTenantLimiter(deps: TenantLimiterDeps): TenantLimiter {
-  const limitsByOrg = new Map<string, { limits: OrganizationLimits; until: number }>();
-  const fullUntil = new Map<string, number>();
+  const limitsByOrg = new ExpiringMemory<OrganizationLimits>();
+  /** The counters this instance found full, until their window ends. */
+  const fullCounters = new ExpiringMemory<true>();
   const cacheMs = deps.cacheSeconds * 1000;
 
   const limitsOf = async (orgId: string, now: number): Promise<OrganizationLimits> => {
-    const cached = limitsByOrg.get(orgId);
-    if (cached && cached.until > now) return cached.limits;
+    const cached = limitsByOrg.get(orgId, now);
+    if (cached) return cached;
     const limits = (await deps.organizationLimits(orgId)) ?? deps.defaults;
-    remember(limitsByOrg, orgId, { limits, until: now + cacheMs }, now);
+    limitsByOrg.set(orgId, limits, now + cacheMs, now);
     return limits;
   };
 
@@ -76,14 +77,13 @@ export function createTenantLimiter(deps: TenantLimiterDeps): TenantLimiter {
       const checks = checksOf(subject, await limitsOf(subject.orgId, now), now);
       // A counter this instance saw full refuses again, with no write, until its window ends.
       for (const check of checks) {
-        const until = fullUntil.get(check.counter.id);
-        if (until !== undefined && until > now) throw check.refusal(secondsUntil(check.counter.endsAt, now));
+        if (fullCounters.get(check.counter.id, now)) throw check.refusal(secondsUntil(check.counter.endsAt, now));
       }
       const counted: { check: Check; count: number }[] = [];
       for (const check of checks) {
         const result = await deps.counters.count(check.counter);
         if (!result.admitted) {
-          remember(fullUntil, check.counter.id, Math.min(check.counter.endsAt, now + cacheMs), now);
+          fullCounters.set(check.counter.id, true, Math.min(check.counter.endsAt, now + cacheMs), now);
           // Best effort: a take-back that fails leaves one count too many in a window, never one too few.
           await Promise.allSettled(counted.map(({ check: earlier }) => deps.counters.uncount(earlier.counter)));
           throw check.refusal(secondsUntil(check.counter.endsAt, now));
@@ -109,13 +109,13 @@ function checksOf(subject: LimitSubject, limits: OrganizationLimits, now: number
     checks.push({
       counter: windowCounter(keyLimit, now, (windowMs, index) => counterIds.keyWindow(keyId, windowMs, index)),
       refusal: (retryAfter) =>
-        new RateLimitedError('RATE_LIMITED', `API key ${keyId} is over its own rate limit (${describe(keyLimit)}): retry after ${retryAfter} s.`, retryAfter, keyLimit.burst),
+        new RateLimitedError('RATE_LIMITED', `API key ${keyId} is over its own rate limit (${describeLimit(keyLimit)}): retry after ${retryAfter} s.`, retryAfter, keyLimit.burst),
     });
   }
   checks.push({
     counter: windowCounter(limits, now, (windowMs, index) => counterIds.organizationWindow(subject.orgId, windowMs, index)),
     refusal: (retryAfter) =>
-      new RateLimitedError('RATE_LIMITED', `Organization ${subject.orgId} is over its rate limit (${describe(limits)}): retry after ${retryAfter} s.`, retryAfter, limits.burst),
+      new RateLimitedError('RATE_LIMITED', `Organization ${subject.orgId} is over its rate limit (${describeLimit(limits)}): retry after ${retryAfter} s.`, retryAfter, limits.burst),
   });
   const quota = limits.daily_quota;
   if (quota !== null) {
@@ -146,19 +146,25 @@ function secondsUntil(end: number, now: number): number {
   return Math.max(1, Math.ceil((end - now) / 1000));
 }
 
-function describe(limit: RateLimit): string {
+function describeLimit(limit: RateLimit): string {
   const windowSeconds = windowMillisecondsOf(limit) / 1000;
   return `${limit.burst} requests per ${windowSeconds} s, ${limit.rate} per second`;
 }
 
-/** Sets an entry of an in-memory map, first dropping expired entries when it is full. */
-function remember<T>(map: Map<string, T>, key: string, value: T, now: number): void {
-  if (map.size >= MEMORY_ENTRIES) {
-    for (const [entry, held] of map) {
-      const until = typeof held === 'number' ? held : (held as { until: number }).until;
-      if (until <= now) map.delete(entry);
-    }
-    if (map.size >= MEMORY_ENTRIES) map.clear();
+/** What a function instance remembers, each entry until its own time; bounded, so a flood of organizations cannot grow it without end. */
+class ExpiringMemory<T> {
+  private readonly entries = new Map<string, { value: T; until: number }>();
+
+  get(key: string, now: number): T | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.until > now ? entry.value : undefined;
   }
-  map.set(key, value);
+
+  set(key: string, value: T, until: number, now: number): void {
+    if (this.entries.size >= MEMORY_ENTRIES) {
+      for (const [entry, held] of this.entries) if (held.until <= now) this.entries.delete(entry);
+      if (this.entries.size >= MEMORY_ENTRIES) this.entries.clear();
+    }
+    this.entries.set(key, { value, until });
+  }
 }
