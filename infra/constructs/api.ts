@@ -81,9 +81,10 @@ export function addApi(stack: Stack, props: ApiProps): apigateway.RestApi {
       tracingEnabled: true,
     },
   });
-  // API Gateway publishes no metric of its 429s (stage or account throttling): the access log counts them.
+  // API Gateway publishes no metric of its 429s (stage or account throttling): the access log counts them. Its own
+  // THROTTLED answers only: a handler's 429 (an organization over its own limit, docs/rate-limits.md) is no operator's alarm.
   accessLogs.addMetricFilter('ThrottledRequests', {
-    filterPattern: logs.FilterPattern.stringValue('$.status', '=', '429'),
+    filterPattern: logs.FilterPattern.stringValue('$.errorType', '=', 'THROTTLED'),
     metricNamespace: METRICS_NAMESPACE,
     metricName: THROTTLED_REQUESTS_METRIC,
     metricValue: '1',

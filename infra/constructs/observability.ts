@@ -165,6 +165,15 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
     comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
     evaluationPeriods: 3,
   });
+  alarm('RateLimiterUnavailableAlarm', 'rate-limiter-unavailable', {
+    alarmDescription:
+      'Voice Org API: requests went through uncounted because the rate limit counters could not be reached (the limiter fails open), in 2 of 3 five-minute periods. See docs/observability.md, "RateLimiterUnavailable".',
+    metric: new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName: 'RateLimiterUnavailable' satisfies BusinessMetric, dimensionsMap: { service: SERVICE_NAME, stage: props.stage }, period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+    threshold: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+  });
   alarm('ApiThrottledAlarm', 'api-throttled', {
     alarmDescription: `Voice Org API: API Gateway refused ${ALARM_RULES.throttledRequests} or more requests with 429 in 2 of 3 five-minute periods (the stage's throttling limits, or the account's). See docs/observability.md, "ApiThrottled".`,
     metric: throttledRequests,

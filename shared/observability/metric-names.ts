@@ -25,6 +25,8 @@ export const BUSINESS_METRICS = {
   ApiKeysCreated: 'Organization and personal API keys created through the API.',
   WebhookAttemptsFailed: 'Webhook delivery attempts that failed and will be retried.',
   WebhookDeliveriesFailed: 'Webhook deliveries given up on: every attempt failed, or the endpoint is disabled.',
+  RequestsRateLimited: "Requests an organization's or an API key's rate limit, or the daily quota, refused (429 RATE_LIMITED / QUOTA_EXCEEDED; docs/rate-limits.md).",
+  RateLimiterUnavailable: 'Requests let through uncounted because the rate limit counters could not be reached (the limiter fails open).',
 } as const;
 
 export type BusinessMetric = keyof typeof BUSINESS_METRICS;
@@ -37,6 +39,7 @@ export type CountMetric = (metric: BusinessMetric, count?: number) => void;
 
 /**
  * The metric the API's access log adds (a metric filter on its log group, infra/constructs/api.ts):
- * requests API Gateway refused with 429 (the stage's or the account's throttling), per stage.
+ * requests API Gateway itself refused with 429 (the stage's or the account's throttling: error
+ * type THROTTLED), per stage; the organizations' own limits count in RequestsRateLimited.
  */
 export const THROTTLED_REQUESTS_METRIC = 'ThrottledRequests';

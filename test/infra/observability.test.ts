@@ -123,7 +123,7 @@ describe('observability of VoiceOrgStack (defaults)', () => {
       });
     });
 
-    it("api-throttled: the access log's 429s, counted by a metric filter per stage", () => {
+    it("api-throttled: API Gateway's own 429s (error type THROTTLED, not a handler's RATE_LIMITED), counted from the access log per stage", () => {
       expect(alarmNamed('api-throttled')).toMatchObject({
         Namespace: METRICS_NAMESPACE,
         MetricName: THROTTLED_REQUESTS_METRIC,
@@ -136,10 +136,26 @@ describe('observability of VoiceOrgStack (defaults)', () => {
       const accessLogsId = stage.AccessLogSetting.DestinationArn['Fn::GetAtt'][0];
       const [, filter] = ofType('AWS::Logs::MetricFilter').find(([, f]) => f.Properties.LogGroupName.Ref === accessLogsId)!;
       expect(filter.Properties).toMatchObject({
-        FilterPattern: '{ $.status = "429" }',
+        FilterPattern: '{ $.errorType = "THROTTLED" }',
         MetricTransformations: [{ MetricNamespace: METRICS_NAMESPACE, MetricName: THROTTLED_REQUESTS_METRIC, MetricValue: '1', Dimensions: [{ Key: 'stage', Value: '$.stage' }] }],
       });
-      expect(JSON.parse(stage.AccessLogSetting.Format).stage).toBe('$context.stage');
+      expect(JSON.parse(stage.AccessLogSetting.Format)).toMatchObject({ stage: '$context.stage', errorType: '$context.error.responseType' });
+    });
+
+    it('rate-limiter-unavailable: any request the limiter let through uncounted, in 2 of 3 periods', () => {
+      expect(alarmNamed('rate-limiter-unavailable')).toMatchObject({
+        Namespace: METRICS_NAMESPACE,
+        MetricName: 'RateLimiterUnavailable',
+        Dimensions: [
+          { Name: 'service', Value: SERVICE_NAME },
+          { Name: 'stage', Value: 'test' },
+        ],
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 2,
+      });
     });
 
     it("route-latency-p99-N: every route's function and the authorizer, each in one alarm on the worst p99 of at most 10", () => {

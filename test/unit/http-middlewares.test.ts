@@ -8,6 +8,8 @@ import { errorResponse } from '../../shared/http/middlewares/error-response';
 import { jsonBodyParser } from '../../shared/http/middlewares/json-body';
 import { routePolicy } from '../../shared/http/middlewares/route-policy';
 import { routeRequest } from '../../shared/http/middlewares/route-request';
+import { tenantRateLimit } from '../../shared/http/middlewares/tenant-rate-limit';
+import type { TenantLimiter } from '../../shared/domain/rate-limits/tenant-limiter';
 import { principalToContext, type Principal } from '../../shared/auth/principal';
 import { logger } from '../../shared/observability/logger';
 import type { TableContext } from '../../shared/storage/dynamo';
@@ -226,5 +228,55 @@ describe('routePolicy()', () => {
     await expect(policed('acceptInvite', ORG_KEY, {}, '/api/v1/organization/invites/accept')).rejects.toMatchObject({ statusCode: 403, code: 'API_KEY_NOT_ALLOWED' });
     const idToken: Principal = { kind: 'id_token', issuer: 'https://issuer.example.com', subject: 's', emailVerified: true };
     expect((await policed('acceptInvite', idToken, {}, '/api/v1/organization/invites/accept')).caller).toBeUndefined();
+  });
+});
+
+describe('tenantRateLimit()', () => {
+  const orgKey: Principal = { kind: 'org_key', orgId: 'org_a', keyId: 'key_1', scopes: ['users:read'], rateLimit: { rate: 1, burst: 2 } };
+  const member: Principal = { kind: 'id_token', userId: 'usr_1', issuer: 'https://issuer.example', subject: 's', emailVerified: true };
+  const limiterThat = (admit: TenantLimiter['admit']) => {
+    const calls: Parameters<TenantLimiter['admit']>[0][] = [];
+    return { calls, limiter: () => ({ admit: (subject: Parameters<TenantLimiter['admit']>[0]) => (calls.push(subject), admit(subject)) }) };
+  };
+
+  it("counts a key's request against its organization and its own limit, and puts the status in the RateLimit-* headers, errors included", async () => {
+    const { calls, limiter } = limiterThat(async () => ({ limit: 2, remaining: 1, resetSeconds: 3 }));
+    const { forKey } = tenantRateLimit(limiter, () => undefined);
+    const request = requestFor();
+    request.context.principal = orgKey;
+    await run(forKey, 'before', request);
+    expect(calls).toEqual([{ orgId: 'org_a', key: { id: 'key_1', limit: { rate: 1, burst: 2 } } }]);
+    request.response = { statusCode: 404, body: '{}' };
+    await run(forKey, 'onError', request);
+    expect(request.response.headers).toEqual({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '3' });
+  });
+
+  it('counts an ID token only once the policy named its organization, and never at the key stage', async () => {
+    const { calls, limiter } = limiterThat(async () => ({ limit: 50, remaining: 49, resetSeconds: 2 }));
+    const { forKey, forMember } = tenantRateLimit(limiter, () => undefined);
+    const request = requestFor();
+    request.context.principal = member;
+    await run(forKey, 'before', request);
+    expect(calls).toEqual([]);
+    request.context.caller = { kind: 'id_token', orgId: 'org_b', userId: 'usr_1', role: 'member', actor: 'usr_1' };
+    await run(forMember, 'before', request);
+    expect(calls).toEqual([{ orgId: 'org_b' }]);
+  });
+
+  it('counts a refusal in RequestsRateLimited and lets it reach the error mapping; a limiter that cannot count lets the request through, counted in RateLimiterUnavailable', async () => {
+    const counted: string[] = [];
+    const refusing = tenantRateLimit(limiterThat(async () => Promise.reject(new RateLimitedError('RATE_LIMITED', 'over', 2, 50))).limiter, (metric) => void counted.push(metric));
+    const request = requestFor();
+    request.context.principal = orgKey;
+    await expect(run(refusing.forKey, 'before', request)).rejects.toBeInstanceOf(RateLimitedError);
+    const failing = tenantRateLimit(limiterThat(async () => Promise.reject(new Error('ProvisionedThroughputExceededException'))).limiter, (metric) => void counted.push(metric));
+    const passed = requestFor();
+    passed.context.principal = orgKey;
+    const logged = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+    await run(failing.forKey, 'before', passed);
+    expect(passed.context.rateLimit).toBeUndefined();
+    expect(logged).toHaveBeenCalledWith('rate limiter unavailable: request let through', expect.objectContaining({ org_id: 'org_a' }));
+    logged.mockRestore();
+    expect(counted).toEqual(['RequestsRateLimited', 'RateLimiterUnavailable']);
   });
 });

@@ -1,5 +1,7 @@
 import type { TenantLimiter } from '../../domain/rate-limits/tenant-limiter';
 import { logger } from '../../observability/logger';
+import { countMetric as publishedCount } from '../../observability/metrics';
+import type { CountMetric } from '../../observability/metric-names';
 import { RateLimitedError, rateLimitHeaders } from '../errors';
 import type { HttpContext, HttpMiddleware } from '../http-context';
 
@@ -16,14 +18,19 @@ import type { HttpContext, HttpMiddleware } from '../http-context';
  * The limit is counted in the handler, not in the authorizer, so API Gateway's cache of
  * authorizer results cannot let a request past it. Counted responses, errors included, carry
  * RateLimit-Limit, -Remaining and -Reset. When the counters cannot be reached the request goes
- * through (logged): the stage's throttling stays the last line of defence.
+ * through (logged, counted in RateLimiterUnavailable, which has an alarm): the stage's throttling
+ * stays the last line of defence.
  */
-export function tenantRateLimit(limiter: () => TenantLimiter): { forKey: HttpMiddleware; forMember: HttpMiddleware } {
+export function tenantRateLimit(limiter: () => TenantLimiter, countMetric: CountMetric = publishedCount): { forKey: HttpMiddleware; forMember: HttpMiddleware } {
   const admit = async (context: HttpContext, subject: Parameters<TenantLimiter['admit']>[0]) => {
     try {
       context.rateLimit = await limiter().admit(subject);
     } catch (error) {
-      if (error instanceof RateLimitedError) throw error;
+      if (error instanceof RateLimitedError) {
+        countMetric('RequestsRateLimited');
+        throw error;
+      }
+      countMetric('RateLimiterUnavailable');
       logger.error('rate limiter unavailable: request let through', { error: error as Error, org_id: subject.orgId });
     }
   };
