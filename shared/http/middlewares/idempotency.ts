@@ -166,18 +166,19 @@ export function idempotency(routeName: RouteName, persistenceStore: () => BasePe
     },
     onError: async (request) => {
       // errorResponse ran first: request.response is the envelope of the error.
-      if (request.error instanceof IdempotencyKeyInProgressError && request.response) {
-        request.response.headers = { ...request.response.headers, 'retry-after': String(IN_PROGRESS_RETRY_AFTER_SECONDS) };
-      }
       await settle(request, request.response);
     },
   };
 }
 
-/** 409 while the first request with the key still runs. */
+/** 409 while the first request with the key still runs, with the Retry-After the error mapping adds. */
 class IdempotencyKeyInProgressError extends ConflictError {
   constructor() {
     super('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+  }
+
+  override get headers(): Record<string, string> {
+    return { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_SECONDS) };
   }
 }
 
