@@ -13,6 +13,8 @@ const NUMBER = /^\d{1,10}(\.\d{1,10})?$/;
 /** A flag's number, left as text when it is not one: the limit's schema refuses either with its own message (not a number, not whole). */
 const numberOf = (value: string | undefined) => (value !== undefined && NUMBER.test(value) ? Number(value) : value);
 const orgIdOf = (flags: Record<string, string | undefined>) => parseInput(v.object({ org: Id }), { org: flags.org }).org;
+const keyIdOf = (flags: Record<string, string | undefined>) => parseInput(v.object({ id: v.string() }), { id: flags.id }).id;
+const rateLimitOf = (flags: Record<string, string | undefined>) => parseInput(RateLimitSchema, { rate: numberOf(flags.rate), burst: numberOf(flags.burst) });
 
 const rateFlags = {
   rate: { placeholder: 'R', required: true, description: 'requests per second, on average (a whole number, 1 to 10000)' },
@@ -53,18 +55,16 @@ export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     summary: "give an API key its own rate limit, counted besides its organization's",
     notes: "A request must pass both the key's limit and its organization's. A key's cached authorizer result (60 s) may carry its previous limit that long.",
     flags: { id: { placeholder: 'K', required: true, description: 'the key id (key_…)' }, ...rateFlags },
-    run: (flags, { db }) =>
-      setRateLimitOfApiKey(db, parseInput(v.object({ id: v.string() }), { id: flags.id }).id, parseInput(RateLimitSchema, { rate: numberOf(flags.rate), burst: numberOf(flags.burst) }), now()),
+    run: (flags, { db }) => setRateLimitOfApiKey(db, keyIdOf(flags), rateLimitOf(flags), now()),
   },
   'key clear-limits': {
     summary: "remove an API key's own rate limit (its organization's still applies)",
     flags: { id: { placeholder: 'K', required: true, description: 'the key id (key_…)' } },
-    run: (flags, { db }) => setRateLimitOfApiKey(db, parseInput(v.object({ id: v.string() }), { id: flags.id }).id, null, now()),
+    run: (flags, { db }) => setRateLimitOfApiKey(db, keyIdOf(flags), null, now()),
   },
 };
 
 /** The optional --rate and --burst of `key create`: both or neither. */
 export function optionalKeyRateLimit(flags: Record<string, string | undefined>) {
-  if (flags.rate === undefined && flags.burst === undefined) return undefined;
-  return parseInput(RateLimitSchema, { rate: numberOf(flags.rate), burst: numberOf(flags.burst) });
+  return flags.rate === undefined && flags.burst === undefined ? undefined : rateLimitOf(flags);
 }

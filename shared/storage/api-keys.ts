@@ -168,18 +168,7 @@ export async function revokeApiKeySecrets(db: TableContext, current: ApiKeyRecor
  * revoked or rotated meanwhile.
  */
 export async function setApiKeyRateLimit(db: TableContext, current: ApiKeyRecord, next: ApiKeyRecord, now: Date): Promise<void> {
-  const limitOf = (keyHash: string, name: ApiKeyPart): TransactionPart<ApiKeyPart> => ({
-    name,
-    write: {
-      Update: {
-        TableName: db.tableName,
-        Key: keys.apiKeySecret(keyHash),
-        UpdateExpression: next.rate_limit ? 'SET rate_limit = :limit' : 'REMOVE rate_limit',
-        ConditionExpression: 'attribute_exists(PK)',
-        ...(next.rate_limit ? { ExpressionAttributeValues: { ':limit': next.rate_limit } } : {}),
-      },
-    },
-  });
+  const limitOf = (keyHash: string, name: ApiKeyPart): TransactionPart<ApiKeyPart> => ({ name, write: { Update: secretRateLimitUpdate(db, keyHash, next.rate_limit) } });
   const parts = [keyReplacement(db, current, next), limitOf(current.secret_hash, 'secret')];
   const replaced = current.previous_secret;
   if (replaced && Date.parse(replaced.retires_at) > now.getTime()) parts.push(limitOf(replaced.hash, 'replaced'));
@@ -188,15 +177,18 @@ export async function setApiKeyRateLimit(db: TableContext, current: ApiKeyRecord
 
 /** Gives a secret that has no managed key (an operator key stored before keys were managed) its own rate limit, or removes it. */
 export async function setApiKeySecretRateLimit(db: TableContext, keyHash: string, limit: RateLimit | null): Promise<void> {
-  await db.client.send(
-    new UpdateCommand({
-      TableName: db.tableName,
-      Key: keys.apiKeySecret(keyHash),
-      UpdateExpression: limit ? 'SET rate_limit = :limit' : 'REMOVE rate_limit',
-      ConditionExpression: 'attribute_exists(PK)',
-      ...(limit ? { ExpressionAttributeValues: { ':limit': limit } } : {}),
-    }),
-  );
+  await db.client.send(new UpdateCommand(secretRateLimitUpdate(db, keyHash, limit)));
+}
+
+/** The write of an existing secret's own rate limit (REMOVE for null), alone or in a key's transaction. */
+function secretRateLimitUpdate(db: TableContext, keyHash: string, limit: RateLimit | null) {
+  return {
+    TableName: db.tableName,
+    Key: keys.apiKeySecret(keyHash),
+    UpdateExpression: limit ? 'SET rate_limit = :limit' : 'REMOVE rate_limit',
+    ConditionExpression: 'attribute_exists(PK)',
+    ...(limit ? { ExpressionAttributeValues: { ':limit': limit } } : {}),
+  };
 }
 
 /** Marks a secret revoked that has no managed key (an operator key stored before keys were managed). */
