@@ -686,6 +686,58 @@ describe('a change racing other writers', () => {
     expect(await getRecording(db, org.orgId, recording.id)).toMatchObject({ title: 'Theirs 10' });
   });
 
+  it('a trash racing an update keeps the update: the trash is planned again on the updated recording', async () => {
+    const org = await newOrg();
+    const recording = org.recording('trash_raced', { tags: [org.tagA] });
+    await createRecording(at(T0), recording);
+    // Both read the live recording; the update commits first, then the trash.
+    const { table, transactions } = racingTable(async (transaction) => {
+      if (transaction === 1) await updateRecording(at(T1), org.orgId, recording.id, { title: 'Their title' });
+    });
+
+    await softDeleteRecording({ ...at(T2), db: table }, org.orgId, recording.id);
+    expect(transactions()).toBe(2);
+    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, title: 'Their title', deleted_at: T2.toISOString(), updated_at: T2.toISOString() });
+    expect(await counters(org)).toMatchObject({ live: 0, trash: 1, recorder: { count: 0 } });
+  });
+
+  /** A pending recording whose upload lands (completeUpload at `landsAt`) while another change is on its way. */
+  const KEY = 'recordings/raced.m4a';
+  const declared = { s3_key: KEY, content_type: 'audio/mp4', filename: 'raced.m4a', size_bytes: 5 };
+  const uploadLands = (org: Org, recordingId: string, landsAt: Date) =>
+    completeUpload({ ...at(landsAt), storedContentType: async () => 'audio/mp4' }, org.orgId, recordingId, { s3Key: KEY, sizeBytes: 5 });
+  const uploaded = (landedAt: Date) => ({ state: 'uploaded', upload: { ...declared, uploaded_bytes: 5, uploaded_content_type: 'audio/mp4', uploaded_at: landedAt.toISOString() } });
+
+  it('a trash racing an upload completion keeps the upload', async () => {
+    const org = await newOrg();
+    const recording = org.recording('trash_upload', { state: 'pending_upload', upload: declared });
+    await createRecording(at(T0), recording);
+    const { table, transactions } = racingTable(async (transaction) => {
+      if (transaction === 1) expect(await uploadLands(org, recording.id, T1)).toBe('uploaded');
+    });
+
+    await softDeleteRecording({ ...at(T2), db: table }, org.orgId, recording.id);
+    expect(transactions()).toBe(2);
+    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, ...uploaded(T1), deleted_at: T2.toISOString(), updated_at: T2.toISOString() });
+  });
+
+  it('a restore racing an upload completion keeps the upload', async () => {
+    const org = await newOrg();
+    const recording = org.recording('restore_upload', { state: 'pending_upload', upload: declared });
+    await createRecording(at(T0), recording);
+    await softDeleteRecording(at(T1), org.orgId, recording.id);
+    const { table, transactions } = racingTable(async (transaction) => {
+      if (transaction === 1) expect(await uploadLands(org, recording.id, T2)).toBe('uploaded');
+    });
+
+    const restored = await restoreRecording({ ...at(T3), db: table }, org.orgId, recording.id);
+    expect(transactions()).toBe(2);
+    expect(restored).toEqual({ ...recording, ...uploaded(T2), updated_at: T3.toISOString() });
+    expect(await getRecording(db, org.orgId, recording.id)).toEqual(restored);
+    expect(await counters(org)).toMatchObject({ live: 1, trash: 0, recorder: { count: 1 } });
+    expect(await timerOf(org, recording.id)).toBeUndefined();
+  });
+
   it('a counter moved by another recording meanwhile is re-read, so no count is lost', async () => {
     const org = await newOrg();
     const first = org.recording('first');

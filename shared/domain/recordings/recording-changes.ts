@@ -170,6 +170,8 @@ export async function updateRecording(
 /**
  * Moves a live recording to the trash: hidden from lists and counts, data kept. Its trash
  * timer, in the same transaction, runs out after the retention (TRASH_RETENTION_DAYS).
+ * The whole recording is stored again from the read, so the write holds only while it is
+ * unchanged since: an update or upload completion landing meanwhile is re-read, not undone.
  */
 export async function softDeleteRecording(deps: TrashDeps, orgId: string, recordingId: string): Promise<void> {
   const { db } = deps;
@@ -179,11 +181,15 @@ export async function softDeleteRecording(deps: TrashDeps, orgId: string, record
     const trashed: Recording = { ...current, deleted_at: now, updated_at: now };
     const recorder = await recorderLeaving(db, current);
     const purge = purgeAt(now, deps.trashRetentionDays);
-    await commitRecordingChange(db, planRecordingChange({ before: current, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE' }, recorder, purgeAt: purge }));
+    await commitRecordingChange(db, planRecordingChange({ before: current, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: current.updated_at }, recorder, purgeAt: purge }));
   });
 }
 
-/** Brings a recording back from the trash, with its data, tag links and counts; its trash timer goes in the same transaction. */
+/**
+ * Brings a recording back from the trash, with its data, tag links and counts; its trash
+ * timer goes in the same transaction. Conditioned, like the trash, on the recording as read
+ * (an upload completing meanwhile is re-read, not undone).
+ */
 export async function restoreRecording(deps: RecordingDeps, orgId: string, recordingId: string): Promise<Recording> {
   const { db } = deps;
   return committed(async () => {
@@ -193,7 +199,7 @@ export async function restoreRecording(deps: RecordingDeps, orgId: string, recor
     const { deleted_at: _deletedAt, ...rest } = current;
     const restored: Recording = { ...rest, updated_at: deps.now().toISOString() };
     const recorder = membership && { membership };
-    await commitRecordingChange(db, planRecordingChange({ before: current, after: restored, relies: { kind: 'stored', stillIn: 'TRASH' }, recorder }));
+    await commitRecordingChange(db, planRecordingChange({ before: current, after: restored, relies: { kind: 'stored', stillIn: 'TRASH', unchangedSince: current.updated_at }, recorder }));
     return restored;
   });
 }
