@@ -8406,6 +8406,7 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
              *     - `ALREADY_MEMBER`: The email already belongs to an active member of the organization.
              *     - `INVITE_PENDING`: The email already has a (newer) pending invitation to the organization.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
              */
             409: {
                 headers: {
@@ -8417,7 +8418,7 @@ export interface operations {
                          * @description The error code: one of those of a 409 of this operation.
                          * @enum {string}
                          */
-                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ALREADY_MEMBER" | "INVITE_PENDING";
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ALREADY_MEMBER" | "INVITE_PENDING" | "CONCURRENT_UPDATE";
                     };
                 };
             };
@@ -8684,6 +8685,7 @@ export interface operations {
              * @description The change conflicts with the current state.
              *
              *     - `INVITE_NOT_PENDING`: The invitation is accepted, revoked or expired, not pending.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
              */
             409: {
                 headers: {
@@ -8695,7 +8697,7 @@ export interface operations {
                          * @description The error code: one of those of a 409 of this operation.
                          * @enum {string}
                          */
-                        error?: "INVITE_NOT_PENDING";
+                        error?: "INVITE_NOT_PENDING" | "CONCURRENT_UPDATE";
                     };
                 };
             };
@@ -8932,6 +8934,7 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
              *     - `INVITE_NOT_PENDING`: The invitation is accepted, revoked or expired, not pending.
              *     - `INVITE_PENDING`: The email already has a (newer) pending invitation to the organization.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
              */
             409: {
                 headers: {
@@ -8943,7 +8946,7 @@ export interface operations {
                          * @description The error code: one of those of a 409 of this operation.
                          * @enum {string}
                          */
-                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVITE_NOT_PENDING" | "INVITE_PENDING";
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVITE_NOT_PENDING" | "INVITE_PENDING" | "CONCURRENT_UPDATE";
                     };
                 };
             };

@@ -137,7 +137,7 @@ export const ROUTE_DOCS: Record<OperationRouteName, RouteDoc> = {
   sendInvite: {
     description: 'Invites someone by email with a role: the invitation is pending until accepted, revoked or expired, and its email (with a link to accept) is sent off the request (`email_status`).',
     responses: { 201: r.Invite },
-    errors: { 409: ['ALREADY_MEMBER', 'INVITE_PENDING'] },
+    errors: { 409: ['ALREADY_MEMBER', 'INVITE_PENDING', 'CONCURRENT_UPDATE'] },
   },
   listInvites: {
     description: "Lists the organization's invitations, newest first, optionally of one status.",
@@ -147,12 +147,12 @@ export const ROUTE_DOCS: Record<OperationRouteName, RouteDoc> = {
   revokeInvite: {
     description: 'Revokes a pending invitation: its link stops working at once.',
     responses: { 200: r.SuccessOnly },
-    errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING'] },
+    errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING', 'CONCURRENT_UPDATE'] },
   },
   resendInvite: {
     description: 'Sends a pending (or expired) invitation again with a new link and a new expiry; the link sent before stops working.',
     responses: { 200: r.SuccessOnly },
-    errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING', 'INVITE_PENDING'] },
+    errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING', 'INVITE_PENDING', 'CONCURRENT_UPDATE'] },
   },
   acceptInvite: {
     description: "Accepts an invitation with the token of its link: the caller joins the organization with the invitation's role (a user is created for someone new). The caller's verified email must be the invited one.",

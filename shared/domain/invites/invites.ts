@@ -22,6 +22,7 @@ import { getMembership, type Membership } from '../../storage/memberships';
 import { currentChangeContext, withChangeContext } from '../../storage/change-stamp';
 import { WriteConflict } from '../../storage/transactions';
 import { findUserIdByEmail, getUser, type User } from '../../storage/users';
+import { retryOnWriteConflict } from '../../storage/write-retries';
 import { DEFAULT_TIMEZONE } from '../admin/directory';
 
 /**
@@ -65,6 +66,33 @@ export function hashInviteToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** Attempts before a send, revoke or resend that keeps losing races gives up with 409. */
+const ATTEMPTS = 10;
+
+/**
+ * Runs a read-plan-commit step of an invite change until it commits: a transaction that
+ * lost a race (a failed condition, or DynamoDB's TransactionConflict when another
+ * transaction wrote one of its items at that moment) is planned again on a fresh read,
+ * which decides the answer (the invite revoked meanwhile, say). A step throws its final
+ * refusals itself; 409 CONCURRENT_UPDATE only when it keeps losing.
+ */
+function committed<T>(step: (attempt: number) => Promise<T>): Promise<T> {
+  return retryOnWriteConflict(step, {
+    attempts: ATTEMPTS,
+    exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The invitation kept changing under this request; retry it.'),
+  });
+}
+
+/**
+ * The invite as a step reads it: after a lost race, strongly consistent, so that the
+ * answer is judged on what the winner wrote.
+ */
+async function readInvite(db: TableContext, orgId: string, inviteId: string, attempt: number): Promise<InviteRecord> {
+  const invite = await getInvite(db, orgId, inviteId, { consistent: attempt > 1 });
+  if (!invite) throw inviteNotFound(inviteId);
+  return invite;
+}
+
 /** When an invite sent or resent at `now` stops working. */
 const expiryFrom = (now: Date, settings: InviteDeps['settings']) => new Date(now.getTime() + settings.ttlSeconds * 1000).toISOString();
 
@@ -80,33 +108,36 @@ export async function sendInvite(deps: InviteDeps, caller: Caller, request: { em
   if (request.role === 'owner' && (caller.kind === 'org_key' || !roleAtLeast(caller.role, 'owner'))) {
     throw new ForbiddenError('INSUFFICIENT_ROLE', 'Only an owner can invite an owner.');
   }
-  const userId = await findUserIdByEmail(db, request.email);
-  const membership = userId ? await getMembership(db, caller.orgId, userId) : undefined;
-  if (membership?.status === 'active') throw new ConflictError('ALREADY_MEMBER', `${request.email} is already a member of this organization.`);
+  return committed(async () => {
+    const userId = await findUserIdByEmail(db, request.email);
+    const membership = userId ? await getMembership(db, caller.orgId, userId) : undefined;
+    if (membership?.status === 'active') throw new ConflictError('ALREADY_MEMBER', `${request.email} is already a member of this organization.`);
 
-  const now = deps.now();
-  const invite: InviteRecord = {
-    id: newId('inv'),
-    org_id: caller.orgId,
-    email: request.email,
-    role: request.role,
-    status: 'pending',
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    expires_at: expiryFrom(now, deps.settings),
-    invited_by: caller.actor,
-    delivery: QUEUED_DELIVERY,
-  };
-  try {
-    // The email's pending slot may be taken over from an invite that has expired by now.
-    await commitInviteSending(db, { invite, slotFreeAt: now.toISOString() });
-  } catch (error) {
-    if (error instanceof WriteConflict && error.failedAt('emailGuard')) {
-      throw new ConflictError('INVITE_PENDING', `${request.email} already has a pending invitation to this organization.`);
+    const now = deps.now();
+    const invite: InviteRecord = {
+      id: newId('inv'),
+      org_id: caller.orgId,
+      email: request.email,
+      role: request.role,
+      status: 'pending',
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      expires_at: expiryFrom(now, deps.settings),
+      invited_by: caller.actor,
+      delivery: QUEUED_DELIVERY,
+    };
+    try {
+      // The email's pending slot may be taken over from an invite that has expired by now.
+      await commitInviteSending(db, { invite, slotFreeAt: now.toISOString() });
+    } catch (error) {
+      // The slot is held by a pending invite (maybe a concurrent send's): final. Anything else is planned again.
+      if (error instanceof WriteConflict && error.failedAt('emailGuard')) {
+        throw new ConflictError('INVITE_PENDING', `${request.email} already has a pending invitation to this organization.`);
+      }
+      throw error;
     }
-    throw error;
-  }
-  return inviteView(invite, now);
+    return inviteView(invite, now);
+  });
 }
 
 function inviteNotFound(inviteId: string) {
@@ -128,20 +159,14 @@ async function holdsEmailSlot(db: TableContext, invite: InviteRecord): Promise<b
 /** Revokes a pending invite: its link stops working at once. */
 export async function revokeInvite(deps: Pick<InviteDeps, 'db' | 'now'>, orgId: string, inviteId: string): Promise<void> {
   const { db } = deps;
-  const invite = await getInvite(db, orgId, inviteId);
-  if (!invite) throw inviteNotFound(inviteId);
-  const now = deps.now();
-  if (invite.status !== 'pending') throw notPending(invite, now);
-  const revoked: InviteRecord = { ...invite, status: 'revoked', revoked_at: now.toISOString(), updated_at: now.toISOString() };
-  try {
+  // Accepted or revoked meanwhile, or its slot changed hands: the fresh read of the next attempt says what to do.
+  await committed(async (attempt) => {
+    const invite = await readInvite(db, orgId, inviteId, attempt);
+    const now = deps.now();
+    if (invite.status !== 'pending') throw notPending(invite, now);
+    const revoked: InviteRecord = { ...invite, status: 'revoked', revoked_at: now.toISOString(), updated_at: now.toISOString() };
     await commitInviteRevocation(db, { revoked, releasesEmailGuard: await holdsEmailSlot(db, invite) });
-  } catch (error) {
-    // Accepted or revoked meanwhile (or its slot changed hands): say what it is now.
-    if (error instanceof WriteConflict && (error.failedAt('invite') || error.failedAt('emailGuard'))) {
-      throw notPending((await getInvite(db, orgId, inviteId)) ?? invite, now);
-    }
-    throw error;
-  }
+  });
 }
 
 /**
@@ -151,27 +176,32 @@ export async function revokeInvite(deps: Pick<InviteDeps, 'db' | 'now'>, orgId: 
  */
 export async function resendInvite(deps: InviteDeps, caller: Caller, inviteId: string): Promise<void> {
   const { db } = deps;
-  const invite = await getInvite(db, caller.orgId, inviteId);
-  if (!invite) throw inviteNotFound(inviteId);
-  const now = deps.now();
-  if (invite.status !== 'pending') throw notPending(invite, now);
-  const { token_hash: _previous, ...unchanged } = invite;
-  const renewed: InviteRecord = {
-    ...unchanged,
-    expires_at: expiryFrom(now, deps.settings),
-    updated_at: now.toISOString(),
-    resent_at: now.toISOString(),
-    delivery: QUEUED_DELIVERY,
-  };
-  try {
-    // The invite keeps its email's pending slot, or takes it back if it is free or expired by now.
-    await commitInviteRenewal(db, { renewed, previousTokenHash: invite.token_hash, slotFreeAt: now.toISOString() });
-  } catch (error) {
-    if (!(error instanceof WriteConflict)) throw error;
-    if (error.failedAt('emailGuard')) throw new ConflictError('INVITE_PENDING', `${invite.email} has a newer pending invitation.`);
-    if (error.failedAt('invite')) throw notPending((await getInvite(db, caller.orgId, inviteId)) ?? invite, now);
-    throw error;
-  }
+  await committed(async (attempt) => {
+    const invite = await readInvite(db, caller.orgId, inviteId, attempt);
+    const now = deps.now();
+    if (invite.status !== 'pending') throw notPending(invite, now);
+    const { token_hash: _previous, ...unchanged } = invite;
+    const renewed: InviteRecord = {
+      ...unchanged,
+      expires_at: expiryFrom(now, deps.settings),
+      updated_at: now.toISOString(),
+      resent_at: now.toISOString(),
+      delivery: QUEUED_DELIVERY,
+    };
+    try {
+      // The invite keeps its email's pending slot, or takes it back if it is free or expired by now.
+      await commitInviteRenewal(db, { renewed, previousTokenHash: invite.token_hash, slotFreeAt: now.toISOString() });
+    } catch (error) {
+      // A newer invite holds the slot: final. The invite no longer pending (accepted or revoked
+      // meanwhile), or a concurrent resend's transaction: planned again on a fresh read, so a
+      // resend that lost to another resend sends once more, and never reports a pending
+      // invite as not pending.
+      if (error instanceof WriteConflict && error.failedAt('emailGuard') && !error.failedAt('invite')) {
+        throw new ConflictError('INVITE_PENDING', `${invite.email} has a newer pending invitation.`);
+      }
+      throw error;
+    }
+  });
 }
 
 /** The organization's invites, newest first, optionally of one status (expired is derived). */
