@@ -104,6 +104,8 @@ export interface UserProfileChange {
 /**
  * Sets a user's display name and time zone, and in the same transaction the copy of the
  * display name each of its memberships keeps (members are listed and searched by it).
+ * Only while the user exists (an update of a missing key would create a partial user): a
+ * WriteConflict at `user` when it does not.
  *
  * @param memberships every membership of the user, as read
  */
@@ -118,6 +120,7 @@ export async function updateUserProfile(db: TableContext, change: UserProfileCha
           Key: keys.user(change.user_id),
           // TIMEZONE is a DynamoDB reserved word: it can only be named through a placeholder.
           UpdateExpression: 'SET display_name = :name, #timezone = :zone, updated_at = :now',
+          ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeNames: { '#timezone': 'timezone' },
           ExpressionAttributeValues: { ':name': change.display_name, ':zone': change.timezone, ':now': change.updated_at },
         },

@@ -1,3 +1,4 @@
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createApiKey, ensureApiKey, revokeApiKey } from '../../shared/domain/admin/api-keys';
 import {
   addMember,
@@ -9,11 +10,13 @@ import {
 } from '../../shared/domain/admin/directory';
 import { listMembers } from '../../shared/domain/members/list-members';
 import { getApiKeySecret } from '../../shared/storage/api-keys';
+import { keys } from '../../shared/storage/keys';
 import { hashApiKey } from '../../shared/auth/api-key-secrets';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
 import { findUserIdByEmail, getUser } from '../../shared/storage/users';
 import { localDeployment, unique } from '../support/api';
+import { tableWithInterference } from '../support/transaction-conflicts';
 
 /**
  * The directory functions the CLI and fixtures use (shared/domain/admin), called directly
@@ -146,6 +149,23 @@ describe('ensureUser', () => {
     await expect(ensureUser(db, { ...mine, email: `changed.${suffix}@example.com` }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'EMAIL_MISMATCH' });
     await expect(ensureUser(db, { id: `usr_dadm_new_${suffix}`, email: taken.email, display_name: 'New' }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'EMAIL_TAKEN' });
     expect(await getUser(db, `usr_dadm_new_${suffix}`)).toBeUndefined();
+  });
+
+  it('refuses with 404 USER_NOT_FOUND a user gone between its read and its update, writing nothing (no partial user is made)', async () => {
+    const suffix = unique();
+    const org = await createOrganization(db, { id: `org_dadm_gone_${suffix}`, name: 'Gone' }, T0);
+    const input = { id: `usr_dadm_gone_${suffix}`, email: `gone.${suffix}@example.com`, display_name: `Gwen ${suffix}` };
+    await ensureUser(db, input, T0);
+    await addMember(db, { orgId: org.org_id, userId: input.id, role: 'member' }, T0);
+    // ensureUser reads the user; it is deleted before the update's transaction goes out.
+    const { table } = tableWithInterference(db, async (transaction) => {
+      if (transaction === 1) await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: keys.user(input.id) }));
+    });
+
+    await expect(ensureUser(table, { ...input, display_name: `Gwendolyn ${suffix}` }, T1)).rejects.toMatchObject({ statusCode: 404, code: 'USER_NOT_FOUND' });
+    expect((await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.user(input.id), ConsistentRead: true }))).Item).toBeUndefined();
+    expect(await getMembership(db, org.org_id, input.id)).toMatchObject({ display_name: `Gwen ${suffix}` });
+    expect(await searchNames(org.org_id, `gwendolyn ${suffix}`)).toEqual([]);
   });
 });
 

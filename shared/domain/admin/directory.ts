@@ -3,7 +3,7 @@ import type { ErrorCode } from '../../http/error-codes';
 import { ConflictError, NotFoundError } from '../../http/errors';
 import { newId } from '../../ids';
 import type { TableContext } from '../../storage/dynamo';
-import { isConditionFailure } from '../../storage/transactions';
+import { isConditionFailure, WriteConflict } from '../../storage/transactions';
 import { getMembership, insertMembership, listMembershipsOfUser, replaceMembership, type Membership } from '../../storage/memberships';
 import { getOrganization, insertOrganization, renameOrganization, type Organization } from '../../storage/organizations';
 import { findUserIdByEmail, getUser, insertUser, updateUserProfile, type User } from '../../storage/users';
@@ -106,7 +106,13 @@ export async function ensureUser(
   const timezone = input.timezone ?? existing.timezone;
   if (existing.display_name === input.display_name && existing.timezone === timezone) return 'unchanged';
   const memberships = await listMembershipsOfUser(db, input.id);
-  await updateUserProfile(db, { user_id: input.id, display_name: input.display_name, timezone, updated_at: now.toISOString() }, memberships);
+  try {
+    await updateUserProfile(db, { user_id: input.id, display_name: input.display_name, timezone, updated_at: now.toISOString() }, memberships);
+  } catch (error) {
+    // Gone since it was read: refused, rather than created again as a partial user.
+    if (error instanceof WriteConflict && error.failedAt('user')) throw new NotFoundError('USER_NOT_FOUND', `User ${input.id} no longer exists.`);
+    throw error;
+  }
   return 'updated';
 }
 
