@@ -2188,7 +2188,7 @@ export interface operations {
                         command_type?: string;
                         /** @description The preference as it is applied to summaries, 1 to 2,000 characters. */
                         preference_content?: string;
-                        /** @description Free-form JSON object, at most 1,000 characters as JSON; the API merges in its audit fields (source, actor, correlation id). Merged into the stored metadata. */
+                        /** @description Free-form JSON object, at most 1,000 characters as JSON; the API merges in its audit fields (source, actor, correlation id). Merged into the stored metadata, whose own fields (the audit fields left out) must then still be at most 1,000 characters as JSON. */
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -2987,7 +2987,7 @@ export interface operations {
                         command_type?: string;
                         /** @description The preference as it is applied to summaries, 1 to 2,000 characters. */
                         preference_content?: string;
-                        /** @description Free-form JSON object, at most 1,000 characters as JSON; the API merges in its audit fields (source, actor, correlation id). Merged into the stored metadata. */
+                        /** @description Free-form JSON object, at most 1,000 characters as JSON; the API merges in its audit fields (source, actor, correlation id). Merged into the stored metadata, whose own fields (the audit fields left out) must then still be at most 1,000 characters as JSON. */
                         metadata?: {
                             [key: string]: unknown;
                         };

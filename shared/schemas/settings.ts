@@ -79,14 +79,13 @@ export const PREFERENCE_ENTRIES_MAX = 50;
  * arithmetic is in docs/data-model.md, "Size budgets", and test/unit/size-budgets.test.ts.
  */
 export const PREFERENCE_LIMITS = { command: 500, commandType: 100, content: 2_000, metadataJson: 1_000 } as const;
+/** Whether a preference's own metadata (without the audit fields the API merges in) is within its limit, as JSON. */
+export const metadataWithinLimit = (metadata: Record<string, unknown>) => JSON.stringify(metadata).length <= PREFERENCE_LIMITS.metadataJson;
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 const Metadata = v.pipe(
   v.record(v.string(), v.unknown(), 'must be an object'),
   v.check((metadata: Record<string, unknown>) => isStorableDocument(metadata), 'must have non-empty keys, and numbers that are 0 or between 1e-130 and 9007199254740991 in size'),
-  v.check(
-    (metadata) => JSON.stringify(metadata).length <= PREFERENCE_LIMITS.metadataJson,
-    `must be at most ${formatCount(PREFERENCE_LIMITS.metadataJson)} characters as JSON`,
-  ),
+  v.check(metadataWithinLimit, `must be at most ${formatCount(PREFERENCE_LIMITS.metadataJson)} characters as JSON`),
 );
 
 const PREFERENCE_TEXT = {
@@ -112,7 +111,10 @@ export const PreferenceUpdate = v.pipe(
     command: described(v.optional(text(PREFERENCE_LIMITS.command)), PREFERENCE_TEXT.command),
     command_type: described(v.optional(text(PREFERENCE_LIMITS.commandType)), PREFERENCE_TEXT.commandType),
     preference_content: described(v.optional(text(PREFERENCE_LIMITS.content)), PREFERENCE_TEXT.content),
-    metadata: described(v.optional(Metadata), `${PREFERENCE_TEXT.metadata} Merged into the stored metadata.`),
+    metadata: described(
+      v.optional(Metadata),
+      `${PREFERENCE_TEXT.metadata} Merged into the stored metadata, whose own fields (the audit fields left out) must then still be at most ${formatCount(PREFERENCE_LIMITS.metadataJson)} characters as JSON.`,
+    ),
   }),
   v.check((entry) => Object.keys(entry).length > 1, 'an update names at least one field to change besides id'),
 );

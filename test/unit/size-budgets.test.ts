@@ -398,6 +398,5 @@ describe('List invites', () => {
 
 describe('bounds the settings budget assumes and nothing enforces yet', () => {
   it.todo('a member’s tag count (tags come from fixtures only): the bundle has room for about the number printed above');
-  it.todo('preference metadata merged over earlier metadata on update can outgrow the metadata limit');
   it.todo('a display name taken from an ID token’s name claim on invite acceptance has no length limit');
 });

@@ -12,7 +12,8 @@ import {
 import { WriteConflict } from '../../storage/transactions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import { normalizeModel, type ModelCatalog } from './catalog';
-import type { MemberSettingsPatch } from '../../schemas/settings';
+import { metadataWithinLimit, PREFERENCE_LIMITS, type MemberSettingsPatch } from '../../schemas/settings';
+import { formatCount } from '../../schemas/common';
 
 export interface SettingsWriteDeps {
   db: TableContext;
@@ -42,6 +43,16 @@ export interface SettingsUpdateResult {
   profile_version: number;
   /** The sections this update changed, for the audit log. */
   changed_sections: string[];
+}
+
+/** The fields the API merges into every preference's metadata (spec rule 5): they win over the member's own. */
+const AUDIT_METADATA_FIELDS = ['source', 'actor', 'correlation_id'] as const;
+
+/** A preference's metadata without the audit fields: what the metadata limit counts, on a create as on an update. */
+function ownMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
+  const own = { ...metadata };
+  for (const field of AUDIT_METADATA_FIELDS) delete own[field];
+  return own;
 }
 
 /** Attempts before two writers racing on one member give up with 409. */
@@ -103,7 +114,14 @@ export async function updateMemberSettings(
       if (!current) throw ValidationError.field(`preferences[${index}].id`, 'invalid_value', `names no preference of this member (${entry.id})`, 'INVALID_PREFERENCES');
       if (entry.op === 'update') {
         const { id: _id, op: _op, metadata, ...fields } = entry;
-        preferences.put.push({ ...current, ...fields, metadata: metadataOf({ ...current.metadata, ...metadata }), updated_at: now } satisfies PreferenceRecord);
+        const merged = { ...ownMetadata(current.metadata), ...metadata };
+        // The schema bounds the metadata given; merged over the stored one it must still fit, as a create's would.
+        if (metadata && !metadataWithinLimit(merged)) {
+          const limit = formatCount(PREFERENCE_LIMITS.metadataJson);
+          const size = formatCount(JSON.stringify(merged).length);
+          throw ValidationError.field(`preferences[${index}].metadata`, 'too_long', `must be at most ${limit} characters as JSON once merged into the stored metadata (it would be ${size})`, 'INVALID_PREFERENCES');
+        }
+        preferences.put.push({ ...current, ...fields, metadata: metadataOf(merged), updated_at: now } satisfies PreferenceRecord);
       } else {
         preferences.delete.push(entry.id);
       }

@@ -568,6 +568,18 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
       expect(updated.updated_at > original.updated_at).toBe(true);
     });
 
+    it('an update whose metadata, merged into the stored metadata, would pass 1,000 characters as JSON is 400 INVALID_PREFERENCES naming the entry; the preference stays as it was', async () => {
+      const member = await newMember(org);
+      // 600 characters as JSON stored, 601 given: each within the limit, 1,200 merged.
+      await patchOk(api, member.id, { preferences: [{ command: 'summarize', command_type: 'manual', preference_content: 'Short.', metadata: { origin: 'o'.repeat(587) } }] });
+      const before = await preferencesOf(api, member.id);
+      const res = await api.patch(member.id, { preferences: [{ id: before.data[0].id, metadata: { notes: 'n'.repeat(589) } }] });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(failure('INVALID_PREFERENCES', expect.stringContaining('preferences[0].metadata must be at most 1,000 characters as JSON once merged into the stored metadata')));
+      expect(res.body.details).toEqual([{ field: 'preferences[0].metadata', issue: 'too_long', message: expect.any(String) }]);
+      expect(await preferencesOf(api, member.id)).toEqual(before);
+    });
+
     it('a delete removes the preference and the total drops', async () => {
       const member = await newMember(org);
       await patchOk(api, member.id, {
