@@ -9208,6 +9208,7 @@ export interface operations {
              *
              *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
              *     - `INVITE_ALREADY_ACCEPTED`: The invitation was already accepted.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
              */
             409: {
                 headers: {
@@ -9219,7 +9220,7 @@ export interface operations {
                          * @description The error code: one of those of a 409 of this operation.
                          * @enum {string}
                          */
-                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVITE_ALREADY_ACCEPTED";
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVITE_ALREADY_ACCEPTED" | "CONCURRENT_UPDATE";
                     };
                 };
             };

@@ -157,7 +157,7 @@ export const ROUTE_DOCS: Record<OperationRouteName, RouteDoc> = {
   acceptInvite: {
     description: "Accepts an invitation with the token of its link: the caller joins the organization with the invitation's role (a user is created for someone new). The caller's verified email must be the invited one.",
     responses: { 200: r.AcceptInviteResponse },
-    errors: { 403: ['INVITE_EMAIL_MISMATCH'], 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_ALREADY_ACCEPTED'], 410: ['INVITE_REVOKED', 'INVITE_EXPIRED'] },
+    errors: { 403: ['INVITE_EMAIL_MISMATCH'], 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_ALREADY_ACCEPTED', 'CONCURRENT_UPDATE'], 410: ['INVITE_REVOKED', 'INVITE_EXPIRED'] },
   },
   listAuditLog: {
     description: "Reads the organization's audit log, newest first: one entry per committed change, with who made it and what changed (never the content), filtered by type, actor, resource and time.",

@@ -27,6 +27,7 @@ import { findUserIdByEmail, findUserIdByIdentity, getUser } from '../../shared/s
 import { localDeployment, sentEmails, unique } from '../support/api';
 import { domainEvent, queuedEvents } from '../support/events';
 import { isolatedTable } from '../support/invite-mail';
+import { tableWithConflicts } from '../support/transaction-conflicts';
 
 /**
  * The invite functions (shared/domain/invites/invites.ts) and the invitation mail consumer
@@ -420,6 +421,33 @@ describe('acceptInvite', () => {
       await expect(acceptInvite(deps, principal, token)).rejects.toMatchObject({ statusCode: 403, code: 'INVITE_EMAIL_MISMATCH' });
     }
     expect(await statusesOf(org.orgId, email)).toEqual(['pending']);
+  });
+
+  it('accepts after a TransactionConflict (DynamoDB raises it, DynamoDB Local never does): planned again, one more member', async () => {
+    const org = await orgWithPeople('conflict');
+    const email = org.address('retried');
+    await sendAndMail(org, org.asAdmin, { email, role: 'member' });
+    const before = await activeMemberCount(org.orgId);
+    const { table, transactions } = tableWithConflicts(db, [1]);
+
+    await expect(acceptInvite({ ...deps, db: table }, signedIn(email), lastToken())).resolves.toEqual({ org_id: org.orgId, role: 'member', status: 'active' });
+
+    expect(transactions()).toBe(2);
+    expect(await activeMemberCount(org.orgId)).toBe((before ?? 0) + 1);
+    expect(await getMembership(db, org.orgId, (await findUserIdByEmail(db, email)) ?? '')).toMatchObject({ status: 'active' });
+  });
+
+  it('answers 409 CONCURRENT_UPDATE when it keeps conflicting, never "already accepted", and the invite stays pending', async () => {
+    const org = await orgWithPeople('lost');
+    const email = org.address('unlucky');
+    const sent = await sendAndMail(org, org.asAdmin, { email, role: 'member' });
+    const { table, transactions } = tableWithConflicts(db, 'always');
+
+    await expect(acceptInvite({ ...deps, db: table }, signedIn(email), lastToken())).rejects.toMatchObject({ statusCode: 409, code: 'CONCURRENT_UPDATE' });
+
+    expect(transactions()).toBe(10);
+    expect(await stored(org.orgId, sent.id)).toMatchObject({ status: 'pending' });
+    expect(await findUserIdByEmail(db, email)).toBeUndefined();
   });
 
   it('of concurrent accepts of one link, lets exactly one win: one user, one more member', async () => {

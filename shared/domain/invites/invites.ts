@@ -225,34 +225,36 @@ export async function listOrganizationInvites(deps: Pick<InviteDeps, 'db' | 'now
 export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, principal: IdTokenPrincipal, token: string) {
   const { db } = deps;
   const hash = hashInviteToken(token);
-  const invite = await findInviteByTokenHash(db, hash);
-  const now = deps.now();
-  if (!invite) throw new NotFoundError('INVITE_NOT_FOUND', 'No invitation matches this token.');
-  checkAcceptable(invite, now, principal);
+  // A lost race (another accept, a revoke or resend, the membership changed, or DynamoDB's
+  // TransactionConflict) is planned again on a fresh read, which says what the invite is now.
+  return committed(async () => {
+    const invite = await findInviteByTokenHash(db, hash);
+    const now = deps.now();
+    if (!invite) throw new NotFoundError('INVITE_NOT_FOUND', 'No invitation matches this token.');
+    checkAcceptable(invite, now, principal);
 
-  const timestamp = now.toISOString();
-  const existingUserId = principal.userId ?? (await findUserIdByEmail(db, invite.email));
-  const user: User | undefined = existingUserId ? await getUser(db, existingUserId) : undefined;
-  const userId = user?.user_id ?? newId('usr');
-  const [membership, releasesEmailGuard] = await Promise.all([user ? getMembership(db, invite.org_id, userId) : undefined, holdsEmailSlot(db, invite)]);
-  const accepted: InviteRecord = { ...invite, status: 'accepted', accepted_at: timestamp, accepted_by: userId, updated_at: timestamp };
-  const next: Membership = {
-    org_id: invite.org_id,
-    user_id: userId,
-    email: user?.email ?? invite.email,
-    display_name: user?.display_name ?? principal.name ?? invite.email.split('@')[0],
-    role: invite.role,
-    status: 'active',
-    member_since: membership?.status === 'active' ? membership.member_since : timestamp,
-    created_at: membership?.created_at ?? timestamp,
-    updated_at: timestamp,
-    recording_count: membership?.recording_count ?? 0,
-    latest_recording_at: membership?.latest_recording_at ?? null,
-  };
-  const newUser: User | undefined = user
-    ? undefined
-    : { user_id: userId, email: invite.email, display_name: next.display_name, timezone: DEFAULT_TIMEZONE, created_at: timestamp, updated_at: timestamp };
-  try {
+    const timestamp = now.toISOString();
+    const existingUserId = principal.userId ?? (await findUserIdByEmail(db, invite.email));
+    const user: User | undefined = existingUserId ? await getUser(db, existingUserId) : undefined;
+    const userId = user?.user_id ?? newId('usr');
+    const [membership, releasesEmailGuard] = await Promise.all([user ? getMembership(db, invite.org_id, userId) : undefined, holdsEmailSlot(db, invite)]);
+    const accepted: InviteRecord = { ...invite, status: 'accepted', accepted_at: timestamp, accepted_by: userId, updated_at: timestamp };
+    const next: Membership = {
+      org_id: invite.org_id,
+      user_id: userId,
+      email: user?.email ?? invite.email,
+      display_name: user?.display_name ?? principal.name ?? invite.email.split('@')[0],
+      role: invite.role,
+      status: 'active',
+      member_since: membership?.status === 'active' ? membership.member_since : timestamp,
+      created_at: membership?.created_at ?? timestamp,
+      updated_at: timestamp,
+      recording_count: membership?.recording_count ?? 0,
+      latest_recording_at: membership?.latest_recording_at ?? null,
+    };
+    const newUser: User | undefined = user
+      ? undefined
+      : { user_id: userId, email: invite.email, display_name: next.display_name, timezone: DEFAULT_TIMEZONE, created_at: timestamp, updated_at: timestamp };
     // The accepting user is the actor, also when this acceptance creates them.
     const context = { correlationId: currentChangeContext()?.correlationId ?? null, actor: { kind: 'user' as const, id: userId } };
     await withChangeContext(context, () => commitInviteAcceptance(db, {
@@ -265,14 +267,8 @@ export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, princip
       membershipExpected: membership ? { status: membership.status } : 'absent',
       joinsActiveMembers: membership?.status !== 'active',
     }));
-  } catch (error) {
-    if (!(error instanceof WriteConflict)) throw error;
-    // Someone else moved first (another accept, a revoke or resend, the membership changed): report the invite as it is now.
-    const current = (await getInvite(db, invite.org_id, invite.id)) ?? invite;
-    checkAcceptable(current, now, principal);
-    throw new ConflictError('INVITE_ALREADY_ACCEPTED', 'This invitation was accepted meanwhile.');
-  }
-  return { org_id: invite.org_id, role: invite.role, status: 'active' as const };
+    return { org_id: invite.org_id, role: invite.role, status: 'active' as const };
+  });
 }
 
 function checkAcceptable(invite: InviteRecord, now: Date, principal: IdTokenPrincipal): void {
