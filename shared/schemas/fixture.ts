@@ -3,6 +3,8 @@ import { DisplayName, Email, HexColor, Id, MemberStatusName, RoleName, ScopeName
 import { NotificationsPatch, PreferenceCreate, ProfilePatch, SettingsPatch } from './settings';
 import { RECORDING_STATES } from '../storage/recordings';
 import { CreateTemplateBody } from './templates';
+import { CreateApiKeyBody } from './api-keys';
+import { UploadUrlBody } from './recordings';
 
 /** A fixture file for `cli seed` and the local demo; documented in docs/fixtures.md. */
 export const Fixture = v.strictObject({
@@ -30,6 +32,10 @@ export const Fixture = v.strictObject({
         user_id: v.optional(Id),
         key: v.string(),
         scopes: v.array(ScopeName),
+        /** Its id; absent: derived from the key (the same key always gets the same id). */
+        id: v.optional(Id),
+        /** Shown in key lists; given when the key is stored (default "Fixture key"). */
+        name: v.optional(CreateApiKeyBody.entries.name),
       }),
     ),
     [],
@@ -57,6 +63,18 @@ export const Fixture = v.strictObject({
         created_at: v.optional(Timestamp),
         recording_at: v.optional(Timestamp),
         deleted_at: v.optional(Timestamp),
+        /**
+         * Its file, declared as Create upload URL declares it: without `uploaded_at` it waits for
+         * the file (an S3 event for its key completes it); with it, the file landed then.
+         */
+        upload: v.optional(
+          v.strictObject({
+            filename: UploadUrlBody.entries.filename,
+            content_type: UploadUrlBody.entries.content_type,
+            size_bytes: UploadUrlBody.entries.size_bytes,
+            uploaded_at: v.optional(Timestamp),
+          }),
+        ),
         transcript: v.optional(v.array(v.strictObject({ speaker: v.string(), text: v.string(), start: v.number(), end: v.number() }))),
         summary: v.optional(v.strictObject({ markdown: v.string(), template_id: v.optional(v.nullable(Id)), template_name: v.optional(v.nullable(v.string())) })),
         action_items: v.optional(

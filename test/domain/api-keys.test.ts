@@ -105,4 +105,16 @@ describe('operator keys', () => {
     expect(await ensureApiKey(db, { orgId: org.org, key: fixtureKey, scopes: ['users:read'] }, T0)).toBe('created');
     expect(await ensureApiKey(db, { orgId: org.org, key: fixtureKey, scopes: ['users:read'] }, T0)).toBe('unchanged');
   });
+
+  it('a fixture key keeps the id and name it gives; no other key takes that id, and the key keeps it', async () => {
+    const keyId = `key_dkeys_${org.id}_given`;
+    const key = `pk_dkeys_given_${org.id}_aaaaaaaaaaaa`;
+    expect(await ensureApiKey(db, { orgId: org.org, key, scopes: ['users:read'], keyId, name: 'CRM sync' }, T0)).toBe('created');
+    expect(await getApiKey(db, org.org, keyId)).toMatchObject({ key_id: keyId, name: 'CRM sync', created_by: null });
+    expect(await authenticate(`Bearer ${key}`, { db, now: () => T0 })).toMatchObject({ ok: true, principal: { kind: 'org_key', keyId } });
+    expect(await ensureApiKey(db, { orgId: org.org, key, scopes: ['users:read'], keyId }, T0)).toBe('unchanged');
+    const other = `pk_dkeys_other_${org.id}_aaaaaaaaaaaa`;
+    await expect(ensureApiKey(db, { orgId: org.org, key: other, scopes: ['users:read'], keyId }, T0)).rejects.toMatchObject({ code: 'KEY_EXISTS' });
+    await expect(ensureApiKey(db, { orgId: org.org, key, scopes: ['users:read'], keyId: `${keyId}_moved` }, T0)).rejects.toMatchObject({ code: 'KEY_EXISTS' });
+  });
 });

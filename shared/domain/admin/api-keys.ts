@@ -12,6 +12,9 @@ import type { EnsureOutcome } from './directory';
 
 /* The operator's keys (CLI and fixtures): not bound by a creator's role, since the operator has the AWS account. */
 
+/** What the operator's keys are called in lists unless named. */
+const OPERATOR_KEY_NAME = 'Operator key';
+
 export interface ApiKeyInput {
   orgId: string;
   /** Given: a personal key of this member (pk_user_...). Absent: an organization key. */
@@ -21,6 +24,8 @@ export interface ApiKeyInput {
   key?: string;
   /** Shown in key lists; defaults to say where the key came from. */
   name?: string;
+  /** A given id (fixtures, the local demo's keys); otherwise derived from the key's hash. */
+  keyId?: string;
   /** The key's own rate limit, besides its organization's (docs/rate-limits.md). */
   rateLimit?: RateLimit;
 }
@@ -34,7 +39,8 @@ export async function createApiKey(db: TableContext, input: ApiKeyInput, now: Da
   try {
     await insertApiKey(db, record);
   } catch (error) {
-    if (error instanceof WriteConflict && error.failed.length) throw new ConflictError('KEY_EXISTS', 'This API key is already registered.');
+    if (error instanceof WriteConflict && error.failedAt('secret')) throw new ConflictError('KEY_EXISTS', 'This API key is already registered.');
+    if (error instanceof WriteConflict && error.failedAt('key')) throw new ConflictError('KEY_EXISTS', `Another API key has the id ${record.key_id}.`);
     throw error;
   }
   return { key_id: record.key_id, key, record };
@@ -48,13 +54,14 @@ export async function ensureApiKey(db: TableContext, input: ApiKeyInput & { key:
   const existing = await getApiKeySecret(db, hashApiKey(input.key));
   if (!existing) return (await createApiKey(db, input, now), 'created');
   const sameScopes = [...existing.scopes].sort().join() === [...input.scopes].sort().join();
-  if (existing.org_id !== input.orgId || existing.user_id !== input.userId || !sameScopes) {
+  const sameId = input.keyId === undefined || input.keyId === existing.key_id;
+  if (existing.org_id !== input.orgId || existing.user_id !== input.userId || !sameScopes || !sameId) {
     throw new ConflictError('KEY_EXISTS', `API key ${existing.key_id} is already registered with other settings.`);
   }
   if (await getApiKey(db, existing.org_id, existing.key_id)) return 'unchanged';
   const { record } = await prepareKey(db, input, new Date(existing.created_at));
   try {
-    await adoptApiKey(db, { ...record, revoked_at: existing.revoked_at ?? null });
+    await adoptApiKey(db, { ...record, key_id: existing.key_id, revoked_at: existing.revoked_at ?? null });
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
@@ -87,10 +94,10 @@ async function prepareKey(db: TableContext, input: ApiKeyInput, now: Date): Prom
   }
   const keyHash = hashApiKey(key);
   const record = newApiKeyRecord({
-    key_id: apiKeyIdFromHash(keyHash),
+    key_id: input.keyId ?? apiKeyIdFromHash(keyHash),
     org_id: input.orgId,
     kind: input.userId ? 'personal' : 'org',
-    name: input.name ?? (input.key ? 'Fixture key' : 'Operator key'),
+    name: input.name ?? (input.key ? 'Fixture key' : OPERATOR_KEY_NAME),
     prefix: keyPrefixOf(key),
     scopes: [...new Set(input.scopes)],
     user_id: input.userId ?? null,

@@ -1,5 +1,6 @@
 import type { Fixture } from '../../schemas/fixture';
 import type { TableContext } from '../../storage/dynamo';
+import { recordingObjectKey } from '../../storage/recording-objects';
 import { getRecording, type Recording, type RecordingParts } from '../../storage/recordings';
 import { assertOrgTags, createRecording } from '../recordings/recording-changes';
 import type { EnsureOutcome } from './directory';
@@ -35,6 +36,7 @@ export function fixtureRecording(entry: Fixture['recordings'][number], now: Date
     updated_at: createdAt,
     recording_at: entry.recording_at ?? createdAt,
     ...(entry.deleted_at ? { deleted_at: entry.deleted_at } : {}),
+    ...(entry.upload ? { upload: fixtureUpload(entry, entry.upload) } : {}),
     related: {
       transcript: Boolean(entry.transcript),
       summary: Boolean(entry.summary),
@@ -58,4 +60,17 @@ export function fixtureRecording(entry: Fixture['recordings'][number], now: Date
     translation: entry.translation && { id: `${entry.id}_translation`, created_at: createdAt, updated_at: createdAt, ...entry.translation },
   };
   return { recording, parts };
+}
+
+/** A fixture recording's file as Create upload URL declares it, and as the upload completion records it once `uploaded_at` says it landed. */
+function fixtureUpload(entry: Fixture['recordings'][number], upload: NonNullable<Fixture['recordings'][number]['upload']>): NonNullable<Recording['upload']> {
+  const declared = {
+    s3_key: recordingObjectKey(entry.org_id, entry.id, upload.filename),
+    content_type: upload.content_type,
+    filename: upload.filename,
+    size_bytes: upload.size_bytes,
+  };
+  return upload.uploaded_at
+    ? { ...declared, uploaded_bytes: upload.size_bytes, uploaded_content_type: upload.content_type, uploaded_at: upload.uploaded_at }
+    : declared;
 }

@@ -37,7 +37,7 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
   await ensureUsersInBulk(db, fixture.users, now, (outcome) => count('users', outcome));
   await ensureMembershipsInBulk(db, fixture, now, (outcome) => count('memberships', outcome));
   for (const k of fixture.api_keys) {
-    count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
+    count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes, keyId: k.id, name: k.name }, now));
   }
   for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
   for (const template of fixture.templates) count('templates', await ensureTemplate(db, template, now));
