@@ -8,8 +8,14 @@ import { Fixture, type FixtureInput } from '../../shared/schemas/fixture';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { parseModelCatalog } from '../../shared/config';
 import type { ProfileCipher } from '../../shared/crypto/profile-cipher';
+import type { WebhookSecretCipher } from '../../shared/crypto/webhook-secret-cipher';
+import { seedDemoWebhooks } from './demo-webhooks';
 
-/** The demo organization loaded into a fresh local deployment: fixtures/demo.json, plus keys made for each data directory. */
+/**
+ * The demo organization loaded into a fresh local deployment: fixtures/demo.json, plus what
+ * holds a secret and so is made for each data directory: its API keys and its webhook
+ * endpoints (infra/local/demo-webhooks.ts). The sample events of events/ act on all of it.
+ */
 export const DEMO_FIXTURE_FILE = path.resolve(__dirname, '../../fixtures/demo.json');
 
 /** The demo fixture as written (what `npx voice-org seed --file fixtures/demo.json` loads too). */
@@ -40,21 +46,45 @@ export const DEMO_USERS = Object.fromEntries(
   }),
 ) as Record<keyof typeof DEMO_USER_IDS, DemoUser>;
 
+/**
+ * The ids of the demo's keys. Their secrets are random per data directory, their ids are not:
+ * an id is no secret, and a stable one lets the sample events name the key a request is
+ * made with (the authorizer's context) and the key they manage, as any user's demo has them.
+ */
+export const DEMO_KEY_IDS = {
+  /** ORG_KEY: an organization key with every scope. */
+  org: 'key_demo_org',
+  /** PERSONAL_KEY: Mia's personal key. */
+  personal: 'key_demo_mia',
+  /** "CRM sync": an organization key that reads recordings, never printed (the sample events read, rotate and revoke it). */
+  crmSync: 'key_demo_crm_sync',
+} as const;
+
 /** Plaintext demo keys, kept in the local data directory only so a restart can print them again. */
 export interface DemoCredentials {
   org_id: string;
   org_key: string;
   personal_key: string;
   personal_key_user_id: string;
+  /** The CRM sync key's secret (absent in data directories seeded before it existed). */
+  crm_sync_key?: string;
 }
 
-/** The demo fixture with this data directory's keys: an organization key with every scope, and the member's personal key. */
+/** The demo fixture with this data directory's keys: an organization key with every scope, the member's personal key and the CRM sync key. */
 export function demoFixture(credentials: DemoCredentials): FixtureInput {
   return {
     ...readDemoFixture(),
     api_keys: [
-      { org_id: DEMO_ORG_ID, key: credentials.org_key, scopes: [...SCOPES] },
-      { org_id: DEMO_ORG_ID, user_id: credentials.personal_key_user_id, key: credentials.personal_key, scopes: ['recordings:read', 'recordings:write'] },
+      { org_id: DEMO_ORG_ID, key: credentials.org_key, scopes: [...SCOPES], id: DEMO_KEY_IDS.org, name: 'Demo organization key' },
+      {
+        org_id: DEMO_ORG_ID,
+        user_id: credentials.personal_key_user_id,
+        key: credentials.personal_key,
+        scopes: ['recordings:read', 'recordings:write'],
+        id: DEMO_KEY_IDS.personal,
+        name: "Mia's recorder",
+      },
+      ...(credentials.crm_sync_key ? [{ org_id: DEMO_ORG_ID, key: credentials.crm_sync_key, scopes: ['recordings:read' as const], id: DEMO_KEY_IDS.crmSync, name: 'CRM sync' }] : []),
     ],
   };
 }
@@ -66,15 +96,17 @@ export function readDemoCredentials(dataDir: string): DemoCredentials | undefine
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials) : undefined;
 }
 
-/** Loads the demo organization with new random keys and remembers the keys locally. */
-export async function seedDemo(deps: { db: TableContext; cipher: ProfileCipher }, dataDir: string, now: Date): Promise<DemoCredentials> {
+/** Loads the demo organization with new random keys and webhook secrets, and remembers the keys locally. */
+export async function seedDemo(deps: { db: TableContext; cipher: ProfileCipher; webhookCipher: WebhookSecretCipher }, dataDir: string, now: Date): Promise<DemoCredentials> {
   const credentials: DemoCredentials = {
     org_id: DEMO_ORG_ID,
     org_key: generateApiKey('org_key'),
     personal_key: generateApiKey('user_key'),
     personal_key_user_id: DEMO_USERS.member.id,
+    crm_sync_key: generateApiKey('org_key'),
   };
-  await seedFixture({ db: deps.db, settings: { ...deps, models: parseModelCatalog(process.env) } }, v.parse(Fixture, demoFixture(credentials)), now);
+  await seedFixture({ db: deps.db, settings: { db: deps.db, cipher: deps.cipher, models: parseModelCatalog(process.env) } }, v.parse(Fixture, demoFixture(credentials)), now);
+  await seedDemoWebhooks({ db: deps.db, cipher: deps.webhookCipher }, DEMO_ORG_ID, now);
   writeFileSync(path.join(dataDir, CREDENTIALS_FILE), JSON.stringify(credentials, null, 2), { mode: 0o600 });
   return credentials;
 }

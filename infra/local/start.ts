@@ -11,7 +11,7 @@ import { ensureIdempotencyTable, ensureRateLimitTable, ensureTable, startDynamoD
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
 import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
 import { startEventPipeline, startQueueEmulator } from './event-pipeline';
-import { ensureProfileKey, localProfileCipher } from './profile-key';
+import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from './profile-key';
 import { expireItems } from './ttl-emulator';
 import { LOCAL, loadLocalConfig } from './local-config';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
 
     const db = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint: dynamo.endpoint });
     let demo = readDemoCredentials(settings.dataDir);
-    if (fresh && settings.seed === 'demo') demo = await seedDemo({ db, cipher: localProfileCipher(settings.dataDir) }, settings.dataDir, new Date());
+    if (fresh && settings.seed === 'demo') demo = await seedDemo({ db, cipher: localProfileCipher(settings.dataDir), webhookCipher: localWebhookSecretCipher(settings.dataDir) }, settings.dataDir, new Date());
     db.client.destroy();
 
     // The stack's event pipeline: the table's stream → the processor → the consumers, with retries and a dead-letter store.

@@ -10,7 +10,8 @@ import { EVENTS_DIR, eventFileText, placeholderSetup, sampleEvents } from './sam
  *   npx tsx infra/sam/generate-events.ts          # write (and delete events of removed functions)
  *   npx tsx infra/sam/generate-events.ts --check  # exit 1 when a file is missing, stale or extra
  *
- * With a synthesized template in cdk.out it also prints the `sam local invoke` command of each function.
+ * It prints them in the order they are replayed on a fresh `npm start` demo (docs/deploy.md), and
+ * with a synthesized template in cdk.out the `sam local invoke` command of each function.
  */
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -40,12 +41,14 @@ function main(): void {
   const outdir = path.join(repoRoot, 'cdk.out');
   const template = existsSync(outdir) ? readdirSync(outdir).find((file) => /^VoiceOrgApi-.+\.template\.json$/.test(file)) : undefined;
   if (!template) {
-    console.log('Run `npx cdk synth` to list the `sam local invoke` command of each function.');
+    // The order they answer as expected in on a fresh demo: later events change what earlier ones read.
+    console.log(`\nIn this order on a fresh \`npm start\` demo: ${events.map((event) => event.file).join(', ')}`);
+    console.log('Run `npx cdk synth` to list the `sam local invoke` command of each function, in that order.');
     return;
   }
   const stackName = template.replace(/\.template\.json$/, '');
   const byHandler = new Map(bundledFunctions(outdir, stackName).map((fn) => [fn.handlerModule, fn]));
-  console.log(`\nsam local invoke commands for cdk.out/${template}:`);
+  console.log(`\nsam local invoke commands for cdk.out/${template}, in the order they answer as expected on a fresh \`npm start\` demo:`);
   for (const event of events) {
     const fn = byHandler.get(event.handler);
     console.log(

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, DynamoDBStreamEvent, S3Event, SQSEvent } from 'aws-lambda';
 import { SCOPES, type Scope } from '../../shared/auth/access';
-import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import { principalIdOf, principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
 import { compilePathTemplate } from '../../shared/http/path-template';
 import { REFERENCE_ASSETS } from '../../shared/openapi/reference-page';
 import { AUTHORIZER, endpointFor, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listHandlers, ROUTES, type EventConsumerName, type RouteName } from '../../shared/routes';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { methodArnFor, proxyEvent, tokenAuthorizerEvent } from '../local/api-gateway';
-import { DEMO_ORG_ID, DEMO_USERS } from '../local/demo';
+import { DEMO_KEY_IDS, DEMO_ORG_ID, DEMO_USERS } from '../local/demo';
+import { DEMO_DELIVERY_ID, DEMO_WEBHOOKS } from '../local/demo-webhooks';
 import { sampleConsumerEvent, sampleStreamEvent } from './pipeline-events';
 
 /**
@@ -22,7 +22,7 @@ import { sampleConsumerEvent, sampleStreamEvent } from './pipeline-events';
  * `sam local invoke -e`; the tests run each through its handler.
  */
 
-/** The data the sample requests act on. The committed events use the demo organization's ids. */
+/** The data the sample requests act on. The committed events use the ids of `npm start`'s demo (infra/local/demo.ts). */
 export interface SampleIds {
   orgId: string;
   /** The organization's owner, signed in (ownerToken): manages API keys. */
@@ -207,18 +207,23 @@ export interface SampleEvent {
 
 export const EVENTS_DIR = 'events';
 
-/** Placeholders for the committed events: replace them with your own credentials. */
+/**
+ * Placeholders for the secrets of the committed events, which differ in every data directory:
+ * replace them with your own (the bearer values only matter to the authorizer, which
+ * `sam local invoke` of an HTTP function skips; Accept invite needs the emailed token).
+ */
 export const PLACEHOLDER_ORG_KEY = 'pk_org_sample_replace_with_your_org_key';
 export const PLACEHOLDER_PERSONAL_KEY = 'pk_user_sample_replace_with_your_personal_key';
 export const PLACEHOLDER_ID_TOKEN = 'REPLACE_WITH_AN_ID_TOKEN';
 export const PLACEHOLDER_OWNER_ID_TOKEN = 'REPLACE_WITH_AN_OWNER_ID_TOKEN';
+export const PLACEHOLDER_INVITE_TOKEN = 'REPLACE_WITH_THE_TOKEN_OF_THE_INVITATION_EMAIL';
 
-/** Ids of the demo organization (infra/local/demo.ts) plus the items the sample requests need. */
+/** Ids of `npm start`'s demo (fixtures/demo.json and infra/local/demo.ts): every item the sample requests act on is there. */
 export const SAMPLE_IDS: SampleIds = {
   orgId: DEMO_ORG_ID,
   ownerId: DEMO_USERS.owner.id,
   ownerEmail: DEMO_USERS.owner.email,
-  apiKeyId: 'key_demo_crm_sync',
+  apiKeyId: DEMO_KEY_IDS.crmSync,
   memberId: DEMO_USERS.member.id,
   managedMemberId: DEMO_USERS.viewer.id,
   recordingId: 'rec_demo_standup',
@@ -232,13 +237,14 @@ export const SAMPLE_IDS: SampleIds = {
   templateId: 'tpl_demo_sales_call',
   resendInviteId: 'inv_demo_resend',
   revokeInviteId: 'inv_demo_revoke',
-  inviteToken: 'sample_invite_token_from_the_invitation_link',
+  inviteToken: PLACEHOLDER_INVITE_TOKEN,
   inviteeEmail: 'ines.invitee@demo.example',
   newInviteEmail: 'nina.new@demo.example',
-  webhookId: 'wh_demo_crm',
-  deliveryId: 'dlv_019ab0c3d2e10123456789abcdef0123',
-  deleteWebhookId: 'wh_demo_old',
-  webhookUrl: 'https://hooks.example.com/voice-org',
+  webhookId: DEMO_WEBHOOKS.crm.id,
+  deliveryId: DEMO_DELIVERY_ID,
+  deleteWebhookId: DEMO_WEBHOOKS.old.id,
+  // Where npm start lets an endpoint point (loopback; nothing listens on port 9): a public https URL in AWS.
+  webhookUrl: 'http://127.0.0.1:9/voice-org',
 };
 
 /** The scopes of the sample personal key. */
@@ -253,21 +259,24 @@ export function credentialFor(authorization: string, principal: Principal): Samp
   };
 }
 
-/** The committed events' setup: placeholder credentials, each with the context the authorizer gives it. */
+/**
+ * The committed events' setup: placeholder credentials, each with the context the authorizer
+ * gives the demo's own credential (the demo's keys have stable ids; an ID token's issuer and
+ * subject are Cognito's in AWS).
+ */
 export function placeholderSetup(ids: SampleIds = SAMPLE_IDS): SampleSetup {
-  const keyId = (key: string) => apiKeyIdFromHash(hashApiKey(key));
   return {
     stage: 'prod',
     region: 'us-east-1',
     bucketName: 'voiceorgapi-prod-recordingsbucket-example',
     ids,
     credentials: {
-      orgKey: credentialFor(`Bearer ${PLACEHOLDER_ORG_KEY}`, { kind: 'org_key', orgId: ids.orgId, keyId: keyId(PLACEHOLDER_ORG_KEY), scopes: [...SCOPES] }),
+      orgKey: credentialFor(`Bearer ${PLACEHOLDER_ORG_KEY}`, { kind: 'org_key', orgId: ids.orgId, keyId: DEMO_KEY_IDS.org, scopes: [...SCOPES] }),
       personalKey: credentialFor(`Bearer ${PLACEHOLDER_PERSONAL_KEY}`, {
         kind: 'user_key',
         orgId: ids.orgId,
         userId: ids.memberId,
-        keyId: keyId(PLACEHOLDER_PERSONAL_KEY),
+        keyId: DEMO_KEY_IDS.personal,
         scopes: PERSONAL_KEY_SCOPES,
       }),
       idToken: credentialFor(`Bearer ${PLACEHOLDER_ID_TOKEN}`, {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { DEMO_FIXTURE_FILE, DEMO_ORG_ID, DEMO_USERS, demoFixture } from '../../infra/local/demo';
+import { DEMO_FIXTURE_FILE, DEMO_KEY_IDS, DEMO_ORG_ID, DEMO_USERS, demoFixture } from '../../infra/local/demo';
 import { Fixture } from '../../shared/schemas/fixture';
 
 /**
@@ -47,6 +47,8 @@ describe('fixtures/', () => {
       // A recording's tags are its organization's (assertOrgTags refuses others).
       for (const tagId of recording.tags) expect(fixture.tags.find((tag) => tag.id === tagId)).toMatchObject({ org_id: recording.org_id });
       if (recording.summary?.template_id) expect(fixture.templates.map((t) => t.id)).toContain(recording.summary.template_id);
+      // A file that landed goes with a recording past pending_upload; one waiting for its file, with pending_upload.
+      if (recording.upload) expect([recording.id, recording.state === 'pending_upload']).toEqual([recording.id, !recording.upload.uploaded_at]);
     }
     for (const entry of fixture.settings) expect(membership(entry.org_id, entry.user_id)).toBeDefined();
     // An invitation to an active member's email is refused (ALREADY_MEMBER).
@@ -67,14 +69,21 @@ describe('fixtures/', () => {
     expect(sample.invites.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('the local demo is fixtures/demo.json with keys made for the data directory', () => {
+  it('the local demo is fixtures/demo.json with keys made for the data directory, under stable ids', () => {
     expect(DEMO_FIXTURE_FILE).toBe(path.join(FIXTURES_DIR, 'demo.json'));
-    const credentials = { org_id: DEMO_ORG_ID, org_key: 'pk_org_test_only_0000000000000000', personal_key: 'pk_user_test_only_00000000000000', personal_key_user_id: DEMO_USERS.member.id };
+    const credentials = {
+      org_id: DEMO_ORG_ID,
+      org_key: 'pk_org_test_only_0000000000000000',
+      personal_key: 'pk_user_test_only_00000000000000',
+      personal_key_user_id: DEMO_USERS.member.id,
+      crm_sync_key: 'pk_org_test_only_crm_00000000000',
+    };
     const seeded = v.parse(Fixture, demoFixture(credentials));
     expect({ ...seeded, api_keys: [] }).toEqual(read('demo.json'));
-    expect(seeded.api_keys.map((key) => [key.key, key.user_id])).toEqual([
-      [credentials.org_key, undefined],
-      [credentials.personal_key, DEMO_USERS.member.id],
+    expect(seeded.api_keys.map((key) => [key.id, key.key, key.user_id])).toEqual([
+      [DEMO_KEY_IDS.org, credentials.org_key, undefined],
+      [DEMO_KEY_IDS.personal, credentials.personal_key, DEMO_USERS.member.id],
+      [DEMO_KEY_IDS.crmSync, credentials.crm_sync_key, undefined],
     ]);
     expect(DEMO_USERS.owner).toMatchObject({ id: 'usr_demo_owner', email: 'olivia.owner@demo.example' });
   });
