@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
-import { createApiKey, revokeApiKey } from '../../shared/domain/admin/api-keys';
+import { adoptUnmanagedApiKeys, createApiKey, revokeApiKey } from '../../shared/domain/admin/api-keys';
 import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
 import { rebuildDerivedIndexes } from '../../shared/domain/admin/derived-indexes';
 import { seedFixture } from '../../shared/domain/admin/fixture';
@@ -144,6 +144,16 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       user: { placeholder: 'U', description: "only this member's personal keys" },
     },
     run: (flags, { db }) => listAllApiKeys(db, flag(Id, flags.org, 'org'), { userId: flag(v.optional(Id), flags.user, 'user') }, now()),
+  },
+  'key adopt': {
+    summary: 'once after upgrading: adopt the keys created before the key API, so List API keys shows them',
+    notes: [
+      'Such a key is only its secret item: it works, but List API keys does not show it. Each gets its managed item as it is',
+      '(an "Operator key" with its scopes, creation time and revocation; no api_key.created event), and prints {adopted, already_managed}.',
+      'It finds them with a Scan of the whole key-id index (GSI2): run it once, not routinely. Running it again adopts nothing new.',
+    ].join('\n'),
+    flags: { org: { placeholder: 'O', description: "only this organization's keys (the Scan still reads the whole index)" } },
+    run: (flags, { db }) => adoptUnmanagedApiKeys(db, { orgId: flag(v.optional(Id), flags.org, 'org') }),
   },
   'invite list': {
     summary: "list an organization's invitations, newest first",

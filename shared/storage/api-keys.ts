@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyFromItem, apiKeyItem, apiKeySecretFromItem, apiKeySecretItem, secretRecordOf, type ApiKeyRecord, type ApiKeySecretRecord } from './api-key-items';
 import type { TableContext } from './dynamo';
 import type { RateLimit } from '../domain/rate-limits/limits';
 import { keys } from './keys';
-import { queryAll } from './query-all';
+import { batchGetAll, queryAll } from './query-all';
 import { appliedUnlessConditionFails, commitParts, type TransactionPart } from './transactions';
 
 export * from './api-key-items';
@@ -26,6 +26,34 @@ export async function findApiKeySecretById(db: TableContext, keyId: string): Pro
   );
   const [item] = Items ?? [];
   return item ? apiKeySecretFromItem(item) : undefined;
+}
+
+/**
+ * One page of the table's current key secrets (each indexed by its key's id in GSI2),
+ * optionally of one organization only: a Scan of GSI2, which reads the whole index page by
+ * page. Only for the operator's one-time adoption of keys stored before keys were managed
+ * (`voice-org key adopt`), never on a request path: nothing else indexes those secrets.
+ */
+export async function scanCurrentApiKeySecrets(
+  db: TableContext,
+  { orgId, startKey }: { orgId?: string; startKey?: Record<string, unknown> },
+): Promise<{ secrets: ApiKeySecretRecord[]; next?: Record<string, unknown> }> {
+  const { Items = [], LastEvaluatedKey } = await db.client.send(
+    new ScanCommand({
+      TableName: db.tableName,
+      IndexName: 'GSI2',
+      FilterExpression: `begins_with(GSI2PK, :prefix) AND GSI2SK = :sk${orgId ? ' AND org_id = :org' : ''}`,
+      ExpressionAttributeValues: { ':prefix': keys.apiKeyIdIndexPrefix, ':sk': keys.apiKeyIdIndex('').GSI2SK, ...(orgId ? { ':org': orgId } : {}) },
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { secrets: Items.map(apiKeySecretFromItem), next: LastEvaluatedKey };
+}
+
+/** Which of these keys have their managed item: their ids. One BatchGetItem per 100. */
+export async function managedApiKeyIds(db: TableContext, wanted: { org_id: string; key_id: string }[]): Promise<Set<string>> {
+  const items = await batchGetAll(db, wanted.map((key) => keys.apiKey(key.org_id, key.key_id)));
+  return new Set(items.map((item) => String(item.key_id)));
 }
 
 /** One managed key of an organization, or undefined. */
@@ -96,7 +124,7 @@ export async function insertApiKey(db: TableContext, key: ApiKeyRecord): Promise
   ]);
 }
 
-/** Stores the managed item of a key whose secret item exists without one (a fixture key stored before keys were managed). */
+/** Stores the managed item of a key whose secret item exists without one (a key the CLI or a fixture stored before keys were managed). */
 export async function adoptApiKey(db: TableContext, key: ApiKeyRecord): Promise<void> {
   // Not stamped: nobody created the key now, so its stream record makes no api_key.created event.
   const { last_change: _unstamped, ...item } = apiKeyItem(key);

@@ -82,6 +82,7 @@ export const keys = {
   apiKeySecret: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   /** GSI2: a key's current secret by the key's public id (the operator CLI revokes by id alone). */
   apiKeyIdIndex: (keyId: string) => ({ GSI2PK: `APIKEYID#${keyId}`, GSI2SK: 'APIKEY' }),
+  apiKeyIdIndexPrefix: 'APIKEYID#',
   /** An API key as the organization manages it: name, scopes, usage, state (never a secret). */
   apiKey: (orgId: string, keyId: string) => ({ PK: `ORG#${orgId}`, SK: `APIKEY#${keyId}` }),
   /** GSI1: every key of an organization, newest first. */

@@ -76,7 +76,7 @@ describe('cli command line', () => {
   it('refuses a missing or unknown command with the usage of what could be meant', () => {
     expect(refusal()).toMatchObject({ code: 'UNKNOWN_COMMAND', message: 'No command given.', usage: expect.stringContaining('user create') });
     const half = refusal('key');
-    expect(half).toMatchObject({ code: 'UNKNOWN_COMMAND', message: 'key needs one of: key create, key revoke, key set-limits, key clear-limits, key list.' });
+    expect(half).toMatchObject({ code: 'UNKNOWN_COMMAND', message: 'key needs one of: key create, key revoke, key set-limits, key clear-limits, key list, key adopt.' });
     expect(half.usage).not.toContain('user create');
   });
 });

@@ -1,8 +1,20 @@
 import type { Scope } from '../../auth/access';
 import type { RateLimit } from '../rate-limits/limits';
-import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-key-secrets';
+import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf, USER_KEY_PREFIX } from '../../auth/api-key-secrets';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
-import { adoptApiKey, findApiKeySecretById, getApiKey, getApiKeySecret, insertApiKey, markApiKeySecretRevoked, newApiKeyRecord, type ApiKeyRecord } from '../../storage/api-keys';
+import {
+  adoptApiKey,
+  findApiKeySecretById,
+  getApiKey,
+  getApiKeySecret,
+  insertApiKey,
+  managedApiKeyIds,
+  markApiKeySecretRevoked,
+  newApiKeyRecord,
+  scanCurrentApiKeySecrets,
+  type ApiKeyRecord,
+  type ApiKeySecretRecord,
+} from '../../storage/api-keys';
 import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
@@ -66,6 +78,68 @@ export async function ensureApiKey(db: TableContext, input: ApiKeyInput & { key:
     if (!isConditionFailure(error)) throw error;
   }
   return 'updated';
+}
+
+/** What `key adopt` did: the keys it adopted, and how many current secrets it found with their managed key already. */
+export interface ApiKeyAdoption {
+  adopted: { key_id: string; org_id: string }[];
+  already_managed: number;
+}
+
+/**
+ * Adopts every key stored before keys were managed through the API (by the CLI's
+ * `key create`, or a fixture loaded then): only its secret item exists, which the authorizer
+ * accepts but List API keys cannot see. Each gets its managed item as the key is (scopes,
+ * creation time, revocation, own rate limit; an operator key, with only its kind's prefix
+ * since its secret is not stored), unstamped: its stream record is no `api_key.created` event,
+ * as nobody created it now. Nothing indexes those secrets by organization, so they are found
+ * by a Scan of the key-id index: an operator's step, once after upgrading, never a request's.
+ * Running it again adopts nothing new.
+ */
+export async function adoptUnmanagedApiKeys(db: TableContext, filter: { orgId?: string }): Promise<ApiKeyAdoption> {
+  if (filter.orgId && !(await getOrganization(db, filter.orgId))) throw new NotFoundError('ORG_NOT_FOUND', `Organization ${filter.orgId} does not exist.`);
+  const outcome: ApiKeyAdoption = { adopted: [], already_managed: 0 };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await scanCurrentApiKeySecrets(db, { orgId: filter.orgId, startKey });
+    const managed = await managedApiKeyIds(db, page.secrets);
+    for (const secret of page.secrets) {
+      if (managed.has(secret.key_id)) {
+        outcome.already_managed += 1;
+        continue;
+      }
+      try {
+        await adoptApiKey(db, adoptedKeyOf(secret));
+        outcome.adopted.push({ key_id: secret.key_id, org_id: secret.org_id });
+      } catch (error) {
+        // Adopted meanwhile (a fixture load, another run): managed all the same.
+        if (!isConditionFailure(error)) throw error;
+        outcome.already_managed += 1;
+      }
+    }
+    startKey = page.next;
+  } while (startKey);
+  return outcome;
+}
+
+/** The managed key of a secret stored alone. */
+function adoptedKeyOf(secret: ApiKeySecretRecord): ApiKeyRecord {
+  const record = newApiKeyRecord({
+    key_id: secret.key_id,
+    org_id: secret.org_id,
+    kind: secret.user_id ? 'personal' : 'org',
+    name: OPERATOR_KEY_NAME,
+    // Only the hash is stored: the prefix says the kind, as every key of that kind starts.
+    prefix: secret.user_id ? USER_KEY_PREFIX : 'pk_',
+    scopes: secret.scopes,
+    user_id: secret.user_id ?? null,
+    created_at: secret.created_at,
+    created_by: null,
+    secret_hash: secret.key_hash,
+    expires_at: secret.expires_at ?? null,
+    rate_limit: secret.rate_limit ?? null,
+  });
+  return { ...record, revoked_at: secret.revoked_at ?? null };
 }
 
 /** Revokes a key by its id alone (the operator knows no organization); the authorizer refuses it once its cached result expires. */
