@@ -35,7 +35,7 @@ export async function startLocalDeployment(options: { dataDir?: string; env?: Re
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'voice-org-test-'));
   let output = '';
   const fd = options.outputFile ? openSync(path.join(dataDir, OUTPUT_FILE), 'a') : undefined;
-  const child = spawn(process.execPath, [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
