@@ -41,29 +41,50 @@ export interface BulkCreation<T> {
   writes: TransactItem[];
 }
 
+/** The item a transaction's write or check concerns, as `table|PK|SK`. */
+function itemOf(write: TransactItem): string {
+  const target = write.Put ? { TableName: write.Put.TableName, key: write.Put.Item } : write.Update ?? write.Delete ?? write.ConditionCheck;
+  if (!target) throw new Error('A transaction item names no operation');
+  const key = 'key' in target ? target.key : target.Key;
+  return `${target.TableName}|${String(key?.PK)}|${String(key?.SK)}`;
+}
+
 /**
- * Commits the creations in transactions of up to 100 items (a creation never split), several
- * at once. A transaction cancelled by a failed condition or a conflict (an item exists
- * meanwhile, a guard is taken) is written by nothing: its entries go to `fallback`, one at
- * a time, which decides their outcome as the one-entry path would. Returns how many entries
- * the bulk path created.
+ * Packs creations into transactions of at most 100 items in which no item is touched twice:
+ * DynamoDB refuses a transaction with two operations on one item, and entries of a fixture
+ * share items (a user's two memberships both check the user). Each creation goes into the
+ * first transaction with room for it and none of its items, so transactions stay full and
+ * fixture order is kept as far as it can be.
  */
-export async function createInBulk<T>(db: TableContext, creations: BulkCreation<T>[], fallback: (entry: T) => Promise<void>): Promise<number> {
-  const groups: BulkCreation<T>[][] = [];
-  let current: BulkCreation<T>[] = [];
-  let size = 0;
+function packWithoutSharedItems<T>(creations: BulkCreation<T>[]): BulkCreation<T>[][] {
+  const groups: { creations: BulkCreation<T>[]; items: Set<string>; size: number }[] = [];
+  let firstWithRoom = 0;
   for (const creation of creations) {
     if (creation.writes.length > TRANSACTION_ITEMS) throw new Error('A bulk creation needs more than one transaction');
-    if (size + creation.writes.length > TRANSACTION_ITEMS) {
-      groups.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(creation);
-    size += creation.writes.length;
+    const items = creation.writes.map(itemOf);
+    if (new Set(items).size !== items.length) throw new Error('A bulk creation touches one item twice');
+    let group = groups.slice(firstWithRoom).find((candidate) => candidate.size + items.length <= TRANSACTION_ITEMS && !items.some((item) => candidate.items.has(item)));
+    if (!group) groups.push((group = { creations: [], items: new Set(), size: 0 }));
+    group.creations.push(creation);
+    items.forEach((item) => group.items.add(item));
+    group.size += items.length;
+    // Groups before the first with room for a one-item creation are full for good: no search goes back to them.
+    while (firstWithRoom < groups.length && groups[firstWithRoom].size >= TRANSACTION_ITEMS) firstWithRoom++;
   }
-  if (current.length) groups.push(current);
-  const refused: BulkCreation<T>[][] = [];
+  return groups.map((group) => group.creations);
+}
+
+/**
+ * Commits the creations in transactions of up to 100 items (a creation never split, no item
+ * touched twice in one), several at once. A transaction cancelled by a failed condition or a
+ * conflict (an item exists meanwhile, a guard is taken, a concurrent transaction touched one
+ * of its items) is written by nothing: its entries go to `fallback`, one at a time, which
+ * decides their outcome as the one-entry path would. Returns how many entries the bulk path
+ * created.
+ */
+export async function createInBulk<T>(db: TableContext, creations: BulkCreation<T>[], fallback: (entry: T) => Promise<void>): Promise<number> {
+  const groups = packWithoutSharedItems(creations);
+  const refused: BulkCreation<T>[] = [];
   let created = 0;
   let next = 0;
   await Promise.all(
@@ -75,18 +96,16 @@ export async function createInBulk<T>(db: TableContext, creations: BulkCreation<
           created += group.length;
         } catch (error) {
           if (!cancellationCodes(error)) throw error;
-          refused.push(group);
+          refused.push(...group);
         }
       }
     }),
   );
   // Sequential, in fixture order: the one-entry path reads each entry again and reports (or throws) as it would alone.
-  for (const group of refused.sort((a, b) => creations.indexOf(a[0]) - creations.indexOf(b[0]))) {
-    for (const creation of group) await fallback(creation.entry);
-  }
+  const order = new Map(creations.map((creation, index) => [creation, index]));
+  for (const creation of refused.sort((a, b) => order.get(a)! - order.get(b)!)) await fallback(creation.entry);
   return created;
 }
-
 
 /** What a recount changed: how many counter items it wrote. */
 export interface RecountOutcome {

@@ -177,6 +177,24 @@ describe('seedFixture in bulk', () => {
     expect(await getRecording(db, orgId, other.id)).toBeUndefined();
   });
 
+  it('loads a user who belongs to two organizations: no transaction holds two operations on one item', async () => {
+    const [a, b] = [fixtureOf(`org_bulk_${unique()}`, 3), fixtureOf(`org_bulk_${unique()}`, 3)];
+    const shared = a.users[1];
+    const fixture: Fixture = {
+      ...a,
+      orgs: [...a.orgs, ...b.orgs],
+      users: [...a.users, ...b.users],
+      memberships: [...a.memberships, ...b.memberships, { org_id: b.orgs[0].id, user_id: shared.id, role: 'admin', status: 'active' }],
+      tags: [...a.tags, ...b.tags],
+      recordings: [...a.recordings, ...b.recordings],
+    };
+    const summary = await seedFixture({ db }, fixture, T0);
+    expect(summary.memberships).toEqual({ created: 7, updated: 0, unchanged: 0 });
+    expect(await getMembership(db, b.orgs[0].id, shared.id)).toMatchObject({ role: 'admin', status: 'active', email: shared.email });
+    expect((await getOrganization(db, b.orgs[0].id))?.active_member_count).toBe(4);
+    expect((await seedFixture({ db }, fixture, T0)).memberships).toEqual({ created: 0, updated: 0, unchanged: 7 });
+  });
+
   it('refuses what one entry at a time refuses: a membership of an unknown user, a recording of a non-member', async () => {
     const fixture = fixtureOf(`org_bulk_${unique()}`, 3);
     await expect(seedFixture({ db }, { ...fixture, memberships: [...fixture.memberships, { org_id: fixture.orgs[0].id, user_id: 'usr_nobody_bulk', role: 'member', status: 'active' }] } as Fixture, T0)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });

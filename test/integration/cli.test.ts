@@ -104,6 +104,28 @@ describe('cli seed', () => {
     });
   });
 
+  it('loads a person who is an active member of two organizations (issue 26)', async () => {
+    const id = unique();
+    const [first, second] = [`org_two_a_${id}`, `org_two_b_${id}`];
+    const person = { id: `usr_two_${id}`, email: `two.${id}@example.com`, display_name: 'Two Orgs' };
+    const fixture = {
+      orgs: [{ id: first, name: 'First' }, { id: second, name: 'Second' }],
+      users: [person],
+      memberships: [
+        { org_id: first, user_id: person.id, role: 'owner', status: 'active' },
+        { org_id: second, user_id: person.id, role: 'admin', status: 'active' },
+      ],
+    };
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'fixture-')), 'two-orgs.json');
+    writeFileSync(file, JSON.stringify(fixture));
+
+    const loaded = await cli('seed', '--file', file);
+    expect(loaded.json).toMatchObject({ orgs: { created: 2 }, users: { created: 1 }, memberships: { created: 2, updated: 0, unchanged: 0 } });
+    expect(loaded.code).toBe(0);
+    const token = (await cli('token', '--user', person.id)).json.id_token;
+    for (const orgId of [first, second]) expect((await listUsers(orgId, token)).body.data).toEqual([expect.objectContaining({ user_id: person.id })]);
+  });
+
   it('refuses an invalid fixture with a JSON error naming the field, and writes nothing', async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'fixture-')), 'bad.json');
     const org = `org_bad_${unique()}`;
