@@ -177,22 +177,22 @@ describe('seedFixture in bulk', () => {
     expect(await getRecording(db, orgId, other.id)).toBeUndefined();
   });
 
-  it('loads a user who belongs to two organizations: no transaction holds two operations on one item', async () => {
-    const [a, b] = [fixtureOf(`org_bulk_${unique()}`, 3), fixtureOf(`org_bulk_${unique()}`, 3)];
-    const shared = a.users[1];
+  it('loads people who belong to two organizations: no transaction holds two operations on one item', async () => {
+    // 60 people in both: 120 memberships each checking its user, more than one transaction holds.
+    const [a, b] = [fixtureOf(`org_bulk_${unique()}`, 60), fixtureOf(`org_bulk_${unique()}`, 1)];
+    const [orgB] = b.orgs;
     const fixture: Fixture = {
       ...a,
-      orgs: [...a.orgs, ...b.orgs],
-      users: [...a.users, ...b.users],
-      memberships: [...a.memberships, ...b.memberships, { org_id: b.orgs[0].id, user_id: shared.id, role: 'admin', status: 'active' }],
-      tags: [...a.tags, ...b.tags],
-      recordings: [...a.recordings, ...b.recordings],
+      orgs: [...a.orgs, orgB],
+      // Each person's two memberships side by side, as a file listing people one after another has them.
+      memberships: a.memberships.flatMap((m, i) => [m, { org_id: orgB.id, user_id: m.user_id, role: i === 0 ? ('owner' as const) : ('admin' as const), status: 'active' as const }]),
     };
     const summary = await seedFixture({ db }, fixture, T0);
-    expect(summary.memberships).toEqual({ created: 7, updated: 0, unchanged: 0 });
-    expect(await getMembership(db, b.orgs[0].id, shared.id)).toMatchObject({ role: 'admin', status: 'active', email: shared.email });
-    expect((await getOrganization(db, b.orgs[0].id))?.active_member_count).toBe(4);
-    expect((await seedFixture({ db }, fixture, T0)).memberships).toEqual({ created: 0, updated: 0, unchanged: 7 });
+    expect(summary.memberships).toEqual({ created: 120, updated: 0, unchanged: 0 });
+    expect(await countMismatches(a)).toEqual([]);
+    expect((await getMemberships(db, orgB.id, a.users.map((user) => user.id))).map((m) => [m.user_id, m.status, m.email])).toEqual(a.users.map((user) => [user.id, 'active', user.email]));
+    expect((await getOrganization(db, orgB.id))?.active_member_count).toBe(60);
+    expect((await seedFixture({ db }, fixture, T0)).memberships).toEqual({ created: 0, updated: 0, unchanged: 120 });
   });
 
   it('refuses what one entry at a time refuses: a membership of an unknown user, a recording of a non-member', async () => {
