@@ -3980,6 +3980,8 @@ export interface operations {
                             created_at: string;
                             /** @description When it was moved to the trash (ISO 8601 UTC, with milliseconds.); only on trash items. */
                             deleted_at?: string;
+                            /** @description When its trash timer runs out and it is deleted for good (ISO 8601 UTC, with milliseconds.): TRASH_RETENTION_DAYS after deleted_at, or a day after the operator gave a timer to a recording trashed without one, if later; DynamoDB's TTL acts shortly after (in AWS, within a few days at most). Only on trash items; null while it has no timer (trashed before the service kept them, until the operator runs `voice-org reindex`). */
+                            purge_at?: string | null;
                         }[];
                         /** @description Where this page is in the list. */
                         pagination: {
@@ -5358,6 +5360,8 @@ export interface operations {
                         created_at: string;
                         /** @description When it was moved to the trash (ISO 8601 UTC, with milliseconds.); only on trash items. */
                         deleted_at?: string;
+                        /** @description When its trash timer runs out and it is deleted for good (ISO 8601 UTC, with milliseconds.): TRASH_RETENTION_DAYS after deleted_at, or a day after the operator gave a timer to a recording trashed without one, if later; DynamoDB's TTL acts shortly after (in AWS, within a few days at most). Only on trash items; null while it has no timer (trashed before the service kept them, until the operator runs `voice-org reindex`). */
+                        purge_at?: string | null;
                     };
                 };
             };

@@ -32,7 +32,7 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     summary: 'load a fixture (idempotent)',
     notes: 'The fixture format is in docs/fixtures.md. Settings fixtures encrypt profiles: in AWS set PROFILE_KMS_KEY_ARN too.',
     flags: { file: { placeholder: 'F.json', required: true, description: 'the fixture file' } },
-    run: async (flags, { db, settings }) => {
+    run: async (flags, { db, settings, trashRetentionDays }) => {
       const file = flag(v.string(), flags.file, 'file');
       let raw: unknown;
       try {
@@ -44,15 +44,15 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       if (fixture.settings.length && !settings) {
         throw new CliError('PROFILE_KEY_REQUIRED', 'Settings fixtures encrypt profiles: set PROFILE_KMS_KEY_ARN to the stack\'s ProfileKeyArn output.');
       }
-      return seedFixture({ db, settings: settings && { db, ...settings } }, fixture, now());
+      return seedFixture({ db, trashRetentionDays, settings: settings && { db, ...settings } }, fixture, now());
     },
   },
   reindex: {
-    summary: "build an organization's member search index and recording day counts",
+    summary: "build an organization's member search index and recording day counts, and its missing trash timers",
     notes:
-      'Needed once for an organization created before they existed (until then its `q` searches and date-range totals read every item they cover); `seed` does it for the organizations it loads. Rebuilds them from the organization\'s items even when complete. Run it while the organization is quiet: writes racing it may be missed.',
+      'Needed once for an organization created before they existed (until then its `q` searches and date-range totals read every item they cover); `seed` does it for the organizations it loads. Rebuilds them from the organization\'s items even when complete. Run it while the organization is quiet: writes racing it may be missed. Recordings in the trash without a trash timer (trashed before the event pipeline) get one, due TRASH_RETENTION_DAYS after they were trashed but no sooner than a day from now; a timer already set is never moved.',
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
-    run: (flags, { db }) => rebuildDerivedIndexes(db, flag(Id, flags.org, 'org'), now(), { force: true }),
+    run: (flags, { db, trashRetentionDays }) => rebuildDerivedIndexes(db, flag(Id, flags.org, 'org'), now(), { force: true, trashRetentionDays }),
   },
   'org create': {
     summary: 'create an organization',

@@ -15,6 +15,11 @@ export interface CliTarget {
   settings?: Omit<SettingsFixtureDeps, 'db'>;
   /** The limits of an organization without its own: the deployment's (local), or RATE_LIMIT_DEFAULT_* as the stack sets them (AWS). */
   limitDefaults: OrganizationLimits;
+  /**
+   * The trash's retention in days for the timers `seed` and `reindex` set: the deployment's
+   * (local), or TRASH_RETENTION_DAYS as the stack sets it (AWS; default 30).
+   */
+  trashRetentionDays: number;
   /** Present for a local deployment: its emulators and identity provider. */
   local?: LocalRuntime & { dataDir: string };
 }
@@ -31,6 +36,7 @@ export function resolveTarget(env: Record<string, string | undefined> = process.
       db: createTableContext({ tableName: aws.tableName, region: aws.region, endpoint: aws.dynamoDbEndpoint }),
       settings: keyArn ? { cipher: createProfileCipher(kmsKeyring(keyArn, aws.region)), models: aws.models } : undefined,
       limitDefaults: aws.rateLimits.defaults,
+      trashRetentionDays: aws.events.trashRetentionDays,
     };
   }
   const { dataDir } = loadLocalConfig(env);
@@ -42,6 +48,7 @@ export function resolveTarget(env: Record<string, string | undefined> = process.
     db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }),
     settings: { cipher: localProfileCipher(dataDir), models: parseModelCatalog(env) },
     limitDefaults: runtime.rateLimitDefaults ?? parseConfig({ TABLE_NAME: runtime.tableName }).rateLimits.defaults,
+    trashRetentionDays: runtime.trashRetentionDays ?? parseConfig({ TABLE_NAME: runtime.tableName }).events.trashRetentionDays,
     local: { ...runtime, dataDir },
   };
 }

@@ -97,7 +97,7 @@ export function readDemoCredentials(dataDir: string): DemoCredentials | undefine
 }
 
 /** Loads the demo organization with new random keys and webhook secrets, and remembers the keys locally. */
-export async function seedDemo(deps: { db: TableContext; cipher: ProfileCipher; webhookCipher: WebhookSecretCipher }, dataDir: string, now: Date): Promise<DemoCredentials> {
+export async function seedDemo(deps: { db: TableContext; cipher: ProfileCipher; webhookCipher: WebhookSecretCipher; trashRetentionDays: number }, dataDir: string, now: Date): Promise<DemoCredentials> {
   const credentials: DemoCredentials = {
     org_id: DEMO_ORG_ID,
     org_key: generateApiKey('org_key'),
@@ -105,7 +105,8 @@ export async function seedDemo(deps: { db: TableContext; cipher: ProfileCipher; 
     personal_key_user_id: DEMO_USERS.member.id,
     crm_sync_key: generateApiKey('org_key'),
   };
-  await seedFixture({ db: deps.db, settings: { db: deps.db, cipher: deps.cipher, models: parseModelCatalog(process.env) } }, v.parse(Fixture, demoFixture(credentials)), now);
+  const settings = { db: deps.db, cipher: deps.cipher, models: parseModelCatalog(process.env) };
+  await seedFixture({ db: deps.db, trashRetentionDays: deps.trashRetentionDays, settings }, v.parse(Fixture, demoFixture(credentials)), now);
   await seedDemoWebhooks({ db: deps.db, cipher: deps.webhookCipher }, DEMO_ORG_ID, now);
   writeFileSync(path.join(dataDir, CREDENTIALS_FILE), JSON.stringify(credentials, null, 2), { mode: 0o600 });
   return credentials;

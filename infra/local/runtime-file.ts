@@ -20,6 +20,8 @@ export interface LocalRuntime {
   audience: string;
   /** The limits of an organization without its own, as this deployment's functions read them (for `org get-limits`). */
   rateLimitDefaults?: OrganizationLimits;
+  /** The trash's retention in days, as this deployment's functions read it (TRASH_RETENTION_DAYS), for the timers `seed` and `reindex` set. */
+  trashRetentionDays?: number;
 }
 
 export function writeRuntimeFile(dataDir: string, runtime: LocalRuntime): void {

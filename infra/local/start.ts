@@ -111,7 +111,7 @@ async function main(): Promise<void> {
 
     const db = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint: dynamo.endpoint });
     let demo = readDemoCredentials(settings.dataDir);
-    if (fresh && settings.seed === 'demo') demo = await seedDemo({ db, cipher: localProfileCipher(settings.dataDir), webhookCipher: localWebhookSecretCipher(settings.dataDir) }, settings.dataDir, new Date());
+    if (fresh && settings.seed === 'demo') demo = await seedDemo({ db, cipher: localProfileCipher(settings.dataDir), webhookCipher: localWebhookSecretCipher(settings.dataDir), trashRetentionDays: parseConfig(process.env).events.trashRetentionDays }, settings.dataDir, new Date());
     db.client.destroy();
 
     // The stack's event pipeline: the table's stream → the processor → the consumers, with retries and a dead-letter store.
@@ -140,6 +140,7 @@ async function main(): Promise<void> {
       issuer: identityProvider.issuer,
       audience: identityProvider.audience,
       rateLimitDefaults: parseConfig(process.env).rateLimits.defaults,
+      trashRetentionDays: parseConfig(process.env).events.trashRetentionDays,
     });
     console.log(await banner(apiUrl, settings.dataDir, Date.now() - startedAt, demo, identityProvider));
   } catch (error) {

@@ -183,6 +183,10 @@ export const RecordingListItem = v.strictObject({
   tags: recordingFields.tags,
   created_at: recordingFields.created_at,
   deleted_at: d(v.optional(v.string()), `When it was moved to the trash (${TIMESTAMP}); only on trash items.`),
+  purge_at: d(
+    v.optional(NullableString),
+    `When its trash timer runs out and it is deleted for good (${TIMESTAMP}): TRASH_RETENTION_DAYS after deleted_at, or a day after the operator gave a timer to a recording trashed without one, if later; DynamoDB's TTL acts shortly after (in AWS, within a few days at most). Only on trash items; null while it has no timer (trashed before the service kept them, until the operator runs \`voice-org reindex\`).`,
+  ),
 });
 
 export const RecordingListResponse = v.strictObject({

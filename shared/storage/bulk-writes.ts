@@ -11,6 +11,7 @@ import { queryAll } from './query-all';
 import { putMembershipPart, type Membership } from './memberships';
 import { partItems, recordingItem, tagLinkItems, type Recording, type RecordingParts } from './recordings';
 import { cancellationCodes, isConditionFailure, transact, type TransactItem } from './transactions';
+import { trashTimerItem } from './trash-timers';
 
 /** The writes that create a membership in bulk: the membership only where none is, while its user exists. No counter moves (the seed recounts). */
 export function membershipCreationWrites(db: TableContext, membership: Membership): TransactItem[] {
@@ -20,13 +21,20 @@ export function membershipCreationWrites(db: TableContext, membership: Membershi
   ];
 }
 
-/** The writes that create a recording in bulk: the recording only where none is, its parts and its tag links. No counter moves (the seed recounts). */
+/**
+ * The writes that create a recording in bulk: the recording only where none is, its parts and
+ * its tag links, and for one in the trash with a purge date its trash timer, only where none
+ * is. No counter moves (the seed recounts).
+ */
 export function recordingCreationWrites(db: TableContext, recording: Recording, parts: RecordingParts): TransactItem[] {
   const put = (Item: Record<string, unknown>): TransactItem => ({ Put: { TableName: db.tableName, Item } });
+  const { deleted_at: deletedAt, purge_at: purgeAt } = recording;
+  const timer = deletedAt && purgeAt ? trashTimerItem({ org_id: recording.org_id, recording_id: recording.id, deleted_at: deletedAt, purge_at: purgeAt }) : undefined;
   return [
     { Put: { TableName: db.tableName, Item: recordingItem(recording), ConditionExpression: 'attribute_not_exists(PK)' } },
     ...partItems(recording.org_id, recording.id, parts).map(put),
     ...tagLinkItems(recording).map(put),
+    ...(timer ? [{ Put: { TableName: db.tableName, Item: timer, ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
   ];
 }
 

@@ -66,6 +66,12 @@ export interface Recording {
   updated_at: string;
   recording_at: string;
   deleted_at?: string;
+  /**
+   * While in the trash: when its trash timer runs out (the timer's `purge_at`, written in the
+   * same transaction as the timer), so the trash list shows it without reading the timers.
+   * Absent on a live recording, and on one trashed without a timer (until seed or reindex sets one).
+   */
+  purge_at?: string;
   upload?: {
     s3_key: string;
     content_type: string;
@@ -100,11 +106,14 @@ const binOf = (recording: Recording): RecordingBin => (recording.deleted_at ? 'T
 /** The recording item with the index keys of its bin (live or trash). */
 export function recordingItem(recording: Recording) {
   const bin = binOf(recording);
+  // A purge date belongs to a trash period: a recording leaving the trash leaves it behind.
+  const { purge_at: purgeAt, ...fields } = recording;
   return {
     ...keys.recording(recording.org_id, recording.id),
     ...keys.recordingsIndex(recording.org_id, bin, recording.created_at, recording.id),
     ...keys.recorderRecordingsIndex(recording.org_id, recording.recorded_by, bin, recording.created_at, recording.id),
-    ...recording,
+    ...fields,
+    ...(bin === 'TRASH' && purgeAt !== undefined ? { purge_at: purgeAt } : {}),
     ...changeStamp(),
   };
 }
@@ -158,6 +167,8 @@ export function recordingFromItem(item: Item): Recording {
   };
   const deletedAt = fields.optionalString('deleted_at');
   if (deletedAt !== undefined) recording.deleted_at = deletedAt;
+  const purgeAt = fields.optionalString('purge_at');
+  if (purgeAt !== undefined) recording.purge_at = purgeAt;
   if (item.upload !== undefined) recording.upload = uploadFromMap(item);
   const transcriptError = fields.optionalString('transcript_error');
   if (transcriptError !== undefined) recording.transcript_error = transcriptError;

@@ -6,7 +6,7 @@ import { recordingDayCountParts } from './recording-day-counts';
 import { partItems, recordingItem, tagLinkItem, tagLinkKey, type Recording, type RecordingParts } from './recordings';
 import { tombstonePart } from './tombstones';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
-import { trashTimerItem, type TrashTimer } from './trash-timers';
+import { recordingPurgeDateWrite, trashTimerItem, type TrashTimer } from './trash-timers';
 
 /** What a recording change relies on about the stored recording; it commits only if this still holds. */
 export type RecordingCondition =
@@ -98,11 +98,14 @@ export async function commitRecordingChange(db: TableContext, change: RecordingC
   const put = (Item: Record<string, unknown>): TransactItem => ({ Put: { TableName: db.tableName, Item } });
   const remove = (Key: Record<string, string>): TransactItem => ({ Delete: { TableName: db.tableName, Key } });
   const condition = conditionOf(change.relies);
+  const timer = change.trashTimer;
+  // The recording carries the purge date of the timer set with it (the trash list shows it).
+  const stored = change.after && timer && timer !== 'remove' ? { ...change.after, purge_at: timer.set.purgeAt } : change.after;
   const parts: TransactionPart<RecordingPart>[] = [
     {
       name: 'recording',
-      write: change.after
-        ? { Put: { TableName: db.tableName, Item: recordingItem(change.after), ...condition } }
+      write: stored
+        ? { Put: { TableName: db.tableName, Item: recordingItem(stored), ...condition } }
         : { Delete: { TableName: db.tableName, Key: keys.recording(orgId, id), ...condition } },
     },
     ...(change.after && change.parts ? partItems(orgId, id, change.parts).map((item) => ({ name: 'relatedItem' as const, write: put(item) })) : []),
@@ -116,7 +119,6 @@ export async function commitRecordingChange(db: TableContext, change: RecordingC
     parts.push(...recordingDayCountParts(db, orgId, subject.created_at, { live, trash }).map((write) => ({ name: 'dayCounts' as const, write })));
   }
   if (change.recorderCounts) parts.push({ name: 'recorder', write: recorderCountsChange(db, orgId, change.recorderCounts) });
-  const timer = change.trashTimer;
   if (timer === 'remove') parts.push({ name: 'trashTimer', write: remove(keys.trashTimer(orgId, id)) });
   else if (timer) {
     if (!change.after?.deleted_at) throw new Error(`A trash timer needs a recording in the trash (${id})`);
@@ -130,24 +132,15 @@ export async function commitRecordingChange(db: TableContext, change: RecordingC
 }
 
 /**
- * Sets a trashed recording's timer again, only while the recording is still in the trash
- * since `timer.deleted_at`: when the timer went before the retention ran out (the retention
- * was raised since it was set), the recording must still be purged at its time. A
- * WriteConflict when the recording left the trash or was trashed again meanwhile.
+ * Sets a trashed recording's timer again, with the purge date its recording shows, only while
+ * the recording is still in the trash since `timer.deleted_at`: when the timer went before the
+ * retention ran out (the retention was raised since it was set), the recording must still be
+ * purged at its time. A WriteConflict when the recording left the trash or was trashed again
+ * meanwhile.
  */
 export async function rearmTrashTimer(db: TableContext, timer: TrashTimer): Promise<void> {
   await commitParts<'recording' | 'trashTimer'>(db, [
-    {
-      name: 'recording',
-      write: {
-        ConditionCheck: {
-          TableName: db.tableName,
-          Key: keys.recording(timer.org_id, timer.recording_id),
-          ConditionExpression: 'deleted_at = :deletedAt',
-          ExpressionAttributeValues: { ':deletedAt': timer.deleted_at },
-        },
-      },
-    },
+    { name: 'recording', write: recordingPurgeDateWrite(db, timer) },
     { name: 'trashTimer', write: { Put: { TableName: db.tableName, Item: trashTimerItem(timer) } } },
   ]);
 }

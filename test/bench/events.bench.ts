@@ -48,7 +48,7 @@ async function main() {
   };
   try {
     const fixture = v.parse(Fixture, { orgs: [{ id: ORG, name: 'Bench' }], api_keys: [{ org_id: ORG, key: KEY, scopes: ['templates:write', 'templates:read', 'audit:read'] }] });
-    await seedFixture({ db }, fixture, new Date());
+    await seedFixture({ db, trashRetentionDays: 30 }, fixture, new Date());
     const api = (method: string, url: string, body?: unknown) =>
       fetch(`${runtime.apiUrl}${url}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     const auditCount = async () => {

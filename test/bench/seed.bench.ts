@@ -111,7 +111,7 @@ async function measureSeed(MEMBERS: number): Promise<SummaryRow[]> {
     const loads: { load: string; seconds: number; requests: Record<string, number>; summary: SeedSummary; count_mismatches: string[] }[] = [];
     for (const load of ['first', 'second']) {
       const start = performance.now();
-      const summary = await seedFixture({ db: benchDb }, fixture, T0);
+      const summary = await seedFixture({ db: benchDb, trashRetentionDays: 30 }, fixture, T0);
       const seconds = secondsSince(start);
       const requests = takeTally();
       loads.push({ load, seconds, requests, summary, count_mismatches: await countMismatches(setupDb, fixture) });

@@ -28,6 +28,7 @@ const T0 = new Date('2032-03-01T09:00:00.000Z');
 const DAY_MS = 86_400_000;
 /** Runs per test: each loads a fixture three times, and the suite runs on 2 cores in CI. */
 const RUNS = 10;
+const RETENTION_DAYS = 30;
 
 const tableOf = (name: string): TableContext => createTableContext({ tableName: name, region: runtime.region, endpoint: runtime.dynamoDbEndpoint });
 const bulkTable = tableOf(`bulk-path-${unique()}`);
@@ -50,11 +51,11 @@ async function seedOneEntryAtATime(db: TableContext, fixture: Fixture, now: Date
   for (const m of fixture.memberships) count('memberships', await ensureMembership(db, { orgId: m.org_id, userId: m.user_id, role: m.role, status: m.status, memberSince: m.member_since }, now));
   for (const k of fixture.api_keys) count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
   // Tags never went in bulk: the loader's own tag section, alone.
-  summary.tags = (await seedFixture({ db }, { ...v.parse(FixtureSchema, {}), tags: fixture.tags }, now)).tags;
-  for (const recording of fixture.recordings) count('recordings', await ensureRecording(db, recording, now));
+  summary.tags = (await seedFixture({ db, trashRetentionDays: RETENTION_DAYS }, { ...v.parse(FixtureSchema, {}), tags: fixture.tags }, now)).tags;
+  for (const recording of fixture.recordings) count('recordings', await ensureRecording({ db, trashRetentionDays: RETENTION_DAYS }, recording, now));
   for (const invite of fixture.invites) count('invites', await ensureInvite(db, invite, now));
   for (const org of fixture.orgs) {
-    await rebuildDerivedIndexes(db, org.id, now);
+    await rebuildDerivedIndexes(db, org.id, now, { trashRetentionDays: RETENTION_DAYS });
     // One entry at a time moves every counter in its own transaction: nothing is left to recount.
     expect(await recountOrganization(db, org.id)).toEqual({ organization: false, memberships: 0 });
   }
@@ -191,12 +192,12 @@ describe('seedFixture in bulk, against one entry at a time', () => {
         const run = unique();
         const fixture = fixtureOf(drawn, run);
         // Side by side: each path has its table to itself.
-        const [bulk, oneByOne] = await Promise.all([seedFixture({ db: bulkTable }, fixture, T0), seedOneEntryAtATime(oneEntryTable, fixture, T0)]);
+        const [bulk, oneByOne] = await Promise.all([seedFixture({ db: bulkTable, trashRetentionDays: RETENTION_DAYS }, fixture, T0), seedOneEntryAtATime(oneEntryTable, fixture, T0)]);
         expect(bulk).toEqual(oneByOne);
         const stored = await itemsOfRun(bulkTable, run);
         expect(comparable(stored)).toEqual(comparable(await itemsOfRun(oneEntryTable, run)));
 
-        expect(await seedFixture({ db: bulkTable }, fixture, new Date(T0.getTime() + 3_600_000))).toEqual(allUnchanged(fixture));
+        expect(await seedFixture({ db: bulkTable, trashRetentionDays: RETENTION_DAYS }, fixture, new Date(T0.getTime() + 3_600_000))).toEqual(allUnchanged(fixture));
         expect(await itemsOfRun(bulkTable, run)).toEqual(stored);
       }),
       { numRuns: RUNS },

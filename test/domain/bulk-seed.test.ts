@@ -21,6 +21,8 @@ import { localDeployment, unique } from '../support/api';
  * no item an API write created meanwhile overwritten.
  */
 const { db } = localDeployment();
+const RETENTION_DAYS = 30;
+const seedDeps = { db, trashRetentionDays: RETENTION_DAYS };
 const T0 = new Date('2031-05-01T12:00:00.000Z');
 
 function fixtureOf(orgId: string, members: number): Fixture {
@@ -85,7 +87,7 @@ const none = { created: 0, updated: 0, unchanged: 0 };
 describe('seedFixture in bulk', () => {
   it('creates every entry with exact counts and indexes, and a second load changes nothing', async () => {
     const fixture = fixtureOf(`org_bulk_${unique()}`, 40);
-    const first = await seedFixture({ db }, fixture, T0);
+    const first = await seedFixture(seedDeps, fixture, T0);
     expect(first).toMatchObject({ orgs: all(1), users: all(40), memberships: all(40), tags: all(1), recordings: all(40), settings: none, invites: none });
     expect(await countMismatches(fixture)).toEqual([]);
     const answers = await derivedAnswers(fixture);
@@ -98,7 +100,7 @@ describe('seedFixture in bulk', () => {
     expect(org?.recording_days_index_at).toBe(T0.toISOString());
 
     const storedBefore = await getMembership(db, fixture.orgs[0].id, fixture.users[3].id);
-    const second = await seedFixture({ db }, fixture, new Date(T0.getTime() + 60_000));
+    const second = await seedFixture(seedDeps, fixture, new Date(T0.getTime() + 60_000));
     expect(second).toMatchObject({ users: { created: 0, updated: 0, unchanged: 40 }, memberships: { created: 0, updated: 0, unchanged: 40 }, recordings: { created: 0, updated: 0, unchanged: 40 } });
     expect(await getMembership(db, fixture.orgs[0].id, fixture.users[3].id)).toEqual(storedBefore);
     expect(await getOrganization(db, fixture.orgs[0].id)).toEqual(org);
@@ -106,13 +108,13 @@ describe('seedFixture in bulk', () => {
 
   it('reports a changed user or membership as updated, as one entry at a time does', async () => {
     const fixture = fixtureOf(`org_bulk_${unique()}`, 6);
-    await seedFixture({ db }, fixture, T0);
+    await seedFixture(seedDeps, fixture, T0);
     const changed: Fixture = {
       ...fixture,
       users: fixture.users.map((u, i) => (i === 1 ? { ...u, display_name: 'Renamed' } : u)),
       memberships: fixture.memberships.map((m, i) => (i === 2 ? { ...m, status: 'removed' as const } : m)),
     };
-    const summary = await seedFixture({ db }, changed, T0);
+    const summary = await seedFixture(seedDeps, changed, T0);
     expect(summary.users).toEqual({ created: 0, updated: 1, unchanged: 5 });
     expect(summary.memberships).toEqual({ created: 0, updated: 1, unchanged: 5 });
     expect(await countMismatches(changed)).toEqual([]);
@@ -123,18 +125,18 @@ describe('seedFixture in bulk', () => {
     // Untagged, so the bulk writes below need no tag seeded before them.
     const fixture: Fixture = { ...tagged, tags: [], recordings: tagged.recordings.map((r) => ({ ...r, tags: [] })) };
     const orgId = fixture.orgs[0].id;
-    await seedFixture({ db }, { ...fixture, users: [], memberships: [], recordings: [] }, T0);
+    await seedFixture(seedDeps, { ...fixture, users: [], memberships: [], recordings: [] }, T0);
     // The bulk writes of half the fixture, then the seed dies before its recount and rebuilds.
     const halfMembers = fixture.memberships.slice(0, 15);
     const half: Fixture = { ...fixture, memberships: halfMembers, recordings: fixture.recordings.filter((r) => halfMembers.some((m) => m.user_id === r.recorded_by)) };
     const ignore = () => {};
     await ensureUsersInBulk(db, fixture.users, T0, ignore);
     await ensureMembershipsInBulk(db, half, T0, ignore);
-    await ensureRecordingsInBulk(db, half.recordings, T0, ignore);
+    await ensureRecordingsInBulk(seedDeps, half.recordings, T0, ignore);
     expect(await countMismatches(fixture)).not.toEqual([]);
     expect((await getOrganization(db, orgId))?.member_search_index_at).toBeUndefined();
 
-    const rerun = await seedFixture({ db }, fixture, T0);
+    const rerun = await seedFixture(seedDeps, fixture, T0);
     expect(rerun.users).toEqual({ created: 0, updated: 0, unchanged: 30 });
     expect(rerun.memberships).toEqual({ created: 15, updated: 0, unchanged: 15 });
     expect(rerun.recordings).toEqual({ created: fixture.recordings.length - half.recordings.length, updated: 0, unchanged: half.recordings.length });
@@ -147,7 +149,7 @@ describe('seedFixture in bulk', () => {
   it('sets counters some other writer left wrong, and a second recount writes nothing', async () => {
     const fixture = fixtureOf(`org_bulk_${unique()}`, 8);
     const orgId = fixture.orgs[0].id;
-    await seedFixture({ db }, fixture, T0);
+    await seedFixture(seedDeps, fixture, T0);
     await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'SET recording_count = :n REMOVE trash_count', ExpressionAttributeValues: { ':n': 99 } }));
     await db.client.send(
       new UpdateCommand({ TableName: db.tableName, Key: keys.membership(orgId, fixture.users[0].id), UpdateExpression: 'SET recording_count = :n, latest_recording_at = :null', ExpressionAttributeValues: { ':n': 5, ':null': null } }),
@@ -160,14 +162,14 @@ describe('seedFixture in bulk', () => {
   it('never overwrites an item written meanwhile: its transaction is cancelled and the one-entry path decides', async () => {
     const fixture = fixtureOf(`org_bulk_${unique()}`, 4);
     const orgId = fixture.orgs[0].id;
-    await seedFixture({ db }, { ...fixture, recordings: [] }, T0);
+    await seedFixture(seedDeps, { ...fixture, recordings: [] }, T0);
     const [entry, other] = fixture.recordings;
     // An API write of the same recording id lands between the loader's read and its write.
-    const { recording: apiRecording } = fixtureRecording({ ...entry, title: 'Written by the API' }, T0);
+    const { recording: apiRecording } = fixtureRecording({ ...entry, title: 'Written by the API' }, T0, RETENTION_DAYS);
     await createRecording({ db, now: () => T0 }, apiRecording);
     const fallen: string[] = [];
     const creations = [entry, other].map((e) => {
-      const { recording } = fixtureRecording(e, T0);
+      const { recording } = fixtureRecording(e, T0, RETENTION_DAYS);
       return { entry: e, writes: [{ Put: { TableName: db.tableName, Item: recordingItem(recording), ConditionExpression: 'attribute_not_exists(PK)' } }] };
     });
     const created = await createInBulk(db, creations, async (e) => void fallen.push(e.id));
@@ -187,18 +189,18 @@ describe('seedFixture in bulk', () => {
       // Each person's two memberships side by side, as a file listing people one after another has them.
       memberships: a.memberships.flatMap((m, i) => [m, { org_id: orgB.id, user_id: m.user_id, role: i === 0 ? ('owner' as const) : ('admin' as const), status: 'active' as const }]),
     };
-    const summary = await seedFixture({ db }, fixture, T0);
+    const summary = await seedFixture(seedDeps, fixture, T0);
     expect(summary.memberships).toEqual({ created: 120, updated: 0, unchanged: 0 });
     expect(await countMismatches(a)).toEqual([]);
     expect((await getMemberships(db, orgB.id, a.users.map((user) => user.id))).map((m) => [m.user_id, m.status, m.email])).toEqual(a.users.map((user) => [user.id, 'active', user.email]));
     expect((await getOrganization(db, orgB.id))?.active_member_count).toBe(60);
-    expect((await seedFixture({ db }, fixture, T0)).memberships).toEqual({ created: 0, updated: 0, unchanged: 120 });
+    expect((await seedFixture(seedDeps, fixture, T0)).memberships).toEqual({ created: 0, updated: 0, unchanged: 120 });
   });
 
   it('refuses what one entry at a time refuses: a membership of an unknown user, a recording of a non-member', async () => {
     const fixture = fixtureOf(`org_bulk_${unique()}`, 3);
-    await expect(seedFixture({ db }, { ...fixture, memberships: [...fixture.memberships, { org_id: fixture.orgs[0].id, user_id: 'usr_nobody_bulk', role: 'member', status: 'active' }] } as Fixture, T0)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
+    await expect(seedFixture(seedDeps, { ...fixture, memberships: [...fixture.memberships, { org_id: fixture.orgs[0].id, user_id: 'usr_nobody_bulk', role: 'member', status: 'active' }] } as Fixture, T0)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
     const stranger = { ...fixture.recordings[0], id: `rec_stranger_${unique()}`, recorded_by: 'usr_nobody_bulk' };
-    await expect(seedFixture({ db }, { ...fixture, recordings: [stranger] }, T0)).rejects.toThrow(/recorded_by|member/);
+    await expect(seedFixture(seedDeps, { ...fixture, recordings: [stranger] }, T0)).rejects.toThrow(/recorded_by|member/);
   });
 });

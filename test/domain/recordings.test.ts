@@ -284,9 +284,9 @@ describe('softDeleteRecording and restoreRecording', () => {
 
     await softDeleteRecording(at(T2), org.orgId, newest.id);
     await expect(readLiveRecording(db, org.orgId, newest.id)).rejects.toMatchObject(notFound);
-    expect(await getRecording(db, org.orgId, newest.id)).toEqual({ ...newest, deleted_at: T2.toISOString(), updated_at: T2.toISOString() });
-    // Its trash timer runs out after the retention; TTL removes it then, never before.
+    // Its trash timer runs out after the retention (the recording shows when); TTL removes it then, never before.
     const purgeAt = new Date(T2.getTime() + RETENTION_DAYS * DAY);
+    expect(await getRecording(db, org.orgId, newest.id)).toEqual({ ...newest, deleted_at: T2.toISOString(), updated_at: T2.toISOString(), purge_at: purgeAt.toISOString() });
     expect(await timerOf(org, newest.id)).toEqual({
       org_id: org.orgId,
       recording_id: newest.id,

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { COMMANDS } from '../../infra/cli/commands';
 import { call, eventually, localDeployment, seed, unique } from '../support/api';
 import { runCli, runCommand } from '../support/cli';
@@ -220,14 +220,28 @@ describe('cli reindex', () => {
         { org_id: orgId, user_id: `usr_ri_a_${orgId}`, role: 'owner' },
         { org_id: orgId, user_id: `usr_ri_b_${orgId}`, role: 'member' },
       ],
-      recordings: [{ id: `rec_ri_${orgId}`, org_id: orgId, recorded_by: `usr_ri_a_${orgId}`, title: 'Old', duration: 1, language: 'en', created_at: '2026-02-03T04:05:06.000Z' }],
+      recordings: [
+        { id: `rec_ri_${orgId}`, org_id: orgId, recorded_by: `usr_ri_a_${orgId}`, title: 'Old', duration: 1, language: 'en', created_at: '2026-02-03T04:05:06.000Z' },
+        { id: `rec_ri_bin_${orgId}`, org_id: orgId, recorded_by: `usr_ri_a_${orgId}`, title: 'Binned', duration: 1, language: 'en', created_at: '2026-02-04T04:05:06.000Z', deleted_at: '2026-02-05T00:00:00.000Z' },
+      ],
     });
-    // As an organization created before issue 15 is stored: no marks.
+    // As an organization created before issue 15 is stored: no marks; and a recording trashed before the event pipeline: no timer, no purge date.
     await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: 'ORG' }, UpdateExpression: 'REMOVE member_search_index_at, recording_days_index_at' }));
+    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: `REC#rec_ri_bin_${orgId}` }, UpdateExpression: 'REMOVE purge_at' }));
+    await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: `TRASHTIMER#rec_ri_bin_${orgId}` } }));
 
     const result = await cli('reindex', '--org', orgId);
     expect(result.code).toBe(0);
-    expect(result.json).toEqual({ org_id: orgId, member_search: { entries: 2, shards: expect.any(Number) }, recording_day_counts: { recordings: 1, items: 2 } });
+    expect(result.json).toEqual({
+      org_id: orgId,
+      member_search: { entries: 2, shards: expect.any(Number) },
+      recording_day_counts: { recordings: 2, items: 3 },
+      trash_timers: { recordings: 1, timers_written: 1, purge_at_copied: 0 },
+    });
+    // Trashed long ago: its timer runs out a day after reindex set it (issue 26).
+    const timer = (await orgPartition(orgId))?.find((item) => item.SK === `TRASHTIMER#rec_ri_bin_${orgId}`);
+    expect(Date.parse(timer?.purge_at) - Date.now()).toBeGreaterThan(86_400_000 - 10 * 60_000);
+    expect((await cli('reindex', '--org', orgId)).json.trash_timers).toEqual({ recordings: 1, timers_written: 0, purge_at_copied: 0 });
     const org = (await orgPartition(orgId))?.find((item) => item.SK === 'ORG');
     expect(org).toMatchObject({ member_search_index_at: expect.any(String), recording_days_index_at: expect.any(String) });
     const token = (await cli('token', '--user', `usr_ri_a_${orgId}`)).json.id_token;

@@ -94,7 +94,7 @@ async function orgsWithKey(deployment: StartedDeployment, ...labels: string[]): 
   const db = createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint });
   try {
     const settings = { db, cipher: localProfileCipher(dataDir), models: parseModelCatalog({}) };
-    await seedFixture({ db, settings }, v.parse(Fixture, fixture), new Date());
+    await seedFixture({ db, settings, trashRetentionDays: runtime.trashRetentionDays ?? 30 }, v.parse(Fixture, fixture), new Date());
   } finally {
     db.client.destroy();
   }

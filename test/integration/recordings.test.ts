@@ -473,9 +473,12 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
   });
 
   describe('the trash (deleted=true)', () => {
-    it('lists soft-deleted recordings only, newest first, with deleted_at', async () => {
+    it('lists soft-deleted recordings only, newest first, with deleted_at and purge_at', async () => {
       const res = await list(org, 'deleted=true');
       expect(res.status).toBe(200);
+      // Loaded in the trash by a fixture, retention long run out: each has its timer, set by the seed a day ahead (issue 26).
+      const [t1Timer, t2Timer] = await Promise.all([timerOf(org, id('t1')), timerOf(org, id('t2'))]);
+      expect(Date.parse(t1Timer!.purge_at) - Date.now()).toBeGreaterThan(86_400_000 - 10 * 60_000);
       expect(res.body).toEqual({
         recordings: [
           {
@@ -487,6 +490,7 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
             tags: [org.tags.A.id, org.tags.B.id],
             created_at: '2026-03-10T10:00:00.000Z',
             deleted_at: '2026-03-13T00:00:00.000Z',
+            purge_at: t1Timer!.purge_at,
           },
           {
             id: id('t2'),
@@ -497,6 +501,7 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
             tags: [org.tags.C.id],
             created_at: '2026-03-05T10:00:00.000Z',
             deleted_at: '2026-03-14T00:00:00.000Z',
+            purge_at: t2Timer!.purge_at,
           },
         ],
         pagination: { page: 1, limit: 20, total: 2, next_cursor: null },
@@ -971,6 +976,9 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     const trash = await listed(org, 'deleted=true');
     expect(trash.recordings).toEqual([expect.objectContaining({ id: newId, deleted_at: expect.stringMatching(TIMESTAMP) })]);
     expect(Date.parse(trash.recordings[0].deleted_at as string)).toBeGreaterThan(Date.now() - 60_000);
+    // When its timer runs out: the retention (30 days) after it was trashed.
+    expect(trash.recordings[0].purge_at).toBe((await timerOf(org, newId))?.purge_at);
+    expect(Date.parse(trash.recordings[0].purge_at as string) - Date.parse(trash.recordings[0].deleted_at as string)).toBe(30 * 86_400_000);
     expect(await itemsOfRecording(org, newId)).toEqual(expect.arrayContaining([`ORG#${org.org} REC#${newId}#SUMMARY`]));
 
     // Deleting it again, or restoring a live recording: 404.
@@ -1116,20 +1124,21 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     const DELETED_AT = '2026-01-16T00:00:00.000Z';
     const PURGE_AT = '2026-02-15T00:00:00.000Z';
 
-    /** The three recordings, and one of the member's in the trash since DELETED_AT with parts and a tag (a fixture's, so without a timer: one is set as soft delete does). */
+    /** The three recordings, and one of the member's in the trash since DELETED_AT with parts and a tag (a fixture's: the seed set its timer a day ahead, the retention having run out long ago). */
     async function withExpiredTrash() {
       const org = buildRecordingsOrg('ret');
       await seedRecordingsOrg(org, [
         org.rec('old', { created_at: OLD, tags: ['A'] }),
         org.rec('expired', { created_at: '2026-01-10T10:00:00.000Z', tags: ['A'], deleted_at: DELETED_AT, summary: { markdown: 'old notes' }, transcript: [{ speaker: 'Mo', text: 'Hi', start: 0, end: 1 }] }),
       ]);
-      await setTimer(org, org.recId('expired'));
       return org;
     }
     const setTimer = (org: Org, recordingId: string) =>
       db.client.send(new PutCommand({ TableName: db.tableName, Item: trashTimerItem({ org_id: org.org, recording_id: recordingId, deleted_at: DELETED_AT, purge_at: PURGE_AT }) }));
     /** DynamoDB's TTL sweep over this organization's items, at `now` (the local TTL emulator). */
     const sweep = (org: Org, now = new Date()) => expireItems(db, { now, orgId: org.org });
+    /** Past the day a timer set by the seed waits. */
+    const afterGrace = () => new Date(Date.now() + 86_400_000 + 60_000);
     /** The trash retention consumer's log lines for one recording (the local deployment logs at INFO). */
     const retentionRuns = (recordingId: string) =>
       printedOutput(dataDir)
@@ -1141,7 +1150,8 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       const org = await withExpiredTrash();
       const expired = org.recId('expired');
       expect(await counts(org)).toEqual({ live: 1, trash: 1, member: { recording_count: 1, latest_recording_at: OLD } });
-      expect(await sweep(org)).toBe(1);
+      expect(await sweep(org)).toBe(0);
+      expect(await sweep(org, afterGrace())).toBe(1);
 
       expect(await eventually(() => itemsOfRecording(org, expired), (items) => items.length === 0, CONSUMER_MS)).toEqual([]);
       expect(await counts(org)).toEqual({ live: 1, trash: 0, member: { recording_count: 1, latest_recording_at: OLD } });

@@ -96,8 +96,9 @@ export const unique = () => randomBytes(4).toString('hex');
  * at `now`: a test that needs a later write to be later chooses a past `now` rather than wait.
  */
 export async function seed(db: TableContext, fixture: v.InferInput<typeof FixtureSchema>, now = new Date()): Promise<void> {
-  const settings = { db, cipher: localProfileCipher(localDeployment().dataDir), models: parseModelCatalog({}) };
-  await seedFixture({ db, settings }, v.parse(FixtureSchema, fixture) as Fixture, now);
+  const { dataDir, runtime } = localDeployment();
+  const settings = { db, cipher: localProfileCipher(dataDir), models: parseModelCatalog({}) };
+  await seedFixture({ db, settings, trashRetentionDays: runtime.trashRetentionDays ?? 30 }, v.parse(FixtureSchema, fixture) as Fixture, now);
 }
 
 let identityProvider: Promise<LocalIdentityProvider> | undefined;

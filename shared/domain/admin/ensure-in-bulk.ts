@@ -10,7 +10,7 @@ import { getTags } from '../../storage/tags';
 import { TRANSACTION_WRITE_LIMIT } from '../../storage/recording-writes';
 import { newUserParts, userFromItem, type User } from '../../storage/users';
 import { DEFAULT_TIMEZONE, ensureMembership, ensureUser, type EnsureOutcome } from './directory';
-import { ensureRecording, fixtureRecording } from './ensure-recording';
+import { ensureRecording, fixtureRecording, type FixtureRecordingDeps } from './ensure-recording';
 
 type Count = (outcome: EnsureOutcome) => void;
 type Item = Record<string, unknown>;
@@ -155,7 +155,8 @@ function recordingCountsOf(fixture: Fixture, now: Date): Map<string, { count: nu
  * set afterwards from the items, and the day counts are marked incomplete first (date-range
  * totals count the recordings until the rebuild that ends the seed).
  */
-export async function ensureRecordingsInBulk(db: TableContext, entries: Fixture['recordings'], now: Date, count: Count): Promise<void> {
+export async function ensureRecordingsInBulk(deps: FixtureRecordingDeps, entries: Fixture['recordings'], now: Date, count: Count): Promise<void> {
+  const { db } = deps;
   const { first, repeats } = firstOccurrences(entries, (r) => [keyOf(keys.recording(r.org_id, r.id))]);
   const stored = await readByKey(db, first.map((r) => keys.recording(r.org_id, r.id)));
   const absent = first.filter((r) => {
@@ -172,7 +173,7 @@ export async function ensureRecordingsInBulk(db: TableContext, entries: Fixture[
   const creations: BulkCreation<Fixture['recordings'][number]>[] = [];
   const oneByOne: Fixture['recordings'] = [];
   for (const entry of absent) {
-    const { recording, parts } = fixtureRecording(entry, now);
+    const { recording, parts } = fixtureRecording(entry, now, deps.trashRetentionDays);
     const writes = recordingCreationWrites(db, recording, parts);
     const valid = members.has(keyOf(keys.membership(entry.org_id, entry.recorded_by))) && entry.tags.every((tag) => tagsOfOrg.get(entry.org_id)?.has(tag));
     // An invalid entry, or one too large for a transaction with its counters: the one-entry path refuses it as usual.
@@ -180,7 +181,7 @@ export async function ensureRecordingsInBulk(db: TableContext, entries: Fixture[
     else creations.push({ entry, writes });
   }
   for (const orgId of new Set(creations.map((creation) => creation.entry.org_id))) await markDerivedIndexIncomplete(db, orgId, 'recording_days_index_at');
-  const created = await createInBulk(db, creations, async (entry) => count(await ensureRecording(db, entry, now)));
+  const created = await createInBulk(db, creations, async (entry) => count(await ensureRecording(deps, entry, now)));
   for (let i = 0; i < created; i++) count('created');
-  for (const entry of [...oneByOne, ...repeats]) count(await ensureRecording(db, entry, now));
+  for (const entry of [...oneByOne, ...repeats]) count(await ensureRecording(deps, entry, now));
 }

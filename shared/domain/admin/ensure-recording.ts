@@ -4,22 +4,33 @@ import { recordingObjectKey } from '../../storage/recording-objects';
 import { getRecording, type Recording, type RecordingParts } from '../../storage/recordings';
 import { assertOrgTags, createRecording } from '../recordings/recording-changes';
 import type { EnsureOutcome } from './directory';
+import { latePurgeAt } from './trash-timers';
+
+/** What loading a fixture's recordings needs: the table, and the trash's retention (a recording loaded in the trash gets its timer). */
+export interface FixtureRecordingDeps {
+  db: TableContext;
+  trashRetentionDays: number;
+}
 
 /**
  * Creates a fixture recording with its related resources, through the same transaction as
- * the API (so the org's and the recorder's counts follow). A recording whose id exists is
- * left as it is, which keeps a second load of the fixture from changing anything.
+ * the API (so the org's and the recorder's counts follow; one loaded in the trash gets its
+ * trash timer). A recording whose id exists is left as it is, which keeps a second load of
+ * the fixture from changing anything.
  */
-export async function ensureRecording(db: TableContext, entry: Fixture['recordings'][number], now: Date): Promise<EnsureOutcome> {
+export async function ensureRecording({ db, trashRetentionDays }: FixtureRecordingDeps, entry: Fixture['recordings'][number], now: Date): Promise<EnsureOutcome> {
   if (await getRecording(db, entry.org_id, entry.id)) return 'unchanged';
   await assertOrgTags(db, entry.org_id, entry.tags, `recordings.${entry.id}.tags`);
-  const { recording, parts } = fixtureRecording(entry, now);
+  const { recording, parts } = fixtureRecording(entry, now, trashRetentionDays);
   await createRecording({ db, now: () => now }, recording, parts);
   return 'created';
 }
 
-/** The recording and related parts a fixture entry stands for (shared by the one-entry and the bulk path). */
-export function fixtureRecording(entry: Fixture['recordings'][number], now: Date): { recording: Recording; parts: RecordingParts } {
+/**
+ * The recording and related parts a fixture entry stands for (shared by the one-entry and the
+ * bulk path). One in the trash is purged as a timer set now would purge it (latePurgeAt).
+ */
+export function fixtureRecording(entry: Fixture['recordings'][number], now: Date, trashRetentionDays: number): { recording: Recording; parts: RecordingParts } {
   const createdAt = entry.created_at ?? now.toISOString();
   const recording: Recording = {
     id: entry.id,
@@ -35,7 +46,7 @@ export function fixtureRecording(entry: Fixture['recordings'][number], now: Date
     created_at: createdAt,
     updated_at: createdAt,
     recording_at: entry.recording_at ?? createdAt,
-    ...(entry.deleted_at ? { deleted_at: entry.deleted_at } : {}),
+    ...(entry.deleted_at ? { deleted_at: entry.deleted_at, purge_at: latePurgeAt(entry.deleted_at, now, trashRetentionDays) } : {}),
     ...(entry.upload ? { upload: fixtureUpload(entry, entry.upload) } : {}),
     related: {
       transcript: Boolean(entry.transcript),

@@ -14,9 +14,10 @@ import { ensureOrganization, type EnsureOutcome } from './directory';
 
 export type SeedSummary = Record<keyof Fixture, Record<EnsureOutcome, number>>;
 
-/** What seeding needs: the table, and for member settings the profile cipher and model list. */
+/** What seeding needs: the table, the trash's retention (TRASH_RETENTION_DAYS: recordings in the trash get their timers), and for member settings the profile cipher and model list. */
 export interface SeedDeps {
   db: TableContext;
+  trashRetentionDays: number;
   settings?: SettingsFixtureDeps;
 }
 
@@ -25,7 +26,7 @@ export interface SeedDeps {
  * created, updated to match, or left alone, so loading the same file twice changes
  * nothing the second time. Ids given in the fixture are kept.
  */
-export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, now: Date): Promise<SeedSummary> {
+export async function seedFixture({ db, settings, trashRetentionDays }: SeedDeps, fixture: Fixture, now: Date): Promise<SeedSummary> {
   const summary = Object.fromEntries(
     Object.keys(fixture).map((section) => [section, { created: 0, updated: 0, unchanged: 0 }]),
   ) as SeedSummary;
@@ -41,7 +42,7 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
   }
   for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
   for (const template of fixture.templates) count('templates', await ensureTemplate(db, template, now));
-  await ensureRecordingsInBulk(db, fixture.recordings, now, (outcome) => count('recordings', outcome));
+  await ensureRecordingsInBulk({ db, trashRetentionDays }, fixture.recordings, now, (outcome) => count('recordings', outcome));
   if (fixture.settings.length) {
     if (!settings) throw new Error('Seeding member settings needs the profile cipher');
     for (const entry of fixture.settings) count('settings', await ensureMemberSettings(settings, entry, now));
@@ -49,12 +50,13 @@ export async function seedFixture({ db, settings }: SeedDeps, fixture: Fixture, 
   // Last: an invitation is refused for an active member, so the memberships come first.
   for (const invite of fixture.invites) count('invites', await ensureInvite(db, invite, now));
   // Every organization the fixture wrote to: its derived indexes are rebuilt where marked
-  // incomplete (stored before they existed, or by a bulk write, interrupted or not), and its
-  // counters are set from its items. Always, so a re-run repairs what an interrupted seed left.
+  // incomplete (stored before they existed, or by a bulk write, interrupted or not), recordings
+  // in its trash without a timer get one, and its counters are set from its items. Always, so a
+  // re-run repairs what an interrupted seed left.
   const orgIds = [...new Set([...fixture.orgs.map((org) => org.id), ...fixture.memberships.map((m) => m.org_id), ...fixture.recordings.map((r) => r.org_id)])];
   for (const orgId of orgIds) {
     if (!(await getOrganization(db, orgId))) continue;
-    await rebuildDerivedIndexes(db, orgId, now);
+    await rebuildDerivedIndexes(db, orgId, now, { trashRetentionDays });
     await recountOrganization(db, orgId);
   }
   return summary;

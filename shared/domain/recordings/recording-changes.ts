@@ -74,7 +74,8 @@ export function planRecordingChange(change: {
   recorder?: RecorderState;
   /**
    * When a recording entering the trash is due to be deleted for good: its trash timer is
-   * set. Absent, a recording created in the trash (a fixture's) gets no timer.
+   * set (and the recording shows it as purge_at). A fixture's recording created in the trash
+   * gives its own (Recording.purge_at).
    */
   purgeAt?: string;
   /** The moment of a permanent delete (`after` undefined): its tombstone's deleted_at. */
@@ -146,7 +147,7 @@ export async function createRecording(deps: RecordingDeps, recording: Recording,
   await committed(async () => {
     const membership = await getMembership(db, recording.org_id, recording.recorded_by);
     if (!membership) throw ValidationError.field('recorded_by', 'invalid_value', `names no member of this organization (${recording.recorded_by})`);
-    await commitRecordingChange(db, planRecordingChange({ after: recording, relies: { kind: 'new' }, parts, recorder: { membership } }));
+    await commitRecordingChange(db, planRecordingChange({ after: recording, relies: { kind: 'new' }, parts, recorder: { membership }, purgeAt: recording.purge_at }));
   });
 }
 
@@ -196,7 +197,8 @@ export async function restoreRecording(deps: RecordingDeps, orgId: string, recor
     const current = await getRecording(db, orgId, recordingId);
     if (!current?.deleted_at) throw new NotFoundError('RECORDING_NOT_FOUND', `Recording ${recordingId} is not in this organization's trash.`);
     const membership = await getMembership(db, orgId, current.recorded_by);
-    const { deleted_at: _deletedAt, ...rest } = current;
+    // Out of the trash: neither when it was trashed nor when it would have been purged.
+    const { deleted_at: _deletedAt, purge_at: _purgeAt, ...rest } = current;
     const restored: Recording = { ...rest, updated_at: deps.now().toISOString() };
     const recorder = membership && { membership };
     await commitRecordingChange(db, planRecordingChange({ before: current, after: restored, relies: { kind: 'stored', stillIn: 'TRASH', unchangedSince: current.updated_at }, recorder }));

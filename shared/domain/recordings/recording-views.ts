@@ -3,7 +3,7 @@ import type { Recording, RecordingParts } from '../../storage/recordings';
 import type { Tag } from '../../storage/tags';
 import type { RecordingInclude } from '../../schemas/recordings';
 
-/** An item of the organization's recordings list (trash items add deleted_at). */
+/** An item of the organization's recordings list (trash items add deleted_at and purge_at, null while no timer is set). */
 export function listItemView(recording: Recording) {
   return {
     id: recording.id,
@@ -13,7 +13,7 @@ export function listItemView(recording: Recording) {
     recorded_by: recording.recorded_by,
     tags: recording.tags,
     created_at: recording.created_at,
-    ...(recording.deleted_at ? { deleted_at: recording.deleted_at } : {}),
+    ...(recording.deleted_at ? { deleted_at: recording.deleted_at, purge_at: recording.purge_at ?? null } : {}),
   };
 }
 

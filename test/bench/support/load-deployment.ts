@@ -66,7 +66,7 @@ export async function withLocalDeployment<T>(name: string, env: Record<string, s
     db = tableDb;
     const settings = { db: tableDb, cipher: localProfileCipher(dataDir), models: parseModelCatalog({}) };
     const seed = async (fixture: FixtureInput, now = new Date()) => {
-      await seedFixture({ db: tableDb, settings }, v.parse(FixtureSchema, fixture) as Fixture, now);
+      await seedFixture({ db: tableDb, settings, trashRetentionDays: runtime.trashRetentionDays ?? 30 }, v.parse(FixtureSchema, fixture) as Fixture, now);
     };
     try {
       return await run({ runtime, dataDir, db: tableDb, seed });
