@@ -697,7 +697,7 @@ describe('a change racing other writers', () => {
 
     await softDeleteRecording({ ...at(T2), db: table }, org.orgId, recording.id);
     expect(transactions()).toBe(2);
-    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, title: 'Their title', deleted_at: T2.toISOString(), updated_at: T2.toISOString() });
+    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, title: 'Their title', deleted_at: T2.toISOString(), updated_at: T2.toISOString(), purge_at: new Date(T2.getTime() + RETENTION_DAYS * DAY).toISOString() });
     expect(await counters(org)).toMatchObject({ live: 0, trash: 1, recorder: { count: 0 } });
   });
 
@@ -718,7 +718,7 @@ describe('a change racing other writers', () => {
 
     await softDeleteRecording({ ...at(T2), db: table }, org.orgId, recording.id);
     expect(transactions()).toBe(2);
-    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, ...uploaded(T1), deleted_at: T2.toISOString(), updated_at: T2.toISOString() });
+    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, ...uploaded(T1), deleted_at: T2.toISOString(), updated_at: T2.toISOString(), purge_at: new Date(T2.getTime() + RETENTION_DAYS * DAY).toISOString() });
   });
 
   it('a restore racing an upload completion keeps the upload', async () => {
