@@ -24,6 +24,7 @@ const BENCHES: Record<string, { title: string; load: () => Promise<{ summary: Su
   seed: { title: 'seed of 10,000 members and 10,000 recordings (seed.bench.ts)', load: () => import('./seed.bench') },
   'q-search': { title: 'List users: q search and deep pages (list-users.bench.ts)', load: () => import('./list-users.bench') },
   totals: { title: 'List recordings: date-range totals and deep pages (recordings.bench.ts)', load: () => import('./recordings.bench') },
+  pages: { title: 'page 1, middle and last page of List users, recordings and templates (pages.bench.ts)', load: () => import('./pages.bench') },
   'hot-org': { title: '200 concurrent upload URLs in one organization (hot-org.bench.ts)', load: () => import('./hot-org.bench') },
   load: { title: 'autocannon on the local deployment (load.bench.ts)', load: () => import('./load.bench') },
   isolation: { title: 'one organization flooding, another at a steady rate (tenant-isolation.bench.ts)', load: () => import('./tenant-isolation.bench') },
