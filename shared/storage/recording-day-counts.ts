@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys, type RecordingBin } from './keys';
@@ -11,7 +10,8 @@ import type { TransactItem } from './transactions';
  * same transaction as the organization's counters. The total of a date range of List
  * recordings (whole UTC days) is the sum of the full months it spans and of the days at
  * its two ends: a one-year range reads at most 12 + 2 × 30 items instead of every
- * recording in it (docs/data-model.md, "Recording day counts").
+ * recording in it. The same counts say on which day any position of the list falls, so a
+ * deep page number skips only entries of one day (docs/data-model.md, "Recording day counts").
  */
 
 /** `YYYY-MM-DD` of an ISO timestamp (created_at is stored in UTC, `…Z`). */
@@ -76,37 +76,78 @@ export function countItemRanges({ fromDay, toDay }: DayRange): { months?: [strin
   return { months: [firstFullMonth, lastFullMonth], days };
 }
 
+/** One count item as read: the day (`YYYY-MM-DD`) or month (`YYYY-MM`) it counts, and its count in one bin. */
+interface PeriodCount {
+  period: string;
+  count: number;
+}
+
+/** The count items of one partition between two keys (inclusive), in key order: one Query, paged past 1 MB. */
+async function readCounts(db: TableContext, bin: RecordingBin, first: Record<string, string>, last: Record<string, string>): Promise<PeriodCount[]> {
+  const attribute = bin === 'LIVE' ? 'live' : 'trash';
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
+    ExpressionAttributeValues: { ':pk': first.PK, ':first': first.SK, ':last': last.SK },
+    ProjectionExpression: 'SK, #count',
+    ExpressionAttributeNames: { '#count': attribute },
+  });
+  return items.map((item) => {
+    const fields = itemFields(item, 'recording count');
+    // A count never goes below 0 when its moves commit with the recordings; a corrupt one must not move a position backwards.
+    return { period: fields.string('SK').replace(/^(DAY|MONTH)#/, ''), count: Math.max(0, fields.optionalNumber(attribute) ?? 0) };
+  });
+}
+
 /**
  * How many recordings of a bin were created in a day range, from the counts: at most three
  * queries, sent together (full months, and the days at each end).
  */
 export async function countRecordingsInDays(db: TableContext, orgId: string, bin: RecordingBin, range: DayRange): Promise<number> {
+  const periods = await periodCounts(db, orgId, bin, range);
+  return periods.reduce((total, { count }) => total + count, 0);
+}
+
+/** The counts of a range's full months and of the days at its ends, oldest first (the periods do not overlap). */
+async function periodCounts(db: TableContext, orgId: string, bin: RecordingBin, range: DayRange): Promise<PeriodCount[]> {
   const { months, days } = countItemRanges(range);
-  const attribute = bin === 'LIVE' ? 'live' : 'trash';
-  const sum = async (first: Record<string, string>, last: Record<string, string>) => {
-    let total = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.client.send(
-        new QueryCommand({
-          TableName: db.tableName,
-          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
-          ExpressionAttributeValues: { ':pk': first.PK, ':first': first.SK, ':last': last.SK },
-          ProjectionExpression: '#count',
-          ExpressionAttributeNames: { '#count': attribute },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) total += itemFields(item, 'recording count').optionalNumber(attribute) ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return total;
-  };
   const parts = await Promise.all([
-    ...(months ? [sum(keys.recordingMonthCount(orgId, months[0]), keys.recordingMonthCount(orgId, months[1]))] : []),
-    ...days.map(([first, last]) => sum(keys.recordingDayCount(orgId, first), keys.recordingDayCount(orgId, last))),
+    ...(months ? [readCounts(db, bin, keys.recordingMonthCount(orgId, months[0]), keys.recordingMonthCount(orgId, months[1]))] : []),
+    ...days.map(([first, last]) => readCounts(db, bin, keys.recordingDayCount(orgId, first), keys.recordingDayCount(orgId, last))),
   ]);
-  return parts.reduce((total, part) => total + part, 0);
+  // A month (`YYYY-MM`) and an end day (`YYYY-MM-DD`) are never of the same month, so text order is time order.
+  return parts.flat().sort((a, b) => (a.period < b.period ? -1 : a.period > b.period ? 1 : 0));
+}
+
+/** Where a position of a list falls: the UTC day that holds it, and how many of the list's entries lie beyond that day on the side counted from. */
+export interface DayOfPosition {
+  day: string;
+  before: number;
+}
+
+/**
+ * The UTC day that holds the entry at `position` (0-based) of a bin's list in a day range,
+ * counted from its newest or its oldest end, from the counts alone: the range's months and
+ * end days (at most three queries, sent together), then the days of the month the position
+ * falls in (one query of at most 31 items). A page read then starts at that day and skips
+ * only entries of that day (docs/data-model.md, "Recording day counts"). Undefined when the
+ * counts hold fewer entries than the position (they disagree with the total read): the
+ * caller reads as it would without them.
+ */
+export async function dayOfPosition(db: TableContext, orgId: string, bin: RecordingBin, range: DayRange, position: number, from: 'newest' | 'oldest'): Promise<DayOfPosition | undefined> {
+  const inOrder = (periods: PeriodCount[]) => (from === 'newest' ? [...periods].reverse() : periods);
+  const find = (periods: PeriodCount[], before: number) => {
+    for (const period of inOrder(periods)) {
+      if (position < before + period.count) return { period: period.period, before };
+      before += period.count;
+    }
+    return undefined;
+  };
+  const found = find(await periodCounts(db, orgId, bin, range), 0);
+  if (!found || found.period.length === 10) return found && { day: found.period, before: found.before };
+  const days = await readCounts(db, bin, keys.recordingDayCount(orgId, `${found.period}-01`), keys.recordingDayCount(orgId, `${found.period}-31`));
+  const day = find(days, found.before);
+  return day && { day: day.period, before: day.before };
 }
 
 /**

@@ -41,12 +41,12 @@ interface Source {
  * - created_at bounds become a key condition on the sort key (never a filter);
  * - remaining conditions (recorder with tags; tags in the trash) are filter expressions.
  */
-function sources(filter: RecordingFilter, after?: string): Source[] {
-  const lower = filter.from;
-  const upperBound = filter.to ? `${filter.to}#~` : undefined;
+function sources(filter: RecordingFilter, after?: string, within: DayBound = {}): Source[] {
+  // Every entry of a UTC day D sorts between `DT` and `DT~` (created_at is an ISO timestamp: the day, `T`, then digits, `:`, `.`, `Z`, `+` or `-`).
+  const lower = laterOf(filter.from, within.fromDay && `${within.fromDay}T`);
   // A cursor continues strictly below its sort key; BETWEEN is inclusive, so the one
   // entry equal to the cursor is dropped when read.
-  const upper = after && (!upperBound || after < upperBound) ? after : upperBound;
+  const upper = earlierOf(earlierOf(filter.to && `${filter.to}#~`, within.toDay && `${within.toDay}T~`), after);
   const range = (attribute: string) => {
     if (lower && upper) return { condition: ` AND ${attribute} BETWEEN :lower AND :upper`, values: { ':lower': lower, ':upper': upper } };
     if (lower) return { condition: ` AND ${attribute} >= :lower`, values: { ':lower': lower } };
@@ -106,6 +106,19 @@ function sources(filter: RecordingFilter, after?: string): Source[] {
     },
   ];
 }
+
+/**
+ * Where a read by page number starts, from the day counts (shared/storage/recording-day-counts.ts):
+ * newest first from the end of `toDay`, or oldest first from the start of `fromDay`, so the
+ * entries of later (earlier) days are neither read nor billed.
+ */
+export interface DayBound {
+  toDay?: string;
+  fromDay?: string;
+}
+
+const earlierOf = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined || a < b ? a : b);
+const laterOf = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined || a > b ? a : b);
 
 /** The string attribute an index or link item must carry (every writer sets it). */
 function stringAttribute(item: Record<string, unknown>, name: string): string {
@@ -186,12 +199,14 @@ export interface RecordingPage {
  * One page of recordings: after `offset` entries, or strictly after a sort key a previous
  * page ended on, `limit` recordings plus whether more follow. Reads are in proportion to
  * offset + limit (plus what filter expressions discard); the recordings that tag links
- * name come in one BatchGetItem.
+ * name come in one BatchGetItem. With `toDay` the read starts at the end of that UTC day:
+ * `offset` then counts entries of that day only (the caller knows, from the day counts,
+ * how many of the list come after it).
  */
 export async function readRecordingPage(
   db: TableContext,
   filter: RecordingFilter,
-  { offset, limit, after }: { offset: number; limit: number; after?: string },
+  { offset, limit, after, toDay }: { offset: number; limit: number; after?: string; toDay?: string },
 ): Promise<RecordingPage> {
   const entries: IndexEntry[] = [];
   let skipped = 0;
@@ -199,7 +214,7 @@ export async function readRecordingPage(
   // The skipped entries, the page, one more to know if more follow, and the cursor's own
   // entry (its bound is inclusive, see sources()).
   const wanted = offset + limit + 1 + (after ? 1 : 0);
-  for await (const entry of merged(db, sources(filter, after), wanted, after)) {
+  for await (const entry of merged(db, sources(filter, after, { toDay }), wanted, after)) {
     if (skipped < offset) {
       skipped++;
       continue;
@@ -218,16 +233,17 @@ export async function readRecordingPage(
  * `fromEnd` ones (read oldest first, so only those `fromEnd` are skipped), newest first.
  * The caller knows the list's total and so whether more follow (`fromEnd > 0`); with
  * `fromEnd = total - offset - limit` it is the page readRecordingPage answers for `offset`.
- * For deep page numbers: the last page skips nothing.
+ * For deep page numbers: the last page skips nothing. With `fromDay` the read starts at the
+ * start of that UTC day: `fromEnd` then counts entries of that day only.
  */
 export async function readRecordingPageFromEnd(
   db: TableContext,
   filter: RecordingFilter,
-  { fromEnd, limit }: { fromEnd: number; limit: number },
+  { fromEnd, limit, fromDay }: { fromEnd: number; limit: number; fromDay?: string },
 ): Promise<Omit<RecordingPage, 'hasMore'>> {
   const entries: IndexEntry[] = [];
   let skipped = 0;
-  for await (const entry of merged(db, sources(filter), fromEnd + limit, undefined, 'oldest')) {
+  for await (const entry of merged(db, sources(filter, undefined, { fromDay }), fromEnd + limit, undefined, 'oldest')) {
     if (skipped < fromEnd) {
       skipped++;
       continue;

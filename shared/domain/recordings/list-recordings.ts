@@ -4,7 +4,7 @@ import type { ListRecordingsQuery } from '../../schemas/recordings';
 import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
-import { countRecordingsInDays, wholeDays } from '../../storage/recording-day-counts';
+import { countRecordingsInDays, dayOfPosition, wholeDays, type DayRange } from '../../storage/recording-day-counts';
 import { countMatching, readRecordingPage, readRecordingPageFromEnd, type RecordingFilter, type RecordingPage } from '../../storage/recording-index';
 import type { Recording } from '../../storage/recordings';
 import { findUserIdByEmail } from '../../storage/users';
@@ -44,7 +44,7 @@ export interface ListResult {
  * cursor. The total comes from maintained counts when the filter has no tags (totalOf),
  * else from a COUNT over the filter (docs/data-model.md gives each cost). Page 1 and a cursor's page
  * read their own entries beside the total; a deeper page number needs the total first, to
- * read nothing past the end and to come from the nearer end (deepPage).
+ * read nothing past the end and to start where the page is (deepPage).
  */
 export async function listRecordings(db: TableContext, request: ListRequest): Promise<ListResult> {
   const { filter, limit } = request;
@@ -53,10 +53,13 @@ export async function listRecordings(db: TableContext, request: ListRequest): Pr
   let total: number;
   let page: RecordingPage;
   if (offset === 0) {
-    [page, total] = await Promise.all([readRecordingPage(db, filter, { offset, limit, after: position.after }), totalOf(db, filter)]);
+    let counted: Total;
+    [page, counted] = await Promise.all([readRecordingPage(db, filter, { offset, limit, after: position.after }), totalOf(db, filter)]);
+    total = counted.total;
   } else {
-    total = await totalOf(db, filter);
-    page = await deepPage(db, filter, offset, limit, total);
+    const counted = await totalOf(db, filter);
+    total = counted.total;
+    page = await deepPage(db, filter, { offset, limit }, counted);
   }
   const { recordings, lastSortKey, hasMore } = page;
   return {
@@ -69,39 +72,52 @@ export async function listRecordings(db: TableContext, request: ListRequest): Pr
 }
 
 /**
- * A page past the first by number. Skipped index entries are read and billed, so a page in
- * the list's later half is read from the end (oldest first, then reversed): the worst case
- * skips half the list and the last page skips none. Its entries, order, last sort key and
- * whether more follow are the forward read's, as long as the total is the list's length.
+ * A page past the first by number. Skipped index entries are read and billed, so the page is
+ * read from the nearer end of the list (a page in its later half oldest first, then
+ * reversed), and, when the day counts cover the list (`countedDays`), from the day that holds
+ * the page's first entry (counted from that end): only entries of that one day are skipped,
+ * whatever the page number. Without them (tags, a recorder, counts not yet rebuilt) the worst
+ * case skips half the list and the last page skips none. Its entries, order, last sort key
+ * and whether more follow are the forward read's, as long as the total is the list's length.
  */
-async function deepPage(db: TableContext, filter: RecordingFilter, offset: number, limit: number, total: number): Promise<RecordingPage> {
+async function deepPage(db: TableContext, filter: RecordingFilter, { offset, limit }: { offset: number; limit: number }, { total, countedDays }: Total): Promise<RecordingPage> {
   if (offset >= total) return { recordings: [], lastSortKey: undefined, hasMore: false };
   const pageSize = Math.min(limit, total - offset);
   const fromEnd = total - offset - pageSize;
-  if (fromEnd >= offset) return readRecordingPage(db, filter, { offset, limit });
-  return { ...(await readRecordingPageFromEnd(db, filter, { fromEnd, limit: pageSize })), hasMore: fromEnd > 0 };
+  const newestFirst = fromEnd >= offset;
+  const located = countedDays && (await dayOfPosition(db, filter.orgId, filter.bin, countedDays, newestFirst ? offset : fromEnd, newestFirst ? 'newest' : 'oldest'));
+  if (newestFirst) return readRecordingPage(db, filter, located ? { offset: offset - located.before, limit, toDay: located.day } : { offset, limit });
+  const fromDay = located ? { fromEnd: fromEnd - located.before, fromDay: located.day } : { fromEnd };
+  return { ...(await readRecordingPageFromEnd(db, filter, { ...fromDay, limit: pageSize })), hasMore: fromEnd > 0 };
+}
+
+/** A list's total, and the day range whose counts (complete) cover exactly the list, when they do. */
+interface Total {
+  total: number;
+  countedDays?: DayRange;
 }
 
 /**
  * The list's total: the organization's counters without a filter, the recorder's membership
  * for one recorder's live list, the day and month counts for a date range of the whole
  * organization (read beside the organization, which says whether they are complete), and a
- * COUNT over the matches for anything else (tags, a recorder's range or trash).
+ * COUNT over the matches for anything else (tags, a recorder's range or trash). The day
+ * counts cover the organization's whole list (either bin) and its date ranges, once complete.
  */
-async function totalOf(db: TableContext, filter: RecordingFilter): Promise<number> {
+async function totalOf(db: TableContext, filter: RecordingFilter): Promise<Total> {
   const unbounded = !filter.from && !filter.to && !filter.tagIds?.length;
   if (unbounded && !filter.recordedBy) {
     const org = await getOrganization(db, filter.orgId);
-    return (filter.bin === 'LIVE' ? org?.recording_count : org?.trash_count) ?? 0;
+    return { total: (filter.bin === 'LIVE' ? org?.recording_count : org?.trash_count) ?? 0, countedDays: org?.recording_days_index_at ? {} : undefined };
   }
   // The recorder's membership counts only its live recordings.
-  if (unbounded && filter.recordedBy && filter.bin === 'LIVE') return (await getMembership(db, filter.orgId, filter.recordedBy))?.recording_count ?? 0;
+  if (unbounded && filter.recordedBy && filter.bin === 'LIVE') return { total: (await getMembership(db, filter.orgId, filter.recordedBy))?.recording_count ?? 0 };
   const days = filter.tagIds?.length || filter.recordedBy ? undefined : wholeDays(filter.from, filter.to);
   if (days) {
     const [org, counted] = await Promise.all([getOrganization(db, filter.orgId), countRecordingsInDays(db, filter.orgId, filter.bin, days)]);
-    if (org?.recording_days_index_at) return counted;
+    if (org?.recording_days_index_at) return { total: counted, countedDays: days };
   }
-  return countMatching(db, filter);
+  return { total: await countMatching(db, filter) };
 }
 
 /** The user id behind recordedByEmail; undefined when no user has it (an empty list, not an error). */
