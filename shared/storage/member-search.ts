@@ -187,6 +187,18 @@ export async function readMemberSearchIndex(db: TableContext, orgId: string): Pr
   return items.flatMap((item) => [...shardFromItem(item).entries.values()]);
 }
 
+/**
+ * The entry at `position` (0-based) of the active members index's order (byEmailOrder), or
+ * undefined past the end: where a List users page by number starts, found without reading
+ * the memberships before it. The sort keys are made once, not at each comparison.
+ */
+export function entryAtPosition(entries: readonly MemberSearchEntry[], position: number): MemberSearchEntry | undefined {
+  if (position >= entries.length) return undefined;
+  const keyed = entries.map((entry) => ({ entry, key: Buffer.from(sortKeyOf(entry)) }));
+  keyed.sort((a, b) => Buffer.compare(a.key, b.key));
+  return keyed[position].entry;
+}
+
 /** The active members whose email or display name contains `needle` (case-insensitive), in email order. */
 export function matchMembers(entries: readonly MemberSearchEntry[], needle: string): MemberSearchEntry[] {
   const lower = needle.toLowerCase();

@@ -103,20 +103,23 @@ export async function replaceMembership(db: TableContext, current: Membership, n
 
 /**
  * Active members of an org in email order (or reverse order with `descending`), skipping
- * `offset` of them (skipped entries are read and billed: see queryPage).
+ * `offset` of them (skipped entries are read and billed: see queryPage), from the first
+ * (or with `from`, from that member's entry on).
  */
 export async function listActiveMembers(
   db: TableContext,
   orgId: string,
-  { offset, limit, descending = false }: { offset: number; limit: number; descending?: boolean },
+  { offset, limit, descending = false, from }: { offset: number; limit: number; descending?: boolean; from?: { email: string; user_id: string } },
 ): Promise<Membership[]> {
+  // `from` starts the read at a member's own entry (found in the member search index), so nothing before it is read.
+  const start = from && keys.activeMembersIndex(orgId, from.email, from.user_id).GSI1SK;
   const items = await queryPage(
     db,
     {
       TableName: db.tableName,
       IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK },
+      KeyConditionExpression: start === undefined ? 'GSI1PK = :pk' : `GSI1PK = :pk AND GSI1SK ${descending ? '<=' : '>='} :start`,
+      ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK, ...(start === undefined ? {} : { ':start': start }) },
       ScanIndexForward: !descending,
     },
     { offset, limit },

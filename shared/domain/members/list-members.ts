@@ -1,6 +1,6 @@
 import type { TableContext } from '../../storage/dynamo';
 import { pagePagination, type PagePagination } from '../../http/responses';
-import { matchMembers, readMemberSearchIndex } from '../../storage/member-search';
+import { entryAtPosition, matchMembers, readMemberSearchIndex } from '../../storage/member-search';
 import { getMemberships, listActiveMembers, searchActiveMembers, type Membership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
 import type { ListUsersQuery, Member } from '../../schemas/members';
@@ -9,7 +9,8 @@ import type { ListUsersQuery, Member } from '../../schemas/members';
  * One page of an organization's active members, by email ascending.
  *
  * Without `q` the total is the organization's maintained active-member count and the
- * page reads only its own items. With `q` (DynamoDB has no substring index), the
+ * page reads only its own items (a deep page number, at most the member search index
+ * besides: deepPage). With `q` (DynamoDB has no substring index), the
  * organization's member search index is read whole, matched and paged here, and only the
  * page's memberships are read: two round trips (searchMembers).
  */
@@ -24,13 +25,14 @@ export async function listMembers(
     return { members: members.map(toMember), pagination: pagePagination(page, limit, total) };
   }
   // The first page (the common case) reads the count and the page side by side; a deeper
-  // page needs the count first, to skip nothing past the end and to come from the nearer end.
+  // page needs the count first, to read nothing past the end and to start where the page is.
   const [organization, firstPage] = await Promise.all([
     getOrganization(db, orgId),
     offset === 0 ? listActiveMembers(db, orgId, { offset: 0, limit }) : undefined,
   ]);
   const total = organization?.active_member_count ?? 0;
-  const members = firstPage ?? (offset < total ? await deepPage(db, orgId, offset, limit, total) : []);
+  const indexed = Boolean(organization?.member_search_index_at);
+  const members = firstPage ?? (offset < total ? await deepPage(db, orgId, { offset, limit, total, indexed }) : []);
   return { members: members.map(toMember), pagination: pagePagination(page, limit, total) };
 }
 
@@ -54,13 +56,29 @@ async function searchMembers(db: TableContext, orgId: string, q: string, { offse
 }
 
 /**
- * A page past the first. Skipped index entries are read and billed, so a page in the
- * second half of the list is read backwards from the end: the worst case skips half the
- * members, and the last page skips none.
+ * What skipping one membership costs, in member search index entries read: a membership
+ * item is about 600 bytes, an entry of the index about 25 (compressed). A page that would
+ * skip fewer memberships than the index holds entries / 20 reads them; a deeper one reads
+ * the index instead (docs/data-model.md, "Access patterns").
  */
-async function deepPage(db: TableContext, orgId: string, offset: number, limit: number, total: number): Promise<Membership[]> {
+const SKIPPED_MEMBERSHIP_IN_INDEX_ENTRIES = 20;
+
+/**
+ * A page past the first. Skipped index entries are read and billed, so the page is read
+ * from the nearer end of the list (backwards from the end in its second half). When that
+ * would still skip more than the member search index costs to read (and the index is
+ * complete: `indexed`), the index says which member is at the page's offset and the page is
+ * read from that member's entry on: the index, then the page, whatever the page number.
+ */
+async function deepPage(db: TableContext, orgId: string, { offset, limit, total, indexed }: { offset: number; limit: number; total: number; indexed: boolean }): Promise<Membership[]> {
   const pageSize = Math.min(limit, total - offset);
   const after = total - offset - pageSize;
+  if (indexed && Math.min(offset, after) * SKIPPED_MEMBERSHIP_IN_INDEX_ENTRIES > total) {
+    // The index is read eventually consistent, as the active members index is; one shorter than the count (a member
+    // who left meanwhile) has no entry at the page's offset, and the page is read as without it.
+    const first = entryAtPosition(await readMemberSearchIndex(db, orgId), offset);
+    if (first) return listActiveMembers(db, orgId, { offset: 0, limit: pageSize, from: first });
+  }
   if (after >= offset) return listActiveMembers(db, orgId, { offset, limit: pageSize });
   return (await listActiveMembers(db, orgId, { offset: after, limit: pageSize, descending: true })).reverse();
 }
