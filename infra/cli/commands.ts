@@ -48,9 +48,9 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     },
   },
   reindex: {
-    summary: "build an organization's member search index and recording day counts, and its missing trash timers",
+    summary: "build an organization's member search index, recording day counts and templates' order keys, and its missing trash timers",
     notes:
-      'Needed once for an organization created before they existed (until then its `q` searches and date-range totals read every item they cover); `seed` does it for the organizations it loads. Rebuilds them from the organization\'s items even when complete. Run it while the organization is quiet: writes racing it may be missed. Recordings in the trash without a trash timer (trashed before the event pipeline) get one, due TRASH_RETENTION_DAYS after they were trashed but no sooner than a day from now; a timer already set is never moved.',
+      'Needed once for an organization created before they existed (until then its `q` searches, date-range totals and List templates read every item they cover); `seed` does it for the organizations it loads. Rebuilds them from the organization\'s items even when complete. Run it while the organization is quiet: writes racing it may be missed.',
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
     run: (flags, { db, trashRetentionDays }) => rebuildDerivedIndexes(db, flag(Id, flags.org, 'org'), now(), { force: true, trashRetentionDays }),
   },

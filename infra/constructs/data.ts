@@ -68,7 +68,7 @@ export function addDataStore(stack: Stack): DataStore {
       indexName: index.indexName,
       partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.ALL,
+      projectionType: index.projection === 'KEYS_ONLY' ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
     });
   }
 

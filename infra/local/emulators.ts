@@ -10,7 +10,7 @@ import sesServer from 'aws-ses-v2-local';
 import S3rver from 's3rver';
 import { createIdempotencyTableInput, IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 import { createRateLimitTableInput, RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
-import { createTableInput, TABLE } from '../../shared/storage/table-definition';
+import { createTableInput, globalSecondaryIndexInput, TABLE } from '../../shared/storage/table-definition';
 
 /** A started emulator: where it listens and how to stop it. */
 export interface Emulator {
@@ -60,6 +60,18 @@ export async function ensureTable(endpoint: string, tableName: string, region: s
     if (!Table?.StreamSpecification?.StreamEnabled) {
       await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamViewType } }));
     }
+    // A data directory from before an index (GSI3, issue 26): its table gains it, one per update as in DynamoDB.
+    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    for (const index of TABLE.globalSecondaryIndexes.filter((candidate) => !present.has(candidate.indexName))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: [index.partitionKey, index.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+          GlobalSecondaryIndexUpdates: [{ Create: globalSecondaryIndexInput(index) }],
+        }),
+      );
+      await untilIndexesActive(client, tableName);
+    }
     return 'existing';
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;
@@ -71,6 +83,16 @@ export async function ensureTable(endpoint: string, tableName: string, region: s
   } finally {
     client.destroy();
   }
+}
+
+/** Waits (up to 30 s) until every index of the table is ACTIVE: a new index is queryable once its backfill is done. */
+async function untilIndexesActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The indexes of table ${tableName} are not active after 30 s`);
 }
 
 /**

@@ -63,10 +63,19 @@ export const keys = {
     ...(createdAt !== undefined ? { SK: `${createdAt}#${recordingId}` } : {}),
   }),
   template: (orgId: string, templateId: string) => ({ PK: `ORG#${orgId}`, SK: `TEMPLATE#${templateId}` }),
-  /** GSI1: an org's templates by name (case-insensitive), then id. */
+  /**
+   * GSI1: an org's templates in List templates' order, by name (case-insensitive), then id
+   * (templateOrderKey). Items written before issue 26 carry `<lower name>#<id>`, which does
+   * not sort so: the organization's `templates_index_at` says when every one was rewritten.
+   */
   templatesIndex: (orgId: string, name?: string, templateId?: string) => ({
     GSI1PK: `ORG#${orgId}#TEMPLATES`,
-    ...(name !== undefined ? { GSI1SK: `${name.toLowerCase()}#${templateId}` } : {}),
+    ...(name !== undefined ? { GSI1SK: templateOrderKey(name, templateId ?? '') } : {}),
+  }),
+  /** GSI3 (keys only): the same order, about 150 bytes an entry, to count an org's templates and find where a page starts. */
+  templateKeysIndex: (orgId: string, name?: string, templateId?: string) => ({
+    GSI3PK: `ORG#${orgId}#TEMPLATES`,
+    ...(name !== undefined ? { GSI3SK: templateOrderKey(name, templateId ?? '') } : {}),
   }),
   invite: (orgId: string, inviteId: string) => ({ PK: `ORG#${orgId}`, SK: `INVITE#${inviteId}` }),
   /** GSI1: an org's invites, newest first. */
@@ -140,8 +149,34 @@ export const keys = {
   }),
 };
 
+/**
+ * A template's place in List templates' order as a sort key. That order compares lower-case
+ * names, then ids, as JavaScript compares strings (UTF-16 code units); DynamoDB compares sort
+ * keys by their UTF-8 bytes. So each code unit becomes one character whose UTF-8 sorts as the
+ * unit does: below U+D800 itself (ASCII names stay readable), a surrogate U+E000 and up, and
+ * U+E000–U+FFFF (which UTF-8 would put before the astral characters surrogates make) an
+ * astral character. The name ends with U+0001, below any character a name may hold (names
+ * refuse C0 controls but tab, line feed and carriage return; NUL never reaches storage), so a
+ * name comes before the longer names it begins, as `#` did not ('a b' < 'a#'). At most 4
+ * bytes a unit: a 200-unit name (400 lower-cased, 'İ' becomes two) stays under 1,024 bytes.
+ */
+export function templateOrderKey(name: string, templateId: string): string {
+  return `${sortableUnits(name.toLowerCase())}\u0001${sortableUnits(templateId)}`;
+}
+
+function sortableUnits(text: string): string {
+  let sortable = '';
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800) sortable += text[i];
+    else if (unit < 0xe000) sortable += String.fromCharCode(0xe000 + unit - 0xd800);
+    else sortable += String.fromCodePoint(0x10000 + unit - 0xe000);
+  }
+  return sortable;
+}
+
 /** Strips the table's key attributes from an item, leaving the entity's own fields. */
-export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK'> {
-  const { PK: _pk, SK: _sk, GSI1PK: _g1p, GSI1SK: _g1s, GSI2PK: _g2p, GSI2SK: _g2s, ...rest } = item;
+export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK' | 'GSI3SK'> {
+  const { PK: _pk, SK: _sk, GSI1PK: _g1p, GSI1SK: _g1s, GSI2PK: _g2p, GSI2SK: _g2s, GSI3PK: _g3p, GSI3SK: _g3s, ...rest } = item;
   return rest;
 }

@@ -29,6 +29,11 @@ export interface Organization {
   member_search_index_at?: string;
   /** Since when the recording day counts (shared/storage/recording-day-counts.ts) count every recording; same rules. */
   recording_days_index_at?: string;
+  /**
+   * Since when every template carries its List templates order keys (GSI1 and GSI3,
+   * keys.templatesIndex); same rules. Absent, List templates reads every template and orders them.
+   */
+  templates_index_at?: string;
   /** Its own rate limit and daily quota (`org set-limits`); absent, the configured defaults apply (docs/rate-limits.md). */
   rate_limits?: OrganizationLimits;
 }
@@ -49,6 +54,7 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
     trash_count: fields.optionalNumber('trash_count') ?? 0,
     member_search_index_at: fields.optionalString('member_search_index_at'),
     recording_days_index_at: fields.optionalString('recording_days_index_at'),
+    templates_index_at: fields.optionalString('templates_index_at'),
     rate_limits: organizationLimitsFromItem(item),
   };
 }
@@ -151,8 +157,8 @@ export function recordingCountsChange(db: TableContext, orgId: string, move: { l
   };
 }
 
-/** The organization's marks of a complete derived index (Organization.member_search_index_at, recording_days_index_at). */
-export type DerivedIndexMark = 'member_search_index_at' | 'recording_days_index_at';
+/** The organization's marks of a complete derived index (Organization.member_search_index_at, recording_days_index_at, templates_index_at). */
+export type DerivedIndexMark = 'member_search_index_at' | 'recording_days_index_at' | 'templates_index_at';
 
 /** Marks a derived index of an existing organization complete since `now` (ConditionalCheckFailed when it does not exist). */
 export async function markDerivedIndexComplete(db: TableContext, orgId: string, mark: DerivedIndexMark, now: string): Promise<void> {

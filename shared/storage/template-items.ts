@@ -15,10 +15,11 @@ export interface TemplateRecord {
   updated_at: string;
 }
 
-/** The table item of a template: its keys, its name-order index keys and its fields (exported for the item-size budget test). */
+/** The table item of a template: its keys, its name-order index keys (GSI1, and GSI3 keys only) and its fields (exported for the item-size budget test). */
 export const templateItem = (template: TemplateRecord) => ({
   ...keys.template(template.org_id, template.id),
   ...keys.templatesIndex(template.org_id, template.name, template.id),
+  ...keys.templateKeysIndex(template.org_id, template.name, template.id),
   ...template,
   ...changeStamp(),
 });

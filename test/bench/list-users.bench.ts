@@ -131,6 +131,7 @@ async function writeWithBatches(db: TableContext, spec: OrgSpec, now: Date): Pro
     updated_at: timestamp,
     member_search_index_at: timestamp,
     recording_days_index_at: timestamp,
+    templates_index_at: timestamp,
   };
   const items: Record<string, unknown>[] = [{ ...keys.organization(spec.orgId), ...organization }];
   for (const { user, status } of spec.members) items.push(membershipItem(membershipOf(spec.orgId, user, status, timestamp)));

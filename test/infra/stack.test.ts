@@ -395,7 +395,7 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
             { AttributeName: i.partitionKey, KeyType: 'HASH' },
             { AttributeName: i.sortKey, KeyType: 'RANGE' },
           ],
-          projection: { ProjectionType: 'ALL' },
+          projection: { ProjectionType: i.projection },
         })),
       );
       const keyAttributes = [TABLE.partitionKey, TABLE.sortKey, ...TABLE.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];

@@ -208,7 +208,7 @@ describe('cli commands build an organization and its credentials', () => {
 });
 
 describe('cli reindex', () => {
-  it("builds an older organization's member search index and day counts, after which q and date totals read them", async () => {
+  it("builds an older organization's member search index, day counts and templates' order keys, after which q, date totals and List templates read them", async () => {
     const orgId = `org_cli_reindex_${unique()}`;
     await seed(db, {
       orgs: [{ id: orgId, name: 'Older org' }],
@@ -224,9 +224,18 @@ describe('cli reindex', () => {
         { id: `rec_ri_${orgId}`, org_id: orgId, recorded_by: `usr_ri_a_${orgId}`, title: 'Old', duration: 1, language: 'en', created_at: '2026-02-03T04:05:06.000Z' },
         { id: `rec_ri_bin_${orgId}`, org_id: orgId, recorded_by: `usr_ri_a_${orgId}`, title: 'Binned', duration: 1, language: 'en', created_at: '2026-02-04T04:05:06.000Z', deleted_at: '2026-02-05T00:00:00.000Z' },
       ],
+      templates: ['Retro board', 'Retro'].map((name, i) => ({ id: `tpl_ri_${i}_${orgId}`, org_id: orgId, name, sections: [{ title: 'Notes', prompt: 'Write notes.' }] })),
     });
-    // As an organization created before issue 15 is stored: no marks; and a recording trashed before the event pipeline: no timer, no purge date.
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: 'ORG' }, UpdateExpression: 'REMOVE member_search_index_at, recording_days_index_at' }));
+    // As an organization created before issue 15 is stored: no marks; its templates as before issue 26 (`<lower name>#<id>`, no GSI3 entry);
+    // and a recording trashed before the event pipeline: no timer, no purge date.
+    await db.client.send(
+      new UpdateCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: 'ORG' }, UpdateExpression: 'REMOVE member_search_index_at, recording_days_index_at, templates_index_at' }),
+    );
+    for (const [i, name] of ['retro board', 'retro'].entries()) {
+      const id = `tpl_ri_${i}_${orgId}`;
+      const Key = { PK: `ORG#${orgId}`, SK: `TEMPLATE#${id}` };
+      await db.client.send(new UpdateCommand({ TableName: db.tableName, Key, UpdateExpression: 'SET GSI1SK = :old REMOVE GSI3PK, GSI3SK', ExpressionAttributeValues: { ':old': `${name}#${id}` } }));
+    }
     await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: `REC#rec_ri_bin_${orgId}` }, UpdateExpression: 'REMOVE purge_at' }));
     await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: `TRASHTIMER#rec_ri_bin_${orgId}` } }));
 
@@ -236,6 +245,7 @@ describe('cli reindex', () => {
       org_id: orgId,
       member_search: { entries: 2, shards: expect.any(Number) },
       recording_day_counts: { recordings: 2, items: 3 },
+      templates: { templates: 2, rewritten: 2 },
       trash_timers: { recordings: 1, timers_written: 1, purge_at_copied: 0 },
     });
     // Trashed long ago: its timer runs out a day after reindex set it (issue 26).
@@ -243,12 +253,15 @@ describe('cli reindex', () => {
     expect(Date.parse(timer?.purge_at) - Date.now()).toBeGreaterThan(86_400_000 - 10 * 60_000);
     expect((await cli('reindex', '--org', orgId)).json.trash_timers).toEqual({ recordings: 1, timers_written: 0, purge_at_copied: 0 });
     const org = (await orgPartition(orgId))?.find((item) => item.SK === 'ORG');
-    expect(org).toMatchObject({ member_search_index_at: expect.any(String), recording_days_index_at: expect.any(String) });
+    expect(org).toMatchObject({ member_search_index_at: expect.any(String), recording_days_index_at: expect.any(String), templates_index_at: expect.any(String) });
     const token = (await cli('token', '--user', `usr_ri_a_${orgId}`)).json.id_token;
     const searched = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/users?q=bo%20re`, { token });
     expect(searched.body.data.map((m: { user_id: string }) => m.user_id)).toEqual([`usr_ri_b_${orgId}`]);
     const ranged = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/recordings?startDate=2026-02-01&endDate=2026-02-28`, { token });
     expect(ranged.body.pagination.total).toBe(1);
+    // 'Retro' before 'Retro board', from the rewritten keys: page 2 reads one template.
+    const templates = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/templates?page=2&limit=1`, { token });
+    expect(templates.body).toMatchObject({ templates: [{ name: 'Retro board' }], pagination: { page: 2, limit: 1, total: 2 } });
 
     expect((await cli('reindex', '--org', 'org_missing_reindex')).json).toEqual({ error: 'ORG_NOT_FOUND', message: expect.any(String) });
   });

@@ -3,7 +3,8 @@ import { pagePagination, type PagePagination } from '../../http/responses';
 import { newId } from '../../ids';
 import type { CreateTemplateBody, ListTemplatesQuery, UpdateTemplateBody } from '../../schemas/templates';
 import type { TableContext } from '../../storage/dynamo';
-import { deleteTemplate, getTemplate, listTemplates, putTemplate, type TemplateRecord } from '../../storage/templates';
+import { getOrganization } from '../../storage/organizations';
+import { deleteTemplate, getTemplate, listTemplates, putTemplate, readTemplatePage, type TemplateRecord } from '../../storage/templates';
 import { WriteConflict } from '../../storage/transactions';
 
 export interface TemplateDeps {
@@ -37,18 +38,26 @@ export interface TemplatePage {
  * One page of the organization's templates, ordered by name (case-insensitive), then id.
  * Pages are bounded (ListTemplatesQuery) because a page of the largest templates must fit
  * in one Lambda response; docs/data-model.md, "Size budgets", has the arithmetic.
+ *
+ * Once every template carries its order keys (the organization's `templates_index_at`), the
+ * page is read from the ordered index and the total from its keys-only twin, whatever the
+ * page number (readTemplatePage), beside the organization. Before (an organization from before
+ * issue 26, until `voice-org reindex`), every template is read and ordered here, as the old
+ * index keys `<name>#<id>` sort '#' after ' ' or '!', so a name did not come before the
+ * longer names it begins.
  */
 export async function listOrganizationTemplates(deps: TemplateDeps, orgId: string, { page, limit }: ListTemplatesQuery): Promise<TemplatePage> {
-  // The index orders by `<name>#<id>`, where '#' sorts after a space or '!': a name that
-  // begins another must still come first, so the whole list is read and ordered exactly here
-  // before the page is cut (an organization keeps few templates).
-  const byName = (a: TemplateRecord, b: TemplateRecord) => {
-    const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
-    return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  };
-  const all = (await listTemplates(deps.db, orgId)).sort(byName);
   const offset = (page - 1) * limit;
+  const [organization, ordered] = await Promise.all([getOrganization(deps.db, orgId), readTemplatePage(deps.db, orgId, { offset, limit })]);
+  if (organization?.templates_index_at) return { templates: ordered.templates.map(templateView), pagination: pagePagination(page, limit, ordered.total) };
+  const all = (await listTemplates(deps.db, orgId)).sort(byName);
   return { templates: all.slice(offset, offset + limit).map(templateView), pagination: pagePagination(page, limit, all.length) };
+}
+
+/** List templates' order: lower-case names as JavaScript compares them, then ids (keys.templateOrderKey sorts the same). */
+function byName(a: TemplateRecord, b: TemplateRecord): number {
+  const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** One template of the organization, or 404 TEMPLATE_NOT_FOUND. */
