@@ -74,18 +74,21 @@ export async function listRecordings(db: TableContext, request: ListRequest): Pr
 /**
  * A page past the first by number. Skipped index entries are read and billed, so the page is
  * read from the nearer end of the list (a page in its later half oldest first, then
- * reversed), and, when the day counts cover the list (`countedDays`), from the day that holds
- * the page's first entry (counted from that end): only entries of that one day are skipped,
- * whatever the page number. Without them (tags, a recorder, counts not yet rebuilt) the worst
- * case skips half the list and the last page skips none. Its entries, order, last sort key
- * and whether more follow are the forward read's, as long as the total is the list's length.
+ * reversed), and, when that would skip more than a page and the day counts cover the list
+ * (`countedDays`), from the day that holds the page's first entry (counted from that end):
+ * only entries of that one day are skipped, whatever the page number. Without them (tags, a
+ * recorder, counts not yet rebuilt) the worst case skips half the list and the last page
+ * skips none. Its entries, order, last sort key and whether more follow are the forward
+ * read's, as long as the total is the list's length.
  */
 async function deepPage(db: TableContext, filter: RecordingFilter, { offset, limit }: { offset: number; limit: number }, { total, countedDays }: Total): Promise<RecordingPage> {
   if (offset >= total) return { recordings: [], lastSortKey: undefined, hasMore: false };
   const pageSize = Math.min(limit, total - offset);
   const fromEnd = total - offset - pageSize;
   const newestFirst = fromEnd >= offset;
-  const located = countedDays && (await dayOfPosition(db, filter.orgId, filter.bin, countedDays, newestFirst ? offset : fromEnd, newestFirst ? 'newest' : 'oldest'));
+  const skip = newestFirst ? offset : fromEnd;
+  // Skipping up to a page costs no more than the page; the counts (a few queries) pay off beyond.
+  const located = countedDays && skip > limit && (await dayOfPosition(db, filter.orgId, filter.bin, countedDays, skip, newestFirst ? 'newest' : 'oldest'));
   if (newestFirst) return readRecordingPage(db, filter, located ? { offset: offset - located.before, limit, toDay: located.day } : { offset, limit });
   const fromDay = located ? { fromEnd: fromEnd - located.before, fromDay: located.day } : { fromEnd };
   return { ...(await readRecordingPageFromEnd(db, filter, { ...fromDay, limit: pageSize })), hasMore: fromEnd > 0 };
