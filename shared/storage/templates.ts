@@ -33,7 +33,7 @@ export async function listTemplates(db: TableContext, orgId: string): Promise<Te
 /**
  * One page of an organization's templates in List templates' order, and their number, once
  * every template carries its order keys (`templates_index_at`). The number is a COUNT of
- * GSI3, which holds keys only (about 150 bytes a template, 2,000 templates in about 40 read
+ * GSI3, which holds keys only (about 150 bytes a template, 2,000 templates in about 35 read
  * units); the page is read from GSI1 starting at its first template's key, found in GSI3's
  * keys for a page past the first: whatever the page number, the page's own templates and
  * the keys. Page 1 is one round trip (the page beside the count), a later page two.
