@@ -106,10 +106,10 @@ describe('List templates: pages from the ordered index', () => {
     // Every template, and on page 1 the page read from the index beside the organization before it says the keys are old.
     await checkPages(orgId, everyPage, (limit, total) => total + limit);
 
-    expect(await rebuildDerivedIndexes(db, orgId, T0)).toMatchObject({ templates: { templates: 9, rewritten: 9 } });
+    expect(await rebuildDerivedIndexes(db, orgId, T0, { trashRetentionDays: 30 })).toMatchObject({ templates: { templates: 9, rewritten: 9 } });
     expect((await getOrganization(db, orgId))?.templates_index_at).toBe(T0.toISOString());
     await checkPages(orgId, everyPage, (limit) => limit);
     // Again: every key is as it should be, nothing is written.
-    expect(await rebuildDerivedIndexes(db, orgId, T0, { force: true })).toMatchObject({ templates: { templates: 9, rewritten: 0 } });
+    expect(await rebuildDerivedIndexes(db, orgId, T0, { force: true, trashRetentionDays: 30 })).toMatchObject({ templates: { templates: 9, rewritten: 0 } });
   });
 });
