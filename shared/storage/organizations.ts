@@ -34,12 +34,17 @@ export interface Organization {
    * keys.templatesIndex); same rules. Absent, List templates reads every template and orders them.
    */
   templates_index_at?: string;
+  /**
+   * Its templates, moved in the transaction that creates or deletes one and set by the rebuild
+   * of their order keys; counts every template once `templates_index_at` is set.
+   */
+  template_count?: number;
   /** Its own rate limit and daily quota (`org set-limits`); absent, the configured defaults apply (docs/rate-limits.md). */
   rate_limits?: OrganizationLimits;
 }
 
 /** An organization as read: the recording counters of one that never had a recording read as 0. */
-export type StoredOrganization = Organization & { recording_count: number; trash_count: number };
+export type StoredOrganization = Organization & { recording_count: number; trash_count: number; template_count: number };
 
 /** Maps a stored organization item (StoredItemError when it lacks a field it needs). */
 export function organizationFromItem(item: Record<string, unknown>): StoredOrganization {
@@ -55,6 +60,7 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
     member_search_index_at: fields.optionalString('member_search_index_at'),
     recording_days_index_at: fields.optionalString('recording_days_index_at'),
     templates_index_at: fields.optionalString('templates_index_at'),
+    template_count: fields.optionalNumber('template_count') ?? 0,
     rate_limits: organizationLimitsFromItem(item),
   };
 }
@@ -157,6 +163,19 @@ export function recordingCountsChange(db: TableContext, orgId: string, move: { l
   };
 }
 
+/** Transaction part that moves the org's template count by `delta` (org must exist); ADD creates it on the first move. */
+export function templateCountChange(db: TableContext, orgId: string, delta: 1 | -1): TransactItem {
+  return {
+    Update: {
+      TableName: db.tableName,
+      Key: keys.organization(orgId),
+      UpdateExpression: 'ADD template_count :delta',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
+
 /** The organization's marks of a complete derived index (Organization.member_search_index_at, recording_days_index_at, templates_index_at). */
 export type DerivedIndexMark = 'member_search_index_at' | 'recording_days_index_at' | 'templates_index_at';
 
@@ -170,6 +189,23 @@ export async function markDerivedIndexComplete(db: TableContext, orgId: string, 
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeNames: { '#mark': mark },
       ExpressionAttributeValues: { ':now': now },
+    }),
+  );
+}
+
+/**
+ * Marks the templates' order keys complete since `now`, with the number of templates the
+ * rebuild found (the organization must exist). A template created or deleted while the
+ * rebuild runs may be miscounted: like every rebuild, run it when the organization is quiet.
+ */
+export async function markTemplateOrderComplete(db: TableContext, orgId: string, now: string, templateCount: number): Promise<void> {
+  await db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: keys.organization(orgId),
+      UpdateExpression: 'SET templates_index_at = :now, template_count = :count',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':now': now, ':count': templateCount },
     }),
   );
 }

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { TableContext } from './dynamo';
 import { templateFromItem, templateItem, type TemplateRecord } from './template-items';
 import { keys } from './keys';
-import { markDerivedIndexComplete } from './organizations';
+import { markTemplateOrderComplete, templateCountChange } from './organizations';
 import { queryAll } from './query-all';
 import { tombstonePart } from './tombstones';
 import { commitParts, isConditionFailure, WriteConflict } from './transactions';
@@ -31,22 +31,68 @@ export async function listTemplates(db: TableContext, orgId: string): Promise<Te
 }
 
 /**
- * One page of an organization's templates in List templates' order, and their number, once
- * every template carries its order keys (`templates_index_at`). The number is a COUNT of
- * GSI3, which holds keys only (about 150 bytes a template, 2,000 templates in about 35 read
- * units); the page is read from GSI1 starting at its first template's key, found in GSI3's
- * keys for a page past the first: whatever the page number, the page's own templates and
- * the keys. Page 1 is one round trip (the page beside the count), a later page two.
+ * One page of an organization's templates in List templates' order, once every template
+ * carries its order keys (`templates_index_at`), given their number (the organization's
+ * `template_count`): whatever the page number, the page's own templates, plus for a page
+ * away from both ends the keys-only index entries (GSI3, about 150 bytes a template) up to
+ * its first template from the nearer end. Page 1 and the last page are one Query of GSI1.
  */
-export async function readTemplatePage(db: TableContext, orgId: string, { offset, limit }: { offset: number; limit: number }): Promise<{ templates: TemplateRecord[]; total: number }> {
-  const partition = { ':pk': keys.templateKeysIndex(orgId).GSI3PK };
-  if (offset === 0) {
-    const [templates, total] = await Promise.all([templatesFrom(db, orgId, undefined, limit), countOf(db, { TableName: db.tableName, IndexName: 'GSI3', KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: partition })]);
-    return { templates, total };
-  }
-  const order = await queryAll(db, { TableName: db.tableName, IndexName: 'GSI3', KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: partition, ProjectionExpression: 'GSI3SK' });
-  const first = order[offset]?.GSI3SK;
-  return { templates: typeof first === 'string' ? await templatesFrom(db, orgId, first, limit) : [], total: order.length };
+export async function readTemplatePage(db: TableContext, orgId: string, { offset, limit, total }: { offset: number; limit: number; total: number }): Promise<TemplateRecord[]> {
+  if (offset === 0) return templatesFrom(db, orgId, undefined, limit);
+  if (offset >= total) return [];
+  const pageSize = Math.min(limit, total - offset);
+  const fromEnd = total - offset - pageSize;
+  if (fromEnd === 0) return (await lastTemplates(db, orgId, pageSize)).reverse();
+  const first = await orderKeyAt(db, orgId, offset, total);
+  return first === undefined ? [] : templatesFrom(db, orgId, first, limit);
+}
+
+/** The order key of the template at `offset`, read from GSI3's keys from the nearer end (undefined when the index holds fewer). */
+async function orderKeyAt(db: TableContext, orgId: string, offset: number, total: number): Promise<string | undefined> {
+  const fromStart = offset < total - offset;
+  const wanted = fromStart ? offset + 1 : total - offset;
+  const entries: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.client.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        IndexName: 'GSI3',
+        KeyConditionExpression: 'GSI3PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.templateKeysIndex(orgId).GSI3PK },
+        ProjectionExpression: 'GSI3SK',
+        ScanIndexForward: fromStart,
+        Limit: wanted - entries.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    entries.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && entries.length < wanted);
+  const key = entries.length === wanted ? entries[wanted - 1].GSI3SK : undefined;
+  return typeof key === 'string' ? key : undefined;
+}
+
+/** The last `count` templates of the order, last first: one Query of GSI1 backwards. */
+async function lastTemplates(db: TableContext, orgId: string, count: number): Promise<TemplateRecord[]> {
+  const templates: TemplateRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.client.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.templatesIndex(orgId).GSI1PK },
+        ScanIndexForward: false,
+        Limit: count - templates.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    templates.push(...(page.Items ?? []).map(templateFromItem));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && templates.length < count);
+  return templates;
 }
 
 /** Up to `limit` templates in order from the one whose order key is `first` (from the first without it): one Query of GSI1. */
@@ -68,18 +114,6 @@ async function templatesFrom(db: TableContext, orgId: string, first: string | un
     startKey = page.LastEvaluatedKey;
   } while (startKey && templates.length < limit);
   return templates;
-}
-
-/** How many entries a query matches: COUNT queries, which return no items (a keys-only index keeps what they read small). */
-async function countOf(db: TableContext, input: ConstructorParameters<typeof QueryCommand>[0]): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: startKey }));
-    count += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return count;
 }
 
 /**
@@ -117,17 +151,29 @@ export async function rebuildTemplateOrderKeys(db: TableContext, orgId: string, 
       if (!isConditionFailure(error)) throw error;
     }
   }
-  await markDerivedIndexComplete(db, orgId, 'templates_index_at', now);
+  await markTemplateOrderComplete(db, orgId, now, items.length);
   return { templates: items.length, rewritten };
 }
 
-/** The one part of a template write: the template item, whose condition says whether it exists. */
-export type TemplatePart = 'template';
+/** The parts of a template write: the template item, whose condition says whether it exists, and the organization's count. */
+export type TemplatePart = 'template' | 'organization';
 
-/** Sends a conditional write; a failed condition becomes a WriteConflict naming the template. */
-async function conditionally(write: () => Promise<unknown>): Promise<void> {
+/**
+ * Writes a new template or replaces one. A WriteConflict at `template` when the template
+ * is not as the mode expects: the id is taken (create), or the template is gone (replace).
+ * A new template moves the organization's count in the same transaction (at
+ * `organization` when the organization does not exist).
+ */
+export async function putTemplate(db: TableContext, template: TemplateRecord, mode: 'create' | 'replace'): Promise<void> {
+  if (mode === 'create') {
+    await commitParts<TemplatePart>(db, [
+      { name: 'template', write: { Put: { TableName: db.tableName, Item: templateItem(template), ConditionExpression: 'attribute_not_exists(PK)' } } },
+      { name: 'organization', write: templateCountChange(db, template.org_id, 1) },
+    ]);
+    return;
+  }
   try {
-    await write();
+    await db.client.send(new PutCommand({ TableName: db.tableName, Item: templateItem(template), ConditionExpression: 'attribute_exists(PK)' }));
   } catch (error) {
     if (isConditionFailure(error)) throw new WriteConflict<TemplatePart>(['template'], { cause: error });
     throw error;
@@ -135,28 +181,13 @@ async function conditionally(write: () => Promise<unknown>): Promise<void> {
 }
 
 /**
- * Writes a new template or replaces one. A WriteConflict at `template` when the template
- * is not as the mode expects: the id is taken (create), or the template is gone (replace).
- */
-export async function putTemplate(db: TableContext, template: TemplateRecord, mode: 'create' | 'replace'): Promise<void> {
-  await conditionally(() =>
-    db.client.send(
-      new PutCommand({
-        TableName: db.tableName,
-        Item: templateItem(template),
-        ConditionExpression: mode === 'create' ? 'attribute_not_exists(PK)' : 'attribute_exists(PK)',
-      }),
-    ),
-  );
-}
-
-/**
- * Deletes a template, with the tombstone that makes its deletion an event; a WriteConflict
- * at `template` when there is none.
+ * Deletes a template, with the tombstone that makes its deletion an event and the
+ * organization's count; a WriteConflict at `template` when there is none.
  */
 export async function deleteTemplate(db: TableContext, orgId: string, templateId: string, deletedAt: string): Promise<void> {
-  await commitParts(db, [
+  await commitParts<TemplatePart | 'tombstone'>(db, [
     { name: 'template', write: { Delete: { TableName: db.tableName, Key: keys.template(orgId, templateId), ConditionExpression: 'attribute_exists(PK)' } } },
+    { name: 'organization', write: templateCountChange(db, orgId, -1) },
     tombstonePart(db, { resource: 'template', org_id: orgId, id: templateId, deleted_at: deletedAt }),
   ]);
 }

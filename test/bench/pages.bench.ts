@@ -104,6 +104,8 @@ async function writeTemplates(db: TableContext, orgId: string, pick: (n: number)
     created_at: timestamp, updated_at: timestamp,
   }));
   await inPool(chunks(templates.map(templateItem), 25), 8, (batch) => batchPut(db, batch));
+  // The count that creating each template through the API would have moved.
+  await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'SET template_count = :count', ExpressionAttributeValues: { ':count': TEMPLATES } }));
   const byName = (a: TemplateRecord, b: TemplateRecord) => {
     const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
     return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

@@ -10,9 +10,10 @@ import { observeRequests, type ObservedRequest } from '../bench/support/bench-ha
 import { localDeployment, unique } from '../support/api';
 
 /**
- * List templates reads its page from the templates' order index (GSI1) and counts them in
- * its keys-only twin (GSI3), whatever the page number, once every template carries its order
- * keys. Generated organizations (names that begin others, differ only in case, are equal,
+ * List templates reads its page from the templates' order index (GSI1), whatever the page
+ * number, once every template carries its order keys: their number is the organization's
+ * count, and a page away from both ends starts at the key its keys-only twin (GSI3) holds at
+ * its offset, read from the nearer end. Generated organizations (names that begin others, differ only in case, are equal,
  * or hold characters UTF-8 and UTF-16 order differently), written through createTemplate,
  * renamed and deleted; random page numbers and limits (past the end too): every page must be
  * the slice of every template read and ordered as before (name lower-cased, then id), with
@@ -70,6 +71,11 @@ async function checkPages(orgId: string, queries: (total: number) => { page: num
     const templatesRead = requests.filter((r) => r.command === 'Query' && r.input.IndexName !== 'GSI3').reduce((sum, r) => sum + r.itemsRead, 0);
     const bound = readable(limit, whole.length);
     if (templatesRead > bound) throw new Error(`${where}: read ${templatesRead} templates, at most ${bound} expected`);
+    // The keys-only index is read only to find where a page starts, from the nearer end; never to count.
+    const offset = (page - 1) * limit;
+    const keysRead = requests.filter((r) => r.command === 'Query' && r.input.IndexName === 'GSI3').reduce((sum, r) => sum + r.itemsRead, 0);
+    const keysBound = offset === 0 ? 0 : Math.min(offset + 1, Math.max(whole.length - offset, 0));
+    if (keysRead > keysBound) throw new Error(`${where}: read ${keysRead} keys of GSI3, at most ${keysBound} expected`);
   }
 }
 

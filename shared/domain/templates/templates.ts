@@ -40,16 +40,24 @@ export interface TemplatePage {
  * in one Lambda response; docs/data-model.md, "Size budgets", has the arithmetic.
  *
  * Once every template carries its order keys (the organization's `templates_index_at`), the
- * page is read from the ordered index and the total from its keys-only twin, whatever the
- * page number (readTemplatePage), beside the organization. Before (an organization from before
- * issue 26, until `voice-org reindex`), every template is read and ordered here, as the old
- * index keys `<name>#<id>` sort '#' after ' ' or '!', so a name did not come before the
- * longer names it begins.
+ * total is the organization's `template_count` and the page is read from the ordered index,
+ * whatever the page number (readTemplatePage): page 1 beside the organization, a later page
+ * after it (its count says which end is nearer). Before (an organization from before issue
+ * 26, until `voice-org reindex`), every template is read and ordered here, as the old index
+ * keys `<name>#<id>` sort '#' after ' ' or '!', so a name did not come before the longer
+ * names it begins.
  */
 export async function listOrganizationTemplates(deps: TemplateDeps, orgId: string, { page, limit }: ListTemplatesQuery): Promise<TemplatePage> {
   const offset = (page - 1) * limit;
-  const [organization, ordered] = await Promise.all([getOrganization(deps.db, orgId), readTemplatePage(deps.db, orgId, { offset, limit })]);
-  if (organization?.templates_index_at) return { templates: ordered.templates.map(templateView), pagination: pagePagination(page, limit, ordered.total) };
+  const [organization, firstPage] = await Promise.all([
+    getOrganization(deps.db, orgId),
+    offset === 0 ? readTemplatePage(deps.db, orgId, { offset, limit, total: limit }) : undefined,
+  ]);
+  if (organization?.templates_index_at) {
+    const total = organization.template_count;
+    const templates = firstPage ?? (await readTemplatePage(deps.db, orgId, { offset, limit, total }));
+    return { templates: templates.map(templateView), pagination: pagePagination(page, limit, total) };
+  }
   const all = (await listTemplates(deps.db, orgId)).sort(byName);
   return { templates: all.slice(offset, offset + limit).map(templateView), pagination: pagePagination(page, limit, all.length) };
 }
