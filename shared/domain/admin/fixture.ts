@@ -53,7 +53,7 @@ export async function seedFixture({ db, settings, trashRetentionDays }: SeedDeps
   // incomplete (stored before they existed, or by a bulk write, interrupted or not), recordings
   // in its trash without a timer get one, and its counters are set from its items. Always, so a
   // re-run repairs what an interrupted seed left.
-  const orgIds = [...new Set([...fixture.orgs.map((org) => org.id), ...fixture.memberships.map((m) => m.org_id), ...fixture.recordings.map((r) => r.org_id)])];
+  const orgIds = [...new Set([...fixture.orgs.map((org) => org.id), ...fixture.memberships.map((m) => m.org_id), ...fixture.templates.map((t) => t.org_id), ...fixture.recordings.map((r) => r.org_id)])];
   for (const orgId of orgIds) {
     if (!(await getOrganization(db, orgId))) continue;
     await rebuildDerivedIndexes(db, orgId, now, { trashRetentionDays });
