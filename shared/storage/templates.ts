@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { templateFromItem, templateItem, type TemplateRecord } from './template-items';
 import { keys } from './keys';
 import { markTemplateOrderComplete, templateCountChange } from './organizations';
-import { queryAll } from './query-all';
+import { queryAll, queryPage } from './query-all';
 import { tombstonePart } from './tombstones';
 import { commitParts, isConditionFailure, WriteConflict } from './transactions';
 
@@ -42,7 +42,7 @@ export async function readTemplatePage(db: TableContext, orgId: string, { offset
   if (offset >= total) return [];
   const pageSize = Math.min(limit, total - offset);
   const fromEnd = total - offset - pageSize;
-  if (fromEnd === 0) return (await lastTemplates(db, orgId, pageSize)).reverse();
+  if (fromEnd === 0) return (await templatesFrom(db, orgId, undefined, pageSize, true)).reverse();
   const first = await orderKeyAt(db, orgId, offset, total);
   return first === undefined ? [] : templatesFrom(db, orgId, first, limit);
 }
@@ -51,69 +51,28 @@ export async function readTemplatePage(db: TableContext, orgId: string, { offset
 async function orderKeyAt(db: TableContext, orgId: string, offset: number, total: number): Promise<string | undefined> {
   const fromStart = offset < total - offset;
   const wanted = fromStart ? offset + 1 : total - offset;
-  const entries: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        IndexName: 'GSI3',
-        KeyConditionExpression: 'GSI3PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.templateKeysIndex(orgId).GSI3PK },
-        ProjectionExpression: 'GSI3SK',
-        ScanIndexForward: fromStart,
-        Limit: wanted - entries.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    entries.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && entries.length < wanted);
+  const entries = await queryPage(db, {
+    TableName: db.tableName,
+    IndexName: 'GSI3',
+    KeyConditionExpression: 'GSI3PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.templateKeysIndex(orgId).GSI3PK },
+    ProjectionExpression: 'GSI3SK',
+    ScanIndexForward: fromStart,
+  }, { offset: 0, limit: wanted });
   const key = entries.length === wanted ? entries[wanted - 1].GSI3SK : undefined;
   return typeof key === 'string' ? key : undefined;
 }
 
-/** The last `count` templates of the order, last first: one Query of GSI1 backwards. */
-async function lastTemplates(db: TableContext, orgId: string, count: number): Promise<TemplateRecord[]> {
-  const templates: TemplateRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.templatesIndex(orgId).GSI1PK },
-        ScanIndexForward: false,
-        Limit: count - templates.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    templates.push(...(page.Items ?? []).map(templateFromItem));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && templates.length < count);
-  return templates;
-}
-
-/** Up to `limit` templates in order from the one whose order key is `first` (from the first without it): one Query of GSI1. */
-async function templatesFrom(db: TableContext, orgId: string, first: string | undefined, limit: number): Promise<TemplateRecord[]> {
-  const templates: TemplateRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: first === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK >= :first',
-        ExpressionAttributeValues: { ':pk': keys.templatesIndex(orgId).GSI1PK, ...(first === undefined ? {} : { ':first': first }) },
-        Limit: limit - templates.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    templates.push(...(page.Items ?? []).map(templateFromItem));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && templates.length < limit);
-  return templates;
+/** Up to `limit` templates in order from the one whose order key is `first` (from the first without it), or backwards from the last: one Query of GSI1. */
+async function templatesFrom(db: TableContext, orgId: string, first: string | undefined, limit: number, backwards = false): Promise<TemplateRecord[]> {
+  const items = await queryPage(db, {
+    TableName: db.tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: first === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK >= :first',
+    ExpressionAttributeValues: { ':pk': keys.templatesIndex(orgId).GSI1PK, ...(first === undefined ? {} : { ':first': first }) },
+    ScanIndexForward: !backwards,
+  }, { offset: 0, limit });
+  return items.map(templateFromItem);
 }
 
 /**
