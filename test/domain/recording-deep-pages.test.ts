@@ -1,7 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { listRecordings } from '../../shared/domain/recordings/list-recordings';
-import { encodeCursor } from '../../shared/domain/recordings/recording-cursor';
+import { listRecordings, recordingListCursor } from '../../shared/domain/recordings/list-recordings';
 import { createRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
@@ -124,7 +123,7 @@ async function forwardAnswer(filter: RecordingFilter, page: number, limit: numbe
     page,
     limit,
     total,
-    nextCursor: read.hasMore && read.lastSortKey ? encodeCursor(read.lastSortKey, page + 1, filter) : null,
+    nextCursor: read.hasMore && read.lastSortKey ? recordingListCursor.encode({ after: read.lastSortKey, page: page + 1 }, filter) : null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor } from '../../shared/domain/recordings/recording-cursor';
+import { recordingListCursor } from '../../shared/domain/recordings/list-recordings';
 import type { RecordingFilter } from '../../shared/storage/recording-index';
 
 /**
@@ -8,6 +8,9 @@ import type { RecordingFilter } from '../../shared/storage/recording-index';
  */
 const filter: RecordingFilter = { orgId: 'org_1', bin: 'LIVE', from: '2026-01-01T00:00:00.000Z', tagIds: ['tag_a'], tagMode: 'any' };
 const AFTER = '2026-01-10T09:00:00.000Z#rec_1';
+
+const encodeCursor = (after: string, page: number, filter: RecordingFilter) => recordingListCursor.encode({ after, page }, filter);
+const decodeCursor = (cursor: string, filter: RecordingFilter) => recordingListCursor.decode(cursor, filter);
 
 const problem = (fn: () => unknown) => {
   try {

@@ -3,6 +3,7 @@ import { apiKeyIdFromHash, generateApiKey, hashApiKey, keyPrefixOf } from '../..
 import type { MemberCaller } from '../../auth/policy';
 import { scopesAllowedFor } from '../../auth/scope-ceilings';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors';
+import { keysetCursor } from '../../pagination/keyset-cursor';
 import type { ApiKey, CreateApiKeyBody, ListApiKeysQuery, RotateApiKeyBody } from '../../schemas/api-keys';
 import {
   getApiKey,
@@ -105,20 +106,29 @@ function requireScopesWithin(kind: ApiKey['kind'], role: Role, scopes: readonly 
   throw new ForbiddenError('SCOPES_EXCEED_ROLE', `${beyond.join(', ')} ${beyond.length > 1 ? 'are' : 'is'} beyond ${whose} (${role}); allowed: ${allowed.join(', ') || 'none'}.`);
 }
 
+/** List API keys' cursor: the last key of the page, bound to the organization and the member whose keys are listed (if one). */
+export const apiKeyListCursor = keysetCursor<ApiKeyPosition, { orgId: string; userId?: string }>({
+  bindsTo: ({ orgId, userId }) => ['api-keys', orgId, userId ?? null],
+  write: (position) => ({ c: position.created_at, k: position.key_id }),
+  read: ({ c, k }) => (typeof c === 'string' && typeof k === 'string' ? { created_at: c, key_id: k } : undefined),
+  // Cursors issued before the shared cursor carried the organization and member unhashed.
+  formerFingerprints: ({ orgId, userId }) => [`${orgId}#${userId ?? '*'}`],
+});
+
 /**
  * A page of keys, newest first: owners and admins see every key (or one member's personal
  * keys with `user_id`); everyone else their own personal keys, whatever `user_id` says.
  */
 export async function listApiKeys(deps: ApiKeyDeps, caller: MemberCaller, query: ListApiKeysQuery) {
   const userId = managesAllKeys(caller) ? query.user_id : caller.userId;
-  const fingerprint = `${caller.orgId}#${userId ?? '*'}`;
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, fingerprint);
+  const list = { orgId: caller.orgId, userId };
+  const after = query.cursor === undefined ? undefined : apiKeyListCursor.decode(query.cursor, list);
   const page = await listStoredApiKeys(deps.db, caller.orgId, { userId, limit: query.limit, after });
   const last = page.keys.at(-1);
   const now = deps.now();
   return {
     api_keys: page.keys.map((key) => apiKeyView(key, now)),
-    pagination: { limit: query.limit, next_cursor: page.hasMore && last ? encodeCursor({ created_at: last.created_at, key_id: last.key_id }, fingerprint) : null },
+    pagination: { limit: query.limit, next_cursor: page.hasMore && last ? apiKeyListCursor.encode({ created_at: last.created_at, key_id: last.key_id }, list) : null },
   };
 }
 
@@ -186,24 +196,6 @@ export async function rotateApiKey(deps: ApiKeyDeps, caller: MemberCaller, keyId
     throw error;
   }
   return { ...apiKeyView(next, now), secret, previous_secret_expires_at: retiresAt };
-}
-
-/** An opaque cursor: the last key of the page, and a fingerprint of the list it belongs to. */
-function encodeCursor(position: ApiKeyPosition, fingerprint: string): string {
-  return Buffer.from(JSON.stringify({ c: position.created_at, k: position.key_id, f: fingerprint }), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string, fingerprint: string): ApiKeyPosition {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  const { c, k, f } = (parsed ?? {}) as Record<string, unknown>;
-  if (typeof c !== 'string' || typeof k !== 'string' || typeof f !== 'string') throw ValidationError.field('cursor', 'format', 'is not a cursor this API issued');
-  if (f !== fingerprint) throw ValidationError.field('cursor', 'invalid_value', 'belongs to another list (another user_id); start again without it');
-  return { created_at: c, key_id: k };
 }
 
 /**

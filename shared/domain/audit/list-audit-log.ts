@@ -1,8 +1,20 @@
 import { ValidationError } from '../../http/errors';
+import { keysetCursor, numberedPosition, type NumberedPosition } from '../../pagination/keyset-cursor';
 import type { AuditEntry, ListAuditLogQuery } from '../../schemas/audit';
-import { readAuditPage, type AuditFilter } from '../../storage/audit-log';
+import { AUDIT_SORT_KEY, readAuditPage, type AuditFilter } from '../../storage/audit-log';
 import type { TableContext } from '../../storage/dynamo';
-import { decodeAuditCursor, encodeAuditCursor } from './audit-cursor';
+
+/** The audit log's cursor: bound to the organization and every filter. */
+export const auditLogCursor = keysetCursor<NumberedPosition, AuditFilter>({
+  bindsTo: ({ orgId, type, actorId, resourceId, since, until }) => ['audit', orgId, type, actorId, resourceId, since, until],
+  write: numberedPosition.write,
+  read(fields) {
+    const position = numberedPosition.read(fields);
+    return position && AUDIT_SORT_KEY.test(position.after) ? position : undefined;
+  },
+  // A page ends on an entry inside the list's time bounds; a key outside them was not issued for it.
+  fits: ({ after }, { since, until }) => !(since && after < since) && !(until && after > `${until}#~`),
+});
 
 /** What reading the audit log needs: the table, the clock, and the retention (entries older are gone, or about to be). */
 export interface AuditLogDeps {
@@ -26,7 +38,7 @@ export interface AuditLogPage {
 export async function listAuditLog(deps: AuditLogDeps, orgId: string, query: ListAuditLogQuery): Promise<AuditLogPage> {
   if (query.since && query.until && query.since > query.until) throw ValidationError.field('since', 'out_of_range', 'is after until');
   const filter: AuditFilter = { orgId, type: query.type, actorId: query.actor_id, resourceId: query.resource_id, since: query.since, until: query.until };
-  const position = query.cursor ? decodeAuditCursor(query.cursor, filter) : { after: undefined, page: 1 };
+  const position = query.cursor ? auditLogCursor.decode(query.cursor, filter) : { after: undefined, page: 1 };
   const limit = query.limit;
   const empty: AuditLogPage = { entries: [], pagination: { page: position.page, limit, next_cursor: null } };
 
@@ -37,6 +49,6 @@ export async function listAuditLog(deps: AuditLogDeps, orgId: string, query: Lis
   const page = await readAuditPage(deps.db, { ...filter, since }, { limit, afterSortKey: position.after });
   return {
     entries: page.entries,
-    pagination: { page: position.page, limit, next_cursor: page.nextAfter ? encodeAuditCursor(page.nextAfter, position.page + 1, filter) : null },
+    pagination: { page: position.page, limit, next_cursor: page.nextAfter ? auditLogCursor.encode({ after: page.nextAfter, page: position.page + 1 }, filter) : null },
   };
 }

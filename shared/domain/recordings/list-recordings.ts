@@ -1,5 +1,6 @@
 import { requireCallerAccess, type Caller } from '../../auth/policy';
 import { ValidationError } from '../../http/errors';
+import { keysetCursor, numberedPosition, type NumberedPosition } from '../../pagination/keyset-cursor';
 import type { ListRecordingsQuery } from '../../schemas/recordings';
 import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';
@@ -8,7 +9,6 @@ import { countRecordingsInDays, dayOfPosition, wholeDays, type DayRange } from '
 import { countMatching, readRecordingPage, readRecordingPageFromEnd, type RecordingFilter, type RecordingPage } from '../../storage/recording-index';
 import type { Recording } from '../../storage/recordings';
 import { findUserIdByEmail } from '../../storage/users';
-import { decodeCursor, encodeCursor } from './recording-cursor';
 import { listItemView } from './recording-views';
 
 /**
@@ -23,6 +23,13 @@ export function dayBounds(input: { date?: string; startDate?: string; endDate?: 
   if (start && end && start > end) throw ValidationError.field(names.start, 'out_of_range', `is after ${names.end}`);
   return { from: start ? `${start}T00:00:00.000Z` : undefined, to: end ? `${end}T23:59:59.999Z` : undefined };
 }
+
+/** List recordings' cursor: bound to the organization, the bin, the date bounds, the recorder and the tags. */
+export const recordingListCursor = keysetCursor<NumberedPosition, RecordingFilter>({
+  // No list name first, unlike the other lists: the cursors issued before it keep their fingerprint.
+  bindsTo: ({ orgId, bin, from, to, recordedBy, tagIds, tagMode }) => [orgId, bin, from, to, recordedBy, tagIds, tagMode],
+  ...numberedPosition,
+});
 
 export interface ListRequest {
   filter: RecordingFilter;
@@ -48,7 +55,7 @@ export interface ListResult {
  */
 export async function listRecordings(db: TableContext, request: ListRequest): Promise<ListResult> {
   const { filter, limit } = request;
-  const position = request.cursor ? decodeCursor(request.cursor, filter) : { after: undefined, page: request.page };
+  const position = request.cursor ? recordingListCursor.decode(request.cursor, filter) : { after: undefined, page: request.page };
   const offset = request.cursor ? 0 : (request.page - 1) * limit;
   let total: number;
   let page: RecordingPage;
@@ -67,7 +74,7 @@ export async function listRecordings(db: TableContext, request: ListRequest): Pr
     page: position.page,
     limit,
     total,
-    nextCursor: hasMore && lastSortKey ? encodeCursor(lastSortKey, position.page + 1, filter) : null,
+    nextCursor: hasMore && lastSortKey ? recordingListCursor.encode({ after: lastSortKey, page: position.page + 1 }, filter) : null,
   };
 }
 

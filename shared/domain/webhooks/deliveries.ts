@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { DomainEvent } from '../../events/event-catalog';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
+import { ConflictError, NotFoundError } from '../../http/errors';
+import { keysetCursor } from '../../pagination/keyset-cursor';
 import type { ListWebhookDeliveriesQuery } from '../../schemas/webhooks';
 import type { TableContext } from '../../storage/dynamo';
 import { WriteConflict } from '../../storage/transactions';
@@ -56,14 +57,22 @@ function deliveryNotFound(deliveryId: string): NotFoundError {
   return new NotFoundError('WEBHOOK_DELIVERY_NOT_FOUND', `Delivery ${deliveryId} does not exist for this webhook endpoint.`);
 }
 
+/** List deliveries' cursor: the last delivery id of the page, bound to the endpoint and the status filter. */
+export const deliveryListCursor = keysetCursor<string, { orgId: string; webhookId: string; status?: string }>({
+  bindsTo: ({ orgId, webhookId, status }) => ['deliveries', orgId, webhookId, status ?? null],
+  write: (lastId) => ({ a: lastId }),
+  read: ({ a }) => (typeof a === 'string' && DELIVERY_ID.test(a) ? a : undefined),
+});
+
 /** A page of an endpoint's deliveries, newest first, optionally in one status. */
 export async function listDeliveries(deps: DeliveryDeps, orgId: string, webhookId: string, query: ListWebhookDeliveriesQuery) {
   await existingWebhook(deps.db, orgId, webhookId);
-  const after = query.cursor === undefined ? undefined : decodeDeliveryCursor(query.cursor, orgId, webhookId, query.status);
+  const list = { orgId, webhookId, status: query.status };
+  const after = query.cursor === undefined ? undefined : deliveryListCursor.decode(query.cursor, list);
   const page = await queryDeliveries(deps.db, { orgId, webhookId, status: query.status, limit: query.limit, after });
   return {
     deliveries: page.deliveries.map(deliveryView),
-    pagination: { limit: query.limit, next_cursor: page.last ? encodeDeliveryCursor(page.last, orgId, webhookId, query.status) : null },
+    pagination: { limit: query.limit, next_cursor: page.last ? deliveryListCursor.encode(page.last, list) : null },
   };
 }
 
@@ -86,25 +95,4 @@ export async function retryDelivery(deps: DeliveryDeps, orgId: string, webhookId
     if (error instanceof WriteConflict) throw new ConflictError('DELIVERY_IN_PROGRESS', `Delivery ${deliveryId} is being attempted right now; try again in a minute.`);
     throw error;
   }
-}
-
-/** An opaque cursor: the last delivery id of the page, and a fingerprint of the list it belongs to. */
-function encodeDeliveryCursor(lastId: string, orgId: string, webhookId: string, status: string | undefined): string {
-  return Buffer.from(JSON.stringify({ a: lastId, f: fingerprint(orgId, webhookId, status) })).toString('base64url');
-}
-
-function decodeDeliveryCursor(cursor: string, orgId: string, webhookId: string, status: string | undefined): string {
-  try {
-    const { a, f } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof a !== 'string' || !DELIVERY_ID.test(a)) throw new Error('shape');
-    if (f !== fingerprint(orgId, webhookId, status)) throw ValidationError.field('cursor', 'invalid_value', 'belongs to another list (another endpoint or status); start again without it');
-    return a;
-  } catch (error) {
-    if (error instanceof ValidationError) throw error;
-    throw ValidationError.field('cursor', 'format', 'is not a cursor this API issued');
-  }
-}
-
-function fingerprint(orgId: string, webhookId: string, status: string | undefined): string {
-  return createHash('sha256').update(JSON.stringify(['deliveries', orgId, webhookId, status ?? null])).digest('base64url').slice(0, 16);
 }
