@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { limitsOfOrganization, setLimitsOfOrganization, setRateLimitOfApiKey } from '../../shared/domain/admin/rate-limits';
+import { limitsOfOrganization, setLimitsOfOrganization, setRateLimitOfApiKey } from '../../shared/operations/rate-limits';
 import { parseInput } from '../../shared/http/validation';
 import { Id } from '../../shared/schemas/common';
 import { OrganizationLimitsSchema, RateLimitSchema } from '../../shared/schemas/rate-limits';

@@ -19,6 +19,8 @@ export const Timezone = v.pipe(
   v.string(),
   v.check((zone) => isTimeZone(zone), 'must be an IANA time zone such as Europe/Paris'),
 );
+/** A new user's time zone until they set one. */
+export const DEFAULT_TIMEZONE = 'UTC';
 export const RoleName = v.picklist(ROLES, `must be one of ${ROLES.join(', ')}`);
 export const MemberStatusName = v.picklist(MEMBER_STATUSES, `must be one of ${MEMBER_STATUSES.join(', ')}`);
 export const ScopeName = v.picklist(SCOPES, `must be one of ${SCOPES.join(', ')}`);

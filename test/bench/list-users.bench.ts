@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { MemberStatus } from '../../shared/auth/access';
-import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
 import { listMembers } from '../../shared/domain/members/list-members';
 import { newId } from '../../shared/ids';
 import type { ListUsersQuery } from '../../shared/schemas/members';

@@ -19,7 +19,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createOrganization } from '../../shared/domain/admin/directory';
+import { createOrganization } from '../../shared/operations/directory';
 import { listMembers } from '../../shared/domain/members/list-members';
 import { listRecordings } from '../../shared/domain/recordings/list-recordings';
 import { listOrganizationTemplates } from '../../shared/domain/templates/templates';

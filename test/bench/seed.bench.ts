@@ -19,7 +19,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Fixture } from '../../shared/schemas/fixture';
 import { Fixture as FixtureSchema } from '../../shared/schemas/fixture';
 import * as v from 'valibot';
-import { seedFixture, type SeedSummary } from '../../shared/domain/admin/fixture';
+import { seedFixture, type SeedSummary } from '../../shared/operations/fixture';
 import { getOrganization } from '../../shared/storage/organizations';
 import { membershipFromItem } from '../../shared/storage/memberships';
 import type { TableContext } from '../../shared/storage/dynamo';

@@ -3,7 +3,7 @@ import { keyUseRecorder } from '../../shared/auth/key-usage';
 import type { MemberCaller } from '../../shared/auth/policy';
 import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES, scopesAllowedFor } from '../../shared/auth/scope-ceilings';
 import { SCOPES } from '../../shared/auth/access';
-import { createApiKey as createOperatorKey, ensureApiKey } from '../../shared/domain/admin/api-keys';
+import { createApiKey as createOperatorKey, ensureApiKey } from '../../shared/operations/api-keys';
 import { createApiKey, getApiKeyView, revokeApiKey, rotateApiKey } from '../../shared/domain/api-keys/api-keys';
 import { getApiKey } from '../../shared/storage/api-keys';
 import { localDeployment } from '../support/api';

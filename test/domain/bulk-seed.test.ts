@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ensureMembershipsInBulk, ensureRecordingsInBulk, ensureUsersInBulk } from '../../shared/domain/admin/ensure-in-bulk';
-import { fixtureRecording } from '../../shared/domain/admin/ensure-recording';
-import { seedFixture } from '../../shared/domain/admin/fixture';
+import { ensureMembershipsInBulk, ensureRecordingsInBulk, ensureUsersInBulk } from '../../shared/operations/ensure-in-bulk';
+import { fixtureRecording } from '../../shared/operations/ensure-recording';
+import { seedFixture } from '../../shared/operations/fixture';
 import { listMembers } from '../../shared/domain/members/list-members';
 import { dayBounds, listRecordings } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
@@ -16,7 +16,7 @@ import { localDeployment, unique } from '../support/api';
 
 /**
  * The fixture loader writes users, memberships and recordings in bulk
- * (shared/domain/admin/ensure-in-bulk.ts): the same outcomes as one entry at a time, every
+ * (shared/operations/ensure-in-bulk.ts): the same outcomes as one entry at a time, every
  * count exact, a second load unchanged, a seed interrupted midway repaired by a re-run, and
  * no item an API write created meanwhile overwritten.
  */

@@ -1,6 +1,6 @@
 import type { Role } from '../../shared/auth/access';
 import type { Caller } from '../../shared/auth/policy';
-import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
 import { resendInvite, revokeInvite, sendInvite, type InviteDeps } from '../../shared/domain/invites/invites';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from '../../shared/storage/dynamo';

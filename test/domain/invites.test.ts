@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { MemberStatus, Role } from '../../shared/auth/access';
 import type { Caller } from '../../shared/auth/policy';
 import type { IdTokenPrincipal } from '../../shared/auth/principal';
-import { addMember, createOrganization, createUser, ensureMembership } from '../../shared/domain/admin/directory';
+import { addMember, createOrganization, createUser, ensureMembership } from '../../shared/operations/directory';
 import { sendInvitationEmail, type InvitationMailDeps } from '../../shared/domain/invites/invitation-mail';
 import {
   acceptInvite,

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
 import { listMembers } from '../../shared/domain/members/list-members';
 import { keys } from '../../shared/storage/keys';
 import { commitMemberChange, getMembership, listActiveMembers } from '../../shared/storage/memberships';

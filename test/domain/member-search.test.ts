@@ -1,6 +1,6 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { addMember, createOrganization, createUser, ensureMembership, ensureUser } from '../../shared/domain/admin/directory';
+import { addMember, createOrganization, createUser, ensureMembership, ensureUser } from '../../shared/operations/directory';
 import { listMembers } from '../../shared/domain/members/list-members';
 import { keys } from '../../shared/storage/keys';
 import { MEMBER_SEARCH_SHARDS, memberSearchShardOf, readMemberSearchIndex, rebuildMemberSearchIndex } from '../../shared/storage/member-search';

@@ -1,7 +1,7 @@
 import type { Role, Scope } from '../../shared/auth/access';
 import { authorizeCaller, requireCallerAccess, type Caller } from '../../shared/auth/policy';
 import type { Principal } from '../../shared/auth/principal';
-import { addMember, createOrganization, createUser } from '../../shared/domain/admin/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
 import { listEndpoints, type Endpoint, type RouteName } from '../../shared/routes';
 import { localDeployment, unique } from '../support/api';
 

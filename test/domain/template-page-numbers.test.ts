@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { rebuildDerivedIndexes } from '../../shared/domain/admin/derived-indexes';
-import { createOrganization } from '../../shared/domain/admin/directory';
+import { rebuildDerivedIndexes } from '../../shared/operations/derived-indexes';
+import { createOrganization } from '../../shared/operations/directory';
 import { createTemplate, listOrganizationTemplates, removeTemplate, updateTemplate } from '../../shared/domain/templates/templates';
 import { keys } from '../../shared/storage/keys';
 import { getOrganization } from '../../shared/storage/organizations';

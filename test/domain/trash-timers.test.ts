@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { rebuildDerivedIndexes } from '../../shared/domain/admin/derived-indexes';
-import { seedFixture } from '../../shared/domain/admin/fixture';
-import { LATE_TIMER_GRACE_MS, latePurgeAt } from '../../shared/domain/admin/trash-timers';
+import { rebuildDerivedIndexes } from '../../shared/operations/derived-indexes';
+import { seedFixture } from '../../shared/operations/fixture';
+import { LATE_TIMER_GRACE_MS, latePurgeAt } from '../../shared/operations/trash-timers';
 import { listRecordings } from '../../shared/domain/recordings/list-recordings';
 import { expireTrashedRecording, restoreRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
 import { Fixture, type FixtureInput } from '../../shared/schemas/fixture';

@@ -1,6 +1,6 @@
 import { roleAtLeast } from '../../shared/auth/access';
 import { apiKeyIdFromHash, generateApiKey, hashApiKey } from '../../shared/auth/api-key-secrets';
-import { revokeApiKey } from '../../shared/domain/admin/api-keys';
+import { revokeApiKey } from '../../shared/operations/api-keys';
 import { listEndpoints, type Endpoint } from '../../shared/routes';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { queryAll } from '../../shared/storage/query-all';

@@ -1,4 +1,4 @@
-import { ensureMembership } from '../../shared/domain/admin/directory';
+import { ensureMembership } from '../../shared/operations/directory';
 import type { DomainEvent } from '../../shared/events/event-catalog';
 import { expireItems } from '../../infra/local/ttl-emulator';
 import { call, eventually, idp, localDeployment, once, sentEmails, TIMESTAMP, unique } from '../support/api';

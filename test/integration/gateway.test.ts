@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createApiKey, revokeApiKey } from '../../shared/domain/admin/api-keys';
+import { createApiKey, revokeApiKey } from '../../shared/operations/api-keys';
 import { AUTHENTICATION_FAILURE_MESSAGES, corsPreflightHeaders, GATEWAY } from '../../shared/http/gateway';
 import { listEndpoints } from '../../shared/routes';
 import { call, idp, idTokenFor, localDeployment, seed, unique } from '../support/api';

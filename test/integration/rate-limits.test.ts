@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { localProfileCipher } from '../../infra/local/profile-key';
 import { parseModelCatalog } from '../../shared/config';
-import { seedFixture } from '../../shared/domain/admin/fixture';
+import { seedFixture } from '../../shared/operations/fixture';
 import { Fixture, type FixtureInput } from '../../shared/schemas/fixture';
 import { createTableContext } from '../../shared/storage/dynamo';
 import { call, eventually, failure, unique, type ApiResponse } from '../support/api';

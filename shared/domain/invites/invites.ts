@@ -5,6 +5,7 @@ import type { IdTokenPrincipal } from '../../auth/principal';
 import { ApiError, ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
 import { pagePagination } from '../../http/responses';
 import { newId } from '../../ids';
+import { DEFAULT_TIMEZONE } from '../../schemas/common';
 import type { TableContext } from '../../storage/dynamo';
 import {
   commitInviteAcceptance,
@@ -23,7 +24,6 @@ import { currentChangeContext, withChangeContext } from '../../storage/change-st
 import { WriteConflict } from '../../storage/transactions';
 import { findUserIdByEmail, getUser, type User } from '../../storage/users';
 import { retryOnWriteConflict } from '../../storage/write-retries';
-import { DEFAULT_TIMEZONE } from '../admin/directory';
 
 /**
  * What the invite functions need. No mailer: sending and resending only commit, and the

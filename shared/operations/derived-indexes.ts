@@ -1,10 +1,10 @@
-import { NotFoundError } from '../../http/errors';
-import type { TableContext } from '../../storage/dynamo';
-import { rebuildMemberSearchIndex } from '../../storage/member-search';
-import { getOrganization } from '../../storage/organizations';
-import { rebuildRecordingDayCounts } from '../../storage/recording-day-counts';
+import { NotFoundError } from '../http/errors';
+import type { TableContext } from '../storage/dynamo';
+import { rebuildMemberSearchIndex } from '../storage/member-search';
+import { getOrganization } from '../storage/organizations';
+import { rebuildRecordingDayCounts } from '../storage/recording-day-counts';
 import { ensureTrashTimers, type TrashTimersOutcome } from './trash-timers';
-import { rebuildTemplateOrderKeys } from '../../storage/templates';
+import { rebuildTemplateOrderKeys } from '../storage/templates';
 
 /** What a rebuild did to each of an organization's derived indexes (left alone when complete and not forced), and to its trash timers. */
 export interface DerivedIndexesOutcome {

@@ -1,7 +1,7 @@
-import type { Scope } from '../../auth/access';
-import type { RateLimit } from '../rate-limits/limits';
-import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf, USER_KEY_PREFIX } from '../../auth/api-key-secrets';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
+import type { Scope } from '../auth/access';
+import type { RateLimit } from '../domain/rate-limits/limits';
+import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf, USER_KEY_PREFIX } from '../auth/api-key-secrets';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors';
 import {
   adoptApiKey,
   findApiKeySecretById,
@@ -14,12 +14,12 @@ import {
   scanCurrentApiKeySecrets,
   type ApiKeyRecord,
   type ApiKeySecretRecord,
-} from '../../storage/api-keys';
-import type { TableContext } from '../../storage/dynamo';
-import { getMembership } from '../../storage/memberships';
-import { getOrganization } from '../../storage/organizations';
-import { isConditionFailure, WriteConflict } from '../../storage/transactions';
-import { revokeKey } from '../api-keys/api-keys';
+} from '../storage/api-keys';
+import type { TableContext } from '../storage/dynamo';
+import { getMembership } from '../storage/memberships';
+import { getOrganization } from '../storage/organizations';
+import { isConditionFailure, WriteConflict } from '../storage/transactions';
+import { revokeKey } from '../domain/api-keys/api-keys';
 import type { EnsureOutcome } from './directory';
 
 /* The operator's keys (CLI and fixtures): not bound by a creator's role, since the operator has the AWS account. */

@@ -1,17 +1,16 @@
-import type { MemberStatus, Role } from '../../auth/access';
-import type { ErrorCode } from '../../http/error-codes';
-import { ConflictError, NotFoundError } from '../../http/errors';
-import { newId } from '../../ids';
-import type { TableContext } from '../../storage/dynamo';
-import { isConditionFailure, WriteConflict } from '../../storage/transactions';
-import { getMembership, insertMembership, listMembershipsOfUser, replaceMembership, type Membership } from '../../storage/memberships';
-import { getOrganization, insertOrganization, renameOrganization, type Organization } from '../../storage/organizations';
-import { findUserIdByEmail, getUser, insertUser, updateUserProfile, type User } from '../../storage/users';
+import type { MemberStatus, Role } from '../auth/access';
+import type { ErrorCode } from '../http/error-codes';
+import { ConflictError, NotFoundError } from '../http/errors';
+import { newId } from '../ids';
+import { DEFAULT_TIMEZONE } from '../schemas/common';
+import type { TableContext } from '../storage/dynamo';
+import { isConditionFailure, WriteConflict } from '../storage/transactions';
+import { getMembership, insertMembership, listMembershipsOfUser, replaceMembership, type Membership } from '../storage/memberships';
+import { getOrganization, insertOrganization, renameOrganization, type Organization } from '../storage/organizations';
+import { findUserIdByEmail, getUser, insertUser, updateUserProfile, type User } from '../storage/users';
 
 /** What an idempotent "ensure" did: fixtures report these so a second load shows no change. */
 export type EnsureOutcome = 'created' | 'updated' | 'unchanged';
-
-export const DEFAULT_TIMEZONE = 'UTC';
 
 /** Creates an organization (operators bootstrap the first one with the CLI). */
 export async function createOrganization(db: TableContext, input: { id?: string; name: string }, now: Date): Promise<Organization> {

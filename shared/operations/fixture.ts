@@ -1,10 +1,10 @@
-import { ConflictError } from '../../http/errors';
-import type { Fixture } from '../../schemas/fixture';
-import type { TableContext } from '../../storage/dynamo';
-import { recountOrganization } from '../../storage/bulk-writes';
-import { getOrganization } from '../../storage/organizations';
-import { getTag, putTag } from '../../storage/tags';
-import { getTemplate, putTemplate } from '../../storage/templates';
+import { ConflictError } from '../http/errors';
+import type { Fixture } from '../schemas/fixture';
+import type { TableContext } from '../storage/dynamo';
+import { recountOrganization } from '../storage/bulk-writes';
+import { getOrganization } from '../storage/organizations';
+import { getTag, putTag } from '../storage/tags';
+import { getTemplate, putTemplate } from '../storage/templates';
 import { ensureApiKey } from './api-keys';
 import { rebuildDerivedIndexes } from './derived-indexes';
 import { ensureInvite } from './ensure-invite';

@@ -1,6 +1,6 @@
-import type { TableContext } from '../../storage/dynamo';
-import { copyPurgeDateToRecording, readTrashAndTimers, setMissingTrashTimer } from '../../storage/missing-trash-timers';
-import { purgeAt } from '../recordings/recording-changes';
+import type { TableContext } from '../storage/dynamo';
+import { copyPurgeDateToRecording, readTrashAndTimers, setMissingTrashTimer } from '../storage/missing-trash-timers';
+import { purgeAt } from '../domain/recordings/recording-changes';
 
 /**
  * The least time between setting a timer late (seed, reindex) and its running out: a

@@ -1,12 +1,12 @@
-import { NotFoundError } from '../../http/errors';
-import type { ApiKey } from '../../schemas/api-keys';
-import type { Member } from '../../schemas/members';
-import { listApiKeys, type ApiKeyPosition } from '../../storage/api-keys';
-import type { TableContext } from '../../storage/dynamo';
-import { getOrganization, type Organization } from '../../storage/organizations';
-import { apiKeyView } from '../api-keys/api-keys';
-import { inviteView, listOrganizationInvites, type InviteStatus } from '../invites/invites';
-import { listMembers } from '../members/list-members';
+import { NotFoundError } from '../http/errors';
+import type { ApiKey } from '../schemas/api-keys';
+import type { Member } from '../schemas/members';
+import { listApiKeys, type ApiKeyPosition } from '../storage/api-keys';
+import type { TableContext } from '../storage/dynamo';
+import { getOrganization, type Organization } from '../storage/organizations';
+import { apiKeyView } from '../domain/api-keys/api-keys';
+import { inviteView, listOrganizationInvites, type InviteStatus } from '../domain/invites/invites';
+import { listMembers } from '../domain/members/list-members';
 
 /**
  * What an operator lists with the CLI (`key list`, `member list`, `invite list`): the whole

@@ -1,10 +1,10 @@
-import { ConflictError, NotFoundError } from '../../http/errors';
-import type { OrganizationLimits, RateLimit } from '../rate-limits/limits';
-import { findApiKeySecretById, getApiKey, setApiKeyRateLimit, setApiKeySecretRateLimit } from '../../storage/api-keys';
-import type { TableContext } from '../../storage/dynamo';
-import { getOrganizationLimits, setOrganizationLimits } from '../../storage/organizations';
-import { isConditionFailure } from '../../storage/transactions';
-import { retryOnWriteConflict } from '../../storage/write-retries';
+import { ConflictError, NotFoundError } from '../http/errors';
+import type { OrganizationLimits, RateLimit } from '../domain/rate-limits/limits';
+import { findApiKeySecretById, getApiKey, setApiKeyRateLimit, setApiKeySecretRateLimit } from '../storage/api-keys';
+import type { TableContext } from '../storage/dynamo';
+import { getOrganizationLimits, setOrganizationLimits } from '../storage/organizations';
+import { isConditionFailure } from '../storage/transactions';
+import { retryOnWriteConflict } from '../storage/write-retries';
 
 /* The operator's rate limits (CLI: org set-limits, org get-limits, key set-limits; docs/rate-limits.md). */
 

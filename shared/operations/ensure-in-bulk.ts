@@ -1,15 +1,16 @@
-import type { Fixture } from '../../schemas/fixture';
-import { createInBulk, membershipCreationWrites, recordingCreationWrites, type BulkCreation } from '../../storage/bulk-writes';
-import type { TableContext } from '../../storage/dynamo';
-import { keys } from '../../storage/keys';
-import { membershipFromItem } from '../../storage/membership-items';
-import type { Membership } from '../../storage/memberships';
-import { getOrganization, markDerivedIndexIncomplete } from '../../storage/organizations';
-import { batchGetAll } from '../../storage/query-all';
-import { getTags } from '../../storage/tags';
-import { TRANSACTION_WRITE_LIMIT } from '../../storage/recording-writes';
-import { newUserParts, userFromItem, type User } from '../../storage/users';
-import { DEFAULT_TIMEZONE, ensureMembership, ensureUser, type EnsureOutcome } from './directory';
+import { DEFAULT_TIMEZONE } from '../schemas/common';
+import type { Fixture } from '../schemas/fixture';
+import { createInBulk, membershipCreationWrites, recordingCreationWrites, type BulkCreation } from '../storage/bulk-writes';
+import type { TableContext } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+import { membershipFromItem } from '../storage/membership-items';
+import type { Membership } from '../storage/memberships';
+import { getOrganization, markDerivedIndexIncomplete } from '../storage/organizations';
+import { batchGetAll } from '../storage/query-all';
+import { getTags } from '../storage/tags';
+import { TRANSACTION_WRITE_LIMIT } from '../storage/recording-writes';
+import { newUserParts, userFromItem, type User } from '../storage/users';
+import { ensureMembership, ensureUser, type EnsureOutcome } from './directory';
 import { ensureRecording, fixtureRecording, type FixtureRecordingDeps } from './ensure-recording';
 
 type Count = (outcome: EnsureOutcome) => void;

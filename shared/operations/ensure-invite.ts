@@ -1,11 +1,11 @@
-import { ConflictError, NotFoundError } from '../../http/errors';
-import type { Fixture } from '../../schemas/fixture';
-import type { TableContext } from '../../storage/dynamo';
-import { commitInviteSending, getInvite, QUEUED_DELIVERY, type InviteRecord } from '../../storage/invites';
-import { getMembership } from '../../storage/memberships';
-import { getOrganization } from '../../storage/organizations';
-import { WriteConflict } from '../../storage/transactions';
-import { findUserIdByEmail } from '../../storage/users';
+import { ConflictError, NotFoundError } from '../http/errors';
+import type { Fixture } from '../schemas/fixture';
+import type { TableContext } from '../storage/dynamo';
+import { commitInviteSending, getInvite, QUEUED_DELIVERY, type InviteRecord } from '../storage/invites';
+import { getMembership } from '../storage/memberships';
+import { getOrganization } from '../storage/organizations';
+import { WriteConflict } from '../storage/transactions';
+import { findUserIdByEmail } from '../storage/users';
 import type { EnsureOutcome } from './directory';
 
 /** How long a fixture's invitation stays pending unless it says: the API's default (INVITE_TTL_SECONDS). */
