@@ -1,6 +1,6 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import type { CustomDomainSettings } from './constructs/domain';
+import type { CustomDomainSettings } from './constructs/custom-domain';
 import { STACK_DEFAULTS, type VoiceOrgStackProps } from './stack';
 import { parseConfig } from '../shared/config';
 import { RATE_LIMIT_BOUNDS } from '../shared/domain/rate-limits/limits';

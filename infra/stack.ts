@@ -8,7 +8,7 @@ import { GATEWAY } from '../shared/http/gateway';
 import { EVENT_HANDLERS } from '../shared/routes';
 import { addApi } from './constructs/api';
 import { addDataStore } from './constructs/data';
-import { addCustomDomain, type CustomDomainSettings } from './constructs/domain';
+import { addCustomDomain, type CustomDomainSettings } from './constructs/custom-domain';
 import { addEventBus, addEventPipeline } from './constructs/events';
 import { addFunctions } from './constructs/functions';
 import { addIdentity, addTokenAuthorizer, type IdTokenIssuer } from './constructs/identity';
