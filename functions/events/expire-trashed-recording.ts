@@ -1,5 +1,5 @@
 import { config } from '../../shared/config';
-import { expireTrashedRecording } from '../../shared/domain/recordings/recording-changes';
+import { expireTrashedRecording } from '../../shared/domain/recordings/trash-retention';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { logger } from '../../shared/observability/logger';
 import { table } from '../../shared/storage/dynamo';

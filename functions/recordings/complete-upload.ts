@@ -1,5 +1,5 @@
 import type { S3Event } from 'aws-lambda';
-import { completeUpload } from '../../shared/domain/recordings/recording-changes';
+import { completeUpload } from '../../shared/domain/recordings/upload-completion';
 import { instrumented } from '../../shared/observability/instrumentation';
 import { logger } from '../../shared/observability/logger';
 import { countMetric } from '../../shared/observability/metrics';

@@ -1,5 +1,6 @@
 import { config } from '../../shared/config';
-import { deleteRecordingPermanently, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
+import { deleteRecordingPermanently } from '../../shared/domain/recordings/recording-changes';
+import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { table } from '../../shared/storage/dynamo';

@@ -1,4 +1,4 @@
-import { restoreRecording } from '../../shared/domain/recordings/recording-changes';
+import { restoreRecording } from '../../shared/domain/recordings/recording-trash';
 import { listItemView } from '../../shared/domain/recordings/recording-views';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';

@@ -1,6 +1,6 @@
 import type { TableContext } from '../storage/dynamo';
 import { copyPurgeDateToRecording, readTrashAndTimers, setMissingTrashTimer } from '../storage/missing-trash-timers';
-import { purgeAt } from '../domain/recordings/recording-changes';
+import { purgeAt } from '../domain/recordings/recording-trash';
 
 /**
  * The least time between setting a timer late (seed, reindex) and its running out: a

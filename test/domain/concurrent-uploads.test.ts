@@ -1,4 +1,5 @@
-import { createRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
+import { createRecording } from '../../shared/domain/recordings/recording-changes';
+import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
 import type { Recording } from '../../shared/storage/recordings';

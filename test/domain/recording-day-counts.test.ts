@@ -1,7 +1,8 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { dayBounds, listRecordings } from '../../shared/domain/recordings/list-recordings';
-import { createRecording, deleteRecordingPermanently, restoreRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
+import { createRecording, deleteRecordingPermanently } from '../../shared/domain/recordings/recording-changes';
+import { restoreRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import { keys, type RecordingBin } from '../../shared/storage/keys';
 import { getOrganization } from '../../shared/storage/organizations';
 import { countItemRanges, rebuildRecordingDayCounts, type DayRange } from '../../shared/storage/recording-day-counts';

@@ -1,7 +1,8 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { listRecordings, recordingListCursor } from '../../shared/domain/recordings/list-recordings';
-import { createRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
+import { createRecording } from '../../shared/domain/recordings/recording-changes';
+import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
 import type { Recording } from '../../shared/storage/recordings';

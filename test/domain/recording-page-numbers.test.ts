@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { dayBounds, listRecordings } from '../../shared/domain/recordings/list-recordings';
-import { createRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-changes';
+import { createRecording } from '../../shared/domain/recordings/recording-changes';
+import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
 import type { Recording } from '../../shared/storage/recordings';
 import { observeRequests, type ObservedRequest } from '../bench/support/bench-harness';

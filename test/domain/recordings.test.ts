@@ -4,15 +4,10 @@ import { cleanUpDeletedRecording, type CleanupDeps } from '../../shared/domain/r
 import { listPublicRecordings } from '../../shared/domain/recordings/public-recordings';
 import { listRecordings } from '../../shared/domain/recordings/list-recordings';
 import { readLiveRecording } from '../../shared/domain/recordings/read-recording';
-import {
-  completeUpload,
-  createRecording,
-  deleteRecordingPermanently,
-  expireTrashedRecording,
-  restoreRecording,
-  softDeleteRecording,
-  updateRecording,
-} from '../../shared/domain/recordings/recording-changes';
+import { createRecording, deleteRecordingPermanently, updateRecording } from '../../shared/domain/recordings/recording-changes';
+import { restoreRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
+import { expireTrashedRecording } from '../../shared/domain/recordings/trash-retention';
+import { completeUpload } from '../../shared/domain/recordings/upload-completion';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { withChangeContext } from '../../shared/storage/change-stamp';
 import type { TableContext } from '../../shared/storage/dynamo';

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { uploadMismatch } from '../../shared/domain/recordings/recording-changes';
+import { uploadMismatch } from '../../shared/domain/recordings/upload-completion';
 import { createRecordingObjects } from '../../shared/storage/recording-objects';
 
 /**
