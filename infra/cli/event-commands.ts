@@ -4,7 +4,7 @@ import type { DomainEvent } from '../../shared/events/event-catalog';
 import { parseInput } from '../../shared/http/validation';
 import { Id } from '../../shared/schemas/common';
 import { EVENT_CONSUMERS } from '../../shared/routes';
-import { listDeadLetters, pipelineFiles, redriveDeadLetters } from '../local/event-pipeline';
+import { listDeadLetters, pipelineFiles, redriveDeadLetters } from '../local/dead-letter-store';
 import { CliError } from './cli-error';
 import type { CommandSpec } from './command-line';
 import type { CliTarget } from './target';

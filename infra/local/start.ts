@@ -10,7 +10,8 @@ import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from 
 import { ensureIdempotencyTable, ensureRateLimitTable, ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
 import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
-import { startEventPipeline, startQueueEmulator } from './event-pipeline';
+import { startEventPipeline } from './event-pipeline';
+import { startQueueEmulator } from './queue-emulator';
 import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from './profile-key';
 import { expireItems } from './ttl-emulator';
 import { LOCAL, loadLocalConfig } from './local-config';
