@@ -12,6 +12,7 @@ import type {
 import { correlationIdFrom, corsPreflightHeaders, GATEWAY, renderGatewayResponse, type GatewayResponseType } from '../../shared/http/gateway';
 import { createPathMatcher } from '../../shared/http/path-template';
 import { listEndpoints, type Endpoint } from '../../shared/routes';
+import { lambdaContext, methodArnFor, proxyEvent, tokenAuthorizerEvent } from './lambda-events';
 
 const RAW = Symbol('raw response');
 
@@ -48,9 +49,6 @@ export interface ApiGatewayOptions {
   stage?: string;
 }
 
-const API_ID = 'local';
-const ACCOUNT_ID = '000000000000';
-const REGION = 'us-east-1';
 /**
  * How much request line and headers Node's parser accepts (its default is 16 KiB): far above
  * API Gateway's limits (GATEWAY.limits) so that this emulator, not Node, answers requests
@@ -266,90 +264,6 @@ function readBody(request: http.IncomingMessage): Promise<string | null> {
     request.on('end', () => chunks && resolve(chunks.length ? Buffer.concat(chunks).toString('utf8') : null));
     request.on('error', reject);
   });
-}
-
-/** The ARN API Gateway gives a TOKEN authorizer for a request: ...:{api}/{stage}/{METHOD}{path}. */
-export function methodArnFor(stage: string, method: string, pathname: string): string {
-  return `arn:aws:execute-api:${REGION}:${ACCOUNT_ID}:${API_ID}/${stage}/${method}${pathname}`;
-}
-
-/** The event API Gateway sends a TOKEN authorizer. */
-export function tokenAuthorizerEvent(authorizationToken: string, methodArn: string): APIGatewayTokenAuthorizerEvent {
-  return { type: 'TOKEN', authorizationToken, methodArn };
-}
-
-/** The Lambda proxy integration event of a matched request (exported for the sample events of infra/sam). */
-export function proxyEvent(input: {
-  request: Pick<http.IncomingMessage, 'httpVersion'> & { socket: { remoteAddress?: string } };
-  url: URL;
-  headers: Record<string, string>;
-  body: string | null;
-  endpoint: Endpoint;
-  params: Record<string, string>;
-  stage: string;
-  authorizerContext: Record<string, unknown> | null;
-  /**
-   * The path as the client called it (requestContext.path): on API Gateway's default endpoint
-   * the stage comes first, `/{stage}{path}` (the default); the local API is served at the root,
-   * as on a custom domain without a base path.
-   */
-  calledPath?: string;
-}): APIGatewayProxyEvent {
-  const { request, url, headers, body, endpoint, params, stage, authorizerContext, calledPath = `/${stage}${url.pathname}` } = input;
-  // A Map: names such as __proto__ or constructor are parameters like any other.
-  const multiQuery = new Map<string, string[]>();
-  for (const [name, value] of url.searchParams) multiQuery.set(name, [...(multiQuery.get(name) ?? []), value]);
-  const now = new Date();
-  return {
-    resource: endpoint.path,
-    path: url.pathname,
-    httpMethod: endpoint.method,
-    headers,
-    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, [v]])),
-    // As API Gateway does: the last value of a repeated parameter, null when there are none.
-    queryStringParameters: multiQuery.size ? Object.fromEntries([...multiQuery].map(([n, v]) => [n, v.at(-1)!])) : null,
-    multiValueQueryStringParameters: multiQuery.size ? Object.fromEntries(multiQuery) : null,
-    pathParameters: Object.keys(params).length ? params : null,
-    stageVariables: null,
-    body,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: ACCOUNT_ID,
-      apiId: API_ID,
-      authorizer: authorizerContext,
-      httpMethod: endpoint.method,
-      identity: {
-        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? null,
-      } as APIGatewayProxyEvent['requestContext']['identity'],
-      path: calledPath,
-      protocol: `HTTP/${request.httpVersion}`,
-      requestId: randomUUID(),
-      requestTime: now.toUTCString(),
-      requestTimeEpoch: now.getTime(),
-      resourceId: endpoint.routeName,
-      resourcePath: endpoint.path,
-      stage,
-    },
-  };
-}
-
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 30_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT_ID}:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 function writeResult(response: http.ServerResponse, result: APIGatewayProxyResult, correlationId: string): void {

@@ -7,7 +7,7 @@ import { compilePathTemplate } from '../../shared/http/path-template';
 import { REFERENCE_ASSETS } from '../../shared/openapi/reference-page';
 import { AUTHORIZER, endpointFor, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listHandlers, ROUTES, type EventConsumerName, type RouteName } from '../../shared/routes';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
-import { methodArnFor, proxyEvent, tokenAuthorizerEvent } from '../local/api-gateway';
+import { methodArnFor, proxyEvent, tokenAuthorizerEvent } from '../local/lambda-events';
 import { DEMO_KEY_IDS, DEMO_ORG_ID, DEMO_USERS } from '../local/demo';
 import { DEMO_DELIVERY_ID, DEMO_WEBHOOKS } from '../local/demo-webhooks';
 import { sampleConsumerEvent, sampleStreamEvent } from './pipeline-events';

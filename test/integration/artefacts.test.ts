@@ -7,7 +7,7 @@ import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, Context, DynamoDBBatchResponse, SQSBatchResponse } from 'aws-lambda';
 import { App } from 'aws-cdk-lib';
-import { lambdaContext } from '../../infra/local/api-gateway';
+import { lambdaContext } from '../../infra/local/lambda-events';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
 import { LOCAL } from '../../infra/local/local-config';
 import { bundledFunctions, bundleSources, type BundledFunction } from '../../infra/sam/assembly';

@@ -4,7 +4,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, DynamoDBBatchResponse, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { lambdaContext } from '../../infra/local/api-gateway';
+import { lambdaContext } from '../../infra/local/lambda-events';
 import { readDemoCredentials, type DemoCredentials } from '../../infra/local/demo';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
 import { LOCAL } from '../../infra/local/local-config';

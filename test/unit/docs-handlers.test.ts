@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { lambdaContext, proxyEvent } from '../../infra/local/api-gateway';
+import { lambdaContext, proxyEvent } from '../../infra/local/lambda-events';
 import { handler as docsAsset } from '../../functions/docs/get-docs-asset';
 import { handler as docsPage } from '../../functions/docs/get-docs-page';
 import { handler as openApiDocument } from '../../functions/docs/get-openapi-document';

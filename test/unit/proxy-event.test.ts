@@ -1,4 +1,4 @@
-import { proxyEvent } from '../../infra/local/api-gateway';
+import { proxyEvent } from '../../infra/local/lambda-events';
 import { listEndpoints } from '../../shared/routes';
 
 /** The local emulator's proxy event carries every query parameter, whatever its name. */
