@@ -16,8 +16,6 @@ import { mailSender, type MailSettings } from './constructs/mail';
 import { addAlarmTopic, addMonitoring, type AlarmThresholds } from './constructs/observability';
 import { addRecordingsStorage } from './constructs/storage';
 
-export { ACCESS_LOG_FORMAT } from './constructs/api';
-
 export interface VoiceOrgStackProps extends StackProps {
   stage: string;
   /** An external OpenID Connect issuer; without it the stack creates a Cognito user pool. */

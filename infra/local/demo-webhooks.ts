@@ -4,7 +4,8 @@ import { DELIVERY_RETENTION_SECONDS, newDelivery, type DeliverableEvent } from '
 import { WEBHOOK_LIMITS } from '../../shared/schemas/webhooks';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { insertDeliveryOnce } from '../../shared/storage/webhook-deliveries';
-import { deliveryIdFor, insertWebhook, type WebhookRecord } from '../../shared/storage/webhooks';
+import { deliveryIdFor, type WebhookRecord } from '../../shared/storage/webhook-items';
+import { insertWebhook } from '../../shared/storage/webhooks';
 import { newSigningSecret } from '../../shared/webhooks/signature';
 
 /**

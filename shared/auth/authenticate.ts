@@ -1,6 +1,7 @@
 import { GATEWAY, type AuthenticationFailure } from '../http/gateway';
 import type { TableContext } from '../storage/dynamo';
-import { getApiKeySecret, type ApiKeySecretRecord } from '../storage/api-keys';
+import type { ApiKeySecretRecord } from '../storage/api-key-items';
+import { getApiKeySecret } from '../storage/api-keys';
 import { findUserIdByEmail, findUserIdByIdentity, linkIdentity } from '../storage/users';
 import { apiKeyKind, hashApiKey } from './api-key-secrets';
 import type { IdTokenVerifier } from './id-tokens';

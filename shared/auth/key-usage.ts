@@ -1,5 +1,6 @@
 import { logger } from '../observability/logger';
-import { recordApiKeyUse, type ApiKeySecretRecord } from '../storage/api-keys';
+import type { ApiKeySecretRecord } from '../storage/api-key-items';
+import { recordApiKeyUse } from '../storage/api-keys';
 import type { TableContext } from '../storage/dynamo';
 
 /** How precise `last_used_at` is: a use is recorded at most once per key in this time. */

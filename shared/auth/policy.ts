@@ -1,7 +1,8 @@
 import type { Endpoint, RouteAccess } from '../routes';
 import { ForbiddenError, ValidationError } from '../http/errors';
 import type { TableContext } from '../storage/dynamo';
-import { getMembership, listMembershipsOfUser, type Membership } from '../storage/memberships';
+import type { Membership } from '../storage/membership-items';
+import { getMembership, listMembershipsOfUser } from '../storage/memberships';
 import { roleAtLeast, type CredentialKind, type Role, type Scope } from './access';
 import type { Principal } from './principal';
 

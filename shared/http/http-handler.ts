@@ -9,8 +9,6 @@ import { correlationId } from './middlewares/correlation-id';
 import { corsHeaders } from './middlewares/cors-headers';
 import { errorResponse } from './middlewares/error-response';
 
-export type { HttpContext, HttpMiddleware } from './http-context';
-
 type Handle = (event: APIGatewayProxyEvent, context: HttpContext) => Promise<APIGatewayProxyResult>;
 
 /**

@@ -2,6 +2,7 @@ import type { Scope } from '../auth/access';
 import type { RateLimit } from '../domain/rate-limits/limits';
 import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf, USER_KEY_PREFIX } from '../auth/api-key-secrets';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors';
+import { newApiKeyRecord, type ApiKeyRecord, type ApiKeySecretRecord } from '../storage/api-key-items';
 import {
   adoptApiKey,
   findApiKeySecretById,
@@ -10,10 +11,7 @@ import {
   insertApiKey,
   managedApiKeyIds,
   markApiKeySecretRevoked,
-  newApiKeyRecord,
   scanCurrentApiKeySecrets,
-  type ApiKeyRecord,
-  type ApiKeySecretRecord,
 } from '../storage/api-keys';
 import type { TableContext } from '../storage/dynamo';
 import { getMembership } from '../storage/memberships';

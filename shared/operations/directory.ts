@@ -5,7 +5,8 @@ import { newId } from '../ids';
 import { DEFAULT_TIMEZONE } from '../schemas/common';
 import type { TableContext } from '../storage/dynamo';
 import { isConditionFailure, WriteConflict } from '../storage/transactions';
-import { getMembership, insertMembership, listMembershipsOfUser, replaceMembership, type Membership } from '../storage/memberships';
+import type { Membership } from '../storage/membership-items';
+import { getMembership, insertMembership, listMembershipsOfUser, replaceMembership } from '../storage/memberships';
 import { getOrganization, insertOrganization, renameOrganization, type Organization } from '../storage/organizations';
 import { findUserIdByEmail, getUser, insertUser, updateUserProfile, type User } from '../storage/users';
 

@@ -1,7 +1,8 @@
 import { ConflictError, NotFoundError } from '../http/errors';
 import type { Fixture } from '../schemas/fixture';
 import type { TableContext } from '../storage/dynamo';
-import { commitInviteSending, getInvite, QUEUED_DELIVERY, type InviteRecord } from '../storage/invites';
+import { QUEUED_DELIVERY, type InviteRecord } from '../storage/invite-items';
+import { commitInviteSending, getInvite } from '../storage/invites';
 import { getMembership } from '../storage/memberships';
 import { getOrganization } from '../storage/organizations';
 import { WriteConflict } from '../storage/transactions';

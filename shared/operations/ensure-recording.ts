@@ -1,7 +1,8 @@
 import type { Fixture } from '../schemas/fixture';
 import type { TableContext } from '../storage/dynamo';
 import { recordingObjectKey } from '../storage/recording-objects';
-import { getRecording, type Recording, type RecordingParts } from '../storage/recordings';
+import type { Recording, RecordingParts } from '../storage/recording-items';
+import { getRecording } from '../storage/recordings';
 import { assertOrgTags, createRecording } from '../domain/recordings/recording-changes';
 import type { EnsureOutcome } from './directory';
 import { latePurgeAt } from './trash-timers';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { PROBLEM_KINDS } from '../http/errors';
-import { RECORDING_STATES } from '../storage/recordings';
+import { RECORDING_STATES } from '../storage/recording-items';
 import { InviteEmailDeliveryFields } from './invites';
 import { Member } from './members';
 

@@ -6,7 +6,6 @@ import { keys } from './keys';
 import { batchGetAll, queryAll } from './query-all';
 import { appliedUnlessConditionFails, commitParts, type TransactionPart } from './transactions';
 
-export * from './api-key-items';
 
 /** Looks a secret up by its hash: the authorizer's one read for API keys. */
 export async function getApiKeySecret(db: TableContext, keyHash: string): Promise<ApiKeySecretRecord | undefined> {

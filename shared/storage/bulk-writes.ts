@@ -8,8 +8,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys } from './keys';
 import { queryAll } from './query-all';
-import { putMembershipPart, type Membership } from './memberships';
-import { partItems, recordingItem, tagLinkItems, type Recording, type RecordingParts } from './recordings';
+import type { Membership } from './membership-items';
+import { putMembershipPart } from './memberships';
+import { partItems, recordingItem, tagLinkItems, type Recording, type RecordingParts } from './recording-items';
 import { cancellationCodes, isConditionFailure, transact, type TransactItem } from './transactions';
 import { trashTimerItem } from './trash-timers';
 

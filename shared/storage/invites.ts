@@ -16,14 +16,14 @@ import {
 import { itemFields } from './item-fields';
 import { keys } from './keys';
 import { commitWithMemberSearch, memberSearchChangeOf } from './member-search';
-import { putMembershipPart, type Membership, type MembershipExpectation } from './memberships';
+import type { Membership } from './membership-items';
+import { putMembershipPart, type MembershipExpectation } from './memberships';
 import { activeMemberCountChange } from './organizations';
 import { queryAll } from './query-all';
 import { TABLE } from './table-definition';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 import { newUserParts, type Identity, type NewUserPart, type User } from './users';
 
-export * from './invite-items';
 
 /**
  * One invite of an organization, or undefined.

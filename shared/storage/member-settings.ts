@@ -12,13 +12,12 @@ import {
   type ProfileVersionRecord,
 } from './member-settings-items';
 import { keys } from './keys';
-import { membershipFromItem, type Membership } from './memberships';
+import { membershipFromItem, type Membership } from './membership-items';
 import { batchGetAll, queryAll, queryPage } from './query-all';
 import { tagFromItem, type Tag } from './tags';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 import { userFromItem, type User } from './users';
 
-export * from './member-settings-items';
 
 /** What one BatchGetItem tells of a member. */
 export interface MemberState {

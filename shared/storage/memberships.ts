@@ -9,7 +9,6 @@ import { batchGetAll, queryAll, queryPage } from './query-all';
 import { activeMemberCountChange } from './organizations';
 import { type TransactionPart, type TransactItem } from './transactions';
 
-export * from './membership-items';
 
 /** The member search index change of a membership's new display name (none unless it is active). */
 export function displayNameSearchChange(membership: Membership, displayName: string): MemberSearchChange[] {

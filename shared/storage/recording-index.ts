@@ -2,7 +2,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys, type RecordingBin } from './keys';
 import { batchGetAll } from './query-all';
-import { recordingFromItem, type Recording } from './recordings';
+import { recordingFromItem, type Recording } from './recording-items';
 
 /**
  * Which recordings a list asks for. Every source below yields them newest first by the

@@ -3,7 +3,7 @@ import type { TableContext } from './dynamo';
 import { keys, type RecordingBin } from './keys';
 import { recordingCountsChange } from './organizations';
 import { recordingDayCountParts } from './recording-day-counts';
-import { partItems, recordingItem, tagLinkItem, tagLinkKey, type Recording, type RecordingParts } from './recordings';
+import { partItems, recordingItem, tagLinkItem, tagLinkKey, type Recording, type RecordingParts } from './recording-items';
 import { tombstonePart } from './tombstones';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 import { recordingPurgeDateWrite, trashTimerItem, type TrashTimer } from './trash-timers';

@@ -17,7 +17,6 @@ import {
 import { isConditionFailure } from './transactions';
 import { sendUntilProcessed } from './write-retries';
 
-export * from './recording-items';
 
 /** Reads a recording item; `consistent` when the read must see a write that was just acknowledged. */
 export async function getRecording(db: TableContext, orgId: string, recordingId: string, options: { consistent?: boolean } = {}): Promise<Recording | undefined> {

@@ -7,7 +7,6 @@ import { queryAll, queryPage } from './query-all';
 import { tombstonePart } from './tombstones';
 import { commitParts, isConditionFailure, WriteConflict } from './transactions';
 
-export * from './template-items';
 
 /** One template, or undefined. */
 export async function getTemplate(db: TableContext, orgId: string, templateId: string): Promise<TemplateRecord | undefined> {

@@ -3,7 +3,8 @@ import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
 import { commitWithMemberSearch } from './member-search';
-import { displayNameSearchChange, membershipDisplayNameChange, type Membership } from './memberships';
+import type { Membership } from './membership-items';
+import { displayNameSearchChange, membershipDisplayNameChange } from './memberships';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 
 export interface User {

@@ -6,7 +6,6 @@ import { tombstonePart } from './tombstones';
 import { appliedUnlessConditionFails, commitParts, isConditionFailure, WriteConflict } from './transactions';
 import { webhookFromItem, webhookItem, type StoredSecret, type WebhookRecord } from './webhook-items';
 
-export * from './webhook-items';
 
 /** One endpoint, or undefined. */
 export async function getWebhook(db: TableContext, orgId: string, webhookId: string): Promise<WebhookRecord | undefined> {

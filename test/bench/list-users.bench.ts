@@ -25,7 +25,8 @@ import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { queryAll } from '../../shared/storage/query-all';
 import { rebuildMemberSearchIndex } from '../../shared/storage/member-search';
-import { membershipItem, searchActiveMembers, type Membership } from '../../shared/storage/memberships';
+import { membershipItem, type Membership } from '../../shared/storage/membership-items';
+import { searchActiveMembers } from '../../shared/storage/memberships';
 import type { Organization } from '../../shared/storage/organizations';
 import type { User } from '../../shared/storage/users';
 import {

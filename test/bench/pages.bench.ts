@@ -26,10 +26,10 @@ import { listOrganizationTemplates } from '../../shared/domain/templates/templat
 import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { rebuildMemberSearchIndex } from '../../shared/storage/member-search';
-import { membershipItem, type Membership } from '../../shared/storage/memberships';
+import { membershipItem, type Membership } from '../../shared/storage/membership-items';
 import { rebuildRecordingDayCounts } from '../../shared/storage/recording-day-counts';
-import { recordingItem, type Recording } from '../../shared/storage/recordings';
-import { templateItem, type TemplateRecord } from '../../shared/storage/templates';
+import { recordingItem, type Recording } from '../../shared/storage/recording-items';
+import { templateItem, type TemplateRecord } from '../../shared/storage/template-items';
 import { batchPut, chunks, inPool, printTable, prng, reportHeader, secondsSince, tallyRequests, timeCalls, wallTimes, withBenchTable, writeReport, type WallTimes } from './support/bench-harness';
 import { startedDirectly, type SummaryRow } from './support/bench-summary';
 

@@ -40,7 +40,7 @@ import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
 import { countRecordingsInDays, rebuildRecordingDayCounts, wholeDays } from '../../shared/storage/recording-day-counts';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
-import { recordingItem, tagLinkItems, type Recording } from '../../shared/storage/recordings';
+import { recordingItem, tagLinkItems, type Recording } from '../../shared/storage/recording-items';
 import { putTag, type Tag } from '../../shared/storage/tags';
 import {
   batchPut,

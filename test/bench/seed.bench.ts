@@ -21,7 +21,7 @@ import { Fixture as FixtureSchema } from '../../shared/schemas/fixture';
 import * as v from 'valibot';
 import { seedFixture, type SeedSummary } from '../../shared/operations/fixture';
 import { getOrganization } from '../../shared/storage/organizations';
-import { membershipFromItem } from '../../shared/storage/memberships';
+import { membershipFromItem } from '../../shared/storage/membership-items';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { printTable, reportHeader, round, secondsSince, tallyRequests, withBenchTable, writeReport } from './support/bench-harness';
 import { startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';

@@ -11,7 +11,8 @@ import { createInBulk, recountOrganization } from '../../shared/storage/bulk-wri
 import { keys } from '../../shared/storage/keys';
 import { getMembership, getMemberships } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
-import { getRecording, recordingItem } from '../../shared/storage/recordings';
+import { recordingItem } from '../../shared/storage/recording-items';
+import { getRecording } from '../../shared/storage/recordings';
 import { localDeployment, unique } from '../support/api';
 
 /**

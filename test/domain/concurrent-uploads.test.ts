@@ -2,7 +2,7 @@ import { createRecording } from '../../shared/domain/recordings/recording-change
 import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
-import type { Recording } from '../../shared/storage/recordings';
+import type { Recording } from '../../shared/storage/recording-items';
 import { localDeployment, seed, unique } from '../support/api';
 
 /**

@@ -19,7 +19,8 @@ import { eventConsumer, type Delivery } from '../../shared/events/event-consumer
 import type { Actor, DomainEvent } from '../../shared/events/event-catalog';
 import { MailError, type Email, type Mailer } from '../../shared/mail/mailer';
 import type { TableContext } from '../../shared/storage/dynamo';
-import { emailGuardItem, getInvite, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invites';
+import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invite-items';
+import { getInvite } from '../../shared/storage/invites';
 import { keys } from '../../shared/storage/keys';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';

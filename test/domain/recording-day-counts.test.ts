@@ -7,7 +7,7 @@ import { keys, type RecordingBin } from '../../shared/storage/keys';
 import { getOrganization } from '../../shared/storage/organizations';
 import { countItemRanges, rebuildRecordingDayCounts, type DayRange } from '../../shared/storage/recording-day-counts';
 import type { RecordingFilter } from '../../shared/storage/recording-index';
-import type { Recording } from '../../shared/storage/recordings';
+import type { Recording } from '../../shared/storage/recording-items';
 import { observeRequests, type ObservedRequest } from '../bench/support/bench-harness';
 import { localDeployment, seed, unique } from '../support/api';
 

@@ -5,7 +5,7 @@ import { createRecording } from '../../shared/domain/recordings/recording-change
 import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
-import type { Recording } from '../../shared/storage/recordings';
+import type { Recording } from '../../shared/storage/recording-items';
 import { localDeployment, seed, unique } from '../support/api';
 
 /**

@@ -3,7 +3,7 @@ import { dayBounds, listRecordings } from '../../shared/domain/recordings/list-r
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
 import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
-import type { Recording } from '../../shared/storage/recordings';
+import type { Recording } from '../../shared/storage/recording-items';
 import { observeRequests, type ObservedRequest } from '../bench/support/bench-harness';
 import { localDeployment, seed, unique } from '../support/api';
 

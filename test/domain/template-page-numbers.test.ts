@@ -5,7 +5,8 @@ import { createOrganization } from '../../shared/operations/directory';
 import { createTemplate, listOrganizationTemplates, removeTemplate, updateTemplate } from '../../shared/domain/templates/templates';
 import { keys } from '../../shared/storage/keys';
 import { getOrganization } from '../../shared/storage/organizations';
-import { listTemplates, type TemplateRecord } from '../../shared/storage/templates';
+import type { TemplateRecord } from '../../shared/storage/template-items';
+import { listTemplates } from '../../shared/storage/templates';
 import { observeRequests, type ObservedRequest } from '../bench/support/bench-harness';
 import { localDeployment, unique } from '../support/api';
 

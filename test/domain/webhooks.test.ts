@@ -12,7 +12,8 @@ import type { BusinessMetric, CountMetric } from '../../shared/observability/met
 import type { CreateWebhookBody } from '../../shared/schemas/webhooks';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { getDelivery, queryDeliveries } from '../../shared/storage/webhook-deliveries';
-import { getWebhook, type DeliveryRecord } from '../../shared/storage/webhooks';
+import type { DeliveryRecord } from '../../shared/storage/webhook-items';
+import { getWebhook } from '../../shared/storage/webhooks';
 import { postWebhook, type SendOutcome, type WebhookRequest } from '../../shared/webhooks/http-sender';
 import { localDeployment, unique } from '../support/api';
 import { domainEvent } from '../support/events';

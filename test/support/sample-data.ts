@@ -1,11 +1,12 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey, hashApiKey, keyPrefixOf } from '../../shared/auth/api-key-secrets';
-import { insertApiKey, newApiKeyRecord } from '../../shared/storage/api-keys';
+import { newApiKeyRecord } from '../../shared/storage/api-key-items';
+import { insertApiKey } from '../../shared/storage/api-keys';
 import { SCOPES } from '../../shared/auth/access';
 import { hashInviteToken } from '../../shared/domain/invites/invites';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import type { TableContext } from '../../shared/storage/dynamo';
-import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invites';
+import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invite-items';
 import { keys } from '../../shared/storage/keys';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { PERSONAL_KEY_SCOPES, type SampleIds } from '../../infra/sam/sample-events';

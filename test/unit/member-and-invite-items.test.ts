@@ -1,9 +1,9 @@
 import { inviteView, statusOf } from '../../shared/domain/invites/invites';
-import { apiKeySecretFromItem } from '../../shared/storage/api-keys';
-import { emailGuardItem, inviteFromItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invites';
+import { apiKeySecretFromItem } from '../../shared/storage/api-key-items';
+import { emailGuardItem, inviteFromItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invite-items';
 import { StoredItemError } from '../../shared/storage/item-fields';
-import { memberSettingsFromItem, preferenceFromItem } from '../../shared/storage/member-settings';
-import { membershipFromItem, membershipItem, type Membership } from '../../shared/storage/memberships';
+import { memberSettingsFromItem, preferenceFromItem } from '../../shared/storage/member-settings-items';
+import { membershipFromItem, membershipItem, type Membership } from '../../shared/storage/membership-items';
 import { TABLE } from '../../shared/storage/table-definition';
 import { newUserParts, userFromItem, userItem, type User } from '../../shared/storage/users';
 import type { TableContext } from '../../shared/storage/dynamo';

@@ -1,6 +1,6 @@
 import { planRecordingChange } from '../../shared/domain/recordings/recording-changes';
-import type { Membership } from '../../shared/storage/memberships';
-import type { Recording } from '../../shared/storage/recordings';
+import type { Membership } from '../../shared/storage/membership-items';
+import type { Recording } from '../../shared/storage/recording-items';
 
 /**
  * What each recording change moves, as planned before any write: the tag links that make

@@ -14,11 +14,11 @@ import { ListUsersQuery } from '../../shared/schemas/members';
 import { ListRecordingsQuery, PublicListRecordingsQuery, RECORDING_LIMITS, UpdateRecordingBody } from '../../shared/schemas/recordings';
 import { GetSettingsQuery, PREFERENCE_ENTRIES_MAX, PREFERENCE_LIMITS, PreferenceCreate, PROFILE_MAX_CHARACTERS, ProfilePatch } from '../../shared/schemas/settings';
 import { CreateTemplateBody, ListTemplatesQuery, TEMPLATE_LIMITS, TEMPLATE_PAGE } from '../../shared/schemas/templates';
-import type { Membership } from '../../shared/storage/memberships';
-import type { MemberSettingsRecord, PreferenceRecord } from '../../shared/storage/member-settings';
-import type { Recording, RecordingParts } from '../../shared/storage/recordings';
+import type { Membership } from '../../shared/storage/membership-items';
+import type { MemberSettingsRecord, PreferenceRecord } from '../../shared/storage/member-settings-items';
+import type { Recording, RecordingParts } from '../../shared/storage/recording-items';
 import type { Tag } from '../../shared/storage/tags';
-import { templateItem, type TemplateRecord } from '../../shared/storage/templates';
+import { templateItem, type TemplateRecord } from '../../shared/storage/template-items';
 
 /**
  * Every response's largest allowed form, built from the exported limits with the costliest

@@ -5,16 +5,15 @@ import { scopesAllowedFor } from '../../auth/scope-ceilings';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors';
 import { keysetCursor } from '../../pagination/keyset-cursor';
 import type { ApiKey, CreateApiKeyBody, ListApiKeysQuery, RotateApiKeyBody } from '../../schemas/api-keys';
+import { newApiKeyRecord, type ApiKeyRecord } from '../../storage/api-key-items';
 import {
   getApiKey,
   insertApiKey,
   listMemberApiKeys,
-  newApiKeyRecord,
   listApiKeys as listStoredApiKeys,
   revokeApiKeySecrets,
   rotateApiKeySecret,
   type ApiKeyPosition,
-  type ApiKeyRecord,
 } from '../../storage/api-keys';
 import type { DomainEvent } from '../../events/event-catalog';
 import { withChangeContext } from '../../storage/change-stamp';

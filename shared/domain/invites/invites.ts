@@ -7,6 +7,7 @@ import { pagePagination } from '../../http/responses';
 import { newId } from '../../ids';
 import { DEFAULT_TIMEZONE } from '../../schemas/common';
 import type { TableContext } from '../../storage/dynamo';
+import { QUEUED_DELIVERY, type InviteRecord } from '../../storage/invite-items';
 import {
   commitInviteAcceptance,
   commitInviteRenewal,
@@ -16,10 +17,9 @@ import {
   getEmailGuard,
   getInvite,
   listInvites,
-  QUEUED_DELIVERY,
-  type InviteRecord,
 } from '../../storage/invites';
-import { getMembership, type Membership } from '../../storage/memberships';
+import type { Membership } from '../../storage/membership-items';
+import { getMembership } from '../../storage/memberships';
 import { currentChangeContext, withChangeContext } from '../../storage/change-stamp';
 import { WriteConflict } from '../../storage/transactions';
 import { findUserIdByEmail, getUser, type User } from '../../storage/users';

@@ -1,7 +1,8 @@
 import type { TableContext } from '../../storage/dynamo';
 import { pagePagination, type PagePagination } from '../../http/responses';
 import { entryAtPosition, matchMembers, readMemberSearchIndex } from '../../storage/member-search';
-import { getMemberships, listActiveMembers, searchActiveMembers, type Membership } from '../../storage/memberships';
+import type { Membership } from '../../storage/membership-items';
+import { getMemberships, listActiveMembers, searchActiveMembers } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
 import type { ListUsersQuery, Member } from '../../schemas/members';
 

@@ -4,7 +4,7 @@ import { newId } from '../../ids';
 import type { UploadUrlBody } from '../../schemas/recordings';
 import type { TableContext } from '../../storage/dynamo';
 import { recordingObjectKey, type RecordingObjects } from '../../storage/recording-objects';
-import type { Recording } from '../../storage/recordings';
+import type { Recording } from '../../storage/recording-items';
 import { assertOrgTags, createRecording } from './recording-changes';
 
 export interface UploadDeps {

@@ -7,7 +7,7 @@ import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
 import { countRecordingsInDays, dayOfPosition, wholeDays, type DayRange } from '../../storage/recording-day-counts';
 import { countMatching, readRecordingPage, readRecordingPageFromEnd, type RecordingFilter, type RecordingPage } from '../../storage/recording-index';
-import type { Recording } from '../../storage/recordings';
+import type { Recording } from '../../storage/recording-items';
 import { findUserIdByEmail } from '../../storage/users';
 import { listItemView } from './recording-views';
 

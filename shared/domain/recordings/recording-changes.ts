@@ -1,6 +1,7 @@
 import { ConflictError, ValidationError } from '../../http/errors';
 import type { TableContext } from '../../storage/dynamo';
-import { getMembership, type Membership } from '../../storage/memberships';
+import type { Membership } from '../../storage/membership-items';
+import { getMembership } from '../../storage/memberships';
 import {
   commitRecordingChange,
   newestOtherLiveRecordingAt,
@@ -9,7 +10,8 @@ import {
   type RecordingChange,
   type RecordingCondition,
 } from '../../storage/recording-writes';
-import { getRecording, type Recording, type RecordingParts } from '../../storage/recordings';
+import type { Recording, RecordingParts } from '../../storage/recording-items';
+import { getRecording } from '../../storage/recordings';
 import { getTags } from '../../storage/tags';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import { readLiveRecording, recordingNotFound } from './read-recording';

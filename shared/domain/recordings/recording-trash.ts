@@ -1,7 +1,8 @@
 import { NotFoundError } from '../../http/errors';
 import { getMembership } from '../../storage/memberships';
 import { commitRecordingChange } from '../../storage/recording-writes';
-import { getRecording, type Recording } from '../../storage/recordings';
+import type { Recording } from '../../storage/recording-items';
+import { getRecording } from '../../storage/recordings';
 import { readLiveRecording } from './read-recording';
 import { planRecordingChange, recorderLeaving, retryUntilCommitted, type RecordingDeps } from './recording-changes';
 

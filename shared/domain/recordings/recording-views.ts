@@ -1,5 +1,5 @@
-import type { Membership } from '../../storage/memberships';
-import type { Recording, RecordingParts } from '../../storage/recordings';
+import type { Membership } from '../../storage/membership-items';
+import type { Recording, RecordingParts } from '../../storage/recording-items';
 import type { Tag } from '../../storage/tags';
 import type { RecordingInclude } from '../../schemas/recordings';
 

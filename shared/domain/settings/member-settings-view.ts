@@ -1,5 +1,5 @@
-import type { Membership } from '../../storage/memberships';
-import type { MemberSettingsRecord, PreferenceRecord } from '../../storage/member-settings';
+import type { Membership } from '../../storage/membership-items';
+import type { MemberSettingsRecord, PreferenceRecord } from '../../storage/member-settings-items';
 import type { Tag } from '../../storage/tags';
 import type { User } from '../../storage/users';
 import { DEFAULT_NOTIFICATIONS, DEFAULT_SETTINGS, type ModelCatalog } from './catalog';

@@ -2,13 +2,8 @@ import type { ProfileCipher } from '../../crypto/profile-cipher';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
 import { newId } from '../../ids';
 import type { TableContext } from '../../storage/dynamo';
-import {
-  commitSettingsChange,
-  readMemberState,
-  type MemberSettingsRecord,
-  type PreferenceRecord,
-  type SettingsChange,
-} from '../../storage/member-settings';
+import { commitSettingsChange, readMemberState, type SettingsChange } from '../../storage/member-settings';
+import type { MemberSettingsRecord, PreferenceRecord } from '../../storage/member-settings-items';
 import { WriteConflict } from '../../storage/transactions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import { normalizeModel, type ModelCatalog } from './catalog';

@@ -4,7 +4,8 @@ import { newId } from '../../ids';
 import type { CreateTemplateBody, ListTemplatesQuery, UpdateTemplateBody } from '../../schemas/templates';
 import type { TableContext } from '../../storage/dynamo';
 import { getOrganization } from '../../storage/organizations';
-import { deleteTemplate, getTemplate, listTemplates, putTemplate, readTemplatePage, type TemplateRecord } from '../../storage/templates';
+import type { TemplateRecord } from '../../storage/template-items';
+import { deleteTemplate, getTemplate, listTemplates, putTemplate, readTemplatePage } from '../../storage/templates';
 import { WriteConflict } from '../../storage/transactions';
 
 export interface TemplateDeps {

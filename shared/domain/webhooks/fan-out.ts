@@ -1,7 +1,8 @@
 import { isPublicEvent, type DomainEvent } from '../../events/event-catalog';
 import type { TableContext } from '../../storage/dynamo';
 import { insertDeliveryOnce } from '../../storage/webhook-deliveries';
-import { listWebhooks, type WebhookRecord } from '../../storage/webhooks';
+import type { WebhookRecord } from '../../storage/webhook-items';
+import { listWebhooks } from '../../storage/webhooks';
 import { DELIVERY_RETENTION_SECONDS, newDelivery } from './deliveries';
 
 /** Whether an endpoint receives events of this type: enabled, and subscribed to the type or to `*`. */

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../http/errors';
 import type { TableContext } from '../../storage/dynamo';
-import { getWebhook, type WebhookRecord } from '../../storage/webhooks';
+import type { WebhookRecord } from '../../storage/webhook-items';
+import { getWebhook } from '../../storage/webhooks';
 
 export function webhookNotFound(webhookId: string): NotFoundError {
   return new NotFoundError('WEBHOOK_NOT_FOUND', `Webhook endpoint ${webhookId} does not exist in this organization.`);
