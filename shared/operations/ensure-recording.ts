@@ -1,7 +1,8 @@
 import type { Fixture } from '../schemas/fixture';
 import type { TableContext } from '../storage/dynamo';
 import { recordingObjectKey } from '../storage/recording-objects';
-import type { Recording, RecordingParts } from '../storage/recording-items';
+import type { Recording } from '../storage/recording-items';
+import type { RecordingParts } from '../storage/recording-part-items';
 import { getRecording } from '../storage/recordings';
 import { assertOrgTags, createRecording } from '../domain/recordings/recording-changes';
 import type { EnsureOutcome } from './directory';

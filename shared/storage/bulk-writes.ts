@@ -10,7 +10,8 @@ import { keys } from './keys';
 import { queryAll } from './query-all';
 import type { Membership } from './membership-items';
 import { putMembershipPart } from './memberships';
-import { partItems, recordingItem, tagLinkItems, type Recording, type RecordingParts } from './recording-items';
+import { recordingItem, tagLinkItems, type Recording } from './recording-items';
+import { partItems, type RecordingParts } from './recording-part-items';
 import { cancellationCodes, isConditionFailure, transact, type TransactItem } from './transactions';
 import { trashTimerItem } from './trash-timers';
 

@@ -51,3 +51,14 @@ export function itemFields(item: Item, entity: string) {
 }
 
 export type ItemFields = ReturnType<typeof itemFields>;
+
+/**
+ * Typed reads of a map nested in a stored item (an entry of a list, or a map attribute):
+ * errors name the item it belongs to.
+ */
+export function nestedItemFields(owner: Item, value: unknown, entity: string): ItemFields {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
+    throw new StoredItemError(`Stored ${entity} ${String(owner.PK)}|${String(owner.SK)}: is not a map`);
+  }
+  return itemFields({ ...value, PK: owner.PK, SK: owner.SK }, entity);
+}

@@ -2,7 +2,8 @@ import type { TableContext } from './dynamo';
 import { keys } from './keys';
 import { membershipFromItem, type Membership } from './membership-items';
 import { batchGetAll } from './query-all';
-import { summaryFromItem, transcriptHeaderFromItem, translationFromItem, type Recording, type RecordingParts } from './recording-items';
+import type { Recording } from './recording-items';
+import { summaryFromItem, transcriptHeaderFromItem, translationFromItem, type RecordingParts } from './recording-part-items';
 import { tagFromItem, type Tag } from './tags';
 
 /** What a page of recordings is shown with: its recorders, its tags and each recording's processing results. */

@@ -3,17 +3,16 @@ import type { TableContext } from './dynamo';
 import { changeStamp } from './change-stamp';
 import { keys } from './keys';
 import { queryAll } from './query-all';
+import { recordingFromItem, type Recording } from './recording-items';
 import {
   actionItemsFromItem,
-  recordingFromItem,
   summaryFromItem,
   transcriptChunkFromItem,
   transcriptHeaderFromItem,
   translationFromItem,
-  type Recording,
   type RecordingParts,
   type TranscriptSegment,
-} from './recording-items';
+} from './recording-part-items';
 import { isConditionFailure } from './transactions';
 import { sendUntilProcessed } from './write-retries';
 

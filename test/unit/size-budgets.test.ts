@@ -16,7 +16,8 @@ import { GetSettingsQuery, PREFERENCE_ENTRIES_MAX, PREFERENCE_LIMITS, Preference
 import { CreateTemplateBody, ListTemplatesQuery, TEMPLATE_LIMITS, TEMPLATE_PAGE } from '../../shared/schemas/templates';
 import type { Membership } from '../../shared/storage/membership-items';
 import type { MemberSettingsRecord, PreferenceRecord } from '../../shared/storage/member-settings-items';
-import type { Recording, RecordingParts } from '../../shared/storage/recording-items';
+import type { Recording } from '../../shared/storage/recording-items';
+import type { RecordingParts } from '../../shared/storage/recording-part-items';
 import type { Tag } from '../../shared/storage/tags';
 import { templateItem, type TemplateRecord } from '../../shared/storage/template-items';
 

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../http/errors';
 import type { TableContext } from '../../storage/dynamo';
-import type { Recording, RecordingParts } from '../../storage/recording-items';
+import type { Recording } from '../../storage/recording-items';
+import type { RecordingParts } from '../../storage/recording-part-items';
 import { getRecording, getRecordingWithParts } from '../../storage/recordings';
 
 /** 404 RECORDING_NOT_FOUND: unknown, another organization's, or (for live reads) in the trash. */

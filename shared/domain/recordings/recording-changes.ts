@@ -10,7 +10,8 @@ import {
   type RecordingChange,
   type RecordingCondition,
 } from '../../storage/recording-writes';
-import type { Recording, RecordingParts } from '../../storage/recording-items';
+import type { Recording } from '../../storage/recording-items';
+import type { RecordingParts } from '../../storage/recording-part-items';
 import { getRecording } from '../../storage/recordings';
 import { getTags } from '../../storage/tags';
 import { retryOnWriteConflict } from '../../storage/write-retries';

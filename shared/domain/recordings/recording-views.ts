@@ -1,5 +1,6 @@
 import type { Membership } from '../../storage/membership-items';
-import type { Recording, RecordingParts } from '../../storage/recording-items';
+import type { Recording } from '../../storage/recording-items';
+import type { RecordingParts } from '../../storage/recording-part-items';
 import type { Tag } from '../../storage/tags';
 import type { RecordingInclude } from '../../schemas/recordings';
 
