@@ -6,6 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GATEWAY } from '../shared/http/gateway';
 import { EVENT_HANDLERS } from '../shared/routes';
+import { addAlarmTopic } from './constructs/alarm-topic';
 import { addApi } from './constructs/api';
 import { addDataStore } from './constructs/data';
 import { addCustomDomain, type CustomDomainSettings } from './constructs/custom-domain';
@@ -13,7 +14,7 @@ import { addEventBus, addEventPipeline } from './constructs/events';
 import { addFunctions } from './constructs/functions';
 import { addIdentity, addTokenAuthorizer, type IdTokenIssuer } from './constructs/identity';
 import { mailSender, type MailSettings } from './constructs/mail';
-import { addAlarmTopic, addMonitoring, type AlarmThresholds } from './constructs/observability';
+import { addMonitoring, type AlarmThresholds } from './constructs/observability';
 import { addRecordingsStorage } from './constructs/storage';
 
 export interface VoiceOrgStackProps extends StackProps {
