@@ -5,7 +5,7 @@ import { IDEMPOTENCY_HEADERS, IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTE
 import { countsAgainstRateLimits, isOperation, listEndpoints, takesIdempotencyKey, type Endpoint, type OperationEndpoint, type RouteDefinition } from '../routes';
 import { IDEMPOTENCY_TABLE } from '../storage/idempotency-table-definition';
 import { SHAPE_ALTERNATIVES } from '../schemas/common';
-import { ErrorEnvelope } from '../schemas/responses';
+import { ErrorEnvelope } from '../schemas/envelopes';
 import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteRequest } from '../schemas/route-requests';
 import { ERROR_CODES, type ErrorCode } from '../http/error-codes';
 import { ROUTE_EXAMPLES } from './examples';

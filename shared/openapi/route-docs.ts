@@ -4,8 +4,12 @@ import { countsAgainstRateLimits, type OperationEndpoint, type OperationRouteNam
 import { PublicDomainEventSchema } from '../events/event-catalog';
 import * as keys from '../schemas/api-keys';
 import { AuditEntry, AuditLogResponse } from '../schemas/audit';
-import { MemberResponse } from '../schemas/members';
-import * as r from '../schemas/responses';
+import { HealthResponse, SuccessOnly } from '../schemas/envelopes';
+import { AcceptInviteResponse, Invite, InviteListResponse } from '../schemas/invite-responses';
+import { MemberListResponse, MemberResponse } from '../schemas/member-responses';
+import { PublicRecordingListResponse, PublicRecordingMediaResponse, RecordingListItem, RecordingListResponse, RecordingMedia, RecordingResponse, RecordingUpdateResponse, UploadUrlResponse } from '../schemas/recording-responses';
+import { SettingsBundleResponse, SettingsPatchResponse } from '../schemas/settings-responses';
+import { Template, TemplateListResponse } from '../schemas/template-responses';
 import * as wh from '../schemas/webhooks';
 
 /**
@@ -36,22 +40,22 @@ export interface RouteDoc {
 export const ROUTE_DOCS: Record<OperationRouteName, RouteDoc> = {
   health: {
     description: 'Answers 200 while the API is up; it touches no dependency, so it is cheap to poll.',
-    responses: { 200: r.HealthResponse },
+    responses: { 200: HealthResponse },
     errors: {},
   },
   listUsers: {
     description: "Lists the organization's active members (pending and removed ones left out), by email, a page at a time; `q` filters by email or name.",
-    responses: { 200: r.MemberListResponse },
+    responses: { 200: MemberListResponse },
     errors: {},
   },
   getMemberSettings: {
     description: "Reads a member's settings bundle: user and settings always, notifications by default, profile, preferences and tags when asked for with `include` or `include_<section>`.",
-    responses: { 200: r.SettingsBundleResponse },
+    responses: { 200: SettingsBundleResponse },
     errors: { 404: ['MEMBER_NOT_FOUND'] },
   },
   updateMemberSettings: {
     description: "Changes any of a member's settings, notifications, profile and preferences in one transaction (all or nothing); each section has its own 400 code. The change is audited, never its content.",
-    responses: { 200: r.SettingsPatchResponse },
+    responses: { 200: SettingsPatchResponse },
     errors: { 400: ['EMPTY_PATCH', 'INVALID_SETTING', 'INVALID_PROFILE', 'INVALID_PREFERENCES'], 404: ['MEMBER_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   },
   updateMember: {
@@ -66,97 +70,97 @@ export const ROUTE_DOCS: Record<OperationRouteName, RouteDoc> = {
   },
   listRecordings: {
     description: "Lists the organization's recordings, newest first, filtered by day, tags and recorder, by page or by cursor; `deleted=true` lists the trash instead.",
-    responses: { 200: r.RecordingListResponse },
+    responses: { 200: RecordingListResponse },
     errors: {},
   },
   getRecording: {
     description: 'Reads a recording, with its transcript, summary, action items and translation when asked for with `include`.',
-    responses: { 200: r.RecordingResponse },
+    responses: { 200: RecordingResponse },
     errors: { 404: ['RECORDING_NOT_FOUND'] },
   },
   getRecordingMedia: {
     description: "Answers a short-lived pre-signed URL that plays (or, with `download=true`, saves) the recording's uploaded file (docs/playback.md).",
-    responses: { 200: r.RecordingMedia },
+    responses: { 200: RecordingMedia },
     errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['RECORDING_NOT_UPLOADED'] },
   },
   updateRecording: {
     description: "Changes a recording's title, description and tags; the tags given replace its tags.",
-    responses: { 200: r.RecordingUpdateResponse },
+    responses: { 200: RecordingUpdateResponse },
     errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   },
   deleteRecording: {
     description: 'Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`).',
-    responses: { 200: r.SuccessOnly },
+    responses: { 200: SuccessOnly },
     errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   },
   restoreRecording: {
     description: 'Brings a recording back from the trash, as it was.',
-    responses: { 200: r.RecordingListItem },
+    responses: { 200: RecordingListItem },
     errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   },
   createUploadUrl: {
     description: "Creates a recording in state `pending_upload`, recorded by the key's member, and answers a pre-signed URL: PUT the file there with the headers given; when it lands the recording is `uploaded` (or `failed` if it is not the declared size and type).",
-    responses: { 201: r.UploadUrlResponse },
+    responses: { 201: UploadUrlResponse },
     errors: { 409: ['CONCURRENT_UPDATE'] },
   },
   listPublicRecordings: {
     description: "Lists recordings with their recorder, tags and processing results, newest first: the organization's, or, for a personal key, its member's own.",
-    responses: { 200: r.PublicRecordingListResponse },
+    responses: { 200: PublicRecordingListResponse },
     errors: {},
   },
   getPublicRecordingMedia: {
     description: "Answers a short-lived pre-signed URL that plays or saves a recording's file, in the envelope; a personal key reaches its member's own recordings only.",
-    responses: { 200: r.PublicRecordingMediaResponse },
+    responses: { 200: PublicRecordingMediaResponse },
     errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['RECORDING_NOT_UPLOADED'] },
   },
   listTemplates: {
     description: "Lists the organization's summarization templates, by name; every member sees them.",
-    responses: { 200: r.TemplateListResponse },
+    responses: { 200: TemplateListResponse },
     errors: {},
   },
   getTemplate: {
     description: 'Reads a summarization template.',
-    responses: { 200: r.Template },
+    responses: { 200: Template },
     errors: { 404: ['TEMPLATE_NOT_FOUND'] },
   },
   createTemplate: {
     description: 'Creates a summarization template shared with every member of the organization.',
-    responses: { 201: r.Template },
+    responses: { 201: Template },
     errors: {},
   },
   updateTemplate: {
     description: 'Changes only the fields given; `sections` replaces the whole list, in the order given.',
-    responses: { 200: r.Template },
+    responses: { 200: Template },
     errors: { 404: ['TEMPLATE_NOT_FOUND'] },
   },
   deleteTemplate: {
     description: 'Deletes a template for good; summaries already made with it keep its id and name.',
-    responses: { 200: r.SuccessOnly },
+    responses: { 200: SuccessOnly },
     errors: { 404: ['TEMPLATE_NOT_FOUND'] },
   },
   sendInvite: {
     description: 'Invites someone by email with a role: the invitation is pending until accepted, revoked or expired, and its email (with a link to accept) is sent off the request (`email_status`).',
-    responses: { 201: r.Invite },
+    responses: { 201: Invite },
     errors: { 409: ['ALREADY_MEMBER', 'INVITE_PENDING', 'CONCURRENT_UPDATE'] },
   },
   listInvites: {
     description: "Lists the organization's invitations, newest first, optionally of one status.",
-    responses: { 200: r.InviteListResponse },
+    responses: { 200: InviteListResponse },
     errors: {},
   },
   revokeInvite: {
     description: 'Revokes a pending invitation: its link stops working at once.',
-    responses: { 200: r.SuccessOnly },
+    responses: { 200: SuccessOnly },
     errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING', 'CONCURRENT_UPDATE'] },
   },
   resendInvite: {
     description: 'Sends a pending (or expired) invitation again with a new link and a new expiry; the link sent before stops working.',
-    responses: { 200: r.SuccessOnly },
+    responses: { 200: SuccessOnly },
     errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING', 'INVITE_PENDING', 'CONCURRENT_UPDATE'] },
   },
   acceptInvite: {
     description: "Accepts an invitation with the token of its link: the caller joins the organization with the invitation's role (a user is created for someone new). The caller's verified email must be the invited one.",
-    responses: { 200: r.AcceptInviteResponse },
+    responses: { 200: AcceptInviteResponse },
     errors: { 403: ['INVITE_EMAIL_MISMATCH'], 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_ALREADY_ACCEPTED', 'CONCURRENT_UPDATE'], 410: ['INVITE_REVOKED', 'INVITE_EXPIRED'] },
   },
   listAuditLog: {
@@ -211,7 +215,7 @@ export const ROUTE_DOCS: Record<OperationRouteName, RouteDoc> = {
   },
   deleteWebhook: {
     description: 'Deletes an endpoint: it receives nothing more, pending deliveries included.',
-    responses: { 200: r.SuccessOnly },
+    responses: { 200: SuccessOnly },
     errors: { 404: ['WEBHOOK_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   },
   rotateWebhookSecret: {

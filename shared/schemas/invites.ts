@@ -26,24 +26,3 @@ export const ListInvitesQuery = v.strictObject({
 
 /** Where an invitation's email is: waiting to leave (or to be tried again), left, or given up on after the last try. */
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
-
-/**
- * The Invite resource's email delivery fields (of its current send: a resend starts them
- * over), added to the spec's Invite by issue 11. Invitations stored before then read as sent.
- */
-export const InviteEmailDeliveryFields = {
-  email_status: v.pipe(
-    v.picklist(EMAIL_STATUSES),
-    v.description(
-      'The invitation email of the current send (the first, or the latest resend): `queued` until it leaves (tried again after a failure), `sent` once the mail service accepted it, `failed` after the last try. Invitations sent before this field existed read as `sent`.',
-    ),
-  ),
-  email_sent_at: v.pipe(v.nullable(v.string()), v.description('When the email left; null until then, and for invitations sent before this field existed.')),
-  email_attempts: v.pipe(v.number(), v.description('Tries to send the email of the current send so far (0 while none was made).')),
-  email_last_error: v.pipe(
-    v.nullable(v.string()),
-    v.description(
-      'Why the last try failed, as a code: `MAIL_REJECTED` (the mail service refused this email) or `MAIL_UNAVAILABLE` (it could not be reached; tried again). Null when no try failed, and once the email was sent.',
-    ),
-  ),
-};

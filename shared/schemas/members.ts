@@ -36,9 +36,3 @@ export const UpdateMemberBody = v.strictObject({
   role: v.pipe(RoleName, v.description('The new role: owner, admin, member or viewer. Only owners make owners and admins; the last active owner keeps the owner role.')),
 });
 export type UpdateMemberBody = v.InferOutput<typeof UpdateMemberBody>;
-
-/** `{success: true, data: Member}`: the answer of Update member and Remove member (the member as the change left them). */
-export const MemberResponse = v.strictObject({
-  success: v.pipe(v.literal(true), v.description('Always true on success.')),
-  data: v.pipe(v.strictObject(Member.entries), v.description('The member as the change left them.')),
-});
