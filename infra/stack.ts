@@ -5,7 +5,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GATEWAY } from '../shared/http/gateway';
-import { EVENT_HANDLERS } from '../shared/routes';
+import { EVENT_HANDLERS } from '../shared/events/event-functions';
 import { addAlarmTopic } from './constructs/alarm-topic';
 import { addApi } from './constructs/api';
 import { addDataStore } from './constructs/data';
@@ -58,7 +58,7 @@ export const STACK_DEFAULTS = {
 
 /**
  * The whole Voice Org API in one stack: a REST API whose routes, handlers and access come
- * from the route manifest (shared/routes.ts), the Lambda TOKEN authorizer, the single
+ * from the route manifest (shared/routes/manifest.ts), the Lambda TOKEN authorizer, the single
  * table (shared/storage/table-definition.ts), the ID token issuer, and the event pipeline
  * (the table's stream, the event bus, the consumers' queues). Each part is built, with its
  * cdk-nag acknowledgements, by its builder in infra/constructs/.

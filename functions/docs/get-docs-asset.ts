@@ -3,6 +3,7 @@ import { NotFoundError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/http-handler';
 import { readScalarBundle } from '../../shared/openapi/reference-files';
 import { IMMUTABLE_CACHE, REFERENCE_ASSETS, referenceConfigScript } from '../../shared/openapi/reference-page';
+import { docsAssetRoute } from '../../shared/routes/docs/get-docs-asset';
 
 const tagged = (representation: CacheableRepresentation) => ({ representation, tag: entityTag(representation.body) });
 const config = tagged(referenceConfigScript());
@@ -16,7 +17,7 @@ const ASSETS = new Map<string, () => ReturnType<typeof tagged>>([
 ]);
 
 /** GET /docs/{asset}: a script of the reference page (Scalar's bundle, its configuration); any other name is 404. */
-export const handler = httpHandler('docsAsset', async (event) => {
+export const handler = httpHandler(docsAssetRoute, async (event) => {
   const asset = ASSETS.get(event.pathParameters?.asset ?? '');
   if (!asset) throw new NotFoundError('ROUTE_NOT_FOUND', 'The API reference has no such file.');
   const { representation, tag } = asset();

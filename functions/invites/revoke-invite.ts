@@ -1,10 +1,11 @@
 import { revokeInvite } from '../../shared/domain/invites/invites';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
+import { revokeInviteRoute } from '../../shared/routes/invites/revoke-invite';
 import { table } from '../../shared/storage/dynamo';
 
 /** DELETE /api/v1/organization/{orgId}/invites/{inviteId} (sends no email, so it bundles no SES client) */
-export const handler = apiHandler('revokeInvite', async ({ caller, path }) => {
+export const handler = apiHandler(revokeInviteRoute, async ({ caller, path }) => {
   await revokeInvite({ db: table(), now: () => new Date() }, caller.orgId, path.inviteId);
   return json(200, { success: true });
 });

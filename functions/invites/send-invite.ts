@@ -2,8 +2,9 @@ import { inviteDeps } from '../../shared/domain/invites/invite-deps';
 import { sendInvite } from '../../shared/domain/invites/invites';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
+import { sendInviteRoute } from '../../shared/routes/invites/send-invite';
 
 /** POST /api/v1/organization/{orgId}/invites */
-export const handler = apiHandler('sendInvite', async ({ caller, body }) => {
+export const handler = apiHandler(sendInviteRoute, async ({ caller, body }) => {
   return json(201, await sendInvite(inviteDeps(), caller, body));
 });

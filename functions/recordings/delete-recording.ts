@@ -3,6 +3,7 @@ import { deleteRecordingPermanently } from '../../shared/domain/recordings/recor
 import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
+import { deleteRecordingRoute } from '../../shared/routes/recordings/delete-recording';
 import { table } from '../../shared/storage/dynamo';
 
 /**
@@ -10,7 +11,7 @@ import { table } from '../../shared/storage/dynamo';
  * A permanent delete is one transaction: the object cleanup consumer removes the recording's
  * related items and files after it commits, so this function has no access to the bucket.
  */
-export const handler = apiHandler('deleteRecording', async ({ caller, path, query }) => {
+export const handler = apiHandler(deleteRecordingRoute, async ({ caller, path, query }) => {
   const deps = { db: table(), now: () => new Date() };
   if (query.permanent === 'true') {
     await deleteRecordingPermanently(deps, caller.orgId, path.recordingId);

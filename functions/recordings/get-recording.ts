@@ -2,10 +2,11 @@ import { recordingView } from '../../shared/domain/recordings/recording-views';
 import { readLiveRecording } from '../../shared/domain/recordings/read-recording';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
+import { getRecordingRoute } from '../../shared/routes/recordings/get-recording';
 import { table } from '../../shared/storage/dynamo';
 
 /** GET /api/v1/organization/{orgId}/recordings/{recordingId} */
-export const handler = apiHandler('getRecording', async ({ caller, path, query }) => {
+export const handler = apiHandler(getRecordingRoute, async ({ caller, path, query }) => {
   const include = query.include ?? [];
   const { recording, parts } = await readLiveRecording(table(), caller.orgId, path.recordingId, include.length > 0);
   return json(200, recordingView(recording, parts, include));

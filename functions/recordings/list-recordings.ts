@@ -1,10 +1,11 @@
 import { listOrganizationRecordings } from '../../shared/domain/recordings/list-recordings';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
+import { listRecordingsRoute } from '../../shared/routes/recordings/list-recordings';
 import { table } from '../../shared/storage/dynamo';
 
 /** GET /api/v1/organization/{orgId}/recordings */
-export const handler = apiHandler('listRecordings', async ({ caller, query }) => {
+export const handler = apiHandler(listRecordingsRoute, async ({ caller, query }) => {
   const list = await listOrganizationRecordings(table(), caller, query);
   return json(200, list);
 });

@@ -1,10 +1,11 @@
 import { removeTemplate } from '../../shared/domain/templates/templates';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
+import { deleteTemplateRoute } from '../../shared/routes/templates/delete-template';
 import { table } from '../../shared/storage/dynamo';
 
 /** DELETE /api/v1/organization/{orgId}/templates/{templateId} */
-export const handler = apiHandler('deleteTemplate', async ({ caller, path }) => {
+export const handler = apiHandler(deleteTemplateRoute, async ({ caller, path }) => {
   await removeTemplate({ db: table(), now: () => new Date() }, caller.orgId, path.templateId);
   return json(200, { success: true });
 });

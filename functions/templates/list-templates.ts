@@ -1,9 +1,10 @@
 import { listOrganizationTemplates } from '../../shared/domain/templates/templates';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
+import { listTemplatesRoute } from '../../shared/routes/templates/list-templates';
 import { table } from '../../shared/storage/dynamo';
 
 /** GET /api/v1/organization/{orgId}/templates?page=&limit= */
-export const handler = apiHandler('listTemplates', async ({ caller, query }) =>
+export const handler = apiHandler(listTemplatesRoute, async ({ caller, query }) =>
   json(200, await listOrganizationTemplates({ db: table(), now: () => new Date() }, caller.orgId, query)),
 );

@@ -2,10 +2,11 @@ import { removeMember } from '../../shared/domain/members/change-member';
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
 import { countMetric } from '../../shared/observability/metrics';
+import { removeMemberRoute } from '../../shared/routes/members/remove-member';
 import { table } from '../../shared/storage/dynamo';
 
 /** DELETE /api/v1/organization/{orgId}/users/{userId}: remove a member, or leave. */
-export const handler = apiHandler('removeMember', async ({ caller, path }) => {
+export const handler = apiHandler(removeMemberRoute, async ({ caller, path }) => {
   const removed = await removeMember({ db: table(), now: () => new Date() }, caller, path.userId);
   countMetric('MembersRemoved');
   return envelope(removed);

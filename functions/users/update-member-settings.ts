@@ -5,10 +5,11 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { logger } from '../../shared/observability/logger';
 import { countMetric } from '../../shared/observability/metrics';
+import { updateMemberSettingsRoute } from '../../shared/routes/users/update-member-settings';
 import { table } from '../../shared/storage/dynamo';
 
 /** PATCH /api/v1/organization/{orgId}/users/{userId}/settings and its public alias. */
-export const handler = apiHandler('updateMemberSettings', async ({ caller, path, body, correlationId }) => {
+export const handler = apiHandler(updateMemberSettingsRoute, async ({ caller, path, body, correlationId }) => {
   const target = { orgId: caller.orgId, userId: path.userId };
   const result = await updateMemberSettings(
     { db: table(), cipher: profileCipher(), models: config().models, now: () => new Date() },

@@ -1,9 +1,10 @@
 import { retryDelivery } from '../../shared/domain/webhooks/deliveries';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
+import { retryWebhookDeliveryRoute } from '../../shared/routes/webhooks/retry-webhook-delivery';
 import { table } from '../../shared/storage/dynamo';
 
 /** POST /api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries/{deliveryId}/retry: 202, attempted as soon as the pipeline carries it. */
-export const handler = apiHandler('retryWebhookDelivery', async ({ caller, path }) =>
+export const handler = apiHandler(retryWebhookDeliveryRoute, async ({ caller, path }) =>
   json(202, await retryDelivery({ db: table(), now: () => new Date() }, caller.orgId, path.webhookId, path.deliveryId)),
 );

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { DomainEvent } from '../../shared/events/event-catalog';
 import { parseInput } from '../../shared/http/validation';
 import { Id } from '../../shared/schemas/common';
-import { EVENT_CONSUMERS } from '../../shared/routes';
+import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { listDeadLetters, pipelineFiles, redriveDeadLetters } from '../local/dead-letter-store';
 import { CliError } from './cli-error';
 import type { CommandSpec } from './command-line';

@@ -4,7 +4,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { METRICS_NAMESPACE, THROTTLED_REQUESTS_METRIC } from '../../shared/observability/metric-names';
 import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseTemplate, type GatewayResponseType } from '../../shared/http/gateway';
-import { listEndpoints, type HttpMethod } from '../../shared/routes';
+import { listEndpoints } from '../../shared/routes/manifest';
+import type { HttpMethod } from '../../shared/routes/route-definition';
 import { acknowledge } from './acknowledge';
 
 /**
@@ -52,7 +53,7 @@ const TOKEN_AUTHORIZER_REASON =
   'The Lambda TOKEN authorizer checks both ID tokens (of the Cognito user pool or the external issuer) and API keys; a Cognito authorizer could not accept API keys or an external issuer.';
 
 /**
- * The REST API: every endpoint of the route manifest (shared/routes.ts) at its path, with its
+ * The REST API: every endpoint of the route manifest (shared/routes/manifest.ts) at its path, with its
  * function as a proxy integration, behind the TOKEN authorizer unless the route is public;
  * a CORS preflight on each path; the gateway responses of shared/http/gateway.ts; a throttled
  * stage with JSON access logs.

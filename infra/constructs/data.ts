@@ -2,7 +2,7 @@ import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type { IdempotencyAction, ProfileKeyAction, RateLimitAction, TableAction, WebhookSecretKeyAction } from '../../shared/routes';
+import type { IdempotencyAction, ProfileKeyAction, RateLimitAction, TableAction, WebhookSecretKeyAction } from '../../shared/function-permissions';
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 import { RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
 import { TABLE } from '../../shared/storage/table-definition';

@@ -8,7 +8,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { EVENT_SOURCE } from '../../shared/events/event-catalog';
-import { EVENT_CONSUMERS, EVENT_PROCESSOR, type EventConsumerDefinition, type EventConsumerName, type EventsAction } from '../../shared/routes';
+import { EVENT_CONSUMERS, EVENT_PROCESSOR, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
+import type { EventsAction } from '../../shared/function-permissions';
 import { acknowledge } from './acknowledge';
 
 /**
@@ -109,7 +110,7 @@ export interface EventPipeline {
 }
 
 /**
- * The event pipeline, from the manifest (shared/routes.ts): the table's stream feeds the
+ * The event pipeline, from shared/events/event-functions.ts: the table's stream feeds the
  * event processor (EVENT_PROCESSOR), which puts domain events on the bus; for each consumer
  * of EVENT_CONSUMERS, a rule sends the types it names to its queue, its function reads the
  * queue, and a message that failed maxAttempts times moves to the consumer's dead-letter

@@ -5,7 +5,9 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ConfigVariable } from '../../shared/config';
-import { AUTHORIZER, listFunctions, type FunctionDefinition, type RoutePermissions } from '../../shared/routes';
+import { AUTHORIZER } from '../../shared/auth/authorizer-function';
+import type { FunctionPermissions } from '../../shared/function-permissions';
+import { listFunctions, type FunctionDefinition } from '../function-list';
 import { acknowledge } from './acknowledge';
 import { referenceFileHooks } from './reference-files';
 import type { DataStore } from './data';
@@ -74,9 +76,10 @@ export interface StackFunctions {
 }
 
 /**
- * Adds one function per function of the route manifest (shared/routes.ts), each with the
- * environment and the IAM grants its manifest permissions ask for, and nothing more; the
- * authorizer alone also gets the ID token settings.
+ * Adds one function per function of the stack (infra/function-list.ts: the routes' handler
+ * modules, the authorizer, the event functions), each with the environment and the IAM grants
+ * its declared permissions ask for, and nothing more; the authorizer alone also gets the ID
+ * token settings.
  */
 export function addFunctions(stack: Stack, props: FunctionsProps): StackFunctions {
   const { data, recordings, mail, eventBus, identity, logRetention, stage, retention = {}, tenantLimits = {} } = props;
@@ -91,7 +94,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
     ...(tenantLimits.burst === undefined ? {} : { RATE_LIMIT_DEFAULT_BURST: String(tenantLimits.burst) }),
     ...(tenantLimits.dailyQuota === undefined ? {} : { RATE_LIMIT_DEFAULT_DAILY_QUOTA: String(tenantLimits.dailyQuota) }),
   };
-  const environmentFor = (permissions: RoutePermissions): FunctionEnvironment => ({
+  const environmentFor = (permissions: FunctionPermissions): FunctionEnvironment => ({
     TABLE_NAME: data.table.tableName,
     NODE_OPTIONS: '--enable-source-maps',
     ...settings,
@@ -103,7 +106,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
     ...(permissions.idempotency?.length ? { IDEMPOTENCY_TABLE_NAME: data.idempotencyTable.tableName } : {}),
     ...(permissions.rateLimit?.length ? { RATE_LIMIT_TABLE_NAME: data.rateLimitTable.tableName, ...limitSettings } : {}),
   });
-  const grant = (role: iam.IRole, permissions: RoutePermissions) => {
+  const grant = (role: iam.IRole, permissions: FunctionPermissions) => {
     if (permissions.table?.length) data.grantTable(role, permissions.table);
     if (permissions.idempotency?.length) data.grantIdempotencyTable(role, permissions.idempotency);
     if (permissions.rateLimit?.length) data.grantRateLimitTable(role, permissions.rateLimit);
@@ -127,7 +130,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
   const byHandler = new Map(listFunctions().map((definition) => [definition.handler, build(definition)] as const));
   const forHandler = (handlerModule: string): NodejsFunction => {
     const fn = byHandler.get(handlerModule);
-    if (!fn) throw new Error(`No function for ${handlerModule}: the route manifest (shared/routes.ts) does not name it.`);
+    if (!fn) throw new Error(`No function for ${handlerModule}: the function list (infra/function-list.ts) does not name it.`);
     return fn;
   };
   return { authorizer: forHandler(AUTHORIZER.handler), forHandler };

@@ -1,6 +1,6 @@
 import type { Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { MailAction } from '../../shared/routes';
+import type { MailAction } from '../../shared/function-permissions';
 
 /** Invitation emails: a verified SES identity (domain or address), the sender address, and the web app's URL. */
 export interface MailSettings {

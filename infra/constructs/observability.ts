@@ -3,7 +3,7 @@ import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, SERVICE_NAME, THROTTLED_REQUESTS_METRIC, type BusinessMetric } from '../../shared/observability/metric-names';
-import { listFunctions, type FunctionDefinition } from '../../shared/routes';
+import { listFunctions, type FunctionDefinition } from '../function-list';
 import type { AlarmNotifications } from './alarm-topic';
 import type { DeadLetterQueue } from './events';
 

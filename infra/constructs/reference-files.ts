@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { openApiDocument } from '../../shared/openapi/document';
 import { REFERENCE_FILES, SCALAR_BUNDLE_SOURCE, type ReferenceFile } from '../../shared/openapi/reference-files';
-import { ROUTES } from '../../shared/routes';
+import { ROUTES } from '../../shared/routes/manifest';
 
 /** The OpenAPI document generated once per synth, in a temporary file removed when the process exits. */
 let documentFile: string | undefined;

@@ -3,7 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
-import type { BucketAction } from '../../shared/routes';
+import type { BucketAction } from '../../shared/function-permissions';
 import { acknowledge } from './acknowledge';
 
 /** Where recording files are uploaded (recordings/<org>/<recording>/<file>). */

@@ -11,7 +11,8 @@ import type {
 } from 'aws-lambda';
 import { correlationIdFrom, corsPreflightHeaders, GATEWAY, renderGatewayResponse, type GatewayResponseType } from '../../shared/http/gateway';
 import { createPathMatcher } from '../../shared/http/path-template';
-import { listEndpoints, type Endpoint } from '../../shared/routes';
+import { listEndpoints } from '../../shared/routes/manifest';
+import type { Endpoint } from '../../shared/routes/route-definition';
 import { lambdaContext, methodArnFor, proxyEvent, tokenAuthorizerEvent } from './lambda-events';
 
 const RAW = Symbol('raw response');

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import type { DomainEvent } from '../../shared/events/event-catalog';
 import { processStreamRecords } from '../../shared/events/stream-processor';
-import { EVENT_CONSUMERS, type EventConsumerDefinition, type EventConsumerName } from '../../shared/routes';
+import { EVENT_CONSUMERS, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
 import { ConsumerQueue, type ConsumerQueueOptions } from './consumer-queue';
 import { pipelineFiles, takeRedriven, writeDeadLetter } from './dead-letter-store';
 import { StreamReader, type StreamReaderOptions } from './stream-reader';

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundledFunctions } from './assembly';
-import { EVENTS_DIR, eventFileText, placeholderSetup, sampleEvents } from './sample-events';
+import { EVENTS_DIR, eventFileText, sampleEvents } from './function-events';
+import { placeholderSetup } from './sample-setup';
 
 /**
  * Writes one sample event per Lambda function to events/<function>.json, generated from the
- * route manifest (infra/sam/sample-events.ts), for `sam local invoke -e`:
+ * route manifest (infra/sam/function-events.ts), for `sam local invoke -e`:
  *
  *   npx tsx infra/sam/generate-events.ts          # write (and delete events of removed functions)
  *   npx tsx infra/sam/generate-events.ts --check  # exit 1 when a file is missing, stale or extra

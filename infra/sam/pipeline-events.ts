@@ -4,7 +4,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { principalFromContext } from '../../shared/auth/principal';
 import { eventsOfRecord } from '../../shared/events/change-events';
 import { EVENT_SOURCE, type Actor, type DomainEvent } from '../../shared/events/event-catalog';
-import { EVENT_CONSUMERS, type EventConsumerName } from '../../shared/routes';
+import { EVENT_CONSUMERS, type EventConsumerName } from '../../shared/events/event-functions';
 import type { ChangeStamp } from '../../shared/storage/change-stamp';
 import { inviteItem, QUEUED_DELIVERY, type InviteRecord } from '../../shared/storage/invite-items';
 import { keys } from '../../shared/storage/keys';
@@ -13,10 +13,10 @@ import { TABLE } from '../../shared/storage/table-definition';
 import { templateItem, type TemplateRecord } from '../../shared/storage/template-items';
 import { trashTimerItem } from '../../shared/storage/trash-timers';
 import { deliveryItem, type DeliveryRecord } from '../../shared/storage/webhook-items';
-import type { SampleSetup } from './sample-events';
+import type { SampleSetup } from './sample-setup';
 
 /**
- * The sample events of the event pipeline's functions (infra/sam/sample-events.ts lists them
+ * The sample events of the event pipeline's functions (infra/sam/function-events.ts lists them
  * with the others): the table stream batch the event processor receives, and for each
  * consumer the SQS messages its queue delivers. The consumers' events are the processor's own
  * derivation of that batch (shared/events/change-events.ts), so they are exactly what the

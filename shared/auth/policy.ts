@@ -1,4 +1,4 @@
-import type { Endpoint, RouteAccess } from '../routes';
+import type { Endpoint, RouteAccess } from '../routes/route-definition';
 import { ForbiddenError, ValidationError } from '../http/errors';
 import type { TableContext } from '../storage/dynamo';
 import type { Membership } from '../storage/membership-items';

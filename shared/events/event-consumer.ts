@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { instrumented, type LambdaHandler } from '../observability/instrumentation';
 import { logger } from '../observability/logger';
-import { EVENT_CONSUMERS, type EventConsumerName } from '../routes';
+import { EVENT_CONSUMERS, type EventConsumerName } from './event-functions';
 import { withChangeContext } from '../storage/change-stamp';
 import { DomainEventSchema, type DomainEvent } from './event-catalog';
 

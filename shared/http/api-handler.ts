@@ -1,9 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { admitsKind, type Caller, type CallerFor, type KindsOf, type PrincipalFor } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { countsAgainstRateLimits, ROUTES, takesIdempotencyKey, type RouteAccess, type RouteName } from '../routes';
-import type { RouteBody, RoutePath, RouteQuery } from '../schemas/route-requests';
-import { ROUTE_REQUESTS } from '../schemas/route-requests';
+import { countsAgainstRateLimits, takesIdempotencyKey, type RouteAccess, type RouteBody, type RouteDefinition, type RoutePath, type RouteQuery } from '../routes/route-definition';
 import { config } from '../config';
 import { createTenantLimiter, type TenantLimiter } from '../domain/rate-limits/tenant-limiter';
 import { actorOf } from '../events/actor';
@@ -22,14 +20,14 @@ import { routePolicy } from './middlewares/route-policy';
 import { routeRequest } from './middlewares/route-request';
 import { tenantRateLimit } from './middlewares/tenant-rate-limit';
 
-/** Routes behind the authorizer. */
-type AuthenticatedRoute = { [R in RouteName]: (typeof ROUTES)[R]['access'] extends 'public' ? never : R }[RouteName];
-/** Authenticated routes that act in an organization (all but accepting an invitation). */
-export type OrganizationRoute = { [R in AuthenticatedRoute]: (typeof ROUTES)[R] extends { orgless: true } ? never : R }[AuthenticatedRoute];
-/** Authenticated routes that act in no organization yet. */
-export type OrglessRoute = Exclude<AuthenticatedRoute, OrganizationRoute>;
+/** A route behind the authorizer. */
+type AuthenticatedRoute = RouteDefinition & { access: RouteAccess };
+/** An authenticated route that acts in an organization (all but accepting an invitation). */
+export type OrganizationRoute = AuthenticatedRoute & { orgless?: false };
+/** An authenticated route that acts in no organization yet. */
+export type OrglessRoute = AuthenticatedRoute & { orgless: true };
 
-type AccessOf<R extends AuthenticatedRoute> = (typeof ROUTES)[R]['access'];
+type AccessOf<R extends AuthenticatedRoute> = R['access'];
 
 /** What an authenticated route's handler receives: the request validated by its route's schemas, and who sent it. */
 export interface ApiRequest<R extends AuthenticatedRoute> {
@@ -50,23 +48,23 @@ export interface OrganizationRequest<R extends OrganizationRoute> extends ApiReq
 type Handle<Request> = (request: Request) => Promise<APIGatewayProxyResult>;
 
 /**
- * An authenticated organization route: the shared HTTP stack, then the middlewares of an
- * authenticated route (JSON body when the route takes one, the authorizer's principal, the
- * route's request schemas, the route policy of the manifest). A handler module is then
- * just: call the domain, shape the response.
+ * An authenticated organization route, from its definition (its route module's, the one the
+ * handler imports): the shared HTTP stack, then the middlewares of an authenticated route (JSON
+ * body when the route takes one, the authorizer's principal, the route's request schemas, the
+ * route's access policy). A handler module is then just: call the domain, shape the response.
  */
-export function apiHandler<R extends OrganizationRoute>(routeName: R, handle: Handle<OrganizationRequest<R>>) {
-  return authenticatedHandler(routeName, (context, request) => {
+export function apiHandler<const R extends OrganizationRoute>(route: R, handle: Handle<OrganizationRequest<R>>) {
+  return authenticatedHandler(route, (context, request) => {
     const { caller } = context;
-    if (!caller || !admits(routeName, caller)) throw new Error(`${routeName}: the route policy left no caller the route admits`);
+    if (!caller || !admits(route, caller)) throw new Error(`${route.name}: the route policy left no caller the route admits`);
     // Every write of the request is stamped with who made it and the request's correlation id: its events name them.
     return withChangeContext({ actor: actorOf(caller), correlationId: request.correlationId }, () => handle({ ...request, caller }));
   });
 }
 
 /** An authenticated route that acts in no organization yet (accepting an invitation): a principal, no caller. */
-export function orglessHandler<R extends OrglessRoute>(routeName: R, handle: Handle<ApiRequest<R>>) {
-  return authenticatedHandler(routeName, (_context, request) => {
+export function orglessHandler<const R extends OrglessRoute>(route: R, handle: Handle<ApiRequest<R>>) {
+  return authenticatedHandler(route, (_context, request) => {
     // A user signing in for the first time has no user id yet: the domain names the actor once it has one.
     const principal: Principal = request.principal;
     const actor: Actor | null = principal.kind !== 'org_key' && principal.userId ? { kind: 'user', id: principal.userId } : null;
@@ -85,18 +83,18 @@ function tenantLimiter(): TenantLimiter {
   return limiter;
 }
 
-function authenticatedHandler<R extends AuthenticatedRoute>(routeName: R, handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>) {
-  const takesBody = 'body' in ROUTE_REQUESTS[routeName];
+function authenticatedHandler<R extends AuthenticatedRoute>(route: R, handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>) {
+  const takesBody = Boolean(route.request?.body);
   // Idempotency-Key comes after the policy and the rate limit: only an authorized, admitted caller reserves a key.
-  const keyed = takesIdempotencyKey(ROUTES[routeName]) ? [idempotency(routeName, idempotencyStore)] : [];
-  const rateLimit = countsAgainstRateLimits(ROUTES[routeName]) ? tenantRateLimit(tenantLimiter) : undefined;
+  const keyed = takesIdempotencyKey(route) ? [idempotency(route.name, idempotencyStore)] : [];
+  const rateLimit = countsAgainstRateLimits(route) ? tenantRateLimit(tenantLimiter) : undefined;
   return httpHandler(
-    routeName,
+    route,
     async (event, context) => {
       // A key seen before: its stored response, and nothing runs again.
       if (context.idempotentReplay) return context.idempotentReplay;
       const { principal, input } = context;
-      if (!principal || !input || !admits(routeName, principal)) throw new Error(`${routeName}: the authenticated route middlewares did not run`);
+      if (!principal || !input || !admits(route, principal)) throw new Error(`${route.name}: the authenticated route middlewares did not run`);
       // The input was parsed by exactly this route's schemas (routeRequest), which these types are inferred from.
       const validated = input as { path: RoutePath<R>; query: RouteQuery<R>; body: RouteBody<R> };
       return handle(context, { event, principal, path: validated.path, query: validated.query, body: validated.body, correlationId: context.correlationId });
@@ -105,7 +103,7 @@ function authenticatedHandler<R extends AuthenticatedRoute>(routeName: R, handle
       ...(takesBody ? [jsonBodyParser()] : []),
       authorizationContext(),
       ...(rateLimit ? [rateLimit.forKey] : []),
-      routeRequest(routeName),
+      routeRequest(route),
       routePolicy(table),
       ...(rateLimit ? [rateLimit.forMember] : []),
       ...keyed,
@@ -114,7 +112,7 @@ function authenticatedHandler<R extends AuthenticatedRoute>(routeName: R, handle
 }
 
 /** Whether the route's access rule admits this credential kind (the policy already refused any other with 403). */
-function admits<R extends AuthenticatedRoute, T extends Principal | Caller>(routeName: R, who: T): who is Extract<T, { kind: KindsOf<AccessOf<R>> }> {
-  const access: RouteAccess = ROUTES[routeName].access;
+function admits<R extends AuthenticatedRoute, T extends Principal | Caller>(route: R, who: T): who is Extract<T, { kind: KindsOf<AccessOf<R>> }> {
+  const access: RouteAccess = route.access;
   return admitsKind(access, who.kind);
 }

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Caller } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import type { Endpoint } from '../routes';
+import type { Endpoint } from '../routes/route-definition';
 
 /** A request's path, query and body after its route's schemas validated them. */
 export interface ValidatedInput {

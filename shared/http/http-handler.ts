@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { instrumentation } from '../observability/instrumentation';
 import { logger } from '../observability/logger';
-import type { RouteName } from '../routes';
+import type { RouteDefinition } from '../routes/route-definition';
 import type { HttpContext, HttpMiddleware } from './http-context';
 import { correlationId } from './middlewares/correlation-id';
 import { corsHeaders } from './middlewares/cors-headers';
@@ -19,11 +19,11 @@ type Handle = (event: APIGatewayProxyEvent, context: HttpContext) => Promise<API
  * mapping of errors to the envelope. It touches no storage, so a function that needs none
  * (health) bundles none.
  */
-export function httpHandler(routeName: RouteName, handle: Handle, middlewares: HttpMiddleware[] = []) {
+export function httpHandler(route: Pick<RouteDefinition, 'name'>, handle: Handle, middlewares: HttpMiddleware[] = []) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>()
     .use(instrumentation())
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(correlationId(routeName))
+    .use(correlationId(route.name))
     .use(corsHeaders())
     .use(middlewares)
     .use(errorResponse())

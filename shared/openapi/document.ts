@@ -2,18 +2,20 @@ import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { INTEGER_PARAMETERS } from '../http/validation';
 import { IDEMPOTENCY_HEADERS, IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../http/middlewares/idempotency';
-import { countsAgainstRateLimits, isOperation, listEndpoints, takesIdempotencyKey, type Endpoint, type OperationEndpoint, type RouteDefinition } from '../routes';
+import { isOperation, listEndpoints, ROUTE_DOCS, type OperationEndpoint } from '../routes/manifest';
+import { countsAgainstRateLimits, takesIdempotencyKey, type Endpoint, type RouteDefinition, type RouteRequest } from '../routes/route-definition';
+import type { ErrorStatus } from '../routes/route-docs';
 import { IDEMPOTENCY_TABLE } from '../storage/idempotency-table-definition';
 import { SHAPE_ALTERNATIVES } from '../schemas/common';
 import { ErrorEnvelope } from '../schemas/envelopes';
-import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteRequest } from '../schemas/route-requests';
+import { pathSchema, querySchemaOf } from '../schemas/request-parameters';
 import { ERROR_CODES, type ErrorCode } from '../http/error-codes';
-import { ROUTE_EXAMPLES } from './examples';
-import { refusalsOf, ROUTE_DOCS, SCHEMA_COMPONENTS, type ErrorStatus } from './route-docs';
+import { SCHEMA_COMPONENTS } from './components';
+import { refusalsOf } from './refusals';
 
 /**
- * The OpenAPI 3.1 document of the API, generated from the route manifest (shared/routes.ts)
- * and the valibot schemas (shared/openapi/route-docs.ts). Never written by hand: the local
+ * The OpenAPI 3.1 document of the API, generated from the route manifest (shared/routes/manifest.ts:
+ * each route's definition and docs, from its route module) and the valibot schemas. Never written by hand: the local
  * server serves it at /api/v1/openapi.json and the integration tests hold every response to it.
  */
 
@@ -233,11 +235,11 @@ export function operationIdOf(endpoint: Endpoint): string {
 
 function operation(endpoint: OperationEndpoint): Json {
   const doc = ROUTE_DOCS[endpoint.routeName];
-  const examples = ROUTE_EXAMPLES[endpoint.routeName];
-  const request: RouteRequest = ROUTE_REQUESTS[endpoint.routeName];
+  const { examples } = doc;
+  const request: RouteRequest = endpoint.route.request ?? {};
   const parameters: Json[] = [
     ...parametersOf(jsonSchema(pathSchema(endpoint.path), 'input'), 'path'),
-    ...parametersOf(jsonSchema(querySchema(endpoint.routeName), 'input'), 'query'),
+    ...parametersOf(jsonSchema(querySchemaOf(endpoint.route), 'input'), 'query'),
   ];
   if (endpoint.orgSource === 'credential') {
     // The public aliases take the organization from the API key; an ID token names it.

@@ -1,5 +1,4 @@
 import type { CacheableRepresentation } from '../http/cached-response';
-import type { ROUTES } from '../routes';
 
 /**
  * The interactive API reference at /docs: Scalar's API reference (@scalar/api-reference) of
@@ -12,9 +11,9 @@ import type { ROUTES } from '../routes';
 /** The version of @scalar/api-reference installed (a unit test holds it to package.json): it names the bundle's URL, so that URL may be cached for good. */
 export const SCALAR_VERSION = '1.72.1';
 
-/** The manifest's paths (typed by it, so they cannot drift; a type import keeps the manifest out of the bundles). */
-export const DOCS_PATH: (typeof ROUTES)['docsPage']['path'] = '/docs';
-export const OPENAPI_PATH: (typeof ROUTES)['openApiDocument']['path'] = '/api/v1/openapi.json';
+/** The paths of the page and of the document: their route modules (shared/routes/docs/) serve them at these. */
+export const DOCS_PATH = '/docs';
+export const OPENAPI_PATH = '/api/v1/openapi.json';
 /** The element the reference mounts on. */
 const MOUNT_ID = 'voice-org-reference';
 

@@ -31,7 +31,8 @@ import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { BUNDLE_SETTINGS } from '../../infra/constructs/functions';
 import { bundledFunctions } from '../../infra/sam/assembly';
 import { VoiceOrgStack } from '../../infra/stack';
-import { listFunctions, type RoutePermissions } from '../../shared/routes';
+import { listFunctions } from '../../infra/function-list';
+import type { FunctionPermissions } from '../../shared/function-permissions';
 import { median, printTable, reportHeader, round, secondsSince, writeReport } from './support/bench-harness';
 import { runAlone, startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
 
@@ -43,7 +44,7 @@ const SAMPLES = Number(process.env.BUNDLES_BENCH_SAMPLES ?? 7);
 const SIZE_GOAL = 1.1;
 const LOAD_GOAL = 1.2;
 /** The permissions of a function that uses DynamoDB and nothing else. */
-const DYNAMODB_PERMISSIONS: readonly (keyof RoutePermissions)[] = ['table', 'idempotency'];
+const DYNAMODB_PERMISSIONS: readonly (keyof FunctionPermissions)[] = ['table', 'idempotency'];
 const SETTINGS_HANDLER = 'functions/users/get-member-settings';
 
 /** esbuild's options for a handler as the stack bundles it (what NodejsFunction passes esbuild). */
@@ -87,8 +88,8 @@ interface BundlesReport {
 }
 
 /** Whether a function's manifest permissions are DynamoDB's only (the 1.1x goal applies to them). */
-function usesOnlyDynamoDb(permissions: RoutePermissions): boolean {
-  const used = (Object.keys(permissions) as (keyof RoutePermissions)[]).filter((name) => (permissions[name]?.length ?? 0) > 0);
+function usesOnlyDynamoDb(permissions: FunctionPermissions): boolean {
+  const used = (Object.keys(permissions) as (keyof FunctionPermissions)[]).filter((name) => (permissions[name]?.length ?? 0) > 0);
   return used.length > 0 && used.every((name) => DYNAMODB_PERMISSIONS.includes(name));
 }
 

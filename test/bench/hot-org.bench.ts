@@ -37,7 +37,7 @@ import type { Scope } from '../../shared/auth/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import type { UserKeyCaller } from '../../shared/auth/policy';
 import { createUpload } from '../../shared/domain/recordings/create-upload';
-import { ROUTES } from '../../shared/routes';
+import { ROUTES } from '../../shared/routes/manifest';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { UploadUrlBody } from '../../shared/schemas/recordings';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
@@ -54,7 +54,7 @@ const RESULTS_FILE = path.resolve(__dirname, '../../bench-results/hot-org.json')
 
 /** Requests sent at once for one organization. */
 const HOT_REQUESTS = 200;
-/** What a personal key may do (as infra/sam/sample-events.ts's PERSONAL_KEY_SCOPES). */
+/** What a personal key may do (as infra/sam/sample-setup.ts's PERSONAL_KEY_SCOPES). */
 const PERSONAL_KEY_SCOPES: Scope[] = ['recordings:read', 'recordings:write'];
 const READER_SCOPES: Scope[] = ['users:read', 'recordings:read'];
 const UPLOAD_MAX_BYTES = 1024 ** 3;

@@ -14,7 +14,7 @@
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { ROUTES } from '../../shared/routes';
+import { ROUTES } from '../../shared/routes/manifest';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { call } from '../support/api';
 import { buildOrg } from '../support/org-builder';

@@ -40,7 +40,7 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import { LOCAL } from '../../infra/local/local-config';
 import type { LocalRuntime } from '../../infra/local/runtime-file';
 import { createTenantLimiter } from '../../shared/domain/rate-limits/tenant-limiter';
-import { ROUTES } from '../../shared/routes';
+import { ROUTES } from '../../shared/routes/manifest';
 import { windowMillisecondsOf, type OrganizationLimits } from '../../shared/domain/rate-limits/limits';
 import { counterIds, createRateLimitCounters, type RateLimitCounters } from '../../shared/storage/rate-limit-counters';
 import { RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';

@@ -2,7 +2,8 @@ import type { Role, Scope } from '../../shared/auth/access';
 import { authorizeCaller, requireCallerAccess, type Caller } from '../../shared/auth/policy';
 import type { Principal } from '../../shared/auth/principal';
 import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
-import { listEndpoints, type Endpoint, type RouteName } from '../../shared/routes';
+import { listEndpoints, type RouteName } from '../../shared/routes/manifest';
+import type { Endpoint } from '../../shared/routes/route-definition';
 import { localDeployment, unique } from '../support/api';
 
 /**

@@ -3,7 +3,8 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { stackPropsFromContext } from '../../infra/context';
 import { ALARM_DEFAULTS, ALARM_RULES } from '../../infra/constructs/observability';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, SERVICE_NAME, THROTTLED_REQUESTS_METRIC } from '../../shared/observability/metric-names';
-import { EVENT_CONSUMERS, listFunctions } from '../../shared/routes';
+import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
+import { listFunctions } from '../../infra/function-list';
 import { functionLogicalId, functionStatements, onlyLogicalId, synth, type Json } from './template';
 
 /**

@@ -7,7 +7,8 @@ import { API_MIN_COMPRESSION_KIB } from '../../infra/constructs/api';
 import { FUNCTIONS_WITH_REFERENCE_FILES, referenceFileHooks } from '../../infra/constructs/reference-files';
 import { openApiDocument } from '../../shared/openapi/document';
 import { REFERENCE_FILES, SCALAR_BUNDLE_SOURCE } from '../../shared/openapi/reference-files';
-import { listEndpoints, listHandlers, ROUTES } from '../../shared/routes';
+import { listEndpoints, ROUTES } from '../../shared/routes/manifest';
+import { listHandlers } from '../../infra/function-list';
 import { functionLogicalId, onlyLogicalId, synth, type Json } from './template';
 
 /**

@@ -5,7 +5,10 @@ import { ACCESS_LOG_FORMAT } from '../../infra/constructs/api';
 import { STACK_DEFAULTS, VoiceOrgStack } from '../../infra/stack';
 import { CONFIG_VARIABLES } from '../../shared/config';
 import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, type GatewayResponseType } from '../../shared/http/gateway';
-import { countsAgainstRateLimits, EVENT_CONSUMERS, EVENT_HANDLERS, listEndpoints, listFunctions, listHandlers, ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
+import { countsAgainstRateLimits, type RouteDefinition } from '../../shared/routes/route-definition';
+import { EVENT_CONSUMERS, EVENT_HANDLERS } from '../../shared/events/event-functions';
+import { listEndpoints, ROUTES, type RouteName } from '../../shared/routes/manifest';
+import { listFunctions, listHandlers } from '../../infra/function-list';
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 import { RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
 import { TABLE } from '../../shared/storage/table-definition';
@@ -27,7 +30,7 @@ import {
 
 /**
  * The synthesized CloudFormation template of VoiceOrgStack, checked against the route
- * manifest (shared/routes.ts), the gateway definition and the table definition: every
+ * manifest (shared/routes/manifest.ts), the gateway definition and the table definition: every
  * expectation is computed from them, so a route added later is covered without editing this file.
  */
 

@@ -1,6 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { INTERNAL_EVENT_TYPES } from '../../shared/events/event-catalog';
-import { EVENT_CONSUMERS, listFunctions, ROUTES } from '../../shared/routes';
+import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
+import { listFunctions } from '../../infra/function-list';
+import { ROUTES } from '../../shared/routes/manifest';
 import { actionsOf, functionLogicalId, functionStatements, onlyLogicalId, synth, type Json } from './template';
 
 /**

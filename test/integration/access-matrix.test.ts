@@ -1,10 +1,11 @@
 import { roleAtLeast } from '../../shared/auth/access';
 import { apiKeyIdFromHash, generateApiKey, hashApiKey } from '../../shared/auth/api-key-secrets';
 import { revokeApiKey } from '../../shared/operations/api-keys';
-import { listEndpoints, type Endpoint } from '../../shared/routes';
+import { listEndpoints, SAMPLE_REQUESTS, type RouteName } from '../../shared/routes/manifest';
+import type { Endpoint } from '../../shared/routes/route-definition';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { queryAll } from '../../shared/storage/query-all';
-import { SAMPLE_REQUESTS, type SampleIds } from '../../infra/sam/sample-events';
+import type { SampleIds } from '../../shared/routes/sample-request';
 import { ACCESS_REFUSAL_CODES, credentialClasses, expectedAccess, type CredentialClass, type ExpectedAccess, type MembershipOf } from '../support/access-policy';
 import { call, idp, idTokenFor, localDeployment, seed, unique, type ApiResponse, type SentEmail } from '../support/api';
 import { SAMPLE_WEBHOOK_URL, sampleEmailDomain, seedSampleData } from '../support/sample-data';
@@ -15,7 +16,7 @@ import { inPool } from '../bench/support/bench-harness';
  * The access matrix: every endpoint of the route manifest (routes and public aliases) called
  * with every class of credential (test/support/access-policy.ts), each expectation computed
  * from the route's access policy, never listed by hand. Each request is a valid one (the
- * route's sample request of infra/sam/sample-events.ts, on data seeded for it), so only
+ * route's sample request of its route module, on data seeded for it), so only
  * the credential decides. Every refused call to a mutating endpoint is proven harmless by a
  * read-back: the whole of both organizations' items and the invitation emails are
  * snapshotted before the refused calls and compared after them; the allowed calls then
@@ -162,7 +163,7 @@ async function forgedIdToken(person: Person, how: 'wrong_signature' | 'alg_none'
 // Requests, read-backs and checks
 
 /** The endpoint's sample request, on this world's ids; the organization is always named (path, or org_id on the alias). */
-function requestOf(endpoint: Endpoint): { method: string; path: string; body?: unknown } {
+function requestOf(endpoint: Endpoint<RouteName>): { method: string; path: string; body?: unknown } {
   const sample = SAMPLE_REQUESTS[endpoint.routeName](ids);
   const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = name === 'orgId' ? orgId : sample.path?.[name];
@@ -216,7 +217,7 @@ type Outcome = { response: ApiResponse } | { failure: string };
 const unauthorizedAnswers: { label: string; wwwAuthenticate: string | null }[] = [];
 let requestsSent = 0;
 
-async function send(endpoint: Endpoint, c: Case): Promise<Outcome> {
+async function send(endpoint: Endpoint<RouteName>, c: Case): Promise<Outcome> {
   const { method, path, body } = requestOf(endpoint);
   requestsSent++;
   try {
@@ -234,7 +235,7 @@ async function send(endpoint: Endpoint, c: Case): Promise<Outcome> {
  * 2xx or a 4xx about the resource's state (404 once deleted, 409 once revoked, 403
  * INVITE_EMAIL_MISMATCH), never a 400 (the request is valid), an access code or a 5xx.
  */
-function mismatch(endpoint: Endpoint, c: Case, outcome: Outcome): string | undefined {
+function mismatch(endpoint: Endpoint<RouteName>, c: Case, outcome: Outcome): string | undefined {
   if ('failure' in outcome) return outcome.failure;
   const { status, body } = outcome.response;
   const got = `${status} ${body?.error ?? ''}`.trim();

@@ -12,15 +12,10 @@ import { JWKS_PATH } from '../../infra/local/identity-provider';
 import { LOCAL } from '../../infra/local/local-config';
 import { bundledFunctions, bundleSources, type BundledFunction } from '../../infra/sam/assembly';
 import { sampleDomainEvents } from '../../infra/sam/pipeline-events';
-import {
-  PERSONAL_KEY_SCOPES,
-  sampleAuthorizerEvent,
-  sampleEvents,
-  sampleProxyEvent,
-  type CredentialName,
-  type SampleEvent,
-  type SampleSetup,
-} from '../../infra/sam/sample-events';
+import { PERSONAL_KEY_SCOPES, type SampleSetup } from '../../infra/sam/sample-setup';
+import { sampleAuthorizerEvent, sampleProxyEvent } from '../../infra/sam/request-events';
+import { sampleEvents, type SampleEvent } from '../../infra/sam/function-events';
+import type { CredentialName } from '../../shared/routes/sample-request';
 import { VoiceOrgStack } from '../../infra/stack';
 import { SCOPES } from '../../shared/auth/access';
 import { openApiDocument } from '../../shared/openapi/document';
@@ -29,7 +24,11 @@ import { REFERENCE_ASSETS } from '../../shared/openapi/reference-page';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
 import { EVENT_SOURCE } from '../../shared/events/event-catalog';
-import { AUTHORIZER, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listFunctions, listHandlers, ROUTES, type RouteName, type RoutePermissions } from '../../shared/routes';
+import { AUTHORIZER } from '../../shared/auth/authorizer-function';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR } from '../../shared/events/event-functions';
+import { listFunctions, listHandlers } from '../../infra/function-list';
+import { ROUTES, type RouteName } from '../../shared/routes/manifest';
+import type { FunctionPermissions } from '../../shared/function-permissions';
 import { keys } from '../../shared/storage/keys';
 import { idTokenFor, localDeployment } from '../support/api';
 import { emailsTo } from '../support/invite-mail';
@@ -47,8 +46,8 @@ import { sampleEmailDomain, sampleIds, seedSampleData } from '../support/sample-
 const STACK_NAME = 'VoiceOrgApi-artefacts';
 const { runtime, dataDir, db } = localDeployment();
 
-/** What a function's role may do, from the manifest (shared/routes.ts: routes, the authorizer, event handlers). */
-const permissionsOf = (handler: string): RoutePermissions => {
+/** What a function's role may do, from the function list (infra/function-list.ts: routes, the authorizer, event functions). */
+const permissionsOf = (handler: string): FunctionPermissions => {
   const definition = listFunctions().find((f) => f.handler === handler);
   if (!definition) throw new Error(`${handler} is not a function of the manifest`);
   return definition.permissions;
@@ -62,7 +61,7 @@ const CLIENTS = [
   { name: 'S3', permissions: ['bucket'], pkg: '@aws-sdk/client-s3', markers: ['S3Client', 'AmazonS3'] },
   { name: 'EventBridge', permissions: ['events'], pkg: '@aws-sdk/client-eventbridge', markers: ['EventBridgeClient', 'AWSEvents'] },
   { name: 'SQS', permissions: ['queue'], pkg: '@aws-sdk/client-sqs', markers: ['SQSClient', 'AmazonSQS'] },
-] as const satisfies readonly { name: string; permissions: readonly (keyof RoutePermissions)[]; pkg: string; markers: readonly string[] }[];
+] as const satisfies readonly { name: string; permissions: readonly (keyof FunctionPermissions)[]; pkg: string; markers: readonly string[] }[];
 
 /** A bundle's size budget: the largest today (KMS encryption SDK) is about 1 MB minified. */
 const MAX_BUNDLE_BYTES = 2 * 1024 * 1024;

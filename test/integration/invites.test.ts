@@ -10,7 +10,7 @@ import { eventConsumer } from '../../shared/events/event-consumer';
 import { actorOf } from '../../shared/events/actor';
 import type { DomainEvent } from '../../shared/events/event-catalog';
 import { createSesMailer, MailError } from '../../shared/mail/mailer';
-import { EVENT_CONSUMERS } from '../../shared/routes';
+import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { withChangeContext } from '../../shared/storage/change-stamp';
 import { call, eventually, expectFailure, idp, idTokenFor, localDeployment, once, seed, sentEmails, TIMESTAMP, type ApiResponse, unique } from '../support/api';
 import { eventsInclude, queuedEvents } from '../support/events';

@@ -1,4 +1,4 @@
-import { isOperation, listEndpoints } from '../../shared/routes';
+import { isOperation, listEndpoints } from '../../shared/routes/manifest';
 import { REFERENCE_ASSETS, REFERENCE_CSP, SCALAR_VERSION } from '../../shared/openapi/reference-page';
 import { localDeployment } from '../support/api';
 

@@ -1,13 +1,13 @@
-import { SAMPLE_REQUESTS } from '../../infra/sam/sample-events';
+import { isOperation, listEndpoints, SAMPLE_REQUESTS, type RouteName } from '../../shared/routes/manifest';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
-import { isOperation, listEndpoints, type Endpoint } from '../../shared/routes';
-import { pathParameterNames } from '../../shared/schemas/route-requests';
+import type { Endpoint } from '../../shared/routes/route-definition';
+import { pathParameterNames } from '../../shared/schemas/request-parameters';
 import { call, failure, idTokenFor, localDeployment, type ApiResponse } from '../support/api';
 import { sampleIds, seedSampleData } from '../support/sample-data';
 
 /**
  * The request boundary of issue 9, through the real HTTP path: every route validates its
- * path ids, query and body with its one request schema (shared/schemas/route-requests.ts)
+ * path ids, query and body with its one request schema (the `request` of its route module)
  * before anything is read or written, and says what is wrong in one phrasing per problem.
  */
 const { runtime, db } = localDeployment();
@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 
 /** The endpoint's sample request with one path parameter replaced. */
-function pathWith(endpoint: Endpoint, name: string, value: string): string {
+function pathWith(endpoint: Endpoint<RouteName>, name: string, value: string): string {
   const sample = SAMPLE_REQUESTS[endpoint.routeName](ids);
   return endpoint.path.replace(/\{(\w+)\}/g, (_, param: string) => encodeURIComponent(param === name ? value : param === 'orgId' ? ids.orgId : sample.path![param]));
 }

@@ -9,9 +9,10 @@ import { readDemoCredentials, type DemoCredentials } from '../../infra/local/dem
 import { JWKS_PATH } from '../../infra/local/identity-provider';
 import { LOCAL } from '../../infra/local/local-config';
 import { sampleDomainEvents } from '../../infra/sam/pipeline-events';
-import { EVENTS_DIR, PLACEHOLDER_INVITE_TOKEN, PLACEHOLDER_ORG_KEY, placeholderSetup, sampleEvents, SAMPLE_IDS } from '../../infra/sam/sample-events';
+import { EVENTS_DIR, sampleEvents } from '../../infra/sam/function-events';
+import { PLACEHOLDER_INVITE_TOKEN, PLACEHOLDER_ORG_KEY, placeholderSetup, SAMPLE_IDS } from '../../infra/sam/sample-setup';
 import { busEntry } from '../../shared/events/event-bus';
-import { EVENT_CONSUMERS } from '../../shared/routes';
+import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { eventually, sentEmails } from '../support/api';

@@ -1,5 +1,5 @@
 import { ROLES, SCOPES, type MemberStatus, type Role, type Scope } from '../../shared/auth/access';
-import type { Endpoint, RouteAccess } from '../../shared/routes';
+import type { Endpoint, RouteAccess } from '../../shared/routes/route-definition';
 
 /**
  * The access rules of the route manifest, restated as one small pure function for the

@@ -9,7 +9,8 @@ import type { TableContext } from '../../shared/storage/dynamo';
 import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invite-items';
 import { keys } from '../../shared/storage/keys';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
-import { PERSONAL_KEY_SCOPES, type SampleIds } from '../../infra/sam/sample-events';
+import { PERSONAL_KEY_SCOPES } from '../../infra/sam/sample-setup';
+import type { SampleIds } from '../../shared/routes/sample-request';
 import { localWebhookSecretCipher } from '../../infra/local/profile-key';
 import { newDelivery } from '../../shared/domain/webhooks/deliveries';
 import { deliveryIdFor, deliveryItem, webhookItem, type WebhookRecord } from '../../shared/storage/webhook-items';
@@ -63,7 +64,7 @@ export function sampleEmailDomain(orgId: string): string {
 }
 
 /**
- * The data every sample request of infra/sam/sample-events.ts acts on, for a set of ids:
+ * The data every route's sample request (its route module's `sample`) acts on, for a set of ids:
  * an organization with an owner, a member and a viewer (made a member, then removed), an org key with every scope and the member's
  * personal key (the plaintext keys given), a tag, a template, five recordings (live, to
  * change and trash, in the trash, waiting for its upload, the member's with its file uploaded) and three pending invitations

@@ -8,7 +8,7 @@ import { handler as openApiDocument } from '../../functions/docs/get-openapi-doc
 import { entityTag } from '../../shared/http/cached-response';
 import { basePathOf, publicBaseUrl } from '../../shared/http/request-origin';
 import { REFERENCE_ASSETS, REFERENCE_CONFIG_SCRIPT, REFERENCE_CSP, SCALAR_VERSION } from '../../shared/openapi/reference-page';
-import { endpointFor, ROUTES, type RouteName } from '../../shared/routes';
+import { endpointFor, ROUTES, type RouteName } from '../../shared/routes/manifest';
 
 /**
  * The API reference's handlers (functions/docs/): the page, its scripts and the OpenAPI

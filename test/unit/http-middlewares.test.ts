@@ -9,6 +9,7 @@ import { jsonBodyParser } from '../../shared/http/middlewares/json-body';
 import { routePolicy } from '../../shared/http/middlewares/route-policy';
 import { routeRequest } from '../../shared/http/middlewares/route-request';
 import { tenantRateLimit } from '../../shared/http/middlewares/tenant-rate-limit';
+import { ROUTES } from '../../shared/routes/manifest';
 import type { TenantLimiter } from '../../shared/domain/rate-limits/tenant-limiter';
 import { principalToContext, type Principal } from '../../shared/auth/principal';
 import { logger } from '../../shared/observability/logger';
@@ -170,27 +171,27 @@ describe('routeRequest()', () => {
 
   it('validates path, query and body with the route schemas onto context.input', async () => {
     const request = requestFor({ resource: settingsPath, pathParameters: { orgId: 'org_demo', userId: 'usr_1' }, queryStringParameters: { include_profile: 'true' } });
-    await run(routeRequest('getMemberSettings'), 'before', request);
+    await run(routeRequest(ROUTES.getMemberSettings), 'before', request);
     expect(request.context.input).toEqual(expect.objectContaining({ path: { orgId: 'org_demo', userId: 'usr_1' }, requestedOrgId: 'org_demo', body: undefined }));
   });
 
   it('refuses a path id of the wrong shape, an unknown parameter and a repeated one', async () => {
     const badId = requestFor({ resource: settingsPath, pathParameters: { orgId: 'org demo', userId: 'usr_1' } });
-    expect(await refusal(routeRequest('getMemberSettings'), badId)).toMatchObject({ statusCode: 400, details: [expect.objectContaining({ field: 'orgId' })] });
+    expect(await refusal(routeRequest(ROUTES.getMemberSettings), badId)).toMatchObject({ statusCode: 400, details: [expect.objectContaining({ field: 'orgId' })] });
     const unknown = requestFor({ resource: settingsPath, pathParameters: { orgId: 'o', userId: 'u' }, queryStringParameters: { includ_profile: 'true' } });
-    expect(await refusal(routeRequest('getMemberSettings'), unknown)).toMatchObject({ details: [expect.objectContaining({ field: 'includ_profile' })] });
+    expect(await refusal(routeRequest(ROUTES.getMemberSettings), unknown)).toMatchObject({ details: [expect.objectContaining({ field: 'includ_profile' })] });
     const repeated = requestFor({
       resource: '/api/v1/organization/{orgId}/users',
       pathParameters: { orgId: 'o' },
       queryStringParameters: { limit: '2' },
       multiValueQueryStringParameters: { limit: ['1', '2'] },
     });
-    expect(await refusal(routeRequest('listUsers'), repeated)).toMatchObject({ details: [{ field: 'limit', issue: 'repeated', message: expect.any(String) }] });
+    expect(await refusal(routeRequest(ROUTES.listUsers), repeated)).toMatchObject({ details: [{ field: 'limit', issue: 'repeated', message: expect.any(String) }] });
   });
 
   it('takes org_id out of a public alias query as the requested organization', async () => {
     const request = requestFor({ resource: '/api/v1/public/users', queryStringParameters: { org_id: 'org_demo', limit: '5' } });
-    await run(routeRequest('listUsers'), 'before', request);
+    await run(routeRequest(ROUTES.listUsers), 'before', request);
     expect(request.context.input).toEqual(expect.objectContaining({ requestedOrgId: 'org_demo', query: expect.not.objectContaining({ org_id: expect.anything() }) }));
   });
 });
@@ -210,7 +211,7 @@ describe('routePolicy()', () => {
     const request = requestFor({ resource, pathParameters });
     request.context.principal = principal;
     if (routeName === 'acceptInvite') request.context.jsonBody = { token: 'an-invitation-token' };
-    await run(routeRequest(routeName), 'before', request);
+    await run(routeRequest(ROUTES[routeName]), 'before', request);
     await run(routePolicy(noTable), 'before', request);
     return request.context;
   };

@@ -10,7 +10,9 @@ import { corsHeaders } from '../../shared/http/middlewares/cors-headers';
 import { errorResponse } from '../../shared/http/middlewares/error-response';
 import { credentialOf, idempotency, idempotencyKeyOf } from '../../shared/http/middlewares/idempotency';
 import { envelope } from '../../shared/http/responses';
-import { ROUTES, listHandlers, takesIdempotencyKey, type RouteDefinition, type RouteName } from '../../shared/routes';
+import { ROUTES, type RouteName } from '../../shared/routes/manifest';
+import { listHandlers } from '../../infra/function-list';
+import { takesIdempotencyKey, type RouteDefinition } from '../../shared/routes/route-definition';
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 
 /**

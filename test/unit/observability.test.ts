@@ -7,6 +7,7 @@ import { instrumented } from '../../shared/observability/instrumentation';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/observability/metric-names';
 import { countMetric, createMetrics, publishMetrics } from '../../shared/observability/metrics';
 import { traced, tracer } from '../../shared/observability/tracer';
+import { ROUTES } from '../../shared/routes/manifest';
 
 /**
  * Business metrics leave a function as one Embedded Metric Format line on stdout per invocation
@@ -81,7 +82,7 @@ describe('business metrics (Powertools Metrics, EMF)', () => {
   });
 
   it('are flushed by the HTTP handler stack, once per request', async () => {
-    const handler = httpHandler('updateMemberSettings', async () => {
+    const handler = httpHandler(ROUTES.updateMemberSettings, async () => {
       countMetric('MemberSettingsUpdated');
       return json(200, { success: true });
     });

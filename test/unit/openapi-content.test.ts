@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 import { openApiDocument } from '../../shared/openapi/document';
-import { ROUTE_EXAMPLES } from '../../shared/openapi/examples';
-import { ROUTE_DOCS } from '../../shared/openapi/route-docs';
-import { ROUTE_REQUESTS, type RouteRequest } from '../../shared/schemas/route-requests';
+import { ROUTE_DOCS, ROUTES, type OperationRouteName } from '../../shared/routes/manifest';
+import type { RouteDefinition, RouteRequest } from '../../shared/routes/route-definition';
 
 /**
  * What a reader of the OpenAPI document (the /docs page, a generated client) is given: a
@@ -66,8 +65,9 @@ describe('OpenAPI document content', () => {
   });
 
   describe.each(Object.entries(ROUTE_DOCS))('examples of %s', (routeName, doc) => {
-    const examples = ROUTE_EXAMPLES[routeName as keyof typeof ROUTE_EXAMPLES];
-    const request: RouteRequest = ROUTE_REQUESTS[routeName as keyof typeof ROUTE_REQUESTS];
+    const { examples } = doc;
+    const route: RouteDefinition = ROUTES[routeName as OperationRouteName];
+    const request: RouteRequest = route.request ?? {};
 
     it('has one request body example when the route takes a body, one response example per success status, and no other', () => {
       expect(examples.request !== undefined).toBe(request.body !== undefined);
@@ -83,7 +83,7 @@ describe('OpenAPI document content', () => {
   it("takes the examples' ids from the demo fixture (fixtures/demo.json)", () => {
     const fixture = JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/demo.json'), 'utf8'));
     const demoIds = new Set<string>(JSON.stringify(fixture).match(/"(org|usr|rec|tpl|tag)_demo[A-Za-z0-9_]*"/g)?.map((id) => JSON.parse(id)) ?? []);
-    const used = new Set<string>(JSON.stringify(ROUTE_EXAMPLES).match(/"(org|usr|rec|tpl|tag)_demo[A-Za-z0-9_]*"/g)?.map((id) => JSON.parse(id)) ?? []);
+    const used = new Set<string>(JSON.stringify(Object.values(ROUTE_DOCS).map((doc) => doc.examples)).match(/"(org|usr|rec|tpl|tag)_demo[A-Za-z0-9_]*"/g)?.map((id) => JSON.parse(id)) ?? []);
     expect(used.size).toBeGreaterThan(5);
     // A related resource's id may extend its recording's (`rec_demo_standup_summary`).
     expect([...used].filter((id) => ![...demoIds].some((demo) => id === demo || id.startsWith(`${demo}_`)))).toEqual([]);

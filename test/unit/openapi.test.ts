@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { openApiDocument } from '../../shared/openapi/document';
 import { ERROR_CODES, type ErrorCode } from '../../shared/http/error-codes';
-import { ROUTE_DOCS } from '../../shared/openapi/route-docs';
-import { countsAgainstRateLimits, isOperation, listEndpoints, ROUTES, type RouteDefinition } from '../../shared/routes';
-import { querySchema, ROUTE_REQUESTS, type RouteRequest } from '../../shared/schemas/route-requests';
+import { isOperation, listEndpoints, ROUTE_DOCS, ROUTES } from '../../shared/routes/manifest';
+import { countsAgainstRateLimits, type RouteDefinition, type RouteRequest } from '../../shared/routes/route-definition';
+import { querySchemaOf } from '../../shared/schemas/request-parameters';
 import { contractViolation, findOperation } from '../support/contract';
 
 type Json = Record<string, any>;
@@ -49,7 +49,7 @@ describe('OpenAPI document', () => {
     const integers: string[] = [];
     for (const endpoint of listEndpoints().filter(isOperation)) {
       const op = document.paths[endpoint.path][endpoint.method.toLowerCase()];
-      const query = querySchema(endpoint.routeName);
+      const query = querySchemaOf(endpoint.route);
       for (const { name, schema } of ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'query' && p.name !== 'org_id')) {
         // No parameter is documented as digits in a string any more: those are the integers below.
         expect({ name, pattern: schema.pattern }).not.toEqual({ name, pattern: '^\\d{1,9}$' });
@@ -68,7 +68,7 @@ describe('OpenAPI document', () => {
   it('documents the request schemas the handlers validate with, and 415 wherever a body is taken', () => {
     for (const endpoint of listEndpoints().filter(isOperation)) {
       const op = document.paths[endpoint.path][endpoint.method.toLowerCase()];
-      const request: RouteRequest = ROUTE_REQUESTS[endpoint.routeName];
+      const request: RouteRequest = endpoint.route.request ?? {};
       expect(Boolean(op.requestBody)).toBe(Boolean(request.body));
       expect(Boolean(op.responses['415'])).toBe(Boolean(request.body));
     }

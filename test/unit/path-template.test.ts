@@ -1,5 +1,5 @@
 import { compilePathTemplate, createPathMatcher } from '../../shared/http/path-template';
-import { listEndpoints } from '../../shared/routes';
+import { listEndpoints } from '../../shared/routes/manifest';
 
 describe('compilePathTemplate', () => {
   const users = compilePathTemplate('/api/v1/organization/{orgId}/users');

@@ -1,5 +1,5 @@
 import { proxyEvent } from '../../infra/local/lambda-events';
-import { listEndpoints } from '../../shared/routes';
+import { listEndpoints } from '../../shared/routes/manifest';
 
 /** The local emulator's proxy event carries every query parameter, whatever its name. */
 describe('proxyEvent query parameters', () => {

@@ -1,6 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AUTHORIZER, EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, listEndpoints, listFunctions, listHandlers, ROUTES, type RouteDefinition } from '../../shared/routes';
+import { AUTHORIZER } from '../../shared/auth/authorizer-function';
+import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES, scopeCeilingsOf } from '../../shared/auth/scope-ceilings';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR } from '../../shared/events/event-functions';
+import { listEndpoints, ROUTES } from '../../shared/routes/manifest';
+import { listFunctions, listHandlers } from '../../infra/function-list';
+import type { RouteDefinition } from '../../shared/routes/route-definition';
 import { EVENT_TYPES, INTERNAL_EVENT_TYPES } from '../../shared/events/event-catalog';
 
 const repoRoot = path.resolve(__dirname, '../..');
@@ -42,6 +47,11 @@ describe('route manifest', () => {
     expect(handlers).toEqual(expect.arrayContaining(['functions/users/list-users', 'functions/health']));
   });
 
+  it('gives new keys the scope ceilings its access rules give (shared/auth/scope-ceilings.ts writes them out for the key functions)', () => {
+    const derived = scopeCeilingsOf(Object.values(ROUTES).map((route: RouteDefinition) => route.access));
+    expect({ org: ORG_KEY_SCOPE_ROLES, personal: PERSONAL_KEY_SCOPE_ROLES }).toEqual(derived);
+  });
+
   it('lists every function of the stack once: the authorizer, the handler modules, the event handlers, the event processor and consumers', () => {
     const functions = listFunctions();
     expect(functions.map((fn) => fn.handler)).toEqual([
@@ -54,6 +64,33 @@ describe('route manifest', () => {
     expect(new Set(functions.map((fn) => fn.handler)).size).toBe(functions.length);
     expect(functions.filter((fn) => fn.kind === 'authorizer')).toEqual([{ handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions }]);
     for (const { handler } of functions) expect({ handler, exists: existsSync(path.join(repoRoot, `${handler}.ts`)) }).toEqual({ handler, exists: true });
+  });
+});
+
+describe('route modules', () => {
+  const routesDir = path.join(repoRoot, 'shared/routes');
+  const areas = readdirSync(routesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  /** Where a route's module is: shared/routes/<area>/<its handler's file name>. */
+  const moduleOf = (route: RouteDefinition) => {
+    const found = areas.map((area) => `shared/routes/${area}/${path.basename(route.handler)}.ts`).filter((file) => existsSync(path.join(repoRoot, file)));
+    return found.length === 1 ? found[0] : `${found.length} modules for ${route.name}`;
+  };
+
+  it('gives each route one module in its area folder, named after its handler, that defines it', () => {
+    for (const route of Object.values(ROUTES) as RouteDefinition[]) {
+      const file = moduleOf(route);
+      expect({ route: route.name, defines: existsSync(path.join(repoRoot, file)) && readFileSync(path.join(repoRoot, file), 'utf8').includes(`export const ${route.name}Route = defineRoute({`) }).toEqual({ route: route.name, defines: true });
+    }
+  });
+
+  it("has each handler import its own route's module, and no other route module nor the manifest", () => {
+    for (const route of Object.values(ROUTES) as RouteDefinition[]) {
+      const source = readFileSync(path.join(repoRoot, `${route.handler}.ts`), 'utf8');
+      const imported = [...source.matchAll(/from '([^']+)'/g)]
+        .map(([, specifier]) => path.relative(repoRoot, path.resolve(path.dirname(path.join(repoRoot, route.handler)), specifier)))
+        .filter((file) => file.startsWith('shared/routes/'));
+      expect({ route: route.name, imported }).toEqual({ route: route.name, imported: [moduleOf(route).replace(/\.ts$/, '')] });
+    }
   });
 });
 

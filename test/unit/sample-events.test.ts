@@ -1,11 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, S3Event } from 'aws-lambda';
-import { EVENTS_DIR, eventFileText, placeholderSetup, sampleEvents } from '../../infra/sam/sample-events';
+import { eventFileText, EVENTS_DIR, sampleEvents } from '../../infra/sam/function-events';
+import { placeholderSetup } from '../../infra/sam/sample-setup';
 import { principalFromContext } from '../../shared/auth/principal';
 import { GATEWAY } from '../../shared/http/gateway';
 import { compilePathTemplate } from '../../shared/http/path-template';
-import { listEndpoints, listFunctions, ROUTES } from '../../shared/routes';
+import { listEndpoints, ROUTES } from '../../shared/routes/manifest';
+import { listFunctions } from '../../infra/function-list';
 import { parseRecordingObjectKey } from '../../shared/storage/recording-objects';
 
 /**

@@ -1,6 +1,5 @@
 import { logger } from '../../observability/logger';
 import { tracer } from '../../observability/tracer';
-import type { RouteName } from '../../routes';
 import { correlationIdFrom, GATEWAY, headerValue } from '../gateway';
 import type { HttpMiddleware } from '../http-context';
 
@@ -11,7 +10,7 @@ import type { HttpMiddleware } from '../http-context';
  * with both (searchable: `annotation.correlation_id = "…"`); the response, error or not,
  * carries it back in `x-correlation-id`.
  */
-export function correlationId(routeName: RouteName): HttpMiddleware {
+export function correlationId(routeName: string): HttpMiddleware {
   return {
     before: ({ event, context }) => {
       context.correlationId = correlationIdFrom(headerValue(event.headers, GATEWAY.correlationHeader));

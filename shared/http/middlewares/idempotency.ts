@@ -4,7 +4,6 @@ import { IdempotencyAlreadyInProgressError, IdempotencyConfig, IdempotencyValida
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Principal } from '../../auth/principal';
-import type { RouteName } from '../../routes';
 import { IDEMPOTENCY_TABLE } from '../../storage/idempotency-table-definition';
 import { ConflictError, UnprocessableContentError, ValidationError } from '../errors';
 import { headerValue } from '../gateway';
@@ -102,7 +101,7 @@ type IdempotencyRequest = Parameters<NonNullable<PowertoolsMiddleware['before']>
  *
  * `persistenceStore` is called on the first keyed request only (the table name is config).
  */
-export function idempotency(routeName: RouteName, persistenceStore: () => BasePersistenceLayer): HttpMiddleware {
+export function idempotency(routeName: string, persistenceStore: () => BasePersistenceLayer): HttpMiddleware {
   const config = new IdempotencyConfig({
     eventKeyJmesPath: 'key',
     payloadValidationJmesPath: 'request',

@@ -1,26 +1,26 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { endpointFor, listEndpoints, type RouteName } from '../../routes';
+import { endpointOf, endpointsOf, type RouteDefinition, type RouteRequest } from '../../routes/route-definition';
 import { Id } from '../../schemas/common';
-import { pathSchema, querySchema, ROUTE_REQUESTS, type RouteRequest } from '../../schemas/route-requests';
+import { pathSchema, querySchemaOf } from '../../schemas/request-parameters';
 import { ValidationError, type FieldProblem } from '../errors';
 import type { HttpMiddleware } from '../http-context';
 import { unstorableText } from '../request-text';
 import { parseBody, parseInput } from '../validation';
 
 /**
- * Validates a request with its route's schemas (shared/schemas/route-requests.ts: path ids,
- * query, JSON body) onto `context.input`. Every problem is a 400 before anything is read or
+ * Validates a request with its route's schemas (path ids, and the query and JSON body of its
+ * definition's `request`) onto `context.input`. Every problem is a 400 before anything is read or
  * written: text that cannot be stored as sent, a query parameter given twice, then each
  * schema. The schemas are built once, at cold start.
  */
-export function routeRequest(routeName: RouteName): HttpMiddleware {
-  const request: RouteRequest = ROUTE_REQUESTS[routeName];
-  const query = querySchema(routeName);
+export function routeRequest(route: RouteDefinition): HttpMiddleware {
+  const request: RouteRequest = route.request ?? {};
+  const query = querySchemaOf(route);
   // One schema per path the function serves (the route and its public alias).
-  const pathSchemas = new Map(listEndpoints().filter((e) => e.routeName === routeName).map((e) => [e.path, pathSchema(e.path)]));
+  const pathSchemas = new Map(endpointsOf(route).map((e) => [e.path, pathSchema(e.path)]));
   return {
     before: ({ event, context }) => {
-      const endpoint = endpointFor(routeName, event.resource);
+      const endpoint = endpointOf(route, event.resource);
       const raw = rawInput(event, context.jsonBody, request.bodyErrorCode);
       const path: Record<string, string> = parseInput(pathSchemas.get(endpoint.path) ?? pathSchema(endpoint.path), raw.path);
       const requestedOrgId = endpoint.orgSource === 'path' ? path.orgId : orgIdParameter(raw.query);

@@ -1,5 +1,6 @@
 import { operationIdOf } from '../../../shared/openapi/document';
-import { listEndpoints, type RouteAccess } from '../../../shared/routes';
+import { listEndpoints } from '../../../shared/routes/manifest';
+import type { RouteAccess } from '../../../shared/routes/route-definition';
 
 /** What the fuzzer needs of one operation of the OpenAPI document. */
 export interface FuzzOperation {

@@ -1,0 +1,112 @@
+import type { FunctionPermissions } from '../function-permissions';
+import { EVENT_TYPES, type EventType, type InternalEventType } from './event-catalog';
+
+/**
+ * Functions started by events rather than HTTP requests. The stack subscribes them; the
+ * local runtime calls them when its emulators emit the same events.
+ */
+export const EVENT_HANDLERS = {
+  completeUpload: {
+    handler: 'functions/recordings/complete-upload',
+    summary: 'Marks a recording uploaded when its file lands in the recordings bucket (failed when it is not the declared size and type)',
+    source: 'recordings-bucket:ObjectCreated',
+    // GetItem reads the declared upload; GetObject only for HeadObject (S3 events omit the content type).
+    permissions: { table: ['GetItem', 'UpdateItem'], bucket: ['GetObject'] },
+  },
+} as const satisfies Record<string, { handler: string; summary: string; source: string; permissions: FunctionPermissions }>;
+
+/**
+ * The event processor: the table's stream (new and old images) feeds it, and it puts the
+ * domain events of each committed change on the event bus (shared/events/change-events.ts).
+ * Locally the pipeline reads DynamoDB Local's stream and calls it the same way.
+ */
+export const EVENT_PROCESSOR = {
+  handler: 'functions/events/process-table-stream',
+  summary: "Turns the table stream's item changes into domain events on the event bus",
+  source: 'table-stream',
+  permissions: { events: ['PutEvents'] },
+} as const satisfies { handler: string; summary: string; source: string; permissions: FunctionPermissions };
+
+/** A function that consumes domain events: an EventBridge rule sends the types it names to its queue, which has a dead-letter queue. */
+export interface EventConsumerDefinition {
+  handler: string;
+  summary: string;
+  /** The event types the rule matches (EventBridge `detail-type`). */
+  eventTypes: readonly (EventType | InternalEventType)[];
+  /** Deliveries of one event before it goes to the dead-letter queue (the queue's maxReceiveCount). */
+  maxAttempts: number;
+  /** Seconds before a failed delivery is tried again (the queue's visibility timeout). */
+  retryAfterSeconds: number;
+  /** The function's timeout, when it needs more than the default 10 seconds. */
+  timeoutSeconds?: number;
+  permissions: FunctionPermissions;
+}
+
+/**
+ * The consumers of domain events: side effects that follow a committed change, off the
+ * request path. Each is idempotent by event id, so a redelivered event changes nothing twice.
+ */
+export const EVENT_CONSUMERS = {
+  invitationMail: {
+    handler: 'functions/events/send-invitation-email',
+    summary: 'Sends the email of a new or resent invitation with a fresh link, and records its delivery state',
+    eventTypes: ['invite.created', 'invite.resent'],
+    maxAttempts: 5,
+    retryAfterSeconds: 60,
+    permissions: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], mail: ['SendEmail'] },
+  },
+  objectCleanup: {
+    handler: 'functions/events/clean-up-recording',
+    summary: "Deletes a permanently deleted recording's related items, uploaded object and unfinished uploads",
+    eventTypes: ['recording.deleted'],
+    maxAttempts: 10,
+    retryAfterSeconds: 60,
+    permissions: { table: ['Query', 'BatchWriteItem'], bucket: ['ListBucket', 'DeleteObject', 'ListBucketMultipartUploads', 'AbortMultipartUpload'] },
+  },
+  auditLog: {
+    handler: 'functions/events/record-audit-entry',
+    summary: "Stores every organization-visible event as an entry of the organization's audit log",
+    eventTypes: EVENT_TYPES,
+    maxAttempts: 10,
+    retryAfterSeconds: 30,
+    permissions: { table: ['PutItem'] },
+  },
+  trashRetention: {
+    handler: 'functions/events/expire-trashed-recording',
+    summary: 'Deletes a recording for good once it has been in the trash for the retention period',
+    eventTypes: ['recording.retention_due'],
+    maxAttempts: 10,
+    retryAfterSeconds: 60,
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+  },
+  removedMemberKeys: {
+    handler: 'functions/events/revoke-removed-member-keys',
+    summary: "Revokes a removed member's personal API keys",
+    eventTypes: ['member.removed'],
+    maxAttempts: 10,
+    retryAfterSeconds: 30,
+    // Query: the member's keys (GSI2); PutItem/UpdateItem/DeleteItem: each revocation's transaction.
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
+  webhookFanOut: {
+    handler: 'functions/events/fan-out-webhook-deliveries',
+    summary: "Creates one delivery per enabled webhook endpoint of the event's organization that subscribes to its type",
+    eventTypes: EVENT_TYPES,
+    maxAttempts: 10,
+    retryAfterSeconds: 30,
+    permissions: { table: ['Query', 'PutItem'] },
+  },
+  webhookDispatch: {
+    handler: 'functions/events/dispatch-webhook-delivery',
+    summary: 'Sends one webhook delivery to its endpoint, signed; a failed attempt delays its own message until the next retry is due',
+    eventTypes: ['webhook.delivery_due'],
+    // Receives of one message: the delivery's own schedule (8 attempts) decides when it has failed; these leave room for crashes.
+    maxAttempts: 15,
+    retryAfterSeconds: 60,
+    // Ten deliveries of a batch in parallel, each allowed 10 s to answer.
+    timeoutSeconds: 30,
+    permissions: { table: ['GetItem', 'UpdateItem'], webhookSecretKey: ['Decrypt'], queue: ['ChangeMessageVisibility'] },
+  },
+} as const satisfies Record<string, EventConsumerDefinition>;
+
+export type EventConsumerName = keyof typeof EVENT_CONSUMERS;

@@ -1,0 +1,58 @@
+/**
+ * The IAM vocabulary of the stack: what a Lambda function's role may do, resource by resource.
+ * Every function declares its permissions in these words (a route in its route module, the
+ * authorizer, the event functions); the stack grants exactly them (infra/constructs/functions.ts).
+ */
+
+/** DynamoDB actions a function's role is granted on the table and its indexes. */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
+
+/** KMS actions on the profile key, always bound to a member's encryption context. */
+export type ProfileKeyAction = 'Decrypt' | 'GenerateDataKey';
+
+/** SES actions on the configured sender identity. */
+export type MailAction = 'SendEmail';
+
+/**
+ * S3 actions on the recordings bucket's objects (GetObject also grants HeadObject);
+ * ListBucket and ListBucketMultipartUploads are granted on the bucket for the recordings/ prefix only.
+ */
+export type BucketAction = 'PutObject' | 'GetObject' | 'DeleteObject' | 'ListBucket' | 'ListBucketMultipartUploads' | 'AbortMultipartUpload';
+
+/** EventBridge actions on the stack's own event bus. */
+export type EventsAction = 'PutEvents';
+
+/** KMS actions on the stack's key for webhook signing secrets, always bound to a webhook's encryption context. */
+export type WebhookSecretKeyAction = 'Decrypt' | 'GenerateDataKey';
+
+/** SQS actions an event consumer may take on its own queue (delaying a message it will retry). */
+export type QueueAction = 'ChangeMessageVisibility';
+
+/** DynamoDB actions on the rate limiter's counter table: count a request, or take a count back. */
+export type RateLimitAction = 'UpdateItem';
+
+/** DynamoDB actions on the idempotency table (Powertools' persistence layer: reserve, read, store, remove a record). */
+export type IdempotencyAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
+export interface FunctionPermissions {
+  table?: readonly TableAction[];
+  profileKey?: readonly ProfileKeyAction[];
+  webhookSecretKey?: readonly WebhookSecretKeyAction[];
+  /** On the consumer's own queue only (event consumers). */
+  queue?: readonly QueueAction[];
+  /** On the idempotency table: added by listHandlers to every route that takes Idempotency-Key, never written in a route. */
+  idempotency?: readonly IdempotencyAction[];
+  /** On the rate limiter's counter table: added by listHandlers to every route that counts against rate limits, never written in a route. */
+  rateLimit?: readonly RateLimitAction[];
+  bucket?: readonly BucketAction[];
+  mail?: readonly MailAction[];
+  events?: readonly EventsAction[];
+}

@@ -1,0 +1,20 @@
+import { REFERENCE_ASSETS } from '../../openapi/reference-page';
+import { defineRoute } from '../route-definition';
+import type { ReferenceRouteDocs } from '../route-docs';
+
+export const docsAssetRoute = defineRoute({
+  name: 'docsAsset',
+  method: 'GET',
+  path: '/docs/{asset}',
+  handler: 'functions/docs/get-docs-asset',
+  summary: "A script of the API reference page: Scalar's browser bundle, or its configuration",
+  access: 'public',
+  permissions: {},
+  reference: true,
+});
+
+/** Its sample request (a route of the API reference is no operation of the OpenAPI document); its function never reads it. */
+export const docsAssetDocs: ReferenceRouteDocs = {
+  // The page's configuration script: Scalar's bundle is 4 MB, too large for a sample event's answer.
+  sample: () => ({ credential: null, path: { asset: REFERENCE_ASSETS.config }, status: 200 }),
+};

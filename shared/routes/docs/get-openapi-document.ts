@@ -1,0 +1,19 @@
+import { OPENAPI_PATH } from '../../openapi/reference-page';
+import { defineRoute } from '../route-definition';
+import type { ReferenceRouteDocs } from '../route-docs';
+
+export const openApiDocumentRoute = defineRoute({
+  name: 'openApiDocument',
+  method: 'GET',
+  path: OPENAPI_PATH,
+  handler: 'functions/docs/get-openapi-document',
+  summary: 'The OpenAPI 3.1 document of the API, its server being the one that serves it',
+  access: 'public',
+  permissions: {},
+  reference: true,
+});
+
+/** Its sample request (a route of the API reference is no operation of the OpenAPI document); its function never reads it. */
+export const openApiDocumentDocs: ReferenceRouteDocs = {
+  sample: () => ({ credential: null, status: 200 }),
+};

@@ -1,0 +1,10 @@
+import { createUploadUrlDocs, createUploadUrlRoute } from './create-upload-url';
+import { getPublicRecordingMediaDocs, getPublicRecordingMediaRoute } from './get-public-recording-media';
+import { listPublicRecordingsDocs, listPublicRecordingsRoute } from './list-public-recordings';
+
+/** The public API's recordings: uploads, the recordings list and their media, for API keys. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
+export const PUBLIC_RECORDINGS_ROUTES = [
+  { route: createUploadUrlRoute, docs: createUploadUrlDocs },
+  { route: listPublicRecordingsRoute, docs: listPublicRecordingsDocs },
+  { route: getPublicRecordingMediaRoute, docs: getPublicRecordingMediaDocs },
+] as const;
