@@ -37,7 +37,10 @@ const AREAS = [
 ] as const;
 
 type ManifestEntry = (typeof AREAS)[number][number];
-const ENTRIES: readonly { route: RouteDefinition; docs: OperationDocs | ReferenceRouteDocs }[] = AREAS.flat();
+/** Each route's definition and its docs (a route module gives them as a function, called here once). */
+const ENTRIES: readonly { route: RouteDefinition; docs: OperationDocs | ReferenceRouteDocs }[] = (
+  AREAS.flat() as readonly { route: RouteDefinition; docs: () => OperationDocs | ReferenceRouteDocs }[]
+).map(({ route, docs }) => ({ route, docs: docs() }));
 
 export type RouteName = ManifestEntry['route']['name'];
 

@@ -6,7 +6,9 @@ import type { SampleRequestOf } from './sample-request';
  * What a route module says of its route besides the definition its function runs: its
  * documentation, examples and sample request. The OpenAPI generator (shared/openapi/document.ts),
  * the contract check of the integration tests and the sample events read them through the
- * manifest (shared/routes/manifest.ts); no handler imports them, so no bundle carries them.
+ * manifest (shared/routes/manifest.ts). A route module gives them as a function the manifest
+ * calls: esbuild drops an unused function whole, while it keeps an unused object whose examples
+ * call a helper or spread a value (either might have side effects), so no bundle carries them.
  */
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 422 | 429 | 431 | 500;

@@ -32,6 +32,7 @@ import type { FunctionPermissions } from '../../shared/function-permissions';
 import { keys } from '../../shared/storage/keys';
 import { idTokenFor, localDeployment } from '../support/api';
 import { emailsTo } from '../support/invite-mail';
+import { routeTexts, verbatimFragment } from '../support/route-texts';
 import { sampleEmailDomain, sampleIds, seedSampleData } from '../support/sample-data';
 
 /**
@@ -44,6 +45,7 @@ import { sampleEmailDomain, sampleIds, seedSampleData } from '../support/sample-
  * Bundle sizes are printed; a bundle must carry no AWS client its function does not use.
  */
 const STACK_NAME = 'VoiceOrgApi-artefacts';
+const repoRoot = path.resolve(__dirname, '../..');
 const { runtime, dataDir, db } = localDeployment();
 
 /** What a function's role may do, from the function list (infra/function-list.ts: routes, the authorizer, event functions). */
@@ -120,6 +122,50 @@ describe('the cloud assembly', () => {
       expect(fn.bundleBytes).toBeGreaterThan(1024);
       expect(mapBytes).toBeGreaterThan(0);
     }
+  });
+
+  it("carries in each route's bundle its own route's definition alone: no other route module nor the manifest, no route's docs or examples, no other route's summary or request schemas", () => {
+    const texts = routeTexts();
+    const sourceText = new Map<string, string>();
+    const found = listHandlers().map(({ handler, routes: [routeName] }) => {
+      const fn = functionOf(handler);
+      const text = readFileSync(fn.bundleFile, 'utf8');
+      const { own } = bundleSources(fn.bundleFile);
+      // A text that a module the function runs holds itself (an event type, a model name, a description a schema helper shares) is no route's.
+      const runs = own.filter((file) => !file.startsWith('shared/routes/')).map((file) => sourceText.get(file) ?? sourceText.set(file, readFileSync(path.join(repoRoot, file), 'utf8')).get(file)!);
+      const holds = (fragment: string | undefined) => fragment !== undefined && text.includes(fragment) && !runs.some((source) => source.includes(fragment));
+      const others = texts.filter((t) => t.routeName !== routeName);
+      const mine = texts.find((t) => t.routeName === routeName)!;
+      return {
+        handler,
+        // Its route module (and the helpers that define routes) only: not the manifest, an area's list, another route's
+        // module, the document's generator or a response schema.
+        modules: own.filter(
+          (file) =>
+            (file.startsWith('shared/routes/') && file !== 'shared/routes/route-definition.ts') ||
+            /^shared\/openapi\/(document|refusals|components)\.ts$/.test(file) ||
+            /^shared\/schemas\/(.+-responses|envelopes)\.ts$/.test(file),
+        ),
+        ownSummary: text.includes(verbatimFragment(mine.summary, 12) ?? mine.summary),
+        otherSummaries: others.filter((t) => holds(verbatimFragment(t.summary, 12))).map((t) => t.routeName),
+        docs: texts.flatMap((t) => t.docs.filter(holds).map((fragment) => `${t.routeName}: ${fragment}`)),
+        // A schema module the function needs (for its own route, or its domain) comes whole, its other schemas with it (esbuild
+        // keeps every top-level valibot call of a module it bundles): those are exempt above. No other request schema may be here.
+        otherRequestSchemas: others.flatMap((t) => t.requestSchemas.flatMap((s) => s.descriptions.filter(holds).map((fragment) => `${t.routeName}: ${fragment}`))),
+        ownRequestSchemas: mine.requestSchemas.every((s) => s.descriptions.length === 0 || s.descriptions.some((fragment) => text.includes(fragment))),
+      };
+    });
+    expect(found).toEqual(
+      found.map(({ handler }) => ({
+        handler,
+        modules: [expect.stringMatching(new RegExp(`^shared/routes/[a-z-]+/${path.basename(handler)}\\.ts$`))],
+        ownSummary: true,
+        otherSummaries: [],
+        docs: [],
+        otherRequestSchemas: [],
+        ownRequestSchemas: true,
+      })),
+    );
   });
 
   it('bundles no KMS, SES or S3 client into List users', () => {

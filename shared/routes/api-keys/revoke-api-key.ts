@@ -14,11 +14,11 @@ export const revokeApiKeyRoute = defineRoute({
   permissions: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const revokeApiKeyDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const revokeApiKeyDocs = (): OperationDocs => ({
   description: 'Revokes an API key for good; the authorizer refuses it once its cache expires (within 60 seconds).',
   responses: { 200: ApiKey },
   errors: { 404: ['KEY_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   examples: { responses: { 200: { ...orgKey, status: 'revoked', revoked_at: '2026-11-20T10:00:00.000Z' } } },
   sample: (ids) => ({ credential: 'ownerToken', path: { keyId: ids.apiKeyId }, status: 200 }),
-};
+});

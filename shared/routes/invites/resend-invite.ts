@@ -12,11 +12,11 @@ export const resendInviteRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const resendInviteDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const resendInviteDocs = (): OperationDocs => ({
   description: 'Sends a pending (or expired) invitation again with a new link and a new expiry; the link sent before stops working.',
   responses: { 200: SuccessOnly },
   errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING', 'INVITE_PENDING', 'CONCURRENT_UPDATE'] },
   examples: { responses: { 200: { success: true } } },
   sample: (ids) => ({ credential: 'orgKey', path: { inviteId: ids.resendInviteId }, status: 200 }),
-};
+});

@@ -12,11 +12,11 @@ export const revokeInviteRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const revokeInviteDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const revokeInviteDocs = (): OperationDocs => ({
   description: 'Revokes a pending invitation: its link stops working at once.',
   responses: { 200: SuccessOnly },
   errors: { 404: ['INVITE_NOT_FOUND'], 409: ['INVITE_NOT_PENDING', 'CONCURRENT_UPDATE'] },
   examples: { responses: { 200: { success: true } } },
   sample: (ids) => ({ credential: 'orgKey', path: { inviteId: ids.revokeInviteId }, status: 200 }),
-};
+});

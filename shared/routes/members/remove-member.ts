@@ -15,8 +15,8 @@ export const removeMemberRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'] },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const removeMemberDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const removeMemberDocs = (): OperationDocs => ({
   description: 'Removes a member from the organization, or lets a member leave it: they leave the member list, their recordings stay, their personal API keys are revoked shortly after (docs/members.md).',
   responses: { 200: MemberResponse },
   errors: { 403: ['CANNOT_MANAGE_MEMBER'], 404: ['MEMBER_NOT_FOUND'], 409: ['LAST_OWNER', 'CONCURRENT_UPDATE'] },
@@ -24,4 +24,4 @@ export const removeMemberDocs: OperationDocs = {
     responses: { 200: { success: true, data: { ...mia, status: 'removed', is_active: false, updated_at: '2026-11-20T10:00:00.000Z' } } },
   },
   sample: (ids) => ({ credential: 'orgKey', path: { userId: ids.managedMemberId }, status: 200 }),
-};
+});

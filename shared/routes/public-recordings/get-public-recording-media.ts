@@ -15,11 +15,11 @@ export const getPublicRecordingMediaRoute = defineRoute({
   request: { query: RecordingMediaQuery },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const getPublicRecordingMediaDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const getPublicRecordingMediaDocs = (): OperationDocs => ({
   description: "Answers a short-lived pre-signed URL that plays or saves a recording's file, in the envelope; a personal key reaches its member's own recordings only.",
   responses: { 200: PublicRecordingMediaResponse },
   errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['RECORDING_NOT_UPLOADED'] },
   examples: { responses: { 200: { success: true, data: mediaUrl } } },
   sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.mediaRecordingId }, query: { download: 'true' }, status: 200 }),
-};
+});

@@ -4,36 +4,6 @@ import { MEMBER, page, STANDUP } from '../demo-examples';
 import { defineRoute } from '../route-definition';
 import type { OperationDocs } from '../route-docs';
 
-const publicRecording = {
-  id: STANDUP,
-  title: 'Monday standup',
-  created_at: '2026-11-16T09:05:00.000Z',
-  updated_at: '2026-11-16T09:20:00.000Z',
-  recording_at: '2026-11-16T09:00:00.000Z',
-  duration: 612,
-  language: 'en',
-  folder_id: '',
-  state: 'ready',
-  recorded_by: { display_name: 'Mia Member', email: 'mia.member@demo.example', user_id: MEMBER },
-  tags: [{ id: 'tag_demo_standup', name: 'Standup', color: '#2ca02c' }],
-  summarizations: [
-    {
-      id: `${STANDUP}_summary`,
-      markdown: '## Standup\n\n- APAC pricing deck ready for review\n- Deck goes to the customer on Wednesday',
-      template_id: null,
-      template_name: null,
-      created_at: '2026-11-16T09:20:00.000Z',
-      updated_at: '2026-11-16T09:20:00.000Z',
-    },
-  ],
-  summarizations_errors: [],
-  transcript: { id: `${STANDUP}_transcript`, language: 'en', segment_count: 3, created_at: '2026-11-16T09:15:00.000Z', updated_at: '2026-11-16T09:15:00.000Z' },
-  transcript_error: '',
-  translation: null,
-  translation_error: '',
-  upload_error: '',
-};
-
 export const listPublicRecordingsRoute = defineRoute({
   name: 'listPublicRecordings',
   method: 'GET',
@@ -45,11 +15,42 @@ export const listPublicRecordingsRoute = defineRoute({
   request: { query: PublicListRecordingsQuery },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const listPublicRecordingsDocs: OperationDocs = {
-  description: "Lists recordings with their recorder, tags and processing results, newest first: the organization's, or, for a personal key, its member's own.",
-  responses: { 200: PublicRecordingListResponse },
-  errors: {},
-  examples: { responses: { 200: { success: true, data: [publicRecording], pagination: page(1, 20) } } },
-  sample: () => ({ credential: 'personalKey', query: { start_date: '2026-11-01', limit: '10' }, status: 200 }),
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const listPublicRecordingsDocs = (): OperationDocs => {
+  const publicRecording = {
+    id: STANDUP,
+    title: 'Monday standup',
+    created_at: '2026-11-16T09:05:00.000Z',
+    updated_at: '2026-11-16T09:20:00.000Z',
+    recording_at: '2026-11-16T09:00:00.000Z',
+    duration: 612,
+    language: 'en',
+    folder_id: '',
+    state: 'ready',
+    recorded_by: { display_name: 'Mia Member', email: 'mia.member@demo.example', user_id: MEMBER },
+    tags: [{ id: 'tag_demo_standup', name: 'Standup', color: '#2ca02c' }],
+    summarizations: [
+      {
+        id: `${STANDUP}_summary`,
+        markdown: '## Standup\n\n- APAC pricing deck ready for review\n- Deck goes to the customer on Wednesday',
+        template_id: null,
+        template_name: null,
+        created_at: '2026-11-16T09:20:00.000Z',
+        updated_at: '2026-11-16T09:20:00.000Z',
+      },
+    ],
+    summarizations_errors: [],
+    transcript: { id: `${STANDUP}_transcript`, language: 'en', segment_count: 3, created_at: '2026-11-16T09:15:00.000Z', updated_at: '2026-11-16T09:15:00.000Z' },
+    transcript_error: '',
+    translation: null,
+    translation_error: '',
+    upload_error: '',
+  };
+  return {
+    description: "Lists recordings with their recorder, tags and processing results, newest first: the organization's, or, for a personal key, its member's own.",
+    responses: { 200: PublicRecordingListResponse },
+    errors: {},
+    examples: { responses: { 200: { success: true, data: [publicRecording], pagination: page(1, 20) } } },
+    sample: () => ({ credential: 'personalKey', query: { start_date: '2026-11-01', limit: '10' }, status: 200 }),
+  };
 };

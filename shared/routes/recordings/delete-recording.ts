@@ -15,11 +15,11 @@ export const deleteRecordingRoute = defineRoute({
   request: { query: DeleteRecordingQuery },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const deleteRecordingDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const deleteRecordingDocs = (): OperationDocs => ({
   description: 'Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`).',
   responses: { 200: SuccessOnly },
   errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   examples: { responses: { 200: { success: true } } },
   sample: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.editRecordingId }, query: { permanent: 'false' }, status: 200 }),
-};
+});

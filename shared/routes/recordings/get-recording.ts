@@ -15,8 +15,8 @@ export const getRecordingRoute = defineRoute({
   request: { query: GetRecordingQuery },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const getRecordingDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const getRecordingDocs = (): OperationDocs => ({
   description: 'Reads a recording, with its transcript, summary, action items and translation when asked for with `include`.',
   responses: { 200: RecordingResponse },
   errors: { 404: ['RECORDING_NOT_FOUND'] },
@@ -50,4 +50,4 @@ export const getRecordingDocs: OperationDocs = {
     query: { include: 'transcript,summary,action_items' },
     status: 200,
   }),
-};
+});

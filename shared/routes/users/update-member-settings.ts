@@ -15,8 +15,8 @@ export const updateMemberSettingsRoute = defineRoute({
   request: { body: UpdateMemberSettingsBody, bodyErrorCode: settingsPatchErrorCode },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const updateMemberSettingsDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const updateMemberSettingsDocs = (): OperationDocs => ({
   description: "Changes any of a member's settings, notifications, profile and preferences in one transaction (all or nothing); each section has its own 400 code. The change is audited, never its content.",
   responses: { 200: SettingsPatchResponse },
   errors: { 400: ['EMPTY_PATCH', 'INVALID_SETTING', 'INVALID_PROFILE', 'INVALID_PREFERENCES'], 404: ['MEMBER_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
@@ -49,4 +49,4 @@ export const updateMemberSettingsDocs: OperationDocs = {
     },
     status: 200,
   }),
-};
+});

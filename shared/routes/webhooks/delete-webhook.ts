@@ -12,11 +12,11 @@ export const deleteWebhookRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const deleteWebhookDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const deleteWebhookDocs = (): OperationDocs => ({
   description: 'Deletes an endpoint: it receives nothing more, pending deliveries included.',
   responses: { 200: SuccessOnly },
   errors: { 404: ['WEBHOOK_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   examples: { responses: { 200: { success: true } } },
   sample: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.deleteWebhookId }, status: 200 }),
-};
+});

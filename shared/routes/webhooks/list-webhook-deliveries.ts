@@ -14,11 +14,11 @@ export const listWebhookDeliveriesRoute = defineRoute({
   request: { query: ListWebhookDeliveriesQuery },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const listWebhookDeliveriesDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const listWebhookDeliveriesDocs = (): OperationDocs => ({
   description: "Lists an endpoint's deliveries, newest first, with the outcome of each one's last attempt.",
   responses: { 200: WebhookDeliveryList },
   errors: { 404: ['WEBHOOK_NOT_FOUND'] },
   examples: { responses: { 200: { deliveries: [delivery], pagination: { limit: 20, next_cursor: null } } } },
   sample: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, query: { status: 'failed', limit: '10' }, status: 200 }),
-};
+});

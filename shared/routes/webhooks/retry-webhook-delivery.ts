@@ -13,11 +13,11 @@ export const retryWebhookDeliveryRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'UpdateItem'] },
 });
 
-/** Its documentation, examples and sample request: the OpenAPI document and the sample events read them, its function never does. */
-export const retryWebhookDeliveryDocs: OperationDocs = {
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const retryWebhookDeliveryDocs = (): OperationDocs => ({
   description: 'Sends a delivery again now, back to `pending`: a failed one, or a succeeded one to replay it.',
   responses: { 202: WebhookDelivery },
   errors: { 404: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'], 409: ['WEBHOOK_DISABLED', 'DELIVERY_IN_PROGRESS'] },
   examples: { responses: { 202: { ...delivery, status: 'pending', next_attempt_at: '2026-11-20T10:00:00.000Z' } } },
   sample: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId, deliveryId: ids.deliveryId }, status: 202 }),
-};
+});
