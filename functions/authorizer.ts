@@ -1,17 +1,10 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../shared/auth/authenticate';
-import { createIdTokenVerifier } from '../shared/auth/id-tokens';
-import { keyUseRecorder } from '../shared/auth/key-usage';
 import { principalIdOf, principalToContext } from '../shared/auth/principal';
-import { config } from '../shared/config';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../shared/http/gateway';
 import { instrumented } from '../shared/observability/instrumentation';
 import { logger } from '../shared/observability/logger';
-import { table } from '../shared/storage/dynamo';
-
-const idTokenSettings = config().idToken;
-const verifyIdToken = idTokenSettings ? createIdTokenVerifier(idTokenSettings) : undefined;
-const recordKeyUse = keyUseRecorder(table());
+import { authenticationDeps } from '../shared/wiring/authorizer-deps';
 
 /**
  * The Lambda TOKEN authorizer of every non-public route. It says who the caller is;
@@ -21,7 +14,7 @@ const recordKeyUse = keyUseRecorder(table());
  * thrown "Unauthorized" could not do (that response never sees the authorizer's context).
  */
 export const handler = instrumented(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-  const result = await authenticate(event.authorizationToken, { db: table(), verifyIdToken, now: () => new Date(), recordKeyUse });
+  const result = await authenticate(event.authorizationToken, authenticationDeps());
   if (!result.ok) {
     logger.info('credential refused', { reason: result.reason });
     // Cached per token like an Allow; every reason is a property of the token itself

@@ -1,8 +1,8 @@
-import { apiKeyDeps } from '../../shared/domain/api-keys/api-key-deps';
 import { getApiKeyView } from '../../shared/domain/api-keys/api-keys';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { getApiKeyRoute } from '../../shared/routes/api-keys/get-api-key';
+import { apiKeyDeps } from '../../shared/wiring/api-key-deps';
 
 /** GET /api/v1/organization/{orgId}/api-keys/{keyId} */
 export const handler = apiHandler(getApiKeyRoute, async ({ caller, path }) => json(200, await getApiKeyView(apiKeyDeps(), caller, path.keyId)));

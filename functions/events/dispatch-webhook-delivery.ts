@@ -1,20 +1,7 @@
-import { config } from '../../shared/config';
-import { webhookSecretCipher } from '../../shared/crypto/configured-cipher';
-import { cachedSecrets, dispatchDelivery, dispatchRefOf, type DispatchDeps } from '../../shared/domain/webhooks/dispatch';
+import { dispatchDelivery, dispatchRefOf } from '../../shared/domain/webhooks/dispatch';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { delayMessage } from '../../shared/events/queue-retry';
-import { countMetric } from '../../shared/observability/metrics';
-import { table } from '../../shared/storage/dynamo';
-import { postWebhook } from '../../shared/webhooks/http-sender';
-
-let deps: DispatchDeps | undefined;
-
-/** Built on first use and kept: the decrypted secrets' cache lives as long as the warm function. */
-function dispatchDeps(): DispatchDeps {
-  const policy = { allowLocalUrls: config().webhooks.allowLocalUrls };
-  deps ??= { db: table(), now: () => new Date(), secretsOf: cachedSecrets(webhookSecretCipher()), send: (request) => postWebhook(request, { policy }), countMetric };
-  return deps;
-}
+import { dispatchDeps } from '../../shared/wiring/webhook-deps';
 
 /**
  * The webhook dispatcher: one attempt per `webhook.delivery_due` message, the batch's

@@ -1,8 +1,8 @@
-import { invitationMailDeps } from '../../shared/domain/invites/invitation-mail-deps';
 import { sendInvitationEmail } from '../../shared/domain/invites/invitation-mail';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { logger } from '../../shared/observability/logger';
 import { countMetric } from '../../shared/observability/metrics';
+import { invitationMailDeps } from '../../shared/wiring/invite-deps';
 
 /** invite.created, invite.resent → the invitation email, with a fresh link; its delivery state on the invite. */
 export const handler = eventConsumer('invitationMail', async (event, delivery) => {

@@ -1,8 +1,8 @@
-import { inviteDeps } from '../../shared/domain/invites/invite-deps';
 import { resendInvite } from '../../shared/domain/invites/invites';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { resendInviteRoute } from '../../shared/routes/invites/resend-invite';
+import { inviteDeps } from '../../shared/wiring/invite-deps';
 
 /** POST /api/v1/organization/{orgId}/invites/{inviteId}/resend */
 export const handler = apiHandler(resendInviteRoute, async ({ caller, path }) => {

@@ -1,8 +1,8 @@
-import { inviteDeps } from '../../shared/domain/invites/invite-deps';
 import { sendInvite } from '../../shared/domain/invites/invites';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { sendInviteRoute } from '../../shared/routes/invites/send-invite';
+import { inviteDeps } from '../../shared/wiring/invite-deps';
 
 /** POST /api/v1/organization/{orgId}/invites */
 export const handler = apiHandler(sendInviteRoute, async ({ caller, body }) => {

@@ -1,10 +1,10 @@
+import { uploadCompletionDeps } from '../../shared/wiring/recording-deps';
 import type { S3Event } from 'aws-lambda';
 import { completeUpload } from '../../shared/domain/recordings/upload-completion';
 import { instrumented } from '../../shared/observability/instrumentation';
 import { logger } from '../../shared/observability/logger';
 import { countMetric } from '../../shared/observability/metrics';
-import { table } from '../../shared/storage/dynamo';
-import { parseRecordingObjectKey, recordingObjects } from '../../shared/storage/recording-objects';
+import { parseRecordingObjectKey } from '../../shared/storage/recording-objects';
 
 /**
  * S3 ObjectCreated on the recordings bucket: the uploaded file's recording becomes
@@ -18,7 +18,7 @@ export const handler = instrumented(async (event: S3Event): Promise<void> => {
     const owner = parseRecordingObjectKey(key);
     const outcome = owner
       ? await completeUpload(
-          { db: table(), now: () => new Date(), storedContentType: (objectKey) => recordingObjects().storedContentType(objectKey) },
+          uploadCompletionDeps(),
           owner.orgId,
           owner.recordingId,
           { s3Key: key, sizeBytes: record.s3.object.size },

@@ -1,10 +1,9 @@
-import { config } from '../../shared/config';
 import { deleteRecordingPermanently } from '../../shared/domain/recordings/recording-changes';
 import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { deleteRecordingRoute } from '../../shared/routes/recordings/delete-recording';
-import { table } from '../../shared/storage/dynamo';
+import { recordingDeps } from '../../shared/wiring/recording-deps';
 
 /**
  * DELETE /api/v1/organization/{orgId}/recordings/{recordingId}?permanent=true|false
@@ -12,11 +11,10 @@ import { table } from '../../shared/storage/dynamo';
  * related items and files after it commits, so this function has no access to the bucket.
  */
 export const handler = apiHandler(deleteRecordingRoute, async ({ caller, path, query }) => {
-  const deps = { db: table(), now: () => new Date() };
   if (query.permanent === 'true') {
-    await deleteRecordingPermanently(deps, caller.orgId, path.recordingId);
+    await deleteRecordingPermanently(recordingDeps(), caller.orgId, path.recordingId);
   } else {
-    await softDeleteRecording({ ...deps, trashRetentionDays: config().events.trashRetentionDays }, caller.orgId, path.recordingId);
+    await softDeleteRecording(recordingDeps(), caller.orgId, path.recordingId);
   }
   return json(200, { success: true });
 });

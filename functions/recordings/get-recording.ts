@@ -3,11 +3,11 @@ import { readLiveRecording } from '../../shared/domain/recordings/read-recording
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { getRecordingRoute } from '../../shared/routes/recordings/get-recording';
-import { table } from '../../shared/storage/dynamo';
+import { recordingDeps } from '../../shared/wiring/recording-deps';
 
 /** GET /api/v1/organization/{orgId}/recordings/{recordingId} */
 export const handler = apiHandler(getRecordingRoute, async ({ caller, path, query }) => {
   const include = query.include ?? [];
-  const { recording, parts } = await readLiveRecording(table(), caller.orgId, path.recordingId, include.length > 0);
+  const { recording, parts } = await readLiveRecording(recordingDeps().db, caller.orgId, path.recordingId, include.length > 0);
   return json(200, recordingView(recording, parts, include));
 });

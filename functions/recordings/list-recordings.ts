@@ -2,10 +2,10 @@ import { listOrganizationRecordings } from '../../shared/domain/recordings/list-
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { listRecordingsRoute } from '../../shared/routes/recordings/list-recordings';
-import { table } from '../../shared/storage/dynamo';
+import { recordingDeps } from '../../shared/wiring/recording-deps';
 
 /** GET /api/v1/organization/{orgId}/recordings */
 export const handler = apiHandler(listRecordingsRoute, async ({ caller, query }) => {
-  const list = await listOrganizationRecordings(table(), caller, query);
+  const list = await listOrganizationRecordings(recordingDeps().db, caller, query);
   return json(200, list);
 });

@@ -3,10 +3,10 @@ import { listItemView } from '../../shared/domain/recordings/recording-views';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { restoreRecordingRoute } from '../../shared/routes/recordings/restore-recording';
-import { table } from '../../shared/storage/dynamo';
+import { recordingDeps } from '../../shared/wiring/recording-deps';
 
 /** POST /api/v1/organization/{orgId}/recordings/{recordingId}/restore (its trash timer goes with it) */
 export const handler = apiHandler(restoreRecordingRoute, async ({ caller, path }) => {
-  const recording = await restoreRecording({ db: table(), now: () => new Date() }, caller.orgId, path.recordingId);
+  const recording = await restoreRecording(recordingDeps(), caller.orgId, path.recordingId);
   return json(200, listItemView(recording));
 });

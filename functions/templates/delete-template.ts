@@ -2,10 +2,10 @@ import { removeTemplate } from '../../shared/domain/templates/templates';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { deleteTemplateRoute } from '../../shared/routes/templates/delete-template';
-import { table } from '../../shared/storage/dynamo';
+import { templateDeps } from '../../shared/wiring/template-deps';
 
 /** DELETE /api/v1/organization/{orgId}/templates/{templateId} */
 export const handler = apiHandler(deleteTemplateRoute, async ({ caller, path }) => {
-  await removeTemplate({ db: table(), now: () => new Date() }, caller.orgId, path.templateId);
+  await removeTemplate(templateDeps(), caller.orgId, path.templateId);
   return json(200, { success: true });
 });

@@ -2,9 +2,9 @@ import { listOrganizationTemplates } from '../../shared/domain/templates/templat
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { listTemplatesRoute } from '../../shared/routes/templates/list-templates';
-import { table } from '../../shared/storage/dynamo';
+import { templateDeps } from '../../shared/wiring/template-deps';
 
 /** GET /api/v1/organization/{orgId}/templates?page=&limit= */
 export const handler = apiHandler(listTemplatesRoute, async ({ caller, query }) =>
-  json(200, await listOrganizationTemplates({ db: table(), now: () => new Date() }, caller.orgId, query)),
+  json(200, await listOrganizationTemplates(templateDeps(), caller.orgId, query)),
 );

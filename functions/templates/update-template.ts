@@ -2,9 +2,9 @@ import { updateTemplate } from '../../shared/domain/templates/templates';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { updateTemplateRoute } from '../../shared/routes/templates/update-template';
-import { table } from '../../shared/storage/dynamo';
+import { templateDeps } from '../../shared/wiring/template-deps';
 
 /** PATCH /api/v1/organization/{orgId}/templates/{templateId} */
 export const handler = apiHandler(updateTemplateRoute, async ({ caller, path, body }) => {
-  return json(200, await updateTemplate({ db: table(), now: () => new Date() }, caller.orgId, path.templateId, body));
+  return json(200, await updateTemplate(templateDeps(), caller.orgId, path.templateId, body));
 });

@@ -2,10 +2,10 @@ import { listMembers } from '../../shared/domain/members/list-members';
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
 import { listUsersRoute } from '../../shared/routes/users/list-users';
-import { table } from '../../shared/storage/dynamo';
+import { memberDeps } from '../../shared/wiring/member-deps';
 
 /** GET /api/v1/organization/{orgId}/users and its alias GET /api/v1/public/users. */
 export const handler = apiHandler(listUsersRoute, async ({ caller, query }) => {
-  const { members, pagination } = await listMembers(table(), caller.orgId, query);
+  const { members, pagination } = await listMembers(memberDeps().db, caller.orgId, query);
   return envelope(members, pagination);
 });

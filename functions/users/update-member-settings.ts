@@ -1,18 +1,16 @@
-import { config } from '../../shared/config';
-import { profileCipher } from '../../shared/crypto/configured-cipher';
 import { updateMemberSettings } from '../../shared/domain/settings/update-member-settings';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { logger } from '../../shared/observability/logger';
 import { countMetric } from '../../shared/observability/metrics';
 import { updateMemberSettingsRoute } from '../../shared/routes/users/update-member-settings';
-import { table } from '../../shared/storage/dynamo';
+import { memberSettingsDeps } from '../../shared/wiring/member-deps';
 
 /** PATCH /api/v1/organization/{orgId}/users/{userId}/settings and its public alias. */
 export const handler = apiHandler(updateMemberSettingsRoute, async ({ caller, path, body, correlationId }) => {
   const target = { orgId: caller.orgId, userId: path.userId };
   const result = await updateMemberSettings(
-    { db: table(), cipher: profileCipher(), models: config().models, now: () => new Date() },
+    memberSettingsDeps(),
     target,
     { actor: caller.actor, correlationId, source: 'org_admin_api' },
     body,

@@ -2,9 +2,9 @@ import { changeMemberRole } from '../../shared/domain/members/change-member';
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
 import { updateMemberRoute } from '../../shared/routes/members/update-member';
-import { table } from '../../shared/storage/dynamo';
+import { memberDeps } from '../../shared/wiring/member-deps';
 
 /** PATCH /api/v1/organization/{orgId}/users/{userId} */
 export const handler = apiHandler(updateMemberRoute, async ({ caller, path, body }) => {
-  return envelope(await changeMemberRole({ db: table(), now: () => new Date() }, caller, path.userId, body.role));
+  return envelope(await changeMemberRole(memberDeps(), caller, path.userId, body.role));
 });

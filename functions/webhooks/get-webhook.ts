@@ -2,7 +2,7 @@ import { readWebhook } from '../../shared/domain/webhooks/webhooks';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { getWebhookRoute } from '../../shared/routes/webhooks/get-webhook';
-import { table } from '../../shared/storage/dynamo';
+import { webhookDeps } from '../../shared/wiring/webhook-deps';
 
 /** GET /api/v1/organization/{orgId}/webhooks/{webhookId} */
-export const handler = apiHandler(getWebhookRoute, async ({ caller, path }) => json(200, await readWebhook({ db: table() }, caller.orgId, path.webhookId)));
+export const handler = apiHandler(getWebhookRoute, async ({ caller, path }) => json(200, await readWebhook(webhookDeps(), caller.orgId, path.webhookId)));
