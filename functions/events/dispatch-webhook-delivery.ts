@@ -1,7 +1,7 @@
 import { dispatchDelivery, dispatchRefOf } from '../../shared/domain/webhooks/dispatch';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { delayMessage } from '../../shared/events/queue-retry';
-import { dispatchDeps } from '../../shared/wiring/webhook-deps';
+import { dispatchDeps } from '../../shared/wiring/webhook-secret-deps';
 
 /**
  * The webhook dispatcher: one attempt per `webhook.delivery_due` message, the batch's

@@ -2,7 +2,7 @@ import { getMemberSettings } from '../../shared/domain/settings/get-member-setti
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
 import { getMemberSettingsRoute } from '../../shared/routes/users/get-member-settings';
-import { memberSettingsDeps } from '../../shared/wiring/member-deps';
+import { memberSettingsDeps } from '../../shared/wiring/member-settings-deps';
 
 /** GET /api/v1/organization/{orgId}/users/{userId}/settings and its public alias. */
 export const handler = apiHandler(getMemberSettingsRoute, async ({ caller, path, query }) => {

@@ -4,7 +4,7 @@ import { json } from '../../shared/http/responses';
 import { logger } from '../../shared/observability/logger';
 import { countMetric } from '../../shared/observability/metrics';
 import { updateMemberSettingsRoute } from '../../shared/routes/users/update-member-settings';
-import { memberSettingsDeps } from '../../shared/wiring/member-deps';
+import { memberSettingsDeps } from '../../shared/wiring/member-settings-deps';
 
 /** PATCH /api/v1/organization/{orgId}/users/{userId}/settings and its public alias. */
 export const handler = apiHandler(updateMemberSettingsRoute, async ({ caller, path, body, correlationId }) => {
