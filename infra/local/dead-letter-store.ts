@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import path from 'node:path';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { DomainEvent } from '../../shared/events/event-catalog';
-import type { EventConsumerName } from '../../shared/routes';
+import type { EventConsumerName } from '../../shared/events/event-functions';
 
 /**
  * The local event pipeline's files in a data directory, which let the CLI watch and steer it

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import type { Endpoint } from '../../shared/routes';
+import type { Endpoint } from '../../shared/routes/route-definition';
 
 // The events and context AWS passes the functions behind API Gateway: the local API Gateway
 // emulator (api-gateway.ts) builds them for each request, the SAM sample events (infra/sam)

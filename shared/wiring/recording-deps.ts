@@ -1,7 +1,8 @@
 import { config } from '../config';
 import type { CleanupDeps } from '../domain/recordings/clean-up-recording';
 import type { UploadDeps } from '../domain/recordings/create-upload';
-import type { CompletionDeps, TrashDeps } from '../domain/recordings/recording-changes';
+import type { TrashDeps } from '../domain/recordings/recording-trash';
+import type { CompletionDeps } from '../domain/recordings/upload-completion';
 import type { MediaDeps } from '../domain/recordings/recording-media';
 import { table } from '../storage/dynamo';
 import { recordingObjects } from '../storage/recording-objects';
