@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../shared/auth/authenticate';
 import { principalIdOf, principalToContext } from '../shared/auth/principal';
-import { AUTHENTICATION_FAILURE_MESSAGES } from '../shared/http/gateway';
+import { AUTHENTICATION_FAILURE_MESSAGES } from '../shared/auth/bearer-credentials';
 import { instrumented } from '../shared/observability/instrumentation';
 import { logger } from '../shared/observability/logger';
 import { authenticationDeps } from '../shared/wiring/authorizer-deps';

@@ -3,7 +3,7 @@ import type { Node } from 'constructs';
 import type { CustomDomainSettings } from './constructs/custom-domain';
 import { STACK_DEFAULTS, type VoiceOrgStackProps } from './stack';
 import { parseConfig } from '../shared/config';
-import { RATE_LIMIT_BOUNDS } from '../shared/domain/rate-limits/limits';
+import { RATE_LIMIT_BOUNDS } from '../shared/core/rate-limits';
 
 /** The limits the functions use when the context sets none (shared/config.ts). */
 const CONFIG_DEFAULT_LIMITS = parseConfig({ TABLE_NAME: 'defaults' }).rateLimits.defaults;

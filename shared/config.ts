@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RATE_LIMIT_BOUNDS, type OrganizationLimits } from './domain/rate-limits/limits';
+import { RATE_LIMIT_BOUNDS, type OrganizationLimits } from './core/rate-limits';
 
 /**
  * The runtime configuration of every function, parsed once at cold start.

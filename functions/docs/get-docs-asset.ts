@@ -1,8 +1,9 @@
 import { cachedResponse, entityTag, type CacheableRepresentation } from '../../shared/http/cached-response';
-import { NotFoundError } from '../../shared/http/errors';
+import { NotFoundError } from '../../shared/core/errors';
 import { httpHandler } from '../../shared/http/http-handler';
 import { readScalarBundle } from '../../shared/openapi/reference-files';
-import { IMMUTABLE_CACHE, REFERENCE_ASSETS, referenceConfigScript } from '../../shared/openapi/reference-page';
+import { IMMUTABLE_CACHE, referenceConfigScript } from '../../shared/openapi/reference-page';
+import { REFERENCE_ASSETS } from '../../shared/routes/docs/reference-paths';
 import { docsAssetRoute } from '../../shared/routes/docs/get-docs-asset';
 
 const tagged = (representation: CacheableRepresentation) => ({ representation, tag: entityTag(representation.body) });

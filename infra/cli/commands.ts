@@ -6,7 +6,7 @@ import { rebuildDerivedIndexes } from '../../shared/operations/derived-indexes';
 import { seedFixture } from '../../shared/operations/fixture';
 import { listAllApiKeys, listAllInvites, listAllMembers } from '../../shared/operations/org-listings';
 import { listAuditLog } from '../../shared/domain/audit/list-audit-log';
-import { parseInput } from '../../shared/http/validation';
+import { parseInput } from '../../shared/schemas/validation';
 import { DisplayName, Email, Id, MemberStatusName, RoleName, ScopeName, Timezone } from '../../shared/schemas/common';
 import { AUDIT_PAGE, ListAuditLogQuery } from '../../shared/schemas/audit';
 import { Fixture } from '../../shared/schemas/fixture';

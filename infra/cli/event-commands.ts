@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import * as v from 'valibot';
-import type { DomainEvent } from '../../shared/events/event-catalog';
-import { parseInput } from '../../shared/http/validation';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
+import { parseInput } from '../../shared/schemas/validation';
 import { Id } from '../../shared/schemas/common';
 import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { listDeadLetters, pipelineFiles, redriveDeadLetters } from '../local/dead-letter-store';

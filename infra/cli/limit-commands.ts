@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { limitsOfOrganization, setLimitsOfOrganization, setRateLimitOfApiKey } from '../../shared/operations/rate-limits';
-import { parseInput } from '../../shared/http/validation';
+import { parseInput } from '../../shared/schemas/validation';
 import { Id } from '../../shared/schemas/common';
 import { OrganizationLimitsSchema, RateLimitSchema } from '../../shared/schemas/rate-limits';
 import type { CommandSpec } from './command-line';

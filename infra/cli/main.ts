@@ -1,4 +1,4 @@
-import { ApiError } from '../../shared/http/errors';
+import { ApiError } from '../../shared/core/errors';
 import { CliError } from './cli-error';
 import { parseCommandLine } from './command-line';
 import { COMMANDS } from './commands';

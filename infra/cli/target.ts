@@ -1,5 +1,5 @@
 import { parseConfig, parseModelCatalog } from '../../shared/config';
-import type { OrganizationLimits } from '../../shared/domain/rate-limits/limits';
+import type { OrganizationLimits } from '../../shared/core/rate-limits';
 import { createProfileCipher, kmsKeyring } from '../../shared/crypto/profile-cipher';
 import type { SettingsFixtureDeps } from '../../shared/operations/ensure-member-settings';
 import { localProfileCipher } from '../local/profile-key';

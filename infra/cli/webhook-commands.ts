@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import * as v from 'valibot';
-import { roleAtLeast } from '../../shared/auth/access';
-import { parseInput } from '../../shared/http/validation';
+import { roleAtLeast } from '../../shared/core/access';
+import { parseInput } from '../../shared/schemas/validation';
 import { Id } from '../../shared/schemas/common';
 import { WEBHOOK_EVENT_FILTERS, type CreatedWebhook } from '../../shared/schemas/webhooks';
 import { membershipFromItem, type Membership } from '../../shared/storage/membership-items';

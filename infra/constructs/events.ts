@@ -7,7 +7,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { EVENT_SOURCE } from '../../shared/events/event-catalog';
+import { EVENT_SOURCE } from '../../shared/schemas/event-catalog';
 import { EVENT_CONSUMERS, EVENT_PROCESSOR, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
 import type { EventsAction } from '../../shared/function-permissions';
 import { acknowledge } from './acknowledge';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { busEntry } from '../../shared/events/event-bus';
-import type { DomainEvent } from '../../shared/events/event-catalog';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import type { EventConsumerDefinition, EventConsumerName } from '../../shared/events/event-functions';
 import { pipelineFiles, writeDeadLetter } from './dead-letter-store';
 import type { QueueEmulator } from './queue-emulator';

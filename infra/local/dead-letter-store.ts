@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { DomainEvent } from '../../shared/events/event-catalog';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import type { EventConsumerName } from '../../shared/events/event-functions';
 
 /**

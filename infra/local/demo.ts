@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SCOPES } from '../../shared/auth/access';
+import { SCOPES } from '../../shared/core/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import { seedFixture } from '../../shared/operations/fixture';
 import * as v from 'valibot';

@@ -1,5 +1,5 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
-import type { DomainEvent } from '../../shared/events/event-catalog';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { processStreamRecords } from '../../shared/events/stream-processor';
 import { EVENT_CONSUMERS, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
 import { ConsumerQueue, type ConsumerQueueOptions } from './consumer-queue';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { OrganizationLimits } from '../../shared/domain/rate-limits/limits';
+import type { OrganizationLimits } from '../../shared/core/rate-limits';
 import { LOCAL } from './local-config';
 
 /**

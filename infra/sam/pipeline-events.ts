@@ -3,7 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { principalFromContext } from '../../shared/auth/principal';
 import { eventsOfRecord } from '../../shared/events/change-events';
-import { EVENT_SOURCE, type Actor, type DomainEvent } from '../../shared/events/event-catalog';
+import { EVENT_SOURCE, type Actor, type DomainEvent } from '../../shared/schemas/event-catalog';
 import { EVENT_CONSUMERS, type EventConsumerName } from '../../shared/events/event-functions';
 import type { ChangeStamp } from '../../shared/storage/change-stamp';
 import { inviteItem, QUEUED_DELIVERY, type InviteRecord } from '../../shared/storage/invite-items';

@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from '../../shared/auth/access';
+import { SCOPES, type Scope } from '../../shared/core/access';
 import { principalIdOf, principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
 import type { CredentialName, SampleIds } from '../../shared/routes/sample-request';
 import { DEMO_KEY_IDS, DEMO_ORG_ID, DEMO_USERS } from '../local/demo';

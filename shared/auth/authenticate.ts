@@ -1,4 +1,4 @@
-import { GATEWAY, type AuthenticationFailure } from '../http/gateway';
+import { AUTHORIZATION_PATTERN, type AuthenticationFailure } from './bearer-credentials';
 import type { TableContext } from '../storage/dynamo';
 import type { ApiKeySecretRecord } from '../storage/api-key-items';
 import { getApiKeySecret } from '../storage/api-keys';
@@ -19,7 +19,7 @@ export interface AuthenticateDeps {
 /** Who the caller is, or why the credential was refused. */
 export type AuthenticationResult = { ok: true; principal: Principal } | { ok: false; reason: AuthenticationFailure };
 
-const WELL_FORMED = new RegExp(GATEWAY.authorizationPattern);
+const WELL_FORMED = new RegExp(AUTHORIZATION_PATTERN);
 /** A compact JWS: three base64url parts (an unsecured JWT's signature is empty: jose refuses its alg). */
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 /** An expired key, or a replaced secret past its grace period, is refused like a revoked one. */

@@ -1,9 +1,9 @@
 import type { Endpoint, RouteAccess } from '../routes/route-definition';
-import { ForbiddenError, ValidationError } from '../http/errors';
+import { ForbiddenError, ValidationError } from '../core/errors';
 import type { TableContext } from '../storage/dynamo';
 import type { Membership } from '../storage/membership-items';
 import { getMembership, listMembershipsOfUser } from '../storage/memberships';
-import { roleAtLeast, type CredentialKind, type Role, type Scope } from './access';
+import { roleAtLeast, type CredentialKind, type Role, type Scope } from '../core/access';
 import type { Principal } from './principal';
 
 /** A signed-in active member of the organization, by ID token. */

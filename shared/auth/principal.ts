@@ -1,6 +1,6 @@
-import type { Scope } from './access';
-import { isScope } from './access';
-import { formatRateLimit, type RateLimit } from '../domain/rate-limits/limits';
+import type { Scope } from '../core/access';
+import { isScope } from '../core/access';
+import { formatRateLimit, type RateLimit } from '../core/rate-limits';
 import { parseRateLimit } from '../schemas/rate-limits';
 
 /** A signed-in person, by a verified ID token of the configured issuer. */

@@ -1,5 +1,5 @@
 import type { RouteAccess } from '../routes/route-definition';
-import { ROLES, SCOPES, roleAtLeast, type Role, type Scope } from './access';
+import { ROLES, SCOPES, roleAtLeast, type Role, type Scope } from '../core/access';
 
 /**
  * Which scopes a new key may carry. The rule follows the routes' access rules:

@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/policy';
-import type { Actor } from './event-catalog';
+import type { Actor } from '../schemas/event-catalog';
 
 /**
  * Who an authorized caller is in events and the audit log: a member acting with an ID token

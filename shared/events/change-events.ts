@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { ChangeStamp } from '../storage/change-stamp';
 import { itemChangeOf, type ItemChange, type ItemSide } from '../storage/stream-items';
-import type { DomainEvent, ResourceType } from './event-catalog';
+import type { DomainEvent, ResourceType } from '../schemas/event-catalog';
 
 /** What a rule decides for one change: the event's type, subject and data; the envelope is filled in once, below. */
 interface Derived {

@@ -1,7 +1,7 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { config } from '../config';
 import { traced } from '../observability/tracer';
-import { EVENT_SOURCE, type DomainEvent } from './event-catalog';
+import { EVENT_SOURCE, type DomainEvent } from '../schemas/event-catalog';
 
 /** Puts domain events on the bus; resolves only when every one was accepted. */
 export type EventPublisher = (events: readonly DomainEvent[]) => Promise<void>;

@@ -4,7 +4,7 @@ import { instrumented, type LambdaHandler } from '../observability/instrumentati
 import { logger } from '../observability/logger';
 import { EVENT_CONSUMERS, type EventConsumerName } from './event-functions';
 import { withChangeContext } from '../storage/change-stamp';
-import { DomainEventSchema, type DomainEvent } from './event-catalog';
+import { DomainEventSchema, type DomainEvent } from '../schemas/event-catalog';
 
 /** Which delivery of an event a consumer is handling. */
 export interface Delivery {

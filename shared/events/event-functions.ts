@@ -1,5 +1,5 @@
 import type { FunctionPermissions } from '../function-permissions';
-import { EVENT_TYPES, type EventType, type InternalEventType } from './event-catalog';
+import { EVENT_TYPES, type EventType, type InternalEventType } from '../schemas/event-catalog';
 
 /**
  * Functions started by events rather than HTTP requests. The stack subscribes them; the

@@ -1,7 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { logger } from '../observability/logger';
 import { eventsOfRecord } from './change-events';
-import type { DomainEvent } from './event-catalog';
+import type { DomainEvent } from '../schemas/event-catalog';
 import type { EventPublisher } from './event-bus';
 
 /** What one batch of stream records became: how many events went out, and where the batch must resume. */

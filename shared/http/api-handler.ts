@@ -5,7 +5,7 @@ import { countsAgainstRateLimits, takesIdempotencyKey, type RouteAccess, type Ro
 import { config } from '../config';
 import { createTenantLimiter, type TenantLimiter } from '../domain/rate-limits/tenant-limiter';
 import { actorOf } from '../events/actor';
-import type { Actor } from '../events/event-catalog';
+import type { Actor } from '../schemas/event-catalog';
 import { withChangeContext } from '../storage/change-stamp';
 import { table } from '../storage/dynamo';
 import { idempotencyStore } from '../storage/idempotency-records';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AUTHENTICATION_FAILURE_MESSAGES, AUTHORIZATION_PATTERN } from '../auth/bearer-credentials';
 import { errorBody } from './responses';
 
 /**
@@ -8,12 +9,8 @@ import { errorBody } from './responses';
 export const GATEWAY = {
   /** Seconds an authorizer result is cached per token; a revoked key stops working within this. */
   authorizerCacheSeconds: 60,
-  /**
-   * A well-formed Authorization header: the scheme in any case (RFC 9110 §11.1), then one
-   * token68-like credential. The authorizer parses with it; API Gateway does not validate with
-   * it, so a malformed header reaches the authorizer and gets its own 401 message.
-   */
-  authorizationPattern: '^[Bb][Ee][Aa][Rr][Ee][Rr] +([^\\s]+)$',
+  /** A well-formed Authorization header (shared/auth/bearer-credentials.ts). */
+  authorizationPattern: AUTHORIZATION_PATTERN,
   correlationHeader: 'x-correlation-id',
   /** Reported in WWW-Authenticate (RFC 6750 §3). */
   realm: 'voice-org-api',
@@ -62,21 +59,6 @@ export function corsPreflightHeaders(methods: readonly string[]): Record<string,
     'access-control-max-age': String(GATEWAY.cors.maxAgeSeconds),
   };
 }
-
-/** Why the authorizer refused a credential. It never says whether a key or user exists. */
-export type AuthenticationFailure = 'missing' | 'malformed' | 'expired' | 'invalid';
-
-/**
- * The message of each refusal. The authorizer passes it to API Gateway in its Deny result's
- * context and the ACCESS_DENIED template substitutes it unescaped: these fixed strings hold no
- * quote or backslash, and no request data may ever be put there.
- */
-export const AUTHENTICATION_FAILURE_MESSAGES: Record<AuthenticationFailure, string> = {
-  missing: 'A bearer token is required: send Authorization: Bearer <token>.',
-  malformed: 'The Authorization header is malformed: send Authorization: Bearer <token>.',
-  expired: 'The bearer token has expired.',
-  invalid: 'The bearer token is not valid.',
-};
 
 /**
  * Gateway responses: API Gateway's own failures, in the API's error envelope. Templates are

@@ -1,4 +1,4 @@
-import type { FieldProblem } from './errors';
+import type { FieldProblem } from '../core/errors';
 
 /** How deep a JSON body may nest: deeper than any schema of the API, shallow enough to walk safely. */
 export const MAX_JSON_DEPTH = 32;

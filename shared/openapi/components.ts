@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { PublicDomainEventSchema } from '../events/event-catalog';
+import { PublicDomainEventSchema } from '../schemas/event-catalog';
 import { ApiKey } from '../schemas/api-keys';
 import { AuditEntry } from '../schemas/audit';
 import { Webhook, WebhookDelivery } from '../schemas/webhooks';

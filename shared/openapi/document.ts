@@ -1,6 +1,6 @@
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { INTEGER_PARAMETERS } from '../http/validation';
+import { INTEGER_PARAMETERS } from '../schemas/validation';
 import { IDEMPOTENCY_HEADERS, IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../http/middlewares/idempotency';
 import { isOperation, listEndpoints, ROUTE_DOCS, type OperationEndpoint } from '../routes/manifest';
 import { countsAgainstRateLimits, takesIdempotencyKey, type Endpoint, type RouteDefinition, type RouteRequest } from '../routes/route-definition';
@@ -9,7 +9,7 @@ import { IDEMPOTENCY_TABLE } from '../storage/idempotency-table-definition';
 import { SHAPE_ALTERNATIVES } from '../schemas/common';
 import { ErrorEnvelope } from '../schemas/envelopes';
 import { pathSchema, querySchemaOf } from '../schemas/request-parameters';
-import { ERROR_CODES, type ErrorCode } from '../http/error-codes';
+import { ERROR_CODES, type ErrorCode } from '../core/error-codes';
 import { SCHEMA_COMPONENTS } from './components';
 import { refusalsOf } from './refusals';
 

@@ -1,4 +1,5 @@
 import type { CacheableRepresentation } from '../http/cached-response';
+import { DOCS_PATH, OPENAPI_PATH, REFERENCE_ASSETS } from '../routes/docs/reference-paths';
 
 /**
  * The interactive API reference at /docs: Scalar's API reference (@scalar/api-reference) of
@@ -8,21 +9,8 @@ import type { CacheableRepresentation } from '../http/cached-response';
  * (no fonts, proxy, telemetry, AI agent or MCP, no developer toolbar).
  */
 
-/** The version of @scalar/api-reference installed (a unit test holds it to package.json): it names the bundle's URL, so that URL may be cached for good. */
-export const SCALAR_VERSION = '1.72.1';
-
-/** The paths of the page and of the document: their route modules (shared/routes/docs/) serve them at these. */
-export const DOCS_PATH = '/docs';
-export const OPENAPI_PATH = '/api/v1/openapi.json';
 /** The element the reference mounts on. */
 const MOUNT_ID = 'voice-org-reference';
-
-/** The file names of the page's scripts, under /docs/. */
-export const REFERENCE_ASSETS = {
-  /** Versioned: a new Scalar is a new URL. */
-  scalarBundle: `scalar-api-reference-${SCALAR_VERSION}.js`,
-  config: 'reference-config.js',
-} as const;
 
 /** The page and the document change with each deployment: a short lifetime, then a revalidation (ETag). */
 export const SHORT_CACHE = 'public, max-age=300';

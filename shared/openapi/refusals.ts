@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../http/error-codes';
+import type { ErrorCode } from '../core/error-codes';
 import { ROUTE_DOCS, type OperationEndpoint } from '../routes/manifest';
 import { countsAgainstRateLimits, type RouteAccess } from '../routes/route-definition';
 import type { ErrorStatus } from '../routes/route-docs';

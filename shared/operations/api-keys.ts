@@ -1,7 +1,7 @@
-import type { Scope } from '../auth/access';
-import type { RateLimit } from '../domain/rate-limits/limits';
+import type { Scope } from '../core/access';
+import type { RateLimit } from '../core/rate-limits';
 import { apiKeyIdFromHash, apiKeyKind, generateApiKey, hashApiKey, keyPrefixOf, USER_KEY_PREFIX } from '../auth/api-key-secrets';
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
 import { newApiKeyRecord, type ApiKeyRecord, type ApiKeySecretRecord } from '../storage/api-key-items';
 import {
   adoptApiKey,

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../core/errors';
 import type { TableContext } from '../storage/dynamo';
 import { rebuildMemberSearchIndex } from '../storage/member-search';
 import { getOrganization } from '../storage/organizations';

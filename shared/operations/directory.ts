@@ -1,6 +1,6 @@
-import type { MemberStatus, Role } from '../auth/access';
-import type { ErrorCode } from '../http/error-codes';
-import { ConflictError, NotFoundError } from '../http/errors';
+import type { MemberStatus, Role } from '../core/access';
+import type { ErrorCode } from '../core/error-codes';
+import { ConflictError, NotFoundError } from '../core/errors';
 import { newId } from '../ids';
 import { DEFAULT_TIMEZONE } from '../schemas/common';
 import type { TableContext } from '../storage/dynamo';

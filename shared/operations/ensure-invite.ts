@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../http/errors';
+import { ConflictError, NotFoundError } from '../core/errors';
 import type { Fixture } from '../schemas/fixture';
 import type { TableContext } from '../storage/dynamo';
 import { QUEUED_DELIVERY, type InviteRecord } from '../storage/invite-items';

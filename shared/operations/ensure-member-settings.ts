@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ProfileCipher } from '../crypto/profile-cipher';
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../core/errors';
 import type { Fixture } from '../schemas/fixture';
 import type { TableContext } from '../storage/dynamo';
 import { readMemberState } from '../storage/member-settings';
-import { normalizeModel, type ModelCatalog } from '../domain/settings/catalog';
+import { normalizeModel, type ModelCatalog } from '../core/settings-catalog';
 import type { MemberSettingsPatch, PreferenceEntry } from '../schemas/settings';
 import { updateMemberSettings } from '../domain/settings/update-member-settings';
 import type { EnsureOutcome } from './directory';

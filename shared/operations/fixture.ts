@@ -1,4 +1,4 @@
-import { ConflictError } from '../http/errors';
+import { ConflictError } from '../core/errors';
 import type { Fixture } from '../schemas/fixture';
 import type { TableContext } from '../storage/dynamo';
 import { recountOrganization } from '../storage/bulk-writes';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../core/errors';
 import type { ApiKey } from '../schemas/api-keys';
 import type { Member } from '../schemas/members';
 import { listApiKeys, type ApiKeyPosition } from '../storage/api-keys';

@@ -1,5 +1,5 @@
-import { ConflictError, NotFoundError } from '../http/errors';
-import type { OrganizationLimits, RateLimit } from '../domain/rate-limits/limits';
+import { ConflictError, NotFoundError } from '../core/errors';
+import type { OrganizationLimits, RateLimit } from '../core/rate-limits';
 import { findApiKeySecretById, getApiKey, setApiKeyRateLimit, setApiKeySecretRateLimit } from '../storage/api-keys';
 import type { TableContext } from '../storage/dynamo';
 import { getOrganizationLimits, setOrganizationLimits } from '../storage/organizations';

@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
-import type { Role, Scope } from '../auth/access';
+import type { Role, Scope } from '../core/access';
 import type { FunctionPermissions } from '../function-permissions';
-import type { ErrorCode } from '../http/error-codes';
-import type { FieldProblem } from '../http/errors';
+import type { ErrorCode } from '../core/error-codes';
+import type { FieldProblem } from '../core/errors';
 
 /**
  * What one HTTP route is, as its function runs it: method, path, public alias, handler module,

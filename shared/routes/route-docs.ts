@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { ErrorCode } from '../http/error-codes';
+import type { ErrorCode } from '../core/error-codes';
 import type { SampleRequestOf } from './sample-request';
 
 /**

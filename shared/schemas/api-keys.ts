@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { SCOPES } from '../auth/access';
-import { integerParam } from '../http/validation';
+import { SCOPES } from '../core/access';
+import { integerParam } from './validation';
 import { Id, Timestamp } from './common';
 import { RateLimitSchema } from './rate-limits';
 

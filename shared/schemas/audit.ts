@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { integerParam } from '../http/validation';
-import { ACTOR_KINDS, EVENT_TYPES, RESOURCE_TYPES } from '../events/event-catalog';
+import { integerParam } from './validation';
+import { ACTOR_KINDS, EVENT_TYPES, RESOURCE_TYPES } from './event-catalog';
 import { formatCount, Id, Timestamp } from './common';
 import { isCalendarDay } from './recordings';
-import { AUDIT_READ_BUDGET } from '../storage/audit-log';
+import { AUDIT_READ_BUDGET } from '../core/limits';
 
 /**
  * The audit log's request and response shapes: the one place its rules, types and OpenAPI

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MEMBER_STATUSES, ROLES, SCOPES } from '../auth/access';
+import { MEMBER_STATUSES, ROLES, SCOPES } from '../core/access';
 
 /** Every id of the API (organizations, users, recordings, templates, invites, keys, tags): the format fixtures may use too. */
 /**

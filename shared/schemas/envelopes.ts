@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PROBLEM_KINDS } from '../http/errors';
+import { PROBLEM_KINDS } from '../core/errors';
 
 /**
  * What every area's responses share: the error envelope, the success envelopes and page

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { DisplayName, Email, HexColor, Id, MemberStatusName, RoleName, ScopeName, Timestamp, Timezone } from './common';
 import { NotificationsPatch, PreferenceCreate, ProfilePatch, SettingsPatch } from './settings';
-import { RECORDING_STATES } from '../storage/recording-items';
+import { RECORDING_STATES } from '../core/recording-states';
 import { CreateTemplateBody } from './templates';
 import { CreateApiKeyBody } from './api-keys';
 import { UploadUrlBody } from './recordings';

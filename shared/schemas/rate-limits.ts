@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { RATE_LIMIT_BOUNDS, type RateLimit } from '../domain/rate-limits/limits';
+import { RATE_LIMIT_BOUNDS, type RateLimit } from '../core/rate-limits';
 
-/* The schemas of rate limits (docs/rate-limits.md) given to the CLI, stored, or passed by the authorizer; what a limit is: shared/domain/rate-limits/limits.ts. */
+/* The schemas of rate limits (docs/rate-limits.md) given to the CLI, stored, or passed by the authorizer; what a limit is: shared/core/rate-limits.ts. */
 
 /** The errors name no field: a refusal puts the field before them ("rate must be at least 1"). */
 const wholeNumber = (description: string, { min, max }: { min: number; max: number }) =>
@@ -28,7 +28,7 @@ export const OrganizationLimitsSchema = v.pipe(
   burstAtLeastRate(),
 );
 
-/** Reads formatRateLimit's string (shared/domain/rate-limits/limits.ts) back; undefined when it is not a valid limit. */
+/** Reads formatRateLimit's string (shared/core/rate-limits.ts) back; undefined when it is not a valid limit. */
 export function parseRateLimit(text: string | undefined): RateLimit | undefined {
   const match = /^(\d{1,6})\/(\d{1,6})$/.exec(text ?? '');
   if (!match) return undefined;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RECORDING_STATES } from '../storage/recording-items';
+import { RECORDING_STATES } from '../core/recording-states';
 import { createdAt, described, envelope, NullableString, pagedEnvelope, TIMESTAMP, updatedAt } from './envelopes';
 
 /** The recordings' responses, on the organization routes and the public API, for the OpenAPI document and the contract check. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integerParam, optionalIntegerParam } from '../http/validation';
+import { integerParam, optionalIntegerParam } from './validation';
 import { formatCount, Id, Timestamp } from './common';
 
 /** A UTC calendar day, YYYY-MM-DD, that exists. */

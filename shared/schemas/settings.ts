@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { CONVERSATION_LANGUAGES, READ_ONLY_SETTINGS, THEMES } from '../domain/settings/catalog';
-import type { ErrorCode } from '../http/error-codes';
-import type { FieldProblem } from '../http/errors';
-import { integerParam } from '../http/validation';
+import { CONVERSATION_LANGUAGES, READ_ONLY_SETTINGS, THEMES } from '../core/settings-catalog';
+import type { ErrorCode } from '../core/error-codes';
+import type { FieldProblem } from '../core/errors';
+import { integerParam } from './validation';
 import { formatCount, Id, isStorableDocument, oneOfByShape } from './common';
 
 const booleanFlag = (description: string) => v.pipe(v.optional(v.picklist(['true', 'false'], 'must be true or false')), v.description(description));

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integerParam } from '../http/validation';
+import { integerParam } from './validation';
 import { formatCount } from './common';
 
 /**

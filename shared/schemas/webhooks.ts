@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '../events/event-catalog';
-import { integerParam } from '../http/validation';
+import { EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from './event-catalog';
+import { integerParam } from './validation';
 import { Id, Timestamp } from './common';
 
 /**

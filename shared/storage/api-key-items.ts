@@ -1,8 +1,7 @@
-import { isScope, type Scope } from '../auth/access';
-import * as v from 'valibot';
+import { isScope, type Scope } from '../core/access';
+import { readStoredRateLimit } from './stored-rate-limits';
 import { API_KEY_KINDS, type ApiKeyKind } from '../schemas/api-keys';
-import type { RateLimit } from '../domain/rate-limits/limits';
-import { RateLimitSchema } from '../schemas/rate-limits';
+import type { RateLimit } from '../core/rate-limits';
 import { changeStamp } from './change-stamp';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
@@ -116,9 +115,9 @@ export function apiKeyFromItem(item: Record<string, unknown>): ApiKeyRecord {
 /** A key's own rate limit as stored (absent on keys without one); an Error when it is not a valid limit. */
 function rateLimitFromItem(item: Record<string, unknown>): RateLimit | undefined {
   if (item.rate_limit === undefined || item.rate_limit === null) return undefined;
-  const parsed = v.safeParse(RateLimitSchema, item.rate_limit);
-  if (!parsed.success) throw new Error(`API key ${String(item.key_id)}: its stored rate_limit is not a valid limit`);
-  return parsed.output;
+  const limit = readStoredRateLimit(item.rate_limit);
+  if (!limit) throw new Error(`API key ${String(item.key_id)}: its stored rate_limit is not a valid limit`);
+  return limit;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyFromItem, apiKeyItem, apiKeySecretFromItem, apiKeySecretItem, secretRecordOf, type ApiKeyRecord, type ApiKeySecretRecord } from './api-key-items';
 import type { TableContext } from './dynamo';
-import type { RateLimit } from '../domain/rate-limits/limits';
+import type { RateLimit } from '../core/rate-limits';
 import { keys } from './keys';
 import { batchGetAll, queryAll } from './query-all';
 import { appliedUnlessConditionFails, commitParts, type TransactionPart } from './transactions';

@@ -1,5 +1,6 @@
+import { AUDIT_READ_BUDGET } from '../core/limits';
 import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ACTOR_KINDS, EVENT_TYPES, RESOURCE_TYPES } from '../events/event-catalog';
+import { ACTOR_KINDS, EVENT_TYPES, RESOURCE_TYPES } from '../schemas/event-catalog';
 import type { AuditEntry } from '../schemas/audit';
 import type { TableContext } from './dynamo';
 import { itemFields, StoredItemError } from './item-fields';
@@ -84,12 +85,6 @@ export interface AuditFilter {
   until?: string;
 }
 
-/**
- * How many items a page with a filter expression (type, or actor and resource together)
- * reads at most before it answers with what it found and a cursor to read on from. Entries
- * are about 0.5 KB, so a page stays within one DynamoDB response (1 MB) and about 60 RCU.
- */
-export const AUDIT_READ_BUDGET = 1000;
 /** The smallest Query of a filtered page: the filter drops an unknown share, so ask for a margin. */
 const FILTERED_QUERY_MIN = 100;
 

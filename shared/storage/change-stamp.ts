@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import type { Actor } from '../events/event-catalog';
+import type { Actor } from '../schemas/event-catalog';
 
 /** Who is changing data, and under which request: what the events of the change will name. */
 export interface ChangeContext {

@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '../auth/access';
+import { ROLES, type Role } from '../core/access';
 import { EMAIL_STATUSES } from '../schemas/invites';
 import { changeStamp } from './change-stamp';
 import { itemFields } from './item-fields';

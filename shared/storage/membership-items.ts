@@ -1,4 +1,4 @@
-import { MEMBER_STATUSES, ROLES, type MemberStatus, type Role } from '../auth/access';
+import { MEMBER_STATUSES, ROLES, type MemberStatus, type Role } from '../core/access';
 import { changeStamp } from './change-stamp';
 import { itemFields } from './item-fields';
 import { keys } from './keys';

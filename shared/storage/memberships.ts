@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { MemberStatus, Role } from '../auth/access';
+import type { MemberStatus, Role } from '../core/access';
 import type { TableContext } from './dynamo';
 import { changeStamp } from './change-stamp';
 import { membershipFromItem, membershipItem, searchText, type Membership } from './membership-items';

@@ -1,7 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
-import type { OrganizationLimits } from '../domain/rate-limits/limits';
-import { OrganizationLimitsSchema } from '../schemas/rate-limits';
+import { readStoredOrganizationLimits } from './stored-rate-limits';
+import type { OrganizationLimits } from '../core/rate-limits';
 import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
@@ -68,9 +67,9 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
 /** An organization's own limits from its item: undefined when it has none; an Error when they are not valid limits. */
 function organizationLimitsFromItem(item: Record<string, unknown>): OrganizationLimits | undefined {
   if (item.rate_limits === undefined) return undefined;
-  const parsed = v.safeParse(OrganizationLimitsSchema, item.rate_limits);
-  if (!parsed.success) throw new Error(`Organization ${String(item.org_id)}: its stored rate_limits are not valid limits`);
-  return parsed.output;
+  const limits = readStoredOrganizationLimits(item.rate_limits);
+  if (!limits) throw new Error(`Organization ${String(item.org_id)}: its stored rate_limits are not valid limits`);
+  return limits;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { RECORDING_STATES, type RecordingState } from '../core/recording-states';
 import { changeStamp } from './change-stamp';
 import { itemFields, nestedItemFields, type ItemFields } from './item-fields';
 import { keys, type RecordingBin } from './keys';
@@ -9,9 +10,6 @@ import { keys, type RecordingBin } from './keys';
  * processor) bundles none.
  */
 
-/** Recording states: the service sets the first two; the processing pipeline the rest. */
-export const RECORDING_STATES = ['pending_upload', 'uploaded', 'processing', 'ready', 'failed'] as const;
-export type RecordingState = (typeof RECORDING_STATES)[number];
 
 /** A recording item. Its related resources are items of their own, flagged in `related`. */
 export interface Recording {

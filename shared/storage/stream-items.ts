@@ -1,8 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { Actor } from '../events/event-catalog';
-import { ACTOR_KINDS } from '../events/event-catalog';
+import type { Actor } from '../schemas/event-catalog';
+import { ACTOR_KINDS } from '../schemas/event-catalog';
 import type { ChangeStamp } from './change-stamp';
 import { API_KEY_SORT_KEY, apiKeyFromItem, type ApiKeyRecord } from './api-key-items';
 import { inviteFromItem, type InviteRecord } from './invite-items';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '../events/event-catalog';
+import { EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '../schemas/event-catalog';
 import { DELIVERY_ERRORS, DELIVERY_STATUSES, DISABLED_REASONS, WEBHOOK_EVENT_FILTERS, type DeliveryError, type DeliveryStatus, type DisabledReason, type WebhookEventFilter } from '../schemas/webhooks';
 import { changeStamp } from './change-stamp';
 import { itemFields, StoredItemError } from './item-fields';

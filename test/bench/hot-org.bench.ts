@@ -33,7 +33,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import type { Scope } from '../../shared/auth/access';
+import type { Scope } from '../../shared/core/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import type { UserKeyCaller } from '../../shared/auth/policy';
 import { createUpload } from '../../shared/domain/recordings/create-upload';

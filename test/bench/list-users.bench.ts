@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { MemberStatus } from '../../shared/auth/access';
+import type { MemberStatus } from '../../shared/core/access';
 import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
 import { listMembers } from '../../shared/domain/members/list-members';
 import { newId } from '../../shared/ids';

@@ -26,7 +26,7 @@ import { parseModelCatalog } from '../../shared/config';
 import { createProfileCipher, rawAesKeyring, type ProfileCipher } from '../../shared/crypto/profile-cipher';
 import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
 import { getMemberSettings, type SettingsReadDeps } from '../../shared/domain/settings/get-member-settings';
-import { parseInput } from '../../shared/http/validation';
+import { parseInput } from '../../shared/schemas/validation';
 import { UpdateMemberSettingsBody } from '../../shared/schemas/settings';
 
 const parseSettingsPatch = (body: unknown) => parseInput(UpdateMemberSettingsBody, body);

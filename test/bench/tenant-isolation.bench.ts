@@ -41,7 +41,7 @@ import { LOCAL } from '../../infra/local/local-config';
 import type { LocalRuntime } from '../../infra/local/runtime-file';
 import { createTenantLimiter } from '../../shared/domain/rate-limits/tenant-limiter';
 import { ROUTES } from '../../shared/routes/manifest';
-import { windowMillisecondsOf, type OrganizationLimits } from '../../shared/domain/rate-limits/limits';
+import { windowMillisecondsOf, type OrganizationLimits } from '../../shared/core/rate-limits';
 import { counterIds, createRateLimitCounters, type RateLimitCounters } from '../../shared/storage/rate-limit-counters';
 import { RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
 import { call } from '../support/api';

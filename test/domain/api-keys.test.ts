@@ -2,7 +2,7 @@ import { authenticate } from '../../shared/auth/authenticate';
 import { keyUseRecorder } from '../../shared/auth/key-usage';
 import type { MemberCaller } from '../../shared/auth/policy';
 import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES, scopesAllowedFor } from '../../shared/auth/scope-ceilings';
-import { SCOPES } from '../../shared/auth/access';
+import { SCOPES } from '../../shared/core/access';
 import { createApiKey as createOperatorKey, ensureApiKey } from '../../shared/operations/api-keys';
 import { createApiKey, getApiKeyView, revokeApiKey, rotateApiKey } from '../../shared/domain/api-keys/api-keys';
 import { getApiKey } from '../../shared/storage/api-keys';

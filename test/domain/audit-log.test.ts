@@ -1,9 +1,10 @@
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { auditEntryOf, changedNames, recordAuditEntry } from '../../shared/domain/audit/audit-entries';
 import { listAuditLog } from '../../shared/domain/audit/list-audit-log';
-import type { DomainEvent, EventType } from '../../shared/events/event-catalog';
+import type { DomainEvent, EventType } from '../../shared/schemas/event-catalog';
 import { AUDIT_PAGE } from '../../shared/schemas/audit';
-import { AUDIT_READ_BUDGET, auditEntryItem, auditSortKey, readAuditPage, type AuditFilter } from '../../shared/storage/audit-log';
+import { AUDIT_READ_BUDGET } from '../../shared/core/limits';
+import { auditEntryItem, auditSortKey, readAuditPage, type AuditFilter } from '../../shared/storage/audit-log';
 import { keys } from '../../shared/storage/keys';
 import { domainEvent, queuedEvents } from '../support/events';
 import { localDeployment, unique } from '../support/api';

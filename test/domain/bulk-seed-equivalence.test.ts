@@ -2,7 +2,7 @@ import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import * as v from 'valibot';
-import { MEMBER_STATUSES, ROLES, SCOPES } from '../../shared/auth/access';
+import { MEMBER_STATUSES, ROLES, SCOPES } from '../../shared/core/access';
 import { ensureApiKey } from '../../shared/operations/api-keys';
 import { rebuildDerivedIndexes } from '../../shared/operations/derived-indexes';
 import { ensureMembership, ensureOrganization, ensureUser, type EnsureOutcome } from '../../shared/operations/directory';

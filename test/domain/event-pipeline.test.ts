@@ -1,7 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { recordAuditEntry } from '../../shared/domain/audit/audit-entries';
-import type { DomainEvent } from '../../shared/events/event-catalog';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { processStreamRecords } from '../../shared/events/stream-processor';
 import { readAuditPage } from '../../shared/storage/audit-log';
 import { keys } from '../../shared/storage/keys';

@@ -1,4 +1,4 @@
-import type { Role } from '../../shared/auth/access';
+import type { Role } from '../../shared/core/access';
 import type { Caller } from '../../shared/auth/policy';
 import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
 import { resendInvite, revokeInvite, sendInvite, type InviteDeps } from '../../shared/domain/invites/invites';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { MemberStatus, Role } from '../../shared/auth/access';
+import type { MemberStatus, Role } from '../../shared/core/access';
 import type { Caller } from '../../shared/auth/policy';
 import type { IdTokenPrincipal } from '../../shared/auth/principal';
 import { addMember, createOrganization, createUser, ensureMembership } from '../../shared/operations/directory';
@@ -16,7 +16,7 @@ import {
   type InviteStatus,
 } from '../../shared/domain/invites/invites';
 import { eventConsumer, type Delivery } from '../../shared/events/event-consumer';
-import type { Actor, DomainEvent } from '../../shared/events/event-catalog';
+import type { Actor, DomainEvent } from '../../shared/schemas/event-catalog';
 import { MailError, type Email, type Mailer } from '../../shared/mail/mailer';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invite-items';

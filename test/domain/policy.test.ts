@@ -1,4 +1,4 @@
-import type { Role, Scope } from '../../shared/auth/access';
+import type { Role, Scope } from '../../shared/core/access';
 import { authorizeCaller, requireCallerAccess, type Caller } from '../../shared/auth/policy';
 import type { Principal } from '../../shared/auth/principal';
 import { addMember, createOrganization, createUser } from '../../shared/operations/directory';

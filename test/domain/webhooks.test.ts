@@ -5,8 +5,8 @@ import { cachedSecrets, dispatchDelivery, type DispatchDeps, type DispatchOutcom
 import { fanOutEvent } from '../../shared/domain/webhooks/fan-out';
 import { RETRY_SCHEDULE_SECONDS } from '../../shared/domain/webhooks/retry-schedule';
 import { createWebhook, deleteWebhook, readWebhook, rotateWebhookSecret, sendTestEvent, updateWebhook, type WebhookDeps } from '../../shared/domain/webhooks/webhooks';
-import type { DomainEvent } from '../../shared/events/event-catalog';
-import { ConflictError, NotFoundError } from '../../shared/http/errors';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
+import { ConflictError, NotFoundError } from '../../shared/core/errors';
 import { logger } from '../../shared/observability/logger';
 import type { BusinessMetric, CountMetric } from '../../shared/observability/metric-names';
 import type { CreateWebhookBody } from '../../shared/schemas/webhooks';

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Duration } from 'aws-cdk-lib';
 import { SELF_DELAYING_QUEUE_RETENTION, visibilityTimeoutFor } from '../../infra/constructs/events';
-import { EVENT_SOURCE } from '../../shared/events/event-catalog';
+import { EVENT_SOURCE } from '../../shared/schemas/event-catalog';
 import { EVENT_CONSUMERS, EVENT_PROCESSOR, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
 import { listFunctions } from '../../infra/function-list';
 import { actionsOf, functionLogicalId, functionStatements, isDynamoStatement, onlyLogicalId, STREAM_READ_ACTIONS, synth, tableLogicalId, type Json } from './template';

@@ -1,5 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { INTERNAL_EVENT_TYPES } from '../../shared/events/event-catalog';
+import { INTERNAL_EVENT_TYPES } from '../../shared/schemas/event-catalog';
 import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { listFunctions } from '../../infra/function-list';
 import { ROUTES } from '../../shared/routes/manifest';

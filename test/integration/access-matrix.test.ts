@@ -1,4 +1,4 @@
-import { roleAtLeast } from '../../shared/auth/access';
+import { roleAtLeast } from '../../shared/core/access';
 import { apiKeyIdFromHash, generateApiKey, hashApiKey } from '../../shared/auth/api-key-secrets';
 import { revokeApiKey } from '../../shared/operations/api-keys';
 import { listEndpoints, SAMPLE_REQUESTS, type RouteName } from '../../shared/routes/manifest';

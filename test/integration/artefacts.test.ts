@@ -17,13 +17,13 @@ import { sampleAuthorizerEvent, sampleProxyEvent } from '../../infra/sam/request
 import { sampleEvents, type SampleEvent } from '../../infra/sam/function-events';
 import type { CredentialName } from '../../shared/routes/sample-request';
 import { VoiceOrgStack } from '../../infra/stack';
-import { SCOPES } from '../../shared/auth/access';
+import { SCOPES } from '../../shared/core/access';
 import { openApiDocument } from '../../shared/openapi/document';
 import { REFERENCE_FILES, SCALAR_BUNDLE_SOURCE } from '../../shared/openapi/reference-files';
-import { REFERENCE_ASSETS } from '../../shared/openapi/reference-page';
+import { REFERENCE_ASSETS } from '../../shared/routes/docs/reference-paths';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
-import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/http/gateway';
-import { EVENT_SOURCE } from '../../shared/events/event-catalog';
+import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/auth/bearer-credentials';
+import { EVENT_SOURCE } from '../../shared/schemas/event-catalog';
 import { AUTHORIZER } from '../../shared/auth/authorizer-function';
 import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR } from '../../shared/events/event-functions';
 import { listFunctions, listHandlers } from '../../infra/function-list';

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeySecretItem } from '../../shared/storage/api-key-items';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
-import type { DomainEvent, EventType } from '../../shared/events/event-catalog';
+import type { DomainEvent, EventType } from '../../shared/schemas/event-catalog';
 import type { AuditEntry } from '../../shared/schemas/audit';
 import { call, eventually, expectFailure, localDeployment, once, seed, TIMESTAMP, unique, type ApiResponse } from '../support/api';
 import { ALWAYS_REFUSED, expectAccessOutcome, type AccessOutcome } from '../support/credentials';

@@ -1,5 +1,5 @@
 import { ensureMembership } from '../../shared/operations/directory';
-import type { DomainEvent } from '../../shared/events/event-catalog';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { expireItems } from '../../infra/local/ttl-emulator';
 import { call, eventually, idp, localDeployment, once, sentEmails, TIMESTAMP, unique } from '../support/api';
 import { eventsInclude, publishedEvents } from '../support/events';

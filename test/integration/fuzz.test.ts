@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import Ajv2020 from 'ajv/dist/2020';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { SCOPES } from '../../shared/auth/access';
+import { SCOPES } from '../../shared/core/access';
 import { openApiDocument } from '../../shared/openapi/document';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { keys } from '../../shared/storage/keys';

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { createApiKey, revokeApiKey } from '../../shared/operations/api-keys';
-import { AUTHENTICATION_FAILURE_MESSAGES, corsPreflightHeaders, GATEWAY } from '../../shared/http/gateway';
+import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/auth/bearer-credentials';
+import { corsPreflightHeaders, GATEWAY } from '../../shared/http/gateway';
 import { listEndpoints } from '../../shared/routes/manifest';
 import { call, idp, idTokenFor, localDeployment, seed, unique } from '../support/api';
 

@@ -6,7 +6,7 @@ import { LOCAL } from '../../infra/local/local-config';
 import { ROUTES, SAMPLE_REQUESTS, type RouteName } from '../../shared/routes/manifest';
 import type { CredentialName } from '../../shared/routes/sample-request';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
-import { ConflictError } from '../../shared/http/errors';
+import { ConflictError } from '../../shared/core/errors';
 import type { HttpContext, HttpMiddleware } from '../../shared/http/http-context';
 import { errorResponse } from '../../shared/http/middlewares/error-response';
 import { idempotency } from '../../shared/http/middlewares/idempotency';

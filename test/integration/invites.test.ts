@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Role } from '../../shared/auth/access';
+import type { Role } from '../../shared/core/access';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import type { Caller } from '../../shared/auth/policy';
 import { parseConfig } from '../../shared/config';
@@ -8,7 +8,7 @@ import { sendInvitationEmail } from '../../shared/domain/invites/invitation-mail
 import { listOrganizationInvites, sendInvite } from '../../shared/domain/invites/invites';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { actorOf } from '../../shared/events/actor';
-import type { DomainEvent } from '../../shared/events/event-catalog';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { createSesMailer, MailError } from '../../shared/mail/mailer';
 import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { withChangeContext } from '../../shared/storage/change-stamp';

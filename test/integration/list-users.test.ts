@@ -1,4 +1,4 @@
-import type { MemberStatus, Role } from '../../shared/auth/access';
+import type { MemberStatus, Role } from '../../shared/core/access';
 import { addMember, ensureMembership } from '../../shared/operations/directory';
 import { call, failure, idp, idTokenFor, localDeployment, TIMESTAMP, unique } from '../support/api';
 import { buildOrg, seedOrg } from '../support/org-builder';

@@ -1,5 +1,6 @@
 import { isOperation, listEndpoints } from '../../shared/routes/manifest';
-import { REFERENCE_ASSETS, REFERENCE_CSP, SCALAR_VERSION } from '../../shared/openapi/reference-page';
+import { REFERENCE_CSP } from '../../shared/openapi/reference-page';
+import { REFERENCE_ASSETS, SCALAR_VERSION } from '../../shared/routes/docs/reference-paths';
 import { localDeployment } from '../support/api';
 
 /**

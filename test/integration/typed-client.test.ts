@@ -8,7 +8,7 @@ import {
   type Template,
   type VoiceOrgClient,
 } from '../../clients/typescript';
-import { SCOPES } from '../../shared/auth/access';
+import { SCOPES } from '../../shared/core/access';
 import { openApiDocument } from '../../shared/openapi/document';
 import { eventually, idp, localDeployment, once, TIMESTAMP, unique } from '../support/api';
 import { contractViolation } from '../support/contract';

@@ -1,6 +1,6 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
-import type { DomainEvent } from '../../shared/events/event-catalog';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import type { AuditEntry } from '../../shared/schemas/audit';
 import type { CreatedWebhook, Webhook as WebhookBody, WebhookDelivery as DeliveryBody } from '../../shared/schemas/webhooks';
 import type * as v from 'valibot';

@@ -1,4 +1,4 @@
-import { ROLES, SCOPES, type MemberStatus, type Role, type Scope } from '../../shared/auth/access';
+import { ROLES, SCOPES, type MemberStatus, type Role, type Scope } from '../../shared/core/access';
 import type { Endpoint, RouteAccess } from '../../shared/routes/route-definition';
 
 /**
@@ -99,7 +99,7 @@ const member = (role: Role, status: MemberStatus = 'active', org: OrgSide = 'thi
 
 /**
  * The credential classes of the matrix, generated from the roles and scopes of
- * shared/auth/access.ts: every way a credential can fail to authenticate, ID tokens of every
+ * shared/core/access.ts: every way a credential can fail to authenticate, ID tokens of every
  * role and standing, org keys with no scope, each single scope and all of them, and personal
  * keys of every role (all scopes) and of an owner with each single scope.
  */

@@ -2,7 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { EVENT_SOURCE, type DomainEvent } from '../../shared/events/event-catalog';
+import { EVENT_SOURCE, type DomainEvent } from '../../shared/schemas/event-catalog';
 import { eventually, localDeployment } from './api';
 
 /** A domain event with test defaults; `overrides` names what the test cares about. */

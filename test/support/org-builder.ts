@@ -1,4 +1,4 @@
-import type { MemberStatus, Role, Scope } from '../../shared/auth/access';
+import type { MemberStatus, Role, Scope } from '../../shared/core/access';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { localDeployment, seed, unique } from './api';
 

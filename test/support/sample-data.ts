@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey, hashApiKey, keyPrefixOf } from '../../shared/auth/api-key-secrets';
 import { newApiKeyRecord } from '../../shared/storage/api-key-items';
 import { insertApiKey } from '../../shared/storage/api-keys';
-import { SCOPES } from '../../shared/auth/access';
+import { SCOPES } from '../../shared/core/access';
 import { hashInviteToken } from '../../shared/domain/invites/invites';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import type { TableContext } from '../../shared/storage/dynamo';

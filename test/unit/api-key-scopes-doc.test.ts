@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SCOPES } from '../../shared/auth/access';
+import { SCOPES } from '../../shared/core/access';
 import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES } from '../../shared/auth/scope-ceilings';
 
 /** docs/api-keys.md documents the scope catalogue: every scope, with the ceilings the manifest gives it. */

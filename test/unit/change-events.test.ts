@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { eventsOfRecord } from '../../shared/events/change-events';
-import type { DomainEvent } from '../../shared/events/event-catalog';
+import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { processStreamRecords } from '../../shared/events/stream-processor';
 import { keys } from '../../shared/storage/keys';
 import { TABLE } from '../../shared/storage/table-definition';

@@ -7,7 +7,8 @@ import { handler as docsPage } from '../../functions/docs/get-docs-page';
 import { handler as openApiDocument } from '../../functions/docs/get-openapi-document';
 import { entityTag } from '../../shared/http/cached-response';
 import { basePathOf, publicBaseUrl } from '../../shared/http/request-origin';
-import { REFERENCE_ASSETS, REFERENCE_CONFIG_SCRIPT, REFERENCE_CSP, SCALAR_VERSION } from '../../shared/openapi/reference-page';
+import { REFERENCE_CONFIG_SCRIPT, REFERENCE_CSP } from '../../shared/openapi/reference-page';
+import { REFERENCE_ASSETS, SCALAR_VERSION } from '../../shared/routes/docs/reference-paths';
 import { endpointFor, ROUTES, type RouteName } from '../../shared/routes/manifest';
 
 /**

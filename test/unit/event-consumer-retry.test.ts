@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../shared/config';
 import { eventConsumer, type ConsumerResult, type Delivery } from '../../shared/events/event-consumer';
-import { EVENT_SOURCE, type DomainEvent } from '../../shared/events/event-catalog';
+import { EVENT_SOURCE, type DomainEvent } from '../../shared/schemas/event-catalog';
 import { delayMessage, queueUrlOf } from '../../shared/events/queue-retry';
 import { logger } from '../../shared/observability/logger';
 import { currentChangeContext } from '../../shared/storage/change-stamp';

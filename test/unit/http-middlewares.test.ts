@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, RateLimitedError, ValidationError } from '../../shared/http/errors';
+import { ApiError, RateLimitedError, ValidationError } from '../../shared/core/errors';
 import type { HttpContext, HttpMiddleware } from '../../shared/http/http-context';
 import { authorizationContext } from '../../shared/http/middlewares/authorization-context';
 import { correlationId } from '../../shared/http/middlewares/correlation-id';

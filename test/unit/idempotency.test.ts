@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Principal } from '../../shared/auth/principal';
-import { ConflictError, ForbiddenError } from '../../shared/http/errors';
+import { ConflictError, ForbiddenError } from '../../shared/core/errors';
 import type { HttpContext, HttpMiddleware } from '../../shared/http/http-context';
 import { correlationId } from '../../shared/http/middlewares/correlation-id';
 import { corsHeaders } from '../../shared/http/middlewares/cors-headers';

@@ -2,12 +2,12 @@ import { apiKeyListCursor } from '../../shared/domain/api-keys/api-keys';
 import { auditLogCursor } from '../../shared/domain/audit/list-audit-log';
 import { recordingListCursor } from '../../shared/domain/recordings/list-recordings';
 import { deliveryListCursor } from '../../shared/domain/webhooks/deliveries';
-import type { KeysetCursor } from '../../shared/pagination/keyset-cursor';
+import type { KeysetCursor } from '../../shared/core/keyset-cursor';
 import type { AuditFilter } from '../../shared/storage/audit-log';
 import type { RecordingFilter } from '../../shared/storage/recording-index';
 
 /**
- * The four lists read by position share one keyset cursor (shared/pagination/keyset-cursor.ts).
+ * The four lists read by position share one keyset cursor (shared/core/keyset-cursor.ts).
  * Clients hold cursors across a deployment, so the cursors below, issued by each list's own
  * encoder before the lists shared one (captured at 8b6d751), must still lead to the same
  * page, and be refused the same way with other filters.

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { openApiDocument } from '../../shared/openapi/document';
-import { ERROR_CODES, type ErrorCode } from '../../shared/http/error-codes';
+import { ERROR_CODES, type ErrorCode } from '../../shared/core/error-codes';
 import { isOperation, listEndpoints, ROUTE_DOCS, ROUTES } from '../../shared/routes/manifest';
 import { countsAgainstRateLimits, type RouteDefinition, type RouteRequest } from '../../shared/routes/route-definition';
 import { querySchemaOf } from '../../shared/schemas/request-parameters';

@@ -4,11 +4,12 @@ import { createProfileCipher, rawAesKeyring } from '../../shared/crypto/profile-
 import { inviteView } from '../../shared/domain/invites/invites';
 import { toMember } from '../../shared/domain/members/list-members';
 import { listItemView, publicItemView } from '../../shared/domain/recordings/recording-views';
-import { DEFAULT_NOTIFICATIONS } from '../../shared/domain/settings/catalog';
+import { DEFAULT_NOTIFICATIONS } from '../../shared/core/settings-catalog';
 import { notificationsView, preferenceView, settingsView, tagView, userView } from '../../shared/domain/settings/member-settings-view';
 import { templateView } from '../../shared/domain/templates/templates';
 import { CORS_RESPONSE_HEADERS, GATEWAY } from '../../shared/http/gateway';
-import { json, pagePagination } from '../../shared/http/responses';
+import { pagePagination } from '../../shared/core/page-pagination';
+import { json } from '../../shared/http/responses';
 import { ListInvitesQuery } from '../../shared/schemas/invites';
 import { ListUsersQuery } from '../../shared/schemas/members';
 import { ListRecordingsQuery, PublicListRecordingsQuery, RECORDING_LIMITS, UpdateRecordingBody } from '../../shared/schemas/recordings';

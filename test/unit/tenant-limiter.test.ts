@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createTenantLimiter, type TenantLimiterDeps } from '../../shared/domain/rate-limits/tenant-limiter';
-import { RateLimitedError } from '../../shared/http/errors';
-import { formatRateLimit, type OrganizationLimits } from '../../shared/domain/rate-limits/limits';
+import { RateLimitedError } from '../../shared/core/errors';
+import { formatRateLimit, type OrganizationLimits } from '../../shared/core/rate-limits';
 import { parseRateLimit } from '../../shared/schemas/rate-limits';
 import type { RateLimitCounters, RequestCounter } from '../../shared/storage/rate-limit-counters';
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { ValidationError } from '../../shared/http/errors';
+import { ValidationError } from '../../shared/core/errors';
 import { unstorableText } from '../../shared/http/request-text';
-import { integerParam, parseBody, parseInput } from '../../shared/http/validation';
+import { integerParam, parseBody, parseInput } from '../../shared/schemas/validation';
 import { SendInviteBody } from '../../shared/schemas/invites';
 import { ListUsersQuery } from '../../shared/schemas/members';
 import { UploadUrlBody } from '../../shared/schemas/recordings';

@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { eventsOfRecord } from '../../shared/events/change-events';
-import { isPublicEvent, type DomainEvent } from '../../shared/events/event-catalog';
+import { isPublicEvent, type DomainEvent } from '../../shared/schemas/event-catalog';
 import { keys } from '../../shared/storage/keys';
 import { TABLE } from '../../shared/storage/table-definition';
 import { deliveryItem, webhookItem, type DeliveryRecord, type WebhookRecord } from '../../shared/storage/webhook-items';

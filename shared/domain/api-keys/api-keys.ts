@@ -1,9 +1,9 @@
-import { roleAtLeast, type Role } from '../../auth/access';
+import { roleAtLeast, type Role } from '../../core/access';
 import { apiKeyIdFromHash, generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-key-secrets';
 import type { MemberCaller } from '../../auth/policy';
 import { scopesAllowedFor } from '../../auth/scope-ceilings';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors';
-import { keysetCursor } from '../../pagination/keyset-cursor';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
+import { keysetCursor } from '../../core/keyset-cursor';
 import type { ApiKey, CreateApiKeyBody, ListApiKeysQuery, RotateApiKeyBody } from '../../schemas/api-keys';
 import { newApiKeyRecord, type ApiKeyRecord } from '../../storage/api-key-items';
 import {
@@ -15,7 +15,7 @@ import {
   rotateApiKeySecret,
   type ApiKeyPosition,
 } from '../../storage/api-keys';
-import type { DomainEvent } from '../../events/event-catalog';
+import type { DomainEvent } from '../../schemas/event-catalog';
 import { withChangeContext } from '../../storage/change-stamp';
 import type { TableContext } from '../../storage/dynamo';
 import { WriteConflict } from '../../storage/transactions';

@@ -1,4 +1,4 @@
-import { isPublicEvent, type DomainEvent, type EventType } from '../../events/event-catalog';
+import { isPublicEvent, type DomainEvent, type EventType } from '../../schemas/event-catalog';
 import type { AuditEntry } from '../../schemas/audit';
 import { putAuditEntryOnce } from '../../storage/audit-log';
 import type { TableContext } from '../../storage/dynamo';

@@ -1,5 +1,5 @@
-import { ValidationError } from '../../http/errors';
-import { keysetCursor, numberedPosition, type NumberedPosition } from '../../pagination/keyset-cursor';
+import { ValidationError } from '../../core/errors';
+import { keysetCursor, numberedPosition, type NumberedPosition } from '../../core/keyset-cursor';
 import type { AuditEntry, ListAuditLogQuery } from '../../schemas/audit';
 import { AUDIT_SORT_KEY, readAuditPage, type AuditFilter } from '../../storage/audit-log';
 import type { TableContext } from '../../storage/dynamo';

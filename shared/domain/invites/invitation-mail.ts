@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Delivery } from '../../events/event-consumer';
-import type { Actor, DomainEvent } from '../../events/event-catalog';
+import type { Actor, DomainEvent } from '../../schemas/event-catalog';
 import { mailErrorCode, type MailErrorCode, type Mailer } from '../../mail/mailer';
 import type { TableContext } from '../../storage/dynamo';
 import type { EmailDelivery, InviteRecord } from '../../storage/invite-items';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { roleAtLeast, type Role } from '../../auth/access';
+import { roleAtLeast, type Role } from '../../core/access';
 import type { Caller } from '../../auth/policy';
 import type { IdTokenPrincipal } from '../../auth/principal';
-import { ApiError, ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
-import { pagePagination } from '../../http/responses';
+import { ApiError, ConflictError, ForbiddenError, NotFoundError } from '../../core/errors';
+import { pagePagination } from '../../core/page-pagination';
 import { newId } from '../../ids';
 import { DEFAULT_TIMEZONE } from '../../schemas/common';
 import type { TableContext } from '../../storage/dynamo';

@@ -1,6 +1,6 @@
-import type { Role } from '../../auth/access';
+import type { Role } from '../../core/access';
 import type { MemberCaller, OrgKeyCaller } from '../../auth/policy';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors';
 import type { Member } from '../../schemas/members';
 import type { TableContext } from '../../storage/dynamo';
 import type { Membership } from '../../storage/membership-items';

@@ -1,5 +1,5 @@
 import type { TableContext } from '../../storage/dynamo';
-import { pagePagination, type PagePagination } from '../../http/responses';
+import { pagePagination, type PagePagination } from '../../core/page-pagination';
 import { entryAtPosition, matchMembers, readMemberSearchIndex } from '../../storage/member-search';
 import type { Membership } from '../../storage/membership-items';
 import { getMemberships, listActiveMembers, searchActiveMembers } from '../../storage/memberships';

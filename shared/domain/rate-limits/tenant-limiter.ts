@@ -1,5 +1,5 @@
-import { RateLimitedError } from '../../http/errors';
-import { windowMillisecondsOf, type OrganizationLimits, type RateLimit } from './limits';
+import { RateLimitedError } from '../../core/errors';
+import { windowMillisecondsOf, type OrganizationLimits, type RateLimit } from '../../core/rate-limits';
 import { counterIds, type RateLimitCounters, type RequestCounter } from '../../storage/rate-limit-counters';
 
 /** Who a request is counted against: its organization, and the API key that sent it (with the key's own limit, when it has one). */

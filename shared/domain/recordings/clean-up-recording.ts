@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../events/event-catalog';
+import type { DomainEvent } from '../../schemas/event-catalog';
 import type { TableContext } from '../../storage/dynamo';
 import { recordingObjectPrefix, type RecordingObjects } from '../../storage/recording-objects';
 import { deleteRelatedItems } from '../../storage/recordings';

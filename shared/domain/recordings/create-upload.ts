@@ -1,5 +1,5 @@
 import type { UserKeyCaller } from '../../auth/policy';
-import { ValidationError } from '../../http/errors';
+import { ValidationError } from '../../core/errors';
 import { newId } from '../../ids';
 import type { UploadUrlBody } from '../../schemas/recordings';
 import type { TableContext } from '../../storage/dynamo';

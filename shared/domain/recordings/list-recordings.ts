@@ -1,6 +1,6 @@
 import { requireCallerAccess, type Caller } from '../../auth/policy';
-import { ValidationError } from '../../http/errors';
-import { keysetCursor, numberedPosition, type NumberedPosition } from '../../pagination/keyset-cursor';
+import { ValidationError } from '../../core/errors';
+import { keysetCursor, numberedPosition, type NumberedPosition } from '../../core/keyset-cursor';
 import type { ListRecordingsQuery } from '../../schemas/recordings';
 import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';

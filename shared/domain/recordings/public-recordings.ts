@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/policy';
-import { pagePagination } from '../../http/responses';
+import { pagePagination } from '../../core/page-pagination';
 import type { TableContext } from '../../storage/dynamo';
 import { readPageRelations } from '../../storage/recording-relations';
 import { dayBounds, listRecordings } from './list-recordings';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../../core/errors';
 import type { TableContext } from '../../storage/dynamo';
 import type { Recording } from '../../storage/recording-items';
 import type { RecordingParts } from '../../storage/recording-part-items';

@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from '../../http/errors';
+import { ConflictError, ValidationError } from '../../core/errors';
 import type { TableContext } from '../../storage/dynamo';
 import type { Membership } from '../../storage/membership-items';
 import { getMembership } from '../../storage/memberships';

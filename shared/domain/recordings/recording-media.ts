@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/policy';
-import { ConflictError } from '../../http/errors';
+import { ConflictError } from '../../core/errors';
 import type { TableContext } from '../../storage/dynamo';
 import type { RecordingObjects } from '../../storage/recording-objects';
 import { getRecording } from '../../storage/recordings';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../../core/errors';
 import { getMembership } from '../../storage/memberships';
 import { commitRecordingChange } from '../../storage/recording-writes';
 import type { Recording } from '../../storage/recording-items';

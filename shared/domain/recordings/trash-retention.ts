@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../events/event-catalog';
+import type { DomainEvent } from '../../schemas/event-catalog';
 import { withChangeContext } from '../../storage/change-stamp';
 import { rearmTrashTimer } from '../../storage/recording-writes';
 import { getRecording } from '../../storage/recordings';

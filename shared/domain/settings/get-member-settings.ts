@@ -1,10 +1,10 @@
-import { NotFoundError, ValidationError } from '../../http/errors';
-import { pagePagination } from '../../http/responses';
+import { NotFoundError, ValidationError } from '../../core/errors';
+import { pagePagination } from '../../core/page-pagination';
 import type { ProfileCipher } from '../../crypto/profile-cipher';
 import type { GetSettingsQuery } from '../../schemas/settings';
 import type { TableContext } from '../../storage/dynamo';
 import { listMemberTags, listPreferences, readMemberState } from '../../storage/member-settings';
-import type { ModelCatalog } from './catalog';
+import type { ModelCatalog } from '../../core/settings-catalog';
 import { notificationsView, preferenceView, settingsView, tagView, userView } from './member-settings-view';
 
 export const OPTIONAL_SECTIONS = ['notifications', 'profile', 'preferences', 'tags'] as const;

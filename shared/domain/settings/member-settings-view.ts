@@ -2,7 +2,7 @@ import type { Membership } from '../../storage/membership-items';
 import type { MemberSettingsRecord, PreferenceRecord } from '../../storage/member-settings-items';
 import type { Tag } from '../../storage/tags';
 import type { User } from '../../storage/users';
-import { DEFAULT_NOTIFICATIONS, DEFAULT_SETTINGS, type ModelCatalog } from './catalog';
+import { DEFAULT_NOTIFICATIONS, DEFAULT_SETTINGS, type ModelCatalog } from '../../core/settings-catalog';
 
 /** The `user` block of the bundle. */
 export function userView(membership: Membership, user: User | undefined) {

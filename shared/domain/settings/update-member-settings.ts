@@ -1,12 +1,12 @@
 import type { ProfileCipher } from '../../crypto/profile-cipher';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { newId } from '../../ids';
 import type { TableContext } from '../../storage/dynamo';
 import { commitSettingsChange, readMemberState, type SettingsChange } from '../../storage/member-settings';
 import type { MemberSettingsRecord, PreferenceRecord } from '../../storage/member-settings-items';
 import { WriteConflict } from '../../storage/transactions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
-import { normalizeModel, type ModelCatalog } from './catalog';
+import { normalizeModel, type ModelCatalog } from '../../core/settings-catalog';
 import { metadataWithinLimit, PREFERENCE_LIMITS, type MemberSettingsPatch } from '../../schemas/settings';
 import { formatCount } from '../../schemas/common';
 

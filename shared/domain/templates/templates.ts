@@ -1,5 +1,5 @@
-import { NotFoundError } from '../../http/errors';
-import { pagePagination, type PagePagination } from '../../http/responses';
+import { NotFoundError } from '../../core/errors';
+import { pagePagination, type PagePagination } from '../../core/page-pagination';
 import { newId } from '../../ids';
 import type { CreateTemplateBody, ListTemplatesQuery, UpdateTemplateBody } from '../../schemas/templates';
 import type { TableContext } from '../../storage/dynamo';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { DomainEvent } from '../../events/event-catalog';
-import { ConflictError, NotFoundError } from '../../http/errors';
-import { keysetCursor } from '../../pagination/keyset-cursor';
+import type { DomainEvent } from '../../schemas/event-catalog';
+import { ConflictError, NotFoundError } from '../../core/errors';
+import { keysetCursor } from '../../core/keyset-cursor';
 import type { ListWebhookDeliveriesQuery } from '../../schemas/webhooks';
 import type { TableContext } from '../../storage/dynamo';
 import { WriteConflict } from '../../storage/transactions';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { WebhookSecretCipher } from '../../crypto/webhook-secret-cipher';
-import type { DomainEvent } from '../../events/event-catalog';
+import type { DomainEvent } from '../../schemas/event-catalog';
 import { logger } from '../../observability/logger';
 import type { CountMetric } from '../../observability/metric-names';
 import type { TableContext } from '../../storage/dynamo';

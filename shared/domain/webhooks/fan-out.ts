@@ -1,4 +1,4 @@
-import { isPublicEvent, type DomainEvent } from '../../events/event-catalog';
+import { isPublicEvent, type DomainEvent } from '../../schemas/event-catalog';
 import type { TableContext } from '../../storage/dynamo';
 import { insertDeliveryOnce } from '../../storage/webhook-deliveries';
 import type { WebhookRecord } from '../../storage/webhook-items';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../../core/errors';
 import type { TableContext } from '../../storage/dynamo';
 import type { WebhookRecord } from '../../storage/webhook-items';
 import { getWebhook } from '../../storage/webhooks';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebhookSecretCipher } from '../../crypto/webhook-secret-cipher';
-import { WEBHOOK_TEST_EVENT_TYPE } from '../../events/event-catalog';
-import { ConflictError, ValidationError } from '../../http/errors';
+import { WEBHOOK_TEST_EVENT_TYPE } from '../../schemas/event-catalog';
+import { ConflictError, ValidationError } from '../../core/errors';
 import { newId } from '../../ids';
 import { WEBHOOK_LIMITS, type CreateWebhookBody, type UpdateWebhookBody } from '../../schemas/webhooks';
 import { currentChangeContext } from '../../storage/change-stamp';

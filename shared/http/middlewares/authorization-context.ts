@@ -1,5 +1,5 @@
 import { principalFromContext } from '../../auth/principal';
-import { UnauthorizedError } from '../errors';
+import { UnauthorizedError } from '../../core/errors';
 import type { HttpMiddleware } from '../http-context';
 
 /**

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { logger } from '../../observability/logger';
-import { ApiError, ValidationError } from '../errors';
+import { ApiError, ValidationError } from '../../core/errors';
 import type { HttpMiddleware } from '../http-context';
 import { errorBody, json } from '../responses';
 

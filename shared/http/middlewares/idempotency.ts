@@ -5,7 +5,7 @@ import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middle
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Principal } from '../../auth/principal';
 import { IDEMPOTENCY_TABLE } from '../../storage/idempotency-table-definition';
-import { ConflictError, UnprocessableContentError, ValidationError } from '../errors';
+import { ConflictError, UnprocessableContentError, ValidationError } from '../../core/errors';
 import { headerValue } from '../gateway';
 import type { HttpMiddleware } from '../http-context';
 

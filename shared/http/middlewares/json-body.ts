@@ -1,4 +1,4 @@
-import { InvalidJsonError, UnsupportedMediaTypeError } from '../errors';
+import { InvalidJsonError, UnsupportedMediaTypeError } from '../../core/errors';
 import { headerValue } from '../gateway';
 import type { HttpMiddleware } from '../http-context';
 

@@ -2,10 +2,10 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { endpointOf, endpointsOf, type RouteDefinition, type RouteRequest } from '../../routes/route-definition';
 import { Id } from '../../schemas/common';
 import { pathSchema, querySchemaOf } from '../../schemas/request-parameters';
-import { ValidationError, type FieldProblem } from '../errors';
+import { ValidationError, type FieldProblem } from '../../core/errors';
 import type { HttpMiddleware } from '../http-context';
 import { unstorableText } from '../request-text';
-import { parseBody, parseInput } from '../validation';
+import { parseBody, parseInput } from '../../schemas/validation';
 
 /**
  * Validates a request with its route's schemas (path ids, and the query and JSON body of its

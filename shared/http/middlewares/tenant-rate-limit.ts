@@ -2,7 +2,7 @@ import type { TenantLimiter } from '../../domain/rate-limits/tenant-limiter';
 import { logger } from '../../observability/logger';
 import { countMetric as publishedCount } from '../../observability/metrics';
 import type { CountMetric } from '../../observability/metric-names';
-import { RateLimitedError, rateLimitHeaders } from '../errors';
+import { RateLimitedError, rateLimitHeaders } from '../../core/errors';
 import type { HttpContext, HttpMiddleware } from '../http-context';
 
 /**

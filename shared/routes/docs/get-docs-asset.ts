@@ -1,4 +1,4 @@
-import { REFERENCE_ASSETS } from '../../openapi/reference-page';
+import { REFERENCE_ASSETS } from './reference-paths';
 import { defineRoute } from '../route-definition';
 import type { ReferenceRouteDocs } from '../route-docs';
 

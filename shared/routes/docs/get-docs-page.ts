@@ -1,4 +1,4 @@
-import { DOCS_PATH } from '../../openapi/reference-page';
+import { DOCS_PATH } from './reference-paths';
 import { defineRoute } from '../route-definition';
 import type { ReferenceRouteDocs } from '../route-docs';
 

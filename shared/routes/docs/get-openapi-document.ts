@@ -1,4 +1,4 @@
-import { OPENAPI_PATH } from '../../openapi/reference-page';
+import { OPENAPI_PATH } from './reference-paths';
 import { defineRoute } from '../route-definition';
 import type { ReferenceRouteDocs } from '../route-docs';
 

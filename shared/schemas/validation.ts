@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { ErrorCode } from './error-codes';
-import { ValidationError, type FieldProblem, type ProblemKind } from './errors';
+import type { ErrorCode } from '../core/error-codes';
+import { ValidationError, type FieldProblem, type ProblemKind } from '../core/errors';
 
 export interface ParseOptions {
   /** The error code of the 400 (default VALIDATION_ERROR), or one chosen from the first problem's field. */

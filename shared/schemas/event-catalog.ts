@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Id, Timestamp } from '../schemas/common';
+import { Id, Timestamp } from './common';
 
 /**
  * The domain events of the API: one per committed change that integrators and the audit

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ValidationError } from '../http/errors';
+import { ValidationError } from './errors';
 
 /**
  * The one keyset cursor of every list read by position (recordings, the audit log, API keys,

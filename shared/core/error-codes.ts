@@ -1,6 +1,6 @@
 /**
  * Every error code the API (and its operator CLI) answers with, the statuses it comes with,
- * and what it means to a client. The error classes (shared/http/errors.ts) take an
+ * and what it means to a client. The error classes (shared/core/errors.ts) take an
  * `ErrorCode`, so a code that is not in this catalog does not compile; the OpenAPI document
  * lists, per operation and status, the codes of shared/openapi/refusals.ts with these
  * meanings, and the integration tests refuse a response whose code is not listed there.
