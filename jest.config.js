@@ -16,18 +16,20 @@ const transformIgnorePatterns = [
   '/asset\\.[0-9a-f]{64}/',
 ];
 const common = { transform, transformIgnorePatterns, testEnvironment: 'node' };
+/** The emulators (DynamoDB Local, s3rver, SES) and the local API, started once for the projects that use them (test/support/global-setup.ts). */
+const onTheLocalDeployment = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
 
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    {
-      ...common,
-      displayName: 'integration',
-      // test/domain: domain functions called directly (no HTTP) against the same emulators, with an injected clock.
-      testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/domain/**/*.test.ts'],
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-    },
+    // Both projects below run on one local deployment: jest runs a global setup module once however
+    // many of the selected projects name it, so `npm test` starts a single deployment for the two.
+    { ...common, ...onTheLocalDeployment, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
+    // test/domain: domain functions called directly (no HTTP) against the same emulators, with an injected clock.
+    { ...common, ...onTheLocalDeployment, displayName: 'domain', testMatch: ['<rootDir>/test/domain/**/*.test.ts'] },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
   ],
   testTimeout: 60_000,

@@ -18,7 +18,7 @@ let shared: { dataDir: string; runtime: LocalRuntime; db: TableContext } | undef
 /** The shared local deployment that test/support/global-setup.ts started (one table client per test file). */
 export function localDeployment(): { dataDir: string; runtime: LocalRuntime; db: TableContext } {
   const dataDir = process.env.TEST_LOCAL_DATA_DIR;
-  if (!dataDir) throw new Error('integration tests run under the integration jest project (global setup)');
+  if (!dataDir) throw new Error('integration and domain tests run under the integration or domain jest project (global setup)');
   if (shared?.dataDir !== dataDir) {
     const runtime = JSON.parse(readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as LocalRuntime;
     shared = { dataDir, runtime, db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }) };

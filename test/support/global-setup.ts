@@ -1,7 +1,8 @@
 import { startLocalDeployment } from './local-deployment';
 
 /**
- * One local deployment (empty, authorizer cache off) shared by the integration tests. Its default
+ * One local deployment (empty, authorizer cache off) shared by the integration and domain tests
+ * (one run of this setup serves both jest projects). Its default
  * rate limits are far above what the tests send (the fuzz and access-matrix suites send thousands
  * of requests to one organization); test/integration/rate-limits.test.ts runs its own deployment. It logs
  * at INFO into a file of its data directory, where tests read its audit lines (printedOutput).
