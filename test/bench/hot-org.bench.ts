@@ -46,7 +46,8 @@ import { createRecordingObjects } from '../../shared/storage/recording-objects';
 import type { LocalRuntime } from '../../infra/local/runtime-file';
 import { call } from '../support/api';
 import { buildOrg, type TestOrg } from '../support/org-builder';
-import { inPool, percentile, printTable, reportHeader, round, secondsSince, writeReport } from './support/bench-harness';
+import { percentile, printTable, reportHeader, round, secondsSince, writeReport } from './support/bench-harness';
+import { inPool } from '../support/in-pool';
 import { runAlone, startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
 import { withLocalDeployment, type BenchDeployment } from './support/load-deployment';
 

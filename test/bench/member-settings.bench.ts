@@ -36,7 +36,6 @@ import { GetSettingsQuery } from '../../shared/schemas/settings';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { putTag } from '../../shared/storage/tags';
 import {
-  observeRequests,
   prng,
   reportHeader,
   round,
@@ -46,6 +45,7 @@ import {
   writeReport,
   type WallTimes,
 } from './support/bench-harness';
+import { observeRequests } from '../support/observe-requests';
 
 const WARM_UPS = 3;
 const RUNS = 20;

@@ -30,7 +30,9 @@ import { membershipItem, type Membership } from '../../shared/storage/membership
 import { rebuildRecordingDayCounts } from '../../shared/storage/recording-day-counts';
 import { recordingItem, type Recording } from '../../shared/storage/recording-items';
 import { templateItem, type TemplateRecord } from '../../shared/storage/template-items';
-import { batchPut, chunks, inPool, printTable, prng, reportHeader, secondsSince, tallyRequests, timeCalls, wallTimes, withBenchTable, writeReport, type WallTimes } from './support/bench-harness';
+import { batchPut, chunks, printTable, prng, reportHeader, secondsSince, timeCalls, wallTimes, withBenchTable, writeReport, type WallTimes } from './support/bench-harness';
+import { inPool } from '../support/in-pool';
+import { tallyRequests } from '../support/observe-requests';
 import { startedDirectly, type SummaryRow } from './support/bench-summary';
 
 const WARM_UPS = 3;

@@ -46,20 +46,20 @@ import {
   batchPut,
   chunks,
   getItem,
-  inPool,
   itemShape,
   printTable,
   prng,
   reportHeader,
   round,
   secondsSince,
-  tallyRequests,
   timeCalls,
   wallTimes,
   withBenchTable,
   writeReport,
   type WallTimes,
 } from './support/bench-harness';
+import { inPool } from '../support/in-pool';
+import { tallyRequests } from '../support/observe-requests';
 import { startedDirectly, type SummaryRow } from './support/bench-summary';
 
 const WARM_UPS = 3;

@@ -23,7 +23,8 @@ import { seedFixture, type SeedSummary } from '../../shared/operations/fixture';
 import { getOrganization } from '../../shared/storage/organizations';
 import { membershipFromItem } from '../../shared/storage/membership-items';
 import type { TableContext } from '../../shared/storage/dynamo';
-import { printTable, reportHeader, round, secondsSince, tallyRequests, withBenchTable, writeReport } from './support/bench-harness';
+import { printTable, reportHeader, round, secondsSince, withBenchTable, writeReport } from './support/bench-harness';
+import { tallyRequests } from '../support/observe-requests';
 import { startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
 
 const DEFAULT_MEMBERS = 10_000;

@@ -33,7 +33,8 @@ import { performance } from 'node:perf_hooks';
 import { MAX_DELIVERY_ATTEMPTS, RETRY_SCHEDULE_SECONDS } from '../../shared/domain/webhooks/retry-schedule';
 import { WEBHOOK_LIMITS } from '../../shared/schemas/webhooks';
 import { startLocalDeployment, stopLocalDeployment } from '../support/local-deployment';
-import { inPool, percentile, printTable, round, secondsSince, writeReport } from './support/bench-harness';
+import { percentile, printTable, round, secondsSince, writeReport } from './support/bench-harness';
+import { inPool } from '../support/in-pool';
 
 const TEMPLATES = Number(process.argv[2] ?? 100);
 const LAG_SAMPLES = Number(process.argv[3] ?? 100);

@@ -4,7 +4,7 @@ import { addMember, createOrganization, createUser } from '../../shared/operatio
 import { listMembers } from '../../shared/domain/members/list-members';
 import { keys } from '../../shared/storage/keys';
 import { commitMemberChange, getMembership, listActiveMembers } from '../../shared/storage/memberships';
-import { observeRequests, type ObservedRequest } from '../bench/support/bench-harness';
+import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 import { localDeployment, unique } from '../support/api';
 
 /**

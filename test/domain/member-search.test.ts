@@ -6,7 +6,7 @@ import { keys } from '../../shared/storage/keys';
 import { MEMBER_SEARCH_SHARDS, memberSearchShardOf, readMemberSearchIndex, rebuildMemberSearchIndex } from '../../shared/storage/member-search';
 import { commitMemberChange, getMembership, searchActiveMembers } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
-import { observeRequests, type ObservedRequest } from '../bench/support/bench-harness';
+import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 import { localDeployment, unique } from '../support/api';
 
 /**

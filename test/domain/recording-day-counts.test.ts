@@ -8,7 +8,7 @@ import { getOrganization } from '../../shared/storage/organizations';
 import { countItemRanges, rebuildRecordingDayCounts, type DayRange } from '../../shared/storage/recording-day-counts';
 import type { RecordingFilter } from '../../shared/storage/recording-index';
 import type { Recording } from '../../shared/storage/recording-items';
-import { observeRequests, type ObservedRequest } from '../bench/support/bench-harness';
+import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 import { localDeployment, seed, unique } from '../support/api';
 
 /**

@@ -4,7 +4,7 @@ import { createRecording } from '../../shared/domain/recordings/recording-change
 import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
 import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
 import type { Recording } from '../../shared/storage/recording-items';
-import { observeRequests, type ObservedRequest } from '../bench/support/bench-harness';
+import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 import { localDeployment, seed, unique } from '../support/api';
 
 /**

@@ -7,7 +7,7 @@ import { keys } from '../../shared/storage/keys';
 import { getOrganization } from '../../shared/storage/organizations';
 import type { TemplateRecord } from '../../shared/storage/template-items';
 import { listTemplates } from '../../shared/storage/templates';
-import { observeRequests, type ObservedRequest } from '../bench/support/bench-harness';
+import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 import { localDeployment, unique } from '../support/api';
 
 /**

@@ -10,7 +10,7 @@ import { ACCESS_REFUSAL_CODES, credentialClasses, expectedAccess, type Credentia
 import { call, idp, idTokenFor, localDeployment, seed, unique, type ApiResponse, type SentEmail } from '../support/api';
 import { SAMPLE_WEBHOOK_URL, sampleEmailDomain, seedSampleData } from '../support/sample-data';
 import { deliveryIdFor } from '../../shared/storage/webhook-items';
-import { inPool } from '../bench/support/bench-harness';
+import { inPool } from '../support/in-pool';
 
 /**
  * The access matrix: every endpoint of the route manifest (routes and public aliases) called

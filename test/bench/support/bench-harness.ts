@@ -1,7 +1,7 @@
 /**
  * What the benchmark scripts under test/bench share: DynamoDB Local with the table for the
- * length of a run, request instrumentation, batch writes, timing and the small numeric and
- * output helpers. The scenarios, their checks and their reports stay in each script.
+ * length of a run, batch writes, timing and the small numeric and output helpers (the request
+ * instrumentation and the task pool, which tests use too, are in test/support). The scenarios, their checks and their reports stay in each script.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -63,83 +63,6 @@ export async function withBenchTable<T>(name: string, run: (tables: BenchTables)
 }
 
 // ---------------------------------------------------------------------------------------
-// Instrumentation
-
-/** One DynamoDB request, as the instrumentation middleware saw it. */
-export interface ObservedRequest {
-  /** The API name: Query, GetItem, BatchGetItem, TransactWriteItems... */
-  command: string;
-  /** The command's input as sent (ReturnConsumedCapacity: 'TOTAL' added). */
-  input: Record<string, unknown>;
-  /** performance.now() when the request was sent and when its answer came (retries included). */
-  start: number;
-  end: number;
-  /** HTTP attempts. */
-  attempts: number;
-  /** ScannedCount of a Query (COUNT queries included), the items a BatchGetItem returned, 1 per GetItem that found its item. */
-  itemsRead: number;
-  /** The consumed capacity, summed over its entries; undefined when DynamoDB (Local) reports none. */
-  capacityUnits: number | undefined;
-}
-
-/**
- * Adds a middleware (named `middlewareName`) to the client that asks each request for its
- * consumed capacity and hands `observe` what the request did.
- */
-export function observeRequests(db: TableContext, middlewareName: string, observe: (request: ObservedRequest) => void): void {
-  db.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const input: Record<string, unknown> = { ...(args.input as Record<string, unknown>), ReturnConsumedCapacity: 'TOTAL' };
-      const start = performance.now();
-      const result = await next({ ...args, input: input as typeof args.input });
-      const end = performance.now();
-      const output = result.output as {
-        $metadata?: { attempts?: number };
-        ScannedCount?: number;
-        Item?: unknown;
-        Responses?: Record<string, unknown[]>;
-        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
-      };
-      const capacities = [output.ConsumedCapacity ?? []]
-        .flat()
-        .map((entry) => entry.CapacityUnits)
-        .filter((units): units is number => units !== undefined);
-      observe({
-        command: (context.commandName ?? 'Unknown').replace(/Command$/, ''),
-        input,
-        start,
-        end,
-        attempts: output.$metadata?.attempts ?? 1,
-        itemsRead:
-          output.ScannedCount ?? (output.Responses ? Object.values(output.Responses).reduce((sum, items) => sum + items.length, 0) : output.Item ? 1 : 0),
-        capacityUnits: capacities.length ? capacities.reduce((sum, units) => sum + units, 0) : undefined,
-      });
-      return result;
-    },
-    { step: 'initialize', name: middlewareName },
-  );
-}
-
-/**
- * Tallies the client's requests with `add` into a tally `emptyTally` starts. Returns a
- * function that hands over the tally so far and starts a new one.
- */
-export function tallyRequests<T>(
-  db: TableContext,
-  middlewareName: string,
-  emptyTally: () => T,
-  add: (tally: T, request: ObservedRequest) => void,
-): () => T {
-  let tally = emptyTally();
-  observeRequests(db, middlewareName, (request) => add(tally, request));
-  return () => {
-    const taken = tally;
-    tally = emptyTally();
-    return taken;
-  };
-}
-
-// ---------------------------------------------------------------------------------------
 // Bench data
 
 /** Puts up to 25 items with one BatchWriteItem, retrying whatever DynamoDB leaves unprocessed. */
@@ -170,15 +93,6 @@ export function prng(seed: number): (n: number) => number {
     state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
     return (state >>> 8) % n;
   };
-}
-
-/** Runs `task` over `items`, at most `concurrency` at a time. */
-export async function inPool<T>(items: T[], concurrency: number, task: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
 /** `items` cut into arrays of `size` (the last one shorter). */
