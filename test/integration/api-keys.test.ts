@@ -1,5 +1,8 @@
+import type { MemberCaller } from '../../shared/auth/policy';
+import { createApiKey } from '../../shared/domain/api-keys/api-keys';
 import type { AuditEntry } from '../../shared/schemas/audit';
-import { call, eventually, expectFailure, idTokenFor, localDeployment, TIMESTAMP, type ApiResponse } from '../support/api';
+import { call, expectFailure, idTokenFor, localDeployment, TIMESTAMP, type ApiResponse } from '../support/api';
+import { eventually } from '../support/eventually';
 import { buildOrg, seedOrg, type Person } from '../support/org-builder';
 
 /**
@@ -9,7 +12,8 @@ import { buildOrg, seedOrg, type Person } from '../support/org-builder';
  * revoked, expired, its member removed), `last_used_at`, and the audit log. The local
  * deployment caches no authorizer answer, so a revocation shows on the next request.
  */
-const { runtime } = localDeployment();
+const { runtime, db } = localDeployment();
+const HOUR_MS = 3_600_000;
 
 const KEY_ID = /^key_[0-9a-f]{20}$/;
 
@@ -292,15 +296,20 @@ describe('expiry, use and removal', () => {
   });
 
   it('an expired key is 401 like a revoked one, and shows as expired', async () => {
+    // The shared deployment's clock is real and every suite's: rather than wait for an expiry, the
+    // keys are made as an hour ago (the key domain with its clock set back, as `seed` does), one to
+    // expire a minute ago and one in an hour. test/domain/api-keys.test.ts pins the exact instant.
     const admin = await keysApi(o, o.people.admin);
-    const expiresAt = new Date(Date.now() + 4000).toISOString();
-    const created = (await admin.create({ ...orgKey(), expires_at: expiresAt })).body;
-    expect(await works(created.secret)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 50));
-    const refused = await call(runtime.apiUrl, 'GET', '/api/v1/public/recordings', { token: created.secret });
+    const asAdmin: MemberCaller = { kind: 'id_token', orgId: o.org, userId: o.people.admin.id, role: 'admin', actor: o.people.admin.id };
+    const madeAnHourAgo = (expiresInMs: number) =>
+      createApiKey({ db, now: () => new Date(Date.now() - HOUR_MS) }, asAdmin, { kind: 'org', name: 'Expiring', scopes: ['recordings:read'], expires_at: new Date(Date.now() + expiresInMs).toISOString() });
+    const [expired, live] = await Promise.all([madeAnHourAgo(-60_000), madeAnHourAgo(HOUR_MS)]);
+    expect(await works(live.secret)).toBe(true);
+    expect((await admin.get(live.id)).body.status).toBe('active');
+    const refused = await call(runtime.apiUrl, 'GET', '/api/v1/public/recordings', { token: expired.secret });
     expectFailure(refused, 401, 'UNAUTHORIZED');
-    expect((await admin.get(created.id)).body.status).toBe('expired');
-    expectFailure(await admin.rotate(created.id), 409, 'KEY_EXPIRED');
+    expect((await admin.get(expired.id)).body.status).toBe('expired');
+    expectFailure(await admin.rotate(expired.id), 409, 'KEY_EXPIRED');
   });
 
   it('last_used_at is recorded on first use, and not rewritten within the hour', async () => {
@@ -326,7 +335,6 @@ describe('expiry, use and removal', () => {
     const revoked = await eventually(
       () => admin.get(mine.id),
       (res: ApiResponse) => res.body.status === 'revoked',
-      10_000,
     );
     expect(revoked.body.revoked_at).toMatch(TIMESTAMP);
     const entries = await auditOf(o, mine.id, 'api_key.revoked');
@@ -355,7 +363,6 @@ async function auditOf(o: KeysOrg, keyId: string, waitFor: string): Promise<Audi
   const res = await eventually(
     () => call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/audit-log?resource_id=${keyId}&limit=50`, { token: o.keys.audit }),
     (r: ApiResponse) => r.status === 200 && r.body.entries?.some((e: AuditEntry) => e.type === waitFor),
-    10_000,
   );
   return res.body.entries;
 }

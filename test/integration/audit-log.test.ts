@@ -3,7 +3,8 @@ import { apiKeySecretItem } from '../../shared/storage/api-key-items';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import type { DomainEvent, EventType } from '../../shared/schemas/event-catalog';
 import type { AuditEntry } from '../../shared/schemas/audit';
-import { call, eventually, expectFailure, localDeployment, once, seed, TIMESTAMP, unique, type ApiResponse } from '../support/api';
+import { call, expectFailure, localDeployment, once, seed, TIMESTAMP, unique, type ApiResponse } from '../support/api';
+import { eventually } from '../support/eventually';
 import { ALWAYS_REFUSED, expectAccessOutcome, type AccessOutcome } from '../support/credentials';
 import { domainEvent, queuedEvents } from '../support/events';
 import { idTokenFor } from '../support/api';
@@ -288,11 +289,10 @@ describe('the audit log of API changes (through the local event pipeline)', () =
       }),
     ),
   );
-  const PIPELINE_MS = 15_000;
 
   /** The entries of a resource once they number `count` (or the time is up). */
   const entriesOf = async (orgId: string, token: string, resourceId: string, count: number) =>
-    (await eventually(() => read(orgId, token, qs({ resource_id: resourceId })), (res) => res.body.entries.length >= count, PIPELINE_MS)).body.entries;
+    (await eventually(() => read(orgId, token, qs({ resource_id: resourceId })), (res) => res.body.entries.length >= count)).body.entries;
 
   it('a template created, changed and deleted leaves three entries, each once: who, in which request, what changed', async () => {
     const o = await org();
@@ -337,7 +337,7 @@ describe('the audit log of API changes (through the local event pipeline)', () =
 
   it("the organization's members joining (its seeding) are in the log, one entry each", async () => {
     const o = await org();
-    const res = await eventually(() => read(o.org, o.keys.audit, qs({ type: 'member.joined' })), (r) => r.body.entries.length >= 4, PIPELINE_MS);
+    const res = await eventually(() => read(o.org, o.keys.audit, qs({ type: 'member.joined' })), (r) => r.body.entries.length >= 4);
     expect(res.body.entries.map((e) => e.resource.id).sort()).toEqual(Object.values(o.people).map((p) => p.id).sort());
   });
 });

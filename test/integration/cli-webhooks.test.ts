@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { call, eventually, localDeployment, once } from '../support/api';
+import { call, localDeployment, once } from '../support/api';
+import { eventually } from '../support/eventually';
 import { CLI_BIN } from '../support/cli';
 import { repoRoot } from '../support/local-deployment';
+import { WEBHOOK_TIMEOUT_MS } from '../../shared/webhooks/http-sender';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
 /**
@@ -31,7 +33,7 @@ async function startListener(...args: string[]): Promise<Listener & { endpointId
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = await eventually(async () => /^Ready: .* to (\S+) \(endpoint (wh_\w+)/m.exec(stderr), (match) => match !== null || child.exitCode !== null, 15_000);
+  const ready = await eventually(async () => /^Ready: .* to (\S+) \(endpoint (wh_\w+)/m.exec(stderr), (match) => match !== null || child.exitCode !== null);
   if (!ready) {
     child.kill('SIGKILL');
     throw new Error(`webhooks listen did not get ready:\n${stderr}`);
@@ -58,14 +60,14 @@ describe('cli webhooks listen', () => {
 
       const templateId = await createTemplate(o.keys.hooks, 'Listened');
       const line = new RegExp(`^\\S+Z  template\\.created  (evt_[0-9a-f]{32})  template ${templateId}\\n    \\{\\n      "name": "Listened"`, 'm');
-      const printed = await eventually(async () => line.exec(listener.stdout()), (match) => match !== null, 25_000);
+      const printed = await eventually(async () => line.exec(listener.stdout()), (match) => match !== null, { alsoWaitingMs: WEBHOOK_TIMEOUT_MS });
       expect(printed).not.toBeNull();
       // The id printed is the event's: the one the delivery record names. The listener prints before
       // it answers, and the dispatcher records the success after the answer: the record may trail the line.
       type Delivery = { event_id: string; status: string };
       const listDeliveries = async () =>
         (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/webhooks/${listener.endpointId}/deliveries`, { token: o.keys.hooks })).body.deliveries as Delivery[];
-      const deliveries = await eventually(listDeliveries, (list) => list.some((d) => d.event_id === printed![1] && d.status === 'succeeded'), 10_000);
+      const deliveries = await eventually(listDeliveries, (list) => list.some((d) => d.event_id === printed![1] && d.status === 'succeeded'));
       expect(deliveries).toContainEqual(expect.objectContaining({ event_type: 'template.created', event_id: printed![1], status: 'succeeded' }));
 
       // A delivery not signed with the endpoint's secret is answered 400 and not printed as an event.
@@ -92,7 +94,7 @@ describe('cli webhooks listen', () => {
     try {
       expect(listener.stderr()).toContain(`acting as admin ${o.people.admin.id}`);
       const templateId = await createTemplate(o.keys.hooks, 'As JSON');
-      const lines = await eventually(async () => listener.stdout().split('\n').filter(Boolean), (found) => found.length > 0, 25_000);
+      const lines = await eventually(async () => listener.stdout().split('\n').filter(Boolean), (found) => found.length > 0, { alsoWaitingMs: WEBHOOK_TIMEOUT_MS });
       // Its own webhook.created came before the template, but the endpoint is not subscribed to it.
       expect(lines.map((text) => JSON.parse(text))).toEqual([
         expect.objectContaining({ type: 'template.created', org_id: o.org, resource: { type: 'template', id: templateId }, data: { name: 'As JSON' }, id: expect.stringMatching(/^evt_/) }),

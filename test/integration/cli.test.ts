@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { COMMANDS } from '../../infra/cli/commands';
-import { call, eventually, localDeployment, seed, unique } from '../support/api';
+import { call, localDeployment, seed, unique } from '../support/api';
+import { eventually } from '../support/eventually';
 import { runCli, runCommand } from '../support/cli';
 
 /** The admin CLI against the running local deployment, as an operator uses it. */
@@ -419,7 +420,7 @@ describe('cli key list, member list, invite list', () => {
   it('invite list prints every invitation as List invites shows them (never a token); --status filters', async () => {
     await ready;
     // Wait for the emails, so that both listings see the same delivery state.
-    const emailed = await eventually(() => cli('invite', 'list', '--org', org), (result) => result.json?.every((invite: { email_status: string }) => invite.email_status === 'sent'), 10_000);
+    const emailed = await eventually(() => cli('invite', 'list', '--org', org), (result) => result.json?.every((invite: { email_status: string }) => invite.email_status === 'sent'));
     const api = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/invites?limit=100`, { token: orgKey });
     expect(emailed.json).toEqual(api.body.invites);
     expect(emailed.json.map((invite: { email: string }) => invite.email)).toEqual([`y.${id}@example.com`, `x.${id}@example.com`]);

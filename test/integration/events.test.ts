@@ -1,7 +1,8 @@
 import { ensureMembership } from '../../shared/operations/directory';
 import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { expireItems } from '../../infra/local/ttl-emulator';
-import { call, eventually, idp, localDeployment, once, sentEmails, TIMESTAMP, unique } from '../support/api';
+import { call, idp, localDeployment, once, sentEmails, TIMESTAMP, unique } from '../support/api';
+import { eventually } from '../support/eventually';
 import { eventsInclude, publishedEvents } from '../support/events';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
@@ -101,7 +102,7 @@ describe('domain events: every committed change publishes its event once', () =>
     const o = await org();
     const address = o.address(`joiner-${unique()}`);
     const sent = await api('POST', orgPath(o, '/invites'), o.keys.full, { email: address, role: 'member' });
-    const emails = await eventually(() => sentEmails(address), (found) => found.length > 0, 10_000);
+    const emails = await eventually(() => sentEmails(address), (found) => found.length > 0);
     const token = /\/invites\/accept\?token=([A-Za-z0-9_-]+)/.exec(emails[0]?.body.text ?? '')?.[1] ?? '';
     const idToken = await (await idp()).issueIdToken({ sub: `local|joiner_${unique()}`, email: address });
     const accepted = await call(runtime.apiUrl, 'POST', '/api/v1/organization/invites/accept', { token: idToken, body: { token } });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { call, eventually, localDeployment } from '../support/api';
+import { call, localDeployment } from '../support/api';
+import { eventually } from '../support/eventually';
 import { runCli } from '../support/cli';
 import { repoRoot } from '../support/local-deployment';
 
@@ -40,7 +41,7 @@ describe.each([
     const loaded = first.json as Summary;
     expect(changes(loaded)).toBeGreaterThan(0);
     // Invitations are emailed once loaded (the consumer writes their delivery): wait for that before comparing.
-    await eventually(() => cli('invite', 'list', '--org', orgId, '--status', 'pending'), (listed) => listed.json.every((invite: { email_status: string }) => invite.email_status === 'sent'), 15_000);
+    await eventually(() => cli('invite', 'list', '--org', orgId, '--status', 'pending'), (listed) => listed.json.every((invite: { email_status: string }) => invite.email_status === 'sent'));
     const before = await orgPartition(orgId);
     // Other suites of the shared deployment act on org_demo too: compare with what is there, not with an empty organization.
     const invitesBefore = (await cli('invite', 'list', '--org', orgId)).json as unknown[];

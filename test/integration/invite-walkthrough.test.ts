@@ -1,4 +1,5 @@
-import { call, eventually, localDeployment, unique } from '../support/api';
+import { call, localDeployment, unique } from '../support/api';
+import { eventually } from '../support/eventually';
 import { runCli } from '../support/cli';
 import { findUserIdByEmail } from '../../shared/storage/users';
 
@@ -24,7 +25,7 @@ async function organizationWithOwner() {
 
 /** The accept link of the latest invitation email to an address, read with `mail list` as the README says. */
 async function linkMailedTo(email: string): Promise<string> {
-  const mail = await eventually(() => cli('mail', 'list', '--to', email), (result) => result.json?.length > 0, 10_000);
+  const mail = await eventually(() => cli('mail', 'list', '--to', email), (result) => result.json?.length > 0);
   expect(mail.json).toHaveLength(1);
   const link = /(http\S+\/invites\/accept\?token=[A-Za-z0-9_-]+)/.exec(mail.json[0].text)?.[1];
   if (!link) throw new Error(`no accept link in ${mail.json[0].text}`);

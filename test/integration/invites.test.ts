@@ -12,7 +12,8 @@ import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { createSesMailer, MailError } from '../../shared/mail/mailer';
 import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { withChangeContext } from '../../shared/storage/change-stamp';
-import { call, eventually, expectFailure, idp, idTokenFor, localDeployment, once, seed, sentEmails, TIMESTAMP, type ApiResponse, unique } from '../support/api';
+import { call, expectFailure, idp, idTokenFor, localDeployment, once, seed, sentEmails, TIMESTAMP, type ApiResponse, unique } from '../support/api';
+import { eventually } from '../support/eventually';
 import { eventsInclude, queuedEvents } from '../support/events';
 import { emailsTo, latestToken, tokenIn } from '../support/invite-mail';
 import { buildOrg, seedOrg, STAFF, type Person } from '../support/org-builder';
@@ -125,7 +126,7 @@ const localMail = createSesMailer({ fromAddress: inviteSettings().fromAddress, r
 
 /** Waits until the invitation mail consumer is done with the invite's current send (its email sent or failed); returns the Invite as List shows it. */
 async function delivered(org: Org, inviteId: string): Promise<Invite> {
-  const found = await eventually(async () => (await listed(org)).find((i) => i.id === inviteId), (i) => i?.email_status !== 'queued', 10_000);
+  const found = await eventually(async () => (await listed(org)).find((i) => i.id === inviteId), (i) => i?.email_status !== 'queued');
   if (!found || found.email_status === 'queued') throw new Error(`invite ${inviteId}: email still queued`);
   return found;
 }

@@ -2,7 +2,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyIdFromHash, generateApiKey, hashApiKey } from '../../shared/auth/api-key-secrets';
 import type { AuditEntry } from '../../shared/schemas/audit';
 import { keys } from '../../shared/storage/keys';
-import { call, eventually, idTokenFor, localDeployment, TIMESTAMP, type ApiResponse } from '../support/api';
+import { call, idTokenFor, localDeployment, TIMESTAMP, type ApiResponse } from '../support/api';
+import { eventually } from '../support/eventually';
 import { runCli } from '../support/cli';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
@@ -103,7 +104,6 @@ describe('keys the CLI created before the key API', () => {
     const audit = await eventually(
       () => call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/audit-log?resource_id=${ids.org}&limit=50`, { token: o.keys.audit }),
       (r: ApiResponse) => r.status === 200 && r.body.entries?.some((e: AuditEntry) => e.type === 'api_key.revoked'),
-      10_000,
     );
     expect(audit.body.entries.map((e: AuditEntry) => e.type)).toEqual(['api_key.revoked']);
   });

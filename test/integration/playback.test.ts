@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { call, eventually, failure, idTokenFor, localDeployment, once, TIMESTAMP, type ApiResponse } from '../support/api';
+import { call, failure, idTokenFor, localDeployment, once, TIMESTAMP, type ApiResponse } from '../support/api';
+import { eventually } from '../support/eventually';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
 /**

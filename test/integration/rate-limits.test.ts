@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
@@ -7,61 +7,57 @@ import { parseModelCatalog } from '../../shared/config';
 import { seedFixture } from '../../shared/operations/fixture';
 import { Fixture, type FixtureInput } from '../../shared/schemas/fixture';
 import { createTableContext } from '../../shared/storage/dynamo';
-import { call, eventually, failure, unique, type ApiResponse } from '../support/api';
+import { call, failure, unique, type ApiResponse } from '../support/api';
 import { runCli, type CliResult } from '../support/cli';
-import { repoRoot, startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../support/local-deployment';
+import { deploymentClock, movableClockEnv, type DeploymentClock } from '../support/deployment-clock';
+import { startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../support/local-deployment';
 import { buildOrg } from '../support/org-builder';
 
 /*
  * Per-organization rate limits on the real HTTP path (gateway emulator → authorizer → handler →
  * DynamoDB Local), on deployments of this file's own: the shared one's defaults are set far above
- * what the other suites send. Windows are aligned to the epoch (index = floor(now / window)), so
- * a test that needs its requests in one window waits for a fresh one and runs again if they
- * spilled over its end; the machine's clock is the deployments' (the shifted one's too, but while
- * the quota test moves it).
+ * what the other suites send. Windows are aligned to the epoch (index = floor(now / window)).
+ * Each deployment's clock is one the test sets (test/support/deployment-clock.ts), standing still
+ * in between: a test puts it at the start of a window and sends its requests there, all counted in
+ * that one window however long they take, and moves it past the limits' cache or over a UTC
+ * midnight instead of waiting for them.
  */
 
 const DEFAULTS = { rate: 20, burst: 40 };
 /** Every limit this file sets lasts burst / rate = 2 s, the defaults' included. */
 const WINDOW_MS = 2000;
 const DAY_MS = 86_400_000;
+/** How long a handler keeps an organization's limits (RATE_LIMIT_CACHE_SECONDS). */
+const CACHE_MS = 1000;
 
 const baseEnv = {
   LOCAL_SEED: 'none',
-  RATE_LIMIT_CACHE_SECONDS: '1',
+  RATE_LIMIT_CACHE_SECONDS: String(CACHE_MS / 1000),
   RATE_LIMIT_DEFAULT_RATE: String(DEFAULTS.rate),
   RATE_LIMIT_DEFAULT_BURST: String(DEFAULTS.burst),
   LOCAL_TTL_SWEEP_SECONDS: '0',
 };
 
+type ClockedDeployment = StartedDeployment & { clock: DeploymentClock };
+
 /** Authorizer cache off: a key's changed own limit reaches the handler at once. */
-let main: StartedDeployment;
-/** Authorizer cache on (60 s) and a wall clock the test moves (test/support/shifted-clock.cjs). */
-let shifted: StartedDeployment;
-let clockFile: string;
+let main: ClockedDeployment;
+/** Authorizer cache on (60 s): requests ride on the authorizer's cached result. */
+let cached: ClockedDeployment;
+
+/** A local deployment of this file, with a clock the test sets. */
+async function startClocked(label: string, authorizerCacheSeconds: number): Promise<ClockedDeployment> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `voice-org-rate-limits-${label}-`));
+  const env = { ...baseEnv, LOCAL_AUTHORIZER_CACHE_SECONDS: String(authorizerCacheSeconds), ...movableClockEnv(dataDir) };
+  return { ...(await startLocalDeployment({ dataDir, env })), clock: deploymentClock(dataDir) };
+}
 
 beforeAll(async () => {
-  const shiftedDir = mkdtempSync(path.join(os.tmpdir(), 'voice-org-rate-limits-'));
-  clockFile = path.join(shiftedDir, 'clock-offset-ms');
-  writeFileSync(clockFile, '0');
-  const preload = `--require ${path.join(repoRoot, 'test/support/shifted-clock.cjs')}`;
-  [main, shifted] = await Promise.all([
-    startLocalDeployment({ env: { ...baseEnv, LOCAL_AUTHORIZER_CACHE_SECONDS: '0' } }),
-    startLocalDeployment({
-      dataDir: shiftedDir,
-      env: {
-        ...baseEnv,
-        LOCAL_AUTHORIZER_CACHE_SECONDS: '60',
-        // tsx runs start.ts in a child node process, which inherits NODE_OPTIONS: both load the preload.
-        NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' '),
-        SHIFTED_CLOCK_FILE: clockFile,
-      },
-    }),
-  ]);
+  [main, cached] = await Promise.all([startClocked('main', 0), startClocked('cached', 60)]);
 }, 120_000);
 
 afterAll(async () => {
-  for (const deployment of [main, shifted]) {
+  for (const deployment of [main, cached]) {
     if (!deployment) continue;
     await stopLocalDeployment(deployment.child);
     rmSync(deployment.dataDir, { recursive: true, force: true });
@@ -103,23 +99,12 @@ async function orgsWithKey(deployment: StartedDeployment, ...labels: string[]): 
 
 const listUsers = (deployment: StartedDeployment, orgId: string, token: string) => call(deployment.runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/users`, { token });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const windowIndex = (at = Date.now()) => Math.floor(at / WINDOW_MS);
-/** Waits until just after a window boundary. */
-const freshWindow = () => sleep(WINDOW_MS - (Date.now() % WINDOW_MS) + 20);
-
 /**
- * Runs `send` from the start of a fresh window and returns what it returned, once it ended in
- * the window it started in (at most three tries): its requests were then all counted in one window.
+ * Sets the deployment's clock to the start of a window later than any instant it was set to and
+ * than real time, and leaves it there: the requests sent next are all counted in that window.
  */
-async function withinOneWindow<T>(send: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await freshWindow();
-    const started = windowIndex();
-    const result = await send();
-    if (windowIndex() === started) return result;
-  }
-  throw new Error('three tries in a row spilled over a window boundary: the machine is too slow for this test');
+function freshWindow(deployment: ClockedDeployment): void {
+  deployment.clock.setTo((Math.floor(Math.max(Date.now(), deployment.clock.now()) / WINDOW_MS) + 1) * WINDOW_MS);
 }
 
 async function inSequence(count: number, send: () => Promise<ApiResponse>): Promise<ApiResponse[]> {
@@ -148,28 +133,26 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     const [a, b] = await orgsWithKey(main, 'flood', 'calm');
     await mustRun(main, 'org', 'set-limits', '--org', a.orgId, '--rate', '5', '--burst', '10');
 
-    await freshWindow();
-    const firstWindow = windowIndex();
+    freshWindow(main);
     const [fromA, fromB] = await Promise.all([
       Promise.all(Array.from({ length: 30 }, () => listUsers(main, a.orgId, a.key))),
       Promise.all(Array.from({ length: 10 }, () => listUsers(main, b.orgId, b.key))),
     ]);
-    const windowsTouched = windowIndex() - firstWindow + 1;
 
     expect(statuses(fromB).every((status) => status === 200)).toBe(true);
     const admitted = fromA.filter((res) => res.status === 200);
     const refused = fromA.filter((res) => res.status !== 200);
-    expect(admitted.length).toBeGreaterThanOrEqual(10);
-    expect(admitted.length).toBeLessThanOrEqual(10 * windowsTouched);
-    // 30 requests could all fit in three windows: only a machine that slow sees no refusal.
-    if (windowsTouched <= 2) expect(refused.length).toBeGreaterThan(0);
+    // All 30 in one window (the deployment's clock stands at its start): exactly its 10 go through.
+    expect(admitted).toHaveLength(10);
+    expect(refused).toHaveLength(20);
     for (const res of refused) expectRefusal(res, 'RATE_LIMITED', `Organization ${a.orgId} is over its rate limit`, 10, WINDOW_MS / 1000);
   });
 
   it('tells every counted response its limit, what is left of it and when it resets', async () => {
     const [{ orgId, key }] = await orgsWithKey(main, 'headers');
 
-    const responses = await withinOneWindow(() => inSequence(5, () => listUsers(main, orgId, key)));
+    freshWindow(main);
+    const responses = await inSequence(5, () => listUsers(main, orgId, key));
 
     expect(statuses(responses)).toEqual([200, 200, 200, 200, 200]);
     expect(responses.map((res) => header(res, 'ratelimit-limit'))).toEqual(Array(5).fill(String(DEFAULTS.burst)));
@@ -183,36 +166,33 @@ describe('per-organization rate limits (authorizer cache off)', () => {
   it('applies a changed limit within RATE_LIMIT_CACHE_SECONDS, and puts the organization back on the defaults', async () => {
     const cli = cliOf(main);
     const [{ orgId, key }] = await orgsWithKey(main, 'change');
+    freshWindow(main);
     const defaults = { org_id: orgId, ...DEFAULTS, daily_quota: null, source: 'default' };
     expect((await cli('org', 'get-limits', '--org', orgId)).json).toEqual(defaults);
     expect(header(await listUsers(main, orgId, key), 'ratelimit-limit')).toBe('40');
 
-    // Any counted response (a 429 too) says which limit applies; polled for 1 s of cache and some slack.
-    const limitSeen = (expected: string) =>
-      eventually(
-        async () => {
-          const res = await listUsers(main, orgId, key);
-          expect([200, 429]).toContain(res.status);
-          await sleep(100);
-          return header(res, 'ratelimit-limit');
-        },
-        (limit) => limit === expected,
-        4000,
-      );
+    // Any counted response (a 429 too) says which limit applies: the one sent once the handler's
+    // cache of the limits has run out, on the deployment's clock moved on by RATE_LIMIT_CACHE_SECONDS.
+    const limitAfterTheCache = async () => {
+      main.clock.setTo(main.clock.now() + CACHE_MS);
+      const res = await listUsers(main, orgId, key);
+      expect([200, 429]).toContain(res.status);
+      return header(res, 'ratelimit-limit');
+    };
 
     const lowered = await cli('org', 'set-limits', '--org', orgId, '--rate', '5', '--burst', '10');
     expect(lowered.json).toEqual({ org_id: orgId, rate: 5, burst: 10, daily_quota: null, source: 'organization' });
-    const [afterLowering, seenLowered] = await Promise.all([cli('org', 'get-limits', '--org', orgId), limitSeen('10')]);
+    const [afterLowering, seenLowered] = await Promise.all([cli('org', 'get-limits', '--org', orgId), limitAfterTheCache()]);
     expect(afterLowering.json).toEqual(lowered.json);
     expect(seenLowered).toBe('10');
 
     const raised = await cli('org', 'set-limits', '--org', orgId, '--rate', '50', '--burst', '100', '--daily-quota', '5000');
     expect(raised.json).toEqual({ org_id: orgId, rate: 50, burst: 100, daily_quota: 5000, source: 'organization' });
-    expect(await limitSeen('100')).toBe('100');
+    expect(await limitAfterTheCache()).toBe('100');
 
     const cleared = await cli('org', 'clear-limits', '--org', orgId);
     expect(cleared.json).toEqual(defaults);
-    const [afterClearing, seenDefault] = await Promise.all([cli('org', 'get-limits', '--org', orgId), limitSeen('40')]);
+    const [afterClearing, seenDefault] = await Promise.all([cli('org', 'get-limits', '--org', orgId), limitAfterTheCache()]);
     expect(afterClearing.json).toEqual(defaults);
     expect(seenDefault).toBe('40');
   });
@@ -225,10 +205,9 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     ]);
     expect(limited.rate_limit).toEqual({ rate: 1, burst: 2 });
 
-    const [fromLimited, fromOrgKey] = await withinOneWindow(async () => [
-      await inSequence(5, () => listUsers(main, orgId, limited.key)),
-      await inSequence(3, () => listUsers(main, orgId, orgKey)),
-    ]);
+    freshWindow(main);
+    const fromLimited = await inSequence(5, () => listUsers(main, orgId, limited.key));
+    const fromOrgKey = await inSequence(3, () => listUsers(main, orgId, orgKey));
 
     expect(statuses(fromLimited)).toEqual([200, 200, 429, 429, 429]);
     expect([header(fromLimited[0], 'ratelimit-limit'), header(fromLimited[0], 'ratelimit-remaining')]).toEqual(['2', '1']);
@@ -239,7 +218,8 @@ describe('per-organization rate limits (authorizer cache off)', () => {
 
     const cleared = await cliOf(main)('key', 'clear-limits', '--id', limited.key_id);
     expect(cleared.json).toEqual({ key_id: limited.key_id, org_id: orgId, rate_limit: null });
-    const afterClear = await withinOneWindow(() => inSequence(5, () => listUsers(main, orgId, limited.key)));
+    freshWindow(main);
+    const afterClear = await inSequence(5, () => listUsers(main, orgId, limited.key));
     expect(statuses(afterClear)).toEqual([200, 200, 200, 200, 429]);
     expectRefusal(afterClear[4], 'RATE_LIMITED', `Organization ${orgId} is over its rate limit`, 4, 2);
   });
@@ -255,10 +235,9 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     expect(atHome.status).toBe(200);
     expect([header(atHome, 'ratelimit-limit'), header(atHome, 'ratelimit-remaining')]).toEqual([String(DEFAULTS.burst), String(DEFAULTS.burst - 1)]);
 
-    const [strangers, owners] = await withinOneWindow(async () => [
-      await Promise.all(Array.from({ length: 15 }, () => listUsers(main, target.orgId, idToken))),
-      await Promise.all(Array.from({ length: 11 }, () => listUsers(main, target.orgId, target.key))),
-    ]);
+    freshWindow(main);
+    const strangers = await Promise.all(Array.from({ length: 15 }, () => listUsers(main, target.orgId, idToken)));
+    const owners = await Promise.all(Array.from({ length: 11 }, () => listUsers(main, target.orgId, target.key)));
 
     expect(statuses(strangers).every((status) => status === 403)).toBe(true);
     expect(statuses(owners).filter((status) => status === 200)).toHaveLength(10);
@@ -304,56 +283,49 @@ describe('per-organization rate limits (authorizer cache off)', () => {
   });
 });
 
-describe('per-organization rate limits behind the authorizer cache, on a shifted clock', () => {
+describe('per-organization rate limits behind the authorizer cache (60 s)', () => {
   it("refuses requests over the limit that the authorizer's cached result let through", async () => {
-    const cli = cliOf(shifted);
-    const [{ orgId }] = await orgsWithKey(shifted, 'cached');
+    const cli = cliOf(cached);
+    const [{ orgId }] = await orgsWithKey(cached, 'cached');
     const [, { key, key_id: keyId }] = await Promise.all([
-      mustRun(shifted, 'org', 'set-limits', '--org', orgId, '--rate', '5', '--burst', '10'),
-      mustRun(shifted, 'key', 'create', '--org', orgId, '--scopes', 'users:read'),
+      mustRun(cached, 'org', 'set-limits', '--org', orgId, '--rate', '5', '--burst', '10'),
+      mustRun(cached, 'key', 'create', '--org', orgId, '--scopes', 'users:read'),
     ]);
-    expect((await listUsers(shifted, orgId, key)).status).toBe(200);
+    expect((await listUsers(cached, orgId, key)).status).toBe(200);
     // Revoked, the key still passes for as long as its authorizer result is cached: every request below rides on the cache.
     expect((await cli('key', 'revoke', '--id', keyId)).code).toBe(0);
 
-    await freshWindow();
-    const firstWindow = windowIndex();
-    const responses = await Promise.all(Array.from({ length: 30 }, () => listUsers(shifted, orgId, key)));
-    const windowsTouched = windowIndex() - firstWindow + 1;
+    freshWindow(cached);
+    const responses = await Promise.all(Array.from({ length: 30 }, () => listUsers(cached, orgId, key)));
 
     expect(statuses(responses).every((status) => status === 200 || status === 429)).toBe(true);
+    // All 30 in one window: exactly its 10 go through.
     const admitted = responses.filter((res) => res.status === 200).length;
-    expect(admitted).toBeGreaterThanOrEqual(10);
-    expect(admitted).toBeLessThanOrEqual(10 * windowsTouched);
-    if (windowsTouched <= 2) expect(admitted).toBeLessThan(30);
+    expect(admitted).toBe(10);
   });
 
   it('renews the daily quota at 00:00 UTC, and says in Retry-After how far that is', async () => {
-    const [{ orgId, key }] = await orgsWithKey(shifted, 'quota');
-    await mustRun(shifted, 'org', 'set-limits', '--org', orgId, '--rate', '100', '--burst', '1000', '--daily-quota', '3');
+    const [{ orgId, key }] = await orgsWithKey(cached, 'quota');
+    await mustRun(cached, 'org', 'set-limits', '--org', orgId, '--rate', '100', '--burst', '1000', '--daily-quota', '3');
 
-    // The deployment's clock 3 s before a UTC midnight (the next real one, unless that is too close).
-    const realNow = Date.now();
-    let midnight = Math.ceil(realNow / DAY_MS) * DAY_MS;
-    if (midnight - realNow < 60_000) midnight += DAY_MS;
-    const offset = midnight - 3000 - realNow;
-    writeFileSync(clockFile, String(offset));
-    await sleep(150); // the preload reads the file again every 50 ms
+    // The deployment's clock 3 s before the next UTC midnight, then 200 ms after it.
+    const midnight = Math.ceil(Math.max(Date.now(), cached.clock.now()) / DAY_MS) * DAY_MS;
     let used: ApiResponse[], over: ApiResponse, nextDay: ApiResponse;
     try {
-      used = await inSequence(3, () => listUsers(shifted, orgId, key));
-      over = await listUsers(shifted, orgId, key);
-      await sleep(midnight + 200 - (Date.now() + offset));
-      nextDay = await listUsers(shifted, orgId, key);
+      cached.clock.setTo(midnight - 3000);
+      used = await inSequence(3, () => listUsers(cached, orgId, key));
+      over = await listUsers(cached, orgId, key);
+      cached.clock.setTo(midnight + 200);
+      nextDay = await listUsers(cached, orgId, key);
     } finally {
-      writeFileSync(clockFile, '0');
+      cached.clock.release();
     }
 
     expect(statuses(used)).toEqual([200, 200, 200]);
     // The nearest limit is the quota: 3 a day, renewed at midnight, 3 s away on the deployment's clock.
     expect(used.map((res) => header(res, 'ratelimit-limit'))).toEqual(['3', '3', '3']);
     expect(used.map((res) => header(res, 'ratelimit-remaining'))).toEqual(['2', '1', '0']);
-    // A retry-after of hours here would mean the preload did not shift the deployment's clock.
+    // A retry-after of hours here would mean the preload did not set the deployment's clock.
     expectRefusal(over, 'QUOTA_EXCEEDED', `Organization ${orgId} has used its daily quota of 3 requests: it renews at 00:00 UTC`, 3, 3);
 
     expect(nextDay.status).toBe(200);

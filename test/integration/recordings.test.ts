@@ -3,7 +3,8 @@ import { expireItems } from '../../infra/local/ttl-emulator';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { keys } from '../../shared/storage/keys';
 import { trashTimerFromItem, trashTimerItem } from '../../shared/storage/trash-timers';
-import { call, eventually, failure, idTokenFor, listObjects, localDeployment, once, TIMESTAMP, type ApiResponse } from '../support/api';
+import { call, failure, idTokenFor, listObjects, localDeployment, once, TIMESTAMP, type ApiResponse } from '../support/api';
+import { eventually } from '../support/eventually';
 import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
 import { eventsInclude, publishedEvents } from '../support/events';
 import { printedOutput } from '../support/local-deployment';
@@ -175,9 +176,6 @@ async function itemsOfRecording(org: Org, recordingId: string) {
   return [...own, ...links, ...indexed].map((item) => `${item.PK} ${item.SK}`);
 }
 
-/** How long the local event pipeline is given to run a consumer (it retries a failed delivery after 50 ms in tests). */
-const CONSUMER_MS = 15_000;
-
 /**
  * What is left of a permanently deleted recording: the request takes the recording, its tag
  * links and index entries at once; its related items (REC#<id>#…) go shortly after, with the
@@ -186,7 +184,7 @@ const CONSUMER_MS = 15_000;
 async function itemsLeftAfterCleanup(org: Org, recordingId: string) {
   const rightAfter = await itemsOfRecording(org, recordingId);
   expect(rightAfter.filter((key) => !key.startsWith(`ORG#${org.org} REC#${recordingId}#`))).toEqual([]);
-  return eventually(() => itemsOfRecording(org, recordingId), (items) => items.length === 0, CONSUMER_MS);
+  return eventually(() => itemsOfRecording(org, recordingId), (items) => items.length === 0);
 }
 
 /** A recording's trash timer as stored, or undefined. */
@@ -1098,7 +1096,7 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       expect(await memberCounts(org, org.people.admin.id)).toMatchObject({ recording_count: 2 });
       // The request commits one transaction and calls no S3 (test/domain/recordings.test.ts counts its requests).
       expect((await remove(org, recordingId, 'permanent=true')).status).toBe(200);
-      expect(await eventually(() => listObjects(prefix), (objects) => objects.length === 0, CONSUMER_MS)).toEqual([]);
+      expect(await eventually(() => listObjects(prefix), (objects) => objects.length === 0)).toEqual([]);
       expect(await itemsLeftAfterCleanup(org, recordingId)).toEqual([]);
       const deleted = (await eventsInclude(org.org, ['recording.deleted'], recordingId)).filter((event) => event.type === 'recording.deleted');
       expect(deleted).toEqual([
@@ -1113,7 +1111,7 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       expect((await remove(org, recordingId)).status).toBe(200);
       expect(await listObjects(prefix)).toHaveLength(1);
       expect((await remove(org, recordingId, 'permanent=true')).status).toBe(200);
-      expect(await eventually(() => listObjects(prefix), (objects) => objects.length === 0, CONSUMER_MS)).toEqual([]);
+      expect(await eventually(() => listObjects(prefix), (objects) => objects.length === 0)).toEqual([]);
       expect(await itemsLeftAfterCleanup(org, recordingId)).toEqual([]);
       expect(await counts(org)).toMatchObject({ live: 3, trash: 0 });
     });
@@ -1153,7 +1151,7 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       expect(await sweep(org)).toBe(0);
       expect(await sweep(org, afterGrace())).toBe(1);
 
-      expect(await eventually(() => itemsOfRecording(org, expired), (items) => items.length === 0, CONSUMER_MS)).toEqual([]);
+      expect(await eventually(() => itemsOfRecording(org, expired), (items) => items.length === 0)).toEqual([]);
       expect(await counts(org)).toEqual({ live: 1, trash: 0, member: { recording_count: 1, latest_recording_at: OLD } });
       expect((await listed(org, 'deleted=true')).ids).toEqual([]);
       expect(await getRec(org, expired)).toMatchObject({ status: 404, body: NOT_FOUND });
@@ -1173,7 +1171,7 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       await setTimer(org, expired);
       expect(await sweep(org)).toBe(1);
 
-      expect(await eventually(async () => retentionRuns(expired), (outcomes) => outcomes.length > 0, CONSUMER_MS)).toEqual(['not_in_trash']);
+      expect(await eventually(async () => retentionRuns(expired), (outcomes) => outcomes.length > 0)).toEqual(['not_in_trash']);
       expect(await getRec(org, expired)).toMatchObject({ status: 200, body: { id: expired } });
       expect(await counts(org)).toEqual({ live: 2, trash: 0, member: { recording_count: 2, latest_recording_at: OLD } });
       expect(publishedEvents(org.org).filter((event) => event.type === 'recording.deleted')).toEqual([]);
@@ -1188,7 +1186,7 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       // A sweep a month ahead removes the timer; the consumer, on the real clock, finds it not due.
       expect(await sweep(org, new Date(Date.now() + 31 * 86_400_000))).toBe(1);
 
-      expect(await eventually(async () => retentionRuns(recordingId), (outcomes) => outcomes.length > 0, CONSUMER_MS)).toEqual(['not_due']);
+      expect(await eventually(async () => retentionRuns(recordingId), (outcomes) => outcomes.length > 0)).toEqual(['not_due']);
       expect(await timerOf(org, recordingId)).toEqual(timer);
       expect((await listed(org, 'deleted=true')).ids).toEqual([recordingId]);
       expect(await counts(org)).toMatchObject({ live: 2, trash: 1 });

@@ -15,7 +15,8 @@ import { busEntry } from '../../shared/events/event-bus';
 import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
-import { eventually, sentEmails } from '../support/api';
+import { sentEmails } from '../support/api';
+import { EVENTUAL_MS, eventually } from '../support/eventually';
 import { tokenIn } from '../support/invite-mail';
 import { repoRoot, startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../support/local-deployment';
 
@@ -34,8 +35,6 @@ const setup = placeholderSetup();
 const events = sampleEvents(setup);
 const SAMPLE_BUS = 'voice-org-sample-bus';
 const eventBridge = mockClient(EventBridgeClient);
-/** How long the demo's invitation emails may take: the deployment's pipeline sends them after it starts. */
-const MAIL_TIMEOUT_MS = 20_000;
 
 let demo: StartedDeployment;
 let credentials: DemoCredentials;
@@ -84,8 +83,8 @@ const committed = (file: string): unknown => JSON.parse(readFileSync(path.join(r
 
 /** The token of the demo's invitation to the invitee, from the email the deployment sent (`npx voice-org mail list --to …`). */
 async function emailedInviteToken(): Promise<string> {
-  const emails = await eventually(() => sentEmails(SAMPLE_IDS.inviteeEmail, demo.runtime.sesEndpoint), (found) => found.length > 0, MAIL_TIMEOUT_MS);
-  if (!emails.length) throw new Error(`no invitation email to ${SAMPLE_IDS.inviteeEmail} within ${MAIL_TIMEOUT_MS} ms`);
+  const emails = await eventually(() => sentEmails(SAMPLE_IDS.inviteeEmail, demo.runtime.sesEndpoint), (found) => found.length > 0);
+  if (!emails.length) throw new Error(`no invitation email to ${SAMPLE_IDS.inviteeEmail} within ${EVENTUAL_MS} ms`);
   return tokenIn(emails.at(-1)!);
 }
 
@@ -144,8 +143,8 @@ describe.each(events.map((e) => [`${EVENTS_DIR}/${e.file}`, e] as const))('%s', 
 });
 
 it('sent the invitation emails of Send invite and Resend invite', async () => {
-  const arrived = (to: string) => eventually(() => sentEmails(to, demo.runtime.sesEndpoint), (found) => found.length > 0, MAIL_TIMEOUT_MS);
+  const arrived = (to: string) => eventually(() => sentEmails(to, demo.runtime.sesEndpoint), (found) => found.length > 0);
   expect(await arrived(SAMPLE_IDS.newInviteEmail)).toHaveLength(1);
   // The demo's invitation, then the sample's resend of it.
-  expect((await eventually(() => sentEmails('rita.resend@demo.example', demo.runtime.sesEndpoint), (found) => found.length >= 2, MAIL_TIMEOUT_MS)).length).toBeGreaterThanOrEqual(2);
+  expect((await eventually(() => sentEmails('rita.resend@demo.example', demo.runtime.sesEndpoint), (found) => found.length >= 2)).length).toBeGreaterThanOrEqual(2);
 });

@@ -2,7 +2,8 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
 import type { FixtureInput } from '../../shared/schemas/fixture';
-import { call, eventually, failure, idTokenFor, listObjects, localDeployment, localS3, once, TIMESTAMP, type ApiResponse } from '../support/api';
+import { call, failure, idTokenFor, listObjects, localDeployment, localS3, once, TIMESTAMP, type ApiResponse } from '../support/api';
+import { eventually } from '../support/eventually';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
 /**
@@ -707,7 +708,7 @@ describe('the upload completion (the S3 emulator runs it on each ObjectCreated e
       expect(await counts(org)).toEqual({ ...before, latest_recording_at: expect.anything() });
       expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}?permanent=true`, org.keys.orgAll)).status).toBe(200);
       // The object goes shortly after, with the object cleanup consumer (off the request path).
-      expect(await eventually(() => listObjects(`recordings/${org.org}/${recordingId}/`), (objects) => objects.length === 0, 15_000)).toEqual([]);
+      expect(await eventually(() => listObjects(`recordings/${org.org}/${recordingId}/`), (objects) => objects.length === 0)).toEqual([]);
       expect(await rawRecording(org, recordingId)).toBeUndefined();
       expect((await counts(org)).total).toBe(before.total);
     });

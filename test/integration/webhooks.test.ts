@@ -3,8 +3,10 @@ import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets'
 import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import type { AuditEntry } from '../../shared/schemas/audit';
 import type { CreatedWebhook, Webhook as WebhookBody, WebhookDelivery as DeliveryBody } from '../../shared/schemas/webhooks';
+import { WEBHOOK_TIMEOUT_MS } from '../../shared/webhooks/http-sender';
 import type * as v from 'valibot';
-import { call, eventually, expectFailure, idTokenFor, localDeployment, once, TIMESTAMP, unique, type ApiResponse } from '../support/api';
+import { call, expectFailure, idTokenFor, localDeployment, once, TIMESTAMP, unique, type ApiResponse } from '../support/api';
+import { eventually } from '../support/eventually';
 import { publishedEvents } from '../support/events';
 import { buildOrg, seedOrg } from '../support/org-builder';
 import { closedPortUrl, latch, startReceiver, webhookHeadersOf, type ReceivedDelivery, type Receiver, type Responder } from '../support/webhook-receiver';
@@ -114,15 +116,15 @@ async function changeTemplate(o: HooksOrg, method: 'PATCH' | 'DELETE', templateI
 }
 
 /** One delivery of an endpoint, once `done` holds for it (or the time is up: then as it last was). */
-async function deliveryWhen(hooks: HooksApi, webhookId: string, deliveryId: string, done: (delivery: DeliveryBody) => boolean, timeoutMs = 10_000): Promise<DeliveryBody | undefined> {
+async function deliveryWhen(hooks: HooksApi, webhookId: string, deliveryId: string, done: (delivery: DeliveryBody) => boolean, wait: { alsoWaitingMs?: number } = {}): Promise<DeliveryBody | undefined> {
   const find = (res: ApiResponse<DeliveryList>) => res.body.deliveries?.find((delivery) => delivery.id === deliveryId);
-  const res = await eventually(() => hooks.deliveries(webhookId, '?limit=100'), (r) => r.status === 200 && !!find(r) && done(find(r)!), timeoutMs);
+  const res = await eventually(() => hooks.deliveries(webhookId, '?limit=100'), (r) => r.status === 200 && !!find(r) && done(find(r)!), wait);
   return find(res);
 }
 
 /** Every delivery of an endpoint, once `done` holds for the list. */
-async function deliveriesWhen(hooks: HooksApi, webhookId: string, done: (deliveries: DeliveryBody[]) => boolean, timeoutMs = 10_000): Promise<DeliveryBody[]> {
-  const res = await eventually(() => hooks.deliveries(webhookId, '?limit=100'), (r) => r.status === 200 && done(r.body.deliveries), timeoutMs);
+async function deliveriesWhen(hooks: HooksApi, webhookId: string, done: (deliveries: DeliveryBody[]) => boolean): Promise<DeliveryBody[]> {
+  const res = await eventually(() => hooks.deliveries(webhookId, '?limit=100'), (r) => r.status === 200 && done(r.body.deliveries));
   return res.body.deliveries;
 }
 
@@ -687,7 +689,7 @@ describe('retries: a failed attempt is tried again, same webhook-id, same body',
     const during = await seenBySecondAttempt;
     expect(during).toMatchObject({ status: 'pending', attempts: 1, response_status: null, error: 'timeout', next_attempt_at: expect.stringMatching(TIMESTAMP) });
     expect(during!.response_ms).toBeGreaterThanOrEqual(9_000);
-    const done = await deliveryWhen(own, hook.id, delivery.id, (d) => d.status !== 'pending', 20_000);
+    const done = await deliveryWhen(own, hook.id, delivery.id, (d) => d.status !== 'pending', { alsoWaitingMs: WEBHOOK_TIMEOUT_MS });
     expect(done).toMatchObject({ status: 'succeeded', attempts: 2, response_status: 200, error: null });
     expectSameDeliveryTwice(at, hook.secret, delivery.event_id);
   }, 40_000);

@@ -135,16 +135,6 @@ export async function listObjects(prefix: string): Promise<{ key: string; size: 
   return (Contents ?? []).map((object) => ({ key: object.Key!, size: object.Size ?? 0 }));
 }
 
-/** Polls `read` until `done` holds (or the time is up) and returns the last value read. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** An email as the local SES emulator stored it (GET {sesEndpoint}/store, what `cli mail list` reads). */
 export interface SentEmail {
   from: string;

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EVENT_SOURCE, type DomainEvent } from '../../shared/schemas/event-catalog';
-import { eventually, localDeployment } from './api';
+import { localDeployment } from './api';
+import { eventually } from './eventually';
 
 /** A domain event with test defaults; `overrides` names what the test cares about. */
 export function domainEvent(overrides: Partial<DomainEvent> & Pick<DomainEvent, 'type' | 'org_id' | 'resource'>): DomainEvent {
@@ -46,7 +47,7 @@ export function publishedEvents(orgId: string): DomainEvent[] {
 }
 
 /** Waits until the organization's events include every one of `types` (for `resourceId` when given), and returns them all. */
-export async function eventsInclude(orgId: string, types: DomainEvent['type'][], resourceId?: string, timeoutMs = 10_000): Promise<DomainEvent[]> {
+export async function eventsInclude(orgId: string, types: DomainEvent['type'][], resourceId?: string): Promise<DomainEvent[]> {
   const wanted = (events: DomainEvent[]) => types.every((type) => events.some((event) => event.type === type && (!resourceId || event.resource.id === resourceId)));
-  return eventually(async () => publishedEvents(orgId), wanted, timeoutMs);
+  return eventually(async () => publishedEvents(orgId), wanted);
 }

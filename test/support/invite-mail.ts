@@ -1,15 +1,13 @@
 import { ensureTable } from '../../infra/local/emulators';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
-import { eventually, localDeployment, sentEmails, type SentEmail } from './api';
+import { localDeployment, sentEmails, type SentEmail } from './api';
+import { EVENTUAL_MS, eventually } from './eventually';
 
 /**
  * Reading invitation emails as the invitee would. The invitation mail consumer sends them
  * after the request that sent (or resent) the invite answered, so the helpers wait for
  * them (with `eventually`) in the local SES emulator, which the deployment's consumer uses.
  */
-
-/** How long an invitation email may take to arrive: the stream is polled, and a failed delivery retried. */
-const MAIL_TIMEOUT_MS = 10_000;
 
 /** The token of the accept link in an email's text part. */
 export function tokenIn(email: SentEmail): string {
@@ -20,8 +18,8 @@ export function tokenIn(email: SentEmail): string {
 
 /** Waits until at least `count` emails reached an address; returns them all, oldest first. */
 export async function emailsTo(address: string, count = 1): Promise<SentEmail[]> {
-  const emails = await eventually(() => sentEmails(address), (found) => found.length >= count, MAIL_TIMEOUT_MS);
-  if (emails.length < count) throw new Error(`${emails.length} email(s) to ${address} within ${MAIL_TIMEOUT_MS} ms, not ${count}`);
+  const emails = await eventually(() => sentEmails(address), (found) => found.length >= count);
+  if (emails.length < count) throw new Error(`${emails.length} email(s) to ${address} within ${EVENTUAL_MS} ms, not ${count}`);
   return emails;
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventually } from './api';
+import { eventually } from './eventually';
 
 /** One request a receiver got. */
 export interface ReceivedDelivery {
@@ -26,7 +26,7 @@ export interface Receiver {
   /** Every request so far, in arrival order. */
   received: ReceivedDelivery[];
   /** Waits until at least `count` requests came (or the time is up) and returns them all. */
-  waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
+  waitFor(count: number): Promise<ReceivedDelivery[]>;
   close(): Promise<void>;
 }
 
@@ -53,7 +53,7 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     received,
-    waitFor: (count, timeoutMs = 10_000) => eventually(async () => received, (all) => all.length >= count, timeoutMs),
+    waitFor: (count) => eventually(async () => received, (all) => all.length >= count),
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
