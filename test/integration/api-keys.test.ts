@@ -148,11 +148,6 @@ describe('creating keys', () => {
     }
     expect((await admin.list('limit=100')).body.api_keys.length).toBe(before);
   });
-
-  it('API keys never manage keys (403 API_KEY_NOT_ALLOWED)', async () => {
-    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${o.org}/api-keys`, { token: o.keys.audit, body: orgKey() });
-    expectFailure(res, 403, 'API_KEY_NOT_ALLOWED');
-  });
 });
 
 describe('seeing keys', () => {

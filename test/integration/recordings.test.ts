@@ -5,7 +5,6 @@ import { keys } from '../../shared/storage/keys';
 import { trashTimerFromItem, trashTimerItem } from '../../shared/storage/trash-timers';
 import { call, failure, idTokenFor, listObjects, localDeployment, once, TIMESTAMP, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
-import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
 import { eventsInclude, publishedEvents } from '../support/events';
 import { printedOutput } from '../support/local-deployment';
 import { buildOrg, seedOrg } from '../support/org-builder';
@@ -228,48 +227,39 @@ const unknownAndOther = once(async () => {
   return { org, other };
 });
 
-// Viewers and up read with ID tokens, org keys with recordings:read.
-const READ: Record<Credential, AccessOutcome> = {
-  viewer: 'OK',
-  member: 'OK',
-  admin: 'OK',
-  owner: 'OK',
-  readKey: 'OK',
-  writeKey: 'INSUFFICIENT_SCOPES',
-  usersKey: 'INSUFFICIENT_SCOPES',
-  ...ALWAYS_REFUSED,
-};
-// Admins and up write with ID tokens, org keys with recordings:write.
-const WRITE: Record<Credential, AccessOutcome> = {
-  viewer: 'INSUFFICIENT_ROLE',
-  member: 'INSUFFICIENT_ROLE',
-  admin: 'OK',
-  owner: 'OK',
-  readKey: 'INSUFFICIENT_SCOPES',
-  writeKey: 'OK',
-  usersKey: 'INSUFFICIENT_SCOPES',
-  ...ALWAYS_REFUSED,
-};
+/**
+ * Who may call each route, and what everyone else is answered, is the access matrix's
+ * (test/integration/access-matrix.test.ts, generated from the manifest). Here, each kind of
+ * caller a route admits gets its answer: an ID token of the lowest role it admits, and an org
+ * key with only the route's scope.
+ */
+const READERS = [
+  ['a viewer’s ID token', (org: Org) => idTokenFor(org.people.viewer)],
+  ['a key with recordings:read only', async (org: Org) => org.keys.read],
+] as const;
+const WRITERS = [
+  ['an admin’s ID token', (org: Org) => idTokenFor(org.people.admin)],
+  ['a key with recordings:write only', async (org: Org) => org.keys.write],
+] as const;
 
-/** The organizations of the access tables: a recording to read, and one per credential to update, delete and restore. */
-const access = once(async () => {
-  const org = buildRecordingsOrg('acc');
-  const other = buildRecordingsOrg('acc_other');
-  await Promise.all([
-    seedRecordingsOrg(org, [
-      org.rec('get', { summary: { markdown: 'x' } }),
-      ...CREDENTIALS.flatMap((c) => [
-        org.rec(`upd_${c}`, { title: 'Before' }),
-        org.rec(`del_${c}`),
-        org.rec(`res_${c}`, { deleted_at: '2026-01-16T00:00:00.000Z' }),
-      ]),
+/** The name part of a writer's recordings. */
+const nameOf = (caller: string) => caller.replace(/\W+/g, '_');
+
+/** The organization of the callers blocks: a recording to read, and one per writer to update, delete and restore. */
+const callers = once(async () => {
+  const org = buildRecordingsOrg('callers');
+  await seedRecordingsOrg(org, [
+    org.rec('get', { summary: { markdown: 'x' } }),
+    ...WRITERS.map(([caller]) => nameOf(caller)).flatMap((c) => [
+      org.rec(`upd_${c}`, { title: 'Before' }),
+      org.rec(`del_${c}`),
+      org.rec(`res_${c}`, { deleted_at: '2026-01-16T00:00:00.000Z' }),
     ]),
-    seedRecordingsOrg(other),
   ]);
-  return { org, other };
+  return org;
 });
 
-/** Whether a recording of the access organization is live, as an unrestricted reader sees it. */
+/** Whether a recording of the callers' organization is live, as an unrestricted reader sees it. */
 const isLive = async (org: Org, name: string) => (await getRec(org, org.recId(name), '', org.keys.full)).status === 200;
 
 // ---------------------------------------------------------------------------------------
@@ -659,18 +649,12 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
     });
 });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('List with %s', async (credential) => {
-      const res = await list(org, '', await tokenOf(credential));
-      expectAccessOutcome(res, READ[credential]);
-      if (READ[credential] === 'OK') expect(idsOf(res)).toContain(org.recId('get'));
+  describe('callers it admits', () => {
+    it.each(READERS)('List with %s: the organization’s recordings', async (_caller, tokenOf) => {
+      const org = await callers();
+      const res = await list(org, '', await tokenOf(org));
+      expect(res.status).toBe(200);
+      expect(idsOf(res)).toContain(org.recId('get'));
     });
   });
 });
@@ -796,18 +780,12 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     expect((await getRec(other, other.recId('theirs'))).status).toBe(200);
   });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('Get with %s', async (credential) => {
-      const res = await getRec(org, org.recId('get'), 'include=summary', await tokenOf(credential));
-      expectAccessOutcome(res, READ[credential]);
-      if (READ[credential] === 'OK') expect(res.body).toMatchObject({ id: org.recId('get'), summary: { markdown: 'x' } });
+  describe('callers it admits', () => {
+    it.each(READERS)('Get with %s: the recording', async (_caller, tokenOf) => {
+      const org = await callers();
+      const res = await getRec(org, org.recId('get'), 'include=summary', await tokenOf(org));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: org.recId('get'), summary: { markdown: 'x' } });
     });
   });
 });
@@ -936,19 +914,13 @@ describe('PUT /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     expect((await getRec(other, other.recId('theirs'))).body.title).toBe('Recording theirs');
   });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('Update with %s', async (credential) => {
-      const res = await update(org, org.recId(`upd_${credential}`), { title: `By ${credential}` }, await tokenOf(credential));
-      expectAccessOutcome(res, WRITE[credential]);
-      const title = (await getRec(org, org.recId(`upd_${credential}`))).body.title;
-      expect(title).toBe(WRITE[credential] === 'OK' ? `By ${credential}` : 'Before');
+  describe('callers it admits', () => {
+    it.each(WRITERS)('Update with %s: changed', async (caller, tokenOf) => {
+      const org = await callers();
+      const recordingId = org.recId(`upd_${nameOf(caller)}`);
+      const res = await update(org, recordingId, { title: `By ${caller}` }, await tokenOf(org));
+      expect(res.status).toBe(200);
+      expect((await getRec(org, recordingId)).body.title).toBe(`By ${caller}`);
     });
   });
 });
@@ -1202,26 +1174,13 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     expect((await counts(other)).live).toBe(3);
   });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('Delete with %s', async (credential) => {
-      const res = await remove(org, org.recId(`del_${credential}`), '', await tokenOf(credential));
-      expectAccessOutcome(res, WRITE[credential]);
-      if (WRITE[credential] === 'OK') expect(res.body).toEqual({ success: true });
-      expect(await isLive(org, `del_${credential}`)).toBe(WRITE[credential] !== 'OK');
-    });
-
-    it.each(CREDENTIALS)('Permanent delete with %s (refusals only)', async (credential) => {
-      if (WRITE[credential] === 'OK') return; // the allowed ones are covered by the soft delete above and the delete tests
-      const res = await remove(org, org.recId('get'), 'permanent=true', await tokenOf(credential));
-      expectAccessOutcome(res, WRITE[credential]);
-      expect(await isLive(org, 'get')).toBe(true);
+  describe('callers it admits', () => {
+    it.each(WRITERS)('Delete with %s: in the trash', async (caller, tokenOf) => {
+      const org = await callers();
+      const res = await remove(org, org.recId(`del_${nameOf(caller)}`), '', await tokenOf(org));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true });
+      expect(await isLive(org, `del_${nameOf(caller)}`)).toBe(false);
     });
   });
 });
@@ -1236,18 +1195,12 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/restore', (
     expect((await counts(other)).live).toBe(3);
   });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('Restore with %s', async (credential) => {
-      const res = await restore(org, org.recId(`res_${credential}`), await tokenOf(credential));
-      expectAccessOutcome(res, WRITE[credential]);
-      expect(await isLive(org, `res_${credential}`)).toBe(WRITE[credential] === 'OK');
+  describe('callers it admits', () => {
+    it.each(WRITERS)('Restore with %s: live again', async (caller, tokenOf) => {
+      const org = await callers();
+      const res = await restore(org, org.recId(`res_${nameOf(caller)}`), await tokenOf(org));
+      expect(res.status).toBe(200);
+      expect(await isLive(org, `res_${nameOf(caller)}`)).toBe(true);
     });
   });
 });

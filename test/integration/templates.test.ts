@@ -4,7 +4,6 @@ import { TEMPLATE_LIMITS, TEMPLATE_PAGE } from '../../shared/schemas/templates';
 import { putTemplate } from '../../shared/storage/templates';
 import { call, failure, idTokenFor, localDeployment, once, TIMESTAMP, type ApiResponse, unique } from '../support/api';
 import { buildOrg, seedOrg } from '../support/org-builder';
-import { ALWAYS_REFUSED, CREDENTIALS, credentialToken, expectAccessOutcome, type AccessOutcome, type Credential } from '../support/credentials';
 
 /**
  * Organization templates end to end: HTTP -> local API Gateway emulator -> authorizer ->
@@ -160,39 +159,27 @@ const expectInvalid = (res: ApiResponse, field: string) => {
   if (field) expect(res.body.details).toContainEqual(expect.objectContaining({ field: field.replace(/\.(\d+)/g, '[$1]') }));
 };
 
-/** The organizations of the access tables: one template to read, one per credential to update and to delete. */
-const access = once(async () => {
-  const org = buildTemplatesOrg('acc');
-  const other = buildTemplatesOrg('acc_other');
-  await Promise.all([
-    seedOrg(org, { templates: [org.tpl('Shared'), ...CREDENTIALS.flatMap((c) => [org.tpl(`upd ${c}`), org.tpl(`del ${c}`)])] }),
-    seedOrg(other),
-  ]);
-  return { org, other };
-});
+/**
+ * Who may call each route, and what everyone else is answered, is the access matrix's
+ * (test/integration/access-matrix.test.ts, generated from the manifest). Here, each kind of
+ * caller a route admits gets its answer: an ID token of the lowest role it admits, and an org
+ * key with only the route's scope.
+ */
+const READERS = [
+  ['a member’s ID token', (org: Org) => idTokenFor(org.people.member)],
+  ['a key with templates:read only', async (org: Org) => org.keys.read],
+] as const;
+const WRITERS = [
+  ['an admin’s ID token', (org: Org) => idTokenFor(org.people.admin)],
+  ['a key with templates:write only', async (org: Org) => org.keys.write],
+] as const;
 
-// Members and up read with ID tokens; org keys with templates:read.
-const READ: Record<Credential, AccessOutcome> = {
-  viewer: 'INSUFFICIENT_ROLE',
-  member: 'OK',
-  admin: 'OK',
-  owner: 'OK',
-  readKey: 'OK',
-  writeKey: 'INSUFFICIENT_SCOPES',
-  usersKey: 'INSUFFICIENT_SCOPES',
-  ...ALWAYS_REFUSED,
-};
-// Admins and up write with ID tokens; org keys with templates:write.
-const WRITE: Record<Credential, AccessOutcome> = {
-  viewer: 'INSUFFICIENT_ROLE',
-  member: 'INSUFFICIENT_ROLE',
-  admin: 'OK',
-  owner: 'OK',
-  readKey: 'INSUFFICIENT_SCOPES',
-  writeKey: 'OK',
-  usersKey: 'INSUFFICIENT_SCOPES',
-  ...ALWAYS_REFUSED,
-};
+/** The organization of the callers blocks: one template to read, and one per writer to update and to delete. */
+const callers = once(async () => {
+  const org = buildTemplatesOrg('callers');
+  await seedOrg(org, { templates: [org.tpl('Shared'), ...WRITERS.flatMap(([label]) => [org.tpl(`upd ${label}`), org.tpl(`del ${label}`)])] });
+  return org;
+});
 
 /** The organization the largest templates are written to. */
 const bigOrg = once(() => seedOrg(buildTemplatesOrg('big')));
@@ -319,19 +306,12 @@ describe('GET /api/v1/organization/{orgId}/templates', () => {
     });
   });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    const shared = () => org.tpl('Shared');
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('List with %s', async (credential) => {
-      const res = await list(org, await tokenOf(credential));
-      expectAccessOutcome(res, READ[credential]);
-      if (READ[credential] === 'OK') expect(res.body.templates.map((t: { id: string }) => t.id)).toContain(shared().id);
+  describe('callers it admits', () => {
+    it.each(READERS)('List with %s: the organization’s templates', async (_caller, tokenOf) => {
+      const org = await callers();
+      const res = await list(org, await tokenOf(org));
+      expect(res.status).toBe(200);
+      expect(res.body.templates.map((t: { id: string }) => t.id)).toContain(org.tpl('Shared').id);
     });
   });
 });
@@ -486,19 +466,13 @@ describe('POST /api/v1/organization/{orgId}/templates', () => {
     });
   });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('Create with %s', async (credential) => {
-      const name = `By ${credential}`;
-      const res = await create(org, { name, sections: sections(1) }, await tokenOf(credential));
-      expectAccessOutcome(res, WRITE[credential], 201);
-      expect((await listed(org)).filter((t) => t.name === name)).toHaveLength(WRITE[credential] === 'OK' ? 1 : 0);
+  describe('callers it admits', () => {
+    it.each(WRITERS)('Create with %s: 201, one template', async (caller, tokenOf) => {
+      const org = await callers();
+      const name = `By ${caller}`;
+      const res = await create(org, { name, sections: sections(1) }, await tokenOf(org));
+      expect(res.status).toBe(201);
+      expect((await listed(org)).filter((t) => t.name === name)).toHaveLength(1);
     });
   });
 });
@@ -526,19 +500,12 @@ describe('GET /api/v1/organization/{orgId}/templates/{templateId}', () => {
     });
   });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    const shared = () => org.tpl('Shared');
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('Get with %s', async (credential) => {
-      const res = await getTpl(org, shared().id, await tokenOf(credential));
-      expectAccessOutcome(res, READ[credential]);
-      if (READ[credential] === 'OK') expect(res.body).toMatchObject({ id: shared().id, name: 'Shared' });
+  describe('callers it admits', () => {
+    it.each(READERS)('Get with %s: the template', async (_caller, tokenOf) => {
+      const org = await callers();
+      const res = await getTpl(org, org.tpl('Shared').id, await tokenOf(org));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: org.tpl('Shared').id, name: 'Shared' });
     });
   });
 });
@@ -704,19 +671,13 @@ describe('PATCH /api/v1/organization/{orgId}/templates/{templateId}', () => {
     });
   });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('Update with %s', async (credential) => {
-      const template = org.tpl(`upd ${credential}`);
-      const res = await patch(org, template.id, { name: `Renamed by ${credential}` }, await tokenOf(credential));
-      expectAccessOutcome(res, WRITE[credential]);
-      expect((await getTpl(org, template.id)).body.name).toBe(WRITE[credential] === 'OK' ? `Renamed by ${credential}` : template.name);
+  describe('callers it admits', () => {
+    it.each(WRITERS)('Update with %s: renamed', async (caller, tokenOf) => {
+      const org = await callers();
+      const template = org.tpl(`upd ${caller}`);
+      const res = await patch(org, template.id, { name: `Renamed by ${caller}` }, await tokenOf(org));
+      expect(res.status).toBe(200);
+      expect((await getTpl(org, template.id)).body.name).toBe(`Renamed by ${caller}`);
     });
   });
 });
@@ -789,20 +750,14 @@ describe('DELETE /api/v1/organization/{orgId}/templates/{templateId}', () => {
     });
   });
 
-  describe('access', () => {
-    let org: Org;
-    let other: Org;
-    beforeAll(async () => {
-      ({ org, other } = await access());
-    });
-    const tokenOf = (credential: Credential) => credentialToken(credential, org, other);
-
-    it.each(CREDENTIALS)('Delete with %s', async (credential) => {
-      const template = org.tpl(`del ${credential}`);
-      const res = await remove(org, template.id, await tokenOf(credential));
-      expectAccessOutcome(res, WRITE[credential]);
-      if (WRITE[credential] === 'OK') expect(res.body).toEqual({ success: true });
-      expect((await getTpl(org, template.id)).status).toBe(WRITE[credential] === 'OK' ? 404 : 200);
+  describe('callers it admits', () => {
+    it.each(WRITERS)('Delete with %s: gone', async (caller, tokenOf) => {
+      const org = await callers();
+      const template = org.tpl(`del ${caller}`);
+      const res = await remove(org, template.id, await tokenOf(org));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true });
+      expect((await getTpl(org, template.id)).status).toBe(404);
     });
   });
 });

@@ -279,21 +279,6 @@ describe('endpoints: create, list, get, update, delete', () => {
     expect((await hooks.update(off.id, { enabled: true })).body).toMatchObject({ enabled: true, disabled_reason: null });
   });
 
-  it('a key with webhooks:read only cannot create, change, delete, rotate or test', async () => {
-    const created = await endpoint(hooks, { url, events: ['template.created'] });
-    const reader = hooksApi(o, o.keys.reader);
-    for (const res of [
-      await reader.create({ url, events: ['*'] }),
-      await reader.update(created.id, { description: 'x' }),
-      await reader.remove(created.id),
-      await reader.rotate(created.id),
-      await reader.test(created.id),
-    ]) {
-      expectFailure(res, 403, 'INSUFFICIENT_SCOPES');
-    }
-    expect((await hooks.get(created.id)).body).toEqual((({ secret: _, ...view }) => view)(created));
-  });
-
   it('DELETE removes the endpoint: then every route answers 404 WEBHOOK_NOT_FOUND for it', async () => {
     const created = await endpoint(hooks, { url, events: ['template.created'] });
     const sent = await hooks.test(created.id);
@@ -793,25 +778,6 @@ describe('isolation between organizations', () => {
     const idsA = new Set(eventsA.map((event) => event.id));
     expect(eventsB.filter((event) => idsA.has(event.id))).toEqual([]);
     expect(eventsB.map((event) => event.resource.id)).not.toContain(templateA);
-  });
-
-  it("an org key on another organization's path: 403 ORG_KEY_ORG_MISMATCH on every route", async () => {
-    const intruder = hooksApi(a, a.keys.hooks, b.org);
-    for (const res of [
-      await intruder.list(),
-      await intruder.create({ url: atA.url, events: ['*'] }),
-      await intruder.get(hookB.id),
-      await intruder.update(hookB.id, { url: atA.url }),
-      await intruder.remove(hookB.id),
-      await intruder.rotate(hookB.id),
-      await intruder.test(hookB.id),
-      await intruder.deliveries(hookB.id),
-      await intruder.retry(hookB.id, deliveryB.id),
-    ]) {
-      expectFailure(res, 403, 'ORG_KEY_ORG_MISMATCH');
-    }
-    // A member of A (its owner) is no member of B.
-    expectFailure(await hooksApi(a, await idTokenFor(a.people.owner), b.org).get(hookB.id), 403, 'INSUFFICIENT_ROLE');
   });
 
   it("another organization's webhook id under one's own path: 404 WEBHOOK_NOT_FOUND on every route", async () => {

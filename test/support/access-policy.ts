@@ -38,8 +38,11 @@ export type CredentialClass = { name: string } & (
   | KeyClass
 );
 
-/** What a call must get: let through (anything but an access refusal), or refused with this status and code. */
-export type ExpectedAccess = { allowed: true } | { allowed: false; status: 401 | 403; error: string };
+/**
+ * What a call must get: let through (anything but an access refusal), or refused with this
+ * status and code, and a message that names what is missing (`names`: the scopes a key lacks).
+ */
+export type ExpectedAccess = { allowed: true } | { allowed: false; status: 401 | 403; error: string; names?: string[] };
 
 /** Every error code that means "this caller may not make this call" (the ones ExpectedAccess names). */
 export const ACCESS_REFUSAL_CODES = new Set([
@@ -91,7 +94,8 @@ export function expectedAccess(endpoint: Endpoint, credential: CredentialClass):
   const keyOrg = credential.kind === 'org_key' ? credential.org : credential.membership.org;
   if (keyOrg !== 'this') return forbidden(credential.kind === 'org_key' ? 'ORG_KEY_ORG_MISMATCH' : 'USER_KEY_ORG_MISMATCH');
   const scopes = credential.kind === 'org_key' ? access.orgKey!.scopes : access.userKey!.scopes;
-  if (!scopes.every((scope) => credential.scopes.includes(scope))) return forbidden('INSUFFICIENT_SCOPES');
+  const missing = scopes.filter((scope) => !credential.scopes.includes(scope));
+  if (missing.length) return { allowed: false, status: 403, error: 'INSUFFICIENT_SCOPES', names: missing };
   return credential.kind === 'user_key' ? roleCheck(credential.membership, access.userKey!.minRole) : ALLOWED;
 }
 
@@ -100,8 +104,10 @@ const member = (role: Role, status: MemberStatus = 'active', org: OrgSide = 'thi
 /**
  * The credential classes of the matrix, generated from the roles and scopes of
  * shared/core/access.ts: every way a credential can fail to authenticate, ID tokens of every
- * role and standing, org keys with no scope, each single scope and all of them, and personal
- * keys of every role (all scopes) and of an owner with each single scope.
+ * role and standing, org keys with no scope, each single scope, every scope but one and all of
+ * them, and personal keys of every role (all scopes) and of an owner with each single scope.
+ * A pending or removed membership is tried with the lowest role and with the highest: an owner
+ * who is not active is refused for the standing alone, whatever role the route asks.
  */
 export function credentialClasses(): CredentialClass[] {
   const all = [...SCOPES];
@@ -118,17 +124,23 @@ export function credentialClasses(): CredentialClass[] {
     ...ROLES.map((role): CredentialClass => ({ name: `ID token: ${role}`, kind: 'id_token', membership: member(role), known: true })),
     { name: 'ID token: pending member', kind: 'id_token', membership: member('member', 'pending'), known: true },
     { name: 'ID token: removed member', kind: 'id_token', membership: member('member', 'removed'), known: true },
+    { name: 'ID token: pending owner', kind: 'id_token', membership: member('owner', 'pending'), known: true },
+    { name: 'ID token: removed owner', kind: 'id_token', membership: member('owner', 'removed'), known: true },
     { name: 'ID token: owner of another org', kind: 'id_token', membership: member('owner', 'active', 'other'), known: true },
     { name: 'ID token: user with no membership', kind: 'id_token', known: true },
     { name: 'ID token: unknown user', kind: 'id_token', known: false },
     { name: 'org key: no scope', kind: 'org_key', org: 'this', scopes: [] },
     ...SCOPES.map((scope): CredentialClass => ({ name: `org key: ${scope}`, kind: 'org_key', org: 'this', scopes: [scope] })),
+    // Many scopes, but not the one the route asks: refused like a key with none.
+    ...SCOPES.map((missing): CredentialClass => ({ name: `org key: every scope but ${missing}`, kind: 'org_key', org: 'this', scopes: all.filter((scope) => scope !== missing) })),
     { name: 'org key: all scopes', kind: 'org_key', org: 'this', scopes: all },
     { name: 'org key of another org: all scopes', kind: 'org_key', org: 'other', scopes: all },
     ...ROLES.map((role): CredentialClass => ({ name: `personal key: ${role}, all scopes`, kind: 'user_key', membership: member(role), scopes: all })),
     ...SCOPES.map((scope): CredentialClass => ({ name: `personal key: owner, ${scope}`, kind: 'user_key', membership: member('owner'), scopes: [scope] })),
     { name: 'personal key: pending member, all scopes', kind: 'user_key', membership: member('member', 'pending'), scopes: all },
     { name: 'personal key: removed member, all scopes', kind: 'user_key', membership: member('member', 'removed'), scopes: all },
+    { name: 'personal key: pending owner, all scopes', kind: 'user_key', membership: member('owner', 'pending'), scopes: all },
+    { name: 'personal key: removed owner, all scopes', kind: 'user_key', membership: member('owner', 'removed'), scopes: all },
     { name: 'personal key of another org: owner, all scopes', kind: 'user_key', membership: member('owner', 'active', 'other'), scopes: all },
   ];
 }
