@@ -24,7 +24,7 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
  * by the fetch the clients are given. The last test checks that the operations called are
  * exactly the document's: a new route fails here until a test calls it through the client.
  * Only the operations the API serves are called: the document's `webhooks` entry is what the
- * API sends to subscribers (the webhooks test receives it).
+ * API sends to subscribers (test/integration/webhooks/webhook-deliveries.test.ts receives it).
  * The tests share one organization and run in file order (the audit log reads what the
  * template test did, the coverage test what all did): run the whole file.
  */
