@@ -21,6 +21,8 @@ import { inPool } from '../support/in-pool';
  * read-back: the whole of both organizations' items and the invitation emails are
  * snapshotted before the refused calls and compared after them; the allowed calls then
  * run and must change the same snapshot, which proves the read-back can see a change.
+ * This is the one place that tests who may call a route: the routes' own suites check what
+ * the callers a route admits get, not who is refused.
  */
 const { runtime, db } = localDeployment();
 
@@ -234,9 +236,10 @@ const sampleStatusOf = (endpoint: Endpoint) => SAMPLE_REQUESTS[endpoint.routeNam
 
 /**
  * Why an answer does not meet the expectation, or undefined. A refusal must carry its exact
- * status and code, and name the scopes a key lacks. An allowed call must not be refused: a GET answers the sample's status; a
- * change answers it or a 4xx about the resource's state (404 once deleted, 409 once revoked,
- * 403 INVITE_EMAIL_MISMATCH), never a 400 (the request is valid), an access code or a 5xx.
+ * status and code, and name the scopes a key lacks. An allowed call must not be refused: a GET
+ * answers the sample's status; a change answers it or a 4xx about the resource's state (404
+ * once deleted, 409 once revoked, 403 INVITE_EMAIL_MISMATCH), never a 400 (the request is
+ * valid), an access code or a 5xx.
  */
 function mismatch(endpoint: Endpoint<RouteName>, c: Case, outcome: Outcome): string | undefined {
   if ('failure' in outcome) return outcome.failure;
