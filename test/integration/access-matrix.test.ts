@@ -232,7 +232,7 @@ async function send(endpoint: Endpoint<RouteName>, c: Case): Promise<Outcome> {
 }
 
 /** The status the route's sample request answers on the sample data (201 for a creation, 202 for a test event...). */
-const sampleStatusOf = (endpoint: Endpoint) => SAMPLE_REQUESTS[endpoint.routeName](ids).status;
+const sampleStatusOf = (endpoint: Endpoint<RouteName>) => SAMPLE_REQUESTS[endpoint.routeName](ids).status;
 
 /**
  * Why an answer does not meet the expectation, or undefined. A refusal must carry its exact
