@@ -116,6 +116,22 @@ describe('every list', () => {
     }
   });
 
+  it.each(lists)('%s: refuses, as not issued, a position it never writes under the right fingerprint (a forged cursor is a 400, never a start key DynamoDB refuses)', (_name, cursor, filter, issued) => {
+    const { f, ...position } = fieldsOf(issued);
+    const emptied = Object.fromEntries(Object.entries(position).map(([name, value]) => [name, typeof value === 'string' ? '' : value]));
+    const odd = Object.fromEntries(Object.entries(position).map(([name, value]) => [name, typeof value === 'string' ? `${value}\u0000"` : value]));
+    for (const fields of [emptied, odd]) expect(refusal(() => cursor.decode(forged({ ...fields, f }), filter))).toEqual(refused(NOT_ISSUED));
+  });
+
+  it('recordings refuse, as not issued for them, a position outside their date bounds under the right fingerprint', () => {
+    const bounded: RecordingFilter = { ...recordingsFilter, to: '2026-01-31T23:59:59.999Z' };
+    const { f } = fieldsOf(recordingListCursor.encode({ after: '2026-01-10T09:00:00.000Z#rec_1', page: 2 }, bounded));
+    expect(recordingListCursor.decode(forged({ a: '2026-01-10T09:00:00.000Z#rec_1', p: 2, f }), bounded)).toEqual({ after: '2026-01-10T09:00:00.000Z#rec_1', page: 2 });
+    for (const after of ['2025-12-31T23:00:00.000Z#rec_1', '2026-02-01T00:00:00.000Z#rec_1']) {
+      expect(refusal(() => recordingListCursor.decode(forged({ a: after, p: 2, f }), bounded))).toEqual(refused(NOT_ISSUED));
+    }
+  });
+
   it('refuses a cursor of another list, even one that holds the same filters', () => {
     const recordings = recordingListCursor.encode({ after: AUDIT_KEY, page: 2 }, { orgId: 'org_1', bin: 'LIVE', tagMode: 'any' });
     expect(refusal(() => auditLogCursor.decode(recordings, { orgId: 'org_1' }))).toEqual(refused(OTHER_FILTERS));

@@ -4,6 +4,7 @@ import type { MemberCaller } from '../../auth/policy';
 import { scopesAllowedFor } from '../../auth/scope-ceilings';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
 import { keysetCursor } from '../../core/keyset-cursor';
+import { ID_PATTERN } from '../../schemas/common';
 import type { ApiKey, CreateApiKeyBody, ListApiKeysQuery, RotateApiKeyBody } from '../../schemas/api-keys';
 import { newApiKeyRecord, type ApiKeyRecord } from '../../storage/api-key-items';
 import {
@@ -106,10 +107,14 @@ function requireScopesWithin(kind: ApiKey['kind'], role: Role, scopes: readonly 
 }
 
 /** List API keys' cursor: the last key of the page, bound to the organization and the member whose keys are listed (if one). */
+/** A key's creation time: an ISO 8601 timestamp (the service writes new Date().toISOString()). */
+const CREATED_AT = /^\d{4}-\d\d-\d\dT[0-9:.+Z-]{1,40}$/;
+
 export const apiKeyListCursor = keysetCursor<ApiKeyPosition, { orgId: string; userId?: string }>({
   bindsTo: ({ orgId, userId }) => ['api-keys', orgId, userId ?? null],
   write: (position) => ({ c: position.created_at, k: position.key_id }),
-  read: ({ c, k }) => (typeof c === 'string' && typeof k === 'string' ? { created_at: c, key_id: k } : undefined),
+  // Only what a key can hold: an empty or odd value would make a start key DynamoDB refuses.
+  read: ({ c, k }) => (typeof c === 'string' && CREATED_AT.test(c) && typeof k === 'string' && ID_PATTERN.test(k) ? { created_at: c, key_id: k } : undefined),
   // Cursors issued before the shared cursor carried the organization and member unhashed.
   formerFingerprints: ({ orgId, userId }) => [`${orgId}#${userId ?? '*'}`],
 });

@@ -28,8 +28,18 @@ export function dayBounds(input: { date?: string; startDate?: string; endDate?: 
 export const recordingListCursor = keysetCursor<NumberedPosition, RecordingFilter>({
   // No list name first, unlike the other lists: the cursors issued before it keep their fingerprint.
   bindsTo: ({ orgId, bin, from, to, recordedBy, tagIds, tagMode }) => [orgId, bin, from, to, recordedBy, tagIds, tagMode],
-  ...numberedPosition,
+  write: numberedPosition.write,
+  read(fields) {
+    const position = numberedPosition.read(fields);
+    return position && RECORDING_SORT_KEY.test(position.after) ? position : undefined;
+  },
+  // A page ends on a recording inside the list's date bounds; a key outside them was not issued
+  // for it (and would make the index read's BETWEEN bounds cross, which DynamoDB refuses).
+  fits: ({ after }, { from, to }) => !(from && after < from) && !(to && after > `${to}#~`),
 });
+
+/** A recording's sort key in the lists: its ISO 8601 creation time (any offset), `#`, its id. */
+const RECORDING_SORT_KEY = /^\d{4}-\d\d-\d\dT[0-9:.+Z-]{1,40}#[A-Za-z0-9_-]{1,64}$/;
 
 export interface ListRequest {
   filter: RecordingFilter;
