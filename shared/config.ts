@@ -81,6 +81,8 @@ const ConfigSchema = v.object({
   RATE_LIMIT_CACHE_SECONDS: v.optional(wholeNumberText({ min: 0, max: 300 }), '30'),
   /** The model that replaces an unknown selected_model; must be one of ACTIVE_MODELS. */
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
+  /** The local stand-in of Amazon Transcribe (infra/local/transcribe-emulator.ts); absent in AWS. */
+  TRANSCRIBE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /** The stack's stage (prod, staging…): the `stage` dimension of the business metrics. Absent locally. */
   STAGE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _'))),
 });
@@ -113,6 +115,8 @@ export type Config = {
    * the limits of an organization without its own, and how long a function keeps an organization's limits.
    */
   rateLimits: { tableName?: string; defaults: OrganizationLimits; cacheSeconds: number };
+  /** Transcription jobs: the local stand-in's endpoint (absent in AWS, where the region's Transcribe answers). */
+  transcription: { endpoint?: string };
   /** The stack's stage, a dimension of the business metrics; absent locally. */
   stage?: string;
 };
@@ -153,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     webhooks: { allowLocalUrls: parsed.WEBHOOK_ALLOW_LOCAL_URLS === 'true', sqsEndpoint: parsed.SQS_ENDPOINT },
     idempotency: parsed.IDEMPOTENCY_TABLE_NAME ? { tableName: parsed.IDEMPOTENCY_TABLE_NAME } : undefined,
     rateLimits: { tableName: parsed.RATE_LIMIT_TABLE_NAME, defaults, cacheSeconds: parsed.RATE_LIMIT_CACHE_SECONDS },
+    transcription: { endpoint: parsed.TRANSCRIBE_ENDPOINT },
     stage: parsed.STAGE,
   };
 }

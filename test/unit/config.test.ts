@@ -25,7 +25,13 @@ describe('parseConfig', () => {
       events: { busName: undefined, trashRetentionDays: 30, auditRetentionDays: 365 },
       webhooks: { allowLocalUrls: false, sqsEndpoint: undefined },
       rateLimits: { tableName: undefined, defaults: { rate: 25, burst: 50, daily_quota: null }, cacheSeconds: 30 },
+      transcription: { endpoint: undefined },
     });
+  });
+
+  it('reads the local stand-in of Transcribe, and refuses an endpoint that is not a URL', () => {
+    expect(parseConfig({ TABLE_NAME: 't', TRANSCRIBE_ENDPOINT: 'http://127.0.0.1:4599' }).transcription).toEqual({ endpoint: 'http://127.0.0.1:4599' });
+    expect(() => parseConfig({ TABLE_NAME: 't', TRANSCRIBE_ENDPOINT: 'local' })).toThrow(/TRANSCRIBE_ENDPOINT/);
   });
 
   it('reads the rate limiter: its counter table, the default limits of an organization and how long a function keeps them', () => {

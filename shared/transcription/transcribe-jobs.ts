@@ -1,0 +1,154 @@
+import { GetTranscriptionJobCommand, StartTranscriptionJobCommand, TranscribeClient, type LanguageCode } from '@aws-sdk/client-transcribe';
+import { config } from '../config';
+import { traced } from '../observability/tracer';
+import type { TranscriptionLanguage } from './languages';
+
+/**
+ * Amazon Transcribe batch jobs behind a small interface: the domain starts a job and reads its
+ * status through this, and tests give it an in-memory one. Locally the client points at the
+ * stand-in (infra/local/transcribe-emulator.ts, TRANSCRIBE_ENDPOINT), which speaks the same API.
+ */
+export interface StartJob {
+  /** Unique per account and region: transcriptionJobName(recordingId, attempt). */
+  jobName: string;
+  bucket: string;
+  key: string;
+  outputBucket: string;
+  outputKey: string;
+  language: TranscriptionLanguage;
+  /** Speakers to tell apart (Transcribe: 2 to 30). */
+  maxSpeakers: number;
+}
+
+export type JobState = 'QUEUED' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
+
+export interface JobStatus {
+  status: JobState;
+  failureReason?: string;
+  /** Where the output JSON is, as the job reports it (the key asked for in StartJob). */
+  outputKey?: string;
+  /** The language transcribed: the one asked for, or the one identified. */
+  languageCode?: string;
+  /** Seconds of speech Transcribe reports per language (multi-language identification only); usually absent. */
+  mediaSeconds?: number;
+}
+
+export interface TranscriptionJobs {
+  /**
+   * 'started'; 'already-started' when a job of that name exists (a redelivered start);
+   * 'throttled' when the account is at its job or request quota: try again later, the job
+   * queues on our side rather than failing. Throws TranscriptionJobRefusedError when
+   * Transcribe refuses the job itself (BadRequestException), other errors as they come.
+   */
+  start(job: StartJob): Promise<'started' | 'already-started' | 'throttled'>;
+  /** The job's status; undefined when no job has that name (never started, or deleted). */
+  get(jobName: string): Promise<JobStatus | undefined>;
+}
+
+/** Transcribe refused to start the job (a setting it does not accept for this media or language): retrying cannot help. */
+export class TranscriptionJobRefusedError extends Error {
+  override readonly name = 'TranscriptionJobRefusedError';
+  constructor(readonly reason: string) {
+    super(`Transcribe refused the job: ${reason}`);
+  }
+}
+
+/** Transcribe's limits on job names: letters, digits, dot, dash, underscore, at most 200. */
+const JOB_NAME = /^[0-9a-zA-Z._-]{1,200}$/;
+
+/** The job of one attempt at transcribing a recording: unique, since Transcribe keeps finished jobs' names (90 days). */
+export function transcriptionJobName(recordingId: string, attempt: number): string {
+  const name = `voice-org-${recordingId}-${attempt}`;
+  if (!JOB_NAME.test(name)) throw new Error(`Not a valid Transcribe job name: ${name.slice(0, 60)}`);
+  return name;
+}
+
+/** Speaker labels need 2 to 30 speakers in a batch job. */
+const clampSpeakers = (count: number) => Math.min(30, Math.max(2, Math.floor(count)));
+
+export function createTranscriptionJobs(client: TranscribeClient): TranscriptionJobs {
+  return {
+    async start(job) {
+      try {
+        await client.send(
+          new StartTranscriptionJobCommand({
+            TranscriptionJobName: job.jobName,
+            Media: { MediaFileUri: `s3://${job.bucket}/${job.key}` },
+            // No MediaFormat: Transcribe detects it, so a recording uploaded under another extension still works.
+            OutputBucketName: job.outputBucket,
+            OutputKey: job.outputKey,
+            ...('languageCode' in job.language ? { LanguageCode: job.language.languageCode as LanguageCode } : { IdentifyLanguage: true }),
+            Settings: { ShowSpeakerLabels: true, MaxSpeakerLabels: clampSpeakers(job.maxSpeakers) },
+          }),
+        );
+        return 'started';
+      } catch (error) {
+        const name = (error as Error).name;
+        if (name === 'ConflictException') return 'already-started';
+        if (name === 'LimitExceededException' || name === 'ThrottlingException' || name === 'TooManyRequestsException') return 'throttled';
+        if (name === 'BadRequestException') throw new TranscriptionJobRefusedError(String((error as Error).message ?? '').slice(0, 300));
+        throw error;
+      }
+    },
+
+    async get(jobName) {
+      try {
+        const { TranscriptionJob: job } = await client.send(new GetTranscriptionJobCommand({ TranscriptionJobName: jobName }));
+        if (!job?.TranscriptionJobStatus) return undefined;
+        const spoken = (job.LanguageCodes ?? []).reduce((sum, item) => sum + (item.DurationInSeconds ?? 0), 0);
+        return {
+          status: job.TranscriptionJobStatus,
+          failureReason: job.FailureReason,
+          outputKey: outputKeyOf(job.Transcript?.TranscriptFileUri),
+          languageCode: job.LanguageCode,
+          mediaSeconds: spoken > 0 ? spoken : undefined,
+        };
+      } catch (error) {
+        // Transcribe answers an unknown job name with BadRequestException ("The requested job couldn't be found").
+        if ((error as Error).name === 'BadRequestException' && /couldn.?t be found|not found|does not exist/i.test((error as Error).message)) return undefined;
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * The object key in a TranscriptFileUri. With OutputBucketName set, Transcribe answers a
+ * path-style URL (https://s3.<region>.amazonaws.com/<bucket>/<key>); a virtual-hosted one
+ * (https://<bucket>.s3.<region>.amazonaws.com/<key>) is read too.
+ */
+export function outputKeyOf(uri: string | undefined): string | undefined {
+  if (!uri) return undefined;
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  const path = url.pathname.replace(/^\//, '');
+  const virtualHosted = /^[^.]+\.s3[.-]/.test(url.hostname) && !url.hostname.startsWith('s3.');
+  const key = virtualHosted ? path : path.split('/').slice(1).join('/');
+  return key ? decodeURIComponent(key) : undefined;
+}
+
+/** A Transcribe client for this function's region (the local stand-in when configured). */
+export function createTranscribeClient(options: { region: string; endpoint?: string }): TranscribeClient {
+  return traced(
+    new TranscribeClient({
+      region: options.region,
+      endpoint: options.endpoint,
+      ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
+}
+
+let shared: TranscriptionJobs | undefined;
+
+/** The function's Transcribe jobs, from config, created once per module (cold start). */
+export function transcriptionJobs(): TranscriptionJobs {
+  if (!shared) {
+    const { region, transcription } = config();
+    shared = createTranscriptionJobs(createTranscribeClient({ region, endpoint: transcription.endpoint }));
+  }
+  return shared;
+}
