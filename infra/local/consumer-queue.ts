@@ -5,6 +5,7 @@ import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import type { EventConsumerDefinition, EventConsumerName } from '../../shared/events/event-functions';
 import { pipelineFiles, writeDeadLetter } from './dead-letter-store';
 import type { QueueEmulator } from './queue-emulator';
+import type { ServiceEvent } from './service-event';
 
 /** What a consumer's local queue needs of the pipeline's options. */
 export interface ConsumerQueueOptions {
@@ -21,13 +22,15 @@ export interface ConsumerQueueOptions {
 /** Messages of one consumer invocation at most (an SQS event source's batch size). */
 const BATCH_SIZE = 10;
 
-/** A message on a consumer's local queue. */
+/** A message on a consumer's local queue: a domain event, or an AWS service event its rule matches. */
 interface Delivery {
   messageId: string;
-  event: DomainEvent;
+  event: DomainEvent | ServiceEvent;
   attempt: number;
   notBefore: number;
 }
+
+const isServiceEvent = (event: DomainEvent | ServiceEvent): event is ServiceEvent => 'detail-type' in event;
 
 /**
  * One consumer's local queue, as the stack's SQS queue of the consumer: batches of ready
@@ -48,6 +51,16 @@ export class ConsumerQueue {
 
   offer(event: DomainEvent): void {
     if (!(this.definition.eventTypes as readonly string[]).includes(event.type)) return;
+    this.enqueue(event);
+  }
+
+  /** An AWS service event, queued when the consumer's rule names its source and detail-type (serviceEvents). */
+  offerServiceEvent(event: ServiceEvent): void {
+    if (!this.definition.serviceEvents?.some((pattern) => pattern.source === event.source && pattern.detailType === event['detail-type'])) return;
+    this.enqueue(event);
+  }
+
+  private enqueue(event: DomainEvent | ServiceEvent): void {
     this.messages.push({ messageId: `${this.name}-${++this.sequence}`, event, attempt: 1, notBefore: 0 });
     this.wake?.();
   }
@@ -84,7 +97,7 @@ export class ConsumerQueue {
             consumer: this.name,
             attempts: message.attempt,
             failed_at: new Date().toISOString(),
-            event: message.event,
+            ...(isServiceEvent(message.event) ? { service_event: message.event } : { event: message.event }),
           });
         } else {
           // A delay the consumer asked for itself (ChangeMessageVisibility), or the queue's own retry delay.
@@ -115,13 +128,19 @@ function receiptHandleOf(message: Delivery): string {
   return `${message.messageId}#${message.attempt}`;
 }
 
+/** The EventBridge event a rule forwards: a domain event in its envelope, a service event as the service put it. */
+function bodyOf(event: DomainEvent | ServiceEvent): string {
+  if (isServiceEvent(event)) return JSON.stringify(event);
+  return JSON.stringify({ version: '0', id: event.id, source: busEntry(event, 'local').Source, 'detail-type': event.type, time: event.occurred_at, detail: event });
+}
+
 /** The SQS event a consumer's queue delivers: each body is the EventBridge event the rule forwarded. */
 function sqsEventOf(consumer: EventConsumerName, messages: Delivery[]): SQSEvent {
   return {
     Records: messages.map((message) => ({
       messageId: message.messageId,
       receiptHandle: receiptHandleOf(message),
-      body: JSON.stringify({ version: '0', id: message.event.id, source: busEntry(message.event, 'local').Source, 'detail-type': message.event.type, time: message.event.occurred_at, detail: message.event }),
+      body: bodyOf(message.event),
       attributes: { ApproximateReceiveCount: String(message.attempt), SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
       messageAttributes: {},
       md5OfBody: '',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import type { EventConsumerName } from '../../shared/events/event-functions';
+import type { ServiceEvent } from './service-event';
 
 /**
  * The local event pipeline's files in a data directory, which let the CLI watch and steer it
@@ -29,6 +30,8 @@ export interface DeadLetter {
   attempts: number;
   failed_at: string;
   event?: DomainEvent;
+  /** An AWS service event (not a domain event) the consumer could not handle. */
+  service_event?: ServiceEvent;
   record?: DynamoDBRecord;
 }
 

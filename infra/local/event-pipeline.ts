@@ -4,6 +4,7 @@ import { processStreamRecords } from '../../shared/events/stream-processor';
 import { EVENT_CONSUMERS, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
 import { ConsumerQueue, type ConsumerQueueOptions } from './consumer-queue';
 import { pipelineFiles, takeRedriven, writeDeadLetter } from './dead-letter-store';
+import type { ServiceEvent } from './service-event';
 import { StreamReader, type StreamReaderOptions } from './stream-reader';
 
 /**
@@ -16,10 +17,17 @@ import { StreamReader, type StreamReaderOptions } from './stream-reader';
  * (dead-letter-store.ts: one JSON file per message in <dataDir>/dead-letters/, which the CLI
  * lists and redrives). Consumers delay their own messages through the SQS emulator
  * (queue-emulator.ts).
+ *
+ * AWS services put events of their own on the account's default bus (Transcribe's job state
+ * changes): a local stand-in of such a service hands them to putServiceEvent, which queues them
+ * for the consumers whose definition names their source and detail-type (serviceEvents), as the
+ * stack's rules on the default bus do. They are not domain events: events.jsonl does not list them.
  */
 export type EventPipelineOptions = ConsumerQueueOptions & StreamReaderOptions;
 
 export interface EventPipeline {
+  /** Delivers an AWS service event to the consumers whose rule matches it (see above). */
+  putServiceEvent(event: ServiceEvent): void;
   stop(): Promise<void>;
 }
 
@@ -62,12 +70,17 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
 
   const redrive = setInterval(() => {
     for (const letter of takeRedriven(files.redrive)) {
-      if (letter.consumer !== 'processor' && letter.event) consumers.get(letter.consumer)?.offer(letter.event);
+      if (letter.consumer === 'processor') continue;
+      if (letter.event) consumers.get(letter.consumer)?.offer(letter.event);
+      if (letter.service_event) consumers.get(letter.consumer)?.offerServiceEvent(letter.service_event);
     }
   }, 200);
   await stream.start();
   for (const queue of consumers.values()) queue.start();
   return {
+    putServiceEvent(event) {
+      for (const queue of consumers.values()) queue.offerServiceEvent(event);
+    },
     async stop() {
       clearInterval(redrive);
       await stream.stop();

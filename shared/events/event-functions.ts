@@ -33,6 +33,12 @@ export interface EventConsumerDefinition {
   summary: string;
   /** The event types the rule matches (EventBridge `detail-type`). */
   eventTypes: readonly (EventType | InternalEventType)[];
+  /**
+   * AWS service events on the account's default bus that a rule sends to the queue as well
+   * (EventBridge `source` and `detail-type`, e.g. aws.transcribe / Transcribe Job State Change).
+   * Locally the pipeline's putServiceEvent delivers them (infra/local/event-pipeline.ts).
+   */
+  serviceEvents?: readonly { source: string; detailType: string }[];
   /** Deliveries of one event before it goes to the dead-letter queue (the queue's maxReceiveCount). */
   maxAttempts: number;
   /** Seconds before a failed delivery is tried again (the queue's visibility timeout). */
