@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Emulator } from './emulators';
+import { freePort } from './emulators';
+import { LOCAL_ENGINE_LANGUAGE, LOCAL_ENGINE_PACKAGES, LocalEngineError, recognizeSpeech, transcribeOutputOf, type RecognizedWord } from './local-speech-engine';
+import { serviceEvent, type ServiceEvent } from './service-event';
+
+/**
+ * A local stand-in of Amazon Transcribe's batch job API for `npm start` and the tests: an HTTP
+ * server speaking AWS JSON 1.1 (`X-Amz-Target: Transcribe.StartTranscriptionJob` and
+ * `Transcribe.GetTranscriptionJob`), so the real @aws-sdk/client-transcribe works against it
+ * with an endpoint (TRANSCRIBE_ENDPOINT). A job reads its media from the S3 emulator, runs the
+ * offline engine (local-speech-engine.ts), writes Transcribe's output JSON to its OutputBucketName
+ * and OutputKey, and puts a `Transcribe Job State Change` event (source aws.transcribe) through
+ * `onJobStateChange`, as Transcribe does on the account's default bus.
+ *
+ * Jobs run one at a time (the machine's cores are few); later ones wait as QUEUED, as jobs beyond
+ * the concurrent quota do in AWS. Jobs live in memory: a restart forgets them, and Get answers
+ * "not found" as for a job Transcribe deleted. Failures are worded like Transcribe's
+ * (docs/transcription.md): a language other than English, media ffmpeg cannot decode, an engine
+ * that is not installed.
+ */
+export interface TranscribeEmulatorOptions {
+  host: string;
+  region: string;
+  s3Endpoint: string;
+  onJobStateChange: (event: ServiceEvent) => void;
+  /** The engine; tests replace it to run jobs without PocketSphinx. */
+  recognize?: (mediaFile: string, workDir: string, signal: AbortSignal) => Promise<{ words: RecognizedWord[]; audioSeconds: number }>;
+}
+
+type JobStatus = 'QUEUED' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
+
+interface Job {
+  name: string;
+  status: JobStatus;
+  media: { bucket: string; key: string; uri: string };
+  output: { bucket: string; key: string };
+  languageCode?: string;
+  identifyLanguage: boolean;
+  settings?: Record<string, unknown>;
+  creationTime: number;
+  startTime?: number;
+  completionTime?: number;
+  failureReason?: string;
+}
+
+/** Transcribe's wording for the failures the local engine has (failureOf maps them to codes). */
+export const LOCAL_FAILURES = {
+  unsupportedLanguage: (code: string) => `Unsupported language: the local engine (PocketSphinx) transcribes English only, not ${code}.`,
+  unsupportedMedia: (why: string) => `Unsupported media format: ${why}.`,
+  missingMedia: "The URI that you provided doesn't point to an S3 object. Make sure that the object exists and try your request again.",
+  engineUnavailable: `ENGINE_UNAVAILABLE: install the Debian packages ${LOCAL_ENGINE_PACKAGES.join(' ')}`,
+} as const;
+
+/** An AWS JSON 1.1 error: the SDK reads the exception's name from `__type`. */
+class ServiceError extends Error {
+  constructor(
+    readonly type: 'BadRequestException' | 'ConflictException',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const JOB_NAME = /^[0-9a-zA-Z._-]{1,200}$/;
+const S3_URI = /^s3:\/\/([^/]+)\/(.+)$/;
+
+export async function startTranscribeEmulator(options: TranscribeEmulatorOptions): Promise<Emulator> {
+  const recognize = options.recognize ?? recognizeSpeech;
+  const s3 = new S3Client({
+    endpoint: options.s3Endpoint,
+    region: options.region,
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    // The S3 emulator (s3rver) knows only its own fixed access key.
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  const jobs = new Map<string, Job>();
+  const waiting: Job[] = [];
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  /** Stops the engine's programs when the stand-in stops: a long file would otherwise keep Ctrl-C waiting. */
+  const stopping = new AbortController();
+
+  const describe = (job: Job) => ({
+    TranscriptionJobName: job.name,
+    TranscriptionJobStatus: job.status,
+    ...(job.languageCode ? { LanguageCode: job.languageCode } : {}),
+    Media: { MediaFileUri: job.media.uri },
+    ...(job.status === 'COMPLETED' ? { Transcript: { TranscriptFileUri: `${options.s3Endpoint}/${job.output.bucket}/${job.output.key.split('/').map(encodeURIComponent).join('/')}` } } : {}),
+    CreationTime: job.creationTime,
+    ...(job.startTime ? { StartTime: job.startTime } : {}),
+    ...(job.completionTime ? { CompletionTime: job.completionTime } : {}),
+    ...(job.failureReason ? { FailureReason: job.failureReason } : {}),
+    ...(job.settings ? { Settings: job.settings } : {}),
+    ...(job.identifyLanguage ? { IdentifyLanguage: true } : {}),
+  });
+
+  const finish = (job: Job, status: 'COMPLETED' | 'FAILED', failureReason?: string) => {
+    Object.assign(job, { status, failureReason, completionTime: Date.now() / 1000 });
+    if (stopped) return;
+    options.onJobStateChange(
+      serviceEvent('aws.transcribe', 'Transcribe Job State Change', { TranscriptionJobName: job.name, TranscriptionJobStatus: status, ...(failureReason ? { FailureReason: failureReason } : {}) }, { region: options.region }),
+    );
+  };
+
+  const runJob = async (job: Job) => {
+    Object.assign(job, { status: 'IN_PROGRESS', startTime: Date.now() / 1000 });
+    // PocketSphinx knows English: another language fails as a language Transcribe cannot do would.
+    if (job.languageCode && !job.languageCode.startsWith('en-')) return finish(job, 'FAILED', LOCAL_FAILURES.unsupportedLanguage(job.languageCode));
+    const workDir = mkdtempSync(path.join(tmpdir(), 'voice-org-transcribe-'));
+    try {
+      const mediaFile = path.join(workDir, 'media');
+      try {
+        const object = await s3.send(new GetObjectCommand({ Bucket: job.media.bucket, Key: job.media.key }));
+        writeFileSync(mediaFile, await object.Body!.transformToByteArray());
+      } catch (error) {
+        if ((error as Error).name === 'NoSuchKey' || (error as Error).name === 'NoSuchBucket') return finish(job, 'FAILED', LOCAL_FAILURES.missingMedia);
+        throw error;
+      }
+      let words: RecognizedWord[];
+      try {
+        ({ words } = await recognize(mediaFile, workDir, stopping.signal));
+      } catch (error) {
+        if (!(error instanceof LocalEngineError)) throw error;
+        return finish(job, 'FAILED', error.kind === 'unavailable' ? LOCAL_FAILURES.engineUnavailable : LOCAL_FAILURES.unsupportedMedia(error.message));
+      }
+      // Identification here can only find English: the one language the model knows.
+      job.languageCode ??= LOCAL_ENGINE_LANGUAGE;
+      const output = transcribeOutputOf(job.name, words, job.languageCode);
+      await s3.send(new PutObjectCommand({ Bucket: job.output.bucket, Key: job.output.key, Body: JSON.stringify(output), ContentType: 'application/json' }));
+      finish(job, 'COMPLETED');
+    } catch (error) {
+      // Transcribe's own trouble (here: the S3 emulator failing): the job fails, the service goes on.
+      if (!stopped) console.error(`local Transcribe: job ${job.name} failed`, error);
+      finish(job, 'FAILED', 'Internal failure. Please try your request again.');
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  };
+
+  /** Runs waiting jobs one after another until none is left. */
+  const drain = () => {
+    running ??= (async () => {
+      for (let job = waiting.shift(); job && !stopped; job = waiting.shift()) await runJob(job);
+      running = undefined;
+    })();
+  };
+
+  const startJob = (input: Record<string, unknown>) => {
+    const name = String(input.TranscriptionJobName ?? '');
+    if (!JOB_NAME.test(name)) throw new ServiceError('BadRequestException', 'TranscriptionJobName must be 1 to 200 characters of letters, digits, dots, dashes and underscores.');
+    if (jobs.has(name)) throw new ServiceError('ConflictException', 'The requested job name already exists. Use a different job name.');
+    const uri = String((input.Media as { MediaFileUri?: string } | undefined)?.MediaFileUri ?? '');
+    const media = S3_URI.exec(uri);
+    if (!media) throw new ServiceError('BadRequestException', "The URI that you provided doesn't point to an S3 object.");
+    const languageCode = typeof input.LanguageCode === 'string' ? input.LanguageCode : undefined;
+    const identifyLanguage = input.IdentifyLanguage === true;
+    if (Boolean(languageCode) === identifyLanguage) throw new ServiceError('BadRequestException', 'Specify either LanguageCode or IdentifyLanguage, not both and not neither.');
+    // Transcribe writes to a bucket of its own without OutputBucketName; the stand-in has none.
+    if (typeof input.OutputBucketName !== 'string') throw new ServiceError('BadRequestException', 'The local Transcribe stand-in needs OutputBucketName.');
+    const outputKey = typeof input.OutputKey === 'string' ? input.OutputKey : `${name}.json`;
+    const job: Job = {
+      name,
+      status: waiting.length || running ? 'QUEUED' : 'IN_PROGRESS',
+      media: { bucket: media[1], key: media[2], uri },
+      output: { bucket: input.OutputBucketName, key: outputKey },
+      languageCode,
+      identifyLanguage,
+      settings: input.Settings as Record<string, unknown> | undefined,
+      creationTime: Date.now() / 1000,
+    };
+    jobs.set(name, job);
+    waiting.push(job);
+    drain();
+    return { TranscriptionJob: describe(job) };
+  };
+
+  const getJob = (input: Record<string, unknown>) => {
+    const job = jobs.get(String(input.TranscriptionJobName ?? ''));
+    if (!job) throw new ServiceError('BadRequestException', "The requested job couldn't be found. Check the job name and try your request again.");
+    return { TranscriptionJob: describe(job) };
+  };
+
+  const OPERATIONS: Record<string, (input: Record<string, unknown>) => unknown> = {
+    'Transcribe.StartTranscriptionJob': startJob,
+    'Transcribe.GetTranscriptionJob': getJob,
+  };
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const reply = (status: number, body: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
+        response.end(JSON.stringify(body));
+      };
+      const operation = OPERATIONS[String(request.headers['x-amz-target'] ?? '')];
+      if (request.method !== 'POST' || !operation) return reply(400, { __type: 'UnknownOperationException', message: `The local Transcribe stand-in does not do ${String(request.headers['x-amz-target'] ?? 'this request')}.` });
+      try {
+        reply(200, operation(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')));
+      } catch (error) {
+        if (error instanceof ServiceError) return reply(400, { __type: error.type, message: error.message });
+        reply(400, { __type: 'BadRequestException', message: 'The request body is not JSON.' });
+      }
+    });
+  });
+  const port = await freePort(options.host);
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, options.host, resolve));
+  return {
+    endpoint: `http://${options.host}:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      stopped = true;
+      stopping.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The job under way ends with its engine's programs, and puts no event.
+      await running;
+      s3.destroy();
+    },
+  };
+}
