@@ -13,6 +13,8 @@ export interface LocalRuntime {
   dynamoDbEndpoint: string;
   s3Endpoint: string;
   sesEndpoint: string;
+  /** The local Transcribe stand-in (absent in files written before it). */
+  transcribeEndpoint?: string;
   tableName: string;
   bucketName: string;
   region: string;

@@ -11,7 +11,9 @@ import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from 
 import { ensureIdempotencyTable, ensureRateLimitTable, ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
 import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
-import { startEventPipeline } from './event-pipeline';
+import { startEventPipeline, type EventPipeline } from './event-pipeline';
+import { isLocalTranscriptionAvailable, LOCAL_ENGINE_PACKAGES } from './local-speech-engine';
+import { startTranscribeEmulator } from './transcribe-emulator';
 import { startQueueEmulator } from './queue-emulator';
 import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from './profile-key';
 import { expireItems } from './ttl-emulator';
@@ -53,6 +55,10 @@ async function main(): Promise<void> {
       startQueueEmulator(settings.host),
     ]);
     emulators.push(dynamo, s3, ses, queues);
+    // Transcribe's stand-in puts its job state changes on the local bus once the pipeline runs (below).
+    let pipeline: EventPipeline | undefined;
+    const transcribe = await startTranscribeEmulator({ host: settings.host, region: LOCAL.region, s3Endpoint: s3.endpoint, onJobStateChange: (event) => pipeline?.putServiceEvent(event) });
+    emulators.push(transcribe);
     await ensureTable(dynamo.endpoint, LOCAL.tableName, LOCAL.region);
     await ensureIdempotencyTable(dynamo.endpoint, LOCAL.idempotencyTableName, LOCAL.region);
     await ensureRateLimitTable(dynamo.endpoint, LOCAL.rateLimitTableName, LOCAL.region);
@@ -70,6 +76,7 @@ async function main(): Promise<void> {
       BUCKET_NAME: LOCAL.bucketName,
       S3_ENDPOINT: s3.endpoint,
       SQS_ENDPOINT: queues.endpoint,
+      TRANSCRIBE_ENDPOINT: transcribe.endpoint,
       // Developers receive deliveries on their own machine (`npx voice-org webhooks listen`).
       WEBHOOK_ALLOW_LOCAL_URLS: 'true',
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
@@ -117,7 +124,7 @@ async function main(): Promise<void> {
     db.client.destroy();
 
     // The stack's event pipeline: the table's stream → the processor → the consumers, with retries and a dead-letter store.
-    const pipeline = await startEventPipeline({
+    pipeline = await startEventPipeline({
       repoRoot,
       dataDir: settings.dataDir,
       dynamoDbEndpoint: dynamo.endpoint,
@@ -127,7 +134,8 @@ async function main(): Promise<void> {
       queues,
       queueDelayScale: settings.queueDelayScale,
     });
-    emulators.unshift({ endpoint: '', stop: () => pipeline.stop() });
+    const started = pipeline;
+    emulators.unshift({ endpoint: '', stop: () => started.stop() });
     if (settings.ttlSweepSeconds > 0) emulators.unshift(startTtlSweeps(dynamo.endpoint, settings.ttlSweepSeconds));
 
     writeRuntimeFile(settings.dataDir, {
@@ -136,6 +144,7 @@ async function main(): Promise<void> {
       dynamoDbEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
       sesEndpoint: ses.endpoint,
+      transcribeEndpoint: transcribe.endpoint,
       tableName: LOCAL.tableName,
       bucketName: LOCAL.bucketName,
       region: LOCAL.region,
@@ -184,6 +193,10 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
     `Voice Org API is running at ${apiUrl} (ready in ${(elapsedMs / 1000).toFixed(1)} s, data in ${dataDir})`,
     '',
     `  curl -s ${apiUrl}/health`,
+    '',
+    isLocalTranscriptionAvailable()
+      ? 'Local transcription: available (PocketSphinx, English only; docs/transcription.md).'
+      : `Local transcription: NOT available, transcriptions fail with ENGINE_UNAVAILABLE (install the Debian packages ${LOCAL_ENGINE_PACKAGES.join(' ')}).`,
     '',
     `API reference: ${apiUrl}/docs (sign in with a key or token below, then try any request; the OpenAPI document is ${apiUrl}/api/v1/openapi.json)`,
   ];
