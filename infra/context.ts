@@ -1,6 +1,7 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import type { CustomDomainSettings } from './constructs/custom-domain';
+import { DEPLOYMENT_LOGICAL_ID } from './constructs/upgrade';
 import { STACK_DEFAULTS, type VoiceOrgStackProps } from './stack';
 import { parseConfig } from '../shared/config';
 import { RATE_LIMIT_BOUNDS } from '../shared/core/rate-limits';
@@ -38,6 +39,7 @@ export const CONTEXT_KEYS = [
   'domainName',
   'certificateArn',
   'basePath',
+  'detachRoutesKeepingDeployment',
 ] as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -111,6 +113,12 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
   const passwordAuth = passwordAuthValue === true || passwordAuthValue === 'true';
   if (passwordAuth && issuer) throw new Error('Context cognitoPasswordAuth applies to the Cognito user pool the stack creates: leave it out with idTokenIssuer.');
 
+  // The first deploy of the upgrade to route stacks (docs/deploy.md): the deployed stack's ApiDeployment logical id.
+  const keptDeployment = text('detachRoutesKeepingDeployment');
+  if (keptDeployment !== undefined && !DEPLOYMENT_LOGICAL_ID.test(keptDeployment)) {
+    throw new Error(`Context detachRoutesKeepingDeployment must be the logical id of the deployed stack's AWS::ApiGateway::Deployment (ApiDeployment followed by 40 hex digits), not ${JSON.stringify(keptDeployment)}.`);
+  }
+
   return {
     stackName: `VoiceOrgApi-${stage}`,
     props: {
@@ -131,6 +139,7 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
       alarmThresholds: latencyP99Ms === undefined && serverErrorRatePercent === undefined ? undefined : { latencyP99Ms, serverErrorRatePercent },
       cognitoPasswordAuth: passwordAuth || undefined,
       customDomain: customDomainFromContext(text),
+      detachRoutesKeepingDeployment: keptDeployment,
     },
   };
 }

@@ -5,17 +5,23 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GATEWAY } from '../shared/http/gateway';
+import { AUTHORIZER } from '../shared/auth/authorizer-function';
 import { EVENT_HANDLERS } from '../shared/events/event-functions';
 import { addAlarmTopic } from './constructs/alarm-topic';
 import { addApi } from './constructs/api';
 import { addDataStore } from './constructs/data';
 import { addCustomDomain, type CustomDomainSettings } from './constructs/custom-domain';
 import { addEventBus, addEventPipeline } from './constructs/events';
-import { addFunctions } from './constructs/functions';
+import { addFunctions, type FunctionsProps } from './constructs/functions';
 import { addIdentity, addTokenAuthorizer, type IdTokenIssuer } from './constructs/identity';
 import { mailSender, type MailSettings } from './constructs/mail';
 import { addMonitoring, type AlarmThresholds } from './constructs/observability';
+import { addRouteArea } from './constructs/route-area';
+import type { RouteStack } from './constructs/route-stack';
 import { addRecordingsStorage } from './constructs/storage';
+import { keepServingDeployedRoutes } from './constructs/upgrade';
+import { listFunctions } from './function-list';
+import { listRouteAreas, placePaths } from './route-areas';
 
 export interface VoiceOrgStackProps extends StackProps {
   stage: string;
@@ -47,6 +53,13 @@ export interface VoiceOrgStackProps extends StackProps {
   cognitoPasswordAuth?: boolean;
   /** Serves the API on a custom domain too, at an optional base path. */
   customDomain?: CustomDomainSettings;
+  /**
+   * The first deploy of the upgrade of a stack deployed before the route stacks (docs/deploy.md):
+   * the logical id of its RestApi Deployment (ApiDeployment…). The stack is then synthesized
+   * without route stacks and without the route areas' methods and path resources, its functions
+   * all in the root stack, and the stage keeps serving that deployment (infra/constructs/upgrade.ts).
+   */
+  detachRoutesKeepingDeployment?: string;
 }
 
 /** What the stack uses when its props (or the app's context) leave a setting out. */
@@ -57,59 +70,93 @@ export const STACK_DEFAULTS = {
 } as const;
 
 /**
- * The whole Voice Org API in one stack: a REST API whose routes, handlers and access come
- * from the route manifest (shared/routes/manifest.ts), the Lambda TOKEN authorizer, the single
- * table (shared/storage/table-definition.ts), the ID token issuer, and the event pipeline
- * (the table's stream, the event bus, the consumers' queues). Each part is built, with its
- * cdk-nag acknowledgements, by its builder in infra/constructs/.
+ * The whole Voice Org API: a REST API whose routes, handlers and access come from the route
+ * manifest (shared/routes/manifest.ts), the Lambda TOKEN authorizer, the single table
+ * (shared/storage/table-definition.ts), the ID token issuer, and the event pipeline (the table's
+ * stream, the event bus, the consumers' queues). Each part is built, with its cdk-nag
+ * acknowledgements, by its builder in infra/constructs/.
+ *
+ * This root stack holds everything stateful or shared; each route area (infra/route-areas.ts)
+ * has a nested stack of its own (infra/constructs/route-stack.ts) with its functions, methods
+ * and path resources, so that every template keeps its headroom under CloudFormation's 500
+ * resources (docs/architecture.md, "Route stacks").
  */
 export class VoiceOrgStack extends Stack {
   readonly api: apigateway.RestApi;
   readonly table: dynamodb.Table;
   readonly eventBus: events.EventBus;
+  /** The route areas' nested stacks, in manifest order (none while detaching routes, the first deploy of the upgrade). */
+  readonly routeStacks: RouteStack[] = [];
 
   constructor(scope: Construct, id: string, props: VoiceOrgStackProps) {
     super(scope, id, props);
     const logRetention = props.logRetention ?? STACK_DEFAULTS.logRetention;
+    const detaching = props.detachRoutesKeepingDeployment !== undefined;
 
     const data = addDataStore(this);
     const recordings = addRecordingsStorage(this);
     const identity = addIdentity(this, props.idTokenIssuer, { passwordAuth: props.cognitoPasswordAuth ?? false });
     const eventBus = addEventBus(this);
-    const functions = addFunctions(this, {
+    const functionProps: FunctionsProps = {
       data,
       recordings,
       identity,
       eventBus,
-      mail: mailSender(this, props.mail),
+      mail: mailSender(props.mail),
       logRetention,
       stage: props.stage,
       retention: { trashRetentionDays: props.trashRetentionDays, auditRetentionDays: props.auditRetentionDays },
       tenantLimits: props.tenantLimits,
-    });
-    recordings.sendObjectCreatedTo(functions.forHandler(EVENT_HANDLERS.completeUpload.handler));
+    };
+    const areas = listRouteAreas();
+    const placement = placePaths(areas);
+    const nestedAreas = areas.filter((area) => !area.inRoot);
+    const inNestedArea = new Set(nestedAreas.flatMap((area) => area.functions.map((f) => f.handler)));
+    // The root stack's functions: the authorizer, the root areas' routes, the event functions (and, while detaching, every function).
+    const functions = new Map(addFunctions(this, functionProps, listFunctions().filter((f) => detaching || !inNestedArea.has(f.handler))));
+    const functionFor = (handlerModule: string) => {
+      const fn = functions.get(handlerModule);
+      if (!fn) throw new Error(`No function for ${handlerModule}: the function list (infra/function-list.ts) does not name it.`);
+      return fn;
+    };
+
+    recordings.sendObjectCreatedTo(functionFor(EVENT_HANDLERS.completeUpload.handler));
     const notifications = addAlarmTopic(this, { alarmTopicArn: props.alarmTopicArn, alarmEmail: props.alarmEmail });
-    const pipeline = addEventPipeline(this, { table: data.table, bus: eventBus.bus, functionFor: functions.forHandler, alarmAction: notifications.action });
+    const pipeline = addEventPipeline(this, { table: data.table, bus: eventBus.bus, functionFor, alarmAction: notifications.action });
     this.table = data.table;
     this.eventBus = eventBus.bus;
+    const authorizer = addTokenAuthorizer(this, functionFor(AUTHORIZER.handler), props.authorizerCacheSeconds ?? GATEWAY.authorizerCacheSeconds);
     this.api = addApi(this, {
       stage: props.stage,
       throttle: props.throttle ?? STACK_DEFAULTS.throttle,
       logRetention,
-      authorizer: addTokenAuthorizer(this, functions.authorizer, props.authorizerCacheSeconds ?? GATEWAY.authorizerCacheSeconds),
-      functionFor: functions.forHandler,
+      routes: { endpoints: areas.filter((area) => area.inRoot).flatMap((area) => area.endpoints), authorizer, functionFor },
+      rootPaths: placement.rootPaths,
     });
+
+    if (detaching) {
+      keepServingDeployedRoutes(this.api, props.detachRoutesKeepingDeployment!, [...inNestedArea].map(functionFor));
+    } else {
+      for (const area of nestedAreas) {
+        const routes = addRouteArea(this, area, { api: this.api, stage: props.stage, authorizer, placement, functions: functionProps });
+        this.routeStacks.push(routes.stack);
+        for (const [handler, fn] of routes.functions) functions.set(handler, fn);
+        // The stage's next deployment must see the area's methods (CloudFormation creates the nested stack first), and
+        // any change to them makes a new deployment: CDK hashes only the root stack's methods into its logical id.
+        this.api.latestDeployment!.node.addDependency(routes.stack);
+        this.api.latestDeployment!.addToLogicalId({ routeStack: area.area, digest: routes.stack.apiDigest() });
+      }
+    }
 
     if (props.customDomain) addCustomDomain(this, this.api, props.customDomain);
     const monitoring = addMonitoring(this, {
       stage: props.stage,
       api: this.api,
-      functionFor: functions.forHandler,
+      functionFor,
       deadLetterQueues: pipeline.deadLetterQueues,
       notifications,
       thresholds: props.alarmThresholds,
     });
-
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'RecordingsBucketName', { value: recordings.bucket.bucketName });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });

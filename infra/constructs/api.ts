@@ -4,8 +4,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { METRICS_NAMESPACE, THROTTLED_REQUESTS_METRIC } from '../../shared/observability/metric-names';
 import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseTemplate, type GatewayResponseType } from '../../shared/http/gateway';
-import { listEndpoints } from '../../shared/routes/manifest';
-import type { HttpMethod } from '../../shared/routes/route-definition';
+import { listEndpoints, type RouteName } from '../../shared/routes/manifest';
+import type { Endpoint, HttpMethod } from '../../shared/routes/route-definition';
 import { acknowledge } from './acknowledge';
 
 /**
@@ -43,6 +43,19 @@ export interface ApiProps {
   stage: string;
   throttle: { rateLimit: number; burstLimit: number };
   logRetention: logs.RetentionDays;
+  /** The routes the root stack serves itself (the root areas of infra/route-areas.ts: /health), and where their functions are. */
+  routes: RouteProps;
+  /**
+   * The path resources the root stack builds, whether or not a route of its own is served there:
+   * the paths the route stacks share (/api, /api/v1/organization/{orgId}, …; placePaths).
+   */
+  rootPaths: readonly string[];
+}
+
+/** What the methods of one stack (the root or a route stack) need. */
+export interface RouteProps {
+  /** The endpoints whose methods this stack builds, in manifest order. */
+  endpoints: readonly Endpoint<RouteName>[];
   /** Checks the credential of every route that is not public. */
   authorizer: apigateway.IAuthorizer;
   /** The function that serves a handler module of the route manifest. */
@@ -108,19 +121,12 @@ export function addApi(stack: Stack, props: ApiProps): apigateway.RestApi {
   );
 
   addGatewayResponses(api);
-  const methodsByPath = addEndpoints(api, props);
-  // CORS preflight on every path that serves a route, answered by API Gateway itself (a MOCK
-  // integration): browsers send it without credentials, so it has no authorizer (cdk-nag
-  // recognises such preflights and does not ask for one).
-  for (const [endpointPath, methods] of methodsByPath) {
-    api.root.resourceForPath(endpointPath).addCorsPreflight({
-      allowOrigins: [GATEWAY.cors.allowOrigin],
-      allowMethods: methods,
-      allowHeaders: [...GATEWAY.cors.allowHeaders],
-      maxAge: Duration.seconds(GATEWAY.cors.maxAgeSeconds),
-      statusCode: GATEWAY.cors.preflightStatusCode,
-    });
-  }
+  // The authorizer belongs to this RestApi even when every route of the root stack is public (/health): the route
+  // stacks' methods name it by its id only (infra/constructs/route-area.ts). A method of the root stack attaches it too.
+  if (apigateway.Authorizer.isAuthorizer(props.routes.authorizer)) props.routes.authorizer._attachToApi(api);
+  // The shared path resources first: the route stacks attach their own below them.
+  for (const rootPath of props.rootPaths) api.root.resourceForPath(rootPath);
+  addRoutes(props.routes, (endpointPath) => api.root.resourceForPath(endpointPath), props.rootPaths);
   return api;
 }
 
@@ -141,20 +147,21 @@ function addGatewayResponses(api: apigateway.RestApi): void {
   }
 }
 
-/** Adds a method per endpoint of the manifest, in manifest order; returns the methods of each path, in that order. */
-function addEndpoints(api: apigateway.RestApi, props: ApiProps): Map<string, HttpMethod[]> {
-  const methodsByPath = new Map<string, HttpMethod[]>();
-  for (const endpoint of listEndpoints()) {
+/**
+ * Adds a method per endpoint, in manifest order, on the path resource `resourceFor` gives (built in
+ * the calling stack, or imported from the root stack), and a CORS preflight on each of
+ * `preflightPaths` that serves a route (of this stack or another): the stack that builds a path
+ * resource answers its preflight, which lists every method the manifest serves there.
+ */
+export function addRoutes(props: RouteProps, resourceFor: (endpointPath: string) => apigateway.IResource, preflightPaths: readonly string[]): void {
+  for (const endpoint of props.endpoints) {
     const isPublic = endpoint.route.access === 'public';
-    const method = api.root
-      .resourceForPath(endpoint.path)
-      .addMethod(
-        endpoint.method,
-        // No test-invoke permission (the console's Test button) per method: it would add one resource per method, and a stack holds 500.
-        new apigateway.LambdaIntegration(props.functionFor(endpoint.route.handler), { allowTestInvoke: false }),
-        isPublic ? { authorizationType: apigateway.AuthorizationType.NONE } : { authorizer: props.authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
-      );
-    methodsByPath.set(endpoint.path, [...(methodsByPath.get(endpoint.path) ?? []), endpoint.method]);
+    const method = resourceFor(endpoint.path).addMethod(
+      endpoint.method,
+      // No test-invoke permission (the console's Test button) per method: it would add one resource per method, and a stack holds 500.
+      new apigateway.LambdaIntegration(props.functionFor(endpoint.route.handler), { allowTestInvoke: false }),
+      isPublic ? { authorizationType: apigateway.AuthorizationType.NONE } : { authorizer: props.authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
+    );
     if (isPublic) {
       const reason = `${endpoint.method} ${endpoint.path} is public by the route manifest (access: 'public'): it carries no credential.`;
       acknowledge(method, 'AwsSolutions-APIG4', reason);
@@ -163,5 +170,24 @@ function addEndpoints(api: apigateway.RestApi, props: ApiProps): Map<string, Htt
       acknowledge(method, 'AwsSolutions-COG4', TOKEN_AUTHORIZER_REASON);
     }
   }
-  return methodsByPath;
+  // CORS preflight on every path that serves a route, answered by API Gateway itself (a MOCK
+  // integration): browsers send it without credentials, so it has no authorizer (cdk-nag
+  // recognises such preflights and does not ask for one).
+  for (const [endpointPath, methods] of methodsByPath()) {
+    if (!preflightPaths.includes(endpointPath)) continue;
+    resourceFor(endpointPath).addCorsPreflight({
+      allowOrigins: [GATEWAY.cors.allowOrigin],
+      allowMethods: methods,
+      allowHeaders: [...GATEWAY.cors.allowHeaders],
+      maxAge: Duration.seconds(GATEWAY.cors.maxAgeSeconds),
+      statusCode: GATEWAY.cors.preflightStatusCode,
+    });
+  }
+}
+
+/** The methods the manifest serves on each path, paths and methods in manifest order. */
+function methodsByPath(): Map<string, HttpMethod[]> {
+  const byPath = new Map<string, HttpMethod[]>();
+  for (const endpoint of listEndpoints()) byPath.set(endpoint.path, [...(byPath.get(endpoint.path) ?? []), endpoint.method]);
+  return byPath;
 }

@@ -6,7 +6,8 @@ import type { IdempotencyAction, ProfileKeyAction, RateLimitAction, TableAction,
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 import { RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
 import { TABLE } from '../../shared/storage/table-definition';
-import { acknowledge } from './acknowledge';
+import { acknowledge, findingTextOf } from './acknowledge';
+import { rootValue } from './route-stack';
 
 /**
  * The data at rest: the single table (with its stream of changes), and the KMS key that wraps
@@ -99,11 +100,13 @@ export function addDataStore(stack: Stack): DataStore {
     removalPolicy: RemovalPolicy.RETAIN,
   });
 
+  // A role in a route stack (infra/constructs/route-stack.ts) reads these ARNs as parameters of its stack.
+  const keyArnFor = (role: iam.IRole) => rootValue(role, 'ProfileKmsKeyArn', profileKey.keyArn);
   const grantKeyFor = (role: iam.IRole, actions: readonly string[], { purpose, required }: (typeof KEY_PURPOSES)[keyof typeof KEY_PURPOSES]) => {
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: actions.map((action) => `kms:${action}`),
-        resources: [profileKey.keyArn],
+        resources: [keyArnFor(role)],
         conditions: {
           StringEquals: { 'kms:EncryptionContext:purpose': purpose },
           Null: Object.fromEntries(required.map((key) => [`kms:EncryptionContext:${key}`, 'false'])),
@@ -112,30 +115,34 @@ export function addDataStore(stack: Stack): DataStore {
     );
   };
 
-  const indexArnsFinding = `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(table.node.defaultChild as dynamodb.CfnTable)}.Arn>/index/*]`;
   return {
     table,
     idempotencyTable,
     rateLimitTable,
     profileKey,
     grantTable(role, actions) {
+      const tableArn = rootValue(role, 'TableArn', table.tableArn);
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({
           actions: actions.map((action) => `dynamodb:${action}`),
-          resources: [table.tableArn, `${table.tableArn}/index/*`],
+          resources: [tableArn, `${tableArn}/index/*`],
         }),
       );
       acknowledge(
         role,
-        indexArnsFinding,
+        `AwsSolutions-IAM5[Resource::${findingTextOf(role, tableArn)}/index/*]`,
         "Queries by index need the table's index ARNs: <table>/index/* names only this table's global secondary indexes (TABLE.globalSecondaryIndexes), and the actions stay those of each function's manifest permissions.",
       );
     },
     grantIdempotencyTable(role, actions) {
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `dynamodb:${action}`), resources: [idempotencyTable.tableArn] }));
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: actions.map((action) => `dynamodb:${action}`), resources: [rootValue(role, 'IdempotencyTableArn', idempotencyTable.tableArn)] }),
+      );
     },
     grantRateLimitTable(role, actions) {
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `dynamodb:${action}`), resources: [rateLimitTable.tableArn] }));
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: actions.map((action) => `dynamodb:${action}`), resources: [rootValue(role, 'RateLimitTableArn', rateLimitTable.tableArn)] }),
+      );
     },
     grantProfileKey(role, actions) {
       grantKeyFor(role, actions, KEY_PURPOSES.memberProfile);

@@ -11,6 +11,7 @@ import { EVENT_SOURCE } from '../../shared/schemas/event-catalog';
 import { EVENT_CONSUMERS, EVENT_PROCESSOR, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
 import type { EventsAction } from '../../shared/function-permissions';
 import { acknowledge } from './acknowledge';
+import { rootValue } from './route-stack';
 
 /**
  * How the event processor reads the table's stream. One shard's records stay in order
@@ -80,7 +81,8 @@ export function addEventBus(stack: Stack): EventBusAccess {
     bus,
     environment: { EVENT_BUS_NAME: bus.eventBusName },
     grantPublish(role, actions) {
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `events:${action}`), resources: [bus.eventBusArn] }));
+      // A role in a route stack (infra/constructs/route-stack.ts) reads the bus's ARN as a parameter of its stack.
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `events:${action}`), resources: [rootValue(role, 'EventBusArn', bus.eventBusArn)] }));
     },
   };
 }

@@ -5,11 +5,11 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ConfigVariable } from '../../shared/config';
-import { AUTHORIZER } from '../../shared/auth/authorizer-function';
 import type { FunctionPermissions } from '../../shared/function-permissions';
-import { listFunctions, type FunctionDefinition } from '../function-list';
+import type { FunctionDefinition } from '../function-list';
 import { acknowledge } from './acknowledge';
 import { referenceFileHooks } from './reference-files';
+import { rootValue } from './route-stack';
 import type { DataStore } from './data';
 import type { EventBusAccess } from './events';
 import type { Identity } from './identity';
@@ -68,20 +68,18 @@ export interface FunctionsProps {
   tenantLimits?: { rate?: number; burst?: number; dailyQuota?: number };
 }
 
-/** The stack's Lambda functions: one per function of the route manifest (listFunctions: the authorizer, the route handlers, the event handlers, the event processor and consumers). */
-export interface StackFunctions {
-  readonly authorizer: NodejsFunction;
-  /** The function built from a handler module; throws for a module the manifest does not name. */
-  forHandler(handlerModule: string): NodejsFunction;
-}
+/** Functions built from handler modules, by module. */
+export type FunctionsByHandler = ReadonlyMap<string, NodejsFunction>;
 
 /**
- * Adds one function per function of the stack (infra/function-list.ts: the routes' handler
- * modules, the authorizer, the event functions), each with the environment and the IAM grants
- * its declared permissions ask for, and nothing more; the authorizer alone also gets the ID
- * token settings.
+ * Adds one function per definition (infra/function-list.ts: the routes' handler modules, the
+ * authorizer, the event functions) to a stack, the root or a route stack, each with the
+ * environment and the IAM grants its declared permissions ask for, and nothing more; the
+ * authorizer alone also gets the ID token settings. In a route stack, the environment's values
+ * of the root stack (the table's name, …) are parameters named after their variable
+ * (TABLE_NAME → TableName; infra/constructs/route-stack.ts).
  */
-export function addFunctions(stack: Stack, props: FunctionsProps): StackFunctions {
+export function addFunctions(stack: Stack, props: FunctionsProps, definitions: readonly FunctionDefinition[]): FunctionsByHandler {
   const { data, recordings, mail, eventBus, identity, logRetention, stage, retention = {}, tenantLimits = {} } = props;
   // Stack-wide settings, set on every function: one that reads them without them would silently use the default.
   const settings: Partial<Record<ConfigVariable, string>> = {
@@ -119,7 +117,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
   const build = ({ handler, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
     // The queue a consumer reads is created with the event pipeline, which grants these actions on it (infra/constructs/events.ts).
     if (permissions.queue?.length && kind !== 'consumer') throw new Error(`${handler} asks for queue permissions, which only an event consumer (on its own queue) can have.`);
-    const environment = { ...environmentFor(permissions), ...(kind === 'authorizer' ? identity.authorizerEnvironment : {}) };
+    const environment = inStack(stack, { ...environmentFor(permissions), ...(kind === 'authorizer' ? identity.authorizerEnvironment : {}) });
     const timeout = timeoutSeconds === undefined ? DEFAULT_FUNCTION_TIMEOUT : Duration.seconds(timeoutSeconds);
     const { fn, role } = createFunction(stack, handler, { logRetention, environment, timeout });
     grant(role, permissions);
@@ -127,13 +125,13 @@ export function addFunctions(stack: Stack, props: FunctionsProps): StackFunction
   };
 
   // One function per handler module: a route's public alias shares its route's function.
-  const byHandler = new Map(listFunctions().map((definition) => [definition.handler, build(definition)] as const));
-  const forHandler = (handlerModule: string): NodejsFunction => {
-    const fn = byHandler.get(handlerModule);
-    if (!fn) throw new Error(`No function for ${handlerModule}: the function list (infra/function-list.ts) does not name it.`);
-    return fn;
-  };
-  return { authorizer: forHandler(AUTHORIZER.handler), forHandler };
+  return new Map(definitions.map((definition) => [definition.handler, build(definition)] as const));
+}
+
+/** An environment as a stack reads it: the root stack's values of a route stack's function are parameters named after their variable. */
+function inStack(stack: Stack, environment: FunctionEnvironment): FunctionEnvironment {
+  const parameterName = (variable: string) => variable.toLowerCase().replace(/(^|_)(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
+  return Object.fromEntries(Object.entries(environment).map(([variable, value]) => [variable, rootValue(stack, parameterName(variable), value!)])) as FunctionEnvironment;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { MailAction } from '../../shared/function-permissions';
 
@@ -21,14 +21,15 @@ export interface MailSender {
 }
 
 /** The stack's mail sender, from its props (placeholders when they leave mail out). */
-export function mailSender(stack: Stack, settings: MailSettings = PLACEHOLDER_MAIL): MailSender {
+export function mailSender(settings: MailSettings = PLACEHOLDER_MAIL): MailSender {
   return {
     environment: { SES_FROM_ADDRESS: settings.fromAddress, APP_URL: settings.appUrl },
     grantSend(role, actions) {
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({
           actions: actions.map((a) => `ses:${a}`),
-          resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: settings.identity })],
+          // The ARN in the role's own stack (the root or a route stack): its region and account are that stack's pseudo parameters.
+          resources: [Stack.of(role).formatArn({ service: 'ses', resource: 'identity', resourceName: settings.identity })],
           conditions: { StringEquals: { 'ses:FromAddress': settings.fromAddress } },
         }),
       );

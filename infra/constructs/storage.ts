@@ -4,7 +4,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type { BucketAction } from '../../shared/function-permissions';
-import { acknowledge } from './acknowledge';
+import { acknowledge, findingTextOf } from './acknowledge';
+import { rootValue } from './route-stack';
 
 /** Where recording files are uploaded (recordings/<org>/<recording>/<file>). */
 const RECORDINGS_PREFIX = 'recordings/';
@@ -43,29 +44,31 @@ export function addRecordingsStorage(stack: Stack): RecordingsStorage {
     'Objects are written only through pre-signed PUT URLs that the create-upload-url function issues (it records the caller and the recording in the table) and deleted only by the functions the manifest grants DeleteObject (the object cleanup consumer, after a permanent delete committed); every ObjectCreated event is handled by complete-upload. S3 server access logs would add a second bucket and duplicate that trail; turn on CloudTrail S3 data events for the bucket where an independent audit is required.',
   );
 
-  const recordingObjectsFinding = `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(bucket.node.defaultChild as s3.CfnBucket)}.Arn>/${RECORDINGS_PREFIX}*]`;
   return {
     bucket,
     grantRecordings(role, actions) {
+      // A role in a route stack (infra/constructs/route-stack.ts) reads the bucket's ARN as a parameter of its stack.
+      const bucketArn = rootValue(role, 'RecordingsBucketArn', bucket.bucketArn);
       const objectActions = actions.filter((a) => !BUCKET_LEVEL_ACTIONS.includes(a));
       if (objectActions.length) {
-        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: objectActions.map((a) => `s3:${a}`), resources: [bucket.arnForObjects(`${RECORDINGS_PREFIX}*`)] }));
+        const objectsArn = `${bucketArn}/${RECORDINGS_PREFIX}*`;
+        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: objectActions.map((a) => `s3:${a}`), resources: [objectsArn] }));
         acknowledge(
           role,
-          recordingObjectsFinding,
+          `AwsSolutions-IAM5[Resource::${findingTextOf(role, objectsArn)}]`,
           'Recording object keys (recordings/<org>/<recording>/<file>) are created per upload, so each function gets the object actions of its manifest permissions (PutObject to upload, GetObject for HeadObject, DeleteObject and AbortMultipartUpload to clean up a deleted recording) on the recordings/ prefix of this bucket only, nothing else.',
         );
       }
       if (actions.includes('ListBucket')) {
         // Listing is allowed only for prefixes under recordings/ (s3:prefix is the request's prefix parameter).
         role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': `${RECORDINGS_PREFIX}*` } } }),
+          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn], conditions: { StringLike: { 's3:prefix': `${RECORDINGS_PREFIX}*` } } }),
         );
       }
       if (actions.includes('ListBucketMultipartUploads')) {
         // ListMultipartUploads offers no s3:prefix condition key: a condition on it would deny every call. It lists
         // keys and upload ids only; aborting an upload (AbortMultipartUpload) stays limited to recordings/.
-        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [bucket.bucketArn] }));
+        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [bucketArn] }));
       }
     },
     sendObjectCreatedTo(fn) {

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { stackPropsFromContext } from '../../infra/context';
 import { VoiceOrgStack } from '../../infra/stack';
-import { type Json } from './template';
+import { wholeStack, type Json } from './template';
 
 /**
  * What docs/deploy.md's "zero to first call" relies on: the context keys for a first ID token
@@ -13,7 +13,7 @@ import { type Json } from './template';
 function synthFromContext(context: Record<string, unknown>): Template {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const { stackName, props } = stackPropsFromContext(app.node);
-  return Template.fromStack(new VoiceOrgStack(app, stackName, props));
+  return wholeStack(new VoiceOrgStack(app, stackName, props));
 }
 
 const propsOf = (context: Record<string, unknown>) => stackPropsFromContext(new App({ context }).node).props;

@@ -25,6 +25,7 @@ import {
   rateLimitTableLogicalId,
   synth,
   tableLogicalId,
+  wholeStack,
   type Json,
 } from './template';
 
@@ -40,7 +41,7 @@ type Resources = Record<string, Json>;
 function synthFromContext(context: Record<string, unknown>): Template {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const { stackName, props } = stackPropsFromContext(app.node);
-  return Template.fromStack(new VoiceOrgStack(app, stackName, props));
+  return wholeStack(new VoiceOrgStack(app, stackName, props));
 }
 
 /** The Lambda function an integration or authorizer URI invokes: the Fn::GetAtt [id, 'Arn'] in its Fn::Join. */

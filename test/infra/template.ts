@@ -1,4 +1,4 @@
-import { App } from 'aws-cdk-lib';
+import { App, type CfnResource } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { VoiceOrgStack, type VoiceOrgStackProps } from '../../infra/stack';
 
@@ -7,11 +7,67 @@ import { VoiceOrgStack, type VoiceOrgStackProps } from '../../infra/stack';
 // CloudFormation JSON is untyped; this alias only names what is read.
 export type Json = any;
 
-/** Synthesizes a stack without esbuild bundling (assets are left unbuilt). */
+/**
+ * Synthesizes a stack without esbuild bundling (assets are left unbuilt) and reads it whole
+ * (wholeStack): the root stack with its route stacks inlined.
+ */
 export function synth(props: Partial<VoiceOrgStackProps> = {}): Template {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new VoiceOrgStack(app, 'TestStack', { stage: 'test', ...props });
-  return Template.fromStack(stack);
+  return wholeStack(stack);
+}
+
+/** The root template and each route stack's, with the logical id of its AWS::CloudFormation::Stack in the root. */
+export function templatesOf(stack: VoiceOrgStack): { root: Json; nested: { area: string; logicalId: string; template: Json }[] } {
+  return {
+    root: Template.fromStack(stack).toJSON(),
+    nested: stack.routeStacks.map((routeStack) => ({
+      area: routeStack.area,
+      logicalId: stack.getLogicalId(routeStack.nestedStackResource as CfnResource),
+      template: Template.fromStack(routeStack).toJSON(),
+    })),
+  };
+}
+
+/**
+ * The stack as one template, as it was before the route stacks (and as the suites read it): each
+ * route stack's resources inlined into the root's, its parameters replaced by the values the root
+ * stack gives them, and the root's references to its outputs by their values. Logical ids must not
+ * collide; the AWS::CloudFormation::Stack resources themselves are left out. The per-template
+ * layout is checked by test/infra/route-stacks.test.ts.
+ */
+export function wholeStack(stack: VoiceOrgStack): Template {
+  const { root, nested } = templatesOf(stack);
+  const resources: Record<string, Json> = { ...root.Resources };
+  const outputValues = new Map<string, Json>();
+  for (const { logicalId, template } of nested) {
+    const parameters: Record<string, Json> = resources[logicalId].Properties.Parameters ?? {};
+    const inlined = replaceDeep(template, (node) => (typeof node?.Ref === 'string' && node.Ref in parameters ? parameters[node.Ref] : undefined));
+    delete resources[logicalId];
+    for (const [id, resource] of Object.entries<Json>(inlined.Resources)) {
+      if (id in resources) throw new Error(`Logical id ${id} of ${logicalId} is also in the root stack or another route stack`);
+      resources[id] = resource;
+    }
+    for (const [name, output] of Object.entries<Json>(inlined.Outputs ?? {})) outputValues.set(`${logicalId}/Outputs.${name}`, output.Value);
+  }
+  const nestedIds = new Set(nested.map((n) => n.logicalId));
+  const whole = replaceDeep({ ...root, Resources: resources }, (node) => {
+    const getAtt = node?.['Fn::GetAtt'];
+    return Array.isArray(getAtt) && nestedIds.has(getAtt[0]) ? outputValues.get(`${getAtt[0]}/${getAtt[1]}`) : undefined;
+  });
+  for (const resource of Object.values<Json>(whole.Resources)) {
+    if (Array.isArray(resource.DependsOn)) resource.DependsOn = resource.DependsOn.filter((id: string) => !nestedIds.has(id));
+  }
+  return Template.fromJSON(whole);
+}
+
+/** A copy of a JSON value with every node `replace` gives a value for replaced by it. */
+function replaceDeep(value: Json, replace: (node: Json) => Json): Json {
+  const replaced = replace(value);
+  if (replaced !== undefined) return replaced;
+  if (Array.isArray(value)) return value.map((item) => replaceDeep(item, replace));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceDeep(item, replace)]));
+  return value;
 }
 
 /** The one logical id of a resource type, failing if there is not exactly one. */
