@@ -105,6 +105,17 @@ describe.each([
     }
   });
 
+  it('checks every route stack too: findings inside each nested stack, acknowledged there', () => {
+    for (const routeStack of result.stack.routeStacks) {
+      const inside = (p: string) => p.startsWith(`${routeStack.node.path}/`);
+      expect({ area: routeStack.area, findings: findings.some((f) => inside(f.path)), acknowledgements: acknowledgements.some((a) => inside(a.path)) }).toEqual({
+        area: routeStack.area,
+        findings: true,
+        acknowledgements: true,
+      });
+    }
+  });
+
   it('has no stale acknowledgement: each covers a finding the checks would otherwise report', () => {
     const stale = acknowledgements.filter((ack) => !findings.some((finding) => covers(ack, finding))).map(({ id, path }) => ({ id, path }));
     expect(stale).toEqual([]);

@@ -1,0 +1,241 @@
+import { App } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import { Template } from 'aws-cdk-lib/assertions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { stackPropsFromContext } from '../../infra/context';
+import { RouteStack } from '../../infra/constructs/route-stack';
+import { listFunctions, type FunctionDefinition } from '../../infra/function-list';
+import { listRouteAreas, placePaths } from '../../infra/route-areas';
+import { VoiceOrgStack, type VoiceOrgStackProps } from '../../infra/stack';
+import { listEndpoints, ROUTES, type RouteName } from '../../shared/routes/manifest';
+import type { Endpoint } from '../../shared/routes/route-definition';
+import SINGLE_STACK from './fixtures/single-stack.json';
+import { functionLogicalId, functionStatements, templatesOf, wholeStack, type Json } from './template';
+
+/**
+ * The route stacks (docs/architecture.md, "Route stacks"): one nested stack per route area of the
+ * manifest, every template with headroom under CloudFormation's 500 resources, a RestApi deployment
+ * that follows every nested change, nothing else changed since the single stack (commit 8e71636,
+ * captured in fixtures/single-stack.json), and the first deploy of the upgrade from it (docs/deploy.md).
+ */
+
+/** A template may hold 500 resources; each keeps 40% of them free for the features to come. */
+const MAX_RESOURCES_PER_TEMPLATE = 300;
+
+function build(props: Partial<VoiceOrgStackProps> = {}): VoiceOrgStack {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return new VoiceOrgStack(app, 'TestStack', { stage: 'test', ...props });
+}
+
+const resourcesOfType = (template: Json, type: string): [string, Json][] => Object.entries<Json>(template.Resources).filter(([, r]) => r.Type === type);
+const deploymentIdOf = (root: Json): string => {
+  const ids = resourcesOfType(root, 'AWS::ApiGateway::Deployment').map(([id]) => id);
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+};
+/** The Lambda functions built from handler modules: all but the one CDK adds for the bucket's notifications. */
+const functionIdsOf = (template: Json): string[] => resourcesOfType(template, 'AWS::Lambda::Function').map(([id]) => id).filter((id) => !id.startsWith('BucketNotificationsHandler'));
+const routeStackOf = (stack: VoiceOrgStack, area: string): RouteStack => stack.routeStacks.find((s) => s.area === area)!;
+
+describe('route stacks', () => {
+  let stack: VoiceOrgStack;
+  let templates: ReturnType<typeof templatesOf>;
+
+  beforeAll(() => {
+    stack = build();
+    templates = templatesOf(stack);
+  });
+
+  it(`keeps every template, the root's and each route stack's, at most ${MAX_RESOURCES_PER_TEMPLATE} resources`, () => {
+    const counts = [{ template: 'root', resources: Object.keys(templates.root.Resources).length }, ...templates.nested.map((n) => ({ template: n.area, resources: Object.keys(n.template.Resources).length }))];
+    for (const count of counts) expect({ ...count, withinLimit: count.resources <= MAX_RESOURCES_PER_TEMPLATE }).toEqual({ ...count, withinLimit: true });
+  });
+
+  it('has one nested stack per route area of the manifest but /health, each with its functions, methods and own path resources', () => {
+    const areas = listRouteAreas();
+    const placement = placePaths(areas);
+    expect(templates.nested.map((n) => n.area)).toEqual(areas.filter((a) => !a.inRoot).map((a) => a.area));
+    for (const area of areas.filter((a) => !a.inRoot)) {
+      const template = Template.fromJSON(templates.nested.find((n) => n.area === area.area)!.template);
+      const functionIds = area.functions.map((f) => functionLogicalId(template, f.handler));
+      expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual(functionIds.sort());
+      const ownPaths = new Set(area.endpoints.flatMap((e) => e.path.split('/').filter(Boolean).map((_, i, parts) => `/${parts.slice(0, i + 1).join('/')}`)).filter((p) => placement.areaOfPath(p) === area.area));
+      const preflights = new Set(area.endpoints.map((e) => e.path).filter((p) => ownPaths.has(p)));
+      expect({ area: area.area, resources: Object.keys(template.findResources('AWS::ApiGateway::Resource')).length }).toEqual({ area: area.area, resources: ownPaths.size });
+      expect({ area: area.area, methods: Object.keys(template.findResources('AWS::ApiGateway::Method')).length }).toEqual({ area: area.area, methods: area.endpoints.length + preflights.size });
+    }
+  });
+
+  it("keeps in the root stack the authorizer's, /health's and the event functions, the shared paths and /health's methods", () => {
+    const root = Template.fromJSON(templates.root);
+    const inRoot = listFunctions().filter((f) => f.kind !== 'http' || f.handler === 'functions/health');
+    expect(functionIdsOf(templates.root).sort()).toEqual(inRoot.map((f) => functionLogicalId(root, f.handler)).sort());
+    expect(resourcesOfType(templates.root, 'AWS::ApiGateway::Method').map(([, m]) => m.Properties.HttpMethod).sort()).toEqual(['GET', 'OPTIONS']);
+    expect(resourcesOfType(templates.root, 'AWS::ApiGateway::Resource').map(([, r]) => r.Properties.PathPart)).toEqual(['health', 'api', 'v1', 'organization', '{orgId}', 'public']);
+  });
+
+  it("has each route stack read the root stack's values as parameters the root sets, and give back only its functions' names", () => {
+    for (const { area, logicalId, template } of templates.nested) {
+      const given = templates.root.Resources[logicalId].Properties.Parameters;
+      expect({ area, parameters: Object.keys(template.Parameters).sort() }).toEqual({ area, parameters: Object.keys(given).sort() });
+      const outputs = Object.values<Json>(template.Outputs);
+      expect({ area, outputs: outputs.length }).toEqual({ area, outputs: resourcesOfType(template, 'AWS::Lambda::Function').length });
+      for (const output of outputs) expect(template.Resources[output.Value.Ref]?.Type).toBe('AWS::Lambda::Function');
+    }
+  });
+
+  it('makes the root stack deploy the RestApi only after every route stack', () => {
+    const [, deployment] = resourcesOfType(templates.root, 'AWS::ApiGateway::Deployment')[0]!;
+    expect(deployment.DependsOn).toEqual(expect.arrayContaining(templates.nested.map((n) => n.logicalId)));
+  });
+
+  it("puts a new route in its handler's area: a new handler folder is a new area (and nested stack) of its own", () => {
+    const template = ROUTES.listTemplates;
+    const copy: Endpoint<RouteName> = { ...listEndpoints().find((e) => e.routeName === 'listTemplates')!, path: '/api/v1/organization/{orgId}/template-copies' };
+    const newHandler = { ...template, handler: 'functions/transcripts/list-transcripts' };
+    const transcripts: Endpoint<RouteName> = { ...copy, path: '/api/v1/organization/{orgId}/transcripts', route: newHandler as never };
+    const functions: FunctionDefinition[] = [...listFunctions(), { handler: newHandler.handler, kind: 'http', permissions: template.permissions }];
+    const areas = listRouteAreas([...listEndpoints(), copy, transcripts], functions);
+    expect(areas.find((a) => a.area === 'templates')!.endpoints).toContainEqual(copy);
+    expect(areas.find((a) => a.area === 'transcripts')).toMatchObject({ inRoot: false, endpoints: [transcripts], functions: [{ handler: newHandler.handler }] });
+    expect(placePaths(areas).areaOfPath('/api/v1/organization/{orgId}/transcripts')).toBe('transcripts');
+  });
+});
+
+describe("the RestApi deployment's logical id", () => {
+  const deploymentId = (change?: (stack: VoiceOrgStack) => void): string => {
+    const stack = build();
+    change?.(stack);
+    return deploymentIdOf(Template.fromStack(stack).toJSON());
+  };
+  let unchanged: string;
+
+  beforeAll(() => {
+    unchanged = deploymentId();
+  });
+
+  it('stays the same for the same synth (no timestamp, nothing random)', () => {
+    expect(deploymentId()).toBe(unchanged);
+  });
+
+  it('changes when a route stack gets a new method', () => {
+    const changed = deploymentId((stack) => {
+      const api = routeStackOf(stack, 'templates').node.findChild('Api') as apigateway.IRestApi;
+      api.root.addResource('extra').addMethod('GET', new apigateway.MockIntegration());
+    });
+    expect(changed).not.toBe(unchanged);
+  });
+
+  it("changes when a route stack's function changes (its integration's target)", () => {
+    const changed = deploymentId((stack) => {
+      (routeStackOf(stack, 'webhooks').node.findChild('WebhooksListWebhooksFunction') as lambda.Function).addEnvironment('EXTRA', '1');
+    });
+    expect(changed).not.toBe(unchanged);
+  });
+});
+
+describe('nothing else changes: the stack as one template, compared with the single stack of 8e71636', () => {
+  let whole: Template;
+  let resources: Record<string, Json>;
+
+  beforeAll(() => {
+    whole = wholeStack(build());
+    resources = whole.toJSON().Resources;
+  });
+
+  it.each(Object.keys(SINGLE_STACK.functions))("%s keeps its logical id, its role's statements and its environment", (handler) => {
+    const before = SINGLE_STACK.functions[handler as keyof typeof SINGLE_STACK.functions];
+    const logicalId = functionLogicalId(whole, handler);
+    expect(logicalId).toBe(before.logicalId);
+    expect(functionStatements(whole, logicalId)).toEqual(before.statements);
+    expect(resources[logicalId].Properties.Environment?.Variables ?? {}).toEqual(before.environment);
+  });
+
+  it('serves the same functions: none added, none gone', () => {
+    expect(listFunctions().map((f) => f.handler).sort()).toEqual(Object.keys(SINGLE_STACK.functions).sort());
+  });
+
+  it('keeps the alarms, the dashboard and the outputs as they were', () => {
+    expect(Object.fromEntries(Object.entries(whole.findResources('AWS::CloudWatch::Alarm')).map(([id, r]) => [id, r.Properties]))).toEqual(SINGLE_STACK.alarms);
+    expect(Object.fromEntries(Object.entries(whole.findResources('AWS::CloudWatch::Dashboard')).map(([id, r]) => [id, r.Properties]))).toEqual(SINGLE_STACK.dashboards);
+    expect(whole.toJSON().Outputs).toEqual(SINGLE_STACK.outputs);
+  });
+
+  it("keeps every other resource's logical id: only the route areas' path resources, methods and invoke permissions are new ones (in their stacks), and the deployment", () => {
+    const before: Record<string, string> = SINGLE_STACK.resources;
+    const renamedTypes = ['AWS::ApiGateway::Resource', 'AWS::ApiGateway::Method', 'AWS::Lambda::Permission', 'AWS::ApiGateway::Deployment'];
+    const gone = Object.keys(before).filter((id) => !(id in resources));
+    const added = Object.keys(resources).filter((id) => !(id in before));
+    expect(gone.filter((id) => !renamedTypes.includes(before[id]!))).toEqual([]);
+    expect(added.filter((id) => !renamedTypes.includes(resources[id].Type))).toEqual([]);
+    // As many of each as before: the same routes, preflights and permissions.
+    for (const type of renamedTypes) expect({ type, count: Object.values(resources).filter((r) => r.Type === type).length }).toEqual({ type, count: Object.values(before).filter((t) => t === type).length });
+  });
+});
+
+describe('upgrading a single stack, first deploy (context detachRoutesKeepingDeployment)', () => {
+  const kept = Object.entries(SINGLE_STACK.resources).find(([, type]) => type === 'AWS::ApiGateway::Deployment')![0];
+  let stack: VoiceOrgStack;
+  let root: Json;
+
+  beforeAll(() => {
+    stack = build({ detachRoutesKeepingDeployment: kept });
+    root = Template.fromStack(stack).toJSON();
+  });
+
+  it('builds no route stack and keeps every function of the single stack in the root stack, with its logical id', () => {
+    expect(stack.routeStacks).toEqual([]);
+    expect(resourcesOfType(root, 'AWS::CloudFormation::Stack')).toEqual([]);
+    expect(functionIdsOf(root).sort()).toEqual(Object.values(SINGLE_STACK.functions).map((f) => f.logicalId).sort());
+  });
+
+  it('keeps the deployed Deployment (same logical id and properties), so the stage keeps serving its snapshot', () => {
+    expect(deploymentIdOf(root)).toBe(kept);
+    const [, stage] = resourcesOfType(root, 'AWS::ApiGateway::Stage')[0]!;
+    expect(stage.Properties.DeploymentId).toEqual({ Ref: kept });
+    expect(root.Resources[kept].Properties).toEqual({ Description: 'Voice Org API', RestApiId: { Ref: 'ApiF70053CD' } });
+  });
+
+  it('removes the route areas\' methods and path resources: /health and the shared paths stay, with their logical ids', () => {
+    const before: Record<string, string> = SINGLE_STACK.resources;
+    const methods = resourcesOfType(root, 'AWS::ApiGateway::Method').map(([id]) => id);
+    const paths = resourcesOfType(root, 'AWS::ApiGateway::Resource').map(([id]) => id);
+    expect(methods.map((id) => root.Resources[id].Properties.HttpMethod).sort()).toEqual(['GET', 'OPTIONS']);
+    expect(paths).toHaveLength(6);
+    for (const id of [...methods, ...paths]) expect(before[id]).toBeDefined();
+  });
+
+  it('keeps every other resource of the single stack as it is named, and adds only invoke permissions', () => {
+    const before: Record<string, string> = SINGLE_STACK.resources;
+    const gone = Object.keys(before).filter((id) => !(id in root.Resources));
+    const added = Object.keys(root.Resources).filter((id) => !(id in before));
+    expect([...new Set(gone.map((id) => before[id]))].sort()).toEqual(['AWS::ApiGateway::Method', 'AWS::ApiGateway::Resource', 'AWS::Lambda::Permission']);
+    expect([...new Set(added.map((id) => root.Resources[id].Type))]).toEqual(['AWS::Lambda::Permission']);
+  });
+
+  it("lets the kept snapshot invoke every route area's function: one permission each, for the stage, any method and path", () => {
+    const stageId = resourcesOfType(root, 'AWS::ApiGateway::Stage')[0]![0];
+    const areaFunctions = listRouteAreas()
+      .filter((a) => !a.inRoot)
+      .flatMap((a) => a.functions.map((f) => SINGLE_STACK.functions[f.handler as keyof typeof SINGLE_STACK.functions].logicalId));
+    const permissions = resourcesOfType(root, 'AWS::Lambda::Permission').map(([, p]) => p.Properties);
+    for (const fn of areaFunctions) {
+      const granted = permissions.filter((p) => p.FunctionName?.['Fn::GetAtt']?.[0] === fn && p.Principal === 'apigateway.amazonaws.com');
+      expect({ fn, granted: granted.length }).toEqual({ fn, granted: 1 });
+      expect(JSON.stringify(granted[0].SourceArn)).toContain(`{"Ref":"ApiF70053CD"},"/",{"Ref":"${stageId}"},"/*/*"`);
+    }
+  });
+
+  it('then, deployed normally, creates the route stacks and a new Deployment; every function keeps its logical id in its stack', () => {
+    const { root: next, nested } = templatesOf(build());
+    expect(deploymentIdOf(next)).not.toBe(kept);
+    const functionIds = [next, ...nested.map((n) => n.template)].flatMap(functionIdsOf);
+    expect(functionIds.sort()).toEqual(Object.values(SINGLE_STACK.functions).map((f) => f.logicalId).sort());
+  });
+
+  it('takes the deployed Deployment from the context, refusing what is not a Deployment logical id', () => {
+    const propsOf = (value: string) => stackPropsFromContext(new App({ context: { detachRoutesKeepingDeployment: value } }).node).props;
+    expect(propsOf(kept).detachRoutesKeepingDeployment).toBe(kept);
+    expect(() => propsOf('ApiF70053CD')).toThrow(/detachRoutesKeepingDeployment must be the logical id/);
+  });
+});
