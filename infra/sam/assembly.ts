@@ -5,8 +5,20 @@ import path from 'node:path';
 export interface BundledFunction {
   /** CloudFormation logical id, e.g. UsersListUsersFunction286AEB2D (what `sam local invoke` takes). */
   logicalId: string;
-  /** Construct path from the aws:cdk:path metadata, e.g. VoiceOrgApi-prod/UsersListUsersFunction. */
+  /** Construct path from the aws:cdk:path metadata, e.g. VoiceOrgApi-prod/UsersRoutes/UsersListUsersFunction. */
   constructPath: string;
+  /**
+   * The template that declares it: the stack's own (`<stack>.template.json`) or a route stack's
+   * (`<…>.nested.template.json`), and, for a route stack, its construct id (UsersRoutes).
+   */
+  templateFile: string;
+  nestedStack?: string;
+  /**
+   * What `sam local invoke` takes, given the stack's template (-t cdk.out/<stack>.template.json):
+   * the logical id in the root stack (AuthorizerFunctionB4DBAA43), <nested stack>/<function> in
+   * a route stack (UsersRoutes/UsersListUsersFunction, the form AWS documents for CDK nested stacks).
+   */
+  samFunctionId: string;
   /** The handler module the bundle was built from (from its source map), e.g. functions/users/list-users. */
   handlerModule: string;
   /** The asset directory in the cloud assembly, and the bundle file in it (index.mjs, an ES module; index.js for a CommonJS build). */
@@ -15,7 +27,10 @@ export interface BundledFunction {
   bundleBytes: number;
   /** `index.handler` for a NodejsFunction. */
   handler: string;
-  /** The function's environment as the template declares it (values may be CloudFormation intrinsics). */
+  /**
+   * The function's environment as the root stack gives it (values may be CloudFormation
+   * intrinsics): a route stack's parameters are replaced by the root stack's values for them.
+   */
   environment: Record<string, unknown>;
 }
 
@@ -23,40 +38,66 @@ type Json = any; // CloudFormation and asset manifests are untyped JSON.
 
 /**
  * The bundled functions of a stack in a cloud assembly directory (cdk.out or an App's
- * outdir): each function's Code.S3Key names its asset (<hash>.zip), the stack's asset
- * manifest gives the asset's directory, and the bundle's source map names the one handler
- * module under functions/ it was built from. Functions CDK adds itself (inline code, or
- * code that is not built from functions/) are left out. Needs no asset metadata, so it
+ * outdir), those of its nested route stacks included: each function's Code.S3Key names its
+ * asset (<hash>.zip), the stack's asset manifest gives the asset's directory (nested stacks'
+ * assets, their templates included, are the root stack's), and the bundle's source map names
+ * the one handler module under functions/ it was built from. Functions CDK adds itself (inline
+ * code, or code that is not built from functions/) are left out. Needs no asset metadata, so it
  * reads an App's outdir as well as the CLI's cdk.out.
  */
 export function bundledFunctions(outdir: string, stackName: string): BundledFunction[] {
-  const template: Json = JSON.parse(readFileSync(path.join(outdir, `${stackName}.template.json`), 'utf8'));
   const assets: Json = JSON.parse(readFileSync(path.join(outdir, `${stackName}.assets.json`), 'utf8'));
+  const assetOf = (key: string, what: string) => {
+    const asset = assets.files?.[key.replace(/\.(zip|json)$/, '')];
+    if (!asset) throw new Error(`${what}: no asset in ${stackName}.assets.json for ${key}`);
+    return asset;
+  };
   const functions: BundledFunction[] = [];
-  for (const [logicalId, resource] of Object.entries<Json>(template.Resources ?? {})) {
-    if (resource.Type !== 'AWS::Lambda::Function') continue;
-    const s3Key: unknown = resource.Properties?.Code?.S3Key;
-    if (typeof s3Key !== 'string') continue; // inline code
-    const asset = assets.files?.[s3Key.replace(/\.zip$/, '')];
-    if (!asset) throw new Error(`${logicalId}: no asset in ${stackName}.assets.json for Code.S3Key ${s3Key}`);
-    const assetDir = path.join(outdir, asset.source.path);
-    // index.mjs for an ES module bundle (what the stack builds), index.js for a CommonJS one: the runtime (and sam local) finds either.
-    const bundleFile = ['index.mjs', 'index.js'].map((name) => path.join(assetDir, name)).find((file) => existsSync(file));
-    if (!bundleFile) throw new Error(`${logicalId}: no index.mjs or index.js in ${assetDir} (was the app synthesized without bundling?)`);
-    const handlerModule = handlerModuleOf(bundleFile);
-    if (!handlerModule) continue; // a function CDK adds with code of its own
-    functions.push({
-      logicalId,
-      constructPath: String(resource.Metadata?.['aws:cdk:path'] ?? '').replace(/\/Resource$/, ''),
-      handlerModule,
-      assetDir,
-      bundleFile,
-      bundleBytes: statSync(bundleFile).size,
-      handler: resource.Properties.Handler,
-      environment: resource.Properties.Environment?.Variables ?? {},
-    });
-  }
+  const readTemplate = (templateFile: string, parameters: Record<string, unknown>, nestedStack?: string) => {
+    const template: Json = JSON.parse(readFileSync(path.join(outdir, templateFile), 'utf8'));
+    for (const [logicalId, resource] of Object.entries<Json>(template.Resources ?? {})) {
+      if (resource.Type === 'AWS::CloudFormation::Stack') {
+        // TemplateURL ends with /<hash>.json, the nested template's asset.
+        const key = /\/([0-9a-f]{64}\.json)"/.exec(JSON.stringify(resource.Properties?.TemplateURL))?.[1];
+        if (!key) throw new Error(`${logicalId}: no template asset in its TemplateURL`);
+        const constructId = String(resource.Metadata?.['aws:cdk:path'] ?? '').split('/').at(-2)?.replace(/\.NestedStack$/, '') || logicalId;
+        readTemplate(assetOf(key, logicalId).source.path, resource.Properties.Parameters ?? {}, constructId);
+        continue;
+      }
+      if (resource.Type !== 'AWS::Lambda::Function') continue;
+      const s3Key: unknown = resource.Properties?.Code?.S3Key;
+      if (typeof s3Key !== 'string') continue; // inline code
+      const assetDir = path.join(outdir, assetOf(s3Key, logicalId).source.path);
+      // index.mjs for an ES module bundle (what the stack builds), index.js for a CommonJS one: the runtime (and sam local) finds either.
+      const bundleFile = ['index.mjs', 'index.js'].map((name) => path.join(assetDir, name)).find((file) => existsSync(file));
+      if (!bundleFile) throw new Error(`${logicalId}: no index.mjs or index.js in ${assetDir} (was the app synthesized without bundling?)`);
+      const handlerModule = handlerModuleOf(bundleFile);
+      if (!handlerModule) continue; // a function CDK adds with code of its own
+      const constructPath = String(resource.Metadata?.['aws:cdk:path'] ?? '').replace(/\/Resource$/, '');
+      const environment: Record<string, unknown> = resource.Properties.Environment?.Variables ?? {};
+      functions.push({
+        logicalId,
+        constructPath,
+        templateFile,
+        nestedStack,
+        samFunctionId: nestedStack ? `${nestedStack}/${constructPath.split('/').at(-1) || logicalId}` : logicalId,
+        handlerModule,
+        assetDir,
+        bundleFile,
+        bundleBytes: statSync(bundleFile).size,
+        handler: resource.Properties.Handler,
+        environment: Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, parameterValue(value, parameters)])),
+      });
+    }
+  };
+  readTemplate(`${stackName}.template.json`, {});
   return functions;
+}
+
+/** A value as the parent stack gives it: a nested stack's {Ref: <parameter>} becomes the parent's value for it. */
+function parameterValue(value: unknown, parameters: Record<string, unknown>): unknown {
+  const ref = (value as { Ref?: unknown } | null)?.Ref;
+  return typeof ref === 'string' && ref in parameters ? parameters[ref] : value;
 }
 
 /** The repo files a bundle was built from, as its source map lists them (node_modules excluded). */

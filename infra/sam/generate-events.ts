@@ -54,7 +54,7 @@ function main(): void {
     const fn = byHandler.get(event.handler);
     console.log(
       fn
-        ? `  sam local invoke ${fn.logicalId} -t cdk.out/${template} -e ${EVENTS_DIR}/${event.file}`
+        ? `  sam local invoke ${fn.samFunctionId} -t cdk.out/${template} -e ${EVENTS_DIR}/${event.file}`
         : `  (${event.handler} has no function in cdk.out/${template}: synthesize again)`,
     );
   }

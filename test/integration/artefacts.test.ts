@@ -10,6 +10,8 @@ import { App } from 'aws-cdk-lib';
 import { lambdaContext } from '../../infra/local/lambda-events';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
 import { LOCAL } from '../../infra/local/local-config';
+import { RouteStack } from '../../infra/constructs/route-stack';
+import { listRouteAreas } from '../../infra/route-areas';
 import { bundledFunctions, bundleSources, type BundledFunction } from '../../infra/sam/assembly';
 import { sampleDomainEvents } from '../../infra/sam/pipeline-events';
 import { PERSONAL_KEY_SCOPES, type SampleSetup } from '../../infra/sam/sample-setup';
@@ -98,6 +100,22 @@ describe('the cloud assembly', () => {
     const expected = listFunctions().map((f) => f.handler);
     expect(functions.map((f) => f.handlerModule).sort()).toEqual(expected.sort());
     for (const fn of functions) expect(fn.handler).toBe('index.handler');
+  });
+
+  it("finds each route area's functions in its route stack's template, addressed for sam local invoke as <route stack>/<function>", () => {
+    const nested = listRouteAreas().filter((area) => !area.inRoot);
+    for (const fn of functions) {
+      const area = nested.find((a) => a.functions.some((f) => f.handler === fn.handlerModule));
+      const construct = fn.constructPath.split('/').at(-1);
+      expect({ handler: fn.handlerModule, nestedStack: fn.nestedStack, samFunctionId: fn.samFunctionId, nestedTemplate: fn.templateFile.endsWith('.nested.template.json') }).toEqual({
+        handler: fn.handlerModule,
+        nestedStack: area ? RouteStack.idOf(area.area) : undefined,
+        samFunctionId: area ? `${RouteStack.idOf(area.area)}/${construct}` : fn.logicalId,
+        nestedTemplate: Boolean(area),
+      });
+      // A route stack's parameters are given as the root stack's values: no function reads a parameter of its own stack.
+      for (const value of Object.values(fn.environment)) expect(JSON.stringify(value)).not.toMatch(/"Ref":"[A-Z][A-Za-z]*(Name|Arn)"/);
+    }
   });
 
   it('bundles every function as an ES module (index.mjs), which the Lambda runtime and sam local load as one', () => {
