@@ -66,10 +66,11 @@ const TOKEN_AUTHORIZER_REASON =
   'The Lambda TOKEN authorizer checks both ID tokens (of the Cognito user pool or the external issuer) and API keys; a Cognito authorizer could not accept API keys or an external issuer.';
 
 /**
- * The REST API: every endpoint of the route manifest (shared/routes/manifest.ts) at its path, with its
- * function as a proxy integration, behind the TOKEN authorizer unless the route is public;
- * a CORS preflight on each path; the gateway responses of shared/http/gateway.ts; a throttled
- * stage with JSON access logs.
+ * The REST API in the root stack: the shared path resources, the root stack's own routes
+ * (addRoutes: each endpoint at its path, with its function as a proxy integration, behind the
+ * TOKEN authorizer unless the route is public, and the CORS preflights of the paths it builds);
+ * the gateway responses of shared/http/gateway.ts; a throttled stage with JSON access logs. The
+ * route stacks add the other routes' methods to it (infra/constructs/route-area.ts).
  */
 export function addApi(stack: Stack, props: ApiProps): apigateway.RestApi {
   const accessLogs = new logs.LogGroup(stack, 'ApiAccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
