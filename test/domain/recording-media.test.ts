@@ -14,6 +14,7 @@ import { localDeployment, localS3, seed, unique } from '../support/api';
  */
 const { runtime, db } = localDeployment();
 const TTL_SECONDS = 900;
+const MARGIN_SECONDS = 30;
 const FILENAME = 'standup.m4a';
 const BYTES = Buffer.from('fake-audio-bytes-for-playback');
 
@@ -44,18 +45,20 @@ const emulatorObjects = () => createRecordingObjects({ bucket: runtime.bucketNam
 const depsAt = (now: Date, overrides: Partial<MediaDeps> = {}): MediaDeps => ({ db, objects: emulatorObjects(), now: () => now, urlTtlSeconds: TTL_SECONDS, ...overrides });
 
 describe('recordingMedia: the URL works for MEDIA_URL_TTL_SECONDS from the request, no longer', () => {
-  it('signed 14 minutes 59 s ago it still plays; signed 15 minutes 1 s ago S3 refuses it as expired', async () => {
+  // The emulator checks expiry on its own (real) clock, so the URLs sit MARGIN_SECONDS either side of
+  // the limit: wide enough for a loaded machine between signing and fetching, narrow against the TTL.
+  it('signed 14 minutes 30 s ago it still plays; signed 15 minutes 30 s ago S3 refuses it as expired', async () => {
     const { recordingId, orgKey } = await uploadedRecording();
     const now = Date.now();
 
-    const fresh = await recordingMedia(depsAt(new Date(now - (TTL_SECONDS - 1) * 1000)), orgKey, recordingId);
-    expect(Date.parse(fresh.expires_at)).toBe(now + 1000);
+    const fresh = await recordingMedia(depsAt(new Date(now - (TTL_SECONDS - MARGIN_SECONDS) * 1000)), orgKey, recordingId);
+    expect(Date.parse(fresh.expires_at)).toBe(now + MARGIN_SECONDS * 1000);
     const played = await fetch(fresh.url);
     expect(played.status).toBe(200);
     expect(Buffer.from(await played.arrayBuffer()).equals(BYTES)).toBe(true);
 
-    const stale = await recordingMedia(depsAt(new Date(now - (TTL_SECONDS + 1) * 1000)), orgKey, recordingId);
-    expect(Date.parse(stale.expires_at)).toBe(now - 1000);
+    const stale = await recordingMedia(depsAt(new Date(now - (TTL_SECONDS + MARGIN_SECONDS) * 1000)), orgKey, recordingId);
+    expect(Date.parse(stale.expires_at)).toBe(now - MARGIN_SECONDS * 1000);
     const refused = await fetch(stale.url);
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('Request has expired');
