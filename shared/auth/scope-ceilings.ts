@@ -27,6 +27,7 @@ export const ORG_KEY_SCOPE_ROLES: Record<Scope, Role> = {
   'audit:read': 'admin',
   'webhooks:read': 'admin',
   'webhooks:write': 'admin',
+  'usage:read': 'admin',
 };
 
 /** The role a personal key's user needs for each scope; absent for scopes no personal-key route asks for. */

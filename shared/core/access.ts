@@ -19,6 +19,7 @@ export const SCOPES = [
   'audit:read',
   'webhooks:read',
   'webhooks:write',
+  'usage:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

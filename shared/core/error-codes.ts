@@ -61,7 +61,15 @@ export const ERROR_CODES = {
 
   // Recordings.
   RECORDING_NOT_FOUND: { statuses: [404], meaning: 'The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).' },
-  RECORDING_NOT_UPLOADED: { statuses: [409], meaning: 'The recording has no playable file yet (its upload is pending or failed).' },
+  RECORDING_NOT_UPLOADED: { statuses: [409], meaning: 'The recording has no playable or transcribable file yet (its upload is pending or failed).' },
+
+  // Transcription (docs/transcription.md).
+  TRANSCRIPTION_IN_PROGRESS: { statuses: [409], meaning: "The recording's transcription is queued or running: wait for `transcript_status` to be `completed` or `failed`." },
+  TRANSCRIPTION_QUOTA_EXCEEDED: {
+    statuses: [403],
+    meaning: "The organization has used its monthly allowance of transcription minutes (`org set-limits --transcription-minutes`): it renews on the 1st at 00:00 UTC.",
+  },
+  TRANSCRIPT_NOT_FOUND: { statuses: [404], meaning: 'The recording has no transcript yet.' },
 
   // Templates.
   TEMPLATE_NOT_FOUND: { statuses: [404], meaning: 'The template does not exist in this organization.' },

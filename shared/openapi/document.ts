@@ -275,11 +275,18 @@ function operation(endpoint: OperationEndpoint): Json {
     description: `${doc.description}\n\n${accessDescription(endpoint.route)}`,
     tags: [endpoint.path.split('/')[3] === 'public' ? 'public' : tagOf(endpoint.path)],
     ...(parameters.length ? { parameters } : {}),
-    ...(request.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(request.body, 'input'), example: examples.request } } } } : {}),
+    ...(request.body ? { requestBody: requestBodyOf(request.body, examples.request) } : {}),
     responses,
     security: security(endpoint.route),
   };
   return op;
+}
+
+/** A request body: required unless its schema is optional (Transcribe recording's), then documented by the schema it wraps. */
+function requestBodyOf(body: v.GenericSchema, example: unknown): Json {
+  const optional = body.type === 'optional' && 'wrapped' in body;
+  const schema = optional ? (body as unknown as { wrapped: v.GenericSchema }).wrapped : body;
+  return { required: !optional, content: { 'application/json': { schema: jsonSchema(schema, 'input'), example } } };
 }
 
 /** OpenAPI parameters from the JSON Schema of a path or query object: one per property. */

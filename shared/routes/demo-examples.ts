@@ -116,3 +116,22 @@ export const mediaUrl = {
   content_type: 'audio/mp4',
   size_bytes: 9_830_400,
 };
+
+/** The demo's voice memo as Transcribe recording answers it: queued, its state `processing`. */
+export const queuedVoiceMemo = {
+  id: 'rec_demo_voice_memo',
+  title: 'Voice memo',
+  description: 'Notes to self after the Kobe Trading call.',
+  duration: 95,
+  language: 'en',
+  recorded_by: MEMBER,
+  tags: ['tag_demo_sales'],
+  folder_id: null,
+  state: 'processing',
+  upload_error: '',
+  transcript_status: 'queued',
+  transcript_error: '',
+  created_at: '2026-10-28T15:00:00.000Z',
+  updated_at: '2026-11-20T10:00:00.000Z',
+  recording_at: '2026-10-28T15:00:00.000Z',
+};

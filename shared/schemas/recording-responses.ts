@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { RECORDING_STATES } from '../core/recording-states';
+import { TRANSCRIPT_STATUSES } from '../core/transcript-statuses';
 import { createdAt, described, envelope, NullableString, pagedEnvelope, TIMESTAMP, updatedAt } from './envelopes';
 
 /** The recordings' responses, on the organization routes and the public API, for the OpenAPI document and the contract check. */
@@ -44,7 +45,7 @@ export const RecordingListResponse = v.strictObject({
   ),
 });
 
-const TranscriptSegment = v.strictObject({
+export const TranscriptSegment = v.strictObject({
   speaker: described(v.string(), 'Who speaks, as the transcription named them.'),
   text: described(v.string(), 'What they said.'),
   start: described(v.number(), 'Start, in seconds from the beginning of the recording.'),
@@ -77,12 +78,21 @@ const summaryFields = {
 const Summary = v.strictObject(summaryFields);
 
 /**
- * A recording's `state`: pending_upload → uploaded → processing → ready, or failed (an upload
- * that is not the declared size or type, or failed processing).
+ * A recording's `state`: pending_upload → uploaded → processing (a stage queued or running) →
+ * ready (none is; a failed stage sets its error), or failed (an upload that is not the declared
+ * size or type).
  */
 const RecordingStateField = described(
   v.picklist(RECORDING_STATES),
-  'Where the recording is: `pending_upload` until its file lands, then `uploaded`, `processing`, `ready`; `failed` when the upload was not the declared size or type, or processing failed.',
+  'Where the recording is: `pending_upload` until its file lands, then `uploaded`; `processing` while a processing stage (transcription) is queued or running, `ready` when none is (a failed stage leaves it `ready` with its error set); `failed` when the upload was not the declared size or type.',
+);
+const TranscriptStatusField = described(
+  v.picklist(TRANSCRIPT_STATUSES),
+  'Where its transcription is: `none` (never asked for), `queued`, `processing`, `completed` or `failed` (see `transcript_error`). A re-run goes through `queued` and `processing` again; the previous transcript stays readable until the new one completes.',
+);
+const TranscriptErrorField = described(
+  v.string(),
+  'Why transcription failed, as `<CODE>: <reason>` (codes: `UNSUPPORTED_MEDIA`, `UNSUPPORTED_LANGUAGE`, `ENGINE_UNAVAILABLE`, `TRANSCRIPTION_QUOTA_EXCEEDED`, `TRANSCRIPTION_TIMEOUT`, `TRANSCRIPTION_FAILED`); empty when it did not.',
 );
 
 export const RecordingResponse = v.strictObject({
@@ -91,6 +101,8 @@ export const RecordingResponse = v.strictObject({
   state: RecordingStateField,
   /** Why the upload failed (state `failed`), e.g. `size_mismatch: declared 5 bytes, received 20`; `""` when it did not. */
   upload_error: described(v.string(), 'Why the upload failed (state `failed`), such as `size_mismatch: declared 5 bytes, received 20`; empty when it did not.'),
+  transcript_status: TranscriptStatusField,
+  transcript_error: TranscriptErrorField,
   recording_at: described(v.optional(NullableString), `When it was recorded (${TIMESTAMP}), if known.`),
   transcript: described(v.optional(v.nullable(v.array(TranscriptSegment))), 'With `include=transcript`: the transcript as timed segments; null when it has none.'),
   summary: described(v.optional(v.nullable(Summary)), 'With `include=summary`: the AI summary; null when it has none.'),
@@ -143,7 +155,8 @@ export const PublicRecording = v.strictObject({
     ),
     'Its transcript, summed up; null when it has none.',
   ),
-  transcript_error: described(v.string(), 'Why transcription failed; empty when it did not.'),
+  transcript_status: TranscriptStatusField,
+  transcript_error: TranscriptErrorField,
   translation: described(v.nullable(Translation), 'Its translation; null when it has none.'),
   translation_error: described(v.string(), 'Why translation failed; empty when it did not.'),
   upload_error: described(v.string(), 'Why the upload failed (state `failed`); empty when it did not.'),

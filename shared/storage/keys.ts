@@ -62,6 +62,17 @@ export const keys = {
     PK: `ORG#${orgId}#TAG#${tagId}#RECS`,
     ...(createdAt !== undefined ? { SK: `${createdAt}#${recordingId}` } : {}),
   }),
+  /**
+   * A transcription attempt the sweeper must look at from `dueAt` on (queued or running), under
+   * one partition of its own ordered by that time: the sweeper reads what is due, never a Scan.
+   */
+  transcriptionWatch: (dueAt: string, orgId: string, recordingId: string) => ({ PK: 'TRANSCRIPTION_WATCH', SK: `${dueAt}#${orgId}#${recordingId}` }),
+  transcriptionWatchPartition: 'TRANSCRIPTION_WATCH',
+  /** An organization's billed transcription minutes in a UTC month (`YYYY-MM`), under its usage partition. */
+  transcriptionUsage: (orgId: string, month: string) => ({ PK: `ORG#${orgId}#USAGE`, SK: `MONTH#${month}` }),
+  /** One member's billed transcription minutes in a UTC month, beside the organization's (a month's members share the prefix). */
+  memberTranscriptionUsage: (orgId: string, month: string, userId: string) => ({ PK: `ORG#${orgId}#USAGE`, SK: `MONTH#${month}#USER#${userId}` }),
+  memberTranscriptionUsagePrefix: (month: string) => `MONTH#${month}#USER#`,
   template: (orgId: string, templateId: string) => ({ PK: `ORG#${orgId}`, SK: `TEMPLATE#${templateId}` }),
   /**
    * GSI1: an org's templates in List templates' order, by name (case-insensitive), then id

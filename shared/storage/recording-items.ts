@@ -1,4 +1,5 @@
 import { RECORDING_STATES, type RecordingState } from '../core/recording-states';
+import { TRANSCRIPTION_RUN_STATUSES, type TranscriptionRunStatus } from '../core/transcript-statuses';
 import { changeStamp } from './change-stamp';
 import { itemFields, nestedItemFields, type ItemFields } from './item-fields';
 import { keys, type RecordingBin } from './keys';
@@ -49,6 +50,31 @@ export interface Recording {
   translation_error?: string;
   /** Why the upload failed (state `failed` set by the upload completion), e.g. `size_mismatch: …`. */
   upload_error?: string;
+  transcription?: RecordingTranscription;
+}
+
+/**
+ * The recording's latest transcription attempt (docs/transcription.md): absent until one is
+ * asked for. Its transitions restamp `updated_at`, so a concurrent whole-item write of the
+ * recording (update, trash) conflicts with them instead of undoing them.
+ */
+export interface RecordingTranscription {
+  status: TranscriptionRunStatus;
+  /** 1 for the first attempt; each re-run adds one (job names and output keys carry it). */
+  attempt: number;
+  /** The job's language: a Transcribe language code, or `identify` (automatic identification). */
+  job_language: string;
+  queued_at: string;
+  /** When the sweeper looks at this attempt next (the sort key of its watch item), while queued or processing. */
+  watch_due_at?: string;
+  job_name?: string;
+  started_at?: string;
+  finished_at?: string;
+  /** Set when completed: what the usage counted, and the transcript's size. */
+  billed_minutes?: number;
+  segment_count?: number;
+  /** Set when failed: the machine code of `transcript_error`. */
+  error_code?: string;
 }
 
 const binOf = (recording: Recording): RecordingBin => (recording.deleted_at ? 'TRASH' : 'LIVE');
@@ -117,7 +143,29 @@ export function recordingFromItem(item: Item): Recording {
   if (translationError !== undefined) recording.translation_error = translationError;
   const uploadError = fields.optionalString('upload_error');
   if (uploadError !== undefined) recording.upload_error = uploadError;
+  if (item.transcription !== undefined) recording.transcription = transcriptionFromMap(item);
   return recording;
+}
+
+function transcriptionFromMap(item: Item): RecordingTranscription {
+  const fields = nestedItemFields(item, item.transcription, 'recording transcription');
+  const transcription: RecordingTranscription = {
+    status: fields.oneOf('status', TRANSCRIPTION_RUN_STATUSES),
+    attempt: fields.number('attempt'),
+    job_language: fields.string('job_language'),
+    queued_at: fields.string('queued_at'),
+  };
+  const optional = {
+    watch_due_at: fields.optionalString('watch_due_at'),
+    job_name: fields.optionalString('job_name'),
+    started_at: fields.optionalString('started_at'),
+    finished_at: fields.optionalString('finished_at'),
+    billed_minutes: fields.optionalNumber('billed_minutes'),
+    segment_count: fields.optionalNumber('segment_count'),
+    error_code: fields.optionalString('error_code'),
+  };
+  for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(transcription, { [name]: value });
+  return transcription;
 }
 
 function uploadFromMap(item: Item): NonNullable<Recording['upload']> {

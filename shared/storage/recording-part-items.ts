@@ -43,6 +43,12 @@ export interface TranscriptHeader {
   language: string;
   segment_count: number;
   chunk_count: number;
+  /**
+   * The set its chunks were written under (`TRANSCRIPT#<set>#<index>`: the transcription's
+   * attempt); absent, they are `TRANSCRIPT#<index>` (fixtures). A re-run writes a new set
+   * before its header points to it, so a reader never mixes two transcripts.
+   */
+  chunk_set?: number;
   created_at: string;
   updated_at: string;
 }
@@ -56,7 +62,7 @@ export interface RecordingParts {
 }
 
 /** Transcript segments per chunk item: keeps each chunk far below DynamoDB's 400 KB item limit. */
-const TRANSCRIPT_CHUNK_BYTES = 200_000;
+export const TRANSCRIPT_CHUNK_BYTES = 200_000;
 
 /** Maps a stored summary item; the template it was made with may be absent or null. */
 export function summaryFromItem(item: Item): Summary {
@@ -103,7 +109,7 @@ export function translationFromItem(item: Item): Translation {
 /** Maps a stored transcript header item (the segments are in its chunk items). */
 export function transcriptHeaderFromItem(item: Item): TranscriptHeader {
   const fields = itemFields(item, 'transcript header');
-  return {
+  const header: TranscriptHeader = {
     id: fields.string('id'),
     language: fields.string('language'),
     segment_count: fields.number('segment_count'),
@@ -111,6 +117,15 @@ export function transcriptHeaderFromItem(item: Item): TranscriptHeader {
     created_at: fields.string('created_at'),
     updated_at: fields.string('updated_at'),
   };
+  const chunkSet = fields.optionalNumber('chunk_set');
+  if (chunkSet !== undefined) header.chunk_set = chunkSet;
+  return header;
+}
+
+/** The part name of a transcript chunk: `TRANSCRIPT#<index>`, or `TRANSCRIPT#<set>#<index>` in a set (both 4 digits from 1). */
+export function transcriptChunkPart(index: number, chunkSet?: number): string {
+  const pad = (n: number) => String(n).padStart(4, '0');
+  return chunkSet === undefined ? `TRANSCRIPT#${pad(index)}` : `TRANSCRIPT#${pad(chunkSet)}#${pad(index)}`;
 }
 
 /** Maps a stored transcript chunk item: its segments, in order. */
@@ -133,12 +148,13 @@ export function partItems(orgId: string, recordingId: string, parts: RecordingPa
   if (parts.transcript) {
     const chunks = chunkSegments(parts.transcript.segments);
     items.push({ ...key('TRANSCRIPT'), ...parts.transcript.header, segment_count: parts.transcript.segments.length, chunk_count: chunks.length });
-    chunks.forEach((segments, index) => items.push({ ...key(`TRANSCRIPT#${String(index + 1).padStart(4, '0')}`), segments }));
+    chunks.forEach((segments, index) => items.push({ ...key(transcriptChunkPart(index + 1)), segments }));
   }
   return items;
 }
 
-function chunkSegments(segments: TranscriptSegment[]): TranscriptSegment[][] {
+/** Segments in chunks of at most TRANSCRIPT_CHUNK_BYTES each (a segment's JSON plus some overhead). */
+export function chunkSegments(segments: TranscriptSegment[]): TranscriptSegment[][] {
   const chunks: TranscriptSegment[][] = [];
   let current: TranscriptSegment[] = [];
   let size = 0;

@@ -107,7 +107,13 @@ function partsFromItems(items: Record<string, unknown>[], recordingSk: string): 
     else if (part.startsWith('TRANSCRIPT#')) chunks.push({ index: part, segments: transcriptChunkFromItem(item) });
   }
   if (parts.transcript) {
-    parts.transcript.segments = chunks.sort((a, b) => a.index.localeCompare(b.index)).flatMap((chunk) => chunk.segments);
+    // Only the chunks of the header's set: a re-run's new set lands before its header, an old one goes after it.
+    const chunkSet = parts.transcript.header.chunk_set;
+    const ofHeader = chunkSet === undefined ? /^TRANSCRIPT#\d{4}$/ : new RegExp(`^TRANSCRIPT#${String(chunkSet).padStart(4, '0')}#\\d{4}$`);
+    parts.transcript.segments = chunks
+      .filter((chunk) => ofHeader.test(chunk.index))
+      .sort((a, b) => a.index.localeCompare(b.index))
+      .flatMap((chunk) => chunk.segments);
   }
   return parts;
 }

@@ -3,6 +3,7 @@ import type { Recording } from '../../storage/recording-items';
 import type { RecordingParts } from '../../storage/recording-part-items';
 import type { Tag } from '../../storage/tags';
 import type { RecordingInclude } from '../../schemas/recordings';
+import { transcriptStatusOf } from '../transcription/transcription-plan';
 
 /** An item of the organization's recordings list (trash items add deleted_at and purge_at, null while no timer is set). */
 export function listItemView(recording: Recording) {
@@ -34,6 +35,8 @@ export function recordingView(recording: Recording, parts: RecordingParts, inclu
     folder_id: recording.folder_id,
     state: recording.state,
     upload_error: recording.upload_error ?? '',
+    transcript_status: transcriptStatusOf(recording),
+    transcript_error: recording.transcript_error ?? '',
     created_at: recording.created_at,
     updated_at: recording.updated_at,
     recording_at: recording.recording_at,
@@ -99,6 +102,7 @@ export function publicItemView(recording: Recording, recorder: Membership | unde
           updated_at: parts.transcript.header.updated_at,
         }
       : null,
+    transcript_status: transcriptStatusOf(recording),
     transcript_error: recording.transcript_error ?? '',
     translation: parts.translation ?? null,
     translation_error: recording.translation_error ?? '',

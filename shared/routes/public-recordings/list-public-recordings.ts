@@ -41,6 +41,7 @@ export const listPublicRecordingsDocs = (): OperationDocs => {
     ],
     summarizations_errors: [],
     transcript: { id: `${STANDUP}_transcript`, language: 'en', segment_count: 3, created_at: '2026-11-16T09:15:00.000Z', updated_at: '2026-11-16T09:15:00.000Z' },
+    transcript_status: 'completed',
     transcript_error: '',
     translation: null,
     translation_error: '',

@@ -1,10 +1,12 @@
 import { createUploadUrlDocs, createUploadUrlRoute } from './create-upload-url';
 import { getPublicRecordingMediaDocs, getPublicRecordingMediaRoute } from './get-public-recording-media';
 import { listPublicRecordingsDocs, listPublicRecordingsRoute } from './list-public-recordings';
+import { transcribePublicRecordingDocs, transcribePublicRecordingRoute } from './transcribe-public-recording';
 
-/** The public API's recordings: uploads, the recordings list and their media, for API keys. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
+/** The public API's recordings: uploads, the recordings list, their media and transcription, for API keys. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
 export const PUBLIC_RECORDINGS_ROUTES = [
   { route: createUploadUrlRoute, docs: createUploadUrlDocs },
   { route: listPublicRecordingsRoute, docs: listPublicRecordingsDocs },
   { route: getPublicRecordingMediaRoute, docs: getPublicRecordingMediaDocs },
+  { route: transcribePublicRecordingRoute, docs: transcribePublicRecordingDocs },
 ] as const;

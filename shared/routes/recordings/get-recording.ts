@@ -28,6 +28,8 @@ export const getRecordingDocs = (): OperationDocs => ({
         folder_id: null,
         state: 'ready',
         upload_error: '',
+        transcript_status: 'completed',
+        transcript_error: '',
         updated_at: '2026-11-16T09:20:00.000Z',
         recording_at: '2026-11-16T09:00:00.000Z',
         transcript: [

@@ -3,9 +3,10 @@ import { getRecordingMediaDocs, getRecordingMediaRoute } from './get-recording-m
 import { getRecordingDocs, getRecordingRoute } from './get-recording';
 import { listRecordingsDocs, listRecordingsRoute } from './list-recordings';
 import { restoreRecordingDocs, restoreRecordingRoute } from './restore-recording';
+import { transcribeRecordingDocs, transcribeRecordingRoute } from './transcribe-recording';
 import { updateRecordingDocs, updateRecordingRoute } from './update-recording';
 
-/** An organization's recordings: list, read, play, change, trash and restore them. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
+/** An organization's recordings: list, read, play, change, trash, restore and transcribe them. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
 export const RECORDINGS_ROUTES = [
   { route: listRecordingsRoute, docs: listRecordingsDocs },
   { route: getRecordingRoute, docs: getRecordingDocs },
@@ -13,4 +14,5 @@ export const RECORDINGS_ROUTES = [
   { route: updateRecordingRoute, docs: updateRecordingDocs },
   { route: deleteRecordingRoute, docs: deleteRecordingDocs },
   { route: restoreRecordingRoute, docs: restoreRecordingDocs },
+  { route: transcribeRecordingRoute, docs: transcribeRecordingDocs },
 ] as const;

@@ -1,0 +1,26 @@
+import { PublicTranscribeResponse } from '../../schemas/transcription-responses';
+import { TranscribeBody } from '../../schemas/transcription';
+import { queuedVoiceMemo } from '../demo-examples';
+import { TRANSCRIBE_DESCRIPTION, TRANSCRIBE_REFUSALS } from '../recordings/transcribe-recording';
+import { defineRoute } from '../route-definition';
+import type { OperationDocs } from '../route-docs';
+
+export const transcribePublicRecordingRoute = defineRoute({
+  name: 'transcribePublicRecording',
+  method: 'POST',
+  path: '/api/v1/public/recordings/{recordingId}/transcribe',
+  handler: 'functions/recordings/transcribe-public-recording',
+  summary: "Transcribe one of the key's member's recordings (again)",
+  access: { userKey: { scopes: ['recordings:write'], minRole: 'member' } },
+  permissions: { table: ['GetItem', 'BatchGetItem', 'PutItem'] },
+  request: { body: TranscribeBody },
+});
+
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const transcribePublicRecordingDocs = (): OperationDocs => ({
+  description: `${TRANSCRIBE_DESCRIPTION} A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The recording comes in the envelope.`,
+  responses: { 202: PublicTranscribeResponse },
+  errors: TRANSCRIBE_REFUSALS,
+  examples: { request: { language: 'auto' }, responses: { 202: { success: true, data: queuedVoiceMemo } } },
+  sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.mediaRecordingId }, status: 202 }),
+});

@@ -1,0 +1,52 @@
+import * as v from 'valibot';
+import { described } from './envelopes';
+import { integerParam } from './validation';
+
+/* The transcription routes' requests: Transcribe recording, Get transcript and Get usage (docs/transcription.md). */
+
+/**
+ * A BCP-47 language code of a transcription language (language and region, such as `en-US` or
+ * `pt-BR`), or `auto`: the recorder's conversation language, else automatic identification.
+ */
+const TranscriptionLanguage = v.pipe(
+  v.string('must be a string'),
+  v.regex(/^(auto|[a-z]{2,3}-[A-Z]{2})$/, 'must be a language code such as en-US, or auto'),
+);
+
+/** Body of Transcribe recording (both hosts): optional, and so is its one field. */
+export const TranscribeBody = v.optional(
+  v.strictObject({
+    language: described(
+      v.optional(TranscriptionLanguage, 'auto'),
+      "The language spoken, as a BCP-47 code with its region such as `en-US` or `de-DE`; `auto` (the default): the recorder's conversation language (docs/transcription.md maps each to a code), else automatic identification.",
+    ),
+  }),
+  { language: 'auto' },
+);
+export type TranscribeBody = v.InferOutput<typeof TranscribeBody>;
+
+const TrueFalse = v.picklist(['true', 'false'], 'must be true or false');
+
+/** The export formats (shared/transcription/transcript-formats.ts renders them; a unit test holds the two lists equal). */
+export const TRANSCRIPT_FORMAT_NAMES = ['json', 'vtt', 'srt', 'txt'] as const;
+
+/** Query of Get transcript (both hosts). */
+export const TranscriptExportQuery = v.strictObject({
+  format: described(
+    v.optional(v.picklist(TRANSCRIPT_FORMAT_NAMES, `must be one of ${TRANSCRIPT_FORMAT_NAMES.join(', ')}`), 'json'),
+    '`json` (the default): `{recording_id, language, text, segments}`; `vtt`: WebVTT with `<v Speaker 1>` voice tags; `srt`: SubRip; `txt`: one `Speaker: text` line per turn.',
+  ),
+  download: described(v.optional(TrueFalse, 'false'), 'true adds `Content-Disposition: attachment` with a file name made from the title, so a browser saves it.'),
+});
+export type TranscriptExportQuery = v.InferOutput<typeof TranscriptExportQuery>;
+
+/** A UTC calendar month, YYYY-MM. */
+export const Month = v.pipe(v.string('must be a string'), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM'));
+
+/** Query of Get usage. */
+export const UsageQuery = v.strictObject({
+  month: described(v.optional(Month), 'The UTC calendar month, YYYY-MM; absent: the current one.'),
+  limit: integerParam({ defaultValue: 50, min: 1, max: 100, description: 'Members per page.' }),
+  cursor: described(v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(1000))), "The previous page's `pagination.next_cursor`, with the same month: the next page of members."),
+});
+export type UsageQuery = v.InferOutput<typeof UsageQuery>;

@@ -1,0 +1,142 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { TableContext } from './dynamo';
+import { itemFields } from './item-fields';
+import { keys } from './keys';
+import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
+import { batchWriteAll, queryAll } from './query-all';
+import { recordingItem, type Recording } from './recording-items';
+import { chunkSegments, transcriptChunkPart, type TranscriptHeader, type TranscriptSegment } from './recording-part-items';
+import { commitParts, type TransactionPart, type TransactItem } from './transactions';
+import { transcriptionUsageParts } from './transcription-usage';
+
+/**
+ * A recording's transcription as items (docs/data-model.md): the recording's `transcription`
+ * attempt, the watch item the sweeper reads instead of scanning, the transcript's header and
+ * chunks, and the usage counters a completion moves. The domain plans each transition; this
+ * module commits it in one transaction whose failed condition is a WriteConflict naming it.
+ */
+
+/** What the sweeper finds in a watch item. */
+export interface TranscriptionWatch {
+  due_at: string;
+  org_id: string;
+  recording_id: string;
+  attempt: number;
+}
+
+export function transcriptionWatchFromItem(item: Record<string, unknown>): TranscriptionWatch {
+  const fields = itemFields(item, 'transcription watch');
+  return { due_at: fields.string('due_at'), org_id: fields.string('org_id'), recording_id: fields.string('recording_id'), attempt: fields.number('attempt') };
+}
+
+/** One transition of a recording's transcription, planned by the domain. */
+export interface TranscriptionTransition {
+  /** The recording as read: the write relies on its `updated_at` and bin still being these. */
+  before: Recording;
+  /** The recording to store (restamped `updated_at`). */
+  after: Recording;
+  /** The watch item to remove (its due time) and the one to set, if any. */
+  watch?: { remove?: string; set?: string };
+  /** A completion's billed minutes, added to the recorder's and the organization's month. */
+  usage?: { month: string; minutes: number };
+  /** A completion's transcript header, pointing to the chunk set written before the commit. */
+  transcriptHeader?: TranscriptHeader;
+}
+
+export type TranscriptionPart = 'recording' | 'watch' | 'usage' | 'transcript';
+
+/**
+ * Commits a transition all-or-nothing: the recording (only while it is unchanged since read,
+ * in the same bin), its watch item moved, the usage counters (ADD: concurrent completions
+ * never lose a count) and the transcript header. A redelivered completion finds the
+ * recording changed (its `updated_at` moved), so it never counts twice.
+ */
+export async function commitTranscriptionTransition(db: TableContext, transition: TranscriptionTransition): Promise<void> {
+  const { before, after } = transition;
+  const put = (Item: Record<string, unknown>): TransactItem => ({ Put: { TableName: db.tableName, Item } });
+  const inTrash = before.deleted_at !== undefined;
+  const parts: TransactionPart<TranscriptionPart>[] = [
+    {
+      name: 'recording',
+      write: {
+        Put: {
+          TableName: db.tableName,
+          Item: recordingItem(after),
+          ConditionExpression: `attribute_exists(PK) AND ${inTrash ? 'attribute_exists' : 'attribute_not_exists'}(deleted_at) AND updated_at = :read`,
+          ExpressionAttributeValues: { ':read': before.updated_at },
+        },
+      },
+    },
+  ];
+  const { org_id: orgId, id } = after;
+  const watch = transition.watch;
+  if (watch?.remove !== undefined && watch.remove !== watch.set) {
+    parts.push({ name: 'watch', write: { Delete: { TableName: db.tableName, Key: keys.transcriptionWatch(watch.remove, orgId, id) } } });
+  }
+  if (watch?.set !== undefined && watch.set !== watch.remove) {
+    const attempt = after.transcription?.attempt ?? 0;
+    parts.push({ name: 'watch', write: put({ ...keys.transcriptionWatch(watch.set, orgId, id), due_at: watch.set, org_id: orgId, recording_id: id, attempt }) });
+  }
+  if (transition.usage && transition.usage.minutes > 0) {
+    parts.push(...transcriptionUsageParts(db, orgId, after.recorded_by, transition.usage).map((write) => ({ name: 'usage' as const, write })));
+  }
+  if (transition.transcriptHeader) parts.push({ name: 'transcript', write: put({ ...keys.recordingPart(orgId, id, 'TRANSCRIPT'), ...transition.transcriptHeader }) });
+  await commitParts(db, parts);
+}
+
+/**
+ * Writes a transcript's segments as the chunk items of one set (before the header that points
+ * to them is committed: a transcript of 4 hours is several chunks, more than one transaction
+ * carries). Returns how many chunks.
+ */
+export async function writeTranscriptChunks(db: TableContext, orgId: string, recordingId: string, chunkSet: number, segments: TranscriptSegment[]): Promise<number> {
+  const chunks = chunkSegments(segments);
+  await batchWriteAll(
+    db,
+    chunks.map((chunk, index) => ({ PutRequest: { Item: { ...keys.recordingPart(orgId, recordingId, transcriptChunkPart(index + 1, chunkSet)), segments: chunk } } })),
+  );
+  return chunks.length;
+}
+
+/**
+ * Deletes a recording's transcript chunks but those of `keepSet` (all when none is kept):
+ * an earlier transcript's after a re-run committed, or a discarded run's. Idempotent.
+ */
+export async function deleteTranscriptChunks(db: TableContext, orgId: string, recordingId: string, keepSet?: number): Promise<number> {
+  const base = keys.recordingPart(orgId, recordingId, 'TRANSCRIPT#');
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': base.PK, ':prefix': base.SK },
+    ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
+  });
+  const keep = keepSet === undefined ? undefined : `${base.SK}${String(keepSet).padStart(4, '0')}#`;
+  const doomed = items.map((item) => String(item.SK)).filter((sk) => keep === undefined || !sk.startsWith(keep));
+  await batchWriteAll(db, doomed.map((SK) => ({ DeleteRequest: { Key: { PK: base.PK, SK } } })));
+  return doomed.length;
+}
+
+/** The watch items due at `now` or before, oldest first: at most `limit` of them. */
+export async function dueTranscriptionWatches(db: TableContext, now: string, limit: number): Promise<TranscriptionWatch[]> {
+  const { Items } = await db.client.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK <= :now',
+      ExpressionAttributeValues: { ':pk': keys.transcriptionWatchPartition, ':now': `${now}#~` },
+      Limit: limit,
+    }),
+  );
+  return (Items ?? []).map(transcriptionWatchFromItem);
+}
+
+/** Removes a watch item whose recording is gone (deleted for good): nothing else is left to move. */
+export async function removeTranscriptionWatch(db: TableContext, watch: Pick<TranscriptionWatch, 'due_at' | 'org_id' | 'recording_id'>): Promise<void> {
+  await batchWriteAll(db, [{ DeleteRequest: { Key: keys.transcriptionWatch(watch.due_at, watch.org_id, watch.recording_id) } }]);
+}
+
+/** A member's settings item (conversation language, auto transcription), or undefined when they never saved any. */
+export async function getRecorderSettings(db: TableContext, orgId: string, userId: string): Promise<MemberSettingsRecord | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.memberSettings(orgId, userId) }));
+  return Item ? memberSettingsFromItem(Item) : undefined;
+}
