@@ -98,11 +98,11 @@ export async function writeTranscriptChunks(db: TableContext, orgId: string, rec
   return chunks.length;
 }
 
-/**
- * Deletes a recording's transcript chunks but those of `keepSet` (all when none is kept):
- * an earlier transcript's after a re-run committed, or a discarded run's. Idempotent.
- */
-export async function deleteTranscriptChunks(db: TableContext, orgId: string, recordingId: string, keepSet?: number): Promise<number> {
+/** Which chunks to delete: every set but one (a re-run committed), one set (a discarded run), or all (the recording is gone). */
+export type ChunkSelection = { keepSet: number } | { onlySet: number } | 'all';
+
+/** Deletes a recording's transcript chunks as selected. Idempotent. */
+export async function deleteTranscriptChunks(db: TableContext, orgId: string, recordingId: string, which: ChunkSelection): Promise<number> {
   const base = keys.recordingPart(orgId, recordingId, 'TRANSCRIPT#');
   const items = await queryAll(db, {
     TableName: db.tableName,
@@ -111,8 +111,10 @@ export async function deleteTranscriptChunks(db: TableContext, orgId: string, re
     ProjectionExpression: 'PK, SK',
     ConsistentRead: true,
   });
-  const keep = keepSet === undefined ? undefined : `${base.SK}${String(keepSet).padStart(4, '0')}#`;
-  const doomed = items.map((item) => String(item.SK)).filter((sk) => keep === undefined || !sk.startsWith(keep));
+  const setPrefix = (set: number) => `${base.SK}${String(set).padStart(4, '0')}#`;
+  const doomed = items
+    .map((item) => String(item.SK))
+    .filter((sk) => (which === 'all' ? true : 'keepSet' in which ? !sk.startsWith(setPrefix(which.keepSet)) : sk.startsWith(setPrefix(which.onlySet))));
   await batchWriteAll(db, doomed.map((SK) => ({ DeleteRequest: { Key: { PK: base.PK, SK } } })));
   return doomed.length;
 }
