@@ -36,6 +36,9 @@ export type WebhookSecretKeyAction = 'Decrypt' | 'GenerateDataKey';
 /** SQS actions an event consumer may take on its own queue (delaying a message it will retry). */
 export type QueueAction = 'ChangeMessageVisibility';
 
+/** Amazon Transcribe batch job actions (jobs are not resources with ARNs of their own: granted on `*`). */
+export type TranscribeAction = 'StartTranscriptionJob' | 'GetTranscriptionJob';
+
 /** DynamoDB actions on the rate limiter's counter table: count a request, or take a count back. */
 export type RateLimitAction = 'UpdateItem';
 
@@ -55,4 +58,5 @@ export interface FunctionPermissions {
   bucket?: readonly BucketAction[];
   mail?: readonly MailAction[];
   events?: readonly EventsAction[];
+  transcribe?: readonly TranscribeAction[];
 }

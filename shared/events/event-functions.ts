@@ -113,6 +113,54 @@ export const EVENT_CONSUMERS = {
     timeoutSeconds: 30,
     permissions: { table: ['GetItem', 'UpdateItem'], webhookSecretKey: ['Decrypt'], queue: ['ChangeMessageVisibility'] },
   },
+  autoTranscription: {
+    handler: 'functions/events/queue-transcription-on-upload',
+    summary: "Queues the transcription of an uploaded recording when its recorder's auto_transcription is on (fails it when the organization's monthly allowance is used up)",
+    eventTypes: ['recording.uploaded'],
+    maxAttempts: 10,
+    retryAfterSeconds: 30,
+    // GetItem: the recording, the recorder's settings; BatchGetItem: the allowance and the month's usage; PutItem: the recording and its watch item.
+    permissions: { table: ['GetItem', 'BatchGetItem', 'PutItem'] },
+  },
+  transcriptionStart: {
+    handler: 'functions/events/start-transcription-job',
+    summary: "Starts the Amazon Transcribe job of a queued transcription (left queued for the sweeper while Transcribe's concurrent job quota is full)",
+    eventTypes: ['recording.transcription_queued'],
+    maxAttempts: 10,
+    retryAfterSeconds: 60,
+    // The only function that may start jobs. Transcribe reads the media and writes the output with the caller's permissions.
+    permissions: { table: ['GetItem', 'PutItem', 'DeleteItem'], transcribe: ['StartTranscriptionJob'], bucket: ['GetObject', 'PutObject'] },
+  },
+  transcriptionFinish: {
+    handler: 'functions/events/finish-transcription-job',
+    summary: "Stores a finished Transcribe job's transcript (or its failure) on its recording and counts the billed minutes, from Transcribe's job state change event",
+    eventTypes: [],
+    serviceEvents: [{ source: 'aws.transcribe', detailType: 'Transcribe Job State Change' }],
+    maxAttempts: 10,
+    retryAfterSeconds: 60,
+    // A 4-hour transcript: reading its output, writing its chunks.
+    timeoutSeconds: 60,
+    // The only function, with the sweeper, that reads jobs' output (and deletes it once stored).
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], transcribe: ['GetTranscriptionJob'], bucket: ['GetObject', 'DeleteObject'] },
+  },
 } as const satisfies Record<string, EventConsumerDefinition>;
+
+/**
+ * The transcription sweeper (docs/transcription.md): on a schedule, it starts queued attempts
+ * whose start never came or was throttled, and finishes jobs whose best-effort completion
+ * event never came (or that ran past the bound). Locally `npm start` runs it on a timer.
+ */
+export const TRANSCRIPTION_SWEEPER = {
+  handler: 'functions/events/sweep-transcriptions',
+  summary: 'Starts queued transcriptions and finishes Transcribe jobs whose completion event never came, every few minutes',
+  source: 'schedule',
+  scheduleMinutes: 5,
+  timeoutSeconds: 300,
+  permissions: {
+    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    transcribe: ['StartTranscriptionJob', 'GetTranscriptionJob'],
+    bucket: ['GetObject', 'PutObject', 'DeleteObject'],
+  },
+} as const satisfies { handler: string; summary: string; source: string; scheduleMinutes: number; timeoutSeconds: number; permissions: FunctionPermissions };
 
 export type EventConsumerName = keyof typeof EVENT_CONSUMERS;

@@ -1,5 +1,6 @@
 import {
   AbortMultipartUploadCommand,
+  DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -53,6 +54,10 @@ export interface RecordingObjects {
    * when S3 refuses any of it, so the caller can try again.
    */
   deletePrefix(prefix: string): Promise<PrefixDeletion>;
+  /** The object at `key` parsed as JSON (Transcribe's output), or undefined when there is none. */
+  readJson(key: string): Promise<unknown>;
+  /** Deletes the object at `key`; nothing there is a success. */
+  deleteObject(key: string): Promise<void>;
 }
 
 /** The S3 emulator (s3rver) knows only its own fixed access key (it does not check SigV4 signatures). */
@@ -98,6 +103,18 @@ export function createRecordingObjects(options: { bucket: string; region: string
         if ((error as Error).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
         throw error;
       }
+    },
+    readJson: async (key) => {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }));
+        return JSON.parse((await object.Body?.transformToString('utf8')) ?? 'null');
+      } catch (error) {
+        if ((error as Error).name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+        throw error;
+      }
+    },
+    deleteObject: async (key) => {
+      await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
     },
     deletePrefix: async (prefix) => {
       // A guard against a key or an empty prefix reaching here: this deletes everything under it.

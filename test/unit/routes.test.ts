@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AUTHORIZER } from '../../shared/auth/authorizer-function';
 import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES, scopeCeilingsOf } from '../../shared/auth/scope-ceilings';
-import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR } from '../../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, TRANSCRIPTION_SWEEPER, type EventConsumerDefinition } from '../../shared/events/event-functions';
 import { listEndpoints, ROUTES } from '../../shared/routes/manifest';
 import { listFunctions, listHandlers } from '../../infra/function-list';
 import type { RouteDefinition } from '../../shared/routes/route-definition';
@@ -99,9 +99,9 @@ describe('route modules', () => {
 });
 
 describe('event consumers in the manifest', () => {
-  it('each names event types of the catalog, retries a few times, and a consumer of every public type stores the audit log', () => {
-    for (const consumer of Object.values(EVENT_CONSUMERS)) {
-      expect(consumer.eventTypes.length).toBeGreaterThan(0);
+  it('each names event types of the catalog (or AWS service events), retries a few times, and a consumer of every public type stores the audit log', () => {
+    for (const consumer of Object.values(EVENT_CONSUMERS) as EventConsumerDefinition[]) {
+      expect(consumer.eventTypes.length + (consumer.serviceEvents?.length ?? 0)).toBeGreaterThan(0);
       for (const type of consumer.eventTypes) expect([...EVENT_TYPES, ...INTERNAL_EVENT_TYPES]).toContain(type);
       expect(consumer.maxAttempts).toBeGreaterThanOrEqual(3);
     }

@@ -4,12 +4,17 @@ import { getRecording } from '../../storage/recordings';
 import { commitTranscriptionTransition } from '../../storage/transcriptions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import type { TranscriptionJobDeps } from './transcription-deps';
-import { discardedRecording, jobNameOf, MAX_SPEAKERS, outputKeyOf, recheckedRecording, startedRecording } from './transcription-plan';
+import { failureOf } from '../../transcription/transcription-failures';
+import { discardedRecording, failedRecording, jobNameOf, MAX_SPEAKERS, outputKeyOf, recheckedRecording, startedRecording } from './transcription-plan';
 
 /** How soon a start Transcribe refused (its concurrent job quota is full) is tried again by the sweeper. */
 export const THROTTLED_RECHECK_MS = 2 * 60_000;
 
-export type StartOutcome = 'started' | 'throttled' | 'discarded' | 'ignored';
+export type StartOutcome = 'started' | 'throttled' | 'refused' | 'discarded' | 'ignored';
+
+/** The adapter's TranscriptionJobRefusedError (shared/transcription/transcribe-jobs.ts), by its name and reason. */
+const isJobRefusal = (error: unknown): error is Error & { reason: string } =>
+  error instanceof Error && error.name === 'TranscriptionJobRefusedError' && typeof (error as { reason?: unknown }).reason === 'string';
 
 type Queued = Recording & { transcription: RecordingTranscription };
 
@@ -39,7 +44,9 @@ export async function startQueuedTranscription(deps: TranscriptionJobDeps, orgId
       }
       const jobName = jobNameOf(orgId, recordingId, attempt);
       const { job_language: jobLanguage } = recording.transcription;
-      const started = await deps.jobs.start({
+      let started;
+      try {
+        started = await deps.jobs.start({
         jobName,
         bucket: deps.bucket,
         key: recording.upload.s3_key,
@@ -47,7 +54,14 @@ export async function startQueuedTranscription(deps: TranscriptionJobDeps, orgId
         outputKey: outputKeyOf(orgId, recordingId, attempt),
         language: jobLanguage === 'identify' ? { identify: true } : { languageCode: jobLanguage },
         maxSpeakers: MAX_SPEAKERS,
-      });
+        });
+      } catch (error) {
+        // Transcribe refused the job itself (a setting it does not take for this media or language): retrying cannot help.
+        if (!isJobRefusal(error)) throw error;
+        const failed = failedRecording(recording, now, failureOf(error.reason));
+        await commitTranscriptionTransition(deps.db, { before: recording, after: failed, watch: { remove: watchNow } });
+        return 'refused';
+      }
       const after = started === 'throttled' ? recheckedRecording(recording, now, THROTTLED_RECHECK_MS) : startedRecording(recording, now, jobName);
       await commitTranscriptionTransition(deps.db, { before: recording, after, watch: { remove: watchNow, set: after.transcription?.watch_due_at } });
       return started === 'throttled' ? 'throttled' : 'started';

@@ -52,7 +52,7 @@ async function sweepOne(deps: TranscriptionJobDeps, watch: TranscriptionWatch): 
   }
   if (run.status === 'queued') {
     const started = await startQueuedTranscription(deps, watch.org_id, watch.recording_id, run.attempt);
-    return started === 'throttled' ? 'throttled' : started === 'started' ? 'started' : 'skipped';
+    return started === 'throttled' || started === 'started' ? started : 'skipped';
   }
   if (run.status !== 'processing' || !run.job_name) return 'skipped';
   const job = await deps.jobs.get(run.job_name);
