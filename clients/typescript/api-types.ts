@@ -232,6 +232,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organization/{orgId}/recordings/{recordingId}/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a recording's transcript as JSON, WebVTT, SubRip or text
+         * @description Answers the recording's transcript as a file: `json` (the default) `{recording_id, language, text, segments}`, `vtt`, `srt` or `txt`; `download=true` adds `Content-Disposition: attachment` with a file name from the title. While a re-run is in progress the previous transcript is served; 404 TRANSCRIPT_NOT_FOUND while there is none.
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
+         */
+        get: operations["getTranscript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization/{orgId}/recordings/{recordingId}/restore": {
         parameters: {
             query?: never;
@@ -248,6 +270,28 @@ export interface paths {
          *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
          */
         post: operations["restoreRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/recordings/{recordingId}/transcribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transcribe a recording (again)
+         * @description Queues the transcription of an uploaded recording and answers it with `transcript_status: queued` (its `state` is `processing` until the transcription completes or fails). A completed or failed transcription may run again: the new transcript replaces the old one when it completes, and its minutes are billed again. The language is the body's, else the recorder's conversation language, else identified automatically.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
+         */
+        post: operations["transcribeRecording"];
         delete?: never;
         options?: never;
         head?: never;
@@ -314,6 +358,50 @@ export interface paths {
         get: operations["getPublicRecordingMedia"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/recordings/{recordingId}/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export one of the key's member's transcripts as JSON, WebVTT, SubRip or text
+         * @description Answers the recording's transcript as a file: `json` (the default) `{recording_id, language, text, segments}`, `vtt`, `srt` or `txt`; `download=true` adds `Content-Disposition: attachment` with a file name from the title. While a re-run is in progress the previous transcript is served; 404 TRANSCRIPT_NOT_FOUND while there is none. A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The file is the answer itself, not in the envelope.
+         *
+         *     Access: organization API keys with scopes recordings:read; personal API keys with scopes recordings:read of members with role viewer or higher.
+         */
+        get: operations["getPublicTranscript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/recordings/{recordingId}/transcribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transcribe one of the key's member's recordings (again)
+         * @description Queues the transcription of an uploaded recording and answers it with `transcript_status: queued` (its `state` is `processing` until the transcription completes or fails). A completed or failed transcription may run again: the new transcript replaces the old one when it completes, and its minutes are billed again. The language is the body's, else the recorder's conversation language, else identified automatically. A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The recording comes in the envelope.
+         *
+         *     Access: personal API keys with scopes recordings:write of members with role member or higher.
+         */
+        post: operations["transcribePublicRecording"];
         delete?: never;
         options?: never;
         head?: never;
@@ -490,6 +578,28 @@ export interface paths {
          *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes audit:read.
          */
         get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A month's transcription minutes: the organization's, its allowance, and its members'
+         * @description A UTC calendar month's billed transcription minutes (each completed transcription rounds its audio's length up to a whole minute; a re-run counts again): the organization's total, its monthly allowance (`org set-limits --transcription-minutes`; null: none) and its members' minutes, paged by user id.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes usage:read.
+         */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -785,7 +895,7 @@ export interface components {
              * @description What happened (docs/events.md).
              * @enum {string}
              */
-            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
+            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
             /** @description When the change was committed (ISO 8601 UTC, with milliseconds). */
             occurred_at: string;
             /** @description Who made the change; null for the service itself (such as the trash's retention). */
@@ -821,7 +931,7 @@ export interface components {
              * @description What happened (docs/events.md lists each type and its data).
              * @enum {string}
              */
-            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
+            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
             /**
              * Format: date-time
              * @description When the change was committed (ISO 8601 UTC, with milliseconds).
@@ -864,7 +974,7 @@ export interface components {
             /** @description What the endpoint is for (may be empty). */
             description: string;
             /** @description The event types it receives; `["*"]`: every type, including types added later. */
-            events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+            events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
             /** @description Whether deliveries are made to it. */
             enabled: boolean;
             /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -889,7 +999,7 @@ export interface components {
              * @description Its type; `webhook.test` for a test event.
              * @enum {string}
              */
-            event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
+            event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
             /**
              * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
              * @enum {string}
@@ -926,7 +1036,7 @@ export interface components {
             /** @description The first characters of the current secret, to recognise it. */
             prefix: string;
             /** @description What the key may do (docs/api-keys.md). */
-            scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
+            scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
             /** @description The member a personal key acts as; null for an organization key. */
             user_id: string | null;
             /**
@@ -4221,6 +4331,8 @@ export interface operations {
                      *       "folder_id": null,
                      *       "state": "ready",
                      *       "upload_error": "",
+                     *       "transcript_status": "completed",
+                     *       "transcript_error": "",
                      *       "updated_at": "2026-11-16T09:20:00.000Z",
                      *       "recording_at": "2026-11-16T09:00:00.000Z",
                      *       "transcript": [
@@ -4268,12 +4380,19 @@ export interface operations {
                         /** @description The folder it is in; null when in none. */
                         folder_id?: string | null;
                         /**
-                         * @description Where the recording is: `pending_upload` until its file lands, then `uploaded`, `processing`, `ready`; `failed` when the upload was not the declared size or type, or processing failed.
+                         * @description Where the recording is: `pending_upload` until its file lands, then `uploaded`; `processing` while a processing stage (transcription) is queued or running, `ready` when none is (a failed stage leaves it `ready` with its error set); `failed` when the upload was not the declared size or type.
                          * @enum {string}
                          */
                         state: "pending_upload" | "uploaded" | "processing" | "ready" | "failed";
                         /** @description Why the upload failed (state `failed`), such as `size_mismatch: declared 5 bytes, received 20`; empty when it did not. */
                         upload_error: string;
+                        /**
+                         * @description Where its transcription is: `none` (never asked for), `queued`, `processing`, `completed` or `failed` (see `transcript_error`). A re-run goes through `queued` and `processing` again; the previous transcript stays readable until the new one completes.
+                         * @enum {string}
+                         */
+                        transcript_status: "none" | "queued" | "processing" | "completed" | "failed";
+                        /** @description Why transcription failed, as `<CODE>: <reason>` (codes: `UNSUPPORTED_MEDIA`, `UNSUPPORTED_LANGUAGE`, `ENGINE_UNAVAILABLE`, `TRANSCRIPTION_QUOTA_EXCEEDED`, `TRANSCRIPTION_TIMEOUT`, `TRANSCRIPTION_FAILED`); empty when it did not. */
+                        transcript_error: string;
                         /** @description When it was recorded (ISO 8601 UTC, with milliseconds.), if known. */
                         recording_at?: string | null;
                         /** @description With `include=transcript`: the transcript as timed segments; null when it has none. */
@@ -5185,7 +5304,7 @@ export interface operations {
             /**
              * @description The change conflicts with the current state.
              *
-             *     - `RECORDING_NOT_UPLOADED`: The recording has no playable file yet (its upload is pending or failed).
+             *     - `RECORDING_NOT_UPLOADED`: The recording has no playable or transcribable file yet (its upload is pending or failed).
              */
             409: {
                 headers: {
@@ -5198,6 +5317,286 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "RECORDING_NOT_UPLOADED";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getTranscript: {
+        parameters: {
+            query?: {
+                /** @description `json` (the default): `{recording_id, language, text, segments}`; `vtt`: WebVTT with `<v Speaker 1>` voice tags; `srt`: SubRip; `txt`: one `Speaker: text` line per turn. */
+                format?: "json" | "vtt" | "srt" | "txt";
+                /** @description true adds `Content-Disposition: attachment` with a file name made from the title, so a browser saves it. */
+                download?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recording_id": "rec_demo_standup",
+                     *       "language": "en-US",
+                     *       "text": "Morning all, quick round please. The APAC pricing deck is ready for review.",
+                     *       "segments": [
+                     *         {
+                     *           "speaker": "Speaker 1",
+                     *           "text": "Morning all, quick round please.",
+                     *           "start": 0,
+                     *           "end": 3.2
+                     *         },
+                     *         {
+                     *           "speaker": "Speaker 2",
+                     *           "text": "The APAC pricing deck is ready for review.",
+                     *           "start": 3.4,
+                     *           "end": 7.9
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The recording transcribed. */
+                        recording_id: string;
+                        /** @description The language transcribed, such as `en-US`. */
+                        language: string;
+                        /** @description The whole transcript: the segments' texts joined by a space. */
+                        text: string;
+                        /** @description The speaker turns, in order: `Speaker 1`, `Speaker 2`, … in order of first appearance. */
+                        segments: {
+                            /** @description Who speaks, as the transcription named them. */
+                            speaker: string;
+                            /** @description What they said. */
+                            text: string;
+                            /** @description Start, in seconds from the beginning of the recording. */
+                            start: number;
+                            /** @description End, in seconds from the beginning of the recording. */
+                            end: number;
+                        }[];
+                    };
+                    /**
+                     * @example WEBVTT
+                     *
+                     *     00:00:00.000 --> 00:00:03.200
+                     *     <v Speaker 1>Morning all, quick round please.
+                     *
+                     *     00:00:03.400 --> 00:00:07.900
+                     *     <v Speaker 2>The APAC pricing deck is ready for review.
+                     */
+                    "text/vtt": string;
+                    /**
+                     * @example 1
+                     *     00:00:00,000 --> 00:00:03,200
+                     *     Speaker 1: Morning all, quick round please.
+                     *
+                     *     2
+                     *     00:00:03,400 --> 00:00:07,900
+                     *     Speaker 2: The APAC pricing deck is ready for review.
+                     */
+                    "application/x-subrip": string;
+                    /**
+                     * @example Speaker 1: Morning all, quick round please.
+                     *     Speaker 2: The APAC pricing deck is ready for review.
+                     */
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             *     - `TRANSCRIPT_NOT_FOUND`: The recording has no transcript yet.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TRANSCRIPT_NOT_FOUND";
                     };
                 };
             };
@@ -5502,6 +5901,411 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    transcribeRecording: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "language": "en-US"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The language spoken, as a BCP-47 code with its region such as `en-US` or `de-DE`; `auto` (the default): the recorder's conversation language (docs/transcription.md maps each to a code), else automatic identification.
+                     * @default auto
+                     */
+                    language?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rec_demo_voice_memo",
+                     *       "title": "Voice memo",
+                     *       "description": "Notes to self after the Kobe Trading call.",
+                     *       "duration": 95,
+                     *       "language": "en",
+                     *       "recorded_by": "usr_demo_member",
+                     *       "tags": [
+                     *         "tag_demo_sales"
+                     *       ],
+                     *       "folder_id": null,
+                     *       "state": "processing",
+                     *       "upload_error": "",
+                     *       "transcript_status": "queued",
+                     *       "transcript_error": "",
+                     *       "created_at": "2026-10-28T15:00:00.000Z",
+                     *       "updated_at": "2026-11-20T10:00:00.000Z",
+                     *       "recording_at": "2026-10-28T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The recording's id. */
+                        id: string;
+                        /** @description Its title. */
+                        title: string;
+                        /** @description Its description (may be empty). */
+                        description: string;
+                        /** @description Its length in seconds. */
+                        duration: number;
+                        /** @description Its language, as a language tag such as `en` or `pt-BR`. */
+                        language: string;
+                        /** @description The user id of the member who recorded it. */
+                        recorded_by: string;
+                        /** @description The ids of its tags. */
+                        tags: string[];
+                        /** @description When the recording was created (ISO 8601 UTC, with milliseconds.) */
+                        created_at: string;
+                        /** @description When the recording last changed (ISO 8601 UTC, with milliseconds.) */
+                        updated_at: string;
+                        /** @description The folder it is in; null when in none. */
+                        folder_id?: string | null;
+                        /**
+                         * @description Where the recording is: `pending_upload` until its file lands, then `uploaded`; `processing` while a processing stage (transcription) is queued or running, `ready` when none is (a failed stage leaves it `ready` with its error set); `failed` when the upload was not the declared size or type.
+                         * @enum {string}
+                         */
+                        state: "pending_upload" | "uploaded" | "processing" | "ready" | "failed";
+                        /** @description Why the upload failed (state `failed`), such as `size_mismatch: declared 5 bytes, received 20`; empty when it did not. */
+                        upload_error: string;
+                        /**
+                         * @description Where its transcription is: `none` (never asked for), `queued`, `processing`, `completed` or `failed` (see `transcript_error`). A re-run goes through `queued` and `processing` again; the previous transcript stays readable until the new one completes.
+                         * @enum {string}
+                         */
+                        transcript_status: "none" | "queued" | "processing" | "completed" | "failed";
+                        /** @description Why transcription failed, as `<CODE>: <reason>` (codes: `UNSUPPORTED_MEDIA`, `UNSUPPORTED_LANGUAGE`, `ENGINE_UNAVAILABLE`, `TRANSCRIPTION_QUOTA_EXCEEDED`, `TRANSCRIPTION_TIMEOUT`, `TRANSCRIPTION_FAILED`); empty when it did not. */
+                        transcript_error: string;
+                        /** @description When it was recorded (ISO 8601 UTC, with milliseconds.), if known. */
+                        recording_at?: string | null;
+                        /** @description With `include=transcript`: the transcript as timed segments; null when it has none. */
+                        transcript?: {
+                            /** @description Who speaks, as the transcription named them. */
+                            speaker: string;
+                            /** @description What they said. */
+                            text: string;
+                            /** @description Start, in seconds from the beginning of the recording. */
+                            start: number;
+                            /** @description End, in seconds from the beginning of the recording. */
+                            end: number;
+                        }[] | null;
+                        /** @description With `include=summary`: the AI summary; null when it has none. */
+                        summary?: {
+                            /** @description The summary, markdown. */
+                            markdown: string;
+                            /** @description The template it was made with; null for the default summary. */
+                            template_id: string | null;
+                            /** @description That template's name when the summary was made (kept if the template is deleted). */
+                            template_name: string | null;
+                            /** @description When the summary was made (ISO 8601 UTC, with milliseconds.) */
+                            created_at?: string;
+                            /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
+                            updated_at?: string;
+                        } | null;
+                        /** @description With `include=action_items`: the action items found; null when it has none. */
+                        action_items?: {
+                            /** @description The action item's id. */
+                            id: string;
+                            /** @description What is to be done. */
+                            text: string;
+                            /** @description Who is to do it, if named. */
+                            assignee: string | null;
+                            /** @description When it is due, if stated. */
+                            due_date: string | null;
+                            /** @description Whether it is done. */
+                            completed: boolean;
+                        }[] | null;
+                        /** @description With `include=translation`: its translation; null when it has none. */
+                        translation?: {
+                            /** @description The translation's id. */
+                            id: string;
+                            /** @description When the translation was created (ISO 8601 UTC, with milliseconds.) */
+                            created_at: string;
+                            /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
+                            updated_at: string;
+                            /** @description The language detected in the recording. */
+                            detected_language: string;
+                            /** @description The language translated into. */
+                            to_language: string;
+                            /** @description Where the translation is, such as `completed` or `failed`. */
+                            processing_status: string;
+                            /** @description Why it failed; empty when it did not. */
+                            error_message: string;
+                        } | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             *     - `TRANSCRIPTION_QUOTA_EXCEEDED`: The organization has used its monthly allowance of transcription minutes (`org set-limits --transcription-minutes`): it renews on the 1st at 00:00 UTC.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE" | "TRANSCRIPTION_QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `RECORDING_NOT_UPLOADED`: The recording has no playable or transcribable file yet (its upload is pending or failed).
+             *     - `TRANSCRIPTION_IN_PROGRESS`: The recording's transcription is queued or running: wait for `transcript_status` to be `completed` or `failed`.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "RECORDING_NOT_UPLOADED" | "TRANSCRIPTION_IN_PROGRESS" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -6004,6 +6808,7 @@ export interface operations {
                      *             "created_at": "2026-11-16T09:15:00.000Z",
                      *             "updated_at": "2026-11-16T09:15:00.000Z"
                      *           },
+                     *           "transcript_status": "completed",
                      *           "transcript_error": "",
                      *           "translation": null,
                      *           "translation_error": "",
@@ -6044,7 +6849,7 @@ export interface operations {
                             /** @description The folder it is in; empty when in none. */
                             folder_id: string;
                             /**
-                             * @description Where the recording is: `pending_upload` until its file lands, then `uploaded`, `processing`, `ready`; `failed` when the upload was not the declared size or type, or processing failed.
+                             * @description Where the recording is: `pending_upload` until its file lands, then `uploaded`; `processing` while a processing stage (transcription) is queued or running, `ready` when none is (a failed stage leaves it `ready` with its error set); `failed` when the upload was not the declared size or type.
                              * @enum {string}
                              */
                             state: "pending_upload" | "uploaded" | "processing" | "ready" | "failed";
@@ -6096,7 +6901,12 @@ export interface operations {
                                 /** @description When the transcript last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at: string;
                             } | null;
-                            /** @description Why transcription failed; empty when it did not. */
+                            /**
+                             * @description Where its transcription is: `none` (never asked for), `queued`, `processing`, `completed` or `failed` (see `transcript_error`). A re-run goes through `queued` and `processing` again; the previous transcript stays readable until the new one completes.
+                             * @enum {string}
+                             */
+                            transcript_status: "none" | "queued" | "processing" | "completed" | "failed";
+                            /** @description Why transcription failed, as `<CODE>: <reason>` (codes: `UNSUPPORTED_MEDIA`, `UNSUPPORTED_LANGUAGE`, `ENGINE_UNAVAILABLE`, `TRANSCRIPTION_QUOTA_EXCEEDED`, `TRANSCRIPTION_TIMEOUT`, `TRANSCRIPTION_FAILED`); empty when it did not. */
                             transcript_error: string;
                             /** @description Its translation; null when it has none. */
                             translation: {
@@ -6442,7 +7252,7 @@ export interface operations {
             /**
              * @description The change conflicts with the current state.
              *
-             *     - `RECORDING_NOT_UPLOADED`: The recording has no playable file yet (its upload is pending or failed).
+             *     - `RECORDING_NOT_UPLOADED`: The recording has no playable or transcribable file yet (its upload is pending or failed).
              */
             409: {
                 headers: {
@@ -6493,6 +7303,705 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getPublicTranscript: {
+        parameters: {
+            query?: {
+                /** @description `json` (the default): `{recording_id, language, text, segments}`; `vtt`: WebVTT with `<v Speaker 1>` voice tags; `srt`: SubRip; `txt`: one `Speaker: text` line per turn. */
+                format?: "json" | "vtt" | "srt" | "txt";
+                /** @description true adds `Content-Disposition: attachment` with a file name made from the title, so a browser saves it. */
+                download?: "true" | "false";
+                /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
+                org_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recording_id": "rec_demo_standup",
+                     *       "language": "en-US",
+                     *       "text": "Morning all, quick round please. The APAC pricing deck is ready for review.",
+                     *       "segments": [
+                     *         {
+                     *           "speaker": "Speaker 1",
+                     *           "text": "Morning all, quick round please.",
+                     *           "start": 0,
+                     *           "end": 3.2
+                     *         },
+                     *         {
+                     *           "speaker": "Speaker 2",
+                     *           "text": "The APAC pricing deck is ready for review.",
+                     *           "start": 3.4,
+                     *           "end": 7.9
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The recording transcribed. */
+                        recording_id: string;
+                        /** @description The language transcribed, such as `en-US`. */
+                        language: string;
+                        /** @description The whole transcript: the segments' texts joined by a space. */
+                        text: string;
+                        /** @description The speaker turns, in order: `Speaker 1`, `Speaker 2`, … in order of first appearance. */
+                        segments: {
+                            /** @description Who speaks, as the transcription named them. */
+                            speaker: string;
+                            /** @description What they said. */
+                            text: string;
+                            /** @description Start, in seconds from the beginning of the recording. */
+                            start: number;
+                            /** @description End, in seconds from the beginning of the recording. */
+                            end: number;
+                        }[];
+                    };
+                    /**
+                     * @example WEBVTT
+                     *
+                     *     00:00:00.000 --> 00:00:03.200
+                     *     <v Speaker 1>Morning all, quick round please.
+                     *
+                     *     00:00:03.400 --> 00:00:07.900
+                     *     <v Speaker 2>The APAC pricing deck is ready for review.
+                     */
+                    "text/vtt": string;
+                    /**
+                     * @example 1
+                     *     00:00:00,000 --> 00:00:03,200
+                     *     Speaker 1: Morning all, quick round please.
+                     *
+                     *     2
+                     *     00:00:03,400 --> 00:00:07,900
+                     *     Speaker 2: The APAC pricing deck is ready for review.
+                     */
+                    "application/x-subrip": string;
+                    /**
+                     * @example Speaker 1: Morning all, quick round please.
+                     *     Speaker 2: The APAC pricing deck is ready for review.
+                     */
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_ORG_MISMATCH" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             *     - `TRANSCRIPT_NOT_FOUND`: The recording has no transcript yet.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TRANSCRIPT_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    transcribePublicRecording: {
+        parameters: {
+            query?: {
+                /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
+                org_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "language": "auto"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The language spoken, as a BCP-47 code with its region such as `en-US` or `de-DE`; `auto` (the default): the recorder's conversation language (docs/transcription.md maps each to a code), else automatic identification.
+                     * @default auto
+                     */
+                    language?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "rec_demo_voice_memo",
+                     *         "title": "Voice memo",
+                     *         "description": "Notes to self after the Kobe Trading call.",
+                     *         "duration": 95,
+                     *         "language": "en",
+                     *         "recorded_by": "usr_demo_member",
+                     *         "tags": [
+                     *           "tag_demo_sales"
+                     *         ],
+                     *         "folder_id": null,
+                     *         "state": "processing",
+                     *         "upload_error": "",
+                     *         "transcript_status": "queued",
+                     *         "transcript_error": "",
+                     *         "created_at": "2026-10-28T15:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z",
+                     *         "recording_at": "2026-10-28T15:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The recording, with `transcript_status: queued`. */
+                        data: {
+                            /** @description The recording's id. */
+                            id: string;
+                            /** @description Its title. */
+                            title: string;
+                            /** @description Its description (may be empty). */
+                            description: string;
+                            /** @description Its length in seconds. */
+                            duration: number;
+                            /** @description Its language, as a language tag such as `en` or `pt-BR`. */
+                            language: string;
+                            /** @description The user id of the member who recorded it. */
+                            recorded_by: string;
+                            /** @description The ids of its tags. */
+                            tags: string[];
+                            /** @description When the recording was created (ISO 8601 UTC, with milliseconds.) */
+                            created_at: string;
+                            /** @description When the recording last changed (ISO 8601 UTC, with milliseconds.) */
+                            updated_at: string;
+                            /** @description The folder it is in; null when in none. */
+                            folder_id?: string | null;
+                            /**
+                             * @description Where the recording is: `pending_upload` until its file lands, then `uploaded`; `processing` while a processing stage (transcription) is queued or running, `ready` when none is (a failed stage leaves it `ready` with its error set); `failed` when the upload was not the declared size or type.
+                             * @enum {string}
+                             */
+                            state: "pending_upload" | "uploaded" | "processing" | "ready" | "failed";
+                            /** @description Why the upload failed (state `failed`), such as `size_mismatch: declared 5 bytes, received 20`; empty when it did not. */
+                            upload_error: string;
+                            /**
+                             * @description Where its transcription is: `none` (never asked for), `queued`, `processing`, `completed` or `failed` (see `transcript_error`). A re-run goes through `queued` and `processing` again; the previous transcript stays readable until the new one completes.
+                             * @enum {string}
+                             */
+                            transcript_status: "none" | "queued" | "processing" | "completed" | "failed";
+                            /** @description Why transcription failed, as `<CODE>: <reason>` (codes: `UNSUPPORTED_MEDIA`, `UNSUPPORTED_LANGUAGE`, `ENGINE_UNAVAILABLE`, `TRANSCRIPTION_QUOTA_EXCEEDED`, `TRANSCRIPTION_TIMEOUT`, `TRANSCRIPTION_FAILED`); empty when it did not. */
+                            transcript_error: string;
+                            /** @description When it was recorded (ISO 8601 UTC, with milliseconds.), if known. */
+                            recording_at?: string | null;
+                            /** @description With `include=transcript`: the transcript as timed segments; null when it has none. */
+                            transcript?: {
+                                /** @description Who speaks, as the transcription named them. */
+                                speaker: string;
+                                /** @description What they said. */
+                                text: string;
+                                /** @description Start, in seconds from the beginning of the recording. */
+                                start: number;
+                                /** @description End, in seconds from the beginning of the recording. */
+                                end: number;
+                            }[] | null;
+                            /** @description With `include=summary`: the AI summary; null when it has none. */
+                            summary?: {
+                                /** @description The summary, markdown. */
+                                markdown: string;
+                                /** @description The template it was made with; null for the default summary. */
+                                template_id: string | null;
+                                /** @description That template's name when the summary was made (kept if the template is deleted). */
+                                template_name: string | null;
+                                /** @description When the summary was made (ISO 8601 UTC, with milliseconds.) */
+                                created_at?: string;
+                                /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
+                                updated_at?: string;
+                            } | null;
+                            /** @description With `include=action_items`: the action items found; null when it has none. */
+                            action_items?: {
+                                /** @description The action item's id. */
+                                id: string;
+                                /** @description What is to be done. */
+                                text: string;
+                                /** @description Who is to do it, if named. */
+                                assignee: string | null;
+                                /** @description When it is due, if stated. */
+                                due_date: string | null;
+                                /** @description Whether it is done. */
+                                completed: boolean;
+                            }[] | null;
+                            /** @description With `include=translation`: its translation; null when it has none. */
+                            translation?: {
+                                /** @description The translation's id. */
+                                id: string;
+                                /** @description When the translation was created (ISO 8601 UTC, with milliseconds.) */
+                                created_at: string;
+                                /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
+                                updated_at: string;
+                                /** @description The language detected in the recording. */
+                                detected_language: string;
+                                /** @description The language translated into. */
+                                to_language: string;
+                                /** @description Where the translation is, such as `completed` or `failed`. */
+                                processing_status: string;
+                                /** @description Why it failed; empty when it did not. */
+                                error_message: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             *     - `TRANSCRIPTION_QUOTA_EXCEEDED`: The organization has used its monthly allowance of transcription minutes (`org set-limits --transcription-minutes`): it renews on the 1st at 00:00 UTC.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_NOT_ALLOWED" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE" | "TRANSCRIPTION_QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `RECORDING_NOT_UPLOADED`: The recording has no playable or transcribable file yet (its upload is pending or failed).
+             *     - `TRANSCRIPTION_IN_PROGRESS`: The recording's transcription is queued or running: wait for `transcript_status` to be `completed` or `failed`.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "RECORDING_NOT_UPLOADED" | "TRANSCRIPTION_IN_PROGRESS" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -9388,7 +10897,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only entries of this event type, or of every type of a family given by its prefix ending with a dot (`recording.`). */
-                type?: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "recording." | "member." | "member_settings." | "invite." | "template." | "webhook." | "api_key.";
+                type?: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "recording." | "member." | "member_settings." | "invite." | "template." | "webhook." | "api_key.";
                 /** @description Only changes made by this member (user id) or organization API key (key id). */
                 actor_id?: string;
                 /** @description Only changes of this resource (a recording, template or invite id; a user id for a member and their settings). */
@@ -9456,6 +10965,262 @@ export interface operations {
                         pagination: {
                             /** @description This page, 1-based (counted along the cursors). */
                             page: number;
+                            /** @description The page size asked for (or its default). */
+                            limit: number;
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description The UTC calendar month, YYYY-MM; absent: the current one. */
+                month?: string;
+                /** @description Members per page. */
+                limit?: number;
+                /** @description The previous page's `pagination.next_cursor`, with the same month: the next page of members. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "month": "2026-11",
+                     *       "transcription_minutes": 42,
+                     *       "allowance": 600,
+                     *       "members": [
+                     *         {
+                     *           "user_id": "usr_demo_admin",
+                     *           "transcription_minutes": 12
+                     *         },
+                     *         {
+                     *           "user_id": "usr_demo_member",
+                     *           "transcription_minutes": 30
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The UTC calendar month, YYYY-MM. */
+                        month: string;
+                        /** @description Minutes billed for the organization's completed transcriptions this month: each rounds its audio's length up to a whole minute; a re-run counts again. */
+                        transcription_minutes: number;
+                        /** @description The organization's monthly allowance of transcription minutes; null: none. Once reached, transcription is refused (403 TRANSCRIPTION_QUOTA_EXCEEDED) until the next month. */
+                        allowance: number | null;
+                        /** @description This page of the members with usage this month, by user id. */
+                        members: {
+                            /** @description The recorder (a member, or someone who was one). */
+                            user_id: string;
+                            /** @description Minutes billed for this member's recordings this month. */
+                            transcription_minutes: number;
+                        }[];
+                        /** @description Where this page is in the list of members. */
+                        pagination: {
                             /** @description The page size asked for (or its default). */
                             limit: number;
                             /** @description Pass it as `cursor` for the next page; null on the last page. */
@@ -9939,7 +11704,7 @@ export interface operations {
                     /** @description What the key is for, to recognise it in lists and the audit log. */
                     name: string;
                     /** @description What the key may do. They cannot exceed your role's: see docs/api-keys.md for each scope's role. */
-                    scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
+                    scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
                     /**
                      * Format: date-time
                      * @description When the key stops working; in the future. Absent: it works until revoked.
@@ -10005,7 +11770,7 @@ export interface operations {
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
                         /** @description What the key may do (docs/api-keys.md). */
-                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
                         /**
@@ -10341,7 +12106,7 @@ export interface operations {
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
                         /** @description What the key may do (docs/api-keys.md). */
-                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
                         /**
@@ -10616,7 +12381,7 @@ export interface operations {
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
                         /** @description What the key may do (docs/api-keys.md). */
-                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
                         /**
@@ -10865,7 +12630,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -10932,7 +12697,7 @@ export interface operations {
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
                         /** @description What the key may do (docs/api-keys.md). */
-                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
                         /**
@@ -11480,7 +13245,7 @@ export interface operations {
                      */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
-                    events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                    events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                     /**
                      * @description Whether deliveries are made to it (default true).
                      * @default true
@@ -11525,7 +13290,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -11836,7 +13601,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -12303,7 +14068,7 @@ export interface operations {
                     /** @description What the endpoint is for: at most 500 characters, no control characters but tab, line feed and carriage return. */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
-                    events?: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                    events?: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                     /** @description false disables the endpoint (`disabled_reason: manual`); true enables it again, whatever disabled it, and starts its failure count over. */
                     enabled?: boolean;
                 };
@@ -12342,7 +14107,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -12618,7 +14383,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -12918,7 +14683,7 @@ export interface operations {
                          * @description Its type; `webhook.test` for a test event.
                          * @enum {string}
                          */
-                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
+                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
                         /**
                          * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
                          * @enum {string}
@@ -13472,7 +15237,7 @@ export interface operations {
                          * @description Its type; `webhook.test` for a test event.
                          * @enum {string}
                          */
-                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
+                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
                         /**
                          * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
                          * @enum {string}

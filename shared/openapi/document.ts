@@ -263,7 +263,11 @@ function operation(endpoint: OperationEndpoint): Json {
     responses[status] = {
       description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success',
       ...(Object.keys(headers).length ? { headers } : {}),
-      content: { 'application/json': { schema: jsonSchema(schema, 'output'), example: examples.responses[Number(status)] } },
+      content: {
+        'application/json': { schema: jsonSchema(schema, 'output'), example: examples.responses[Number(status)] },
+        // Text the operation answers instead of JSON when asked (Get transcript's formats).
+        ...Object.fromEntries((doc.textFormats ?? []).map((format) => [format.mediaType, { schema: { type: 'string', description: format.description }, example: format.example }])),
+      },
     };
   }
   for (const [status, codes] of refusalsOf(endpoint, { body: Boolean(request.body), idempotencyKey: keyed })) {

@@ -10,6 +10,7 @@ import { endpointsOf, type Endpoint, type RouteDefinition } from './route-defini
 import type { OperationDocs, ReferenceRouteDocs } from './route-docs';
 import type { SampleRequestOf } from './sample-request';
 import { TEMPLATES_ROUTES } from './templates/templates-routes';
+import { USAGE_ROUTES } from './usage/usage-routes';
 import { USERS_ROUTES } from './users/users-routes';
 import { WEBHOOKS_ROUTES } from './webhooks/webhooks-routes';
 
@@ -32,6 +33,7 @@ const AREAS = [
   TEMPLATES_ROUTES,
   INVITES_ROUTES,
   AUDIT_ROUTES,
+  USAGE_ROUTES,
   API_KEYS_ROUTES,
   WEBHOOKS_ROUTES,
 ] as const;

@@ -47,4 +47,6 @@ export interface OperationDocs extends ReferenceRouteDocs {
    */
   errors: ErrorCodes;
   examples: RouteExamples;
+  /** Text media types the success response may have instead of JSON (Get transcript's `format`), each with an example. */
+  textFormats?: readonly { mediaType: string; description: string; example: string }[];
 }

@@ -1,5 +1,6 @@
 import { createUploadUrlDocs, createUploadUrlRoute } from './create-upload-url';
 import { getPublicRecordingMediaDocs, getPublicRecordingMediaRoute } from './get-public-recording-media';
+import { getPublicTranscriptDocs, getPublicTranscriptRoute } from './get-public-transcript';
 import { listPublicRecordingsDocs, listPublicRecordingsRoute } from './list-public-recordings';
 import { transcribePublicRecordingDocs, transcribePublicRecordingRoute } from './transcribe-public-recording';
 
@@ -8,5 +9,6 @@ export const PUBLIC_RECORDINGS_ROUTES = [
   { route: createUploadUrlRoute, docs: createUploadUrlDocs },
   { route: listPublicRecordingsRoute, docs: listPublicRecordingsDocs },
   { route: getPublicRecordingMediaRoute, docs: getPublicRecordingMediaDocs },
+  { route: getPublicTranscriptRoute, docs: getPublicTranscriptDocs },
   { route: transcribePublicRecordingRoute, docs: transcribePublicRecordingDocs },
 ] as const;

@@ -1,6 +1,7 @@
 import { deleteRecordingDocs, deleteRecordingRoute } from './delete-recording';
 import { getRecordingMediaDocs, getRecordingMediaRoute } from './get-recording-media';
 import { getRecordingDocs, getRecordingRoute } from './get-recording';
+import { getTranscriptDocs, getTranscriptRoute } from './get-transcript';
 import { listRecordingsDocs, listRecordingsRoute } from './list-recordings';
 import { restoreRecordingDocs, restoreRecordingRoute } from './restore-recording';
 import { transcribeRecordingDocs, transcribeRecordingRoute } from './transcribe-recording';
@@ -11,6 +12,7 @@ export const RECORDINGS_ROUTES = [
   { route: listRecordingsRoute, docs: listRecordingsDocs },
   { route: getRecordingRoute, docs: getRecordingDocs },
   { route: getRecordingMediaRoute, docs: getRecordingMediaDocs },
+  { route: getTranscriptRoute, docs: getTranscriptDocs },
   { route: updateRecordingRoute, docs: updateRecordingDocs },
   { route: deleteRecordingRoute, docs: deleteRecordingDocs },
   { route: restoreRecordingRoute, docs: restoreRecordingDocs },

@@ -1,0 +1,22 @@
+import { TranscriptExportQuery } from '../../schemas/transcription';
+import { TRANSCRIPT_EXPORT_DESCRIPTION, TRANSCRIPT_EXPORT_DOCS } from '../recordings/get-transcript';
+import { defineRoute } from '../route-definition';
+import type { OperationDocs } from '../route-docs';
+
+export const getPublicTranscriptRoute = defineRoute({
+  name: 'getPublicTranscript',
+  method: 'GET',
+  path: '/api/v1/public/recordings/{recordingId}/transcript',
+  handler: 'functions/recordings/get-public-transcript',
+  summary: "Export one of the key's member's transcripts as JSON, WebVTT, SubRip or text",
+  access: { orgKey: { scopes: ['recordings:read'] }, userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
+  permissions: { table: ['Query'] },
+  request: { query: TranscriptExportQuery },
+});
+
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const getPublicTranscriptDocs = (): OperationDocs => ({
+  description: `${TRANSCRIPT_EXPORT_DESCRIPTION} A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The file is the answer itself, not in the envelope.`,
+  ...TRANSCRIPT_EXPORT_DOCS,
+  sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.recordingId }, query: { format: 'txt', download: 'true' }, status: 200 }),
+});
