@@ -4,7 +4,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { principalFromContext } from '../../shared/auth/principal';
 import { eventsOfRecord } from '../../shared/events/change-events';
 import { EVENT_SOURCE, type Actor, type DomainEvent } from '../../shared/schemas/event-catalog';
-import { EVENT_CONSUMERS, type EventConsumerName } from '../../shared/events/event-functions';
+import { EVENT_CONSUMERS, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
 import type { ChangeStamp } from '../../shared/storage/change-stamp';
 import { inviteItem, QUEUED_DELIVERY, type InviteRecord } from '../../shared/storage/invite-items';
 import { keys } from '../../shared/storage/keys';
@@ -14,6 +14,7 @@ import { templateItem, type TemplateRecord } from '../../shared/storage/template
 import { trashTimerItem } from '../../shared/storage/trash-timers';
 import { deliveryItem, type DeliveryRecord } from '../../shared/storage/webhook-items';
 import type { SampleSetup } from './sample-setup';
+import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcription-events';
 
 /**
  * The sample events of the event pipeline's functions (infra/sam/function-events.ts lists them
@@ -22,10 +23,11 @@ import type { SampleSetup } from './sample-setup';
  * derivation of that batch (shared/events/change-events.ts), so they are exactly what the
  * pipeline would carry; each consumer gets those of the types its rule matches.
  *
- * The batch holds five changes of the sample data: the template update and the invitation
+ * The batch holds these changes of the sample data: the template update and the invitation
  * resend of the sample requests, a permanent delete (the tombstone of a recording), DynamoDB
  * TTL removing a trash timer (the trash's retention running out), and the webhook delivery
- * retry of the sample requests (a new dispatch id: the dispatcher's cue).
+ * retry of the sample requests (a new dispatch id: the dispatcher's cue), a member removed; then an upload that
+ * landed and its automatic transcription queued (infra/sam/transcription-events.ts).
  */
 
 // Fixed moments and stream metadata, so regenerating the events gives the same files.
@@ -69,7 +71,7 @@ function streamRecord(setup: SampleSetup, index: number, change: { eventName: 'I
   };
 }
 
-/** The stream batch of the event processor: six committed changes of the sample organization. */
+/** The stream batch of the event processor: eight committed changes of the sample organization. */
 export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   const { ids } = setup;
   // The sample requests' caller: the org key (shared/events/actor.ts names a key by its id).
@@ -175,6 +177,9 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
       streamRecord(setup, 3, { eventName: 'REMOVE', before: timer, byTtl: true }),
       streamRecord(setup, 4, { eventName: 'MODIFY', before: deliveryBefore, after: deliveryAfter }),
       streamRecord(setup, 5, { eventName: 'MODIFY', before: membershipBefore, after: membershipAfter }),
+      ...transcriptionStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)).map((change, index) =>
+        streamRecord(setup, 6 + index, { eventName: 'MODIFY', ...change }),
+      ),
     ],
   };
 }
@@ -186,13 +191,16 @@ export function sampleDomainEvents(setup: SampleSetup): DomainEvent[] {
 
 /** The SQS messages a consumer's queue delivers for the sample batch: the events its rule matches, as EventBridge puts them on the queue. */
 export function sampleConsumerEvent(setup: SampleSetup, consumer: EventConsumerName): SQSEvent {
-  const types: readonly string[] = EVENT_CONSUMERS[consumer].eventTypes;
+  const definition: EventConsumerDefinition = EVENT_CONSUMERS[consumer];
+  const types: readonly string[] = definition.eventTypes;
   const events = sampleDomainEvents(setup).filter((event) => types.includes(event.type));
-  if (!events.length) throw new Error(`The sample stream batch has no event for ${consumer} (${types.join(', ')})`);
+  // A consumer of an AWS service's events (the transcription finisher): Transcribe's job state change.
+  const serviceBodies = definition.serviceEvents?.length ? [JSON.stringify(sampleTranscribeJobEvent(setup, CHANGED_AT))] : [];
+  if (!events.length && !serviceBodies.length) throw new Error(`The sample stream batch has no event for ${consumer} (${types.join(', ')})`);
   const account = '123456789012';
   const queueName = `VoiceOrgApi-${setup.stage}-${consumer.charAt(0).toUpperCase()}${consumer.slice(1)}Queue-EXAMPLE`;
-  return {
-    Records: events.map((event, index) => {
+  const bodies = [
+    ...events.map((event) => {
       const bridged = {
         version: '0',
         id: uuidOf(`bridge-${event.id}`),
@@ -204,7 +212,12 @@ export function sampleConsumerEvent(setup: SampleSetup, consumer: EventConsumerN
         resources: [],
         detail: event,
       };
-      const body = JSON.stringify(bridged);
+      return JSON.stringify(bridged);
+    }),
+    ...serviceBodies,
+  ];
+  return {
+    Records: bodies.map((body, index) => {
       return {
         messageId: uuidOf(`message-${consumer}-${index}`),
         receiptHandle: `AQEB${createHash('sha256').update(`receipt-${consumer}-${index}`).digest('base64')}`,
