@@ -87,7 +87,7 @@ function usageLine(name: string, command: CommandSpec<unknown>): string {
   return [name, ...flags].join(' ');
 }
 
-function commandUsage(name: string, command: CommandSpec<unknown>): string {
+export function commandUsage(name: string, command: CommandSpec<unknown>): string {
   return `Usage: ${CLI_INVOCATION}${usageLine(name, command)}`;
 }
 

@@ -1,5 +1,8 @@
 import * as v from 'valibot';
 import { limitsOfOrganization, setLimitsOfOrganization, setRateLimitOfApiKey } from '../../shared/operations/rate-limits';
+import { setTranscriptionAllowanceOf, transcriptionAllowanceOf } from '../../shared/operations/transcription-allowance';
+import { CliError } from './cli-error';
+import { commandUsage } from './command-line';
 import { parseInput } from '../../shared/schemas/validation';
 import { Id } from '../../shared/schemas/common';
 import { OrganizationLimitsSchema, RateLimitSchema } from '../../shared/schemas/rate-limits';
@@ -21,35 +24,62 @@ const rateFlags = {
   burst: { placeholder: 'B', required: true, description: 'requests at once: each window of B/R seconds admits B requests (at least R)' },
 } as const;
 
+/** A monthly allowance of transcription minutes: a whole number from 0, or `none`. */
+const TranscriptionMinutes = v.union([v.literal('none'), v.pipe(v.number('must be a whole number of minutes, or none'), v.integer('must be a whole number of minutes, or none'), v.minValue(0, 'must be at least 0'), v.maxValue(100_000_000, 'must be at most 100000000'))]);
+
+const setLimitsFlags = {
+  org: { placeholder: 'O', required: true, description: 'the organization id' },
+  rate: { placeholder: 'R', description: 'requests per second, on average (a whole number, 1 to 10000), with --burst' },
+  burst: { placeholder: 'B', description: 'requests at once: each window of B/R seconds admits B requests (at least R), with --rate' },
+  'daily-quota': { placeholder: 'Q', description: 'requests per UTC day (default: none), with --rate and --burst' },
+  'transcription-minutes': { placeholder: 'N', description: 'transcription minutes per UTC month (default: none; `none` removes it)' },
+} as const;
+
 export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
   'org set-limits': {
-    summary: "give an organization its own rate limit (and daily quota) instead of the defaults",
+    summary: "give an organization its own rate limit (and daily quota) instead of the defaults, and/or a monthly allowance of transcription minutes",
     notes:
-      'Every request of the organization counts, whatever its credential. Functions apply the change within RATE_LIMIT_CACHE_SECONDS (30 s by default). Without --daily-quota the organization has no daily quota.',
-    flags: {
-      org: { placeholder: 'O', required: true, description: 'the organization id' },
-      ...rateFlags,
-      'daily-quota': { placeholder: 'Q', description: 'requests per UTC day (default: none)' },
-    },
-    run: (flags, { db, limitDefaults }) => {
-      const limits = parseInput(OrganizationLimitsSchema, {
-        rate: numberOf(flags.rate),
-        burst: numberOf(flags.burst),
-        daily_quota: flags['daily-quota'] === undefined ? null : numberOf(flags['daily-quota']),
-      });
-      return setLimitsOfOrganization(db, orgIdOf(flags), limits, limitDefaults, now());
+      'Every request of the organization counts, whatever its credential. Functions apply the change within RATE_LIMIT_CACHE_SECONDS (30 s by default). Without --daily-quota the organization has no daily quota. --transcription-minutes alone leaves the rate limit as it is: once the month\'s minutes reach it, transcription is refused (403 TRANSCRIPTION_QUOTA_EXCEEDED) until the next UTC month.',
+    flags: setLimitsFlags,
+    run: async (flags, { db, limitDefaults }) => {
+      const orgId = orgIdOf(flags);
+      const minutesFlag = flags['transcription-minutes'];
+      const rateGiven = flags.rate !== undefined || flags.burst !== undefined || flags['daily-quota'] !== undefined;
+      if (!rateGiven && minutesFlag === undefined) throw new CliError('MISSING_FLAG', 'org set-limits needs --rate and --burst, or --transcription-minutes.', { usage: commandUsage('org set-limits', LIMIT_COMMANDS['org set-limits']) });
+      for (const [given, missing] of [['rate', 'burst'], ['burst', 'rate']] as const) {
+        if (flags[given] !== undefined && flags[missing] === undefined) throw new CliError('MISSING_FLAG', `org set-limits needs --${missing} with --${given}.`, { usage: commandUsage('org set-limits', LIMIT_COMMANDS['org set-limits']) });
+      }
+      const minutes = minutesFlag === undefined ? undefined : parseInput(v.object({ 'transcription-minutes': TranscriptionMinutes }), { 'transcription-minutes': minutesFlag === 'none' ? 'none' : numberOf(minutesFlag) })['transcription-minutes'];
+      const view = rateGiven
+        ? await setLimitsOfOrganization(
+            db,
+            orgId,
+            parseInput(OrganizationLimitsSchema, { rate: numberOf(flags.rate), burst: numberOf(flags.burst), daily_quota: flags['daily-quota'] === undefined ? null : numberOf(flags['daily-quota']) }),
+            limitDefaults,
+            now(),
+          )
+        : await limitsOfOrganization(db, orgId, limitDefaults);
+      const allowance = minutes === undefined ? await transcriptionAllowanceOf(db, orgId, now()) : await setTranscriptionAllowanceOf(db, orgId, minutes === 'none' ? null : minutes, now());
+      return { ...view, transcription_minutes: allowance };
     },
   },
   'org clear-limits': {
-    summary: 'put an organization back on the default limits',
+    summary: 'put an organization back on the default limits (no transcription allowance)',
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
-    run: (flags, { db, limitDefaults }) => setLimitsOfOrganization(db, orgIdOf(flags), null, limitDefaults, now()),
+    notes: 'Also removes its monthly allowance of transcription minutes (the default is none).',
+    run: async (flags, { db, limitDefaults }) => {
+      const view = await setLimitsOfOrganization(db, orgIdOf(flags), null, limitDefaults, now());
+      return { ...view, transcription_minutes: await setTranscriptionAllowanceOf(db, view.org_id, null, now()) };
+    },
   },
   'org get-limits': {
-    summary: "print the limits that apply to an organization (its own, or the defaults)",
+    summary: "print the limits that apply to an organization (its own, or the defaults), and its monthly allowance of transcription minutes",
     notes: 'In AWS the defaults printed are RATE_LIMIT_DEFAULT_* of this shell (the config defaults when unset): export the values the stack was deployed with.',
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
-    run: (flags, { db, limitDefaults }) => limitsOfOrganization(db, orgIdOf(flags), limitDefaults),
+    run: async (flags, { db, limitDefaults }) => {
+      const view = await limitsOfOrganization(db, orgIdOf(flags), limitDefaults);
+      return { ...view, transcription_minutes: await transcriptionAllowanceOf(db, view.org_id, now()) };
+    },
   },
   'key set-limits': {
     summary: "give an API key its own rate limit, counted besides its organization's",

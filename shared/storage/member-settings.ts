@@ -16,6 +16,7 @@ import { membershipFromItem, type Membership } from './membership-items';
 import { batchGetAll, queryAll, queryPage } from './query-all';
 import { tagFromItem, type Tag } from './tags';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
+import { memberMinutesFromItem } from './transcription-usage';
 import { userFromItem, type User } from './users';
 
 
@@ -26,6 +27,8 @@ export interface MemberState {
   settings?: MemberSettingsRecord;
   profile?: ProfileRecord;
   preferences: Map<string, PreferenceRecord>;
+  /** The member's billed transcription minutes of `usageMonth`, when asked (0 when none). */
+  monthlyTranscriptionMinutes?: number;
 }
 
 /**
@@ -36,19 +39,22 @@ export async function readMemberState(
   db: TableContext,
   orgId: string,
   userId: string,
-  { withProfile = false, preferenceIds = [] }: { withProfile?: boolean; preferenceIds?: string[] } = {},
+  { withProfile = false, preferenceIds = [], usageMonth }: { withProfile?: boolean; preferenceIds?: string[]; usageMonth?: string } = {},
 ): Promise<MemberState> {
+  const usageKey = usageMonth === undefined ? undefined : keys.memberTranscriptionUsage(orgId, usageMonth, userId);
   const wanted = [
     keys.membership(orgId, userId),
     keys.user(userId),
     keys.memberSettings(orgId, userId),
     ...(withProfile ? [keys.memberProfile(orgId, userId)] : []),
     ...preferenceIds.map((id) => keys.preference(orgId, userId, id)),
+    ...(usageKey ? [usageKey] : []),
   ];
-  const state: MemberState = { preferences: new Map() };
+  const state: MemberState = { preferences: new Map(), ...(usageKey ? { monthlyTranscriptionMinutes: 0 } : {}) };
   for (const item of await batchGetAll(db, wanted)) {
     const sk = itemFields(item, 'member state').string('SK');
-    if (sk === 'USER') state.user = userFromItem(item);
+    if (usageKey && item.PK === usageKey.PK && sk === usageKey.SK) state.monthlyTranscriptionMinutes = memberMinutesFromItem(item);
+    else if (sk === 'USER') state.user = userFromItem(item);
     else if (sk === `MEMBER#${userId}`) state.membership = membershipFromItem(item);
     else if (sk.endsWith('#SETTINGS')) state.settings = memberSettingsFromItem(item);
     else if (sk.endsWith('#PROFILE')) state.profile = profileFromItem(item);

@@ -500,7 +500,7 @@ async function main(): Promise<void> {
     const profile = markdownProfile(PROFILE_CHARACTERS);
     await writeMember(setup, profile);
     const bench: Bench = {
-      read: { db: benchDb, cipher: benchCipher, models },
+      read: { db: benchDb, cipher: benchCipher, models, now },
       write: { db: benchDb, cipher: benchCipher, models, now },
       setup,
       profile,

@@ -167,7 +167,7 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     const cli = cliOf(main);
     const [{ orgId, key }] = await orgsWithKey(main, 'change');
     freshWindow(main);
-    const defaults = { org_id: orgId, ...DEFAULTS, daily_quota: null, source: 'default' };
+    const defaults = { org_id: orgId, ...DEFAULTS, daily_quota: null, source: 'default', transcription_minutes: null };
     expect((await cli('org', 'get-limits', '--org', orgId)).json).toEqual(defaults);
     expect(header(await listUsers(main, orgId, key), 'ratelimit-limit')).toBe('40');
 
@@ -181,13 +181,13 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     };
 
     const lowered = await cli('org', 'set-limits', '--org', orgId, '--rate', '5', '--burst', '10');
-    expect(lowered.json).toEqual({ org_id: orgId, rate: 5, burst: 10, daily_quota: null, source: 'organization' });
+    expect(lowered.json).toEqual({ org_id: orgId, rate: 5, burst: 10, daily_quota: null, source: 'organization', transcription_minutes: null });
     const [afterLowering, seenLowered] = await Promise.all([cli('org', 'get-limits', '--org', orgId), limitAfterTheCache()]);
     expect(afterLowering.json).toEqual(lowered.json);
     expect(seenLowered).toBe('10');
 
     const raised = await cli('org', 'set-limits', '--org', orgId, '--rate', '50', '--burst', '100', '--daily-quota', '5000');
-    expect(raised.json).toEqual({ org_id: orgId, rate: 50, burst: 100, daily_quota: 5000, source: 'organization' });
+    expect(raised.json).toEqual({ org_id: orgId, rate: 50, burst: 100, daily_quota: 5000, source: 'organization', transcription_minutes: null });
     expect(await limitAfterTheCache()).toBe('100');
 
     const cleared = await cli('org', 'clear-limits', '--org', orgId);
@@ -279,7 +279,7 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     refused(unknownKey, 'KEY_NOT_FOUND', 'does not exist');
     refused(await cli('key', 'set-limits', '--id', keyId, '--rate', '3', '--burst', '2'), 'VALIDATION_ERROR', 'burst must be at least rate');
 
-    expect((await cli('org', 'get-limits', '--org', orgId)).json).toEqual({ org_id: orgId, rate: 5, burst: 10, daily_quota: null, source: 'organization' });
+    expect((await cli('org', 'get-limits', '--org', orgId)).json).toEqual({ org_id: orgId, rate: 5, burst: 10, daily_quota: null, source: 'organization', transcription_minutes: null });
   });
 });
 

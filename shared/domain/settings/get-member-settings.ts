@@ -44,6 +44,8 @@ export interface SettingsReadDeps {
   db: TableContext;
   cipher: ProfileCipher;
   models: ModelCatalog;
+  /** The clock: monthly_transcription_minutes is this UTC month's usage. */
+  now: () => Date;
 }
 
 /**
@@ -62,16 +64,16 @@ export async function getMemberSettings(
   const include = resolveIncludes(query);
   const offset = (query.preferences_page - 1) * query.preferences_limit;
   const [state, firstPreferences, tags] = await Promise.all([
-    readMemberState(deps.db, orgId, userId, { withProfile: include.has('profile') }),
+    readMemberState(deps.db, orgId, userId, { withProfile: include.has('profile'), usageMonth: deps.now().toISOString().slice(0, 7) }),
     include.has('preferences') && offset === 0 ? listPreferences(deps.db, orgId, userId, { offset, limit: query.preferences_limit }) : undefined,
     include.has('tags') ? listMemberTags(deps.db, orgId, userId) : undefined,
   ]);
-  const { membership, user, settings, profile } = state;
+  const { membership, user, settings, profile, monthlyTranscriptionMinutes } = state;
   if (membership?.status !== 'active') throw new NotFoundError('MEMBER_NOT_FOUND', `User ${userId} is not an active member of this organization.`);
 
   const data: Record<string, unknown> = {
     user: userView(membership, user),
-    settings: settingsView(settings, membership, deps.models),
+    settings: settingsView(settings, membership, deps.models, monthlyTranscriptionMinutes),
   };
   if (include.has('notifications')) data.notifications = notificationsView(settings);
   if (include.has('profile')) {

@@ -17,7 +17,8 @@ export function userView(membership: Membership, user: User | undefined) {
 }
 
 /** The `settings` block: defaults, overlaid by what the member (or an admin) chose. */
-export function settingsView(record: MemberSettingsRecord | undefined, membership: Membership, models: ModelCatalog) {
+/** `monthlyTranscriptionMinutes`: this UTC month's billed minutes (read-only: the usage counts them, never a write of the settings). */
+export function settingsView(record: MemberSettingsRecord | undefined, membership: Membership, models: ModelCatalog, monthlyTranscriptionMinutes = 0) {
   const chosen = { ...DEFAULT_SETTINGS, selected_model: models.fallback, ...record?.settings };
   return {
     conversation_language: chosen.conversation_language,
@@ -29,7 +30,7 @@ export function settingsView(record: MemberSettingsRecord | undefined, membershi
     auto_route_enabled: chosen.auto_route_enabled,
     calendar_matching: chosen.calendar_matching,
     find_service_enabled: chosen.find_service_enabled,
-    monthly_transcription_minutes: chosen.monthly_transcription_minutes,
+    monthly_transcription_minutes: monthlyTranscriptionMinutes,
     // Never saved: the settings are as old as the membership.
     created_at: record?.created_at ?? membership.created_at,
     updated_at: record?.updated_at ?? membership.created_at,
