@@ -1,5 +1,5 @@
 import { AUTHORIZER } from '../shared/auth/authorizer-function';
-import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, type EventConsumerDefinition } from '../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, TRANSCRIPTION_SWEEPER, type EventConsumerDefinition } from '../shared/events/event-functions';
 import type { FunctionPermissions } from '../shared/function-permissions';
 import { ROUTES, type RouteName } from '../shared/routes/manifest';
 import { countsAgainstRateLimits, takesIdempotencyKey, type RouteDefinition } from '../shared/routes/route-definition';
@@ -40,13 +40,13 @@ export function listHandlers(): { handler: string; routes: RouteName[]; permissi
 export interface FunctionDefinition {
   /** Module path from the repo root, without extension; it exports `handler`. */
   handler: string;
-  kind: 'authorizer' | 'http' | 'event' | 'stream' | 'consumer';
+  kind: 'authorizer' | 'http' | 'event' | 'stream' | 'consumer' | 'scheduled';
   permissions: FunctionPermissions;
   /** Seconds the function may run, when not the stack's default. */
   timeoutSeconds?: number;
 }
 
-/** Every Lambda function of the stack: the authorizer, one per handler module (listHandlers), the event handlers, the event processor and the event consumers. */
+/** Every Lambda function of the stack: the authorizer, one per handler module (listHandlers), the event handlers, the event processor, the event consumers and the transcription sweeper. */
 export function listFunctions(): FunctionDefinition[] {
   return [
     { handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions },
@@ -59,5 +59,6 @@ export function listFunctions(): FunctionDefinition[] {
       permissions: consumer.permissions,
       ...(consumer.timeoutSeconds ? { timeoutSeconds: consumer.timeoutSeconds } : {}),
     })),
+    { handler: TRANSCRIPTION_SWEEPER.handler, kind: 'scheduled', permissions: TRANSCRIPTION_SWEEPER.permissions, timeoutSeconds: TRANSCRIPTION_SWEEPER.timeoutSeconds },
   ];
 }

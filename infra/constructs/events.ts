@@ -8,7 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { EVENT_SOURCE } from '../../shared/schemas/event-catalog';
-import { EVENT_CONSUMERS, EVENT_PROCESSOR, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_PROCESSOR, TRANSCRIPTION_SWEEPER, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
 import type { EventsAction } from '../../shared/function-permissions';
 import { acknowledge } from './acknowledge';
 import { rootValue } from './route-stack';
@@ -161,16 +161,32 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): Event
       ...(delaysOwnMessages ? { retentionPeriod: SELF_DELAYING_QUEUE_RETENTION } : {}),
     });
     if (delaysOwnMessages) grantOwnQueue(fn, queue, consumer);
-    new events.Rule(stack, `${id}Rule`, {
-      eventBus: props.bus,
-      description: `Voice Org API: ${consumer.eventTypes.length === 1 ? consumer.eventTypes[0] : `${consumer.eventTypes.length} event types`} to ${consumer.handler}`,
-      eventPattern: consumerEventPattern(consumer),
-      // An event EventBridge cannot deliver to the queue (after its retries, up to 24 hours) lands in the same dead-letter queue, with the same body.
-      targets: [new targets.SqsQueue(queue, { deadLetterQueue: deadLetters })],
+    if (consumer.eventTypes.length) {
+      new events.Rule(stack, `${id}Rule`, {
+        eventBus: props.bus,
+        description: `Voice Org API: ${consumer.eventTypes.length === 1 ? consumer.eventTypes[0] : `${consumer.eventTypes.length} event types`} to ${consumer.handler}`,
+        eventPattern: consumerEventPattern(consumer),
+        // An event EventBridge cannot deliver to the queue (after its retries, up to 24 hours) lands in the same dead-letter queue, with the same body.
+        targets: [new targets.SqsQueue(queue, { deadLetterQueue: deadLetters })],
+      });
+    }
+    // AWS services put their own events on the account's default bus (Transcribe's job state changes).
+    (consumer.serviceEvents ?? []).forEach((service, index) => {
+      new events.Rule(stack, `${id}ServiceRule${index > 0 ? index + 1 : ''}`, {
+        description: `Voice Org API: ${service.source} ${service.detailType} to ${consumer.handler}`,
+        eventPattern: { source: [service.source], detailType: [service.detailType] },
+        targets: [new targets.SqsQueue(queue, { deadLetterQueue: deadLetters })],
+      });
     });
     fn.addEventSource(new sources.SqsEventSource(queue, QUEUE_SOURCE));
     alarmOn(`${id}DeadLetters`, deadLetters, `events ${consumer.handler} could not handle in ${consumer.maxAttempts} attempts`);
   }
+  // The transcription sweeper, on its schedule (Transcribe's job state change events are best-effort).
+  new events.Rule(stack, 'TranscriptionSweeperSchedule', {
+    description: `Voice Org API: ${TRANSCRIPTION_SWEEPER.handler} every ${TRANSCRIPTION_SWEEPER.scheduleMinutes} minutes`,
+    schedule: events.Schedule.rate(Duration.minutes(TRANSCRIPTION_SWEEPER.scheduleMinutes)),
+    targets: [new targets.LambdaFunction(props.functionFor(TRANSCRIPTION_SWEEPER.handler), { retryAttempts: 2 })],
+  });
   return { deadLetterQueues };
 }
 

@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ConfigVariable } from '../../shared/config';
-import type { FunctionPermissions } from '../../shared/function-permissions';
+import type { FunctionPermissions, TranscribeAction } from '../../shared/function-permissions';
 import type { FunctionDefinition } from '../function-list';
 import { acknowledge } from './acknowledge';
 import { referenceFileHooks } from './reference-files';
@@ -113,6 +113,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.bucket?.length) recordings.grantRecordings(role, permissions.bucket);
     if (permissions.mail?.length) mail.grantSend(role, permissions.mail);
     if (permissions.events?.length) eventBus.grantPublish(role, permissions.events);
+    if (permissions.transcribe?.length) grantTranscribeJobs(stack, role, permissions.transcribe);
   };
   const build = ({ handler, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
     // The queue a consumer reads is created with the event pipeline, which grants these actions on it (infra/constructs/events.ts).
@@ -132,6 +133,22 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
 function inStack(stack: Stack, environment: FunctionEnvironment): FunctionEnvironment {
   const parameterName = (variable: string) => variable.toLowerCase().replace(/(^|_)(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
   return Object.fromEntries(Object.entries(environment).map(([variable, value]) => [variable, rootValue(stack, parameterName(variable), value!)])) as FunctionEnvironment;
+}
+
+/**
+ * Grants Amazon Transcribe job actions on this service's jobs only (names `voice-org.…`,
+ * shared/domain/transcription/transcription-plan.ts). Transcribe reads the media and writes the
+ * output with the caller's own S3 permissions, which the manifest grants beside these.
+ */
+function grantTranscribeJobs(stack: Stack, role: iam.IRole, actions: readonly TranscribeAction[]): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({ actions: actions.map((action) => `transcribe:${action}`), resources: [stack.formatArn({ service: 'transcribe', resource: 'transcription-job', resourceName: 'voice-org.*' })] }),
+  );
+  acknowledge(
+    role,
+    'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/voice-org.*]',
+    'Transcribe job names are made per recording and attempt (voice-org.<org>.<recording>.<attempt>), so the job actions of the manifest are granted on the names this service makes, nothing else.',
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, DynamoDBStreamEvent, S3Event, SQSEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, DynamoDBStreamEvent, S3Event, ScheduledEvent, SQSEvent } from 'aws-lambda';
 import { AUTHORIZER } from '../../shared/auth/authorizer-function';
-import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, type EventConsumerName } from '../../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, TRANSCRIPTION_SWEEPER, type EventConsumerName } from '../../shared/events/event-functions';
 import { SAMPLE_REQUESTS, type RouteName } from '../../shared/routes/manifest';
 import { listHandlers } from '../function-list';
 import { sampleConsumerEvent, sampleStreamEvent } from './pipeline-events';
@@ -23,13 +23,13 @@ export interface SampleEvent {
   file: string;
   /** Handler module (functions/..., exports `handler`). */
   handler: string;
-  kind: 'authorizer' | 'http' | 's3' | 'stream' | 'consumer';
+  kind: 'authorizer' | 'http' | 's3' | 'stream' | 'consumer' | 'scheduled';
   routeName?: RouteName;
   /** HTTP events: the status the handler answers on the sample data. */
   expectedStatus?: number;
   /** Consumer events: the consumer (EVENT_CONSUMERS) whose queue delivers them. */
   consumer?: EventConsumerName;
-  event: APIGatewayTokenAuthorizerEvent | APIGatewayProxyEvent | S3Event | DynamoDBStreamEvent | SQSEvent;
+  event: APIGatewayTokenAuthorizerEvent | APIGatewayProxyEvent | S3Event | DynamoDBStreamEvent | SQSEvent | ScheduledEvent;
 }
 
 export const EVENTS_DIR = 'events';
@@ -42,7 +42,7 @@ export function eventFileOf(handlerModule: string): string {
 /**
  * Every function's sample event, in the order they run on one set of data: the authorizer,
  * the HTTP functions in manifest order, the upload completion, the event processor, then the
- * consumers in manifest order.
+ * consumers in manifest order, and the transcription sweeper's schedule.
  */
 export function sampleEvents(setup: SampleSetup): SampleEvent[] {
   const events: SampleEvent[] = [
@@ -58,11 +58,27 @@ export function sampleEvents(setup: SampleSetup): SampleEvent[] {
       const { handler } = EVENT_CONSUMERS[consumer];
       return { file: eventFileOf(handler), handler, kind: 'consumer', consumer, event: sampleConsumerEvent(setup, consumer) };
     }),
+    { file: eventFileOf(TRANSCRIPTION_SWEEPER.handler), handler: TRANSCRIPTION_SWEEPER.handler, kind: 'scheduled', event: sampleScheduledEvent(setup) },
   ];
   const files = events.map((e) => e.file);
   const repeated = files.filter((file, i) => files.indexOf(file) !== i);
   if (repeated.length) throw new Error(`two functions would share the sample event file ${repeated.join(', ')}`);
   return events;
+}
+
+/** The EventBridge schedule's event that starts the transcription sweeper (it reads only the time: the sweeper reads its own clock). */
+function sampleScheduledEvent(setup: SampleSetup): ScheduledEvent {
+  return {
+    version: '0',
+    id: '7d3e9c1a-2b4f-4c6d-8e0a-1f2b3c4d5e6f',
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '123456789012',
+    time: '2026-11-16T09:35:00Z',
+    region: setup.region,
+    resources: [`arn:aws:events:${setup.region}:123456789012:rule/VoiceOrgApi-${setup.stage}-TranscriptionSweeperSchedule-EXAMPLE`],
+    detail: {},
+  };
 }
 
 /** A sample event file's text: pretty JSON with a final newline. */

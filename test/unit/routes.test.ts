@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AUTHORIZER } from '../../shared/auth/authorizer-function';
 import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES, scopeCeilingsOf } from '../../shared/auth/scope-ceilings';
-import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, type EventConsumerDefinition } from '../../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, TRANSCRIPTION_SWEEPER, type EventConsumerDefinition } from '../../shared/events/event-functions';
 import { listEndpoints, ROUTES } from '../../shared/routes/manifest';
 import { listFunctions, listHandlers } from '../../infra/function-list';
 import type { RouteDefinition } from '../../shared/routes/route-definition';
@@ -52,7 +52,7 @@ describe('route manifest', () => {
     expect({ org: ORG_KEY_SCOPE_ROLES, personal: PERSONAL_KEY_SCOPE_ROLES }).toEqual(derived);
   });
 
-  it('lists every function of the stack once: the authorizer, the handler modules, the event handlers, the event processor and consumers', () => {
+  it('lists every function of the stack once: the authorizer, the handler modules, the event handlers, the event processor and consumers, the transcription sweeper', () => {
     const functions = listFunctions();
     expect(functions.map((fn) => fn.handler)).toEqual([
       AUTHORIZER.handler,
@@ -60,6 +60,7 @@ describe('route manifest', () => {
       ...Object.values(EVENT_HANDLERS).map((h) => h.handler),
       EVENT_PROCESSOR.handler,
       ...Object.values(EVENT_CONSUMERS).map((c) => c.handler),
+      TRANSCRIPTION_SWEEPER.handler,
     ]);
     expect(new Set(functions.map((fn) => fn.handler)).size).toBe(functions.length);
     expect(functions.filter((fn) => fn.kind === 'authorizer')).toEqual([{ handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions }]);
