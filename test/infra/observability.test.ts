@@ -5,7 +5,14 @@ import { ALARM_DEFAULTS, ALARM_RULES } from '../../infra/constructs/observabilit
 import { BUSINESS_METRICS, METRICS_NAMESPACE, SERVICE_NAME, THROTTLED_REQUESTS_METRIC } from '../../shared/observability/metric-names';
 import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { listFunctions } from '../../infra/function-list';
-import { functionLogicalId, functionStatements, onlyLogicalId, synth, type Json } from './template';
+import { VoiceOrgStack, type VoiceOrgStackProps } from '../../infra/stack';
+import { functionLogicalId, functionStatements, onlyLogicalId, synth, templatesOf, type Json } from './template';
+
+/** The root stack's own template (the route stacks are templates of their own, each under the same limit). */
+function rootTemplate(props: Partial<VoiceOrgStackProps> = {}): Json {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return templatesOf(new VoiceOrgStack(app, 'CountStack', { stage: 'test', ...props })).root;
+}
 
 /**
  * Production observability of VoiceOrgStack (infra/constructs/observability.ts, docs/observability.md):
@@ -253,9 +260,9 @@ describe('observability of VoiceOrgStack (defaults)', () => {
     });
   });
 
-  it('stays well under the 500 resources a CloudFormation stack may hold', () => {
-    const count = Object.keys(resources).length;
-    console.log(`VoiceOrgStack (defaults): ${count} resources`);
+  it('keeps its root template well under the 500 resources a CloudFormation stack may hold (route stacks: test/infra/route-stacks.test.ts)', () => {
+    const count = Object.keys(rootTemplate().Resources).length;
+    console.log(`VoiceOrgStack (defaults): ${count} resources in the root template, ${Object.keys(resources).length} in all`);
     expect(count).toBeLessThanOrEqual(485);
   });
 });
@@ -286,14 +293,14 @@ describe('observability of VoiceOrgStack (settings)', () => {
   });
 
   it('stays under 500 resources with every optional part on (mail, custom domain, password sign-in, alarm email)', () => {
-    const template = synth({
+    const template = rootTemplate({
       alarmEmail: EMAIL,
       mail: { identity: 'acme.example', fromAddress: 'no-reply@acme.example', appUrl: 'https://app.acme.example' },
       cognitoPasswordAuth: true,
       customDomain: { domainName: 'api.acme.example', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-aaaa-bbbb-cccc-0123456789ab', basePath: 'v1' },
     });
-    const count = Object.keys(template.toJSON().Resources).length;
-    console.log(`VoiceOrgStack (every optional part): ${count} resources`);
+    const count = Object.keys(template.Resources).length;
+    console.log(`VoiceOrgStack (every optional part): ${count} resources in the root template`);
     expect(count).toBeLessThan(500);
   });
 });
