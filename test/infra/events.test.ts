@@ -117,11 +117,18 @@ describe('the event pipeline of VoiceOrgStack', () => {
   });
 
   describe.each(consumers)('consumer %s', (_name, consumer) => {
-    it('has one rule on the bus matching exactly its event types from this service, targeting its queue', () => {
+    it('has one rule on the bus matching exactly its event types from this service (and one on the default bus per AWS service event it names), targeting its queue', () => {
       const { queueId, deadLettersId } = queuesOf(consumer);
       const rules = rulesTo(queueId);
-      expect(rules).toHaveLength(1);
-      const rule = rules[0]![1].Properties;
+      const serviceEvents = consumer.serviceEvents ?? [];
+      expect(rules).toHaveLength((consumer.eventTypes.length ? 1 : 0) + serviceEvents.length);
+      for (const [index, service] of serviceEvents.entries()) {
+        const onDefaultBus = rules.filter(([, r]) => r.Properties.EventBusName === undefined)[index]![1].Properties;
+        expect(onDefaultBus.EventPattern).toEqual({ source: [service.source], 'detail-type': [service.detailType] });
+        expect(onDefaultBus.Targets).toEqual([{ Id: expect.any(String), Arn: getAtt(queueId), DeadLetterConfig: { Arn: getAtt(deadLettersId) } }]);
+      }
+      if (!consumer.eventTypes.length) return;
+      const rule = rules.find(([, r]) => r.Properties.EventBusName !== undefined)![1].Properties;
       expect(rule.EventBusName).toEqual({ Ref: busId });
       expect(rule.EventPattern).toEqual({ source: [EVENT_SOURCE], 'detail-type': [...consumer.eventTypes] });
       // What EventBridge cannot deliver to the queue lands in the consumer's dead-letter queue too.
@@ -187,7 +194,9 @@ describe('the event pipeline of VoiceOrgStack', () => {
     it('has exactly the queues of the pipeline: per consumer a queue and a dead-letter queue, and the processor failure queue', () => {
       expect(ofType('AWS::SQS::Queue')).toHaveLength(2 * consumers.length + 1);
       expect(ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(consumers.length + 1);
-      expect(ofType('AWS::Events::Rule')).toHaveLength(consumers.length);
+      // One rule per consumer on the bus or the default bus, and the transcription sweeper's schedule.
+      const serviceRules = consumers.reduce((sum, [, c]) => sum + (c.serviceEvents?.length ?? 0) + (c.eventTypes.length ? 1 : 0), 0);
+      expect(ofType('AWS::Events::Rule')).toHaveLength(serviceRules + 1);
     });
 
     it('encrypts every queue and refuses requests without TLS', () => {

@@ -6,7 +6,7 @@ import { STACK_DEFAULTS, VoiceOrgStack } from '../../infra/stack';
 import { CONFIG_VARIABLES } from '../../shared/config';
 import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, type GatewayResponseType } from '../../shared/http/gateway';
 import { countsAgainstRateLimits, type RouteDefinition } from '../../shared/routes/route-definition';
-import { EVENT_CONSUMERS, EVENT_HANDLERS } from '../../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
 import { listEndpoints, ROUTES, type RouteName } from '../../shared/routes/manifest';
 import { listFunctions, listHandlers } from '../../infra/function-list';
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
@@ -581,17 +581,21 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
     });
 
-    it('lets the upload function put, the completion and media functions read, and the object cleanup consumer alone list, delete and abort uploads', () => {
+    it('lets the upload function put, the completion and media functions read, the transcription functions read and write job media and output, and the object cleanup consumer alone list and abort uploads', () => {
       const holders = (action: string) =>
         listFunctions()
           .filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).includes(`s3:${action}`)))
           .map((f) => f.handler);
-      expect(holders('PutObject')).toEqual([ROUTES.createUploadUrl.handler]);
+      // Transcribe reads the media and writes its output with the permissions of who starts the job: the starter and the sweeper.
+      const starters = [EVENT_CONSUMERS.transcriptionStart.handler, TRANSCRIPTION_SWEEPER.handler];
+      expect(holders('PutObject').sort()).toEqual([ROUTES.createUploadUrl.handler, ...starters].sort());
       // GetObject is the action HeadObject needs: the completion reads the stored content type, which S3 events do not carry.
-      // The media routes sign GET URLs, which work only with the signer's GetObject.
-      expect(holders('GetObject').sort()).toEqual([ROUTES.getRecordingMedia.handler, ROUTES.getPublicRecordingMedia.handler, EVENT_HANDLERS.completeUpload.handler].sort());
+      // The media routes sign GET URLs, which work only with the signer's GetObject. The finisher and the sweeper read jobs' output.
+      expect(holders('GetObject').sort()).toEqual([ROUTES.getRecordingMedia.handler, ROUTES.getPublicRecordingMedia.handler, EVENT_HANDLERS.completeUpload.handler, ...starters, EVENT_CONSUMERS.transcriptionFinish.handler].sort());
+      // The finisher and the sweeper delete a job's output once its transcript is stored (or discarded).
+      expect(holders('DeleteObject').sort()).toEqual([EVENT_CONSUMERS.objectCleanup.handler, EVENT_CONSUMERS.transcriptionFinish.handler, TRANSCRIPTION_SWEEPER.handler].sort());
       // A permanent delete only commits; the object goes when the consumer handles recording.deleted.
-      for (const action of ['DeleteObject', 'AbortMultipartUpload', 'ListBucket', 'ListBucketMultipartUploads']) {
+      for (const action of ['AbortMultipartUpload', 'ListBucket', 'ListBucketMultipartUploads']) {
         expect({ action, holders: holders(action) }).toEqual({ action, holders: [EVENT_CONSUMERS.objectCleanup.handler] });
       }
     });
