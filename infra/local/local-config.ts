@@ -17,6 +17,8 @@ const LocalConfigSchema = v.object({
   LOCAL_QUEUE_DELAY_SCALE: v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number'), v.transform(Number)), '1'),
   /** How often the local TTL emulator removes expired items (DynamoDB Local keeps them); 0 turns it off. */
   LOCAL_TTL_SWEEP_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '60'),
+  /** How often the transcription sweeper runs (the stack's schedule runs it every 5 minutes); 0: never. */
+  LOCAL_TRANSCRIPTION_SWEEP_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '60'),
   /** Log level of the functions run locally. */
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'WARN'),
 });
@@ -31,6 +33,7 @@ export interface LocalConfig {
   eventRetryMs: number;
   queueDelayScale: number;
   ttlSweepSeconds: number;
+  transcriptionSweepSeconds: number;
 }
 
 export function loadLocalConfig(env: Record<string, string | undefined> = process.env): LocalConfig {
@@ -49,6 +52,7 @@ export function loadLocalConfig(env: Record<string, string | undefined> = proces
     eventRetryMs: parsed.LOCAL_EVENT_RETRY_MS,
     queueDelayScale: parsed.LOCAL_QUEUE_DELAY_SCALE,
     ttlSweepSeconds: parsed.LOCAL_TTL_SWEEP_SECONDS,
+    transcriptionSweepSeconds: parsed.LOCAL_TRANSCRIPTION_SWEEP_SECONDS,
   };
 }
 

@@ -14,6 +14,7 @@ import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
 import { startEventPipeline, type EventPipeline } from './event-pipeline';
 import { isLocalTranscriptionAvailable, LOCAL_ENGINE_PACKAGES } from './local-speech-engine';
 import { startTranscribeEmulator } from './transcribe-emulator';
+import { TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
 import { startQueueEmulator } from './queue-emulator';
 import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from './profile-key';
 import { expireItems } from './ttl-emulator';
@@ -137,6 +138,7 @@ async function main(): Promise<void> {
     const started = pipeline;
     emulators.unshift({ endpoint: '', stop: () => started.stop() });
     if (settings.ttlSweepSeconds > 0) emulators.unshift(startTtlSweeps(dynamo.endpoint, settings.ttlSweepSeconds));
+    if (settings.transcriptionSweepSeconds > 0) emulators.unshift(startTranscriptionSweeps(settings.transcriptionSweepSeconds));
 
     writeRuntimeFile(settings.dataDir, {
       pid: process.pid,
@@ -158,6 +160,23 @@ async function main(): Promise<void> {
     console.error(`Local deployment failed to start: ${(error as Error).message}`);
     await stop(1);
   }
+}
+
+/** The transcription sweeper's schedule, emulated: its handler every `seconds`, as the stack's EventBridge schedule invokes it. */
+function startTranscriptionSweeps(seconds: number): Emulator {
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    sweeping = import(path.join(repoRoot, `${TRANSCRIPTION_SWEEPER.handler}.ts`))
+      .then((module: { handler: (event: unknown) => Promise<unknown> }) => module.handler({}))
+      .catch((error) => console.error('local transcription sweeper failed', error));
+  }, seconds * 1000);
+  return {
+    endpoint: '',
+    stop: async () => {
+      clearInterval(timer);
+      await sweeping;
+    },
+  };
 }
 
 /** DynamoDB's TTL, emulated: every `seconds`, expired items are removed (their removal reaches the stream as in AWS). */

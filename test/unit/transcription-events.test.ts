@@ -26,6 +26,12 @@ describe('transcription events', () => {
   const queued = queuedRecording(base, now, 'en-US') as Running;
   const started = startedRecording(queued, now, jobNameOf('org_1', 'rec_1', 1)) as Running;
 
+  it('a re-run is the next attempt, without the previous error', () => {
+    const failed = failedRecording(started, now, { code: 'UNSUPPORTED_MEDIA', reason: 'not audio' });
+    expect(queuedRecording(failed, now, 'identify')).toMatchObject({ state: 'processing', transcription: { status: 'queued', attempt: 2, job_language: 'identify' } });
+    expect(queuedRecording(failed, now, 'identify').transcript_error).toBeUndefined();
+  });
+
   it('a new attempt is queued, once', () => {
     expect(transcriptionEventsOf(base, queued)).toEqual([{ type: 'recording.transcription_queued', data: { attempt: 1, language: 'en-US' }, occurredAt: queued.transcription.queued_at }]);
     expect(transcriptionEventsOf(queued, started)).toEqual([]);
