@@ -1,6 +1,8 @@
 import * as v from 'valibot';
-import { described } from './envelopes';
 import { integerParam } from './validation';
+
+// Local, as recordings.ts has it: a route's bundle carries its request schemas' module alone, not the envelopes.
+const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
 
 /* The transcription routes' requests: Transcribe recording, Get transcript and Get usage (docs/transcription.md). */
 

@@ -273,6 +273,8 @@ function localEnvironment(fn: BundledFunction): Record<string, string> {
     else throw new Error(`${fn.logicalId}: no local value for ${name} = ${JSON.stringify(value)}`);
   }
   if (env.BUCKET_NAME) env.S3_ENDPOINT = runtime.s3Endpoint;
+  // The Transcribe stand-in, for the functions that start or read jobs (the bucket's, all of them).
+  if (env.BUCKET_NAME && runtime.transcribeEndpoint) env.TRANSCRIBE_ENDPOINT = runtime.transcribeEndpoint;
   if (env.SES_FROM_ADDRESS) env.SES_ENDPOINT = runtime.sesEndpoint;
   return env;
 }

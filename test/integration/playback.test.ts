@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { call, failure, idTokenFor, localDeployment, once, TIMESTAMP, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
-import { buildOrg, seedOrg } from '../support/org-builder';
+import { buildOrg, noAutoTranscription, seedOrg } from '../support/org-builder';
 
 /**
  * Playback end to end (issue 13): Get recording media on the organization host and the public
@@ -90,8 +90,9 @@ async function timed(request: () => Promise<ApiResponse>) {
 
 /** Everything the tests of this file play: uploaded once, read by every block. */
 const world = once(async () => {
-  const org = await seedOrg(buildPlaybackOrg('play'));
-  const other = await seedOrg(buildPlaybackOrg('play_other'));
+  const [built, builtOther] = [buildPlaybackOrg('play'), buildPlaybackOrg('play_other')];
+  const org = await seedOrg(built, noAutoTranscription(built));
+  const other = await seedOrg(builtOther, noAutoTranscription(builtOther));
   const bytes = randomBytes(64 * 1024);
   const played = await upload(org, "Réunion d'équipe.m4a", bytes);
   const otherRecording = await upload(other, 'theirs.m4a', randomBytes(100));

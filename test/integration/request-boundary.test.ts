@@ -49,10 +49,10 @@ describe('path ids: a malformed one is 400 before any storage sees it, a well-fo
     .flatMap((endpoint) => pathParameterNames(endpoint.path).map((name) => [`${endpoint.method} ${endpoint.path}`, name, endpoint] as const));
 
   it('covers every route with a path id', () => {
-    // settings get/patch on both hosts, member patch/delete, recording get/put/delete/restore, media on both hosts,
+    // settings get/patch on both hosts, member patch/delete, recording get/put/delete/restore, media, transcript and transcribe on both hosts,
     // template get/patch/delete, invite revoke/resend, API key get/rotate/delete,
     // webhook get/patch/delete/rotate-secret/test/deliveries/retry; and every {orgId}.
-    expect(new Set(cases.filter(([, name]) => name !== 'orgId').map(([label]) => label)).size).toBe(27);
+    expect(new Set(cases.filter(([, name]) => name !== 'orgId').map(([label]) => label)).size).toBe(31);
   });
 
   it.each(cases)('%s: {%s} of 1,030 characters is 400 VALIDATION_ERROR naming it', async (_, name, endpoint) => {

@@ -72,13 +72,13 @@ function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
 
 /** One organization for the whole file: the staff, a member to change and remove, an org key of every scope, the member's personal key. */
 const world = once(async () => {
-  const o = await seedOrg(
-    buildOrg({
-      label: 'client',
-      people: { ...STAFF, target: { role: 'member', first: 'tia' } },
-      keys: { full: { scopes: [...SCOPES] }, personal: { scopes: ['recordings:read', 'recordings:write'], user: 'member' } },
-    }),
-  );
+  const built = buildOrg({
+    label: 'client',
+    people: { ...STAFF, target: { role: 'member', first: 'tia' } },
+    keys: { full: { scopes: [...SCOPES] }, personal: { scopes: ['recordings:read', 'recordings:write'], user: 'member' } },
+  });
+  // The member's uploads stay `uploaded` until a test asks for their transcription.
+  const o = await seedOrg(built, { settings: [{ org_id: built.org, user_id: built.people.member.id, settings: { auto_transcription: false } }] });
   const ownerToken = await (await idp()).issueIdToken({ sub: `local|${o.people.owner.id}`, email: o.people.owner.email });
   return { o, org: client(o.keys.full), personal: client(o.keys.personal), owner: client(ownerToken) };
 });
@@ -167,6 +167,23 @@ describe('recordings: upload, read, play, change, trash, restore', () => {
     expect(Buffer.from(await (await fetch(media.url)).arrayBuffer()).equals(bytes)).toBe(true);
     const publicMedia = ok(await personal.GET('/api/v1/public/recordings/{recordingId}/media', { params: { path: { recordingId: upload.recording_id } } }));
     expect(publicMedia.data).toMatchObject({ content_type: 'audio/mp4', size_bytes: bytes.length });
+
+    // Its transcription, asked for (the file is no audio: it fails, with no transcript to export).
+    const queued = ok(await org.POST('/api/v1/organization/{orgId}/recordings/{recordingId}/transcribe', { params: { path }, body: { language: 'en-US' } }));
+    expect(queued).toMatchObject({ id: upload.recording_id, transcript_status: 'queued', state: 'processing' });
+    const again = await personal.POST('/api/v1/public/recordings/{recordingId}/transcribe', { params: { path: { recordingId: upload.recording_id } } });
+    expect(again.response.status).toBe(409);
+    const ended = await eventually(
+      async () => ok(await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}', { params: { path } })),
+      (recording) => recording.transcript_status === 'failed' || recording.transcript_status === 'completed',
+    );
+    expect(ended).toMatchObject({ state: 'ready', transcript_status: 'failed' });
+    const noTranscript = await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}/transcript', { params: { path, query: { format: 'json' } } });
+    expect([noTranscript.response.status, noTranscript.error?.error]).toEqual([404, 'TRANSCRIPT_NOT_FOUND']);
+    const noPublicTranscript = await personal.GET('/api/v1/public/recordings/{recordingId}/transcript', { params: { path: { recordingId: upload.recording_id } } });
+    expect(noPublicTranscript.response.status).toBe(404);
+    const usage = ok(await org.GET('/api/v1/organization/{orgId}/usage', { params: { path: { orgId: o.org } } }));
+    expect(usage).toMatchObject({ transcription_minutes: 0, allowance: null, members: [] });
 
     const publicList = ok(await personal.GET('/api/v1/public/recordings'));
     expect(publicList.data.map((recording) => recording.id)).toContain(upload.recording_id);

@@ -4,7 +4,7 @@ import type { S3Event } from 'aws-lambda';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { call, failure, listObjects, localDeployment, localS3, once, TIMESTAMP, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
-import { buildOrg, seedOrg } from '../support/org-builder';
+import { buildOrg, noAutoTranscription, seedOrg } from '../support/org-builder';
 
 /**
  * The public recordings routes end to end: Create upload URL (a pre-signed S3 PUT), the
@@ -32,6 +32,7 @@ const PUBLIC_ITEM_FIELDS = [
   'title',
   'transcript',
   'transcript_error',
+  'transcript_status',
   'translation',
   'translation_error',
   'updated_at',
@@ -74,7 +75,7 @@ type Org = ReturnType<typeof buildUploadsOrg>;
 
 const seededOrg = (label: string, recordings: (org: Org) => RecordingInput[] = () => []): Promise<Org> => {
   const org = buildUploadsOrg(label);
-  return seedOrg(org, { recordings: recordings(org) });
+  return seedOrg(org, { recordings: recordings(org), ...noAutoTranscription(org) });
 };
 
 // ---------------------------------------------------------------------------------------
@@ -413,6 +414,7 @@ describe('GET /api/v1/public/recordings', () => {
       // The transcript's header (docs/decisions.md): its segments come from Get recording.
       transcript: { id: expect.any(String), language: 'en', segment_count: 2, created_at: expect.stringMatching(TIMESTAMP), updated_at: expect.stringMatching(TIMESTAMP) },
       transcript_error: '',
+      transcript_status: 'completed',
       translation: {
         id: expect.any(String),
         created_at: expect.stringMatching(TIMESTAMP),
@@ -443,6 +445,7 @@ describe('GET /api/v1/public/recordings', () => {
       summarizations_errors: [],
       transcript: null,
       transcript_error: '',
+      transcript_status: 'none',
       translation: null,
       translation_error: '',
       upload_error: '',

@@ -154,6 +154,15 @@ export function buildOrg<P extends string = StaffName, K extends string = never,
 }
 
 /** Loads an organization (and anything else of the same fixture) into the shared deployment's table. */
+/**
+ * Member settings with `auto_transcription` off for every person of the organization: the
+ * suites about uploads and recordings (not transcripts) keep their uploads `uploaded`, as they
+ * were before uploads were transcribed on their own (test/integration/transcription/ covers that).
+ */
+export function noAutoTranscription(org: TestOrg<string, string, string>): Pick<FixtureInput, 'settings'> {
+  return { settings: Object.values(org.people).map((person) => ({ org_id: org.org, user_id: person.id, settings: { auto_transcription: false } })) };
+}
+
 export async function seedOrg<O extends TestOrg<string, string, string>>(org: O, extra: FixtureInput = {}): Promise<O> {
   await seed(localDeployment().db, {
     ...org.fixture,

@@ -4,7 +4,7 @@ import { keys } from '../../shared/storage/keys';
 import { trashTimerFromItem } from '../../shared/storage/trash-timers';
 import { call, failure, idTokenFor, localDeployment, once, type ApiResponse } from './api';
 import { eventually } from './eventually';
-import { buildOrg, seedOrg } from './org-builder';
+import { buildOrg, noAutoTranscription, seedOrg } from './org-builder';
 
 /**
  * What the suites of the organization's recordings routes (test/integration/recordings/) share:
@@ -57,8 +57,8 @@ export function buildRecordingsOrg(label = 'rec') {
 }
 export type Org = ReturnType<typeof buildRecordingsOrg>;
 
-/** Seeds an organization, then its recordings (one transaction each, in order). */
-export const seedRecordingsOrg = (org: Org, recordings: RecordingInput[] = []): Promise<Org> => seedOrg(org, { recordings });
+/** Seeds an organization (its people's uploads are not transcribed on their own), then its recordings (one transaction each, in order). */
+export const seedRecordingsOrg = (org: Org, recordings: RecordingInput[] = []): Promise<Org> => seedOrg(org, { recordings, ...noAutoTranscription(org) });
 
 // ---------------------------------------------------------------------------------------
 // HTTP helpers

@@ -1,5 +1,5 @@
 import { TranscriptExportQuery } from '../../schemas/transcription';
-import { TRANSCRIPT_EXPORT_DESCRIPTION, TRANSCRIPT_EXPORT_DOCS } from '../recordings/get-transcript';
+import { transcriptExportDescription, transcriptExportDocs } from '../recordings/transcription-docs';
 import { defineRoute } from '../route-definition';
 import type { OperationDocs } from '../route-docs';
 
@@ -16,7 +16,7 @@ export const getPublicTranscriptRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const getPublicTranscriptDocs = (): OperationDocs => ({
-  description: `${TRANSCRIPT_EXPORT_DESCRIPTION} A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The file is the answer itself, not in the envelope.`,
-  ...TRANSCRIPT_EXPORT_DOCS,
+  description: `${transcriptExportDescription()} A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The file is the answer itself, not in the envelope.`,
+  ...transcriptExportDocs(),
   sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.recordingId }, query: { format: 'txt', download: 'true' }, status: 200 }),
 });

@@ -1,7 +1,7 @@
 import { PublicTranscribeResponse } from '../../schemas/transcription-responses';
 import { TranscribeBody } from '../../schemas/transcription';
 import { queuedVoiceMemo } from '../demo-examples';
-import { TRANSCRIBE_DESCRIPTION, TRANSCRIBE_REFUSALS } from '../recordings/transcribe-recording';
+import { transcribeDescription, transcribeRefusals } from '../recordings/transcription-docs';
 import { defineRoute } from '../route-definition';
 import type { OperationDocs } from '../route-docs';
 
@@ -19,9 +19,9 @@ export const transcribePublicRecordingRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const transcribePublicRecordingDocs = (): OperationDocs => ({
-  description: `${TRANSCRIBE_DESCRIPTION} A personal key reaches its member's own recordings only (another member's is 404, like a missing one); an organization key, every recording of its organization. The recording comes in the envelope.`,
+  description: `${transcribeDescription()} A personal key reaches its member's own recordings only (another member's is 404, like a missing one); an organization key, every recording of its organization. The recording comes in the envelope.`,
   responses: { 202: PublicTranscribeResponse },
-  errors: TRANSCRIBE_REFUSALS,
+  errors: transcribeRefusals(),
   examples: { request: { language: 'auto' }, responses: { 202: { success: true, data: queuedVoiceMemo } } },
   sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.mediaRecordingId }, status: 202 }),
 });
