@@ -101,10 +101,11 @@ function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, rec
   if (!before) return [event('recording.created', recording.upload ? { content_type: recording.upload.content_type, size_bytes: recording.upload.size_bytes } : {})];
   const previous = before.value;
   const events: Derived[] = [];
-  if (previous.state !== recording.state && recording.state === 'uploaded') {
+  // An upload lands once, from pending_upload: a transcription run undone goes back to uploaded without landing again.
+  if (previous.state === 'pending_upload' && recording.state === 'uploaded') {
     events.push(event('recording.uploaded', { size_bytes: recording.upload?.uploaded_bytes ?? recording.upload?.size_bytes }));
   }
-  if (previous.state !== recording.state && recording.state === 'failed') events.push(event('recording.upload_failed'));
+  if (previous.state === 'pending_upload' && recording.state === 'failed') events.push(event('recording.upload_failed'));
   if (!previous.deleted_at && recording.deleted_at) events.push(event('recording.trashed'));
   if (previous.deleted_at && !recording.deleted_at) events.push(event('recording.restored'));
   const changes = changedFields(previous, recording, ['title', 'description', 'tags']);

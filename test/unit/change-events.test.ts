@@ -110,6 +110,12 @@ describe('eventsOfRecord: the events of one committed change', () => {
       expect(typesOf(eventsOfRecord(record('MODIFY', before, after)))).toEqual(types);
     });
 
+    it('an upload lands once: a transcription run undone (its recording trashed meanwhile) takes it back to uploaded without a second recording.uploaded', () => {
+      const processing = { ...recording({ state: 'processing', upload: { ...recording().upload, uploaded_bytes: 10 } }), ...stamp('s1') };
+      const undone = { ...recording({ state: 'uploaded', deleted_at: T1, upload: { ...recording().upload, uploaded_bytes: 10 } }), updated_at: T1, ...stamp('s2') };
+      expect(typesOf(eventsOfRecord(record('MODIFY', { ...processing, deleted_at: T1 }, undone)))).toEqual([]);
+    });
+
     it('recording.updated names the fields that changed, not their values', () => {
       const [event] = eventsOfRecord(record('MODIFY', { ...recording(), ...stamp('s1') }, { ...recording({ title: 'Secret plans', tags: ['tag_1'] }), ...stamp('s2') }));
       expect(event.data).toEqual({ recorded_by: 'usr_rec', state: 'pending_upload', changes: ['title', 'tags'] });
