@@ -397,9 +397,9 @@ export interface paths {
         put?: never;
         /**
          * Transcribe one of the key's member's recordings (again)
-         * @description Queues the transcription of an uploaded recording and answers it with `transcript_status: queued` (its `state` is `processing` until the transcription completes or fails). A completed or failed transcription may run again: the new transcript replaces the old one when it completes, and its minutes are billed again. The language is the body's, else the recorder's conversation language, else identified automatically. A personal key reaches its member's own recordings only (another member's is 404, like a missing one); an organization key, every recording of its organization. The recording comes in the envelope.
+         * @description Queues the transcription of an uploaded recording and answers it with `transcript_status: queued` (its `state` is `processing` until the transcription completes or fails). A completed or failed transcription may run again: the new transcript replaces the old one when it completes, and its minutes are billed again. The language is the body's, else the recorder's conversation language, else identified automatically. A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The recording comes in the envelope.
          *
-         *     Access: organization API keys with scopes recordings:write; personal API keys with scopes recordings:write of members with role member or higher.
+         *     Access: personal API keys with scopes recordings:write of members with role member or higher.
          */
         post: operations["transcribePublicRecording"];
         delete?: never;
@@ -7867,7 +7867,7 @@ export interface operations {
              * @description The credential may not call this operation or act on this resource; the code says why.
              *
              *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
-             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
              *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
              *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
              *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
@@ -7883,7 +7883,7 @@ export interface operations {
                          * @description The error code: one of those of a 403 of this operation.
                          * @enum {string}
                          */
-                        error?: "API_KEY_REQUIRED" | "ORG_KEY_ORG_MISMATCH" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE" | "TRANSCRIPTION_QUOTA_EXCEEDED";
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_NOT_ALLOWED" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE" | "TRANSCRIPTION_QUOTA_EXCEEDED";
                     };
                 };
             };

@@ -11,15 +11,14 @@ export const transcribePublicRecordingRoute = defineRoute({
   path: '/api/v1/public/recordings/{recordingId}/transcribe',
   handler: 'functions/recordings/transcribe-public-recording',
   summary: "Transcribe one of the key's member's recordings (again)",
-  // As the public host's other recording routes: an organization key reaches every recording of its organization.
-  access: { orgKey: { scopes: ['recordings:write'] }, userKey: { scopes: ['recordings:write'], minRole: 'member' } },
+  access: { userKey: { scopes: ['recordings:write'], minRole: 'member' } },
   permissions: { table: ['GetItem', 'BatchGetItem', 'PutItem'] },
   request: { body: TranscribeBody },
 });
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const transcribePublicRecordingDocs = (): OperationDocs => ({
-  description: `${transcribeDescription()} A personal key reaches its member's own recordings only (another member's is 404, like a missing one); an organization key, every recording of its organization. The recording comes in the envelope.`,
+  description: `${transcribeDescription()} A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The recording comes in the envelope.`,
   responses: { 202: PublicTranscribeResponse },
   errors: transcribeRefusals(),
   examples: { request: { language: 'auto' }, responses: { 202: { success: true, data: queuedVoiceMemo } } },
