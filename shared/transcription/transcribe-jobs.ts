@@ -9,7 +9,7 @@ import type { TranscriptionLanguage } from './languages';
  * stand-in (infra/local/transcribe-emulator.ts, TRANSCRIBE_ENDPOINT), which speaks the same API.
  */
 export interface StartJob {
-  /** Unique per account and region: transcriptionJobName(recordingId, attempt). */
+  /** Unique per account and region ([0-9a-zA-Z._-], at most 200): the domain names it (jobNameOf in shared/domain/transcription/transcription-plan.ts). */
   jobName: string;
   bucket: string;
   key: string;
@@ -51,16 +51,6 @@ export class TranscriptionJobRefusedError extends Error {
   constructor(readonly reason: string) {
     super(`Transcribe refused the job: ${reason}`);
   }
-}
-
-/** Transcribe's limits on job names: letters, digits, dot, dash, underscore, at most 200. */
-const JOB_NAME = /^[0-9a-zA-Z._-]{1,200}$/;
-
-/** The job of one attempt at transcribing a recording: unique, since Transcribe keeps finished jobs' names (90 days). */
-export function transcriptionJobName(recordingId: string, attempt: number): string {
-  const name = `voice-org-${recordingId}-${attempt}`;
-  if (!JOB_NAME.test(name)) throw new Error(`Not a valid Transcribe job name: ${name.slice(0, 60)}`);
-  return name;
 }
 
 /** Speaker labels need 2 to 30 speakers in a batch job. */

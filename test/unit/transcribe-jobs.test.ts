@@ -1,6 +1,6 @@
 import { BadRequestException, ConflictException, GetTranscriptionJobCommand, LimitExceededException, StartTranscriptionJobCommand, TranscribeClient } from '@aws-sdk/client-transcribe';
 import { mockClient } from 'aws-sdk-client-mock';
-import { createTranscriptionJobs, outputKeyOf, TranscriptionJobRefusedError, transcriptionJobName, type StartJob } from '../../shared/transcription/transcribe-jobs';
+import { createTranscriptionJobs, outputKeyOf, TranscriptionJobRefusedError, type StartJob } from '../../shared/transcription/transcribe-jobs';
 
 const transcribe = mockClient(TranscribeClient);
 const client = new TranscribeClient({ region: 'eu-west-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
@@ -86,12 +86,7 @@ describe('TranscriptionJobs.get', () => {
   });
 });
 
-describe('job names and output keys', () => {
-  it('names a job after the recording and the attempt, within Transcribe’s name rules', () => {
-    expect(transcriptionJobName('rec_01HZX8', 3)).toBe('voice-org-rec_01HZX8-3');
-    expect(() => transcriptionJobName('rec with spaces', 1)).toThrow(/Not a valid Transcribe job name/);
-  });
-
+describe('output keys', () => {
   it('reads the key of path-style and virtual-hosted transcript URIs', () => {
     expect(outputKeyOf('https://s3.us-east-1.amazonaws.com/bucket/a/b%20c.json')).toBe('a/b c.json');
     expect(outputKeyOf('http://127.0.0.1:4599/bucket/a/b.json')).toBe('a/b.json');
