@@ -6,6 +6,7 @@ import { ConsumerQueue } from '../../infra/local/consumer-queue';
 import type { QueueEmulator } from '../../infra/local/queue-emulator';
 import { serviceEvent } from '../../infra/local/service-event';
 import type { EventConsumerDefinition, EventConsumerName } from '../../shared/events/event-functions';
+import { eventually } from '../support/eventually';
 
 /**
  * AWS service events on the local bus (event-pipeline.ts putServiceEvent): a consumer's queue
@@ -49,7 +50,7 @@ it("delivers a matching service event as its EventBridge envelope, and ignores t
   other.offerServiceEvent(event);
   matching.start();
   other.start();
-  for (let i = 0; i < 100 && !delivered.length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await eventually(async () => delivered.length, (count) => count > 0);
   await Promise.all([matching.stop(), other.stop()]);
   expect(delivered).toHaveLength(1);
   expect(delivered[0].Records).toHaveLength(1);

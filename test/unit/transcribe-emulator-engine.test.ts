@@ -10,6 +10,7 @@ import { startTranscribeEmulator } from '../../infra/local/transcribe-emulator';
 import { createTranscribeClient, createTranscriptionJobs, type TranscriptionJobs } from '../../shared/transcription/transcribe-jobs';
 import { failureOf } from '../../shared/transcription/transcription-failures';
 import { durationOf, readTranscribeOutput, speakerTurnsOf } from '../../shared/transcription/transcribe-output';
+import { eventually } from '../support/eventually';
 
 /**
  * The local Transcribe stand-in with the real offline engine (PocketSphinx, ffmpeg) on speech
@@ -73,12 +74,10 @@ describeWithEngine('local Transcribe stand-in with PocketSphinx', () => {
 
   /** The job's state change event: the stand-in puts it when the engine is done. */
   async function finished(jobName: string): Promise<ServiceEvent> {
-    for (let i = 0; i < 600; i++) {
-      const event = events.find((candidate) => candidate.detail.TranscriptionJobName === jobName);
-      if (event) return event;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`${jobName} did not finish in 30 s`);
+    // The engine's own run time on top of the one eventual bound: a few seconds of speech on a busy machine.
+    const event = await eventually(async () => events.find((candidate) => candidate.detail.TranscriptionJobName === jobName), (found) => found !== undefined, { alsoWaitingMs: 15_000 });
+    if (!event) throw new Error(`${jobName} did not finish`);
+    return event;
   }
 
   const job = (jobName: string, key: string) => ({ jobName, bucket: BUCKET, key, outputBucket: BUCKET, outputKey: `${key}.transcribe.json`, language: { languageCode: 'en-US' }, maxSpeakers: 2 });

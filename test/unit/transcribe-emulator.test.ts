@@ -9,6 +9,7 @@ import { startTranscribeEmulator } from '../../infra/local/transcribe-emulator';
 import { createTranscribeClient, createTranscriptionJobs, type StartJob, type TranscriptionJobs } from '../../shared/transcription/transcribe-jobs';
 import { failureOf } from '../../shared/transcription/transcription-failures';
 import { readTranscribeOutput, speakerTurnsOf } from '../../shared/transcription/transcribe-output';
+import { eventually } from '../support/eventually';
 
 /**
  * The local Transcribe stand-in driven by the real @aws-sdk/client-transcribe (through the
@@ -69,13 +70,9 @@ const job = (name: string, overrides: Partial<StartJob> = {}): StartJob => ({
 
 /** Waits for the job's state change event (the emulator runs jobs in the background). */
 async function stateChangeOf(jobName: string): Promise<ServiceEvent> {
-  for (let i = 0; i < 200; i++) {
-    const event = events.find((candidate) => candidate.detail.TranscriptionJobName === jobName);
-    if (event) return event;
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`No state change event for ${jobName}`);
+  const event = await eventually(async () => events.find((candidate) => candidate.detail.TranscriptionJobName === jobName), (found) => found !== undefined);
+  if (!event) throw new Error(`No state change event for ${jobName}`);
+  return event;
 }
 
 describe('local Transcribe stand-in', () => {
