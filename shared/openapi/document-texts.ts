@@ -7,9 +7,10 @@
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Liveness of the API: the one operation that takes no credential.',
   users: "An organization's members: list them, read and change their settings bundle, change their role, remove them (docs/members.md).",
-  recordings: "An organization's recordings: list, read, play, change, trash and restore them. Uploads go through the public API.",
+  recordings: "An organization's recordings: list, read, play, change, trash and restore them, transcribe them and export their transcripts (docs/transcription.md). Uploads go through the public API.",
   templates: 'Summarization templates shared by every member of an organization.',
   invites: 'Invitations to join an organization by email, and their acceptance by the invited person.',
+  usage: "An organization's transcription minutes of a month, per member, and its monthly allowance (docs/transcription.md).",
   'audit-log': 'Who changed what in an organization: one entry per committed change, kept AUDIT_RETENTION_DAYS (365 by default).',
   'api-keys': "An organization's API keys: organization keys and personal keys, created, rotated and revoked with an ID token (docs/api-keys.md).",
   webhooks: 'HTTPS endpoints that receive the domain events of an organization, signed, with retries; their deliveries (docs/webhooks.md).',
