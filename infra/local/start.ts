@@ -162,38 +162,34 @@ async function main(): Promise<void> {
   }
 }
 
-/** The transcription sweeper's schedule, emulated: its handler every `seconds`, as the stack's EventBridge schedule invokes it. */
-function startTranscriptionSweeps(seconds: number): Emulator {
-  let sweeping: Promise<unknown> = Promise.resolve();
+/** A task run every `seconds` until stopped; stopping waits for a run under way. Failures are logged: the next run tries again. */
+function repeatEvery(seconds: number, label: string, task: () => Promise<unknown>, cleanUp: () => void = () => {}): Emulator {
+  let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    sweeping = import(path.join(repoRoot, `${TRANSCRIPTION_SWEEPER.handler}.ts`))
-      .then((module: { handler: (event: unknown) => Promise<unknown> }) => module.handler({}))
-      .catch((error) => console.error('local transcription sweeper failed', error));
+    running = task().catch((error) => console.error(`${label} failed`, error));
   }, seconds * 1000);
   return {
     endpoint: '',
     stop: async () => {
       clearInterval(timer);
-      await sweeping;
+      await running;
+      cleanUp();
     },
   };
+}
+
+/** The transcription sweeper's schedule, emulated: its handler every `seconds`, as the stack's EventBridge schedule invokes it. */
+function startTranscriptionSweeps(seconds: number): Emulator {
+  return repeatEvery(seconds, 'local transcription sweeper', async () => {
+    const sweeper = (await import(path.join(repoRoot, `${TRANSCRIPTION_SWEEPER.handler}.ts`))) as { handler: (event: unknown) => Promise<unknown> };
+    return sweeper.handler({});
+  });
 }
 
 /** DynamoDB's TTL, emulated: every `seconds`, expired items are removed (their removal reaches the stream as in AWS). */
 function startTtlSweeps(endpoint: string, seconds: number): Emulator {
   const db = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint });
-  let sweeping: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    sweeping = expireItems(db, { now: new Date() }).catch((error) => console.error('local TTL emulator failed', error));
-  }, seconds * 1000);
-  return {
-    endpoint: '',
-    stop: async () => {
-      clearInterval(timer);
-      await sweeping;
-      db.client.destroy();
-    },
-  };
+  return repeatEvery(seconds, 'local TTL emulator', () => expireItems(db, { now: new Date() }), () => db.client.destroy());
 }
 
 /** Object-created events of the S3 emulator go to the upload completion function, as in AWS. */
