@@ -6014,8 +6014,9 @@ export interface operations {
                     /**
                      * @description The language spoken, as a BCP-47 code with its region such as `en-US` or `de-DE`; `auto` (the default): the recorder's conversation language (docs/transcription.md maps each to a code), else automatic identification.
                      * @default auto
+                     * @enum {string}
                      */
-                    language?: string;
+                    language?: "auto" | "ab-GE" | "af-ZA" | "am-ET" | "ar-AE" | "ar-SA" | "ast-ES" | "az-AZ" | "ba-RU" | "be-BY" | "bg-BG" | "bn-IN" | "bs-BA" | "ca-ES" | "ckb-IQ" | "ckb-IR" | "cs-CZ" | "cy-GB" | "cy-WL" | "da-DK" | "de-CH" | "de-DE" | "el-GR" | "en-AB" | "en-AU" | "en-GB" | "en-IE" | "en-IN" | "en-NZ" | "en-US" | "en-WL" | "en-ZA" | "es-ES" | "es-MX" | "es-US" | "et-EE" | "et-ET" | "eu-ES" | "fa-AF" | "fa-IR" | "fi-FI" | "fr-CA" | "fr-FR" | "ga-IE" | "gd-GB" | "gl-ES" | "gu-IN" | "ha-NG" | "he-IL" | "hi-IN" | "hr-HR" | "ht-HT" | "hu-HU" | "hy-AM" | "id-ID" | "is-IS" | "it-IT" | "ja-JP" | "jv-ID" | "kab-DZ" | "ka-GE" | "kk-KZ" | "km-KH" | "kn-IN" | "ko-KR" | "ky-KG" | "lg-IN" | "lt-LT" | "lv-LV" | "mhr-RU" | "mi-NZ" | "mk-MK" | "ml-IN" | "mn-MN" | "mr-IN" | "ms-MY" | "mt-MT" | "my-MM" | "ne-NP" | "nl-NL" | "no-NO" | "or-IN" | "pa-IN" | "pl-PL" | "ps-AF" | "pt-BR" | "pt-PT" | "ro-RO" | "ru-RU" | "rw-RW" | "si-LK" | "sk-SK" | "sl-SI" | "so-SO" | "sq-AL" | "sr-RS" | "su-ID" | "sv-SE" | "sw-BI" | "sw-KE" | "sw-RW" | "sw-TZ" | "sw-UG" | "ta-IN" | "te-IN" | "th-TH" | "tl-PH" | "tr-TR" | "tt-RU" | "ug-CN" | "uk-UA" | "uz-UZ" | "vi-VN" | "wo-SN" | "zh-CN" | "zh-HK" | "zh-TW" | "zu-ZA";
                 };
             };
         };
@@ -7679,8 +7680,9 @@ export interface operations {
                     /**
                      * @description The language spoken, as a BCP-47 code with its region such as `en-US` or `de-DE`; `auto` (the default): the recorder's conversation language (docs/transcription.md maps each to a code), else automatic identification.
                      * @default auto
+                     * @enum {string}
                      */
-                    language?: string;
+                    language?: "auto" | "ab-GE" | "af-ZA" | "am-ET" | "ar-AE" | "ar-SA" | "ast-ES" | "az-AZ" | "ba-RU" | "be-BY" | "bg-BG" | "bn-IN" | "bs-BA" | "ca-ES" | "ckb-IQ" | "ckb-IR" | "cs-CZ" | "cy-GB" | "cy-WL" | "da-DK" | "de-CH" | "de-DE" | "el-GR" | "en-AB" | "en-AU" | "en-GB" | "en-IE" | "en-IN" | "en-NZ" | "en-US" | "en-WL" | "en-ZA" | "es-ES" | "es-MX" | "es-US" | "et-EE" | "et-ET" | "eu-ES" | "fa-AF" | "fa-IR" | "fi-FI" | "fr-CA" | "fr-FR" | "ga-IE" | "gd-GB" | "gl-ES" | "gu-IN" | "ha-NG" | "he-IL" | "hi-IN" | "hr-HR" | "ht-HT" | "hu-HU" | "hy-AM" | "id-ID" | "is-IS" | "it-IT" | "ja-JP" | "jv-ID" | "kab-DZ" | "ka-GE" | "kk-KZ" | "km-KH" | "kn-IN" | "ko-KR" | "ky-KG" | "lg-IN" | "lt-LT" | "lv-LV" | "mhr-RU" | "mi-NZ" | "mk-MK" | "ml-IN" | "mn-MN" | "mr-IN" | "ms-MY" | "mt-MT" | "my-MM" | "ne-NP" | "nl-NL" | "no-NO" | "or-IN" | "pa-IN" | "pl-PL" | "ps-AF" | "pt-BR" | "pt-PT" | "ro-RO" | "ru-RU" | "rw-RW" | "si-LK" | "sk-SK" | "sl-SI" | "so-SO" | "sq-AL" | "sr-RS" | "su-ID" | "sv-SE" | "sw-BI" | "sw-KE" | "sw-RW" | "sw-TZ" | "sw-UG" | "ta-IN" | "te-IN" | "th-TH" | "tl-PH" | "tr-TR" | "tt-RU" | "ug-CN" | "uk-UA" | "uz-UZ" | "vi-VN" | "wo-SN" | "zh-CN" | "zh-HK" | "zh-TW" | "zu-ZA";
                 };
             };
         };

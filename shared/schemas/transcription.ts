@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { AUTO_LANGUAGE, TRANSCRIBE_LANGUAGE_CODES } from '../core/transcription-languages';
 import { integerParam } from './validation';
 
 // Local, as recordings.ts has it: a route's bundle carries its request schemas' module alone, not the envelopes.
@@ -8,12 +9,10 @@ const described = <S extends v.GenericSchema>(schema: S, description: string) =>
 
 /**
  * A BCP-47 language code of a transcription language (language and region, such as `en-US` or
- * `pt-BR`), or `auto`: the recorder's conversation language, else automatic identification.
+ * `pt-BR`) that Amazon Transcribe knows, or `auto`: the recorder's conversation language, else
+ * automatic identification. Any other code is a 400, never a job Transcribe refuses.
  */
-const TranscriptionLanguage = v.pipe(
-  v.string('must be a string'),
-  v.regex(/^(auto|[a-z]{2,3}-[A-Z]{2})$/, 'must be a language code such as en-US, or auto'),
-);
+const TranscriptionLanguage = v.picklist([AUTO_LANGUAGE, ...TRANSCRIBE_LANGUAGE_CODES], 'must be a language code Amazon Transcribe knows, such as en-US, or auto');
 
 /** Body of Transcribe recording (both hosts): optional, and so is its one field. */
 export const TranscribeBody = v.optional(

@@ -1,12 +1,9 @@
 import { LanguageCode } from '@aws-sdk/client-transcribe';
 import { CONVERSATION_LANGUAGES } from '../../shared/core/settings-catalog';
-import {
-  canonicalLanguageCode,
-  isTranscriptionLanguage,
-  TRANSCRIBE_LANGUAGE_CODES,
-  TRANSCRIPTION_LANGUAGE_CODES,
-  transcriptionLanguageFor,
-} from '../../shared/transcription/languages';
+import * as v from 'valibot';
+import { canonicalLanguageCode, TRANSCRIBE_LANGUAGE_CODES } from '../../shared/core/transcription-languages';
+import { TranscribeBody } from '../../shared/schemas/transcription';
+import { TRANSCRIPTION_LANGUAGE_CODES, transcriptionLanguageFor } from '../../shared/transcription/languages';
 
 describe('Transcription languages', () => {
   it("lists exactly the Transcribe SDK's batch language codes (the copy follows the pinned client)", () => {
@@ -19,14 +16,18 @@ describe('Transcription languages', () => {
     expect(TRANSCRIPTION_LANGUAGE_CODES).toMatchObject({ English: 'en-US', German: 'de-DE', French: 'fr-FR', 'Chinese (Simplified)': 'zh-CN' });
   });
 
-  it("reads requested codes in any case, as BCP-47 allows, and knows `auto`", () => {
+  it("reads requested codes in any case, as BCP-47 allows", () => {
     expect(canonicalLanguageCode('en-us')).toBe('en-US');
     expect(canonicalLanguageCode(' DE-de ')).toBe('de-DE');
     expect(canonicalLanguageCode('ckb-iq')).toBe('ckb-IQ');
     expect(canonicalLanguageCode('en')).toBeUndefined();
     expect(canonicalLanguageCode('xx-XX')).toBeUndefined();
-    expect(['auto', 'AUTO', 'en-US', 'pt-pt'].map(isTranscriptionLanguage)).toEqual([true, true, true, true]);
-    expect(['', 'english', 'en_US', 'en-US-x'].map(isTranscriptionLanguage)).toEqual([false, false, false, false]);
+  });
+
+  it('Transcribe recording accepts `auto` and the codes Transcribe knows, and refuses any other with a 400 before a job is asked for', () => {
+    for (const language of ['auto', 'en-US', 'ckb-IQ', 'pt-PT']) expect(v.safeParse(TranscribeBody, { language }).success).toBe(true);
+    for (const language of ['da-AA', 'xx-XX', 'en', 'english', 'en_US', 'en-US-x', '']) expect(v.safeParse(TranscribeBody, { language }).success).toBe(false);
+    expect(v.parse(TranscribeBody, undefined)).toEqual({ language: 'auto' });
   });
 
   it("takes the request's code first, then the member's language, then identification", () => {
