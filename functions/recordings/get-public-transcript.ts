@@ -2,10 +2,10 @@ import { exportTranscript } from '../../shared/domain/transcription/transcript-e
 import { apiHandler } from '../../shared/http/api-handler';
 import { transcriptFileResponse } from '../../shared/http/responses';
 import { getPublicTranscriptRoute } from '../../shared/routes/public-recordings/get-public-transcript';
-import { transcriptionQueueDeps } from '../../shared/wiring/transcription-deps';
+import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** GET /api/v1/public/recordings/{recordingId}/transcript (a personal key: its member's own recordings) */
 export const handler = apiHandler(getPublicTranscriptRoute, async ({ caller, path, query }) => {
-  const file = await exportTranscript(transcriptionQueueDeps().db, caller, path.recordingId, query.format, query.download === 'true');
+  const file = await exportTranscript(transcriptionDeps().db, caller, path.recordingId, query.format, query.download === 'true');
   return transcriptFileResponse(file);
 });

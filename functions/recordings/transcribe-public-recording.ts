@@ -3,10 +3,10 @@ import { requestTranscription } from '../../shared/domain/transcription/queue-tr
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
 import { transcribePublicRecordingRoute } from '../../shared/routes/public-recordings/transcribe-public-recording';
-import { transcriptionQueueDeps } from '../../shared/wiring/transcription-deps';
+import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** POST /api/v1/public/recordings/{recordingId}/transcribe (a personal key: its member's own recordings) */
 export const handler = apiHandler(transcribePublicRecordingRoute, async ({ caller, path, body }) => {
-  const recording = await requestTranscription(transcriptionQueueDeps(), caller, path.recordingId, body);
+  const recording = await requestTranscription(transcriptionDeps(), caller, path.recordingId, body);
   return envelope(recordingView(recording, {}, []), undefined, 202);
 });

@@ -3,10 +3,10 @@ import { requestTranscription } from '../../shared/domain/transcription/queue-tr
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { transcribeRecordingRoute } from '../../shared/routes/recordings/transcribe-recording';
-import { transcriptionQueueDeps } from '../../shared/wiring/transcription-deps';
+import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** POST /api/v1/organization/{orgId}/recordings/{recordingId}/transcribe */
 export const handler = apiHandler(transcribeRecordingRoute, async ({ caller, path, body }) => {
-  const recording = await requestTranscription(transcriptionQueueDeps(), caller, path.recordingId, body);
+  const recording = await requestTranscription(transcriptionDeps(), caller, path.recordingId, body);
   return json(202, recordingView(recording, {}, []));
 });

@@ -2,7 +2,7 @@ import { transcriptionUsage } from '../../shared/domain/transcription/transcript
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { getUsageRoute } from '../../shared/routes/usage/get-usage';
-import { transcriptionQueueDeps } from '../../shared/wiring/transcription-deps';
+import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** GET /api/v1/organization/{orgId}/usage?month=YYYY-MM */
-export const handler = apiHandler(getUsageRoute, async ({ caller, query }) => json(200, await transcriptionUsage(transcriptionQueueDeps(), caller.orgId, query)));
+export const handler = apiHandler(getUsageRoute, async ({ caller, query }) => json(200, await transcriptionUsage(transcriptionDeps(), caller.orgId, query)));

@@ -14,8 +14,8 @@ import { transcriptionJobs } from '../transcription/transcribe-jobs';
 let queue: QueueDeps | undefined;
 let jobs: TranscriptionJobDeps | undefined;
 
-/** Queuing a transcription (Transcribe recording, the automatic transcription on upload): the table and the clock. */
-export function transcriptionQueueDeps(): QueueDeps {
+/** The table and the clock: queuing a transcription (Transcribe recording, the automatic transcription on upload), Get transcript and Get usage. */
+export function transcriptionDeps(): QueueDeps {
   return (queue ??= { db: table(), now: () => new Date() });
 }
 
