@@ -1,11 +1,11 @@
 import { resendInvite } from '../../shared/domain/invites/invites';
-import { apiHandler } from '../../shared/http/api-handler';
+import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { resendInviteRoute } from '../../shared/routes/invites/resend-invite';
 import { inviteDeps } from '../../shared/wiring/invite-deps';
 
 /** POST /api/v1/organization/{orgId}/invites/{inviteId}/resend */
-export const handler = apiHandler(resendInviteRoute, async ({ caller, path }) => {
+export const handler = keyedApiHandler(resendInviteRoute, async ({ caller, path }) => {
   await resendInvite(inviteDeps(), caller, path.inviteId);
   return json(200, { success: true });
 });

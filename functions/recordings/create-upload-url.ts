@@ -1,11 +1,11 @@
 import { createUpload } from '../../shared/domain/recordings/create-upload';
-import { apiHandler } from '../../shared/http/api-handler';
+import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { envelope } from '../../shared/http/responses';
 import { createUploadUrlRoute } from '../../shared/routes/public-recordings/create-upload-url';
 import { uploadDeps } from '../../shared/wiring/recording-deps';
 
 /** POST /api/v1/public/recordings/upload-url */
-export const handler = apiHandler(createUploadUrlRoute, async ({ caller, body }) => {
+export const handler = keyedApiHandler(createUploadUrlRoute, async ({ caller, body }) => {
   const upload = await createUpload(uploadDeps(), caller, body);
   return envelope(upload, undefined, 201);
 });

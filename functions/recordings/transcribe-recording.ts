@@ -1,12 +1,12 @@
 import { recordingView } from '../../shared/domain/recordings/recording-views';
 import { requestTranscription } from '../../shared/domain/transcription/queue-transcription';
-import { apiHandler } from '../../shared/http/api-handler';
+import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { transcribeRecordingRoute } from '../../shared/routes/recordings/transcribe-recording';
 import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** POST /api/v1/organization/{orgId}/recordings/{recordingId}/transcribe */
-export const handler = apiHandler(transcribeRecordingRoute, async ({ caller, path, body }) => {
+export const handler = keyedApiHandler(transcribeRecordingRoute, async ({ caller, path, body }) => {
   const recording = await requestTranscription(transcriptionDeps(), caller, path.recordingId, body);
   return json(202, recordingView(recording, {}, []));
 });

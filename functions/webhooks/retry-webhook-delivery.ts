@@ -1,10 +1,10 @@
 import { retryDelivery } from '../../shared/domain/webhooks/deliveries';
-import { apiHandler } from '../../shared/http/api-handler';
+import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { retryWebhookDeliveryRoute } from '../../shared/routes/webhooks/retry-webhook-delivery';
 import { deliveryDeps } from '../../shared/wiring/webhook-deps';
 
 /** POST /api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries/{deliveryId}/retry: 202, attempted as soon as the pipeline carries it. */
-export const handler = apiHandler(retryWebhookDeliveryRoute, async ({ caller, path }) =>
+export const handler = keyedApiHandler(retryWebhookDeliveryRoute, async ({ caller, path }) =>
   json(202, await retryDelivery(deliveryDeps(), caller.orgId, path.webhookId, path.deliveryId)),
 );

@@ -1,8 +1,8 @@
 import { rotateWebhookSecret } from '../../shared/domain/webhooks/webhooks';
-import { apiHandler } from '../../shared/http/api-handler';
+import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { rotateWebhookSecretRoute } from '../../shared/routes/webhooks/rotate-webhook-secret';
 import { webhookSecretDeps } from '../../shared/wiring/webhook-secret-deps';
 
 /** POST /api/v1/organization/{orgId}/webhooks/{webhookId}/rotate-secret: the answer carries the new secret, this once. */
-export const handler = apiHandler(rotateWebhookSecretRoute, async ({ caller, path }) => json(200, await rotateWebhookSecret(webhookSecretDeps(), caller.orgId, path.webhookId)));
+export const handler = keyedApiHandler(rotateWebhookSecretRoute, async ({ caller, path }) => json(200, await rotateWebhookSecret(webhookSecretDeps(), caller.orgId, path.webhookId)));

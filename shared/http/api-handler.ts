@@ -8,13 +8,11 @@ import { actorOf } from '../events/actor';
 import type { Actor } from '../schemas/event-catalog';
 import { withChangeContext } from '../storage/change-stamp';
 import { table } from '../storage/dynamo';
-import { idempotencyStore } from '../storage/idempotency-records';
 import { getOrganizationLimits } from '../storage/organizations';
 import { rateLimitCounters } from '../storage/rate-limit-counters';
-import type { HttpContext } from './http-context';
+import type { HttpContext, HttpMiddleware } from './http-context';
 import { httpHandler } from './http-handler';
 import { authorizationContext } from './middlewares/authorization-context';
-import { idempotency } from './middlewares/idempotency';
 import { jsonBodyParser } from './middlewares/json-body';
 import { routePolicy } from './middlewares/route-policy';
 import { routeRequest } from './middlewares/route-request';
@@ -48,13 +46,26 @@ export interface OrganizationRequest<R extends OrganizationRoute> extends ApiReq
 type Handle<Request> = (request: Request) => Promise<APIGatewayProxyResult>;
 
 /**
+ * Idempotency-Key for a keyed route (a POST behind the authorizer, docs/idempotency.md): the
+ * middleware of one route, given its name. Only the handlers of keyed routes pass it (through
+ * keyedApiHandler or keyedOrglessHandler, shared/http/keyed-handlers.ts), so that no other
+ * route's bundle carries the middleware and Powertools' idempotency utility.
+ */
+export type KeyedRequests = (routeName: string) => HttpMiddleware;
+
+export interface HandlerOptions {
+  /** Required by, and only accepted from, a route that takes Idempotency-Key. */
+  idempotency?: KeyedRequests;
+}
+
+/**
  * An authenticated organization route, from its definition (its route module's, the one the
  * handler imports): the shared HTTP stack, then the middlewares of an authenticated route (JSON
  * body when the route takes one, the authorizer's principal, the route's request schemas, the
  * route's access policy). A handler module is then just: call the domain, shape the response.
  */
-export function apiHandler<const R extends OrganizationRoute>(route: R, handle: Handle<OrganizationRequest<R>>) {
-  return authenticatedHandler(route, (context, request) => {
+export function apiHandler<const R extends OrganizationRoute>(route: R, handle: Handle<OrganizationRequest<R>>, options: HandlerOptions = {}) {
+  return authenticatedHandler(route, options, (context, request) => {
     const { caller } = context;
     if (!caller || !admits(route, caller)) throw new Error(`${route.name}: the route policy left no caller the route admits`);
     // Every write of the request is stamped with who made it and the request's correlation id: its events name them.
@@ -63,8 +74,8 @@ export function apiHandler<const R extends OrganizationRoute>(route: R, handle: 
 }
 
 /** An authenticated route that acts in no organization yet (accepting an invitation): a principal, no caller. */
-export function orglessHandler<const R extends OrglessRoute>(route: R, handle: Handle<ApiRequest<R>>) {
-  return authenticatedHandler(route, (_context, request) => {
+export function orglessHandler<const R extends OrglessRoute>(route: R, handle: Handle<ApiRequest<R>>, options: HandlerOptions = {}) {
+  return authenticatedHandler(route, options, (_context, request) => {
     // A user signing in for the first time has no user id yet: the domain names the actor once it has one.
     const principal: Principal = request.principal;
     const actor: Actor | null = principal.kind !== 'org_key' && principal.userId ? { kind: 'user', id: principal.userId } : null;
@@ -83,10 +94,10 @@ function tenantLimiter(): TenantLimiter {
   return limiter;
 }
 
-function authenticatedHandler<R extends AuthenticatedRoute>(route: R, handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>) {
+function authenticatedHandler<R extends AuthenticatedRoute>(route: R, options: HandlerOptions, handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>) {
   const takesBody = Boolean(route.request?.body);
   // Idempotency-Key comes after the policy and the rate limit: only an authorized, admitted caller reserves a key.
-  const keyed = takesIdempotencyKey(route) ? [idempotency(route.name, idempotencyStore)] : [];
+  const keyed = keyedMiddlewares(route, options);
   const rateLimit = countsAgainstRateLimits(route) ? tenantRateLimit(tenantLimiter) : undefined;
   return httpHandler(
     route,
@@ -109,6 +120,21 @@ function authenticatedHandler<R extends AuthenticatedRoute>(route: R, handle: (c
       ...keyed,
     ],
   );
+}
+
+/**
+ * The Idempotency-Key middleware of a keyed route. A keyed route whose handler did not pass it
+ * fails its cold start, loudly (every test that loads the handler fails): its keyed requests
+ * must never run unprotected. A route that takes no key refuses it: its bundle would carry the
+ * utility for nothing.
+ */
+function keyedMiddlewares(route: AuthenticatedRoute, { idempotency }: HandlerOptions): HttpMiddleware[] {
+  if (takesIdempotencyKey(route)) {
+    if (!idempotency) throw new Error(`${route.name} takes Idempotency-Key: its handler must be keyedApiHandler or keyedOrglessHandler (shared/http/keyed-handlers.ts)`);
+    return [idempotency(route.name)];
+  }
+  if (idempotency) throw new Error(`${route.name} takes no Idempotency-Key (only POST routes behind the authorizer do): use apiHandler or orglessHandler`);
+  return [];
 }
 
 /** Whether the route's access rule admits this credential kind (the policy already refused any other with 403). */
