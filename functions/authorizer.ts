@@ -38,7 +38,7 @@ export const handler = instrumented(async (event: APIGatewayTokenAuthorizerEvent
     policyDocument: apiWidePolicy('Allow', event.methodArn),
     context: principalToContext(principal),
   };
-});
+}, { function: 'authorizer' });
 
 function apiWidePolicy(effect: 'Allow' | 'Deny', methodArn: string): APIGatewayAuthorizerResult['policyDocument'] {
   return { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: apiWideArn(methodArn) }] };

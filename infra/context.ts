@@ -3,7 +3,8 @@ import type { Node } from 'constructs';
 import type { CustomDomainSettings } from './constructs/custom-domain';
 import { DEPLOYMENT_LOGICAL_ID } from './constructs/upgrade';
 import { STACK_DEFAULTS, type VoiceOrgStackProps } from './stack';
-import { parseConfig } from '../shared/config';
+import { parseConfig, TRACING_MODES, type TracingMode } from '../shared/config';
+import type { TracingSettings } from './constructs/functions';
 import { RATE_LIMIT_BOUNDS } from '../shared/core/rate-limits';
 
 /** The limits the functions use when the context sets none (shared/config.ts). */
@@ -40,6 +41,8 @@ export const CONTEXT_KEYS = [
   'certificateArn',
   'basePath',
   'detachRoutesKeepingDeployment',
+  'tracing',
+  'adotLayerArn',
 ] as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -119,6 +122,8 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
     throw new Error(`Context detachRoutesKeepingDeployment must be the logical id of the deployed stack's AWS::ApiGateway::Deployment (ApiDeployment followed by 40 hex digits), not ${JSON.stringify(keptDeployment)}.`);
   }
 
+  const tracing = tracingFromContext(text);
+
   return {
     stackName: `VoiceOrgApi-${stage}`,
     props: {
@@ -140,8 +145,27 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
       cognitoPasswordAuth: passwordAuth || undefined,
       customDomain: customDomainFromContext(text),
       detachRoutesKeepingDeployment: keptDeployment,
+      tracing,
     },
   };
+}
+
+/** The tracing context keys: a mode (default `lambda`), and the ADOT layer's ARN, which `opentelemetry` needs and no other mode takes. */
+function tracingFromContext(text: (name: ContextKey) => string | undefined): TracingSettings | undefined {
+  const mode = text('tracing');
+  const adotLayerArn = text('adotLayerArn');
+  if (mode !== undefined && !TRACING_MODES.includes(mode as TracingMode)) {
+    throw new Error(`Context tracing must be one of ${TRACING_MODES.join(', ')} (docs/observability.md), not ${JSON.stringify(mode)}.`);
+  }
+  if (mode === 'opentelemetry') {
+    if (!adotLayerArn) throw new Error('Context tracing=opentelemetry needs adotLayerArn: the ARN of the AWS Distro for OpenTelemetry Lambda layer for Node.js (arm64) in the stack\'s region.');
+    if (!/^arn:aws[\w-]*:lambda:[\w-]+:\d{12}:layer:[\w-]+:\d+$/.test(adotLayerArn)) {
+      throw new Error(`Context adotLayerArn must be a Lambda layer version ARN (arn:aws:lambda:<region>:<account>:layer:<name>:<version>), not ${JSON.stringify(adotLayerArn)}.`);
+    }
+    return { mode, adotLayerArn };
+  }
+  if (adotLayerArn !== undefined) throw new Error('Context adotLayerArn is the layer of tracing=opentelemetry: leave it out with another tracing mode.');
+  return mode === undefined ? undefined : { mode: mode as Exclude<TracingMode, 'opentelemetry'> };
 }
 
 /** The custom domain context keys: a domain name and its ACM certificate go together; a base path needs both. */

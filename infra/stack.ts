@@ -12,7 +12,7 @@ import { addApi } from './constructs/api';
 import { addDataStore } from './constructs/data';
 import { addCustomDomain, type CustomDomainSettings } from './constructs/custom-domain';
 import { addEventBus, addEventPipeline } from './constructs/events';
-import { addFunctions, type FunctionsProps } from './constructs/functions';
+import { addFunctions, type FunctionsProps, type TracingSettings } from './constructs/functions';
 import { addIdentity, addTokenAuthorizer, type IdTokenIssuer } from './constructs/identity';
 import { mailSender, type MailSettings } from './constructs/mail';
 import { addMonitoring, type AlarmThresholds } from './constructs/observability';
@@ -60,6 +60,12 @@ export interface VoiceOrgStackProps extends StackProps {
    * all in the root stack, and the stage keeps serving that deployment (infra/constructs/upgrade.ts).
    */
   detachRoutesKeepingDeployment?: string;
+  /**
+   * How requests are traced (docs/observability.md; default `lambda`): Lambda's active tracing
+   * and one subsegment per invocation, no tracing SDK in the bundles; `opentelemetry`, the ADOT
+   * Lambda layer (its ARN, `adotLayerArn`) with a span per AWS SDK call; or `off`.
+   */
+  tracing?: TracingSettings;
 }
 
 /** What the stack uses when its props (or the app's context) leave a setting out. */
@@ -67,6 +73,7 @@ export const STACK_DEFAULTS = {
   stage: 'prod',
   throttle: { rateLimit: 50, burstLimit: 100 },
   logRetention: logs.RetentionDays.ONE_MONTH,
+  tracing: { mode: 'lambda' } as TracingSettings,
 } as const;
 
 /**
@@ -107,6 +114,7 @@ export class VoiceOrgStack extends Stack {
       stage: props.stage,
       retention: { trashRetentionDays: props.trashRetentionDays, auditRetentionDays: props.auditRetentionDays },
       tenantLimits: props.tenantLimits,
+      tracing: props.tracing ?? STACK_DEFAULTS.tracing,
     };
     const areas = listRouteAreas();
     const placement = placePaths(areas);
@@ -130,6 +138,7 @@ export class VoiceOrgStack extends Stack {
       stage: props.stage,
       throttle: props.throttle ?? STACK_DEFAULTS.throttle,
       logRetention,
+      tracing: (props.tracing ?? STACK_DEFAULTS.tracing).mode !== 'off',
       routes: { endpoints: areas.filter((area) => area.inRoot).flatMap((area) => area.endpoints), authorizer, functionFor },
       rootPaths: placement.rootPaths,
     });

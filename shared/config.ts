@@ -7,6 +7,10 @@ import { RATE_LIMIT_BOUNDS, type OrganizationLimits } from './core/rate-limits';
  * local runtime both provide these variables, and a missing or malformed one fails
  * the cold start loudly instead of failing a request later.
  */
+/** The tracing modes of the stack (CDK context `tracing`) and of its functions (TRACING). */
+export const TRACING_MODES = ['lambda', 'opentelemetry', 'off'] as const;
+export type TracingMode = (typeof TRACING_MODES)[number];
+
 /** A whole number written in an environment variable, within bounds. */
 function wholeNumberText({ min, max }: { min: number; max: number }) {
   return v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
@@ -85,6 +89,12 @@ const ConfigSchema = v.object({
   TRANSCRIBE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /** The stack's stage (prod, staging…): the `stage` dimension of the business metrics. Absent locally. */
   STAGE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _'))),
+  /**
+   * The stack's tracing mode (CDK context `tracing`, docs/observability.md): `lambda` has each
+   * sampled invocation send its subsegment to the X-Ray daemon (shared/observability/invocation-trace.ts);
+   * `opentelemetry` (the ADOT layer traces) and `off` send none. Absent locally: none.
+   */
+  TRACING: v.optional(v.picklist(TRACING_MODES, `must be one of ${TRACING_MODES.join(', ')}`)),
 });
 
 /** The environment variables a function reads: the only ones the CDK stack may set (besides the Node.js runtime's NODE_OPTIONS). */
@@ -185,4 +195,25 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/**
+ * What the invocation subsegment needs (shared/observability/invocation-trace.ts), read apart
+ * from `config()` so that a function that parses no config (health) does not parse it for this:
+ * whether this function sends subsegments (TRACING=lambda), and the X-Ray daemon's address, which
+ * Lambda sets (AWS_XRAY_DAEMON_ADDRESS) on a function with active tracing. Two variables, read
+ * at each invocation's start.
+ */
+export function tracingSettings(): { subsegments: boolean; daemonAddress?: string } {
+  return { subsegments: process.env.TRACING === 'lambda', daemonAddress: process.env.AWS_XRAY_DAEMON_ADDRESS };
+}
+
+/**
+ * The current invocation's X-Ray trace header: not configuration, Lambda's runtime sets it for
+ * each invocation (in its invoke store on runtimes that run invocations side by side, else in
+ * _X_AMZN_TRACE_ID), so it is read on every call.
+ */
+export function invocationTraceHeader(): string | undefined {
+  const store = (globalThis as { awslambda?: { InvokeStore?: { getXRayTraceId?: () => string | undefined } } }).awslambda?.InvokeStore;
+  return store?.getXRayTraceId?.() ?? process.env._X_AMZN_TRACE_ID;
 }

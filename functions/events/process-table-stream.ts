@@ -7,4 +7,4 @@ import { instrumented } from '../../shared/observability/instrumentation';
 export const handler = instrumented(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const { batchItemFailures } = await processStreamRecords(event.Records, eventPublisher());
   return { batchItemFailures };
-});
+}, { function: 'processTableStream' });

@@ -8,4 +8,4 @@ import { transcriptionJobDeps } from '../../shared/wiring/transcription-deps';
 export const handler = instrumented(async () => {
   const summary = await withChangeContext({ actor: null, correlationId: null }, () => sweepTranscriptions(transcriptionJobDeps()));
   logger.info('transcriptions swept', summary);
-});
+}, { function: 'sweepTranscriptions' });

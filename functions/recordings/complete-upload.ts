@@ -30,4 +30,4 @@ export const handler = instrumented(async (event: S3Event): Promise<void> => {
     else logger.info('upload event', fields);
     if (outcome === 'uploaded') countMetric('UploadsCompleted');
   }
-});
+}, { function: 'completeUpload' });

@@ -43,6 +43,8 @@ export interface ApiProps {
   stage: string;
   throttle: { rateLimit: number; burstLimit: number };
   logRetention: logs.RetentionDays;
+  /** Whether API Gateway traces the stage with X-Ray (every tracing mode but `off`). */
+  tracing: boolean;
   /** The routes the root stack serves itself (the root areas of infra/route-areas.ts: /health), and where their functions are. */
   routes: RouteProps;
   /**
@@ -92,8 +94,8 @@ export function addApi(stack: Stack, props: ApiProps): apigateway.RestApi {
       // Execution logs of failures only, never request or response bodies (they carry tokens and profiles).
       loggingLevel: apigateway.MethodLoggingLevel.ERROR,
       dataTraceEnabled: false,
-      // X-Ray traces each request through the gateway, the authorizer and the handler (docs/observability.md).
-      tracingEnabled: true,
+      // X-Ray traces each request through the gateway, the authorizer and the handler (docs/observability.md), unless tracing is off.
+      tracingEnabled: props.tracing,
     },
   });
   // API Gateway publishes no metric of its 429s (stage or account throttling): the access log counts them. Its own

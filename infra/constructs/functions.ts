@@ -4,7 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type { ConfigVariable } from '../../shared/config';
+import type { ConfigVariable, TracingMode } from '../../shared/config';
 import type { FunctionPermissions, TranscribeAction } from '../../shared/function-permissions';
 import type { FunctionDefinition } from '../function-list';
 import { acknowledge } from './acknowledge';
@@ -41,11 +41,26 @@ export const BUNDLE_SETTINGS = {
   ].join(' '),
 } as const;
 
+/**
+ * How the functions are traced (CDK context `tracing`, docs/observability.md):
+ * - `lambda`: Lambda's active tracing (a segment per invocation, joined to API Gateway's trace)
+ *   and one subsegment per invocation sent by the handler itself to the X-Ray daemon
+ *   (TRACING=lambda, shared/observability/invocation-trace.ts); no tracing SDK in the bundles.
+ * - `opentelemetry`: active tracing and the AWS Distro for OpenTelemetry Lambda layer
+ *   (`adotLayerArn`, started by AWS_LAMBDA_EXEC_WRAPPER), which instruments the AWS SDK from
+ *   outside the bundle: a span per AWS call. The functions' own subsegment is off.
+ * - `off`: no tracing (Lambda passes a caller's trace header through, records nothing).
+ */
+export type TracingSettings = { mode: Exclude<TracingMode, 'opentelemetry'> } | { mode: 'opentelemetry'; adotLayerArn: string };
+
+/** The ADOT Lambda layer's wrapper script, which loads OpenTelemetry before the handler (aws-otel.github.io, Lambda, JavaScript). */
+export const ADOT_EXEC_WRAPPER = '/opt/otel-handler';
+
 /** A function's timeout when its manifest entry sets none (FunctionDefinition.timeoutSeconds). */
 const DEFAULT_FUNCTION_TIMEOUT = Duration.seconds(10);
 
 /** A function's environment: variables of the config schema (shared/config.ts) only, plus the Node.js runtime's options. */
-type FunctionEnvironment = Partial<Record<ConfigVariable, string>> & { NODE_OPTIONS: string };
+type FunctionEnvironment = Partial<Record<ConfigVariable, string>> & { NODE_OPTIONS: string; AWS_LAMBDA_EXEC_WRAPPER?: string };
 
 export interface FunctionsProps {
   data: DataStore;
@@ -66,6 +81,8 @@ export interface FunctionsProps {
    * that count requests. Left out, each uses the config's default (shared/config.ts).
    */
   tenantLimits?: { rate?: number; burst?: number; dailyQuota?: number };
+  /** How the functions are traced (default `lambda`). */
+  tracing?: TracingSettings;
 }
 
 /** Functions built from handler modules, by module. */
@@ -80,12 +97,13 @@ export type FunctionsByHandler = ReadonlyMap<string, NodejsFunction>;
  * (TABLE_NAME → TableName; infra/constructs/route-stack.ts).
  */
 export function addFunctions(stack: Stack, props: FunctionsProps, definitions: readonly FunctionDefinition[]): FunctionsByHandler {
-  const { data, recordings, mail, eventBus, identity, logRetention, stage, retention = {}, tenantLimits = {} } = props;
+  const { data, recordings, mail, eventBus, identity, logRetention, stage, retention = {}, tenantLimits = {}, tracing = { mode: 'lambda' } } = props;
   // Stack-wide settings, set on every function: one that reads them without them would silently use the default.
   const settings: Partial<Record<ConfigVariable, string>> = {
     ...(stage === undefined ? {} : { STAGE: stage }),
     ...(retention.trashRetentionDays === undefined ? {} : { TRASH_RETENTION_DAYS: String(retention.trashRetentionDays) }),
     ...(retention.auditRetentionDays === undefined ? {} : { AUDIT_RETENTION_DAYS: String(retention.auditRetentionDays) }),
+    TRACING: tracing.mode,
   };
   const limitSettings: Partial<Record<ConfigVariable, string>> = {
     ...(tenantLimits.rate === undefined ? {} : { RATE_LIMIT_DEFAULT_RATE: String(tenantLimits.rate) }),
@@ -120,7 +138,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.queue?.length && kind !== 'consumer') throw new Error(`${handler} asks for queue permissions, which only an event consumer (on its own queue) can have.`);
     const environment = inStack(stack, { ...environmentFor(permissions), ...(kind === 'authorizer' ? identity.authorizerEnvironment : {}) });
     const timeout = timeoutSeconds === undefined ? DEFAULT_FUNCTION_TIMEOUT : Duration.seconds(timeoutSeconds);
-    const { fn, role } = createFunction(stack, handler, { logRetention, environment, timeout });
+    const { fn, role } = createFunction(stack, handler, { logRetention, environment, timeout, tracing });
     grant(role, permissions);
     return fn;
   };
@@ -154,14 +172,15 @@ function grantTranscribeJobs(stack: Stack, role: iam.IRole, actions: readonly Tr
 /**
  * A handler module bundled alone as an ES module (BUNDLE_SETTINGS): minified, tree-shaken, with source maps. It logs to a log
  * group of its own, and its role may write to that log group only (no AWS managed policy).
- * X-Ray active tracing samples its invocations (Powertools Tracer, shared/observability/tracer.ts).
+ * X-Ray active tracing samples its invocations unless tracing is off (TracingSettings); with
+ * `opentelemetry`, the ADOT layer wraps the handler.
  * The ids (UsersListUsersFunction, …Role, …Logs) are at the stack's scope: they make the
  * logical ids that deployed stacks and `sam local invoke` know.
  */
 function createFunction(
   stack: Stack,
   handlerModule: string,
-  { logRetention, environment, timeout }: { logRetention: logs.RetentionDays; environment: FunctionEnvironment; timeout: Duration },
+  { logRetention, environment, timeout, tracing }: { logRetention: logs.RetentionDays; environment: FunctionEnvironment; timeout: Duration; tracing: TracingSettings },
 ): { fn: NodejsFunction; role: iam.Role } {
   const id = handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
   const logGroup = new logs.LogGroup(stack, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
@@ -174,8 +193,9 @@ function createFunction(
     architecture: lambda.Architecture.ARM_64,
     memorySize: 512,
     timeout,
-    tracing: lambda.Tracing.ACTIVE,
-    environment,
+    tracing: tracing.mode === 'off' ? lambda.Tracing.DISABLED : lambda.Tracing.ACTIVE,
+    environment: tracing.mode === 'opentelemetry' ? { ...environment, AWS_LAMBDA_EXEC_WRAPPER: ADOT_EXEC_WRAPPER } : environment,
+    layers: tracing.mode === 'opentelemetry' ? [lambda.LayerVersion.fromLayerVersionArn(stack, `${id}AdotLayer`, tracing.adotLayerArn)] : undefined,
     role,
     projectRoot: repoRoot,
     depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
@@ -193,11 +213,14 @@ function createFunction(
       commandHooks: referenceFileHooks(handlerModule),
     },
   });
-  acknowledge(
-    role,
-    'AwsSolutions-IAM5[Resource::*]',
-    'Active tracing lets the function send its trace segments: xray:PutTraceSegments and xray:PutTelemetryRecords have no resource-level permissions in IAM, so CDK grants them on * (and nothing else on *).',
-  );
+  // Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, which IAM only grants on *.
+  if (tracing.mode !== 'off') {
+    acknowledge(
+      role,
+      'AwsSolutions-IAM5[Resource::*]',
+      'Active tracing lets the function send its trace segments: xray:PutTraceSegments and xray:PutTelemetryRecords have no resource-level permissions in IAM, so CDK grants them on * (and nothing else on *).',
+    );
+  }
   acknowledge(
     fn,
     'AwsSolutions-L1',

@@ -43,5 +43,5 @@ export function transcribeJobConsumer(handle: (change: JobStateChange) => Promis
     const failed: string[] = [];
     for (const record of event.Records) if (!(await handleRecord(record))) failed.push(record.messageId);
     return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-  });
+  }, { consumer: 'transcriptionFinish' });
 }

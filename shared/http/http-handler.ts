@@ -12,7 +12,8 @@ import { errorResponse } from './middlewares/error-response';
 type Handle = (event: APIGatewayProxyEvent, context: HttpContext) => Promise<APIGatewayProxyResult>;
 
 /**
- * The middy stack every HTTP function shares, in order: the X-Ray subsegment and the flush
+ * The middy stack every HTTP function shares, in order: the X-Ray subsegment (named after the
+ * route) and the flush
  * of the business metrics (shared/observability/instrumentation.ts), the Lambda context and the
  * request's correlation id in every log line, the CORS headers, the route's own
  * `middlewares` (body parsing, authorization context, validation, policy), and last the one
@@ -21,7 +22,7 @@ type Handle = (event: APIGatewayProxyEvent, context: HttpContext) => Promise<API
  */
 export function httpHandler(route: Pick<RouteDefinition, 'name'>, handle: Handle, middlewares: HttpMiddleware[] = []) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>()
-    .use(instrumentation())
+    .use(instrumentation({ route: route.name }))
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(correlationId(route.name))
     .use(corsHeaders())

@@ -1,24 +1,39 @@
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
-import type { Context } from 'aws-lambda';
+import type { APIGatewayProxyResult, Context } from 'aws-lambda';
+import { endInvocationTrace, startInvocationTrace, type TraceName } from './invocation-trace';
 import { flushMetrics } from './metrics';
-import { tracer } from './tracer';
 
 /**
- * The middlewares every function runs outermost, in this order: the handler's X-Ray
- * subsegment (cold start and service annotations; never the response as metadata: responses
- * carry key secrets and profiles), then the publication of the business metrics it counted.
+ * The invocation's X-Ray subsegment (shared/observability/invocation-trace.ts): opened first,
+ * closed and sent last, so it spans the whole handler. It records the outcome (an HTTP status,
+ * or that the handler threw), never the response: responses carry key secrets and profiles.
+ * `name` is the route or consumer; left out, the function's own name (from the Lambda context).
  */
-export function instrumentation(): MiddlewareObj[] {
-  return [captureLambdaHandler(tracer, { captureResponse: false }), flushMetrics()];
+function traceInvocation(name: TraceName | undefined): MiddlewareObj<unknown, unknown, Error, Context> {
+  return {
+    before: ({ context }) => startInvocationTrace(name ?? { function: context?.functionName || 'handler' }),
+    after: ({ response }) => endInvocationTrace({ status: (response as Partial<APIGatewayProxyResult> | undefined)?.statusCode }),
+    onError: () => endInvocationTrace({ threw: true }),
+  };
+}
+
+/**
+ * The middlewares every function runs outermost, in this order: the invocation's subsegment,
+ * then the publication of the business metrics it counted.
+ */
+export function instrumentation(name?: TraceName): MiddlewareObj[] {
+  return [traceInvocation(name) as MiddlewareObj, flushMetrics()];
 }
 
 /** A Lambda handler as the runtime calls it; the local runtime and tests may leave the context out. */
 export type LambdaHandler<Event, Result> = (event: Event, context?: Context) => Promise<Result>;
 
-/** A handler that is not an HTTP route (the authorizer, the event handlers), wrapped in {@link instrumentation}. */
-export function instrumented<Event, Result>(handle: (event: Event) => Promise<Result>): LambdaHandler<Event, Result> {
-  const wrapped = middy<Event, Result, Error, Context>().use(instrumentation()).handler(handle);
-  // Without a context middy uses an empty object (its own default): nothing here reads one outside Lambda, where the tracer is off.
+/**
+ * A handler that is not an HTTP route (the authorizer, the event handlers), wrapped in
+ * {@link instrumentation}; `name` names its subsegment (a consumer's name…), else the function's.
+ */
+export function instrumented<Event, Result>(handle: (event: Event) => Promise<Result>, name?: TraceName): LambdaHandler<Event, Result> {
+  const wrapped = middy<Event, Result, Error, Context>().use(instrumentation(name)).handler(handle);
+  // Without a context middy uses an empty object (its own default).
   return (event, context) => wrapped(event, context ?? ({} as Context));
 }

@@ -1,15 +1,12 @@
-import { Tracer } from '@aws-lambda-powertools/tracer';
-import { SERVICE_NAME } from './metric-names';
-
 /**
- * The process's X-Ray tracer. Powertools turns it off outside Lambda (no AWS_EXECUTION_ENV:
- * `npm start`, jest, the CLI; and under `sam local`), where every call below does nothing.
- * Outgoing HTTP is not traced globally: the AWS clients are traced one by one ({@link traced}),
- * and a webhook endpoint's URL, which may carry its owner's secrets, is kept out of traces.
+ * Where each AWS SDK client is created, it is passed through `traced` (the DynamoDB, KMS, S3,
+ * SES, SQS, EventBridge and Transcribe clients): the hook of the tracing mode for per-call
+ * spans. No tracing SDK is bundled (issue 31): in the default `lambda` mode an invocation's
+ * trace has Lambda's segment and the handler's subsegment (invocation-trace.ts) and no
+ * subsegment per AWS call; in the `opentelemetry` mode the ADOT Lambda layer, outside the
+ * bundle, instruments the SDK itself. So `traced` returns the client unchanged: it costs
+ * nothing, and keeps one place to wrap clients should a mode ever need it.
  */
-export const tracer = new Tracer({ serviceName: SERVICE_NAME, captureHTTPsRequests: false });
-
-/** An AWS SDK v3 client whose calls appear as subsegments of the invocation's trace; the client itself, unchanged, outside Lambda. */
 export function traced<Client>(client: Client): Client {
-  return tracer.captureAWSv3Client(client);
+  return client;
 }

@@ -89,3 +89,24 @@ describe('stackPropsFromContext: deploy keys', () => {
     expect(() => propsOf(context)).toThrow(message);
   });
 });
+
+const ADOT_LAYER = 'arn:aws:lambda:eu-west-1:901920570463:layer:aws-otel-nodejs-arm64-ver-1-30-2:1';
+
+describe('stackPropsFromContext: tracing (issue 31)', () => {
+  it('reads the tracing mode, lambda by default (left to the stack), and the ADOT layer of opentelemetry', () => {
+    expect(propsOf({}).tracing).toBeUndefined();
+    expect(propsOf({ tracing: 'lambda' }).tracing).toEqual({ mode: 'lambda' });
+    expect(propsOf({ tracing: 'off' }).tracing).toEqual({ mode: 'off' });
+    expect(propsOf({ tracing: 'opentelemetry', adotLayerArn: ADOT_LAYER }).tracing).toEqual({ mode: 'opentelemetry', adotLayerArn: ADOT_LAYER });
+  });
+
+  it.each([
+    [{ tracing: 'xray' }, /tracing must be one of lambda, opentelemetry, off/],
+    [{ tracing: 'opentelemetry' }, /tracing=opentelemetry needs adotLayerArn/],
+    [{ tracing: 'opentelemetry', adotLayerArn: 'aws-otel-nodejs-arm64' }, /adotLayerArn must be a Lambda layer version ARN/],
+    [{ adotLayerArn: ADOT_LAYER }, /adotLayerArn is the layer of tracing=opentelemetry/],
+    [{ tracing: 'off', adotLayerArn: ADOT_LAYER }, /adotLayerArn is the layer of tracing=opentelemetry/],
+  ])('refuses %j', (context, message) => {
+    expect(() => propsOf(context)).toThrow(message);
+  });
+});

@@ -74,6 +74,13 @@ describe('observability of VoiceOrgStack (defaults)', () => {
       expect(stage.TracingEnabled).toBe(true);
     });
 
+    it('has every function send its invocation subsegment (TRACING=lambda), with no layer and no exec wrapper', () => {
+      for (const { handler } of listFunctions()) {
+        const { Environment, Layers } = resources[functionLogicalId(template, handler)].Properties;
+        expect({ handler, tracing: Environment.Variables.TRACING, wrapper: Environment.Variables.AWS_LAMBDA_EXEC_WRAPPER, layers: Layers }).toEqual({ handler, tracing: 'lambda', wrapper: undefined, layers: undefined });
+      }
+    });
+
     it('gives every function its stage, the dimension of its business metrics', () => {
       for (const { handler } of listFunctions()) {
         expect({ handler, stage: resources[functionLogicalId(template, handler)].Properties.Environment.Variables.STAGE }).toEqual({ handler, stage: 'test' });
@@ -323,5 +330,35 @@ describe('observability context keys', () => {
     [{ alarm5xxRatePercent: '150' }, /alarm5xxRatePercent must be/],
   ])('refuses %j', (context, message) => {
     expect(() => propsOf(context)).toThrow(message);
+  });
+});
+
+describe('tracing modes other than the default (context tracing, issue 31)', () => {
+  const ADOT_LAYER = 'arn:aws:lambda:eu-west-1:901920570463:layer:aws-otel-nodejs-arm64-ver-1-30-2:1';
+  const functionsOf = (template: Template) => listFunctions().map(({ handler }) => ({ handler, ...template.toJSON().Resources[functionLogicalId(template, handler)].Properties }));
+
+  it('opentelemetry: active tracing, the ADOT layer started by its exec wrapper on every function, and no subsegment of our own', () => {
+    const template = synth({ tracing: { mode: 'opentelemetry', adotLayerArn: ADOT_LAYER } });
+    for (const fn of functionsOf(template)) {
+      expect({ handler: fn.handler, tracing: fn.TracingConfig, layers: fn.Layers, wrapper: fn.Environment.Variables.AWS_LAMBDA_EXEC_WRAPPER, mode: fn.Environment.Variables.TRACING }).toEqual({
+        handler: fn.handler,
+        tracing: { Mode: 'Active' },
+        layers: [ADOT_LAYER],
+        wrapper: '/opt/otel-handler',
+        mode: 'opentelemetry',
+      });
+    }
+    expect(Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties.TracingEnabled).toBe(true);
+  });
+
+  it('off: no tracing of the functions or the stage, and no X-Ray grant', () => {
+    const template = synth({ tracing: { mode: 'off' } });
+    for (const fn of functionsOf(template)) {
+      expect({ handler: fn.handler, tracing: fn.TracingConfig, layers: fn.Layers, mode: fn.Environment.Variables.TRACING }).toEqual({ handler: fn.handler, tracing: undefined, layers: undefined, mode: 'off' });
+      const id = functionLogicalId(template, fn.handler);
+      const actions = functionStatements(template, id).flatMap((statement: Json) => [statement.Action].flat());
+      expect({ handler: fn.handler, xray: actions.filter((action: string) => action.startsWith('xray:')) }).toEqual({ handler: fn.handler, xray: [] });
+    }
+    expect(Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties.TracingEnabled).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +31,7 @@ import { AUTHORIZER } from '../../shared/auth/authorizer-function';
 import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR } from '../../shared/events/event-functions';
 import { listFunctions, listHandlers } from '../../infra/function-list';
 import { ROUTES, type RouteName } from '../../shared/routes/manifest';
+import { takesIdempotencyKey } from '../../shared/routes/route-definition';
 import type { FunctionPermissions } from '../../shared/function-permissions';
 import { keys } from '../../shared/storage/keys';
 import { idTokenFor, localDeployment } from '../support/api';
@@ -44,7 +46,10 @@ import { sampleEmailDomain, sampleIds, seedSampleData } from '../support/sample-
  * own, with the environment its template declares, pointed at the shared local deployment's emulators. Each is invoked with a
  * realistic event (the sample events of infra/sam, on data of its own, with the authorizer
  * context the real authorizer bundle gives real credentials) and must answer correctly.
- * Bundle sizes are printed; a bundle must carry no AWS client its function does not use.
+ * Bundle sizes are printed; a bundle must carry no AWS client its function does not use, no
+ * tracing SDK, and the idempotency utility only when its route takes Idempotency-Key. Each runs
+ * in the default tracing mode (`lambda`) with a sampled trace header and a UDP socket standing
+ * for the X-Ray daemon, which receives the subsegment of each invocation.
  */
 const STACK_NAME = 'VoiceOrgApi-artefacts';
 const repoRoot = path.resolve(__dirname, '../..');
@@ -276,8 +281,40 @@ function localEnvironment(fn: BundledFunction): Record<string, string> {
   // The Transcribe stand-in, for the functions that start or read jobs (the bucket's, all of them).
   if (env.BUCKET_NAME && runtime.transcribeEndpoint) env.TRANSCRIBE_ENDPOINT = runtime.transcribeEndpoint;
   if (env.SES_FROM_ADDRESS) env.SES_ENDPOINT = runtime.sesEndpoint;
+  // As Lambda sets them for a function with active tracing, on an invocation it sampled.
+  env.AWS_XRAY_DAEMON_ADDRESS = `127.0.0.1:${xrayDaemon.port}`;
+  env._X_AMZN_TRACE_ID = `Root=${TRACE_ROOT};Parent=${TRACE_PARENT};Sampled=1`;
   return env;
 }
+
+const TRACE_ROOT = '1-67a1b2c3-a0b1c2d3e4f5a6b7c8d9e0f1';
+const TRACE_PARENT = '7f3e2d1c0b0a0908';
+
+/** A UDP socket standing for the X-Ray daemon Lambda runs beside a traced function: keeps the datagrams it receives. */
+const xrayDaemon = {
+  socket: createSocket('udp4'),
+  port: 0,
+  received: [] as string[],
+  async start() {
+    this.socket.on('message', (message) => xrayDaemon.received.push(message.toString('utf8')));
+    await new Promise<void>((resolve) => this.socket.bind(0, '127.0.0.1', resolve));
+    this.port = (this.socket.address() as AddressInfo).port;
+  },
+  /** The documents received so far: each bundle awaits its datagram's send before answering, so a datagram sent now comes after them. */
+  async documents(): Promise<Record<string, any>[]> {
+    const sentinel = `sentinel ${Date.now()}`;
+    const arrived = new Promise<void>((resolve) => this.socket.on('message', (message) => message.toString('utf8') === sentinel && resolve()));
+    const sender = createSocket('udp4');
+    await new Promise<void>((resolve) => sender.send(sentinel, this.port, '127.0.0.1', () => resolve()));
+    sender.close();
+    await arrived;
+    return this.received.filter((text) => text !== sentinel).map((text) => {
+      const [header, document] = text.split('\n');
+      expect(JSON.parse(header!)).toEqual({ format: 'json', version: 1 });
+      return JSON.parse(document!);
+    });
+  },
+};
 
 /**
  * What runs a bundle in its own node process: it imports the bundle as the Lambda runtime
@@ -404,10 +441,14 @@ let setup: SampleSetup;
 let authorizerResults: Record<CredentialName, APIGatewayAuthorizerResult>;
 
 describe('each bundle, invoked with a realistic event against the emulators', () => {
-  afterAll(() => fakeEventBridge.stop());
+  afterAll(async () => {
+    xrayDaemon.socket.close();
+    await fakeEventBridge.stop();
+  });
 
   beforeAll(async () => {
     await fakeEventBridge.start();
+    await xrayDaemon.start();
     await seedSampleData(db, ids, { orgKey, personalKey });
     const idToken = await idTokenFor({ id: `${ids.orgId}_invitee`, email: ids.inviteeEmail });
     const ownerToken = await idTokenFor({ id: `${ids.orgId}_owner_subject`, email: ids.ownerEmail });
@@ -594,10 +635,38 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     await expect(bundleHandler(handler)(sample.event, lambdaContext(path.basename(handler)))).resolves.toEqual<SQSBatchResponse>({ batchItemFailures: [] });
   });
 
-  it('every bundle carries the X-Ray tracer, which stays off here (no AWS_EXECUTION_ENV) while the bundles answered above', () => {
-    expect(process.env.AWS_EXECUTION_ENV).toBeUndefined();
-    const without = functions.filter((fn) => !bundleSources(fn.bundleFile).packages.includes('@aws-lambda-powertools/tracer')).map((fn) => fn.handlerModule);
-    expect(without).toEqual([]);
+  it("each invocation sent its subsegment to the X-Ray daemon: under the trace header's parent, named after its route or consumer, with the correlation id and never a secret", async () => {
+    const documents = await xrayDaemon.documents();
+    expect(documents.length).toBeGreaterThan(listHandlers().length);
+    for (const document of documents) {
+      expect(document).toMatchObject({ type: 'subsegment', trace_id: TRACE_ROOT, parent_id: TRACE_PARENT, id: expect.stringMatching(/^[0-9a-f]{16}$/), annotations: { service: 'voice-org-api', cold_start: expect.any(Boolean) } });
+      // Only names, ids, flags and a status: no response, body, key or webhook secret, URL or email.
+      expect(Object.keys(document).sort()).toEqual(expect.arrayContaining(['annotations', 'end_time', 'id', 'name', 'parent_id', 'start_time', 'trace_id', 'type']));
+      expect(JSON.stringify(document)).not.toMatch(/pk_(org|user)_[0-9a-f]|whsec_|https?:\/\/|@/);
+    }
+    const routes = documents.filter((d) => d.annotations.route);
+    for (const [, routeName] of http) {
+      expect(routes.filter((d) => d.name === routeName).map((d) => d.annotations)).toContainEqual(expect.objectContaining({ route: routeName, correlation_id: `sample-${routeName}` }));
+    }
+    const consumers = new Set(documents.map((d) => d.annotations.consumer).filter(Boolean));
+    expect([...consumers].sort()).toEqual(expect.arrayContaining(Object.keys(EVENT_CONSUMERS).sort()));
+    expect(documents.filter((d) => d.annotations.function === 'authorizer').length).toBeGreaterThan(0);
+  });
+
+  it('no bundle carries a tracing SDK: neither Powertools Tracer nor the X-Ray SDK (aws-xray-sdk-core, cls-hooked)', () => {
+    const tracing = functions.map((fn) => ({ handler: fn.handlerModule, packages: bundleSources(fn.bundleFile).packages.filter((p) => /^(@aws-lambda-powertools\/tracer|aws-xray-sdk|cls-hooked)/.test(p)) }));
+    expect(tracing.filter((fn) => fn.packages.length > 0)).toEqual([]);
+    for (const fn of functions) expect({ handler: fn.handlerModule, xray: readFileSync(fn.bundleFile, 'utf8').includes('AWSXRay') }).toEqual({ handler: fn.handlerModule, xray: false });
+  });
+
+  it("carries the idempotency middleware and Powertools' idempotency utility in the bundles of the routes that take Idempotency-Key, and only there", () => {
+    const found = functions.map((fn) => {
+      const { own, packages } = bundleSources(fn.bundleFile);
+      return { handler: fn.handlerModule, middleware: own.includes('shared/http/middlewares/idempotency.ts'), utility: packages.includes('@aws-lambda-powertools/idempotency') };
+    });
+    const keyed = new Set(listHandlers().filter(({ routes }) => routes.some((name) => takesIdempotencyKey(ROUTES[name]))).map(({ handler }) => handler));
+    expect(keyed.size).toBeGreaterThan(0);
+    expect(found).toEqual(functions.map((fn) => ({ handler: fn.handlerModule, middleware: keyed.has(fn.handlerModule), utility: keyed.has(fn.handlerModule) })));
   });
 
   it('the bundles publish their business metrics as EMF lines: the namespace, the service and the stage of the template', () => {

@@ -6,15 +6,15 @@ import { json } from '../../shared/http/responses';
 import { instrumented } from '../../shared/observability/instrumentation';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/observability/metric-names';
 import { countMetric, createMetrics, publishMetrics } from '../../shared/observability/metrics';
-import { traced, tracer } from '../../shared/observability/tracer';
+import { traced } from '../../shared/observability/tracer';
 import { ROUTES } from '../../shared/routes/manifest';
 
 /**
  * Business metrics leave a function as one Embedded Metric Format line on stdout per invocation
  * that counted something (CloudWatch turns it into metrics), with the service's namespace and
  * the `service` and `stage` dimensions; an invocation that counted nothing prints nothing. Under
- * `npm start` (POWERTOOLS_DEV) nothing is printed. The tracer is off outside Lambda: clients are
- * left as they are and handlers run as without it.
+ * `npm start` (POWERTOOLS_DEV) nothing is printed. No tracing SDK wraps the clients (issue 31):
+ * `traced` leaves them as they are, and handlers run as without tracing outside Lambda.
  */
 
 // This file's functions: their config, with the stage their metrics are dimensioned by.
@@ -101,12 +101,11 @@ describe('business metrics (Powertools Metrics, EMF)', () => {
 });
 
 describe('tracing outside Lambda', () => {
-  it('is off: no AWS_EXECUTION_ENV here, as under npm start, the CLI and the artefact tests', () => {
-    expect(process.env.AWS_EXECUTION_ENV).toBeUndefined();
-    expect(tracer.isTracingEnabled()).toBe(false);
+  it('sends nothing without a tracing mode: no TRACING here, as under npm start, the CLI and the artefact tests', () => {
+    expect(process.env.TRACING).toBeUndefined();
   });
 
-  it('leaves an AWS client as it is', () => {
+  it('leaves an AWS client as it is: no tracing SDK wraps it', () => {
     const client = new DynamoDBClient({ region: 'eu-west-1' });
     const before = client.middlewareStack.identify();
     expect(traced(client)).toBe(client);

@@ -1,13 +1,14 @@
 import { logger } from '../../observability/logger';
-import { tracer } from '../../observability/tracer';
+import { annotateInvocation } from '../../observability/invocation-trace';
 import { correlationIdFrom, GATEWAY, headerValue } from '../gateway';
 import type { HttpMiddleware } from '../http-context';
 
 /**
  * Gives every request a correlation id: the client's `x-correlation-id` when it is a sane
  * token, else a new one. Powertools Logger puts it (and the route, and the API's request
- * id of the access log line) on every log line of the request, and X-Ray annotates the trace
- * with both (searchable: `annotation.correlation_id = "…"`); the response, error or not,
+ * id of the access log line) on every log line of the request, and the invocation's X-Ray
+ * subsegment, named after the route, is annotated with it (searchable:
+ * `annotation.correlation_id = "…"`); the response, error or not,
  * carries it back in `x-correlation-id`.
  */
 export function correlationId(routeName: string): HttpMiddleware {
@@ -16,8 +17,7 @@ export function correlationId(routeName: string): HttpMiddleware {
       context.correlationId = correlationIdFrom(headerValue(event.headers, GATEWAY.correlationHeader));
       logger.setCorrelationId(context.correlationId);
       logger.appendKeys({ route: routeName, api_request_id: event.requestContext?.requestId });
-      tracer.putAnnotation('route', routeName);
-      tracer.putAnnotation('correlation_id', context.correlationId);
+      annotateInvocation('correlation_id', context.correlationId);
     },
     after: (request) => {
       if (request.response) request.response.headers = { ...request.response.headers, [GATEWAY.correlationHeader]: request.context.correlationId };
