@@ -1,7 +1,7 @@
-import middy, { type MiddlewareObj } from '@middy/core';
+import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { endInvocationTrace, startInvocationTrace, type TraceName } from './invocation-trace';
-import { flushMetrics } from './metrics';
+import { flushMetrics, publishMetrics } from './metrics';
 
 /**
  * The invocation's X-Ray subsegment (shared/observability/invocation-trace.ts): opened first,
@@ -29,11 +29,24 @@ export function instrumentation(name?: TraceName): MiddlewareObj[] {
 export type LambdaHandler<Event, Result> = (event: Event, context?: Context) => Promise<Result>;
 
 /**
- * A handler that is not an HTTP route (the authorizer, the event handlers), wrapped in
- * {@link instrumentation}; `name` names its subsegment (a consumer's name…), else the function's.
+ * A handler that is not an HTTP route (the authorizer, the event handlers), wrapped as
+ * {@link instrumentation} wraps a route, without middy (the authorizer's bundle does without it):
+ * its subsegment around it, its metrics published after it, whether it answered or threw.
+ * `name` names its subsegment (a consumer's name…), else the function's.
  */
 export function instrumented<Event, Result>(handle: (event: Event) => Promise<Result>, name?: TraceName): LambdaHandler<Event, Result> {
-  const wrapped = middy<Event, Result, Error, Context>().use(instrumentation(name)).handler(handle);
-  // Without a context middy uses an empty object (its own default).
-  return (event, context) => wrapped(event, context ?? ({} as Context));
+  return async (event, context) => {
+    startInvocationTrace(name ?? { function: context?.functionName || 'handler' });
+    let result: Result;
+    try {
+      result = await handle(event);
+    } catch (error) {
+      publishMetrics();
+      await endInvocationTrace({ threw: true });
+      throw error;
+    }
+    publishMetrics();
+    await endInvocationTrace({});
+    return result;
+  };
 }
