@@ -175,9 +175,10 @@ function medianInvocations(runs: (() => FirstInvocation)[]): { load: number; fir
   for (let round = 0; round < SAMPLES; round += 1) runs.forEach((run, i) => samples[i].push(run()));
   return samples.map((values) => {
     const last = values.at(-1)!;
+    const finite = (numbers: number[]) => numbers.filter(Number.isFinite);
     return {
-      load: median(values.map((v) => v.load_cpu_ms)),
-      first: median(values.map((v) => v.first_cpu_ms)),
+      load: median(finite(values.map((v) => v.load_cpu_ms))),
+      first: median(finite(values.map((v) => v.first_cpu_ms))),
       answered: last.error ? `error: ${last.error.slice(0, 60)}` : last.status === undefined ? 'ok' : String(last.status),
     };
   });

@@ -40,8 +40,11 @@ try {
 }
 const used = process.cpuUsage(started);
 const ms = (u) => (u.user + u.system) / 1000;
-process.stdout.write('\\n' + JSON.stringify({ load_cpu_ms: ms(loaded), first_cpu_ms: ms(used), status: result?.statusCode, error, result: process.env.BENCH_KEEP_RESULT ? result : undefined }));
+process.stdout.write('\\n' + JSON.stringify({ load_cpu_ms: ms(loaded), first_cpu_ms: ms(used), status: result?.statusCode, error, result: process.env.BENCH_KEEP_RESULT ? result : undefined }), () => process.exit(0));
 `;
+
+/** Longer than any sample invocation takes on a busy machine. */
+const INVOCATION_TIMEOUT_MS = 60_000;
 
 export interface FirstInvocation {
   load_cpu_ms: number;
@@ -113,7 +116,9 @@ export async function startInvocationBench(authorizer: BundledFunction): Promise
 
   const invoke: InvocationBench['invoke'] = (file, environment, event, functionName, keepResult = false) => {
     const { getRemainingTimeInMillis, done, fail, succeed, ...context } = lambdaContext(functionName);
-    const out = execFileSync(process.execPath, ['--enable-source-maps', runner], {
+    let out: string;
+    try {
+      out = execFileSync(process.execPath, ['--enable-source-maps', runner], {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: os.tmpdir(),
@@ -126,7 +131,12 @@ export async function startInvocationBench(authorizer: BundledFunction): Promise
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       maxBuffer: 64 * 1024 * 1024,
-    });
+      // A handler that never settles (it would keep a cold start waiting in Lambda too) is reported, not waited on.
+      timeout: INVOCATION_TIMEOUT_MS,
+      });
+    } catch (error) {
+      return { load_cpu_ms: Number.NaN, first_cpu_ms: Number.NaN, error: `no answer: ${(error as Error).message.split('\n')[0]}` };
+    }
     return JSON.parse(out.trim().split('\n').pop()!) as FirstInvocation;
   };
 
