@@ -170,9 +170,11 @@ function medianLoads(files: { file: string; env: Record<string, string> }[]): nu
 }
 
 /** Median load and first-invocation CPU of each run, the samples of all runs interleaved; the last sample's answer. */
-function medianInvocations(runs: (() => FirstInvocation)[]): { load: number; first: number; answered: string }[] {
+async function medianInvocations(runs: (() => Promise<FirstInvocation>)[]): Promise<{ load: number; first: number; answered: string }[]> {
   const samples = runs.map(() => [] as FirstInvocation[]);
-  for (let round = 0; round < SAMPLES; round += 1) runs.forEach((run, i) => samples[i].push(run()));
+  for (let round = 0; round < SAMPLES; round += 1) {
+    for (const [i, run] of runs.entries()) samples[i].push(await run());
+  }
   return samples.map((values) => {
     const last = values.at(-1)!;
     const finite = (numbers: number[]) => numbers.filter(Number.isFinite);
@@ -272,7 +274,7 @@ async function measureBundles(): Promise<{ report: BundlesReport; rows: SummaryR
     try {
       console.log(`Measuring module load and first invocation, ${SAMPLES} samples each (load average ${loadAverageBefore.toFixed(2)})`);
       const bareEvent = { pathParameters: { orgId: 'org_bench' } };
-      measured = medianInvocations([
+      measured = await medianInvocations([
         () => invocations.invoke(bareEsm.file, invocations.bareEnvironment(), bareEvent, 'bare'),
         ...bundles.map((fn) => () => invocations.invoke(fn.bundleFile, fn.environment, invocations.sampleOf(fn.handlerModule).event, path.basename(fn.handlerModule))),
       ]);

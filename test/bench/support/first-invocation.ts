@@ -5,7 +5,8 @@
  * (DynamoDB Local, s3rver, the SES emulator), started as the integration tests' global setup
  * starts it. process.cpuUsage() gives the CPU of the import and of import + invocation.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,7 +58,7 @@ export interface FirstInvocation {
 /** A local deployment with sample data, and what a function's bundle needs to run against it. */
 export interface InvocationBench {
   /** One fresh-process import + invocation of a bundle with an event. */
-  invoke(file: string, environment: Record<string, unknown>, event: unknown, functionName: string, keepResult?: boolean): FirstInvocation;
+  invoke(file: string, environment: Record<string, unknown>, event: unknown, functionName: string, keepResult?: boolean): Promise<FirstInvocation>;
   /** The sample event of a function (infra/sam's, on this deployment's data). */
   sampleOf(handlerModule: string): SampleEvent;
   /** The environment a bare handler gets (its table, DynamoDB Local). */
@@ -114,26 +115,27 @@ export async function startInvocationBench(authorizer: BundledFunction): Promise
     return env;
   };
 
-  const invoke: InvocationBench['invoke'] = (file, environment, event, functionName, keepResult = false) => {
+  // Asynchronous, so that this process keeps answering the bundle's calls to the fake EventBridge meanwhile.
+  const run = promisify(execFile);
+  const invoke: InvocationBench['invoke'] = async (file, environment, event, functionName, keepResult = false) => {
     const { getRemainingTimeInMillis, done, fail, succeed, ...context } = lambdaContext(functionName);
     let out: string;
     try {
-      out = execFileSync(process.execPath, ['--enable-source-maps', runner], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: os.tmpdir(),
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        POWERTOOLS_METRICS_DISABLED: 'false',
-        ...localEnvironment(environment),
-        BENCH_INVOCATION: JSON.stringify({ file, event, context }),
-        ...(keepResult ? { BENCH_KEEP_RESULT: 'true' } : {}),
-      },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      maxBuffer: 64 * 1024 * 1024,
-      // A handler that never settles (it would keep a cold start waiting in Lambda too) is reported, not waited on.
-      timeout: INVOCATION_TIMEOUT_MS,
-      });
+      ({ stdout: out } = await run(process.execPath, ['--enable-source-maps', runner], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: os.tmpdir(),
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          POWERTOOLS_METRICS_DISABLED: 'false',
+          ...localEnvironment(environment),
+          BENCH_INVOCATION: JSON.stringify({ file, event, context }),
+          ...(keepResult ? { BENCH_KEEP_RESULT: 'true' } : {}),
+        },
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        // A handler that never settles (it would keep a cold start waiting in Lambda too) is reported, not waited on.
+        timeout: INVOCATION_TIMEOUT_MS,
+      }));
     } catch (error) {
       return { load_cpu_ms: Number.NaN, first_cpu_ms: Number.NaN, error: `no answer: ${(error as Error).message.split('\n')[0]}` };
     }
@@ -156,7 +158,7 @@ export async function startInvocationBench(authorizer: BundledFunction): Promise
   const credentials = {} as SampleSetup['credentials'];
   for (const name of Object.keys(bearer) as CredentialName[]) {
     const event = sampleAuthorizerEvent({ ...pending, credentials: { [name]: { authorization: bearer[name], principalId: '', context: {} } } as SampleSetup['credentials'] }, name);
-    const { result } = invoke(authorizer.bundleFile, authorizer.environment, event, 'authorizer', true);
+    const { result } = await invoke(authorizer.bundleFile, authorizer.environment, event, 'authorizer', true);
     const answer = result as APIGatewayAuthorizerResult;
     credentials[name] = { authorization: bearer[name], principalId: answer.principalId, context: answer.context as SampleSetup['credentials'][CredentialName]['context'] };
   }
