@@ -12,9 +12,14 @@ import { flushMetrics, publishMetrics } from './metrics';
 function traceInvocation(name: TraceName | undefined): MiddlewareObj<unknown, unknown, Error, Context> {
   return {
     before: ({ context }) => startInvocationTrace(name ?? { function: context?.functionName || 'handler' }),
-    after: ({ response }) => endInvocationTrace({ status: (response as Partial<APIGatewayProxyResult> | undefined)?.statusCode }),
-    onError: () => endInvocationTrace({ threw: true }),
+    after: ({ response }) => endInvocationTrace({ status: statusOf(response) }),
+    // An HTTP route's error was already answered (errorResponse's onError runs first): its status says what it was.
+    onError: ({ response }) => endInvocationTrace(statusOf(response) === undefined ? { threw: true } : { status: statusOf(response) }),
   };
+}
+
+function statusOf(response: unknown): number | undefined {
+  return (response as Partial<APIGatewayProxyResult> | null | undefined)?.statusCode;
 }
 
 /**

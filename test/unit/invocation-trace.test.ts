@@ -1,6 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { NotFoundError } from '../../shared/core/errors';
 import { httpHandler } from '../../shared/http/http-handler';
 import { json } from '../../shared/http/responses';
 import { instrumented } from '../../shared/observability/instrumentation';
@@ -100,6 +101,22 @@ describe('the invocation subsegment (TRACING=lambda)', () => {
       { fault: true, error: undefined, throttle: undefined },
       { fault: undefined, error: true, throttle: undefined },
       { fault: undefined, error: true, throttle: true },
+    ]);
+  });
+
+  it("records a route's thrown error by the status it was answered with: a 404 is an error, an unexpected throw a fault (500)", async () => {
+    const notFound = httpHandler(ROUTES.listUsers, async () => {
+      throw new NotFoundError('USER_NOT_FOUND' as never, 'no such user');
+    });
+    const broken = httpHandler(ROUTES.listUsers, async () => {
+      throw new Error('a bug');
+    });
+    expect((await notFound(event(), {} as never)).statusCode).toBe(404);
+    expect((await broken(event(), {} as never)).statusCode).toBe(500);
+    const flags = (await datagrams()).map(({ document: { fault, error, http } }) => ({ fault, error, status: http.response.status }));
+    expect(flags).toEqual([
+      { fault: undefined, error: true, status: 404 },
+      { fault: true, error: undefined, status: 500 },
     ]);
   });
 
