@@ -149,3 +149,11 @@ export async function deleteTemplate(db: TableContext, orgId: string, templateId
     tombstonePart(db, { resource: 'template', org_id: orgId, id: templateId, deleted_at: deletedAt }),
   ]);
 }
+
+/**
+ * Stub (replaced by main): the organization's default template. Until templates carry
+ * `is_default`, an organization has none, and summaries use the built-in template.
+ */
+export async function getDefaultTemplate(_db: TableContext, _orgId: string): Promise<TemplateRecord | undefined> {
+  return undefined;
+}
