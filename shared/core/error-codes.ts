@@ -71,6 +71,13 @@ export const ERROR_CODES = {
   },
   TRANSCRIPT_NOT_FOUND: { statuses: [404], meaning: 'The recording has no transcript yet.' },
 
+  // Summaries (docs/summaries.md).
+  TRANSCRIPT_NOT_READY: { statuses: [409], meaning: 'The recording has no completed transcript yet.' },
+  SUMMARY_IN_PROGRESS: { statuses: [409], meaning: 'A summary with this template is queued or running for the recording: wait for it to complete or fail.' },
+  SUMMARY_LIMIT_REACHED: { statuses: [409], meaning: 'The recording has the most summaries allowed (20): delete one first.' },
+  SUMMARY_NOT_FOUND: { statuses: [404], meaning: 'The summary does not exist for this recording.' },
+  ACTION_ITEM_NOT_FOUND: { statuses: [404], meaning: 'The action item does not exist in this summary.' },
+
   // Templates.
   TEMPLATE_NOT_FOUND: { statuses: [404], meaning: 'The template does not exist in this organization.' },
 

@@ -3,6 +3,7 @@ import { TRANSCRIPTION_RUN_STATUSES, type TranscriptionRunStatus } from '../core
 import { changeStamp } from './change-stamp';
 import { itemFields, nestedItemFields, type ItemFields } from './item-fields';
 import { keys, type RecordingBin } from './keys';
+import { digestFromMap, type SummaryDigest } from './summary-items';
 
 /**
  * Recordings and their tag links as items: types, item builders and the explicit mappers
@@ -51,6 +52,11 @@ export interface Recording {
   /** Why the upload failed (state `failed` set by the upload completion), e.g. `size_mismatch: …`. */
   upload_error?: string;
   transcription?: RecordingTranscription;
+  /**
+   * A digest of each of its summaries (docs/summaries.md), oldest first, at most 20: every
+   * summary transition rewrites it with the summary's item, in one transaction.
+   */
+  summaries?: SummaryDigest[];
 }
 
 /**
@@ -144,6 +150,7 @@ export function recordingFromItem(item: Item): Recording {
   const uploadError = fields.optionalString('upload_error');
   if (uploadError !== undefined) recording.upload_error = uploadError;
   if (item.transcription !== undefined) recording.transcription = transcriptionFromMap(item);
+  if (item.summaries !== undefined) recording.summaries = fields.list('summaries').map((entry) => digestFromMap(item, entry));
   return recording;
 }
 

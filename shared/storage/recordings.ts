@@ -80,20 +80,28 @@ export async function recordUploadOutcome(db: TableContext, pending: Recording &
   }
 }
 
-/** A recording and every related item, in one query over its key range. */
+/**
+ * A recording and every related item but its summaries' (docs/summaries.md: up to 20 items a
+ * reader picks from the recording's digest), in two queries over its key range sent together:
+ * from the recording to the fixtures' `SUMMARY` part, and from past the `SUMMARY#<id>` items on.
+ */
 export async function getRecordingWithParts(db: TableContext, orgId: string, recordingId: string): Promise<{ recording?: Recording; parts: RecordingParts }> {
   const base = keys.recording(orgId, recordingId);
-  const items = await queryAll(db, {
-    TableName: db.tableName,
-    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': base.PK, ':from': base.SK, ':to': `${base.SK}#~` },
-  });
+  const range = (from: string, to: string) =>
+    queryAll(db, {
+      TableName: db.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': base.PK, ':from': from, ':to': to },
+    });
+  // '$' sorts right after '#': the second range starts past every `SUMMARY#…` item.
+  const [head, tail] = await Promise.all([range(base.SK, `${base.SK}#SUMMARY`), range(`${base.SK}#SUMMARY$`, `${base.SK}#~`)]);
+  const items = [...head, ...tail];
   const recordingRow = items.find((item) => item.SK === base.SK);
   return { recording: recordingRow && recordingFromItem(recordingRow), parts: partsFromItems(items, base.SK) };
 }
 
 /** Assembles the related items of a recording's key range into parts. */
-function partsFromItems(items: Record<string, unknown>[], recordingSk: string): RecordingParts {
+export function partsFromItems(items: Record<string, unknown>[], recordingSk: string): RecordingParts {
   const parts: RecordingParts = {};
   const chunks: { index: string; segments: TranscriptSegment[] }[] = [];
   for (const item of items) {
