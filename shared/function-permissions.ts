@@ -39,6 +39,9 @@ export type QueueAction = 'ChangeMessageVisibility';
 /** Amazon Transcribe batch job actions (jobs are not resources with ARNs of their own: granted on `*`). */
 export type TranscribeAction = 'StartTranscriptionJob' | 'GetTranscriptionJob';
 
+/** Amazon Bedrock actions, granted on the configured summary models' foundation-model and inference-profile ARNs only. */
+export type BedrockAction = 'InvokeModel';
+
 /** DynamoDB actions on the rate limiter's counter table: count a request, or take a count back. */
 export type RateLimitAction = 'UpdateItem';
 
@@ -59,4 +62,5 @@ export interface FunctionPermissions {
   mail?: readonly MailAction[];
   events?: readonly EventsAction[];
   transcribe?: readonly TranscribeAction[];
+  bedrock?: readonly BedrockAction[];
 }

@@ -3,6 +3,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import type { ChangeStamp } from '../storage/change-stamp';
 import { itemChangeOf, type ItemChange, type ItemSide } from '../storage/stream-items';
 import type { DomainEvent, ResourceType } from '../schemas/event-catalog';
+import { actionItemEventsOf, summaryEventsOf } from './summary-events';
 import { transcriptionEventsOf } from './transcription-events';
 
 /** What a rule decides for one change: the event's type, subject and data; the envelope is filled in once, below. */
@@ -62,6 +63,8 @@ function derive(change: ItemChange, recordedAt: string): Derived[] {
   switch (change.kind) {
     case 'recording':
       return recordingEvents(change, recordedAt);
+    case 'summary':
+      return summaryItemEvents(change);
     case 'membership':
       return membershipEvents(change);
     case 'memberSettings':
@@ -113,7 +116,24 @@ function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, rec
   for (const transcription of transcriptionEventsOf(previous, recording)) {
     events.push({ ...event(transcription.type, transcription.data), occurredAt: transcription.occurredAt });
   }
+  for (const summary of summaryEventsOf(previous, recording)) {
+    events.push({ ...event(summary.type, summary.data), occurredAt: summary.occurredAt });
+  }
   return events;
+}
+
+/** A summary item's change: the action items it announces when it completes (its statuses are the recording digest's events). */
+function summaryItemEvents(change: Extract<ItemChange, { kind: 'summary' }>): Derived[] {
+  const { before, after } = change;
+  if (!after) return [];
+  const stamp = writerOf(before, after);
+  return actionItemEventsOf(before?.value, after.value).map(({ data, occurredAt }) => ({
+    type: 'action_item.created',
+    resource: { type: 'recording', id: after.value.recording_id },
+    data,
+    occurredAt,
+    stamp,
+  }));
 }
 
 function membershipEvents(change: Extract<ItemChange, { kind: 'membership' }>): Derived[] {
