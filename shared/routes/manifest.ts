@@ -6,6 +6,7 @@ import { INVITES_ROUTES } from './invites/invites-routes';
 import { MEMBERS_ROUTES } from './members/members-routes';
 import { PUBLIC_RECORDINGS_ROUTES } from './public-recordings/public-recordings-routes';
 import { RECORDINGS_ROUTES } from './recordings/recordings-routes';
+import { SUMMARIES_ROUTES } from './summaries/summaries-routes';
 import { endpointsOf, type Endpoint, type RouteDefinition } from './route-definition';
 import type { OperationDocs, ReferenceRouteDocs } from './route-docs';
 import type { SampleRequestOf } from './sample-request';
@@ -30,6 +31,7 @@ const AREAS = [
   MEMBERS_ROUTES,
   RECORDINGS_ROUTES,
   PUBLIC_RECORDINGS_ROUTES,
+  SUMMARIES_ROUTES,
   TEMPLATES_ROUTES,
   INVITES_ROUTES,
   AUDIT_ROUTES,

@@ -26,8 +26,11 @@ export interface ActionItem {
   id: string;
   text: string;
   assignee: string | null;
+  /** Set on a written summary's items (shared/storage/summary-items.ts); a fixture's have none. */
+  assignee_user_id?: string | null;
   due_date: string | null;
   completed: boolean;
+  timestamp?: number | null;
 }
 export interface Translation {
   id: string;
