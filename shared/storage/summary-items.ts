@@ -132,7 +132,7 @@ export function summaryRecordFromItem(item: Item): SummaryRecord {
         assignee_user_id: action.nullableString('assignee_user_id'),
         due_date: action.nullableString('due_date'),
         completed: action.boolean('completed'),
-        timestamp: action.optionalNumber('timestamp') ?? null,
+        timestamp: (entry as Item).timestamp === null ? null : (action.optionalNumber('timestamp') ?? null),
       };
     }),
     preferences_applied: fields.optionalNumber('preferences_applied') ?? 0,
