@@ -98,3 +98,27 @@ export function draftFor(request: SummaryRequest): SummaryDraft {
     language: request.language,
   };
 }
+
+/** A fixture recording of a test organization: transcribed, with a fixture summary and one action item unless told. */
+export function fixtureRecordingOf(orgId: string, id: string, recordedBy: string, options: { transcript?: boolean; summary?: boolean } = {}) {
+  return {
+    id,
+    org_id: orgId,
+    recorded_by: recordedBy,
+    title: 'Weekly meeting',
+    description: '',
+    duration: 11,
+    language: 'en',
+    tags: [],
+    state: 'ready' as const,
+    created_at: '2026-01-05T09:05:00.000Z',
+    recording_at: '2026-01-05T09:00:00.000Z',
+    ...(options.transcript === false ? {} : { transcript: MEETING }),
+    ...(options.summary === false
+      ? {}
+      : {
+          summary: { markdown: '## Overview\n\n- Budget approved' },
+          action_items: [{ text: 'Send the contract', assignee: recordedBy, due_date: '2030-03-08', completed: false }],
+        }),
+  };
+}
