@@ -14,6 +14,7 @@ import { templateItem, type TemplateRecord } from '../../shared/storage/template
 import { trashTimerItem } from '../../shared/storage/trash-timers';
 import { deliveryItem, type DeliveryRecord } from '../../shared/storage/webhook-items';
 import type { SampleSetup } from './sample-setup';
+import { summaryStreamChanges } from './summary-events';
 import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcription-events';
 
 /**
@@ -177,9 +178,10 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
       streamRecord(setup, 3, { eventName: 'REMOVE', before: timer, byTtl: true }),
       streamRecord(setup, 4, { eventName: 'MODIFY', before: deliveryBefore, after: deliveryAfter }),
       streamRecord(setup, 5, { eventName: 'MODIFY', before: membershipBefore, after: membershipAfter }),
-      ...transcriptionStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)).map((change, index) =>
-        streamRecord(setup, 6 + index, { eventName: 'MODIFY', ...change }),
-      ),
+      ...[
+        ...transcriptionStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
+        ...summaryStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
+      ].map((change, index) => streamRecord(setup, 6 + index, { eventName: 'MODIFY', ...change })),
     ],
   };
 }

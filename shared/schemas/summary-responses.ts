@@ -25,4 +25,4 @@ export const SummaryResponse = v.strictObject({
 
 export const SummaryListResponse = v.strictObject({ summaries: described(v.array(SummaryResponse), "The recording's summaries (at most 20), newest first.") });
 export const PublicSummaryResponse = envelope(described(SummaryResponse, 'The summary.'));
-export const PublicSummaryListResponse = envelope(SummaryListResponse);
+export const PublicSummaryListResponse = envelope(described(SummaryListResponse, "The recording's summaries."));
