@@ -39,6 +39,8 @@ export interface VoiceOrgStackProps extends StackProps {
    * once, and per UTC day (default: the config's, 25 per second, 50 at once, no daily quota).
    */
   tenantLimits?: { rate?: number; burst?: number; dailyQuota?: number };
+  /** The Bedrock model ids and inference profiles summaries may invoke (default: DEFAULT_SUMMARY_MODEL_IDS, infra/constructs/functions.ts). */
+  summaryModelIds?: string[];
   /** Days a recording stays in the trash before it is deleted for good (default: the config's, 30). */
   trashRetentionDays?: number;
   /** Days an audit log entry is kept (default: the config's, 365). */
@@ -107,6 +109,7 @@ export class VoiceOrgStack extends Stack {
       stage: props.stage,
       retention: { trashRetentionDays: props.trashRetentionDays, auditRetentionDays: props.auditRetentionDays },
       tenantLimits: props.tenantLimits,
+      summaryModelIds: props.summaryModelIds,
     };
     const areas = listRouteAreas();
     const placement = placePaths(areas);

@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ConfigVariable } from '../../shared/config';
-import type { FunctionPermissions, TranscribeAction } from '../../shared/function-permissions';
+import type { BedrockAction, FunctionPermissions, TranscribeAction } from '../../shared/function-permissions';
 import type { FunctionDefinition } from '../function-list';
 import { acknowledge } from './acknowledge';
 import { referenceFileHooks } from './reference-files';
@@ -48,6 +48,11 @@ const DEFAULT_FUNCTION_TIMEOUT = Duration.seconds(10);
 type FunctionEnvironment = Partial<Record<ConfigVariable, string>> & { NODE_OPTIONS: string };
 
 export interface FunctionsProps {
+  /**
+   * The Amazon Bedrock model ids and inference profiles summaries may invoke (the values of
+   * BEDROCK_MODEL_MAP, docs/summaries.md): the only ones a function with Bedrock permissions may call.
+   */
+  summaryModelIds?: readonly string[];
   data: DataStore;
   recordings: RecordingsStorage;
   mail: MailSender;
@@ -114,6 +119,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.mail?.length) mail.grantSend(role, permissions.mail);
     if (permissions.events?.length) eventBus.grantPublish(role, permissions.events);
     if (permissions.transcribe?.length) grantTranscribeJobs(stack, role, permissions.transcribe);
+    if (permissions.bedrock?.length) grantBedrockModels(stack, role, permissions.bedrock, props.summaryModelIds ?? DEFAULT_SUMMARY_MODEL_IDS);
   };
   const build = ({ handler, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
     // The queue a consumer reads is created with the event pipeline, which grants these actions on it (infra/constructs/events.ts).
@@ -133,6 +139,36 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
 function inStack(stack: Stack, environment: FunctionEnvironment): FunctionEnvironment {
   const parameterName = (variable: string) => variable.toLowerCase().replace(/(^|_)(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
   return Object.fromEntries(Object.entries(environment).map(([variable, value]) => [variable, rootValue(stack, parameterName(variable), value!)])) as FunctionEnvironment;
+}
+
+/**
+ * The summary models when the stack names none. TODO(lead, at the engines merge): the same list
+ * as config's default BEDROCK_MODEL_MAP (shared/summarization/model-map.ts documents it).
+ */
+export const DEFAULT_SUMMARY_MODEL_IDS: readonly string[] = ['us.amazon.nova-lite-v1:0', 'us.amazon.nova-pro-v1:0'];
+
+/**
+ * Grants Amazon Bedrock invoke actions on the configured summary models only: a foundation
+ * model's ARN for a model id; for an inference profile (a `us.`, `eu.`, `apac.` or `global.`
+ * prefix), the profile's ARN in this account and its model's ARN in every region the profile
+ * may route to (Bedrock checks both).
+ */
+function grantBedrockModels(stack: Stack, role: iam.IRole, actions: readonly BedrockAction[], modelIds: readonly string[]): void {
+  if (!modelIds.length) throw new Error('A function with Bedrock permissions needs the summary model ids (summaryModelIds).');
+  const resources = modelIds.flatMap((modelId) => {
+    const profile = /^(us|eu|apac|global|us-gov)\.(.+)$/.exec(modelId);
+    if (!profile) return [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: modelId })];
+    return [
+      stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId }),
+      stack.formatArn({ service: 'bedrock', region: '*', account: '', resource: 'foundation-model', resourceName: profile[2] }),
+    ];
+  });
+  role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `bedrock:${action}`), resources }));
+  acknowledge(
+    role,
+    'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/*]',
+    "An inference profile routes a request to its model in any of the profile's regions: the model's ARN is granted in every region, for the configured models only.",
+  );
 }
 
 /**

@@ -630,6 +630,17 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       expect(senders).toEqual([EVENT_CONSUMERS.invitationMail.handler]);
     });
 
+    it('lets only the summary consumer invoke Bedrock, on the configured models only (inference profile and its model)', () => {
+      const invokers = listFunctions().filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:'))));
+      expect(invokers.map((f) => f.handler)).toEqual([EVENT_CONSUMERS.summaryRun.handler]);
+      const statements = functionStatements(template, functionLogicalId(template, EVENT_CONSUMERS.summaryRun.handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:')));
+      expect(statements.flatMap(actionsOf)).toEqual(['bedrock:InvokeModel']);
+      const resources = JSON.stringify(statements.map((st: Json) => st.Resource));
+      expect(resources).toContain(':inference-profile/us.amazon.nova-lite-v1:0');
+      expect(resources).toContain(':bedrock:*::foundation-model/amazon.nova-lite-v1:0');
+      expect(resources).not.toMatch(/foundation-model\/\*|inference-profile\/\*/);
+    });
+
     it('keeps the profile key with rotation on, retained on stack deletion', () => {
       const key = resources[onlyLogicalId(template, 'AWS::KMS::Key')];
       expect(key.Properties.EnableKeyRotation).toBe(true);
