@@ -135,7 +135,7 @@ describe("the RestApi deployment's logical id", () => {
 });
 
 /**
- * What issue 29 (transcription) added since 8e71636: its functions, and the resources whose
+ * What issues 29 (transcription) and 30 (summaries) added since 8e71636: its functions, and the resources whose
  * logical ids begin with their construct ids (each function's log group, role, policy, event
  * source; each consumer's queues, rules and alarm; the sweeper's schedule). The comparisons
  * below leave these out, and the first one checks there is nothing else new.
@@ -143,13 +143,22 @@ describe("the RestApi deployment's logical id", () => {
 const ADDED_SINCE_SINGLE_STACK = {
   functions: [
     'functions/events/finish-transcription-job',
+    'functions/events/queue-summary-on-transcription',
     'functions/events/queue-transcription-on-upload',
     'functions/events/start-transcription-job',
     'functions/events/sweep-transcriptions',
+    'functions/events/write-summary',
+    'functions/recordings/create-public-summary',
+    'functions/recordings/create-summary',
+    'functions/recordings/delete-summary',
     'functions/recordings/get-public-transcript',
+    'functions/recordings/get-summary',
     'functions/recordings/get-transcript',
+    'functions/recordings/list-public-summaries',
+    'functions/recordings/list-summaries',
     'functions/recordings/transcribe-public-recording',
     'functions/recordings/transcribe-recording',
+    'functions/recordings/update-action-item',
     'functions/usage/get-usage',
   ],
   idPrefixes: [
@@ -166,12 +175,23 @@ const ADDED_SINCE_SINGLE_STACK = {
     'TranscriptionStart',
     'TranscriptionFinish',
     'TranscriptionSweeper',
+    'EventsQueueSummaryOnTranscription',
+    'EventsWriteSummary',
+    'RecordingsCreatePublicSummary',
+    'RecordingsCreateSummary',
+    'RecordingsDeleteSummary',
+    'RecordingsGetSummary',
+    'RecordingsListPublicSummaries',
+    'RecordingsListSummaries',
+    'RecordingsUpdateActionItem',
+    'AutoSummary',
+    'SummaryRun',
   ],
 };
 const isAddedSince = (logicalId: string) => ADDED_SINCE_SINGLE_STACK.idPrefixes.some((prefix) => logicalId.startsWith(prefix));
 /** The alarms over groups of functions (observability.ts groups them, a few per alarm): more functions regroup them. */
 const isGroupAlarm = (logicalId: string) => /^(LambdaThrottles|LambdaErrors|RouteLatencyP99)Alarm/.test(logicalId);
-const isAddedRoute = (logicalId: string) => /Transcri|Usage/.test(logicalId) || isGroupAlarm(logicalId);
+const isAddedRoute = (logicalId: string) => /Transcri|Usage|Summar|ActionItem/.test(logicalId) || isGroupAlarm(logicalId);
 
 describe('nothing else changes: the stack as one template, compared with the single stack of 8e71636', () => {
   let whole: Template;
@@ -190,7 +210,7 @@ describe('nothing else changes: the stack as one template, compared with the sin
     expect(resources[logicalId].Properties.Environment?.Variables ?? {}).toEqual(before.environment);
   });
 
-  it('serves the same functions, none gone: only those issue 29 added are new', () => {
+  it('serves the same functions, none gone: only those issues 29 and 30 added are new', () => {
     expect(listFunctions().map((f) => f.handler).sort()).toEqual([...Object.keys(SINGLE_STACK.functions), ...ADDED_SINCE_SINGLE_STACK.functions].sort());
   });
 
