@@ -164,11 +164,15 @@ function grantBedrockModels(stack: Stack, role: iam.IRole, actions: readonly Bed
     ];
   });
   role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `bedrock:${action}`), resources }));
-  acknowledge(
-    role,
-    'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/*]',
-    "An inference profile routes a request to its model in any of the profile's regions: the model's ARN is granted in every region, for the configured models only.",
-  );
+  for (const modelId of modelIds) {
+    const profile = /^(us|eu|apac|global|us-gov)\.(.+)$/.exec(modelId);
+    if (!profile) continue;
+    acknowledge(
+      role,
+      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${profile[2]}]`,
+      `The inference profile ${modelId} routes a request to its model in any of the profile's regions: that model's ARN is granted in every region, for the configured models only.`,
+    );
+  }
 }
 
 /**
