@@ -66,12 +66,14 @@ export async function requestSummary(deps: SummaryQueueDeps, caller: Caller, rec
     if (!hasCompletedTranscript(recording)) throw new ConflictError('TRANSCRIPT_NOT_READY', `Recording ${recordingId} has no completed transcript yet.`);
     return recording;
   };
-  await readable();
+  // The recording's refusals come before the template's; its first read serves the first attempt.
+  let firstRead: Recording | undefined = await readable();
   const template = await templateFor(deps.db, caller.orgId, body?.template_id);
   const id = deps.newSummaryId();
   return retryOnWriteConflict(
     async () => {
-      const recording = await readable();
+      const recording = firstRead ?? (await readable());
+      firstRead = undefined;
       const refusal = refusalOf(recording, template);
       if (refusal) throw refusal;
       const now = deps.now();
