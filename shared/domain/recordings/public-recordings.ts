@@ -1,6 +1,5 @@
 import type { Caller } from '../../auth/policy';
 import { pagePagination } from '../../core/page-pagination';
-import { SUMMARY_LIMITS } from '../../core/summary-statuses';
 import type { TableContext } from '../../storage/dynamo';
 import { readPageRelations } from '../../storage/recording-relations';
 import { dayBounds, listRecordings } from './list-recordings';
@@ -15,15 +14,24 @@ export interface PublicListQuery {
 }
 
 /**
- * The bytes of UTF-8 a page gives its summaries' excerpts together (each written twice: `excerpt`
- * and the deprecated `markdown`), so that a page of 100 of the largest recordings with 20
- * summaries each stays under Lambda's 6 MB response by construction (test/unit/size-budgets.test.ts).
+ * What a page of the public list may weigh (bytes of its Lambda payload): Lambda answers at most 6 MB, and the
+ * envelope, headers and base64 room stay outside this (test/unit/size-budgets.test.ts).
  */
-export const PAGE_EXCERPT_BUDGET_BYTES = 2_000_000;
+export const PUBLIC_PAGE_BUDGET_BYTES = 5 * 1024 * 1024;
 
-/** Each excerpt's share of the page's budget: 500 characters of up to 3 bytes fit unless the page holds many summaries. */
-export function excerptBytesFor(summaryCount: number): number {
-  return Math.min(SUMMARY_LIMITS.excerpt * 3, Math.floor(PAGE_EXCERPT_BUDGET_BYTES / 2 / Math.max(1, summaryCount)));
+/**
+ * A page's items within the budget by construction: built whole first; when the page is over
+ * budget (a full page of recordings with many summaries of long names and errors), each
+ * summary's free texts — its excerpt (written twice: `excerpt` and the deprecated `markdown`),
+ * its template name and its error in `summarizations_errors` — are cut to an equal share of
+ * what is left once everything else is counted. Everything else on an item has its own limit.
+ */
+export function fitToPageBudget<T>(count: number, build: (excerptBytes: number) => T[], budget = PUBLIC_PAGE_BUDGET_BYTES): T[] {
+  const payload = (items: T[]) => Buffer.byteLength(JSON.stringify(JSON.stringify(items)));
+  const whole = build(Infinity);
+  if (payload(whole) <= budget || count === 0) return whole;
+  const withoutExcerpts = payload(build(0));
+  return build(Math.max(0, Math.floor((budget - withoutExcerpts) / (4 * count))));
 }
 
 /**
@@ -47,10 +55,10 @@ export async function listPublicRecordings(db: TableContext, caller: Caller, que
     limit: query.limit,
   });
   const related = await readPageRelations(db, caller.orgId, result.recordings);
-  const excerptBytes = excerptBytesFor(result.recordings.reduce((count, recording) => count + (recording.summaries?.length ?? 1), 0));
+  const summaryCount = result.recordings.reduce((count, recording) => count + (recording.summaries?.length ?? 1), 0);
   return {
-    data: result.recordings.map((recording) =>
-      publicItemView(recording, related.recorders.get(recording.recorded_by), related.tags, related.parts.get(recording.id) ?? {}, excerptBytes),
+    data: fitToPageBudget(summaryCount, (excerptBytes) =>
+      result.recordings.map((recording) => publicItemView(recording, related.recorders.get(recording.recorded_by), related.tags, related.parts.get(recording.id) ?? {}, excerptBytes)),
     ),
     pagination: pagePagination(query.page, query.limit, result.total),
   };

@@ -106,7 +106,7 @@ export function publicItemView(recording: Recording, recorder: Membership | unde
       return tag ? [{ id, name: tag.name, color: tag.color }] : [];
     }),
     summarizations: summarizationsView(recording, parts, excerptBytes),
-    summarizations_errors: recording.summarizations_errors ?? [],
+    summarizations_errors: (recording.summarizations_errors ?? []).map((error) => withinBytes(error, excerptBytes)),
     transcript: parts.transcript
       ? {
           id: parts.transcript.header.id,
@@ -126,8 +126,9 @@ export function publicItemView(recording: Recording, recorder: Membership | unde
 
 /**
  * The public list item's `summarizations`: one entry per digest (a recording from before
- * summaries were written shows its fixture summary), each excerpt cut to `excerptBytes` of
- * UTF-8 (the page's share: docs/summaries.md); `markdown` repeats the excerpt (deprecated).
+ * summaries were written shows its fixture summary), each excerpt (and template name, and
+ * error) cut to `excerptBytes` of payload (the page's share: docs/summaries.md); `markdown`
+ * repeats the excerpt (deprecated).
  */
 function summarizationsView(recording: Recording, parts: RecordingParts, excerptBytes: number) {
   if (recording.summaries?.length) {
@@ -136,7 +137,7 @@ function summarizationsView(recording: Recording, parts: RecordingParts, excerpt
       return {
         id: digest.id,
         template_id: digest.template_id,
-        template_name: digest.template_name,
+        template_name: withinBytes(digest.template_name, excerptBytes),
         status: digest.status,
         excerpt,
         markdown: excerpt,
@@ -150,15 +151,21 @@ function summarizationsView(recording: Recording, parts: RecordingParts, excerpt
   return [{ id: `${recording.id}_summary`, ...summaryView(parts.summary), status: 'completed', excerpt, markdown: excerpt }];
 }
 
-/** The longest start of a text whose UTF-8 is at most `bytes` (whole characters). */
+/**
+ * The longest start of a text (whole characters) that costs at most `bytes` in a Lambda
+ * response: JSON in a body that is itself a JSON string (`"` costs 4 bytes there, `é` 2, `ア` 3).
+ */
 export function withinBytes(text: string, bytes: number): string {
-  if (Buffer.byteLength(text) <= bytes) return text;
+  if (bytes === Infinity) return text;
   let size = 0;
   let end = 0;
   for (const character of text) {
-    size += Buffer.byteLength(character);
+    size += payloadCost(character);
     if (size > bytes) break;
     end += character.length;
   }
   return text.slice(0, end);
 }
+
+/** What a text costs in a Lambda response's payload (its body's JSON, escaped again as a string). */
+export const payloadCost = (text: string) => Buffer.byteLength(JSON.stringify(JSON.stringify(text))) - 6;

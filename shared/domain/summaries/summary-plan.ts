@@ -135,7 +135,8 @@ export function completedSummary(summary: SummaryRecord, now: Date, draft: Summa
 
 /** Failed: `error` is `<CODE>: <reason>` (cut to SUMMARY_LIMITS.error). */
 export function failedSummary(summary: SummaryRecord, now: Date, failure: { code: string; reason: string }): SummaryRecord {
-  return { ...summary, status: 'failed', error: cut(`${failure.code}: ${failure.reason}`, SUMMARY_LIMITS.error), updated_at: stamp(summary, now) };
+  // Control characters as spaces: the reason is shown in every list item's summarizations_errors.
+  return { ...summary, status: 'failed', error: cut(excerptOf(`${failure.code}: ${failure.reason}`, SUMMARY_LIMITS.error + 1), SUMMARY_LIMITS.error), updated_at: stamp(summary, now) };
 }
 
 /** One action item marked done or not. */
