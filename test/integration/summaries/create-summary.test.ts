@@ -1,4 +1,5 @@
-import { expectFailure, idTokenFor } from '../../support/api';
+import { expectFailure, idTokenFor, type ApiResponse } from '../../support/api';
+import { eventually } from '../../support/eventually';
 import { eventsInclude } from '../../support/events';
 import { api, orgPath, publicPath, summariesOrg } from './summaries-setup';
 
@@ -22,6 +23,15 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/summaries (
     expect(named.status).toBe(202);
     expect(named.body).toMatchObject({ template_id: org.templateId, template_name: 'Sales call' });
     await eventsInclude(org.org, ['recording.summary_queued'], recordingId);
+
+    // The audit log: queued, then the writer's outcome (ids, template, model and code only: never text).
+    const audit = await eventually(
+      () => api('GET', `/api/v1/organization/${org.org}/audit-log?resource_id=${recordingId}&limit=50`, org.keys.audit),
+      (r: ApiResponse) => r.status === 200 && r.body.entries?.some((e: { type: string }) => e.type === 'recording.summary_completed' || e.type === 'recording.summary_failed'),
+    );
+    const entries = audit.body.entries.filter((e: { type: string }) => e.type.startsWith('recording.summary_'));
+    expect(entries).toContainEqual(expect.objectContaining({ type: 'recording.summary_queued', data: expect.objectContaining({ summary_id: created.body.id, template_id: null }) }));
+    expect(JSON.stringify(entries)).not.toMatch(/contract|budget|Maria/i);
   });
 
   it('honours Idempotency-Key: the same request again answers the same summary, nothing more is queued', async () => {

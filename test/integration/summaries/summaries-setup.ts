@@ -13,6 +13,7 @@ export const summariesOrg = once(async () => {
       write: { scopes: ['recordings:read', 'recordings:write'] },
       member: { scopes: ['recordings:read', 'recordings:write'], user: 'member' },
       memberRead: { scopes: ['recordings:read'], user: 'member' },
+      audit: { scopes: ['audit:read'] },
     },
   });
   const recording = (name: string, by: 'member' | 'admin', options?: Parameters<typeof fixtureRecordingOf>[3]) => fixtureRecordingOf(org.org, org.recId(name), org.people[by].id, options);
