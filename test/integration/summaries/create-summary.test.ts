@@ -24,13 +24,13 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/summaries (
     expect(named.body).toMatchObject({ template_id: org.templateId, template_name: 'Sales call' });
     await eventsInclude(org.org, ['recording.summary_queued'], recordingId);
 
-    // The audit log: queued, then the writer's outcome (ids, template, model and code only: never text).
+    // The audit log: queued (by the key), then the writer's outcome (by the service), never with text.
     const audit = await eventually(
       () => api('GET', `/api/v1/organization/${org.org}/audit-log?resource_id=${recordingId}&limit=50`, org.keys.audit),
       (r: ApiResponse) => r.status === 200 && r.body.entries?.some((e: { type: string }) => e.type === 'recording.summary_completed' || e.type === 'recording.summary_failed'),
     );
     const entries = audit.body.entries.filter((e: { type: string }) => e.type.startsWith('recording.summary_'));
-    expect(entries).toContainEqual(expect.objectContaining({ type: 'recording.summary_queued', data: expect.objectContaining({ summary_id: created.body.id, template_id: null }) }));
+    expect(entries).toContainEqual(expect.objectContaining({ type: 'recording.summary_queued', actor: { kind: 'api_key', id: expect.any(String) }, resource: { type: 'recording', id: recordingId } }));
     expect(JSON.stringify(entries)).not.toMatch(/contract|budget|Maria/i);
   });
 
