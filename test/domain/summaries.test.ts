@@ -1,6 +1,6 @@
 import type { OrgKeyCaller, UserKeyCaller } from '../../shared/auth/policy';
 import { queueSummaryOnTranscription, requestSummary, type SummaryQueueDeps } from '../../shared/domain/summaries/queue-summary';
-import { deleteSummary } from '../../shared/domain/summaries/summary-reads';
+import { deleteSummary, latestSummary } from '../../shared/domain/summaries/summary-reads';
 import { runSummary, type SummaryRunDeps } from '../../shared/domain/summaries/run-summary';
 import { summaryIdForEvent } from '../../shared/domain/summaries/summary-plan';
 import { getRecording } from '../../shared/storage/recordings';
@@ -180,6 +180,9 @@ describe('running a summary', () => {
     const recording = await getRecording(db, orgId, id);
     expect(recording?.summaries?.[0]).toMatchObject({ status: 'completed', model: 'bedrock:gpt-4o', excerpt: expect.stringContaining('## Overview') });
     expect(deps.metrics).toEqual({ SummariesCompleted: 1, SummaryInputTokens: 1200, SummaryOutputTokens: 150 });
+
+    // The translation's dependency reads this one, the latest completed.
+    expect(await latestSummary(db, orgId, id)).toEqual({ id: summaryId, markdown: summary?.markdown });
 
     // The same event again: nothing changes.
     expect(await runSummary(deps, event, { attempt: 2, last: false })).toBe('ignored');

@@ -7,7 +7,7 @@ import { commitSummaryTransition, getSummary, listSummaryItems } from '../../sto
 import type { SummaryRecord } from '../../storage/summary-items';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import { recordingNotFound } from '../recordings/read-recording';
-import { withActionItem, withDigest, withoutDigest } from './summary-plan';
+import { featuredDigest, withActionItem, withDigest, withoutDigest } from './summary-plan';
 
 export interface SummaryReadDeps {
   db: TableContext;
@@ -84,4 +84,15 @@ export async function updateActionItem(deps: SummaryReadDeps, caller: Caller, re
     },
     { attempts: 10, exhausted: CONCURRENT },
   );
+}
+
+/**
+ * The recording's latest completed summary (the translation's dependency: it translates that
+ * one), or undefined: one GetItem of the recording, one of the summary chosen from its digest.
+ */
+export async function latestSummary(db: TableContext, orgId: string, recordingId: string): Promise<{ id: string; markdown: string } | undefined> {
+  const recording = await getRecording(db, orgId, recordingId);
+  const latest = recording && !recording.deleted_at ? featuredDigest(recording, undefined) : undefined;
+  const summary = latest && (await getSummary(db, orgId, recordingId, latest.id));
+  return summary ? { id: summary.id, markdown: summary.markdown } : undefined;
 }

@@ -21,6 +21,6 @@ export const createPublicSummaryDocs = (): OperationDocs => ({
   responses: { 202: PublicSummaryResponse },
   errors: createSummaryRefusals(),
   examples: { request: {}, responses: { 202: { success: true, data: queuedSample } } },
-  // The member's voice memo has no transcript in the sample data.
-  sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.mediaRecordingId }, body: {}, status: 409 }),
+  // The member's stand-up has a transcript in the sample data.
+  sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.recordingId }, body: {}, status: 202 }),
 });

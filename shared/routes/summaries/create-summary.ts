@@ -22,5 +22,6 @@ export const createSummaryDocs = (): OperationDocs => ({
   responses: { 202: SummaryResponse },
   errors: createSummaryRefusals(),
   examples: { request: {}, responses: { 202: queuedSample } },
-  sample: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.recordingId }, body: {}, status: 202 }),
+  // The public alias queued one with the built-in template before: this one names a template.
+  sample: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.recordingId }, body: { template_id: ids.templateId }, status: 202 }),
 });

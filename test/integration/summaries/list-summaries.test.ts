@@ -27,6 +27,16 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}/summaries (a
     expect(listed.body.summaries.map((s: { id: string }) => s.id)).toEqual([queued.body.id, `${recordingId}_summary`]);
   });
 
+  it("deleting a template keeps every summary made with it, with the template's name", async () => {
+    const org = await summariesOrg();
+    const recordingId = org.recId('mine');
+    const queued = await api('POST', orgPath(org.org, recordingId), org.keys.write, { template_id: org.templateId });
+    expect(queued.status).toBe(202);
+    expect((await api('DELETE', `/api/v1/organization/${org.org}/templates/${org.templateId}`, org.keys.templates)).status).toBe(200);
+    const listed = await api('GET', orgPath(org.org, recordingId), org.keys.read);
+    expect(listed.body.summaries).toContainEqual(expect.objectContaining({ id: queued.body.id, template_id: org.templateId, template_name: 'Sales call' }));
+  });
+
   it("the public alias: a personal key lists its own recordings' summaries in the envelope; another member's is 404; unknown 404", async () => {
     const org = await summariesOrg();
     const mine = await api('GET', publicPath(org.recId('patch')), org.keys.memberRead);

@@ -14,6 +14,7 @@ export const summariesOrg = once(async () => {
       member: { scopes: ['recordings:read', 'recordings:write'], user: 'member' },
       memberRead: { scopes: ['recordings:read'], user: 'member' },
       audit: { scopes: ['audit:read'] },
+      templates: { scopes: ['templates:read', 'templates:write'] },
     },
   });
   const recording = (name: string, by: 'member' | 'admin', options?: Parameters<typeof fixtureRecordingOf>[3]) => fixtureRecordingOf(org.org, org.recId(name), org.people[by].id, options);
