@@ -197,7 +197,8 @@ describe('recordings: upload, read, play, change, trash, restore', () => {
     expect(updated).toMatchObject({ id: upload.recording_id, title: 'Typed standup (edited)' });
 
     const live = ok(await org.GET('/api/v1/organization/{orgId}/recordings', { params: { path: { orgId: o.org } } }));
-    expect(live.recordings.map((recording) => recording.id)).toEqual([upload.recording_id]);
+    // Newest first: the upload, then the fixture's transcribed recording (the summaries' tests act on it).
+    expect(live.recordings.map((recording) => recording.id)).toEqual([upload.recording_id, o.recId('typed')]);
 
     expect(ok(await org.DELETE('/api/v1/organization/{orgId}/recordings/{recordingId}', { params: { path } }))).toEqual({ success: true });
     const trash = ok(await org.GET('/api/v1/organization/{orgId}/recordings', { params: { path: { orgId: o.org }, query: { deleted: 'true' } } }));

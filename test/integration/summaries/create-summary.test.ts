@@ -1,4 +1,5 @@
-import { expectFailure, idTokenFor, type ApiResponse } from '../../support/api';
+import { expectFailure, idTokenFor, localDeployment, type ApiResponse } from '../../support/api';
+import { digestAt, putTranscribedRecording } from '../../support/summaries';
 import { eventually } from '../../support/eventually';
 import { eventsInclude } from '../../support/events';
 import { api, orgPath, publicPath, summariesOrg } from './summaries-setup';
@@ -10,14 +11,13 @@ import { api, orgPath, publicPath, summariesOrg } from './summaries-setup';
  * key. Who may call it: the access matrix.
  */
 describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/summaries (and the public alias)', () => {
-  it('202 with the queued summary; one with the same template is then 409 SUMMARY_IN_PROGRESS, another template is queued', async () => {
+  it('202 with the queued summary (the built-in template, or the one named), announced as recording.summary_queued', async () => {
     const org = await summariesOrg();
     const recordingId = org.recId('create');
     const created = await api('POST', orgPath(org.org, recordingId), org.keys.write, {});
     expect(created.status).toBe(202);
     expect(created.body).toMatchObject({ recording_id: recordingId, status: 'queued', template_id: null, template_name: 'Standard summary', model: null, markdown: '', sections: [], action_items: [], error: null });
     expect(created.body.id).toMatch(/^sum_/);
-    expectFailure(await api('POST', orgPath(org.org, recordingId), org.keys.write, {}), 409, 'SUMMARY_IN_PROGRESS');
 
     const named = await api('POST', orgPath(org.org, recordingId), await idTokenFor(org.people.admin), { template_id: org.templateId });
     expect(named.status).toBe(202);
@@ -32,6 +32,15 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/summaries (
     const entries = audit.body.entries.filter((e: { type: string }) => e.type.startsWith('recording.summary_'));
     expect(entries).toContainEqual(expect.objectContaining({ type: 'recording.summary_queued', actor: { kind: 'api_key', id: expect.any(String) }, resource: { type: 'recording', id: recordingId } }));
     expect(JSON.stringify(entries)).not.toMatch(/contract|budget|Maria/i);
+  });
+
+  it('409 SUMMARY_IN_PROGRESS while one with the same template is queued or running; another template is queued', async () => {
+    const org = await summariesOrg();
+    const recordingId = org.recId('inflight');
+    // Written with its summary already running (an INSERT: no event starts the deployment's writer, which would end it at once).
+    await putTranscribedRecording(localDeployment().db, { orgId: org.org, userId: org.people.member.id, id: recordingId, at: new Date().toISOString(), digests: [digestAt(`sum_run_${org.id}`, 'processing', new Date().toISOString())] });
+    expectFailure(await api('POST', orgPath(org.org, recordingId), org.keys.write, {}), 409, 'SUMMARY_IN_PROGRESS');
+    expect((await api('POST', orgPath(org.org, recordingId), org.keys.write, { template_id: org.templateId })).status).toBe(202);
   });
 
   it('honours Idempotency-Key: the same request again answers the same summary, nothing more is queued', async () => {
