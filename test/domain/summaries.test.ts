@@ -107,6 +107,14 @@ describe('queueing a summary', () => {
     await expect(requestSummary(deps, orgKey, id, {})).resolves.toMatchObject({ status: 'queued', template_id: null });
   });
 
+  it('a summary left queued or processing for 3 hours no longer holds its template (its writer never finished it)', async () => {
+    const { orgId, userId, templateId, u, orgKey } = await organization();
+    const id = `rec_dsu_${u}`;
+    await putTranscribedRecording(db, { orgId, userId, id, at: AT, digests: [digestAt(`sum_dsu_${u}_stuck`, 'processing', AT, templateId)] });
+    await expect(requestSummary(queueDeps(clockAt('2030-03-10T12:59:59.000Z')), orgKey, id, { template_id: templateId })).rejects.toMatchObject({ code: 'SUMMARY_IN_PROGRESS' });
+    await expect(requestSummary(queueDeps(clockAt('2030-03-10T13:00:00.000Z')), orgKey, id, { template_id: templateId })).resolves.toMatchObject({ status: 'queued' });
+  });
+
   it('keeps at most 20 summaries per recording (SUMMARY_LIMIT_REACHED)', async () => {
     const { orgId, userId, u, orgKey } = await organization();
     const id = `rec_dsu_${u}`;

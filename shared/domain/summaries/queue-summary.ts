@@ -39,9 +39,9 @@ export function hasCompletedTranscript(recording: Recording): boolean {
 }
 
 /** Why a summary with this template cannot be queued now, if it cannot. */
-function refusalOf(recording: Recording, template: TemplateSnapshot): ConflictError | undefined {
+function refusalOf(recording: Recording, template: TemplateSnapshot, now: Date): ConflictError | undefined {
   const digests = recording.summaries ?? [];
-  if (digests.some((digest) => digest.template_id === template.id && isSummaryInFlight(digest))) {
+  if (digests.some((digest) => digest.template_id === template.id && isSummaryInFlight(digest, now))) {
     return new ConflictError('SUMMARY_IN_PROGRESS', `Recording ${recording.id} already has a summary with template ${template.id ?? `"${template.name}"`} queued or running.`);
   }
   if (digests.length >= MAX_SUMMARIES_PER_RECORDING) {
@@ -74,9 +74,9 @@ export async function requestSummary(deps: SummaryQueueDeps, caller: Caller, rec
     async () => {
       const recording = firstRead ?? (await readable());
       firstRead = undefined;
-      const refusal = refusalOf(recording, template);
-      if (refusal) throw refusal;
       const now = deps.now();
+      const refusal = refusalOf(recording, template, now);
+      if (refusal) throw refusal;
       const summary = queuedSummary(recording, id, template, now);
       await commitSummaryTransition(deps.db, { before: recording, after: withDigest(recording, summary, now), put: { summary, expect: 'new' } });
       return summary;
@@ -102,9 +102,9 @@ export async function queueSummaryOnTranscription(deps: Omit<SummaryQueueDeps, '
       const recording = await getRecording(deps.db, event.org_id, event.resource.id, { consistent: true });
       if (!recording || recording.deleted_at || !hasCompletedTranscript(recording)) return 'ignored';
       if (recording.summaries?.some((digest) => digest.id === id)) return 'ignored';
-      const refusal = refusalOf(recording, template);
-      if (refusal) return refusal.code === 'SUMMARY_IN_PROGRESS' ? 'in_progress' : 'limit_reached';
       const now = deps.now();
+      const refusal = refusalOf(recording, template, now);
+      if (refusal) return refusal.code === 'SUMMARY_IN_PROGRESS' ? 'in_progress' : 'limit_reached';
       const summary = queuedSummary(recording, id, template, now);
       await commitSummaryTransition(deps.db, { before: recording, after: withDigest(recording, summary, now), put: { summary, expect: 'new' } });
       return 'queued';

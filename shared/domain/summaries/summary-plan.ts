@@ -31,8 +31,17 @@ export function excerptOf(markdown: string, chars: number = SUMMARY_LIMITS.excer
   return cut;
 }
 
-export function isSummaryInFlight(digest: Pick<SummaryDigest, 'status'>): boolean {
-  return SUMMARY_IN_FLIGHT.includes(digest.status);
+/**
+ * How long a summary may stay queued or processing before it no longer holds its template: the
+ * writer's 8 deliveries with throttling delays of at most 15 minutes and 5-minute runs end well
+ * within it. Longer, the writer never finished it (its recording was in the trash when it ran,
+ * then restored; or its messages went to the dead-letter queue): a new one may be asked for.
+ */
+export const STALE_IN_FLIGHT_MS = 3 * 60 * 60_000;
+
+/** Whether a summary is queued or running and still holds its template (SUMMARY_IN_PROGRESS). */
+export function isSummaryInFlight(digest: Pick<SummaryDigest, 'status' | 'updated_at'>, now: Date): boolean {
+  return SUMMARY_IN_FLIGHT.includes(digest.status) && now.getTime() - Date.parse(digest.updated_at) < STALE_IN_FLIGHT_MS;
 }
 
 /** The recording with one summary's digest entry set (added at the end when new), restamped. */
