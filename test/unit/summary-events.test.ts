@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { completedSummary, excerptOf, failedSummary, processingSummary, queuedSummary, withDigest, withoutDigest } from '../../shared/domain/summaries/summary-plan';
+import { completedSummary, excerptOf, featuredDigest, failedSummary, processingSummary, queuedSummary, withDigest, withoutDigest } from '../../shared/domain/summaries/summary-plan';
 import { eventsOfRecord } from '../../shared/events/change-events';
 import { SUMMARY_EVENT_DATA } from '../../shared/schemas/event-catalog';
 import { recordingItem, type Recording } from '../../shared/storage/recording-items';
@@ -110,5 +110,27 @@ describe('summary excerpts', () => {
   it('are at most 500 characters, control characters replaced', () => {
     expect(excerptOf('## A\n\n- b\u0007c')).toBe('## A - b c');
     expect([...excerptOf('é'.repeat(800))]).toHaveLength(500);
+  });
+});
+
+describe('the summary Get recording features', () => {
+  const digest = (id: string, templateId: string | null, status: 'completed' | 'failed' | 'queued', createdAt: string) => ({
+    id, template_id: templateId, template_name: 'T', status, model: null, excerpt: '', error: null, created_at: createdAt, updated_at: createdAt,
+  });
+  const recording: Recording = {
+    ...base,
+    summaries: [
+      digest('sum_old_default', 'tpl_default', 'completed', '2030-01-01T00:00:01.000Z'),
+      digest('sum_new_default', 'tpl_default', 'completed', '2030-01-01T00:00:02.000Z'),
+      digest('sum_newest_other', 'tpl_other', 'completed', '2030-01-01T00:00:03.000Z'),
+      digest('sum_running_default', 'tpl_default', 'queued', '2030-01-01T00:00:04.000Z'),
+    ],
+  };
+
+  it("is the latest completed with the organization's default template, else the latest completed, else none", () => {
+    expect(featuredDigest(recording, 'tpl_default')?.id).toBe('sum_new_default');
+    expect(featuredDigest(recording, 'tpl_none')?.id).toBe('sum_newest_other');
+    expect(featuredDigest(recording, undefined)?.id).toBe('sum_newest_other');
+    expect(featuredDigest({ ...recording, summaries: [digest('sum_q', null, 'queued', '2030-01-01T00:00:05.000Z')] }, undefined)).toBeUndefined();
   });
 });
