@@ -83,6 +83,8 @@ const ConfigSchema = v.object({
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
   /** The local stand-in of Amazon Transcribe (infra/local/transcribe-emulator.ts); absent in AWS. */
   TRANSCRIBE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** The local stand-in of Amazon Translate (infra/local/translate-emulator.ts); absent in AWS. */
+  TRANSLATE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /** The stack's stage (prod, staging…): the `stage` dimension of the business metrics. Absent locally. */
   STAGE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _'))),
 });
@@ -117,6 +119,8 @@ export type Config = {
   rateLimits: { tableName?: string; defaults: OrganizationLimits; cacheSeconds: number };
   /** Transcription jobs: the local stand-in's endpoint (absent in AWS, where the region's Transcribe answers). */
   transcription: { endpoint?: string };
+  /** Translation: the local stand-in's endpoint (absent in AWS, where the region's Amazon Translate answers). */
+  translation: { endpoint?: string };
   /** The stack's stage, a dimension of the business metrics; absent locally. */
   stage?: string;
 };
@@ -158,6 +162,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     idempotency: parsed.IDEMPOTENCY_TABLE_NAME ? { tableName: parsed.IDEMPOTENCY_TABLE_NAME } : undefined,
     rateLimits: { tableName: parsed.RATE_LIMIT_TABLE_NAME, defaults, cacheSeconds: parsed.RATE_LIMIT_CACHE_SECONDS },
     transcription: { endpoint: parsed.TRANSCRIBE_ENDPOINT },
+    translation: { endpoint: parsed.TRANSLATE_ENDPOINT },
     stage: parsed.STAGE,
   };
 }
