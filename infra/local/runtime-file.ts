@@ -15,6 +15,7 @@ export interface LocalRuntime {
   sesEndpoint: string;
   /** The local Transcribe stand-in (absent in files written before it). */
   transcribeEndpoint?: string;
+  translateEndpoint?: string;
   tableName: string;
   bucketName: string;
   region: string;

@@ -14,6 +14,8 @@ import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
 import { startEventPipeline, type EventPipeline } from './event-pipeline';
 import { isLocalTranscriptionAvailable, LOCAL_ENGINE_PACKAGES } from './local-speech-engine';
 import { startTranscribeEmulator } from './transcribe-emulator';
+import { apertiumModes, isLocalTranslationAvailable, LOCAL_TRANSLATION_PACKAGES } from './apertium';
+import { startTranslateEmulator } from './translate-emulator';
 import { TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
 import { startQueueEmulator } from './queue-emulator';
 import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from './profile-key';
@@ -60,6 +62,8 @@ async function main(): Promise<void> {
     let pipeline: EventPipeline | undefined;
     const transcribe = await startTranscribeEmulator({ host: settings.host, region: LOCAL.region, s3Endpoint: s3.endpoint, onJobStateChange: (event) => pipeline?.putServiceEvent(event) });
     emulators.push(transcribe);
+    const translate = await startTranslateEmulator({ host: settings.host });
+    emulators.push(translate);
     await ensureTable(dynamo.endpoint, LOCAL.tableName, LOCAL.region);
     await ensureIdempotencyTable(dynamo.endpoint, LOCAL.idempotencyTableName, LOCAL.region);
     await ensureRateLimitTable(dynamo.endpoint, LOCAL.rateLimitTableName, LOCAL.region);
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
       S3_ENDPOINT: s3.endpoint,
       SQS_ENDPOINT: queues.endpoint,
       TRANSCRIBE_ENDPOINT: transcribe.endpoint,
+      TRANSLATE_ENDPOINT: translate.endpoint,
       // Developers receive deliveries on their own machine (`npx voice-org webhooks listen`).
       WEBHOOK_ALLOW_LOCAL_URLS: 'true',
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
@@ -147,6 +152,7 @@ async function main(): Promise<void> {
       s3Endpoint: s3.endpoint,
       sesEndpoint: ses.endpoint,
       transcribeEndpoint: transcribe.endpoint,
+      translateEndpoint: translate.endpoint,
       tableName: LOCAL.tableName,
       bucketName: LOCAL.bucketName,
       region: LOCAL.region,
@@ -212,6 +218,9 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
     isLocalTranscriptionAvailable()
       ? 'Local transcription: available (PocketSphinx, English only; docs/transcription.md).'
       : `Local transcription: NOT available, transcriptions fail with ENGINE_UNAVAILABLE (install the Debian packages ${LOCAL_ENGINE_PACKAGES.join(' ')}).`,
+    (await isLocalTranslationAvailable())
+      ? `Local translation: available (Apertium: ${[...(await apertiumModes())].join(', ')}; other pairs fail as unsupported; docs/translations.md).`
+      : `Local translation: NOT available, translations fail as an unsupported pair (install the Debian packages ${LOCAL_TRANSLATION_PACKAGES.join(' ')}).`,
     '',
     `API reference: ${apiUrl}/docs (sign in with a key or token below, then try any request; the OpenAPI document is ${apiUrl}/api/v1/openapi.json)`,
   ];
