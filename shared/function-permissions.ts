@@ -39,6 +39,9 @@ export type QueueAction = 'ChangeMessageVisibility';
 /** Amazon Transcribe batch job actions (jobs are not resources with ARNs of their own: granted on `*`). */
 export type TranscribeAction = 'StartTranscriptionJob' | 'GetTranscriptionJob';
 
+/** Amazon Translate actions (TranslateText has no resource of its own: granted on `*`). */
+export type TranslateAction = 'TranslateText';
+
 /** DynamoDB actions on the rate limiter's counter table: count a request, or take a count back. */
 export type RateLimitAction = 'UpdateItem';
 
@@ -59,4 +62,5 @@ export interface FunctionPermissions {
   mail?: readonly MailAction[];
   events?: readonly EventsAction[];
   transcribe?: readonly TranscribeAction[];
+  translate?: readonly TranslateAction[];
 }

@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ConfigVariable } from '../../shared/config';
-import type { FunctionPermissions, TranscribeAction } from '../../shared/function-permissions';
+import type { FunctionPermissions, TranscribeAction, TranslateAction } from '../../shared/function-permissions';
 import type { FunctionDefinition } from '../function-list';
 import { acknowledge } from './acknowledge';
 import { referenceFileHooks } from './reference-files';
@@ -114,6 +114,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.mail?.length) mail.grantSend(role, permissions.mail);
     if (permissions.events?.length) eventBus.grantPublish(role, permissions.events);
     if (permissions.transcribe?.length) grantTranscribeJobs(stack, role, permissions.transcribe);
+    if (permissions.translate?.length) grantTranslate(role, permissions.translate);
   };
   const build = ({ handler, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
     // The queue a consumer reads is created with the event pipeline, which grants these actions on it (infra/constructs/events.ts).
@@ -149,6 +150,15 @@ function grantTranscribeJobs(stack: Stack, role: iam.IRole, actions: readonly Tr
     'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/voice-org.*]',
     'Transcribe job names are made per recording and attempt (voice-org.<org>.<recording>.<attempt>), so the job actions of the manifest are granted on the names this service makes, nothing else.',
   );
+}
+
+/**
+ * Grants Amazon Translate's TranslateText, which has no resource-level permissions (the service
+ * authorization reference lists no resource type for it): on `*`, to the translation consumer only.
+ */
+function grantTranslate(role: iam.IRole, actions: readonly TranslateAction[]): void {
+  role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `translate:${action}`), resources: ['*'] }));
+  acknowledge(role, 'AwsSolutions-IAM5[Resource::*]', 'Amazon Translate TranslateText supports no resource-level permissions; only the translation consumer is granted it, and nothing else of Translate.');
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ChangeStamp } from '../storage/change-stamp';
 import { itemChangeOf, type ItemChange, type ItemSide } from '../storage/stream-items';
 import type { DomainEvent, ResourceType } from '../schemas/event-catalog';
 import { transcriptionEventsOf } from './transcription-events';
+import { translationEventsOf } from './translation-events';
 
 /** What a rule decides for one change: the event's type, subject and data; the envelope is filled in once, below. */
 interface Derived {
@@ -110,8 +111,8 @@ function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, rec
   if (previous.deleted_at && !recording.deleted_at) events.push(event('recording.restored'));
   const changes = changedFields(previous, recording, ['title', 'description', 'tags']);
   if (changes.length) events.push(event('recording.updated', { changes }));
-  for (const transcription of transcriptionEventsOf(previous, recording)) {
-    events.push({ ...event(transcription.type, transcription.data), occurredAt: transcription.occurredAt });
+  for (const derived of [...transcriptionEventsOf(previous, recording), ...translationEventsOf(previous, recording)]) {
+    events.push({ ...event(derived.type, derived.data), occurredAt: derived.occurredAt });
   }
   return events;
 }

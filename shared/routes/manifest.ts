@@ -10,6 +10,7 @@ import { endpointsOf, type Endpoint, type RouteDefinition } from './route-defini
 import type { OperationDocs, ReferenceRouteDocs } from './route-docs';
 import type { SampleRequestOf } from './sample-request';
 import { TEMPLATES_ROUTES } from './templates/templates-routes';
+import { TRANSLATIONS_ROUTES } from './translations/translations-routes';
 import { USAGE_ROUTES } from './usage/usage-routes';
 import { USERS_ROUTES } from './users/users-routes';
 import { WEBHOOKS_ROUTES } from './webhooks/webhooks-routes';
@@ -29,6 +30,7 @@ const AREAS = [
   USERS_ROUTES,
   MEMBERS_ROUTES,
   RECORDINGS_ROUTES,
+  TRANSLATIONS_ROUTES,
   PUBLIC_RECORDINGS_ROUTES,
   TEMPLATES_ROUTES,
   INVITES_ROUTES,

@@ -58,13 +58,13 @@ const ActionItem = v.strictObject({
   due_date: described(NullableString, 'When it is due, if stated.'),
   completed: described(v.boolean(), 'Whether it is done.'),
 });
-const Translation = v.strictObject({
+export const Translation = v.strictObject({
   id: described(v.string(), "The translation's id."),
   created_at: createdAt('translation'),
   updated_at: updatedAt('translation'),
-  detected_language: described(v.string(), 'The language detected in the recording.'),
-  to_language: described(v.string(), 'The language translated into.'),
-  processing_status: described(v.string(), 'Where the translation is, such as `completed` or `failed`.'),
+  detected_language: described(v.string(), "The language translated from: the transcript's, as an Amazon Translate code such as `en`."),
+  to_language: described(v.string(), 'The language translated into, as asked for (an ISO 639-1 code such as `es`).'),
+  processing_status: described(v.string(), 'Where the translation is: `queued`, `processing`, `completed` or `failed`.'),
   error_message: described(v.string(), 'Why it failed; empty when it did not.'),
 });
 

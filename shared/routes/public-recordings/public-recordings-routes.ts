@@ -3,6 +3,7 @@ import { getPublicRecordingMediaDocs, getPublicRecordingMediaRoute } from './get
 import { getPublicTranscriptDocs, getPublicTranscriptRoute } from './get-public-transcript';
 import { listPublicRecordingsDocs, listPublicRecordingsRoute } from './list-public-recordings';
 import { transcribePublicRecordingDocs, transcribePublicRecordingRoute } from './transcribe-public-recording';
+import { translatePublicRecordingDocs, translatePublicRecordingRoute } from './translate-public-recording';
 
 /** The public API's recordings: uploads, the recordings list, their media and transcription, for API keys. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
 export const PUBLIC_RECORDINGS_ROUTES = [
@@ -11,4 +12,5 @@ export const PUBLIC_RECORDINGS_ROUTES = [
   { route: getPublicRecordingMediaRoute, docs: getPublicRecordingMediaDocs },
   { route: getPublicTranscriptRoute, docs: getPublicTranscriptDocs },
   { route: transcribePublicRecordingRoute, docs: transcribePublicRecordingDocs },
+  { route: translatePublicRecordingRoute, docs: translatePublicRecordingDocs },
 ] as const;
