@@ -26,7 +26,13 @@ describe('parseConfig', () => {
       webhooks: { allowLocalUrls: false, sqsEndpoint: undefined },
       rateLimits: { tableName: undefined, defaults: { rate: 25, burst: 50, daily_quota: null }, cacheSeconds: 30 },
       transcription: { endpoint: undefined },
+      translation: { endpoint: undefined },
     });
+  });
+
+  it('reads the local stand-in of Translate, and refuses an endpoint that is not a URL', () => {
+    expect(parseConfig({ TABLE_NAME: 't', TRANSLATE_ENDPOINT: 'http://127.0.0.1:4600' }).translation).toEqual({ endpoint: 'http://127.0.0.1:4600' });
+    expect(() => parseConfig({ TABLE_NAME: 't', TRANSLATE_ENDPOINT: 'local' })).toThrow(/TRANSLATE_ENDPOINT/);
   });
 
   it('reads the local stand-in of Transcribe, and refuses an endpoint that is not a URL', () => {
