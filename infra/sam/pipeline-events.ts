@@ -15,6 +15,7 @@ import { trashTimerItem } from '../../shared/storage/trash-timers';
 import { deliveryItem, type DeliveryRecord } from '../../shared/storage/webhook-items';
 import type { SampleSetup } from './sample-setup';
 import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcription-events';
+import { translationStreamChange } from './translation-events';
 
 /**
  * The sample events of the event pipeline's functions (infra/sam/function-events.ts lists them
@@ -27,7 +28,8 @@ import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcri
  * resend of the sample requests, a permanent delete (the tombstone of a recording), DynamoDB
  * TTL removing a trash timer (the trash's retention running out), and the webhook delivery
  * retry of the sample requests (a new dispatch id: the dispatcher's cue), a member removed; then an upload that
- * landed and its automatic transcription queued (infra/sam/transcription-events.ts).
+ * landed and its automatic transcription queued (infra/sam/transcription-events.ts), and a
+ * translation queued (infra/sam/translation-events.ts).
  */
 
 // Fixed moments and stream metadata, so regenerating the events gives the same files.
@@ -71,7 +73,7 @@ function streamRecord(setup: SampleSetup, index: number, change: { eventName: 'I
   };
 }
 
-/** The stream batch of the event processor: eight committed changes of the sample organization. */
+/** The stream batch of the event processor: nine committed changes of the sample organization. */
 export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   const { ids } = setup;
   // The sample requests' caller: the org key (shared/events/actor.ts names a key by its id).
@@ -180,6 +182,7 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
       ...transcriptionStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)).map((change, index) =>
         streamRecord(setup, 6 + index, { eventName: 'MODIFY', ...change }),
       ),
+      streamRecord(setup, 8, { eventName: 'MODIFY', ...translationStreamChange(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)) }),
     ],
   };
 }

@@ -144,7 +144,7 @@ export const EVENT_CONSUMERS = {
     permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], transcribe: ['GetTranscriptionJob'], bucket: ['GetObject', 'DeleteObject'] },
   },
   translation: {
-    handler: 'functions/events/translate-recording',
+    handler: 'functions/events/run-translation',
     summary: "Translates a recording's transcript and latest summary with Amazon Translate (its throttling delays the message, never a hot loop)",
     eventTypes: ['recording.translation_queued'],
     maxAttempts: 10,

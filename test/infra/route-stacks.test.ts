@@ -152,7 +152,7 @@ const ADDED_SINCE_SINGLE_STACK = {
     'functions/recordings/transcribe-recording',
     'functions/usage/get-usage',
     // Issue 30: translations.
-    'functions/events/translate-recording',
+    'functions/events/run-translation',
     'functions/recordings/translate-public-recording',
     'functions/recordings/translate-recording',
   ],
@@ -170,7 +170,7 @@ const ADDED_SINCE_SINGLE_STACK = {
     'TranscriptionStart',
     'TranscriptionFinish',
     'TranscriptionSweeper',
-    'EventsTranslateRecording',
+    'EventsRunTranslation',
     'RecordingsTranslatePublicRecording',
     'RecordingsTranslateRecording',
     'Translation',
