@@ -158,7 +158,7 @@ describe('a translation that cannot complete', () => {
 });
 
 describe('Translate recording (the request)', () => {
-  it('queues the next translation from the transcript’s language; refuses while one runs, without a completed transcript, and another member’s recording', async () => {
+  it('queues the next translation from the transcript’s language; refuses while one into another language runs (the same one answers it), without a completed transcript, and another member’s recording', async () => {
     const { orgId, userId, u } = await organization();
     const org: OrgKeyCaller = { kind: 'org_key', orgId, keyId: 'key_x', scopes: ['recordings:write'], actor: 'key_x' };
     const other: UserKeyCaller = { kind: 'user_key', orgId, userId: `usr_other_${u}`, keyId: 'key_y', role: 'member', scopes: ['recordings:write'], actor: `usr_other_${u}` };
@@ -167,6 +167,9 @@ describe('Translate recording (the request)', () => {
     const busy = `rec_dtl_${u}_busy`;
     await putTranscribedRecording(db, { orgId, userId, id: busy, at: AT, translation: queuedRun('trl_b') });
     await expect(requestTranslation(deps, org, busy, { to_language: 'de' })).rejects.toMatchObject({ statusCode: 409, code: 'TRANSLATION_IN_PROGRESS' });
+    // The same language again while it runs: that translation, nothing new queued.
+    await expect(requestTranslation(deps, org, busy, { to_language: 'es' })).resolves.toMatchObject({ id: 'trl_b', status: 'queued', attempt: 1 });
+    expect((await getRecording(db, orgId, busy, { consistent: true }))?.translation?.id).toBe('trl_b');
 
     const pt = `rec_dtl_${u}_pt`;
     await putTranscribedRecording(db, { orgId, userId, id: pt, at: AT, language: 'pt-BR' });

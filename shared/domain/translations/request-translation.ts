@@ -25,8 +25,10 @@ const CONCURRENT = () => new ConflictError('CONCURRENT_UPDATE', 'The recording k
  * runs it (`recording.translation_queued`). Refusals: 404 RECORDING_NOT_FOUND (unknown, trashed,
  * or another member's for a personal key); 409 TRANSCRIPT_NOT_READY unless the transcript is
  * completed (none yet, failed, or a re-run under way, whose result would make the translation
- * stale at once); 409 TRANSLATION_IN_PROGRESS while the recording's latest translation is queued
- * or running (one at a time per recording: `translation` reports one). The source language is
+ * stale at once); 409 TRANSLATION_IN_PROGRESS while the recording's latest translation, into
+ * another language, is queued or running (one at a time per recording: `translation` reports
+ * one). The same language asked for again while it is queued or running answers that
+ * translation, and queues nothing. The source language is
  * the transcript's; a pair the engine cannot do fails the translation (`processing_status:
  * failed`, with the reason), it is not refused here: only the engine knows its pairs.
  */
@@ -39,6 +41,8 @@ export async function requestTranslation(deps: TranslationRequestDeps, caller: C
       const status = transcriptStatusOf(recording);
       if (status !== 'completed') throw new ConflictError('TRANSCRIPT_NOT_READY', `Recording ${recordingId} has no completed transcript yet (transcript_status ${status}).`);
       if (isTranslationInFlight(recording)) {
+        // The same language asked for again while it runs (a client retrying, two people at once): that translation, nothing new queued.
+        if (recording.translation?.to_language === body.to_language) return recording.translation;
         throw new ConflictError('TRANSLATION_IN_PROGRESS', `Recording ${recordingId} is already being translated into ${recording.translation?.to_language} (${recording.translation?.status}).`);
       }
       // A language Translate does not know stays as tagged: the run fails it as an unsupported pair, with the reason.

@@ -21,6 +21,6 @@ export const translatePublicRecordingDocs = (): OperationDocs => ({
   responses: { 202: PublicTranslationResponse },
   errors: translateRefusals(),
   examples: { request: { to_language: 'es' }, responses: { 202: { success: true, data: queuedTranslationExample } } },
-  // The member's recording has no transcript in the sample data (its transcription was only queued).
-  sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.mediaRecordingId }, body: { to_language: 'es' }, status: 409 }),
+  // The member's transcribed recording, which Translate recording's sample just sent to Spanish: the same translation answers.
+  sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.recordingId }, body: { to_language: 'es' }, status: 202 }),
 });

@@ -12,7 +12,7 @@ export const translateRefusals = (): OperationDocs['errors'] => ({
 });
 
 export const translateDescription = () =>
-  "Queues the translation of the recording's completed transcript, and of its latest summary, into `to_language` (an ISO 639-1 code Amazon Translate knows), and answers the Translation with `processing_status: queued`. The source language is the transcript's. The recording's `translation` and `translation_error` report the latest translation; once `completed`, Get transcript with `language` serves the translated transcript in every export format. A pair the engine does not translate ends `failed` with the reason in `error_message`. One translation at a time per recording; a language translated again replaces its previous translation when the new one completes.";
+  "Queues the translation of the recording's completed transcript, and of its latest summary, into `to_language` (an ISO 639-1 code Amazon Translate knows), and answers the Translation with `processing_status: queued`. The source language is the transcript's. The recording's `translation` and `translation_error` report the latest translation; once `completed`, Get transcript with `language` serves the translated transcript in every export format. A pair the engine does not translate ends `failed` with the reason in `error_message`. One translation at a time per recording: another language while one is queued or processing is 409 TRANSLATION_IN_PROGRESS, the same language answers that translation (nothing new is queued). A language translated again replaces its previous translation when the new one completes.";
 
 /** A queued translation, as the examples show it. */
 export const queuedTranslationExample = {
