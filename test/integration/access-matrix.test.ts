@@ -178,7 +178,7 @@ function requestOf(endpoint: Endpoint<RouteName>): { method: string; path: strin
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes where a personal key sees only its own user's recordings (another's is 404, as if it did not exist). */
-const OWN_RECORDINGS_ONLY = new Set<string>(['getPublicRecordingMedia', 'getPublicTranscript', 'transcribePublicRecording']);
+const OWN_RECORDINGS_ONLY = new Set<string>(['getPublicRecordingMedia', 'getPublicTranscript', 'transcribePublicRecording', 'translatePublicRecording']);
 /**
  * Key routes every active member may call, where only owners and admins see the organization's
  * keys: the sample key is an organization key, so below admin it is 404, as if it did not exist.
