@@ -141,7 +141,7 @@ describe('a translation that cannot complete', () => {
     expect((await getRecording(db, orgId, id, { consistent: true }))?.translation_error).toMatch(/^TRANSLATION_FAILED: the translation engine failed \(InternalServerException\)/);
   });
 
-  it('a recording moved to the trash while translated discards the run and its chunks', async () => {
+  it('a recording moved to the trash while translated discards the run and its chunks, its translation failed', async () => {
     const { orgId, userId, u } = await organization();
     const id = `rec_dtl_${u}`;
     const written = await putTranscribedRecording(db, { orgId, userId, id, at: AT, translation: queuedRun('trl_d') });
@@ -153,7 +153,8 @@ describe('a translation that cannot complete', () => {
     expect(written.deleted_at).toBeUndefined();
     expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, trashing), queuedEvent(orgId, id, 'trl_d'), notLast)).toEqual({ kind: 'discarded' });
     expect(await chunkKeysOf(orgId, id)).toEqual([]);
-    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation?.status).toBe('processing');
+    // Failed, so that a restore finds nothing stuck processing (which would refuse every other language).
+    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation).toMatchObject({ status: 'failed', error_code: 'TRANSLATION_FAILED', error_message: expect.stringContaining('moved to the trash') });
   });
 });
 

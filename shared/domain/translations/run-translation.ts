@@ -33,7 +33,8 @@ const COMMIT_ATTEMPTS = 10;
  * message back later (never a hot loop); any other error is thrown for the queue to retry, and
  * on the last delivery fails the translation with TRANSLATION_FAILED. Idempotent: an event whose
  * translation is no longer the recording's latest, or no longer queued or running, changes
- * nothing; a recording deleted or trashed meanwhile discards the run and its chunks.
+ * nothing; a recording deleted or trashed meanwhile discards the run and its chunks (a trashed
+ * one keeps its translation failed, so that a restore finds nothing stuck).
  */
 export async function runTranslation(deps: TranslationRunDeps, event: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'data'>, delivery: { last: boolean }): Promise<TranslationRunOutcome> {
   if (event.type !== 'recording.translation_queued') throw new Error(`The translation consumer handles recording.translation_queued only, not ${event.type}`);
@@ -42,9 +43,26 @@ export async function runTranslation(deps: TranslationRunDeps, event: Pick<Domai
   const recordingId = event.resource.id;
   const current = async (): Promise<TranslationRecording | 'discarded' | 'ignored'> => {
     const recording = await getRecording(deps.db, orgId, recordingId, { consistent: true });
-    if (!recording || recording.deleted_at) return 'discarded';
+    if (!recording) return 'discarded';
     if (recording.translation?.id !== translationId || !isTranslationInFlight(recording)) return 'ignored';
+    if (recording.deleted_at) {
+      await failInTrash(recording as TranslationRecording);
+      return 'discarded';
+    }
     return recording as TranslationRecording;
+  };
+  /**
+   * A recording moved to the trash while translated: its translation ends failed, so that a
+   * restore does not find it processing for ever (and refusing others). A conflict means it
+   * moved again: the next delivery, or the next request, sees it as it is then.
+   */
+  const failInTrash = async (recording: TranslationRecording) => {
+    const failure = { code: 'TRANSLATION_FAILED', reason: 'The recording was moved to the trash while it was translated; ask again once it is restored.' };
+    try {
+      await commitTranslationTransition(deps.db, { before: recording, after: failedTranslation(recording, deps.now(), failure) });
+    } catch (error) {
+      if (!isWriteConflict(error)) throw error;
+    }
   };
 
   let recording = await current();
