@@ -5,7 +5,7 @@ import { runTranslation } from '../../shared/domain/translations/run-translation
 import { keys } from '../../shared/storage/keys';
 import { recordingItem } from '../../shared/storage/recording-items';
 import { queryAll } from '../../shared/storage/query-all';
-import { getRecording } from '../../shared/storage/recordings';
+import { deleteRelatedItems, getRecording } from '../../shared/storage/recordings';
 import { readTranslation } from '../../shared/storage/translations';
 import { TranslationError } from '../../shared/translation/translator';
 import { localDeployment, seed, unique } from '../support/api';
@@ -96,6 +96,20 @@ describe('a queued translation runs to completion', () => {
     expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, translator), queuedEvent(orgId, id, 'trl_s'), notLast)).toEqual({ kind: 'completed' });
     expect(translator.calls).toEqual([]);
     expect((await readTranslation(db, orgId, id, 'en'))?.segments).toEqual(TURNS);
+  });
+});
+
+describe('a recording deleted for good', () => {
+  it('loses its translations with its other related items (the object cleanup)', async () => {
+    const { orgId, userId, u } = await organization();
+    const id = `rec_dtl_${u}`;
+    await putTranscribedRecording(db, { orgId, userId, id, at: AT, translation: queuedRun('trl_g') });
+    await runTranslation(runDepsAt(db, { now: new Date(AT) }, fakeTranslator()), queuedEvent(orgId, id, 'trl_g'), notLast);
+    expect(await chunkKeysOf(orgId, id)).toEqual(['es', 'es#0001#0001']);
+    await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: keys.recording(orgId, id) }));
+    // The transcript's header and chunk, and the translation's header and chunk.
+    expect(await deleteRelatedItems(db, orgId, id)).toEqual({ deleted: 4, recordingExists: false });
+    expect(await chunkKeysOf(orgId, id)).toEqual([]);
   });
 });
 

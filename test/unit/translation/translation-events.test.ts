@@ -2,7 +2,9 @@ import { completedTranslation, failedTranslation, processingTranslation, queuedT
 import { markdownLinesOf, markdownOf } from '../../../shared/domain/translations/summary-lines';
 import { translationEventsOf } from '../../../shared/events/translation-events';
 import type { Recording } from '../../../shared/storage/recording-items';
-import { translationCodeOfTag } from '../../../shared/translation/languages';
+import { CONVERSATION_LANGUAGES } from '../../../shared/core/settings-catalog';
+import { TRANSLATION_LANGUAGE_CODES } from '../../../shared/core/translation-languages';
+import { CONVERSATION_TRANSLATION_CODES, translationCodeOfTag } from '../../../shared/translation/languages';
 
 /** The translation's transitions on the recording and the events their changes give: queued, completed, failed; ids and codes only. */
 const base: Recording = {
@@ -66,6 +68,13 @@ describe('translation events', () => {
 describe('languages and summary lines', () => {
   it('reads a transcript tag as the Translate code of its language, a known variant whole', () => {
     expect(['en-US', 'pt-BR', 'pt-PT', 'zh-TW', 'zh-CN', 'es-US', 'en', 'fr-CA', 'xx-YY', ''].map(translationCodeOfTag)).toEqual(['en', 'pt', 'pt-PT', 'zh-TW', 'zh', 'es', 'en', 'fr-CA', undefined, undefined]);
+  });
+
+  it('maps every conversation language to a code Translate knows, and knows 75 codes, each once', () => {
+    expect(Object.keys(CONVERSATION_TRANSLATION_CODES).sort()).toEqual([...CONVERSATION_LANGUAGES].sort());
+    for (const code of Object.values(CONVERSATION_TRANSLATION_CODES)) expect(TRANSLATION_LANGUAGE_CODES).toContain(code);
+    expect(new Set(TRANSLATION_LANGUAGE_CODES).size).toBe(75);
+    expect(TRANSLATION_LANGUAGE_CODES).toHaveLength(75);
   });
 
   it('keeps headings, list marks and task boxes out of the text to translate', () => {
