@@ -54,7 +54,8 @@ describe('a queued translation runs to completion', () => {
     const translator = fakeTranslator();
     const deps = runDepsAt(db, clock, translator, { id: 'sum_1', markdown: '## Overview\nThe budget is approved.\n\n- Maria sends the contract' });
 
-    expect(await runTranslation(deps, queuedEvent(orgId, id, 'trl_a'), notLast)).toEqual({ kind: 'completed' });
+    const characters = [...TURNS.map((turn) => turn.text), 'Overview', 'The budget is approved.', '', 'Maria sends the contract'].join('').length;
+    expect(await runTranslation(deps, queuedEvent(orgId, id, 'trl_a'), notLast)).toEqual({ kind: 'completed', characters });
     expect(translator.calls).toEqual([{ texts: [...TURNS.map((turn) => turn.text), 'Overview', 'The budget is approved.', '', 'Maria sends the contract'], from: 'en', to: 'es' }]);
     const recording = await getRecording(db, orgId, id, { consistent: true });
     expect(recording?.translation).toMatchObject({ id: 'trl_a', status: 'completed', segment_count: 3, finished_at: clock.now.toISOString() });
@@ -93,7 +94,7 @@ describe('a queued translation runs to completion', () => {
     const id = `rec_dtl_${u}`;
     await putTranscribedRecording(db, { orgId, userId, id, at: AT, translation: { ...queuedRun('trl_s', 'en') } });
     const translator = fakeTranslator();
-    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, translator), queuedEvent(orgId, id, 'trl_s'), notLast)).toEqual({ kind: 'completed' });
+    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, translator), queuedEvent(orgId, id, 'trl_s'), notLast)).toEqual({ kind: 'completed', characters: 0 });
     expect(translator.calls).toEqual([]);
     expect((await readTranslation(db, orgId, id, 'en'))?.segments).toEqual(TURNS);
   });
@@ -165,7 +166,7 @@ describe('a translation that cannot complete', () => {
       return undefined;
     });
     expect(written.deleted_at).toBeUndefined();
-    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, trashing), queuedEvent(orgId, id, 'trl_d'), notLast)).toEqual({ kind: 'discarded' });
+    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, trashing), queuedEvent(orgId, id, 'trl_d'), notLast)).toMatchObject({ kind: 'discarded' });
     expect(await chunkKeysOf(orgId, id)).toEqual([]);
     // Failed, so that a restore finds nothing stuck processing (which would refuse every other language).
     expect((await getRecording(db, orgId, id, { consistent: true }))?.translation).toMatchObject({ status: 'failed', error_code: 'TRANSLATION_FAILED', error_message: expect.stringContaining('moved to the trash') });

@@ -19,7 +19,7 @@ export interface TranslationRunDeps {
 
 /** What a run did with its event; `retry` asks for the message back later (throttling). */
 type FinalKind = 'completed' | 'failed' | 'ignored' | 'discarded';
-export type TranslationRunOutcome = { kind: FinalKind } | { kind: 'retry'; afterSeconds: number };
+export type TranslationRunOutcome = { kind: FinalKind; characters?: number } | { kind: 'retry'; afterSeconds: number };
 
 /** A run whose recording moved under it: re-read and commit again, not translate again. */
 const COMMIT_ATTEMPTS = 10;
@@ -106,7 +106,10 @@ export async function runTranslation(deps: TranslationRunDeps, event: Pick<Domai
     const summary = await deps.latestSummary(orgId, recordingId);
     const summaryLines = summary ? markdownLinesOf(summary.markdown) : [];
     const texts = [...segments.map((segment) => segment.text), ...summaryLines.map((line) => line.text)];
-    const translated = sameTranslationLanguage(run.from_language, run.to_language) ? texts : await deps.translator.translate(texts, run.from_language, run.to_language);
+    const sameLanguage = sameTranslationLanguage(run.from_language, run.to_language);
+    // What the engine bills: the characters sent (none when the language is the transcript's own).
+    const characters = sameLanguage ? 0 : texts.reduce((sum, text) => sum + text.length, 0);
+    const translated = sameLanguage ? texts : await deps.translator.translate(texts, run.from_language, run.to_language);
     if (translated.length !== texts.length) throw new Error(`The translator answered ${translated.length} texts for ${texts.length}`);
     const translatedSegments = segments.map((segment, index) => ({ ...segment, text: translated[index] }));
     const chunkCount = await writeTranslationChunks(deps.db, orgId, recordingId, run.to_language, run.attempt, translatedSegments);
@@ -124,7 +127,7 @@ export async function runTranslation(deps: TranslationRunDeps, event: Pick<Domai
     };
     const kind = await finish((latest) => completedTranslation(latest, deps.now(), translatedSegments.length), header);
     if (kind === 'completed') await deleteTranslationChunks(deps.db, orgId, recordingId, run.to_language, { keepSet: run.attempt });
-    return { kind };
+    return { kind, characters };
   } catch (error) {
     if (error instanceof TranslationError && error.retryAfterSeconds !== undefined) {
       // Throttled on the last delivery: nothing will bring the message back, so the translation fails rather than stay processing.
