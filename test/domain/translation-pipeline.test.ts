@@ -129,6 +129,17 @@ describe('a translation that cannot complete', () => {
     expect(await chunkKeysOf(orgId, id)).toEqual([]);
   });
 
+  it('a translated transcript over the transcript’s 4 MB bound fails, nothing stored', async () => {
+    const { orgId, userId, u } = await organization();
+    const id = `rec_dtl_${u}`;
+    await putTranscribedRecording(db, { orgId, userId, id, at: AT, translation: queuedRun('trl_big') });
+    // Each turn comes back 1.4 MB long: three of them are over the bound.
+    const verbose = fakeTranslator(async (texts) => texts.map(() => 'x'.repeat(1_400_000)));
+    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, verbose), queuedEvent(orgId, id, 'trl_big'), notLast)).toEqual({ kind: 'failed' });
+    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation_error).toBe('TRANSLATION_FAILED: The translated transcript is over 4 MB, the bound of a transcript.');
+    expect(await chunkKeysOf(orgId, id)).toEqual([]);
+  });
+
   it('throttling asks for the message back later and stays processing; throttled on the last delivery, it fails', async () => {
     const { orgId, userId, u } = await organization();
     const id = `rec_dtl_${u}`;

@@ -1,3 +1,4 @@
+import { TRANSCRIPT_MAX_BYTES } from '../../core/limits';
 import type { DomainEvent } from '../../schemas/event-catalog';
 import type { TableContext } from '../../storage/dynamo';
 import type { TranscriptSegment } from '../../storage/recording-part-items';
@@ -112,6 +113,10 @@ export async function runTranslation(deps: TranslationRunDeps, event: Pick<Domai
     const translated = sameLanguage ? texts : await deps.translator.translate(texts, run.from_language, run.to_language);
     if (translated.length !== texts.length) throw new Error(`The translator answered ${translated.length} texts for ${texts.length}`);
     const translatedSegments = segments.map((segment, index) => ({ ...segment, text: translated[index] }));
+    // The transcript's own bound (docs/transcription.md): every export of it stays under Lambda's 6 MB response, a translation's too.
+    if (Buffer.byteLength(JSON.stringify(translatedSegments)) > TRANSCRIPT_MAX_BYTES) {
+      throw new TranslationError('TRANSLATION_FAILED', `The translated transcript is over ${TRANSCRIPT_MAX_BYTES / 1_000_000} MB, the bound of a transcript.`);
+    }
     const chunkCount = await writeTranslationChunks(deps.db, orgId, recordingId, run.to_language, run.attempt, translatedSegments);
     const at = deps.now().toISOString();
     const header: TranslationHeader = {
