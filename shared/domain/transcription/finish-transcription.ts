@@ -12,7 +12,6 @@ import { failureOf } from '../../transcription/transcription-failures';
 import type { TranscriptionJobDeps } from './transcription-deps';
 import { completedRecording, discardedRecording, failedRecording, jobOf, monthOf, outputKeyOf } from './transcription-plan';
 
-
 export type FinishOutcome = 'completed' | 'failed' | 'running' | 'duplicate' | 'discarded' | 'superseded' | 'foreign';
 
 type Running = Recording & { transcription: RecordingTranscription };
