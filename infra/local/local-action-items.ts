@@ -69,7 +69,8 @@ const isGenericSpeaker = (speaker: string) => !speaker.trim() || /^(spk_\d+|spea
 /** The task without its deadline, and the deadline as YYYY-MM-DD (`day`: the recording's, YYYY-MM-DD). */
 export function withoutDeadline(task: string, day: string): { text: string; due_date: string | null } {
   const deadline = new RegExp(String.raw`\s*,?\s*\b(?:by|before|on|until|till|no later than|due)\s+(?:the\s+)?(${DEADLINE})\b`, 'i');
-  const match = deadline.exec(task);
+  // "…tomorrow", "…next week" at the end are deadlines without a preposition.
+  const match = deadline.exec(task) ?? /\s+(today|tonight|tomorrow|(?:this|next) week)$/i.exec(task);
   const text = (match ? task.slice(0, match.index) + task.slice(match.index + match[0].length) : task).replace(/\s+/g, ' ').replace(/[\s,.;:]+$/, '').trim();
   return { text, due_date: match ? dateOf(match[1].toLowerCase(), day) : null };
 }

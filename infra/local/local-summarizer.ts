@@ -197,11 +197,17 @@ export function apertiumModes(): Promise<Set<string>> {
   return installedModes;
 }
 
+/** The language the local engine writes when asked for `language`: it, when Apertium has the pair from English; else English. */
+export async function localOutputLanguage(language: string): Promise<string> {
+  const mode = APERTIUM_MODES[language];
+  return mode && (await apertiumModes()).has(mode) ? language : 'English';
+}
+
 /** The summary in the language asked for when Apertium has the pair; else as it is, in English. */
 export async function summarizeLocally(request: LocalSummaryRequest): Promise<LocalSummary> {
   const summary = summarizeTranscript(request);
+  if ((await localOutputLanguage(request.language)) === 'English') return summary;
   const mode = APERTIUM_MODES[request.language];
-  if (request.language === 'English' || !mode || !(await apertiumModes()).has(mode)) return summary;
   // One call for every line: Apertium keeps lines apart (-u: unknown words unmarked).
   const lines = [...summary.sections.map((section) => section.markdown), ...summary.action_items.map((item) => item.text)].flatMap((text) => text.split('\n'));
   const translated = (await apertium(mode, `${lines.join('\n')}\n`)).split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
