@@ -90,7 +90,10 @@ export function summarizeTranscript(request: LocalSummaryRequest): LocalSummary 
           isVerb: (word) => posOf(word) === 'VERB',
           isName: (word) => posOf(word) === 'PROPN' || (lowercaseOnly && posOf(word) === 'NOUN'),
         });
-        if (item) actionItems.push({ ...item, timestamp: Math.floor(line.start) });
+        // A task said again later (a recap) is the same task: its first mention is kept.
+        if (item && !actionItems.some((other) => other.text.toLowerCase() === item.text.toLowerCase() && other.assignee === item.assignee)) {
+          actionItems.push({ ...item, timestamp: Math.floor(line.start) });
+        }
         const content = lemmas.filter((lemma, index) => !stop[index] && /^\p{L}{2,}$/u.test(lemma)).map((lemma) => lemma.toLowerCase());
         if (words.length >= 4) sentences.push({ index: sentences.length, text, start: line.start, lemmas: content });
       });
