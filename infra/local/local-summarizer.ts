@@ -200,6 +200,12 @@ export function apertiumModes(): Promise<Set<string>> {
   return installedModes;
 }
 
+/** The languages the local engine writes: English, and those Apertium has the pair for (npm start's banner). */
+export async function localSummaryLanguages(): Promise<string[]> {
+  const modes = await apertiumModes();
+  return ['English', ...Object.entries(APERTIUM_MODES).filter(([, mode]) => modes.has(mode)).map(([language]) => language)];
+}
+
 /** The language the local engine writes when asked for `language`: it, when Apertium has the pair from English; else English. */
 export async function localOutputLanguage(language: string): Promise<string> {
   const mode = APERTIUM_MODES[language];
