@@ -85,9 +85,10 @@ export function systemPromptOf(request: SummaryRequest, pass: SummaryPass): stri
 }
 
 /**
- * The tool the model must call. `sections` is an array whose items are, in order, one object per
- * template section with its title as a constant and its prompt as the description (the local
- * stand-in reads them from there too).
+ * The tool the model must call. `sections` is an array of exactly the template's count whose
+ * `prefixItems` are, in order, one object per template section with its title as a constant and
+ * its prompt as the description (the local stand-in reads them from there too). Not `strict`:
+ * Bedrock enforces schemas only for some models (not Nova); the answer is validated here anyway.
  */
 export function summaryToolOf(template: { sections: SummarySection[] }, language: string): Tool {
   const count = template.sections.length;
@@ -112,7 +113,12 @@ export function summaryToolOf(template: { sections: SummarySection[] }, language
                 required: ['title', 'markdown'],
                 additionalProperties: false,
               })),
-              items: false,
+              // Read alone by a model that knows no prefixItems (drafts before 2020-12): the same objects, titles from the template.
+              items: {
+                type: 'object',
+                properties: { title: { type: 'string', enum: template.sections.map((section) => section.title) }, markdown: { type: 'string' } },
+                required: ['title', 'markdown'],
+              },
             },
             action_items: {
               type: 'array',
