@@ -18,6 +18,18 @@ const MODAL = String.raw`(?:will|'ll|shall|is going to|is gonna|are going to|has
 /** Fillers spoken before the clause. */
 const FILLER = /^(?:(?:okay|ok|so|and|then|alright|all right|right|well|also|great|good|yes|yeah|sure)[,\s]+)+/i;
 
+/**
+ * A sentence's clauses, where tasks start: after a comma, "so", "then", "okay", "but"…, and before
+ * "and <name> will …". Unpunctuated speech ("we agreed on the budget so maria will send the
+ * contract by friday") is one long sentence: its tasks are in its clauses.
+ */
+export function clausesOf(sentence: string): string[] {
+  return sentence
+    .split(/\s*[,;:]\s+|\s+(?:and then|so|then|okay|ok|alright|but|also|because)\s+|\s+and\s+(?=[\p{L}'-]+ (?:will|'ll|to|needs to|has to|should|must|is going to)\s)/iu)
+    .map((clause) => clause.trim())
+    .filter(Boolean);
+}
+
 export interface RuleActionItem {
   text: string;
   assignee: string | null;
@@ -66,12 +78,14 @@ export function actionItemOf(sentence: string, context: { speaker: string; day: 
 
 const isGenericSpeaker = (speaker: string) => !speaker.trim() || /^(spk_\d+|speaker ?\d*|unknown)$/i.test(speaker.trim());
 
-/** The task without its deadline, and the deadline as YYYY-MM-DD (`day`: the recording's, YYYY-MM-DD). */
+/** The task up to its deadline, and the deadline as YYYY-MM-DD (`day`: the recording's, YYYY-MM-DD). */
 export function withoutDeadline(task: string, day: string): { text: string; due_date: string | null } {
   const deadline = new RegExp(String.raw`\s*,?\s*\b(?:by|before|on|until|till|no later than|due)\s+(?:the\s+)?(${DEADLINE})\b`, 'i');
   // "…tomorrow", "…next week" at the end are deadlines without a preposition.
   const match = deadline.exec(task) ?? /\s+(today|tonight|tomorrow|(?:this|next) week)$/i.exec(task);
-  const text = (match ? task.slice(0, match.index) + task.slice(match.index + match[0].length) : task).replace(/\s+/g, ' ').replace(/[\s,.;:]+$/, '').trim();
+  // What follows the deadline is another thought ("… by friday and then the budget …"); a task is a dozen words at most.
+  const words = (match ? task.slice(0, match.index) : task).replace(/\s+/g, ' ').replace(/[\s,.;:]+$/, '').trim().split(' ');
+  const text = words.length > 12 ? `${words.slice(0, 12).join(' ')}…` : words.join(' ');
   return { text, due_date: match ? dateOf(match[1].toLowerCase(), day) : null };
 }
 

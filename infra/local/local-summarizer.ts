@@ -5,7 +5,7 @@ import path from 'node:path';
 import winkNLP, { type ItemSentence, type WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import type { DraftActionItem, SummarySection } from '../../shared/summarization/summary-engine';
-import { actionItemOf } from './local-action-items';
+import { actionItemOf, clausesOf } from './local-action-items';
 
 /**
  * The local summary engine behind the Bedrock stand-in (bedrock-emulator.ts): deterministic and
@@ -84,15 +84,17 @@ export function summarizeTranscript(request: LocalSummaryRequest): LocalSummary 
         const lemmas = field<string>(tokens, 'lemma');
         const stop = field<boolean>(tokens, 'stopWordFlag');
         const posOf = (word: string) => pos[words.findIndex((token) => token.toLowerCase() === word.toLowerCase())];
-        const item = actionItemOf(text, {
-          speaker: line.speaker,
-          day: request.day,
-          isVerb: (word) => posOf(word) === 'VERB',
-          isName: (word) => posOf(word) === 'PROPN' || (lowercaseOnly && posOf(word) === 'NOUN'),
-        });
-        // A task said again later (a recap) is the same task: its first mention is kept.
-        if (item && !actionItems.some((other) => other.text.toLowerCase() === item.text.toLowerCase() && other.assignee === item.assignee)) {
-          actionItems.push({ ...item, timestamp: Math.floor(line.start) });
+        for (const clause of clausesOf(text)) {
+          const item = actionItemOf(clause, {
+            speaker: line.speaker,
+            day: request.day,
+            isVerb: (word) => posOf(word) === 'VERB',
+            isName: (word) => posOf(word) === 'PROPN' || (lowercaseOnly && posOf(word) === 'NOUN'),
+          });
+          // A task said again later (a recap) is the same task: its first mention is kept.
+          if (item && !actionItems.some((other) => other.text.toLowerCase() === item.text.toLowerCase() && other.assignee === item.assignee)) {
+            actionItems.push({ ...item, timestamp: Math.floor(line.start) });
+          }
         }
         const content = lemmas.filter((lemma, index) => !stop[index] && /^\p{L}{2,}$/u.test(lemma)).map((lemma) => lemma.toLowerCase());
         if (words.length >= 4) sentences.push({ index: sentences.length, text, start: line.start, lemmas: content });
@@ -156,10 +158,12 @@ function keywordsOf(wink: WinkMethods, text: string): Set<string> {
   return keywords;
 }
 
+/** A sentence as a bullet: capitalized, ended, and cut at 40 words (unpunctuated speech makes very long ones). */
 const asSentence = (text: string) => {
-  const trimmed = text.trim();
+  const words = text.trim().split(/\s+/);
+  const trimmed = words.length > 40 ? `${words.slice(0, 40).join(' ')}…` : words.join(' ');
   const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 };
 
 function actionItemLine(item: DraftActionItem): string {

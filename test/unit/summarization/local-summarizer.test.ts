@@ -51,6 +51,22 @@ describe('the local summarizer', () => {
     ]);
   });
 
+  it('finds the tasks inside a long unpunctuated turn, each up to its deadline, and keeps its bullets short', () => {
+    const turn = 'we went through the numbers for the quarter and the budget looks fine so maria will send the contract by friday and then tom will review the budget by next week because the board meets soon ' + 'and the rest of the meeting was about hiring '.repeat(8);
+    const spoken = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [{ start: 12, speaker: 'spk_0', text: turn }] });
+    expect(spoken.action_items).toEqual([
+      { text: 'Send the contract', assignee: 'Maria', due_date: '2026-11-27', timestamp: 12 },
+      { text: 'Review the budget', assignee: 'Tom', due_date: '2026-11-30', timestamp: 12 },
+    ]);
+    expect(Math.max(...spoken.sections.flatMap((section) => section.markdown.split('\n').map((line) => line.split(' ').length)))).toBeLessThanOrEqual(42);
+  });
+
+  it('writes every section of an empty transcript, saying nothing was said', () => {
+    const empty = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [] });
+    expect(empty.sections.map((section) => section.markdown)).toEqual(['- Nothing was said about this.', '- Nothing was said about this.', '- Nothing was said about this.', '- No action items were recorded.']);
+    expect(empty.action_items).toEqual([]);
+  });
+
   it('reads the unpunctuated lower-case text of the local speech engine', () => {
     const spoken = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [{ start: 5, speaker: 'spk_0', text: 'okay so maria will send the contract by friday' }] });
     expect(spoken.action_items).toEqual([{ text: 'Send the contract', assignee: 'Maria', due_date: '2026-11-27', timestamp: 5 }]);
