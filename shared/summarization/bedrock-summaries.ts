@@ -54,6 +54,11 @@ export interface BedrockSummaryOptions {
 const THROTTLED = new Set(['ThrottlingException', 'ServiceUnavailableException', 'ModelNotReadyException', 'ServiceQuotaExceededException']);
 const PASSING = new Set(['InternalServerException', 'ModelTimeoutException', 'ModelErrorException']);
 const MODEL_REFUSED = new Set(['AccessDeniedException', 'ResourceNotFoundException', 'ValidationException']);
+/** Bedrock's words when the prompt exceeds the model's context ("Input is too long for requested model."). */
+const TOO_LONG = /too long|too many (input )?tokens|exceeds? the (maximum|context)|context (length|window)/i;
+
+/** The prompt was longer than the model takes: the estimate undercounted this text. */
+class InputTooLongError extends Error {}
 
 interface CallResult {
   output: SummaryOutput;
@@ -82,6 +87,7 @@ export function createBedrockSummaryEngine(client: BedrockRuntimeClient, options
       const reason = String((error as Error).message ?? '').slice(0, 300);
       if (THROTTLED.has(name)) throw new SummaryEngineError('SUMMARY_THROTTLED', `Bedrock is busy (${name}): ${reason}`, name === 'ServiceQuotaExceededException' ? retryAfterSeconds * 10 : retryAfterSeconds);
       if (PASSING.has(name)) throw new SummaryEngineError('SUMMARY_FAILED', `Bedrock failed (${name}): ${reason}`, retryAfterSeconds);
+      if (name === 'ValidationException' && TOO_LONG.test(reason)) throw new InputTooLongError(reason);
       if (MODEL_REFUSED.has(name)) throw new SummaryEngineError('MODEL_UNAVAILABLE', `The model ${request.modelId} cannot be used (${name}): ${reason}`);
       throw error;
     }
@@ -114,48 +120,64 @@ export function createBedrockSummaryEngine(client: BedrockRuntimeClient, options
 
   return {
     async summarize(request) {
-      const promptTokens = estimateTokens(systemPromptOf(request, { kind: 'combine', count: 99 }) + JSON.stringify(summaryToolOf(request.template, request.language)));
-      const budget = Math.floor((contextTokensFor(request.modelId) - maxOutputTokens - promptTokens) * CONTEXT_SAFETY);
-      if (budget < 200) throw new SummaryEngineError('MODEL_UNAVAILABLE', `The model ${request.modelId} has too small a context for this template.`);
+      // The longest instructions of the passes (combining names the part count) and the tool.
+      const promptTokens = estimateTokens(systemPromptOf(request, { kind: 'combine', count: 999 }) + JSON.stringify(summaryToolOf(request.template, request.language)));
+      let budget = Math.floor((contextTokensFor(request.modelId) - maxOutputTokens - promptTokens) * CONTEXT_SAFETY);
       const usage = { input_tokens: 0, output_tokens: 0 };
-      const counted = (result: CallResult) => {
-        usage.input_tokens += result.usage.input_tokens;
-        usage.output_tokens += result.usage.output_tokens;
-        return result.output;
-      };
-
-      const parts = partsOf(transcriptLinesOf(request.transcript), budget);
-      let output: SummaryOutput;
-      if (parts.length === 1) {
-        output = counted(await call(request, { kind: 'whole' }, transcriptMessageOf(parts[0])));
-      } else {
-        // One part after the other: the account's tokens-per-minute quota is shared.
-        let notes: PartNotes[] = [];
-        for (const [index, lines] of parts.entries()) {
-          notes.push(notesOf(counted(await call(request, { kind: 'part', index: index + 1, count: parts.length }, transcriptMessageOf(lines)))));
+      // Text the estimate undercounts (a script of one token a character) can still be too long: smaller parts, twice at most.
+      for (let tries = 1; ; tries++) {
+        if (budget < MIN_BUDGET_TOKENS) throw new SummaryEngineError('MODEL_UNAVAILABLE', `The model ${request.modelId} has too small a context for this template and transcript.`);
+        try {
+          return await summarizeWithin(request, budget, usage);
+        } catch (error) {
+          if (!(error instanceof InputTooLongError)) throw error;
+          if (tries === 3) throw new SummaryEngineError('MODEL_UNAVAILABLE', `The model ${request.modelId} refused the transcript as too long even in small parts: ${error.message}`);
+          budget = Math.floor(budget / 3);
         }
-        // Notes too long for one call are combined in groups first, until they fit.
-        while (notes.length > 1 && estimateTokens(notesMessageOf(notes)) > budget) {
-          const groups = groupsOf(notes, budget);
-          if (groups.length === notes.length) break;
-          const combined: PartNotes[] = [];
-          for (const group of groups) combined.push(group.length === 1 ? group[0] : notesOf(counted(await call(request, { kind: 'combine', count: group.length }, notesMessageOf(group)))));
-          notes = combined;
-        }
-        output = counted(await call(request, { kind: 'combine', count: notes.length }, notesMessageOf(notes)));
       }
-      const draft: SummaryDraft = {
-        sections: output.sections,
-        markdown: summaryMarkdownOf(output.sections),
-        action_items: output.action_items,
-        usage,
-        model: request.modelId,
-        language: output.language,
-      };
-      return draft;
     },
   };
+
+  async function summarizeWithin(request: SummaryRequest, budget: number, usage: { input_tokens: number; output_tokens: number }): Promise<SummaryDraft> {
+    const counted = (result: CallResult) => {
+      usage.input_tokens += result.usage.input_tokens;
+      usage.output_tokens += result.usage.output_tokens;
+      return result.output;
+    };
+
+    const parts = partsOf(transcriptLinesOf(request.transcript), budget);
+    let output: SummaryOutput;
+    if (parts.length === 1) {
+      output = counted(await call(request, { kind: 'whole' }, transcriptMessageOf(parts[0])));
+    } else {
+      // One part after the other: the account's tokens-per-minute quota is shared.
+      let notes: PartNotes[] = [];
+      for (const [index, lines] of parts.entries()) {
+        notes.push(notesOf(counted(await call(request, { kind: 'part', index: index + 1, count: parts.length }, transcriptMessageOf(lines)))));
+      }
+      // Notes too long for one call are combined in groups first, until they fit.
+      while (notes.length > 1 && estimateTokens(notesMessageOf(notes)) > budget) {
+        const groups = groupsOf(notes, budget);
+        if (groups.length === notes.length) break;
+        const combined: PartNotes[] = [];
+        for (const group of groups) combined.push(group.length === 1 ? group[0] : notesOf(counted(await call(request, { kind: 'combine', count: group.length }, notesMessageOf(group)))));
+        notes = combined;
+      }
+      output = counted(await call(request, { kind: 'combine', count: notes.length }, notesMessageOf(notes)));
+    }
+    return {
+      sections: output.sections,
+      markdown: summaryMarkdownOf(output.sections),
+      action_items: output.action_items,
+      usage: { ...usage },
+      model: request.modelId,
+      language: output.language,
+    };
+  }
 }
+
+/** Below this, parts would be a few lines each: the model's context is too small to be of use. */
+const MIN_BUDGET_TOKENS = 200;
 
 const notesOf = (output: SummaryOutput): PartNotes => ({ sections: output.sections, action_items: output.action_items });
 
