@@ -8119,6 +8119,7 @@ export interface operations {
                      *               "prompt": "List agreed next steps with owners and dates."
                      *             }
                      *           ],
+                     *           "is_default": true,
                      *           "created_at": "2026-11-01T10:00:00.000Z",
                      *           "updated_at": "2026-11-01T10:00:00.000Z"
                      *         }
@@ -8148,6 +8149,8 @@ export interface operations {
                                 /** @description What the AI writes under it. */
                                 prompt: string;
                             }[];
+                            /** @description Whether it is the organization's default template (at most one is): automatic summaries use it. */
+                            is_default: boolean;
                             /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                             created_at: string;
                             /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
@@ -8398,6 +8401,11 @@ export interface operations {
                         /** @description What the AI writes under it: 1 to 10,000 characters, no control characters but tab, line feed and carriage return. */
                         prompt: string;
                     }[];
+                    /**
+                     * @description Whether it is the organization's default template, which automatic summaries (when a transcription completes) and summaries asked for without a template use. true makes it the default and the previous default stops being it, at once; false on the default leaves the organization without one (summaries then use the built-in template). Default false.
+                     * @default false
+                     */
+                    is_default?: boolean;
                 };
             };
         };
@@ -8428,6 +8436,7 @@ export interface operations {
                      *           "prompt": "List what blocks anyone, and who can help."
                      *         }
                      *       ],
+                     *       "is_default": false,
                      *       "created_at": "2026-11-20T10:00:00.000Z",
                      *       "updated_at": "2026-11-20T10:00:00.000Z"
                      *     }
@@ -8446,6 +8455,8 @@ export interface operations {
                             /** @description What the AI writes under it. */
                             prompt: string;
                         }[];
+                        /** @description Whether it is the organization's default template (at most one is): automatic summaries use it. */
+                        is_default: boolean;
                         /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
                         /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
@@ -8737,6 +8748,7 @@ export interface operations {
                      *           "prompt": "List agreed next steps with owners and dates."
                      *         }
                      *       ],
+                     *       "is_default": true,
                      *       "created_at": "2026-11-01T10:00:00.000Z",
                      *       "updated_at": "2026-11-01T10:00:00.000Z"
                      *     }
@@ -8755,6 +8767,8 @@ export interface operations {
                             /** @description What the AI writes under it. */
                             prompt: string;
                         }[];
+                        /** @description Whether it is the organization's default template (at most one is): automatic summaries use it. */
+                        is_default: boolean;
                         /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
                         /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
@@ -9198,6 +9212,8 @@ export interface operations {
                         /** @description What the AI writes under it: 1 to 10,000 characters, no control characters but tab, line feed and carriage return. */
                         prompt: string;
                     }[];
+                    /** @description Whether it is the organization's default template, which automatic summaries (when a transcription completes) and summaries asked for without a template use. true makes it the default and the previous default stops being it, at once; false on the default leaves the organization without one (summaries then use the built-in template). */
+                    is_default?: boolean;
                 };
             };
         };
@@ -9230,6 +9246,7 @@ export interface operations {
                      *           "prompt": "List agreed next steps with owners and dates."
                      *         }
                      *       ],
+                     *       "is_default": true,
                      *       "created_at": "2026-11-01T10:00:00.000Z",
                      *       "updated_at": "2026-11-20T10:00:00.000Z"
                      *     }
@@ -9248,6 +9265,8 @@ export interface operations {
                             /** @description What the AI writes under it. */
                             prompt: string;
                         }[];
+                        /** @description Whether it is the organization's default template (at most one is): automatic summaries use it. */
+                        is_default: boolean;
                         /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
                         /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
