@@ -70,7 +70,6 @@ export function summarizeTranscript(request: LocalSummaryRequest): LocalSummary 
   const wink = loaded();
   const sentences: Sentence[] = [];
   const actionItems: DraftActionItem[] = [];
-  const lowercaseOnly = request.lines.every((line) => line.text === line.text.toLowerCase());
 
   for (const line of request.lines) {
     wink
@@ -84,12 +83,14 @@ export function summarizeTranscript(request: LocalSummaryRequest): LocalSummary 
         const lemmas = field<string>(tokens, 'lemma');
         const stop = field<boolean>(tokens, 'stopWordFlag');
         const posOf = (word: string) => pos[words.findIndex((token) => token.toLowerCase() === word.toLowerCase())];
+        // The local speech engine's sentences are lower case but their first letter: names there are not capitalized.
+        const caseless = text.slice(1) === text.slice(1).toLowerCase();
         for (const clause of clausesOf(text)) {
           const item = actionItemOf(clause, {
             speaker: line.speaker,
             day: request.day,
             isVerb: (word) => posOf(word) === 'VERB',
-            isName: (word) => posOf(word) === 'PROPN' || (lowercaseOnly && posOf(word) === 'NOUN'),
+            isName: (word) => posOf(word) === 'PROPN' || (caseless && posOf(word) === 'NOUN'),
           });
           // A task said again later (a recap) is the same task: its first mention is kept.
           if (item && !actionItems.some((other) => other.text.toLowerCase() === item.text.toLowerCase() && other.assignee === item.assignee)) {

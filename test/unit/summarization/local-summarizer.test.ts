@@ -67,6 +67,11 @@ describe('the local summarizer', () => {
     expect(empty.action_items).toEqual([]);
   });
 
+  it('reads the sentences of the local speech engine, lower case but their first letter', () => {
+    const spoken = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [{ start: 7, speaker: 'spk_0', text: 'We agreed on the budget so maria will send the contract by friday. Thanks everyone.' }] });
+    expect(spoken.action_items).toEqual([{ text: 'Send the contract', assignee: 'Maria', due_date: '2026-11-27', timestamp: 7 }]);
+  });
+
   it('reads the unpunctuated lower-case text of the local speech engine', () => {
     const spoken = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [{ start: 5, speaker: 'spk_0', text: 'okay so maria will send the contract by friday' }] });
     expect(spoken.action_items).toEqual([{ text: 'Send the contract', assignee: 'Maria', due_date: '2026-11-27', timestamp: 5 }]);
