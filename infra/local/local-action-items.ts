@@ -25,7 +25,7 @@ const FILLER = /^(?:(?:okay|ok|so|and|then|alright|all right|right|well|also|gre
  */
 export function clausesOf(sentence: string): string[] {
   return sentence
-    .split(/\s*[,;:]\s+|\s+(?:and then|so|then|okay|ok|alright|but|also|because)\s+|\s+and\s+(?=[\p{L}'-]+ (?:will|'ll|to|needs to|has to|should|must|is going to)\s)/iu)
+    .split(/\s*[,;]\s+|\s+(?:and then|so|then|okay|ok|alright|but|also|because)\s+|\s+and\s+(?=[\p{L}'-]+ (?:will|'ll|to|needs to|has to|should|must|is going to)\s)/iu)
     .map((clause) => clause.trim())
     .filter(Boolean);
 }
@@ -41,8 +41,8 @@ export type VerbTest = (word: string) => boolean;
 
 /**
  * The action item a sentence states, or undefined. `speaker` is the line's speaker label: a
- * generic one (spk_0, Speaker 1) names nobody. `nameTest` says whether a word can be a person's
- * name (capitalized, or tagged a proper noun).
+ * generic one (spk_0, Speaker 1) names nobody. `isName` says whether a word can be a person's
+ * name (the caller's tagger: a proper noun, or a noun in lower-case speech).
  */
 export function actionItemOf(sentence: string, context: { speaker: string; day: string; isVerb: VerbTest; isName: (word: string) => boolean }): RuleActionItem | undefined {
   const clause = sentence.trim().replace(FILLER, '').replace(/[.!;]+$/, '').trim();

@@ -61,6 +61,20 @@ describe('the local summarizer', () => {
     expect(Math.max(...spoken.sections.flatMap((section) => section.markdown.split('\n').map((line) => line.split(' ').length)))).toBeLessThanOrEqual(42);
   });
 
+  it('finds tasks introduced as action items, and a second task after "and <name> will"', () => {
+    const said = summarizeTranscript({
+      sections: BUILT_IN_TEMPLATE.sections,
+      language: 'English',
+      day,
+      lines: [{ start: 3, speaker: 'spk_0', text: 'Action item: draft the press release by Thursday. Maria will call the venue and Tom will book the flights tomorrow.' }],
+    });
+    expect(said.action_items).toEqual([
+      { text: 'Draft the press release', assignee: null, due_date: '2026-11-26', timestamp: 3 },
+      { text: 'Call the venue', assignee: 'Maria', due_date: null, timestamp: 3 },
+      { text: 'Book the flights', assignee: 'Tom', due_date: '2026-11-25', timestamp: 3 },
+    ]);
+  });
+
   it('writes every section of an empty transcript, saying nothing was said', () => {
     const empty = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [] });
     expect(empty.sections.map((section) => section.markdown)).toEqual(['- Nothing was said about this.', '- Nothing was said about this.', '- Nothing was said about this.', '- No action items were recorded.']);
