@@ -40,13 +40,13 @@ export function transcriptLinesOf(segments: TranscriptSegment[]): string[] {
 }
 
 export function transcriptMessageOf(lines: string[]): string {
-  return `<transcript>\n${lines.join('\n')}\n</transcript>`;
+  return ['<transcript>', ...lines, '</transcript>'].join('\n');
 }
 
 export function notesMessageOf(notes: PartNotes[]): string {
   // JSON lines: the notes are the model's own output, still derived from the transcript, so still data.
   const lines = notes.map((part, index) => JSON.stringify({ part: index + 1, ...part }).replace(DELIMITER_TAG, '[tag removed]'));
-  return `<notes>\n${lines.join('\n')}\n</notes>`;
+  return ['<notes>', ...lines, '</notes>'].join('\n');
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
