@@ -309,7 +309,7 @@ export interface paths {
         put?: never;
         /**
          * Translate a recording's transcript and latest summary
-         * @description Queues the translation of the recording's completed transcript, and of its latest summary, into `to_language` (an ISO 639-1 code Amazon Translate knows), and answers the Translation with `processing_status: queued`. The source language is the transcript's. The recording's `translation` and `translation_error` report the latest translation; once `completed`, Get transcript with `language` serves the translated transcript in every export format. A pair the engine does not translate ends `failed` with the reason in `error_message`. One translation at a time per recording; a language translated again replaces its previous translation when the new one completes.
+         * @description Queues the translation of the recording's completed transcript, and of its latest summary, into `to_language` (an ISO 639-1 code Amazon Translate knows), and answers the Translation with `processing_status: queued`. The source language is the transcript's. The recording's `translation` and `translation_error` report the latest translation; once `completed`, Get transcript with `language` serves the translated transcript in every export format. A pair the engine does not translate ends `failed` with the reason in `error_message`. One translation at a time per recording: another language while one is queued or processing is 409 TRANSLATION_IN_PROGRESS, the same language answers that translation (nothing new is queued). A language translated again replaces its previous translation when the new one completes.
          *
          *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
          */
@@ -441,7 +441,7 @@ export interface paths {
         put?: never;
         /**
          * Translate one of the key's member's recordings
-         * @description Queues the translation of the recording's completed transcript, and of its latest summary, into `to_language` (an ISO 639-1 code Amazon Translate knows), and answers the Translation with `processing_status: queued`. The source language is the transcript's. The recording's `translation` and `translation_error` report the latest translation; once `completed`, Get transcript with `language` serves the translated transcript in every export format. A pair the engine does not translate ends `failed` with the reason in `error_message`. One translation at a time per recording; a language translated again replaces its previous translation when the new one completes. A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The translation comes in the envelope.
+         * @description Queues the translation of the recording's completed transcript, and of its latest summary, into `to_language` (an ISO 639-1 code Amazon Translate knows), and answers the Translation with `processing_status: queued`. The source language is the transcript's. The recording's `translation` and `translation_error` report the latest translation; once `completed`, Get transcript with `language` serves the translated transcript in every export format. A pair the engine does not translate ends `failed` with the reason in `error_message`. One translation at a time per recording: another language while one is queued or processing is 409 TRANSLATION_IN_PROGRESS, the same language answers that translation (nothing new is queued). A language translated again replaces its previous translation when the new one completes. A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The translation comes in the envelope.
          *
          *     Access: personal API keys with scopes recordings:write of members with role member or higher.
          */
@@ -8818,6 +8818,7 @@ export interface operations {
                      *               "prompt": "List agreed next steps with owners and dates."
                      *             }
                      *           ],
+                     *           "is_default": true,
                      *           "created_at": "2026-11-01T10:00:00.000Z",
                      *           "updated_at": "2026-11-01T10:00:00.000Z"
                      *         }
@@ -8847,6 +8848,8 @@ export interface operations {
                                 /** @description What the AI writes under it. */
                                 prompt: string;
                             }[];
+                            /** @description Whether it is the organization's default template (at most one is): automatic summaries use it. */
+                            is_default: boolean;
                             /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                             created_at: string;
                             /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
@@ -9097,6 +9100,11 @@ export interface operations {
                         /** @description What the AI writes under it: 1 to 10,000 characters, no control characters but tab, line feed and carriage return. */
                         prompt: string;
                     }[];
+                    /**
+                     * @description Whether it is the organization's default template, which automatic summaries (when a transcription completes) and summaries asked for without a template use. true makes it the default and the previous default stops being it, at once; false on the default leaves the organization without one (summaries then use the built-in template). Default false.
+                     * @default false
+                     */
+                    is_default?: boolean;
                 };
             };
         };
@@ -9127,6 +9135,7 @@ export interface operations {
                      *           "prompt": "List what blocks anyone, and who can help."
                      *         }
                      *       ],
+                     *       "is_default": false,
                      *       "created_at": "2026-11-20T10:00:00.000Z",
                      *       "updated_at": "2026-11-20T10:00:00.000Z"
                      *     }
@@ -9145,6 +9154,8 @@ export interface operations {
                             /** @description What the AI writes under it. */
                             prompt: string;
                         }[];
+                        /** @description Whether it is the organization's default template (at most one is): automatic summaries use it. */
+                        is_default: boolean;
                         /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
                         /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
@@ -9436,6 +9447,7 @@ export interface operations {
                      *           "prompt": "List agreed next steps with owners and dates."
                      *         }
                      *       ],
+                     *       "is_default": true,
                      *       "created_at": "2026-11-01T10:00:00.000Z",
                      *       "updated_at": "2026-11-01T10:00:00.000Z"
                      *     }
@@ -9454,6 +9466,8 @@ export interface operations {
                             /** @description What the AI writes under it. */
                             prompt: string;
                         }[];
+                        /** @description Whether it is the organization's default template (at most one is): automatic summaries use it. */
+                        is_default: boolean;
                         /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
                         /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */
@@ -9897,6 +9911,8 @@ export interface operations {
                         /** @description What the AI writes under it: 1 to 10,000 characters, no control characters but tab, line feed and carriage return. */
                         prompt: string;
                     }[];
+                    /** @description Whether it is the organization's default template, which automatic summaries (when a transcription completes) and summaries asked for without a template use. true makes it the default and the previous default stops being it, at once; false on the default leaves the organization without one (summaries then use the built-in template). */
+                    is_default?: boolean;
                 };
             };
         };
@@ -9929,6 +9945,7 @@ export interface operations {
                      *           "prompt": "List agreed next steps with owners and dates."
                      *         }
                      *       ],
+                     *       "is_default": true,
                      *       "created_at": "2026-11-01T10:00:00.000Z",
                      *       "updated_at": "2026-11-20T10:00:00.000Z"
                      *     }
@@ -9947,6 +9964,8 @@ export interface operations {
                             /** @description What the AI writes under it. */
                             prompt: string;
                         }[];
+                        /** @description Whether it is the organization's default template (at most one is): automatic summaries use it. */
+                        is_default: boolean;
                         /** @description When the template was created (ISO 8601 UTC, with milliseconds.) */
                         created_at: string;
                         /** @description When the template last changed (ISO 8601 UTC, with milliseconds.) */

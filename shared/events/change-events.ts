@@ -194,7 +194,7 @@ function templateEvents(change: Extract<ItemChange, { kind: 'template' }>): Deri
   const stamp = writerOf(before, after);
   const resource = { type: 'template' as const, id: template.id };
   if (!before) return [{ type: 'template.created', resource, data: { name: template.name }, occurredAt: template.created_at, stamp }];
-  const changes = changedFields(before.value, template, ['name', 'description', 'sections']);
+  const changes = changedFields(before.value, template, ['name', 'description', 'sections', 'is_default']);
   return changes.length ? [{ type: 'template.updated', resource, data: { name: template.name, changes }, occurredAt: template.updated_at, stamp }] : [];
 }
 
