@@ -41,6 +41,8 @@ export type TranscribeAction = 'StartTranscriptionJob' | 'GetTranscriptionJob';
 
 /** Amazon Bedrock actions, granted on the configured summary models' foundation-model and inference-profile ARNs only. */
 export type BedrockAction = 'InvokeModel';
+/** Amazon Translate actions (TranslateText has no resource of its own: granted on `*`). */
+export type TranslateAction = 'TranslateText';
 
 /** DynamoDB actions on the rate limiter's counter table: count a request, or take a count back. */
 export type RateLimitAction = 'UpdateItem';
@@ -63,4 +65,5 @@ export interface FunctionPermissions {
   events?: readonly EventsAction[];
   transcribe?: readonly TranscribeAction[];
   bedrock?: readonly BedrockAction[];
+  translate?: readonly TranslateAction[];
 }

@@ -5,7 +5,9 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ConfigVariable } from '../../shared/config';
-import type { BedrockAction, FunctionPermissions, TranscribeAction } from '../../shared/function-permissions';
+import { DEFAULT_BEDROCK_MODEL_MAP } from '../../shared/config';
+import type { BedrockAction, FunctionPermissions, TranscribeAction, TranslateAction } from '../../shared/function-permissions';
+import { bedrockInvokeResources } from '../../shared/summarization/model-map';
 import type { FunctionDefinition } from '../function-list';
 import { acknowledge } from './acknowledge';
 import { referenceFileHooks } from './reference-files';
@@ -120,6 +122,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.events?.length) eventBus.grantPublish(role, permissions.events);
     if (permissions.transcribe?.length) grantTranscribeJobs(stack, role, permissions.transcribe);
     if (permissions.bedrock?.length) grantBedrockModels(stack, role, permissions.bedrock, props.summaryModelIds ?? DEFAULT_SUMMARY_MODEL_IDS);
+    if (permissions.translate?.length) grantTranslate(role, permissions.translate);
   };
   const build = ({ handler, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
     // The queue a consumer reads is created with the event pipeline, which grants these actions on it (infra/constructs/events.ts).
@@ -142,35 +145,27 @@ function inStack(stack: Stack, environment: FunctionEnvironment): FunctionEnviro
 }
 
 /**
- * The summary models when the stack names none. TODO(lead, at the engines merge): the same list
- * as config's default BEDROCK_MODEL_MAP (shared/summarization/model-map.ts documents it).
+ * The summary models when the stack names none: every model of config's default
+ * BEDROCK_MODEL_MAP (docs/summaries.md, "Model map"), which the functions use when
+ * BEDROCK_MODEL_MAP is not set. A stack given its own map names its models with summaryModelIds.
  */
-export const DEFAULT_SUMMARY_MODEL_IDS: readonly string[] = ['us.amazon.nova-lite-v1:0', 'us.amazon.nova-pro-v1:0'];
+export const DEFAULT_SUMMARY_MODEL_IDS: readonly string[] = [...new Set(DEFAULT_BEDROCK_MODEL_MAP.split(',').map((entry) => entry.split('=')[1]!))];
 
 /**
- * Grants Amazon Bedrock invoke actions on the configured summary models only: a foundation
- * model's ARN for a model id; for an inference profile (a `us.`, `eu.`, `apac.` or `global.`
- * prefix), the profile's ARN in this account and its model's ARN in every region the profile
- * may route to (Bedrock checks both).
+ * Grants Amazon Bedrock invoke actions on the configured summary models only
+ * (bedrockInvokeResources: a foundation model's ARN; for an inference profile, the profile's
+ * ARN in this account and its model's ARN in every region the profile may route to, which
+ * Bedrock checks both).
  */
 function grantBedrockModels(stack: Stack, role: iam.IRole, actions: readonly BedrockAction[], modelIds: readonly string[]): void {
   if (!modelIds.length) throw new Error('A function with Bedrock permissions needs the summary model ids (summaryModelIds).');
-  const resources = modelIds.flatMap((modelId) => {
-    const profile = /^(us|eu|apac|global|us-gov)\.(.+)$/.exec(modelId);
-    if (!profile) return [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: modelId })];
-    return [
-      stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId }),
-      stack.formatArn({ service: 'bedrock', region: '*', account: '', resource: 'foundation-model', resourceName: profile[2] }),
-    ];
-  });
+  const resources = modelIds.flatMap((modelId) => bedrockInvokeResources(modelId, { partition: stack.partition, region: stack.region, account: stack.account }));
   role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `bedrock:${action}`), resources }));
-  for (const modelId of modelIds) {
-    const profile = /^(us|eu|apac|global|us-gov)\.(.+)$/.exec(modelId);
-    if (!profile) continue;
+  for (const resource of resources.filter((arn) => arn.includes(':bedrock:*::foundation-model/'))) {
     acknowledge(
       role,
-      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${profile[2]}]`,
-      `The inference profile ${modelId} routes a request to its model in any of the profile's regions: that model's ARN is granted in every region, for the configured models only.`,
+      `AwsSolutions-IAM5[Resource::${resource.replace(/^arn:[^:]+:/, 'arn:<AWS::Partition>:')}]`,
+      `An inference profile routes a request to its model in any of the profile's regions: that model's ARN is granted in every region, for the configured models only.`,
     );
   }
 }
@@ -189,6 +184,15 @@ function grantTranscribeJobs(stack: Stack, role: iam.IRole, actions: readonly Tr
     'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/voice-org.*]',
     'Transcribe job names are made per recording and attempt (voice-org.<org>.<recording>.<attempt>), so the job actions of the manifest are granted on the names this service makes, nothing else.',
   );
+}
+
+/**
+ * Grants Amazon Translate's TranslateText, which has no resource-level permissions (the service
+ * authorization reference lists no resource type for it): on `*`, to the translation consumer only.
+ */
+function grantTranslate(role: iam.IRole, actions: readonly TranslateAction[]): void {
+  role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `translate:${action}`), resources: ['*'] }));
+  acknowledge(role, 'AwsSolutions-IAM5[Resource::*]', 'Amazon Translate TranslateText supports no resource-level permissions; only the translation consumer is granted it, and nothing else of Translate.');
 }
 
 /**

@@ -41,6 +41,8 @@ export interface RecognizedWord {
   start: number;
   end: number;
   confidence: number;
+  /** PocketSphinx marked a pause after it (`<sil>`, or the utterance's end `</s>`): where the stand-in puts a full stop. */
+  pauseAfter?: true;
 }
 
 /** Why the engine could not transcribe a file: media it cannot decode, or itself missing. */
@@ -57,7 +59,8 @@ export class LocalEngineError extends Error {
 /**
  * PocketSphinx's output with `-time yes`: for each utterance a hypothesis line, then one line
  * per word `word start end confidence` (absolute times). Markers (<s>, </s>, <sil>), fillers
- * ([NOISE], ++UM++) are dropped, and alternate pronunciations `the(2)` become their word.
+ * ([NOISE], ++UM++) are dropped, and alternate pronunciations `the(2)` become their word. A
+ * pause marker (`<sil>`, `</s>`) marks the word before it: `pauseAfter`.
  */
 export function wordsOfPocketsphinx(stdout: string): RecognizedWord[] {
   const words: RecognizedWord[] = [];
@@ -65,6 +68,11 @@ export function wordsOfPocketsphinx(stdout: string): RecognizedWord[] {
     const match = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(line.trim());
     if (!match) continue;
     const word = match[1].replace(/\(\d+\)$/, '');
+    if (word === '<sil>' || word === '</s>') {
+      const last = words.at(-1);
+      if (last) last.pauseAfter = true;
+      continue;
+    }
     if (/^[<[+]/.test(word)) continue;
     words.push({ word, start: Number(match[2]), end: Number(match[3]), confidence: Math.min(1, Number(match[4])) });
   }
@@ -77,30 +85,39 @@ const SEGMENT_GAP_SECONDS = 1.5;
 /** Times and confidences as Transcribe writes them: decimal strings. */
 const decimal = (value: number, digits: number) => value.toFixed(digits);
 
+/** The word as written at the start of a sentence. */
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
 /**
  * Recognized words as a Transcribe batch output file: results.transcripts, items (pronunciations
  * with times and confidences, one speaker spk_0: PocketSphinx separates no speakers),
- * speaker_labels with its segments, language_code. PocketSphinx writes no punctuation.
+ * speaker_labels with its segments, language_code. PocketSphinx writes no punctuation; like
+ * Transcribe's automatic punctuation, the stand-in ends a sentence (a `.` punctuation item, the
+ * next word capitalized) where PocketSphinx heard a pause, which is where speakers end theirs
+ * often enough for the summaries' sentence splitting (docs/transcription.md).
  */
 export function transcribeOutputOf(jobName: string, words: RecognizedWord[], languageCode: string) {
-  const items = words.map((word, id) => ({
-    id,
-    type: 'pronunciation' as const,
-    alternatives: [{ confidence: decimal(word.confidence, 4), content: word.word }],
-    start_time: decimal(word.start, 3),
-    end_time: decimal(word.end, 3),
-    speaker_label: 'spk_0',
-  }));
+  type Item =
+    | { id: number; type: 'pronunciation'; alternatives: { confidence: string; content: string }[]; start_time: string; end_time: string; speaker_label: string }
+    | { id: number; type: 'punctuation'; alternatives: { confidence: string; content: string }[]; speaker_label: string };
+  const items: Item[] = [];
+  const texts: string[] = [];
   const segments: { speaker_label: string; start_time: string; end_time: string; items: { speaker_label: string; start_time: string; end_time: string }[] }[] = [];
+  let sentenceStart = true;
   words.forEach((word, index) => {
-    const entry = { speaker_label: 'spk_0', start_time: items[index].start_time, end_time: items[index].end_time };
+    const content = sentenceStart ? capitalized(word.word) : word.word;
+    const entry = { speaker_label: 'spk_0', start_time: decimal(word.start, 3), end_time: decimal(word.end, 3) };
+    items.push({ id: items.length, type: 'pronunciation', alternatives: [{ confidence: decimal(word.confidence, 4), content }], ...entry });
     const last = segments.at(-1);
-    if (last && word.start - Number(last.end_time) < SEGMENT_GAP_SECONDS) {
+    if (last && index > 0 && word.start - Number(last.end_time) < SEGMENT_GAP_SECONDS) {
       last.items.push(entry);
       last.end_time = entry.end_time;
     } else {
       segments.push({ ...entry, items: [entry] });
     }
+    sentenceStart = word.pauseAfter === true || index === words.length - 1;
+    texts.push(sentenceStart ? `${content}.` : content);
+    if (sentenceStart) items.push({ id: items.length, type: 'punctuation', alternatives: [{ confidence: '0.0', content: '.' }], speaker_label: 'spk_0' });
   });
   return {
     jobName,
@@ -108,7 +125,7 @@ export function transcribeOutputOf(jobName: string, words: RecognizedWord[], lan
     status: 'COMPLETED',
     results: {
       language_code: languageCode,
-      transcripts: [{ transcript: words.map((word) => word.word).join(' ') }],
+      transcripts: [{ transcript: texts.join(' ') }],
       speaker_labels: { channel_label: 'ch_0', speakers: words.length ? 1 : 0, segments },
       items,
     },

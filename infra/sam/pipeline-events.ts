@@ -16,6 +16,7 @@ import { deliveryItem, type DeliveryRecord } from '../../shared/storage/webhook-
 import type { SampleSetup } from './sample-setup';
 import { summaryStreamChanges } from './summary-events';
 import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcription-events';
+import { translationStreamChange } from './translation-events';
 
 /**
  * The sample events of the event pipeline's functions (infra/sam/function-events.ts lists them
@@ -28,7 +29,8 @@ import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcri
  * resend of the sample requests, a permanent delete (the tombstone of a recording), DynamoDB
  * TTL removing a trash timer (the trash's retention running out), and the webhook delivery
  * retry of the sample requests (a new dispatch id: the dispatcher's cue), a member removed; then an upload that
- * landed and its automatic transcription queued (infra/sam/transcription-events.ts).
+ * landed and its automatic transcription queued (infra/sam/transcription-events.ts), and a
+ * translation queued (infra/sam/translation-events.ts).
  */
 
 // Fixed moments and stream metadata, so regenerating the events gives the same files.
@@ -72,7 +74,7 @@ function streamRecord(setup: SampleSetup, index: number, change: { eventName: 'I
   };
 }
 
-/** The stream batch of the event processor: eight committed changes of the sample organization. */
+/** The stream batch of the event processor: nine committed changes of the sample organization. */
 export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   const { ids } = setup;
   // The sample requests' caller: the org key (shared/events/actor.ts names a key by its id).
@@ -181,6 +183,7 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
       ...[
         ...transcriptionStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
         ...summaryStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
+        translationStreamChange(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
       ].map((change, index) => streamRecord(setup, 6 + index, { eventName: 'MODIFY', ...change })),
     ],
   };

@@ -5,6 +5,7 @@ import { itemChangeOf, type ItemChange, type ItemSide } from '../storage/stream-
 import type { DomainEvent, ResourceType } from '../schemas/event-catalog';
 import { actionItemEventsOf, summaryEventsOf } from './summary-events';
 import { transcriptionEventsOf } from './transcription-events';
+import { translationEventsOf } from './translation-events';
 
 /** What a rule decides for one change: the event's type, subject and data; the envelope is filled in once, below. */
 interface Derived {
@@ -113,8 +114,8 @@ function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, rec
   if (previous.deleted_at && !recording.deleted_at) events.push(event('recording.restored'));
   const changes = changedFields(previous, recording, ['title', 'description', 'tags']);
   if (changes.length) events.push(event('recording.updated', { changes }));
-  for (const transcription of transcriptionEventsOf(previous, recording)) {
-    events.push({ ...event(transcription.type, transcription.data), occurredAt: transcription.occurredAt });
+  for (const derived of [...transcriptionEventsOf(previous, recording), ...translationEventsOf(previous, recording)]) {
+    events.push({ ...event(derived.type, derived.data), occurredAt: derived.occurredAt });
   }
   for (const summary of summaryEventsOf(previous, recording)) {
     events.push({ ...event(summary.type, summary.data), occurredAt: summary.occurredAt });
@@ -213,7 +214,7 @@ function templateEvents(change: Extract<ItemChange, { kind: 'template' }>): Deri
   const stamp = writerOf(before, after);
   const resource = { type: 'template' as const, id: template.id };
   if (!before) return [{ type: 'template.created', resource, data: { name: template.name }, occurredAt: template.created_at, stamp }];
-  const changes = changedFields(before.value, template, ['name', 'description', 'sections']);
+  const changes = changedFields(before.value, template, ['name', 'description', 'sections', 'is_default']);
   return changes.length ? [{ type: 'template.updated', resource, data: { name: template.name, changes }, occurredAt: template.updated_at, stamp }] : [];
 }
 

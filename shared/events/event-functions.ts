@@ -164,6 +164,18 @@ export const EVENT_CONSUMERS = {
     // GetItem: recording, summary, settings; Query: transcript chunks, preferences, members; PutItem: the transitions.
     permissions: { table: ['GetItem', 'Query', 'PutItem'], queue: ['ChangeMessageVisibility'], bedrock: ['InvokeModel'] },
   },
+  translation: {
+    handler: 'functions/events/run-translation',
+    summary: "Translates a recording's transcript and latest summary with Amazon Translate (its throttling delays the message, never a hot loop)",
+    eventTypes: ['recording.translation_queued'],
+    maxAttempts: 10,
+    retryAfterSeconds: 60,
+    // A 4-hour transcript: about 50 requests of 10,000 bytes, three at a time.
+    timeoutSeconds: 120,
+    // Query: the transcript and a language's old chunks; PutItem: the recording and the header; BatchWriteItem: the chunks.
+    // The only function that may call Amazon Translate.
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'], translate: ['TranslateText'], queue: ['ChangeMessageVisibility'] },
+  },
 } as const satisfies Record<string, EventConsumerDefinition>;
 
 /**

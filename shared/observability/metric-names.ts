@@ -31,6 +31,9 @@ export const BUSINESS_METRICS = {
   SummaryInputTokens: "Model input tokens of completed summaries (the engine's reported usage, every call of a chunked summary summed).",
   SummaryOutputTokens: 'Model output tokens of completed summaries.',
   RateLimiterUnavailable: 'Requests let through uncounted because the rate limit counters could not be reached (the limiter fails open).',
+  TranslationsCompleted: 'Translations stored (the translation consumer).',
+  TranslationsFailed: 'Translations that ended failed: an unsupported pair, a refused text, or every delivery failing (the translation consumer).',
+  TranslatedCharacters: "Characters sent to the translation engine (what Amazon Translate bills): the transcript's turns and the summary's lines.",
 } as const;
 
 export type BusinessMetric = keyof typeof BUSINESS_METRICS;

@@ -5,6 +5,7 @@ import { recountOrganization } from '../storage/bulk-writes';
 import { getOrganization } from '../storage/organizations';
 import { getTag, putTag } from '../storage/tags';
 import { getTemplate, putTemplate } from '../storage/templates';
+import type { TemplateRecord } from '../storage/template-items';
 import { ensureApiKey } from './api-keys';
 import { rebuildDerivedIndexes } from './derived-indexes';
 import { ensureInvite } from './ensure-invite';
@@ -63,13 +64,16 @@ export async function seedFixture({ db, settings, trashRetentionDays }: SeedDeps
 }
 
 async function ensureTemplate(db: TableContext, input: Fixture['templates'][number], now: Date): Promise<EnsureOutcome> {
-  const { id, org_id: orgId, ...fields } = input;
-  const existing = await getTemplate(db, orgId, id);
-  if (existing && JSON.stringify([existing.name, existing.description, existing.sections]) === JSON.stringify([fields.name, fields.description, fields.sections])) {
-    return 'unchanged';
-  }
+  const { id, org_id: orgId, is_default: isDefault, ...fields } = input;
+  const existing = await getTemplate(db, orgId, id, { consistent: true });
+  const same = (template: TemplateRecord) => JSON.stringify([template.name, template.description, template.sections, template.is_default ?? false]) === JSON.stringify([fields.name, fields.description, fields.sections, isDefault]);
+  if (existing && same(existing)) return 'unchanged';
+  // The default moves as through the API: the organization's pointer and both templates in one transaction.
+  const currentDefault = (await getOrganization(db, orgId, { consistent: true }))?.default_template_id;
+  const defaultMove = isDefault === (currentDefault === id) ? undefined : { from: currentDefault, to: isDefault ? id : undefined };
   const timestamp = now.toISOString();
-  await putTemplate(db, { id, org_id: orgId, ...fields, created_at: existing?.created_at ?? timestamp, updated_at: timestamp }, existing ? 'replace' : 'create');
+  const template: TemplateRecord = { id, org_id: orgId, ...fields, is_default: isDefault, created_at: existing?.created_at ?? timestamp, updated_at: timestamp };
+  await putTemplate(db, template, existing ? 'replace' : 'create', { wasDefault: existing?.is_default, defaultMove });
   return existing ? 'updated' : 'created';
 }
 

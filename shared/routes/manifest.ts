@@ -11,6 +11,7 @@ import { endpointsOf, type Endpoint, type RouteDefinition } from './route-defini
 import type { OperationDocs, ReferenceRouteDocs } from './route-docs';
 import type { SampleRequestOf } from './sample-request';
 import { TEMPLATES_ROUTES } from './templates/templates-routes';
+import { TRANSLATIONS_ROUTES } from './translations/translations-routes';
 import { USAGE_ROUTES } from './usage/usage-routes';
 import { USERS_ROUTES } from './users/users-routes';
 import { WEBHOOKS_ROUTES } from './webhooks/webhooks-routes';
@@ -30,6 +31,7 @@ const AREAS = [
   USERS_ROUTES,
   MEMBERS_ROUTES,
   RECORDINGS_ROUTES,
+  TRANSLATIONS_ROUTES,
   PUBLIC_RECORDINGS_ROUTES,
   SUMMARIES_ROUTES,
   TEMPLATES_ROUTES,

@@ -61,13 +61,13 @@ export const ActionItem = v.strictObject({
   completed: described(v.boolean(), 'Whether it is done (PATCH …/action-items/{itemId} sets it).'),
   timestamp: described(v.nullable(v.number()), 'Seconds into the recording where it was said; null when unknown.'),
 });
-const Translation = v.strictObject({
+export const Translation = v.strictObject({
   id: described(v.string(), "The translation's id."),
   created_at: createdAt('translation'),
   updated_at: updatedAt('translation'),
-  detected_language: described(v.string(), 'The language detected in the recording.'),
-  to_language: described(v.string(), 'The language translated into.'),
-  processing_status: described(v.string(), 'Where the translation is, such as `completed` or `failed`.'),
+  detected_language: described(v.string(), "The language translated from: the transcript's, as an Amazon Translate code such as `en`."),
+  to_language: described(v.string(), 'The language translated into, as asked for (an ISO 639-1 code such as `es`).'),
+  processing_status: described(v.string(), 'Where the translation is: `queued`, `processing`, `completed` or `failed`.'),
   error_message: described(v.string(), 'Why it failed; empty when it did not.'),
 });
 

@@ -16,6 +16,7 @@ export const Template = v.strictObject({
     ),
     'The parts of a summary made with it, in order.',
   ),
+  is_default: described(v.boolean(), "Whether it is the organization's default template (at most one is): automatic summaries use it."),
   created_at: createdAt('template'),
   updated_at: updatedAt('template'),
 });

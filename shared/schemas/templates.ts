@@ -69,11 +69,14 @@ const Sections = v.pipe(
 const SECTIONS_TEXT = `The parts of a summary made with it, in order: 1 to ${TEMPLATE_LIMITS.sections} sections, their titles and prompts at most ${formatCount(TEMPLATE_LIMITS.sectionsText)} characters together.`;
 const NAME_TEXT = `Its name, as members see it: 1 to ${TEMPLATE_LIMITS.name} characters, ${NO_CONTROL}.`;
 const DESCRIPTION_TEXT = `What it is for: at most ${formatCount(TEMPLATE_LIMITS.description)} characters, ${NO_CONTROL}.`;
+const IS_DEFAULT_TEXT =
+  "Whether it is the organization's default template, which automatic summaries (when a transcription completes) and summaries asked for without a template use. true makes it the default and the previous default stops being it, at once; false on the default leaves the organization without one (summaries then use the built-in template).";
 
 export const CreateTemplateBody = v.strictObject({
   name: described(text(TEMPLATE_LIMITS.name), NAME_TEXT),
   description: described(v.optional(text(TEMPLATE_LIMITS.description, true), ''), `${DESCRIPTION_TEXT} Default empty.`),
   sections: described(Sections, SECTIONS_TEXT),
+  is_default: described(v.optional(v.boolean('must be true or false'), false), `${IS_DEFAULT_TEXT} Default false.`),
 });
 export type CreateTemplateBody = v.InferOutput<typeof CreateTemplateBody>;
 
@@ -83,8 +86,9 @@ export const UpdateTemplateBody = v.pipe(
     name: described(v.optional(text(TEMPLATE_LIMITS.name)), NAME_TEXT),
     description: described(v.optional(text(TEMPLATE_LIMITS.description, true)), DESCRIPTION_TEXT),
     sections: described(v.optional(Sections), `${SECTIONS_TEXT} Replaces the whole list.`),
+    is_default: described(v.optional(v.boolean('must be true or false')), IS_DEFAULT_TEXT),
   }),
-  v.check((body) => Object.keys(body).length > 0, 'give at least one of name, description, sections'),
+  v.check((body) => Object.keys(body).length > 0, 'give at least one of name, description, sections, is_default'),
 );
 export type UpdateTemplateBody = v.InferOutput<typeof UpdateTemplateBody>;
 

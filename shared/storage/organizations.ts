@@ -38,6 +38,8 @@ export interface Organization {
    * of their order keys; counts every template once `templates_index_at` is set.
    */
   template_count?: number;
+  /** Its default template (the one whose `is_default` is true), moved with it in one transaction; absent when it has none. */
+  default_template_id?: string;
   /** Its own rate limit and daily quota (`org set-limits`); absent, the configured defaults apply (docs/rate-limits.md). */
   rate_limits?: OrganizationLimits;
 }
@@ -60,6 +62,7 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
     recording_days_index_at: fields.optionalString('recording_days_index_at'),
     templates_index_at: fields.optionalString('templates_index_at'),
     template_count: fields.optionalNumber('template_count') ?? 0,
+    default_template_id: fields.optionalString('default_template_id'),
     rate_limits: organizationLimitsFromItem(item),
   };
 }
@@ -97,8 +100,8 @@ export async function setOrganizationLimits(db: TableContext, orgId: string, lim
 }
 
 /** One organization, or undefined. */
-export async function getOrganization(db: TableContext, orgId: string): Promise<StoredOrganization | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId) }));
+export async function getOrganization(db: TableContext, orgId: string, options: { consistent?: boolean } = {}): Promise<StoredOrganization | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId), ...(options.consistent ? { ConsistentRead: true } : {}) }));
   return Item ? organizationFromItem(Item) : undefined;
 }
 
@@ -163,14 +166,44 @@ export function recordingCountsChange(db: TableContext, orgId: string, move: { l
 }
 
 /** Transaction part that moves the org's template count by `delta` (org must exist); ADD creates it on the first move. */
-export function templateCountChange(db: TableContext, orgId: string, delta: 1 | -1): TransactItem {
+/** Which template is an organization's default, before and after a write (undefined: none). */
+export interface DefaultTemplateMove {
+  from: string | undefined;
+  to: string | undefined;
+}
+
+/**
+ * The organization's side of a template write: its template count moved by `delta`, and its
+ * default template moved as `defaultMove` says, conditioned on the default being `from` still,
+ * so two requests choosing different defaults cannot both commit.
+ */
+export function templateCountChange(db: TableContext, orgId: string, delta: 1 | -1 | 0, defaultMove?: DefaultTemplateMove): TransactItem {
+  const conditions = ['attribute_exists(PK)'];
+  const values: Record<string, unknown> = {};
+  const actions: string[] = [];
+  if (delta !== 0) {
+    actions.push('ADD template_count :delta');
+    values[':delta'] = delta;
+  }
+  if (defaultMove) {
+    if (defaultMove.to === undefined) actions.push('REMOVE default_template_id');
+    else {
+      actions.push('SET default_template_id = :to');
+      values[':to'] = defaultMove.to;
+    }
+    if (defaultMove.from === undefined) conditions.push('attribute_not_exists(default_template_id)');
+    else {
+      conditions.push('default_template_id = :from');
+      values[':from'] = defaultMove.from;
+    }
+  }
   return {
     Update: {
       TableName: db.tableName,
       Key: keys.organization(orgId),
-      UpdateExpression: 'ADD template_count :delta',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':delta': delta },
+      UpdateExpression: actions.join(' '),
+      ConditionExpression: conditions.join(' AND '),
+      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
     },
   };
 }

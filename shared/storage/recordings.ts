@@ -14,6 +14,7 @@ import {
   type TranscriptSegment,
 } from './recording-part-items';
 import { isConditionFailure } from './transactions';
+import { deleteAllTranslations } from './translations';
 import { sendUntilProcessed } from './write-retries';
 
 
@@ -128,7 +129,7 @@ export function partsFromItems(items: Record<string, unknown>[], recordingSk: st
 
 /**
  * Deletes every related item of a recording deleted for good (summary, action items,
- * translation, transcript header and chunks): one strongly consistent query over the
+ * translation, transcript header and chunks, and the translations' partition): one strongly consistent query over the
  * recording's key range, then batches of 25, retrying unprocessed ones. When the range
  * still holds the recording item itself (the recording is not deleted, or an id was reused)
  * nothing is deleted. Returns how many items went, and whether the recording was there.
@@ -143,6 +144,8 @@ export async function deleteRelatedItems(db: TableContext, orgId: string, record
     ConsistentRead: true,
   });
   if (items.some((item) => item.SK === base.SK)) return { deleted: 0, recordingExists: true };
+  // The translations live under a partition of their own (keys.recordingTranslation): one more query.
+  const translations = await deleteAllTranslations(db, orgId, recordingId);
   const itemKeys = items.map((item) => ({ PK: base.PK, SK: String(item.SK) }));
   for (let i = 0; i < itemKeys.length; i += 25) {
     await sendUntilProcessed(
@@ -153,5 +156,5 @@ export async function deleteRelatedItems(db: TableContext, orgId: string, record
       },
     );
   }
-  return { deleted: itemKeys.length, recordingExists: false };
+  return { deleted: itemKeys.length + translations, recordingExists: false };
 }

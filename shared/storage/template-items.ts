@@ -11,6 +11,12 @@ export interface TemplateRecord {
   name: string;
   description: string;
   sections: { title: string; prompt: string }[];
+  /**
+   * Whether it is the organization's default (automatic summaries use it): true on at most one
+   * template, the one the organization's `default_template_id` names, both written in one
+   * transaction. Absent on templates from before defaults: false.
+   */
+  is_default?: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -40,6 +46,7 @@ export function templateFromItem(item: Record<string, unknown>): TemplateRecord 
       const sectionFields = itemFields({ ...section, PK: item.PK, SK: item.SK }, `template section ${index}`);
       return { title: sectionFields.string('title'), prompt: sectionFields.string('prompt') };
     }),
+    is_default: fields.optionalBoolean('is_default') ?? false,
     created_at: fields.string('created_at'),
     updated_at: fields.string('updated_at'),
   };

@@ -2,15 +2,16 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { templateFromItem, templateItem, type TemplateRecord } from './template-items';
 import { keys } from './keys';
-import { markTemplateOrderComplete, templateCountChange } from './organizations';
+import { changeStamp } from './change-stamp';
+import { markTemplateOrderComplete, templateCountChange, type DefaultTemplateMove } from './organizations';
 import { queryAll, queryPage } from './query-all';
 import { tombstonePart } from './tombstones';
-import { commitParts, isConditionFailure, WriteConflict } from './transactions';
+import { commitParts, isConditionFailure, WriteConflict, type TransactItem, type TransactionPart } from './transactions';
 
 
-/** One template, or undefined. */
-export async function getTemplate(db: TableContext, orgId: string, templateId: string): Promise<TemplateRecord | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.template(orgId, templateId) }));
+/** One template, or undefined; `consistent` when the read plans a conditional write. */
+export async function getTemplate(db: TableContext, orgId: string, templateId: string, options: { consistent?: boolean } = {}): Promise<TemplateRecord | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.template(orgId, templateId), ...(options.consistent ? { ConsistentRead: true } : {}) }));
   return Item ? templateFromItem(Item) : undefined;
 }
 
@@ -113,47 +114,87 @@ export async function rebuildTemplateOrderKeys(db: TableContext, orgId: string, 
   return { templates: items.length, rewritten };
 }
 
-/** The parts of a template write: the template item, whose condition says whether it exists, and the organization's count. */
-export type TemplatePart = 'template' | 'organization';
+/** The parts of a template write: the template item, whose condition says whether it exists (and is or is not the default, as read), the organization (its count, its default) and the default it replaces. */
+export type TemplatePart = 'template' | 'organization' | 'previousDefault';
+
+/** The condition that the template item is the default, or is not, as it was read. */
+const defaultAsRead = (isDefault: boolean | undefined) =>
+  isDefault ? { condition: 'is_default = :isDefault', values: { ':isDefault': true } } : { condition: '(attribute_not_exists(is_default) OR is_default = :isDefault)', values: { ':isDefault': false } };
 
 /**
- * Writes a new template or replaces one. A WriteConflict at `template` when the template
- * is not as the mode expects: the id is taken (create), or the template is gone (replace).
- * A new template moves the organization's count in the same transaction (at
- * `organization` when the organization does not exist).
+ * Writes a new template or replaces one, and moves the organization's default when
+ * `defaultMove` says so. A WriteConflict names what was not as read:
+ * - `template`: the id is taken (create), or the template is gone or became or stopped being
+ *   the default meanwhile (replace; `wasDefault` is what was read);
+ * - `organization`: the organization does not exist, or its default is no longer `from`;
+ * - `previousDefault`: the template that was the default is gone or no longer it.
+ * A new template moves the organization's count in the same transaction; the template that
+ * stops being the default is written with `is_default: false` in it too, so at most one is
+ * the default whatever runs at once.
  */
-export async function putTemplate(db: TableContext, template: TemplateRecord, mode: 'create' | 'replace'): Promise<void> {
-  if (mode === 'create') {
-    await commitParts<TemplatePart>(db, [
-      { name: 'template', write: { Put: { TableName: db.tableName, Item: templateItem(template), ConditionExpression: 'attribute_not_exists(PK)' } } },
-      { name: 'organization', write: templateCountChange(db, template.org_id, 1) },
-    ]);
+export async function putTemplate(
+  db: TableContext,
+  template: TemplateRecord,
+  mode: 'create' | 'replace',
+  { wasDefault, defaultMove }: { wasDefault?: boolean; defaultMove?: DefaultTemplateMove } = {},
+): Promise<void> {
+  const asRead = defaultAsRead(wasDefault);
+  const condition = mode === 'create' ? { ConditionExpression: 'attribute_not_exists(PK)' } : { ConditionExpression: `attribute_exists(PK) AND ${asRead.condition}`, ExpressionAttributeValues: asRead.values };
+  const put = { TableName: db.tableName, Item: templateItem(template), ...condition };
+  if (mode === 'replace' && !defaultMove) {
+    try {
+      await db.client.send(new PutCommand(put));
+    } catch (error) {
+      if (isConditionFailure(error)) throw new WriteConflict<TemplatePart>(['template'], { cause: error });
+      throw error;
+    }
     return;
   }
-  try {
-    await db.client.send(new PutCommand({ TableName: db.tableName, Item: templateItem(template), ConditionExpression: 'attribute_exists(PK)' }));
-  } catch (error) {
-    if (isConditionFailure(error)) throw new WriteConflict<TemplatePart>(['template'], { cause: error });
-    throw error;
-  }
+  const parts: TransactionPart<TemplatePart>[] = [
+    { name: 'template', write: { Put: put } },
+    { name: 'organization', write: templateCountChange(db, template.org_id, mode === 'create' ? 1 : 0, defaultMove) },
+  ];
+  const previous = defaultMove?.from;
+  if (previous !== undefined && previous !== template.id) parts.push({ name: 'previousDefault', write: noLongerDefault(db, template.org_id, previous, template.updated_at) });
+  await commitParts<TemplatePart>(db, parts);
+}
+
+/** The write that makes a template stop being the default (its change is an event: `template.updated`, `is_default`). */
+function noLongerDefault(db: TableContext, orgId: string, templateId: string, now: string): TransactItem {
+  return {
+    Update: {
+      TableName: db.tableName,
+      Key: keys.template(orgId, templateId),
+      UpdateExpression: 'SET is_default = :false, updated_at = :now, last_change = :stamp',
+      ConditionExpression: 'attribute_exists(PK) AND is_default = :true',
+      ExpressionAttributeValues: { ':false': false, ':true': true, ':now': now, ':stamp': changeStamp().last_change },
+    },
+  };
 }
 
 /**
  * Deletes a template, with the tombstone that makes its deletion an event and the
- * organization's count; a WriteConflict at `template` when there is none.
+ * organization's count (and its default, when it was this one: the organization then has
+ * none); a WriteConflict at `template` when there is none or it is no longer the default, or
+ * became it, as read (`wasDefault`).
  */
-export async function deleteTemplate(db: TableContext, orgId: string, templateId: string, deletedAt: string): Promise<void> {
+export async function deleteTemplate(db: TableContext, orgId: string, templateId: string, deletedAt: string, wasDefault = false): Promise<void> {
+  const asRead = defaultAsRead(wasDefault);
   await commitParts<TemplatePart | 'tombstone'>(db, [
-    { name: 'template', write: { Delete: { TableName: db.tableName, Key: keys.template(orgId, templateId), ConditionExpression: 'attribute_exists(PK)' } } },
-    { name: 'organization', write: templateCountChange(db, orgId, -1) },
+    { name: 'template', write: { Delete: { TableName: db.tableName, Key: keys.template(orgId, templateId), ConditionExpression: `attribute_exists(PK) AND ${asRead.condition}`, ExpressionAttributeValues: asRead.values } } },
+    { name: 'organization', write: templateCountChange(db, orgId, -1, wasDefault ? { from: templateId, to: undefined } : undefined) },
     tombstonePart(db, { resource: 'template', org_id: orgId, id: templateId, deleted_at: deletedAt }),
   ]);
 }
 
 /**
- * Stub (replaced by main): the organization's default template. Until templates carry
- * `is_default`, an organization has none, and summaries use the built-in template.
+ * The organization's default template (automatic summaries, a summary asked for without a
+ * template): the one its `default_template_id` names; undefined when it has none.
  */
-export async function getDefaultTemplate(_db: TableContext, _orgId: string): Promise<TemplateRecord | undefined> {
-  return undefined;
+export async function getDefaultTemplate(db: TableContext, orgId: string): Promise<TemplateRecord | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId), ProjectionExpression: 'default_template_id' }));
+  const templateId = Item?.default_template_id;
+  if (typeof templateId !== 'string') return undefined;
+  const template = await getTemplate(db, orgId, templateId);
+  return template?.is_default ? template : undefined;
 }

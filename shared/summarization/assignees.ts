@@ -1,12 +1,33 @@
-/* Contract stub (plan-30, helper E's names): replaced by the engines branch. */
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+/**
+ * The member a name in a summary designates, when it designates exactly one: the model writes
+ * the name it heard ("Maria"), the organization has members. Matching ignores case, accents and
+ * extra spaces. A full display name that one member has wins; else a single first name that
+ * exactly one member's display name starts with. Anything else (two Marias, a surname alone, a
+ * name nobody has) is null: a task given to the wrong person is worse than an unassigned one.
+ */
+export interface AssignableMember {
+  user_id: string;
+  display_name: string;
+  email: string;
+}
 
-export function matchAssignee(name: string | null, members: { user_id: string; display_name: string; email: string }[]): string | null {
-  if (!name || !fold(name)) return null;
-  const wanted = fold(name);
-  const full = members.filter((member) => fold(member.display_name) === wanted);
-  if (full.length === 1) return full[0].user_id;
-  if (full.length > 1) return null;
-  const first = members.filter((member) => fold(member.display_name).split(/\s+/)[0] === wanted);
-  return first.length === 1 ? first[0].user_id : null;
+export function matchAssignee(name: string | null, members: AssignableMember[]): string | null {
+  if (!name) return null;
+  const wanted = comparable(name);
+  if (!wanted) return null;
+  const byFullName = members.filter((member) => comparable(member.display_name) === wanted);
+  if (byFullName.length === 1) return byFullName[0].user_id;
+  if (byFullName.length > 1 || wanted.includes(' ')) return null;
+  const byFirstName = members.filter((member) => comparable(member.display_name).split(' ')[0] === wanted);
+  return byFirstName.length === 1 ? byFirstName[0].user_id : null;
+}
+
+/** Lower case, accents removed, punctuation and runs of spaces as one space. */
+function comparable(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}'-]+/gu, ' ')
+    .trim();
 }

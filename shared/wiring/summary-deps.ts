@@ -5,7 +5,7 @@ import { newId } from '../ids';
 import { countMetric } from '../observability/metrics';
 import { table } from '../storage/dynamo';
 import { bedrockModelIdFor } from '../summarization/model-map';
-import { SummaryEngineError, type SummaryEngine } from '../summarization/summary-engine';
+import { bedrockSummaryEngine } from '../summarization/bedrock-summaries';
 
 /**
  * The summaries' composition root (docs/summaries.md): what their routes and consumers hand
@@ -21,23 +21,12 @@ export function summaryDeps(): SummaryQueueDeps {
   return (queue ??= { db: table(), now: () => new Date(), newSummaryId: () => newId('sum') });
 }
 
-/**
- * TODO(lead, at the engines merge): the Bedrock engine (`bedrockSummaryEngine()`, the local
- * emulator under npm start and the tests) and config's BEDROCK_MODEL_MAP replace these two.
- * Until then a summary fails with MODEL_UNAVAILABLE rather than waiting for nothing.
- */
-const unwiredEngine: SummaryEngine = {
-  summarize: async () => {
-    throw new SummaryEngineError('MODEL_UNAVAILABLE', 'no summary engine is wired in this build.');
-  },
-};
-const MODEL_MAP: Record<string, string> = {};
-
-/** The summary consumer: the table, the clock, the engine, the model map and the metrics. */
+/** The summary consumer: the table, the clock, the engine (Amazon Bedrock; its local stand-in under npm start), the model map (BEDROCK_MODEL_MAP) and the metrics. */
 export function summaryRunDeps(): SummaryRunDeps {
   if (!run) {
     const { fallback } = config().models;
-    run = { db: table(), now: () => new Date(), engine: unwiredEngine, modelIdFor: (selected) => bedrockModelIdFor(selected ?? fallback, MODEL_MAP, fallback), countMetric };
+    const { modelMap } = config().bedrock;
+    run = { db: table(), now: () => new Date(), engine: bedrockSummaryEngine(), modelIdFor: (selected) => bedrockModelIdFor(selected ?? fallback, modelMap, fallback), countMetric };
   }
   return run;
 }

@@ -1,6 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createTemplate, listOrganizationTemplates, readTemplate, removeTemplate, updateTemplate } from '../../shared/domain/templates/templates';
 import type { TableContext } from '../../shared/storage/dynamo';
+import { getOrganization } from '../../shared/storage/organizations';
+import { getDefaultTemplate } from '../../shared/storage/templates';
 import { localDeployment, seed, unique } from '../support/api';
 
 /**
@@ -25,7 +27,7 @@ describe('templates', () => {
   it('are created at the clock\'s time, and an update keeps created_at, stamps updated_at and changes only what it names', async () => {
     const orgId = await newOrg();
     const created = await createTemplate(at(T0), orgId, { name: 'Standup', description: 'Daily', sections: SECTIONS });
-    expect(created).toEqual({ id: expect.stringMatching(/^tpl_/), name: 'Standup', description: 'Daily', sections: SECTIONS, created_at: T0.toISOString(), updated_at: T0.toISOString() });
+    expect(created).toEqual({ id: expect.stringMatching(/^tpl_/), name: 'Standup', description: 'Daily', sections: SECTIONS, is_default: false, created_at: T0.toISOString(), updated_at: T0.toISOString() });
     expect(await readTemplate(at(T0), orgId, created.id)).toEqual(created);
 
     const updated = await updateTemplate(at(T1), orgId, created.id, { description: 'Every morning' });
@@ -69,5 +71,84 @@ describe('templates', () => {
     const racing: TableContext = { ...db, client };
     await expect(updateTemplate({ db: racing, now: () => T1 }, orgId, id, { name: 'Renamed' })).rejects.toMatchObject(notFound);
     await expect(readTemplate(at(T1), orgId, id)).rejects.toMatchObject(notFound);
+  });
+});
+
+describe('the default template', () => {
+  /** Every template of the organization that says it is the default, and the one the organization names. */
+  async function defaults(orgId: string) {
+    const { templates } = await listOrganizationTemplates(at(T1), orgId, { page: 1, limit: 100 });
+    return { flagged: templates.filter((template) => template.is_default).map((template) => template.id), named: (await getOrganization(db, orgId))?.default_template_id, read: (await getDefaultTemplate(db, orgId))?.id };
+  }
+
+  it('is the one created or patched with is_default: the previous one stops being it, stamped; false on it leaves none', async () => {
+    const orgId = await newOrg();
+    const first = await createTemplate(at(T0), orgId, { name: 'First', description: '', sections: SECTIONS, is_default: true });
+    expect(first.is_default).toBe(true);
+    expect(await defaults(orgId)).toEqual({ flagged: [first.id], named: first.id, read: first.id });
+
+    const second = await createTemplate(at(T1), orgId, { name: 'Second', description: '', sections: SECTIONS, is_default: true });
+    expect(await defaults(orgId)).toEqual({ flagged: [second.id], named: second.id, read: second.id });
+    expect(await readTemplate(at(T1), orgId, first.id)).toEqual({ ...first, is_default: false, updated_at: T1.toISOString() });
+
+    const back = await updateTemplate(at(T1), orgId, first.id, { is_default: true });
+    expect(back).toEqual({ ...first, is_default: true, updated_at: T1.toISOString() });
+    expect(await defaults(orgId)).toEqual({ flagged: [first.id], named: first.id, read: first.id });
+
+    // Already the default: nothing else moves.
+    await updateTemplate(at(T1), orgId, first.id, { is_default: true, name: 'First again' });
+    expect(await defaults(orgId)).toEqual({ flagged: [first.id], named: first.id, read: first.id });
+    // false on a template that is not the default changes nothing either.
+    await updateTemplate(at(T1), orgId, second.id, { is_default: false });
+    expect(await defaults(orgId)).toEqual({ flagged: [first.id], named: first.id, read: first.id });
+
+    await updateTemplate(at(T1), orgId, first.id, { is_default: false });
+    expect(await defaults(orgId)).toEqual({ flagged: [], named: undefined, read: undefined });
+  });
+
+  it('deleting the default leaves the organization without one', async () => {
+    const orgId = await newOrg();
+    const kept = await createTemplate(at(T0), orgId, { name: 'Kept', description: '', sections: SECTIONS });
+    const chosen = await createTemplate(at(T0), orgId, { name: 'Chosen', description: '', sections: SECTIONS, is_default: true });
+    await removeTemplate(at(T1), orgId, chosen.id);
+    expect(await defaults(orgId)).toEqual({ flagged: [], named: undefined, read: undefined });
+    expect(await readTemplate(at(T1), orgId, kept.id)).toEqual(kept);
+  });
+
+  it('is one template whatever runs at once: six requests each making another one the default', async () => {
+    const orgId = await newOrg();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await createTemplate(at(T0), orgId, { name: `Race ${i}`, description: '', sections: SECTIONS })).id);
+    await Promise.all(ids.map((id) => updateTemplate(at(T1), orgId, id, { is_default: true })));
+    const { flagged, named, read } = await defaults(orgId);
+    expect(flagged).toHaveLength(1);
+    expect(named).toBe(flagged[0]);
+    expect(read).toBe(flagged[0]);
+  });
+
+  it('a change of the default that loses a race between its read and its write is planned again on fresh data', async () => {
+    const orgId = await newOrg();
+    const a = await createTemplate(at(T0), orgId, { name: 'A', description: '', sections: SECTIONS, is_default: true });
+    const b = await createTemplate(at(T0), orgId, { name: 'B', description: '', sections: SECTIONS });
+    const c = await createTemplate(at(T0), orgId, { name: 'C', description: '', sections: SECTIONS });
+    // Just before B's first transaction goes out, another request makes C the default.
+    let raced = false;
+    const client = new Proxy(db.client, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return async (command: Parameters<typeof target.send>[0]) => {
+          if (command instanceof TransactWriteCommand && !raced) {
+            raced = true;
+            await updateTemplate(at(T1), orgId, c.id, { is_default: true });
+          }
+          return target.send(command);
+        };
+      },
+    });
+    await updateTemplate({ db: { ...db, client }, now: () => T1 }, orgId, b.id, { is_default: true });
+    expect(raced).toBe(true);
+    expect(await defaults(orgId)).toEqual({ flagged: [b.id], named: b.id, read: b.id });
+    expect((await readTemplate(at(T1), orgId, a.id)).is_default).toBe(false);
+    expect((await readTemplate(at(T1), orgId, c.id)).is_default).toBe(false);
   });
 });

@@ -135,7 +135,7 @@ describe("the RestApi deployment's logical id", () => {
 });
 
 /**
- * What issues 29 (transcription) and 30 (summaries) added since 8e71636: its functions, and the resources whose
+ * What issues 29 (transcription) and 30 (summaries, translations) added since 8e71636: its functions, and the resources whose
  * logical ids begin with their construct ids (each function's log group, role, policy, event
  * source; each consumer's queues, rules and alarm; the sweeper's schedule). The comparisons
  * below leave these out, and the first one checks there is nothing else new.
@@ -160,6 +160,10 @@ const ADDED_SINCE_SINGLE_STACK = {
     'functions/recordings/transcribe-recording',
     'functions/recordings/update-action-item',
     'functions/usage/get-usage',
+    // Issue 30: translations.
+    'functions/events/run-translation',
+    'functions/recordings/translate-public-recording',
+    'functions/recordings/translate-recording',
   ],
   idPrefixes: [
     'EventsFinishTranscriptionJob',
@@ -186,12 +190,16 @@ const ADDED_SINCE_SINGLE_STACK = {
     'RecordingsUpdateActionItem',
     'AutoSummary',
     'SummaryRun',
+    'EventsRunTranslation',
+    'RecordingsTranslatePublicRecording',
+    'RecordingsTranslateRecording',
+    'Translation',
   ],
 };
 const isAddedSince = (logicalId: string) => ADDED_SINCE_SINGLE_STACK.idPrefixes.some((prefix) => logicalId.startsWith(prefix));
 /** The alarms over groups of functions (observability.ts groups them, a few per alarm): more functions regroup them. */
 const isGroupAlarm = (logicalId: string) => /^(LambdaThrottles|LambdaErrors|RouteLatencyP99)Alarm/.test(logicalId);
-const isAddedRoute = (logicalId: string) => /Transcri|Usage|Summar|ActionItem/.test(logicalId) || isGroupAlarm(logicalId);
+const isAddedRoute = (logicalId: string) => /Transcri|Translat|Usage|Summar|ActionItem/.test(logicalId) || isGroupAlarm(logicalId);
 
 describe('nothing else changes: the stack as one template, compared with the single stack of 8e71636', () => {
   let whole: Template;

@@ -581,6 +581,15 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
     });
 
+    it('lets the translation consumer alone call Amazon Translate, and only TranslateText', () => {
+      const translators = listFunctions()
+        .filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).some((action: string) => action.startsWith('translate:'))))
+        .map((f) => f.handler);
+      expect(translators).toEqual([EVENT_CONSUMERS.translation.handler]);
+      const statements = functionStatements(template, functionLogicalId(template, EVENT_CONSUMERS.translation.handler)).filter((st: Json) => actionsOf(st).some((action: string) => action.startsWith('translate:')));
+      expect(statements.map((st: Json) => ({ actions: actionsOf(st), resource: st.Resource }))).toEqual([{ actions: ['translate:TranslateText'], resource: '*' }]);
+    });
+
     it('lets the upload function put, the completion and media functions read, the transcription functions read and write job media and output, and the object cleanup consumer alone list and abort uploads', () => {
       const holders = (action: string) =>
         listFunctions()

@@ -178,7 +178,7 @@ function requestOf(endpoint: Endpoint<RouteName>): { method: string; path: strin
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes where a personal key sees only its own user's recordings (another's is 404, as if it did not exist). */
-const OWN_RECORDINGS_ONLY = new Set<string>(['getPublicRecordingMedia', 'getPublicTranscript', 'transcribePublicRecording', 'listPublicSummaries', 'createPublicSummary']);
+const OWN_RECORDINGS_ONLY = new Set<string>(['getPublicRecordingMedia', 'getPublicTranscript', 'transcribePublicRecording', 'listPublicSummaries', 'createPublicSummary', 'translatePublicRecording']);
 /** Routes a member calls on their own recordings only (admins on any): the sample recording is not the matrix members', so theirs is 403 INSUFFICIENT_ROLE. */
 const OWN_RECORDINGS_FOR_MEMBERS = new Set<string>(['updateActionItem']);
 /**

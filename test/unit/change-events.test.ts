@@ -227,6 +227,14 @@ describe('eventsOfRecord: the events of one committed change', () => {
       const tombstone = { ...keys.tombstone('org_a', 'template', 'tpl_1'), resource: 'template', org_id: 'org_a', id: 'tpl_1', deleted_at: T1, ...stamp('s3') };
       expect(eventsOfRecord(record('INSERT', undefined, tombstone))).toEqual([expect.objectContaining({ type: 'template.deleted', resource: { type: 'template', id: 'tpl_1' } })]);
     });
+
+    it('becoming or no longer being the default is a change of is_default; a template from before defaults has none to report when written with false', () => {
+      const [made] = eventsOfRecord(record('MODIFY', { ...template(), ...stamp('s1') }, { ...template({ is_default: true }), ...stamp('s2') }));
+      expect(made).toMatchObject({ type: 'template.updated', data: { changes: ['is_default'] } });
+      const [dropped] = eventsOfRecord(record('MODIFY', { ...template({ is_default: true }), ...stamp('s2') }, { ...template({ is_default: false }), ...stamp('s3') }));
+      expect(dropped).toMatchObject({ type: 'template.updated', data: { changes: ['is_default'] } });
+      expect(eventsOfRecord(record('MODIFY', { ...template(), ...stamp('s1') }, { ...template({ is_default: false }), ...stamp('s2') }))).toEqual([]);
+    });
   });
 
   it('items that are no subject of an event give none (guards, tokens, counters, other partitions)', () => {

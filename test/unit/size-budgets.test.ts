@@ -144,6 +144,8 @@ function largestTemplateBody(fill = worst.textWithoutControls): CreateTemplateBo
     name: fill(TEMPLATE_LIMITS.name),
     description: fill(TEMPLATE_LIMITS.description),
     sections: sections.map(({ title, prompt }) => ({ title: fill(title), prompt: fill(prompt) })),
+    // `false` is the longer JSON of the two.
+    is_default: false,
   };
 }
 

@@ -83,7 +83,7 @@ describe('local Transcribe stand-in', () => {
     await expect(jobs.get('voice-org-rec_1-1')).resolves.toEqual({ status: 'COMPLETED', failureReason: undefined, outputKey: 'org/o1/rec_1/transcribe/voice-org-rec_1-1.json', languageCode: 'en-US', mediaSeconds: undefined });
     const file = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'org/o1/rec_1/transcribe/voice-org-rec_1-1.json' }));
     const output = readTranscribeOutput(JSON.parse(await file.Body!.transformToString()));
-    expect(speakerTurnsOf(output)).toEqual([{ speaker: 'Speaker 1', text: 'budget approved', start: 0.5, end: 1.6 }]);
+    expect(speakerTurnsOf(output)).toEqual([{ speaker: 'Speaker 1', text: 'Budget approved.', start: 0.5, end: 1.6 }]);
   });
 
   it('answers a name in use as Transcribe does (already started), and an unknown job as not found', async () => {

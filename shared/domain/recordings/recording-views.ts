@@ -5,6 +5,12 @@ import type { Tag } from '../../storage/tags';
 import type { RecordingInclude } from '../../schemas/recordings';
 import { excerptOf } from '../summaries/summary-plan';
 import { transcriptStatusOf } from '../transcription/transcription-plan';
+import { translationView } from '../translations/translation-plan';
+
+/** The recording's latest translation (docs/translations.md), else a fixture's translation item; null when none. */
+function latestTranslation(recording: Recording, parts: RecordingParts) {
+  return recording.translation ? translationView(recording.translation) : (parts.translation ?? null);
+}
 
 /** An item of the organization's recordings list (trash items add deleted_at and purge_at, null while no timer is set). */
 export function listItemView(recording: Recording) {
@@ -45,7 +51,7 @@ export function recordingView(recording: Recording, parts: RecordingParts, inclu
   if (include.includes('transcript')) view.transcript = parts.transcript ? parts.transcript.segments : null;
   if (include.includes('summary')) view.summary = parts.summary ? summaryView(parts.summary) : null;
   if (include.includes('action_items')) view.action_items = parts.action_items?.map(actionItemView) ?? null;
-  if (include.includes('translation')) view.translation = parts.translation ?? null;
+  if (include.includes('translation')) view.translation = latestTranslation(recording, parts);
   return view;
 }
 
@@ -118,7 +124,7 @@ export function publicItemView(recording: Recording, recorder: Membership | unde
       : null,
     transcript_status: transcriptStatusOf(recording),
     transcript_error: recording.transcript_error ?? '',
-    translation: parts.translation ?? null,
+    translation: latestTranslation(recording, parts),
     translation_error: recording.translation_error ?? '',
     upload_error: recording.upload_error ?? '',
   };

@@ -1,12 +1,12 @@
-import { NotFoundError } from '../../core/errors';
+import { ConflictError, NotFoundError } from '../../core/errors';
 import { pagePagination, type PagePagination } from '../../core/page-pagination';
 import { newId } from '../../ids';
 import type { CreateTemplateBody, ListTemplatesQuery, UpdateTemplateBody } from '../../schemas/templates';
 import type { TableContext } from '../../storage/dynamo';
-import { getOrganization } from '../../storage/organizations';
+import { getOrganization, type DefaultTemplateMove } from '../../storage/organizations';
 import type { TemplateRecord } from '../../storage/template-items';
 import { deleteTemplate, getTemplate, listTemplates, putTemplate, readTemplatePage } from '../../storage/templates';
-import { WriteConflict } from '../../storage/transactions';
+import { retryOnWriteConflict } from '../../storage/write-retries';
 
 export interface TemplateDeps {
   db: TableContext;
@@ -20,6 +20,7 @@ export function templateView(template: TemplateRecord) {
     name: template.name,
     description: template.description,
     sections: template.sections.map(({ title, prompt }) => ({ title, prompt })),
+    is_default: template.is_default ?? false,
     created_at: template.created_at,
     updated_at: template.updated_at,
   };
@@ -76,37 +77,67 @@ export async function readTemplate(deps: TemplateDeps, orgId: string, templateId
   return templateView(template);
 }
 
-/** Creates a template under a new id; the body is already validated (CreateTemplateBody bounds its size). */
-export async function createTemplate(deps: TemplateDeps, orgId: string, body: CreateTemplateBody) {
+/** Template writes retry a lost race on the default (or the template) this many times before 409 CONCURRENT_UPDATE. */
+const TEMPLATE_WRITE_ATTEMPTS = 10;
+const concurrentUpdate = () => new ConflictError('CONCURRENT_UPDATE', 'The templates changed while this request ran, too often: retry it.');
+
+/** What making `templateId` the default, or not, moves: undefined when the organization's default stays as it is. */
+function defaultMoveFor(currentDefault: string | undefined, templateId: string, wanted: boolean | undefined): DefaultTemplateMove | undefined {
+  if (wanted === undefined || wanted === (currentDefault === templateId)) return undefined;
+  return { from: currentDefault, to: wanted ? templateId : undefined };
+}
+
+/**
+ * Creates a template under a new id; the body is already validated (CreateTemplateBody bounds
+ * its size). `is_default: true` makes it the organization's default in the same transaction,
+ * and the previous default stops being it.
+ */
+export async function createTemplate(deps: TemplateDeps, orgId: string, body: Omit<CreateTemplateBody, 'is_default'> & { is_default?: boolean }) {
   const now = deps.now().toISOString();
-  const template: TemplateRecord = { id: newId('tpl'), org_id: orgId, ...body, created_at: now, updated_at: now };
-  await putTemplate(deps.db, template, 'create');
+  const { is_default: isDefault, ...fields } = body;
+  const template: TemplateRecord = { id: newId('tpl'), org_id: orgId, ...fields, is_default: isDefault, created_at: now, updated_at: now };
+  await retryOnWriteConflict(
+    async () => {
+      const defaultMove = isDefault ? { from: (await getOrganization(deps.db, orgId, { consistent: true }))?.default_template_id, to: template.id } : undefined;
+      await putTemplate(deps.db, template, 'create', { defaultMove });
+    },
+    { attempts: TEMPLATE_WRITE_ATTEMPTS, exhausted: concurrentUpdate },
+  );
   return templateView(template);
 }
 
-/** Changes only the fields given; `sections` replaces the whole list, in the order given. */
+/**
+ * Changes only the fields given; `sections` replaces the whole list, in the order given.
+ * `is_default` moves the organization's default atomically (docs/summaries.md): true makes
+ * this one the default and the previous one stops being it; false on the default leaves none.
+ * A race with another change of the default is planned again on fresh data.
+ */
 export async function updateTemplate(deps: TemplateDeps, orgId: string, templateId: string, changes: UpdateTemplateBody) {
-  const current = await getTemplate(deps.db, orgId, templateId);
-  if (!current) throw notFound(templateId);
-  const next: TemplateRecord = { ...current, ...changes, updated_at: deps.now().toISOString() };
-  try {
-    await putTemplate(deps.db, next, 'replace');
-  } catch (error) {
-    if (error instanceof WriteConflict && error.failedAt('template')) throw notFound(templateId); // deleted meanwhile
-    throw error;
-  }
-  return templateView(next);
+  const { is_default: wanted, ...fields } = changes;
+  return retryOnWriteConflict(
+    async () => {
+      const [current, organization] = await Promise.all([getTemplate(deps.db, orgId, templateId, { consistent: true }), wanted === undefined ? undefined : getOrganization(deps.db, orgId, { consistent: true })]);
+      if (!current) throw notFound(templateId);
+      const defaultMove = defaultMoveFor(organization?.default_template_id, templateId, wanted);
+      const next: TemplateRecord = { ...current, ...fields, is_default: defaultMove ? defaultMove.to === templateId : current.is_default, updated_at: deps.now().toISOString() };
+      await putTemplate(deps.db, next, 'replace', { wasDefault: current.is_default, defaultMove });
+      return templateView(next);
+    },
+    { attempts: TEMPLATE_WRITE_ATTEMPTS, exhausted: concurrentUpdate },
+  );
 }
 
 /**
  * Deletes a template for good. Summaries made with it keep their own copy of its id and
- * name, so they are unaffected.
+ * name, so they are unaffected. Deleting the default leaves the organization without one.
  */
 export async function removeTemplate(deps: TemplateDeps, orgId: string, templateId: string): Promise<void> {
-  try {
-    await deleteTemplate(deps.db, orgId, templateId, deps.now().toISOString());
-  } catch (error) {
-    if (error instanceof WriteConflict && error.failedAt('template')) throw notFound(templateId);
-    throw error;
-  }
+  await retryOnWriteConflict(
+    async () => {
+      const current = await getTemplate(deps.db, orgId, templateId, { consistent: true });
+      if (!current) throw notFound(templateId);
+      await deleteTemplate(deps.db, orgId, templateId, deps.now().toISOString(), current.is_default);
+    },
+    { attempts: TEMPLATE_WRITE_ATTEMPTS, exhausted: concurrentUpdate },
+  );
 }

@@ -5,6 +5,7 @@ import { getPublicTranscriptDocs, getPublicTranscriptRoute } from './get-public-
 import { listPublicRecordingsDocs, listPublicRecordingsRoute } from './list-public-recordings';
 import { listPublicSummariesDocs, listPublicSummariesRoute } from './list-public-summaries';
 import { transcribePublicRecordingDocs, transcribePublicRecordingRoute } from './transcribe-public-recording';
+import { translatePublicRecordingDocs, translatePublicRecordingRoute } from './translate-public-recording';
 
 /** The public API's recordings: uploads, the recordings list, their media and transcription, for API keys. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
 export const PUBLIC_RECORDINGS_ROUTES = [
@@ -15,4 +16,5 @@ export const PUBLIC_RECORDINGS_ROUTES = [
   { route: transcribePublicRecordingRoute, docs: transcribePublicRecordingDocs },
   { route: listPublicSummariesRoute, docs: listPublicSummariesDocs },
   { route: createPublicSummaryRoute, docs: createPublicSummaryDocs },
+  { route: translatePublicRecordingRoute, docs: translatePublicRecordingDocs },
 ] as const;

@@ -10,7 +10,7 @@ export const createTemplateRoute = defineRoute({
   handler: 'functions/templates/create-template',
   summary: 'Create a summarization template shared with every member',
   access: orgRoute('admin', 'templates:write'),
-  permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+  permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
   request: { body: CreateTemplateBody },
 });
 
@@ -37,6 +37,7 @@ export const createTemplateDocs = (): OperationDocs => ({
           { title: 'Progress', prompt: 'List what each person finished since the last standup.' },
           { title: 'Blockers', prompt: 'List what blocks anyone, and who can help.' },
         ],
+        is_default: false,
         created_at: '2026-11-20T10:00:00.000Z',
         updated_at: '2026-11-20T10:00:00.000Z',
       },

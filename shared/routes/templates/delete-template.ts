@@ -9,7 +9,7 @@ export const deleteTemplateRoute = defineRoute({
   handler: 'functions/templates/delete-template',
   summary: 'Delete a summarization template for good',
   access: orgRoute('admin', 'templates:write'),
-  permissions: { table: ['GetItem', 'Query', 'DeleteItem'] },
+  permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 });
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */

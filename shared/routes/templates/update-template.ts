@@ -11,7 +11,7 @@ export const updateTemplateRoute = defineRoute({
   handler: 'functions/templates/update-template',
   summary: 'Change a summarization template (sections replace the whole list)',
   access: orgRoute('admin', 'templates:write'),
-  permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+  permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
   request: { body: UpdateTemplateBody },
 });
 

@@ -32,6 +32,7 @@ describe('POST /api/v1/organization/{orgId}/templates', () => {
       expect(res.body).toEqual({
         id: expect.stringMatching(/^tpl_/),
         ...body,
+        is_default: false,
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: expect.stringMatching(TIMESTAMP),
       });

@@ -56,6 +56,21 @@ describe('PATCH /api/v1/organization/{orgId}/templates/{templateId}', () => {
       expect(emptied.after).toEqual({ ...emptied.before, description: '', updated_at: emptied.after.updated_at });
     });
 
+    it('is_default: true makes it the default and the previous default stops being it; false leaves none; a non-boolean is a 400', async () => {
+      const { before: first, after: firstDefault } = await patched({ is_default: true });
+      expect(firstDefault).toEqual({ ...first, is_default: true, updated_at: firstDefault.updated_at });
+      const { after: secondDefault } = await patched({ is_default: true });
+      expect(secondDefault.is_default).toBe(true);
+      const previous = await getTpl(org, first.id);
+      expect(previous.body.is_default).toBe(false);
+      expect(Date.parse(previous.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(firstDefault.updated_at));
+      const cleared = await patch(org, secondDefault.id, { is_default: false });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.is_default).toBe(false);
+      for (const bad of ['yes', 1, null]) expectInvalid(await patch(org, secondDefault.id, { is_default: bad }), 'is_default');
+      expect((await getTpl(org, secondDefault.id)).body).toEqual(cleared.body);
+    });
+
     it('sections replace the whole array, in the order given', async () => {
       const next = [
         { title: 'Blockers', prompt: 'Blockers first.' },
