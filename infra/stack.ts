@@ -19,7 +19,7 @@ import { addMonitoring, type AlarmThresholds } from './constructs/observability'
 import { addRouteArea } from './constructs/route-area';
 import type { RouteStack } from './constructs/route-stack';
 import { addRecordingsStorage } from './constructs/storage';
-import { keepServingDeployedRoutes } from './constructs/upgrade';
+import { keepServingDeployedRoutes, SINGLE_STACK_ROUTE_FUNCTIONS } from './constructs/upgrade';
 import { listFunctions } from './function-list';
 import { listRouteAreas, placePaths } from './route-areas';
 
@@ -115,8 +115,9 @@ export class VoiceOrgStack extends Stack {
     const placement = placePaths(areas);
     const nestedAreas = areas.filter((area) => !area.inRoot);
     const inNestedArea = new Set(nestedAreas.flatMap((area) => area.functions.map((f) => f.handler)));
-    // The root stack's functions: the authorizer, the root areas' routes, the event functions (and, while detaching, every function).
-    const functions = new Map(addFunctions(this, functionProps, listFunctions().filter((f) => detaching || !inNestedArea.has(f.handler))));
+    // The root stack's functions: the authorizer, the root areas' routes, the event functions (and, while detaching, the single stack's route functions).
+    const inRoot = (handler: string) => !inNestedArea.has(handler) || (detaching && SINGLE_STACK_ROUTE_FUNCTIONS.has(handler));
+    const functions = new Map(addFunctions(this, functionProps, listFunctions().filter((f) => inRoot(f.handler))));
     const functionFor = (handlerModule: string) => {
       const fn = functions.get(handlerModule);
       if (!fn) throw new Error(`No function for ${handlerModule}: the function list (infra/function-list.ts) does not name it.`);
@@ -138,7 +139,7 @@ export class VoiceOrgStack extends Stack {
     });
 
     if (detaching) {
-      keepServingDeployedRoutes(this.api, props.detachRoutesKeepingDeployment!, [...inNestedArea].map(functionFor));
+      keepServingDeployedRoutes(this.api, props.detachRoutesKeepingDeployment!, [...inNestedArea].filter((handler) => SINGLE_STACK_ROUTE_FUNCTIONS.has(handler)).map(functionFor));
     } else {
       for (const area of nestedAreas) {
         const routes = addRouteArea(this, area, { api: this.api, stage: props.stage, authorizer, placement, functions: functionProps });
@@ -156,6 +157,7 @@ export class VoiceOrgStack extends Stack {
       stage: props.stage,
       api: this.api,
       functionFor,
+      functions: listFunctions().filter((f) => !detaching || inRoot(f.handler)),
       deadLetterQueues: pipeline.deadLetterQueues,
       notifications,
       thresholds: props.alarmThresholds,
