@@ -9,7 +9,7 @@ const LAYERS = {
   schemas: '^shared/schemas/',
   storage: '^shared/storage/',
   definitions: '^shared/(routes/|function-permissions[.]ts)',
-  domain: '^shared/(domain|auth|events|webhooks|mail|crypto|transcription)/',
+  domain: '^shared/(domain|auth|events|webhooks|mail|crypto|transcription|summarization|translation)/',
   operations: '^shared/operations/',
   http: '^shared/(http|openapi)/',
   wiring: '^shared/wiring/',

@@ -19,7 +19,7 @@ import { addMonitoring, type AlarmThresholds } from './constructs/observability'
 import { addRouteArea } from './constructs/route-area';
 import type { RouteStack } from './constructs/route-stack';
 import { addRecordingsStorage } from './constructs/storage';
-import { keepServingDeployedRoutes } from './constructs/upgrade';
+import { keepServingDeployedRoutes, SINGLE_STACK_ROUTE_FUNCTIONS } from './constructs/upgrade';
 import { listFunctions } from './function-list';
 import { listRouteAreas, placePaths } from './route-areas';
 
@@ -39,6 +39,8 @@ export interface VoiceOrgStackProps extends StackProps {
    * once, and per UTC day (default: the config's, 25 per second, 50 at once, no daily quota).
    */
   tenantLimits?: { rate?: number; burst?: number; dailyQuota?: number };
+  /** The Bedrock model ids and inference profiles summaries may invoke (default: DEFAULT_SUMMARY_MODEL_IDS, infra/constructs/functions.ts). */
+  summaryModelIds?: string[];
   /** Days a recording stays in the trash before it is deleted for good (default: the config's, 30). */
   trashRetentionDays?: number;
   /** Days an audit log entry is kept (default: the config's, 365). */
@@ -115,13 +117,15 @@ export class VoiceOrgStack extends Stack {
       retention: { trashRetentionDays: props.trashRetentionDays, auditRetentionDays: props.auditRetentionDays },
       tenantLimits: props.tenantLimits,
       tracing: props.tracing ?? STACK_DEFAULTS.tracing,
+      summaryModelIds: props.summaryModelIds,
     };
     const areas = listRouteAreas();
     const placement = placePaths(areas);
     const nestedAreas = areas.filter((area) => !area.inRoot);
     const inNestedArea = new Set(nestedAreas.flatMap((area) => area.functions.map((f) => f.handler)));
-    // The root stack's functions: the authorizer, the root areas' routes, the event functions (and, while detaching, every function).
-    const functions = new Map(addFunctions(this, functionProps, listFunctions().filter((f) => detaching || !inNestedArea.has(f.handler))));
+    // The root stack's functions: the authorizer, the root areas' routes, the event functions (and, while detaching, the single stack's route functions).
+    const inRoot = (handler: string) => !inNestedArea.has(handler) || (detaching && SINGLE_STACK_ROUTE_FUNCTIONS.has(handler));
+    const functions = new Map(addFunctions(this, functionProps, listFunctions().filter((f) => inRoot(f.handler))));
     const functionFor = (handlerModule: string) => {
       const fn = functions.get(handlerModule);
       if (!fn) throw new Error(`No function for ${handlerModule}: the function list (infra/function-list.ts) does not name it.`);
@@ -144,7 +148,7 @@ export class VoiceOrgStack extends Stack {
     });
 
     if (detaching) {
-      keepServingDeployedRoutes(this.api, props.detachRoutesKeepingDeployment!, [...inNestedArea].map(functionFor));
+      keepServingDeployedRoutes(this.api, props.detachRoutesKeepingDeployment!, [...inNestedArea].filter((handler) => SINGLE_STACK_ROUTE_FUNCTIONS.has(handler)).map(functionFor));
     } else {
       for (const area of nestedAreas) {
         const routes = addRouteArea(this, area, { api: this.api, stage: props.stage, authorizer, placement, functions: functionProps });
@@ -162,6 +166,7 @@ export class VoiceOrgStack extends Stack {
       stage: props.stage,
       api: this.api,
       functionFor,
+      functions: listFunctions().filter((f) => !detaching || inRoot(f.handler)),
       deadLetterQueues: pipeline.deadLetterQueues,
       notifications,
       thresholds: props.alarmThresholds,

@@ -16,6 +16,17 @@ function wholeNumberText({ min, max }: { min: number; max: number }) {
   return v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
 }
 
+/**
+ * The default summary models (docs/summaries.md, "Model map"): the active model ids are other
+ * vendors' names, so each maps to the Bedrock model of its tier; Gemini is not on Bedrock.
+ */
+export const DEFAULT_BEDROCK_MODEL_MAP = [
+  'gpt-4o-mini=us.amazon.nova-lite-v1:0',
+  'gpt-4o=us.amazon.nova-pro-v1:0',
+  'claude-sonnet-4-5=us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  'gemini-2.5-pro=us.amazon.nova-pro-v1:0',
+].join(',');
+
 const ConfigSchema = v.object({
   TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
   AWS_REGION: v.optional(v.string(), 'us-east-1'),
@@ -87,6 +98,18 @@ const ConfigSchema = v.object({
   FALLBACK_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
   /** The local stand-in of Amazon Transcribe (infra/local/transcribe-emulator.ts); absent in AWS. */
   TRANSCRIBE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** The local stand-in of Amazon Translate (infra/local/translate-emulator.ts); absent in AWS. */
+  TRANSLATE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** The local stand-in of Amazon Bedrock Runtime (infra/local/bedrock-emulator.ts); absent in AWS. */
+  BEDROCK_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /**
+   * The Bedrock model (id or inference profile) that writes the summaries of each active model id:
+   * `selected_model=bedrock-id,...` (docs/summaries.md); default DEFAULT_BEDROCK_MODEL_MAP. A model
+   * without an entry uses FALLBACK_MODEL's.
+   */
+  BEDROCK_MODEL_MAP: v.optional(
+    v.pipe(v.string(), v.regex(/^[\w.:-]+=[\w.:/-]+(,[\w.:-]+=[\w.:/-]+)*$/, 'must be model=bedrock-model-id,...')),
+  ),
   /** The stack's stage (prod, staging…): the `stage` dimension of the business metrics. Absent locally. */
   STAGE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _'))),
   /**
@@ -127,6 +150,10 @@ export type Config = {
   rateLimits: { tableName?: string; defaults: OrganizationLimits; cacheSeconds: number };
   /** Transcription jobs: the local stand-in's endpoint (absent in AWS, where the region's Transcribe answers). */
   transcription: { endpoint?: string };
+  /** Translation: the local stand-in's endpoint (absent in AWS, where the region's Amazon Translate answers). */
+  translation: { endpoint?: string };
+  /** Summaries: the local Bedrock stand-in's endpoint (absent in AWS), and selected_model → Bedrock model id. */
+  bedrock: { endpoint?: string; modelMap: Record<string, string> };
   /** The stack's stage, a dimension of the business metrics; absent locally. */
   stage?: string;
 };
@@ -168,8 +195,22 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     idempotency: parsed.IDEMPOTENCY_TABLE_NAME ? { tableName: parsed.IDEMPOTENCY_TABLE_NAME } : undefined,
     rateLimits: { tableName: parsed.RATE_LIMIT_TABLE_NAME, defaults, cacheSeconds: parsed.RATE_LIMIT_CACHE_SECONDS },
     transcription: { endpoint: parsed.TRANSCRIBE_ENDPOINT },
+    translation: { endpoint: parsed.TRANSLATE_ENDPOINT },
+    bedrock: { endpoint: parsed.BEDROCK_ENDPOINT, modelMap: bedrockModelMapOf(parsed.BEDROCK_MODEL_MAP, parsed.FALLBACK_MODEL) },
     stage: parsed.STAGE,
   };
+}
+
+/**
+ * An explicit map must name the fallback's model; the default one gives a fallback it does not
+ * know (custom ACTIVE_MODELS) the default fallback's model, Nova Lite.
+ */
+function bedrockModelMapOf(text: string | undefined, fallback: string): Record<string, string> {
+  const entries = (list: string) => Object.fromEntries(list.split(',').map((entry) => entry.split('=') as [string, string])) as Record<string, string>;
+  const map = entries(text ?? DEFAULT_BEDROCK_MODEL_MAP);
+  if (Object.hasOwn(map, fallback)) return map;
+  if (text) throw new Error(`Invalid configuration: BEDROCK_MODEL_MAP has no entry for FALLBACK_MODEL ${fallback}`);
+  return { ...map, [fallback]: map['gpt-4o-mini'] };
 }
 
 function modelCatalogOf(activeModels: string, fallback: string): Config['models'] {

@@ -39,6 +39,11 @@ export type QueueAction = 'ChangeMessageVisibility';
 /** Amazon Transcribe batch job actions (jobs are not resources with ARNs of their own: granted on `*`). */
 export type TranscribeAction = 'StartTranscriptionJob' | 'GetTranscriptionJob';
 
+/** Amazon Bedrock actions, granted on the configured summary models' foundation-model and inference-profile ARNs only. */
+export type BedrockAction = 'InvokeModel';
+/** Amazon Translate actions (TranslateText has no resource of its own: granted on `*`). */
+export type TranslateAction = 'TranslateText';
+
 /** DynamoDB actions on the rate limiter's counter table: count a request, or take a count back. */
 export type RateLimitAction = 'UpdateItem';
 
@@ -59,4 +64,6 @@ export interface FunctionPermissions {
   mail?: readonly MailAction[];
   events?: readonly EventsAction[];
   transcribe?: readonly TranscribeAction[];
+  bedrock?: readonly BedrockAction[];
+  translate?: readonly TranslateAction[];
 }

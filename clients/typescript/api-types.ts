@@ -241,7 +241,7 @@ export interface paths {
         };
         /**
          * Export a recording's transcript as JSON, WebVTT, SubRip or text
-         * @description Answers the recording's transcript as a file: `json` (the default) `{recording_id, language, text, segments}`, `vtt`, `srt` or `txt`; `download=true` adds `Content-Disposition: attachment` with a file name from the title. While a re-run is in progress the previous transcript is served; 404 TRANSCRIPT_NOT_FOUND while there is none.
+         * @description Answers the recording's transcript as a file: `json` (the default) `{recording_id, language, text, segments}`, `vtt`, `srt` or `txt`; `download=true` adds `Content-Disposition: attachment` with a file name from the title. While a re-run is in progress the previous transcript is served; 404 TRANSCRIPT_NOT_FOUND while there is none. `language=es` (a language the recording was translated into with Translate recording) answers the translated transcript in the same formats, same speakers and times; 404 TRANSLATION_NOT_FOUND when no translation into it completed.
          *
          *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
          */
@@ -292,6 +292,28 @@ export interface paths {
          *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
          */
         post: operations["transcribeRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/recordings/{recordingId}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate a recording's transcript and latest summary
+         * @description Queues the translation of the recording's completed transcript, and of its latest summary, into `to_language` (an ISO 639-1 code Amazon Translate knows), and answers the Translation with `processing_status: queued`. The source language is the transcript's. The recording's `translation` and `translation_error` report the latest translation; once `completed`, Get transcript with `language` serves the translated transcript in every export format. A pair the engine does not translate ends `failed` with the reason in `error_message`. One translation at a time per recording: another language while one is queued or processing is 409 TRANSLATION_IN_PROGRESS, the same language answers that translation (nothing new is queued). A language translated again replaces its previous translation when the new one completes.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
+         */
+        post: operations["translateRecording"];
         delete?: never;
         options?: never;
         head?: never;
@@ -373,7 +395,7 @@ export interface paths {
         };
         /**
          * Export one of the key's member's transcripts as JSON, WebVTT, SubRip or text
-         * @description Answers the recording's transcript as a file: `json` (the default) `{recording_id, language, text, segments}`, `vtt`, `srt` or `txt`; `download=true` adds `Content-Disposition: attachment` with a file name from the title. While a re-run is in progress the previous transcript is served; 404 TRANSCRIPT_NOT_FOUND while there is none. A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The file is the answer itself, not in the envelope.
+         * @description Answers the recording's transcript as a file: `json` (the default) `{recording_id, language, text, segments}`, `vtt`, `srt` or `txt`; `download=true` adds `Content-Disposition: attachment` with a file name from the title. While a re-run is in progress the previous transcript is served; 404 TRANSCRIPT_NOT_FOUND while there is none. `language=es` (a language the recording was translated into with Translate recording) answers the translated transcript in the same formats, same speakers and times; 404 TRANSLATION_NOT_FOUND when no translation into it completed. A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The file is the answer itself, not in the envelope.
          *
          *     Access: organization API keys with scopes recordings:read; personal API keys with scopes recordings:read of members with role viewer or higher.
          */
@@ -406,6 +428,134 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/recordings/{recordingId}/summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the summaries of one of the key's member's recordings
+         * @description The recording's summaries (at most 20), newest first, each whole: sections, action items, model, language and usage. A personal key reaches its member's own recordings only (another member's is 404, like a missing one).
+         *
+         *     Access: personal API keys with scopes recordings:read of members with role viewer or higher.
+         */
+        get: operations["listPublicSummaries"];
+        put?: never;
+        /**
+         * Summarize one of the key's member's recordings
+         * @description Queues a summary of the recording's transcript with a template: the one named by `template_id`, else the organization's default template, else the built-in one (Overview, Key points, Decisions, Action items; `template_id` null, `template_name` `Standard summary`). The summary is written by the summary engine in the recorder's conversation language, with the recorder's selected model and their `summary_enhance` and `manual` preferences as standing instructions; follow it with Get summary or the `recording.summary_completed` / `recording.summary_failed` events. At most 20 summaries per recording, one queued or running per template. A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The summary comes in the envelope.
+         *
+         *     Access: personal API keys with scopes recordings:write of members with role member or higher.
+         */
+        post: operations["createPublicSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/recordings/{recordingId}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate one of the key's member's recordings
+         * @description Queues the translation of the recording's completed transcript, and of its latest summary, into `to_language` (an ISO 639-1 code Amazon Translate knows), and answers the Translation with `processing_status: queued`. The source language is the transcript's. The recording's `translation` and `translation_error` report the latest translation; once `completed`, Get transcript with `language` serves the translated transcript in every export format. A pair the engine does not translate ends `failed` with the reason in `error_message`. One translation at a time per recording: another language while one is queued or processing is 409 TRANSLATION_IN_PROGRESS, the same language answers that translation (nothing new is queued). A language translated again replaces its previous translation when the new one completes. A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The translation comes in the envelope.
+         *
+         *     Access: personal API keys with scopes recordings:write of members with role member or higher.
+         */
+        post: operations["translatePublicRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/recordings/{recordingId}/summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a recording's summaries
+         * @description The recording's summaries (at most 20), newest first, each whole: sections, action items, model, language and usage.
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
+         */
+        get: operations["listSummaries"];
+        put?: never;
+        /**
+         * Summarize a recording's transcript with a template
+         * @description Queues a summary of the recording's transcript with a template: the one named by `template_id`, else the organization's default template, else the built-in one (Overview, Key points, Decisions, Action items; `template_id` null, `template_name` `Standard summary`). The summary is written by the summary engine in the recorder's conversation language, with the recorder's selected model and their `summary_enhance` and `manual` preferences as standing instructions; follow it with Get summary or the `recording.summary_completed` / `recording.summary_failed` events. At most 20 summaries per recording, one queued or running per template.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
+         */
+        post: operations["createSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a summary
+         * @description One summary of the recording, whole: its status, sections, action items, model, language and usage.
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
+         */
+        get: operations["getSummary"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a summary
+         * @description Deletes a summary for good (one being written is deleted too: its result is discarded). Frees a place of the 20 a recording keeps.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
+         */
+        delete: operations["deleteSummary"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}/action-items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark an action item done or not
+         * @description Sets an action item's `completed`. Members change the action items of their own recordings (another member's is 403 INSUFFICIENT_ROLE), admins and owners anyone's, organization keys with `recordings:write` any. Answers the whole summary.
+         *
+         *     Access: ID tokens of active members with role member or higher; organization API keys with scopes recordings:write.
+         */
+        patch: operations["updateActionItem"];
         trace?: never;
     };
     "/api/v1/organization/{orgId}/templates": {
@@ -895,7 +1045,7 @@ export interface components {
              * @description What happened (docs/events.md).
              * @enum {string}
              */
-            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
+            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
             /** @description When the change was committed (ISO 8601 UTC, with milliseconds). */
             occurred_at: string;
             /** @description Who made the change; null for the service itself (such as the trash's retention). */
@@ -931,7 +1081,7 @@ export interface components {
              * @description What happened (docs/events.md lists each type and its data).
              * @enum {string}
              */
-            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
+            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
             /**
              * Format: date-time
              * @description When the change was committed (ISO 8601 UTC, with milliseconds).
@@ -974,7 +1124,7 @@ export interface components {
             /** @description What the endpoint is for (may be empty). */
             description: string;
             /** @description The event types it receives; `["*"]`: every type, including types added later. */
-            events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+            events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
             /** @description Whether deliveries are made to it. */
             enabled: boolean;
             /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -999,7 +1149,7 @@ export interface components {
              * @description Its type; `webhook.test` for a test event.
              * @enum {string}
              */
-            event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
+            event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
             /**
              * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
              * @enum {string}
@@ -4421,16 +4571,20 @@ export interface operations {
                         } | null;
                         /** @description With `include=action_items`: the action items found; null when it has none. */
                         action_items?: {
-                            /** @description The action item's id. */
+                            /** @description The action item's id (unique within its summary). */
                             id: string;
                             /** @description What is to be done. */
                             text: string;
-                            /** @description Who is to do it, if named. */
+                            /** @description Who is to do it, as the summary named them; null when nobody was named. */
                             assignee: string | null;
-                            /** @description When it is due, if stated. */
+                            /** @description The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown. */
+                            assignee_user_id: string | null;
+                            /** @description When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated. */
                             due_date: string | null;
-                            /** @description Whether it is done. */
+                            /** @description Whether it is done (PATCH …/action-items/{itemId} sets it). */
                             completed: boolean;
+                            /** @description Seconds into the recording where it was said; null when unknown. */
+                            timestamp: number | null;
                         }[] | null;
                         /** @description With `include=translation`: its translation; null when it has none. */
                         translation?: {
@@ -4440,11 +4594,11 @@ export interface operations {
                             created_at: string;
                             /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
                             updated_at: string;
-                            /** @description The language detected in the recording. */
+                            /** @description The language translated from: the transcript's, as an Amazon Translate code such as `en`. */
                             detected_language: string;
-                            /** @description The language translated into. */
+                            /** @description The language translated into, as asked for (an ISO 639-1 code such as `es`). */
                             to_language: string;
-                            /** @description Where the translation is, such as `completed` or `failed`. */
+                            /** @description Where the translation is: `queued`, `processing`, `completed` or `failed`. */
                             processing_status: string;
                             /** @description Why it failed; empty when it did not. */
                             error_message: string;
@@ -5430,6 +5584,8 @@ export interface operations {
                 format?: "json" | "vtt" | "srt" | "txt";
                 /** @description true adds `Content-Disposition: attachment` with a file name made from the title, so a browser saves it. */
                 download?: "true" | "false";
+                /** @description A language the recording was translated into (Translate recording), such as `es`: the translated transcript, same times and speakers; 404 TRANSLATION_NOT_FOUND when there is no completed translation into it. Absent, or the transcript's own language: the transcript. */
+                language?: "af" | "sq" | "am" | "ar" | "hy" | "az" | "bn" | "bs" | "bg" | "ca" | "zh" | "zh-TW" | "hr" | "cs" | "da" | "fa-AF" | "nl" | "en" | "et" | "fa" | "tl" | "fi" | "fr" | "fr-CA" | "ka" | "de" | "el" | "gu" | "ht" | "ha" | "he" | "hi" | "hu" | "is" | "id" | "ga" | "it" | "ja" | "kn" | "kk" | "ko" | "lv" | "lt" | "mk" | "ms" | "ml" | "mt" | "mr" | "mn" | "no" | "ps" | "pl" | "pt" | "pt-PT" | "pa" | "ro" | "ru" | "sr" | "si" | "sk" | "sl" | "so" | "es" | "es-MX" | "sw" | "sv" | "ta" | "te" | "th" | "tr" | "uk" | "ur" | "uz" | "vi" | "cy";
             };
             header?: never;
             path: {
@@ -5585,6 +5741,7 @@ export interface operations {
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
              *     - `TRANSCRIPT_NOT_FOUND`: The recording has no transcript yet.
+             *     - `TRANSLATION_NOT_FOUND`: The recording has no completed translation into this language: ask for one with Translate recording.
              */
             404: {
                 headers: {
@@ -5596,7 +5753,7 @@ export interface operations {
                          * @description The error code: one of those of a 404 of this operation.
                          * @enum {string}
                          */
-                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TRANSCRIPT_NOT_FOUND";
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TRANSCRIPT_NOT_FOUND" | "TRANSLATION_NOT_FOUND";
                     };
                 };
             };
@@ -6116,16 +6273,20 @@ export interface operations {
                         } | null;
                         /** @description With `include=action_items`: the action items found; null when it has none. */
                         action_items?: {
-                            /** @description The action item's id. */
+                            /** @description The action item's id (unique within its summary). */
                             id: string;
                             /** @description What is to be done. */
                             text: string;
-                            /** @description Who is to do it, if named. */
+                            /** @description Who is to do it, as the summary named them; null when nobody was named. */
                             assignee: string | null;
-                            /** @description When it is due, if stated. */
+                            /** @description The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown. */
+                            assignee_user_id: string | null;
+                            /** @description When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated. */
                             due_date: string | null;
-                            /** @description Whether it is done. */
+                            /** @description Whether it is done (PATCH …/action-items/{itemId} sets it). */
                             completed: boolean;
+                            /** @description Seconds into the recording where it was said; null when unknown. */
+                            timestamp: number | null;
                         }[] | null;
                         /** @description With `include=translation`: its translation; null when it has none. */
                         translation?: {
@@ -6135,11 +6296,11 @@ export interface operations {
                             created_at: string;
                             /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
                             updated_at: string;
-                            /** @description The language detected in the recording. */
+                            /** @description The language translated from: the transcript's, as an Amazon Translate code such as `en`. */
                             detected_language: string;
-                            /** @description The language translated into. */
+                            /** @description The language translated into, as asked for (an ISO 639-1 code such as `es`). */
                             to_language: string;
-                            /** @description Where the translation is, such as `completed` or `failed`. */
+                            /** @description Where the translation is: `queued`, `processing`, `completed` or `failed`. */
                             processing_status: string;
                             /** @description Why it failed; empty when it did not. */
                             error_message: string;
@@ -6250,6 +6411,324 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "RECORDING_NOT_UPLOADED" | "TRANSCRIPTION_IN_PROGRESS" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    translateRecording: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to_language": "es"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The language to translate the transcript and the latest summary into: an ISO 639-1 code such as `es`, or one of the variants Amazon Translate knows (`pt-PT`, `fr-CA`, `es-MX`, `zh-TW`, `fa-AF`).
+                     * @enum {string}
+                     */
+                    to_language: "af" | "sq" | "am" | "ar" | "hy" | "az" | "bn" | "bs" | "bg" | "ca" | "zh" | "zh-TW" | "hr" | "cs" | "da" | "fa-AF" | "nl" | "en" | "et" | "fa" | "tl" | "fi" | "fr" | "fr-CA" | "ka" | "de" | "el" | "gu" | "ht" | "ha" | "he" | "hi" | "hu" | "is" | "id" | "ga" | "it" | "ja" | "kn" | "kk" | "ko" | "lv" | "lt" | "mk" | "ms" | "ml" | "mt" | "mr" | "mn" | "no" | "ps" | "pl" | "pt" | "pt-PT" | "pa" | "ro" | "ru" | "sr" | "si" | "sk" | "sl" | "so" | "es" | "es-MX" | "sw" | "sv" | "ta" | "te" | "th" | "tr" | "uk" | "ur" | "uz" | "vi" | "cy";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trl_5f0c2a9e8b7d6c5b4a39",
+                     *       "created_at": "2026-11-28T09:30:00.000Z",
+                     *       "updated_at": "2026-11-28T09:30:00.000Z",
+                     *       "detected_language": "en",
+                     *       "to_language": "es",
+                     *       "processing_status": "queued",
+                     *       "error_message": ""
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The translation's id. */
+                        id: string;
+                        /** @description When the translation was created (ISO 8601 UTC, with milliseconds.) */
+                        created_at: string;
+                        /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
+                        updated_at: string;
+                        /** @description The language translated from: the transcript's, as an Amazon Translate code such as `en`. */
+                        detected_language: string;
+                        /** @description The language translated into, as asked for (an ISO 639-1 code such as `es`). */
+                        to_language: string;
+                        /** @description Where the translation is: `queued`, `processing`, `completed` or `failed`. */
+                        processing_status: string;
+                        /** @description Why it failed; empty when it did not. */
+                        error_message: string;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `TRANSCRIPT_NOT_READY`: The recording has no completed transcript yet.
+             *     - `TRANSLATION_IN_PROGRESS`: The recording's translation is queued or running: wait for its `processing_status` to be `completed` or `failed`.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSCRIPT_NOT_READY" | "TRANSLATION_IN_PROGRESS" | "CONCURRENT_UPDATE";
                     };
                 };
             };
@@ -6872,22 +7351,29 @@ export interface operations {
                                 /** @description Its colour, as a hex colour such as `#1f77b4`. */
                                 color: string;
                             }[];
-                            /** @description Its AI summaries; null when it has none. */
+                            /** @description Its summaries, oldest first; null when it has none. */
                             summarizations: {
                                 /** @description The summary's id. */
                                 id: string;
-                                /** @description The summary, markdown. */
-                                markdown: string;
                                 /** @description The template it was made with; null for the default summary. */
                                 template_id: string | null;
                                 /** @description That template's name when the summary was made (kept if the template is deleted). */
                                 template_name: string | null;
+                                /**
+                                 * @description Where the summary is: `queued`, `processing`, `completed` or `failed` (see `summarizations_errors`).
+                                 * @enum {string}
+                                 */
+                                status?: "queued" | "processing" | "completed" | "failed";
+                                /** @description The beginning of its markdown (at most 500 characters, control characters as spaces; shorter when a page's summaries would not fit Lambda's 6 MB response otherwise); empty until completed. Get summary gives the whole. */
+                                excerpt?: string;
+                                /** @description **Deprecated**: the same text as `excerpt` (it once held the whole summary); read `excerpt`, or Get summary for the whole. */
+                                markdown: string;
                                 /** @description When the summary was made (ISO 8601 UTC, with milliseconds.) */
                                 created_at?: string;
                                 /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at?: string;
                             }[] | null;
-                            /** @description Why summarizing failed, when it did; empty otherwise. */
+                            /** @description Why summarizing failed (`<CODE>: <reason>` of each failed summary), when it did; empty otherwise. */
                             summarizations_errors: unknown[];
                             /** @description Its transcript, summed up; null when it has none. */
                             transcript: {
@@ -6917,11 +7403,11 @@ export interface operations {
                                 created_at: string;
                                 /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at: string;
-                                /** @description The language detected in the recording. */
+                                /** @description The language translated from: the transcript's, as an Amazon Translate code such as `en`. */
                                 detected_language: string;
-                                /** @description The language translated into. */
+                                /** @description The language translated into, as asked for (an ISO 639-1 code such as `es`). */
                                 to_language: string;
-                                /** @description Where the translation is, such as `completed` or `failed`. */
+                                /** @description Where the translation is: `queued`, `processing`, `completed` or `failed`. */
                                 processing_status: string;
                                 /** @description Why it failed; empty when it did not. */
                                 error_message: string;
@@ -7379,6 +7865,8 @@ export interface operations {
                 format?: "json" | "vtt" | "srt" | "txt";
                 /** @description true adds `Content-Disposition: attachment` with a file name made from the title, so a browser saves it. */
                 download?: "true" | "false";
+                /** @description A language the recording was translated into (Translate recording), such as `es`: the translated transcript, same times and speakers; 404 TRANSLATION_NOT_FOUND when there is no completed translation into it. Absent, or the transcript's own language: the transcript. */
+                language?: "af" | "sq" | "am" | "ar" | "hy" | "az" | "bn" | "bs" | "bg" | "ca" | "zh" | "zh-TW" | "hr" | "cs" | "da" | "fa-AF" | "nl" | "en" | "et" | "fa" | "tl" | "fi" | "fr" | "fr-CA" | "ka" | "de" | "el" | "gu" | "ht" | "ha" | "he" | "hi" | "hu" | "is" | "id" | "ga" | "it" | "ja" | "kn" | "kk" | "ko" | "lv" | "lt" | "mk" | "ms" | "ml" | "mt" | "mr" | "mn" | "no" | "ps" | "pl" | "pt" | "pt-PT" | "pa" | "ro" | "ru" | "sr" | "si" | "sk" | "sl" | "so" | "es" | "es-MX" | "sw" | "sv" | "ta" | "te" | "th" | "tr" | "uk" | "ur" | "uz" | "vi" | "cy";
                 /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
                 org_id?: string;
             };
@@ -7535,6 +8023,7 @@ export interface operations {
              *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
              *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
              *     - `TRANSCRIPT_NOT_FOUND`: The recording has no transcript yet.
+             *     - `TRANSLATION_NOT_FOUND`: The recording has no completed translation into this language: ask for one with Translate recording.
              */
             404: {
                 headers: {
@@ -7546,7 +8035,7 @@ export interface operations {
                          * @description The error code: one of those of a 404 of this operation.
                          * @enum {string}
                          */
-                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TRANSCRIPT_NOT_FOUND";
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TRANSCRIPT_NOT_FOUND" | "TRANSLATION_NOT_FOUND";
                     };
                 };
             };
@@ -7792,16 +8281,20 @@ export interface operations {
                             } | null;
                             /** @description With `include=action_items`: the action items found; null when it has none. */
                             action_items?: {
-                                /** @description The action item's id. */
+                                /** @description The action item's id (unique within its summary). */
                                 id: string;
                                 /** @description What is to be done. */
                                 text: string;
-                                /** @description Who is to do it, if named. */
+                                /** @description Who is to do it, as the summary named them; null when nobody was named. */
                                 assignee: string | null;
-                                /** @description When it is due, if stated. */
+                                /** @description The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown. */
+                                assignee_user_id: string | null;
+                                /** @description When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated. */
                                 due_date: string | null;
-                                /** @description Whether it is done. */
+                                /** @description Whether it is done (PATCH …/action-items/{itemId} sets it). */
                                 completed: boolean;
+                                /** @description Seconds into the recording where it was said; null when unknown. */
+                                timestamp: number | null;
                             }[] | null;
                             /** @description With `include=translation`: its translation; null when it has none. */
                             translation?: {
@@ -7811,11 +8304,11 @@ export interface operations {
                                 created_at: string;
                                 /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
                                 updated_at: string;
-                                /** @description The language detected in the recording. */
+                                /** @description The language translated from: the transcript's, as an Amazon Translate code such as `en`. */
                                 detected_language: string;
-                                /** @description The language translated into. */
+                                /** @description The language translated into, as asked for (an ISO 639-1 code such as `es`). */
                                 to_language: string;
-                                /** @description Where the translation is, such as `completed` or `failed`. */
+                                /** @description Where the translation is: `queued`, `processing`, `completed` or `failed`. */
                                 processing_status: string;
                                 /** @description Why it failed; empty when it did not. */
                                 error_message: string;
@@ -8004,6 +8497,2688 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    listPublicSummaries: {
+        parameters: {
+            query?: {
+                /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
+                org_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "summaries": [
+                     *           {
+                     *             "id": "sum_5f1c0a9e2b7d4c8a1e3f",
+                     *             "recording_id": "rec_demo_standup",
+                     *             "template_id": null,
+                     *             "template_name": "Standard summary",
+                     *             "status": "completed",
+                     *             "error": null,
+                     *             "model": "us.amazon.nova-lite-v1:0",
+                     *             "language": "English",
+                     *             "markdown": "## Overview\n\nWeekly stand-up of the sales team.\n\n## Key points\n\n- The pricing deck is ready.\n\n## Decisions\n\n- Ship the new pricing on Monday.\n\n## Action items\n\n- Maria: send the contract by Friday.",
+                     *             "sections": [
+                     *               {
+                     *                 "title": "Overview",
+                     *                 "markdown": "Weekly stand-up of the sales team."
+                     *               },
+                     *               {
+                     *                 "title": "Key points",
+                     *                 "markdown": "- The pricing deck is ready."
+                     *               },
+                     *               {
+                     *                 "title": "Decisions",
+                     *                 "markdown": "- Ship the new pricing on Monday."
+                     *               },
+                     *               {
+                     *                 "title": "Action items",
+                     *                 "markdown": "- Maria: send the contract by Friday."
+                     *               }
+                     *             ],
+                     *             "action_items": [
+                     *               {
+                     *                 "id": "ai_1",
+                     *                 "text": "Send the contract",
+                     *                 "assignee": "Maria",
+                     *                 "assignee_user_id": "usr_demo_member",
+                     *                 "due_date": "2026-11-20",
+                     *                 "completed": false,
+                     *                 "timestamp": 42.5
+                     *               }
+                     *             ],
+                     *             "preferences_applied": 1,
+                     *             "usage": {
+                     *               "input_tokens": 2350,
+                     *               "output_tokens": 310
+                     *             },
+                     *             "created_at": "2026-11-17T09:30:00.000Z",
+                     *             "updated_at": "2026-11-17T09:30:12.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The recording's summaries. */
+                        data: {
+                            /** @description The recording's summaries (at most 20), newest first. */
+                            summaries: {
+                                /** @description The summary's id (`sum_…`). */
+                                id: string;
+                                /** @description The recording summarized. */
+                                recording_id: string;
+                                /** @description The template it is made with; null for the built-in template. */
+                                template_id: string | null;
+                                /** @description That template's name when the summary was queued (kept when the template is deleted), or `Standard summary` for the built-in one. */
+                                template_name: string;
+                                /**
+                                 * @description `queued`, then `processing`, then `completed` or `failed` (see `error`).
+                                 * @enum {string}
+                                 */
+                                status: "queued" | "processing" | "completed" | "failed";
+                                /** @description Why it failed, as `<CODE>: <reason>` (`MODEL_UNAVAILABLE`, `SUMMARY_OUTPUT_INVALID`, `SUMMARY_THROTTLED`, `TRANSCRIPT_NOT_READY`, `SUMMARY_FAILED`); null unless failed. */
+                                error: string | null;
+                                /** @description The model it is written with (a Amazon Bedrock model id or inference profile, or `local-extractive` locally); null while queued. */
+                                model: string | null;
+                                /** @description The language it is written in (a display name such as `English`); null until completed. */
+                                language: string | null;
+                                /** @description The whole summary, markdown (`## <section title>` then its text, for each section); empty until completed. */
+                                markdown: string;
+                                /** @description One per template section, in the template's order; empty until completed. */
+                                sections: {
+                                    /** @description The template section's title. */
+                                    title: string;
+                                    /** @description Its text, markdown. */
+                                    markdown: string;
+                                }[];
+                                /** @description The action items found, in the order said; empty until completed. */
+                                action_items: {
+                                    /** @description The action item's id (unique within its summary). */
+                                    id: string;
+                                    /** @description What is to be done. */
+                                    text: string;
+                                    /** @description Who is to do it, as the summary named them; null when nobody was named. */
+                                    assignee: string | null;
+                                    /** @description The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown. */
+                                    assignee_user_id: string | null;
+                                    /** @description When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated. */
+                                    due_date: string | null;
+                                    /** @description Whether it is done (PATCH …/action-items/{itemId} sets it). */
+                                    completed: boolean;
+                                    /** @description Seconds into the recording where it was said; null when unknown. */
+                                    timestamp: number | null;
+                                }[];
+                                /** @description How many of the recorder's preferences (`summary_enhance` and `manual`) were given to the model as standing instructions. */
+                                preferences_applied: number;
+                                /** @description The model's token usage. */
+                                usage: {
+                                    /** @description Model input tokens, every call summed. */
+                                    input_tokens: number;
+                                    /** @description Model output tokens. */
+                                    output_tokens: number;
+                                };
+                                /** @description When the summary was created (ISO 8601 UTC, with milliseconds.) */
+                                created_at: string;
+                                /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_NOT_ALLOWED" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    createPublicSummary: {
+        parameters: {
+            query?: {
+                /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
+                org_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description The template to summarize with (`tpl_…`); absent: the organization's default template, else the built-in one (Overview, Key points, Decisions, Action items). */
+                    template_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "sum_5f1c0a9e2b7d4c8a1e3f",
+                     *         "recording_id": "rec_demo_standup",
+                     *         "template_id": null,
+                     *         "template_name": "Standard summary",
+                     *         "status": "queued",
+                     *         "error": null,
+                     *         "model": null,
+                     *         "language": null,
+                     *         "markdown": "",
+                     *         "sections": [],
+                     *         "action_items": [],
+                     *         "preferences_applied": 0,
+                     *         "usage": {
+                     *           "input_tokens": 0,
+                     *           "output_tokens": 0
+                     *         },
+                     *         "created_at": "2026-11-17T09:30:00.000Z",
+                     *         "updated_at": "2026-11-17T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The summary. */
+                        data: {
+                            /** @description The summary's id (`sum_…`). */
+                            id: string;
+                            /** @description The recording summarized. */
+                            recording_id: string;
+                            /** @description The template it is made with; null for the built-in template. */
+                            template_id: string | null;
+                            /** @description That template's name when the summary was queued (kept when the template is deleted), or `Standard summary` for the built-in one. */
+                            template_name: string;
+                            /**
+                             * @description `queued`, then `processing`, then `completed` or `failed` (see `error`).
+                             * @enum {string}
+                             */
+                            status: "queued" | "processing" | "completed" | "failed";
+                            /** @description Why it failed, as `<CODE>: <reason>` (`MODEL_UNAVAILABLE`, `SUMMARY_OUTPUT_INVALID`, `SUMMARY_THROTTLED`, `TRANSCRIPT_NOT_READY`, `SUMMARY_FAILED`); null unless failed. */
+                            error: string | null;
+                            /** @description The model it is written with (a Amazon Bedrock model id or inference profile, or `local-extractive` locally); null while queued. */
+                            model: string | null;
+                            /** @description The language it is written in (a display name such as `English`); null until completed. */
+                            language: string | null;
+                            /** @description The whole summary, markdown (`## <section title>` then its text, for each section); empty until completed. */
+                            markdown: string;
+                            /** @description One per template section, in the template's order; empty until completed. */
+                            sections: {
+                                /** @description The template section's title. */
+                                title: string;
+                                /** @description Its text, markdown. */
+                                markdown: string;
+                            }[];
+                            /** @description The action items found, in the order said; empty until completed. */
+                            action_items: {
+                                /** @description The action item's id (unique within its summary). */
+                                id: string;
+                                /** @description What is to be done. */
+                                text: string;
+                                /** @description Who is to do it, as the summary named them; null when nobody was named. */
+                                assignee: string | null;
+                                /** @description The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown. */
+                                assignee_user_id: string | null;
+                                /** @description When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated. */
+                                due_date: string | null;
+                                /** @description Whether it is done (PATCH …/action-items/{itemId} sets it). */
+                                completed: boolean;
+                                /** @description Seconds into the recording where it was said; null when unknown. */
+                                timestamp: number | null;
+                            }[];
+                            /** @description How many of the recorder's preferences (`summary_enhance` and `manual`) were given to the model as standing instructions. */
+                            preferences_applied: number;
+                            /** @description The model's token usage. */
+                            usage: {
+                                /** @description Model input tokens, every call summed. */
+                                input_tokens: number;
+                                /** @description Model output tokens. */
+                                output_tokens: number;
+                            };
+                            /** @description When the summary was created (ISO 8601 UTC, with milliseconds.) */
+                            created_at: string;
+                            /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_NOT_ALLOWED" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             *     - `TEMPLATE_NOT_FOUND`: The template does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TEMPLATE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `TRANSCRIPT_NOT_READY`: The recording has no completed transcript yet.
+             *     - `SUMMARY_IN_PROGRESS`: A summary with this template is queued or running for the recording: wait for it to complete or fail.
+             *     - `SUMMARY_LIMIT_REACHED`: The recording has the most summaries allowed (20): delete one first.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSCRIPT_NOT_READY" | "SUMMARY_IN_PROGRESS" | "SUMMARY_LIMIT_REACHED" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    translatePublicRecording: {
+        parameters: {
+            query?: {
+                /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
+                org_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to_language": "es"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The language to translate the transcript and the latest summary into: an ISO 639-1 code such as `es`, or one of the variants Amazon Translate knows (`pt-PT`, `fr-CA`, `es-MX`, `zh-TW`, `fa-AF`).
+                     * @enum {string}
+                     */
+                    to_language: "af" | "sq" | "am" | "ar" | "hy" | "az" | "bn" | "bs" | "bg" | "ca" | "zh" | "zh-TW" | "hr" | "cs" | "da" | "fa-AF" | "nl" | "en" | "et" | "fa" | "tl" | "fi" | "fr" | "fr-CA" | "ka" | "de" | "el" | "gu" | "ht" | "ha" | "he" | "hi" | "hu" | "is" | "id" | "ga" | "it" | "ja" | "kn" | "kk" | "ko" | "lv" | "lt" | "mk" | "ms" | "ml" | "mt" | "mr" | "mn" | "no" | "ps" | "pl" | "pt" | "pt-PT" | "pa" | "ro" | "ru" | "sr" | "si" | "sk" | "sl" | "so" | "es" | "es-MX" | "sw" | "sv" | "ta" | "te" | "th" | "tr" | "uk" | "ur" | "uz" | "vi" | "cy";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "trl_5f0c2a9e8b7d6c5b4a39",
+                     *         "created_at": "2026-11-28T09:30:00.000Z",
+                     *         "updated_at": "2026-11-28T09:30:00.000Z",
+                     *         "detected_language": "en",
+                     *         "to_language": "es",
+                     *         "processing_status": "queued",
+                     *         "error_message": ""
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The translation, with `processing_status: queued`. */
+                        data: {
+                            /** @description The translation's id. */
+                            id: string;
+                            /** @description When the translation was created (ISO 8601 UTC, with milliseconds.) */
+                            created_at: string;
+                            /** @description When the translation last changed (ISO 8601 UTC, with milliseconds.) */
+                            updated_at: string;
+                            /** @description The language translated from: the transcript's, as an Amazon Translate code such as `en`. */
+                            detected_language: string;
+                            /** @description The language translated into, as asked for (an ISO 639-1 code such as `es`). */
+                            to_language: string;
+                            /** @description Where the translation is: `queued`, `processing`, `completed` or `failed`. */
+                            processing_status: string;
+                            /** @description Why it failed; empty when it did not. */
+                            error_message: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_NOT_ALLOWED" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `TRANSCRIPT_NOT_READY`: The recording has no completed transcript yet.
+             *     - `TRANSLATION_IN_PROGRESS`: The recording's translation is queued or running: wait for its `processing_status` to be `completed` or `failed`.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSCRIPT_NOT_READY" | "TRANSLATION_IN_PROGRESS" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    listSummaries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "summaries": [
+                     *         {
+                     *           "id": "sum_5f1c0a9e2b7d4c8a1e3f",
+                     *           "recording_id": "rec_demo_standup",
+                     *           "template_id": null,
+                     *           "template_name": "Standard summary",
+                     *           "status": "completed",
+                     *           "error": null,
+                     *           "model": "us.amazon.nova-lite-v1:0",
+                     *           "language": "English",
+                     *           "markdown": "## Overview\n\nWeekly stand-up of the sales team.\n\n## Key points\n\n- The pricing deck is ready.\n\n## Decisions\n\n- Ship the new pricing on Monday.\n\n## Action items\n\n- Maria: send the contract by Friday.",
+                     *           "sections": [
+                     *             {
+                     *               "title": "Overview",
+                     *               "markdown": "Weekly stand-up of the sales team."
+                     *             },
+                     *             {
+                     *               "title": "Key points",
+                     *               "markdown": "- The pricing deck is ready."
+                     *             },
+                     *             {
+                     *               "title": "Decisions",
+                     *               "markdown": "- Ship the new pricing on Monday."
+                     *             },
+                     *             {
+                     *               "title": "Action items",
+                     *               "markdown": "- Maria: send the contract by Friday."
+                     *             }
+                     *           ],
+                     *           "action_items": [
+                     *             {
+                     *               "id": "ai_1",
+                     *               "text": "Send the contract",
+                     *               "assignee": "Maria",
+                     *               "assignee_user_id": "usr_demo_member",
+                     *               "due_date": "2026-11-20",
+                     *               "completed": false,
+                     *               "timestamp": 42.5
+                     *             }
+                     *           ],
+                     *           "preferences_applied": 1,
+                     *           "usage": {
+                     *             "input_tokens": 2350,
+                     *             "output_tokens": 310
+                     *           },
+                     *           "created_at": "2026-11-17T09:30:00.000Z",
+                     *           "updated_at": "2026-11-17T09:30:12.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The recording's summaries (at most 20), newest first. */
+                        summaries: {
+                            /** @description The summary's id (`sum_…`). */
+                            id: string;
+                            /** @description The recording summarized. */
+                            recording_id: string;
+                            /** @description The template it is made with; null for the built-in template. */
+                            template_id: string | null;
+                            /** @description That template's name when the summary was queued (kept when the template is deleted), or `Standard summary` for the built-in one. */
+                            template_name: string;
+                            /**
+                             * @description `queued`, then `processing`, then `completed` or `failed` (see `error`).
+                             * @enum {string}
+                             */
+                            status: "queued" | "processing" | "completed" | "failed";
+                            /** @description Why it failed, as `<CODE>: <reason>` (`MODEL_UNAVAILABLE`, `SUMMARY_OUTPUT_INVALID`, `SUMMARY_THROTTLED`, `TRANSCRIPT_NOT_READY`, `SUMMARY_FAILED`); null unless failed. */
+                            error: string | null;
+                            /** @description The model it is written with (a Amazon Bedrock model id or inference profile, or `local-extractive` locally); null while queued. */
+                            model: string | null;
+                            /** @description The language it is written in (a display name such as `English`); null until completed. */
+                            language: string | null;
+                            /** @description The whole summary, markdown (`## <section title>` then its text, for each section); empty until completed. */
+                            markdown: string;
+                            /** @description One per template section, in the template's order; empty until completed. */
+                            sections: {
+                                /** @description The template section's title. */
+                                title: string;
+                                /** @description Its text, markdown. */
+                                markdown: string;
+                            }[];
+                            /** @description The action items found, in the order said; empty until completed. */
+                            action_items: {
+                                /** @description The action item's id (unique within its summary). */
+                                id: string;
+                                /** @description What is to be done. */
+                                text: string;
+                                /** @description Who is to do it, as the summary named them; null when nobody was named. */
+                                assignee: string | null;
+                                /** @description The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown. */
+                                assignee_user_id: string | null;
+                                /** @description When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated. */
+                                due_date: string | null;
+                                /** @description Whether it is done (PATCH …/action-items/{itemId} sets it). */
+                                completed: boolean;
+                                /** @description Seconds into the recording where it was said; null when unknown. */
+                                timestamp: number | null;
+                            }[];
+                            /** @description How many of the recorder's preferences (`summary_enhance` and `manual`) were given to the model as standing instructions. */
+                            preferences_applied: number;
+                            /** @description The model's token usage. */
+                            usage: {
+                                /** @description Model input tokens, every call summed. */
+                                input_tokens: number;
+                                /** @description Model output tokens. */
+                                output_tokens: number;
+                            };
+                            /** @description When the summary was created (ISO 8601 UTC, with milliseconds.) */
+                            created_at: string;
+                            /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    createSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description The template to summarize with (`tpl_…`); absent: the organization's default template, else the built-in one (Overview, Key points, Decisions, Action items). */
+                    template_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again). */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "sum_5f1c0a9e2b7d4c8a1e3f",
+                     *       "recording_id": "rec_demo_standup",
+                     *       "template_id": null,
+                     *       "template_name": "Standard summary",
+                     *       "status": "queued",
+                     *       "error": null,
+                     *       "model": null,
+                     *       "language": null,
+                     *       "markdown": "",
+                     *       "sections": [],
+                     *       "action_items": [],
+                     *       "preferences_applied": 0,
+                     *       "usage": {
+                     *         "input_tokens": 0,
+                     *         "output_tokens": 0
+                     *       },
+                     *       "created_at": "2026-11-17T09:30:00.000Z",
+                     *       "updated_at": "2026-11-17T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The summary's id (`sum_…`). */
+                        id: string;
+                        /** @description The recording summarized. */
+                        recording_id: string;
+                        /** @description The template it is made with; null for the built-in template. */
+                        template_id: string | null;
+                        /** @description That template's name when the summary was queued (kept when the template is deleted), or `Standard summary` for the built-in one. */
+                        template_name: string;
+                        /**
+                         * @description `queued`, then `processing`, then `completed` or `failed` (see `error`).
+                         * @enum {string}
+                         */
+                        status: "queued" | "processing" | "completed" | "failed";
+                        /** @description Why it failed, as `<CODE>: <reason>` (`MODEL_UNAVAILABLE`, `SUMMARY_OUTPUT_INVALID`, `SUMMARY_THROTTLED`, `TRANSCRIPT_NOT_READY`, `SUMMARY_FAILED`); null unless failed. */
+                        error: string | null;
+                        /** @description The model it is written with (a Amazon Bedrock model id or inference profile, or `local-extractive` locally); null while queued. */
+                        model: string | null;
+                        /** @description The language it is written in (a display name such as `English`); null until completed. */
+                        language: string | null;
+                        /** @description The whole summary, markdown (`## <section title>` then its text, for each section); empty until completed. */
+                        markdown: string;
+                        /** @description One per template section, in the template's order; empty until completed. */
+                        sections: {
+                            /** @description The template section's title. */
+                            title: string;
+                            /** @description Its text, markdown. */
+                            markdown: string;
+                        }[];
+                        /** @description The action items found, in the order said; empty until completed. */
+                        action_items: {
+                            /** @description The action item's id (unique within its summary). */
+                            id: string;
+                            /** @description What is to be done. */
+                            text: string;
+                            /** @description Who is to do it, as the summary named them; null when nobody was named. */
+                            assignee: string | null;
+                            /** @description The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown. */
+                            assignee_user_id: string | null;
+                            /** @description When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated. */
+                            due_date: string | null;
+                            /** @description Whether it is done (PATCH …/action-items/{itemId} sets it). */
+                            completed: boolean;
+                            /** @description Seconds into the recording where it was said; null when unknown. */
+                            timestamp: number | null;
+                        }[];
+                        /** @description How many of the recorder's preferences (`summary_enhance` and `manual`) were given to the model as standing instructions. */
+                        preferences_applied: number;
+                        /** @description The model's token usage. */
+                        usage: {
+                            /** @description Model input tokens, every call summed. */
+                            input_tokens: number;
+                            /** @description Model output tokens. */
+                            output_tokens: number;
+                        };
+                        /** @description When the summary was created (ISO 8601 UTC, with milliseconds.) */
+                        created_at: string;
+                        /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
+                        updated_at: string;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             *     - `TEMPLATE_NOT_FOUND`: The template does not exist in this organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TEMPLATE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `TRANSCRIPT_NOT_READY`: The recording has no completed transcript yet.
+             *     - `SUMMARY_IN_PROGRESS`: A summary with this template is queued or running for the recording: wait for it to complete or fail.
+             *     - `SUMMARY_LIMIT_REACHED`: The recording has the most summaries allowed (20): delete one first.
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSCRIPT_NOT_READY" | "SUMMARY_IN_PROGRESS" | "SUMMARY_LIMIT_REACHED" | "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+                /** @description The summary (`sum_…`). */
+                summaryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "sum_5f1c0a9e2b7d4c8a1e3f",
+                     *       "recording_id": "rec_demo_standup",
+                     *       "template_id": null,
+                     *       "template_name": "Standard summary",
+                     *       "status": "completed",
+                     *       "error": null,
+                     *       "model": "us.amazon.nova-lite-v1:0",
+                     *       "language": "English",
+                     *       "markdown": "## Overview\n\nWeekly stand-up of the sales team.\n\n## Key points\n\n- The pricing deck is ready.\n\n## Decisions\n\n- Ship the new pricing on Monday.\n\n## Action items\n\n- Maria: send the contract by Friday.",
+                     *       "sections": [
+                     *         {
+                     *           "title": "Overview",
+                     *           "markdown": "Weekly stand-up of the sales team."
+                     *         },
+                     *         {
+                     *           "title": "Key points",
+                     *           "markdown": "- The pricing deck is ready."
+                     *         },
+                     *         {
+                     *           "title": "Decisions",
+                     *           "markdown": "- Ship the new pricing on Monday."
+                     *         },
+                     *         {
+                     *           "title": "Action items",
+                     *           "markdown": "- Maria: send the contract by Friday."
+                     *         }
+                     *       ],
+                     *       "action_items": [
+                     *         {
+                     *           "id": "ai_1",
+                     *           "text": "Send the contract",
+                     *           "assignee": "Maria",
+                     *           "assignee_user_id": "usr_demo_member",
+                     *           "due_date": "2026-11-20",
+                     *           "completed": false,
+                     *           "timestamp": 42.5
+                     *         }
+                     *       ],
+                     *       "preferences_applied": 1,
+                     *       "usage": {
+                     *         "input_tokens": 2350,
+                     *         "output_tokens": 310
+                     *       },
+                     *       "created_at": "2026-11-17T09:30:00.000Z",
+                     *       "updated_at": "2026-11-17T09:30:12.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The summary's id (`sum_…`). */
+                        id: string;
+                        /** @description The recording summarized. */
+                        recording_id: string;
+                        /** @description The template it is made with; null for the built-in template. */
+                        template_id: string | null;
+                        /** @description That template's name when the summary was queued (kept when the template is deleted), or `Standard summary` for the built-in one. */
+                        template_name: string;
+                        /**
+                         * @description `queued`, then `processing`, then `completed` or `failed` (see `error`).
+                         * @enum {string}
+                         */
+                        status: "queued" | "processing" | "completed" | "failed";
+                        /** @description Why it failed, as `<CODE>: <reason>` (`MODEL_UNAVAILABLE`, `SUMMARY_OUTPUT_INVALID`, `SUMMARY_THROTTLED`, `TRANSCRIPT_NOT_READY`, `SUMMARY_FAILED`); null unless failed. */
+                        error: string | null;
+                        /** @description The model it is written with (a Amazon Bedrock model id or inference profile, or `local-extractive` locally); null while queued. */
+                        model: string | null;
+                        /** @description The language it is written in (a display name such as `English`); null until completed. */
+                        language: string | null;
+                        /** @description The whole summary, markdown (`## <section title>` then its text, for each section); empty until completed. */
+                        markdown: string;
+                        /** @description One per template section, in the template's order; empty until completed. */
+                        sections: {
+                            /** @description The template section's title. */
+                            title: string;
+                            /** @description Its text, markdown. */
+                            markdown: string;
+                        }[];
+                        /** @description The action items found, in the order said; empty until completed. */
+                        action_items: {
+                            /** @description The action item's id (unique within its summary). */
+                            id: string;
+                            /** @description What is to be done. */
+                            text: string;
+                            /** @description Who is to do it, as the summary named them; null when nobody was named. */
+                            assignee: string | null;
+                            /** @description The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown. */
+                            assignee_user_id: string | null;
+                            /** @description When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated. */
+                            due_date: string | null;
+                            /** @description Whether it is done (PATCH …/action-items/{itemId} sets it). */
+                            completed: boolean;
+                            /** @description Seconds into the recording where it was said; null when unknown. */
+                            timestamp: number | null;
+                        }[];
+                        /** @description How many of the recorder's preferences (`summary_enhance` and `manual`) were given to the model as standing instructions. */
+                        preferences_applied: number;
+                        /** @description The model's token usage. */
+                        usage: {
+                            /** @description Model input tokens, every call summed. */
+                            input_tokens: number;
+                            /** @description Model output tokens. */
+                            output_tokens: number;
+                        };
+                        /** @description When the summary was created (ISO 8601 UTC, with milliseconds.) */
+                        created_at: string;
+                        /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
+                        updated_at: string;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             *     - `SUMMARY_NOT_FOUND`: The summary does not exist for this recording.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "SUMMARY_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    deleteSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+                /** @description The summary (`sum_…`). */
+                summaryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true: the operation was done.
+                         * @constant
+                         */
+                        success: true;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             *     - `SUMMARY_NOT_FOUND`: The summary does not exist for this recording.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "SUMMARY_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    updateActionItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+                /** @description The summary (`sum_…`). */
+                summaryId: string;
+                /** @description The action item (`ai_…`), within its summary. */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "completed": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Whether the action item is done. */
+                    completed: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "sum_5f1c0a9e2b7d4c8a1e3f",
+                     *       "recording_id": "rec_demo_standup",
+                     *       "template_id": null,
+                     *       "template_name": "Standard summary",
+                     *       "status": "completed",
+                     *       "error": null,
+                     *       "model": "us.amazon.nova-lite-v1:0",
+                     *       "language": "English",
+                     *       "markdown": "## Overview\n\nWeekly stand-up of the sales team.\n\n## Key points\n\n- The pricing deck is ready.\n\n## Decisions\n\n- Ship the new pricing on Monday.\n\n## Action items\n\n- Maria: send the contract by Friday.",
+                     *       "sections": [
+                     *         {
+                     *           "title": "Overview",
+                     *           "markdown": "Weekly stand-up of the sales team."
+                     *         },
+                     *         {
+                     *           "title": "Key points",
+                     *           "markdown": "- The pricing deck is ready."
+                     *         },
+                     *         {
+                     *           "title": "Decisions",
+                     *           "markdown": "- Ship the new pricing on Monday."
+                     *         },
+                     *         {
+                     *           "title": "Action items",
+                     *           "markdown": "- Maria: send the contract by Friday."
+                     *         }
+                     *       ],
+                     *       "action_items": [
+                     *         {
+                     *           "id": "ai_1",
+                     *           "text": "Send the contract",
+                     *           "assignee": "Maria",
+                     *           "assignee_user_id": "usr_demo_member",
+                     *           "due_date": "2026-11-20",
+                     *           "completed": true,
+                     *           "timestamp": 42.5
+                     *         }
+                     *       ],
+                     *       "preferences_applied": 1,
+                     *       "usage": {
+                     *         "input_tokens": 2350,
+                     *         "output_tokens": 310
+                     *       },
+                     *       "created_at": "2026-11-17T09:30:00.000Z",
+                     *       "updated_at": "2026-11-17T09:30:12.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The summary's id (`sum_…`). */
+                        id: string;
+                        /** @description The recording summarized. */
+                        recording_id: string;
+                        /** @description The template it is made with; null for the built-in template. */
+                        template_id: string | null;
+                        /** @description That template's name when the summary was queued (kept when the template is deleted), or `Standard summary` for the built-in one. */
+                        template_name: string;
+                        /**
+                         * @description `queued`, then `processing`, then `completed` or `failed` (see `error`).
+                         * @enum {string}
+                         */
+                        status: "queued" | "processing" | "completed" | "failed";
+                        /** @description Why it failed, as `<CODE>: <reason>` (`MODEL_UNAVAILABLE`, `SUMMARY_OUTPUT_INVALID`, `SUMMARY_THROTTLED`, `TRANSCRIPT_NOT_READY`, `SUMMARY_FAILED`); null unless failed. */
+                        error: string | null;
+                        /** @description The model it is written with (a Amazon Bedrock model id or inference profile, or `local-extractive` locally); null while queued. */
+                        model: string | null;
+                        /** @description The language it is written in (a display name such as `English`); null until completed. */
+                        language: string | null;
+                        /** @description The whole summary, markdown (`## <section title>` then its text, for each section); empty until completed. */
+                        markdown: string;
+                        /** @description One per template section, in the template's order; empty until completed. */
+                        sections: {
+                            /** @description The template section's title. */
+                            title: string;
+                            /** @description Its text, markdown. */
+                            markdown: string;
+                        }[];
+                        /** @description The action items found, in the order said; empty until completed. */
+                        action_items: {
+                            /** @description The action item's id (unique within its summary). */
+                            id: string;
+                            /** @description What is to be done. */
+                            text: string;
+                            /** @description Who is to do it, as the summary named them; null when nobody was named. */
+                            assignee: string | null;
+                            /** @description The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown. */
+                            assignee_user_id: string | null;
+                            /** @description When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated. */
+                            due_date: string | null;
+                            /** @description Whether it is done (PATCH …/action-items/{itemId} sets it). */
+                            completed: boolean;
+                            /** @description Seconds into the recording where it was said; null when unknown. */
+                            timestamp: number | null;
+                        }[];
+                        /** @description How many of the recorder's preferences (`summary_enhance` and `manual`) were given to the model as standing instructions. */
+                        preferences_applied: number;
+                        /** @description The model's token usage. */
+                        usage: {
+                            /** @description Model input tokens, every call summed. */
+                            input_tokens: number;
+                            /** @description Model output tokens. */
+                            output_tokens: number;
+                        };
+                        /** @description When the summary was created (ISO 8601 UTC, with milliseconds.) */
+                        created_at: string;
+                        /** @description When the summary last changed (ISO 8601 UTC, with milliseconds.) */
+                        updated_at: string;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             *     - `SUMMARY_NOT_FOUND`: The summary does not exist for this recording.
+             *     - `ACTION_ITEM_NOT_FOUND`: The action item does not exist in this summary.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "SUMMARY_NOT_FOUND" | "ACTION_ITEM_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -10918,7 +14093,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only entries of this event type, or of every type of a family given by its prefix ending with a dot (`recording.`). */
-                type?: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "recording." | "member." | "member_settings." | "invite." | "template." | "webhook." | "api_key.";
+                type?: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "recording." | "action_item." | "member." | "member_settings." | "invite." | "template." | "webhook." | "api_key.";
                 /** @description Only changes made by this member (user id) or organization API key (key id). */
                 actor_id?: string;
                 /** @description Only changes of this resource (a recording, template or invite id; a user id for a member and their settings). */
@@ -13266,7 +16441,7 @@ export interface operations {
                      */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
-                    events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                    events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                     /**
                      * @description Whether deliveries are made to it (default true).
                      * @default true
@@ -13311,7 +16486,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -13622,7 +16797,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -14089,7 +17264,7 @@ export interface operations {
                     /** @description What the endpoint is for: at most 500 characters, no control characters but tab, line feed and carriage return. */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
-                    events?: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                    events?: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                     /** @description false disables the endpoint (`disabled_reason: manual`); true enables it again, whatever disabled it, and starts its failure count over. */
                     enabled?: boolean;
                 };
@@ -14128,7 +17303,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -14404,7 +17579,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -14704,7 +17879,7 @@ export interface operations {
                          * @description Its type; `webhook.test` for a test event.
                          * @enum {string}
                          */
-                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
+                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
                         /**
                          * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
                          * @enum {string}
@@ -15258,7 +18433,7 @@ export interface operations {
                          * @description Its type; `webhook.test` for a test event.
                          * @enum {string}
                          */
-                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
+                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
                         /**
                          * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
                          * @enum {string}

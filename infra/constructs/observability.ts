@@ -48,6 +48,8 @@ export interface MonitoringProps {
   api: apigateway.RestApi;
   /** The function of a handler module of the manifest. */
   functionFor(handlerModule: string): lambda.IFunction;
+  /** The functions the stack builds: every function of the manifest unless told (the first deploy of the upgrade builds fewer). */
+  functions?: readonly FunctionDefinition[];
   deadLetterQueues: readonly DeadLetterQueue[];
   notifications: AlarmNotifications;
   thresholds?: Partial<AlarmThresholds>;
@@ -142,7 +144,7 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
   });
 
   // Each route's p99: its function's Duration (one function per route; a public alias shares it), the authorizer's too.
-  const definitions = listFunctions();
+  const definitions = props.functions ?? listFunctions();
   const synchronous = groupFunctions(definitions.filter((f) => f.kind === 'authorizer' || f.kind === 'http'), props.functionFor);
   const latencyGraphs = synchronous.map((group, index) => {
     const durations = group.functions.map(({ handler, fn }) => fn.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: shortName(handler) }));

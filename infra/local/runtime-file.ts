@@ -15,6 +15,9 @@ export interface LocalRuntime {
   sesEndpoint: string;
   /** The local Transcribe stand-in (absent in files written before it). */
   transcribeEndpoint?: string;
+  translateEndpoint?: string;
+  /** The Bedrock Runtime stand-in (local summaries). */
+  bedrockEndpoint?: string;
   tableName: string;
   bucketName: string;
   region: string;

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { S3Event } from 'aws-lambda';
-import { parseConfig } from '../../shared/config';
+import { parseConfig, parseModelCatalog } from '../../shared/config';
 import { AUTHORIZER } from '../../shared/auth/authorizer-function';
 import { EVENT_HANDLERS } from '../../shared/events/event-functions';
 import { createTableContext } from '../../shared/storage/dynamo';
@@ -14,6 +14,10 @@ import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
 import { startEventPipeline, type EventPipeline } from './event-pipeline';
 import { isLocalTranscriptionAvailable, LOCAL_ENGINE_PACKAGES } from './local-speech-engine';
 import { startTranscribeEmulator } from './transcribe-emulator';
+import { apertiumModes, isLocalTranslationAvailable, LOCAL_TRANSLATION_PACKAGES } from './apertium';
+import { startTranslateEmulator } from './translate-emulator';
+import { localBedrockModelMap, startBedrockEmulator } from './bedrock-emulator';
+import { localSummaryLanguages } from './local-summarizer';
 import { TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
 import { startQueueEmulator } from './queue-emulator';
 import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from './profile-key';
@@ -60,6 +64,11 @@ async function main(): Promise<void> {
     let pipeline: EventPipeline | undefined;
     const transcribe = await startTranscribeEmulator({ host: settings.host, region: LOCAL.region, s3Endpoint: s3.endpoint, onJobStateChange: (event) => pipeline?.putServiceEvent(event) });
     emulators.push(transcribe);
+    const translate = await startTranslateEmulator({ host: settings.host });
+    emulators.push(translate);
+    // Bedrock's stand-in: the functions' summaries go to the local extractive engine (docs/summaries.md).
+    const bedrock = await startBedrockEmulator({ host: settings.host });
+    emulators.push(bedrock);
     await ensureTable(dynamo.endpoint, LOCAL.tableName, LOCAL.region);
     await ensureIdempotencyTable(dynamo.endpoint, LOCAL.idempotencyTableName, LOCAL.region);
     await ensureRateLimitTable(dynamo.endpoint, LOCAL.rateLimitTableName, LOCAL.region);
@@ -78,6 +87,10 @@ async function main(): Promise<void> {
       S3_ENDPOINT: s3.endpoint,
       SQS_ENDPOINT: queues.endpoint,
       TRANSCRIBE_ENDPOINT: transcribe.endpoint,
+      TRANSLATE_ENDPOINT: translate.endpoint,
+      BEDROCK_ENDPOINT: bedrock.endpoint,
+      // Every active model writes with the local engine: the stand-in knows no other.
+      BEDROCK_MODEL_MAP: localBedrockModelMap(parseModelCatalog(process.env).active.map((model) => model.id)),
       // Developers receive deliveries on their own machine (`npx voice-org webhooks listen`).
       WEBHOOK_ALLOW_LOCAL_URLS: 'true',
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
@@ -147,6 +160,8 @@ async function main(): Promise<void> {
       s3Endpoint: s3.endpoint,
       sesEndpoint: ses.endpoint,
       transcribeEndpoint: transcribe.endpoint,
+      translateEndpoint: translate.endpoint,
+      bedrockEndpoint: bedrock.endpoint,
       tableName: LOCAL.tableName,
       bucketName: LOCAL.bucketName,
       region: LOCAL.region,
@@ -212,6 +227,10 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
     isLocalTranscriptionAvailable()
       ? 'Local transcription: available (PocketSphinx, English only; docs/transcription.md).'
       : `Local transcription: NOT available, transcriptions fail with ENGINE_UNAVAILABLE (install the Debian packages ${LOCAL_ENGINE_PACKAGES.join(' ')}).`,
+    (await isLocalTranslationAvailable())
+      ? `Local translation: available (Apertium: ${[...(await apertiumModes())].join(', ')}; other pairs fail as unsupported; docs/translations.md).`
+      : `Local translation: NOT available, translations fail as an unsupported pair (install the Debian packages ${LOCAL_TRANSLATION_PACKAGES.join(' ')}).`,
+    `Local summaries: model local-extractive (wink-nlp, extractive), written in ${(await localSummaryLanguages()).join(', ')}; other languages get English (docs/summaries.md).`,
     '',
     `API reference: ${apiUrl}/docs (sign in with a key or token below, then try any request; the OpenAPI document is ${apiUrl}/api/v1/openapi.json)`,
   ];

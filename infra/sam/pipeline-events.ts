@@ -14,7 +14,9 @@ import { templateItem, type TemplateRecord } from '../../shared/storage/template
 import { trashTimerItem } from '../../shared/storage/trash-timers';
 import { deliveryItem, type DeliveryRecord } from '../../shared/storage/webhook-items';
 import type { SampleSetup } from './sample-setup';
+import { summaryStreamChanges } from './summary-events';
 import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcription-events';
+import { translationStreamChange } from './translation-events';
 
 /**
  * The sample events of the event pipeline's functions (infra/sam/function-events.ts lists them
@@ -27,7 +29,8 @@ import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcri
  * resend of the sample requests, a permanent delete (the tombstone of a recording), DynamoDB
  * TTL removing a trash timer (the trash's retention running out), and the webhook delivery
  * retry of the sample requests (a new dispatch id: the dispatcher's cue), a member removed; then an upload that
- * landed and its automatic transcription queued (infra/sam/transcription-events.ts).
+ * landed and its automatic transcription queued (infra/sam/transcription-events.ts), and a
+ * translation queued (infra/sam/translation-events.ts).
  */
 
 // Fixed moments and stream metadata, so regenerating the events gives the same files.
@@ -71,7 +74,7 @@ function streamRecord(setup: SampleSetup, index: number, change: { eventName: 'I
   };
 }
 
-/** The stream batch of the event processor: eight committed changes of the sample organization. */
+/** The stream batch of the event processor: nine committed changes of the sample organization. */
 export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   const { ids } = setup;
   // The sample requests' caller: the org key (shared/events/actor.ts names a key by its id).
@@ -177,9 +180,11 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
       streamRecord(setup, 3, { eventName: 'REMOVE', before: timer, byTtl: true }),
       streamRecord(setup, 4, { eventName: 'MODIFY', before: deliveryBefore, after: deliveryAfter }),
       streamRecord(setup, 5, { eventName: 'MODIFY', before: membershipBefore, after: membershipAfter }),
-      ...transcriptionStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)).map((change, index) =>
-        streamRecord(setup, 6 + index, { eventName: 'MODIFY', ...change }),
-      ),
+      ...[
+        ...transcriptionStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
+        ...summaryStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
+        translationStreamChange(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
+      ].map((change, index) => streamRecord(setup, 6 + index, { eventName: 'MODIFY', ...change })),
     ],
   };
 }

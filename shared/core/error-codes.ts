@@ -70,6 +70,17 @@ export const ERROR_CODES = {
     meaning: "The organization has used its monthly allowance of transcription minutes (`org set-limits --transcription-minutes`): it renews on the 1st at 00:00 UTC.",
   },
   TRANSCRIPT_NOT_FOUND: { statuses: [404], meaning: 'The recording has no transcript yet.' },
+  TRANSCRIPT_NOT_READY: { statuses: [409], meaning: 'The recording has no completed transcript yet.' },
+
+  // Translation (docs/translations.md).
+  TRANSLATION_IN_PROGRESS: { statuses: [409], meaning: "The recording's translation is queued or running: wait for its `processing_status` to be `completed` or `failed`." },
+  TRANSLATION_NOT_FOUND: { statuses: [404], meaning: 'The recording has no completed translation into this language: ask for one with Translate recording.' },
+
+  // Summaries (docs/summaries.md).
+  SUMMARY_IN_PROGRESS: { statuses: [409], meaning: 'A summary with this template is queued or running for the recording: wait for it to complete or fail.' },
+  SUMMARY_LIMIT_REACHED: { statuses: [409], meaning: 'The recording has the most summaries allowed (20): delete one first.' },
+  SUMMARY_NOT_FOUND: { statuses: [404], meaning: 'The summary does not exist for this recording.' },
+  ACTION_ITEM_NOT_FOUND: { statuses: [404], meaning: 'The action item does not exist in this summary.' },
 
   // Templates.
   TEMPLATE_NOT_FOUND: { statuses: [404], meaning: 'The template does not exist in this organization.' },

@@ -9,3 +9,13 @@
  * are about 0.5 KB, so a page stays within one DynamoDB response (1 MB) and about 60 RCU.
  */
 export const AUDIT_READ_BUDGET = 1000;
+
+/**
+ * The most a stored transcript's segments weigh as JSON. A 4-hour recording (the longest
+ * Transcribe takes) at a fast 200 words a minute is 48,000 words: about 0.5 MB of segments as
+ * people speak, 2.9 MB even if every word were a turn of its own. The bound keeps Get recording
+ * (`include=transcript`) and every export under Lambda's 6 MB response by construction (JSON
+ * escaping in the proxy response adds at most a fifth); a transcript over it fails instead, and so does a translation
+ * of one (docs/translations.md).
+ */
+export const TRANSCRIPT_MAX_BYTES = 4_000_000;

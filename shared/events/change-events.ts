@@ -3,7 +3,9 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import type { ChangeStamp } from '../storage/change-stamp';
 import { itemChangeOf, type ItemChange, type ItemSide } from '../storage/stream-items';
 import type { DomainEvent, ResourceType } from '../schemas/event-catalog';
+import { actionItemEventsOf, summaryEventsOf } from './summary-events';
 import { transcriptionEventsOf } from './transcription-events';
+import { translationEventsOf } from './translation-events';
 
 /** What a rule decides for one change: the event's type, subject and data; the envelope is filled in once, below. */
 interface Derived {
@@ -62,6 +64,8 @@ function derive(change: ItemChange, recordedAt: string): Derived[] {
   switch (change.kind) {
     case 'recording':
       return recordingEvents(change, recordedAt);
+    case 'summary':
+      return summaryItemEvents(change);
     case 'membership':
       return membershipEvents(change);
     case 'memberSettings':
@@ -110,10 +114,27 @@ function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, rec
   if (previous.deleted_at && !recording.deleted_at) events.push(event('recording.restored'));
   const changes = changedFields(previous, recording, ['title', 'description', 'tags']);
   if (changes.length) events.push(event('recording.updated', { changes }));
-  for (const transcription of transcriptionEventsOf(previous, recording)) {
-    events.push({ ...event(transcription.type, transcription.data), occurredAt: transcription.occurredAt });
+  for (const derived of [...transcriptionEventsOf(previous, recording), ...translationEventsOf(previous, recording)]) {
+    events.push({ ...event(derived.type, derived.data), occurredAt: derived.occurredAt });
+  }
+  for (const summary of summaryEventsOf(previous, recording)) {
+    events.push({ ...event(summary.type, summary.data), occurredAt: summary.occurredAt });
   }
   return events;
+}
+
+/** A summary item's change: the action items it announces when it completes (its statuses are the recording digest's events). */
+function summaryItemEvents(change: Extract<ItemChange, { kind: 'summary' }>): Derived[] {
+  const { before, after } = change;
+  if (!after) return [];
+  const stamp = writerOf(before, after);
+  return actionItemEventsOf(before?.value, after.value).map(({ data, occurredAt }) => ({
+    type: 'action_item.created',
+    resource: { type: 'recording', id: after.value.recording_id },
+    data,
+    occurredAt,
+    stamp,
+  }));
 }
 
 function membershipEvents(change: Extract<ItemChange, { kind: 'membership' }>): Derived[] {

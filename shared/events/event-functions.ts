@@ -143,6 +143,39 @@ export const EVENT_CONSUMERS = {
     // The only function, with the sweeper, that reads jobs' output (and deletes it once stored).
     permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], transcribe: ['GetTranscriptionJob'], bucket: ['GetObject', 'DeleteObject'] },
   },
+  autoSummary: {
+    handler: 'functions/events/queue-summary-on-transcription',
+    summary: "Queues a summary of a recording with the organization's default template (else the built-in one) when its transcription completes",
+    eventTypes: ['recording.transcription_completed'],
+    maxAttempts: 10,
+    retryAfterSeconds: 30,
+    // GetItem: the recording, the default template; PutItem: the recording (its digest) and the summary, in one transaction.
+    permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+  },
+  summaryRun: {
+    handler: 'functions/events/write-summary',
+    summary: "Writes a queued summary with the summary engine (Amazon Bedrock), shaped by the recorder's model, language and preferences; throttling delays its own message",
+    eventTypes: ['recording.summary_queued'],
+    // Receives of one message: throttling returns it with a growing delay (docs/summaries.md); the last one fails the summary.
+    maxAttempts: 8,
+    retryAfterSeconds: 120,
+    // A chunked summary of a 4-hour transcript is several model calls.
+    timeoutSeconds: 300,
+    // GetItem: recording, summary, settings; Query: transcript chunks, preferences, members; PutItem: the transitions.
+    permissions: { table: ['GetItem', 'Query', 'PutItem'], queue: ['ChangeMessageVisibility'], bedrock: ['InvokeModel'] },
+  },
+  translation: {
+    handler: 'functions/events/run-translation',
+    summary: "Translates a recording's transcript and latest summary with Amazon Translate (its throttling delays the message, never a hot loop)",
+    eventTypes: ['recording.translation_queued'],
+    maxAttempts: 10,
+    retryAfterSeconds: 60,
+    // A 4-hour transcript: about 50 requests of 10,000 bytes, three at a time.
+    timeoutSeconds: 120,
+    // Query: the transcript and a language's old chunks; PutItem: the recording and the header; BatchWriteItem: the chunks.
+    // The only function that may call Amazon Translate.
+    permissions: { table: ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'], translate: ['TranslateText'], queue: ['ChangeMessageVisibility'] },
+  },
 } as const satisfies Record<string, EventConsumerDefinition>;
 
 /**

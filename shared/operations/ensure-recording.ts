@@ -4,6 +4,9 @@ import { recordingObjectKey } from '../storage/recording-objects';
 import type { Recording } from '../storage/recording-items';
 import type { RecordingParts } from '../storage/recording-part-items';
 import { getRecording } from '../storage/recordings';
+import { digestOf, type StoredActionItem, type SummaryRecord } from '../storage/summary-items';
+import { BUILT_IN_TEMPLATE } from '../summarization/built-in-template';
+import { excerptOf } from '../domain/summaries/summary-plan';
 import { assertOrgTags, createRecording } from '../domain/recordings/recording-changes';
 import type { EnsureOutcome } from './directory';
 import { latePurgeAt } from './trash-timers';
@@ -57,21 +60,31 @@ export function fixtureRecording(entry: Fixture['recordings'][number], now: Date
       translation: Boolean(entry.translation),
     },
   };
+  const actionItems = entry.action_items?.map((item, index) => ({
+    id: item.id ?? `${entry.id}_action_${index + 1}`,
+    text: item.text,
+    assignee: item.assignee,
+    // The fixtures name assignees by user id.
+    assignee_user_id: item.assignee?.startsWith('usr_') ? item.assignee : null,
+    due_date: item.due_date,
+    completed: item.completed,
+    timestamp: null,
+  }));
   const parts: RecordingParts = {
     transcript: entry.transcript && {
       header: { id: `${entry.id}_transcript`, language: entry.language, segment_count: entry.transcript.length, chunk_count: 0, created_at: createdAt, updated_at: createdAt },
       segments: entry.transcript,
     },
-    summary: entry.summary && { ...entry.summary, created_at: createdAt, updated_at: createdAt },
-    action_items: entry.action_items?.map((item, index) => ({
-      id: item.id ?? `${entry.id}_action_${index + 1}`,
-      text: item.text,
-      assignee: item.assignee,
-      due_date: item.due_date,
-      completed: item.completed,
-    })),
     translation: entry.translation && { id: `${entry.id}_translation`, created_at: createdAt, updated_at: createdAt, ...entry.translation },
   };
+  if (entry.summary) {
+    // Written as the pipeline writes summaries (the item and the recording's digest), with the id the public list always showed.
+    const summary = fixtureSummary(entry, entry.summary, actionItems ?? [], createdAt);
+    parts.summaries = [summary];
+    recording.summaries = [digestOf(summary, excerptOf(summary.markdown))];
+  } else if (actionItems) {
+    parts.action_items = actionItems;
+  }
   return { recording, parts };
 }
 
@@ -86,4 +99,33 @@ function fixtureUpload(entry: Fixture['recordings'][number], upload: NonNullable
   return upload.uploaded_at
     ? { ...declared, uploaded_bytes: upload.size_bytes, uploaded_content_type: upload.content_type, uploaded_at: upload.uploaded_at }
     : declared;
+}
+
+/** A fixture's summary as a completed summary item (no sections or usage: it was not written by an engine). */
+function fixtureSummary(
+  entry: Fixture['recordings'][number],
+  summary: NonNullable<Fixture['recordings'][number]['summary']>,
+  actionItems: StoredActionItem[],
+  createdAt: string,
+): SummaryRecord {
+  return {
+    id: `${entry.id}_summary`,
+    org_id: entry.org_id,
+    recording_id: entry.id,
+    template_id: summary.template_id ?? null,
+    template_name: summary.template_name ?? BUILT_IN_TEMPLATE.name,
+    template_sections: [],
+    status: 'completed',
+    error: null,
+    model: null,
+    language: null,
+    markdown: summary.markdown,
+    sections: [],
+    action_items: actionItems,
+    preferences_applied: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    announce_action_items: false,
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
 }

@@ -6,10 +6,12 @@ import { INVITES_ROUTES } from './invites/invites-routes';
 import { MEMBERS_ROUTES } from './members/members-routes';
 import { PUBLIC_RECORDINGS_ROUTES } from './public-recordings/public-recordings-routes';
 import { RECORDINGS_ROUTES } from './recordings/recordings-routes';
+import { SUMMARIES_ROUTES } from './summaries/summaries-routes';
 import { endpointsOf, type Endpoint, type RouteDefinition } from './route-definition';
 import type { OperationDocs, ReferenceRouteDocs } from './route-docs';
 import type { SampleRequestOf } from './sample-request';
 import { TEMPLATES_ROUTES } from './templates/templates-routes';
+import { TRANSLATIONS_ROUTES } from './translations/translations-routes';
 import { USAGE_ROUTES } from './usage/usage-routes';
 import { USERS_ROUTES } from './users/users-routes';
 import { WEBHOOKS_ROUTES } from './webhooks/webhooks-routes';
@@ -29,7 +31,9 @@ const AREAS = [
   USERS_ROUTES,
   MEMBERS_ROUTES,
   RECORDINGS_ROUTES,
+  TRANSLATIONS_ROUTES,
   PUBLIC_RECORDINGS_ROUTES,
+  SUMMARIES_ROUTES,
   TEMPLATES_ROUTES,
   INVITES_ROUTES,
   AUDIT_ROUTES,

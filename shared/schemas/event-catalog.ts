@@ -18,6 +18,13 @@ export const EVENT_TYPES = [
   'recording.transcription_queued',
   'recording.transcription_completed',
   'recording.transcription_failed',
+  'recording.summary_queued',
+  'recording.summary_completed',
+  'recording.summary_failed',
+  'action_item.created',
+  'recording.translation_queued',
+  'recording.translation_completed',
+  'recording.translation_failed',
   'member.joined',
   'member.updated',
   'member.removed',
@@ -66,6 +73,20 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Event data: ids, states and the names of what changed; never profile or preference content, tokens, key material or hashes. */
 export const EventData = v.record(v.string(), v.unknown());
+
+const NullableString = v.nullable(v.string());
+
+/**
+ * The data of the summary events (docs/events.md): ids, statuses, the model and error code,
+ * never summary or transcript text. The stream rules (shared/events/summary-events.ts) build
+ * them and a unit test holds each derived event to its schema.
+ */
+export const SUMMARY_EVENT_DATA = {
+  'recording.summary_queued': v.strictObject({ recorded_by: Id, state: v.string(), summary_id: Id, template_id: NullableString }),
+  'recording.summary_completed': v.strictObject({ recorded_by: Id, state: v.string(), summary_id: Id, template_id: NullableString, model: v.string() }),
+  'recording.summary_failed': v.strictObject({ recorded_by: Id, state: v.string(), summary_id: Id, template_id: NullableString, model: NullableString, error_code: v.string() }),
+  'action_item.created': v.strictObject({ summary_id: Id, action_item_id: v.string(), assignee_user_id: NullableString, due_date: NullableString }),
+} as const;
 
 /** The envelope of every event (EventBridge `detail`): stable `id` per committed change, so a redelivered change is recognisable. */
 export const DomainEventSchema = v.object({

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { RECORDING_STATES } from '../core/recording-states';
+import { SUMMARY_STATUSES } from '../core/summary-statuses';
 import { TRANSCRIPT_STATUSES } from '../core/transcript-statuses';
 import { createdAt, described, envelope, NullableString, pagedEnvelope, TIMESTAMP, updatedAt } from './envelopes';
 
@@ -51,20 +52,22 @@ export const TranscriptSegment = v.strictObject({
   start: described(v.number(), 'Start, in seconds from the beginning of the recording.'),
   end: described(v.number(), 'End, in seconds from the beginning of the recording.'),
 });
-const ActionItem = v.strictObject({
-  id: described(v.string(), "The action item's id."),
+export const ActionItem = v.strictObject({
+  id: described(v.string(), "The action item's id (unique within its summary)."),
   text: described(v.string(), 'What is to be done.'),
-  assignee: described(NullableString, 'Who is to do it, if named.'),
-  due_date: described(NullableString, 'When it is due, if stated.'),
-  completed: described(v.boolean(), 'Whether it is done.'),
+  assignee: described(NullableString, 'Who is to do it, as the summary named them; null when nobody was named.'),
+  assignee_user_id: described(NullableString, "The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown."),
+  due_date: described(NullableString, 'When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated.'),
+  completed: described(v.boolean(), 'Whether it is done (PATCH …/action-items/{itemId} sets it).'),
+  timestamp: described(v.nullable(v.number()), 'Seconds into the recording where it was said; null when unknown.'),
 });
-const Translation = v.strictObject({
+export const Translation = v.strictObject({
   id: described(v.string(), "The translation's id."),
   created_at: createdAt('translation'),
   updated_at: updatedAt('translation'),
-  detected_language: described(v.string(), 'The language detected in the recording.'),
-  to_language: described(v.string(), 'The language translated into.'),
-  processing_status: described(v.string(), 'Where the translation is, such as `completed` or `failed`.'),
+  detected_language: described(v.string(), "The language translated from: the transcript's, as an Amazon Translate code such as `en`."),
+  to_language: described(v.string(), 'The language translated into, as asked for (an ISO 639-1 code such as `es`).'),
+  processing_status: described(v.string(), 'Where the translation is: `queued`, `processing`, `completed` or `failed`.'),
   error_message: described(v.string(), 'Why it failed; empty when it did not.'),
 });
 
@@ -141,8 +144,24 @@ export const PublicRecording = v.strictObject({
     v.array(v.strictObject({ id: described(v.string(), "The tag's id."), name: described(v.string(), "The tag's name."), color: described(v.string(), 'Its colour, as a hex colour such as `#1f77b4`.') })),
     'Its tags.',
   ),
-  summarizations: described(v.nullable(v.array(v.strictObject({ id: described(v.string(), "The summary's id."), ...summaryFields }))), 'Its AI summaries; null when it has none.'),
-  summarizations_errors: described(v.array(v.unknown()), 'Why summarizing failed, when it did; empty otherwise.'),
+  summarizations: described(
+    v.nullable(
+      v.array(
+        v.strictObject({
+          id: described(v.string(), "The summary's id."),
+          template_id: summaryFields.template_id,
+          template_name: summaryFields.template_name,
+          status: described(v.optional(v.picklist(SUMMARY_STATUSES)), 'Where the summary is: `queued`, `processing`, `completed` or `failed` (see `summarizations_errors`).'),
+          excerpt: described(v.optional(v.string()), "The beginning of its markdown (at most 500 characters, control characters as spaces; shorter when a page's summaries would not fit Lambda's 6 MB response otherwise); empty until completed. Get summary gives the whole."),
+          markdown: described(v.string(), '**Deprecated**: the same text as `excerpt` (it once held the whole summary); read `excerpt`, or Get summary for the whole.'),
+          created_at: summaryFields.created_at,
+          updated_at: summaryFields.updated_at,
+        }),
+      ),
+    ),
+    'Its summaries, oldest first; null when it has none.',
+  ),
+  summarizations_errors: described(v.array(v.unknown()), 'Why summarizing failed (`<CODE>: <reason>` of each failed summary), when it did; empty otherwise.'),
   transcript: described(
     v.nullable(
       v.strictObject({

@@ -26,6 +26,8 @@ const PATH_IDS: Record<string, v.GenericSchema<string, string>> = Object.fromEnt
     keyId: 'The API key, by its id (`key_…`), never its secret.',
     webhookId: 'The webhook endpoint (`wh_…`).',
     deliveryId: 'The delivery (`dlv_…`).',
+    summaryId: 'The summary (`sum_…`).',
+    itemId: 'The action item (`ai_…`), within its summary.',
   }).map(([name, description]) => [name, v.pipe(Id, v.description(description))]),
 );
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AUTO_LANGUAGE, TRANSCRIBE_LANGUAGE_CODES } from '../core/transcription-languages';
+import { TranslationLanguage } from './translations';
 import { integerParam } from './validation';
 
 // Local, as recordings.ts has it: a route's bundle carries its request schemas' module alone, not the envelopes.
@@ -38,6 +39,10 @@ export const TranscriptExportQuery = v.strictObject({
     '`json` (the default): `{recording_id, language, text, segments}`; `vtt`: WebVTT with `<v Speaker 1>` voice tags; `srt`: SubRip; `txt`: one `Speaker: text` line per turn.',
   ),
   download: described(v.optional(TrueFalse, 'false'), 'true adds `Content-Disposition: attachment` with a file name made from the title, so a browser saves it.'),
+  language: described(
+    v.optional(TranslationLanguage),
+    "A language the recording was translated into (Translate recording), such as `es`: the translated transcript, same times and speakers; 404 TRANSLATION_NOT_FOUND when there is no completed translation into it. Absent, or the transcript's own language: the transcript.",
+  ),
 });
 export type TranscriptExportQuery = v.InferOutput<typeof TranscriptExportQuery>;
 

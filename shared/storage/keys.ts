@@ -43,6 +43,12 @@ export const keys = {
   recording: (orgId: string, recordingId: string) => ({ PK: `ORG#${orgId}`, SK: `REC#${recordingId}` }),
   /** A recording's related items (summary, action items, translation, transcript header and chunks). */
   recordingPart: (orgId: string, recordingId: string, part: string) => ({ PK: `ORG#${orgId}`, SK: `REC#${recordingId}#${part}` }),
+  /**
+   * A recording's translations, under a partition of their own (so that reading the recording
+   * with its parts never reads them): per language, a header `<lang>` and its chunks
+   * `<lang>#<set>#<index>` (docs/translations.md).
+   */
+  recordingTranslation: (orgId: string, recordingId: string, sortKey: string) => ({ PK: `ORG#${orgId}#REC#${recordingId}#TRANSLATIONS`, SK: sortKey }),
   /** GSI1: an org's recordings, newest first, in the live list or the trash. */
   recordingsIndex: (orgId: string, bin: RecordingBin, createdAt?: string, recordingId?: string) => ({
     GSI1PK: `ORG#${orgId}#RECS#${bin}`,

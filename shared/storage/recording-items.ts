@@ -1,8 +1,10 @@
 import { RECORDING_STATES, type RecordingState } from '../core/recording-states';
 import { TRANSCRIPTION_RUN_STATUSES, type TranscriptionRunStatus } from '../core/transcript-statuses';
+import { TRANSLATION_STATUSES, type TranslationStatus } from '../core/translation-statuses';
 import { changeStamp } from './change-stamp';
 import { itemFields, nestedItemFields, type ItemFields } from './item-fields';
 import { keys, type RecordingBin } from './keys';
+import { digestFromMap, type SummaryDigest } from './summary-items';
 
 /**
  * Recordings and their tag links as items: types, item builders and the explicit mappers
@@ -51,6 +53,35 @@ export interface Recording {
   /** Why the upload failed (state `failed` set by the upload completion), e.g. `size_mismatch: …`. */
   upload_error?: string;
   transcription?: RecordingTranscription;
+  /**
+   * A digest of each of its summaries (docs/summaries.md), oldest first, at most 20: every
+   * summary transition rewrites it with the summary's item, in one transaction.
+   */
+  summaries?: SummaryDigest[];
+  /** The latest translation asked for (docs/translations.md); absent until one is. */
+  translation?: RecordingTranslation;
+}
+
+/**
+ * The recording's latest translation: the spec's `translation` (id, times, languages, status,
+ * error message) plus what the pipeline needs. Its transitions restamp the recording's
+ * `updated_at`, like the transcription's, so concurrent whole-item writes conflict.
+ */
+export interface RecordingTranslation {
+  id: string;
+  status: TranslationStatus;
+  /** Amazon Translate codes: the transcript's language, and the one asked for. */
+  from_language: string;
+  to_language: string;
+  /** 1 for the recording's first translation; each request adds one (its chunk set). */
+  attempt: number;
+  created_at: string;
+  updated_at: string;
+  finished_at?: string;
+  segment_count?: number;
+  /** Set when failed: the machine code and the reason (`error_message`). */
+  error_code?: string;
+  error_message?: string;
 }
 
 /**
@@ -144,7 +175,30 @@ export function recordingFromItem(item: Item): Recording {
   const uploadError = fields.optionalString('upload_error');
   if (uploadError !== undefined) recording.upload_error = uploadError;
   if (item.transcription !== undefined) recording.transcription = transcriptionFromMap(item);
+  if (item.summaries !== undefined) recording.summaries = fields.list('summaries').map((entry) => digestFromMap(item, entry));
+  if (item.translation !== undefined) recording.translation = translationRunFromMap(item);
   return recording;
+}
+
+function translationRunFromMap(item: Item): RecordingTranslation {
+  const fields = nestedItemFields(item, item.translation, 'recording translation');
+  const translation: RecordingTranslation = {
+    id: fields.string('id'),
+    status: fields.oneOf('status', TRANSLATION_STATUSES),
+    from_language: fields.string('from_language'),
+    to_language: fields.string('to_language'),
+    attempt: fields.number('attempt'),
+    created_at: fields.string('created_at'),
+    updated_at: fields.string('updated_at'),
+  };
+  const optional = {
+    finished_at: fields.optionalString('finished_at'),
+    segment_count: fields.optionalNumber('segment_count'),
+    error_code: fields.optionalString('error_code'),
+    error_message: fields.optionalString('error_message'),
+  };
+  for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(translation, { [name]: value });
+  return translation;
 }
 
 function transcriptionFromMap(item: Item): RecordingTranscription {

@@ -1,5 +1,6 @@
 import { itemFields, nestedItemFields } from './item-fields';
 import { keys } from './keys';
+import { summaryItem, type SummaryRecord } from './summary-items';
 
 /**
  * A recording's related items (transcript, summary, action items, translation): types, item
@@ -26,8 +27,11 @@ export interface ActionItem {
   id: string;
   text: string;
   assignee: string | null;
+  /** Set on a written summary's items (shared/storage/summary-items.ts); a fixture's have none. */
+  assignee_user_id?: string | null;
   due_date: string | null;
   completed: boolean;
+  timestamp?: number | null;
 }
 export interface Translation {
   id: string;
@@ -59,6 +63,8 @@ export interface RecordingParts {
   summary?: Summary;
   action_items?: ActionItem[];
   translation?: Translation;
+  /** Written summaries' items (the fixture loader writes its summaries so: docs/summaries.md); their digests are on the recording. */
+  summaries?: SummaryRecord[];
 }
 
 /** Transcript segments per chunk item: keeps each chunk far below DynamoDB's 400 KB item limit. */
@@ -145,6 +151,7 @@ export function partItems(orgId: string, recordingId: string, parts: RecordingPa
   if (parts.summary) items.push({ ...key('SUMMARY'), ...parts.summary });
   if (parts.action_items) items.push({ ...key('ACTIONS'), items: parts.action_items });
   if (parts.translation) items.push({ ...key('TRANSLATION'), ...parts.translation });
+  for (const summary of parts.summaries ?? []) items.push(summaryItem(summary));
   if (parts.transcript) {
     const chunks = chunkSegments(parts.transcript.segments);
     items.push({ ...key('TRANSCRIPT'), ...parts.transcript.header, segment_count: parts.transcript.segments.length, chunk_count: chunks.length });

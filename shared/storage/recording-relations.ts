@@ -36,7 +36,8 @@ export async function readPageRelations(db: TableContext, orgId: string, recordi
     for (const tagId of recording.tags) want(keys.tag(orgId, tagId), (item) => relations.tags.set(tagId, tagFromItem(item)));
     const part = (name: string, read: (item: Record<string, unknown>, parts: RecordingParts) => void) =>
       want(keys.recordingPart(orgId, recording.id, name), (item) => read(item, partsOf(recording.id)));
-    if (recording.related.summary) part('SUMMARY', (item, parts) => (parts.summary = summaryFromItem(item)));
+    // A recording whose summaries were written lists them in its digest: only an older one's fixture summary is an item to read.
+    if (recording.related.summary && !recording.summaries) part('SUMMARY', (item, parts) => (parts.summary = summaryFromItem(item)));
     if (recording.related.transcript) part('TRANSCRIPT', (item, parts) => (parts.transcript = { header: transcriptHeaderFromItem(item), segments: [] }));
     if (recording.related.translation) part('TRANSLATION', (item, parts) => (parts.translation = translationFromItem(item)));
   }

@@ -14,6 +14,7 @@ import {
   type TranscriptSegment,
 } from './recording-part-items';
 import { isConditionFailure } from './transactions';
+import { deleteAllTranslations } from './translations';
 import { sendUntilProcessed } from './write-retries';
 
 
@@ -80,20 +81,28 @@ export async function recordUploadOutcome(db: TableContext, pending: Recording &
   }
 }
 
-/** A recording and every related item, in one query over its key range. */
+/**
+ * A recording and every related item but its summaries' (docs/summaries.md: up to 20 items a
+ * reader picks from the recording's digest), in two queries over its key range sent together:
+ * from the recording to the fixtures' `SUMMARY` part, and from past the `SUMMARY#<id>` items on.
+ */
 export async function getRecordingWithParts(db: TableContext, orgId: string, recordingId: string): Promise<{ recording?: Recording; parts: RecordingParts }> {
   const base = keys.recording(orgId, recordingId);
-  const items = await queryAll(db, {
-    TableName: db.tableName,
-    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': base.PK, ':from': base.SK, ':to': `${base.SK}#~` },
-  });
+  const range = (from: string, to: string) =>
+    queryAll(db, {
+      TableName: db.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': base.PK, ':from': from, ':to': to },
+    });
+  // '$' sorts right after '#': the second range starts past every `SUMMARY#…` item.
+  const [head, tail] = await Promise.all([range(base.SK, `${base.SK}#SUMMARY`), range(`${base.SK}#SUMMARY$`, `${base.SK}#~`)]);
+  const items = [...head, ...tail];
   const recordingRow = items.find((item) => item.SK === base.SK);
   return { recording: recordingRow && recordingFromItem(recordingRow), parts: partsFromItems(items, base.SK) };
 }
 
 /** Assembles the related items of a recording's key range into parts. */
-function partsFromItems(items: Record<string, unknown>[], recordingSk: string): RecordingParts {
+export function partsFromItems(items: Record<string, unknown>[], recordingSk: string): RecordingParts {
   const parts: RecordingParts = {};
   const chunks: { index: string; segments: TranscriptSegment[] }[] = [];
   for (const item of items) {
@@ -120,7 +129,7 @@ function partsFromItems(items: Record<string, unknown>[], recordingSk: string): 
 
 /**
  * Deletes every related item of a recording deleted for good (summary, action items,
- * translation, transcript header and chunks): one strongly consistent query over the
+ * translation, transcript header and chunks, and the translations' partition): one strongly consistent query over the
  * recording's key range, then batches of 25, retrying unprocessed ones. When the range
  * still holds the recording item itself (the recording is not deleted, or an id was reused)
  * nothing is deleted. Returns how many items went, and whether the recording was there.
@@ -135,6 +144,8 @@ export async function deleteRelatedItems(db: TableContext, orgId: string, record
     ConsistentRead: true,
   });
   if (items.some((item) => item.SK === base.SK)) return { deleted: 0, recordingExists: true };
+  // The translations live under a partition of their own (keys.recordingTranslation): one more query.
+  const translations = await deleteAllTranslations(db, orgId, recordingId);
   const itemKeys = items.map((item) => ({ PK: base.PK, SK: String(item.SK) }));
   for (let i = 0; i < itemKeys.length; i += 25) {
     await sendUntilProcessed(
@@ -145,5 +156,5 @@ export async function deleteRelatedItems(db: TableContext, orgId: string, record
       },
     );
   }
-  return { deleted: itemKeys.length, recordingExists: false };
+  return { deleted: itemKeys.length + translations, recordingExists: false };
 }

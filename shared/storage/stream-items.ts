@@ -10,6 +10,7 @@ import { itemFields } from './item-fields';
 import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
 import { membershipFromItem, type Membership } from './membership-items';
 import { recordingFromItem, type Recording } from './recording-items';
+import { summaryRecordFromItem, type SummaryRecord } from './summary-items';
 import { TABLE } from './table-definition';
 import { templateFromItem, type TemplateRecord } from './template-items';
 import { tombstoneFromItem, type Tombstone } from './tombstones';
@@ -33,6 +34,7 @@ export type ItemChange = { orgId: string; removedByTtl: boolean } & (
   | { kind: 'webhook'; before?: ItemSide<WebhookRecord>; after?: ItemSide<WebhookRecord> }
   | { kind: 'webhookDelivery'; before?: ItemSide<DeliveryRecord>; after?: ItemSide<DeliveryRecord> }
   | { kind: 'apiKey'; before?: ItemSide<ApiKeyRecord>; after?: ItemSide<ApiKeyRecord> }
+  | { kind: 'summary'; before?: ItemSide<SummaryRecord>; after?: ItemSide<SummaryRecord> }
 );
 
 type Item = Record<string, unknown>;
@@ -40,6 +42,7 @@ type Item = Record<string, unknown>;
 /** Which items are which, by their keys (shared/storage/keys.ts): only items that are the subject of an event. */
 const KINDS: { kind: ItemChange['kind']; sortKey: RegExp }[] = [
   { kind: 'recording', sortKey: /^REC#[^#]+$/ },
+  { kind: 'summary', sortKey: /^REC#[^#]+#SUMMARY#[^#]+$/ },
   { kind: 'membership', sortKey: /^MEMBER#[^#]+$/ },
   { kind: 'memberSettings', sortKey: /^MEMBER#[^#]+#SETTINGS$/ },
   { kind: 'invite', sortKey: /^INVITE#[^#]+$/ },
@@ -76,6 +79,8 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
   switch (kind) {
     case 'recording':
       return { ...common, kind, before: side(recordingFromItem)(before), after: side(recordingFromItem)(after) };
+    case 'summary':
+      return { ...common, kind, before: side(summaryRecordFromItem)(before), after: side(summaryRecordFromItem)(after) };
     case 'membership':
       return { ...common, kind, before: side(membershipFromItem)(before), after: side(membershipFromItem)(after) };
     case 'memberSettings':

@@ -4,6 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { stackPropsFromContext } from '../../infra/context';
 import { RouteStack } from '../../infra/constructs/route-stack';
+import { SINGLE_STACK_ROUTE_FUNCTIONS } from '../../infra/constructs/upgrade';
 import { listFunctions, type FunctionDefinition } from '../../infra/function-list';
 import { listRouteAreas, placePaths } from '../../infra/route-areas';
 import { VoiceOrgStack, type VoiceOrgStackProps } from '../../infra/stack';
@@ -135,7 +136,7 @@ describe("the RestApi deployment's logical id", () => {
 });
 
 /**
- * What issue 29 (transcription) added since 8e71636: its functions, and the resources whose
+ * What issues 29 (transcription) and 30 (summaries, translations) added since 8e71636: its functions, and the resources whose
  * logical ids begin with their construct ids (each function's log group, role, policy, event
  * source; each consumer's queues, rules and alarm; the sweeper's schedule). The comparisons
  * below leave these out, and the first one checks there is nothing else new.
@@ -143,14 +144,27 @@ describe("the RestApi deployment's logical id", () => {
 const ADDED_SINCE_SINGLE_STACK = {
   functions: [
     'functions/events/finish-transcription-job',
+    'functions/events/queue-summary-on-transcription',
     'functions/events/queue-transcription-on-upload',
     'functions/events/start-transcription-job',
     'functions/events/sweep-transcriptions',
+    'functions/events/write-summary',
+    'functions/recordings/create-public-summary',
+    'functions/recordings/create-summary',
+    'functions/recordings/delete-summary',
     'functions/recordings/get-public-transcript',
+    'functions/recordings/get-summary',
     'functions/recordings/get-transcript',
+    'functions/recordings/list-public-summaries',
+    'functions/recordings/list-summaries',
     'functions/recordings/transcribe-public-recording',
     'functions/recordings/transcribe-recording',
+    'functions/recordings/update-action-item',
     'functions/usage/get-usage',
+    // Issue 30: translations.
+    'functions/events/run-translation',
+    'functions/recordings/translate-public-recording',
+    'functions/recordings/translate-recording',
   ],
   idPrefixes: [
     'EventsFinishTranscriptionJob',
@@ -166,12 +180,43 @@ const ADDED_SINCE_SINGLE_STACK = {
     'TranscriptionStart',
     'TranscriptionFinish',
     'TranscriptionSweeper',
+    'EventsQueueSummaryOnTranscription',
+    'EventsWriteSummary',
+    'RecordingsCreatePublicSummary',
+    'RecordingsCreateSummary',
+    'RecordingsDeleteSummary',
+    'RecordingsGetSummary',
+    'RecordingsListPublicSummaries',
+    'RecordingsListSummaries',
+    'RecordingsUpdateActionItem',
+    'AutoSummary',
+    'SummaryRun',
+    'EventsRunTranslation',
+    'RecordingsTranslatePublicRecording',
+    'RecordingsTranslateRecording',
+    'Translation',
   ],
 };
+/**
+ * Table actions granted since, on purpose: the template writes commit transactions whose entries
+ * each need their own action in IAM (docs/decisions.md, "Default template (issue 30)").
+ */
+const TABLE_ACTIONS_SINCE_SINGLE_STACK: Record<string, string[]> = {
+  'functions/templates/create-template': ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+  'functions/templates/update-template': ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+  'functions/templates/delete-template': ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+};
+/** The statements with the table's statement (the one with Query: not the idempotency table's) holding `actions` instead (unchanged without them). */
+function withTableActions(statements: Json[], actions: string[] | undefined): Json[] {
+  if (!actions) return statements;
+  return statements.map((statement) =>
+    Array.isArray(statement.Action) && statement.Action.includes('dynamodb:Query') ? { ...statement, Action: actions.map((action) => `dynamodb:${action}`) } : statement,
+  );
+}
 const isAddedSince = (logicalId: string) => ADDED_SINCE_SINGLE_STACK.idPrefixes.some((prefix) => logicalId.startsWith(prefix));
 /** The alarms over groups of functions (observability.ts groups them, a few per alarm): more functions regroup them. */
 const isGroupAlarm = (logicalId: string) => /^(LambdaThrottles|LambdaErrors|RouteLatencyP99)Alarm/.test(logicalId);
-const isAddedRoute = (logicalId: string) => /Transcri|Usage/.test(logicalId) || isGroupAlarm(logicalId);
+const isAddedRoute = (logicalId: string) => /Transcri|Translat|Usage|Summar|ActionItem/.test(logicalId) || isGroupAlarm(logicalId);
 
 describe('nothing else changes: the stack as one template, compared with the single stack of 8e71636', () => {
   let whole: Template;
@@ -186,13 +231,18 @@ describe('nothing else changes: the stack as one template, compared with the sin
     const before = SINGLE_STACK.functions[handler as keyof typeof SINGLE_STACK.functions];
     const logicalId = functionLogicalId(whole, handler);
     expect(logicalId).toBe(before.logicalId);
-    expect(functionStatements(whole, logicalId)).toEqual(before.statements);
+    expect(functionStatements(whole, logicalId)).toEqual(withTableActions(before.statements as Json[], TABLE_ACTIONS_SINCE_SINGLE_STACK[handler]));
     // TRACING (the tracing mode, issue 31) is new on every function since.
     const { TRACING, ...environment } = resources[logicalId].Properties.Environment?.Variables ?? {};
     expect({ TRACING, environment }).toEqual({ TRACING: 'lambda', environment: before.environment });
   });
 
-  it('serves the same functions, none gone: only those issue 29 added are new', () => {
+  it("the first deploy of the upgrade keeps exactly the single stack's route functions (SINGLE_STACK_ROUTE_FUNCTIONS)", () => {
+    const nested = new Set(listRouteAreas().filter((area) => !area.inRoot).flatMap((area) => area.functions.map((f) => f.handler)));
+    expect([...SINGLE_STACK_ROUTE_FUNCTIONS].sort()).toEqual(Object.keys(SINGLE_STACK.functions).filter((handler) => nested.has(handler)).sort());
+  });
+
+  it('serves the same functions, none gone: only those issues 29 and 30 added are new', () => {
     expect(listFunctions().map((f) => f.handler).sort()).toEqual([...Object.keys(SINGLE_STACK.functions), ...ADDED_SINCE_SINGLE_STACK.functions].sort());
   });
 

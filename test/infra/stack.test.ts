@@ -581,6 +581,15 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       }
     });
 
+    it('lets the translation consumer alone call Amazon Translate, and only TranslateText', () => {
+      const translators = listFunctions()
+        .filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).some((action: string) => action.startsWith('translate:'))))
+        .map((f) => f.handler);
+      expect(translators).toEqual([EVENT_CONSUMERS.translation.handler]);
+      const statements = functionStatements(template, functionLogicalId(template, EVENT_CONSUMERS.translation.handler)).filter((st: Json) => actionsOf(st).some((action: string) => action.startsWith('translate:')));
+      expect(statements.map((st: Json) => ({ actions: actionsOf(st), resource: st.Resource }))).toEqual([{ actions: ['translate:TranslateText'], resource: '*' }]);
+    });
+
     it('lets the upload function put, the completion and media functions read, the transcription functions read and write job media and output, and the object cleanup consumer alone list and abort uploads', () => {
       const holders = (action: string) =>
         listFunctions()
@@ -628,6 +637,17 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       const senders = listFunctions().filter((f) => f.permissions.mail?.length).map((f) => f.handler);
       // Send and resend only commit the invite; the consumer sends the email, with retries.
       expect(senders).toEqual([EVENT_CONSUMERS.invitationMail.handler]);
+    });
+
+    it('lets only the summary consumer invoke Bedrock, on the configured models only (inference profile and its model)', () => {
+      const invokers = listFunctions().filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:'))));
+      expect(invokers.map((f) => f.handler)).toEqual([EVENT_CONSUMERS.summaryRun.handler]);
+      const statements = functionStatements(template, functionLogicalId(template, EVENT_CONSUMERS.summaryRun.handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:')));
+      expect(statements.flatMap(actionsOf)).toEqual(['bedrock:InvokeModel']);
+      const resources = JSON.stringify(statements.map((st: Json) => st.Resource));
+      expect(resources).toContain(':inference-profile/us.amazon.nova-lite-v1:0');
+      expect(resources).toContain(':bedrock:*::foundation-model/amazon.nova-lite-v1:0');
+      expect(resources).not.toMatch(/foundation-model\/\*|inference-profile\/\*/);
     });
 
     it('keeps the profile key with rotation on, retained on stack deletion', () => {

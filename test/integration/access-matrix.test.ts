@@ -178,7 +178,9 @@ function requestOf(endpoint: Endpoint<RouteName>): { method: string; path: strin
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes where a personal key sees only its own user's recordings (another's is 404, as if it did not exist). */
-const OWN_RECORDINGS_ONLY = new Set<string>(['getPublicRecordingMedia', 'getPublicTranscript', 'transcribePublicRecording']);
+const OWN_RECORDINGS_ONLY = new Set<string>(['getPublicRecordingMedia', 'getPublicTranscript', 'transcribePublicRecording', 'listPublicSummaries', 'createPublicSummary', 'translatePublicRecording']);
+/** Routes a member calls on their own recordings only (admins on any): the sample recording is not the matrix members', so theirs is 403 INSUFFICIENT_ROLE. */
+const OWN_RECORDINGS_FOR_MEMBERS = new Set<string>(['updateActionItem']);
 /**
  * Key routes every active member may call, where only owners and admins see the organization's
  * keys: the sample key is an organization key, so below admin it is 404, as if it did not exist.
@@ -260,7 +262,13 @@ function mismatch(endpoint: Endpoint<RouteName>, c: Case, outcome: Outcome): str
     OWN_KEYS_ONLY.has(endpoint.routeName) &&
     status === 404 &&
     body?.error === 'KEY_NOT_FOUND';
-  return status === sampleStatusOf(endpoint) || stateAnswer || notItsOwn || notTheirKey ? undefined : `expected to be let through (${sampleStatusOf(endpoint)}), got ${got}`;
+  const notTheirRecording =
+    c.credential.kind === 'id_token' &&
+    !roleAtLeast(c.credential.membership?.role ?? 'viewer', 'admin') &&
+    OWN_RECORDINGS_FOR_MEMBERS.has(endpoint.routeName) &&
+    status === 403 &&
+    body?.error === 'INSUFFICIENT_ROLE';
+  return status === sampleStatusOf(endpoint) || stateAnswer || notItsOwn || notTheirKey || notTheirRecording ? undefined : `expected to be let through (${sampleStatusOf(endpoint)}), got ${got}`;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -280,6 +280,8 @@ function localEnvironment(fn: BundledFunction): Record<string, string> {
   if (env.BUCKET_NAME) env.S3_ENDPOINT = runtime.s3Endpoint;
   // The Transcribe stand-in, for the functions that start or read jobs (the bucket's, all of them).
   if (env.BUCKET_NAME && runtime.transcribeEndpoint) env.TRANSCRIBE_ENDPOINT = runtime.transcribeEndpoint;
+  // The Translate stand-in, for every function (only the translation consumer calls it).
+  if (runtime.translateEndpoint) env.TRANSLATE_ENDPOINT = runtime.translateEndpoint;
   if (env.SES_FROM_ADDRESS) env.SES_ENDPOINT = runtime.sesEndpoint;
   // As Lambda sets them for a function with active tracing, on an invocation it sampled.
   env.AWS_XRAY_DAEMON_ADDRESS = `127.0.0.1:${xrayDaemon.port}`;

@@ -148,6 +148,9 @@ beforeAll(async () => {
       orgId: [orgId],
       userId: Object.values(people).map((p) => p.id),
       recordingId: recordingIds,
+      // A fixture's summary and action item are named after their recording (the fixture loader's ids; a recording without one answers 404).
+      summaryId: recordingIds.map((id) => `${id}_summary`),
+      itemId: recordingIds.map((id) => `${id}_action_1`),
       templateId: templateIds,
       inviteId: inviteIds,
       webhookId: webhookIds,

@@ -58,6 +58,7 @@ beforeAll(async () => {
     SES_ENDPOINT: runtime.sesEndpoint,
     // The Transcribe stand-in of the demo deployment (its jobs: the transcription's sample events find none of theirs).
     TRANSCRIBE_ENDPOINT: runtime.transcribeEndpoint,
+    TRANSLATE_ENDPOINT: runtime.translateEndpoint,
     IDEMPOTENCY_TABLE_NAME: LOCAL.idempotencyTableName,
     RATE_LIMIT_TABLE_NAME: LOCAL.rateLimitTableName,
     PROFILE_LOCAL_KEY_FILE: path.join(demo.dataDir, 'profile-key.bin'),

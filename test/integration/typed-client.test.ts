@@ -15,6 +15,7 @@ import { eventually } from '../support/eventually';
 import { contractViolation } from '../support/contract';
 import { latestToken } from '../support/invite-mail';
 import { buildOrg, seedOrg, STAFF } from '../support/org-builder';
+import { fixtureRecordingOf } from '../support/summaries';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
 /**
@@ -78,7 +79,11 @@ const world = once(async () => {
     keys: { full: { scopes: [...SCOPES] }, personal: { scopes: ['recordings:read', 'recordings:write'], user: 'member' } },
   });
   // The member's uploads stay `uploaded` until a test asks for their transcription.
-  const o = await seedOrg(built, { settings: [{ org_id: built.org, user_id: built.people.member.id, settings: { auto_transcription: false } }] });
+  const o = await seedOrg(built, {
+    settings: [{ org_id: built.org, user_id: built.people.member.id, settings: { auto_transcription: false } }],
+    // A transcribed recording of the member's, with a fixture summary: the summaries' operations act on it.
+    recordings: [fixtureRecordingOf(built.org, built.recId('typed'), built.people.member.id)],
+  });
   const ownerToken = await (await idp()).issueIdToken({ sub: `local|${o.people.owner.id}`, email: o.people.owner.email });
   return { o, org: client(o.keys.full), personal: client(o.keys.personal), owner: client(ownerToken) };
 });
@@ -192,7 +197,8 @@ describe('recordings: upload, read, play, change, trash, restore', () => {
     expect(updated).toMatchObject({ id: upload.recording_id, title: 'Typed standup (edited)' });
 
     const live = ok(await org.GET('/api/v1/organization/{orgId}/recordings', { params: { path: { orgId: o.org } } }));
-    expect(live.recordings.map((recording) => recording.id)).toEqual([upload.recording_id]);
+    // Newest first: the upload, then the fixture's transcribed recording (the summaries' tests act on it).
+    expect(live.recordings.map((recording) => recording.id)).toEqual([upload.recording_id, o.recId('typed')]);
 
     expect(ok(await org.DELETE('/api/v1/organization/{orgId}/recordings/{recordingId}', { params: { path } }))).toEqual({ success: true });
     const trash = ok(await org.GET('/api/v1/organization/{orgId}/recordings', { params: { path: { orgId: o.org }, query: { deleted: 'true' } } }));
@@ -368,6 +374,33 @@ describe('audit log', () => {
 });
 
 // ---------------------------------------------------------------------------------------
+
+describe('summaries', () => {
+  it('queues, lists, reads, ticks an action item and deletes, on both hosts', async () => {
+    const { o, org, personal } = await world();
+    const recordingId = o.recId('typed');
+    const path = { orgId: o.org, recordingId };
+    const queued = ok(await org.POST('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries', { params: { path }, body: {} }));
+    expect(queued).toMatchObject({ recording_id: recordingId, status: 'queued', template_name: 'Standard summary' });
+    const refused = await personal.POST('/api/v1/public/recordings/{recordingId}/summaries', { params: { path: { recordingId } }, body: {} });
+    expect([refused.response.status, refused.error?.error]).toEqual([409, 'SUMMARY_IN_PROGRESS']);
+    const listed = ok(await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries', { params: { path } }));
+    expect(listed.summaries.map((summary) => summary.id)).toEqual([queued.id, `${recordingId}_summary`]);
+    const publicList = ok(await personal.GET('/api/v1/public/recordings/{recordingId}/summaries', { params: { path: { recordingId } } }));
+    expect(publicList.data.summaries).toHaveLength(2);
+    const summaryPath = { ...path, summaryId: `${recordingId}_summary` };
+    const fixture = ok(await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}', { params: { path: summaryPath } }));
+    expect(fixture.action_items[0]).toMatchObject({ id: `${recordingId}_action_1`, completed: false });
+    const ticked = ok(
+      await org.PATCH('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}/action-items/{itemId}', {
+        params: { path: { ...summaryPath, itemId: `${recordingId}_action_1` } },
+        body: { completed: true },
+      }),
+    );
+    expect(ticked.action_items[0].completed).toBe(true);
+    expect(ok(await org.DELETE('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}', { params: { path: summaryPath } }))).toEqual({ success: true });
+  });
+});
 
 describe('coverage', () => {
   it('called every operation of the document through the typed client, and nothing else', () => {

@@ -26,7 +26,37 @@ describe('parseConfig', () => {
       webhooks: { allowLocalUrls: false, sqsEndpoint: undefined },
       rateLimits: { tableName: undefined, defaults: { rate: 25, burst: 50, daily_quota: null }, cacheSeconds: 30 },
       transcription: { endpoint: undefined },
+      translation: { endpoint: undefined },
+      bedrock: {
+        endpoint: undefined,
+        modelMap: {
+          'gpt-4o-mini': 'us.amazon.nova-lite-v1:0',
+          'gpt-4o': 'us.amazon.nova-pro-v1:0',
+          'claude-sonnet-4-5': 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+          'gemini-2.5-pro': 'us.amazon.nova-pro-v1:0',
+        },
+      },
     });
+  });
+
+  it('reads the local stand-in of Translate, and refuses an endpoint that is not a URL', () => {
+    expect(parseConfig({ TABLE_NAME: 't', TRANSLATE_ENDPOINT: 'http://127.0.0.1:4600' }).translation).toEqual({ endpoint: 'http://127.0.0.1:4600' });
+    expect(() => parseConfig({ TABLE_NAME: 't', TRANSLATE_ENDPOINT: 'local' })).toThrow(/TRANSLATE_ENDPOINT/);
+  });
+
+  it('reads the local stand-in of Bedrock and the summary model map, which must name the fallback model when it is given', () => {
+    expect(parseConfig({ TABLE_NAME: 't', BEDROCK_ENDPOINT: 'http://127.0.0.1:4600', BEDROCK_MODEL_MAP: 'gpt-4o-mini=local-extractive,gpt-4o=local-extractive' }).bedrock).toEqual({
+      endpoint: 'http://127.0.0.1:4600',
+      modelMap: { 'gpt-4o-mini': 'local-extractive', 'gpt-4o': 'local-extractive' },
+    });
+    expect(parseConfig({ TABLE_NAME: 't', BEDROCK_MODEL_MAP: 'gpt-4o-mini=arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.amazon.nova-lite-v1:0' }).bedrock.modelMap['gpt-4o-mini']).toBe(
+      'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.amazon.nova-lite-v1:0',
+    );
+    expect(() => parseConfig({ TABLE_NAME: 't', BEDROCK_MODEL_MAP: 'gpt-4o=us.amazon.nova-pro-v1:0' })).toThrow(/BEDROCK_MODEL_MAP has no entry for FALLBACK_MODEL gpt-4o-mini/);
+    expect(() => parseConfig({ TABLE_NAME: 't', BEDROCK_MODEL_MAP: 'gpt-4o-mini' })).toThrow(/BEDROCK_MODEL_MAP/);
+    expect(() => parseConfig({ TABLE_NAME: 't', BEDROCK_ENDPOINT: 'local' })).toThrow(/BEDROCK_ENDPOINT/);
+    // Custom active models without a map: the fallback writes with the default fallback's model.
+    expect(parseConfig({ TABLE_NAME: 't', ACTIVE_MODELS: 'm-1', FALLBACK_MODEL: 'm-1' }).bedrock.modelMap['m-1']).toBe('us.amazon.nova-lite-v1:0');
   });
 
   it('reads the local stand-in of Transcribe, and refuses an endpoint that is not a URL', () => {

@@ -3,7 +3,10 @@ import * as v from 'valibot';
 import { createProfileCipher, rawAesKeyring } from '../../shared/crypto/profile-cipher';
 import { inviteView } from '../../shared/domain/invites/invites';
 import { toMember } from '../../shared/domain/members/list-members';
+import { fitToPageBudget, PUBLIC_PAGE_BUDGET_BYTES } from '../../shared/domain/recordings/public-recordings';
 import { listItemView, publicItemView } from '../../shared/domain/recordings/recording-views';
+import { MAX_SUMMARIES_PER_RECORDING, SUMMARY_LIMITS } from '../../shared/core/summary-statuses';
+import type { SummaryDigest } from '../../shared/storage/summary-items';
 import { DEFAULT_NOTIFICATIONS } from '../../shared/core/settings-catalog';
 import { notificationsView, preferenceView, settingsView, tagView, userView } from '../../shared/domain/settings/member-settings-view';
 import { templateView } from '../../shared/domain/templates/templates';
@@ -384,8 +387,41 @@ describe('recordings', () => {
     figures['public list: room for each summary'] = `${Math.floor((RESPONSE_BUDGET - bytes) / limit / 7).toLocaleString('en-US')} characters of free text`;
   });
 
+  it('public list: a page of the largest recordings, each with 20 of the largest summaries (all failed), is within budget by construction: the excerpts share what is left', () => {
+    const limit = maxLimitOf(PublicListRecordingsQuery);
+    const digest = (i: number): SummaryDigest => ({
+      id: worst.id(String(i % 10)),
+      template_id: worst.id(),
+      template_name: worst.textWithoutControls(TEMPLATE_LIMITS.name),
+      status: 'failed',
+      model: worst.id(),
+      // Stored excerpts have no control characters (excerptOf); `"` is the costliest character left.
+      excerpt: worst.textWithoutControls(SUMMARY_LIMITS.excerpt),
+      error: worst.textWithoutControls(SUMMARY_LIMITS.error),
+      created_at: TIMESTAMP,
+      updated_at: TIMESTAMP,
+    });
+    const recordings = Array.from({ length: limit }, (_, i) => {
+      const summaries = Array.from({ length: MAX_SUMMARIES_PER_RECORDING }, (_, j) => digest(j));
+      return { ...largestRecording(String(i % 10)), summaries, summarizations_errors: summaries.map((d) => d.error ?? '') };
+    });
+    const parts: RecordingParts = {
+      transcript: { header: { id: worst.id(), language: 'x'.repeat(35), segment_count: Number.MAX_SAFE_INTEGER, chunk_count: 1, created_at: TIMESTAMP, updated_at: TIMESTAMP }, segments: [] },
+      translation: { id: worst.id(), created_at: TIMESTAMP, updated_at: TIMESTAMP, detected_language: 'x'.repeat(35), to_language: 'x'.repeat(35), processing_status: 'completed', error_message: '' },
+    };
+    const build = (excerptBytes: number) =>
+      recordings.map((recording) => publicItemView(recording, largestMembership(), new Map(recording.tags.map((id) => [id, { ...largestTag('x'), tag_id: id }])), parts, excerptBytes));
+    const data = fitToPageBudget(limit * MAX_SUMMARIES_PER_RECORDING, build, PUBLIC_PAGE_BUDGET_BYTES - 1_000);
+    expectWithinBudget('public List recordings page, 20 summaries each', { success: true, data, pagination: pagePagination(1, limit, 1_000_000) });
+    const kept = [...(data[0].summarizations?.[0]?.excerpt ?? '')].length;
+    figures['public list, 20 summaries each: excerpt kept'] = `${kept} of ${SUMMARY_LIMITS.excerpt} characters of the costliest text`;
+    // A page of ordinary recordings keeps whole excerpts: only a full page of the largest shortens them.
+    const light = fitToPageBudget(1, () => [publicItemView({ ...largestRecording('l'), summaries: [digest(0)] }, largestMembership(), new Map(), {}, Infinity)]);
+    expect(light[0].summarizations?.[0]?.excerpt).toBe(digest(0).excerpt);
+  });
+
   // Bounds the budget needs and nothing enforces yet (docs/decisions.md, "Size budgets").
-  it.todo('public list: summary markdown, template_name, translation strings and error fields have no length limit (only the 400 KB item), so 100 items can pass 6 MB');
+  it.todo('public list: translation strings have no length limit (only the 400 KB item)');
   it.todo('upload: `language` has no length limit (a regex only); the lists carry it on every item');
   it.todo('fixtures: a recording’s `tags` has no count limit (the API allows 20)');
 });

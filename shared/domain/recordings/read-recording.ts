@@ -3,6 +3,9 @@ import type { TableContext } from '../../storage/dynamo';
 import type { Recording } from '../../storage/recording-items';
 import type { RecordingParts } from '../../storage/recording-part-items';
 import { getRecording, getRecordingWithParts } from '../../storage/recordings';
+import { getSummary } from '../../storage/summaries';
+import { getDefaultTemplate } from '../../storage/templates';
+import { featuredDigest } from '../summaries/summary-plan';
 
 /** 404 RECORDING_NOT_FOUND: unknown, another organization's, or (for live reads) in the trash. */
 export function recordingNotFound(recordingId: string): NotFoundError {
@@ -20,4 +23,30 @@ export async function readLiveRecording(db: TableContext, orgId: string, recordi
     : { recording: await getRecording(db, orgId, recordingId), parts: {} };
   if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
   return { recording, parts };
+}
+
+/**
+ * Get recording with its related items: with `include=summary` or `include=action_items`, a
+ * recording whose summaries were written shows the summary its digest points to (the latest
+ * completed with the organization's default template, else the latest completed): one more
+ * GetItem for the default template and one for that summary, never all of them.
+ */
+export async function readRecordingView(db: TableContext, orgId: string, recordingId: string, include: readonly string[]): Promise<{ recording: Recording; parts: RecordingParts }> {
+  const read = await readLiveRecording(db, orgId, recordingId, include.length > 0);
+  const { recording } = read;
+  if (!recording.summaries || !(include.includes('summary') || include.includes('action_items'))) return read;
+  const { summary: _fixtureSummary, action_items: _fixtureItems, ...parts } = read.parts;
+  const featured = recording.summaries.some((digest) => digest.status === 'completed')
+    ? featuredDigest(recording, (await getDefaultTemplate(db, orgId))?.id)
+    : undefined;
+  const summary = featured && (await getSummary(db, orgId, recordingId, featured.id));
+  if (!summary) return { recording, parts };
+  return {
+    recording,
+    parts: {
+      ...parts,
+      summary: { markdown: summary.markdown, template_id: summary.template_id, template_name: summary.template_name, created_at: summary.created_at, updated_at: summary.updated_at },
+      action_items: summary.action_items,
+    },
+  };
 }

@@ -3,7 +3,14 @@ import type { Recording } from '../../storage/recording-items';
 import type { RecordingParts } from '../../storage/recording-part-items';
 import type { Tag } from '../../storage/tags';
 import type { RecordingInclude } from '../../schemas/recordings';
+import { excerptOf } from '../summaries/summary-plan';
 import { transcriptStatusOf } from '../transcription/transcription-plan';
+import { translationView } from '../translations/translation-plan';
+
+/** The recording's latest translation (docs/translations.md), else a fixture's translation item; null when none. */
+function latestTranslation(recording: Recording, parts: RecordingParts) {
+  return recording.translation ? translationView(recording.translation) : (parts.translation ?? null);
+}
 
 /** An item of the organization's recordings list (trash items add deleted_at and purge_at, null while no timer is set). */
 export function listItemView(recording: Recording) {
@@ -43,9 +50,22 @@ export function recordingView(recording: Recording, parts: RecordingParts, inclu
   };
   if (include.includes('transcript')) view.transcript = parts.transcript ? parts.transcript.segments : null;
   if (include.includes('summary')) view.summary = parts.summary ? summaryView(parts.summary) : null;
-  if (include.includes('action_items')) view.action_items = parts.action_items ?? null;
-  if (include.includes('translation')) view.translation = parts.translation ?? null;
+  if (include.includes('action_items')) view.action_items = parts.action_items?.map(actionItemView) ?? null;
+  if (include.includes('translation')) view.translation = latestTranslation(recording, parts);
   return view;
+}
+
+/** An action item as the API shows it (a fixture's, from before summaries were written, has no member match or timestamp). */
+function actionItemView(item: NonNullable<RecordingParts['action_items']>[number]) {
+  return {
+    id: item.id,
+    text: item.text,
+    assignee: item.assignee,
+    assignee_user_id: item.assignee_user_id ?? null,
+    due_date: item.due_date,
+    completed: item.completed,
+    timestamp: item.timestamp ?? null,
+  };
 }
 
 function summaryView(summary: NonNullable<RecordingParts['summary']>) {
@@ -75,7 +95,7 @@ export function updatedView(recording: Recording) {
  * (summarizations, transcript, translation: null when absent; error fields, the upload's
  * included, empty when none).
  */
-export function publicItemView(recording: Recording, recorder: Membership | undefined, tags: Map<string, Tag>, parts: RecordingParts) {
+export function publicItemView(recording: Recording, recorder: Membership | undefined, tags: Map<string, Tag>, parts: RecordingParts, excerptBytes = Infinity) {
   return {
     id: recording.id,
     title: recording.title,
@@ -91,8 +111,8 @@ export function publicItemView(recording: Recording, recorder: Membership | unde
       const tag = tags.get(id);
       return tag ? [{ id, name: tag.name, color: tag.color }] : [];
     }),
-    summarizations: parts.summary ? [{ id: `${recording.id}_summary`, ...summaryView(parts.summary) }] : null,
-    summarizations_errors: recording.summarizations_errors ?? [],
+    summarizations: summarizationsView(recording, parts, excerptBytes),
+    summarizations_errors: (recording.summarizations_errors ?? []).map((error) => withinBytes(error, excerptBytes)),
     transcript: parts.transcript
       ? {
           id: parts.transcript.header.id,
@@ -104,8 +124,54 @@ export function publicItemView(recording: Recording, recorder: Membership | unde
       : null,
     transcript_status: transcriptStatusOf(recording),
     transcript_error: recording.transcript_error ?? '',
-    translation: parts.translation ?? null,
+    translation: latestTranslation(recording, parts),
     translation_error: recording.translation_error ?? '',
     upload_error: recording.upload_error ?? '',
   };
 }
+
+/**
+ * The public list item's `summarizations`: one entry per digest (a recording from before
+ * summaries were written shows its fixture summary), each excerpt (and template name, and
+ * error) cut to `excerptBytes` of payload (the page's share: docs/summaries.md); `markdown`
+ * repeats the excerpt (deprecated).
+ */
+function summarizationsView(recording: Recording, parts: RecordingParts, excerptBytes: number) {
+  if (recording.summaries?.length) {
+    return recording.summaries.map((digest) => {
+      const excerpt = withinBytes(digest.excerpt, excerptBytes);
+      return {
+        id: digest.id,
+        template_id: digest.template_id,
+        template_name: withinBytes(digest.template_name, excerptBytes),
+        status: digest.status,
+        excerpt,
+        markdown: excerpt,
+        created_at: digest.created_at,
+        updated_at: digest.updated_at,
+      };
+    });
+  }
+  if (!parts.summary) return null;
+  const excerpt = withinBytes(excerptOf(parts.summary.markdown), excerptBytes);
+  return [{ id: `${recording.id}_summary`, ...summaryView(parts.summary), status: 'completed', excerpt, markdown: excerpt }];
+}
+
+/**
+ * The longest start of a text (whole characters) that costs at most `bytes` in a Lambda
+ * response: JSON in a body that is itself a JSON string (`"` costs 4 bytes there, `é` 2, `ア` 3).
+ */
+export function withinBytes(text: string, bytes: number): string {
+  if (bytes === Infinity) return text;
+  let size = 0;
+  let end = 0;
+  for (const character of text) {
+    size += payloadCost(character);
+    if (size > bytes) break;
+    end += character.length;
+  }
+  return text.slice(0, end);
+}
+
+/** What a text costs in a Lambda response's payload (its body's JSON, escaped again as a string). */
+export const payloadCost = (text: string) => Buffer.byteLength(JSON.stringify(JSON.stringify(text))) - 6;

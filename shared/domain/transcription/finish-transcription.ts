@@ -1,3 +1,4 @@
+import { TRANSCRIPT_MAX_BYTES } from '../../core/limits';
 import { newId } from '../../ids';
 import type { Recording, RecordingTranscription } from '../../storage/recording-items';
 import type { TranscriptSegment } from '../../storage/recording-part-items';
@@ -10,15 +11,6 @@ import { durationOf, readTranscribeOutput, speakerTurnsOf } from '../../transcri
 import { failureOf } from '../../transcription/transcription-failures';
 import type { TranscriptionJobDeps } from './transcription-deps';
 import { completedRecording, discardedRecording, failedRecording, jobOf, monthOf, outputKeyOf } from './transcription-plan';
-
-/**
- * The most a stored transcript's segments weigh as JSON. A 4-hour recording (the longest
- * Transcribe takes) at a fast 200 words a minute is 48,000 words: about 0.5 MB of segments as
- * people speak, 2.9 MB even if every word were a turn of its own. The bound keeps Get recording
- * (`include=transcript`) and every export under Lambda's 6 MB response by construction (JSON
- * escaping in the proxy response adds at most a fifth); a transcript over it fails instead.
- */
-export const TRANSCRIPT_MAX_BYTES = 4_000_000;
 
 export type FinishOutcome = 'completed' | 'failed' | 'running' | 'duplicate' | 'discarded' | 'superseded' | 'foreign';
 

@@ -10,7 +10,8 @@ export const getPublicTranscriptRoute = defineRoute({
   handler: 'functions/recordings/get-public-transcript',
   summary: "Export one of the key's member's transcripts as JSON, WebVTT, SubRip or text",
   access: { orgKey: { scopes: ['recordings:read'] }, userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
-  permissions: { table: ['Query'] },
+  // Query: the recording with its transcript, or a language's translation; GetItem: the recording, before a translation.
+  permissions: { table: ['GetItem', 'Query'] },
   request: { query: TranscriptExportQuery },
 });
 

@@ -10,7 +10,8 @@ export const getTranscriptRoute = defineRoute({
   handler: 'functions/recordings/get-transcript',
   summary: "Export a recording's transcript as JSON, WebVTT, SubRip or text",
   access: orgRoute('viewer', 'recordings:read'),
-  permissions: { table: ['Query'] },
+  // Query: the recording with its transcript, or a language's translation; GetItem: the recording, before a translation.
+  permissions: { table: ['GetItem', 'Query'] },
   request: { query: TranscriptExportQuery },
 });
 

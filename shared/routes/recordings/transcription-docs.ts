@@ -23,12 +23,12 @@ const SEGMENTS = [
 ];
 
 export const transcriptExportDescription = () =>
-  "Answers the recording's transcript as a file: `json` (the default) `{recording_id, language, text, segments}`, `vtt`, `srt` or `txt`; `download=true` adds `Content-Disposition: attachment` with a file name from the title. While a re-run is in progress the previous transcript is served; 404 TRANSCRIPT_NOT_FOUND while there is none.";
+  "Answers the recording's transcript as a file: `json` (the default) `{recording_id, language, text, segments}`, `vtt`, `srt` or `txt`; `download=true` adds `Content-Disposition: attachment` with a file name from the title. While a re-run is in progress the previous transcript is served; 404 TRANSCRIPT_NOT_FOUND while there is none. `language=es` (a language the recording was translated into with Translate recording) answers the translated transcript in the same formats, same speakers and times; 404 TRANSLATION_NOT_FOUND when no translation into it completed.";
 
 /** Get transcript's responses (JSON and its text formats, with examples) and refusals, on both hosts. */
 export const transcriptExportDocs = (): Pick<OperationDocs, 'responses' | 'errors' | 'examples' | 'textFormats'> => ({
   responses: { 200: TranscriptExport },
-  errors: { 404: ['RECORDING_NOT_FOUND', 'TRANSCRIPT_NOT_FOUND'] },
+  errors: { 404: ['RECORDING_NOT_FOUND', 'TRANSCRIPT_NOT_FOUND', 'TRANSLATION_NOT_FOUND'] },
   examples: { responses: { 200: { recording_id: STANDUP, language: 'en-US', text: SEGMENTS.map((s) => s.text).join(' '), segments: SEGMENTS } } },
   textFormats: [
     {

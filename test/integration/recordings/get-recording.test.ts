@@ -71,10 +71,11 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: org.recId('full'), title: 'Board meeting', description: 'Quarterly numbers' });
     expect(res.body.summary).toEqual({ ...summary, created_at: expect.stringMatching(TIMESTAMP), updated_at: expect.stringMatching(TIMESTAMP) });
-    // Action items (docs/decisions.md): id, text, assignee, due_date, completed; an id is made up when none is given.
+    // Action items (docs/decisions.md): id, text, assignee, assignee_user_id, due_date, completed, timestamp; an id is made up when none is given.
+    // Since summaries are written (issue 30): the member the assignee names (a fixture names them by user id) and the moment said (unknown for a fixture's).
     expect(res.body.action_items).toEqual([
-      actionItems[0],
-      { id: expect.stringMatching(/^[A-Za-z0-9_-]+$/), text: 'Book the room', assignee: null, due_date: null, completed: true },
+      { ...actionItems[0], assignee_user_id: 'usr_assignee', timestamp: null },
+      { id: expect.stringMatching(/^[A-Za-z0-9_-]+$/), text: 'Book the room', assignee: null, assignee_user_id: null, due_date: null, completed: true, timestamp: null },
     ]);
     expect(res.body.translation).toEqual({
       id: expect.any(String),

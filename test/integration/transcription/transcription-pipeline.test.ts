@@ -49,7 +49,7 @@ describeWithEngine('the transcription pipeline (upload → queued → Transcribe
     receiver = await startReceiver();
     const hook = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${org.org}/webhooks`, {
       token: org.keys.org,
-      body: { url: receiver.url, events: ['recording.transcription_queued', 'recording.transcription_completed'] },
+      body: { url: receiver.url, events: ['recording.transcription_queued', 'recording.transcription_completed', 'recording.summary_queued'] },
     });
     expect(hook.status).toBe(201);
     const { wav, seconds } = spokenSentence();
@@ -90,10 +90,16 @@ describeWithEngine('the transcription pipeline (upload → queued → Transcribe
     expect(audit.entries.map((e: { type: string }) => e.type)).toContain('recording.transcription_queued');
     const deliveries = await eventually(
       async () => receiver.received.map((d) => JSON.parse(d.body)),
-      (events) => events.filter((e) => e.resource.id === recordingId).length >= 2,
+      (events) => events.filter((e) => e.resource.id === recordingId).length >= 3,
     );
-    const ours = deliveries.filter((e) => e.resource.id === recordingId);
+    const ours = deliveries.filter((e) => e.resource.id === recordingId && e.type.startsWith('recording.transcription_'));
     expect(ours.map((e) => e.type).sort()).toEqual(['recording.transcription_completed', 'recording.transcription_queued']);
+
+    // The completed transcription queued one summary with the built-in template (issue 30; the organization has no default template).
+    const summaries = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/recordings/${recordingId}/summaries`, { token: org.keys.org });
+    expect(summaries.body.summaries).toEqual([expect.objectContaining({ template_id: null, template_name: 'Standard summary' })]);
+    const queuedSummary = deliveries.find((e) => e.resource.id === recordingId && e.type === 'recording.summary_queued');
+    expect(queuedSummary.data).toEqual({ recorded_by: org.people.member.id, state: expect.any(String), summary_id: summaries.body.summaries[0].id, template_id: null });
     expect(ours.find((e) => e.type === 'recording.transcription_completed').data).toMatchObject({ attempt: 1, language: 'en-US', billed_minutes: 1, segment_count: transcript.length });
     expect(JSON.stringify(ours)).not.toContain(transcript[0].text);
   });

@@ -1,0 +1,12 @@
+import { requestTranslation } from '../../shared/domain/translations/request-translation';
+import { translationView } from '../../shared/domain/translations/translation-plan';
+import { keyedApiHandler } from '../../shared/http/keyed-handlers';
+import { json } from '../../shared/http/responses';
+import { translateRecordingRoute } from '../../shared/routes/translations/translate-recording';
+import { translationRequestDeps } from '../../shared/wiring/translation-deps';
+
+/** POST /api/v1/organization/{orgId}/recordings/{recordingId}/translations */
+export const handler = keyedApiHandler(translateRecordingRoute, async ({ caller, path, body }) => {
+  const translation = await requestTranslation(translationRequestDeps(), caller, path.recordingId, body);
+  return json(202, translationView(translation));
+});

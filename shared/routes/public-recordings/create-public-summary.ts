@@ -1,0 +1,26 @@
+import { CreateSummaryBody } from '../../schemas/summaries';
+import { PublicSummaryResponse } from '../../schemas/summary-responses';
+import { defineRoute } from '../route-definition';
+import type { OperationDocs } from '../route-docs';
+import { createSummaryDescription, createSummaryRefusals, queuedSample } from '../summaries/summary-docs';
+
+export const createPublicSummaryRoute = defineRoute({
+  name: 'createPublicSummary',
+  method: 'POST',
+  path: '/api/v1/public/recordings/{recordingId}/summaries',
+  handler: 'functions/recordings/create-public-summary',
+  summary: "Summarize one of the key's member's recordings",
+  access: { userKey: { scopes: ['recordings:write'], minRole: 'member' } },
+  permissions: { table: ['GetItem', 'Query', 'PutItem'] },
+  request: { body: CreateSummaryBody },
+});
+
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const createPublicSummaryDocs = (): OperationDocs => ({
+  description: `${createSummaryDescription()} A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The summary comes in the envelope.`,
+  responses: { 202: PublicSummaryResponse },
+  errors: createSummaryRefusals(),
+  examples: { request: {}, responses: { 202: { success: true, data: queuedSample } } },
+  // The member's stand-up has a transcript in the sample data.
+  sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.recordingId }, body: {}, status: 202 }),
+});

@@ -1,0 +1,26 @@
+import { TranslationResponse } from '../../schemas/translation-responses';
+import { TranslateBody } from '../../schemas/translations';
+import { defineRoute, orgRoute } from '../route-definition';
+import type { OperationDocs } from '../route-docs';
+import { queuedTranslationExample, translateDescription, translateRefusals } from './translation-docs';
+
+export const translateRecordingRoute = defineRoute({
+  name: 'translateRecording',
+  method: 'POST',
+  path: '/api/v1/organization/{orgId}/recordings/{recordingId}/translations',
+  handler: 'functions/recordings/translate-recording',
+  summary: "Translate a recording's transcript and latest summary",
+  access: orgRoute('admin', 'recordings:write'),
+  // GetItem: the recording; PutItem: the recording with its queued translation.
+  permissions: { table: ['GetItem', 'PutItem'] },
+  request: { body: TranslateBody },
+});
+
+/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+export const translateRecordingDocs = (): OperationDocs => ({
+  description: translateDescription(),
+  responses: { 202: TranslationResponse },
+  errors: translateRefusals(),
+  examples: { request: { to_language: 'es' }, responses: { 202: queuedTranslationExample } },
+  sample: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.recordingId }, body: { to_language: 'es' }, status: 202 }),
+});

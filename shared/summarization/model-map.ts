@@ -1,0 +1,35 @@
+/**
+ * The recorder's `selected_model` (an id of ACTIVE_MODELS, already normalised) → the Bedrock
+ * model id or inference profile that writes the summary, from the configured map
+ * (BEDROCK_MODEL_MAP, docs/summaries.md). An id without an entry uses the fallback model's.
+ */
+export function bedrockModelIdFor(selectedModel: string, map: Record<string, string>, fallback: string): string {
+  const modelId = (Object.hasOwn(map, selectedModel) ? map[selectedModel] : undefined) ?? (Object.hasOwn(map, fallback) ? map[fallback] : undefined);
+  // Config refuses a map without the fallback's entry, so this is a wiring mistake, not a request's.
+  if (!modelId) throw new Error(`No Bedrock model for ${selectedModel} and none for the fallback ${fallback}`);
+  return modelId;
+}
+
+/**
+ * The model id of the local engine (infra/local/bedrock-emulator.ts): npm start maps every
+ * active model to it. It writes English only unless Apertium has the pair (docs/summaries.md),
+ * so the adapter also accepts English from it.
+ */
+export const LOCAL_SUMMARY_MODEL = 'local-extractive';
+
+/** Prefixes of Bedrock's cross-Region inference profiles (`us.amazon.nova-lite-v1:0`). */
+const PROFILE_PREFIX = /^(us|us-gov|eu|apac|ca|jp|au|global)\.(.+)$/;
+
+/**
+ * The resources `bedrock:InvokeModel` (which Converse needs) must allow for a model id, for the
+ * stack's least-privilege grant: a foundation model's ARN; for an inference profile, the
+ * profile's ARN and the foundation model's in every Region it routes to (hence `*` as Region).
+ * An ARN in the map is taken as it is; the local engine needs nothing.
+ */
+export function bedrockInvokeResources(modelId: string, stack: { partition: string; region: string; account: string }): string[] {
+  if (modelId === LOCAL_SUMMARY_MODEL) return [];
+  if (modelId.startsWith('arn:')) return [modelId];
+  const profile = PROFILE_PREFIX.exec(modelId);
+  if (!profile) return [`arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${modelId}`];
+  return [`arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/${modelId}`, `arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`];
+}
