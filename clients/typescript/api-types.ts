@@ -11294,7 +11294,7 @@ export interface operations {
                      *               "prompt": "List agreed next steps with owners and dates."
                      *             }
                      *           ],
-                     *           "is_default": true,
+                     *           "is_default": false,
                      *           "created_at": "2026-11-01T10:00:00.000Z",
                      *           "updated_at": "2026-11-01T10:00:00.000Z"
                      *         }
@@ -11923,7 +11923,7 @@ export interface operations {
                      *           "prompt": "List agreed next steps with owners and dates."
                      *         }
                      *       ],
-                     *       "is_default": true,
+                     *       "is_default": false,
                      *       "created_at": "2026-11-01T10:00:00.000Z",
                      *       "updated_at": "2026-11-01T10:00:00.000Z"
                      *     }
@@ -12421,7 +12421,7 @@ export interface operations {
                      *           "prompt": "List agreed next steps with owners and dates."
                      *         }
                      *       ],
-                     *       "is_default": true,
+                     *       "is_default": false,
                      *       "created_at": "2026-11-01T10:00:00.000Z",
                      *       "updated_at": "2026-11-20T10:00:00.000Z"
                      *     }

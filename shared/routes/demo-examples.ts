@@ -51,7 +51,7 @@ export const salesTemplate = {
     { title: 'Objections', prompt: 'List the objections raised and how they were answered.' },
     { title: 'Next steps', prompt: 'List agreed next steps with owners and dates.' },
   ],
-  is_default: true,
+  is_default: false,
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-01T10:00:00.000Z',
 };

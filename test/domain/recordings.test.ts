@@ -66,6 +66,9 @@ async function newOrg() {
       { id: org.tagA, org_id: org.orgId, user_id: org.mo, name: 'Alpha', color: '#ff0000' },
       { id: org.tagB, org_id: org.orgId, user_id: org.mo, name: 'Bravo', color: '#00ff00' },
     ],
+    // The races below are between the writes each test makes: an upload landing would otherwise
+    // queue the recorder's automatic transcription, a third writer racing them on the deployment.
+    settings: [{ org_id: org.orgId, user_id: org.mo, settings: { auto_transcription: false } }],
   });
   const recording = (name: string, fields: Partial<Recording> = {}): Recording => ({
     id: `rec_${name}_${id}`,

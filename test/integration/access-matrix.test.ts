@@ -10,6 +10,7 @@ import { ACCESS_REFUSAL_CODES, credentialClasses, expectedAccess, type Credentia
 import { call, idp, idTokenFor, localDeployment, seed, unique, type ApiResponse, type SentEmail } from '../support/api';
 import { SAMPLE_WEBHOOK_URL, sampleEmailDomain, seedSampleData } from '../support/sample-data';
 import { deliveryIdFor } from '../../shared/storage/webhook-items';
+import { eventually } from '../support/eventually';
 import { inPool } from '../support/in-pool';
 
 /**
@@ -187,8 +188,21 @@ const OWN_RECORDINGS_FOR_MEMBERS = new Set<string>(['updateActionItem']);
  */
 const OWN_KEYS_ONLY = new Set<string>(['getApiKey', 'rotateApiKey', 'revokeApiKey']);
 
-/** Every item of both organizations' partitions and every email sent to this organization's domain: what any call could change. */
+/** Whether a stage the allowed calls queued (a summary, a translation) is still at work on an item: the consumers write it in the background. */
+const IN_FLIGHT = new Set(['queued', 'processing']);
+const inFlight = (item: Record<string, any>) =>
+  (Array.isArray(item.summaries) && item.summaries.some((summary: { status: string }) => IN_FLIGHT.has(summary.status))) || IN_FLIGHT.has(item.translation?.status);
+
+/**
+ * Every item of both organizations' partitions and every email sent to this organization's
+ * domain (what any call could change), once the summaries and translations the calls queued are
+ * written: a consumer finishing one between two reads is not a change a call made.
+ */
 async function snapshot() {
+  return eventually(readSnapshot, (read) => !read.org.some(inFlight));
+}
+
+async function readSnapshot() {
   // The authorizer records a key's first use in an hour (`last_used_at`) whatever the route then decides: not a change a call made.
   const partition = async (id: string) =>
     (await queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${id}` }, ConsistentRead: true })).map(

@@ -51,8 +51,9 @@ describe('path ids: a malformed one is 400 before any storage sees it, a well-fo
   it('covers every route with a path id', () => {
     // settings get/patch on both hosts, member patch/delete, recording get/put/delete/restore, media, transcript and transcribe on both hosts,
     // template get/patch/delete, invite revoke/resend, API key get/rotate/delete,
-    // webhook get/patch/delete/rotate-secret/test/deliveries/retry; summaries list/create on both hosts, get/delete, action item patch; and every {orgId}.
-    expect(new Set(cases.filter(([, name]) => name !== 'orgId').map(([label]) => label)).size).toBe(38);
+    // webhook get/patch/delete/rotate-secret/test/deliveries/retry; summaries list/create on both hosts, get/delete, action item patch;
+    // translate on both hosts; and every {orgId}.
+    expect(new Set(cases.filter(([, name]) => name !== 'orgId').map(([label]) => label)).size).toBe(40);
   });
 
   it.each(cases)('%s: {%s} of 1,030 characters is 400 VALIDATION_ERROR naming it', async (_, name, endpoint) => {

@@ -402,6 +402,18 @@ describe('summaries', () => {
   });
 });
 
+describe('translations', () => {
+  it('asks for a Spanish translation on both hosts: one translation, answered twice', async () => {
+    const { o, org, personal } = await world();
+    const recordingId = o.recId('typed');
+    const asked = ok(await org.POST('/api/v1/organization/{orgId}/recordings/{recordingId}/translations', { params: { path: { orgId: o.org, recordingId } }, body: { to_language: 'es' } }));
+    expect(asked).toMatchObject({ to_language: 'es', processing_status: expect.stringMatching(/^(queued|processing|completed)$/) });
+    // The same language again (the member's own recording): that translation, nothing queued.
+    const again = ok(await personal.POST('/api/v1/public/recordings/{recordingId}/translations', { params: { path: { recordingId } }, body: { to_language: 'es' } }));
+    expect(again.data.id).toBe(asked.id);
+  });
+});
+
 describe('coverage', () => {
   it('called every operation of the document through the typed client, and nothing else', () => {
     const documented = [...OPERATIONS.values()].sort();

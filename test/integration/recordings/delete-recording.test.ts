@@ -39,7 +39,7 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     // When its timer runs out: the retention (30 days) after it was trashed.
     expect(trash.recordings[0].purge_at).toBe((await timerOf(org, newId))?.purge_at);
     expect(Date.parse(trash.recordings[0].purge_at as string) - Date.parse(trash.recordings[0].deleted_at as string)).toBe(30 * 86_400_000);
-    expect(await itemsOfRecording(org, newId)).toEqual(expect.arrayContaining([`ORG#${org.org} REC#${newId}#SUMMARY`]));
+    expect(await itemsOfRecording(org, newId)).toEqual(expect.arrayContaining([`ORG#${org.org} REC#${newId}#SUMMARY#${newId}_summary`]));
 
     // Deleting it again, or restoring a live recording: 404.
     expect(await remove(org, newId)).toMatchObject({ status: 404, body: NOT_FOUND });
