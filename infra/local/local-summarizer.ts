@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import winkNLP, { type ItemSentence, type WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import type { DraftActionItem, SummarySection } from '../../shared/summarization/summary-engine';
 import { actionItemOf, clausesOf } from './local-action-items';
+import { apertiumModes, apertiumTranslate } from './apertium';
 
 /**
  * The local summary engine behind the Bedrock stand-in (bedrock-emulator.ts): deterministic and
@@ -175,36 +172,6 @@ function actionItemLine(item: DraftActionItem): string {
 /** Apertium modes for the conversation languages it can write from English (`apertium -l` lists the installed ones). */
 export const APERTIUM_MODES: Record<string, string> = { Spanish: 'eng-spa', Catalan: 'eng-cat', French: 'eng-fra', Italian: 'eng-ita', Portuguese: 'eng-por', Galician: 'eng-glg' };
 
-const run = (command: string, args: string[]) =>
-  new Promise<string>((resolve, reject) => {
-    execFile(command, args, { maxBuffer: 16 * 1024 * 1024, timeout: 60_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
-  });
-
-/**
- * Apertium's script reads stdin through /dev/stdin, which cannot be opened when stdin is the
- * socket Node gives a child: the text goes through a file instead.
- */
-async function apertium(mode: string, text: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'voice-org-apertium-'));
-  try {
-    const file = path.join(dir, 'in.txt');
-    await writeFile(file, text);
-    return await run('apertium', ['-u', mode, file]);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-let installedModes: Promise<Set<string>> | undefined;
-/** The Apertium modes installed here; none when Apertium itself is not. */
-export function apertiumModes(): Promise<Set<string>> {
-  installedModes ??= run('apertium', ['-l']).then(
-    (out) => new Set(out.split('\n').map((line) => line.trim()).filter(Boolean)),
-    () => new Set<string>(),
-  );
-  return installedModes;
-}
-
 /** The languages the local engine writes: English, and those Apertium has the pair for (npm start's banner). */
 export async function localSummaryLanguages(): Promise<string[]> {
   const modes = await apertiumModes();
@@ -224,7 +191,7 @@ export async function summarizeLocally(request: LocalSummaryRequest): Promise<Lo
   const mode = APERTIUM_MODES[request.language];
   // One call for every line: Apertium keeps lines apart (-u: unknown words unmarked).
   const lines = [...summary.sections.map((section) => section.markdown), ...summary.action_items.map((item) => item.text)].flatMap((text) => text.split('\n'));
-  const translated = (await apertium(mode, `${lines.join('\n')}\n`)).split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+  const translated = (await apertiumTranslate(mode, `${lines.join('\n')}\n`)).split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
   if (translated.length < lines.length) return summary;
   let next = 0;
   const take = (text: string) =>

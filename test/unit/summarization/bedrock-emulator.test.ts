@@ -1,7 +1,7 @@
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { startBedrockEmulator } from '../../../infra/local/bedrock-emulator';
 import type { Emulator } from '../../../infra/local/emulators';
-import { apertiumModes } from '../../../infra/local/local-summarizer';
+import { apertiumModes } from '../../../infra/local/apertium';
 import { createBedrockRuntimeClient, createBedrockSummaryEngine } from '../../../shared/summarization/bedrock-summaries';
 import { BUILT_IN_TEMPLATE } from '../../../shared/summarization/built-in-template';
 import type { SummaryRequest } from '../../../shared/summarization/summary-engine';
