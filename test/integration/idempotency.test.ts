@@ -16,6 +16,7 @@ import { createIdempotencyStore } from '../../shared/storage/idempotency-records
 import { call, expectFailure, idTokenFor, localDeployment, type ApiResponse } from '../support/api';
 import { buildOrg, seedOrg } from '../support/org-builder';
 import { sampleIds, seedSampleData } from '../support/sample-data';
+import { stagesSettled } from '../support/stages';
 
 /**
  * Idempotency-Key end to end (docs/idempotency.md): HTTP -> local API Gateway emulator ->
@@ -244,6 +245,8 @@ describe('every POST route of the manifest takes Idempotency-Key', () => {
     const path = route.path.replace(/\{(\w+)\}/g, (_all, param: string) => encodeURIComponent(param === 'orgId' ? ids.orgId : sample.path![param]!));
     const key = randomUUID();
     const send = () => call(runtime.apiUrl, 'POST', path, { token: bearer[sample.credential!], body: sample.body, headers: { 'Idempotency-Key': key } });
+    // Both transcribe samples act on one recording: the second waits for the first one's job.
+    await stagesSettled(localDeployment().db, ids.orgId);
     const first = await send();
     const second = await send();
     expect({ name, status: first.status }).toEqual({ name, status: sample.status });

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, DynamoDBBatchResponse, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '../../infra/local/lambda-events';
@@ -18,6 +18,7 @@ import { keys } from '../../shared/storage/keys';
 import { sentEmails } from '../support/api';
 import { EVENTUAL_MS, eventually } from '../support/eventually';
 import { tokenIn } from '../support/invite-mail';
+import { stagesSettled } from '../support/stages';
 import { repoRoot, startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../support/local-deployment';
 
 /**
@@ -102,23 +103,11 @@ it('the demo keys that the events name are the ones npm start printed', () => {
   expect(credentials).toMatchObject({ org_id: SAMPLE_IDS.orgId, personal_key_user_id: SAMPLE_IDS.memberId });
 });
 
-const IN_FLIGHT = new Set(['queued', 'processing']);
-/** Whether a stage an earlier sample queued (a transcription, a summary, a translation) is still at work on the demo's recordings. */
-async function stagesInFlight(): Promise<boolean> {
-  const { Items = [] } = await db.client.send(
-    new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :rec)', ExpressionAttributeValues: { ':pk': `ORG#${SAMPLE_IDS.orgId}`, ':rec': 'REC#' }, ConsistentRead: true }),
-  );
-  return Items.some(
-    (item) =>
-      IN_FLIGHT.has(item.transcription?.status) || IN_FLIGHT.has(item.translation?.status) || (Array.isArray(item.summaries) && item.summaries.some((summary: { status: string }) => IN_FLIGHT.has(summary.status))),
-  );
-}
-
 // In order: later events change what earlier ones read. Each runs once the stages earlier ones
 // queued are done, as a user running them one by one would find the demo.
 describe.each(events.map((e) => [`${EVENTS_DIR}/${e.file}`, e] as const))('%s', (_name, sample) => {
   it(`runs through ${sample.handler} on the demo`, async () => {
-    await eventually(stagesInFlight, (busy) => !busy, { alsoWaitingMs: EVENTUAL_MS });
+    await stagesSettled(db, SAMPLE_IDS.orgId);
     const result = await handlerOf(sample.handler)(await asTheUserRunsIt(sample.file), lambdaContext(path.basename(sample.handler)));
 
     if (sample.kind === 'authorizer') {
