@@ -114,11 +114,9 @@ function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, rec
   if (previous.deleted_at && !recording.deleted_at) events.push(event('recording.restored'));
   const changes = changedFields(previous, recording, ['title', 'description', 'tags']);
   if (changes.length) events.push(event('recording.updated', { changes }));
-  for (const derived of [...transcriptionEventsOf(previous, recording), ...translationEventsOf(previous, recording)]) {
+  // The processing stages' own events: each carries when it happened.
+  for (const derived of [...transcriptionEventsOf(previous, recording), ...translationEventsOf(previous, recording), ...summaryEventsOf(previous, recording)]) {
     events.push({ ...event(derived.type, derived.data), occurredAt: derived.occurredAt });
-  }
-  for (const summary of summaryEventsOf(previous, recording)) {
-    events.push({ ...event(summary.type, summary.data), occurredAt: summary.occurredAt });
   }
   return events;
 }
