@@ -75,6 +75,15 @@ export function relatedItemCount(orgId: string, recordingId: string, parts: Reco
   return partItems(orgId, recordingId, parts).length;
 }
 
+/**
+ * The put of a processing stage's transition (transcription, summary, translation): the
+ * recording as planned, only while it is still in `stillIn` and unchanged since `before` was
+ * read (its `updated_at`), so a concurrent whole-item write conflicts instead of being undone.
+ */
+export function recordingPutAsRead(db: TableContext, before: Recording, after: Recording, stillIn: RecordingBin): TransactItem {
+  return { Put: { TableName: db.tableName, Item: recordingItem(after), ...conditionOf({ kind: 'stored', stillIn, unchangedSince: before.updated_at }) } };
+}
+
 function conditionOf(relies: RecordingCondition): { ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> } {
   if (relies.kind === 'new') return { ConditionExpression: 'attribute_not_exists(PK)' };
   const conditions = ['attribute_exists(PK)'];

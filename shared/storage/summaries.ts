@@ -5,10 +5,11 @@ import { membershipFromItem } from './membership-items';
 import { listPreferences } from './member-settings';
 import type { PreferenceRecord } from './member-settings-items';
 import { queryAll } from './query-all';
-import { recordingItem, type Recording } from './recording-items';
+import type { Recording } from './recording-items';
 import type { TranscriptSegment } from './recording-part-items';
 import { partsFromItems } from './recordings';
 import { summaryItem, summaryPart, summaryRecordFromItem, type SummaryRecord } from './summary-items';
+import { recordingPutAsRead } from './recording-writes';
 import { commitParts, type TransactionPart } from './transactions';
 
 /**
@@ -34,17 +35,7 @@ export type SummaryPart = 'recording' | 'summary';
 export async function commitSummaryTransition(db: TableContext, transition: SummaryTransition): Promise<void> {
   const { before, after } = transition;
   const parts: TransactionPart<SummaryPart>[] = [
-    {
-      name: 'recording',
-      write: {
-        Put: {
-          TableName: db.tableName,
-          Item: recordingItem(after),
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at) AND updated_at = :read',
-          ExpressionAttributeValues: { ':read': before.updated_at },
-        },
-      },
-    },
+    { name: 'recording', write: recordingPutAsRead(db, before, after, 'LIVE') },
   ];
   if (transition.put) {
     const { summary, expect } = transition.put;

@@ -4,8 +4,9 @@ import { itemFields } from './item-fields';
 import { keys } from './keys';
 import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
 import { batchWriteAll, queryAll } from './query-all';
-import { recordingItem, type Recording } from './recording-items';
+import type { Recording } from './recording-items';
 import { chunkSegments, transcriptChunkPart, type TranscriptHeader, type TranscriptSegment } from './recording-part-items';
+import { recordingPutAsRead } from './recording-writes';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 import { transcriptionUsageParts } from './transcription-usage';
 
@@ -56,17 +57,7 @@ export async function commitTranscriptionTransition(db: TableContext, transition
   const put = (Item: Record<string, unknown>): TransactItem => ({ Put: { TableName: db.tableName, Item } });
   const inTrash = before.deleted_at !== undefined;
   const parts: TransactionPart<TranscriptionPart>[] = [
-    {
-      name: 'recording',
-      write: {
-        Put: {
-          TableName: db.tableName,
-          Item: recordingItem(after),
-          ConditionExpression: `attribute_exists(PK) AND ${inTrash ? 'attribute_exists' : 'attribute_not_exists'}(deleted_at) AND updated_at = :read`,
-          ExpressionAttributeValues: { ':read': before.updated_at },
-        },
-      },
-    },
+    { name: 'recording', write: recordingPutAsRead(db, before, after, inTrash ? 'TRASH' : 'LIVE') },
   ];
   const { org_id: orgId, id } = after;
   const watch = transition.watch;

@@ -2,8 +2,9 @@ import type { TableContext } from './dynamo';
 import { itemFields, nestedItemFields } from './item-fields';
 import { keys } from './keys';
 import { batchWriteAll, queryAll } from './query-all';
-import { recordingItem, type Recording } from './recording-items';
+import type { Recording } from './recording-items';
 import { chunkSegments, transcriptChunkFromItem, type TranscriptSegment } from './recording-part-items';
+import { recordingPutAsRead } from './recording-writes';
 import { commitParts, type TransactionPart } from './transactions';
 
 /**
@@ -73,17 +74,7 @@ export async function commitTranslationTransition(db: TableContext, transition: 
   const { before, after } = transition;
   const inTrash = before.deleted_at !== undefined;
   const parts: TransactionPart<TranslationPart>[] = [
-    {
-      name: 'recording',
-      write: {
-        Put: {
-          TableName: db.tableName,
-          Item: recordingItem(after),
-          ConditionExpression: `attribute_exists(PK) AND ${inTrash ? 'attribute_exists' : 'attribute_not_exists'}(deleted_at) AND updated_at = :read`,
-          ExpressionAttributeValues: { ':read': before.updated_at },
-        },
-      },
-    },
+    { name: 'recording', write: recordingPutAsRead(db, before, after, inTrash ? 'TRASH' : 'LIVE') },
   ];
   const { header } = transition;
   if (header) parts.push({ name: 'header', write: { Put: { TableName: db.tableName, Item: { ...keys.recordingTranslation(after.org_id, after.id, header.language), ...header } } } });
