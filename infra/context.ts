@@ -43,6 +43,7 @@ export const CONTEXT_KEYS = [
   'detachRoutesKeepingDeployment',
   'tracing',
   'adotLayerArn',
+  'bedrockModelMap',
 ] as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -123,6 +124,7 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
   }
 
   const tracing = tracingFromContext(text);
+  const bedrockModelMap = bedrockModelMapFromContext(node.tryGetContext('bedrockModelMap'));
 
   return {
     stackName: `VoiceOrgApi-${stage}`,
@@ -146,8 +148,27 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
       customDomain: customDomainFromContext(text),
       detachRoutesKeepingDeployment: keptDeployment,
       tracing,
+      bedrockModelMap,
     },
   };
+}
+
+/**
+ * The summary models (docs/deploy.md, "Summaries in every Region"): BEDROCK_MODEL_MAP's text with
+ * -c, or an object in cdk.json. Checked as the functions' config checks it at cold start (the
+ * fallback model's entry included), so a deployed map never fails their start.
+ */
+function bedrockModelMapFromContext(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const isMap = (v: unknown): v is Record<string, string> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((id) => typeof id === 'string');
+  if (typeof value !== 'string' && !isMap(value)) throw new Error(`Context bedrockModelMap must be selected_model=model-id,… or an object of model ids by selected_model, not ${JSON.stringify(value)}.`);
+  const map = typeof value === 'string' ? value.trim() : Object.entries(value).map(([selected, modelId]) => `${selected}=${modelId}`).join(',');
+  try {
+    parseConfig({ TABLE_NAME: 'context', BEDROCK_MODEL_MAP: map });
+  } catch (error) {
+    throw new Error(`Context bedrockModelMap must be selected_model=model-id,… with an entry for the fallback model, not ${JSON.stringify(value)}: ${(error as Error).message}`);
+  }
+  return map;
 }
 
 /** The tracing context keys: a mode (default `lambda`), and the ADOT layer's ARN, which `opentelemetry` needs and no other mode takes. */

@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Token, type StackProps } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
@@ -19,7 +19,9 @@ import { addMonitoring, type AlarmThresholds } from './constructs/observability'
 import { addRouteArea } from './constructs/route-area';
 import type { RouteStack } from './constructs/route-stack';
 import { addRecordingsStorage } from './constructs/storage';
+import { summaryModels } from './constructs/summary-models';
 import { keepServingDeployedRoutes, SINGLE_STACK_ROUTE_FUNCTIONS } from './constructs/upgrade';
+import { assertPipelineServicesIn } from './aws-regions';
 import { listFunctions } from './function-list';
 import { listRouteAreas, placePaths } from './route-areas';
 
@@ -39,8 +41,12 @@ export interface VoiceOrgStackProps extends StackProps {
    * once, and per UTC day (default: the config's, 25 per second, 50 at once, no daily quota).
    */
   tenantLimits?: { rate?: number; burst?: number; dailyQuota?: number };
-  /** The Bedrock model ids and inference profiles summaries may invoke (default: DEFAULT_SUMMARY_MODEL_IDS, infra/constructs/functions.ts). */
-  summaryModelIds?: string[];
+  /**
+   * The Bedrock models that write summaries, as BEDROCK_MODEL_MAP (`selected_model=model-id,…`,
+   * docs/summaries.md): the summary consumer's map and its only grant. Default: each default model's
+   * inference profile in the stack's Region (infra/bedrock-profiles.ts).
+   */
+  bedrockModelMap?: string;
   /** Days a recording stays in the trash before it is deleted for good (default: the config's, 30). */
   trashRetentionDays?: number;
   /** Days an audit log entry is kept (default: the config's, 365). */
@@ -101,6 +107,8 @@ export class VoiceOrgStack extends Stack {
     super(scope, id, props);
     const logRetention = props.logRetention ?? STACK_DEFAULTS.logRetention;
     const detaching = props.detachRoutesKeepingDeployment !== undefined;
+    // The CLI always resolves a Region; a stack that knows it refuses one the pipeline's services are not offered in.
+    if (!Token.isUnresolved(this.region)) assertPipelineServicesIn(this.region);
 
     const data = addDataStore(this);
     const recordings = addRecordingsStorage(this);
@@ -117,7 +125,7 @@ export class VoiceOrgStack extends Stack {
       retention: { trashRetentionDays: props.trashRetentionDays, auditRetentionDays: props.auditRetentionDays },
       tenantLimits: props.tenantLimits,
       tracing: props.tracing ?? STACK_DEFAULTS.tracing,
-      summaryModelIds: props.summaryModelIds,
+      summaryModels: summaryModels(this, props.bedrockModelMap),
     };
     const areas = listRouteAreas();
     const placement = placePaths(areas);

@@ -4,11 +4,10 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { DEFAULT_BEDROCK_MODEL_MAP, type ConfigVariable, type TracingMode } from '../../shared/config';
-import type { BedrockAction, FunctionPermissions, TranscribeAction, TranslateAction } from '../../shared/function-permissions';
-import { bedrockInvokeResources } from '../../shared/summarization/model-map';
+import type { ConfigVariable, TracingMode } from '../../shared/config';
+import type { FunctionPermissions, TranscribeAction, TranslateAction } from '../../shared/function-permissions';
 import type { FunctionDefinition } from '../function-list';
-import { acknowledge } from './acknowledge';
+import { acknowledge, findingTextOf } from './acknowledge';
 import { referenceFileHooks } from './reference-files';
 import { rootValue } from './route-stack';
 import type { DataStore } from './data';
@@ -16,6 +15,7 @@ import type { EventBusAccess } from './events';
 import type { Identity } from './identity';
 import type { MailSender } from './mail';
 import type { RecordingsStorage } from './storage';
+import type { SummaryModels } from './summary-models';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -64,11 +64,8 @@ const DEFAULT_FUNCTION_TIMEOUT = Duration.seconds(10);
 type FunctionEnvironment = Partial<Record<ConfigVariable, string>> & { NODE_OPTIONS: string; AWS_LAMBDA_EXEC_WRAPPER?: string };
 
 export interface FunctionsProps {
-  /**
-   * The Amazon Bedrock model ids and inference profiles summaries may invoke (the values of
-   * BEDROCK_MODEL_MAP, docs/summaries.md): the only ones a function with Bedrock permissions may call.
-   */
-  summaryModelIds?: readonly string[];
+  /** The Bedrock models summaries are written with: the only ones a function with Bedrock permissions may call, and its BEDROCK_MODEL_MAP. */
+  summaryModels: SummaryModels;
   data: DataStore;
   recordings: RecordingsStorage;
   mail: MailSender;
@@ -127,6 +124,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     ...(permissions.events?.length ? eventBus.environment : {}),
     ...(permissions.idempotency?.length ? { IDEMPOTENCY_TABLE_NAME: data.idempotencyTable.tableName } : {}),
     ...(permissions.rateLimit?.length ? { RATE_LIMIT_TABLE_NAME: data.rateLimitTable.tableName, ...limitSettings } : {}),
+    ...(permissions.bedrock?.length ? props.summaryModels.environment : {}),
   });
   const grant = (role: iam.IRole, permissions: FunctionPermissions) => {
     if (permissions.table?.length) data.grantTable(role, permissions.table);
@@ -138,7 +136,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.mail?.length) mail.grantSend(role, permissions.mail);
     if (permissions.events?.length) eventBus.grantPublish(role, permissions.events);
     if (permissions.transcribe?.length) grantTranscribeJobs(stack, role, permissions.transcribe);
-    if (permissions.bedrock?.length) grantBedrockModels(stack, role, permissions.bedrock, props.summaryModelIds ?? DEFAULT_SUMMARY_MODEL_IDS);
+    if (permissions.bedrock?.length) props.summaryModels.grantInvoke(role, permissions.bedrock);
     if (permissions.translate?.length) grantTranslate(role, permissions.translate);
   };
   const build = ({ handler, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
@@ -162,43 +160,17 @@ function inStack(stack: Stack, environment: FunctionEnvironment): FunctionEnviro
 }
 
 /**
- * The summary models when the stack names none: every model of config's default
- * BEDROCK_MODEL_MAP (docs/summaries.md, "Model map"), which the functions use when
- * BEDROCK_MODEL_MAP is not set. A stack given its own map names its models with summaryModelIds.
- */
-export const DEFAULT_SUMMARY_MODEL_IDS: readonly string[] = [...new Set(DEFAULT_BEDROCK_MODEL_MAP.split(',').map((entry) => entry.split('=')[1]!))];
-
-/**
- * Grants Amazon Bedrock invoke actions on the configured summary models only
- * (bedrockInvokeResources: a foundation model's ARN; for an inference profile, the profile's
- * ARN in this account and its model's ARN in every region the profile may route to, which
- * Bedrock checks both).
- */
-function grantBedrockModels(stack: Stack, role: iam.IRole, actions: readonly BedrockAction[], modelIds: readonly string[]): void {
-  if (!modelIds.length) throw new Error('A function with Bedrock permissions needs the summary model ids (summaryModelIds).');
-  const resources = modelIds.flatMap((modelId) => bedrockInvokeResources(modelId, { partition: stack.partition, region: stack.region, account: stack.account }));
-  role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `bedrock:${action}`), resources }));
-  for (const resource of resources.filter((arn) => arn.includes(':bedrock:*::foundation-model/'))) {
-    acknowledge(
-      role,
-      `AwsSolutions-IAM5[Resource::${resource.replace(/^arn:[^:]+:/, 'arn:<AWS::Partition>:')}]`,
-      `An inference profile routes a request to its model in any of the profile's regions: that model's ARN is granted in every region, for the configured models only.`,
-    );
-  }
-}
-
-/**
  * Grants Amazon Transcribe job actions on this service's jobs only (names `voice-org.…`,
  * shared/domain/transcription/transcription-plan.ts). Transcribe reads the media and writes the
  * output with the caller's own S3 permissions, which the manifest grants beside these.
  */
 function grantTranscribeJobs(stack: Stack, role: iam.IRole, actions: readonly TranscribeAction[]): void {
-  role.addToPrincipalPolicy(
-    new iam.PolicyStatement({ actions: actions.map((action) => `transcribe:${action}`), resources: [stack.formatArn({ service: 'transcribe', resource: 'transcription-job', resourceName: 'voice-org.*' })] }),
-  );
+  const jobsArn = stack.formatArn({ service: 'transcribe', resource: 'transcription-job', resourceName: 'voice-org.*' });
+  role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `transcribe:${action}`), resources: [jobsArn] }));
+  // Named as the grant renders it: <AWS::Region> in an environment-agnostic stack, the Region itself once the CLI resolves one.
   acknowledge(
     role,
-    'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/voice-org.*]',
+    `AwsSolutions-IAM5[Resource::${findingTextOf(role, jobsArn)}]`,
     'Transcribe job names are made per recording and attempt (voice-org.<org>.<recording>.<attempt>), so the job actions of the manifest are granted on the names this service makes, nothing else.',
   );
 }

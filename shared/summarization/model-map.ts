@@ -16,20 +16,3 @@ export function bedrockModelIdFor(selectedModel: string, map: Record<string, str
  * so the adapter also accepts English from it.
  */
 export const LOCAL_SUMMARY_MODEL = 'local-extractive';
-
-/** Prefixes of Bedrock's cross-Region inference profiles (`us.amazon.nova-lite-v1:0`). */
-const PROFILE_PREFIX = /^(us|us-gov|eu|apac|ca|jp|au|global)\.(.+)$/;
-
-/**
- * The resources `bedrock:InvokeModel` (which Converse needs) must allow for a model id, for the
- * stack's least-privilege grant: a foundation model's ARN; for an inference profile, the
- * profile's ARN and the foundation model's in every Region it routes to (hence `*` as Region).
- * An ARN in the map is taken as it is; the local engine needs nothing.
- */
-export function bedrockInvokeResources(modelId: string, stack: { partition: string; region: string; account: string }): string[] {
-  if (modelId === LOCAL_SUMMARY_MODEL) return [];
-  if (modelId.startsWith('arn:')) return [modelId];
-  const profile = PROFILE_PREFIX.exec(modelId);
-  if (!profile) return [`arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${modelId}`];
-  return [`arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/${modelId}`, `arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`];
-}

@@ -1,5 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { VoiceOrgStack } from '../../infra/stack';
+import { EACH_ENVIRONMENT, propsIn } from './environments';
 import { templatesOf, type Json } from './template';
 
 /**
@@ -8,7 +9,8 @@ import { templatesOf, type Json } from './template';
  * have: a changed id (or a move to another stack) makes CloudFormation create a new, empty
  * table (or bucket, key, user pool) and orphan the retained one. They all stay in the root
  * stack; the route stacks hold nothing stateful. Functions keep their logical ids in the stack
- * that builds them (`sam local invoke` takes them).
+ * that builds them (`sam local invoke` takes them). The same in every environment the CLI may
+ * synthesize in (test/infra/environments.ts): a Region, resolved or not, changes no logical id.
  */
 const PINNED_IN_ROOT = [
   ['AWS::DynamoDB::Table', 'TableCD117FA1'],
@@ -31,13 +33,13 @@ const PINNED_IN_ROOT = [
   ['AWS::Lambda::Function', 'RecordingsCompleteUploadFunction27630053'],
 ] as const;
 
-describe('logical ids of VoiceOrgStack', () => {
+describe.each(EACH_ENVIRONMENT)('logical ids of VoiceOrgStack (%s)', (_name, environment) => {
   let root: Json;
   let nested: ReturnType<typeof templatesOf>['nested'];
 
   beforeAll(() => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    ({ root, nested } = templatesOf(new VoiceOrgStack(app, 'LogicalIdStack', { stage: 'test' })));
+    ({ root, nested } = templatesOf(new VoiceOrgStack(app, 'LogicalIdStack', { stage: 'test', ...propsIn(environment) })));
   });
 
   it.each(PINNED_IN_ROOT)('%s keeps the logical id %s in the root stack', (type, logicalId) => {

@@ -5,12 +5,14 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { VoiceOrgStack, type VoiceOrgStackProps } from '../../infra/stack';
+import { EACH_ENVIRONMENT, propsIn } from './environments';
 
 /**
  * cdk-nag's AwsSolutions checks on the synthesized stack, as infra/app.ts runs them on every
- * `cdk synth`: no finding may be left that is neither fixed nor acknowledged, every
- * acknowledgement (in infra/stack.ts) gives a reason, and none is stale (each one still
- * covers a finding the checks would otherwise report).
+ * `cdk synth`, in every environment the CLI may hand the app (test/infra/environments.ts), where
+ * an acknowledgement must name a resource as its grant renders it: no finding may be left that is
+ * neither fixed nor acknowledged, every acknowledgement (in infra/constructs/) gives a reason,
+ * and none is stale (each one still covers a finding the checks would otherwise report).
  */
 
 type Json = any; // the validation report is untyped JSON
@@ -63,10 +65,17 @@ function synthWithChecks(props: Partial<VoiceOrgStackProps>) {
   return { stack, report, error };
 }
 
-describe.each([
-  ['Cognito user pool', {}],
-  ['external ID token issuer', { idTokenIssuer: { issuer: 'https://issuer.example.com', audience: 'client-1', jwksUrl: 'https://issuer.example.com/jwks' } }],
-] as [string, Partial<VoiceOrgStackProps>][])('cdk-nag AwsSolutions checks (%s)', (_name, props) => {
+const EXTERNAL_ISSUER: Partial<VoiceOrgStackProps> = { idTokenIssuer: { issuer: 'https://issuer.example.com', audience: 'client-1', jwksUrl: 'https://issuer.example.com/jwks' } };
+
+/** Every environment with the Cognito user pool, and the external issuer in two (its acknowledgements differ, not by Region). */
+const CASES: [string, Partial<VoiceOrgStackProps>][] = [
+  ...EACH_ENVIRONMENT.map(([name, environment]) => [`Cognito user pool, ${name}`, propsIn(environment)] as [string, Partial<VoiceOrgStackProps>]),
+  ...EACH_ENVIRONMENT.filter(([name]) => ['environment-agnostic', 'eu-west-1'].includes(name)).map(
+    ([name, environment]) => [`external ID token issuer, ${name}`, propsIn(environment, EXTERNAL_ISSUER)] as [string, Partial<VoiceOrgStackProps>],
+  ),
+];
+
+describe.each(CASES)('cdk-nag AwsSolutions checks (%s)', (_name, props) => {
   let result: ReturnType<typeof synthWithChecks>;
   let acknowledgements: Acknowledgement[];
   let findings: Finding[];

@@ -11,6 +11,7 @@ import { VoiceOrgStack, type VoiceOrgStackProps } from '../../infra/stack';
 import { listEndpoints, ROUTES, type RouteName } from '../../shared/routes/manifest';
 import type { Endpoint } from '../../shared/routes/route-definition';
 import SINGLE_STACK from './fixtures/single-stack.json';
+import { EACH_ENVIRONMENT, propsIn } from './environments';
 import { functionLogicalId, functionStatements, templatesOf, wholeStack, type Json } from './template';
 
 /**
@@ -38,12 +39,12 @@ const deploymentIdOf = (root: Json): string => {
 const functionIdsOf = (template: Json): string[] => resourcesOfType(template, 'AWS::Lambda::Function').map(([id]) => id).filter((id) => !id.startsWith('BucketNotificationsHandler'));
 const routeStackOf = (stack: VoiceOrgStack, area: string): RouteStack => stack.routeStacks.find((s) => s.area === area)!;
 
-describe('route stacks', () => {
+describe.each(EACH_ENVIRONMENT)('route stacks (%s)', (_name, environment) => {
   let stack: VoiceOrgStack;
   let templates: ReturnType<typeof templatesOf>;
 
   beforeAll(() => {
-    stack = build();
+    stack = build(propsIn(environment));
     templates = templatesOf(stack);
   });
 
@@ -103,9 +104,9 @@ describe('route stacks', () => {
   });
 });
 
-describe("the RestApi deployment's logical id", () => {
+describe.each(EACH_ENVIRONMENT.filter(([name]) => ['environment-agnostic', 'eu-west-1'].includes(name)))("the RestApi deployment's logical id (%s)", (_name, environment) => {
   const deploymentId = (change?: (stack: VoiceOrgStack) => void): string => {
-    const stack = build();
+    const stack = build(propsIn(environment));
     change?.(stack);
     return deploymentIdOf(Template.fromStack(stack).toJSON());
   };
@@ -218,6 +219,7 @@ const isAddedSince = (logicalId: string) => ADDED_SINCE_SINGLE_STACK.idPrefixes.
 const isGroupAlarm = (logicalId: string) => /^(LambdaThrottles|LambdaErrors|RouteLatencyP99)Alarm/.test(logicalId);
 const isAddedRoute = (logicalId: string) => /Transcri|Translat|Usage|Summar|ActionItem/.test(logicalId) || isGroupAlarm(logicalId);
 
+// The single stack was captured environment-agnostic: its ARNs hold <AWS::Region>, so the comparison is made in that environment.
 describe('nothing else changes: the stack as one template, compared with the single stack of 8e71636', () => {
   let whole: Template;
   let resources: Record<string, Json>;

@@ -25,9 +25,12 @@ import {
   rateLimitTableLogicalId,
   synth,
   tableLogicalId,
+  summaryModelIdsOf,
+  textOfValue,
   wholeStack,
   type Json,
 } from './template';
+import { DEFAULT_MAP_REGIONS_DOCUMENTED, EACH_ENVIRONMENT, defaultProfilesIn, propsIn } from './environments';
 
 /**
  * The synthesized CloudFormation template of VoiceOrgStack, checked against the route
@@ -102,13 +105,13 @@ function authorizerFunctionId(template: Template): string {
 
 const entries = Object.entries(ROUTES) as [RouteName, RouteDefinition][];
 
-describe('VoiceOrgStack template (default: Cognito user pool)', () => {
+describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user pool; %s)', (_name, environment) => {
   let template: Template;
   let resources: Resources;
   let tableId: string;
 
   beforeAll(() => {
-    template = synth();
+    template = synth(propsIn(environment));
     resources = template.toJSON().Resources;
     tableId = tableLogicalId(template);
   });
@@ -639,15 +642,41 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       expect(senders).toEqual([EVENT_CONSUMERS.invitationMail.handler]);
     });
 
-    it('lets only the summary consumer invoke Bedrock, on the configured models only (inference profile and its model)', () => {
+    /** The Regions whose summary models a test reads: the stack's own, or each one the mapping of an environment-agnostic stack covers. */
+    const modelRegions = (): string[] => (environment.env?.region ? [environment.env.region] : Object.keys(template.toJSON().Mappings.SummaryModels));
+
+    it("lets only the summary consumer invoke Bedrock, on its map's models only: each profile in the stack's Region, its model in every Region through that profile", () => {
       const invokers = listFunctions().filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:'))));
       expect(invokers.map((f) => f.handler)).toEqual([EVENT_CONSUMERS.summaryRun.handler]);
-      const statements = functionStatements(template, functionLogicalId(template, EVENT_CONSUMERS.summaryRun.handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:')));
-      expect(statements.flatMap(actionsOf)).toEqual(['bedrock:InvokeModel']);
-      const resources = JSON.stringify(statements.map((st: Json) => st.Resource));
-      expect(resources).toContain(':inference-profile/us.amazon.nova-lite-v1:0');
-      expect(resources).toContain(':bedrock:*::foundation-model/amazon.nova-lite-v1:0');
-      expect(resources).not.toMatch(/foundation-model\/\*|inference-profile\/\*/);
+      const consumerId = functionLogicalId(template, EVENT_CONSUMERS.summaryRun.handler);
+      const [direct, everyRegion, ...others] = functionStatements(template, consumerId).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:')));
+      expect(others).toEqual([]);
+      expect([direct, everyRegion].flatMap(actionsOf)).toEqual(['bedrock:InvokeModel', 'bedrock:InvokeModel']);
+      // The Region and account as the template holds them: pseudo parameters, or those the CLI resolved.
+      const [region, account] = [environment.env?.region ?? '<AWS::Region>', environment.env?.account ?? '<AWS::AccountId>'];
+      for (const modelRegion of modelRegions()) {
+        const text = (value: Json) => textOfValue(value, { template: template.toJSON(), region: modelRegion });
+        const modelIds = [...new Set(summaryModelIdsOf(template, consumerId, modelRegion))];
+        const profiles = modelIds.filter((id) => /^[a-z-]+\.[a-z]+\./.test(id));
+        const profileArns = profiles.map((id) => `arn:<AWS::Partition>:bedrock:${region}:${account}:inference-profile/${id}`);
+        const modelArns = modelIds.filter((id) => !profiles.includes(id)).map((id) => `arn:<AWS::Partition>:bedrock:${region}::foundation-model/${id}`);
+        const routedTo = [...new Set(profiles.map((id) => id.replace(/^[a-z-]+\./, '')))].map((model) => `arn:<AWS::Partition>:bedrock:*::foundation-model/${model}`);
+        expect({ modelRegion, direct: [direct.Resource].flat().map(text).sort() }).toEqual({ modelRegion, direct: [...profileArns, ...modelArns].sort() });
+        expect({ modelRegion, everyRegion: [everyRegion.Resource].flat().map(text).sort() }).toEqual({ modelRegion, everyRegion: routedTo.sort() });
+        expect({ modelRegion, through: everyRegion.Condition.StringLike['bedrock:InferenceProfileArn'].map(text).sort() }).toEqual({ modelRegion, through: profileArns.sort() });
+      }
+    });
+
+    it("writes summaries with the models of the stack's Region: its geography's profiles, else global ones (or the map given)", () => {
+      const consumerId = functionLogicalId(template, EVENT_CONSUMERS.summaryRun.handler);
+      for (const modelRegion of modelRegions()) {
+        const fits = environment.summaryModels ?? defaultProfilesIn(modelRegion);
+        const modelIds = summaryModelIdsOf(template, consumerId, modelRegion);
+        expect(modelIds).toHaveLength(4);
+        for (const modelId of modelIds) expect({ modelRegion, modelId, fits: fits.test(modelId) }).toEqual({ modelRegion, modelId, fits: true });
+      }
+      // An environment-agnostic stack deploys only where the default map has every model: CloudFormation finds no mapping entry elsewhere.
+      if (!environment.env) expect(modelRegions()).toEqual(DEFAULT_MAP_REGIONS_DOCUMENTED);
     });
 
     it('keeps the profile key with rotation on, retained on stack deletion', () => {
@@ -674,13 +703,12 @@ describe('VoiceOrgStack template (default: Cognito user pool)', () => {
       const poolId = onlyLogicalId(template, 'AWS::Cognito::UserPool');
       const clientId = onlyLogicalId(template, 'AWS::Cognito::UserPoolClient');
       expect(resources[clientId].Properties.UserPoolId).toEqual({ Ref: poolId });
-      const issuer = { 'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }]] };
       const env = resources[authorizerFunctionId(template)].Properties.Environment.Variables;
-      expect(env.ID_TOKEN_ISSUER).toEqual(issuer);
+      // The Region as the template holds it: the pseudo parameter, or the Region the CLI resolved.
+      const region = environment.env?.region ?? '<AWS::Region>';
+      expect(textOfValue(env.ID_TOKEN_ISSUER)).toBe(`https://cognito-idp.${region}.amazonaws.com/<${poolId}>`);
       expect(env.ID_TOKEN_AUDIENCE).toEqual({ Ref: clientId });
-      expect(env.ID_TOKEN_JWKS_URL).toEqual({
-        'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }, '/.well-known/jwks.json']],
-      });
+      expect(textOfValue(env.ID_TOKEN_JWKS_URL)).toBe(`https://cognito-idp.${region}.amazonaws.com/<${poolId}>/.well-known/jwks.json`);
     });
 
     it('gives ID token settings to the authorizer only', () => {

@@ -142,3 +142,28 @@ export const isRateLimitTableStatement = (statement: Json): boolean =>
 /** A DynamoDB statement on the table (and its indexes), not one of the stream event source's nor one on the idempotency or counter table. */
 export const isTableStatement = (statement: Json): boolean =>
   isDynamoStatement(statement) && !actionsOf(statement).every((a) => STREAM_READ_ACTIONS.includes(a)) && !isIdempotencyTableStatement(statement) && !isRateLimitTableStatement(statement);
+
+/**
+ * A template value as text, as cdk-nag writes it in a finding: Fn::Join flattened, a Ref as <Name>,
+ * an Fn::GetAtt as <Id.Attribute>, an Fn::FindInMap as its entry for `region` (given the template)
+ * or as <Map.Key>.
+ */
+export function textOfValue(node: Json, inRegion?: { template: Json; region: string }): string {
+  const text = (n: Json): string => textOfValue(n, inRegion);
+  if (typeof node === 'string') return node;
+  if (node['Fn::Join']) return (node['Fn::Join'][1] as Json[]).map(text).join(node['Fn::Join'][0]);
+  if (node['Fn::GetAtt']) return `<${node['Fn::GetAtt'][0]}.${node['Fn::GetAtt'][1]}>`;
+  if (node.Ref) return `<${node.Ref}>`;
+  if (node['Fn::FindInMap']) {
+    const [map, , key] = node['Fn::FindInMap'] as [string, Json, string];
+    return inRegion ? inRegion.template.Mappings[map][inRegion.region][key] : `<${map}.${key}>`;
+  }
+  return JSON.stringify(node);
+}
+
+/** The model ids of BEDROCK_MODEL_MAP of a function (by logical id), in order: each is the mapping's for `region` in an environment-agnostic stack. */
+export function summaryModelIdsOf(template: Template, functionId: string, region?: string): string[] {
+  const json = template.toJSON();
+  const map = textOfValue(json.Resources[functionId].Properties.Environment.Variables.BEDROCK_MODEL_MAP, region ? { template: json, region } : undefined);
+  return map.split(',').map((entry) => entry.split('=')[1]!);
+}

@@ -1,5 +1,5 @@
 import { matchAssignee } from '../../../shared/summarization/assignees';
-import { bedrockInvokeResources, bedrockModelIdFor } from '../../../shared/summarization/model-map';
+import { bedrockModelIdFor } from '../../../shared/summarization/model-map';
 import { parseSummaryOutput, summaryMarkdownOf } from '../../../shared/summarization/summary-output';
 
 const members = [
@@ -32,19 +32,6 @@ describe('bedrockModelIdFor', () => {
     expect(bedrockModelIdFor('gemini-2.5-pro', map, 'gpt-4o-mini')).toBe('us.amazon.nova-lite-v1:0');
     expect(bedrockModelIdFor('constructor', map, 'gpt-4o-mini')).toBe('us.amazon.nova-lite-v1:0');
     expect(() => bedrockModelIdFor('x', map, 'y')).toThrow(/fallback y/);
-  });
-});
-
-describe('bedrockInvokeResources', () => {
-  const stack = { partition: 'aws', region: 'us-east-1', account: '123456789012' };
-  it('names the foundation model, or the inference profile and its foundation model in every Region, or nothing for the local engine', () => {
-    expect(bedrockInvokeResources('amazon.nova-lite-v1:0', stack)).toEqual(['arn:aws:bedrock:us-east-1::foundation-model/amazon.nova-lite-v1:0']);
-    expect(bedrockInvokeResources('us.anthropic.claude-sonnet-4-5-20250929-v1:0', stack)).toEqual([
-      'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-20250929-v1:0',
-      'arn:aws:bedrock:*::foundation-model/anthropic.claude-sonnet-4-5-20250929-v1:0',
-    ]);
-    expect(bedrockInvokeResources('arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc', stack)).toEqual(['arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc']);
-    expect(bedrockInvokeResources('local-extractive', stack)).toEqual([]);
   });
 });
 
