@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { RATE_LIMIT_BOUNDS, type OrganizationLimits } from './core/rate-limits';
+import { UPLOAD_MAX_BYTES_CEILING } from './core/limits';
 
 /**
  * The runtime configuration of every function, parsed once at cold start.
@@ -57,7 +58,7 @@ const ConfigSchema = v.object({
   /** How long a pre-signed playback (GET) URL works: at most 15 minutes. */
   MEDIA_URL_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(60), v.maxValue(900)), '900'),
   /** The largest recording an upload URL is issued for. */
-  UPLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(5 * 1024 ** 3, 'must be at most 5 GiB, the largest single S3 PUT')), String(1024 ** 3)),
+  UPLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(UPLOAD_MAX_BYTES_CEILING, 'must be at most 5 GiB, the largest single S3 PUT')), String(1024 ** 3)),
   /** Invitation emails: sender, the web app that accepts invites, the SES emulator locally. */
   SES_FROM_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@voice-org.example'),
   SES_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),

@@ -19,3 +19,9 @@ export const AUDIT_READ_BUDGET = 1000;
  * of one (docs/translations.md).
  */
 export const TRANSCRIPT_MAX_BYTES = 4_000_000;
+
+/**
+ * The largest upload any deployment may allow (its UPLOAD_MAX_BYTES is at most this): 5 GiB,
+ * the largest object a single S3 PUT, and so one pre-signed upload URL, takes.
+ */
+export const UPLOAD_MAX_BYTES_CEILING = 5 * 1024 ** 3;

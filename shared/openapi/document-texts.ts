@@ -35,6 +35,34 @@ export const INFO_DESCRIPTION = [
   '**Conventions.** Bodies are JSON. Timestamps are ISO 8601 UTC with milliseconds. Lists are paged with `page` and `limit` (some with a `cursor`). Every POST takes an `Idempotency-Key`, so a retry is safe.',
 ].join('\n');
 
+/**
+ * How each credential is verified (shared/auth/id-tokens.ts, shared/auth/authenticate.ts), for
+ * clients and for scanners that look for a JWT practice (RFC 8725, JSON Web Token Best Current Practices).
+ */
+export const SECURITY_SCHEMES = {
+  idToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: [
+      "An OpenID Connect ID token (RS256) of a signed-in user: the stack's Cognito user pool in AWS; locally `npx voice-org token --user <user_id>`.",
+      'Verified as RFC8725 (JSON Web Token Best Current Practices) asks: the algorithm is fixed to RS256, whatever the header says (`none`, HMAC and any other `alg` are refused);',
+      "the signature is checked against the issuer's JWKS; `iss` must be the configured issuer and `aud` one of the configured audiences; `sub` and `exp` are required, and `exp` and `nbf` enforced;",
+      'a token that has `token_use` must be an ID token (`id`), never an access token. Any failure is 401 `UNAUTHORIZED`.',
+    ].join(' '),
+  },
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API key: an organization key (`pk_org_…`) or a personal key (`pk_user_…`), sent on the same `Authorization: Bearer` header as an ID token. ' +
+      'A key is an opaque random secret, not a JWT: the API keeps only its hash, and looks it up. `npm start` prints a demo key; `npx voice-org key create` or Create API key make others.',
+  },
+};
+
+/** The server of the document: whichever deployment serves it (its URL is the caller's, or `/`). */
+export const SERVER_DESCRIPTION = 'This deployment of the API: the stage that served this document (a stage in AWS, such as production or staging, or local with `npm start`).';
+
 /** The signed POST every webhook endpoint receives (docs/webhooks.md): the one place DomainEvent is the body of a request. */
 export const WEBHOOK_DELIVERY = {
   post: {
@@ -43,17 +71,7 @@ export const WEBHOOK_DELIVERY = {
     description:
       'What the service POSTs to each enabled endpoint subscribed to the event type (Create webhook): the event envelope, signed by the Standard Webhooks scheme. Verify the signature with the endpoint\'s secret, deduplicate on `webhook-id`, answer 2xx within 10 seconds, then do the work. Anything else is a failure, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 12 h; an endpoint whose attempts all fail for 3 days is disabled (docs/webhooks.md).',
     tags: ['webhooks'],
-    parameters: [
-      { name: 'webhook-id', in: 'header', required: true, description: 'The event id (`evt_…`): the same on every retry; deduplicate on it.', schema: { type: 'string' } },
-      { name: 'webhook-timestamp', in: 'header', required: true, description: 'When this attempt was sent, in Unix seconds: refuse one more than 5 minutes off.', schema: { type: 'string' } },
-      {
-        name: 'webhook-signature',
-        in: 'header',
-        required: true,
-        description: '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` under the secret; two space-separated entries while a rotated secret still signs.',
-        schema: { type: 'string' },
-      },
-    ],
+    // Its parameters are the headers of shared/schemas/webhooks.ts WebhookDeliveryHeaders (shared/openapi/document.ts).
     requestBody: {
       required: true,
       content: {

@@ -1,26 +1,25 @@
-import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { INTEGER_PARAMETERS } from '../schemas/validation';
-import { IDEMPOTENCY_HEADERS, IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../http/middlewares/idempotency';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../http/middlewares/idempotency';
 import { isOperation, listEndpoints, ROUTE_DOCS, type OperationEndpoint } from '../routes/manifest';
 import { countsAgainstRateLimits, takesIdempotencyKey, type Endpoint, type RouteDefinition, type RouteRequest } from '../routes/route-definition';
 import type { ErrorStatus } from '../routes/route-docs';
 import { IDEMPOTENCY_TABLE } from '../storage/idempotency-table-definition';
-import { SHAPE_ALTERNATIVES } from '../schemas/common';
+import { Id } from '../schemas/common';
 import { ErrorEnvelope } from '../schemas/envelopes';
 import { pathSchema, querySchemaOf } from '../schemas/request-parameters';
+import { WebhookDeliveryHeaders } from '../schemas/webhooks';
 import { ERROR_CODES, type ErrorCode } from '../core/error-codes';
 import { SCHEMA_COMPONENTS } from './components';
-import { INFO_DESCRIPTION, TAG_DESCRIPTIONS, WEBHOOK_DELIVERY } from './document-texts';
+import { INFO_DESCRIPTION, SECURITY_SCHEMES, SERVER_DESCRIPTION, TAG_DESCRIPTIONS, WEBHOOK_DELIVERY } from './document-texts';
+import { jsonSchema, parametersOf, type Json } from './json-schema';
 import { refusalsOf } from './refusals';
+import { refusalHeaders, RESPONSE_HEADERS, successHeaders, type HeaderContext } from './response-headers';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the route manifest (shared/routes/manifest.ts:
  * each route's definition and docs, from its route module) and the valibot schemas. Never written by hand: the local
  * server serves it at /api/v1/openapi.json and the integration tests hold every response to it.
  */
-
-type Json = Record<string, any>;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'The request is invalid; for a field problem, `details` names each offending field.',
@@ -43,11 +42,10 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
  * (in the description for readers, in `x-error-codes` for tools), and the error envelope whose
  * `error` is one of those codes.
  */
-function errorResponse(status: ErrorStatus, codes: readonly ErrorCode[], counted: boolean): Json {
-  const headers = status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...(counted ? RATE_LIMIT_HEADER_REFS : {}) } : undefined;
+function errorResponse(status: ErrorStatus, codes: readonly ErrorCode[], context: HeaderContext): Json {
   return {
     description: `${ERROR_DESCRIPTIONS[status]}\n\n${codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].meaning}`).join('\n')}`,
-    ...(headers ? { headers } : {}),
+    headers: refusalHeaders(status, codes, context),
     'x-error-codes': codes,
     content: {
       'application/json': {
@@ -80,61 +78,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
 };
 
-/**
- * The response headers of the rate limits (draft-ietf-httpapi-ratelimit-headers; docs/rate-limits.md),
- * components every counted operation refers to.
- */
-const RATE_LIMIT_HEADERS: Record<string, Json> = {
-  'RateLimit-Limit': {
-    description: "The requests the limit nearest to refusing admits per window: the organization's burst, the API key's own burst, or the daily quota.",
-    schema: { type: 'integer', minimum: 1 },
-  },
-  'RateLimit-Remaining': { description: 'The requests that limit still admits in its current window (0 on a 429 it refused).', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Reset': { description: "Seconds until that limit's window ends and it admits requests again.", schema: { type: 'integer', minimum: 1 } },
-  'Retry-After': {
-    description: 'Seconds to wait before sending the request again: until the window of the limit that refused it ends (00:00 UTC for the daily quota; 1 s for the stage).',
-    schema: { type: 'integer', minimum: 1 },
-  },
-};
-const RATE_LIMIT_HEADER_REFS = Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
-
-/** The response header of a replayed response. */
-const IDEMPOTENT_REPLAYED_HEADER = {
-  description: 'Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again).',
-  schema: { type: 'string', enum: ['true'] },
-};
-
 const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
-
-/** The component name of each schema of SCHEMA_COMPONENTS. */
-const COMPONENT_NAMES = new Map<unknown, string>(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [baseOf(schema), name]));
-
-/** The schema a pipe starts with (the converter meets that one, not the pipe), or the schema itself. */
-function baseOf(schema: v.GenericSchema): v.GenericSchema {
-  return 'pipe' in schema ? (schema.pipe as v.GenericSchema[])[0] : schema;
-}
-
-/** A schema in JSON Schema; a component schema inside it is a $ref to the component (but not `schema` itself, when it is the component being defined). */
-function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): Json {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, {
-    target: 'draft-2020-12',
-    typeMode,
-    errorMode: 'ignore',
-    overrideSchema: ({ valibotSchema }) => {
-      const component = valibotSchema !== baseOf(schema) ? COMPONENT_NAMES.get(valibotSchema) : undefined;
-      if (component) return { $ref: `#/components/schemas/${component}` };
-      // An integer query parameter is text on the wire, validated as such: documented as the integer it holds.
-      const integer = INTEGER_PARAMETERS.get(valibotSchema as v.GenericSchema);
-      if (integer) return { ...integer };
-      // A value whose form follows its shape (shared/schemas/common.ts oneOfByShape) is any of its forms.
-      const forms = SHAPE_ALTERNATIVES.get(valibotSchema as v.GenericSchema);
-      return forms ? { anyOf: forms.map((form) => jsonSchema(form, typeMode)) } : undefined;
-    },
-  }) as JsonSchema & Json;
-  // The override above leaves the lazy schema's own definition behind, unreferenced.
-  if (rest.$defs && !JSON.stringify({ ...rest, $defs: undefined }).includes('#/$defs/')) delete rest.$defs;
-  return rest;
-}
 
 function security({ access }: RouteDefinition): Json[] {
   if (access === 'public') return [];
@@ -168,27 +112,23 @@ function operation(endpoint: OperationEndpoint): Json {
     ...parametersOf(jsonSchema(querySchemaOf(endpoint.route), 'input'), 'query'),
   ];
   if (endpoint.orgSource === 'credential') {
-    // The public aliases take the organization from the API key; an ID token names it.
+    // The public aliases take the organization from the API key; an ID token names it. Validated as an id (shared/http/middlewares/route-request.ts).
     parameters.push({
       name: 'org_id',
       in: 'query',
       required: false,
       description: "The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out.",
-      schema: { type: 'string' },
+      schema: jsonSchema(Id, 'input'),
     });
   }
   const keyed = takesIdempotencyKey(endpoint.route);
   if (keyed) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
-  const counted = countsAgainstRateLimits(endpoint.route);
+  const headerContext: HeaderContext = { counted: countsAgainstRateLimits(endpoint.route), keyed };
   const responses: Json = {};
   for (const [status, schema] of Object.entries(doc.responses)) {
-    const headers = {
-      ...(keyed ? { [IDEMPOTENCY_HEADERS.replayed.replace(/(^|-)\w/g, (c) => c.toUpperCase())]: IDEMPOTENT_REPLAYED_HEADER } : {}),
-      ...(counted ? RATE_LIMIT_HEADER_REFS : {}),
-    };
     responses[status] = {
       description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success',
-      ...(Object.keys(headers).length ? { headers } : {}),
+      headers: successHeaders(headerContext),
       content: {
         'application/json': { schema: jsonSchema(schema, 'output'), example: examples.responses[Number(status)] },
         // Text the operation answers instead of JSON when asked (Get transcript's formats).
@@ -197,7 +137,7 @@ function operation(endpoint: OperationEndpoint): Json {
     };
   }
   for (const [status, codes] of refusalsOf(endpoint, { body: Boolean(request.body), idempotencyKey: keyed })) {
-    responses[status] = errorResponse(status, codes, counted);
+    responses[status] = errorResponse(status, codes, headerContext);
   }
   const op: Json = {
     operationId: operationIdOf(endpoint),
@@ -217,15 +157,6 @@ function requestBodyOf(body: v.GenericSchema, example: unknown): Json {
   const optional = body.type === 'optional' && 'wrapped' in body;
   const schema = optional ? (body as unknown as { wrapped: v.GenericSchema }).wrapped : body;
   return { required: !optional, content: { 'application/json': { schema: jsonSchema(schema, 'input'), example } } };
-}
-
-/** OpenAPI parameters from the JSON Schema of a path or query object: one per property. */
-function parametersOf(object: Json, where: 'path' | 'query'): Json[] {
-  const required = new Set<string>(object.required ?? []);
-  return Object.entries<Json>(object.properties ?? {}).map(([name, schema]) => {
-    const { description, ...rest } = schema;
-    return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest };
-  });
 }
 
 function tagOf(path: string): string {
@@ -249,32 +180,21 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
       description: INFO_DESCRIPTION,
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
-    servers: [{ url: options.serverUrl ?? '/' }],
+    // Open to every organization (x-internal: false), whichever stage serves it.
+    servers: [{ url: options.serverUrl ?? '/', description: SERVER_DESCRIPTION, 'x-internal': false }],
     tags: [...new Set(Object.values(paths).flatMap((item: Json) => Object.values(item).flatMap((op: Json) => op.tags as string[])))].map((name) => ({
       name,
       description: TAG_DESCRIPTIONS[name] ?? name,
     })),
     paths,
-    webhooks: { domainEvent: WEBHOOK_DELIVERY },
+    webhooks: { domainEvent: { post: { ...WEBHOOK_DELIVERY.post, parameters: parametersOf(jsonSchema(WebhookDeliveryHeaders, 'output'), 'header') } } },
     components: {
-      headers: RATE_LIMIT_HEADERS,
+      headers: RESPONSE_HEADERS,
       schemas: {
         ErrorEnvelope: jsonSchema(ErrorEnvelope, 'output'),
         ...Object.fromEntries(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),
       },
-      securitySchemes: {
-        idToken: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: "An OpenID Connect ID token (RS256) of a signed-in user: the stack's Cognito user pool in AWS; locally `npx voice-org token --user <user_id>`.",
-        },
-        apiKey: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'An API key: an organization key (`pk_org_…`) or a personal key (`pk_user_…`). `npm start` prints a demo key; `npx voice-org key create` or Create API key make others.',
-        },
-      },
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
 }

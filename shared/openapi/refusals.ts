@@ -9,6 +9,38 @@ import type { ErrorStatus } from '../routes/route-docs';
  * `errors` of its route module).
  */
 
+/**
+ * The codes answered before the rate limiter counts the request: API Gateway's (its limits,
+ * routing and the stage's throttling), the authorizer's, the JSON body parser's, and the policy's
+ * ORG_ID_REQUIRED (an ID token is counted once the policy found its organization). Such a refusal
+ * never carries RateLimit-* (shared/http/middlewares/tenant-rate-limit.ts); any other of a counted route may.
+ */
+export const ANSWERED_UNCOUNTED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'REQUEST_TOO_LARGE',
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'ROUTE_NOT_FOUND',
+  'INVALID_JSON',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'TOO_MANY_REQUESTS',
+  'ORG_ID_REQUIRED',
+]);
+
+/**
+ * The codes no Idempotency-Key replay answers with: those answered before the key is reserved
+ * (the gateway, the rate limiter) or by the key's own checks, and a 5xx, which is never stored
+ * (shared/http/middlewares/idempotency.ts). Any other refusal of a keyed route may be a replay.
+ */
+export const NEVER_REPLAYED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  ...ANSWERED_UNCOUNTED,
+  'RATE_LIMITED',
+  'QUOTA_EXCEEDED',
+  'INVALID_IDEMPOTENCY_KEY',
+  'IDEMPOTENCY_KEY_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_REUSED',
+  'INTERNAL_ERROR',
+]);
+
 /** The 403 codes of a route's access policy (shared/auth/policy.ts): a credential kind it refuses, then what each allowed kind must have. */
 function policyRefusals(access: RouteAccess, orgless: boolean): ErrorCode[] {
   const codes: ErrorCode[] = [];

@@ -39,6 +39,8 @@ const KeyName = v.pipe(
 const Scopes = v.pipe(
   v.array(v.picklist(SCOPES, `must be scopes of docs/api-keys.md (${SCOPES.join(', ')})`), 'must be an array of scopes'),
   v.minLength(1, 'must name at least one scope'),
+  // Already so without repeats: stated for the document's maxItems.
+  v.maxLength(SCOPES.length, `must name at most ${SCOPES.length} scopes`),
   v.check((scopes) => new Set(scopes).size === scopes.length, 'must not repeat a scope'),
 );
 

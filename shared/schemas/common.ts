@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { MEMBER_STATUSES, ROLES, SCOPES } from '../core/access';
 
-/** Every id of the API (organizations, users, recordings, templates, invites, keys, tags): the format fixtures may use too. */
 /**
  * A count with thousands separators, as `toLocaleString('en-US')` writes it. Schema texts are
  * built at cold start, and the first `toLocaleString` there loads ICU's number formatting
@@ -11,9 +10,34 @@ export function formatCount(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const Id = v.pipe(v.string('must be a string'), v.regex(ID_PATTERN, 'must be 1-64 letters, digits, _ or -'));
-export const Email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('must be an email address'), v.maxLength(254));
+/**
+ * The longest value a pipe's regex or check already admits, declared for the OpenAPI document
+ * (JSON Schema `maxLength`, in code points), where the converter cannot read it from the check.
+ * A metadata action validates nothing: the bound stays the check's, stated once beside it.
+ */
+export const admitsAtMost = (maxLength: number) => v.metadata<string, { maxLength: number }>({ maxLength });
+
+/** The longest id: the size budgets (docs/data-model.md, "Size budgets") count every id at this length. */
+export const ID_MAX_LENGTH = 64;
+/** Every id of the API (organizations, users, recordings, templates, invites, keys, tags): the format fixtures may use too. */
+export const ID_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${ID_MAX_LENGTH}}$`);
+// The pattern is the one check (a long id is one `format` problem, not two), the metadata shows its length.
+export const Id = v.pipe(v.string('must be a string'), v.regex(ID_PATTERN, `must be 1-${ID_MAX_LENGTH} letters, digits, _ or -`), admitsAtMost(ID_MAX_LENGTH));
+/** RFC 5321's longest forward path, less its angle brackets. */
+export const EMAIL_MAX_LENGTH = 254;
+export const Email = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.email('must be an email address'),
+  v.maxLength(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`),
+);
+/**
+ * The longest text of an `include` list (Get recording, Get member settings): every name it may
+ * hold, each once, fits in 50 characters; this leaves room for blanks and repeats while bounding
+ * what the split reads.
+ */
+export const INCLUDE_MAX_LENGTH = 200;
 export const DisplayName = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200));
 export const Timezone = v.pipe(
   v.string(),
@@ -24,7 +48,12 @@ export const DEFAULT_TIMEZONE = 'UTC';
 export const RoleName = v.picklist(ROLES, `must be one of ${ROLES.join(', ')}`);
 export const MemberStatusName = v.picklist(MEMBER_STATUSES, `must be one of ${MEMBER_STATUSES.join(', ')}`);
 export const ScopeName = v.picklist(SCOPES, `must be one of ${SCOPES.join(', ')}`);
-export const Timestamp = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp'));
+/**
+ * The longest text valibot's ISO timestamp pattern matches: nanoseconds and a spaced offset
+ * (`2026-01-01T10:00:00.123456789 +02:00`).
+ */
+const ISO_TIMESTAMP_MAX_LENGTH = '0000-01-01T00:00:00.000000000 +00:00'.length;
+export const Timestamp = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp'), admitsAtMost(ISO_TIMESTAMP_MAX_LENGTH));
 export const HexColor = v.pipe(v.string(), v.hexColor('must be a hex colour such as #1f77b4'));
 
 function isTimeZone(zone: string): boolean {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Id, Timestamp } from './common';
+import { admitsAtMost, Id, Timestamp } from './common';
 
 /**
  * The domain events of the API: one per committed change that integrators and the audit
@@ -88,9 +88,13 @@ export const SUMMARY_EVENT_DATA = {
   'action_item.created': v.strictObject({ summary_id: Id, action_item_id: v.string(), assignee_user_id: NullableString, due_date: NullableString }),
 } as const;
 
+const EVENT_ID_HEX_DIGITS = 32;
+/** An event's id: `evt_` and 32 hex digits (shared/events/change-events.ts derives it). */
+export const EventId = v.pipe(v.string(), v.regex(new RegExp(`^evt_[0-9a-f]{${EVENT_ID_HEX_DIGITS}}$`)), admitsAtMost('evt_'.length + EVENT_ID_HEX_DIGITS));
+
 /** The envelope of every event (EventBridge `detail`): stable `id` per committed change, so a redelivered change is recognisable. */
 export const DomainEventSchema = v.object({
-  id: v.pipe(v.string(), v.regex(/^evt_[0-9a-f]{32}$/)),
+  id: EventId,
   type: v.picklist([...EVENT_TYPES, ...INTERNAL_EVENT_TYPES]),
   occurred_at: Timestamp,
   org_id: Id,

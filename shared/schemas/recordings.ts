@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { UPLOAD_MAX_BYTES_CEILING } from '../core/limits';
 import { integerParam, optionalIntegerParam } from './validation';
-import { formatCount, Id, Timestamp } from './common';
+import { EMAIL_MAX_LENGTH, formatCount, Id, ID_MAX_LENGTH, ID_PATTERN, INCLUDE_MAX_LENGTH, Timestamp } from './common';
 
 /** A UTC calendar day, YYYY-MM-DD, that exists. */
 export function isCalendarDay(day: string): boolean {
@@ -9,17 +10,22 @@ export function isCalendarDay(day: string): boolean {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(day);
 }
 
-const Day = v.pipe(v.string(), v.check(isCalendarDay, 'must be a calendar day YYYY-MM-DD'));
+// The check reads the form too: the metadata only shows it (a day is ten characters).
+const Day = v.pipe(v.string(), v.check(isCalendarDay, 'must be a calendar day YYYY-MM-DD'), v.metadata<string, { format: string; maxLength: number }>({ format: 'date', maxLength: 'YYYY-MM-DD'.length }));
 /** Recording limits; docs/data-model.md, "Size budgets", checks the lists that carry them against one Lambda response. */
 export const RECORDING_LIMITS = { title: 200, description: 5_000, tags: 20 } as const;
 const TAGS_MAX = RECORDING_LIMITS.tags;
+/** The longest text of a tag id list: TAGS_MAX ids of the longest form, each with a comma and a space. */
+const ID_LIST_MAX_LENGTH = TAGS_MAX * (ID_MAX_LENGTH + 2);
 /** Comma-separated ids in a query parameter. */
 const IdList = v.pipe(
   v.string(),
+  // On the text, before the split: the document's input form ends at the transform.
+  v.maxLength(ID_LIST_MAX_LENGTH, `must be at most ${formatCount(ID_LIST_MAX_LENGTH)} characters`),
   v.transform((text) => [...new Set(text.split(',').map((id) => id.trim()).filter(Boolean))]),
   v.minLength(1, 'must name at least one id'),
   v.maxLength(TAGS_MAX, `must name at most ${TAGS_MAX} ids`),
-  v.check((ids) => ids.every((id) => /^[A-Za-z0-9_-]{1,64}$/.test(id)), 'must be comma-separated ids'),
+  v.check((ids) => ids.every((id) => ID_PATTERN.test(id)), 'must be comma-separated ids'),
 );
 const TrueFalse = v.picklist(['true', 'false'], 'must be true or false');
 /** The trash's retention as the API documents it (config: TRASH_RETENTION_DAYS). */
@@ -37,7 +43,10 @@ export const ListRecordingsQuery = v.strictObject({
   tagIds: described(v.optional(IdList), `${TAG_IDS_TEXT}: only recordings with any (or, with tagMode=all, every) of these tags.`),
   tagMode: described(v.optional(v.picklist(['any', 'all'], 'must be any or all'), 'any'), '`any`: a recording with one of tagIds matches; `all`: only one with every one of them.'),
   recordedBy: described(v.optional(Id), 'Only recordings made by this member (user id). Not with recordedByEmail.'),
-  recordedByEmail: described(v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('must be an email address'))), 'Only recordings made by the member with this email (any case).'),
+  recordedByEmail: described(
+    v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('must be an email address'), v.maxLength(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`))),
+    'Only recordings made by the member with this email (any case).',
+  ),
   // Absent and 1 differ: a cursor carries its own page, so only an explicit page conflicts with it.
   page: optionalIntegerParam({ defaultValue: 1, min: 1, description: 'The page to return, 1-based. Not with cursor.' }),
   limit: integerParam({ defaultValue: 20, min: 1, max: 100, description: 'Recordings per page.' }),
@@ -56,6 +65,7 @@ export const GetRecordingQuery = v.strictObject({
   include: described(v.optional(
     v.pipe(
       v.string(),
+      v.maxLength(INCLUDE_MAX_LENGTH, `must be at most ${INCLUDE_MAX_LENGTH} characters`),
       v.transform((text) => [...new Set(text.split(',').map((name) => name.trim()).filter(Boolean))]),
       v.check(
         (names) => names.every((name) => (RECORDING_INCLUDES as readonly string[]).includes(name)),
@@ -134,8 +144,14 @@ export const UploadUrlBody = v.strictObject({
   ), 'The name of the file, 1 to 255 characters without slashes or control characters: the download keeps it (Content-Disposition).'),
   content_type: described(v.picklist(UPLOAD_CONTENT_TYPES, `must be one of ${UPLOAD_CONTENT_TYPES.join(', ')}`), 'The media type of the file: the upload must send it as its Content-Type.'),
   size_bytes: described(
-    v.pipe(v.number('must be a number'), v.integer('must be a whole number of bytes'), v.minValue(1, 'must be at least 1')),
-    'The exact size of the file in bytes, at most UPLOAD_MAX_BYTES (1 GiB by default): the upload must be this size, or the recording fails.',
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number of bytes'),
+      v.minValue(1, 'must be at least 1'),
+      // No deployment's UPLOAD_MAX_BYTES is larger: the handler refuses what is over the deployment's own.
+      v.maxValue(UPLOAD_MAX_BYTES_CEILING, `must be at most ${UPLOAD_MAX_BYTES_CEILING} bytes`),
+    ),
+    'The exact size of the file in bytes, at most UPLOAD_MAX_BYTES (1 GiB by default, never over 5 GiB, the largest single S3 PUT): the upload must be this size, or the recording fails.',
   ),
   title: described(v.optional(Title), `The recording's title, 1 to ${RECORDING_LIMITS.title} characters; absent: the file name without its extension.`),
   language: described(v.optional(Language, 'en'), 'The language spoken, as a language tag such as `en` or `pt-BR` (at most 35 characters).'),

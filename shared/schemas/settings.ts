@@ -3,14 +3,14 @@ import { CONVERSATION_LANGUAGES, READ_ONLY_SETTINGS, THEMES } from '../core/sett
 import type { ErrorCode } from '../core/error-codes';
 import type { FieldProblem } from '../core/errors';
 import { integerParam } from './validation';
-import { formatCount, Id, isStorableDocument, oneOfByShape } from './common';
+import { admitsAtMost, formatCount, Id, INCLUDE_MAX_LENGTH, isStorableDocument, oneOfByShape } from './common';
 
 const booleanFlag = (description: string) => v.pipe(v.optional(v.picklist(['true', 'false'], 'must be true or false')), v.description(description));
 
 /** Query of Get member settings. */
 export const GetSettingsQuery = v.strictObject({
   include: v.pipe(
-    v.optional(v.string()),
+    v.optional(v.pipe(v.string(), v.maxLength(INCLUDE_MAX_LENGTH, `must be at most ${INCLUDE_MAX_LENGTH} characters`))),
     v.description(
       'Comma-separated optional sections to return besides user and settings: profile, preferences, tags, notifications (`include=profile,tags`). Naming any keeps notifications; `none` returns no optional section. Absent: notifications only.',
     ),
@@ -51,7 +51,7 @@ export type SettingsPatch = v.InferOutput<typeof SettingsPatch>;
 /** The notifications block; every field writable. */
 export const NotificationsPatch = v.strictObject({
   highlight_time: v.pipe(
-    v.optional(v.pipe(v.string('must be a string'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM between 00:00 and 23:59'))),
+    v.optional(v.pipe(v.string('must be a string'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM between 00:00 and 23:59'), admitsAtMost('HH:MM'.length))),
     v.description("When the daily highlight arrives: HH:MM, 24-hour, 00:00 to 23:59, in the member's time zone."),
   ),
   processing_notifications_enabled: optionalFlag('Notify when a recording has been processed.'),
@@ -68,6 +68,8 @@ export const ProfilePatch = v.strictObject({
     v.string('must be a string'),
     // Characters are Unicode code points, not UTF-16 units: an emoji counts once.
     v.check((text) => [...text].length <= PROFILE_MAX_CHARACTERS, `must be at most ${formatCount(PROFILE_MAX_CHARACTERS)} characters`),
+    // JSON Schema counts code points as the check does; valibot's maxLength would count UTF-16 units.
+    admitsAtMost(PROFILE_MAX_CHARACTERS),
     v.description(`The new profile, markdown, at most ${formatCount(PROFILE_MAX_CHARACTERS)} characters (code points): replaces the whole profile, stored encrypted; its version goes up by one.`),
   ),
 });
@@ -83,7 +85,8 @@ export const PREFERENCE_LIMITS = { command: 500, commandType: 100, content: 2_00
 export const metadataWithinLimit = (metadata: Record<string, unknown>) => JSON.stringify(metadata).length <= PREFERENCE_LIMITS.metadataJson;
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 const Metadata = v.pipe(
-  v.record(v.string(), v.unknown(), 'must be an object'),
+  // No key is longer than the whole JSON may be: the size check below bounds the keys too.
+  v.record(v.pipe(v.string(), admitsAtMost(PREFERENCE_LIMITS.metadataJson)), v.unknown(), 'must be an object'),
   v.check((metadata: Record<string, unknown>) => isStorableDocument(metadata), 'must have non-empty keys, and numbers that are 0 or between 1e-130 and 9007199254740991 in size'),
   v.check(metadataWithinLimit, `must be at most ${formatCount(PREFERENCE_LIMITS.metadataJson)} characters as JSON`),
 );

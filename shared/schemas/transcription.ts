@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AUTO_LANGUAGE, TRANSCRIBE_LANGUAGE_CODES } from '../core/transcription-languages';
+import { admitsAtMost } from './common';
 import { TranslationLanguage } from './translations';
 import { integerParam } from './validation';
 
@@ -47,7 +48,7 @@ export const TranscriptExportQuery = v.strictObject({
 export type TranscriptExportQuery = v.InferOutput<typeof TranscriptExportQuery>;
 
 /** A UTC calendar month, YYYY-MM. */
-export const Month = v.pipe(v.string('must be a string'), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM'));
+export const Month = v.pipe(v.string('must be a string'), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM'), admitsAtMost('YYYY-MM'.length));
 
 /** Query of Get usage. */
 export const UsageQuery = v.strictObject({

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from './event-catalog';
+import { EVENT_TYPES, EventId, WEBHOOK_TEST_EVENT_TYPE } from './event-catalog';
 import { integerParam } from './validation';
-import { Id, Timestamp } from './common';
+import { admitsAtMost, Id, Timestamp } from './common';
 
 /**
  * Webhook endpoints and their deliveries: the one place their request rules, response
@@ -56,6 +56,8 @@ const Description = v.pipe(
 const EventFilters = v.pipe(
   v.array(v.picklist(WEBHOOK_EVENT_FILTERS, 'must be an event type of docs/events.md, or *'), 'must be an array of event types'),
   v.minLength(1, 'must name at least one event type, or *'),
+  // Already so without repeats: stated for the document's maxItems.
+  v.maxLength(WEBHOOK_EVENT_FILTERS.length, `must name at most ${WEBHOOK_EVENT_FILTERS.length} event types`),
   v.check((events) => new Set(events).size === events.length, 'must not repeat an event type'),
   v.description('The event types the endpoint receives, or `["*"]` for every type, including types added later.'),
 );
@@ -143,5 +145,33 @@ export const WebhookDeliveryList = v.strictObject({
       next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass it as `cursor` for the next page; null on the last page.')),
     }),
     v.description('How to read the next page.'),
+  ),
+});
+
+/** Unix seconds: ten digits until the year 2286. */
+const UNIX_SECONDS_DIGITS = 10;
+/** One signature: `v1,` and the base64 of an HMAC-SHA256 digest (32 bytes: 43 characters and one `=`). */
+const SIGNATURE = 'v1,[A-Za-z0-9+/]{43}=';
+const SIGNATURE_LENGTH = 'v1,'.length + 44;
+/** The endpoint's current secret signs, and the previous one too while a rotation overlaps. */
+const SIGNATURES_MAX = 2;
+
+/**
+ * The Standard Webhooks headers of every delivery, as shared/webhooks/signature.ts writes them:
+ * the parameters of the document's webhook, which test/unit/documented-bounds.test.ts holds the signer to.
+ */
+export const WebhookDeliveryHeaders = v.object({
+  'webhook-id': v.pipe(EventId, v.description('The event id (`evt_…`): the same on every retry; deduplicate on it.')),
+  'webhook-timestamp': v.pipe(
+    v.string(),
+    v.regex(new RegExp(`^\\d{1,${UNIX_SECONDS_DIGITS}}$`)),
+    admitsAtMost(UNIX_SECONDS_DIGITS),
+    v.description('When this attempt was sent, in Unix seconds: refuse one more than 5 minutes off.'),
+  ),
+  'webhook-signature': v.pipe(
+    v.string(),
+    v.regex(new RegExp(`^${SIGNATURE}( ${SIGNATURE}){0,${SIGNATURES_MAX - 1}}$`)),
+    admitsAtMost(SIGNATURES_MAX * (SIGNATURE_LENGTH + 1) - 1),
+    v.description('`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` under the secret; two space-separated entries while a rotated secret still signs.'),
   ),
 });

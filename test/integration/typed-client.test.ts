@@ -47,7 +47,7 @@ const called = new Set<string>();
 async function checkedFetch(request: Request): Promise<Response> {
   const response = await fetch(request);
   const text = await response.clone().text();
-  const violation = contractViolation(request.method, new URL(request.url).pathname, response.status, text ? JSON.parse(text) : undefined);
+  const violation = contractViolation(request.method, new URL(request.url).pathname, response.status, text ? JSON.parse(text) : undefined, response.headers.keys());
   if (violation) throw new Error(`Contract check failed (shared/openapi): ${violation}`);
   return response;
 }

@@ -57,7 +57,7 @@ export async function call<T = any>(
   const contentType = response.headers.get('content-type') ?? '';
   const body = !text ? undefined : /^text\/|^application\/x-subrip/.test(contentType) ? text : JSON.parse(text);
   // The contract check: every response must be one the OpenAPI document allows.
-  const violation = contractViolation(method, new URL(`${apiUrl}${pathAndQuery}`).pathname, response.status, body);
+  const violation = contractViolation(method, new URL(`${apiUrl}${pathAndQuery}`).pathname, response.status, body, response.headers.keys());
   if (violation) throw new Error(`Contract check failed (shared/openapi): ${violation}`);
   return { status: response.status, headers: response.headers, body };
 }

@@ -7,7 +7,8 @@ import { openApiDocument } from '../../shared/openapi/document';
 /**
  * The contract check: a response the API gave must be one the OpenAPI document allows,
  * its status code declared for the operation, a refusal's error code one of those the
- * document lists for that operation and status (`x-error-codes`), and its body valid against
+ * document lists for that operation and status (`x-error-codes`), each header the document
+ * knows (its `components.headers`) declared on that response, and its body valid against
  * that status's schema.
  */
 
@@ -54,7 +55,7 @@ export function findOperation(method: string, path: string): Operation | undefin
  * Checks one response against the document. Returns undefined when it conforms, or an
  * explanation of the mismatch. Requests to no documented operation are not checked.
  */
-export function contractViolation(method: string, path: string, status: number, body: unknown): string | undefined {
+export function contractViolation(method: string, path: string, status: number, body: unknown, headers: Iterable<string> = []): string | undefined {
   const operation = findOperation(method, path);
   if (!operation) return undefined;
   const { ajv, validators, document } = state();
@@ -72,6 +73,8 @@ export function contractViolation(method: string, path: string, status: number, 
   if (listed && typeof code === 'string' && !listed.includes(code)) {
     return `${where} answered ${status} ${code}, an error code the OpenAPI document does not list for this operation and status (listed: ${listed.join(', ')}). Body: ${JSON.stringify(body).slice(0, 2000)}`;
   }
+  const undeclared = undeclaredHeaders(response, headers);
+  if (undeclared.length) return `${where} answered ${status}${typeof code === 'string' ? ` ${code}` : ''} with ${undeclared.join(', ')}, which the OpenAPI document does not declare on that response.`;
   if (!response.content?.['application/json']) return undefined;
   // A text answer (Get transcript's vtt, srt, txt) of an operation that documents text media types: its format's own tests parse it.
   if (typeof body === 'string' && Object.keys(response.content).some((mediaType) => mediaType !== 'application/json')) return undefined;
@@ -85,6 +88,13 @@ export function contractViolation(method: string, path: string, status: number, 
   if (validate(body)) return undefined;
   const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
   return `${where} answered ${status} with a body the OpenAPI document does not allow: ${errors.join('; ')}. Body: ${JSON.stringify(body).slice(0, 2000)}`;
+}
+
+/** The headers of a response that the document knows (its header components) but does not declare on the documented response. */
+function undeclaredHeaders(response: Json, headers: Iterable<string>): string[] {
+  const known = new Map(Object.keys(state().document.components.headers ?? {}).map((name) => [name.toLowerCase(), name]));
+  const declared = new Set(Object.keys(response.headers ?? {}).map((name) => name.toLowerCase()));
+  return [...new Set([...headers].map((name) => name.toLowerCase()))].filter((name) => known.has(name) && !declared.has(name)).map((name) => known.get(name)!);
 }
 
 const CHECKS_FILE = 'contract-checks.log';

@@ -2,7 +2,10 @@ import * as v from 'valibot';
 import { openApiDocument } from '../../shared/openapi/document';
 import { ERROR_CODES, type ErrorCode } from '../../shared/core/error-codes';
 import { isOperation, listEndpoints, ROUTE_DOCS, ROUTES } from '../../shared/routes/manifest';
-import { countsAgainstRateLimits, type RouteDefinition, type RouteRequest } from '../../shared/routes/route-definition';
+import { rateLimitHeaders as rateLimitHeaders_ } from '../../shared/core/errors';
+import { CORS_RESPONSE_HEADERS } from '../../shared/http/gateway';
+import { IDEMPOTENCY_HEADERS } from '../../shared/http/middlewares/idempotency';
+import { countsAgainstRateLimits, takesIdempotencyKey, type RouteDefinition, type RouteRequest } from '../../shared/routes/route-definition';
 import { querySchemaOf } from '../../shared/schemas/request-parameters';
 import { contractViolation, findOperation } from '../support/contract';
 
@@ -40,7 +43,7 @@ describe('OpenAPI document', () => {
   it('documents path ids with the format the handlers enforce', () => {
     for (const { op } of operations) {
       for (const parameter of ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'path')) {
-        expect(parameter.schema).toEqual({ type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' });
+        expect(parameter.schema).toEqual({ type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', maxLength: 64 });
       }
     }
   });
@@ -55,7 +58,7 @@ describe('OpenAPI document', () => {
         expect({ name, pattern: schema.pattern }).not.toEqual({ name, pattern: '^\\d{1,9}$' });
         if (schema.type !== 'integer') continue;
         integers.push(`${op.operationId}.${name}`);
-        expect(schema).toEqual({ type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number), default: expect.any(Number) });
+        expect(schema).toEqual({ type: 'integer', format: 'int32', minimum: expect.any(Number), maximum: expect.any(Number), default: expect.any(Number) });
         const accepts = (text: string) => v.safeParse(query, { [name]: text }).success;
         // What the query string may hold is unchanged: the range's ends and the default as text, nothing outside.
         expect([schema.minimum, schema.maximum, schema.default].map((n: number) => accepts(String(n)))).toEqual([true, true, true]);
@@ -134,25 +137,38 @@ describe('OpenAPI document', () => {
     expect([...listed]).toEqual(expect.arrayContaining(['RATE_LIMITED', 'QUOTA_EXCEEDED']));
   });
 
-  it('documents a 429 with Retry-After on every operation, and the rate limits of the organization (codes, RateLimit-* headers) on every one that counts', () => {
+  it('documents a 429 with Retry-After on every operation, the rate limits (codes, RateLimit-* headers) on every response a counted request may get, replays, and the CORS origin on every response', () => {
     const rateLimitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
     const endpoints = listEndpoints().filter(isOperation);
-    const routeOf = (path: string, method: string) => endpoints.find((e) => e.path === path && e.method.toLowerCase() === method)!.route;
-    expect(operations.filter(({ path, method }) => countsAgainstRateLimits(routeOf(path, method))).length).toBe(operations.length - 2); // all but health and accepting an invitation
+    const endpointOf = (path: string, method: string) => endpoints.find((e) => e.path === path && e.method.toLowerCase() === method)!;
+    expect(operations.filter(({ path, method }) => countsAgainstRateLimits(endpointOf(path, method).route)).length).toBe(operations.length - 2); // all but health and accepting an invitation
+    const declared = (response: Json, names: string[]) => names.filter((name) => response.headers?.[name]);
     for (const { path, method, op } of operations) {
-      const counts = countsAgainstRateLimits(routeOf(path, method));
+      const { route } = endpointOf(path, method);
+      const counts = countsAgainstRateLimits(route);
+      const keyed = takesIdempotencyKey(route);
       const refused = op.responses['429'];
       const label = `${method} ${path}`;
-      expect({ label, codes: refused['x-error-codes'], headers: Object.keys(refused.headers) }).toEqual({
+      expect({ label, codes: refused['x-error-codes'], headers: declared(refused, ['Retry-After', ...rateLimitHeaders]) }).toEqual({
         label,
         codes: counts ? ['TOO_MANY_REQUESTS', 'RATE_LIMITED', 'QUOTA_EXCEEDED'] : ['TOO_MANY_REQUESTS'],
         headers: counts ? ['Retry-After', ...rateLimitHeaders] : ['Retry-After'],
       });
-      for (const [status, response] of Object.entries<Json>(op.responses).filter(([status]) => status.startsWith('2'))) {
-        expect({ label, status, headers: rateLimitHeaders.filter((name) => response.headers?.[name]) }).toEqual({ label, status, headers: counts ? rateLimitHeaders : [] });
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        // Every response, the gateway's included, carries the CORS origin.
+        expect({ label, status, cors: declared(response, ['Access-Control-Allow-Origin']) }).toEqual({ label, status, cors: ['Access-Control-Allow-Origin'] });
+        // RateLimit-* on what a counted request may be answered; never on what comes before the count (the gateway, the authorizer, the body parser).
+        const codes: string[] = response['x-error-codes'] ?? [];
+        const beforeCount = codes.length > 0 && codes.every((code) => ['REQUEST_TOO_LARGE', 'BAD_REQUEST', 'UNAUTHORIZED', 'ROUTE_NOT_FOUND', 'UNSUPPORTED_MEDIA_TYPE'].includes(code));
+        expect({ label, status, headers: declared(response, rateLimitHeaders) }).toEqual({ label, status, headers: counts && !beforeCount ? rateLimitHeaders : [] });
+        if (status.startsWith('2')) expect({ label, status, replayed: declared(response, ['Idempotent-Replayed']) }).toEqual({ label, status, replayed: keyed ? ['Idempotent-Replayed'] : [] });
+        if (response['x-error-codes']?.includes('IDEMPOTENCY_KEY_IN_PROGRESS')) expect(declared(response, ['Retry-After'])).toEqual(['Retry-After']);
       }
     }
-    expect(Object.keys(document.components.headers).sort()).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+    expect(Object.keys(document.components.headers).sort()).toEqual(['Access-Control-Allow-Origin', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+    // The names the code sends (HTTP header names are case-insensitive): the rate limiter's, the idempotency's, the CORS origin.
+    const sent = [...Object.keys(rateLimitHeaders_({ limit: 1, remaining: 0, resetSeconds: 1 })), IDEMPOTENCY_HEADERS.replayed, 'retry-after', ...Object.keys(CORS_RESPONSE_HEADERS)];
+    expect(Object.keys(document.components.headers).map((name) => name.toLowerCase()).filter((name) => !sent.includes(name))).toEqual([]);
   });
 
   it('resolves every $ref', () => {
@@ -193,6 +209,14 @@ describe('contract check', () => {
     expect(contractViolation('GET', '/health', 201, { status: 'ok' })).toMatch(/does not declare/);
     expect(contractViolation('GET', '/health', 200, { status: 'ok', extra: 1 })).toMatch(/does not allow/);
     expect(contractViolation('DELETE', '/api/v1/organization/o1/templates/t1', 200, { success: false })).toMatch(/does not allow/);
+  });
+
+  it('refuses a header the document knows on a response that does not declare it', () => {
+    const refusal = (error: string) => ({ success: false, data: null, error, message: 'no' });
+    const path = '/api/v1/organization/o1/templates/t1';
+    expect(contractViolation('GET', path, 404, refusal('TEMPLATE_NOT_FOUND'), ['RateLimit-Limit', 'access-control-allow-origin', 'x-correlation-id'])).toBeUndefined();
+    expect(contractViolation('GET', path, 401, refusal('UNAUTHORIZED'), ['ratelimit-limit', 'ratelimit-reset'])).toMatch(/with RateLimit-Limit, RateLimit-Reset, which the OpenAPI document does not declare/);
+    expect(contractViolation('GET', '/health', 200, { status: 'ok' }, ['idempotent-replayed'])).toMatch(/Idempotent-Replayed/);
   });
 
   it("refuses a refusal whose error code the document does not list for the operation and status", () => {

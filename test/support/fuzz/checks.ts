@@ -60,7 +60,7 @@ export function violations(apiUrl: string, op: FuzzOperation, request: FuzzReque
   try {
     // A text answer (Get transcript's vtt, srt, txt) is checked as text: the contract allows it where the operation documents text media types.
     const textAnswer = status < 400 && response.json === undefined && response.text !== '';
-    contract = contractViolation(request.method, routedPath(apiUrl, request), status, textAnswer ? response.text : response.json);
+    contract = contractViolation(request.method, routedPath(apiUrl, request), status, textAnswer ? response.text : response.json, Object.keys(response.headers));
   } catch (error) {
     // contractViolation cannot describe a body that is not JSON at all.
     contract = `${request.method} ${routedPath(apiUrl, request)} answered ${status} with a body that is not JSON (${(error as Error).message}): ${JSON.stringify(response.text.slice(0, 200))}`;
