@@ -36,38 +36,66 @@ export interface BundledFunction {
 
 type Json = any; // CloudFormation and asset manifests are untyped JSON.
 
+/** A template of a synthesized stack: the root's, or a nested stack's with the values its parent gives its parameters. */
+export interface AssemblyTemplate {
+  /** The file in the assembly directory (`<stack>.template.json`, `<…>.nested.template.json`). */
+  file: string;
+  template: Json;
+  /** A nested stack's construct id (UsersRoutes), undefined for the root. */
+  nestedStack?: string;
+  parameters: Record<string, unknown>;
+  /** The directory of a file asset the template names by its S3 key (<hash>.zip): a function's code. */
+  assetDirOf(s3Key: string, what: string): string;
+}
+
 /**
- * The bundled functions of a stack in a cloud assembly directory (cdk.out or an App's
- * outdir), those of its nested route stacks included: each function's Code.S3Key names its
- * asset (<hash>.zip), the stack's asset manifest gives the asset's directory (nested stacks'
- * assets, their templates included, are the root stack's), and the bundle's source map names
- * the one handler module under functions/ it was built from. Functions CDK adds itself (inline
- * code, or code that is not built from functions/) are left out. Needs no asset metadata, so it
- * reads an App's outdir as well as the CLI's cdk.out.
+ * Every template of a stack in a cloud assembly directory (cdk.out or an App's outdir): the
+ * root's, then each nested stack's, found as CloudFormation does, through each
+ * AWS::CloudFormation::Stack's TemplateURL, whose asset the root stack's asset manifest holds
+ * (nested stacks' assets, their templates included, are the root stack's).
  */
-export function bundledFunctions(outdir: string, stackName: string): BundledFunction[] {
+export function assemblyTemplates(outdir: string, stackName: string): AssemblyTemplate[] {
   const assets: Json = JSON.parse(readFileSync(path.join(outdir, `${stackName}.assets.json`), 'utf8'));
   const assetOf = (key: string, what: string) => {
     const asset = assets.files?.[key.replace(/\.(zip|json)$/, '')];
     if (!asset) throw new Error(`${what}: no asset in ${stackName}.assets.json for ${key}`);
     return asset;
   };
-  const functions: BundledFunction[] = [];
-  const readTemplate = (templateFile: string, parameters: Record<string, unknown>, nestedStack?: string) => {
-    const template: Json = JSON.parse(readFileSync(path.join(outdir, templateFile), 'utf8'));
+  // Relative to the assembly once staged (asset.<hash>); an asset left unbuilt (no bundling) names its source.
+  const assetDirOf = (s3Key: string, what: string) => path.resolve(outdir, assetOf(s3Key, what).source.path);
+  const templates: AssemblyTemplate[] = [];
+  const read = (file: string, parameters: Record<string, unknown>, nestedStack?: string) => {
+    const template: Json = JSON.parse(readFileSync(path.join(outdir, file), 'utf8'));
+    templates.push({ file, template, nestedStack, parameters, assetDirOf });
     for (const [logicalId, resource] of Object.entries<Json>(template.Resources ?? {})) {
-      if (resource.Type === 'AWS::CloudFormation::Stack') {
-        // TemplateURL ends with /<hash>.json, the nested template's asset.
-        const key = /\/([0-9a-f]{64}\.json)"/.exec(JSON.stringify(resource.Properties?.TemplateURL))?.[1];
-        if (!key) throw new Error(`${logicalId}: no template asset in its TemplateURL`);
-        const constructId = String(resource.Metadata?.['aws:cdk:path'] ?? '').split('/').at(-2)?.replace(/\.NestedStack$/, '') || logicalId;
-        readTemplate(assetOf(key, logicalId).source.path, resource.Properties.Parameters ?? {}, constructId);
-        continue;
-      }
+      if (resource.Type !== 'AWS::CloudFormation::Stack') continue;
+      // TemplateURL ends with /<hash>.json, the nested template's asset.
+      const key = /\/([0-9a-f]{64}\.json)"/.exec(JSON.stringify(resource.Properties?.TemplateURL))?.[1];
+      if (!key) throw new Error(`${logicalId}: no template asset in its TemplateURL`);
+      const constructId = String(resource.Metadata?.['aws:cdk:path'] ?? '').split('/').at(-2)?.replace(/\.NestedStack$/, '') || logicalId;
+      read(assetOf(key, logicalId).source.path, resource.Properties.Parameters ?? {}, constructId);
+    }
+  };
+  read(`${stackName}.template.json`, {});
+  return templates;
+}
+
+/**
+ * The bundled functions of a stack in a cloud assembly directory (cdk.out or an App's
+ * outdir), those of its nested route stacks included (assemblyTemplates): each function's
+ * Code.S3Key names its asset (<hash>.zip), and the bundle's source map names the one handler
+ * module under functions/ it was built from. Functions CDK adds itself (inline code, or code
+ * that is not built from functions/) are left out. Needs no asset metadata, so it reads an
+ * App's outdir as well as the CLI's cdk.out.
+ */
+export function bundledFunctions(outdir: string, stackName: string): BundledFunction[] {
+  const functions: BundledFunction[] = [];
+  for (const { file: templateFile, template, nestedStack, parameters, assetDirOf } of assemblyTemplates(outdir, stackName)) {
+    for (const [logicalId, resource] of Object.entries<Json>(template.Resources ?? {})) {
       if (resource.Type !== 'AWS::Lambda::Function') continue;
       const s3Key: unknown = resource.Properties?.Code?.S3Key;
       if (typeof s3Key !== 'string') continue; // inline code
-      const assetDir = path.join(outdir, assetOf(s3Key, logicalId).source.path);
+      const assetDir = assetDirOf(s3Key, logicalId);
       // index.mjs for an ES module bundle (what the stack builds), index.js for a CommonJS one: the runtime (and sam local) finds either.
       const bundleFile = ['index.mjs', 'index.js'].map((name) => path.join(assetDir, name)).find((file) => existsSync(file));
       if (!bundleFile) throw new Error(`${logicalId}: no index.mjs or index.js in ${assetDir} (was the app synthesized without bundling?)`);
@@ -89,8 +117,7 @@ export function bundledFunctions(outdir: string, stackName: string): BundledFunc
         environment: Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, parameterValue(value, parameters)])),
       });
     }
-  };
-  readTemplate(`${stackName}.template.json`, {});
+  }
   return functions;
 }
 

@@ -11,6 +11,8 @@ import { App } from 'aws-cdk-lib';
 import { lambdaContext } from '../../infra/local/lambda-events';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
 import { LOCAL } from '../../infra/local/local-config';
+import { localBedrockModelMap } from '../../infra/local/bedrock-emulator';
+import { parseModelCatalog } from '../../shared/config';
 import { RouteStack } from '../../infra/constructs/route-stack';
 import { listRouteAreas } from '../../infra/route-areas';
 import { bundledFunctions, bundleSources, type BundledFunction } from '../../infra/sam/assembly';
@@ -241,6 +243,11 @@ const LOCAL_VALUES: Record<string, () => Record<string, string>> = {
   PROFILE_KMS_KEY_ARN: () => ({ PROFILE_LOCAL_KEY_FILE: path.join(dataDir, 'profile-key.bin'), WEBHOOK_ALLOW_LOCAL_URLS: 'true' }),
   // No EventBridge emulator: the SDK's service endpoint variable points the bundle's client at fakeEventBridge below.
   EVENT_BUS_NAME: () => ({ EVENT_BUS_NAME: LOCAL_BUS, AWS_ENDPOINT_URL_EVENTBRIDGE: fakeEventBridge.url, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' }),
+  // The environment-agnostic stack reads its summary models from a mapping by Region: locally, the Bedrock stand-in's engine, as under npm start.
+  BEDROCK_MODEL_MAP: () => ({
+    BEDROCK_MODEL_MAP: localBedrockModelMap(parseModelCatalog({}).active.map((model) => model.id)),
+    ...(runtime.bedrockEndpoint ? { BEDROCK_ENDPOINT: runtime.bedrockEndpoint } : {}),
+  }),
 };
 
 const LOCAL_BUS = 'voice-org-artefacts';
