@@ -1,7 +1,7 @@
 import { Aws, CfnMapping, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { BedrockAction } from '../../shared/function-permissions';
-import { DEFAULT_MAP_REGIONS, DEFAULT_MODELS, assertModelMapRunsIn, defaultModelMapIn, defaultModelMapOrFail, entriesOf, foundationModelOf, textOf } from '../bedrock-profiles';
+import { DEFAULT_MAP_REGIONS, DEFAULT_MODELS, assertModelMapRunsIn, defaultModelMapIn, defaultModelMapOrFail, entriesOf, foundationModelOf, textOf, type ModelMapEntries } from '../bedrock-profiles';
 import { acknowledge, findingTextOf } from './acknowledge';
 
 /**
@@ -25,12 +25,13 @@ export interface SummaryModels {
  */
 export function summaryModels(stack: Stack, given?: string): SummaryModels {
   const region = Token.isUnresolved(stack.region) ? undefined : stack.region;
+  const withModels = (map: ModelMapEntries) => map.map(([selected, modelId]) => [selected, modelOf(modelId)] as const);
   let entries: readonly (readonly [selectedModel: string, model: MapModel])[];
   if (given !== undefined) {
     assertModelMapRunsIn(entriesOf(given), region);
-    entries = entriesOf(given).map(([selected, modelId]) => [selected, modelOf(modelId)] as const);
+    entries = withModels(entriesOf(given));
   } else {
-    entries = region ? defaultModelMapOrFail(region).map(([selected, modelId]) => [selected, modelOf(modelId)] as const) : defaultMapByRegion(stack);
+    entries = region ? withModels(defaultModelMapOrFail(region)) : defaultMapByRegion(stack);
   }
   const models = [...new Map(entries.map(([, model]) => [model.id, model])).values()];
   return {
@@ -59,9 +60,9 @@ function defaultMapByRegion(stack: Stack): (readonly [string, MapModel])[] {
     for (const [, profile] of defaultModelMapIn(region).entries!) (mapping[region] ??= {})[keyOf(foundationModelOf(profile))] = profile;
   }
   const byRegion = new CfnMapping(stack, 'SummaryModels', { mapping, lazy: true });
-  const models = new Map<string, MapModel>();
-  const modelFor = (model: string) => models.get(model) ?? models.set(model, { id: byRegion.findInMap(Aws.REGION, keyOf(model)), profileOf: model }).get(model)!;
-  return DEFAULT_MODELS.map(([selected, model]) => [selected, modelFor(model)] as const);
+  // One reference per model (gpt-4o and gemini-2.5-pro share Nova Pro), so each grants once.
+  const models = new Map([...new Set(DEFAULT_MODELS.map(([, model]) => model))].map((model) => [model, { id: byRegion.findInMap(Aws.REGION, keyOf(model)), profileOf: model }]));
+  return DEFAULT_MODELS.map(([selected, model]) => [selected, models.get(model)!] as const);
 }
 
 /**

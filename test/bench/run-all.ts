@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark of issue 15 in one go, on this machine's emulators and
  * local deployment, and one table of their figures against their goals.
  *
- *   npm run bench                      (all, about 15 minutes on 2 cores)
+ *   npm run bench                      (all, about 25 minutes on 2 cores)
  *   npm run bench -- totals q-search   (only the benchmarks named, by their key below)
  *
  * Each benchmark runs in a node process of its own (its emulators, its memory, and the
@@ -28,6 +28,7 @@ const BENCHES: Record<string, { title: string; load: () => Promise<{ summary: Su
   'hot-org': { title: '200 concurrent upload URLs in one organization (hot-org.bench.ts)', load: () => import('./hot-org.bench') },
   load: { title: 'autocannon on the local deployment (load.bench.ts)', load: () => import('./load.bench') },
   isolation: { title: 'one organization flooding, another at a steady rate (tenant-isolation.bench.ts)', load: () => import('./tenant-isolation.bench') },
+  synth: { title: 'npx cdk synth in each environment an operator synthesizes in (synth.bench.ts)', load: () => import('./synth.bench') },
 };
 
 const RESULTS_DIR = path.resolve(__dirname, '../../bench-results');
