@@ -9,7 +9,8 @@ import type { TemplateRecord } from '../storage/template-items';
 import { ensureApiKey } from './api-keys';
 import { rebuildDerivedIndexes } from './derived-indexes';
 import { ensureInvite } from './ensure-invite';
-import { ensureMembershipsInBulk, ensureRecordingsInBulk, ensureUsersInBulk } from './ensure-in-bulk';
+import { ensureRecordingsInBulk, ensureUsersInBulk } from './ensure-in-bulk';
+import { ensureMembershipsInBulk, membershipsJoiningTheirUsers } from './ensure-memberships-in-bulk';
 import { ensureMemberSettings, type SettingsFixtureDeps } from './ensure-member-settings';
 import { ensureOrganization, type EnsureOutcome } from './directory';
 
@@ -34,16 +35,25 @@ export async function seedFixture({ db, settings, trashRetentionDays }: SeedDeps
   const count = (section: keyof Fixture, outcome: EnsureOutcome) => summary[section][outcome]++;
 
   // In dependency order: memberships need orgs and users; keys, tags, recordings, settings and invites need members.
-  for (const org of fixture.orgs) count('orgs', await ensureOrganization(db, org, now));
-  // Users, memberships and recordings (the sections that grow to thousands) go in bulk: see ensure-in-bulk.ts.
-  await ensureUsersInBulk(db, fixture.users, now, (outcome) => count('users', outcome));
-  await ensureMembershipsInBulk(db, fixture, now, (outcome) => count('memberships', outcome));
+  const newOrgs = new Set<string>();
+  for (const org of fixture.orgs) {
+    const outcome = await ensureOrganization(db, org, now);
+    if (outcome === 'created') newOrgs.add(org.id);
+    count('orgs', outcome);
+  }
+  // Users, memberships and recordings (the sections that grow to thousands) go in bulk: see
+  // ensure-in-bulk.ts. A new user's memberships go in its own creation; each section hands the
+  // next what it stored, which the next then need not read.
+  const { users, membershipsCreated } = await ensureUsersInBulk(db, fixture.users, now, (outcome) => count('users', outcome), (absent) =>
+    membershipsJoiningTheirUsers(db, fixture, now, absent),
+  );
+  const memberships = await ensureMembershipsInBulk(db, fixture, now, (outcome) => count('memberships', outcome), { newOrgs, users, membershipsCreated });
   for (const k of fixture.api_keys) {
     count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes, keyId: k.id, name: k.name }, now));
   }
   for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
   for (const template of fixture.templates) count('templates', await ensureTemplate(db, template, now));
-  await ensureRecordingsInBulk({ db, trashRetentionDays }, fixture.recordings, now, (outcome) => count('recordings', outcome));
+  await ensureRecordingsInBulk({ db, trashRetentionDays }, fixture.recordings, now, (outcome) => count('recordings', outcome), { newOrgs, memberships });
   if (fixture.settings.length) {
     if (!settings) throw new Error('Seeding member settings needs the profile cipher');
     for (const entry of fixture.settings) count('settings', await ensureMemberSettings(settings, entry, now));

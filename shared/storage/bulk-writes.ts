@@ -15,12 +15,16 @@ import { partItems, type RecordingParts } from './recording-part-items';
 import { cancellationCodes, isConditionFailure, transact, type TransactItem } from './transactions';
 import { trashTimerItem } from './trash-timers';
 
-/** The writes that create a membership in bulk: the membership only where none is, while its user exists. No counter moves (the seed recounts). */
-export function membershipCreationWrites(db: TableContext, membership: Membership): TransactItem[] {
-  return [
-    putMembershipPart(db, membership, 'absent'),
-    { ConditionCheck: { TableName: db.tableName, Key: keys.user(membership.user_id), ConditionExpression: 'attribute_exists(PK)' } },
-  ];
+/**
+ * The writes that create a membership in bulk: the membership only where none is, while its
+ * user exists. With `userCreatedAlongside`, for a transaction that also puts the user (only
+ * where none is), the user's put shows it and no check is added (DynamoDB refuses a check and
+ * a put of one item in one transaction). No counter moves (the seed recounts).
+ */
+export function membershipCreationWrites(db: TableContext, membership: Membership, { userCreatedAlongside = false } = {}): TransactItem[] {
+  const put = putMembershipPart(db, membership, 'absent');
+  if (userCreatedAlongside) return [put];
+  return [put, { ConditionCheck: { TableName: db.tableName, Key: keys.user(membership.user_id), ConditionExpression: 'attribute_exists(PK)' } }];
 }
 
 /**

@@ -19,9 +19,10 @@ import { localDeployment, unique } from '../support/api';
  * The bulk import (seedFixture) against the one-entry path it replaced (the ensure…
  * functions, one entry at a time): on generated fixtures where people belong to one to three
  * organizations with every role and status, with keys, tags, recordings (some trashed, some
- * tagged) and invitations, both must store the same items, report the same outcomes, and a
- * second load must report everything unchanged and write nothing. Each path loads into a
- * table of its own, with the same ids and the same clock, so whole tables compare.
+ * tagged), invitations, and a user or membership given twice, both must store the same
+ * items, report the same outcomes, and a second load must report everything unchanged and
+ * write nothing. Each path loads into a table of its own, with the same ids and the same
+ * clock, so whole tables compare.
  */
 const { runtime } = localDeployment();
 const T0 = new Date('2032-03-01T09:00:00.000Z');
@@ -116,6 +117,8 @@ const drawnFixture = fc.integer({ min: 1, max: 3 }).chain((orgCount) => {
     invites: fc.array(fc.record({ org, to: fc.option(fc.nat(), { nil: undefined }), role: fc.constantFrom(...ROLES) }), { maxLength: 3 }),
     /** A membership entry given twice, as a long fixture may (the repeat goes through the one-entry path). */
     repeat: fc.option(fc.nat(), { nil: undefined }),
+    /** A user given twice: the repeat goes through the one-entry path, and the user's memberships wait for the memberships section. */
+    userRepeat: fc.option(fc.nat(), { nil: undefined }),
   });
 });
 type Drawn = typeof drawnFixture extends fc.Arbitrary<infer T> ? T : never;
@@ -171,9 +174,10 @@ function fixtureOf(drawn: Drawn, run: string): Fixture {
     return [{ id: `inv_eq_${run}_${i}`, org_id: orgId(invite.org), email, role: invite.role }];
   });
   const repeated = drawn.repeat === undefined ? [] : [memberships[drawn.repeat % memberships.length]];
+  const repeatedUser = drawn.userRepeat === undefined ? [] : [users[drawn.userRepeat % users.length]];
   const input: FixtureInput = {
     orgs: Array.from({ length: drawn.orgCount }, (_, o) => ({ id: orgId(o), name: `Equal org ${o}` })),
-    users,
+    users: [...users, ...repeatedUser],
     memberships: [...memberships, ...repeated],
     api_keys: apiKeys,
     tags,

@@ -1,6 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ensureMembershipsInBulk, ensureRecordingsInBulk, ensureUsersInBulk } from '../../shared/operations/ensure-in-bulk';
+import { ensureRecordingsInBulk, ensureUsersInBulk } from '../../shared/operations/ensure-in-bulk';
+import { ensureMembershipsInBulk, membershipsJoiningTheirUsers } from '../../shared/operations/ensure-memberships-in-bulk';
+import { createUser, type EnsureOutcome } from '../../shared/operations/directory';
 import { fixtureRecording } from '../../shared/operations/ensure-recording';
 import { seedFixture } from '../../shared/operations/fixture';
 import { listMembers } from '../../shared/domain/members/list-members';
@@ -17,9 +19,9 @@ import { localDeployment, unique } from '../support/api';
 
 /**
  * The fixture loader writes users, memberships and recordings in bulk
- * (shared/operations/ensure-in-bulk.ts): the same outcomes as one entry at a time, every
- * count exact, a second load unchanged, a seed interrupted midway repaired by a re-run, and
- * no item an API write created meanwhile overwritten.
+ * (shared/operations/ensure-in-bulk.ts, ensure-memberships-in-bulk.ts): the same outcomes as
+ * one entry at a time, every count exact, a second load unchanged, a seed interrupted midway
+ * repaired by a re-run, and no item an API write created meanwhile overwritten.
  */
 const { db } = localDeployment();
 const RETENTION_DAYS = 30;
@@ -180,8 +182,38 @@ describe('seedFixture in bulk', () => {
     expect(await getRecording(db, orgId, other.id)).toBeUndefined();
   });
 
+  it("creates a new user's memberships in the transaction that creates it; those of a user written meanwhile go through the memberships section", async () => {
+    const fixture = fixtureOf(`org_bulk_${unique()}`, 40);
+    await seedFixture(seedDeps, { ...fixture, users: [], memberships: [], tags: [], recordings: [] }, T0);
+    const outcomes = () => {
+      const tally: Partial<Record<EnsureOutcome, number>> = {};
+      return { tally, count: (outcome: EnsureOutcome) => void (tally[outcome] = (tally[outcome] ?? 0) + 1) };
+    };
+    const [meanwhile] = fixture.users;
+    const users = outcomes();
+    const section = await ensureUsersInBulk(db, fixture.users, T0, users.count, async (absent) => {
+      // Another writer creates a user between the loader's read and its write: that transaction is cancelled.
+      await createUser(db, meanwhile, T0);
+      return membershipsJoiningTheirUsers(db, fixture, T0, absent);
+    });
+    expect(users.tally).toEqual({ created: 39, unchanged: 1 });
+    // The other transactions committed their users with their memberships; the cancelled one's are left.
+    expect(section.membershipsCreated.size).toBeGreaterThan(0);
+    expect(section.membershipsCreated.has(`${fixture.orgs[0].id}|${meanwhile.id}`)).toBe(false);
+
+    const memberships = outcomes();
+    await ensureMembershipsInBulk(db, fixture, T0, memberships.count, { users: section.users, membershipsCreated: section.membershipsCreated });
+    expect(memberships.tally).toEqual({ created: 40 });
+    expect((await getMemberships(db, fixture.orgs[0].id, fixture.users.map((user) => user.id))).map((m) => [m.user_id, m.email, m.display_name])).toEqual(
+      fixture.users.map((user) => [user.id, user.email, user.display_name]),
+    );
+    const rerun = await seedFixture(seedDeps, fixture, T0);
+    expect(rerun).toMatchObject({ users: { created: 0, updated: 0, unchanged: 40 }, memberships: { created: 0, updated: 0, unchanged: 40 }, recordings: all(40) });
+    expect(await countMismatches(fixture)).toEqual([]);
+  });
+
   it('loads people who belong to two organizations: no transaction holds two operations on one item', async () => {
-    // 60 people in both: 120 memberships each checking its user, more than one transaction holds.
+    // 60 people in both, already stored: 120 memberships each checking its user, more than one transaction holds.
     const [a, b] = [fixtureOf(`org_bulk_${unique()}`, 60), fixtureOf(`org_bulk_${unique()}`, 1)];
     const [orgB] = b.orgs;
     const fixture: Fixture = {
@@ -190,6 +222,8 @@ describe('seedFixture in bulk', () => {
       // Each person's two memberships side by side, as a file listing people one after another has them.
       memberships: a.memberships.flatMap((m, i) => [m, { org_id: orgB.id, user_id: m.user_id, role: i === 0 ? ('owner' as const) : ('admin' as const), status: 'active' as const }]),
     };
+    // Users first: new people's memberships would go in their own creations, with no check.
+    await seedFixture(seedDeps, { ...fixture, memberships: [], tags: [], recordings: [] }, T0);
     const summary = await seedFixture(seedDeps, fixture, T0);
     expect(summary.memberships).toEqual({ created: 120, updated: 0, unchanged: 0 });
     expect(await countMismatches(a)).toEqual([]);
