@@ -102,7 +102,8 @@ describeInBrowser('the API reference at /docs, in Chromium', () => {
     await operation.scrollIntoViewIfNeeded();
     await operation.getByRole('button', { name: /Test Request/ }).first().click();
     const client = page.getByRole('dialog');
-    await client.getByLabel('Token').fill(orgKey);
+    // The auth box's input, by its role: the schemes' descriptions (shown beside it) speak of tokens too.
+    await client.getByRole('textbox', { name: 'Bearer Token' }).fill(orgKey);
     const answered = page.waitForResponse((response) => response.url().startsWith(`${runtime.apiUrl}/api/v1/public/users`));
     await client.getByRole('button', { name: /^Send get request/ }).click();
     const response = await answered;
