@@ -7,27 +7,96 @@
 
 /** Amazon Transcribe batch jobs (StartTranscriptionJob), every partition. */
 const TRANSCRIBE_REGIONS: ReadonlySet<string> = new Set([
-  'af-south-1', 'ap-east-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-south-1', 'ap-southeast-1', 'ap-southeast-2', 'ca-central-1',
-  'eu-central-1', 'eu-central-2', 'eu-north-1', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'me-south-1', 'sa-east-1',
-  'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'us-gov-east-1', 'us-gov-west-1', 'cn-north-1', 'cn-northwest-1',
+  'af-south-1',
+  'ap-east-1',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-south-1',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ca-central-1',
+  'eu-central-1',
+  'eu-central-2',
+  'eu-north-1',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'me-south-1',
+  'sa-east-1',
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
+  'us-gov-east-1',
+  'us-gov-west-1',
+  'cn-north-1',
+  'cn-northwest-1',
 ]);
 
 /** Amazon Translate (TranslateText), every partition. */
 const TRANSLATE_REGIONS: ReadonlySet<string> = new Set([
-  'ap-east-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-south-1', 'ap-southeast-1', 'ap-southeast-2', 'ca-central-1',
-  'eu-central-1', 'eu-north-1', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'us-gov-west-1',
+  'ap-east-1',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-south-1',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ca-central-1',
+  'eu-central-1',
+  'eu-north-1',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
+  'us-gov-west-1',
 ]);
 
 /** Amazon Bedrock's runtime (Converse), every partition but the isolated ones. */
 const BEDROCK_REGIONS: ReadonlySet<string> = new Set([
-  'af-south-1', 'ap-east-2', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-south-1', 'ap-south-2', 'ap-southeast-1', 'ap-southeast-2',
-  'ap-southeast-3', 'ap-southeast-4', 'ap-southeast-5', 'ap-southeast-6', 'ap-southeast-7', 'ca-central-1', 'ca-west-1', 'eu-central-1', 'eu-central-2',
-  'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'il-central-1', 'me-central-1', 'me-south-1', 'mx-central-1',
-  'sa-east-1', 'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'us-gov-east-1', 'us-gov-west-1',
+  'af-south-1',
+  'ap-east-2',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-northeast-3',
+  'ap-south-1',
+  'ap-south-2',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ap-southeast-3',
+  'ap-southeast-4',
+  'ap-southeast-5',
+  'ap-southeast-6',
+  'ap-southeast-7',
+  'ca-central-1',
+  'ca-west-1',
+  'eu-central-1',
+  'eu-central-2',
+  'eu-north-1',
+  'eu-south-1',
+  'eu-south-2',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'il-central-1',
+  'me-central-1',
+  'me-south-1',
+  'mx-central-1',
+  'sa-east-1',
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
+  'us-gov-east-1',
+  'us-gov-west-1',
 ]);
 
 /** The Regions where every service the pipeline calls is offered (which models Bedrock has there is the model map's check). */
-export const PIPELINE_REGIONS: readonly string[] = [...TRANSCRIBE_REGIONS].filter((region) => TRANSLATE_REGIONS.has(region) && BEDROCK_REGIONS.has(region));
+export const PIPELINE_REGIONS: readonly string[] = [...TRANSCRIBE_REGIONS].filter(
+  (region) => TRANSLATE_REGIONS.has(region) && BEDROCK_REGIONS.has(region),
+);
 
 /** Why the stack cannot run in a Region: the services the pipeline needs that it lacks (none: it can). */
 export function missingServicesIn(region: string): string[] {

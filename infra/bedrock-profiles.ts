@@ -23,22 +23,75 @@ const PROFILE_SOURCES: Readonly<Record<string, Partial<Record<Geography | 'globa
   'amazon.nova-lite-v1:0': {
     us: ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2'],
     eu: ['eu-central-1', 'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-west-1', 'eu-west-3', 'il-central-1'],
-    apac: ['ap-east-2', 'ap-northeast-1', 'ap-northeast-2', 'ap-south-1', 'ap-southeast-1', 'ap-southeast-2', 'ap-southeast-3', 'ap-southeast-4', 'ap-southeast-5', 'ap-southeast-7', 'me-central-1'],
+    apac: [
+      'ap-east-2',
+      'ap-northeast-1',
+      'ap-northeast-2',
+      'ap-south-1',
+      'ap-southeast-1',
+      'ap-southeast-2',
+      'ap-southeast-3',
+      'ap-southeast-4',
+      'ap-southeast-5',
+      'ap-southeast-7',
+      'me-central-1',
+    ],
   },
   'amazon.nova-pro-v1:0': {
     us: ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2'],
     eu: ['eu-central-1', 'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-west-1', 'eu-west-3', 'il-central-1'],
-    apac: ['ap-east-2', 'ap-northeast-1', 'ap-northeast-2', 'ap-south-1', 'ap-southeast-1', 'ap-southeast-2', 'ap-southeast-3', 'ap-southeast-4', 'ap-southeast-5', 'ap-southeast-7', 'me-central-1'],
+    apac: [
+      'ap-east-2',
+      'ap-northeast-1',
+      'ap-northeast-2',
+      'ap-south-1',
+      'ap-southeast-1',
+      'ap-southeast-2',
+      'ap-southeast-3',
+      'ap-southeast-4',
+      'ap-southeast-5',
+      'ap-southeast-7',
+      'me-central-1',
+    ],
   },
   'anthropic.claude-sonnet-4-5-20250929-v1:0': {
     us: ['ca-central-1', 'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2'],
     'us-gov': ['us-gov-east-1', 'us-gov-west-1'],
     eu: ['eu-central-1', 'eu-central-2', 'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-west-1', 'eu-west-2', 'eu-west-3'],
     global: [
-      'af-south-1', 'ap-east-2', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-south-1', 'ap-south-2', 'ap-southeast-1', 'ap-southeast-2',
-      'ap-southeast-3', 'ap-southeast-4', 'ap-southeast-5', 'ap-southeast-6', 'ap-southeast-7', 'ca-central-1', 'ca-west-1', 'eu-central-1', 'eu-central-2',
-      'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'il-central-1', 'me-central-1', 'me-south-1', 'mx-central-1',
-      'sa-east-1', 'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2',
+      'af-south-1',
+      'ap-east-2',
+      'ap-northeast-1',
+      'ap-northeast-2',
+      'ap-northeast-3',
+      'ap-south-1',
+      'ap-south-2',
+      'ap-southeast-1',
+      'ap-southeast-2',
+      'ap-southeast-3',
+      'ap-southeast-4',
+      'ap-southeast-5',
+      'ap-southeast-6',
+      'ap-southeast-7',
+      'ca-central-1',
+      'ca-west-1',
+      'eu-central-1',
+      'eu-central-2',
+      'eu-north-1',
+      'eu-south-1',
+      'eu-south-2',
+      'eu-west-1',
+      'eu-west-2',
+      'eu-west-3',
+      'il-central-1',
+      'me-central-1',
+      'me-south-1',
+      'mx-central-1',
+      'sa-east-1',
+      'us-east-1',
+      'us-east-2',
+      'us-west-1',
+      'us-west-2',
     ],
   },
 };
@@ -82,7 +135,9 @@ export const textOf = (entries: ModelMapEntries): string => entries.map(([select
 export const foundationModelOf = (modelId: string): string => PROFILE_PREFIX.exec(modelId)?.[2] ?? modelId;
 
 /** The default map's entries (written with `us.` profiles), each with the foundation model a Region's profile routes to. */
-export const DEFAULT_MODELS: ModelMapEntries = entriesOf(DEFAULT_BEDROCK_MODEL_MAP).map(([selected, modelId]) => [selected, foundationModelOf(modelId)] as const);
+export const DEFAULT_MODELS: ModelMapEntries = entriesOf(DEFAULT_BEDROCK_MODEL_MAP).map(
+  ([selected, modelId]) => [selected, foundationModelOf(modelId)] as const,
+);
 
 /** The default map in a Region: each model's profile there, or the models that have none (with no map, then). */
 export function defaultModelMapIn(region: string): { entries: ModelMapEntries; missing: [] } | { entries?: undefined; missing: string[] } {
@@ -101,13 +156,17 @@ export function defaultModelMapIn(region: string): { entries: ModelMapEntries; m
 export const DEFAULT_MAP_REGIONS: readonly string[] = PIPELINE_REGIONS.filter((region) => defaultModelMapIn(region).entries);
 
 /** How a synth error tells the operator to set the map. */
-const HOW_TO_SET = 'Set the models with -c bedrockModelMap=gpt-4o-mini=<model id or inference profile>,… (or "bedrockModelMap" in cdk.json; docs/deploy.md, "Summaries in every Region").';
+const HOW_TO_SET =
+  'Set the models with -c bedrockModelMap=gpt-4o-mini=<model id or inference profile>,… (or "bedrockModelMap" in cdk.json; docs/deploy.md, "Summaries in every Region").';
 
 /** The default map of a Region, or a synth error naming the models without a profile there. */
 export function defaultModelMapOrFail(region: string): ModelMapEntries {
   const choice = defaultModelMapIn(region);
   if (choice.entries) return choice.entries;
-  const tried = [geographyOf(region), 'global'].filter(Boolean).map((prefix) => `${prefix}.*`).join(' or ');
+  const tried = [geographyOf(region), 'global']
+    .filter(Boolean)
+    .map((prefix) => `${prefix}.*`)
+    .join(' or ');
   throw new Error(
     `The default summary models cannot run in ${region}: ${choice.missing.join(', ')} ${choice.missing.length > 1 ? 'have' : 'has'} no ${tried} inference profile that can be called from ${region}. ` +
       `${HOW_TO_SET} The default map covers ${DEFAULT_MAP_REGIONS.join(', ')}.`,
@@ -117,7 +176,8 @@ export function defaultModelMapOrFail(region: string): ModelMapEntries {
 /** The problems of a given map in a Region: a profile of another geography, or the local engine (none: it can run there). */
 export function modelMapProblemsIn(entries: ModelMapEntries, region: string | undefined): string[] {
   return entries.flatMap(([selected, modelId]) => {
-    if (modelId === LOCAL_SUMMARY_MODEL) return [`${selected}=${modelId} is the local engine of npm start, which a deployed stack cannot call`];
+    if (modelId === LOCAL_SUMMARY_MODEL)
+      return [`${selected}=${modelId} is the local engine of npm start, which a deployed stack cannot call`];
     const prefix = PROFILE_PREFIX.exec(modelId)?.[1];
     if (region === undefined || prefix === undefined || PREFIX_REGIONS[prefix]!.test(region)) return [];
     return [`${selected}=${modelId} is a ${prefix}.* inference profile, which cannot be called from ${region}`];

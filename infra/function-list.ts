@@ -1,5 +1,11 @@
 import { AUTHORIZER } from '../shared/auth/authorizer-function';
-import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, TRANSCRIPTION_SWEEPER, type EventConsumerDefinition } from '../shared/events/event-functions';
+import {
+  EVENT_CONSUMERS,
+  EVENT_HANDLERS,
+  EVENT_PROCESSOR,
+  TRANSCRIPTION_SWEEPER,
+  type EventConsumerDefinition,
+} from '../shared/events/event-functions';
 import type { FunctionPermissions } from '../shared/function-permissions';
 import { ROUTES, type RouteName } from '../shared/routes/manifest';
 import { countsAgainstRateLimits, takesIdempotencyKey, type RouteDefinition } from '../shared/routes/route-definition';
@@ -59,6 +65,11 @@ export function listFunctions(): FunctionDefinition[] {
       permissions: consumer.permissions,
       ...(consumer.timeoutSeconds ? { timeoutSeconds: consumer.timeoutSeconds } : {}),
     })),
-    { handler: TRANSCRIPTION_SWEEPER.handler, kind: 'scheduled', permissions: TRANSCRIPTION_SWEEPER.permissions, timeoutSeconds: TRANSCRIPTION_SWEEPER.timeoutSeconds },
+    {
+      handler: TRANSCRIPTION_SWEEPER.handler,
+      kind: 'scheduled',
+      permissions: TRANSCRIPTION_SWEEPER.permissions,
+      timeoutSeconds: TRANSCRIPTION_SWEEPER.timeoutSeconds,
+    },
   ];
 }

@@ -35,7 +35,10 @@ export interface RouteArea {
 }
 
 /** Every route area, in manifest order of its first route (of the manifest's endpoints and functions, or of those given). */
-export function listRouteAreas(endpoints: readonly Endpoint<RouteName>[] = listEndpoints(), functions: readonly FunctionDefinition[] = listFunctions()): RouteArea[] {
+export function listRouteAreas(
+  endpoints: readonly Endpoint<RouteName>[] = listEndpoints(),
+  functions: readonly FunctionDefinition[] = listFunctions(),
+): RouteArea[] {
   const areas = new Map<string, RouteArea>();
   const areaFor = (name: string): RouteArea => {
     let area = areas.get(name);
@@ -91,6 +94,9 @@ export function placePaths(areas: readonly RouteArea[] = listRouteAreas()): Path
     return below.size === 1 && only !== '' ? only : undefined;
   };
   const rootPaths = [...areasBelow.keys()].filter((path) => areaOfPath(path) === undefined);
-  const attachPointOf = (path: string): string => pathsAlong(path).filter((p) => areaOfPath(p) === undefined).at(-1) ?? '/';
+  const attachPointOf = (path: string): string =>
+    pathsAlong(path)
+      .filter((p) => areaOfPath(p) === undefined)
+      .at(-1) ?? '/';
   return { rootPaths, areaOfPath, attachPointOf };
 }

@@ -133,7 +133,13 @@ export class VoiceOrgStack extends Stack {
     const inNestedArea = new Set(nestedAreas.flatMap((area) => area.functions.map((f) => f.handler)));
     // The root stack's functions: the authorizer, the root areas' routes, the event functions (and, while detaching, the single stack's route functions).
     const inRoot = (handler: string) => !inNestedArea.has(handler) || (detaching && SINGLE_STACK_ROUTE_FUNCTIONS.has(handler));
-    const functions = new Map(addFunctions(this, functionProps, listFunctions().filter((f) => inRoot(f.handler))));
+    const functions = new Map(
+      addFunctions(
+        this,
+        functionProps,
+        listFunctions().filter((f) => inRoot(f.handler)),
+      ),
+    );
     const functionFor = (handlerModule: string) => {
       const fn = functions.get(handlerModule);
       if (!fn) throw new Error(`No function for ${handlerModule}: the function list (infra/function-list.ts) does not name it.`);
@@ -145,7 +151,11 @@ export class VoiceOrgStack extends Stack {
     const pipeline = addEventPipeline(this, { table: data.table, bus: eventBus.bus, functionFor, alarmAction: notifications.action });
     this.table = data.table;
     this.eventBus = eventBus.bus;
-    const authorizer = addTokenAuthorizer(this, functionFor(AUTHORIZER.handler), props.authorizerCacheSeconds ?? GATEWAY.authorizerCacheSeconds);
+    const authorizer = addTokenAuthorizer(
+      this,
+      functionFor(AUTHORIZER.handler),
+      props.authorizerCacheSeconds ?? GATEWAY.authorizerCacheSeconds,
+    );
     this.api = addApi(this, {
       stage: props.stage,
       throttle: props.throttle ?? STACK_DEFAULTS.throttle,
@@ -156,7 +166,11 @@ export class VoiceOrgStack extends Stack {
     });
 
     if (detaching) {
-      keepServingDeployedRoutes(this.api, props.detachRoutesKeepingDeployment!, [...inNestedArea].filter((handler) => SINGLE_STACK_ROUTE_FUNCTIONS.has(handler)).map(functionFor));
+      keepServingDeployedRoutes(
+        this.api,
+        props.detachRoutesKeepingDeployment!,
+        [...inNestedArea].filter((handler) => SINGLE_STACK_ROUTE_FUNCTIONS.has(handler)).map(functionFor),
+      );
     } else {
       for (const area of nestedAreas) {
         const routes = addRouteArea(this, area, { api: this.api, stage: props.stage, authorizer, placement, functions: functionProps });

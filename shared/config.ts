@@ -58,13 +58,25 @@ const ConfigSchema = v.object({
   /** How long a pre-signed playback (GET) URL works: at most 15 minutes. */
   MEDIA_URL_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(60), v.maxValue(900)), '900'),
   /** The largest recording an upload URL is issued for. */
-  UPLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(UPLOAD_MAX_BYTES_CEILING, 'must be at most 5 GiB, the largest single S3 PUT')), String(1024 ** 3)),
+  UPLOAD_MAX_BYTES: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(UPLOAD_MAX_BYTES_CEILING, 'must be at most 5 GiB, the largest single S3 PUT'),
+    ),
+    String(1024 ** 3),
+  ),
   /** Invitation emails: sender, the web app that accepts invites, the SES emulator locally. */
   SES_FROM_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@voice-org.example'),
   SES_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   APP_URL: v.optional(v.pipe(v.string(), v.url()), 'http://127.0.0.1:3000'),
   /** How long an invitation can be accepted. */
-  INVITE_TTL_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(90 * 86_400)), String(7 * 86_400)),
+  INVITE_TTL_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(90 * 86_400)),
+    String(7 * 86_400),
+  ),
   /** The EventBridge bus the event processor puts domain events on (AWS); absent locally, where the local pipeline routes them. */
   EVENT_BUS_NAME: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** How long a recording stays in the trash before it is deleted for good (documented in the API). */
@@ -174,13 +186,28 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (parsed.PROFILE_KMS_KEY_ARN && parsed.PROFILE_LOCAL_KEY_FILE) {
     throw new Error('Invalid configuration: set PROFILE_KMS_KEY_ARN or PROFILE_LOCAL_KEY_FILE, not both');
   }
-  const defaults: OrganizationLimits = { rate: parsed.RATE_LIMIT_DEFAULT_RATE, burst: parsed.RATE_LIMIT_DEFAULT_BURST, daily_quota: parsed.RATE_LIMIT_DEFAULT_DAILY_QUOTA ?? null };
-  if (defaults.burst < defaults.rate) throw new Error('Invalid configuration: RATE_LIMIT_DEFAULT_BURST must be at least RATE_LIMIT_DEFAULT_RATE');
+  const defaults: OrganizationLimits = {
+    rate: parsed.RATE_LIMIT_DEFAULT_RATE,
+    burst: parsed.RATE_LIMIT_DEFAULT_BURST,
+    daily_quota: parsed.RATE_LIMIT_DEFAULT_DAILY_QUOTA ?? null,
+  };
+  if (defaults.burst < defaults.rate)
+    throw new Error('Invalid configuration: RATE_LIMIT_DEFAULT_BURST must be at least RATE_LIMIT_DEFAULT_RATE');
   return {
     tableName: parsed.TABLE_NAME,
     region: parsed.AWS_REGION,
     dynamoDbEndpoint: parsed.DYNAMODB_ENDPOINT,
-    idToken: issuer && audience && jwksUrl ? { issuer, audiences: audience.split(',').map((a) => a.trim()).filter(Boolean), jwksUrl } : undefined,
+    idToken:
+      issuer && audience && jwksUrl
+        ? {
+            issuer,
+            audiences: audience
+              .split(',')
+              .map((a) => a.trim())
+              .filter(Boolean),
+            jwksUrl,
+          }
+        : undefined,
     profileKey: parsed.PROFILE_KMS_KEY_ARN
       ? { kind: 'kms', keyArn: parsed.PROFILE_KMS_KEY_ARN }
       : parsed.PROFILE_LOCAL_KEY_FILE
@@ -190,8 +217,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     bucket: parsed.BUCKET_NAME ? { name: parsed.BUCKET_NAME, endpoint: parsed.S3_ENDPOINT } : undefined,
     uploads: { urlTtlSeconds: parsed.UPLOAD_URL_TTL_SECONDS, maxBytes: parsed.UPLOAD_MAX_BYTES },
     media: { urlTtlSeconds: parsed.MEDIA_URL_TTL_SECONDS },
-    invites: { fromAddress: parsed.SES_FROM_ADDRESS, sesEndpoint: parsed.SES_ENDPOINT, appUrl: parsed.APP_URL.replace(/\/$/, ''), ttlSeconds: parsed.INVITE_TTL_SECONDS },
-    events: { busName: parsed.EVENT_BUS_NAME, trashRetentionDays: parsed.TRASH_RETENTION_DAYS, auditRetentionDays: parsed.AUDIT_RETENTION_DAYS },
+    invites: {
+      fromAddress: parsed.SES_FROM_ADDRESS,
+      sesEndpoint: parsed.SES_ENDPOINT,
+      appUrl: parsed.APP_URL.replace(/\/$/, ''),
+      ttlSeconds: parsed.INVITE_TTL_SECONDS,
+    },
+    events: {
+      busName: parsed.EVENT_BUS_NAME,
+      trashRetentionDays: parsed.TRASH_RETENTION_DAYS,
+      auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
+    },
     webhooks: { allowLocalUrls: parsed.WEBHOOK_ALLOW_LOCAL_URLS === 'true', sqsEndpoint: parsed.SQS_ENDPOINT },
     idempotency: parsed.IDEMPOTENCY_TABLE_NAME ? { tableName: parsed.IDEMPOTENCY_TABLE_NAME } : undefined,
     rateLimits: { tableName: parsed.RATE_LIMIT_TABLE_NAME, defaults, cacheSeconds: parsed.RATE_LIMIT_CACHE_SECONDS },
@@ -207,7 +243,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
  * know (custom ACTIVE_MODELS) the default fallback's model, Nova Lite.
  */
 function bedrockModelMapOf(text: string | undefined, fallback: string): Record<string, string> {
-  const entries = (list: string) => Object.fromEntries(list.split(',').map((entry) => entry.split('=') as [string, string])) as Record<string, string>;
+  const entries = (list: string) =>
+    Object.fromEntries(list.split(',').map((entry) => entry.split('=') as [string, string])) as Record<string, string>;
   const map = entries(text ?? DEFAULT_BEDROCK_MODEL_MAP);
   if (Object.hasOwn(map, fallback)) return map;
   if (text) throw new Error(`Invalid configuration: BEDROCK_MODEL_MAP has no entry for FALLBACK_MODEL ${fallback}`);

@@ -6,14 +6,7 @@
 
 /** DynamoDB actions a function's role is granted on the table and its indexes. */
 export type TableAction =
-  | 'GetItem'
-  | 'BatchGetItem'
-  | 'Query'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'BatchWriteItem'
-  | 'ConditionCheckItem';
+  'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem';
 
 /** KMS actions on the profile key, always bound to a member's encryption context. */
 export type ProfileKeyAction = 'Decrypt' | 'GenerateDataKey';
@@ -25,7 +18,8 @@ export type MailAction = 'SendEmail';
  * S3 actions on the recordings bucket's objects (GetObject also grants HeadObject);
  * ListBucket and ListBucketMultipartUploads are granted on the bucket for the recordings/ prefix only.
  */
-export type BucketAction = 'PutObject' | 'GetObject' | 'DeleteObject' | 'ListBucket' | 'ListBucketMultipartUploads' | 'AbortMultipartUpload';
+export type BucketAction =
+  'PutObject' | 'GetObject' | 'DeleteObject' | 'ListBucket' | 'ListBucketMultipartUploads' | 'AbortMultipartUpload';
 
 /** EventBridge actions on the stack's own event bus. */
 export type EventsAction = 'PutEvents';

@@ -5,4 +5,6 @@ import { getApiKeyRoute } from '../../shared/routes/api-keys/get-api-key';
 import { apiKeyDeps } from '../../shared/wiring/api-key-deps';
 
 /** GET /api/v1/organization/{orgId}/api-keys/{keyId} */
-export const handler = apiHandler(getApiKeyRoute, async ({ caller, path }) => json(200, await getApiKeyView(apiKeyDeps(), caller, path.keyId)));
+export const handler = apiHandler(getApiKeyRoute, async ({ caller, path }) =>
+  json(200, await getApiKeyView(apiKeyDeps(), caller, path.keyId)),
+);

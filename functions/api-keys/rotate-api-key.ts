@@ -5,4 +5,6 @@ import { rotateApiKeyRoute } from '../../shared/routes/api-keys/rotate-api-key';
 import { apiKeyDeps } from '../../shared/wiring/api-key-deps';
 
 /** POST /api/v1/organization/{orgId}/api-keys/{keyId}/rotate: the answer carries the new secret, this once. */
-export const handler = keyedApiHandler(rotateApiKeyRoute, async ({ caller, path, body }) => json(200, await rotateApiKey(apiKeyDeps(), caller, path.keyId, body)));
+export const handler = keyedApiHandler(rotateApiKeyRoute, async ({ caller, path, body }) =>
+  json(200, await rotateApiKey(apiKeyDeps(), caller, path.keyId, body)),
+);

@@ -13,7 +13,10 @@ let scalar: ReturnType<typeof tagged> | undefined;
 
 /** The page's scripts by name (a Map: a name such as `constructor` is just unknown). */
 const ASSETS = new Map<string, () => ReturnType<typeof tagged>>([
-  [REFERENCE_ASSETS.scalarBundle, () => (scalar ??= tagged({ contentType: 'text/javascript; charset=utf-8', body: readScalarBundle(), cacheControl: IMMUTABLE_CACHE }))],
+  [
+    REFERENCE_ASSETS.scalarBundle,
+    () => (scalar ??= tagged({ contentType: 'text/javascript; charset=utf-8', body: readScalarBundle(), cacheControl: IMMUTABLE_CACHE })),
+  ],
   [REFERENCE_ASSETS.config, () => config],
 ]);
 

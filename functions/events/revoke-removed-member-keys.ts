@@ -7,5 +7,10 @@ import { apiKeyDeps } from '../../shared/wiring/api-key-deps';
 export const handler = eventConsumer('removedMemberKeys', async (event) => {
   const { db, now } = apiKeyDeps();
   const revoked = await revokeKeysOfRemovedMember(db, event, now());
-  logger.info('revoked the personal keys of a removed member', { event_id: event.id, org_id: event.org_id, user_id: event.resource.id, revoked });
+  logger.info('revoked the personal keys of a removed member', {
+    event_id: event.id,
+    org_id: event.org_id,
+    user_id: event.resource.id,
+    revoked,
+  });
 });

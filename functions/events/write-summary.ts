@@ -9,7 +9,12 @@ export const handler = eventConsumer(
   'summaryRun',
   async (event, delivery) => {
     const outcome = await runSummary(summaryRunDeps(), event, delivery);
-    logger.info('summary', { event_id: event.id, org_id: event.org_id, recording_id: event.resource.id, outcome: typeof outcome === 'string' ? outcome : 'throttled' });
+    logger.info('summary', {
+      event_id: event.id,
+      org_id: event.org_id,
+      recording_id: event.resource.id,
+      outcome: typeof outcome === 'string' ? outcome : 'throttled',
+    });
     return typeof outcome === 'string' ? undefined : outcome;
   },
   { retryLater: delayMessage },

@@ -6,6 +6,13 @@ import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** GET /api/v1/public/recordings/{recordingId}/transcript (a personal key: its member's own recordings) */
 export const handler = apiHandler(getPublicTranscriptRoute, async ({ caller, path, query }) => {
-  const file = await exportTranscript(transcriptionDeps().db, caller, path.recordingId, query.format, query.download === 'true', query.language);
+  const file = await exportTranscript(
+    transcriptionDeps().db,
+    caller,
+    path.recordingId,
+    query.format,
+    query.download === 'true',
+    query.language,
+  );
   return transcriptFileResponse(file);
 });

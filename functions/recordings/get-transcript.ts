@@ -6,6 +6,13 @@ import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** GET /api/v1/organization/{orgId}/recordings/{recordingId}/transcript?format=json|vtt|srt|txt&download=true|false */
 export const handler = apiHandler(getTranscriptRoute, async ({ caller, path, query }) => {
-  const file = await exportTranscript(transcriptionDeps().db, caller, path.recordingId, query.format, query.download === 'true', query.language);
+  const file = await exportTranscript(
+    transcriptionDeps().db,
+    caller,
+    path.recordingId,
+    query.format,
+    query.download === 'true',
+    query.language,
+  );
   return transcriptFileResponse(file);
 });

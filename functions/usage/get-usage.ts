@@ -5,4 +5,6 @@ import { getUsageRoute } from '../../shared/routes/usage/get-usage';
 import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** GET /api/v1/organization/{orgId}/usage?month=YYYY-MM */
-export const handler = apiHandler(getUsageRoute, async ({ caller, query }) => json(200, await transcriptionUsage(transcriptionDeps(), caller.orgId, query)));
+export const handler = apiHandler(getUsageRoute, async ({ caller, query }) =>
+  json(200, await transcriptionUsage(transcriptionDeps(), caller.orgId, query)),
+);

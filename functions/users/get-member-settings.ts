@@ -6,11 +6,6 @@ import { memberSettingsDeps } from '../../shared/wiring/member-settings-deps';
 
 /** GET /api/v1/organization/{orgId}/users/{userId}/settings and its public alias. */
 export const handler = apiHandler(getMemberSettingsRoute, async ({ caller, path, query }) => {
-  const bundle = await getMemberSettings(
-    memberSettingsDeps(),
-    caller.orgId,
-    path.userId,
-    query,
-  );
+  const bundle = await getMemberSettings(memberSettingsDeps(), caller.orgId, path.userId, query);
   return envelope(bundle);
 });

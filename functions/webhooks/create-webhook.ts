@@ -5,4 +5,6 @@ import { createWebhookRoute } from '../../shared/routes/webhooks/create-webhook'
 import { webhookSecretDeps } from '../../shared/wiring/webhook-secret-deps';
 
 /** POST /api/v1/organization/{orgId}/webhooks: the answer carries the signing secret, this once. */
-export const handler = keyedApiHandler(createWebhookRoute, async ({ caller, body }) => json(201, await createWebhook(webhookSecretDeps(), caller.orgId, body)));
+export const handler = keyedApiHandler(createWebhookRoute, async ({ caller, body }) =>
+  json(201, await createWebhook(webhookSecretDeps(), caller.orgId, body)),
+);

@@ -5,4 +5,6 @@ import { getWebhookRoute } from '../../shared/routes/webhooks/get-webhook';
 import { webhookDeps } from '../../shared/wiring/webhook-deps';
 
 /** GET /api/v1/organization/{orgId}/webhooks/{webhookId} */
-export const handler = apiHandler(getWebhookRoute, async ({ caller, path }) => json(200, await readWebhook(webhookDeps(), caller.orgId, path.webhookId)));
+export const handler = apiHandler(getWebhookRoute, async ({ caller, path }) =>
+  json(200, await readWebhook(webhookDeps(), caller.orgId, path.webhookId)),
+);

@@ -5,4 +5,6 @@ import { listWebhooksRoute } from '../../shared/routes/webhooks/list-webhooks';
 import { webhookDeps } from '../../shared/wiring/webhook-deps';
 
 /** GET /api/v1/organization/{orgId}/webhooks */
-export const handler = apiHandler(listWebhooksRoute, async ({ caller }) => json(200, await listOrganizationWebhooks(webhookDeps(), caller.orgId)));
+export const handler = apiHandler(listWebhooksRoute, async ({ caller }) =>
+  json(200, await listOrganizationWebhooks(webhookDeps(), caller.orgId)),
+);

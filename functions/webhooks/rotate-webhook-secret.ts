@@ -5,4 +5,6 @@ import { rotateWebhookSecretRoute } from '../../shared/routes/webhooks/rotate-we
 import { webhookSecretDeps } from '../../shared/wiring/webhook-secret-deps';
 
 /** POST /api/v1/organization/{orgId}/webhooks/{webhookId}/rotate-secret: the answer carries the new secret, this once. */
-export const handler = keyedApiHandler(rotateWebhookSecretRoute, async ({ caller, path }) => json(200, await rotateWebhookSecret(webhookSecretDeps(), caller.orgId, path.webhookId)));
+export const handler = keyedApiHandler(rotateWebhookSecretRoute, async ({ caller, path }) =>
+  json(200, await rotateWebhookSecret(webhookSecretDeps(), caller.orgId, path.webhookId)),
+);

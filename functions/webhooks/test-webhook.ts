@@ -5,4 +5,6 @@ import { testWebhookRoute } from '../../shared/routes/webhooks/test-webhook';
 import { deliveryDeps } from '../../shared/wiring/webhook-deps';
 
 /** POST /api/v1/organization/{orgId}/webhooks/{webhookId}/test: 202, the delivery is on its way. */
-export const handler = keyedApiHandler(testWebhookRoute, async ({ caller, path }) => json(202, await sendTestEvent(deliveryDeps(), caller.orgId, path.webhookId)));
+export const handler = keyedApiHandler(testWebhookRoute, async ({ caller, path }) =>
+  json(202, await sendTestEvent(deliveryDeps(), caller.orgId, path.webhookId)),
+);

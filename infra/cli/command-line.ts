@@ -24,8 +24,7 @@ export interface CommandSpec<Target> {
 
 /** What a command line asks for: help text to print, or a command to run with its flags. */
 export type CommandLine<Target> =
-  | { kind: 'help'; text: string }
-  | { kind: 'run'; name: string; command: CommandSpec<Target>; flags: Record<string, string | undefined> };
+  { kind: 'help'; text: string } | { kind: 'run'; name: string; command: CommandSpec<Target>; flags: Record<string, string | undefined> };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 /** One argument as util.parseArgs reads it (with `tokens: true`). */
@@ -83,7 +82,9 @@ export function cliUsage(commands: Record<string, CommandSpec<unknown>>, only?: 
 
 /** `user create --email E --name N [--timezone Z] [--id ID]` */
 function usageLine(name: string, command: CommandSpec<unknown>): string {
-  const flags = Object.entries(command.flags).map(([flag, spec]) => (spec.required ? `--${flag} ${spec.placeholder}` : `[--${flag} ${spec.placeholder}]`));
+  const flags = Object.entries(command.flags).map(([flag, spec]) =>
+    spec.required ? `--${flag} ${spec.placeholder}` : `[--${flag} ${spec.placeholder}]`,
+  );
   return [name, ...flags].join(' ');
 }
 
@@ -121,7 +122,11 @@ function optionsOf(command: CommandSpec<unknown>): Options {
 }
 
 /** No command matched: help for the CLI or a command group, else an error with the usage of what the words could mean. */
-function unknownCommand<Target>(argv: readonly string[], words: readonly string[], commands: Record<string, CommandSpec<Target>>): CommandLine<Target> {
+function unknownCommand<Target>(
+  argv: readonly string[],
+  words: readonly string[],
+  commands: Record<string, CommandSpec<Target>>,
+): CommandLine<Target> {
   const group = words[0];
   const inGroup = (name: string) => name.startsWith(`${group} `);
   const isGroup = group !== undefined && Object.keys(commands).some(inGroup);
@@ -129,26 +134,41 @@ function unknownCommand<Target>(argv: readonly string[], words: readonly string[
   if (wantsHelp && words.length === 0) return { kind: 'help', text: cliUsage(commands) };
   if (wantsHelp && words.length === 1 && isGroup) return { kind: 'help', text: cliUsage(commands, inGroup) };
   if (words.length === 0) {
-    throw new CliError('UNKNOWN_COMMAND', argv.length ? `Expected a command before ${argv[0]}.` : 'No command given.', { usage: cliUsage(commands) });
+    throw new CliError('UNKNOWN_COMMAND', argv.length ? `Expected a command before ${argv[0]}.` : 'No command given.', {
+      usage: cliUsage(commands),
+    });
   }
   if (isGroup && words.length === 1) {
     const choices = Object.keys(commands).filter(inGroup);
     throw new CliError('UNKNOWN_COMMAND', `${group} needs one of: ${choices.join(', ')}.`, { usage: cliUsage(commands, inGroup) });
   }
-  throw new CliError('UNKNOWN_COMMAND', `Unknown command "${words.join(' ')}".`, { usage: isGroup ? cliUsage(commands, inGroup) : cliUsage(commands) });
+  throw new CliError('UNKNOWN_COMMAND', `Unknown command "${words.join(' ')}".`, {
+    usage: isGroup ? cliUsage(commands, inGroup) : cliUsage(commands),
+  });
 }
 
 /** Names what was wrong with the flags that util.parseArgs refused (strictError), from its lenient reading (tokens). */
-function flagProblem(name: string, command: CommandSpec<unknown>, tokens: readonly Token[], options: Options, strictError: Error): CliError {
+function flagProblem(
+  name: string,
+  command: CommandSpec<unknown>,
+  tokens: readonly Token[],
+  options: Options,
+  strictError: Error,
+): CliError {
   const usage = commandUsage(name, command);
   for (const token of tokens) {
-    if (token.kind === 'positional') return new CliError('UNEXPECTED_ARGUMENT', `Unexpected argument "${token.value}": ${name} takes flags only.`, { usage });
+    if (token.kind === 'positional')
+      return new CliError('UNEXPECTED_ARGUMENT', `Unexpected argument "${token.value}": ${name} takes flags only.`, { usage });
     if (token.kind !== 'option') continue;
     if (!options[token.name]) return new CliError('UNKNOWN_FLAG', `Unknown flag ${token.rawName} for ${name}.`, { usage });
     if (token.value === undefined) return new CliError('MISSING_VALUE', `${token.rawName} needs a value.`, { usage });
     // Strict mode takes a value starting with - for a forgotten one (`--name --email x`).
     if (!token.inlineValue && token.value.startsWith('-')) {
-      return new CliError('MISSING_VALUE', `${token.rawName} needs a value, not the flag-like "${token.value}" (a value that starts with - is written ${token.rawName}=${token.value}).`, { usage });
+      return new CliError(
+        'MISSING_VALUE',
+        `${token.rawName} needs a value, not the flag-like "${token.value}" (a value that starts with - is written ${token.rawName}=${token.value}).`,
+        { usage },
+      );
     }
   }
   return new CliError('INVALID_FLAGS', strictError.message, { usage });

@@ -24,7 +24,8 @@ const now = () => new Date();
 /** `audit list` prints at most this many entries unless told, and never more than the maximum. */
 const AUDIT_LIST_DEFAULT = 100;
 const AUDIT_LIST_MAX = 10_000;
-const flag = <S extends v.GenericSchema>(schema: S, value: unknown, name: string) => parseInput(v.object({ [name]: schema }), { [name]: value })[name] as v.InferOutput<S>;
+const flag = <S extends v.GenericSchema>(schema: S, value: unknown, name: string) =>
+  parseInput(v.object({ [name]: schema }), { [name]: value })[name] as v.InferOutput<S>;
 
 /** The admin CLI's commands, in the order its usage lists them; main.ts parses their flags strictly (command-line.ts) and runs them. */
 export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
@@ -42,7 +43,10 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       }
       const fixture = parseInput(Fixture, raw, { code: 'INVALID_FIXTURE', unknownKey: 'field' });
       if (fixture.settings.length && !settings) {
-        throw new CliError('PROFILE_KEY_REQUIRED', 'Settings fixtures encrypt profiles: set PROFILE_KMS_KEY_ARN to the stack\'s ProfileKeyArn output.');
+        throw new CliError(
+          'PROFILE_KEY_REQUIRED',
+          "Settings fixtures encrypt profiles: set PROFILE_KMS_KEY_ARN to the stack's ProfileKeyArn output.",
+        );
       }
       return seedFixture({ db, trashRetentionDays, settings: settings && { db, ...settings } }, fixture, now());
     },
@@ -50,9 +54,10 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
   reindex: {
     summary: "build an organization's member search index, recording day counts and templates' order keys, and its missing trash timers",
     notes:
-      'Needed once for an organization created before they existed (until then its `q` searches, date-range totals and List templates read every item they cover); `seed` does it for the organizations it loads. Rebuilds them from the organization\'s items even when complete. Run it while the organization is quiet: writes racing it may be missed.',
+      "Needed once for an organization created before they existed (until then its `q` searches, date-range totals and List templates read every item they cover); `seed` does it for the organizations it loads. Rebuilds them from the organization's items even when complete. Run it while the organization is quiet: writes racing it may be missed.",
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
-    run: (flags, { db, trashRetentionDays }) => rebuildDerivedIndexes(db, flag(Id, flags.org, 'org'), now(), { force: true, trashRetentionDays }),
+    run: (flags, { db, trashRetentionDays }) =>
+      rebuildDerivedIndexes(db, flag(Id, flags.org, 'org'), now(), { force: true, trashRetentionDays }),
   },
   'org create': {
     summary: 'create an organization',
@@ -60,7 +65,8 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       name: { placeholder: 'N', required: true, description: 'its display name' },
       id: { placeholder: 'ID', description: 'its id (default: a new org_… id)' },
     },
-    run: (flags, { db }) => createOrganization(db, { id: flag(v.optional(Id), flags.id, 'id'), name: flag(DisplayName, flags.name, 'name') }, now()),
+    run: (flags, { db }) =>
+      createOrganization(db, { id: flag(v.optional(Id), flags.id, 'id'), name: flag(DisplayName, flags.name, 'name') }, now()),
   },
   ...Object.fromEntries(Object.entries(LIMIT_COMMANDS).filter(([name]) => name.startsWith('org '))),
   'user create': {
@@ -120,10 +126,21 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       burst: { placeholder: 'B', description: "the key's own burst, with --rate" },
     },
     run: async (flags, { db }) => {
-      const scopes = flag(v.array(ScopeName), flags.scopes?.split(',').map((s) => s.trim()).filter(Boolean), 'scopes');
+      const scopes = flag(
+        v.array(ScopeName),
+        flags.scopes
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        'scopes',
+      );
       const name = flag(v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100))), flags.name, 'name');
       const rateLimit = optionalKeyRateLimit(flags);
-      const { key_id, key } = await createApiKey(db, { orgId: flag(Id, flags.org, 'org'), userId: flag(v.optional(Id), flags.user, 'user'), scopes, name, rateLimit }, now());
+      const { key_id, key } = await createApiKey(
+        db,
+        { orgId: flag(Id, flags.org, 'org'), userId: flag(v.optional(Id), flags.user, 'user'), scopes, name, rateLimit },
+        now(),
+      );
       return { key_id, key, ...(rateLimit ? { rate_limit: rateLimit } : {}) };
     },
   },
@@ -163,7 +180,12 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       status: { placeholder: 'S', description: `only invitations in this status: ${INVITE_STATUSES.join(', ')}` },
     },
     run: (flags, { db }) =>
-      listAllInvites(db, flag(Id, flags.org, 'org'), { status: flag(v.optional(v.picklist(INVITE_STATUSES, `must be one of ${INVITE_STATUSES.join(', ')}`)), flags.status, 'status') }, now()),
+      listAllInvites(
+        db,
+        flag(Id, flags.org, 'org'),
+        { status: flag(v.optional(v.picklist(INVITE_STATUSES, `must be one of ${INVITE_STATUSES.join(', ')}`)), flags.status, 'status') },
+        now(),
+      ),
   },
   token: {
     summary: 'local only: an ID token from the local identity provider, for a user or for an email',
@@ -175,13 +197,28 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     flags: {
       user: { placeholder: 'U', description: 'the user id the token is for' },
       email: { placeholder: 'E', description: 'the email the token is for: its user, or a new person when no user has it' },
-      name: { placeholder: 'N', description: "the name claim of a new person's token (the display name acceptance gives them; default: the email's local part)" },
-      'expires-in': { placeholder: 'SECONDS', description: 'lifetime in seconds (default: 3600; negative for an expired token, as --expires-in=-30)' },
+      name: {
+        placeholder: 'N',
+        description: "the name claim of a new person's token (the display name acceptance gives them; default: the email's local part)",
+      },
+      'expires-in': {
+        placeholder: 'SECONDS',
+        description: 'lifetime in seconds (default: 3600; negative for an expired token, as --expires-in=-30)',
+      },
     },
     run: async (flags, { db, local }) => {
-      if (!local) throw new CliError('LOCAL_ONLY', 'token mints tokens of the local identity provider; in AWS, sign in through Cognito or your issuer.');
-      if ((flags.user === undefined) === (flags.email === undefined)) throw new CliError('INVALID_FLAGS', 'token takes --user U or --email E (one of them).');
-      const expiresIn = flag(v.optional(v.pipe(v.string(), v.regex(/^-?\d+$/, 'must be a whole number of seconds'), v.transform(Number)), '3600'), flags['expires-in'], 'expires-in');
+      if (!local)
+        throw new CliError(
+          'LOCAL_ONLY',
+          'token mints tokens of the local identity provider; in AWS, sign in through Cognito or your issuer.',
+        );
+      if ((flags.user === undefined) === (flags.email === undefined))
+        throw new CliError('INVALID_FLAGS', 'token takes --user U or --email E (one of them).');
+      const expiresIn = flag(
+        v.optional(v.pipe(v.string(), v.regex(/^-?\d+$/, 'must be a whole number of seconds'), v.transform(Number)), '3600'),
+        flags['expires-in'],
+        'expires-in',
+      );
       const name = flag(v.optional(DisplayName), flags.name, 'name');
       const idp = await loadIdentityProvider(local.dataDir, local.issuer, local.audience);
       const email = flags.email === undefined ? undefined : flag(Email, flags.email, 'email');
@@ -191,7 +228,11 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
         if (email === undefined) throw new CliError('USER_NOT_FOUND', `User ${userId} does not exist.`);
         return { id_token: await idp.issueIdToken({ sub: `local|email:${email}`, email, name }, expiresIn) };
       }
-      if (name !== undefined) throw new CliError('USER_EXISTS', `${user.email} is user ${user.user_id} (${user.display_name}): their token carries their own name, leave out --name.`);
+      if (name !== undefined)
+        throw new CliError(
+          'USER_EXISTS',
+          `${user.email} is user ${user.user_id} (${user.display_name}): their token carries their own name, leave out --name.`,
+        );
       return { id_token: await idp.issueIdToken({ sub: `local|${user.user_id}`, email: user.email, name: user.display_name }, expiresIn) };
     },
   },
@@ -226,7 +267,10 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       resource: { placeholder: 'R', description: 'only changes of this resource id' },
       since: { placeholder: 'S', description: 'only changes at or after this ISO 8601 time' },
       until: { placeholder: 'U', description: 'only changes at or before this ISO 8601 time' },
-      limit: { placeholder: 'N', description: `at most this many entries (default: ${AUDIT_LIST_DEFAULT}, at most ${AUDIT_LIST_MAX.toLocaleString('en-US')})` },
+      limit: {
+        placeholder: 'N',
+        description: `at most this many entries (default: ${AUDIT_LIST_DEFAULT}, at most ${AUDIT_LIST_MAX.toLocaleString('en-US')})`,
+      },
     },
     run: async (flags, { db }) => {
       const entry = ListAuditLogQuery.entries;
@@ -238,7 +282,20 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
         since: flag(entry.since, flags.since, 'since'),
         until: flag(entry.until, flags.until, 'until'),
       };
-      const limit = flag(v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(AUDIT_LIST_MAX)), String(AUDIT_LIST_DEFAULT)), flags.limit, 'limit');
+      const limit = flag(
+        v.optional(
+          v.pipe(
+            v.string(),
+            v.regex(/^\d{1,9}$/, 'must be a whole number'),
+            v.transform(Number),
+            v.minValue(1),
+            v.maxValue(AUDIT_LIST_MAX),
+          ),
+          String(AUDIT_LIST_DEFAULT),
+        ),
+        flags.limit,
+        'limit',
+      );
       const read = (cursor: string | undefined, wanted: number) =>
         listAuditLog({ db, now, retentionDays: null }, orgId, { ...filters, limit: Math.min(wanted, AUDIT_PAGE.maxLimit), cursor });
       // Page by page, each printed as it comes (a refusal, such as since after until, comes before any line).

@@ -10,13 +10,19 @@ import type { CommandSpec } from './command-line';
 import type { CliTarget } from './target';
 
 const localOnly = (target: CliTarget, what: string) => {
-  if (!target.local) throw new CliError('LOCAL_ONLY', `${what} reads the local event pipeline; in AWS, use the bus's archive, CloudWatch and the SQS dead-letter queues (docs/deploy.md).`);
+  if (!target.local)
+    throw new CliError(
+      'LOCAL_ONLY',
+      `${what} reads the local event pipeline; in AWS, use the bus's archive, CloudWatch and the SQS dead-letter queues (docs/deploy.md).`,
+    );
   return target.local;
 };
 
 const TailFlags = v.object({
   org: v.optional(Id),
-  type: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]+(\.[a-z_]*)?$/, 'must be an event type such as recording.created, or a prefix such as recording.'))),
+  type: v.optional(
+    v.pipe(v.string(), v.regex(/^[a-z_]+(\.[a-z_]*)?$/, 'must be an event type such as recording.created, or a prefix such as recording.')),
+  ),
   from: v.optional(v.picklist(['now', 'start'], 'must be now or start'), 'now'),
   limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d*$/, 'must be a positive integer'), v.transform(Number))),
 });
@@ -69,10 +75,15 @@ export const EVENT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
   },
   'dlq list': {
     summary: 'local only: messages the event pipeline could not deliver after their last attempt',
-    flags: { consumer: { placeholder: 'C', description: `only this consumer (${[...Object.keys(EVENT_CONSUMERS), 'processor'].join(', ')})` } },
+    flags: {
+      consumer: { placeholder: 'C', description: `only this consumer (${[...Object.keys(EVENT_CONSUMERS), 'processor'].join(', ')})` },
+    },
     run: async (flags, target) => {
       const { dataDir } = localOnly(target, 'dlq list');
-      const consumer = parseInput(v.object({ consumer: v.optional(v.picklist([...Object.keys(EVENT_CONSUMERS), 'processor'])) }), flags).consumer;
+      const consumer = parseInput(
+        v.object({ consumer: v.optional(v.picklist([...Object.keys(EVENT_CONSUMERS), 'processor'])) }),
+        flags,
+      ).consumer;
       return listDeadLetters(dataDir).filter((letter) => !consumer || letter.consumer === consumer);
     },
   },
@@ -83,7 +94,13 @@ export const EVENT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     run: async (flags, target) => {
       const { dataDir } = localOnly(target, 'dlq redrive');
       const consumer = parseInput(v.object({ consumer: v.optional(v.picklist(Object.keys(EVENT_CONSUMERS))) }), flags).consumer;
-      return { redriven: redriveDeadLetters(dataDir, consumer).map((letter) => ({ id: letter.id, consumer: letter.consumer, event_id: letter.event?.id ?? null })) };
+      return {
+        redriven: redriveDeadLetters(dataDir, consumer).map((letter) => ({
+          id: letter.id,
+          consumer: letter.consumer,
+          event_id: letter.event?.id ?? null,
+        })),
+      };
     },
   },
 };

@@ -17,7 +17,8 @@ const NUMBER = /^\d{1,10}(\.\d{1,10})?$/;
 const numberOf = (value: string | undefined) => (value !== undefined && NUMBER.test(value) ? Number(value) : value);
 const orgIdOf = (flags: Record<string, string | undefined>) => parseInput(v.object({ org: Id }), { org: flags.org }).org;
 const keyIdOf = (flags: Record<string, string | undefined>) => parseInput(v.object({ id: v.string() }), { id: flags.id }).id;
-const rateLimitOf = (flags: Record<string, string | undefined>) => parseInput(RateLimitSchema, { rate: numberOf(flags.rate), burst: numberOf(flags.burst) });
+const rateLimitOf = (flags: Record<string, string | undefined>) =>
+  parseInput(RateLimitSchema, { rate: numberOf(flags.rate), burst: numberOf(flags.burst) });
 
 const rateFlags = {
   rate: { placeholder: 'R', required: true, description: 'requests per second, on average (a whole number, 1 to 10000)' },
@@ -25,7 +26,15 @@ const rateFlags = {
 } as const;
 
 /** A monthly allowance of transcription minutes: a whole number from 0, or `none`. */
-const TranscriptionMinutes = v.union([v.literal('none'), v.pipe(v.number('must be a whole number of minutes, or none'), v.integer('must be a whole number of minutes, or none'), v.minValue(0, 'must be at least 0'), v.maxValue(100_000_000, 'must be at most 100000000'))]);
+const TranscriptionMinutes = v.union([
+  v.literal('none'),
+  v.pipe(
+    v.number('must be a whole number of minutes, or none'),
+    v.integer('must be a whole number of minutes, or none'),
+    v.minValue(0, 'must be at least 0'),
+    v.maxValue(100_000_000, 'must be at most 100000000'),
+  ),
+]);
 
 const setLimitsFlags = {
   org: { placeholder: 'O', required: true, description: 'the organization id' },
@@ -37,29 +46,51 @@ const setLimitsFlags = {
 
 export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
   'org set-limits': {
-    summary: "give an organization its own rate limit (and daily quota) instead of the defaults, and/or a monthly allowance of transcription minutes",
+    summary:
+      'give an organization its own rate limit (and daily quota) instead of the defaults, and/or a monthly allowance of transcription minutes',
     notes:
-      'Every request of the organization counts, whatever its credential. Functions apply the change within RATE_LIMIT_CACHE_SECONDS (30 s by default). Without --daily-quota the organization has no daily quota. --transcription-minutes alone leaves the rate limit as it is: once the month\'s minutes reach it, transcription is refused (403 TRANSCRIPTION_QUOTA_EXCEEDED) until the next UTC month.',
+      "Every request of the organization counts, whatever its credential. Functions apply the change within RATE_LIMIT_CACHE_SECONDS (30 s by default). Without --daily-quota the organization has no daily quota. --transcription-minutes alone leaves the rate limit as it is: once the month's minutes reach it, transcription is refused (403 TRANSCRIPTION_QUOTA_EXCEEDED) until the next UTC month.",
     flags: setLimitsFlags,
     run: async (flags, { db, limitDefaults }) => {
       const orgId = orgIdOf(flags);
       const minutesFlag = flags['transcription-minutes'];
       const rateGiven = flags.rate !== undefined || flags.burst !== undefined || flags['daily-quota'] !== undefined;
-      if (!rateGiven && minutesFlag === undefined) throw new CliError('MISSING_FLAG', 'org set-limits needs --rate and --burst, or --transcription-minutes.', { usage: commandUsage('org set-limits', LIMIT_COMMANDS['org set-limits']) });
-      for (const [given, missing] of [['rate', 'burst'], ['burst', 'rate']] as const) {
-        if (flags[given] !== undefined && flags[missing] === undefined) throw new CliError('MISSING_FLAG', `org set-limits needs --${missing} with --${given}.`, { usage: commandUsage('org set-limits', LIMIT_COMMANDS['org set-limits']) });
+      if (!rateGiven && minutesFlag === undefined)
+        throw new CliError('MISSING_FLAG', 'org set-limits needs --rate and --burst, or --transcription-minutes.', {
+          usage: commandUsage('org set-limits', LIMIT_COMMANDS['org set-limits']),
+        });
+      for (const [given, missing] of [
+        ['rate', 'burst'],
+        ['burst', 'rate'],
+      ] as const) {
+        if (flags[given] !== undefined && flags[missing] === undefined)
+          throw new CliError('MISSING_FLAG', `org set-limits needs --${missing} with --${given}.`, {
+            usage: commandUsage('org set-limits', LIMIT_COMMANDS['org set-limits']),
+          });
       }
-      const minutes = minutesFlag === undefined ? undefined : parseInput(v.object({ 'transcription-minutes': TranscriptionMinutes }), { 'transcription-minutes': minutesFlag === 'none' ? 'none' : numberOf(minutesFlag) })['transcription-minutes'];
+      const minutes =
+        minutesFlag === undefined
+          ? undefined
+          : parseInput(v.object({ 'transcription-minutes': TranscriptionMinutes }), {
+              'transcription-minutes': minutesFlag === 'none' ? 'none' : numberOf(minutesFlag),
+            })['transcription-minutes'];
       const view = rateGiven
         ? await setLimitsOfOrganization(
             db,
             orgId,
-            parseInput(OrganizationLimitsSchema, { rate: numberOf(flags.rate), burst: numberOf(flags.burst), daily_quota: flags['daily-quota'] === undefined ? null : numberOf(flags['daily-quota']) }),
+            parseInput(OrganizationLimitsSchema, {
+              rate: numberOf(flags.rate),
+              burst: numberOf(flags.burst),
+              daily_quota: flags['daily-quota'] === undefined ? null : numberOf(flags['daily-quota']),
+            }),
             limitDefaults,
             now(),
           )
         : await limitsOfOrganization(db, orgId, limitDefaults);
-      const allowance = minutes === undefined ? await transcriptionAllowanceOf(db, orgId, now()) : await setTranscriptionAllowanceOf(db, orgId, minutes === 'none' ? null : minutes, now());
+      const allowance =
+        minutes === undefined
+          ? await transcriptionAllowanceOf(db, orgId, now())
+          : await setTranscriptionAllowanceOf(db, orgId, minutes === 'none' ? null : minutes, now());
       return { ...view, transcription_minutes: allowance };
     },
   },
@@ -73,8 +104,10 @@ export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     },
   },
   'org get-limits': {
-    summary: "print the limits that apply to an organization (its own, or the defaults), and its monthly allowance of transcription minutes",
-    notes: 'In AWS the defaults printed are RATE_LIMIT_DEFAULT_* of this shell (the config defaults when unset): export the values the stack was deployed with.',
+    summary:
+      'print the limits that apply to an organization (its own, or the defaults), and its monthly allowance of transcription minutes',
+    notes:
+      'In AWS the defaults printed are RATE_LIMIT_DEFAULT_* of this shell (the config defaults when unset): export the values the stack was deployed with.',
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
     run: async (flags, { db, limitDefaults }) => {
       const view = await limitsOfOrganization(db, orgIdOf(flags), limitDefaults);
@@ -83,7 +116,8 @@ export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
   },
   'key set-limits': {
     summary: "give an API key its own rate limit, counted besides its organization's",
-    notes: "A request must pass both the key's limit and its organization's. A key's cached authorizer result (60 s) may carry its previous limit that long.",
+    notes:
+      "A request must pass both the key's limit and its organization's. A key's cached authorizer result (60 s) may carry its previous limit that long.",
     flags: { id: { placeholder: 'K', required: true, description: 'the key id (key_…)' }, ...rateFlags },
     run: (flags, { db }) => setRateLimitOfApiKey(db, keyIdOf(flags), rateLimitOf(flags), now()),
   },

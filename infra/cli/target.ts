@@ -42,7 +42,10 @@ export function resolveTarget(env: Record<string, string | undefined> = process.
   const { dataDir } = loadLocalConfig(env);
   const runtime = readRuntimeFile(dataDir);
   if (!runtime) {
-    throw new CliError('LOCAL_NOT_RUNNING', `No local deployment runs on ${dataDir}: start one with \`npm start\`, or set TABLE_NAME (and AWS credentials) to act on a deployed stack.`);
+    throw new CliError(
+      'LOCAL_NOT_RUNNING',
+      `No local deployment runs on ${dataDir}: start one with \`npm start\`, or set TABLE_NAME (and AWS credentials) to act on a deployed stack.`,
+    );
   }
   return {
     db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }),

@@ -25,11 +25,24 @@ const CLEAN_UP_TIMEOUT_MS = 10_000;
 const ListenFlags = v.object({
   org: Id,
   user: v.optional(Id),
-  port: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must be a port number'), v.transform(Number), v.minValue(1, 'must be from 1 to 65535'), v.maxValue(65_535, 'must be from 1 to 65535'))),
+  port: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,5}$/, 'must be a port number'),
+      v.transform(Number),
+      v.minValue(1, 'must be from 1 to 65535'),
+      v.maxValue(65_535, 'must be from 1 to 65535'),
+    ),
+  ),
   events: v.optional(
     v.pipe(
       v.string(),
-      v.transform((list) => list.split(',').map((type) => type.trim()).filter(Boolean)),
+      v.transform((list) =>
+        list
+          .split(',')
+          .map((type) => type.trim())
+          .filter(Boolean),
+      ),
       v.array(v.picklist(WEBHOOK_EVENT_FILTERS, 'must be an event type of docs/events.md, or *')),
       v.minLength(1, 'must name at least one event type, or *'),
     ),
@@ -62,10 +75,17 @@ export const WEBHOOK_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       port: { placeholder: 'P', description: 'the port to listen on (default: a free one)' },
       events: { placeholder: 'a,b', description: 'comma-separated event types to subscribe to (default: *, every type)' },
       user: { placeholder: 'U', description: "the owner or admin to act as (default: the organization's first active owner, else admin)" },
-      format: { placeholder: 'text|json', description: 'text: one line per event and its data indented; json: each envelope as one JSON line (default: text)' },
+      format: {
+        placeholder: 'text|json',
+        description: 'text: one line per event and its data indented; json: each envelope as one JSON line (default: text)',
+      },
     },
     run: async (rawFlags, target) => {
-      if (!target.local) throw new CliError('LOCAL_ONLY', 'webhooks listen registers a loopback endpoint, which only the local deployment accepts; in AWS, register a public HTTPS endpoint through the API.');
+      if (!target.local)
+        throw new CliError(
+          'LOCAL_ONLY',
+          'webhooks listen registers a loopback endpoint, which only the local deployment accepts; in AWS, register a public HTTPS endpoint through the API.',
+        );
       const flags = parseInput(ListenFlags, rawFlags);
       await listen(flags, target.db, target.local);
       return undefined;
@@ -105,12 +125,15 @@ async function listen(flags: ListenFlags, db: TableContext, local: LocalRuntime 
     if (created.status !== 201) throw apiRefusal('Registering the endpoint', created);
     const endpoint = created.body as unknown as v.InferOutput<typeof CreatedWebhook>;
     verifier = new Webhook(endpoint.secret);
-    status(`Ready: forwarding ${flags.events.join(', ')} to ${url} (endpoint ${endpoint.id}, acting as ${admin.role} ${admin.user_id}). Ctrl-C to stop.`);
+    status(
+      `Ready: forwarding ${flags.events.join(', ')} to ${url} (endpoint ${endpoint.id}, acting as ${admin.role} ${admin.user_id}). Ctrl-C to stop.`,
+    );
 
     await stopped;
     const deleted = await api('DELETE', `/${endpoint.id}`).catch((error: Error) => ({ status: 0, body: { message: error.message } }));
     // 404: someone deleted it already, which is what we wanted.
-    if (deleted.status !== 200 && deleted.status !== 404) throw apiRefusal(`Deleting endpoint ${endpoint.id} (delete it yourself: DELETE …/webhooks/${endpoint.id})`, deleted);
+    if (deleted.status !== 200 && deleted.status !== 404)
+      throw apiRefusal(`Deleting endpoint ${endpoint.id} (delete it yourself: DELETE …/webhooks/${endpoint.id})`, deleted);
     status(`Stopped: endpoint ${endpoint.id} deleted.`);
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
@@ -123,7 +146,8 @@ async function listen(flags: ListenFlags, db: TableContext, local: LocalRuntime 
  * or admin), else the first active owner in email order, else the first active admin.
  */
 async function actingAdmin(db: TableContext, orgId: string, userId: string | undefined): Promise<Membership> {
-  const isActiveAdmin = (membership: Membership | undefined): membership is Membership => membership?.status === 'active' && roleAtLeast(membership.role, 'admin');
+  const isActiveAdmin = (membership: Membership | undefined): membership is Membership =>
+    membership?.status === 'active' && roleAtLeast(membership.role, 'admin');
   if (userId) {
     const membership = await getMembership(db, orgId, userId);
     if (!isActiveAdmin(membership)) throw new CliError('NOT_AN_ADMIN', `${userId} is not an active owner or admin of ${orgId}.`);
@@ -139,7 +163,11 @@ async function actingAdmin(db: TableContext, orgId: string, userId: string | und
   });
   const admins = items.map(membershipFromItem).filter(isActiveAdmin);
   const chosen = admins.find((membership) => membership.role === 'owner') ?? admins[0];
-  if (!chosen) throw new CliError('NO_ADMIN', `${orgId} has no active owner or admin to act as (or does not exist): add one with \`member add --role owner\`.`);
+  if (!chosen)
+    throw new CliError(
+      'NO_ADMIN',
+      `${orgId} has no active owner or admin to act as (or does not exist): add one with \`member add --role owner\`.`,
+    );
   return chosen;
 }
 
@@ -147,14 +175,23 @@ async function actingAdmin(db: TableContext, orgId: string, userId: string | und
 function listenOn(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new CliError('PORT_IN_USE', `Port ${port} on 127.0.0.1 is taken: choose another with --port, or leave it out for a free one.`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CliError('PORT_IN_USE', `Port ${port} on 127.0.0.1 is taken: choose another with --port, or leave it out for a free one.`)
+          : error,
+      ),
     );
     server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
 }
 
 /** One delivery: 200 and printed when its signature verifies, 400 and the reason on stderr otherwise. */
-async function receive(request: IncomingMessage, response: ServerResponse, verifier: Webhook | undefined, format: ListenFlags['format']): Promise<void> {
+async function receive(
+  request: IncomingMessage,
+  response: ServerResponse,
+  verifier: Webhook | undefined,
+  format: ListenFlags['format'],
+): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks).toString('utf8');
@@ -167,7 +204,9 @@ async function receive(request: IncomingMessage, response: ServerResponse, verif
   } catch (error) {
     const why = error instanceof WebhookVerificationError ? error.message : `Unreadable delivery: ${(error as Error).message}`;
     // Printed before answering, so that whoever sent it can read why once the answer came.
-    status(`${arrivedAt}  rejected ${request.method} ${request.url} (webhook-id ${String(request.headers['webhook-id'] ?? 'none')}): ${why}`);
+    status(
+      `${arrivedAt}  rejected ${request.method} ${request.url} (webhook-id ${String(request.headers['webhook-id'] ?? 'none')}): ${why}`,
+    );
     response.writeHead(400, { 'content-type': 'text/plain' }).end(`${why}\n`);
     return;
   }
@@ -187,13 +226,18 @@ function describeEvent(arrivedAt: string, event: DeliveredEvent): string {
 
 /** The request's headers as the verifier takes them (a repeated header joined, as HTTP reads it). */
 function headersOf(request: IncomingMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+  return Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
 }
 
 /** What the API refused, as a CliError with its code. */
 function apiRefusal(what: string, answer: { status: number; body: Record<string, unknown> }): CliError {
   const code = typeof answer.body.error === 'string' ? answer.body.error : 'API_ERROR';
-  return new CliError(code, `${what} failed (${answer.status || 'no answer'}): ${String(answer.body.message ?? JSON.stringify(answer.body))}`);
+  return new CliError(
+    code,
+    `${what} failed (${answer.status || 'no answer'}): ${String(answer.body.message ?? JSON.stringify(answer.body))}`,
+  );
 }
 
 /** Status lines go to stderr, so that stdout carries the events only (`--format json | jq`). */

@@ -3,7 +3,14 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { METRICS_NAMESPACE, THROTTLED_REQUESTS_METRIC } from '../../shared/observability/metric-names';
-import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseTemplate, type GatewayResponseType } from '../../shared/http/gateway';
+import {
+  CORS_RESPONSE_HEADERS,
+  GATEWAY,
+  GATEWAY_RESPONSE_HEADERS,
+  GATEWAY_RESPONSES,
+  gatewayResponseTemplate,
+  type GatewayResponseType,
+} from '../../shared/http/gateway';
 import { listEndpoints, type RouteName } from '../../shared/routes/manifest';
 import type { Endpoint, HttpMethod } from '../../shared/routes/route-definition';
 import { acknowledge } from './acknowledge';
@@ -143,7 +150,9 @@ function addGatewayResponses(api: apigateway.RestApi): void {
       responseHeaders: {
         [GATEWAY.correlationHeader]: `method.request.header.${GATEWAY.correlationHeader}`,
         // Static header values are quoted; browsers can then read the error envelope too.
-        ...Object.fromEntries(Object.entries({ ...CORS_RESPONSE_HEADERS, ...GATEWAY_RESPONSE_HEADERS[type] }).map(([name, value]) => [name, `'${value}'`])),
+        ...Object.fromEntries(
+          Object.entries({ ...CORS_RESPONSE_HEADERS, ...GATEWAY_RESPONSE_HEADERS[type] }).map(([name, value]) => [name, `'${value}'`]),
+        ),
       },
       templates: { 'application/json': gatewayResponseTemplate(type) },
     });
@@ -156,14 +165,20 @@ function addGatewayResponses(api: apigateway.RestApi): void {
  * `preflightPaths` that serves a route (of this stack or another): the stack that builds a path
  * resource answers its preflight, which lists every method the manifest serves there.
  */
-export function addRoutes(props: RouteProps, resourceFor: (endpointPath: string) => apigateway.IResource, preflightPaths: readonly string[]): void {
+export function addRoutes(
+  props: RouteProps,
+  resourceFor: (endpointPath: string) => apigateway.IResource,
+  preflightPaths: readonly string[],
+): void {
   for (const endpoint of props.endpoints) {
     const isPublic = endpoint.route.access === 'public';
     const method = resourceFor(endpoint.path).addMethod(
       endpoint.method,
       // No test-invoke permission (the console's Test button) per method: it would add one resource per method, and a stack holds 500.
       new apigateway.LambdaIntegration(props.functionFor(endpoint.route.handler), { allowTestInvoke: false }),
-      isPublic ? { authorizationType: apigateway.AuthorizationType.NONE } : { authorizer: props.authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
+      isPublic
+        ? { authorizationType: apigateway.AuthorizationType.NONE }
+        : { authorizer: props.authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
     );
     if (isPublic) {
       const reason = `${endpoint.method} ${endpoint.path} is public by the route manifest (access: 'public'): it carries no credential.`;

@@ -30,6 +30,9 @@ export function addCustomDomain(stack: Stack, api: apigateway.RestApi, settings:
     value: domain.domainNameAliasDomainName,
     description: 'Point a CNAME (or a Route 53 alias record) for the custom domain at this name.',
   });
-  new CfnOutput(stack, 'CustomDomainHostedZoneId', { value: domain.domainNameAliasHostedZoneId, description: 'The hosted zone id of a Route 53 alias record to CustomDomainTarget.' });
+  new CfnOutput(stack, 'CustomDomainHostedZoneId', {
+    value: domain.domainNameAliasHostedZoneId,
+    description: 'The hosted zone id of a Route 53 alias record to CustomDomainTarget.',
+  });
   return domain;
 }

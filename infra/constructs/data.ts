@@ -2,7 +2,13 @@ import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type { IdempotencyAction, ProfileKeyAction, RateLimitAction, TableAction, WebhookSecretKeyAction } from '../../shared/function-permissions';
+import type {
+  IdempotencyAction,
+  ProfileKeyAction,
+  RateLimitAction,
+  TableAction,
+  WebhookSecretKeyAction,
+} from '../../shared/function-permissions';
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 import { RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
 import { TABLE } from '../../shared/storage/table-definition';
@@ -102,7 +108,11 @@ export function addDataStore(stack: Stack): DataStore {
 
   // A role in a route stack (infra/constructs/route-stack.ts) reads these ARNs as parameters of its stack.
   const keyArnFor = (role: iam.IRole) => rootValue(role, 'ProfileKmsKeyArn', profileKey.keyArn);
-  const grantKeyFor = (role: iam.IRole, actions: readonly string[], { purpose, required }: (typeof KEY_PURPOSES)[keyof typeof KEY_PURPOSES]) => {
+  const grantKeyFor = (
+    role: iam.IRole,
+    actions: readonly string[],
+    { purpose, required }: (typeof KEY_PURPOSES)[keyof typeof KEY_PURPOSES],
+  ) => {
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: actions.map((action) => `kms:${action}`),
@@ -136,12 +146,18 @@ export function addDataStore(stack: Stack): DataStore {
     },
     grantIdempotencyTable(role, actions) {
       role.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: actions.map((action) => `dynamodb:${action}`), resources: [rootValue(role, 'IdempotencyTableArn', idempotencyTable.tableArn)] }),
+        new iam.PolicyStatement({
+          actions: actions.map((action) => `dynamodb:${action}`),
+          resources: [rootValue(role, 'IdempotencyTableArn', idempotencyTable.tableArn)],
+        }),
       );
     },
     grantRateLimitTable(role, actions) {
       role.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: actions.map((action) => `dynamodb:${action}`), resources: [rootValue(role, 'RateLimitTableArn', rateLimitTable.tableArn)] }),
+        new iam.PolicyStatement({
+          actions: actions.map((action) => `dynamodb:${action}`),
+          resources: [rootValue(role, 'RateLimitTableArn', rateLimitTable.tableArn)],
+        }),
       );
     },
     grantProfileKey(role, actions) {
@@ -157,7 +173,12 @@ export function addDataStore(stack: Stack): DataStore {
  * A table apart from the single table, for short-lived items under keys no other item shares:
  * on demand, keyed by one string, expiring by TTL, no stream, no backup, removed with the stack.
  */
-function addTableOfItsOwn(stack: Stack, id: string, shape: { partitionKey: string; ttlAttribute: string }, noBackupReason: string): dynamodb.Table {
+function addTableOfItsOwn(
+  stack: Stack,
+  id: string,
+  shape: { partitionKey: string; ttlAttribute: string },
+  noBackupReason: string,
+): dynamodb.Table {
   const table = new dynamodb.Table(stack, id, {
     partitionKey: { name: shape.partitionKey, type: dynamodb.AttributeType.STRING },
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,

@@ -8,7 +8,13 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { EVENT_SOURCE } from '../../shared/schemas/event-catalog';
-import { EVENT_CONSUMERS, EVENT_PROCESSOR, TRANSCRIPTION_SWEEPER, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
+import {
+  EVENT_CONSUMERS,
+  EVENT_PROCESSOR,
+  TRANSCRIPTION_SWEEPER,
+  type EventConsumerDefinition,
+  type EventConsumerName,
+} from '../../shared/events/event-functions';
 import type { EventsAction } from '../../shared/function-permissions';
 import { acknowledge } from './acknowledge';
 import { rootValue } from './route-stack';
@@ -82,7 +88,12 @@ export function addEventBus(stack: Stack): EventBusAccess {
     environment: { EVENT_BUS_NAME: bus.eventBusName },
     grantPublish(role, actions) {
       // A role in a route stack (infra/constructs/route-stack.ts) reads the bus's ARN as a parameter of its stack.
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `events:${action}`), resources: [rootValue(role, 'EventBusArn', bus.eventBusArn)] }));
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: actions.map((action) => `events:${action}`),
+          resources: [rootValue(role, 'EventBusArn', bus.eventBusArn)],
+        }),
+      );
     },
   };
 }
@@ -139,9 +150,15 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): Event
     'AwsSolutions-SQS3',
     "This queue is the on-failure destination of the table stream's event source: Lambda writes to it the shard and sequence numbers of the records the processor gave up on, and an alarm fires on its first message. It is itself the end of the line, so it has no dead-letter queue of its own.",
   );
-  alarmOn('EventProcessorFailures', processorFailures, 'the event processor gave up on table stream records (no events for those changes yet)');
+  alarmOn(
+    'EventProcessorFailures',
+    processorFailures,
+    'the event processor gave up on table stream records (no events for those changes yet)',
+  );
   const processor = props.functionFor(EVENT_PROCESSOR.handler);
-  processor.addEventSource(new sources.DynamoEventSource(props.table, { ...STREAM_SOURCE, onFailure: new sources.SqsDlq(processorFailures) }));
+  processor.addEventSource(
+    new sources.DynamoEventSource(props.table, { ...STREAM_SOURCE, onFailure: new sources.SqsDlq(processorFailures) }),
+  );
   if (!processor.role) throw new Error(`${EVENT_PROCESSOR.handler} has no role to acknowledge its stream grant on`);
   acknowledge(
     processor.role,
@@ -196,7 +213,9 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): Event
  */
 function grantOwnQueue(fn: lambda.Function, queue: sqs.Queue, consumer: EventConsumerDefinition): void {
   if (!fn.role) throw new Error(`${consumer.handler} has no role to grant its queue permissions to`);
-  fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: (consumer.permissions.queue ?? []).map((action) => `sqs:${action}`), resources: [queue.queueArn] }));
+  fn.role.addToPrincipalPolicy(
+    new iam.PolicyStatement({ actions: (consumer.permissions.queue ?? []).map((action) => `sqs:${action}`), resources: [queue.queueArn] }),
+  );
 }
 
 /** A queue encrypted at rest (SQS-managed keys, which EventBridge can send to) that refuses requests without TLS. */

@@ -100,7 +100,18 @@ export type FunctionsByHandler = ReadonlyMap<string, NodejsFunction>;
  * (TABLE_NAME → TableName; infra/constructs/route-stack.ts).
  */
 export function addFunctions(stack: Stack, props: FunctionsProps, definitions: readonly FunctionDefinition[]): FunctionsByHandler {
-  const { data, recordings, mail, eventBus, identity, logRetention, stage, retention = {}, tenantLimits = {}, tracing = { mode: 'lambda' } } = props;
+  const {
+    data,
+    recordings,
+    mail,
+    eventBus,
+    identity,
+    logRetention,
+    stage,
+    retention = {},
+    tenantLimits = {},
+    tracing = { mode: 'lambda' },
+  } = props;
   // Stack-wide settings, set on every function: one that reads them without them would silently use the default.
   const settings: Partial<Record<ConfigVariable, string>> = {
     ...(stage === undefined ? {} : { STAGE: stage }),
@@ -141,8 +152,12 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
   };
   const build = ({ handler, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
     // The queue a consumer reads is created with the event pipeline, which grants these actions on it (infra/constructs/events.ts).
-    if (permissions.queue?.length && kind !== 'consumer') throw new Error(`${handler} asks for queue permissions, which only an event consumer (on its own queue) can have.`);
-    const environment = inStack(stack, { ...environmentFor(permissions), ...(kind === 'authorizer' ? identity.authorizerEnvironment : {}) });
+    if (permissions.queue?.length && kind !== 'consumer')
+      throw new Error(`${handler} asks for queue permissions, which only an event consumer (on its own queue) can have.`);
+    const environment = inStack(stack, {
+      ...environmentFor(permissions),
+      ...(kind === 'authorizer' ? identity.authorizerEnvironment : {}),
+    });
     const timeout = timeoutSeconds === undefined ? DEFAULT_FUNCTION_TIMEOUT : Duration.seconds(timeoutSeconds);
     const { fn, role } = createFunction(stack, handler, { logRetention, environment, timeout, tracing });
     grant(role, permissions);
@@ -156,7 +171,9 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
 /** An environment as a stack reads it: the root stack's values of a route stack's function are parameters named after their variable. */
 function inStack(stack: Stack, environment: FunctionEnvironment): FunctionEnvironment {
   const parameterName = (variable: string) => variable.toLowerCase().replace(/(^|_)(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
-  return Object.fromEntries(Object.entries(environment).map(([variable, value]) => [variable, rootValue(stack, parameterName(variable), value!)])) as FunctionEnvironment;
+  return Object.fromEntries(
+    Object.entries(environment).map(([variable, value]) => [variable, rootValue(stack, parameterName(variable), value!)]),
+  ) as FunctionEnvironment;
 }
 
 /**
@@ -181,7 +198,11 @@ function grantTranscribeJobs(stack: Stack, role: iam.IRole, actions: readonly Tr
  */
 function grantTranslate(role: iam.IRole, actions: readonly TranslateAction[]): void {
   role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `translate:${action}`), resources: ['*'] }));
-  acknowledge(role, 'AwsSolutions-IAM5[Resource::*]', 'Amazon Translate TranslateText supports no resource-level permissions; only the translation consumer is granted it, and nothing else of Translate.');
+  acknowledge(
+    role,
+    'AwsSolutions-IAM5[Resource::*]',
+    'Amazon Translate TranslateText supports no resource-level permissions; only the translation consumer is granted it, and nothing else of Translate.',
+  );
 }
 
 /**
@@ -195,11 +216,19 @@ function grantTranslate(role: iam.IRole, actions: readonly TranslateAction[]): v
 function createFunction(
   stack: Stack,
   handlerModule: string,
-  { logRetention, environment, timeout, tracing }: { logRetention: logs.RetentionDays; environment: FunctionEnvironment; timeout: Duration; tracing: TracingSettings },
+  {
+    logRetention,
+    environment,
+    timeout,
+    tracing,
+  }: { logRetention: logs.RetentionDays; environment: FunctionEnvironment; timeout: Duration; tracing: TracingSettings },
 ): { fn: NodejsFunction; role: iam.Role } {
   const id = handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
   const logGroup = new logs.LogGroup(stack, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
-  const role = new iam.Role(stack, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: `Voice Org API: ${handlerModule}` });
+  const role = new iam.Role(stack, `${id}Role`, {
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    description: `Voice Org API: ${handlerModule}`,
+  });
   logGroup.grantWrite(role);
   const fn = new NodejsFunction(stack, `${id}Function`, {
     entry: path.join(repoRoot, `${handlerModule}.ts`),
@@ -210,7 +239,10 @@ function createFunction(
     timeout,
     tracing: tracing.mode === 'off' ? lambda.Tracing.DISABLED : lambda.Tracing.ACTIVE,
     environment: tracing.mode === 'opentelemetry' ? { ...environment, AWS_LAMBDA_EXEC_WRAPPER: ADOT_EXEC_WRAPPER } : environment,
-    layers: tracing.mode === 'opentelemetry' ? [lambda.LayerVersion.fromLayerVersionArn(stack, `${id}AdotLayer`, tracing.adotLayerArn)] : undefined,
+    layers:
+      tracing.mode === 'opentelemetry'
+        ? [lambda.LayerVersion.fromLayerVersionArn(stack, `${id}AdotLayer`, tracing.adotLayerArn)]
+        : undefined,
     role,
     projectRoot: repoRoot,
     depsLockFilePath: path.join(repoRoot, 'package-lock.json'),

@@ -22,7 +22,11 @@ export interface Identity {
  * The ID token issuer of the stack: an external one when given, else a Cognito user pool
  * and app client the stack creates (and outputs as UserPoolId).
  */
-export function addIdentity(stack: Stack, external: IdTokenIssuer | undefined, options: UserPoolOptions = { passwordAuth: false }): Identity {
+export function addIdentity(
+  stack: Stack,
+  external: IdTokenIssuer | undefined,
+  options: UserPoolOptions = { passwordAuth: false },
+): Identity {
   const issuer = external ?? addUserPool(stack, options);
   return {
     issuer,
@@ -90,6 +94,9 @@ function addUserPool(stack: Stack, options: UserPoolOptions): IdTokenIssuer {
   });
   const issuer = `https://cognito-idp.${stack.region}.amazonaws.com/${userPool.userPoolId}`;
   new CfnOutput(stack, 'UserPoolId', { value: userPool.userPoolId });
-  new CfnOutput(stack, 'UserPoolClientId', { value: client.userPoolClientId, description: 'The app client members sign in with (the ID tokens\' audience).' });
+  new CfnOutput(stack, 'UserPoolClientId', {
+    value: client.userPoolClientId,
+    description: "The app client members sign in with (the ID tokens' audience).",
+  });
   return { issuer, audience: client.userPoolClientId, jwksUrl: `${issuer}/.well-known/jwks.json` };
 }

@@ -2,7 +2,13 @@ import { Duration, type Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { BUSINESS_METRICS, METRICS_NAMESPACE, SERVICE_NAME, THROTTLED_REQUESTS_METRIC, type BusinessMetric } from '../../shared/observability/metric-names';
+import {
+  BUSINESS_METRICS,
+  METRICS_NAMESPACE,
+  SERVICE_NAME,
+  THROTTLED_REQUESTS_METRIC,
+  type BusinessMetric,
+} from '../../shared/observability/metric-names';
 import { listFunctions, type FunctionDefinition } from '../function-list';
 import type { AlarmNotifications } from './alarm-topic';
 import type { DeadLetterQueue } from './events';
@@ -84,7 +90,11 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
   const stage = props.api.deploymentStage;
   const alarms: StackAlarm[] = [];
   const alarm = (id: string, name: string, options: Omit<cloudwatch.AlarmProps, 'alarmName'>, handlers?: string[]): cloudwatch.Alarm => {
-    const created = new cloudwatch.Alarm(stack, id, { alarmName: `${prefix}-${name}`, treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING, ...options });
+    const created = new cloudwatch.Alarm(stack, id, {
+      alarmName: `${prefix}-${name}`,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      ...options,
+    });
     created.addAlarmAction(props.notifications.action);
     alarms.push({ alarm: created, handlers });
     return created;
@@ -128,7 +138,13 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
   alarm('RateLimiterUnavailableAlarm', 'rate-limiter-unavailable', {
     alarmDescription:
       'Voice Org API: requests went through uncounted because the rate limit counters could not be reached (the limiter fails open), in 2 of 3 five-minute periods. See docs/observability.md, "RateLimiterUnavailable".',
-    metric: new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName: 'RateLimiterUnavailable' satisfies BusinessMetric, dimensionsMap: { service: SERVICE_NAME, stage: props.stage }, period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+    metric: new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: 'RateLimiterUnavailable' satisfies BusinessMetric,
+      dimensionsMap: { service: SERVICE_NAME, stage: props.stage },
+      period: PERIOD,
+      statistic: cloudwatch.Stats.SUM,
+    }),
     threshold: 1,
     comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     evaluationPeriods: 3,
@@ -145,9 +161,14 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
 
   // Each route's p99: its function's Duration (one function per route; a public alias shares it), the authorizer's too.
   const definitions = props.functions ?? listFunctions();
-  const synchronous = groupFunctions(definitions.filter((f) => f.kind === 'authorizer' || f.kind === 'http'), props.functionFor);
+  const synchronous = groupFunctions(
+    definitions.filter((f) => f.kind === 'authorizer' || f.kind === 'http'),
+    props.functionFor,
+  );
   const latencyGraphs = synchronous.map((group, index) => {
-    const durations = group.functions.map(({ handler, fn }) => fn.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: shortName(handler) }));
+    const durations = group.functions.map(({ handler, fn }) =>
+      fn.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: shortName(handler) }),
+    );
     alarm(
       `RouteLatencyP99Alarm${index + 1}`,
       `route-latency-p99-${index + 1}`,
@@ -160,13 +181,21 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
       },
       group.functions.map((f) => f.handler),
     );
-    return new cloudwatch.GraphWidget({ title: `Route p99 duration (ms): ${group.name}`, left: durations, width: 8, height: 6, leftAnnotations: [{ value: thresholds.latencyP99Ms, label: 'alarm' }] });
+    return new cloudwatch.GraphWidget({
+      title: `Route p99 duration (ms): ${group.name}`,
+      left: durations,
+      width: 8,
+      height: 6,
+      leftAnnotations: [{ value: thresholds.latencyP99Ms, label: 'alarm' }],
+    });
   });
 
   // Throttled invocations of every function: the account's concurrency is shared with whatever else runs there.
   const everyFunction = groupFunctions(definitions, props.functionFor);
   const throttleGraphs = everyFunction.map((group, index) => {
-    const throttles = group.functions.map(({ handler, fn }) => fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: shortName(handler) }));
+    const throttles = group.functions.map(({ handler, fn }) =>
+      fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: shortName(handler) }),
+    );
     alarm(
       `LambdaThrottlesAlarm${index + 1}`,
       `lambda-throttles-${index + 1}`,
@@ -180,12 +209,27 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
       },
       group.functions.map((f) => f.handler),
     );
-    return new cloudwatch.GraphWidget({ title: `Throttles and errors: ${group.name}`, left: throttles, right: group.functions.map(({ handler, fn }) => fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: `${shortName(handler)} errors` })), width: 8, height: 6 });
+    return new cloudwatch.GraphWidget({
+      title: `Throttles and errors: ${group.name}`,
+      left: throttles,
+      right: group.functions.map(({ handler, fn }) =>
+        fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: `${shortName(handler)} errors` }),
+      ),
+      width: 8,
+      height: 6,
+    });
   });
 
   const business = (Object.keys(BUSINESS_METRICS) as BusinessMetric[]).map(
     (metricName) =>
-      new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME, stage: props.stage }, statistic: cloudwatch.Stats.SUM, period: Duration.hours(1), label: metricName }),
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: SERVICE_NAME, stage: props.stage },
+        statistic: cloudwatch.Stats.SUM,
+        period: Duration.hours(1),
+        label: metricName,
+      }),
   );
 
   const dashboard = new cloudwatch.Dashboard(stack, 'Dashboard', { dashboardName: prefix, defaultInterval: Duration.days(1) });
@@ -193,28 +237,56 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
     new cloudwatch.TextWidget({
       markdown: [
         `# Voice Org API, stage ${props.stage}`,
-        'Alarms, then the API as clients see it, the business counts, each route\'s p99 duration, throttles and errors per function, and the event pipeline\'s dead-letter queues.',
+        "Alarms, then the API as clients see it, the business counts, each route's p99 duration, throttles and errors per function, and the event pipeline's dead-letter queues.",
         'Traces: X-Ray trace map (service `voice-org-api`), search `annotation.correlation_id = "<id>"`. Logs: Logs Insights on the functions\' log groups, `filter correlation_id = "<id>"`. What to do when an alarm fires: docs/observability.md.',
       ].join('\n\n'),
       width: 24,
       height: 3,
     }),
   );
-  dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...alarms.map((a) => a.alarm), ...props.deadLetterQueues.map((d) => d.alarm)], width: 24, height: 4 }));
+  dashboard.addWidgets(
+    new cloudwatch.AlarmStatusWidget({
+      title: 'Alarms',
+      alarms: [...alarms.map((a) => a.alarm), ...props.deadLetterQueues.map((d) => d.alarm)],
+      width: 24,
+      height: 4,
+    }),
+  );
   dashboard.addWidgets(
     new cloudwatch.GraphWidget({ title: 'Requests and errors', left: [requests, clientErrors, serverErrors], width: 6, height: 6 }),
-    new cloudwatch.GraphWidget({ title: '5xx rate (%)', left: [serverErrorRate], leftAnnotations: [{ value: thresholds.serverErrorRatePercent, label: 'alarm' }], width: 6, height: 6 }),
+    new cloudwatch.GraphWidget({
+      title: '5xx rate (%)',
+      left: [serverErrorRate],
+      leftAnnotations: [{ value: thresholds.serverErrorRatePercent, label: 'alarm' }],
+      width: 6,
+      height: 6,
+    }),
     new cloudwatch.GraphWidget({
       title: 'Latency (ms)',
-      left: [stage.metricLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(50), label: 'latency p50' }), latencyP99.with({ label: 'latency p99' }), stage.metricIntegrationLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: 'integration p99' })],
+      left: [
+        stage.metricLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(50), label: 'latency p50' }),
+        latencyP99.with({ label: 'latency p99' }),
+        stage.metricIntegrationLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: 'integration p99' }),
+      ],
       leftAnnotations: [{ value: thresholds.latencyP99Ms, label: 'alarm' }],
       width: 6,
       height: 6,
     }),
-    new cloudwatch.GraphWidget({ title: 'Throttled by API Gateway (429)', left: [throttledRequests.with({ label: '429 throttled' })], width: 6, height: 6 }),
+    new cloudwatch.GraphWidget({
+      title: 'Throttled by API Gateway (429)',
+      left: [throttledRequests.with({ label: '429 throttled' })],
+      width: 6,
+      height: 6,
+    }),
   );
   dashboard.addWidgets(
-    new cloudwatch.SingleValueWidget({ title: 'Business counts (dashboard time range)', metrics: business, setPeriodToTimeRange: true, width: 24, height: 4 }),
+    new cloudwatch.SingleValueWidget({
+      title: 'Business counts (dashboard time range)',
+      metrics: business,
+      setPeriodToTimeRange: true,
+      width: 24,
+      height: 4,
+    }),
     new cloudwatch.GraphWidget({ title: 'Business counts per hour', left: business, width: 24, height: 6 }),
   );
   dashboard.addWidgets(...latencyGraphs);
@@ -222,7 +294,9 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
   dashboard.addWidgets(
     new cloudwatch.GraphWidget({
       title: "Dead-letter queues: messages (the event pipeline's, alarm at 1)",
-      left: props.deadLetterQueues.map((d) => d.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: cloudwatch.Stats.MAXIMUM, label: d.id })),
+      left: props.deadLetterQueues.map((d) =>
+        d.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: cloudwatch.Stats.MAXIMUM, label: d.id }),
+      ),
       width: 24,
       height: 6,
     }),
@@ -252,7 +326,10 @@ function groupFunctions(definitions: readonly FunctionDefinition[], functionFor:
       }
     }
   }
-  return groups.map(({ areas, handlers }) => ({ name: areas.join(', '), functions: handlers.map((handler) => ({ handler, fn: functionFor(handler) })) }));
+  return groups.map(({ areas, handlers }) => ({
+    name: areas.join(', '),
+    functions: handlers.map((handler) => ({ handler, fn: functionFor(handler) })),
+  }));
 }
 
 /** functions/users/list-users → users; functions/authorizer → authorizer. */
@@ -262,7 +339,8 @@ const shortName = (handler: string) => handler.replace(/^functions\//, '');
 
 /** One series out of a group's metrics (at most 10): the worst or the total at each period, a function without data counting as 0. */
 function worstOf(metrics: cloudwatch.IMetric[], how: 'MAX' | 'SUM', label: string): cloudwatch.MathExpression {
-  if (metrics.length > ALARM_RULES.metricsPerAlarm) throw new Error(`An alarm reads at most ${ALARM_RULES.metricsPerAlarm} metrics, not ${metrics.length}`);
+  if (metrics.length > ALARM_RULES.metricsPerAlarm)
+    throw new Error(`An alarm reads at most ${ALARM_RULES.metricsPerAlarm} metrics, not ${metrics.length}`);
   const ids = metrics.map((_, index) => `m${index}`);
   return new cloudwatch.MathExpression({
     expression: `${how}([${ids.map((id) => `FILL(${id}, 0)`).join(', ')}])`,

@@ -34,7 +34,8 @@ export function referenceFileHooks(handlerModule: string): ICommandHooks | undef
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (_inputDir, outputDir) => Object.entries(files).map(([name, source]) => `cp "${source!()}" "${path.join(outputDir, name)}"`),
+    afterBundling: (_inputDir, outputDir) =>
+      Object.entries(files).map(([name, source]) => `cp "${source!()}" "${path.join(outputDir, name)}"`),
   };
 }
 

@@ -23,7 +23,11 @@ export interface RouteAreaProps {
  * preflights. Returns the stack and its functions, which the root stack's alarms and dashboard
  * read (CDK turns each reference into an output of the nested stack).
  */
-export function addRouteArea(scope: Construct, routeArea: RouteArea, props: RouteAreaProps): { stack: RouteStack; functions: FunctionsByHandler } {
+export function addRouteArea(
+  scope: Construct,
+  routeArea: RouteArea,
+  props: RouteAreaProps,
+): { stack: RouteStack; functions: FunctionsByHandler } {
   const stack = new RouteStack(scope, routeArea);
   const functions = addFunctions(stack, props.functions, routeArea.functions);
 
@@ -57,7 +61,9 @@ export function addRouteArea(scope: Construct, routeArea: RouteArea, props: Rout
     return attachPoint(from).resourceForPath(endpointPath.slice(from === '/' ? 1 : from.length + 1));
   };
 
-  const ownPaths = [...new Set(routeArea.endpoints.flatMap((endpoint) => pathsAlong(endpoint.path)))].filter((p) => props.placement.areaOfPath(p) === routeArea.area);
+  const ownPaths = [...new Set(routeArea.endpoints.flatMap((endpoint) => pathsAlong(endpoint.path)))].filter(
+    (p) => props.placement.areaOfPath(p) === routeArea.area,
+  );
   addRoutes(
     {
       endpoints: routeArea.endpoints,

@@ -24,7 +24,9 @@ export class RouteStack extends NestedStack {
   private readonly inputs = new Map<string, { value: string; parameter: CfnParameter }>();
 
   constructor(scope: Construct, routeArea: RouteArea) {
-    super(scope, RouteStack.idOf(routeArea.area), { description: `Voice Org API: the ${routeArea.area} routes (functions, methods, path resources)` });
+    super(scope, RouteStack.idOf(routeArea.area), {
+      description: `Voice Org API: the ${routeArea.area} routes (functions, methods, path resources)`,
+    });
     this.area = routeArea.area;
   }
 
@@ -38,7 +40,10 @@ export class RouteStack extends NestedStack {
       if (known.value !== value) throw new Error(`${this.node.path}: parameter ${name} already stands for another value of the root stack`);
       return known.parameter.valueAsString;
     }
-    const parameter = new CfnParameter(this, name, { type: 'String', description: `Set by the root stack (infra/constructs/route-stack.ts)` });
+    const parameter = new CfnParameter(this, name, {
+      type: 'String',
+      description: `Set by the root stack (infra/constructs/route-stack.ts)`,
+    });
     this.setParameter(name, value);
     this.inputs.set(name, { value, parameter });
     return parameter.valueAsString;
@@ -64,7 +69,9 @@ export class RouteStack extends NestedStack {
           .findAll()
           .filter((c): c is CfnResource => isCfnResourceOf(c, DIGESTED_TYPES))
           .map((resource) => {
-            const rendered = this.resolve(resource._toCloudFormation()) as { Resources: Record<string, { Type: string; Properties?: unknown }> };
+            const rendered = this.resolve(resource._toCloudFormation()) as {
+              Resources: Record<string, { Type: string; Properties?: unknown }>;
+            };
             return Object.entries(rendered.Resources).map(([logicalId, { Type, Properties }]) => ({ logicalId, Type, Properties }));
           })
           .flat()
@@ -76,7 +83,12 @@ export class RouteStack extends NestedStack {
 }
 
 /** The resource types whose declarations make up what API Gateway serves from a route stack. */
-const DIGESTED_TYPES: ReadonlySet<string> = new Set(['AWS::ApiGateway::Method', 'AWS::ApiGateway::Resource', 'AWS::Lambda::Permission', 'AWS::Lambda::Function']);
+const DIGESTED_TYPES: ReadonlySet<string> = new Set([
+  'AWS::ApiGateway::Method',
+  'AWS::ApiGateway::Resource',
+  'AWS::Lambda::Permission',
+  'AWS::Lambda::Function',
+]);
 
 function isCfnResourceOf(construct: IConstruct, types: ReadonlySet<string>): boolean {
   return 'cfnResourceType' in construct && types.has((construct as CfnResource).cfnResourceType);

@@ -36,7 +36,14 @@ export function addRecordingsStorage(stack: Stack): RecordingsStorage {
     lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     // Browsers upload straight to S3 with the pre-signed URL.
     // PUT: browser uploads; GET: pages that fetch() a played recording (pre-signed, so the URL is the credential).
-    cors: [{ allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET], allowedOrigins: ['*'], allowedHeaders: ['content-type', 'range'], maxAge: 3000 }],
+    cors: [
+      {
+        allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
+        allowedOrigins: ['*'],
+        allowedHeaders: ['content-type', 'range'],
+        maxAge: 3000,
+      },
+    ],
   });
   acknowledge(
     bucket,
@@ -62,7 +69,11 @@ export function addRecordingsStorage(stack: Stack): RecordingsStorage {
       if (actions.includes('ListBucket')) {
         // Listing is allowed only for prefixes under recordings/ (s3:prefix is the request's prefix parameter).
         role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn], conditions: { StringLike: { 's3:prefix': `${RECORDINGS_PREFIX}*` } } }),
+          new iam.PolicyStatement({
+            actions: ['s3:ListBucket'],
+            resources: [bucketArn],
+            conditions: { StringLike: { 's3:prefix': `${RECORDINGS_PREFIX}*` } },
+          }),
         );
       }
       if (actions.includes('ListBucketMultipartUploads')) {

@@ -1,7 +1,17 @@
 import { Aws, CfnMapping, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { BedrockAction } from '../../shared/function-permissions';
-import { DEFAULT_MAP_REGIONS, DEFAULT_MODELS, assertModelMapRunsIn, defaultModelMapIn, defaultModelMapOrFail, entriesOf, foundationModelOf, textOf, type ModelMapEntries } from '../bedrock-profiles';
+import {
+  DEFAULT_MAP_REGIONS,
+  DEFAULT_MODELS,
+  assertModelMapRunsIn,
+  defaultModelMapIn,
+  defaultModelMapOrFail,
+  entriesOf,
+  foundationModelOf,
+  textOf,
+  type ModelMapEntries,
+} from '../bedrock-profiles';
 import { acknowledge, findingTextOf } from './acknowledge';
 
 /**
@@ -50,7 +60,8 @@ interface MapModel {
   profileOf?: string;
 }
 
-const modelOf = (id: string): MapModel => (id.startsWith('arn:') || foundationModelOf(id) === id ? { id } : { id, profileOf: foundationModelOf(id) });
+const modelOf = (id: string): MapModel =>
+  id.startsWith('arn:') || foundationModelOf(id) === id ? { id } : { id, profileOf: foundationModelOf(id) };
 
 /** The default map with each profile as the mapping's entry for the deploying Region (Fn::FindInMap). */
 function defaultMapByRegion(stack: Stack): (readonly [string, MapModel])[] {
@@ -61,7 +72,12 @@ function defaultMapByRegion(stack: Stack): (readonly [string, MapModel])[] {
   }
   const byRegion = new CfnMapping(stack, 'SummaryModels', { mapping, lazy: true });
   // One reference per model (gpt-4o and gemini-2.5-pro share Nova Pro), so each grants once.
-  const models = new Map([...new Set(DEFAULT_MODELS.map(([, model]) => model))].map((model) => [model, { id: byRegion.findInMap(Aws.REGION, keyOf(model)), profileOf: model }]));
+  const models = new Map(
+    [...new Set(DEFAULT_MODELS.map(([, model]) => model))].map((model) => [
+      model,
+      { id: byRegion.findInMap(Aws.REGION, keyOf(model)), profileOf: model },
+    ]),
+  );
   return DEFAULT_MODELS.map(([selected, model]) => [selected, models.get(model)!] as const);
 }
 
@@ -72,11 +88,18 @@ function defaultMapByRegion(stack: Stack): (readonly [string, MapModel])[] {
  * profiles' Region-less model ARN matches too), only when called through one of those profiles.
  */
 function invokeStatements(stack: Stack, actions: readonly BedrockAction[], models: readonly MapModel[]): iam.PolicyStatement[] {
-  const bedrockArn = (region: string, account: string, resource: string) => `arn:${stack.partition}:bedrock:${region}:${account}:${resource}`;
+  const bedrockArn = (region: string, account: string, resource: string) =>
+    `arn:${stack.partition}:bedrock:${region}:${account}:${resource}`;
   const profileArn = (model: MapModel) => bedrockArn(stack.region, stack.account, `inference-profile/${model.id}`);
   const profiles = models.filter((model) => model.profileOf);
   const bedrockActions = actions.map((action) => `bedrock:${action}`);
-  const direct = models.map((model) => (model.profileOf ? profileArn(model) : model.id.startsWith('arn:') ? model.id : bedrockArn(stack.region, '', `foundation-model/${model.id}`)));
+  const direct = models.map((model) =>
+    model.profileOf
+      ? profileArn(model)
+      : model.id.startsWith('arn:')
+        ? model.id
+        : bedrockArn(stack.region, '', `foundation-model/${model.id}`),
+  );
   const statements = [new iam.PolicyStatement({ actions: bedrockActions, resources: direct })];
   if (profiles.length) {
     statements.push(

@@ -17,7 +17,11 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
  * them: one permission per function for the stage (any method, any path) takes their place, so
  * the snapshot's calls stay allowed until the second deploy removes these functions.
  */
-export function keepServingDeployedRoutes(api: apigateway.RestApi, deployedDeploymentLogicalId: string, areaFunctions: readonly lambda.IFunction[]): void {
+export function keepServingDeployedRoutes(
+  api: apigateway.RestApi,
+  deployedDeploymentLogicalId: string,
+  areaFunctions: readonly lambda.IFunction[],
+): void {
   const deployment = api.latestDeployment;
   if (!deployment) throw new Error('The RestApi has no deployment to keep');
   (deployment.node.defaultChild as apigateway.CfnDeployment).overrideLogicalId(deployedDeploymentLogicalId);

@@ -18,9 +18,39 @@ export const LOCAL_TRANSLATION_PACKAGES = ['apertium', 'apertium-eng-spa'] as co
 
 /** ISO 639-1 → Apertium's three-letter codes of the languages its Debian pairs cover. */
 const APERTIUM_CODES: Record<string, string> = {
-  en: 'eng', es: 'spa', ca: 'cat', fr: 'fra', pt: 'por', gl: 'glg', it: 'ita', de: 'deu', nl: 'nld', ro: 'ron', sv: 'swe',
-  da: 'dan', no: 'nob', is: 'isl', ru: 'rus', uk: 'ukr', pl: 'pol', cs: 'ces', sk: 'slk', sl: 'slv', hr: 'hbs', sr: 'hbs',
-  bs: 'hbs', eu: 'eus', cy: 'cym', ga: 'gle', mt: 'mlt', kk: 'kaz', tr: 'tur', ar: 'ara', he: 'heb', id: 'ind', ms: 'msa',
+  en: 'eng',
+  es: 'spa',
+  ca: 'cat',
+  fr: 'fra',
+  pt: 'por',
+  gl: 'glg',
+  it: 'ita',
+  de: 'deu',
+  nl: 'nld',
+  ro: 'ron',
+  sv: 'swe',
+  da: 'dan',
+  no: 'nob',
+  is: 'isl',
+  ru: 'rus',
+  uk: 'ukr',
+  pl: 'pol',
+  cs: 'ces',
+  sk: 'slk',
+  sl: 'slv',
+  hr: 'hbs',
+  sr: 'hbs',
+  bs: 'hbs',
+  eu: 'eus',
+  cy: 'cym',
+  ga: 'gle',
+  mt: 'mlt',
+  kk: 'kaz',
+  tr: 'tur',
+  ar: 'ara',
+  he: 'heb',
+  id: 'ind',
+  ms: 'msa',
 };
 
 const run = promisify(execFile);
@@ -30,7 +60,15 @@ let installedModes: Promise<Set<string>> | undefined;
 /** The installed modes (`apertium -l`), read once; empty when Apertium is not installed. */
 export function apertiumModes(): Promise<Set<string>> {
   installedModes ??= run('apertium', ['-l'], { timeout: 10_000 })
-    .then(({ stdout }) => new Set(stdout.split('\n').map((line) => line.trim()).filter(Boolean)))
+    .then(
+      ({ stdout }) =>
+        new Set(
+          stdout
+            .split('\n')
+            .map((line) => line.trim())
+            .filter(Boolean),
+        ),
+    )
     .catch(() => new Set<string>());
   return installedModes;
 }

@@ -9,7 +9,13 @@ import type {
   APIGatewayTokenAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { correlationIdFrom, corsPreflightHeaders, GATEWAY, renderGatewayResponse, type GatewayResponseType } from '../../shared/http/gateway';
+import {
+  correlationIdFrom,
+  corsPreflightHeaders,
+  GATEWAY,
+  renderGatewayResponse,
+  type GatewayResponseType,
+} from '../../shared/http/gateway';
 import { createPathMatcher } from '../../shared/http/path-template';
 import { listEndpoints } from '../../shared/routes/manifest';
 import type { Endpoint } from '../../shared/routes/route-definition';
@@ -85,7 +91,10 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
   const handlers = new Map<string, Promise<ProxyHandler>>();
   const loadHandler = (module: string) => {
     if (!handlers.has(module)) {
-      handlers.set(module, import(path.join(options.repoRoot, module)).then((m) => (m.handler ?? m.default.handler) as ProxyHandler));
+      handlers.set(
+        module,
+        import(path.join(options.repoRoot, module)).then((m) => (m.handler ?? m.default.handler) as ProxyHandler),
+      );
     }
     return handlers.get(module)!;
   };
@@ -107,7 +116,11 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     }
   }
 
-  async function handle(request: http.IncomingMessage, send: (result: APIGatewayProxyResult) => Promise<void>, headers: Record<string, string>) {
+  async function handle(
+    request: http.IncomingMessage,
+    send: (result: APIGatewayProxyResult) => Promise<void>,
+    headers: Record<string, string>,
+  ) {
     const started = Date.now();
     const sendGateway = (type: GatewayResponseType, failureStatusCode: number, context?: Record<string, unknown> | null) =>
       send(renderGatewayResponse(type, failureStatusCode, context));
@@ -176,9 +189,12 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     const { statusCode, headers, body } = renderGatewayResponse('DEFAULT_4XX', status);
     const lines = [
       `HTTP/1.1 ${statusCode} ${http.STATUS_CODES[statusCode] ?? ''}`,
-      ...Object.entries({ ...headers, [GATEWAY.correlationHeader]: randomUUID(), 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(
-        ([name, value]) => `${name}: ${value}`,
-      ),
+      ...Object.entries({
+        ...headers,
+        [GATEWAY.correlationHeader]: randomUUID(),
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'close',
+      }).map(([name, value]) => `${name}: ${value}`),
     ];
     socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
     // Node keeps reading the socket and reports each later chunk (the rest of the refused
@@ -243,7 +259,9 @@ async function bodyDropped(request: http.IncomingMessage): Promise<void> {
 
 function singleValueHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(raw).flatMap(([name, value]) => (value === undefined ? [] : [[name.toLowerCase(), Array.isArray(value) ? value.join(',') : value]])),
+    Object.entries(raw).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name.toLowerCase(), Array.isArray(value) ? value.join(',') : value]],
+    ),
   );
 }
 

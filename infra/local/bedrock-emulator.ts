@@ -36,7 +36,10 @@ class ServiceError extends Error {
 interface ConverseBody {
   system?: { text?: string }[];
   messages?: { role?: string; content?: { text?: string }[] }[];
-  toolConfig?: { tools?: { toolSpec?: { name?: string; inputSchema?: { json?: ToolSchema } } }[]; toolChoice?: { tool?: { name?: string } } };
+  toolConfig?: {
+    tools?: { toolSpec?: { name?: string; inputSchema?: { json?: ToolSchema } } }[];
+    toolChoice?: { tool?: { name?: string } };
+  };
 }
 interface ToolSchema {
   properties?: {
@@ -51,25 +54,47 @@ const LINE = /^\[(\d+):(\d{2}):(\d{2})\] ([^:]*): (.*)$/;
 /** The local summarizer's answer to one Converse request. */
 export async function converseLocally(modelId: string, body: ConverseBody): Promise<Record<string, unknown>> {
   const started = Date.now();
-  if (modelId !== LOCAL_SUMMARY_MODEL) throw new ServiceError(400, 'ValidationException', `The provided model identifier is invalid. The local stand-in runs ${LOCAL_SUMMARY_MODEL} only.`);
+  if (modelId !== LOCAL_SUMMARY_MODEL)
+    throw new ServiceError(
+      400,
+      'ValidationException',
+      `The provided model identifier is invalid. The local stand-in runs ${LOCAL_SUMMARY_MODEL} only.`,
+    );
   const tool = body.toolConfig?.tools?.find((entry) => entry.toolSpec?.name === SUMMARY_TOOL_NAME)?.toolSpec;
   if (!tool || body.toolConfig?.toolChoice?.tool?.name !== SUMMARY_TOOL_NAME) {
-    throw new ServiceError(400, 'ValidationException', `The local stand-in only answers requests that force the tool ${SUMMARY_TOOL_NAME}.`);
+    throw new ServiceError(
+      400,
+      'ValidationException',
+      `The local stand-in only answers requests that force the tool ${SUMMARY_TOOL_NAME}.`,
+    );
   }
   const schema = tool.inputSchema?.json ?? {};
-  const sections: SummarySection[] = (schema.properties?.sections?.prefixItems ?? []).map((item) => ({ title: item.properties?.title?.const ?? '', prompt: item.description ?? '' }));
+  const sections: SummarySection[] = (schema.properties?.sections?.prefixItems ?? []).map((item) => ({
+    title: item.properties?.title?.const ?? '',
+    prompt: item.description ?? '',
+  }));
   const system = (body.system ?? []).map((block) => block.text ?? '').join('\n');
-  const user = (body.messages ?? []).filter((message) => message.role === 'user').flatMap((message) => (message.content ?? []).map((block) => block.text ?? '')).join('\n');
+  const user = (body.messages ?? [])
+    .filter((message) => message.role === 'user')
+    .flatMap((message) => (message.content ?? []).map((block) => block.text ?? ''))
+    .join('\n');
   const language = schema.properties?.language?.enum?.[0] ?? /^Write the summary in (.+)\.$/m.exec(system)?.[1] ?? 'English';
   const day = /The recording was made on (\d{4}-\d{2}-\d{2})/.exec(system)?.[1] ?? new Date().toISOString().slice(0, 10);
 
   const notes = /<notes>\n([\s\S]*)\n<\/notes>/.exec(user);
-  const summary = notes ? combined(notes[1], sections, await localOutputLanguage(language)) : await summarizeLocally({ sections, language, day, lines: linesOf(user) });
+  const summary = notes
+    ? combined(notes[1], sections, await localOutputLanguage(language))
+    : await summarizeLocally({ sections, language, day, lines: linesOf(user) });
   const input = { language: summary.language, sections: summary.sections, action_items: summary.action_items };
   const inputTokens = Math.ceil((system.length + user.length + JSON.stringify(body.toolConfig).length) / CHARACTERS_PER_TOKEN);
   const outputTokens = Math.ceil(JSON.stringify(input).length / CHARACTERS_PER_TOKEN);
   return {
-    output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: `tooluse_${randomUUID().replace(/-/g, '').slice(0, 22)}`, name: SUMMARY_TOOL_NAME, input } }] } },
+    output: {
+      message: {
+        role: 'assistant',
+        content: [{ toolUse: { toolUseId: `tooluse_${randomUUID().replace(/-/g, '').slice(0, 22)}`, name: SUMMARY_TOOL_NAME, input } }],
+      },
+    },
     stopReason: 'tool_use',
     usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
     metrics: { latencyMs: Date.now() - started },
@@ -96,7 +121,9 @@ function combined(notes: string, sections: SummarySection[], language: string): 
   return {
     language,
     sections: sections.map((section, index) => {
-      const lines = [...new Set(parts.flatMap((part) => (part.sections![index]?.markdown ?? '').split('\n')).filter((line) => line.trim()))];
+      const lines = [
+        ...new Set(parts.flatMap((part) => (part.sections![index]?.markdown ?? '').split('\n')).filter((line) => line.trim())),
+      ];
       return { title: section.title, markdown: lines.slice(0, 8).join('\n') };
     }),
     action_items: [...items.values()],
@@ -110,11 +137,20 @@ export async function startBedrockEmulator(options: BedrockEmulatorOptions): Pro
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const reply = (status: number, body: unknown, errorType?: string) => {
-        response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-requestid': randomUUID(), ...(errorType ? { 'x-amzn-errortype': errorType } : {}) });
+        response.writeHead(status, {
+          'content-type': 'application/json',
+          'x-amzn-requestid': randomUUID(),
+          ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
+        });
         response.end(JSON.stringify(body));
       };
       const route = CONVERSE.exec(new URL(request.url ?? '/', 'http://local').pathname);
-      if (request.method !== 'POST' || !route) return reply(404, { message: `The local Bedrock stand-in does not do ${request.method} ${request.url}.` }, 'UnknownOperationException');
+      if (request.method !== 'POST' || !route)
+        return reply(
+          404,
+          { message: `The local Bedrock stand-in does not do ${request.method} ${request.url}.` },
+          'UnknownOperationException',
+        );
       let body: ConverseBody;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as ConverseBody;

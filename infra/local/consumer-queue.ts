@@ -56,7 +56,8 @@ export class ConsumerQueue {
 
   /** An AWS service event, queued when the consumer's rule names its source and detail-type (serviceEvents). */
   offerServiceEvent(event: ServiceEvent): void {
-    if (!this.definition.serviceEvents?.some((pattern) => pattern.source === event.source && pattern.detailType === event['detail-type'])) return;
+    if (!this.definition.serviceEvents?.some((pattern) => pattern.source === event.source && pattern.detailType === event['detail-type']))
+      return;
     this.enqueue(event);
   }
 
@@ -113,7 +114,9 @@ export class ConsumerQueue {
   private async deliver(messages: Delivery[]): Promise<Set<string>> {
     try {
       // Loaded on first use, as Lambda loads a function on its first invocation.
-      const { handler } = (await import(path.join(this.options.repoRoot, this.definition.handler))) as { handler: (event: SQSEvent) => Promise<SQSBatchResponse> };
+      const { handler } = (await import(path.join(this.options.repoRoot, this.definition.handler))) as {
+        handler: (event: SQSEvent) => Promise<SQSBatchResponse>;
+      };
       const response = await handler(sqsEventOf(this.name, messages));
       return new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch (error) {
@@ -131,7 +134,14 @@ function receiptHandleOf(message: Delivery): string {
 /** The EventBridge event a rule forwards: a domain event in its envelope, a service event as the service put it. */
 function bodyOf(event: DomainEvent | ServiceEvent): string {
   if (isServiceEvent(event)) return JSON.stringify(event);
-  return JSON.stringify({ version: '0', id: event.id, source: busEntry(event, 'local').Source, 'detail-type': event.type, time: event.occurred_at, detail: event });
+  return JSON.stringify({
+    version: '0',
+    id: event.id,
+    source: busEntry(event, 'local').Source,
+    'detail-type': event.type,
+    time: event.occurred_at,
+    detail: event,
+  });
 }
 
 /** The SQS event a consumer's queue delivers: each body is the EventBridge event the rule forwarded. */
@@ -141,7 +151,12 @@ function sqsEventOf(consumer: EventConsumerName, messages: Delivery[]): SQSEvent
       messageId: message.messageId,
       receiptHandle: receiptHandleOf(message),
       body: bodyOf(message.event),
-      attributes: { ApproximateReceiveCount: String(message.attempt), SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+      attributes: {
+        ApproximateReceiveCount: String(message.attempt),
+        SentTimestamp: String(Date.now()),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',

@@ -21,7 +21,12 @@ const FAILED_AFTER_RETRIES_AT = '2026-10-29T21:02:00.000Z';
 
 export const DEMO_WEBHOOKS = {
   /** "CRM sync": read, changed, tested; its failed delivery is retried. */
-  crm: { id: 'wh_demo_crm', url: 'http://127.0.0.1:9/crm-sync', description: 'CRM sync', events: ['recording.uploaded', 'recording.deleted'] },
+  crm: {
+    id: 'wh_demo_crm',
+    url: 'http://127.0.0.1:9/crm-sync',
+    description: 'CRM sync',
+    events: ['recording.uploaded', 'recording.deleted'],
+  },
   /** "Old test endpoint": deleted. */
   old: { id: 'wh_demo_old', url: 'http://127.0.0.1:9/old-test', description: 'Old test endpoint', events: ['invite.accepted'] },
 } as const satisfies Record<string, Pick<WebhookRecord, 'id' | 'url' | 'description' | 'events'>>;

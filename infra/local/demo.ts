@@ -84,7 +84,17 @@ export function demoFixture(credentials: DemoCredentials): FixtureInput {
         id: DEMO_KEY_IDS.personal,
         name: "Mia's recorder",
       },
-      ...(credentials.crm_sync_key ? [{ org_id: DEMO_ORG_ID, key: credentials.crm_sync_key, scopes: ['recordings:read' as const], id: DEMO_KEY_IDS.crmSync, name: 'CRM sync' }] : []),
+      ...(credentials.crm_sync_key
+        ? [
+            {
+              org_id: DEMO_ORG_ID,
+              key: credentials.crm_sync_key,
+              scopes: ['recordings:read' as const],
+              id: DEMO_KEY_IDS.crmSync,
+              name: 'CRM sync',
+            },
+          ]
+        : []),
     ],
   };
 }
@@ -97,7 +107,11 @@ export function readDemoCredentials(dataDir: string): DemoCredentials | undefine
 }
 
 /** Loads the demo organization with new random keys and webhook secrets, and remembers the keys locally. */
-export async function seedDemo(deps: { db: TableContext; cipher: ProfileCipher; webhookCipher: WebhookSecretCipher; trashRetentionDays: number }, dataDir: string, now: Date): Promise<DemoCredentials> {
+export async function seedDemo(
+  deps: { db: TableContext; cipher: ProfileCipher; webhookCipher: WebhookSecretCipher; trashRetentionDays: number },
+  dataDir: string,
+  now: Date,
+): Promise<DemoCredentials> {
   const credentials: DemoCredentials = {
     org_id: DEMO_ORG_ID,
     org_key: generateApiKey('org_key'),
@@ -106,7 +120,11 @@ export async function seedDemo(deps: { db: TableContext; cipher: ProfileCipher; 
     crm_sync_key: generateApiKey('org_key'),
   };
   const settings = { db: deps.db, cipher: deps.cipher, models: parseModelCatalog(process.env) };
-  await seedFixture({ db: deps.db, trashRetentionDays: deps.trashRetentionDays, settings }, v.parse(Fixture, demoFixture(credentials)), now);
+  await seedFixture(
+    { db: deps.db, trashRetentionDays: deps.trashRetentionDays, settings },
+    v.parse(Fixture, demoFixture(credentials)),
+    now,
+  );
   await seedDemoWebhooks({ db: deps.db, cipher: deps.webhookCipher }, DEMO_ORG_ID, now);
   writeFileSync(path.join(dataDir, CREDENTIALS_FILE), JSON.stringify(credentials, null, 2), { mode: 0o600 });
   return credentials;

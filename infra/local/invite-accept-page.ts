@@ -61,7 +61,9 @@ export const shellWord = (text: string) => (/^[A-Za-z0-9@._+=:\/-]+$/.test(text)
 export async function inviteAcceptPage(deps: InviteAcceptPageDeps, query: URLSearchParams): Promise<PageResponse> {
   const token = query.get('token');
   if (!token) {
-    return page(400, 'This link has no invitation token', ['<p>Open the link exactly as the invitation email gives it: it ends with <code>?token=…</code>.</p>']);
+    return page(400, 'This link has no invitation token', [
+      '<p>Open the link exactly as the invitation email gives it: it ends with <code>?token=…</code>.</p>',
+    ]);
   }
   const invite = TOKEN_SHAPE.test(token) ? await findInviteByTokenHash(deps.db, hashInviteToken(token)) : undefined;
   if (!invite) {

@@ -10,7 +10,9 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
 
 /** Words that open a clause but name nobody: "it will", "the team will", "this should". */
 export const NOT_A_NAME = new Set(
-  'i we you he she it they this that these those there here who what which someone somebody everyone everybody nobody anyone anybody one the a an all both each our my your their his her its something nothing everything and so then but okay ok well yes no maybe also now today tomorrow'.split(' '),
+  'i we you he she it they this that these those there here who what which someone somebody everyone everybody nobody anyone anybody one the a an all both each our my your their his her its something nothing everything and so then but okay ok well yes no maybe also now today tomorrow'.split(
+    ' ',
+  ),
 );
 
 /** Verbs that pass a task to the subject: "Maria will …", "Tom needs to …". */
@@ -25,7 +27,9 @@ const FILLER = /^(?:(?:okay|ok|so|and|then|alright|all right|right|well|also|gre
  */
 export function clausesOf(sentence: string): string[] {
   return sentence
-    .split(/\s*[,;]\s+|\s+(?:and then|so|then|okay|ok|alright|but|also|because)\s+|\s+and\s+(?=[\p{L}'-]+ (?:will|'ll|to|needs to|has to|should|must|is going to)\s)/iu)
+    .split(
+      /\s*[,;]\s+|\s+(?:and then|so|then|okay|ok|alright|but|also|because)\s+|\s+and\s+(?=[\p{L}'-]+ (?:will|'ll|to|needs to|has to|should|must|is going to)\s)/iu,
+    )
     .map((clause) => clause.trim())
     .filter(Boolean);
 }
@@ -44,15 +48,24 @@ export type VerbTest = (word: string) => boolean;
  * generic one (spk_0, Speaker 1) names nobody. `isName` says whether a word can be a person's
  * name (the caller's tagger: a proper noun, or a noun in lower-case speech).
  */
-export function actionItemOf(sentence: string, context: { speaker: string; day: string; isVerb: VerbTest; isName: (word: string) => boolean }): RuleActionItem | undefined {
-  const clause = sentence.trim().replace(FILLER, '').replace(/[.!;]+$/, '').trim();
+export function actionItemOf(
+  sentence: string,
+  context: { speaker: string; day: string; isVerb: VerbTest; isName: (word: string) => boolean },
+): RuleActionItem | undefined {
+  const clause = sentence
+    .trim()
+    .replace(FILLER, '')
+    .replace(/[.!;]+$/, '')
+    .trim();
   let assignee: string | null = null;
   let task: string | undefined;
 
   const explicit = /^action items?\s*[:,-]?\s+(.+)$/i.exec(clause);
   const named = new RegExp(String.raw`^([\p{L}'-]+(?: [\p{L}'-]+)?),? ${MODAL} (.+)$`, 'iu').exec(clause);
   const to = /^([\p{L}'-]+(?: [\p{L}'-]+)?) to (.+)$/iu.exec(clause);
-  const self = /^(?:I'm going to|I am going to|I'm gonna|I'll|I will|I need to|I have to|I can|I should|I must|let me)\s+(.+)$/i.exec(clause);
+  const self = /^(?:I'm going to|I am going to|I'm gonna|I'll|I will|I need to|I have to|I can|I should|I must|let me)\s+(.+)$/i.exec(
+    clause,
+  );
   const together = /^(?:we need to|we have to|we must|we should|let's|let us) (.+)$/i.exec(clause);
 
   if (explicit) task = explicit[1];
@@ -84,7 +97,11 @@ export function withoutDeadline(task: string, day: string): { text: string; due_
   // "…tomorrow", "…next week" at the end are deadlines without a preposition.
   const match = deadline.exec(task) ?? /\s+(today|tonight|tomorrow|(?:this|next) week)$/i.exec(task);
   // What follows the deadline is another thought ("… by friday and then the budget …"); a task is a dozen words at most.
-  const words = (match ? task.slice(0, match.index) : task).replace(/\s+/g, ' ').replace(/[\s,.;:]+$/, '').trim().split(' ');
+  const words = (match ? task.slice(0, match.index) : task)
+    .replace(/\s+/g, ' ')
+    .replace(/[\s,.;:]+$/, '')
+    .trim()
+    .split(' ');
   const text = words.length > 12 ? `${words.slice(0, 12).join(' ')}…` : words.join(' ');
   return { text, due_date: match ? dateOf(match[1].toLowerCase(), day) : null };
 }
@@ -110,17 +127,20 @@ function dateOf(phrase: string, day: string): string | null {
   if (phrase === 'tomorrow') return plus(1);
   // Weeks run Monday to Sunday; "by the end of the week" is its Friday, "by next week" the coming Monday.
   if (/^(end of (the )?week|this week)$/.test(phrase)) return plus(Math.max(0, 5 - weekday));
-  if (phrase === 'next week') return plus(((8 - weekday) % 7) || 7);
-  if (/^end of (the )?month$/.test(phrase)) return new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+  if (phrase === 'next week') return plus((8 - weekday) % 7 || 7);
+  if (/^end of (the )?month$/.test(phrase))
+    return new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
   const named = /^(this |next )?(\w+day)$/.exec(phrase);
   if (named && WEEKDAYS.includes(named[2])) {
     // The first such day after the recording's; "next Friday" said early in a week is the one of the week after.
-    let ahead = ((WEEKDAYS.indexOf(named[2]) - weekday + 7) % 7) || 7;
+    let ahead = (WEEKDAYS.indexOf(named[2]) - weekday + 7) % 7 || 7;
     if (named[1] === 'next ' && ahead <= (7 - weekday) % 7) ahead += 7;
     return plus(ahead);
   }
   if (/^\d{4}-\d{2}-\d{2}$/.test(phrase)) return Number.isNaN(Date.parse(`${phrase}T00:00:00Z`)) ? null : phrase;
-  const monthDay = new RegExp(String.raw`^(?:(${MONTHS.join('|')}) (\d{1,2})|(\d{1,2})(?:st|nd|rd|th)? (?:of )?(${MONTHS.join('|')}))`).exec(phrase);
+  const monthDay = new RegExp(
+    String.raw`^(?:(${MONTHS.join('|')}) (\d{1,2})|(\d{1,2})(?:st|nd|rd|th)? (?:of )?(${MONTHS.join('|')}))`,
+  ).exec(phrase);
   if (monthDay) {
     const month = MONTHS.indexOf(monthDay[1] ?? monthDay[4]);
     const date = Number(monthDay[2] ?? monthDay[3]);

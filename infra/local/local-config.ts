@@ -10,7 +10,10 @@ const LocalConfigSchema = v.object({
   /** demo (default): load the demo organization into a fresh data directory; none: start empty. */
   LOCAL_SEED: v.optional(v.picklist(['demo', 'none']), 'demo'),
   /** Seconds the emulated gateway caches an authorizer result per token (API Gateway's TTL by default). */
-  LOCAL_AUTHORIZER_CACHE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), String(GATEWAY.authorizerCacheSeconds)),
+  LOCAL_AUTHORIZER_CACHE_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)),
+    String(GATEWAY.authorizerCacheSeconds),
+  ),
   /** Milliseconds before the local event pipeline tries a failed delivery again, times the attempts so far (the queues wait retryAfterSeconds in AWS). */
   LOCAL_EVENT_RETRY_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '1000'),
   /** Scales the delays a consumer asks its queue for (the webhook dispatcher's retry schedule): 1 keeps them real, the tests use 0.001. */

@@ -98,11 +98,23 @@ const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(
  */
 export function transcribeOutputOf(jobName: string, words: RecognizedWord[], languageCode: string) {
   type Item =
-    | { id: number; type: 'pronunciation'; alternatives: { confidence: string; content: string }[]; start_time: string; end_time: string; speaker_label: string }
+    | {
+        id: number;
+        type: 'pronunciation';
+        alternatives: { confidence: string; content: string }[];
+        start_time: string;
+        end_time: string;
+        speaker_label: string;
+      }
     | { id: number; type: 'punctuation'; alternatives: { confidence: string; content: string }[]; speaker_label: string };
   const items: Item[] = [];
   const texts: string[] = [];
-  const segments: { speaker_label: string; start_time: string; end_time: string; items: { speaker_label: string; start_time: string; end_time: string }[] }[] = [];
+  const segments: {
+    speaker_label: string;
+    start_time: string;
+    end_time: string;
+    items: { speaker_label: string; start_time: string; end_time: string }[];
+  }[] = [];
   let sentenceStart = true;
   words.forEach((word, index) => {
     const content = sentenceStart ? capitalized(word.word) : word.word;
@@ -117,7 +129,8 @@ export function transcribeOutputOf(jobName: string, words: RecognizedWord[], lan
     }
     sentenceStart = word.pauseAfter === true || index === words.length - 1;
     texts.push(sentenceStart ? `${content}.` : content);
-    if (sentenceStart) items.push({ id: items.length, type: 'punctuation', alternatives: [{ confidence: '0.0', content: '.' }], speaker_label: 'spk_0' });
+    if (sentenceStart)
+      items.push({ id: items.length, type: 'punctuation', alternatives: [{ confidence: '0.0', content: '.' }], speaker_label: 'spk_0' });
   });
   return {
     jobName,
@@ -141,7 +154,8 @@ function run(program: string, args: string[], timeoutMs: number, signal?: AbortS
   return new Promise((resolve, reject) => {
     execFile(program, args, { maxBuffer: 256 * 1024 * 1024, timeout: timeoutMs, signal }, (error, stdout, stderr) => {
       if (!error) return resolve({ stdout, stderr });
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new LocalEngineError('unavailable', `${program} is not installed`));
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return reject(new LocalEngineError('unavailable', `${program} is not installed`));
       reject(Object.assign(error, { stderr }));
     });
   });
@@ -156,18 +170,37 @@ const RECOGNIZE_TIMEOUT_MS = 3 * 3_600_000;
  * from ffprobe, then PocketSphinx. Media ffmpeg cannot decode (or without an audio stream) is
  * 'unsupported-media'; a missing program is 'unavailable'. `signal` stops the programs (the stand-in stopping).
  */
-export async function recognizeSpeech(mediaFile: string, workDir: string, signal?: AbortSignal): Promise<{ words: RecognizedWord[]; audioSeconds: number }> {
+export async function recognizeSpeech(
+  mediaFile: string,
+  workDir: string,
+  signal?: AbortSignal,
+): Promise<{ words: RecognizedWord[]; audioSeconds: number }> {
   if (!isLocalTranscriptionAvailable()) throw new LocalEngineError('unavailable', 'the local speech engine is not installed');
   const wav = path.join(workDir, 'audio.wav');
   try {
-    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', mediaFile, '-vn', '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', '-f', 'wav', wav], CONVERT_TIMEOUT_MS, signal);
+    await run(
+      'ffmpeg',
+      ['-nostdin', '-v', 'error', '-y', '-i', mediaFile, '-vn', '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', '-f', 'wav', wav],
+      CONVERT_TIMEOUT_MS,
+      signal,
+    );
   } catch (error) {
     if (error instanceof LocalEngineError || signal?.aborted) throw error;
     throw new LocalEngineError('unsupported-media', 'ffmpeg could not decode the file as audio');
   }
-  const probe = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', wav], CONVERT_TIMEOUT_MS, signal);
+  const probe = await run(
+    'ffprobe',
+    ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', wav],
+    CONVERT_TIMEOUT_MS,
+    signal,
+  );
   const audioSeconds = Number(probe.stdout.trim());
   if (!Number.isFinite(audioSeconds) || audioSeconds <= 0) throw new LocalEngineError('unsupported-media', 'the file holds no audio');
-  const { stdout } = await run('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null'], RECOGNIZE_TIMEOUT_MS, signal);
+  const { stdout } = await run(
+    'pocketsphinx_continuous',
+    ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null'],
+    RECOGNIZE_TIMEOUT_MS,
+    signal,
+  );
   return { words: wordsOfPocketsphinx(stdout), audioSeconds };
 }

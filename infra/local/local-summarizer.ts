@@ -90,7 +90,10 @@ export function summarizeTranscript(request: LocalSummaryRequest): LocalSummary 
             isName: (word) => posOf(word) === 'PROPN' || (caseless && posOf(word) === 'NOUN'),
           });
           // A task said again later (a recap) is the same task: its first mention is kept.
-          if (item && !actionItems.some((other) => other.text.toLowerCase() === item.text.toLowerCase() && other.assignee === item.assignee)) {
+          if (
+            item &&
+            !actionItems.some((other) => other.text.toLowerCase() === item.text.toLowerCase() && other.assignee === item.assignee)
+          ) {
             actionItems.push({ ...item, timestamp: Math.floor(line.start) });
           }
         }
@@ -102,16 +105,21 @@ export function summarizeTranscript(request: LocalSummaryRequest): LocalSummary 
   // How central a sentence is: how often the transcript repeats its words.
   const frequency = new Map<string, number>();
   for (const sentence of sentences) for (const lemma of new Set(sentence.lemmas)) frequency.set(lemma, (frequency.get(lemma) ?? 0) + 1);
-  const centrality = (sentence: Sentence) => (sentence.lemmas.length ? sentence.lemmas.reduce((sum, lemma) => sum + (frequency.get(lemma) ?? 0), 0) / sentence.lemmas.length : 0);
+  const centrality = (sentence: Sentence) =>
+    sentence.lemmas.length ? sentence.lemmas.reduce((sum, lemma) => sum + (frequency.get(lemma) ?? 0), 0) / sentence.lemmas.length : 0;
   const topCentrality = Math.max(1, ...sentences.map(centrality));
 
   /** Sentences earlier sections took: later sections prefer others (so do they near-repeats). */
   const used: Sentence[] = [];
-  const isUsed = (sentence: Sentence) => used.some((other) => other.index === sentence.index || overlap(other.lemmas, sentence.lemmas) >= 0.6);
+  const isUsed = (sentence: Sentence) =>
+    used.some((other) => other.index === sentence.index || overlap(other.lemmas, sentence.lemmas) >= 0.6);
   const sections = request.sections.map((section) => {
     const about = `${section.title} ${section.prompt}`;
     if (ACTION_SECTION.test(section.title) || (ACTION_SECTION.test(section.prompt) && !/decision/i.test(section.title))) {
-      return { title: section.title, markdown: actionItems.length ? actionItems.map(actionItemLine).join('\n') : '- No action items were recorded.' };
+      return {
+        title: section.title,
+        markdown: actionItems.length ? actionItems.map(actionItemLine).join('\n') : '- No action items were recorded.',
+      };
     }
     const paragraph = PARAGRAPH_SECTION.test(section.title);
     // An overview is about the whole conversation: its words say how to write, so only centrality counts.
@@ -152,7 +160,8 @@ function keywordsOf(wink: WinkMethods, text: string): Set<string> {
   const lemmas = field<string>(tokens, 'lemma');
   const stop = field<boolean>(tokens, 'stopWordFlag');
   const keywords = new Set(lemmas.filter((lemma, index) => !stop[index] && /^\p{L}{2,}$/u.test(lemma) && !PROMPT_WORDS.has(lemma)));
-  for (const word of [...keywords]) for (const [pattern, related] of RELATED) if (pattern.test(word)) related.forEach((lemma) => keywords.add(lemma));
+  for (const word of [...keywords])
+    for (const [pattern, related] of RELATED) if (pattern.test(word)) related.forEach((lemma) => keywords.add(lemma));
   return keywords;
 }
 
@@ -170,12 +179,24 @@ function actionItemLine(item: DraftActionItem): string {
 }
 
 /** Apertium modes for the conversation languages it can write from English (`apertium -l` lists the installed ones). */
-export const APERTIUM_MODES: Record<string, string> = { Spanish: 'eng-spa', Catalan: 'eng-cat', French: 'eng-fra', Italian: 'eng-ita', Portuguese: 'eng-por', Galician: 'eng-glg' };
+export const APERTIUM_MODES: Record<string, string> = {
+  Spanish: 'eng-spa',
+  Catalan: 'eng-cat',
+  French: 'eng-fra',
+  Italian: 'eng-ita',
+  Portuguese: 'eng-por',
+  Galician: 'eng-glg',
+};
 
 /** The languages the local engine writes: English, and those Apertium has the pair for (npm start's banner). */
 export async function localSummaryLanguages(): Promise<string[]> {
   const modes = await apertiumModes();
-  return ['English', ...Object.entries(APERTIUM_MODES).filter(([, mode]) => modes.has(mode)).map(([language]) => language)];
+  return [
+    'English',
+    ...Object.entries(APERTIUM_MODES)
+      .filter(([, mode]) => modes.has(mode))
+      .map(([language]) => language),
+  ];
 }
 
 /** The language the local engine writes when asked for `language`: it, when Apertium has the pair from English; else English. */
@@ -190,7 +211,9 @@ export async function summarizeLocally(request: LocalSummaryRequest): Promise<Lo
   if ((await localOutputLanguage(request.language)) === 'English') return summary;
   const mode = APERTIUM_MODES[request.language];
   // One call for every line: Apertium keeps lines apart (-u: unknown words unmarked).
-  const lines = [...summary.sections.map((section) => section.markdown), ...summary.action_items.map((item) => item.text)].flatMap((text) => text.split('\n'));
+  const lines = [...summary.sections.map((section) => section.markdown), ...summary.action_items.map((item) => item.text)].flatMap((text) =>
+    text.split('\n'),
+  );
   const translated = (await apertiumTranslate(mode, `${lines.join('\n')}\n`)).split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
   if (translated.length < lines.length) return summary;
   let next = 0;

@@ -27,7 +27,10 @@ export async function startQueueEmulator(host: string): Promise<QueueEmulator> {
       try {
         const input = JSON.parse(body || '{}') as { ReceiptHandle?: string; VisibilityTimeout?: number };
         if (action !== 'AmazonSQS.ChangeMessageVisibility' || !input.ReceiptHandle || typeof input.VisibilityTimeout !== 'number') {
-          return reply(400, { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `The local SQS emulator serves ChangeMessageVisibility only, not ${action}` });
+          return reply(400, {
+            __type: 'com.amazonaws.sqs#UnsupportedOperation',
+            message: `The local SQS emulator serves ChangeMessageVisibility only, not ${action}`,
+          });
         }
         visibility.set(input.ReceiptHandle, input.VisibilityTimeout);
         reply(200, {});

@@ -20,7 +20,12 @@ export interface ServiceEvent {
 export const LOCAL_ACCOUNT_ID = '111122223333';
 
 /** A service event in EventBridge's envelope, with a fresh id and the current time. */
-export function serviceEvent(source: string, detailType: string, detail: Record<string, unknown>, options: { region: string; now?: Date }): ServiceEvent {
+export function serviceEvent(
+  source: string,
+  detailType: string,
+  detail: Record<string, unknown>,
+  options: { region: string; now?: Date },
+): ServiceEvent {
   return {
     version: '0',
     id: randomUUID(),

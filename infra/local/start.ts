@@ -8,7 +8,15 @@ import { EVENT_HANDLERS } from '../../shared/events/event-functions';
 import { createTableContext } from '../../shared/storage/dynamo';
 import { createApiGateway, rawResponse } from './api-gateway';
 import { DEMO_USERS, readDemoCredentials, seedDemo, type DemoCredentials } from './demo';
-import { ensureIdempotencyTable, ensureRateLimitTable, ensureTable, startDynamoDbLocal, startS3, startSes, type Emulator } from './emulators';
+import {
+  ensureIdempotencyTable,
+  ensureRateLimitTable,
+  ensureTable,
+  startDynamoDbLocal,
+  startS3,
+  startSes,
+  type Emulator,
+} from './emulators';
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
 import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
 import { startEventPipeline, type EventPipeline } from './event-pipeline';
@@ -62,7 +70,12 @@ async function main(): Promise<void> {
     emulators.push(dynamo, s3, ses, queues);
     // Transcribe's stand-in puts its job state changes on the local bus once the pipeline runs (below).
     let pipeline: EventPipeline | undefined;
-    const transcribe = await startTranscribeEmulator({ host: settings.host, region: LOCAL.region, s3Endpoint: s3.endpoint, onJobStateChange: (event) => pipeline?.putServiceEvent(event) });
+    const transcribe = await startTranscribeEmulator({
+      host: settings.host,
+      region: LOCAL.region,
+      s3Endpoint: s3.endpoint,
+      onJobStateChange: (event) => pipeline?.putServiceEvent(event),
+    });
     emulators.push(transcribe);
     const translate = await startTranslateEmulator({ host: settings.host });
     emulators.push(translate);
@@ -120,7 +133,8 @@ async function main(): Promise<void> {
     });
     emulators.push({
       endpoint: '',
-      stop: () => new Promise<void>((resolve) => (gateway.closeAllConnections(), gateway.close(() => (pageDb.client.destroy(), resolve())))),
+      stop: () =>
+        new Promise<void>((resolve) => (gateway.closeAllConnections(), gateway.close(() => (pageDb.client.destroy(), resolve())))),
     });
     await new Promise<void>((resolve, reject) => gateway.once('error', reject).listen(settings.port, settings.host, resolve));
     const apiUrl = `http://${settings.host}:${(gateway.address() as AddressInfo).port}`;
@@ -134,7 +148,17 @@ async function main(): Promise<void> {
 
     const db = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint: dynamo.endpoint });
     let demo = readDemoCredentials(settings.dataDir);
-    if (fresh && settings.seed === 'demo') demo = await seedDemo({ db, cipher: localProfileCipher(settings.dataDir), webhookCipher: localWebhookSecretCipher(settings.dataDir), trashRetentionDays: parseConfig(process.env).events.trashRetentionDays }, settings.dataDir, new Date());
+    if (fresh && settings.seed === 'demo')
+      demo = await seedDemo(
+        {
+          db,
+          cipher: localProfileCipher(settings.dataDir),
+          webhookCipher: localWebhookSecretCipher(settings.dataDir),
+          trashRetentionDays: parseConfig(process.env).events.trashRetentionDays,
+        },
+        settings.dataDir,
+        new Date(),
+      );
     db.client.destroy();
 
     // The stack's event pipeline: the table's stream → the processor → the consumers, with retries and a dead-letter store.
@@ -196,7 +220,9 @@ function repeatEvery(seconds: number, label: string, task: () => Promise<unknown
 /** The transcription sweeper's schedule, emulated: its handler every `seconds`, as the stack's EventBridge schedule invokes it. */
 function startTranscriptionSweeps(seconds: number): Emulator {
   return repeatEvery(seconds, 'local transcription sweeper', async () => {
-    const sweeper = (await import(path.join(repoRoot, `${TRANSCRIPTION_SWEEPER.handler}.ts`))) as { handler: (event: unknown) => Promise<unknown> };
+    const sweeper = (await import(path.join(repoRoot, `${TRANSCRIPTION_SWEEPER.handler}.ts`))) as {
+      handler: (event: unknown) => Promise<unknown>;
+    };
     return sweeper.handler({});
   });
 }
@@ -204,7 +230,12 @@ function startTranscriptionSweeps(seconds: number): Emulator {
 /** DynamoDB's TTL, emulated: every `seconds`, expired items are removed (their removal reaches the stream as in AWS). */
 function startTtlSweeps(endpoint: string, seconds: number): Emulator {
   const db = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint });
-  return repeatEvery(seconds, 'local TTL emulator', () => expireItems(db, { now: new Date() }), () => db.client.destroy());
+  return repeatEvery(
+    seconds,
+    'local TTL emulator',
+    () => expireItems(db, { now: new Date() }),
+    () => db.client.destroy(),
+  );
 }
 
 /** Object-created events of the S3 emulator go to the upload completion function, as in AWS. */
@@ -235,7 +266,10 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
     `API reference: ${apiUrl}/docs (sign in with a key or token below, then try any request; the OpenAPI document is ${apiUrl}/api/v1/openapi.json)`,
   ];
   if (demo) {
-    const ownerToken = await idp.issueIdToken({ sub: `local|${DEMO_USERS.owner.id}`, email: DEMO_USERS.owner.email, name: DEMO_USERS.owner.display_name }, 12 * 3600);
+    const ownerToken = await idp.issueIdToken(
+      { sub: `local|${DEMO_USERS.owner.id}`, email: DEMO_USERS.owner.email, name: DEMO_USERS.owner.display_name },
+      12 * 3600,
+    );
     lines.push(
       '',
       'Demo organization credentials (the owner ID token is valid for 12 hours; mint more with `npx voice-org token --user <id>`, or `--email <email>` for someone you invite):',
@@ -254,7 +288,10 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
       `  curl -s -X POST -H "Authorization: Bearer $PERSONAL_KEY" -H "Content-Type: application/json" ${apiUrl}/api/v1/public/recordings/upload-url -d '{"filename":"notes.m4a","content_type":"audio/mp4","size_bytes":12345}'`,
     );
   } else {
-    lines.push('', 'No demo data (LOCAL_SEED=none or an existing data directory without it): build some with `npx voice-org seed --file fixtures/sample-org.json` (or fixtures/demo.json).');
+    lines.push(
+      '',
+      'No demo data (LOCAL_SEED=none or an existing data directory without it): build some with `npx voice-org seed --file fixtures/sample-org.json` (or fixtures/demo.json).',
+    );
   }
   lines.push('', 'Admin CLI: npx voice-org --help lists its commands (see README). Stop with Ctrl-C.');
   return lines.join('\n');

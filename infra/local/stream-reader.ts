@@ -65,7 +65,9 @@ export class StreamReader {
         let read = 0;
         for (const [shardId, iterator] of iterators) {
           if (!iterator) continue;
-          const { Records = [], NextShardIterator } = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+          const { Records = [], NextShardIterator } = await this.client.send(
+            new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }),
+          );
           iterators.set(shardId, NextShardIterator);
           if (!NextShardIterator) finished.add(shardId);
           if (!Records.length) continue;
@@ -136,11 +138,14 @@ function withEmptyMaps(image: Record<string, unknown>): NonNullable<DynamoDBReco
     if (typeof value !== 'object' || value === null) return value;
     const attribute = value as Record<string, unknown>;
     if (Object.keys(attribute).length === 0) return { M: {} };
-    if (attribute.M) return { M: Object.fromEntries(Object.entries(attribute.M as Record<string, unknown>).map(([key, item]) => [key, fix(item)])) };
+    if (attribute.M)
+      return { M: Object.fromEntries(Object.entries(attribute.M as Record<string, unknown>).map(([key, item]) => [key, fix(item)])) };
     if (Array.isArray(attribute.L)) return { L: attribute.L.map(fix) };
     return attribute;
   };
-  return Object.fromEntries(Object.entries(image).map(([key, item]) => [key, fix(item)])) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'];
+  return Object.fromEntries(Object.entries(image).map(([key, item]) => [key, fix(item)])) as NonNullable<
+    DynamoDBRecord['dynamodb']
+  >['NewImage'];
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

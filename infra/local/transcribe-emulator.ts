@@ -7,7 +7,14 @@ import path from 'node:path';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Emulator } from './emulators';
 import { freePort } from './emulators';
-import { LOCAL_ENGINE_LANGUAGE, LOCAL_ENGINE_PACKAGES, LocalEngineError, recognizeSpeech, transcribeOutputOf, type RecognizedWord } from './local-speech-engine';
+import {
+  LOCAL_ENGINE_LANGUAGE,
+  LOCAL_ENGINE_PACKAGES,
+  LocalEngineError,
+  recognizeSpeech,
+  transcribeOutputOf,
+  type RecognizedWord,
+} from './local-speech-engine';
 import { serviceEvent, type ServiceEvent } from './service-event';
 
 /**
@@ -93,7 +100,13 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
     TranscriptionJobStatus: job.status,
     ...(job.languageCode ? { LanguageCode: job.languageCode } : {}),
     Media: { MediaFileUri: job.media.uri },
-    ...(job.status === 'COMPLETED' ? { Transcript: { TranscriptFileUri: `${options.s3Endpoint}/${job.output.bucket}/${job.output.key.split('/').map(encodeURIComponent).join('/')}` } } : {}),
+    ...(job.status === 'COMPLETED'
+      ? {
+          Transcript: {
+            TranscriptFileUri: `${options.s3Endpoint}/${job.output.bucket}/${job.output.key.split('/').map(encodeURIComponent).join('/')}`,
+          },
+        }
+      : {}),
     CreationTime: job.creationTime,
     ...(job.startTime ? { StartTime: job.startTime } : {}),
     ...(job.completionTime ? { CompletionTime: job.completionTime } : {}),
@@ -106,14 +119,20 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
     Object.assign(job, { status, failureReason, completionTime: Date.now() / 1000 });
     if (stopped) return;
     options.onJobStateChange(
-      serviceEvent('aws.transcribe', 'Transcribe Job State Change', { TranscriptionJobName: job.name, TranscriptionJobStatus: status, ...(failureReason ? { FailureReason: failureReason } : {}) }, { region: options.region }),
+      serviceEvent(
+        'aws.transcribe',
+        'Transcribe Job State Change',
+        { TranscriptionJobName: job.name, TranscriptionJobStatus: status, ...(failureReason ? { FailureReason: failureReason } : {}) },
+        { region: options.region },
+      ),
     );
   };
 
   const runJob = async (job: Job) => {
     Object.assign(job, { status: 'IN_PROGRESS', startTime: Date.now() / 1000 });
     // PocketSphinx knows English: another language fails as a language Transcribe cannot do would.
-    if (job.languageCode && !job.languageCode.startsWith('en-')) return finish(job, 'FAILED', LOCAL_FAILURES.unsupportedLanguage(job.languageCode));
+    if (job.languageCode && !job.languageCode.startsWith('en-'))
+      return finish(job, 'FAILED', LOCAL_FAILURES.unsupportedLanguage(job.languageCode));
     const workDir = mkdtempSync(path.join(tmpdir(), 'voice-org-transcribe-'));
     try {
       const mediaFile = path.join(workDir, 'media');
@@ -121,7 +140,8 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
         const object = await s3.send(new GetObjectCommand({ Bucket: job.media.bucket, Key: job.media.key }));
         writeFileSync(mediaFile, await object.Body!.transformToByteArray());
       } catch (error) {
-        if ((error as Error).name === 'NoSuchKey' || (error as Error).name === 'NoSuchBucket') return finish(job, 'FAILED', LOCAL_FAILURES.missingMedia);
+        if ((error as Error).name === 'NoSuchKey' || (error as Error).name === 'NoSuchBucket')
+          return finish(job, 'FAILED', LOCAL_FAILURES.missingMedia);
         throw error;
       }
       let words: RecognizedWord[];
@@ -129,12 +149,23 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
         ({ words } = await recognize(mediaFile, workDir, stopping.signal));
       } catch (error) {
         if (!(error instanceof LocalEngineError)) throw error;
-        return finish(job, 'FAILED', error.kind === 'unavailable' ? LOCAL_FAILURES.engineUnavailable : LOCAL_FAILURES.unsupportedMedia(error.message));
+        return finish(
+          job,
+          'FAILED',
+          error.kind === 'unavailable' ? LOCAL_FAILURES.engineUnavailable : LOCAL_FAILURES.unsupportedMedia(error.message),
+        );
       }
       // Identification here can only find English: the one language the model knows.
       job.languageCode ??= LOCAL_ENGINE_LANGUAGE;
       const output = transcribeOutputOf(job.name, words, job.languageCode);
-      await s3.send(new PutObjectCommand({ Bucket: job.output.bucket, Key: job.output.key, Body: JSON.stringify(output), ContentType: 'application/json' }));
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: job.output.bucket,
+          Key: job.output.key,
+          Body: JSON.stringify(output),
+          ContentType: 'application/json',
+        }),
+      );
       finish(job, 'COMPLETED');
     } catch (error) {
       // Transcribe's own trouble (here: the S3 emulator failing): the job fails, the service goes on.
@@ -155,16 +186,22 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
 
   const startJob = (input: Record<string, unknown>) => {
     const name = String(input.TranscriptionJobName ?? '');
-    if (!JOB_NAME.test(name)) throw new ServiceError('BadRequestException', 'TranscriptionJobName must be 1 to 200 characters of letters, digits, dots, dashes and underscores.');
+    if (!JOB_NAME.test(name))
+      throw new ServiceError(
+        'BadRequestException',
+        'TranscriptionJobName must be 1 to 200 characters of letters, digits, dots, dashes and underscores.',
+      );
     if (jobs.has(name)) throw new ServiceError('ConflictException', 'The requested job name already exists. Use a different job name.');
     const uri = String((input.Media as { MediaFileUri?: string } | undefined)?.MediaFileUri ?? '');
     const media = S3_URI.exec(uri);
     if (!media) throw new ServiceError('BadRequestException', "The URI that you provided doesn't point to an S3 object.");
     const languageCode = typeof input.LanguageCode === 'string' ? input.LanguageCode : undefined;
     const identifyLanguage = input.IdentifyLanguage === true;
-    if (Boolean(languageCode) === identifyLanguage) throw new ServiceError('BadRequestException', 'Specify either LanguageCode or IdentifyLanguage, not both and not neither.');
+    if (Boolean(languageCode) === identifyLanguage)
+      throw new ServiceError('BadRequestException', 'Specify either LanguageCode or IdentifyLanguage, not both and not neither.');
     // Transcribe writes to a bucket of its own without OutputBucketName; the stand-in has none.
-    if (typeof input.OutputBucketName !== 'string') throw new ServiceError('BadRequestException', 'The local Transcribe stand-in needs OutputBucketName.');
+    if (typeof input.OutputBucketName !== 'string')
+      throw new ServiceError('BadRequestException', 'The local Transcribe stand-in needs OutputBucketName.');
     const outputKey = typeof input.OutputKey === 'string' ? input.OutputKey : `${name}.json`;
     const job: Job = {
       name,
@@ -184,7 +221,8 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
 
   const getJob = (input: Record<string, unknown>) => {
     const job = jobs.get(String(input.TranscriptionJobName ?? ''));
-    if (!job) throw new ServiceError('BadRequestException', "The requested job couldn't be found. Check the job name and try your request again.");
+    if (!job)
+      throw new ServiceError('BadRequestException', "The requested job couldn't be found. Check the job name and try your request again.");
     return { TranscriptionJob: describe(job) };
   };
 
@@ -202,7 +240,11 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
         response.end(JSON.stringify(body));
       };
       const operation = OPERATIONS[String(request.headers['x-amz-target'] ?? '')];
-      if (request.method !== 'POST' || !operation) return reply(400, { __type: 'UnknownOperationException', message: `The local Transcribe stand-in does not do ${String(request.headers['x-amz-target'] ?? 'this request')}.` });
+      if (request.method !== 'POST' || !operation)
+        return reply(400, {
+          __type: 'UnknownOperationException',
+          message: `The local Transcribe stand-in does not do ${String(request.headers['x-amz-target'] ?? 'this request')}.`,
+        });
       try {
         reply(200, operation(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')));
       } catch (error) {

@@ -54,17 +54,30 @@ export async function startTranslateEmulator(options: TranslateEmulatorOptions):
     if (typeof text !== 'string' || typeof from !== 'string' || typeof to !== 'string') {
       throw new ServiceError('InvalidRequestException', 'Text, SourceLanguageCode and TargetLanguageCode are required.');
     }
-    if (Buffer.byteLength(text, 'utf8') > MAX_BYTES) throw new ServiceError('TextSizeLimitExceededException', `Input text size exceeds limit. Max length of request text allowed is ${MAX_BYTES} bytes.`);
+    if (Buffer.byteLength(text, 'utf8') > MAX_BYTES)
+      throw new ServiceError(
+        'TextSizeLimitExceededException',
+        `Input text size exceeds limit. Max length of request text allowed is ${MAX_BYTES} bytes.`,
+      );
     if (!text.length) throw new ServiceError('InvalidRequestException', 'Text must not be empty.');
-    if (from === 'auto') throw new ServiceError('InvalidRequestException', 'The local Translate stand-in does not detect languages: name the source language.');
-    for (const code of [from, to]) if (!KNOWN.has(code)) throw new ServiceError('InvalidRequestException', `Unsupported language code: ${code.slice(0, 20)}.`);
+    if (from === 'auto')
+      throw new ServiceError(
+        'InvalidRequestException',
+        'The local Translate stand-in does not detect languages: name the source language.',
+      );
+    for (const code of [from, to])
+      if (!KNOWN.has(code)) throw new ServiceError('InvalidRequestException', `Unsupported language code: ${code.slice(0, 20)}.`);
     if (from === to) return { TranslatedText: text, SourceLanguageCode: from, TargetLanguageCode: to };
     const translated = await engine(from, to, text);
     if (translated === undefined) {
-      throw new ServiceError('UnsupportedLanguagePairException', `Unsupported language pair: ${from} to ${to}. The local stand-in (Apertium) has no mode for it; install its Debian pair (${LOCAL_TRANSLATION_PACKAGES.join(', ')} give en-es).`, {
-        SourceLanguageCode: from,
-        TargetLanguageCode: to,
-      });
+      throw new ServiceError(
+        'UnsupportedLanguagePairException',
+        `Unsupported language pair: ${from} to ${to}. The local stand-in (Apertium) has no mode for it; install its Debian pair (${LOCAL_TRANSLATION_PACKAGES.join(', ')} give en-es).`,
+        {
+          SourceLanguageCode: from,
+          TargetLanguageCode: to,
+        },
+      );
     }
     return { TranslatedText: translated, SourceLanguageCode: from, TargetLanguageCode: to };
   };
@@ -78,7 +91,11 @@ export async function startTranslateEmulator(options: TranslateEmulatorOptions):
         response.end(JSON.stringify(body));
       };
       const target = String(request.headers['x-amz-target'] ?? '');
-      if (request.method !== 'POST' || target !== TARGET) return reply(400, { __type: 'UnknownOperationException', Message: `The local Translate stand-in does not do ${target || 'this request'}.` });
+      if (request.method !== 'POST' || target !== TARGET)
+        return reply(400, {
+          __type: 'UnknownOperationException',
+          Message: `The local Translate stand-in does not do ${target || 'this request'}.`,
+        });
       let input: Record<string, unknown>;
       try {
         input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;

@@ -29,7 +29,13 @@ export async function expireItems(db: TableContext, options: { now: Date; orgId?
             ExpressionAttributeValues: { ':pk': `ORG#${options.orgId}`, ':now': epoch },
             ExclusiveStartKey: startKey,
           })
-        : new ScanCommand({ TableName: db.tableName, FilterExpression: '#ttl <= :now', ExpressionAttributeNames: names, ExpressionAttributeValues: { ':now': epoch }, ExclusiveStartKey: startKey }),
+        : new ScanCommand({
+            TableName: db.tableName,
+            FilterExpression: '#ttl <= :now',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ':now': epoch },
+            ExclusiveStartKey: startKey,
+          }),
     );
     for (const item of page.Items ?? []) {
       if (await expireItem(db, { PK: String(item.PK), SK: String(item.SK) }, item[TABLE.ttlAttribute])) removed++;
@@ -43,9 +49,24 @@ async function expireItem(db: TableContext, key: { PK: string; SK: string }, exp
   const names = { '#ttl': TABLE.ttlAttribute, '#mark': TABLE.ttlEmulatorMark };
   try {
     await db.client.send(
-      new UpdateCommand({ TableName: db.tableName, Key: key, UpdateExpression: 'SET #mark = :true', ConditionExpression: '#ttl = :read', ExpressionAttributeNames: names, ExpressionAttributeValues: { ':true': true, ':read': expiresAt } }),
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: key,
+        UpdateExpression: 'SET #mark = :true',
+        ConditionExpression: '#ttl = :read',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':true': true, ':read': expiresAt },
+      }),
     );
-    await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: key, ConditionExpression: '#mark = :true', ExpressionAttributeNames: { '#mark': TABLE.ttlEmulatorMark }, ExpressionAttributeValues: { ':true': true } }));
+    await db.client.send(
+      new DeleteCommand({
+        TableName: db.tableName,
+        Key: key,
+        ConditionExpression: '#mark = :true',
+        ExpressionAttributeNames: { '#mark': TABLE.ttlEmulatorMark },
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;

@@ -72,7 +72,11 @@ export function assemblyTemplates(outdir: string, stackName: string): AssemblyTe
       // TemplateURL ends with /<hash>.json, the nested template's asset.
       const key = /\/([0-9a-f]{64}\.json)"/.exec(JSON.stringify(resource.Properties?.TemplateURL))?.[1];
       if (!key) throw new Error(`${logicalId}: no template asset in its TemplateURL`);
-      const constructId = String(resource.Metadata?.['aws:cdk:path'] ?? '').split('/').at(-2)?.replace(/\.NestedStack$/, '') || logicalId;
+      const constructId =
+        String(resource.Metadata?.['aws:cdk:path'] ?? '')
+          .split('/')
+          .at(-2)
+          ?.replace(/\.NestedStack$/, '') || logicalId;
       read(assetOf(key, logicalId).source.path, resource.Properties.Parameters ?? {}, constructId);
     }
   };
@@ -149,7 +153,9 @@ export function bundleSources(bundleFile: string): { own: string[]; packages: st
 /** The handler module under functions/ a bundle was built from; undefined for code that is not this repo's. */
 function handlerModuleOf(bundleFile: string): string | undefined {
   if (!existsSync(`${bundleFile}.map`)) throw new Error(`${bundleFile}: no source map (the stack bundles with sourceMap: true)`);
-  const modules = bundleSources(bundleFile).own.filter((file) => file.startsWith('functions/')).map((file) => file.replace(/\.ts$/, ''));
+  const modules = bundleSources(bundleFile)
+    .own.filter((file) => file.startsWith('functions/'))
+    .map((file) => file.replace(/\.ts$/, ''));
   if (modules.length > 1) throw new Error(`${bundleFile}: built from several handler modules: ${modules.join(', ')}`);
   return modules[0];
 }

@@ -1,7 +1,20 @@
 import path from 'node:path';
-import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, DynamoDBStreamEvent, S3Event, ScheduledEvent, SQSEvent } from 'aws-lambda';
+import type {
+  APIGatewayProxyEvent,
+  APIGatewayTokenAuthorizerEvent,
+  DynamoDBStreamEvent,
+  S3Event,
+  ScheduledEvent,
+  SQSEvent,
+} from 'aws-lambda';
 import { AUTHORIZER } from '../../shared/auth/authorizer-function';
-import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, TRANSCRIPTION_SWEEPER, type EventConsumerName } from '../../shared/events/event-functions';
+import {
+  EVENT_CONSUMERS,
+  EVENT_HANDLERS,
+  EVENT_PROCESSOR,
+  TRANSCRIPTION_SWEEPER,
+  type EventConsumerName,
+} from '../../shared/events/event-functions';
 import { SAMPLE_REQUESTS, type RouteName } from '../../shared/routes/manifest';
 import { listHandlers } from '../function-list';
 import { sampleConsumerEvent, sampleStreamEvent } from './pipeline-events';
@@ -50,15 +63,32 @@ export function sampleEvents(setup: SampleSetup): SampleEvent[] {
     ...listHandlers().map(({ handler, routes }): SampleEvent => {
       const routeName = routes[0];
       const request = SAMPLE_REQUESTS[routeName](setup.ids);
-      return { file: eventFileOf(handler), handler, kind: 'http', routeName, expectedStatus: request.status, event: sampleProxyEvent(setup, routeName, request) };
+      return {
+        file: eventFileOf(handler),
+        handler,
+        kind: 'http',
+        routeName,
+        expectedStatus: request.status,
+        event: sampleProxyEvent(setup, routeName, request),
+      };
     }),
-    { file: eventFileOf(EVENT_HANDLERS.completeUpload.handler), handler: EVENT_HANDLERS.completeUpload.handler, kind: 's3', event: sampleUploadEvent(setup) },
+    {
+      file: eventFileOf(EVENT_HANDLERS.completeUpload.handler),
+      handler: EVENT_HANDLERS.completeUpload.handler,
+      kind: 's3',
+      event: sampleUploadEvent(setup),
+    },
     { file: eventFileOf(EVENT_PROCESSOR.handler), handler: EVENT_PROCESSOR.handler, kind: 'stream', event: sampleStreamEvent(setup) },
     ...(Object.keys(EVENT_CONSUMERS) as EventConsumerName[]).map((consumer): SampleEvent => {
       const { handler } = EVENT_CONSUMERS[consumer];
       return { file: eventFileOf(handler), handler, kind: 'consumer', consumer, event: sampleConsumerEvent(setup, consumer) };
     }),
-    { file: eventFileOf(TRANSCRIPTION_SWEEPER.handler), handler: TRANSCRIPTION_SWEEPER.handler, kind: 'scheduled', event: sampleScheduledEvent(setup) },
+    {
+      file: eventFileOf(TRANSCRIPTION_SWEEPER.handler),
+      handler: TRANSCRIPTION_SWEEPER.handler,
+      kind: 'scheduled',
+      event: sampleScheduledEvent(setup),
+    },
   ];
   const files = events.map((e) => e.file);
   const repeated = files.filter((file, i) => files.indexOf(file) !== i);

@@ -22,12 +22,16 @@ function main(): void {
   const events = sampleEvents(placeholderSetup());
   const wanted = new Map(events.map((e) => [e.file, eventFileText(e.event)]));
   const present = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.json')) : [];
-  const stale = [...wanted].filter(([file, text]) => !existsSync(path.join(dir, file)) || readFileSync(path.join(dir, file), 'utf8') !== text).map(([file]) => file);
+  const stale = [...wanted]
+    .filter(([file, text]) => !existsSync(path.join(dir, file)) || readFileSync(path.join(dir, file), 'utf8') !== text)
+    .map(([file]) => file);
   const extra = present.filter((file) => !wanted.has(file));
 
   if (check) {
     if (stale.length || extra.length) {
-      console.error(`${EVENTS_DIR}/ is out of date (run npx tsx infra/sam/generate-events.ts): ${[...stale, ...extra.map((f) => `${f} (no such function)`)].join(', ')}`);
+      console.error(
+        `${EVENTS_DIR}/ is out of date (run npx tsx infra/sam/generate-events.ts): ${[...stale, ...extra.map((f) => `${f} (no such function)`)].join(', ')}`,
+      );
       process.exit(1);
     }
     console.log(`${EVENTS_DIR}/: ${wanted.size} sample events, up to date`);

@@ -47,7 +47,11 @@ function stampFor(name: string, actor: Actor | null, correlationId: string | nul
 type Item = Record<string, unknown>;
 
 /** One record of the table's stream (NEW_AND_OLD_IMAGES), as Lambda's event source hands it over. */
-function streamRecord(setup: SampleSetup, index: number, change: { eventName: 'INSERT' | 'MODIFY' | 'REMOVE'; before?: Item; after?: Item; byTtl?: boolean }): DynamoDBRecord {
+function streamRecord(
+  setup: SampleSetup,
+  index: number,
+  change: { eventName: 'INSERT' | 'MODIFY' | 'REMOVE'; before?: Item; after?: Item; byTtl?: boolean },
+): DynamoDBRecord {
   const image = change.after ?? change.before!;
   const key = { [TABLE.partitionKey]: image[TABLE.partitionKey], [TABLE.sortKey]: image[TABLE.sortKey] };
   const options = { removeUndefinedValues: true };
@@ -114,7 +118,13 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   };
   const inviteBefore = { ...inviteItem(invite), ...stampFor('invite-sent', orgKey, 'sample-sendInvite') };
   const inviteAfter = {
-    ...inviteItem({ ...invite, updated_at: CHANGED_AT, resent_at: CHANGED_AT, expires_at: '2026-11-23T09:30:00.000Z', delivery: QUEUED_DELIVERY }),
+    ...inviteItem({
+      ...invite,
+      updated_at: CHANGED_AT,
+      resent_at: CHANGED_AT,
+      expires_at: '2026-11-23T09:30:00.000Z',
+      delivery: QUEUED_DELIVERY,
+    }),
     ...stampFor('invite-resent', orgKey, 'sample-resendInvite'),
   };
 
@@ -131,7 +141,14 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   };
 
   // The trash timer of a recording trashed 30 days before, removed by TTL (recording.retention_due).
-  const timer = { ...trashTimerItem({ org_id: ids.orgId, recording_id: ids.trashedRecordingId, deleted_at: '2026-10-17T09:00:00.000Z', purge_at: '2026-11-16T09:00:00.000Z' }) };
+  const timer = {
+    ...trashTimerItem({
+      org_id: ids.orgId,
+      recording_id: ids.trashedRecordingId,
+      deleted_at: '2026-10-17T09:00:00.000Z',
+      purge_at: '2026-11-16T09:00:00.000Z',
+    }),
+  };
 
   // Retry webhook delivery: the failed delivery back to pending under a new dispatch id.
   const delivery: DeliveryRecord = {
@@ -153,7 +170,10 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
   };
   const expires = Date.parse(EARLIER) / 1000 + 30 * 86_400;
   const deliveryBefore = deliveryItem(delivery, expires);
-  const deliveryAfter = deliveryItem({ ...delivery, status: 'pending', next_attempt_at: CHANGED_AT, dispatch_id: '0f1e2d3c4b5a6978' }, expires);
+  const deliveryAfter = deliveryItem(
+    { ...delivery, status: 'pending', next_attempt_at: CHANGED_AT, dispatch_id: '0f1e2d3c4b5a6978' },
+    expires,
+  );
 
   // Remove member: the viewer's membership goes from active to removed (member.removed; their personal keys are then revoked).
   const membership: Membership = {
@@ -170,7 +190,10 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
     latest_recording_at: null,
   };
   const membershipBefore = { ...membershipItem(membership), ...stampFor('member-joined', orgKey, 'sample-acceptInvite') };
-  const membershipAfter = { ...membershipItem({ ...membership, status: 'removed', updated_at: CHANGED_AT }), ...stampFor('member-removed', orgKey, 'sample-removeMember') };
+  const membershipAfter = {
+    ...membershipItem({ ...membership, status: 'removed', updated_at: CHANGED_AT }),
+    ...stampFor('member-removed', orgKey, 'sample-removeMember'),
+  };
 
   return {
     Records: [
@@ -201,7 +224,8 @@ export function sampleConsumerEvent(setup: SampleSetup, consumer: EventConsumerN
   const events = sampleDomainEvents(setup).filter((event) => types.includes(event.type));
   // A consumer of an AWS service's events (the transcription finisher): Transcribe's job state change.
   const serviceBodies = definition.serviceEvents?.length ? [JSON.stringify(sampleTranscribeJobEvent(setup, CHANGED_AT))] : [];
-  if (!events.length && !serviceBodies.length) throw new Error(`The sample stream batch has no event for ${consumer} (${types.join(', ')})`);
+  if (!events.length && !serviceBodies.length)
+    throw new Error(`The sample stream batch has no event for ${consumer} (${types.join(', ')})`);
   const account = '123456789012';
   const queueName = `VoiceOrgApi-${setup.stage}-${consumer.charAt(0).toUpperCase()}${consumer.slice(1)}Queue-EXAMPLE`;
   const bodies = [

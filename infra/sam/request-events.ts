@@ -32,7 +32,11 @@ function samplePath(routeName: RouteName, ids: SampleIds, request: SampleRequest
 }
 
 /** The REST proxy event of a route's sample request, as the API Gateway emulator (and API Gateway) sends it. */
-export function sampleProxyEvent(setup: SampleSetup, routeName: RouteName, request: SampleRequest = SAMPLE_REQUESTS[routeName](setup.ids)): APIGatewayProxyEvent {
+export function sampleProxyEvent(
+  setup: SampleSetup,
+  routeName: RouteName,
+  request: SampleRequest = SAMPLE_REQUESTS[routeName](setup.ids),
+): APIGatewayProxyEvent {
   const endpoint = endpointFor(routeName, ROUTES[routeName].path);
   const { params, pathname } = samplePath(routeName, setup.ids, request);
   const url = new URL(`http://${HOST}${pathname}`);
@@ -68,7 +72,11 @@ export function sampleProxyEvent(setup: SampleSetup, routeName: RouteName, reque
 }
 
 /** The TOKEN authorizer event of a credential, for the request of a route (List users by default). */
-export function sampleAuthorizerEvent(setup: SampleSetup, credential: CredentialName = 'orgKey', routeName: RouteName = 'listUsers'): APIGatewayTokenAuthorizerEvent {
+export function sampleAuthorizerEvent(
+  setup: SampleSetup,
+  credential: CredentialName = 'orgKey',
+  routeName: RouteName = 'listUsers',
+): APIGatewayTokenAuthorizerEvent {
   const { pathname } = samplePath(routeName, setup.ids, SAMPLE_REQUESTS[routeName](setup.ids));
   return tokenAuthorizerEvent(setup.credentials[credential].authorization, methodArnFor(setup.stage, ROUTES[routeName].method, pathname));
 }
@@ -87,13 +95,21 @@ export function sampleUploadEvent(setup: SampleSetup): S3Event {
         eventName: 'ObjectCreated:Put',
         userIdentity: { principalId: 'AWS:AROAEXAMPLEUPLOADER:recordings-upload' },
         requestParameters: { sourceIPAddress: SOURCE_IP },
-        responseElements: { 'x-amz-request-id': 'C3D13FE58DE4C810', 'x-amz-id-2': 'FMyUVURIY8/IgAtTv8xRjskZQpcIZ9KG4V5Wp6S7S/JRWeUWerMUE5JgHvANOjpD' },
+        responseElements: {
+          'x-amz-request-id': 'C3D13FE58DE4C810',
+          'x-amz-id-2': 'FMyUVURIY8/IgAtTv8xRjskZQpcIZ9KG4V5Wp6S7S/JRWeUWerMUE5JgHvANOjpD',
+        },
         s3: {
           s3SchemaVersion: '1.0',
           configurationId: 'recordings-object-created',
           bucket: { name: setup.bucketName, ownerIdentity: { principalId: 'A3NL1KOZZKExample' }, arn: `arn:aws:s3:::${setup.bucketName}` },
           // S3 sends keys URL-encoded.
-          object: { key: encodeURIComponent(key).replace(/%2F/g, '/'), size: ids.uploadBytes, eTag: 'd41d8cd98f00b204e9800998ecf8427e', sequencer: '0A1B2C3D4E5F678910' },
+          object: {
+            key: encodeURIComponent(key).replace(/%2F/g, '/'),
+            size: ids.uploadBytes,
+            eTag: 'd41d8cd98f00b204e9800998ecf8427e',
+            sequencer: '0A1B2C3D4E5F678910',
+          },
         },
       },
     ],

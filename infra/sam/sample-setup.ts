@@ -92,7 +92,12 @@ export function placeholderSetup(ids: SampleIds = SAMPLE_IDS): SampleSetup {
     bucketName: 'voiceorgapi-prod-recordingsbucket-example',
     ids,
     credentials: {
-      orgKey: credentialFor(`Bearer ${PLACEHOLDER_ORG_KEY}`, { kind: 'org_key', orgId: ids.orgId, keyId: DEMO_KEY_IDS.org, scopes: [...SCOPES] }),
+      orgKey: credentialFor(`Bearer ${PLACEHOLDER_ORG_KEY}`, {
+        kind: 'org_key',
+        orgId: ids.orgId,
+        keyId: DEMO_KEY_IDS.org,
+        scopes: [...SCOPES],
+      }),
       personalKey: credentialFor(`Bearer ${PLACEHOLDER_PERSONAL_KEY}`, {
         kind: 'user_key',
         orgId: ids.orgId,

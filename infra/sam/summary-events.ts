@@ -12,7 +12,11 @@ import type { SampleSetup } from './sample-setup';
 
 type Item = Record<string, unknown>;
 
-export function summaryStreamChanges(setup: SampleSetup, at: { earlier: string; changed: string }, stampFor: (name: string, actor: Actor | null) => Item): { before: Item; after: Item }[] {
+export function summaryStreamChanges(
+  setup: SampleSetup,
+  at: { earlier: string; changed: string },
+  stampFor: (name: string, actor: Actor | null) => Item,
+): { before: Item; after: Item }[] {
   const { ids } = setup;
   const running: Recording = {
     id: ids.recordingId,
@@ -43,10 +47,21 @@ export function summaryStreamChanges(setup: SampleSetup, at: { earlier: string; 
   };
   // Its automatic summary, queued (recording.summary_queued).
   const queuedAt = new Date(Date.parse(at.changed) + 2000);
-  const summary = queuedSummary(transcribed, 'sum_5f1c0a9e2b7d4c8a1e3f', { id: null, name: BUILT_IN_TEMPLATE.name, sections: BUILT_IN_TEMPLATE.sections }, queuedAt);
+  const summary = queuedSummary(
+    transcribed,
+    'sum_5f1c0a9e2b7d4c8a1e3f',
+    { id: null, name: BUILT_IN_TEMPLATE.name, sections: BUILT_IN_TEMPLATE.sections },
+    queuedAt,
+  );
   const queued = withDigest(transcribed, summary, queuedAt);
   return [
-    { before: { ...recordingItem(running), ...stampFor('transcription-started', null) }, after: { ...recordingItem(transcribed), ...stampFor('transcription-completed', null) } },
-    { before: { ...recordingItem(transcribed), ...stampFor('transcription-completed', null) }, after: { ...recordingItem(queued), ...stampFor('summary-queued', null) } },
+    {
+      before: { ...recordingItem(running), ...stampFor('transcription-started', null) },
+      after: { ...recordingItem(transcribed), ...stampFor('transcription-completed', null) },
+    },
+    {
+      before: { ...recordingItem(transcribed), ...stampFor('transcription-completed', null) },
+      after: { ...recordingItem(queued), ...stampFor('summary-queued', null) },
+    },
   ];
 }

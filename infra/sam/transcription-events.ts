@@ -14,7 +14,11 @@ import type { SampleSetup } from './sample-setup';
 type Item = Record<string, unknown>;
 
 /** The two recording changes, before and after, with the stamps their writers leave. */
-export function transcriptionStreamChanges(setup: SampleSetup, at: { earlier: string; changed: string }, stampFor: (name: string, actor: Actor | null) => Item): { before: Item; after: Item }[] {
+export function transcriptionStreamChanges(
+  setup: SampleSetup,
+  at: { earlier: string; changed: string },
+  stampFor: (name: string, actor: Actor | null) => Item,
+): { before: Item; after: Item }[] {
   const { ids } = setup;
   const recording = (id: string, filename: string): Recording => ({
     id,
@@ -35,17 +39,34 @@ export function transcriptionStreamChanges(setup: SampleSetup, at: { earlier: st
   });
   // The upload completion: the file landed as declared (recording.uploaded).
   const pending = recording(ids.uploadRecordingId, ids.uploadFilename);
-  const landed: Recording = { ...pending, state: 'uploaded', updated_at: at.changed, upload: { ...pending.upload!, uploaded_bytes: ids.uploadBytes, uploaded_content_type: 'audio/mp4', uploaded_at: at.changed } };
+  const landed: Recording = {
+    ...pending,
+    state: 'uploaded',
+    updated_at: at.changed,
+    upload: { ...pending.upload!, uploaded_bytes: ids.uploadBytes, uploaded_content_type: 'audio/mp4', uploaded_at: at.changed },
+  };
   // Its automatic transcription, queued (recording.transcription_queued).
   const queued: Recording = {
     ...landed,
     state: 'processing',
     updated_at: new Date(Date.parse(at.changed) + 1500).toISOString(),
-    transcription: { status: 'queued', attempt: 1, job_language: 'en-US', queued_at: new Date(Date.parse(at.changed) + 1500).toISOString(), watch_due_at: new Date(Date.parse(at.changed) + 601_500).toISOString() },
+    transcription: {
+      status: 'queued',
+      attempt: 1,
+      job_language: 'en-US',
+      queued_at: new Date(Date.parse(at.changed) + 1500).toISOString(),
+      watch_due_at: new Date(Date.parse(at.changed) + 601_500).toISOString(),
+    },
   };
   return [
-    { before: { ...recordingItem(pending), ...stampFor('upload-url-created', null) }, after: { ...recordingItem(landed), ...stampFor('upload-completed', null) } },
-    { before: { ...recordingItem(landed), ...stampFor('upload-completed', null) }, after: { ...recordingItem(queued), ...stampFor('transcription-queued', null) } },
+    {
+      before: { ...recordingItem(pending), ...stampFor('upload-url-created', null) },
+      after: { ...recordingItem(landed), ...stampFor('upload-completed', null) },
+    },
+    {
+      before: { ...recordingItem(landed), ...stampFor('upload-completed', null) },
+      after: { ...recordingItem(queued), ...stampFor('transcription-queued', null) },
+    },
   ];
 }
 

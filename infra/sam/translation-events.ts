@@ -9,7 +9,11 @@ import type { SampleSetup } from './sample-setup';
  */
 type Item = Record<string, unknown>;
 
-export function translationStreamChange(setup: SampleSetup, at: { earlier: string; changed: string }, stampFor: (name: string, actor: Actor | null) => Item): { before: Item; after: Item } {
+export function translationStreamChange(
+  setup: SampleSetup,
+  at: { earlier: string; changed: string },
+  stampFor: (name: string, actor: Actor | null) => Item,
+): { before: Item; after: Item } {
   const { ids } = setup;
   const transcribed: Recording = {
     id: ids.recordingId,
@@ -30,7 +34,18 @@ export function translationStreamChange(setup: SampleSetup, at: { earlier: strin
   const queued: Recording = {
     ...transcribed,
     updated_at: at.changed,
-    translation: { id: 'trl_5f0c2a9e8b7d6c5b4a39', status: 'queued', from_language: 'en', to_language: 'es', attempt: 1, created_at: at.changed, updated_at: at.changed },
+    translation: {
+      id: 'trl_5f0c2a9e8b7d6c5b4a39',
+      status: 'queued',
+      from_language: 'en',
+      to_language: 'es',
+      attempt: 1,
+      created_at: at.changed,
+      updated_at: at.changed,
+    },
   };
-  return { before: { ...recordingItem(transcribed), ...stampFor('recording-seeded', null) }, after: { ...recordingItem(queued), ...stampFor('translation-queued', null) } };
+  return {
+    before: { ...recordingItem(transcribed), ...stampFor('recording-seeded', null) },
+    after: { ...recordingItem(queued), ...stampFor('translation-queued', null) },
+  };
 }

@@ -24,7 +24,13 @@ export function keyUseRecorder(db: TableContext): KeyUseRecorder {
     if (recordedAt.size >= REMEMBERED_KEYS) recordedAt.clear();
     recordedAt.set(secret.key_id, now.getTime());
     try {
-      await recordApiKeyUse(db, secret.org_id, secret.key_id, now.toISOString(), new Date(now.getTime() - KEY_USE_INTERVAL_MS).toISOString());
+      await recordApiKeyUse(
+        db,
+        secret.org_id,
+        secret.key_id,
+        now.toISOString(),
+        new Date(now.getTime() - KEY_USE_INTERVAL_MS).toISOString(),
+      );
     } catch (error) {
       logger.warn('could not record an API key use', { key_id: secret.key_id, error: (error as Error).name });
     }

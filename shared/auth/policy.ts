@@ -61,7 +61,8 @@ export type PrincipalFor<A> = Extract<Principal, { kind: KindsOf<A> }>;
  */
 function refusal(access: RouteAccess, kind: CredentialKind): ForbiddenError {
   if (kind === 'id_token') return new ForbiddenError('API_KEY_REQUIRED', 'This route takes an API key, not an ID token.');
-  if (!access.orgKey && !access.userKey) return new ForbiddenError('API_KEY_NOT_ALLOWED', 'This route takes a signed-in user’s ID token, not an API key.');
+  if (!access.orgKey && !access.userKey)
+    return new ForbiddenError('API_KEY_NOT_ALLOWED', 'This route takes a signed-in user’s ID token, not an API key.');
   return kind === 'org_key'
     ? new ForbiddenError('ORG_KEY_NOT_ALLOWED', 'Organization API keys cannot call this route.')
     : new ForbiddenError('USER_KEY_NOT_ALLOWED', 'Personal API keys cannot call this route.');
@@ -133,7 +134,15 @@ export async function authorizeCaller(
   }
   if (principal.kind === 'user_key') {
     const member = requireRole(await activeMembership(db, orgId, principal.userId), ruleFor(access, principal.kind).minRole);
-    return { kind: 'user_key', orgId, userId: principal.userId, keyId: principal.keyId, role: member.role, scopes: principal.scopes, actor: principal.userId };
+    return {
+      kind: 'user_key',
+      orgId,
+      userId: principal.userId,
+      keyId: principal.keyId,
+      role: member.role,
+      scopes: principal.scopes,
+      actor: principal.userId,
+    };
   }
   return { kind: 'org_key', orgId, keyId: principal.keyId, scopes: principal.scopes, actor: principal.keyId };
 }

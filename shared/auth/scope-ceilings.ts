@@ -40,10 +40,17 @@ const highest = (roles: Role[]): Role | undefined => [...ROLES].reverse().find((
 const lowest = (roles: Role[]): Role | undefined => ROLES.find((role) => roles.includes(role));
 
 /** The ceilings the access rules of a list of routes give (public routes have none): what the tables above must hold for the manifest. */
-export function scopeCeilingsOf(accessRules: readonly (RouteAccess | 'public')[]): { org: Record<Scope, Role>; personal: Partial<Record<Scope, Role>> } {
+export function scopeCeilingsOf(accessRules: readonly (RouteAccess | 'public')[]): {
+  org: Record<Scope, Role>;
+  personal: Partial<Record<Scope, Role>>;
+} {
   const rules = accessRules.filter((access): access is RouteAccess => access !== 'public');
   const org = Object.fromEntries(
-    SCOPES.map((scope) => [scope, highest(rules.flatMap((access) => (access.orgKey?.scopes.includes(scope) && access.idToken ? [access.idToken.minRole] : []))) ?? 'owner']),
+    SCOPES.map((scope) => [
+      scope,
+      highest(rules.flatMap((access) => (access.orgKey?.scopes.includes(scope) && access.idToken ? [access.idToken.minRole] : []))) ??
+        'owner',
+    ]),
   ) as Record<Scope, Role>;
   const personal = Object.fromEntries(
     SCOPES.flatMap((scope) => {

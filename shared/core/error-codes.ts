@@ -10,16 +10,26 @@
  */
 export const ERROR_CODES = {
   // Requests the API cannot read.
-  VALIDATION_ERROR: { statuses: [400], meaning: 'A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.' },
+  VALIDATION_ERROR: {
+    statuses: [400],
+    meaning: 'A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.',
+  },
   INVALID_JSON: { statuses: [400], meaning: 'The body is not valid JSON, or not a JSON object.' },
   INVALID_IDEMPOTENCY_KEY: { statuses: [400], meaning: 'The Idempotency-Key header is not 1 to 255 printable ASCII characters.' },
-  ORG_ID_REQUIRED: { statuses: [400], meaning: 'An ID token of someone who administers several organizations must name one with `org_id`.' },
+  ORG_ID_REQUIRED: {
+    statuses: [400],
+    meaning: 'An ID token of someone who administers several organizations must name one with `org_id`.',
+  },
   BAD_REQUEST: {
     statuses: [400, 414, 431],
-    meaning: 'API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.',
+    meaning:
+      'API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.',
   },
   REQUEST_TOO_LARGE: { statuses: [413], meaning: 'The body is over the 10 MB limit of API Gateway.' },
-  UNSUPPORTED_MEDIA_TYPE: { statuses: [415], meaning: 'The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    statuses: [415],
+    meaning: 'The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.',
+  },
   ROUTE_NOT_FOUND: { statuses: [404], meaning: 'No route matches this method and path (for example a path id holding an encoded slash).' },
 
   // Credentials and access.
@@ -31,53 +41,91 @@ export const ERROR_CODES = {
   ORG_KEY_ORG_MISMATCH: { statuses: [403], meaning: 'The organization API key belongs to another organization than the one named.' },
   USER_KEY_ORG_MISMATCH: { statuses: [403], meaning: "The personal API key's member belongs to another organization than the one named." },
   INSUFFICIENT_SCOPES: { statuses: [403], meaning: 'The API key lacks a scope this operation (or this use of it) needs.' },
-  INSUFFICIENT_ROLE: { statuses: [403], meaning: 'The caller is not an active member of the organization, or their role is below the one needed.' },
+  INSUFFICIENT_ROLE: {
+    statuses: [403],
+    meaning: 'The caller is not an active member of the organization, or their role is below the one needed.',
+  },
 
   // Idempotency-Key (docs/idempotency.md).
-  IDEMPOTENCY_KEY_IN_PROGRESS: { statuses: [409], meaning: 'The first request with this Idempotency-Key is still running: retry after Retry-After seconds.' },
-  IDEMPOTENCY_KEY_REUSED: { statuses: [422], meaning: 'This Idempotency-Key was already used with a different request (body or path): use a new key.' },
+  IDEMPOTENCY_KEY_IN_PROGRESS: {
+    statuses: [409],
+    meaning: 'The first request with this Idempotency-Key is still running: retry after Retry-After seconds.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    statuses: [422],
+    meaning: 'This Idempotency-Key was already used with a different request (body or path): use a new key.',
+  },
 
   // Throttling and failures.
   TOO_MANY_REQUESTS: { statuses: [429], meaning: "Over the stage's throttling limits: slow down and retry shortly." },
   RATE_LIMITED: {
     statuses: [429],
-    meaning: "Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.",
+    meaning:
+      "Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.",
   },
-  QUOTA_EXCEEDED: { statuses: [429], meaning: "The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run." },
+  QUOTA_EXCEEDED: {
+    statuses: [429],
+    meaning: 'The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.',
+  },
   INTERNAL_ERROR: { statuses: [500], meaning: 'The request could not be completed; it has been logged with its correlation id.' },
 
   // Member settings (the spec's codes).
   EMPTY_PATCH: { statuses: [400], meaning: 'The body names none of settings, notifications, profile, preferences.' },
-  INVALID_SETTING: { statuses: [400], meaning: 'A settings or notifications field is unknown, read-only or invalid (or the body has an unknown section).' },
+  INVALID_SETTING: {
+    statuses: [400],
+    meaning: 'A settings or notifications field is unknown, read-only or invalid (or the body has an unknown section).',
+  },
   INVALID_PROFILE: { statuses: [400], meaning: 'The profile is not an object holding a `profile` string of at most 100,000 characters.' },
-  INVALID_PREFERENCES: { statuses: [400], meaning: "A preference entry is invalid, or names a preference the member does not have." },
+  INVALID_PREFERENCES: { statuses: [400], meaning: 'A preference entry is invalid, or names a preference the member does not have.' },
 
   // Members.
   MEMBER_NOT_FOUND: { statuses: [404], meaning: 'The user is not an active member of the organization.' },
-  CANNOT_MANAGE_MEMBER: { statuses: [403], meaning: "The caller's role may not change or remove this member (admins manage members and viewers; others only leave)." },
+  CANNOT_MANAGE_MEMBER: {
+    statuses: [403],
+    meaning: "The caller's role may not change or remove this member (admins manage members and viewers; others only leave).",
+  },
   CANNOT_ASSIGN_ROLE: { statuses: [403], meaning: 'Only an owner may make someone an admin or an owner.' },
   LAST_OWNER: { statuses: [409], meaning: 'The change would leave the organization without an active owner.' },
   CONCURRENT_UPDATE: { statuses: [409], meaning: 'The resource kept changing under the request: read it again and retry.' },
 
   // Recordings.
-  RECORDING_NOT_FOUND: { statuses: [404], meaning: 'The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).' },
-  RECORDING_NOT_UPLOADED: { statuses: [409], meaning: 'The recording has no playable or transcribable file yet (its upload is pending or failed).' },
+  RECORDING_NOT_FOUND: {
+    statuses: [404],
+    meaning: 'The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).',
+  },
+  RECORDING_NOT_UPLOADED: {
+    statuses: [409],
+    meaning: 'The recording has no playable or transcribable file yet (its upload is pending or failed).',
+  },
 
   // Transcription (docs/transcription.md).
-  TRANSCRIPTION_IN_PROGRESS: { statuses: [409], meaning: "The recording's transcription is queued or running: wait for `transcript_status` to be `completed` or `failed`." },
+  TRANSCRIPTION_IN_PROGRESS: {
+    statuses: [409],
+    meaning: "The recording's transcription is queued or running: wait for `transcript_status` to be `completed` or `failed`.",
+  },
   TRANSCRIPTION_QUOTA_EXCEEDED: {
     statuses: [403],
-    meaning: "The organization has used its monthly allowance of transcription minutes (`org set-limits --transcription-minutes`): it renews on the 1st at 00:00 UTC.",
+    meaning:
+      'The organization has used its monthly allowance of transcription minutes (`org set-limits --transcription-minutes`): it renews on the 1st at 00:00 UTC.',
   },
   TRANSCRIPT_NOT_FOUND: { statuses: [404], meaning: 'The recording has no transcript yet.' },
   TRANSCRIPT_NOT_READY: { statuses: [409], meaning: 'The recording has no completed transcript yet.' },
 
   // Translation (docs/translations.md).
-  TRANSLATION_IN_PROGRESS: { statuses: [409], meaning: "The recording's translation is queued or running: wait for its `processing_status` to be `completed` or `failed`." },
-  TRANSLATION_NOT_FOUND: { statuses: [404], meaning: 'The recording has no completed translation into this language: ask for one with Translate recording.' },
+  TRANSLATION_IN_PROGRESS: {
+    statuses: [409],
+    meaning: "The recording's translation is queued or running: wait for its `processing_status` to be `completed` or `failed`.",
+  },
+  TRANSLATION_NOT_FOUND: {
+    statuses: [404],
+    meaning: 'The recording has no completed translation into this language: ask for one with Translate recording.',
+  },
 
   // Summaries (docs/summaries.md).
-  SUMMARY_IN_PROGRESS: { statuses: [409], meaning: 'A summary with this template is queued or running for the recording: wait for it to complete or fail.' },
+  SUMMARY_IN_PROGRESS: {
+    statuses: [409],
+    meaning: 'A summary with this template is queued or running for the recording: wait for it to complete or fail.',
+  },
   SUMMARY_LIMIT_REACHED: { statuses: [409], meaning: 'The recording has the most summaries allowed (20): delete one first.' },
   SUMMARY_NOT_FOUND: { statuses: [404], meaning: 'The summary does not exist for this recording.' },
   ACTION_ITEM_NOT_FOUND: { statuses: [404], meaning: 'The action item does not exist in this summary.' },
@@ -105,7 +153,10 @@ export const ERROR_CODES = {
   // Webhooks (docs/webhooks.md).
   WEBHOOK_NOT_FOUND: { statuses: [404], meaning: 'The webhook endpoint does not exist in this organization.' },
   WEBHOOK_DELIVERY_NOT_FOUND: { statuses: [404], meaning: 'The delivery does not exist for this webhook endpoint.' },
-  WEBHOOK_URL_NOT_ALLOWED: { statuses: [400], meaning: 'The endpoint URL is not HTTPS, or its host does not resolve to public addresses only.' },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    statuses: [400],
+    meaning: 'The endpoint URL is not HTTPS, or its host does not resolve to public addresses only.',
+  },
   WEBHOOK_LIMIT_REACHED: { statuses: [409], meaning: 'The organization has the most webhook endpoints allowed (10): delete one first.' },
   WEBHOOK_DISABLED: { statuses: [409], meaning: 'The webhook endpoint is disabled: enable it first.' },
   DELIVERY_IN_PROGRESS: { statuses: [409], meaning: 'The delivery is being attempted right now: try again in a minute.' },

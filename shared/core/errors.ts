@@ -141,5 +141,9 @@ export class RateLimitedError extends ApiError {
 
 /** The RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset response headers (draft-ietf-httpapi-ratelimit-headers). */
 export function rateLimitHeaders(status: { limit: number; remaining: number; resetSeconds: number }): Record<string, string> {
-  return { 'ratelimit-limit': String(status.limit), 'ratelimit-remaining': String(status.remaining), 'ratelimit-reset': String(status.resetSeconds) };
+  return {
+    'ratelimit-limit': String(status.limit),
+    'ratelimit-remaining': String(status.remaining),
+    'ratelimit-reset': String(status.resetSeconds),
+  };
 }

@@ -83,4 +83,5 @@ function fieldsOf(cursor: string): Record<string, unknown> | undefined {
 }
 
 const notIssued = () => ValidationError.field('cursor', 'format', 'is not a cursor this API issued');
-const ofAnotherList = () => ValidationError.field('cursor', 'invalid_value', 'belongs to a list with other filters; start again without it');
+const ofAnotherList = () =>
+  ValidationError.field('cursor', 'invalid_value', 'belongs to a list with other filters; start again without it');

@@ -70,7 +70,10 @@ export function createProfileCipher(keyring: CipherKeyring): ProfileCipher {
  */
 export function kmsKeyring(keyArn: string, region: string, kmsClient?: KMS): CipherKeyring {
   return lazyKeyring(async () => {
-    const [{ sdk }, client] = await Promise.all([encryptionSdk(), kmsClient ?? import('@aws-sdk/client-kms').then(({ KMS }) => traced(new KMS({ region })))]);
+    const [{ sdk }, client] = await Promise.all([
+      encryptionSdk(),
+      kmsClient ?? import('@aws-sdk/client-kms').then(({ KMS }) => traced(new KMS({ region }))),
+    ]);
     return new sdk.KmsKeyringNode({ generatorKeyId: keyArn, clientProvider: () => client });
   });
 }

@@ -38,7 +38,8 @@ export function createWebhookSecretCipher(keyring: CipherKeyring): WebhookSecret
       const [{ decrypt }, keys] = await Promise.all([encryptionSdk(), keyring.load()]);
       const { plaintext, messageHeader } = await decrypt(keys, ciphertext);
       for (const [name, value] of Object.entries(encryptionContext(owner))) {
-        if (messageHeader.encryptionContext[name] !== value) throw new Error('The stored signing secret belongs to another webhook endpoint.');
+        if (messageHeader.encryptionContext[name] !== value)
+          throw new Error('The stored signing secret belongs to another webhook endpoint.');
       }
       return Buffer.from(plaintext).toString('utf8');
     },

@@ -85,7 +85,9 @@ function derive(change: ItemChange, recordedAt: string): Derived[] {
     case 'trashTimer':
       // Only the TTL's removal is due: a restore or a permanent delete removes the timer itself.
       if (!change.removedByTtl) return [];
-      return [{ type: 'recording.retention_due', resource: { type: 'recording', id: change.recordingId }, data: {}, occurredAt: change.dueAt }];
+      return [
+        { type: 'recording.retention_due', resource: { type: 'recording', id: change.recordingId }, data: {}, occurredAt: change.dueAt },
+      ];
   }
 }
 
@@ -102,7 +104,13 @@ function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, rec
     occurredAt: recording.updated_at ?? recordedAt,
     stamp,
   });
-  if (!before) return [event('recording.created', recording.upload ? { content_type: recording.upload.content_type, size_bytes: recording.upload.size_bytes } : {})];
+  if (!before)
+    return [
+      event(
+        'recording.created',
+        recording.upload ? { content_type: recording.upload.content_type, size_bytes: recording.upload.size_bytes } : {},
+      ),
+    ];
   const previous = before.value;
   const events: Derived[] = [];
   // An upload lands once, from pending_upload: a transcription run undone goes back to uploaded without landing again.
@@ -115,7 +123,11 @@ function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, rec
   const changes = changedFields(previous, recording, ['title', 'description', 'tags']);
   if (changes.length) events.push(event('recording.updated', { changes }));
   // The processing stages' own events: each carries when it happened.
-  for (const derived of [...transcriptionEventsOf(previous, recording), ...translationEventsOf(previous, recording), ...summaryEventsOf(previous, recording)]) {
+  for (const derived of [
+    ...transcriptionEventsOf(previous, recording),
+    ...translationEventsOf(previous, recording),
+    ...summaryEventsOf(previous, recording),
+  ]) {
     events.push({ ...event(derived.type, derived.data), occurredAt: derived.occurredAt });
   }
   return events;
@@ -185,15 +197,20 @@ function inviteEvents(change: Extract<ItemChange, { kind: 'invite' }>, recordedA
   });
   if (!after) {
     // Invites leave the table only by TTL; a pending one that does has expired.
-    return before?.value.status === 'pending' && change.removedByTtl ? [event('invite.expired', before.value.expires_at, {}, undefined)] : [];
+    return before?.value.status === 'pending' && change.removedByTtl
+      ? [event('invite.expired', before.value.expires_at, {}, undefined)]
+      : [];
   }
   const next = after.value;
   if (!before) return [event('invite.created', next.created_at, { expires_at: next.expires_at })];
   const previous = before.value;
   const events: Derived[] = [];
-  if (next.resent_at && next.resent_at !== previous.resent_at) events.push(event('invite.resent', next.resent_at, { expires_at: next.expires_at }));
-  if (previous.status !== next.status && next.status === 'accepted') events.push(event('invite.accepted', next.accepted_at ?? next.updated_at, { user_id: next.accepted_by }));
-  if (previous.status !== next.status && next.status === 'revoked') events.push(event('invite.revoked', next.revoked_at ?? next.updated_at));
+  if (next.resent_at && next.resent_at !== previous.resent_at)
+    events.push(event('invite.resent', next.resent_at, { expires_at: next.expires_at }));
+  if (previous.status !== next.status && next.status === 'accepted')
+    events.push(event('invite.accepted', next.accepted_at ?? next.updated_at, { user_id: next.accepted_by }));
+  if (previous.status !== next.status && next.status === 'revoked')
+    events.push(event('invite.revoked', next.revoked_at ?? next.updated_at));
   const delivery = next.delivery;
   if (previous.delivery.status !== delivery.status && delivery.status === 'sent') {
     events.push(event('invite.email_sent', delivery.sent_at ?? recordedAt, { attempts: delivery.attempts }));
@@ -213,7 +230,9 @@ function templateEvents(change: Extract<ItemChange, { kind: 'template' }>): Deri
   const resource = { type: 'template' as const, id: template.id };
   if (!before) return [{ type: 'template.created', resource, data: { name: template.name }, occurredAt: template.created_at, stamp }];
   const changes = changedFields(before.value, template, ['name', 'description', 'sections', 'is_default']);
-  return changes.length ? [{ type: 'template.updated', resource, data: { name: template.name, changes }, occurredAt: template.updated_at, stamp }] : [];
+  return changes.length
+    ? [{ type: 'template.updated', resource, data: { name: template.name, changes }, occurredAt: template.updated_at, stamp }]
+    : [];
 }
 
 function tombstoneEvents(change: Extract<ItemChange, { kind: 'tombstone' }>): Derived[] {
@@ -223,10 +242,14 @@ function tombstoneEvents(change: Extract<ItemChange, { kind: 'tombstone' }>): De
   const tombstone = after.value;
   const stamp = after.stamp;
   if (tombstone.resource === 'template') {
-    return [{ type: 'template.deleted', resource: { type: 'template', id: tombstone.id }, data: {}, occurredAt: tombstone.deleted_at, stamp }];
+    return [
+      { type: 'template.deleted', resource: { type: 'template', id: tombstone.id }, data: {}, occurredAt: tombstone.deleted_at, stamp },
+    ];
   }
   if (tombstone.resource === 'webhook') {
-    return [{ type: 'webhook.deleted', resource: { type: 'webhook', id: tombstone.id }, data: {}, occurredAt: tombstone.deleted_at, stamp }];
+    return [
+      { type: 'webhook.deleted', resource: { type: 'webhook', id: tombstone.id }, data: {}, occurredAt: tombstone.deleted_at, stamp },
+    ];
   }
   return [
     {
@@ -249,7 +272,13 @@ function webhookEvents(change: Extract<ItemChange, { kind: 'webhook' }>): Derive
   if (!after) return [];
   const webhook = after.value;
   const stamp = writerOf(before, after);
-  const event = (type: Derived['type'], data: Record<string, unknown>): Derived => ({ type, resource: { type: 'webhook', id: webhook.id }, data, occurredAt: webhook.updated_at, stamp });
+  const event = (type: Derived['type'], data: Record<string, unknown>): Derived => ({
+    type,
+    resource: { type: 'webhook', id: webhook.id },
+    data,
+    occurredAt: webhook.updated_at,
+    stamp,
+  });
   if (!before) return [event('webhook.created', { events: webhook.events, enabled: webhook.enabled })];
   const previous = before.value;
   const events: Derived[] = [];
@@ -299,9 +328,12 @@ function apiKeyEvents(change: Extract<ItemChange, { kind: 'apiKey' }>): Derived[
   const previous = before.value;
   const events: Derived[] = [];
   if (previous.secret_hash !== key.secret_hash && key.rotated_at) {
-    events.push(event('api_key.rotated', key.rotated_at, { previous_secret_expires_at: key.previous_secret?.retires_at ?? key.rotated_at }));
+    events.push(
+      event('api_key.rotated', key.rotated_at, { previous_secret_expires_at: key.previous_secret?.retires_at ?? key.rotated_at }),
+    );
   }
   // A service revocation says why (member_removed); one through the API has its actor.
-  if (!previous.revoked_at && key.revoked_at) events.push(event('api_key.revoked', key.revoked_at, stamp?.reason ? { reason: stamp.reason } : {}));
+  if (!previous.revoked_at && key.revoked_at)
+    events.push(event('api_key.revoked', key.revoked_at, stamp?.reason ? { reason: stamp.reason } : {}));
   return events;
 }

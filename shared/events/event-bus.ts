@@ -11,7 +11,13 @@ const PUT_EVENTS_LIMIT = 10;
 
 /** The EventBridge entry of a domain event: the service's source, the event type as detail-type, the envelope as detail. */
 export function busEntry(event: DomainEvent, busName: string) {
-  return { EventBusName: busName, Source: EVENT_SOURCE, DetailType: event.type, Time: new Date(event.occurred_at), Detail: JSON.stringify(event) };
+  return {
+    EventBusName: busName,
+    Source: EVENT_SOURCE,
+    DetailType: event.type,
+    Time: new Date(event.occurred_at),
+    Detail: JSON.stringify(event),
+  };
 }
 
 /**

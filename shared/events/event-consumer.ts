@@ -67,12 +67,17 @@ export function eventConsumer(
       return false;
     }
   };
-  return instrumented(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const done: boolean[] = [];
-    if (options.parallel) done.push(...(await Promise.all(event.Records.map(handleRecord))));
-    else for (const record of event.Records) done.push(await handleRecord(record));
-    return { batchItemFailures: event.Records.filter((_, index) => !done[index]).map((record) => ({ itemIdentifier: record.messageId })) };
-  }, { consumer: name });
+  return instrumented(
+    async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      const done: boolean[] = [];
+      if (options.parallel) done.push(...(await Promise.all(event.Records.map(handleRecord))));
+      else for (const record of event.Records) done.push(await handleRecord(record));
+      return {
+        batchItemFailures: event.Records.filter((_, index) => !done[index]).map((record) => ({ itemIdentifier: record.messageId })),
+      };
+    },
+    { consumer: name },
+  );
 }
 
 /** An error's name and message for the log: never a stack with data in it. */

@@ -67,7 +67,10 @@ export const EVENT_CONSUMERS = {
     eventTypes: ['recording.deleted'],
     maxAttempts: 10,
     retryAfterSeconds: 60,
-    permissions: { table: ['Query', 'BatchWriteItem'], bucket: ['ListBucket', 'DeleteObject', 'ListBucketMultipartUploads', 'AbortMultipartUpload'] },
+    permissions: {
+      table: ['Query', 'BatchWriteItem'],
+      bucket: ['ListBucket', 'DeleteObject', 'ListBucketMultipartUploads', 'AbortMultipartUpload'],
+    },
   },
   auditLog: {
     handler: 'functions/events/record-audit-entry',
@@ -115,7 +118,8 @@ export const EVENT_CONSUMERS = {
   },
   autoTranscription: {
     handler: 'functions/events/queue-transcription-on-upload',
-    summary: "Queues the transcription of an uploaded recording when its recorder's auto_transcription is on (fails it when the organization's monthly allowance is used up)",
+    summary:
+      "Queues the transcription of an uploaded recording when its recorder's auto_transcription is on (fails it when the organization's monthly allowance is used up)",
     eventTypes: ['recording.uploaded'],
     maxAttempts: 10,
     retryAfterSeconds: 30,
@@ -124,7 +128,8 @@ export const EVENT_CONSUMERS = {
   },
   transcriptionStart: {
     handler: 'functions/events/start-transcription-job',
-    summary: "Starts the Amazon Transcribe job of a queued transcription (left queued for the sweeper while Transcribe's concurrent job quota is full)",
+    summary:
+      "Starts the Amazon Transcribe job of a queued transcription (left queued for the sweeper while Transcribe's concurrent job quota is full)",
     eventTypes: ['recording.transcription_queued'],
     maxAttempts: 10,
     retryAfterSeconds: 60,
@@ -133,7 +138,8 @@ export const EVENT_CONSUMERS = {
   },
   transcriptionFinish: {
     handler: 'functions/events/finish-transcription-job',
-    summary: "Stores a finished Transcribe job's transcript (or its failure) on its recording and counts the billed minutes, from Transcribe's job state change event",
+    summary:
+      "Stores a finished Transcribe job's transcript (or its failure) on its recording and counts the billed minutes, from Transcribe's job state change event",
     eventTypes: [],
     serviceEvents: [{ source: 'aws.transcribe', detailType: 'Transcribe Job State Change' }],
     maxAttempts: 10,
@@ -141,11 +147,16 @@ export const EVENT_CONSUMERS = {
     // A 4-hour transcript: reading its output, writing its chunks.
     timeoutSeconds: 60,
     // The only function, with the sweeper, that reads jobs' output (and deletes it once stored).
-    permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], transcribe: ['GetTranscriptionJob'], bucket: ['GetObject', 'DeleteObject'] },
+    permissions: {
+      table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+      transcribe: ['GetTranscriptionJob'],
+      bucket: ['GetObject', 'DeleteObject'],
+    },
   },
   autoSummary: {
     handler: 'functions/events/queue-summary-on-transcription',
-    summary: "Queues a summary of a recording with the organization's default template (else the built-in one) when its transcription completes",
+    summary:
+      "Queues a summary of a recording with the organization's default template (else the built-in one) when its transcription completes",
     eventTypes: ['recording.transcription_completed'],
     maxAttempts: 10,
     retryAfterSeconds: 30,
@@ -154,7 +165,8 @@ export const EVENT_CONSUMERS = {
   },
   summaryRun: {
     handler: 'functions/events/write-summary',
-    summary: "Writes a queued summary with the summary engine (Amazon Bedrock), shaped by the recorder's model, language and preferences; throttling delays its own message",
+    summary:
+      "Writes a queued summary with the summary engine (Amazon Bedrock), shaped by the recorder's model, language and preferences; throttling delays its own message",
     eventTypes: ['recording.summary_queued'],
     // Receives of one message: throttling returns it with a growing delay (docs/summaries.md); the last one fails the summary.
     maxAttempts: 8,
@@ -166,7 +178,8 @@ export const EVENT_CONSUMERS = {
   },
   translation: {
     handler: 'functions/events/run-translation',
-    summary: "Translates a recording's transcript and latest summary with Amazon Translate (its throttling delays the message, never a hot loop)",
+    summary:
+      "Translates a recording's transcript and latest summary with Amazon Translate (its throttling delays the message, never a hot loop)",
     eventTypes: ['recording.translation_queued'],
     maxAttempts: 10,
     retryAfterSeconds: 60,
@@ -174,7 +187,11 @@ export const EVENT_CONSUMERS = {
     timeoutSeconds: 120,
     // Query: the transcript and a language's old chunks; PutItem: the recording and the header; BatchWriteItem: the chunks.
     // The only function that may call Amazon Translate.
-    permissions: { table: ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'], translate: ['TranslateText'], queue: ['ChangeMessageVisibility'] },
+    permissions: {
+      table: ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'],
+      translate: ['TranslateText'],
+      queue: ['ChangeMessageVisibility'],
+    },
   },
 } as const satisfies Record<string, EventConsumerDefinition>;
 
@@ -194,6 +211,13 @@ export const TRANSCRIPTION_SWEEPER = {
     transcribe: ['StartTranscriptionJob', 'GetTranscriptionJob'],
     bucket: ['GetObject', 'PutObject', 'DeleteObject'],
   },
-} as const satisfies { handler: string; summary: string; source: string; scheduleMinutes: number; timeoutSeconds: number; permissions: FunctionPermissions };
+} as const satisfies {
+  handler: string;
+  summary: string;
+  source: string;
+  scheduleMinutes: number;
+  timeoutSeconds: number;
+  permissions: FunctionPermissions;
+};
 
 export type EventConsumerName = keyof typeof EVENT_CONSUMERS;

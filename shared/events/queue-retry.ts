@@ -25,7 +25,12 @@ export function queueUrlOf(queueArn: string, endpoint?: string): string {
  */
 export async function delayMessage(record: SQSRecord, seconds: number): Promise<void> {
   const { region, webhooks } = config();
-  client ??= traced(new SQSClient({ region, ...(webhooks.sqsEndpoint ? { endpoint: webhooks.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}) }));
+  client ??= traced(
+    new SQSClient({
+      region,
+      ...(webhooks.sqsEndpoint ? { endpoint: webhooks.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
   await client.send(
     new ChangeMessageVisibilityCommand({
       QueueUrl: queueUrlOf(record.eventSourceARN, webhooks.sqsEndpoint),

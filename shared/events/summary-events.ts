@@ -23,10 +23,19 @@ export function summaryEventsOf(previous: Recording, recording: Recording): Summ
     if (was?.status === digest.status) continue;
     const common = { summary_id: digest.id, template_id: digest.template_id };
     if (digest.status === 'queued' && !was) events.push({ type: 'recording.summary_queued', data: common, occurredAt: digest.created_at });
-    if (digest.status === 'completed') events.push({ type: 'recording.summary_completed', data: { ...common, model: digest.model ?? 'unknown' }, occurredAt: digest.updated_at });
+    if (digest.status === 'completed')
+      events.push({
+        type: 'recording.summary_completed',
+        data: { ...common, model: digest.model ?? 'unknown' },
+        occurredAt: digest.updated_at,
+      });
     if (digest.status === 'failed') {
       const errorCode = digest.error?.split(':')[0] || 'SUMMARY_FAILED';
-      events.push({ type: 'recording.summary_failed', data: { ...common, model: digest.model, error_code: errorCode }, occurredAt: digest.updated_at });
+      events.push({
+        type: 'recording.summary_failed',
+        data: { ...common, model: digest.model, error_code: errorCode },
+        occurredAt: digest.updated_at,
+      });
     }
   }
   return events;
@@ -38,7 +47,10 @@ export function summaryEventsOf(previous: Recording, recording: Recording): Summ
  * `announce_action_items`), so a task tool subscribed by webhook receives them. Ids, the
  * assignee's user id and the due date only, never the item's text.
  */
-export function actionItemEventsOf(previous: SummaryRecord | undefined, summary: SummaryRecord): { data: Record<string, unknown>; occurredAt: string }[] {
+export function actionItemEventsOf(
+  previous: SummaryRecord | undefined,
+  summary: SummaryRecord,
+): { data: Record<string, unknown>; occurredAt: string }[] {
   if (summary.status !== 'completed' || previous?.status === 'completed' || !summary.announce_action_items) return [];
   return summary.action_items.map((item) => ({
     data: { summary_id: summary.id, action_item_id: item.id, assignee_user_id: item.assignee_user_id, due_date: item.due_date },

@@ -35,13 +35,19 @@ export function transcribeJobConsumer(handle: (change: JobStateChange) => Promis
       await withChangeContext({ actor: null, correlationId: null }, () => handle(change));
       return true;
     } catch (error) {
-      logger.error('transcription finisher failed', { message_id: record.messageId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      logger.error('transcription finisher failed', {
+        message_id: record.messageId,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
       return false;
     }
   };
-  return instrumented(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const failed: string[] = [];
-    for (const record of event.Records) if (!(await handleRecord(record))) failed.push(record.messageId);
-    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-  }, { consumer: 'transcriptionFinish' });
+  return instrumented(
+    async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      const failed: string[] = [];
+      for (const record of event.Records) if (!(await handleRecord(record))) failed.push(record.messageId);
+      return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+    },
+    { consumer: 'transcriptionFinish' },
+  );
 }

@@ -28,11 +28,24 @@ export function transcriptionEventsOf(previous: Recording, recording: Recording)
     return [
       {
         type: 'recording.transcription_completed',
-        data: { ...attempt, language: recording.language, duration: recording.duration, billed_minutes: run.billed_minutes ?? 0, segment_count: run.segment_count ?? 0 },
+        data: {
+          ...attempt,
+          language: recording.language,
+          duration: recording.duration,
+          billed_minutes: run.billed_minutes ?? 0,
+          segment_count: run.segment_count ?? 0,
+        },
         occurredAt: run.finished_at,
       },
     ];
   }
-  if (run.status === 'failed') return [{ type: 'recording.transcription_failed', data: { ...attempt, error_code: run.error_code ?? 'TRANSCRIPTION_FAILED' }, occurredAt: run.finished_at }];
+  if (run.status === 'failed')
+    return [
+      {
+        type: 'recording.transcription_failed',
+        data: { ...attempt, error_code: run.error_code ?? 'TRANSCRIPTION_FAILED' },
+        occurredAt: run.finished_at,
+      },
+    ];
   return [];
 }

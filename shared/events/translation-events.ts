@@ -22,7 +22,17 @@ export function translationEventsOf(previous: Recording, recording: Recording): 
   const data = { translation_id: run.id, from_language: run.from_language, to_language: run.to_language };
   if (run.status === 'queued' && before?.id !== run.id) return [{ type: 'recording.translation_queued', data, occurredAt: run.created_at }];
   if (!run.finished_at || (before?.id === run.id && before.finished_at === run.finished_at)) return [];
-  if (run.status === 'completed') return [{ type: 'recording.translation_completed', data: { ...data, segment_count: run.segment_count ?? 0 }, occurredAt: run.finished_at }];
-  if (run.status === 'failed') return [{ type: 'recording.translation_failed', data: { ...data, error_code: run.error_code ?? 'TRANSLATION_FAILED' }, occurredAt: run.finished_at }];
+  if (run.status === 'completed')
+    return [
+      { type: 'recording.translation_completed', data: { ...data, segment_count: run.segment_count ?? 0 }, occurredAt: run.finished_at },
+    ];
+  if (run.status === 'failed')
+    return [
+      {
+        type: 'recording.translation_failed',
+        data: { ...data, error_code: run.error_code ?? 'TRANSLATION_FAILED' },
+        occurredAt: run.finished_at,
+      },
+    ];
   return [];
 }

@@ -1,7 +1,15 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { admitsKind, type Caller, type CallerFor, type KindsOf, type PrincipalFor } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { countsAgainstRateLimits, takesIdempotencyKey, type RouteAccess, type RouteBody, type RouteDefinition, type RoutePath, type RouteQuery } from '../routes/route-definition';
+import {
+  countsAgainstRateLimits,
+  takesIdempotencyKey,
+  type RouteAccess,
+  type RouteBody,
+  type RouteDefinition,
+  type RoutePath,
+  type RouteQuery,
+} from '../routes/route-definition';
 import { config } from '../config';
 import { createTenantLimiter, type TenantLimiter } from '../domain/rate-limits/tenant-limiter';
 import { actorOf } from '../events/actor';
@@ -64,7 +72,11 @@ export interface HandlerOptions {
  * body when the route takes one, the authorizer's principal, the route's request schemas, the
  * route's access policy). A handler module is then just: call the domain, shape the response.
  */
-export function apiHandler<const R extends OrganizationRoute>(route: R, handle: Handle<OrganizationRequest<R>>, options: HandlerOptions = {}) {
+export function apiHandler<const R extends OrganizationRoute>(
+  route: R,
+  handle: Handle<OrganizationRequest<R>>,
+  options: HandlerOptions = {},
+) {
   return authenticatedHandler(route, options, (context, request) => {
     const { caller } = context;
     if (!caller || !admits(route, caller)) throw new Error(`${route.name}: the route policy left no caller the route admits`);
@@ -89,12 +101,22 @@ let limiter: TenantLimiter | undefined;
 function tenantLimiter(): TenantLimiter {
   if (!limiter) {
     const { defaults, cacheSeconds } = config().rateLimits;
-    limiter = createTenantLimiter({ counters: rateLimitCounters(), organizationLimits: (orgId) => getOrganizationLimits(table(), orgId), defaults, cacheSeconds, now: Date.now });
+    limiter = createTenantLimiter({
+      counters: rateLimitCounters(),
+      organizationLimits: (orgId) => getOrganizationLimits(table(), orgId),
+      defaults,
+      cacheSeconds,
+      now: Date.now,
+    });
   }
   return limiter;
 }
 
-function authenticatedHandler<R extends AuthenticatedRoute>(route: R, options: HandlerOptions, handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>) {
+function authenticatedHandler<R extends AuthenticatedRoute>(
+  route: R,
+  options: HandlerOptions,
+  handle: (context: HttpContext, request: ApiRequest<R>) => Promise<APIGatewayProxyResult>,
+) {
   const takesBody = Boolean(route.request?.body);
   // Idempotency-Key comes after the policy and the rate limit: only an authorized, admitted caller reserves a key.
   const keyed = keyedMiddlewares(route, options);
@@ -105,10 +127,18 @@ function authenticatedHandler<R extends AuthenticatedRoute>(route: R, options: H
       // A key seen before: its stored response, and nothing runs again.
       if (context.idempotentReplay) return context.idempotentReplay;
       const { principal, input } = context;
-      if (!principal || !input || !admits(route, principal)) throw new Error(`${route.name}: the authenticated route middlewares did not run`);
+      if (!principal || !input || !admits(route, principal))
+        throw new Error(`${route.name}: the authenticated route middlewares did not run`);
       // The input was parsed by exactly this route's schemas (routeRequest), which these types are inferred from.
       const validated = input as { path: RoutePath<R>; query: RouteQuery<R>; body: RouteBody<R> };
-      return handle(context, { event, principal, path: validated.path, query: validated.query, body: validated.body, correlationId: context.correlationId });
+      return handle(context, {
+        event,
+        principal,
+        path: validated.path,
+        query: validated.query,
+        body: validated.body,
+        correlationId: context.correlationId,
+      });
     },
     [
       ...(takesBody ? [jsonBodyParser()] : []),
@@ -130,15 +160,22 @@ function authenticatedHandler<R extends AuthenticatedRoute>(route: R, options: H
  */
 function keyedMiddlewares(route: AuthenticatedRoute, { idempotency }: HandlerOptions): HttpMiddleware[] {
   if (takesIdempotencyKey(route)) {
-    if (!idempotency) throw new Error(`${route.name} takes Idempotency-Key: its handler must be keyedApiHandler or keyedOrglessHandler (shared/http/keyed-handlers.ts)`);
+    if (!idempotency)
+      throw new Error(
+        `${route.name} takes Idempotency-Key: its handler must be keyedApiHandler or keyedOrglessHandler (shared/http/keyed-handlers.ts)`,
+      );
     return [idempotency(route.name)];
   }
-  if (idempotency) throw new Error(`${route.name} takes no Idempotency-Key (only POST routes behind the authorizer do): use apiHandler or orglessHandler`);
+  if (idempotency)
+    throw new Error(`${route.name} takes no Idempotency-Key (only POST routes behind the authorizer do): use apiHandler or orglessHandler`);
   return [];
 }
 
 /** Whether the route's access rule admits this credential kind (the policy already refused any other with 403). */
-function admits<R extends AuthenticatedRoute, T extends Principal | Caller>(route: R, who: T): who is Extract<T, { kind: KindsOf<AccessOf<R>> }> {
+function admits<R extends AuthenticatedRoute, T extends Principal | Caller>(
+  route: R,
+  who: T,
+): who is Extract<T, { kind: KindsOf<AccessOf<R>> }> {
   const access: RouteAccess = route.access;
   return admitsKind(access, who.kind);
 }

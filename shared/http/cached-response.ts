@@ -30,8 +30,16 @@ function matches(ifNoneMatch: string | undefined, tag: string): boolean {
  * The answer to a GET of a cacheable representation: 200 with its body, Cache-Control and ETag;
  * or 304 with no body when the client's If-None-Match already names it.
  */
-export function cachedResponse(event: Pick<APIGatewayProxyEvent, 'headers'>, representation: CacheableRepresentation, tag = entityTag(representation.body)): APIGatewayProxyResult {
+export function cachedResponse(
+  event: Pick<APIGatewayProxyEvent, 'headers'>,
+  representation: CacheableRepresentation,
+  tag = entityTag(representation.body),
+): APIGatewayProxyResult {
   const caching = { 'cache-control': representation.cacheControl, etag: tag, 'x-content-type-options': 'nosniff' };
   if (matches(headerValue(event.headers, 'if-none-match'), tag)) return { statusCode: 304, headers: caching, body: '' };
-  return { statusCode: 200, headers: { 'content-type': representation.contentType, ...representation.headers, ...caching }, body: representation.body };
+  return {
+    statusCode: 200,
+    headers: { 'content-type': representation.contentType, ...representation.headers, ...caching },
+    body: representation.body,
+  };
 }

@@ -110,7 +110,8 @@ function parseTemplate(template: string): Segment[] {
       names.add(name);
       return { kind: 'parameter', name };
     }
-    if (part === '' || /[{}]/.test(part)) throw new Error(`Path template ${template} has a segment API Gateway does not accept: ${JSON.stringify(part)}`);
+    if (part === '' || /[{}]/.test(part))
+      throw new Error(`Path template ${template} has a segment API Gateway does not accept: ${JSON.stringify(part)}`);
     return { kind: 'literal', text: part };
   });
 }

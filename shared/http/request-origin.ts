@@ -19,7 +19,9 @@ export function basePathOf(event: Pick<APIGatewayProxyEvent, 'resource' | 'path'
  * `https://{api}.execute-api.{region}.amazonaws.com/prod`, `https://api.example.com/v1`,
  * `http://127.0.0.1:3000`. API Gateway sets X-Forwarded-Proto (https) and Host.
  */
-export function publicBaseUrl(event: Pick<APIGatewayProxyEvent, 'headers' | 'resource' | 'path' | 'pathParameters' | 'requestContext'>): string {
+export function publicBaseUrl(
+  event: Pick<APIGatewayProxyEvent, 'headers' | 'resource' | 'path' | 'pathParameters' | 'requestContext'>,
+): string {
   const protocol = headerValue(event.headers, 'x-forwarded-proto') === 'https' ? 'https' : 'http';
   const host = headerValue(event.headers, 'host') ?? event.requestContext?.domainName ?? 'localhost';
   return `${protocol}://${host}${basePathOf(event)}`;

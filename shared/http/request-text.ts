@@ -17,16 +17,20 @@ export function unstorableText(value: unknown, root = ''): FieldProblem[] {
   for (let next = pending.pop(); next && problems.length < 10; next = pending.pop()) {
     const { value: current, field, depth } = next;
     if (typeof current === 'string') {
-      if (UNSTORABLE.test(current)) problems.push({ field, issue: 'invalid_text', message: 'must be valid Unicode text without NUL characters' });
+      if (UNSTORABLE.test(current))
+        problems.push({ field, issue: 'invalid_text', message: 'must be valid Unicode text without NUL characters' });
     } else if (typeof current === 'object' && current !== null) {
       if (depth >= MAX_JSON_DEPTH) {
         problems.push({ field, issue: 'too_long', message: `nests deeper than ${MAX_JSON_DEPTH} levels` });
         continue;
       }
-      const entries = Array.isArray(current) ? current.map((item, i) => [`[${i}]`, item] as const) : Object.entries(current).map(([k, item]) => [k, item] as const);
+      const entries = Array.isArray(current)
+        ? current.map((item, i) => [`[${i}]`, item] as const)
+        : Object.entries(current).map(([k, item]) => [k, item] as const);
       for (const [key, item] of entries) {
         const child = key.startsWith('[') ? `${field}${key}` : field ? `${field}.${key}` : key;
-        if (!key.startsWith('[') && UNSTORABLE.test(key)) problems.push({ field: child, issue: 'invalid_text', message: 'is not a valid Unicode field name' });
+        if (!key.startsWith('[') && UNSTORABLE.test(key))
+          problems.push({ field: child, issue: 'invalid_text', message: 'is not a valid Unicode field name' });
         else pending.push({ value: item, field: child, depth: depth + 1 });
       }
     }

@@ -22,5 +22,9 @@ export function errorBody(code: string, message: string, details?: readonly Fiel
 
 /** A file the API answers as itself (an exported transcript): its media type, and when it is to be saved, its Content-Disposition. */
 export function transcriptFileResponse(file: { contentType: string; body: string; contentDisposition?: string }): APIGatewayProxyResult {
-  return { statusCode: 200, headers: { 'content-type': file.contentType, ...(file.contentDisposition ? { 'content-disposition': file.contentDisposition } : {}) }, body: file.body };
+  return {
+    statusCode: 200,
+    headers: { 'content-type': file.contentType, ...(file.contentDisposition ? { 'content-disposition': file.contentDisposition } : {}) },
+    body: file.body,
+  };
 }

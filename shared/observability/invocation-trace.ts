@@ -121,7 +121,13 @@ export function startInvocationTrace(name: TraceName): void {
   const header = parseTraceHeader(invocationTraceHeader());
   const daemon = daemonAddressOf(settings.daemonAddress);
   if (!header?.sampled || !daemon) return;
-  current = { header, name: value, startTime: Date.now() / 1000, daemon, annotations: Object.fromEntries([annotationOf(kind, value), annotationOf('cold_start', wasCold), annotationOf('service', SERVICE)]) };
+  current = {
+    header,
+    name: value,
+    startTime: Date.now() / 1000,
+    daemon,
+    annotations: Object.fromEntries([annotationOf(kind, value), annotationOf('cold_start', wasCold), annotationOf('service', SERVICE)]),
+  };
 }
 
 /** Adds a searchable annotation to the open invocation's subsegment (the correlation id); nothing when none is open. */

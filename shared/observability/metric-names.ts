@@ -25,15 +25,18 @@ export const BUSINESS_METRICS = {
   ApiKeysCreated: 'Organization and personal API keys created through the API.',
   WebhookAttemptsFailed: 'Webhook delivery attempts that failed and will be retried.',
   WebhookDeliveriesFailed: 'Webhook deliveries given up on: every attempt failed, or the endpoint is disabled.',
-  RequestsRateLimited: "Requests an organization's or an API key's rate limit, or the daily quota, refused (429 RATE_LIMITED / QUOTA_EXCEEDED; docs/rate-limits.md).",
+  RequestsRateLimited:
+    "Requests an organization's or an API key's rate limit, or the daily quota, refused (429 RATE_LIMITED / QUOTA_EXCEEDED; docs/rate-limits.md).",
   SummariesCompleted: 'Summaries the engine wrote and the summary consumer stored (docs/summaries.md).',
   SummariesFailed: 'Summaries that ended failed (engine refusal, invalid output, throttled to the last delivery).',
   SummaryInputTokens: "Model input tokens of completed summaries (the engine's reported usage, every call of a chunked summary summed).",
   SummaryOutputTokens: 'Model output tokens of completed summaries.',
   RateLimiterUnavailable: 'Requests let through uncounted because the rate limit counters could not be reached (the limiter fails open).',
   TranslationsCompleted: 'Translations stored (the translation consumer).',
-  TranslationsFailed: 'Translations that ended failed: an unsupported pair, a refused text, or every delivery failing (the translation consumer).',
-  TranslatedCharacters: "Characters sent to the translation engine (what Amazon Translate bills): the transcript's turns and the summary's lines.",
+  TranslationsFailed:
+    'Translations that ended failed: an unsupported pair, a refused text, or every delivery failing (the translation consumer).',
+  TranslatedCharacters:
+    "Characters sent to the translation engine (what Amazon Translate bills): the transcript's turns and the summary's lines.",
 } as const;
 
 export type BusinessMetric = keyof typeof BUSINESS_METRICS;

@@ -10,4 +10,10 @@ import { Webhook, WebhookDelivery } from '../schemas/webhooks';
  * (docs/events.md): no route answers with it, so it is the one component Redocly's
  * no-unused-components is told to accept (test/support/openapi-lint.mjs).
  */
-export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = { AuditEntry, DomainEvent: PublicDomainEventSchema, Webhook, WebhookDelivery, ApiKey };
+export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
+  AuditEntry,
+  DomainEvent: PublicDomainEventSchema,
+  Webhook,
+  WebhookDelivery,
+  ApiKey,
+};

@@ -7,14 +7,17 @@
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Liveness of the API: the one operation that takes no credential.',
   users: "An organization's members: list them, read and change their settings bundle, change their role, remove them (docs/members.md).",
-  recordings: "An organization's recordings: list, read, play, change, trash and restore them, transcribe them and export their transcripts (docs/transcription.md). Uploads go through the public API.",
+  recordings:
+    "An organization's recordings: list, read, play, change, trash and restore them, transcribe them and export their transcripts (docs/transcription.md). Uploads go through the public API.",
   templates: 'Summarization templates shared by every member of an organization.',
   invites: 'Invitations to join an organization by email, and their acceptance by the invited person.',
   usage: "An organization's transcription minutes of a month, per member, and its monthly allowance (docs/transcription.md).",
   'audit-log': 'Who changed what in an organization: one entry per committed change, kept AUDIT_RETENTION_DAYS (365 by default).',
-  'api-keys': "An organization's API keys: organization keys and personal keys, created, rotated and revoked with an ID token (docs/api-keys.md).",
+  'api-keys':
+    "An organization's API keys: organization keys and personal keys, created, rotated and revoked with an ID token (docs/api-keys.md).",
   webhooks: 'HTTPS endpoints that receive the domain events of an organization, signed, with retries; their deliveries (docs/webhooks.md).',
-  public: "The public API: the organization comes from the API key (or `org_id` with an ID token); uploads, the recordings list and aliases of the member routes.",
+  public:
+    'The public API: the organization comes from the API key (or `org_id` with an ID token); uploads, the recordings list and aliases of the member routes.',
 };
 
 /** What `info.description` tells a newcomer: what the API is, how to authenticate, and the conventions every operation follows. */
@@ -61,7 +64,8 @@ export const SECURITY_SCHEMES = {
 };
 
 /** The server of the document: whichever deployment serves it (its URL is the caller's, or `/`). */
-export const SERVER_DESCRIPTION = 'This deployment of the API: the stage that served this document (a stage in AWS, such as production or staging, or local with `npm start`).';
+export const SERVER_DESCRIPTION =
+  'This deployment of the API: the stage that served this document (a stage in AWS, such as production or staging, or local with `npm start`).';
 
 /** The signed POST every webhook endpoint receives (docs/webhooks.md): the one place DomainEvent is the body of a request. */
 export const WEBHOOK_DELIVERY = {
@@ -69,7 +73,7 @@ export const WEBHOOK_DELIVERY = {
     operationId: 'receiveDomainEvent',
     summary: 'A domain event, delivered to a webhook endpoint',
     description:
-      'What the service POSTs to each enabled endpoint subscribed to the event type (Create webhook): the event envelope, signed by the Standard Webhooks scheme. Verify the signature with the endpoint\'s secret, deduplicate on `webhook-id`, answer 2xx within 10 seconds, then do the work. Anything else is a failure, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 12 h; an endpoint whose attempts all fail for 3 days is disabled (docs/webhooks.md).',
+      "What the service POSTs to each enabled endpoint subscribed to the event type (Create webhook): the event envelope, signed by the Standard Webhooks scheme. Verify the signature with the endpoint's secret, deduplicate on `webhook-id`, answer 2xx within 10 seconds, then do the work. Anything else is a failure, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 12 h; an endpoint whose attempts all fail for 3 days is disabled (docs/webhooks.md).",
     tags: ['webhooks'],
     // Its parameters are the headers of shared/schemas/webhooks.ts WebhookDeliveryHeaders (shared/openapi/document.ts).
     requestBody: {

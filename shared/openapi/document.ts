@@ -1,7 +1,13 @@
 import type * as v from 'valibot';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../http/middlewares/idempotency';
 import { isOperation, listEndpoints, ROUTE_DOCS, type OperationEndpoint } from '../routes/manifest';
-import { countsAgainstRateLimits, takesIdempotencyKey, type Endpoint, type RouteDefinition, type RouteRequest } from '../routes/route-definition';
+import {
+  countsAgainstRateLimits,
+  takesIdempotencyKey,
+  type Endpoint,
+  type RouteDefinition,
+  type RouteRequest,
+} from '../routes/route-definition';
 import type { ErrorStatus } from '../routes/route-docs';
 import { IDEMPOTENCY_TABLE } from '../storage/idempotency-table-definition';
 import { Id } from '../schemas/common';
@@ -54,7 +60,9 @@ function errorResponse(status: ErrorStatus, codes: readonly ErrorCode[], context
             { $ref: '#/components/schemas/ErrorEnvelope' },
             {
               type: 'object',
-              properties: { error: { type: 'string', enum: codes, description: `The error code: one of those of a ${status} of this operation.` } },
+              properties: {
+                error: { type: 'string', enum: codes, description: `The error code: one of those of a ${status} of this operation.` },
+              },
             },
           ],
         },
@@ -90,11 +98,15 @@ function security({ access }: RouteDefinition): Json[] {
 
 function accessDescription({ access, orgless }: RouteDefinition): string {
   if (access === 'public') return 'Public: no credential.';
-  if (orgless) return 'Access: the ID token of any signed-in user whose verified email is the one the invitation was sent to; no membership is needed yet.';
+  if (orgless)
+    return 'Access: the ID token of any signed-in user whose verified email is the one the invitation was sent to; no membership is needed yet.';
   const parts: string[] = [];
   if (access.idToken) parts.push(`ID tokens of active members with role ${access.idToken.minRole} or higher`);
   if (access.orgKey) parts.push(`organization API keys with scopes ${access.orgKey.scopes.join(', ')}`);
-  if (access.userKey) parts.push(`personal API keys with scopes ${access.userKey.scopes.join(', ')} of members with role ${access.userKey.minRole} or higher`);
+  if (access.userKey)
+    parts.push(
+      `personal API keys with scopes ${access.userKey.scopes.join(', ')} of members with role ${access.userKey.minRole} or higher`,
+    );
   return `Access: ${parts.join('; ')}.`;
 }
 
@@ -117,7 +129,8 @@ function operation(endpoint: OperationEndpoint): Json {
       name: 'org_id',
       in: 'query',
       required: false,
-      description: "The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out.",
+      description:
+        "The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out.",
       schema: jsonSchema(Id, 'input'),
     });
   }
@@ -132,7 +145,12 @@ function operation(endpoint: OperationEndpoint): Json {
       content: {
         'application/json': { schema: jsonSchema(schema, 'output'), example: examples.responses[Number(status)] },
         // Text the operation answers instead of JSON when asked (Get transcript's formats).
-        ...Object.fromEntries((doc.textFormats ?? []).map((format) => [format.mediaType, { schema: { type: 'string', description: format.description }, example: format.example }])),
+        ...Object.fromEntries(
+          (doc.textFormats ?? []).map((format) => [
+            format.mediaType,
+            { schema: { type: 'string', description: format.description }, example: format.example },
+          ]),
+        ),
       },
     };
   }
@@ -182,12 +200,16 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
     },
     // Open to every organization (x-internal: false), whichever stage serves it.
     servers: [{ url: options.serverUrl ?? '/', description: SERVER_DESCRIPTION, 'x-internal': false }],
-    tags: [...new Set(Object.values(paths).flatMap((item: Json) => Object.values(item).flatMap((op: Json) => op.tags as string[])))].map((name) => ({
-      name,
-      description: TAG_DESCRIPTIONS[name] ?? name,
-    })),
+    tags: [...new Set(Object.values(paths).flatMap((item: Json) => Object.values(item).flatMap((op: Json) => op.tags as string[])))].map(
+      (name) => ({
+        name,
+        description: TAG_DESCRIPTIONS[name] ?? name,
+      }),
+    ),
     paths,
-    webhooks: { domainEvent: { post: { ...WEBHOOK_DELIVERY.post, parameters: parametersOf(jsonSchema(WebhookDeliveryHeaders, 'output'), 'header') } } },
+    webhooks: {
+      domainEvent: { post: { ...WEBHOOK_DELIVERY.post, parameters: parametersOf(jsonSchema(WebhookDeliveryHeaders, 'output'), 'header') } },
+    },
     components: {
       headers: RESPONSE_HEADERS,
       schemas: {

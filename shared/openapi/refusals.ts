@@ -95,7 +95,8 @@ export function refusalsOf(endpoint: OperationEndpoint, takes: { body: boolean; 
     add(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
     add(422, 'IDEMPOTENCY_KEY_REUSED');
   }
-  for (const [status, codes] of Object.entries(ROUTE_DOCS[endpoint.routeName].errors) as [`${ErrorStatus}`, ErrorCode[]][]) add(Number(status) as ErrorStatus, ...codes);
+  for (const [status, codes] of Object.entries(ROUTE_DOCS[endpoint.routeName].errors) as [`${ErrorStatus}`, ErrorCode[]][])
+    add(Number(status) as ErrorStatus, ...codes);
   add(429, 'TOO_MANY_REQUESTS');
   if (countsAgainstRateLimits(route)) add(429, 'RATE_LIMITED', 'QUOTA_EXCEEDED');
   add(500, 'INTERNAL_ERROR');

@@ -26,18 +26,26 @@ export const RESPONSE_HEADERS: Record<string, Json> = {
       "never on one answered before (401, 413, 414, 415, 431, the stage's 429 TOO_MANY_REQUESTS).",
     schema: { type: 'integer', minimum: 1 },
   },
-  'RateLimit-Remaining': { description: 'The requests that limit still admits in its current window (0 on a 429 it refused).', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Reset': { description: "Seconds until that limit's window ends and it admits requests again.", schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Remaining': {
+    description: 'The requests that limit still admits in its current window (0 on a 429 it refused).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: "Seconds until that limit's window ends and it admits requests again.",
+    schema: { type: 'integer', minimum: 1 },
+  },
   'Retry-After': {
     description: `Seconds to wait before sending the request again: until the window of the limit that refused it ends (00:00 UTC for the daily quota; 1 s for the stage); ${IN_PROGRESS_RETRY_AFTER_SECONDS} s while the first request with the same Idempotency-Key still runs.`,
     schema: { type: 'integer', minimum: 1 },
   },
   [REPLAYED]: {
-    description: 'Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again): its first response, a 4xx included.',
+    description:
+      'Present, with the value true, on a response replayed for an Idempotency-Key seen before (the operation did not run again): its first response, a 4xx included.',
     schema: { type: 'string', enum: ['true'] },
   },
   [ALLOW_ORIGIN]: {
-    description: 'Every response, refusals and the gateway\'s own included: any origin may call the API (credentials are bearer tokens, never cookies).',
+    description:
+      "Every response, refusals and the gateway's own included: any origin may call the API (credentials are bearer tokens, never cookies).",
     schema: { type: 'string', enum: [CORS_RESPONSE_HEADERS['access-control-allow-origin']] },
   },
 };

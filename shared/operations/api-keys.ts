@@ -44,13 +44,19 @@ export interface ApiKeyInput {
  * Issues an API key and returns its plaintext: the only time it is ever visible.
  * Only the key's SHA-256 hash is stored.
  */
-export async function createApiKey(db: TableContext, input: ApiKeyInput, now: Date): Promise<{ key_id: string; key: string; record: ApiKeyRecord }> {
+export async function createApiKey(
+  db: TableContext,
+  input: ApiKeyInput,
+  now: Date,
+): Promise<{ key_id: string; key: string; record: ApiKeyRecord }> {
   const { key, record } = await prepareKey(db, input, now);
   try {
     await insertApiKey(db, record);
   } catch (error) {
-    if (error instanceof WriteConflict && error.failedAt('secret')) throw new ConflictError('KEY_EXISTS', 'This API key is already registered.');
-    if (error instanceof WriteConflict && error.failedAt('key')) throw new ConflictError('KEY_EXISTS', `Another API key has the id ${record.key_id}.`);
+    if (error instanceof WriteConflict && error.failedAt('secret'))
+      throw new ConflictError('KEY_EXISTS', 'This API key is already registered.');
+    if (error instanceof WriteConflict && error.failedAt('key'))
+      throw new ConflictError('KEY_EXISTS', `Another API key has the id ${record.key_id}.`);
     throw error;
   }
   return { key_id: record.key_id, key, record };
@@ -95,7 +101,8 @@ export interface ApiKeyAdoption {
  * Running it again adopts nothing new.
  */
 export async function adoptUnmanagedApiKeys(db: TableContext, filter: { orgId?: string }): Promise<ApiKeyAdoption> {
-  if (filter.orgId && !(await getOrganization(db, filter.orgId))) throw new NotFoundError('ORG_NOT_FOUND', `Organization ${filter.orgId} does not exist.`);
+  if (filter.orgId && !(await getOrganization(db, filter.orgId)))
+    throw new NotFoundError('ORG_NOT_FOUND', `Organization ${filter.orgId} does not exist.`);
   const outcome: ApiKeyAdoption = { adopted: [], already_managed: 0 };
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -141,7 +148,11 @@ function adoptedKeyOf(secret: ApiKeySecretRecord): ApiKeyRecord {
 }
 
 /** Revokes a key by its id alone (the operator knows no organization); the authorizer refuses it once its cached result expires. */
-export async function revokeApiKey(db: TableContext, keyId: string, now: Date): Promise<{ key_id: string; user_id?: string; revoked_at: string }> {
+export async function revokeApiKey(
+  db: TableContext,
+  keyId: string,
+  now: Date,
+): Promise<{ key_id: string; user_id?: string; revoked_at: string }> {
   const secret = await findApiKeySecretById(db, keyId);
   if (!secret) throw new NotFoundError('KEY_NOT_FOUND', `API key ${keyId} does not exist.`);
   const managed = await getApiKey(db, secret.org_id, keyId);
@@ -158,7 +169,9 @@ async function prepareKey(db: TableContext, input: ApiKeyInput, now: Date): Prom
   const key = input.key ?? generateApiKey(kind);
   if (apiKeyKind(key) !== kind) {
     const expected = kind === 'user_key' ? 'start with pk_user_' : 'start with pk_ (not pk_user_)';
-    throw new ValidationError(`A ${kind === 'user_key' ? 'personal' : 'organization'} key must ${expected} and be 16-200 letters, digits or _ after pk_.`);
+    throw new ValidationError(
+      `A ${kind === 'user_key' ? 'personal' : 'organization'} key must ${expected} and be 16-200 letters, digits or _ after pk_.`,
+    );
   }
   if (!(await getOrganization(db, input.orgId))) throw new NotFoundError('ORG_NOT_FOUND', `Organization ${input.orgId} does not exist.`);
   if (input.userId && !(await getMembership(db, input.orgId, input.userId))) {

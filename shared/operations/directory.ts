@@ -73,7 +73,11 @@ export async function addMember(
     recording_count: 0,
     latest_recording_at: null,
   };
-  await conflictOnTaken(insertMembership(db, membership), 'MEMBER_EXISTS', `User ${user.user_id} is already in organization ${org.org_id}.`);
+  await conflictOnTaken(
+    insertMembership(db, membership),
+    'MEMBER_EXISTS',
+    `User ${user.user_id} is already in organization ${org.org_id}.`,
+  );
   return membership;
 }
 
@@ -108,10 +112,15 @@ export async function ensureUser(
   if (existing.display_name === input.display_name && existing.timezone === timezone) return 'unchanged';
   const memberships = await listMembershipsOfUser(db, input.id);
   try {
-    await updateUserProfile(db, { user_id: input.id, display_name: input.display_name, timezone, updated_at: now.toISOString() }, memberships);
+    await updateUserProfile(
+      db,
+      { user_id: input.id, display_name: input.display_name, timezone, updated_at: now.toISOString() },
+      memberships,
+    );
   } catch (error) {
     // Gone since it was read: refused, rather than created again as a partial user.
-    if (error instanceof WriteConflict && error.failedAt('user')) throw new NotFoundError('USER_NOT_FOUND', `User ${input.id} no longer exists.`);
+    if (error instanceof WriteConflict && error.failedAt('user'))
+      throw new NotFoundError('USER_NOT_FOUND', `User ${input.id} no longer exists.`);
     throw error;
   }
   return 'updated';

@@ -37,24 +37,45 @@ export async function ensureUsersInBulk(
   join?: (absentUsers: User[]) => Promise<JoinedMemberships>,
 ): Promise<UsersSection> {
   const { first, repeats } = firstOccurrences(entries, (user) => [`id:${user.id}`, `email:${user.email.toLowerCase()}`]);
-  const stored = await readByKey(db, first.map((user) => keys.user(user.id)));
+  const stored = await readByKey(
+    db,
+    first.map((user) => keys.user(user.id)),
+  );
   const absent: { input: Fixture['users'][number]; user: User }[] = [];
   for (const input of first) {
     const item = stored.get(keyOf(keys.user(input.id)));
     if (!item) {
       const timestamp = now.toISOString();
-      absent.push({ input, user: { user_id: input.id, email: input.email.toLowerCase(), display_name: input.display_name, timezone: input.timezone ?? DEFAULT_TIMEZONE, created_at: timestamp, updated_at: timestamp } });
+      absent.push({
+        input,
+        user: {
+          user_id: input.id,
+          email: input.email.toLowerCase(),
+          display_name: input.display_name,
+          timezone: input.timezone ?? DEFAULT_TIMEZONE,
+          created_at: timestamp,
+          updated_at: timestamp,
+        },
+      });
       continue;
     }
     const existing = userFromItem(item);
-    const unchanged = existing.email === input.email.toLowerCase() && existing.display_name === input.display_name && existing.timezone === (input.timezone ?? existing.timezone);
+    const unchanged =
+      existing.email === input.email.toLowerCase() &&
+      existing.display_name === input.display_name &&
+      existing.timezone === (input.timezone ?? existing.timezone);
     count(unchanged ? 'unchanged' : await ensureUser(db, input, now));
   }
   const repeated = new Set(repeats.map((input) => input.id));
-  const joined: JoinedMemberships = join ? await join(absent.map(({ user }) => user).filter((user) => !repeated.has(user.user_id))) : new Map();
+  const joined: JoinedMemberships = join
+    ? await join(absent.map(({ user }) => user).filter((user) => !repeated.has(user.user_id)))
+    : new Map();
   const creations: BulkCreation<Fixture['users'][number]>[] = absent.map(({ input, user }) => ({
     entry: input,
-    writes: [...newUserParts(db, user).map((part) => part.write), ...(joined.get(user.user_id) ?? []).flatMap((membership) => membership.writes)],
+    writes: [
+      ...newUserParts(db, user).map((part) => part.write),
+      ...(joined.get(user.user_id) ?? []).flatMap((membership) => membership.writes),
+    ],
   }));
   const refused = new Set<string>();
   const created = await createInBulk(db, creations, async (input) => {
@@ -64,10 +85,17 @@ export async function ensureUsersInBulk(
   for (let i = 0; i < created; i++) count('created');
   for (const input of repeats) count(await ensureUser(db, input, now));
   const membershipsCreated = new Set(
-    [...joined].filter(([userId]) => !refused.has(userId)).flatMap(([, memberships]) => memberships.map(({ entry }) => memberKey(entry.org_id, entry.user_id))),
+    [...joined]
+      .filter(([userId]) => !refused.has(userId))
+      .flatMap(([, memberships]) => memberships.map(({ entry }) => memberKey(entry.org_id, entry.user_id))),
   );
   const absentIds = new Set(absent.map(({ user }) => user.user_id));
-  const users = new Map(entries.map((input) => [input.id, { email: input.email.toLowerCase(), display_name: input.display_name, absent: absentIds.has(input.id) }]));
+  const users = new Map(
+    entries.map((input) => [
+      input.id,
+      { email: input.email.toLowerCase(), display_name: input.display_name, absent: absentIds.has(input.id) },
+    ]),
+  );
   return { users, membershipsCreated };
 }
 
@@ -79,11 +107,20 @@ export async function ensureUsersInBulk(
  * totals count the recordings until the rebuild that ends the seed). No recording of a new
  * organization is read, nor a membership the memberships section stored (`seeded`).
  */
-export async function ensureRecordingsInBulk(deps: FixtureRecordingDeps, entries: Fixture['recordings'], now: Date, count: Count, seeded: SeededSoFar = {}): Promise<void> {
+export async function ensureRecordingsInBulk(
+  deps: FixtureRecordingDeps,
+  entries: Fixture['recordings'],
+  now: Date,
+  count: Count,
+  seeded: SeededSoFar = {},
+): Promise<void> {
   const { db } = deps;
   const { first, repeats } = firstOccurrences(entries, (r) => [keyOf(keys.recording(r.org_id, r.id))]);
   // As for memberships: a recording stored despite this cancels its transaction, and the one-entry path reports it unchanged.
-  const stored = await readByKey(db, first.filter((r) => !seeded.newOrgs?.has(r.org_id)).map((r) => keys.recording(r.org_id, r.id)));
+  const stored = await readByKey(
+    db,
+    first.filter((r) => !seeded.newOrgs?.has(r.org_id)).map((r) => keys.recording(r.org_id, r.id)),
+  );
   const absent = first.filter((r) => {
     if (!stored.has(keyOf(keys.recording(r.org_id, r.id)))) return true;
     count('unchanged');
@@ -107,12 +144,14 @@ export async function ensureRecordingsInBulk(deps: FixtureRecordingDeps, entries
   for (const entry of absent) {
     const { recording, parts } = fixtureRecording(entry, now, deps.trashRetentionDays);
     const writes = recordingCreationWrites(db, recording, parts);
-    const valid = members.has(memberKey(entry.org_id, entry.recorded_by)) && entry.tags.every((tag) => tagsOfOrg.get(entry.org_id)?.has(tag));
+    const valid =
+      members.has(memberKey(entry.org_id, entry.recorded_by)) && entry.tags.every((tag) => tagsOfOrg.get(entry.org_id)?.has(tag));
     // An invalid entry, or one too large for a transaction with its counters: the one-entry path refuses it as usual.
     if (!valid || writes.length + 5 > TRANSACTION_WRITE_LIMIT) oneByOne.push(entry);
     else creations.push({ entry, writes });
   }
-  for (const orgId of new Set(creations.map((creation) => creation.entry.org_id))) await markDerivedIndexIncomplete(db, orgId, 'recording_days_index_at');
+  for (const orgId of new Set(creations.map((creation) => creation.entry.org_id)))
+    await markDerivedIndexIncomplete(db, orgId, 'recording_days_index_at');
   const created = await createInBulk(db, creations, async (entry) => count(await ensureRecording(deps, entry, now)));
   for (let i = 0; i < created; i++) count('created');
   for (const entry of [...oneByOne, ...repeats]) count(await ensureRecording(deps, entry, now));

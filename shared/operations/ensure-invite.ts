@@ -47,7 +47,8 @@ export async function ensureInvite(db: TableContext, input: Fixture['invites'][n
     if (!(error instanceof WriteConflict)) throw error;
     // Created meanwhile by another load of the same fixture: as if it had been there.
     if (error.failedAt('invite') && (await getInvite(db, input.org_id, input.id))) return 'unchanged';
-    if (error.failedAt('emailGuard')) throw new ConflictError('INVITE_PENDING', `Invite ${input.id}: ${input.email} already has a pending invitation to ${input.org_id}.`);
+    if (error.failedAt('emailGuard'))
+      throw new ConflictError('INVITE_PENDING', `Invite ${input.id}: ${input.email} already has a pending invitation to ${input.org_id}.`);
     throw error;
   }
   return 'created';

@@ -21,7 +21,11 @@ export interface SettingsFixtureDeps {
  * the same fixture writes nothing. Preferences without an id get one derived from their
  * content, which makes them idempotent too.
  */
-export async function ensureMemberSettings(deps: SettingsFixtureDeps, entry: Fixture['settings'][number], now: Date): Promise<EnsureOutcome> {
+export async function ensureMemberSettings(
+  deps: SettingsFixtureDeps,
+  entry: Fixture['settings'][number],
+  now: Date,
+): Promise<EnsureOutcome> {
   const target = { orgId: entry.org_id, userId: entry.user_id };
   const preferences = (entry.preferences ?? []).map((p) => ({ ...p, id: p.id ?? derivedPreferenceId(entry, p) }));
   const state = await readMemberState(deps.db, target.orgId, target.userId, {
@@ -58,12 +62,18 @@ export async function ensureMemberSettings(deps: SettingsFixtureDeps, entry: Fix
  * (stored may hold more, e.g. audit metadata), other values by JSON equality.
  */
 function containedIn(wanted: unknown, stored: unknown): boolean {
-  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
   if (isObject(wanted)) return isObject(stored) && Object.entries(wanted).every(([name, value]) => containedIn(value, stored[name]));
   return JSON.stringify(wanted) === JSON.stringify(stored);
 }
 
-function derivedPreferenceId(entry: { org_id: string; user_id: string }, p: { command: string; command_type: string; preference_content: string }): string {
-  const digest = createHash('sha256').update(JSON.stringify([entry.org_id, entry.user_id, p.command, p.command_type, p.preference_content])).digest('hex');
+function derivedPreferenceId(
+  entry: { org_id: string; user_id: string },
+  p: { command: string; command_type: string; preference_content: string },
+): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([entry.org_id, entry.user_id, p.command, p.command_type, p.preference_content]))
+    .digest('hex');
   return `pref_${digest.slice(0, 20)}`;
 }

@@ -30,11 +30,19 @@ const JOINED_PER_USER = 50;
  * @param users absent users that the fixture gives once (a user given twice is updated by its
  *   repeat, which its memberships must copy, so they wait for the memberships section)
  */
-export async function membershipsJoiningTheirUsers(db: TableContext, fixture: Fixture, now: Date, users: readonly User[]): Promise<JoinedMemberships> {
+export async function membershipsJoiningTheirUsers(
+  db: TableContext,
+  fixture: Fixture,
+  now: Date,
+  users: readonly User[],
+): Promise<JoinedMemberships> {
   const byId = new Map(users.map((user) => [user.user_id, user]));
   const { first } = firstOccurrences(fixture.memberships, (m) => [memberKey(m.org_id, m.user_id)]);
   const candidates = first.filter((m) => byId.has(m.user_id));
-  const orgs = await existingOrganizations(db, candidates.map((m) => m.org_id));
+  const orgs = await existingOrganizations(
+    db,
+    candidates.map((m) => m.org_id),
+  );
   const recorded = recordingCountsOf(fixture, now);
   const joined: JoinedMemberships = new Map();
   for (const m of candidates) {
@@ -58,7 +66,13 @@ export async function membershipsJoiningTheirUsers(db: TableContext, fixture: Fi
  * read again: no membership the users section created, of a new organization or of a user
  * found absent, no user the users section left. Returns the memberships now stored.
  */
-export async function ensureMembershipsInBulk(db: TableContext, fixture: Fixture, now: Date, count: Count, seeded: SeededSoFar = {}): Promise<Set<string>> {
+export async function ensureMembershipsInBulk(
+  db: TableContext,
+  fixture: Fixture,
+  now: Date,
+  count: Count,
+  seeded: SeededSoFar = {},
+): Promise<Set<string>> {
   const entries = fixture.memberships;
   const { first: firstOfEach, repeats } = firstOccurrences(entries, (m) => [memberKey(m.org_id, m.user_id)]);
   const first = firstOfEach.filter((m) => {
@@ -67,9 +81,14 @@ export async function ensureMembershipsInBulk(db: TableContext, fixture: Fixture
     return false;
   });
   const cannotBeStored = (m: MembershipEntry) => Boolean(seeded.newOrgs?.has(m.org_id) || seeded.users?.get(m.user_id)?.absent);
-  const stored = await readByKey(db, first.filter((m) => !cannotBeStored(m)).map((m) => keys.membership(m.org_id, m.user_id)));
+  const stored = await readByKey(
+    db,
+    first.filter((m) => !cannotBeStored(m)).map((m) => keys.membership(m.org_id, m.user_id)),
+  );
   const ensureOne = async (m: MembershipEntry) =>
-    count(await ensureMembership(db, { orgId: m.org_id, userId: m.user_id, role: m.role, status: m.status, memberSince: m.member_since }, now));
+    count(
+      await ensureMembership(db, { orgId: m.org_id, userId: m.user_id, role: m.role, status: m.status, memberSince: m.member_since }, now),
+    );
   const absent: MembershipEntry[] = [];
   for (const m of first) {
     const item = stored.get(keyOf(keys.membership(m.org_id, m.user_id)));
@@ -78,12 +97,20 @@ export async function ensureMembershipsInBulk(db: TableContext, fixture: Fixture
       continue;
     }
     const existing = membershipFromItem(item);
-    const unchanged = existing.role === m.role && existing.status === m.status && existing.member_since === (m.member_since ?? existing.member_since);
+    const unchanged =
+      existing.role === m.role && existing.status === m.status && existing.member_since === (m.member_since ?? existing.member_since);
     if (unchanged) count('unchanged');
     else await ensureOne(m);
   }
-  const users = await usersOf(db, absent.map((m) => m.user_id), seeded);
-  const orgs = await existingOrganizations(db, absent.map((m) => m.org_id));
+  const users = await usersOf(
+    db,
+    absent.map((m) => m.user_id),
+    seeded,
+  );
+  const orgs = await existingOrganizations(
+    db,
+    absent.map((m) => m.org_id),
+  );
   const recorded = recordingCountsOf(fixture, now);
   const creations: BulkCreation<MembershipEntry>[] = [];
   const oneByOne: MembershipEntry[] = [];
@@ -93,7 +120,8 @@ export async function ensureMembershipsInBulk(db: TableContext, fixture: Fixture
     if (!user || !orgs.has(m.org_id)) oneByOne.push(m);
     else creations.push({ entry: m, writes: membershipCreationWrites(db, newMembership(m, user, recorded, now)) });
   }
-  for (const orgId of new Set(creations.map((creation) => creation.entry.org_id))) await markDerivedIndexIncomplete(db, orgId, 'member_search_index_at');
+  for (const orgId of new Set(creations.map((creation) => creation.entry.org_id)))
+    await markDerivedIndexIncomplete(db, orgId, 'member_search_index_at');
   const created = await createInBulk(db, creations, ensureOne);
   for (let i = 0; i < created; i++) count('created');
   for (const m of [...oneByOne, ...repeats]) await ensureOne(m);
@@ -102,7 +130,11 @@ export async function ensureMembershipsInBulk(db: TableContext, fixture: Fixture
 }
 
 /** The email and display name of each user, from what the users section left, else read. */
-async function usersOf(db: TableContext, userIds: string[], seeded: SeededSoFar): Promise<Map<string, { email: string; display_name: string }>> {
+async function usersOf(
+  db: TableContext,
+  userIds: string[],
+  seeded: SeededSoFar,
+): Promise<Map<string, { email: string; display_name: string }>> {
   const users = new Map<string, { email: string; display_name: string }>();
   const unread: string[] = [];
   for (const id of new Set(userIds)) {
@@ -110,7 +142,13 @@ async function usersOf(db: TableContext, userIds: string[], seeded: SeededSoFar)
     if (user) users.set(id, user);
     else unread.push(id);
   }
-  for (const user of (await batchGetAll(db, unread.map((id) => keys.user(id)))).map(userFromItem)) users.set(user.user_id, user);
+  for (const user of (
+    await batchGetAll(
+      db,
+      unread.map((id) => keys.user(id)),
+    )
+  ).map(userFromItem))
+    users.set(user.user_id, user);
   return users;
 }
 
@@ -120,7 +158,12 @@ async function existingOrganizations(db: TableContext, orgIds: string[]): Promis
 }
 
 /** A new membership as the bulk path stores it: the user's email and name, the fixture's role and status, and the recording counts the fixture gives it. */
-function newMembership(m: MembershipEntry, user: { email: string; display_name: string }, recorded: Map<string, RecordingCounts>, now: Date): Membership {
+function newMembership(
+  m: MembershipEntry,
+  user: { email: string; display_name: string },
+  recorded: Map<string, RecordingCounts>,
+  now: Date,
+): Membership {
   const timestamp = now.toISOString();
   const counts = recorded.get(memberKey(m.org_id, m.user_id)) ?? { count: 0, latest: null };
   return {

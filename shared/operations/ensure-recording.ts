@@ -23,7 +23,11 @@ export interface FixtureRecordingDeps {
  * trash timer). A recording whose id exists is left as it is, which keeps a second load of
  * the fixture from changing anything.
  */
-export async function ensureRecording({ db, trashRetentionDays }: FixtureRecordingDeps, entry: Fixture['recordings'][number], now: Date): Promise<EnsureOutcome> {
+export async function ensureRecording(
+  { db, trashRetentionDays }: FixtureRecordingDeps,
+  entry: Fixture['recordings'][number],
+  now: Date,
+): Promise<EnsureOutcome> {
   if (await getRecording(db, entry.org_id, entry.id)) return 'unchanged';
   await assertOrgTags(db, entry.org_id, entry.tags, `recordings.${entry.id}.tags`);
   const { recording, parts } = fixtureRecording(entry, now, trashRetentionDays);
@@ -35,7 +39,11 @@ export async function ensureRecording({ db, trashRetentionDays }: FixtureRecordi
  * The recording and related parts a fixture entry stands for (shared by the one-entry and the
  * bulk path). One in the trash is purged as a timer set now would purge it (latePurgeAt).
  */
-export function fixtureRecording(entry: Fixture['recordings'][number], now: Date, trashRetentionDays: number): { recording: Recording; parts: RecordingParts } {
+export function fixtureRecording(
+  entry: Fixture['recordings'][number],
+  now: Date,
+  trashRetentionDays: number,
+): { recording: Recording; parts: RecordingParts } {
   const createdAt = entry.created_at ?? now.toISOString();
   const recording: Recording = {
     id: entry.id,
@@ -72,7 +80,14 @@ export function fixtureRecording(entry: Fixture['recordings'][number], now: Date
   }));
   const parts: RecordingParts = {
     transcript: entry.transcript && {
-      header: { id: `${entry.id}_transcript`, language: entry.language, segment_count: entry.transcript.length, chunk_count: 0, created_at: createdAt, updated_at: createdAt },
+      header: {
+        id: `${entry.id}_transcript`,
+        language: entry.language,
+        segment_count: entry.transcript.length,
+        chunk_count: 0,
+        created_at: createdAt,
+        updated_at: createdAt,
+      },
       segments: entry.transcript,
     },
     translation: entry.translation && { id: `${entry.id}_translation`, created_at: createdAt, updated_at: createdAt, ...entry.translation },
@@ -89,7 +104,10 @@ export function fixtureRecording(entry: Fixture['recordings'][number], now: Date
 }
 
 /** A fixture recording's file as Create upload URL declares it, and as the upload completion records it once `uploaded_at` says it landed. */
-function fixtureUpload(entry: Fixture['recordings'][number], upload: NonNullable<Fixture['recordings'][number]['upload']>): NonNullable<Recording['upload']> {
+function fixtureUpload(
+  entry: Fixture['recordings'][number],
+  upload: NonNullable<Fixture['recordings'][number]['upload']>,
+): NonNullable<Recording['upload']> {
   const declared = {
     s3_key: recordingObjectKey(entry.org_id, entry.id, upload.filename),
     content_type: upload.content_type,

@@ -44,16 +44,30 @@ export async function seedFixture({ db, settings, trashRetentionDays }: SeedDeps
   // Users, memberships and recordings (the sections that grow to thousands) go in bulk: see
   // ensure-in-bulk.ts. A new user's memberships go in its own creation; each section hands the
   // next what it stored, which the next then need not read.
-  const { users, membershipsCreated } = await ensureUsersInBulk(db, fixture.users, now, (outcome) => count('users', outcome), (absent) =>
-    membershipsJoiningTheirUsers(db, fixture, now, absent),
+  const { users, membershipsCreated } = await ensureUsersInBulk(
+    db,
+    fixture.users,
+    now,
+    (outcome) => count('users', outcome),
+    (absent) => membershipsJoiningTheirUsers(db, fixture, now, absent),
   );
-  const memberships = await ensureMembershipsInBulk(db, fixture, now, (outcome) => count('memberships', outcome), { newOrgs, users, membershipsCreated });
+  const memberships = await ensureMembershipsInBulk(db, fixture, now, (outcome) => count('memberships', outcome), {
+    newOrgs,
+    users,
+    membershipsCreated,
+  });
   for (const k of fixture.api_keys) {
-    count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes, keyId: k.id, name: k.name }, now));
+    count(
+      'api_keys',
+      await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes, keyId: k.id, name: k.name }, now),
+    );
   }
   for (const tag of fixture.tags) count('tags', await ensureTag(db, tag, now));
   for (const template of fixture.templates) count('templates', await ensureTemplate(db, template, now));
-  await ensureRecordingsInBulk({ db, trashRetentionDays }, fixture.recordings, now, (outcome) => count('recordings', outcome), { newOrgs, memberships });
+  await ensureRecordingsInBulk({ db, trashRetentionDays }, fixture.recordings, now, (outcome) => count('recordings', outcome), {
+    newOrgs,
+    memberships,
+  });
   if (fixture.settings.length) {
     if (!settings) throw new Error('Seeding member settings needs the profile cipher');
     for (const entry of fixture.settings) count('settings', await ensureMemberSettings(settings, entry, now));
@@ -64,7 +78,14 @@ export async function seedFixture({ db, settings, trashRetentionDays }: SeedDeps
   // incomplete (stored before they existed, or by a bulk write, interrupted or not), recordings
   // in its trash without a timer get one, and its counters are set from its items. Always, so a
   // re-run repairs what an interrupted seed left.
-  const orgIds = [...new Set([...fixture.orgs.map((org) => org.id), ...fixture.memberships.map((m) => m.org_id), ...fixture.templates.map((t) => t.org_id), ...fixture.recordings.map((r) => r.org_id)])];
+  const orgIds = [
+    ...new Set([
+      ...fixture.orgs.map((org) => org.id),
+      ...fixture.memberships.map((m) => m.org_id),
+      ...fixture.templates.map((t) => t.org_id),
+      ...fixture.recordings.map((r) => r.org_id),
+    ]),
+  ];
   for (const orgId of orgIds) {
     if (!(await getOrganization(db, orgId))) continue;
     await rebuildDerivedIndexes(db, orgId, now, { trashRetentionDays });
@@ -76,13 +97,22 @@ export async function seedFixture({ db, settings, trashRetentionDays }: SeedDeps
 async function ensureTemplate(db: TableContext, input: Fixture['templates'][number], now: Date): Promise<EnsureOutcome> {
   const { id, org_id: orgId, is_default: isDefault, ...fields } = input;
   const existing = await getTemplate(db, orgId, id, { consistent: true });
-  const same = (template: TemplateRecord) => JSON.stringify([template.name, template.description, template.sections, template.is_default ?? false]) === JSON.stringify([fields.name, fields.description, fields.sections, isDefault]);
+  const same = (template: TemplateRecord) =>
+    JSON.stringify([template.name, template.description, template.sections, template.is_default ?? false]) ===
+    JSON.stringify([fields.name, fields.description, fields.sections, isDefault]);
   if (existing && same(existing)) return 'unchanged';
   // The default moves as through the API: the organization's pointer and both templates in one transaction.
   const currentDefault = (await getOrganization(db, orgId, { consistent: true }))?.default_template_id;
   const defaultMove = isDefault === (currentDefault === id) ? undefined : { from: currentDefault, to: isDefault ? id : undefined };
   const timestamp = now.toISOString();
-  const template: TemplateRecord = { id, org_id: orgId, ...fields, is_default: isDefault, created_at: existing?.created_at ?? timestamp, updated_at: timestamp };
+  const template: TemplateRecord = {
+    id,
+    org_id: orgId,
+    ...fields,
+    is_default: isDefault,
+    created_at: existing?.created_at ?? timestamp,
+    updated_at: timestamp,
+  };
   await putTemplate(db, template, existing ? 'replace' : 'create', { wasDefault: existing?.is_default, defaultMove });
   return existing ? 'updated' : 'created';
 }

@@ -62,8 +62,17 @@ export async function listAllMembers(db: TableContext, orgId: string): Promise<M
  * derived at `now`), as List invites shows them. List invites reads every invite and pages
  * them in memory: here one page holds them all.
  */
-export async function listAllInvites(db: TableContext, orgId: string, filter: { status?: InviteStatus }, now: Date): Promise<ReturnType<typeof inviteView>[]> {
+export async function listAllInvites(
+  db: TableContext,
+  orgId: string,
+  filter: { status?: InviteStatus },
+  now: Date,
+): Promise<ReturnType<typeof inviteView>[]> {
   await existingOrganization(db, orgId);
-  const { data } = await listOrganizationInvites({ db, now: () => now }, orgId, { status: filter.status, page: 1, limit: Number.MAX_SAFE_INTEGER });
+  const { data } = await listOrganizationInvites({ db, now: () => now }, orgId, {
+    status: filter.status,
+    page: 1,
+    limit: Number.MAX_SAFE_INTEGER,
+  });
   return data;
 }

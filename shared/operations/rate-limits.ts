@@ -18,7 +18,13 @@ export interface OrganizationLimitsView extends OrganizationLimits {
  * Gives an organization its own limits, or puts it back on the defaults (null). Functions apply
  * the change once their copy of the organization's limits is older than RATE_LIMIT_CACHE_SECONDS.
  */
-export async function setLimitsOfOrganization(db: TableContext, orgId: string, limits: OrganizationLimits | null, defaults: OrganizationLimits, now: Date): Promise<OrganizationLimitsView> {
+export async function setLimitsOfOrganization(
+  db: TableContext,
+  orgId: string,
+  limits: OrganizationLimits | null,
+  defaults: OrganizationLimits,
+  now: Date,
+): Promise<OrganizationLimitsView> {
   try {
     await setOrganizationLimits(db, orgId, limits, now.toISOString());
   } catch (error) {
@@ -40,7 +46,12 @@ export async function limitsOfOrganization(db: TableContext, orgId: string, defa
  * The authorizer passes it on with the key, so a key's cached authorizer result (60 s) may
  * still carry the previous limit that long.
  */
-export async function setRateLimitOfApiKey(db: TableContext, keyId: string, limit: RateLimit | null, now: Date): Promise<{ key_id: string; org_id: string; rate_limit: RateLimit | null }> {
+export async function setRateLimitOfApiKey(
+  db: TableContext,
+  keyId: string,
+  limit: RateLimit | null,
+  now: Date,
+): Promise<{ key_id: string; org_id: string; rate_limit: RateLimit | null }> {
   const secret = await findApiKeySecretById(db, keyId);
   if (!secret) throw new NotFoundError('KEY_NOT_FOUND', `API key ${keyId} does not exist.`);
   const done = { key_id: keyId, org_id: secret.org_id, rate_limit: limit };
@@ -56,7 +67,10 @@ export async function setRateLimitOfApiKey(db: TableContext, keyId: string, limi
       if (current.revoked_at) throw new ConflictError('KEY_REVOKED', `API key ${keyId} is revoked.`);
       await setApiKeyRateLimit(db, current, { ...current, rate_limit: limit }, now);
     },
-    { attempts: 5, exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The key changed too often while its limit was being set; try again.') },
+    {
+      attempts: 5,
+      exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The key changed too often while its limit was being set; try again.'),
+    },
   );
   return done;
 }

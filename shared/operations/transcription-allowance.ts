@@ -9,7 +9,12 @@ import { readTranscriptionBudget, setTranscriptionAllowance } from '../storage/t
  * Gives an organization a monthly allowance of transcription minutes, or removes it (null: no
  * allowance, the default). Applies from the next transcription asked for or uploaded.
  */
-export async function setTranscriptionAllowanceOf(db: TableContext, orgId: string, minutes: number | null, now: Date): Promise<number | null> {
+export async function setTranscriptionAllowanceOf(
+  db: TableContext,
+  orgId: string,
+  minutes: number | null,
+  now: Date,
+): Promise<number | null> {
   try {
     await setTranscriptionAllowance(db, orgId, minutes, now.toISOString());
   } catch (error) {

@@ -34,7 +34,12 @@ export interface TrashTimersOutcome {
  * second run writes nothing. Reads the trash and the timers (two Queries), then writes only
  * what is missing.
  */
-export async function ensureTrashTimers(db: TableContext, orgId: string, now: Date, trashRetentionDays: number): Promise<TrashTimersOutcome> {
+export async function ensureTrashTimers(
+  db: TableContext,
+  orgId: string,
+  now: Date,
+  trashRetentionDays: number,
+): Promise<TrashTimersOutcome> {
   const { trashed, timers } = await readTrashAndTimers(db, orgId);
   const timerOf = new Map(timers.map((timer) => [timer.recording_id, timer]));
   const outcome: TrashTimersOutcome = { recordings: trashed.length, timers_written: 0, purge_at_copied: 0 };
@@ -44,7 +49,12 @@ export async function ensureTrashTimers(db: TableContext, orgId: string, now: Da
       if (recording.purge_at !== timer.purge_at && (await copyPurgeDateToRecording(db, timer))) outcome.purge_at_copied++;
       continue;
     }
-    const missing = { org_id: orgId, recording_id: recording.recording_id, deleted_at: recording.deleted_at, purge_at: latePurgeAt(recording.deleted_at, now, trashRetentionDays) };
+    const missing = {
+      org_id: orgId,
+      recording_id: recording.recording_id,
+      deleted_at: recording.deleted_at,
+      purge_at: latePurgeAt(recording.deleted_at, now, trashRetentionDays),
+    };
     if (await setMissingTrashTimer(db, missing)) outcome.timers_written++;
   }
   return outcome;

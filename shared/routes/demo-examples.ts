@@ -30,7 +30,13 @@ export const mia = {
   latest_recording_at: '2026-11-16T09:05:00.000Z',
 };
 
-export const page = (total: number, limit: number) => ({ page: 1, limit, total, total_pages: Math.ceil(total / limit), has_more: total > limit });
+export const page = (total: number, limit: number) => ({
+  page: 1,
+  limit,
+  total,
+  total_pages: Math.ceil(total / limit),
+  has_more: total > limit,
+});
 
 export const standupItem = {
   id: STANDUP,

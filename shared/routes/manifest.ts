@@ -51,19 +51,26 @@ const ENTRIES: readonly { route: RouteDefinition; docs: OperationDocs | Referenc
 export type RouteName = ManifestEntry['route']['name'];
 
 /** Every route's definition, by name, in manifest order. */
-export const ROUTES = Object.fromEntries(ENTRIES.map(({ route }) => [route.name, route])) as { [E in ManifestEntry as E['route']['name']]: E['route'] };
+export const ROUTES = Object.fromEntries(ENTRIES.map(({ route }) => [route.name, route])) as {
+  [E in ManifestEntry as E['route']['name']]: E['route'];
+};
 
 /** The routes that are operations of the API: all but the API reference's (`reference: true`), which the OpenAPI document leaves out. */
 export type OperationRouteName = { [R in RouteName]: (typeof ROUTES)[R] extends { reference: true } ? never : R }[RouteName];
 
 /** What the OpenAPI document says of every operation: description, response schemas, refusals, examples. */
-export const ROUTE_DOCS = Object.fromEntries(ENTRIES.filter(({ route }) => !route.reference).map(({ route, docs }) => [route.name, docs])) as Record<OperationRouteName, OperationDocs>;
+export const ROUTE_DOCS = Object.fromEntries(
+  ENTRIES.filter(({ route }) => !route.reference).map(({ route, docs }) => [route.name, docs]),
+) as Record<OperationRouteName, OperationDocs>;
 
 /**
  * Every route's sample request (each route module must give one). Requests run in manifest
  * order on one set of data: changes come after reads of the same item.
  */
-export const SAMPLE_REQUESTS = Object.fromEntries(ENTRIES.map(({ route, docs }) => [route.name, docs.sample])) as Record<RouteName, SampleRequestOf>;
+export const SAMPLE_REQUESTS = Object.fromEntries(ENTRIES.map(({ route, docs }) => [route.name, docs.sample])) as Record<
+  RouteName,
+  SampleRequestOf
+>;
 
 /** An endpoint that is an operation of the API. */
 export type OperationEndpoint = Endpoint<OperationRouteName>;

@@ -124,9 +124,15 @@ export function countsAgainstRateLimits(route: Pick<RouteDefinition, 'access' | 
 }
 
 /** The parameter names of a path template: `/a/{orgId}/b/{userId}` → 'orgId' | 'userId'. */
-export type PathParameterNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameterNames<Rest> : never;
+export type PathParameterNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParameterNames<Rest>
+  : never;
 
 /** The path parameters of a route, as its handler receives them (orgId is the caller's, never read from the path). */
 export type RoutePath<R extends RouteDefinition> = { [K in Exclude<PathParameterNames<R['path']>, 'orgId'>]: string };
-export type RouteQuery<R extends RouteDefinition> = R['request'] extends { query: infer S extends v.GenericSchema } ? v.InferOutput<S> : Record<string, never>;
-export type RouteBody<R extends RouteDefinition> = R['request'] extends { body: infer S extends v.GenericSchema } ? v.InferOutput<S> : undefined;
+export type RouteQuery<R extends RouteDefinition> = R['request'] extends { query: infer S extends v.GenericSchema }
+  ? v.InferOutput<S>
+  : Record<string, never>;
+export type RouteBody<R extends RouteDefinition> = R['request'] extends { body: infer S extends v.GenericSchema }
+  ? v.InferOutput<S>
+  : undefined;

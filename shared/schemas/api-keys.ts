@@ -55,7 +55,9 @@ export const CreateApiKeyBody = v.strictObject({
   rate_limit: v.optional(
     v.pipe(
       RateLimitSchema,
-      v.description("The key's own rate limit, counted besides its organization's (docs/rate-limits.md): over it, 429 RATE_LIMITED. Absent: only the organization's."),
+      v.description(
+        "The key's own rate limit, counted besides its organization's (docs/rate-limits.md): over it, 429 RATE_LIMITED. Absent: only the organization's.",
+      ),
     ),
   ),
 });
@@ -80,21 +82,31 @@ export const RotateApiKeyBody = v.optional(
 export type RotateApiKeyBody = v.InferOutput<typeof RotateApiKeyBody>;
 
 export const ListApiKeysQuery = v.strictObject({
-  user_id: v.optional(v.pipe(Id, v.description("Only this member's personal keys. Members other than owners and admins always get only their own."))),
+  user_id: v.optional(
+    v.pipe(Id, v.description("Only this member's personal keys. Members other than owners and admins always get only their own.")),
+  ),
   limit: integerParam({ defaultValue: API_KEY_PAGE.defaultLimit, min: 1, max: API_KEY_PAGE.maxLimit, description: 'Keys per page.' }),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500), v.description("The previous page's `next_cursor`, with the same `user_id`."))),
+  cursor: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.maxLength(500), v.description("The previous page's `next_cursor`, with the same `user_id`.")),
+  ),
 });
 export type ListApiKeysQuery = v.InferOutput<typeof ListApiKeysQuery>;
 
 /** An API key as the API shows it: never its secret, nor a hash of it. */
 export const ApiKey = v.strictObject({
   id: v.pipe(Id, v.description("The key's id (`key_…`): name it to read, rotate or revoke the key. Not the secret.")),
-  kind: v.pipe(v.picklist(API_KEY_KINDS), v.description('`org`: acts for the organization; `personal`: acts as its member, within their role.')),
+  kind: v.pipe(
+    v.picklist(API_KEY_KINDS),
+    v.description('`org`: acts for the organization; `personal`: acts as its member, within their role.'),
+  ),
   name: v.pipe(v.string(), v.description('What the key is for.')),
   prefix: v.pipe(v.string(), v.description('The first characters of the current secret, to recognise it.')),
   scopes: v.pipe(v.array(v.picklist(SCOPES)), v.description('What the key may do (docs/api-keys.md).')),
   user_id: v.pipe(v.nullable(Id), v.description('The member a personal key acts as; null for an organization key.')),
-  status: v.pipe(v.picklist(API_KEY_STATUSES), v.description('`revoked` once revoked, `expired` once `expires_at` has passed, else `active`.')),
+  status: v.pipe(
+    v.picklist(API_KEY_STATUSES),
+    v.description('`revoked` once revoked, `expired` once `expires_at` has passed, else `active`.'),
+  ),
   created_at: v.pipe(Timestamp, v.description('When the key was created (ISO 8601 UTC).')),
   created_by: v.pipe(v.nullable(Id), v.description('The user who created it; null for keys the operator created.')),
   last_used_at: v.pipe(v.nullable(Timestamp), v.description('When it was last used, to the hour: a use is recorded at most once an hour.')),
@@ -103,12 +115,18 @@ export const ApiKey = v.strictObject({
   rotated_at: v.pipe(v.nullable(Timestamp), v.description('When its secret was last replaced; null if never.')),
   rate_limit: v.pipe(
     v.nullable(RateLimitSchema),
-    v.description("The key's own rate limit (requests per second and at once), counted besides its organization's; null: only the organization's (docs/rate-limits.md)."),
+    v.description(
+      "The key's own rate limit (requests per second and at once), counted besides its organization's; null: only the organization's (docs/rate-limits.md).",
+    ),
   ),
 });
 export type ApiKey = v.InferOutput<typeof ApiKey>;
 
-const Secret = v.pipe(v.string(), v.regex(/^pk_(org|user)_[0-9a-f]{48}$/), v.description('The key itself: shown only here. Send it as `Authorization: Bearer <key>`.'));
+const Secret = v.pipe(
+  v.string(),
+  v.regex(/^pk_(org|user)_[0-9a-f]{48}$/),
+  v.description('The key itself: shown only here. Send it as `Authorization: Bearer <key>`.'),
+);
 
 /** The answer of create: the key and, this once, its secret. */
 export const CreatedApiKey = v.strictObject({ ...ApiKey.entries, secret: Secret });
@@ -117,7 +135,10 @@ export const CreatedApiKey = v.strictObject({ ...ApiKey.entries, secret: Secret 
 export const RotatedApiKey = v.strictObject({
   ...ApiKey.entries,
   secret: Secret,
-  previous_secret_expires_at: v.pipe(Timestamp, v.description('Until then the replaced secret still works; the rotation time when there was no grace period.')),
+  previous_secret_expires_at: v.pipe(
+    Timestamp,
+    v.description('Until then the replaced secret still works; the rotation time when there was no grace period.'),
+  ),
 });
 
 export const ApiKeyList = v.strictObject({

@@ -27,7 +27,10 @@ const Instant = v.pipe(
   Timestamp,
   // The pattern lets through days that do not exist (Date would roll 02-30 over to March) and forms Date cannot read.
   // (Judged only when the pattern matched, so a malformed value gets one problem, not two.)
-  v.check((text) => !v.ISO_TIMESTAMP_REGEX.test(text) || (isCalendarDay(text.slice(0, 10)) && !Number.isNaN(Date.parse(text))), 'must be an ISO 8601 timestamp'),
+  v.check(
+    (text) => !v.ISO_TIMESTAMP_REGEX.test(text) || (isCalendarDay(text.slice(0, 10)) && !Number.isNaN(Date.parse(text))),
+    'must be an ISO 8601 timestamp',
+  ),
   v.transform((text) => new Date(text).toISOString()),
 );
 
@@ -35,16 +38,29 @@ const Instant = v.pipe(
 export const ListAuditLogQuery = v.strictObject({
   type: v.optional(
     v.pipe(
-      v.picklist(AUDIT_TYPE_FILTERS, `must be an event type such as recording.updated, or a prefix ending with a dot: ${AUDIT_TYPE_PREFIXES.join(', ')}`),
+      v.picklist(
+        AUDIT_TYPE_FILTERS,
+        `must be an event type such as recording.updated, or a prefix ending with a dot: ${AUDIT_TYPE_PREFIXES.join(', ')}`,
+      ),
       v.description('Only entries of this event type, or of every type of a family given by its prefix ending with a dot (`recording.`).'),
     ),
   ),
   actor_id: v.optional(v.pipe(Id, v.description('Only changes made by this member (user id) or organization API key (key id).'))),
-  resource_id: v.optional(v.pipe(Id, v.description("Only changes of this resource (a recording, template or invite id; a user id for a member and their settings)."))),
+  resource_id: v.optional(
+    v.pipe(
+      Id,
+      v.description('Only changes of this resource (a recording, template or invite id; a user id for a member and their settings).'),
+    ),
+  ),
   // The description sits outside the optional: in the document's input form a pipe ends at its transform.
   since: v.pipe(v.optional(Instant), v.description('Only changes at or after this time (ISO 8601, any offset: `2026-01-01T10:00+02:00`).')),
   until: v.pipe(v.optional(Instant), v.description('Only changes at or before this time (ISO 8601, any offset); not before `since`.')),
-  limit: integerParam({ defaultValue: AUDIT_PAGE.defaultLimit, min: 1, max: AUDIT_PAGE.maxLimit, description: 'Entries per page (a page filtered by `type` may hold fewer: see `cursor`).' }),
+  limit: integerParam({
+    defaultValue: AUDIT_PAGE.defaultLimit,
+    min: 1,
+    max: AUDIT_PAGE.maxLimit,
+    description: 'Entries per page (a page filtered by `type` may hold fewer: see `cursor`).',
+  }),
   cursor: v.optional(
     v.pipe(
       v.string(),
@@ -72,7 +88,10 @@ export const AuditEntry = v.pipe(
     actor: v.pipe(
       v.nullable(
         v.strictObject({
-          kind: v.pipe(v.picklist(ACTOR_KINDS), v.description('`user`: a member (by ID token or personal key); `api_key`: an organization API key.')),
+          kind: v.pipe(
+            v.picklist(ACTOR_KINDS),
+            v.description('`user`: a member (by ID token or personal key); `api_key`: an organization API key.'),
+          ),
           id: v.pipe(v.string(), v.description('The user id, or the key id.')),
         }),
       ),
@@ -86,11 +105,21 @@ export const AuditEntry = v.pipe(
       v.description('What changed.'),
     ),
     /** The x-correlation-id of the request that made the change. */
-    correlation_id: v.pipe(v.nullable(v.string()), v.description('The `x-correlation-id` of the request that made the change; null when no request did.')),
+    correlation_id: v.pipe(
+      v.nullable(v.string()),
+      v.description('The `x-correlation-id` of the request that made the change; null when no request did.'),
+    ),
     /** Names of the changed fields (`*.updated`), or of the changed sections (`member_settings.updated`); empty otherwise. */
-    changes: v.pipe(v.array(v.string()), v.description('The names of the changed fields (`*.updated`) or sections (`member_settings.updated`), never their content; empty otherwise.')),
+    changes: v.pipe(
+      v.array(v.string()),
+      v.description(
+        'The names of the changed fields (`*.updated`) or sections (`member_settings.updated`), never their content; empty otherwise.',
+      ),
+    ),
   }),
-  v.description("One entry of an organization's audit log: one committed change, who made it under which request, and the names of what changed."),
+  v.description(
+    "One entry of an organization's audit log: one committed change, who made it under which request, and the names of what changed.",
+  ),
 );
 export type AuditEntry = v.InferOutput<typeof AuditEntry>;
 

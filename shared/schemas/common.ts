@@ -22,7 +22,11 @@ export const ID_MAX_LENGTH = 64;
 /** Every id of the API (organizations, users, recordings, templates, invites, keys, tags): the format fixtures may use too. */
 export const ID_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${ID_MAX_LENGTH}}$`);
 // The pattern is the one check (a long id is one `format` problem, not two), the metadata shows its length.
-export const Id = v.pipe(v.string('must be a string'), v.regex(ID_PATTERN, `must be 1-${ID_MAX_LENGTH} letters, digits, _ or -`), admitsAtMost(ID_MAX_LENGTH));
+export const Id = v.pipe(
+  v.string('must be a string'),
+  v.regex(ID_PATTERN, `must be 1-${ID_MAX_LENGTH} letters, digits, _ or -`),
+  admitsAtMost(ID_MAX_LENGTH),
+);
 /** RFC 5321's longest forward path, less its angle brackets. */
 export const EMAIL_MAX_LENGTH = 254;
 export const Email = v.pipe(

@@ -23,14 +23,20 @@ export const ErrorEnvelope = described(
   v.strictObject({
     success: described(v.literal(false), 'Always false on a refusal.'),
     data: described(v.null(), 'Always null on a refusal.'),
-    error: described(v.string(), "The error code (UPPER_SNAKE_CASE), stable for programs to branch on: each operation lists the codes of each of its refusal statuses."),
+    error: described(
+      v.string(),
+      'The error code (UPPER_SNAKE_CASE), stable for programs to branch on: each operation lists the codes of each of its refusal statuses.',
+    ),
     message: described(v.string(), 'What went wrong, in English, for people; its wording may change.'),
     /** 400s only: each offending field (query or path parameter, or body path such as sections[2].title) and what is wrong with it. */
     details: described(
       v.optional(
         v.array(
           v.strictObject({
-            field: described(v.string(), 'The query or path parameter, header, or body path (`sections[2].title`) at fault; empty for the body as a whole.'),
+            field: described(
+              v.string(),
+              'The query or path parameter, header, or body path (`sections[2].title`) at fault; empty for the body as a whole.',
+            ),
             issue: described(v.picklist(PROBLEM_KINDS), 'The kind of problem, for programs.'),
             message: described(v.string(), 'The problem in words, such as `must be at most 200 characters`.'),
           }),
@@ -53,8 +59,13 @@ export const PagePagination = v.strictObject({
   has_more: described(v.boolean(), 'Whether a page follows this one.'),
 });
 
-export const envelope = <T extends v.GenericSchema>(data: T) => v.strictObject({ success: described(v.literal(true), 'Always true on success.'), data });
+export const envelope = <T extends v.GenericSchema>(data: T) =>
+  v.strictObject({ success: described(v.literal(true), 'Always true on success.'), data });
 export const pagedEnvelope = <T extends v.GenericSchema>(data: T) =>
-  v.strictObject({ success: described(v.literal(true), 'Always true on success.'), data, pagination: described(PagePagination, 'Where this page is in the list.') });
+  v.strictObject({
+    success: described(v.literal(true), 'Always true on success.'),
+    data,
+    pagination: described(PagePagination, 'Where this page is in the list.'),
+  });
 
 export const HealthResponse = v.strictObject({ status: described(v.literal('ok'), 'Always `ok`: the API answers.') });

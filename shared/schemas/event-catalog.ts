@@ -68,7 +68,16 @@ export type ActorKind = (typeof ACTOR_KINDS)[number];
 export const Actor = v.object({ kind: v.picklist(ACTOR_KINDS), id: Id });
 export type Actor = v.InferOutput<typeof Actor>;
 
-export const RESOURCE_TYPES = ['recording', 'member', 'member_settings', 'invite', 'template', 'webhook', 'webhook_delivery', 'api_key'] as const;
+export const RESOURCE_TYPES = [
+  'recording',
+  'member',
+  'member_settings',
+  'invite',
+  'template',
+  'webhook',
+  'webhook_delivery',
+  'api_key',
+] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Event data: ids, states and the names of what changed; never profile or preference content, tokens, key material or hashes. */
@@ -83,14 +92,36 @@ const NullableString = v.nullable(v.string());
  */
 export const SUMMARY_EVENT_DATA = {
   'recording.summary_queued': v.strictObject({ recorded_by: Id, state: v.string(), summary_id: Id, template_id: NullableString }),
-  'recording.summary_completed': v.strictObject({ recorded_by: Id, state: v.string(), summary_id: Id, template_id: NullableString, model: v.string() }),
-  'recording.summary_failed': v.strictObject({ recorded_by: Id, state: v.string(), summary_id: Id, template_id: NullableString, model: NullableString, error_code: v.string() }),
-  'action_item.created': v.strictObject({ summary_id: Id, action_item_id: v.string(), assignee_user_id: NullableString, due_date: NullableString }),
+  'recording.summary_completed': v.strictObject({
+    recorded_by: Id,
+    state: v.string(),
+    summary_id: Id,
+    template_id: NullableString,
+    model: v.string(),
+  }),
+  'recording.summary_failed': v.strictObject({
+    recorded_by: Id,
+    state: v.string(),
+    summary_id: Id,
+    template_id: NullableString,
+    model: NullableString,
+    error_code: v.string(),
+  }),
+  'action_item.created': v.strictObject({
+    summary_id: Id,
+    action_item_id: v.string(),
+    assignee_user_id: NullableString,
+    due_date: NullableString,
+  }),
 } as const;
 
 const EVENT_ID_HEX_DIGITS = 32;
 /** An event's id: `evt_` and 32 hex digits (shared/events/change-events.ts derives it). */
-export const EventId = v.pipe(v.string(), v.regex(new RegExp(`^evt_[0-9a-f]{${EVENT_ID_HEX_DIGITS}}$`)), admitsAtMost('evt_'.length + EVENT_ID_HEX_DIGITS));
+export const EventId = v.pipe(
+  v.string(),
+  v.regex(new RegExp(`^evt_[0-9a-f]{${EVENT_ID_HEX_DIGITS}}$`)),
+  admitsAtMost('evt_'.length + EVENT_ID_HEX_DIGITS),
+);
 
 /** The envelope of every event (EventBridge `detail`): stable `id` per committed change, so a redelivered change is recognisable. */
 export const DomainEventSchema = v.object({
@@ -120,20 +151,31 @@ export function isPublicEvent(event: Pick<DomainEvent, 'type'>): event is Domain
 /** The envelope as organizations and integrators see it (the API document's DomainEvent): public types only, each field described. */
 export const PublicDomainEventSchema = v.pipe(
   v.object({
-    id: v.pipe(DomainEventSchema.entries.id, v.description("The event's id (`evt_` and 32 hex digits), one per committed change: the same on every redelivery, so deduplicate on it.")),
+    id: v.pipe(
+      DomainEventSchema.entries.id,
+      v.description(
+        "The event's id (`evt_` and 32 hex digits), one per committed change: the same on every redelivery, so deduplicate on it.",
+      ),
+    ),
     type: v.pipe(v.picklist(EVENT_TYPES), v.description('What happened (docs/events.md lists each type and its data).')),
     occurred_at: v.pipe(Timestamp, v.description('When the change was committed (ISO 8601 UTC, with milliseconds).')),
     org_id: v.pipe(Id, v.description('The organization it happened in.')),
     actor: v.pipe(
       v.nullable(
         v.object({
-          kind: v.pipe(v.picklist(ACTOR_KINDS), v.description('`user`: a member (by ID token or personal key); `api_key`: an organization API key.')),
+          kind: v.pipe(
+            v.picklist(ACTOR_KINDS),
+            v.description('`user`: a member (by ID token or personal key); `api_key`: an organization API key.'),
+          ),
           id: v.pipe(Id, v.description('The user id, or the key id.')),
         }),
       ),
       v.description("Who made the change; null for the service itself (such as the trash's retention)."),
     ),
-    correlation_id: v.pipe(v.nullable(v.string()), v.description('The `x-correlation-id` of the request that made the change; null when no request did.')),
+    correlation_id: v.pipe(
+      v.nullable(v.string()),
+      v.description('The `x-correlation-id` of the request that made the change; null when no request did.'),
+    ),
     resource: v.pipe(
       v.object({
         type: v.pipe(v.picklist(RESOURCE_TYPES), v.description('The kind of resource.')),
@@ -141,7 +183,14 @@ export const PublicDomainEventSchema = v.pipe(
       }),
       v.description('What changed.'),
     ),
-    data: v.pipe(EventData, v.description("The type's own fields: ids, states and the names of what changed; never profile or preference content, tokens or key material.")),
+    data: v.pipe(
+      EventData,
+      v.description(
+        "The type's own fields: ids, states and the names of what changed; never profile or preference content, tokens or key material.",
+      ),
+    ),
   }),
-  v.description('A domain event: the body of every webhook delivery (signed by the Standard Webhooks scheme) and the source of each audit log entry.'),
+  v.description(
+    'A domain event: the body of every webhook delivery (signed by the Standard Webhooks scheme) and the source of each audit log entry.',
+  ),
 );

@@ -9,10 +9,7 @@ import { UploadUrlBody } from './recordings';
 /** A fixture file for `cli seed` and the local demo; documented in docs/fixtures.md. */
 export const Fixture = v.strictObject({
   orgs: v.optional(v.array(v.strictObject({ id: Id, name: DisplayName })), []),
-  users: v.optional(
-    v.array(v.strictObject({ id: Id, email: Email, display_name: DisplayName, timezone: v.optional(Timezone) })),
-    [],
-  ),
+  users: v.optional(v.array(v.strictObject({ id: Id, email: Email, display_name: DisplayName, timezone: v.optional(Timezone) })), []),
   memberships: v.optional(
     v.array(
       v.strictObject({
@@ -40,10 +37,7 @@ export const Fixture = v.strictObject({
     ),
     [],
   ),
-  tags: v.optional(
-    v.array(v.strictObject({ id: Id, org_id: Id, user_id: Id, name: DisplayName, color: HexColor })),
-    [],
-  ),
+  tags: v.optional(v.array(v.strictObject({ id: Id, org_id: Id, user_id: Id, name: DisplayName, color: HexColor })), []),
   /** Summarization templates; created, or updated to match. */
   templates: v.optional(v.array(v.strictObject({ id: Id, org_id: Id, ...CreateTemplateBody.entries })), []),
   /** Recordings with their related resources; created once (an existing id is left as it is). */
@@ -76,7 +70,13 @@ export const Fixture = v.strictObject({
           }),
         ),
         transcript: v.optional(v.array(v.strictObject({ speaker: v.string(), text: v.string(), start: v.number(), end: v.number() }))),
-        summary: v.optional(v.strictObject({ markdown: v.string(), template_id: v.optional(v.nullable(Id)), template_name: v.optional(v.nullable(v.string())) })),
+        summary: v.optional(
+          v.strictObject({
+            markdown: v.string(),
+            template_id: v.optional(v.nullable(Id)),
+            template_name: v.optional(v.nullable(v.string())),
+          }),
+        ),
         action_items: v.optional(
           v.array(
             v.strictObject({

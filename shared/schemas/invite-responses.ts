@@ -15,7 +15,10 @@ export const InviteEmailDeliveryFields = {
       'The invitation email of the current send (the first, or the latest resend): `queued` until it leaves (tried again after a failure), `sent` once the mail service accepted it, `failed` after the last try. Invitations sent before this field existed read as `sent`.',
     ),
   ),
-  email_sent_at: v.pipe(v.nullable(v.string()), v.description('When the email left; null until then, and for invitations sent before this field existed.')),
+  email_sent_at: v.pipe(
+    v.nullable(v.string()),
+    v.description('When the email left; null until then, and for invitations sent before this field existed.'),
+  ),
   email_attempts: v.pipe(v.number(), v.description('Tries to send the email of the current send so far (0 while none was made).')),
   email_last_error: v.pipe(
     v.nullable(v.string()),
@@ -34,7 +37,10 @@ export const Invite = v.strictObject({
     '`pending` until accepted or revoked; `expired` once `expires_at` has passed while pending.',
   ),
   created_at: createdAt('invitation'),
-  expires_at: described(v.string(), `When the link stops working (${TIMESTAMP}; INVITE_TTL_SECONDS after the latest send, 7 days by default).`),
+  expires_at: described(
+    v.string(),
+    `When the link stops working (${TIMESTAMP}; INVITE_TTL_SECONDS after the latest send, 7 days by default).`,
+  ),
   ...InviteEmailDeliveryFields,
 });
 export const InviteListResponse = v.strictObject({
@@ -43,6 +49,6 @@ export const InviteListResponse = v.strictObject({
 });
 export const AcceptInviteResponse = v.strictObject({
   org_id: described(v.string(), 'The organization joined.'),
-  role: described(v.string(), 'The role held in it: the invitation\'s.'),
+  role: described(v.string(), "The role held in it: the invitation's."),
   status: described(v.literal('active'), 'The membership status: always `active`.'),
 });

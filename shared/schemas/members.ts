@@ -20,19 +20,30 @@ export const Member = v.object({
   user_id: text("The member's user id."),
   email: text("The member's email (lower case)."),
   display_name: text("The member's name as shown."),
-  role: v.pipe(v.picklist(['owner', 'admin', 'member', 'viewer']), v.description('Their role in the organization, from most to least powerful: owner, admin, member, viewer.')),
+  role: v.pipe(
+    v.picklist(['owner', 'admin', 'member', 'viewer']),
+    v.description('Their role in the organization, from most to least powerful: owner, admin, member, viewer.'),
+  ),
   status: text('The membership status: `active` in lists; `removed` in the answer of Remove member.'),
   is_active: v.pipe(v.boolean(), v.description('Whether the membership is active.')),
   created_at: text('When the membership was created (ISO 8601 UTC, with milliseconds).'),
   updated_at: text('When the membership last changed (ISO 8601 UTC, with milliseconds).'),
   member_since: text('When they (last) joined the organization (ISO 8601 UTC, with milliseconds).'),
   recording_count: v.pipe(v.number(), v.description('How many live recordings they recorded in the organization (the trash not counted).')),
-  latest_recording_at: v.pipe(v.nullable(v.string()), v.description('When their latest recording was made (ISO 8601 UTC); null when they have none.')),
+  latest_recording_at: v.pipe(
+    v.nullable(v.string()),
+    v.description('When their latest recording was made (ISO 8601 UTC); null when they have none.'),
+  ),
 });
 export type Member = v.InferOutput<typeof Member>;
 
 /** Body of Update member: the member's new role (nothing else of a membership is changed through the API). */
 export const UpdateMemberBody = v.strictObject({
-  role: v.pipe(RoleName, v.description('The new role: owner, admin, member or viewer. Only owners make owners and admins; the last active owner keeps the owner role.')),
+  role: v.pipe(
+    RoleName,
+    v.description(
+      'The new role: owner, admin, member or viewer. Only owners make owners and admins; the last active owner keeps the owner role.',
+    ),
+  ),
 });
 export type UpdateMemberBody = v.InferOutput<typeof UpdateMemberBody>;

@@ -5,16 +5,26 @@ import { RATE_LIMIT_BOUNDS, type RateLimit } from '../core/rate-limits';
 
 /** The errors name no field: a refusal puts the field before them ("rate must be at least 1"). */
 const wholeNumber = (description: string, { min, max }: { min: number; max: number }) =>
-  v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`), v.description(description));
+  v.pipe(
+    v.number('must be a number'),
+    v.integer('must be a whole number'),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+    v.description(description),
+  );
 
 const RATE_DESCRIPTION = `Requests per second, on average (${RATE_LIMIT_BOUNDS.rate.min} to ${RATE_LIMIT_BOUNDS.rate.max}).`;
 const BURST_DESCRIPTION = 'Requests at once: each window of burst / rate seconds admits this many (at least rate).';
 
-const burstAtLeastRate = <T extends RateLimit>() => v.check((limit: T) => limit.burst >= limit.rate, 'burst must be at least rate (a window lasts burst / rate seconds, at least 1)');
+const burstAtLeastRate = <T extends RateLimit>() =>
+  v.check((limit: T) => limit.burst >= limit.rate, 'burst must be at least rate (a window lasts burst / rate seconds, at least 1)');
 
 /** A rate limit as given to the CLI or stored: whole numbers, burst at least rate. */
 export const RateLimitSchema = v.pipe(
-  v.strictObject({ rate: wholeNumber(RATE_DESCRIPTION, RATE_LIMIT_BOUNDS.rate), burst: wholeNumber(BURST_DESCRIPTION, RATE_LIMIT_BOUNDS.burst) }),
+  v.strictObject({
+    rate: wholeNumber(RATE_DESCRIPTION, RATE_LIMIT_BOUNDS.rate),
+    burst: wholeNumber(BURST_DESCRIPTION, RATE_LIMIT_BOUNDS.burst),
+  }),
   burstAtLeastRate(),
 );
 

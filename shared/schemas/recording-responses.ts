@@ -40,7 +40,10 @@ export const RecordingListResponse = v.strictObject({
       page: described(v.number(), 'This page, 1-based.'),
       limit: described(v.number(), 'The page size asked for (or its default).'),
       total: described(v.number(), 'Recordings matching the filters, across all pages.'),
-      next_cursor: described(NullableString, 'Pass it as `cursor` for the next page (faster than `page` deep in a list); null on the last page.'),
+      next_cursor: described(
+        NullableString,
+        'Pass it as `cursor` for the next page (faster than `page` deep in a list); null on the last page.',
+      ),
     }),
     'Where this page is in the list.',
   ),
@@ -56,8 +59,14 @@ export const ActionItem = v.strictObject({
   id: described(v.string(), "The action item's id (unique within its summary)."),
   text: described(v.string(), 'What is to be done.'),
   assignee: described(NullableString, 'Who is to do it, as the summary named them; null when nobody was named.'),
-  assignee_user_id: described(NullableString, "The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown."),
-  due_date: described(NullableString, 'When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated.'),
+  assignee_user_id: described(
+    NullableString,
+    'The member the named assignee was matched to (full display name, or a first name unique in the organization, case- and accent-insensitive); null when nobody was named or the name is ambiguous or unknown.',
+  ),
+  due_date: described(
+    NullableString,
+    'When it is due (YYYY-MM-DD; relative dates such as "by Friday" resolved against the day of the recording); null when not stated.',
+  ),
   completed: described(v.boolean(), 'Whether it is done (PATCH …/action-items/{itemId} sets it).'),
   timestamp: described(v.nullable(v.number()), 'Seconds into the recording where it was said; null when unknown.'),
 });
@@ -103,13 +112,22 @@ export const RecordingResponse = v.strictObject({
   folder_id: described(v.optional(NullableString), 'The folder it is in; null when in none.'),
   state: RecordingStateField,
   /** Why the upload failed (state `failed`), e.g. `size_mismatch: declared 5 bytes, received 20`; `""` when it did not. */
-  upload_error: described(v.string(), 'Why the upload failed (state `failed`), such as `size_mismatch: declared 5 bytes, received 20`; empty when it did not.'),
+  upload_error: described(
+    v.string(),
+    'Why the upload failed (state `failed`), such as `size_mismatch: declared 5 bytes, received 20`; empty when it did not.',
+  ),
   transcript_status: TranscriptStatusField,
   transcript_error: TranscriptErrorField,
   recording_at: described(v.optional(NullableString), `When it was recorded (${TIMESTAMP}), if known.`),
-  transcript: described(v.optional(v.nullable(v.array(TranscriptSegment))), 'With `include=transcript`: the transcript as timed segments; null when it has none.'),
+  transcript: described(
+    v.optional(v.nullable(v.array(TranscriptSegment))),
+    'With `include=transcript`: the transcript as timed segments; null when it has none.',
+  ),
   summary: described(v.optional(v.nullable(Summary)), 'With `include=summary`: the AI summary; null when it has none.'),
-  action_items: described(v.optional(v.nullable(v.array(ActionItem))), 'With `include=action_items`: the action items found; null when it has none.'),
+  action_items: described(
+    v.optional(v.nullable(v.array(ActionItem))),
+    'With `include=action_items`: the action items found; null when it has none.',
+  ),
   translation: described(v.optional(v.nullable(Translation)), 'With `include=translation`: its translation; null when it has none.'),
 });
 
@@ -141,7 +159,13 @@ export const PublicRecording = v.strictObject({
     'The member who recorded it.',
   ),
   tags: described(
-    v.array(v.strictObject({ id: described(v.string(), "The tag's id."), name: described(v.string(), "The tag's name."), color: described(v.string(), 'Its colour, as a hex colour such as `#1f77b4`.') })),
+    v.array(
+      v.strictObject({
+        id: described(v.string(), "The tag's id."),
+        name: described(v.string(), "The tag's name."),
+        color: described(v.string(), 'Its colour, as a hex colour such as `#1f77b4`.'),
+      }),
+    ),
     'Its tags.',
   ),
   summarizations: described(
@@ -151,9 +175,18 @@ export const PublicRecording = v.strictObject({
           id: described(v.string(), "The summary's id."),
           template_id: summaryFields.template_id,
           template_name: summaryFields.template_name,
-          status: described(v.optional(v.picklist(SUMMARY_STATUSES)), 'Where the summary is: `queued`, `processing`, `completed` or `failed` (see `summarizations_errors`).'),
-          excerpt: described(v.optional(v.string()), "The beginning of its markdown (at most 500 characters, control characters as spaces; shorter when a page's summaries would not fit Lambda's 6 MB response otherwise); empty until completed. Get summary gives the whole."),
-          markdown: described(v.string(), '**Deprecated**: the same text as `excerpt` (it once held the whole summary); read `excerpt`, or Get summary for the whole.'),
+          status: described(
+            v.optional(v.picklist(SUMMARY_STATUSES)),
+            'Where the summary is: `queued`, `processing`, `completed` or `failed` (see `summarizations_errors`).',
+          ),
+          excerpt: described(
+            v.optional(v.string()),
+            "The beginning of its markdown (at most 500 characters, control characters as spaces; shorter when a page's summaries would not fit Lambda's 6 MB response otherwise); empty until completed. Get summary gives the whole.",
+          ),
+          markdown: described(
+            v.string(),
+            '**Deprecated**: the same text as `excerpt` (it once held the whole summary); read `excerpt`, or Get summary for the whole.',
+          ),
           created_at: summaryFields.created_at,
           updated_at: summaryFields.updated_at,
         }),
@@ -161,7 +194,10 @@ export const PublicRecording = v.strictObject({
     ),
     'Its summaries, oldest first; null when it has none.',
   ),
-  summarizations_errors: described(v.array(v.unknown()), 'Why summarizing failed (`<CODE>: <reason>` of each failed summary), when it did; empty otherwise.'),
+  summarizations_errors: described(
+    v.array(v.unknown()),
+    'Why summarizing failed (`<CODE>: <reason>` of each failed summary), when it did; empty otherwise.',
+  ),
   transcript: described(
     v.nullable(
       v.strictObject({
@@ -196,7 +232,10 @@ export const UploadUrlResponse = envelope(
         }),
         'The headers the PUT must send exactly: both are signed into the URL.',
       ),
-      expires_at: described(v.string(), `When the URL stops working (${TIMESTAMP}; UPLOAD_URL_TTL_SECONDS after issue, 15 minutes by default).`),
+      expires_at: described(
+        v.string(),
+        `When the URL stops working (${TIMESTAMP}; UPLOAD_URL_TTL_SECONDS after issue, 15 minutes by default).`,
+      ),
     }),
     'The recording created and where to upload its file.',
   ),
@@ -205,7 +244,10 @@ export const UploadUrlResponse = envelope(
 /** A pre-signed GET of a recording's file (Get recording media): the org route answers it bare, the public route in the envelope. */
 export const RecordingMedia = v.strictObject({
   /** GET it (Range requests too) until expires_at; S3 answers with content_type and a Content-Disposition naming the original file. */
-  url: described(v.string(), "A pre-signed S3 URL: GET it (Range requests too) until `expires_at`; S3 answers with `content_type` and a Content-Disposition naming the original file."),
+  url: described(
+    v.string(),
+    'A pre-signed S3 URL: GET it (Range requests too) until `expires_at`; S3 answers with `content_type` and a Content-Disposition naming the original file.',
+  ),
   expires_at: described(v.string(), `When the URL stops working (${TIMESTAMP}; MEDIA_URL_TTL_SECONDS after issue, 15 minutes by default).`),
   content_type: described(v.string(), 'The media type of the file, as uploaded, such as `audio/mp4`.'),
   size_bytes: described(v.number(), 'The size of the file, in bytes.'),

@@ -41,10 +41,13 @@ export const SettingsBundle = v.strictObject({
     v.strictObject({
       conversation_language: described(v.string(), 'The language conversations are held in, by display name (`English`, `French`, …).'),
       selected_theme: described(v.string(), 'The app theme: `system`, `light` or `dark`.'),
-      selected_model: described(v.string(), 'The AI model for summaries: one of the active models (an unknown name was replaced by the fallback model).'),
+      selected_model: described(
+        v.string(),
+        'The AI model for summaries: one of the active models (an unknown name was replaced by the fallback model).',
+      ),
       auto_transcription: described(v.boolean(), 'Whether new recordings are transcribed automatically.'),
       sync_to_cloud: described(v.boolean(), 'Whether recordings sync to the cloud.'),
-      auto_add_tasks_from_summaries: described(v.boolean(), "Whether action items of summaries become tasks."),
+      auto_add_tasks_from_summaries: described(v.boolean(), 'Whether action items of summaries become tasks.'),
       auto_route_enabled: described(v.boolean(), 'Whether recordings are routed automatically.'),
       calendar_matching: described(v.boolean(), 'Whether recordings are matched with calendar events.'),
       find_service_enabled: described(v.boolean(), 'Whether the find service is on.'),
@@ -57,7 +60,7 @@ export const SettingsBundle = v.strictObject({
   notifications: described(
     v.optional(
       v.strictObject({
-        highlight_time: described(v.string(), 'When the daily highlight arrives, HH:MM (24-hour) in the member\'s time zone.'),
+        highlight_time: described(v.string(), "When the daily highlight arrives, HH:MM (24-hour) in the member's time zone."),
         processing_notifications_enabled: described(v.boolean(), 'Notify when a recording has been processed.'),
         sync_nudges_enabled: described(v.boolean(), 'Nudge to sync recordings.'),
         morning_welcome_notifications_enabled: described(v.boolean(), 'Send the morning welcome.'),
@@ -86,7 +89,9 @@ export const SettingsBundle = v.strictObject({
   ),
   tags: described(v.optional(v.array(Tag)), "The member's tags: only when asked for (`include=tags` or `include_tags=true`)."),
 });
-export const SettingsBundleResponse = envelope(described(SettingsBundle, "The member's settings bundle: the sections always sent and those asked for."));
+export const SettingsBundleResponse = envelope(
+  described(SettingsBundle, "The member's settings bundle: the sections always sent and those asked for."),
+);
 
 export const SettingsPatchResponse = v.strictObject({
   success: described(v.literal(true), 'Always true: every section given was applied, in one transaction.'),

@@ -5,7 +5,8 @@ import type { FieldProblem } from '../core/errors';
 import { integerParam } from './validation';
 import { admitsAtMost, formatCount, Id, INCLUDE_MAX_LENGTH, isStorableDocument, oneOfByShape } from './common';
 
-const booleanFlag = (description: string) => v.pipe(v.optional(v.picklist(['true', 'false'], 'must be true or false')), v.description(description));
+const booleanFlag = (description: string) =>
+  v.pipe(v.optional(v.picklist(['true', 'false'], 'must be true or false')), v.description(description));
 
 /** Query of Get member settings. */
 export const GetSettingsQuery = v.strictObject({
@@ -19,8 +20,17 @@ export const GetSettingsQuery = v.strictObject({
   include_preferences: booleanFlag('true adds the preferences, false leaves them out, whatever `include` says (default false).'),
   include_tags: booleanFlag('true adds the tags, false leaves them out, whatever `include` says (default false).'),
   include_notifications: booleanFlag('false leaves out the notifications block, true adds it, whatever `include` says (default true).'),
-  preferences_page: integerParam({ defaultValue: 1, min: 1, description: 'The page of preferences to return, 1-based, when preferences are included.' }),
-  preferences_limit: integerParam({ defaultValue: 50, min: 1, max: 200, description: 'Preferences per page, when preferences are included.' }),
+  preferences_page: integerParam({
+    defaultValue: 1,
+    min: 1,
+    description: 'The page of preferences to return, 1-based, when preferences are included.',
+  }),
+  preferences_limit: integerParam({
+    defaultValue: 50,
+    min: 1,
+    max: 200,
+    description: 'Preferences per page, when preferences are included.',
+  }),
 });
 export type GetSettingsQuery = v.InferOutput<typeof GetSettingsQuery>;
 
@@ -36,8 +46,17 @@ export const SettingsPatch = v.strictObject({
   ),
   selected_theme: v.pipe(v.optional(v.picklist(THEMES, `must be one of ${THEMES.join(', ')}`)), v.description('The app theme.')),
   selected_model: v.pipe(
-    v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))),
-    v.description('The AI model for summaries, 1 to 100 characters: matched against the active models ignoring case, spaces, dashes and underscores; an unknown one is stored as the fallback model.'),
+    v.optional(
+      v.pipe(
+        v.string('must be a string'),
+        v.trim(),
+        v.minLength(1, 'must not be empty'),
+        v.maxLength(100, 'must be at most 100 characters'),
+      ),
+    ),
+    v.description(
+      'The AI model for summaries, 1 to 100 characters: matched against the active models ignoring case, spaces, dashes and underscores; an unknown one is stored as the fallback model.',
+    ),
   ),
   auto_transcription: optionalFlag('Transcribe new recordings automatically.'),
   sync_to_cloud: optionalFlag('Sync recordings to the cloud.'),
@@ -51,7 +70,13 @@ export type SettingsPatch = v.InferOutput<typeof SettingsPatch>;
 /** The notifications block; every field writable. */
 export const NotificationsPatch = v.strictObject({
   highlight_time: v.pipe(
-    v.optional(v.pipe(v.string('must be a string'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM between 00:00 and 23:59'), admitsAtMost('HH:MM'.length))),
+    v.optional(
+      v.pipe(
+        v.string('must be a string'),
+        v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM between 00:00 and 23:59'),
+        admitsAtMost('HH:MM'.length),
+      ),
+    ),
     v.description("When the daily highlight arrives: HH:MM, 24-hour, 00:00 to 23:59, in the member's time zone."),
   ),
   processing_notifications_enabled: optionalFlag('Notify when a recording has been processed.'),
@@ -70,7 +95,9 @@ export const ProfilePatch = v.strictObject({
     v.check((text) => [...text].length <= PROFILE_MAX_CHARACTERS, `must be at most ${formatCount(PROFILE_MAX_CHARACTERS)} characters`),
     // JSON Schema counts code points as the check does; valibot's maxLength would count UTF-16 units.
     admitsAtMost(PROFILE_MAX_CHARACTERS),
-    v.description(`The new profile, markdown, at most ${formatCount(PROFILE_MAX_CHARACTERS)} characters (code points): replaces the whole profile, stored encrypted; its version goes up by one.`),
+    v.description(
+      `The new profile, markdown, at most ${formatCount(PROFILE_MAX_CHARACTERS)} characters (code points): replaces the whole profile, stored encrypted; its version goes up by one.`,
+    ),
   ),
 });
 
@@ -83,11 +110,20 @@ export const PREFERENCE_ENTRIES_MAX = 50;
 export const PREFERENCE_LIMITS = { command: 500, commandType: 100, content: 2_000, metadataJson: 1_000 } as const;
 /** Whether a preference's own metadata (without the audit fields the API merges in) is within its limit, as JSON. */
 export const metadataWithinLimit = (metadata: Record<string, unknown>) => JSON.stringify(metadata).length <= PREFERENCE_LIMITS.metadataJson;
-const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+const text = (max: number) =>
+  v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max, `must be at most ${max} characters`),
+  );
 const Metadata = v.pipe(
   // No key is longer than the whole JSON may be: the size check below bounds the keys too.
   v.record(v.pipe(v.string(), admitsAtMost(PREFERENCE_LIMITS.metadataJson)), v.unknown(), 'must be an object'),
-  v.check((metadata: Record<string, unknown>) => isStorableDocument(metadata), 'must have non-empty keys, and numbers that are 0 or between 1e-130 and 9007199254740991 in size'),
+  v.check(
+    (metadata: Record<string, unknown>) => isStorableDocument(metadata),
+    'must have non-empty keys, and numbers that are 0 or between 1e-130 and 9007199254740991 in size',
+  ),
   v.check(metadataWithinLimit, `must be at most ${formatCount(PREFERENCE_LIMITS.metadataJson)} characters as JSON`),
 );
 
@@ -110,7 +146,7 @@ export const PreferenceCreate = v.strictObject({
 
 export const PreferenceUpdate = v.pipe(
   v.strictObject({
-    id: described(Id, 'The preference to update: one of the member\'s.'),
+    id: described(Id, "The preference to update: one of the member's."),
     command: described(v.optional(text(PREFERENCE_LIMITS.command)), PREFERENCE_TEXT.command),
     command_type: described(v.optional(text(PREFERENCE_LIMITS.commandType)), PREFERENCE_TEXT.commandType),
     preference_content: described(v.optional(text(PREFERENCE_LIMITS.content)), PREFERENCE_TEXT.content),
@@ -123,7 +159,7 @@ export const PreferenceUpdate = v.pipe(
 );
 
 export const PreferenceDelete = v.strictObject({
-  id: described(Id, 'The preference to delete: one of the member\'s.'),
+  id: described(Id, "The preference to delete: one of the member's."),
   delete: described(v.literal(true, 'must be true'), 'Always true: deletes the preference.'),
 });
 
@@ -132,16 +168,17 @@ export type PreferenceUpdate = v.InferOutput<typeof PreferenceUpdate>;
 export type PreferenceDelete = v.InferOutput<typeof PreferenceDelete>;
 export type PreferenceEntry =
   /** `fixedId` is for fixtures only (stable ids make re-seeding idempotent); the API never sets it. */
-  | ({ op: 'create'; fixedId?: string } & PreferenceCreate)
-  | ({ op: 'update' } & PreferenceUpdate)
-  | ({ op: 'delete' } & PreferenceDelete);
+  ({ op: 'create'; fixedId?: string } & PreferenceCreate) | ({ op: 'update' } & PreferenceUpdate) | ({ op: 'delete' } & PreferenceDelete);
 
 /** The sections of an Update member settings body. */
 export const SETTINGS_PATCH_SECTIONS = ['settings', 'notifications', 'profile', 'preferences'] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const namesAField = <S extends v.GenericSchema<Record<string, unknown>, Record<string, unknown>>>(schema: S) =>
-  v.pipe(schema, v.check((section) => Object.keys(section).length > 0, 'must name at least one field'));
+  v.pipe(
+    schema,
+    v.check((section) => Object.keys(section).length > 0, 'must name at least one field'),
+  );
 
 const readOnlySetting = v.pipe(v.optional(v.never('is read-only')), v.description('Read-only: shown in the bundle, refused here.'));
 
@@ -149,7 +186,10 @@ const readOnlySetting = v.pipe(v.optional(v.never('is read-only')), v.descriptio
 const SettingsSection = namesAField(
   v.strictObject({
     ...SettingsPatch.entries,
-    ...(Object.fromEntries(READ_ONLY_SETTINGS.map((name) => [name, readOnlySetting])) as Record<(typeof READ_ONLY_SETTINGS)[number], typeof readOnlySetting>),
+    ...(Object.fromEntries(READ_ONLY_SETTINGS.map((name) => [name, readOnlySetting])) as Record<
+      (typeof READ_ONLY_SETTINGS)[number],
+      typeof readOnlySetting
+    >),
   }),
 );
 
@@ -157,9 +197,18 @@ const SettingsSection = namesAField(
 const PreferenceEntrySchema = oneOfByShape(
   (entry) => (isObject(entry) && 'delete' in entry ? 'delete' : isObject(entry) && 'id' in entry ? 'update' : 'create'),
   {
-    create: v.pipe(PreferenceCreate, v.transform((entry): PreferenceEntry => ({ op: 'create', ...entry }))),
-    update: v.pipe(PreferenceUpdate, v.transform((entry): PreferenceEntry => ({ op: 'update', ...entry }))),
-    delete: v.pipe(PreferenceDelete, v.transform((entry): PreferenceEntry => ({ op: 'delete', ...entry }))),
+    create: v.pipe(
+      PreferenceCreate,
+      v.transform((entry): PreferenceEntry => ({ op: 'create', ...entry })),
+    ),
+    update: v.pipe(
+      PreferenceUpdate,
+      v.transform((entry): PreferenceEntry => ({ op: 'update', ...entry })),
+    ),
+    delete: v.pipe(
+      PreferenceDelete,
+      v.transform((entry): PreferenceEntry => ({ op: 'delete', ...entry })),
+    ),
   },
 );
 
@@ -187,7 +236,10 @@ export const UpdateMemberSettingsBody = v.pipe(
       v.optional(SettingsSection),
       'Settings fields to change (at least one), merged into the stored block; monthly_transcription_minutes, created_at and updated_at are read-only. Problems: 400 INVALID_SETTING.',
     ),
-    notifications: described(v.optional(namesAField(NotificationsPatch)), 'Notification fields to change (at least one), merged into the stored block. Problems: 400 INVALID_SETTING.'),
+    notifications: described(
+      v.optional(namesAField(NotificationsPatch)),
+      'Notification fields to change (at least one), merged into the stored block. Problems: 400 INVALID_SETTING.',
+    ),
     profile: described(v.optional(ProfilePatch), 'The new profile: `{"profile": "…"}`. Problems: 400 INVALID_PROFILE.'),
     preferences: described(
       v.optional(Preferences),
@@ -195,14 +247,12 @@ export const UpdateMemberSettingsBody = v.pipe(
     ),
   }),
   v.check((body) => Object.keys(body).length > 0, `name at least one of ${SETTINGS_PATCH_SECTIONS.join(', ')}`),
-  v.transform(
-    (body): MemberSettingsPatch => ({
-      settings: body.settings as SettingsPatch | undefined,
-      notifications: body.notifications,
-      profile: body.profile?.profile,
-      preferences: body.preferences,
-    }),
-  ),
+  v.transform((body): MemberSettingsPatch => ({
+    settings: body.settings as SettingsPatch | undefined,
+    notifications: body.notifications,
+    profile: body.profile?.profile,
+    preferences: body.preferences,
+  })),
 );
 
 /** An Update member settings body, validated whole, as the domain applies it. */

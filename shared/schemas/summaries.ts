@@ -9,7 +9,10 @@ const described = <S extends v.GenericSchema>(schema: S, description: string) =>
 /** Body of Create summary (both hosts): optional, and so is its one field. */
 export const CreateSummaryBody = v.optional(
   v.strictObject({
-    template_id: described(v.optional(Id), "The template to summarize with (`tpl_…`); absent: the organization's default template, else the built-in one (Overview, Key points, Decisions, Action items)."),
+    template_id: described(
+      v.optional(Id),
+      "The template to summarize with (`tpl_…`); absent: the organization's default template, else the built-in one (Overview, Key points, Decisions, Action items).",
+    ),
   }),
   {},
 );

@@ -38,15 +38,24 @@ const text = (max: number, allowEmpty = false) =>
     v.string('must be a string'),
     v.check((value) => allowEmpty || value.trim().length > 0, 'must not be empty'),
     v.maxLength(max, `must be at most ${formatCount(max)} characters`),
-    v.check((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters (tab, line feed and carriage return are allowed)'),
+    v.check(
+      (value) => !CONTROL_CHARACTERS.test(value),
+      'must not contain control characters (tab, line feed and carriage return are allowed)',
+    ),
   );
 
 const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
 const NO_CONTROL = 'no control characters but tab, line feed and carriage return';
 
 const Section = v.strictObject({
-  title: described(text(TEMPLATE_LIMITS.sectionTitle), `The heading of this part of the summary: 1 to ${TEMPLATE_LIMITS.sectionTitle} characters, ${NO_CONTROL}.`),
-  prompt: described(text(TEMPLATE_LIMITS.prompt), `What the AI writes under it: 1 to ${formatCount(TEMPLATE_LIMITS.prompt)} characters, ${NO_CONTROL}.`),
+  title: described(
+    text(TEMPLATE_LIMITS.sectionTitle),
+    `The heading of this part of the summary: 1 to ${TEMPLATE_LIMITS.sectionTitle} characters, ${NO_CONTROL}.`,
+  ),
+  prompt: described(
+    text(TEMPLATE_LIMITS.prompt),
+    `What the AI writes under it: 1 to ${formatCount(TEMPLATE_LIMITS.prompt)} characters, ${NO_CONTROL}.`,
+  ),
 });
 
 /** The titles and prompts of a template's sections, in UTF-16 units (what sectionsText bounds). */
@@ -95,6 +104,11 @@ export type UpdateTemplateBody = v.InferOutput<typeof UpdateTemplateBody>;
 /** Query of List templates: page-based, like the other lists. */
 export const ListTemplatesQuery = v.strictObject({
   page: integerParam({ defaultValue: 1, min: 1, description: 'The page to return, 1-based.' }),
-  limit: integerParam({ defaultValue: TEMPLATE_PAGE.defaultLimit, min: 1, max: TEMPLATE_PAGE.maxLimit, description: 'Templates per page.' }),
+  limit: integerParam({
+    defaultValue: TEMPLATE_PAGE.defaultLimit,
+    min: 1,
+    max: TEMPLATE_PAGE.maxLimit,
+    description: 'Templates per page.',
+  }),
 });
 export type ListTemplatesQuery = v.InferOutput<typeof ListTemplatesQuery>;

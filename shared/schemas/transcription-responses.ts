@@ -18,8 +18,14 @@ export const TranscriptExport = v.strictObject({
 /** Get usage: a month's billed transcription minutes, the organization's and a page of its members'. */
 export const UsageResponse = v.strictObject({
   month: described(v.string(), 'The UTC calendar month, YYYY-MM.'),
-  transcription_minutes: described(v.number(), "Minutes billed for the organization's completed transcriptions this month: each rounds its audio's length up to a whole minute; a re-run counts again."),
-  allowance: described(v.nullable(v.number()), "The organization's monthly allowance of transcription minutes; null: none. Once reached, transcription is refused (403 TRANSCRIPTION_QUOTA_EXCEEDED) until the next month."),
+  transcription_minutes: described(
+    v.number(),
+    "Minutes billed for the organization's completed transcriptions this month: each rounds its audio's length up to a whole minute; a re-run counts again.",
+  ),
+  allowance: described(
+    v.nullable(v.number()),
+    "The organization's monthly allowance of transcription minutes; null: none. Once reached, transcription is refused (403 TRANSCRIPTION_QUOTA_EXCEEDED) until the next month.",
+  ),
   members: described(
     v.array(
       v.strictObject({

@@ -7,7 +7,10 @@ const described = <S extends v.GenericSchema>(schema: S, description: string) =>
 /* The translation routes' requests (docs/translations.md). */
 
 /** A language Amazon Translate translates into: an ISO 639-1 code (`es`), or a variant it knows (`pt-PT`, `fr-CA`, `es-MX`, `zh-TW`, `fa-AF`). */
-export const TranslationLanguage = v.picklist(TRANSLATION_LANGUAGE_CODES, 'must be a language code Amazon Translate knows, such as es or pt-PT');
+export const TranslationLanguage = v.picklist(
+  TRANSLATION_LANGUAGE_CODES,
+  'must be a language code Amazon Translate knows, such as es or pt-PT',
+);
 
 /** Body of Translate recording (both hosts). */
 export const TranslateBody = v.strictObject({

@@ -30,7 +30,16 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * Why the last attempt failed: what the sender saw (shared/webhooks/http-sender.ts), or
  * `endpoint_disabled` for a delivery whose endpoint was disabled before it could be sent.
  */
-export const DELIVERY_ERRORS = ['timeout', 'connection_refused', 'tls_error', 'non_2xx', 'dns_failure', 'address_not_allowed', 'connection_error', 'endpoint_disabled'] as const;
+export const DELIVERY_ERRORS = [
+  'timeout',
+  'connection_refused',
+  'tls_error',
+  'non_2xx',
+  'dns_failure',
+  'address_not_allowed',
+  'connection_error',
+  'endpoint_disabled',
+] as const;
 export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
 
 /** The page size of a delivery list. */
@@ -50,7 +59,10 @@ const EndpointUrl = v.pipe(
 const Description = v.pipe(
   v.string('must be a string'),
   v.maxLength(WEBHOOK_LIMITS.description, `must be at most ${WEBHOOK_LIMITS.description} characters`),
-  v.check((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters (tab, line feed and carriage return are allowed)'),
+  v.check(
+    (value) => !CONTROL_CHARACTERS.test(value),
+    'must not contain control characters (tab, line feed and carriage return are allowed)',
+  ),
 );
 
 const EventFilters = v.pipe(
@@ -80,7 +92,9 @@ export const UpdateWebhookBody = v.pipe(
     events: v.optional(EventFilters),
     enabled: v.pipe(
       v.optional(v.boolean('must be true or false')),
-      v.description('false disables the endpoint (`disabled_reason: manual`); true enables it again, whatever disabled it, and starts its failure count over.'),
+      v.description(
+        'false disables the endpoint (`disabled_reason: manual`); true enables it again, whatever disabled it, and starts its failure count over.',
+      ),
     ),
   }),
   v.check((body) => Object.keys(body).length > 0, 'give at least one of url, description, events, enabled'),
@@ -88,9 +102,21 @@ export const UpdateWebhookBody = v.pipe(
 export type UpdateWebhookBody = v.InferOutput<typeof UpdateWebhookBody>;
 
 export const ListWebhookDeliveriesQuery = v.strictObject({
-  status: v.optional(v.pipe(v.picklist(DELIVERY_STATUSES, `must be one of ${DELIVERY_STATUSES.join(', ')}`), v.description('Only deliveries in this state.'))),
-  limit: integerParam({ defaultValue: DELIVERY_PAGE.defaultLimit, min: 1, max: DELIVERY_PAGE.maxLimit, description: 'Deliveries per page.' }),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500), v.description("The previous page's `next_cursor`, with the same `status`."))),
+  status: v.optional(
+    v.pipe(
+      v.picklist(DELIVERY_STATUSES, `must be one of ${DELIVERY_STATUSES.join(', ')}`),
+      v.description('Only deliveries in this state.'),
+    ),
+  ),
+  limit: integerParam({
+    defaultValue: DELIVERY_PAGE.defaultLimit,
+    min: 1,
+    max: DELIVERY_PAGE.maxLimit,
+    description: 'Deliveries per page.',
+  }),
+  cursor: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.maxLength(500), v.description("The previous page's `next_cursor`, with the same `status`.")),
+  ),
 });
 export type ListWebhookDeliveriesQuery = v.InferOutput<typeof ListWebhookDeliveriesQuery>;
 
@@ -99,15 +125,25 @@ export const Webhook = v.strictObject({
   id: v.pipe(Id, v.description("The endpoint's id (`wh_…`).")),
   url: v.pipe(v.string(), v.description('The HTTPS URL deliveries are POSTed to.')),
   description: v.pipe(v.string(), v.description('What the endpoint is for (may be empty).')),
-  events: v.pipe(v.array(v.picklist(WEBHOOK_EVENT_FILTERS)), v.description('The event types it receives; `["*"]`: every type, including types added later.')),
+  events: v.pipe(
+    v.array(v.picklist(WEBHOOK_EVENT_FILTERS)),
+    v.description('The event types it receives; `["*"]`: every type, including types added later.'),
+  ),
   enabled: v.pipe(v.boolean(), v.description('Whether deliveries are made to it.')),
-  disabled_reason: v.pipe(v.nullable(v.picklist(DISABLED_REASONS)), v.description('Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days.')),
+  disabled_reason: v.pipe(
+    v.nullable(v.picklist(DISABLED_REASONS)),
+    v.description('Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days.'),
+  ),
   created_at: v.pipe(Timestamp, v.description('When the endpoint was created (ISO 8601 UTC).')),
   updated_at: v.pipe(Timestamp, v.description('When it last changed (ISO 8601 UTC).')),
 });
 export type Webhook = v.InferOutput<typeof Webhook>;
 
-const SigningSecret = v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]{43}=$/), v.description('The signing secret (Standard Webhooks): shown only here. Store it; verify each delivery with it.'));
+const SigningSecret = v.pipe(
+  v.string(),
+  v.regex(/^whsec_[A-Za-z0-9+/]{43}=$/),
+  v.description('The signing secret (Standard Webhooks): shown only here. Store it; verify each delivery with it.'),
+);
 
 /** The answer of create: the endpoint and, this once, its signing secret. */
 export const CreatedWebhook = v.strictObject({ ...Webhook.entries, secret: SigningSecret });
@@ -119,21 +155,37 @@ export const RotatedWebhookSecret = v.strictObject({
   previous_secret_expires_at: v.pipe(Timestamp, v.description('Until then every delivery carries a signature by the previous secret too.')),
 });
 
-export const WebhookList = v.strictObject({ webhooks: v.pipe(v.array(Webhook), v.description("The organization's endpoints (at most 10).")) });
+export const WebhookList = v.strictObject({
+  webhooks: v.pipe(v.array(Webhook), v.description("The organization's endpoints (at most 10).")),
+});
 
 /** One delivery of one event to one endpoint, with the outcome of its last attempt. */
 export const WebhookDelivery = v.strictObject({
   id: v.pipe(Id, v.description("The delivery's id (`dlv_…`).")),
-  event_id: v.pipe(v.string(), v.description('The event delivered (`evt_…`): the `webhook-id` header of each attempt, the same across retries.')),
+  event_id: v.pipe(
+    v.string(),
+    v.description('The event delivered (`evt_…`): the `webhook-id` header of each attempt, the same across retries.'),
+  ),
   event_type: v.pipe(v.picklist([...EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE]), v.description('Its type; `webhook.test` for a test event.')),
-  status: v.pipe(v.picklist(DELIVERY_STATUSES), v.description('`pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).')),
+  status: v.pipe(
+    v.picklist(DELIVERY_STATUSES),
+    v.description(
+      '`pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).',
+    ),
+  ),
   attempts: v.pipe(v.number(), v.description('Attempts made so far.')),
   created_at: v.pipe(Timestamp, v.description('When the delivery was created (ISO 8601 UTC).')),
   last_attempt_at: v.pipe(v.nullable(Timestamp), v.description('When the last attempt was made; null before the first.')),
   next_attempt_at: v.pipe(v.nullable(Timestamp), v.description('When the next attempt is due, while pending; null otherwise.')),
   response_status: v.pipe(v.nullable(v.number()), v.description("The HTTP status of the last attempt's answer; null when none came.")),
-  response_ms: v.pipe(v.nullable(v.number()), v.description("How long the last attempt's answer took, in milliseconds; null when none came.")),
-  error: v.pipe(v.nullable(v.picklist(DELIVERY_ERRORS)), v.description('Why the last attempt failed; null after a success or before the first attempt.')),
+  response_ms: v.pipe(
+    v.nullable(v.number()),
+    v.description("How long the last attempt's answer took, in milliseconds; null when none came."),
+  ),
+  error: v.pipe(
+    v.nullable(v.picklist(DELIVERY_ERRORS)),
+    v.description('Why the last attempt failed; null after a success or before the first attempt.'),
+  ),
 });
 export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;
 
@@ -172,6 +224,8 @@ export const WebhookDeliveryHeaders = v.object({
     v.string(),
     v.regex(new RegExp(`^${SIGNATURE}( ${SIGNATURE}){0,${SIGNATURES_MAX - 1}}$`)),
     admitsAtMost(SIGNATURES_MAX * (SIGNATURE_LENGTH + 1) - 1),
-    v.description('`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` under the secret; two space-separated entries while a rotated secret still signs.'),
+    v.description(
+      '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` under the secret; two space-separated entries while a rotated secret still signs.',
+    ),
   ),
 });

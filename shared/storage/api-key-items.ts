@@ -9,7 +9,6 @@ import { TABLE } from './table-definition';
 
 /* API keys as items: types, item builders and mappers, with no DynamoDB client (the event processor maps them and bundles none). */
 
-
 /**
  * A key as its organization manages it, under the organization's partition. It never holds a
  * secret: only the SHA-256 of the current one (and of the previous one while it still works),
@@ -61,7 +60,10 @@ export interface ApiKeySecretRecord {
 }
 
 /** What a new key is made of; the rest starts empty (never used, rotated or revoked; no grace-period secret). */
-export type NewApiKey = Pick<ApiKeyRecord, 'key_id' | 'org_id' | 'kind' | 'name' | 'prefix' | 'scopes' | 'user_id' | 'created_at' | 'created_by' | 'secret_hash'> &
+export type NewApiKey = Pick<
+  ApiKeyRecord,
+  'key_id' | 'org_id' | 'kind' | 'name' | 'prefix' | 'scopes' | 'user_id' | 'created_at' | 'created_by' | 'secret_hash'
+> &
   Partial<Pick<ApiKeyRecord, 'expires_at' | 'rate_limit'>>;
 
 /** A key as it is created. */
@@ -107,7 +109,9 @@ export function apiKeyFromItem(item: Record<string, unknown>): ApiKeyRecord {
     rotated_at: field.nullableString('rotated_at'),
     secret_hash: field.string('secret_hash'),
     previous_secret:
-      typeof previous.hash === 'string' && typeof previous.retires_at === 'string' ? { hash: previous.hash, retires_at: previous.retires_at } : null,
+      typeof previous.hash === 'string' && typeof previous.retires_at === 'string'
+        ? { hash: previous.hash, retires_at: previous.retires_at }
+        : null,
     rate_limit: rateLimitFromItem(item) ?? null,
   };
 }

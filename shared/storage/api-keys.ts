@@ -1,11 +1,18 @@
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { apiKeyFromItem, apiKeyItem, apiKeySecretFromItem, apiKeySecretItem, secretRecordOf, type ApiKeyRecord, type ApiKeySecretRecord } from './api-key-items';
+import {
+  apiKeyFromItem,
+  apiKeyItem,
+  apiKeySecretFromItem,
+  apiKeySecretItem,
+  secretRecordOf,
+  type ApiKeyRecord,
+  type ApiKeySecretRecord,
+} from './api-key-items';
 import type { TableContext } from './dynamo';
 import type { RateLimit } from '../core/rate-limits';
 import { keys } from './keys';
 import { batchGetAll, queryAll } from './query-all';
 import { appliedUnlessConditionFails, commitParts, type TransactionPart } from './transactions';
-
 
 /** Looks a secret up by its hash: the authorizer's one read for API keys. */
 export async function getApiKeySecret(db: TableContext, keyHash: string): Promise<ApiKeySecretRecord | undefined> {
@@ -42,7 +49,11 @@ export async function scanCurrentApiKeySecrets(
       TableName: db.tableName,
       IndexName: 'GSI2',
       FilterExpression: `begins_with(GSI2PK, :prefix) AND GSI2SK = :sk${orgId ? ' AND org_id = :org' : ''}`,
-      ExpressionAttributeValues: { ':prefix': keys.apiKeyIdIndexPrefix, ':sk': keys.apiKeyIdIndex('').GSI2SK, ...(orgId ? { ':org': orgId } : {}) },
+      ExpressionAttributeValues: {
+        ':prefix': keys.apiKeyIdIndexPrefix,
+        ':sk': keys.apiKeyIdIndex('').GSI2SK,
+        ...(orgId ? { ':org': orgId } : {}),
+      },
       ExclusiveStartKey: startKey,
     }),
   );
@@ -51,7 +62,10 @@ export async function scanCurrentApiKeySecrets(
 
 /** Which of these keys have their managed item: their ids. One BatchGetItem per 100. */
 export async function managedApiKeyIds(db: TableContext, wanted: { org_id: string; key_id: string }[]): Promise<Set<string>> {
-  const items = await batchGetAll(db, wanted.map((key) => keys.apiKey(key.org_id, key.key_id)));
+  const items = await batchGetAll(
+    db,
+    wanted.map((key) => keys.apiKey(key.org_id, key.key_id)),
+  );
   return new Set(items.map((item) => String(item.key_id)));
 }
 
@@ -119,7 +133,12 @@ export type ApiKeyPart = 'key' | 'secret' | 'replaced' | 'retired';
 export async function insertApiKey(db: TableContext, key: ApiKeyRecord): Promise<void> {
   await commitParts<ApiKeyPart>(db, [
     { name: 'key', write: { Put: { TableName: db.tableName, Item: apiKeyItem(key), ConditionExpression: 'attribute_not_exists(PK)' } } },
-    { name: 'secret', write: { Put: { TableName: db.tableName, Item: apiKeySecretItem(secretRecordOf(key)), ConditionExpression: 'attribute_not_exists(PK)' } } },
+    {
+      name: 'secret',
+      write: {
+        Put: { TableName: db.tableName, Item: apiKeySecretItem(secretRecordOf(key)), ConditionExpression: 'attribute_not_exists(PK)' },
+      },
+    },
   ]);
 }
 
@@ -155,12 +174,23 @@ export async function rotateApiKeySecret(db: TableContext, current: ApiKeyRecord
   const replaced = next.previous_secret;
   const parts: TransactionPart<ApiKeyPart>[] = [
     keyReplacement(db, current, next),
-    { name: 'secret', write: { Put: { TableName: db.tableName, Item: apiKeySecretItem(secretRecordOf(next)), ConditionExpression: 'attribute_not_exists(PK)' } } },
+    {
+      name: 'secret',
+      write: {
+        Put: { TableName: db.tableName, Item: apiKeySecretItem(secretRecordOf(next)), ConditionExpression: 'attribute_not_exists(PK)' },
+      },
+    },
     replaced
-      ? { name: 'replaced', write: { Put: { TableName: db.tableName, Item: apiKeySecretItem({ ...secretRecordOf(current), retires_at: replaced.retires_at }) } } }
+      ? {
+          name: 'replaced',
+          write: {
+            Put: { TableName: db.tableName, Item: apiKeySecretItem({ ...secretRecordOf(current), retires_at: replaced.retires_at }) },
+          },
+        }
       : { name: 'replaced', write: { Delete: { TableName: db.tableName, Key: keys.apiKeySecret(current.secret_hash) } } },
   ];
-  if (current.previous_secret) parts.push({ name: 'retired', write: { Delete: { TableName: db.tableName, Key: keys.apiKeySecret(current.previous_secret.hash) } } });
+  if (current.previous_secret)
+    parts.push({ name: 'retired', write: { Delete: { TableName: db.tableName, Key: keys.apiKeySecret(current.previous_secret.hash) } } });
   await commitParts(db, parts);
 }
 
@@ -184,7 +214,8 @@ export async function revokeApiKeySecrets(db: TableContext, current: ApiKeyRecor
       },
     },
   ];
-  if (current.previous_secret) parts.push({ name: 'retired', write: { Delete: { TableName: db.tableName, Key: keys.apiKeySecret(current.previous_secret.hash) } } });
+  if (current.previous_secret)
+    parts.push({ name: 'retired', write: { Delete: { TableName: db.tableName, Key: keys.apiKeySecret(current.previous_secret.hash) } } });
   await commitParts(db, parts);
 }
 
@@ -195,7 +226,10 @@ export async function revokeApiKeySecrets(db: TableContext, current: ApiKeyRecor
  * revoked or rotated meanwhile.
  */
 export async function setApiKeyRateLimit(db: TableContext, current: ApiKeyRecord, next: ApiKeyRecord, now: Date): Promise<void> {
-  const limitOf = (keyHash: string, name: ApiKeyPart): TransactionPart<ApiKeyPart> => ({ name, write: { Update: secretRateLimitUpdate(db, keyHash, next.rate_limit) } });
+  const limitOf = (keyHash: string, name: ApiKeyPart): TransactionPart<ApiKeyPart> => ({
+    name,
+    write: { Update: secretRateLimitUpdate(db, keyHash, next.rate_limit) },
+  });
   const parts = [keyReplacement(db, current, next), limitOf(current.secret_hash, 'secret')];
   const replaced = current.previous_secret;
   if (replaced && Date.parse(replaced.retires_at) > now.getTime()) parts.push(limitOf(replaced.hash, 'replaced'));
@@ -236,7 +270,13 @@ export async function markApiKeySecretRevoked(db: TableContext, keyHash: string,
  * write, which fails (and is ignored) when the use is already recorded or the key has no
  * managed item. It is not stamped: a use is not a change anyone made.
  */
-export async function recordApiKeyUse(db: TableContext, orgId: string, keyId: string, usedAt: string, staleBefore: string): Promise<boolean> {
+export async function recordApiKeyUse(
+  db: TableContext,
+  orgId: string,
+  keyId: string,
+  usedAt: string,
+  staleBefore: string,
+): Promise<boolean> {
   return appliedUnlessConditionFails(
     db.client.send(
       new UpdateCommand({

@@ -40,12 +40,16 @@ export function auditEntryFromItem(item: Record<string, unknown>): AuditEntry {
   const fields = itemFields(item, 'audit entry');
   const part = (name: 'actor' | 'resource') => itemFields({ ...fields.map(name), PK: item.PK, SK: item.SK }, `audit entry ${name}`);
   const changes = fields.list('changes');
-  if (!changes.every((name): name is string => typeof name === 'string')) throw new StoredItemError(`Stored audit entry ${String(item.PK)}|${String(item.SK)}: changes is not a list of strings`);
+  if (!changes.every((name): name is string => typeof name === 'string'))
+    throw new StoredItemError(`Stored audit entry ${String(item.PK)}|${String(item.SK)}: changes is not a list of strings`);
   return {
     id: fields.string('id'),
     type: fields.oneOf('type', EVENT_TYPES),
     occurred_at: fields.string('occurred_at'),
-    actor: item.actor === null || item.actor === undefined ? null : { kind: part('actor').oneOf('kind', ACTOR_KINDS), id: part('actor').string('id') },
+    actor:
+      item.actor === null || item.actor === undefined
+        ? null
+        : { kind: part('actor').oneOf('kind', ACTOR_KINDS), id: part('actor').string('id') },
     resource: { type: part('resource').oneOf('type', RESOURCE_TYPES), id: part('resource').string('id') },
     correlation_id: fields.nullableString('correlation_id'),
     changes,
@@ -103,7 +107,10 @@ export interface AuditPage {
  * the sort key. What remains (the type; the actor when the resource chose the index) is a
  * filter expression, whose reads the page bounds (AUDIT_READ_BUDGET).
  */
-function auditQuery(filter: AuditFilter, afterSortKey?: string): { input: Omit<QueryCommandInput, 'TableName' | 'Limit'>; filtered: boolean } {
+function auditQuery(
+  filter: AuditFilter,
+  afterSortKey?: string,
+): { input: Omit<QueryCommandInput, 'TableName' | 'Limit'>; filtered: boolean } {
   const { orgId } = filter;
   const log = keys.auditLog(orgId).PK;
   const source = filter.resourceId
@@ -167,7 +174,11 @@ function auditQuery(filter: AuditFilter, afterSortKey?: string): { input: Omit<Q
  * items were read, in Queries of at least FILTERED_QUERY_MIN items (so at most 10); a page cut
  * by the budget may hold fewer than `limit` entries, even none, and still have a next cursor.
  */
-export async function readAuditPage(db: TableContext, filter: AuditFilter, { limit, afterSortKey }: { limit: number; afterSortKey?: string }): Promise<AuditPage> {
+export async function readAuditPage(
+  db: TableContext,
+  filter: AuditFilter,
+  { limit, afterSortKey }: { limit: number; afterSortKey?: string },
+): Promise<AuditPage> {
   const { input, filtered } = auditQuery(filter, afterSortKey);
   const found: AuditEntry[] = [];
   const reads = { queries: 0, items: 0 };
@@ -175,7 +186,9 @@ export async function readAuditPage(db: TableContext, filter: AuditFilter, { lim
   for (;;) {
     const wanted = limit + 1 - found.length;
     const querySize = filtered ? Math.min(AUDIT_READ_BUDGET - reads.items, Math.max(FILTERED_QUERY_MIN, 2 * wanted)) : wanted;
-    const page = await db.client.send(new QueryCommand({ ...input, TableName: db.tableName, Limit: querySize, ExclusiveStartKey: startKey }));
+    const page = await db.client.send(
+      new QueryCommand({ ...input, TableName: db.tableName, Limit: querySize, ExclusiveStartKey: startKey }),
+    );
     reads.queries++;
     reads.items += page.ScannedCount ?? page.Items?.length ?? 0;
     found.push(...(page.Items ?? []).map(auditEntryFromItem));

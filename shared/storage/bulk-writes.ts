@@ -24,7 +24,10 @@ import { trashTimerItem } from './trash-timers';
 export function membershipCreationWrites(db: TableContext, membership: Membership, { userCreatedAlongside = false } = {}): TransactItem[] {
   const put = putMembershipPart(db, membership, 'absent');
   if (userCreatedAlongside) return [put];
-  return [put, { ConditionCheck: { TableName: db.tableName, Key: keys.user(membership.user_id), ConditionExpression: 'attribute_exists(PK)' } }];
+  return [
+    put,
+    { ConditionCheck: { TableName: db.tableName, Key: keys.user(membership.user_id), ConditionExpression: 'attribute_exists(PK)' } },
+  ];
 }
 
 /**
@@ -35,7 +38,10 @@ export function membershipCreationWrites(db: TableContext, membership: Membershi
 export function recordingCreationWrites(db: TableContext, recording: Recording, parts: RecordingParts): TransactItem[] {
   const put = (Item: Record<string, unknown>): TransactItem => ({ Put: { TableName: db.tableName, Item } });
   const { deleted_at: deletedAt, purge_at: purgeAt } = recording;
-  const timer = deletedAt && purgeAt ? trashTimerItem({ org_id: recording.org_id, recording_id: recording.id, deleted_at: deletedAt, purge_at: purgeAt }) : undefined;
+  const timer =
+    deletedAt && purgeAt
+      ? trashTimerItem({ org_id: recording.org_id, recording_id: recording.id, deleted_at: deletedAt, purge_at: purgeAt })
+      : undefined;
   return [
     { Put: { TableName: db.tableName, Item: recordingItem(recording), ConditionExpression: 'attribute_not_exists(PK)' } },
     ...partItems(recording.org_id, recording.id, parts).map(put),
@@ -57,7 +63,9 @@ export interface BulkCreation<T> {
 
 /** The item a transaction's write or check concerns, as `table|PK|SK`. */
 function itemOf(write: TransactItem): string {
-  const target = write.Put ? { TableName: write.Put.TableName, key: write.Put.Item } : write.Update ?? write.Delete ?? write.ConditionCheck;
+  const target = write.Put
+    ? { TableName: write.Put.TableName, key: write.Put.Item }
+    : (write.Update ?? write.Delete ?? write.ConditionCheck);
   if (!target) throw new Error('A transaction item names no operation');
   const key = 'key' in target ? target.key : target.Key;
   return `${target.TableName}|${String(key?.PK)}|${String(key?.SK)}`;
@@ -77,7 +85,9 @@ function packWithoutSharedItems<T>(creations: BulkCreation<T>[]): BulkCreation<T
     if (creation.writes.length > TRANSACTION_ITEMS) throw new Error('A bulk creation needs more than one transaction');
     const items = creation.writes.map(itemOf);
     if (new Set(items).size !== items.length) throw new Error('A bulk creation touches one item twice');
-    let group = groups.slice(firstWithRoom).find((candidate) => candidate.size + items.length <= TRANSACTION_ITEMS && !items.some((item) => candidate.items.has(item)));
+    let group = groups
+      .slice(firstWithRoom)
+      .find((candidate) => candidate.size + items.length <= TRANSACTION_ITEMS && !items.some((item) => candidate.items.has(item)));
     if (!group) groups.push((group = { creations: [], items: new Set(), size: 0 }));
     group.creations.push(creation);
     items.forEach((item) => group.items.add(item));
@@ -96,7 +106,11 @@ function packWithoutSharedItems<T>(creations: BulkCreation<T>[]): BulkCreation<T
  * decides their outcome as the one-entry path would. Returns how many entries the bulk path
  * created.
  */
-export async function createInBulk<T>(db: TableContext, creations: BulkCreation<T>[], fallback: (entry: T) => Promise<void>): Promise<number> {
+export async function createInBulk<T>(
+  db: TableContext,
+  creations: BulkCreation<T>[],
+  fallback: (entry: T) => Promise<void>,
+): Promise<number> {
   const groups = packWithoutSharedItems(creations);
   const refused: BulkCreation<T>[] = [];
   let created = 0;
@@ -106,7 +120,10 @@ export async function createInBulk<T>(db: TableContext, creations: BulkCreation<
       while (next < groups.length) {
         const group = groups[next++];
         try {
-          await transact(db, group.flatMap((creation) => creation.writes));
+          await transact(
+            db,
+            group.flatMap((creation) => creation.writes),
+          );
           created += group.length;
         } catch (error) {
           if (!cancellationCodes(error)) throw error;
@@ -180,11 +197,19 @@ async function recountOnce(db: TableContext, orgId: string): Promise<RecountOutc
     if (recorder.latest === null || createdAt > recorder.latest) recorder.latest = createdAt;
     perRecorder.set(String(recording.recorded_by), recorder);
   }
-  const counts = { active_member_count: members.filter((m) => m.status === 'active').length, recording_count: live, trash_count: recordings.length - live };
+  const counts = {
+    active_member_count: members.filter((m) => m.status === 'active').length,
+    recording_count: live,
+    trash_count: recordings.length - live,
+  };
 
   let organization = false;
   const stored = org as Record<string, number | undefined>;
-  if (stored.active_member_count !== counts.active_member_count || (stored.recording_count ?? 0) !== counts.recording_count || (stored.trash_count ?? 0) !== counts.trash_count) {
+  if (
+    stored.active_member_count !== counts.active_member_count ||
+    (stored.recording_count ?? 0) !== counts.recording_count ||
+    (stored.trash_count ?? 0) !== counts.trash_count
+  ) {
     await db.client.send(
       new UpdateCommand({
         TableName: db.tableName,

@@ -10,7 +10,12 @@ import { IDEMPOTENCY_TABLE } from './idempotency-table-definition';
  * attributes keep Powertools' names: status, data (the stored response), validation (the
  * request's hash) and in_progress_expiration. `client` lets a test count what it sends.
  */
-export function createIdempotencyStore(options: { tableName: string; region: string; endpoint?: string; client?: DynamoDBClient }): DynamoDBPersistenceLayer {
+export function createIdempotencyStore(options: {
+  tableName: string;
+  region: string;
+  endpoint?: string;
+  client?: DynamoDBClient;
+}): DynamoDBPersistenceLayer {
   const client =
     options.client ??
     traced(

@@ -72,7 +72,12 @@ export const ttlOf = (isoTimestamp: string) => ({ [TABLE.ttlAttribute]: Math.flo
 
 /** The stored attributes of an email delivery (flat, so that conditions and the stream read them directly). */
 export function deliveryAttributes(delivery: EmailDelivery) {
-  return { email_status: delivery.status, email_sent_at: delivery.sent_at, email_attempts: delivery.attempts, email_last_error: delivery.last_error };
+  return {
+    email_status: delivery.status,
+    email_sent_at: delivery.sent_at,
+    email_attempts: delivery.attempts,
+    email_last_error: delivery.last_error,
+  };
 }
 
 /** The invite item; pending and revoked invites expire from the table, accepted ones stay. */
@@ -95,7 +100,12 @@ export function tokenItem(invite: Pick<InviteRecord, 'id' | 'org_id' | 'expires_
 
 /** The guard that holds the invite's email for it while it is pending (see InviteEmailGuard). */
 export function emailGuardItem(invite: InviteRecord) {
-  return { ...keys.inviteEmailGuard(invite.org_id, invite.email), invite_id: invite.id, expires_at: invite.expires_at, ...ttlOf(invite.expires_at) };
+  return {
+    ...keys.inviteEmailGuard(invite.org_id, invite.email),
+    invite_id: invite.id,
+    expires_at: invite.expires_at,
+    ...ttlOf(invite.expires_at),
+  };
 }
 
 /**

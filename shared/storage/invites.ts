@@ -24,20 +24,28 @@ import { TABLE } from './table-definition';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 import { newUserParts, type Identity, type NewUserPart, type User } from './users';
 
-
 /**
  * One invite of an organization, or undefined.
  *
  * @param options.consistent a strongly consistent read: what the last committed write left
  */
-export async function getInvite(db: TableContext, orgId: string, inviteId: string, options: { consistent?: boolean } = {}): Promise<InviteRecord | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.invite(orgId, inviteId), ConsistentRead: options.consistent }));
+export async function getInvite(
+  db: TableContext,
+  orgId: string,
+  inviteId: string,
+  options: { consistent?: boolean } = {},
+): Promise<InviteRecord | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.invite(orgId, inviteId), ConsistentRead: options.consistent }),
+  );
   return Item ? inviteFromItem(Item) : undefined;
 }
 
 /** The invite a token opens, if the token is current. */
 export async function findInviteByTokenHash(db: TableContext, tokenHash: string): Promise<InviteRecord | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.inviteToken(tokenHash), ConsistentRead: true }));
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.inviteToken(tokenHash), ConsistentRead: true }),
+  );
   if (!Item) return undefined;
   const lookup = itemFields(Item, 'invite token');
   const invite = await getInvite(db, lookup.string('org_id'), lookup.string('invite_id'));
@@ -162,7 +170,9 @@ export async function commitInviteRenewal(db: TableContext, { renewed, previousT
   };
   await commitParts(db, [
     updateInvite(db, renewed, change, PENDING),
-    ...(previousTokenHash ? [{ name: 'previousToken' as const, write: { Delete: { TableName: db.tableName, Key: keys.inviteToken(previousTokenHash) } } }] : []),
+    ...(previousTokenHash
+      ? [{ name: 'previousToken' as const, write: { Delete: { TableName: db.tableName, Key: keys.inviteToken(previousTokenHash) } } }]
+      : []),
     {
       name: 'emailGuard',
       write: {
@@ -186,16 +196,26 @@ export async function commitInviteRenewal(db: TableContext, { renewed, previousT
 export async function commitInviteAcceptance(db: TableContext, acceptance: InviteAcceptance): Promise<void> {
   const { accepted, membership } = acceptance;
   // Accepted invites stay: the TTL goes.
-  const change = { set: { status: accepted.status, accepted_at: accepted.accepted_at, accepted_by: accepted.accepted_by, updated_at: accepted.updated_at }, remove: [TABLE.ttlAttribute] };
-  await commitWithMemberSearch<InvitePart>(db, [
-    updateInvite(db, accepted, change, { expression: `${PENDING.expression} AND token_hash = :hash`, values: { ...PENDING.values, ':hash': acceptance.readTokenHash } }),
-    ...(acceptance.releasesEmailGuard ? [releaseEmailGuard(db, accepted)] : []),
-    ...(acceptance.newUser ? newUserParts(db, acceptance.newUser.user, acceptance.newUser.identity) : []),
-    { name: 'membership', write: putMembershipPart(db, membership, acceptance.membershipExpected) },
-    ...(acceptance.joinsActiveMembers
-      ? [{ name: 'organization' as const, write: activeMemberCountChange(db, membership.org_id, 1, membership.updated_at) }]
-      : []),
-  ], [memberSearchChangeOf(membership)]);
+  const change = {
+    set: { status: accepted.status, accepted_at: accepted.accepted_at, accepted_by: accepted.accepted_by, updated_at: accepted.updated_at },
+    remove: [TABLE.ttlAttribute],
+  };
+  await commitWithMemberSearch<InvitePart>(
+    db,
+    [
+      updateInvite(db, accepted, change, {
+        expression: `${PENDING.expression} AND token_hash = :hash`,
+        values: { ...PENDING.values, ':hash': acceptance.readTokenHash },
+      }),
+      ...(acceptance.releasesEmailGuard ? [releaseEmailGuard(db, accepted)] : []),
+      ...(acceptance.newUser ? newUserParts(db, acceptance.newUser.user, acceptance.newUser.identity) : []),
+      { name: 'membership', write: putMembershipPart(db, membership, acceptance.membershipExpected) },
+      ...(acceptance.joinsActiveMembers
+        ? [{ name: 'organization' as const, write: activeMemberCountChange(db, membership.org_id, 1, membership.updated_at) }]
+        : []),
+    ],
+    [memberSearchChangeOf(membership)],
+  );
 }
 
 /**
@@ -205,7 +225,10 @@ export async function commitInviteAcceptance(db: TableContext, acceptance: Invit
  * its email still queued and its token the one read (so that of two deliveries of the
  * same email racing, one goes on). See InvitePart.
  */
-export async function commitInvitationToken(db: TableContext, { invite, tokenHash }: { invite: InviteRecord; tokenHash: string }): Promise<void> {
+export async function commitInvitationToken(
+  db: TableContext,
+  { invite, tokenHash }: { invite: InviteRecord; tokenHash: string },
+): Promise<void> {
   const condition = {
     expression: [
       PENDING.expression,
@@ -223,7 +246,9 @@ export async function commitInvitationToken(db: TableContext, { invite, tokenHas
   await commitParts<InvitePart>(db, [
     updateInvite(db, invite, { set: { token_hash: tokenHash } }, condition),
     { name: 'token', write: putNew(db, tokenItem(invite, tokenHash)) },
-    ...(invite.token_hash ? [{ name: 'previousToken' as const, write: { Delete: { TableName: db.tableName, Key: keys.inviteToken(invite.token_hash) } } }] : []),
+    ...(invite.token_hash
+      ? [{ name: 'previousToken' as const, write: { Delete: { TableName: db.tableName, Key: keys.inviteToken(invite.token_hash) } } }]
+      : []),
   ]);
 }
 
@@ -232,8 +257,13 @@ export async function commitInvitationToken(db: TableContext, { invite, tokenHas
  * (a resend, or another delivery of the same email, records its own). A WriteConflict at
  * `invite` when it no longer has.
  */
-export async function commitEmailDelivery(db: TableContext, { invite, tokenHash, delivery }: { invite: InviteRecord; tokenHash: string; delivery: EmailDelivery }): Promise<void> {
-  await commitParts<InvitePart>(db, [updateInvite(db, invite, { set: deliveryAttributes(delivery) }, { expression: 'token_hash = :hash', values: { ':hash': tokenHash } })]);
+export async function commitEmailDelivery(
+  db: TableContext,
+  { invite, tokenHash, delivery }: { invite: InviteRecord; tokenHash: string; delivery: EmailDelivery },
+): Promise<void> {
+  await commitParts<InvitePart>(db, [
+    updateInvite(db, invite, { set: deliveryAttributes(delivery) }, { expression: 'token_hash = :hash', values: { ':hash': tokenHash } }),
+  ]);
 }
 
 const putNew = (db: TableContext, Item: Record<string, unknown>): TransactItem => ({

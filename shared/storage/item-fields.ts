@@ -30,13 +30,17 @@ export function itemFields(item: Item, entity: string) {
   const isAbsent = (value: unknown): value is undefined => value === undefined;
   return {
     string: (name: string): string => read(name, 'a string', isString),
-    optionalString: (name: string): string | undefined => read(name, 'a string or absent', (v): v is string | undefined => isAbsent(v) || isString(v)),
+    optionalString: (name: string): string | undefined =>
+      read(name, 'a string or absent', (v): v is string | undefined => isAbsent(v) || isString(v)),
     /** A string or null (absent reads as null). */
-    nullableString: (name: string): string | null => read(name, 'a string or null', (v): v is string | null | undefined => v === null || isAbsent(v) || isString(v)) ?? null,
+    nullableString: (name: string): string | null =>
+      read(name, 'a string or null', (v): v is string | null | undefined => v === null || isAbsent(v) || isString(v)) ?? null,
     number: (name: string): number => read(name, 'a number', isNumber),
-    optionalNumber: (name: string): number | undefined => read(name, 'a number or absent', (v): v is number | undefined => isAbsent(v) || isNumber(v)),
+    optionalNumber: (name: string): number | undefined =>
+      read(name, 'a number or absent', (v): v is number | undefined => isAbsent(v) || isNumber(v)),
     boolean: (name: string): boolean => read(name, 'a boolean', isBoolean),
-    optionalBoolean: (name: string): boolean | undefined => read(name, 'a boolean or absent', (v): v is boolean | undefined => isAbsent(v) || isBoolean(v)),
+    optionalBoolean: (name: string): boolean | undefined =>
+      read(name, 'a boolean or absent', (v): v is boolean | undefined => isAbsent(v) || isBoolean(v)),
     /** One of a closed set of strings (a status, a role). */
     oneOf: <const T extends string>(name: string, values: readonly T[]): T =>
       read(name, `one of ${values.join(', ')}`, (v): v is T => isString(v) && (values as readonly string[]).includes(v)),
@@ -45,7 +49,12 @@ export function itemFields(item: Item, entity: string) {
     list: (name: string): unknown[] => read(name, 'a list', (v): v is unknown[] | undefined => isAbsent(v) || Array.isArray(v)) ?? [],
     /** A map whose contents the caller maps or passes through as data (absent reads as empty). */
     map: (name: string): Record<string, unknown> =>
-      read(name, 'a map', (v): v is Record<string, unknown> | undefined => isAbsent(v) || (typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array))) ?? {},
+      read(
+        name,
+        'a map',
+        (v): v is Record<string, unknown> | undefined =>
+          isAbsent(v) || (typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array)),
+      ) ?? {},
     bytes: (name: string): Uint8Array => read(name, 'binary', (v): v is Uint8Array => v instanceof Uint8Array),
   };
 }

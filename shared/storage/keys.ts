@@ -19,7 +19,10 @@ export const keys = {
     ...(email !== undefined ? { GSI1SK: `${email}#${userId}` } : {}),
   }),
   /** One shard of an organization's member search index (shared/storage/member-search.ts), under a partition of its own. */
-  memberSearchShard: (orgId: string, shard: number) => ({ PK: `ORG#${orgId}#MEMBER_SEARCH`, SK: `SHARD#${String(shard).padStart(2, '0')}` }),
+  memberSearchShard: (orgId: string, shard: number) => ({
+    PK: `ORG#${orgId}#MEMBER_SEARCH`,
+    SK: `SHARD#${String(shard).padStart(2, '0')}`,
+  }),
   /** GSI2: the organizations of a user. */
   userOrganizationsIndex: (userId: string, orgId?: string) => ({
     GSI2PK: `USER#${userId}#ORGS`,
@@ -34,7 +37,10 @@ export const keys = {
     PK: `ORG#${orgId}`,
     SK: `MEMBER#${userId}#PROFILEV#${String(version).padStart(10, '0')}`,
   }),
-  preference: (orgId: string, userId: string, preferenceId: string) => ({ PK: `ORG#${orgId}`, SK: `MEMBER#${userId}#PREF#${preferenceId}` }),
+  preference: (orgId: string, userId: string, preferenceId: string) => ({
+    PK: `ORG#${orgId}`,
+    SK: `MEMBER#${userId}#PREF#${preferenceId}`,
+  }),
   /** GSI1: a member's preferences by creation time. */
   memberPreferencesIndex: (orgId: string, userId: string, createdAt?: string, preferenceId?: string) => ({
     GSI1PK: `ORG#${orgId}#USER#${userId}#PREFS`,
@@ -48,7 +54,10 @@ export const keys = {
    * with its parts never reads them): per language, a header `<lang>` and its chunks
    * `<lang>#<set>#<index>` (docs/translations.md).
    */
-  recordingTranslation: (orgId: string, recordingId: string, sortKey: string) => ({ PK: `ORG#${orgId}#REC#${recordingId}#TRANSLATIONS`, SK: sortKey }),
+  recordingTranslation: (orgId: string, recordingId: string, sortKey: string) => ({
+    PK: `ORG#${orgId}#REC#${recordingId}#TRANSLATIONS`,
+    SK: sortKey,
+  }),
   /** GSI1: an org's recordings, newest first, in the live list or the trash. */
   recordingsIndex: (orgId: string, bin: RecordingBin, createdAt?: string, recordingId?: string) => ({
     GSI1PK: `ORG#${orgId}#RECS#${bin}`,
@@ -72,12 +81,18 @@ export const keys = {
    * A transcription attempt the sweeper must look at from `dueAt` on (queued or running), under
    * one partition of its own ordered by that time: the sweeper reads what is due, never a Scan.
    */
-  transcriptionWatch: (dueAt: string, orgId: string, recordingId: string) => ({ PK: 'TRANSCRIPTION_WATCH', SK: `${dueAt}#${orgId}#${recordingId}` }),
+  transcriptionWatch: (dueAt: string, orgId: string, recordingId: string) => ({
+    PK: 'TRANSCRIPTION_WATCH',
+    SK: `${dueAt}#${orgId}#${recordingId}`,
+  }),
   transcriptionWatchPartition: 'TRANSCRIPTION_WATCH',
   /** An organization's billed transcription minutes in a UTC month (`YYYY-MM`), under its usage partition. */
   transcriptionUsage: (orgId: string, month: string) => ({ PK: `ORG#${orgId}#USAGE`, SK: `MONTH#${month}` }),
   /** One member's billed transcription minutes in a UTC month, beside the organization's (a month's members share the prefix). */
-  memberTranscriptionUsage: (orgId: string, month: string, userId: string) => ({ PK: `ORG#${orgId}#USAGE`, SK: `MONTH#${month}#USER#${userId}` }),
+  memberTranscriptionUsage: (orgId: string, month: string, userId: string) => ({
+    PK: `ORG#${orgId}#USAGE`,
+    SK: `MONTH#${month}#USER#${userId}`,
+  }),
   memberTranscriptionUsagePrefix: (month: string) => `MONTH#${month}#USER#`,
   template: (orgId: string, templateId: string) => ({ PK: `ORG#${orgId}`, SK: `TEMPLATE#${templateId}` }),
   /**
@@ -127,7 +142,10 @@ export const keys = {
    * REMOVE record of an item cannot say who deleted it, this item's INSERT does (its
    * change stamp). It expires from the table after a while (TTL).
    */
-  tombstone: (orgId: string, resource: 'recording' | 'template' | 'webhook', id: string) => ({ PK: `ORG#${orgId}`, SK: `DELETED#${resource}#${id}` }),
+  tombstone: (orgId: string, resource: 'recording' | 'template' | 'webhook', id: string) => ({
+    PK: `ORG#${orgId}`,
+    SK: `DELETED#${resource}#${id}`,
+  }),
   /** Present while a recording is in the trash; its TTL is when the trash's retention runs out. */
   trashTimer: (orgId: string, recordingId: string) => ({ PK: `ORG#${orgId}`, SK: `TRASHTIMER#${recordingId}` }),
   /**
@@ -152,7 +170,10 @@ export const keys = {
   /** How many endpoints an organization has: the limit's guard, moved in the transactions that add or remove one. */
   webhookCount: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'WEBHOOKCOUNT' }),
   /** One endpoint's deliveries, under a partition of their own, newest first (their ids begin with their creation time). */
-  delivery: (orgId: string, webhookId: string, deliveryId: string) => ({ PK: `ORG#${orgId}#WEBHOOK#${webhookId}`, SK: `DELIVERY#${deliveryId}` }),
+  delivery: (orgId: string, webhookId: string, deliveryId: string) => ({
+    PK: `ORG#${orgId}#WEBHOOK#${webhookId}`,
+    SK: `DELIVERY#${deliveryId}`,
+  }),
   deliveries: (orgId: string, webhookId: string) => ({ PK: `ORG#${orgId}#WEBHOOK#${webhookId}`, SKPrefix: 'DELIVERY#' }),
   /** GSI1: one endpoint's deliveries in one status, newest first. */
   deliveriesByStatus: (orgId: string, webhookId: string, status: string, deliveryId?: string) => ({
@@ -193,7 +214,9 @@ function sortableUnits(text: string): string {
 }
 
 /** Strips the table's key attributes from an item, leaving the entity's own fields. */
-export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK' | 'GSI3SK'> {
+export function withoutKeys<T extends Record<string, unknown>>(
+  item: T,
+): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK' | 'GSI3SK'> {
   const { PK: _pk, SK: _sk, GSI1PK: _g1p, GSI1SK: _g1s, GSI2PK: _g2p, GSI2SK: _g2s, GSI3PK: _g3p, GSI3SK: _g3s, ...rest } = item;
   return rest;
 }

@@ -44,7 +44,10 @@ export function memberSearchChangeOf(membership: Membership): MemberSearchChange
   return {
     orgId: membership.org_id,
     userId: membership.user_id,
-    entry: membership.status === 'active' ? { email: membership.email, user_id: membership.user_id, display_name: membership.display_name } : null,
+    entry:
+      membership.status === 'active'
+        ? { email: membership.email, user_id: membership.user_id, display_name: membership.display_name }
+        : null,
   };
 }
 
@@ -61,12 +64,15 @@ type PackedEntry = [string, string, string];
 
 function pack(entries: Iterable<MemberSearchEntry>): Uint8Array {
   const rows: PackedEntry[] = [...entries].sort(byEmailOrder).map((e) => [e.email, e.user_id, e.display_name]);
-  return brotliCompressSync(Buffer.from(JSON.stringify(rows)), { params: { [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } });
+  return brotliCompressSync(Buffer.from(JSON.stringify(rows)), {
+    params: { [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT },
+  });
 }
 
 function unpack(bytes: Uint8Array, where: string): MemberSearchEntry[] {
   const rows: unknown = JSON.parse(brotliDecompressSync(bytes).toString('utf8'));
-  const valid = Array.isArray(rows) && rows.every((row) => Array.isArray(row) && row.length === 3 && row.every((cell) => typeof cell === 'string'));
+  const valid =
+    Array.isArray(rows) && rows.every((row) => Array.isArray(row) && row.length === 3 && row.every((cell) => typeof cell === 'string'));
   if (!valid) throw new Error(`Stored member search shard ${where} does not hold [email, user_id, display_name] rows`);
   return (rows as PackedEntry[]).map(([email, user_id, display_name]) => ({ email, user_id, display_name }));
 }
@@ -93,11 +99,19 @@ function shardFromItem(item: Record<string, unknown>): Shard {
 }
 
 function shardItem(orgId: string, shard: Shard) {
-  return { ...keys.memberSearchShard(orgId, shard.shard), shard: shard.shard, version: shard.version, entry_count: shard.entries.size, entries: pack(shard.entries.values()) };
+  return {
+    ...keys.memberSearchShard(orgId, shard.shard),
+    shard: shard.shard,
+    version: shard.version,
+    entry_count: shard.entries.size,
+    entries: pack(shard.entries.values()),
+  };
 }
 
 async function readShard(db: TableContext, orgId: string, shard: number): Promise<Shard | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.memberSearchShard(orgId, shard), ConsistentRead: true }));
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.memberSearchShard(orgId, shard), ConsistentRead: true }),
+  );
   return Item ? shardFromItem(Item) : undefined;
 }
 
@@ -109,7 +123,10 @@ export const MEMBER_SEARCH_PART = 'memberSearch' as const;
  * (strongly consistent) and written whole, only if no other write replaced it meanwhile.
  * A change that leaves its entry as it is writes nothing.
  */
-export async function memberSearchParts(db: TableContext, changes: readonly MemberSearchChange[]): Promise<TransactionPart<typeof MEMBER_SEARCH_PART>[]> {
+export async function memberSearchParts(
+  db: TableContext,
+  changes: readonly MemberSearchChange[],
+): Promise<TransactionPart<typeof MEMBER_SEARCH_PART>[]> {
   const byShard = new Map<string, { orgId: string; shard: number; changes: MemberSearchChange[] }>();
   for (const change of changes) {
     const shard = memberSearchShardOf(change.userId);
@@ -127,7 +144,15 @@ export async function memberSearchParts(db: TableContext, changes: readonly Memb
       }
       if (stored && sameEntries(stored.entries, next.entries)) return undefined;
       const write: TransactItem = stored
-        ? { Put: { TableName: db.tableName, Item: shardItem(orgId, next), ConditionExpression: '#version = :read', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':read': stored.version } } }
+        ? {
+            Put: {
+              TableName: db.tableName,
+              Item: shardItem(orgId, next),
+              ConditionExpression: '#version = :read',
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':read': stored.version },
+            },
+          }
         : { Put: { TableName: db.tableName, Item: shardItem(orgId, next), ConditionExpression: 'attribute_not_exists(PK)' } };
       return { name: MEMBER_SEARCH_PART, write } satisfies TransactionPart<typeof MEMBER_SEARCH_PART>;
     }),
@@ -234,12 +259,16 @@ export async function rebuildMemberSearchIndex(db: TableContext, orgId: string, 
     const change = memberSearchChangeOf(membership);
     if (!change.entry) continue;
     const number = memberSearchShardOf(change.userId);
-    const shard = shards.get(number) ?? shards.set(number, { shard: number, version: (versions.get(number) ?? 0) + 1, entries: new Map() }).get(number)!;
+    const shard =
+      shards.get(number) ??
+      shards.set(number, { shard: number, version: (versions.get(number) ?? 0) + 1, entries: new Map() }).get(number)!;
     shard.entries.set(change.userId, change.entry);
   }
   const requests = [
     ...[...shards.values()].map((shard) => ({ PutRequest: { Item: shardItem(orgId, shard) } })),
-    ...[...versions.keys()].filter((number) => !shards.has(number)).map((number) => ({ DeleteRequest: { Key: keys.memberSearchShard(orgId, number) } })),
+    ...[...versions.keys()]
+      .filter((number) => !shards.has(number))
+      .map((number) => ({ DeleteRequest: { Key: keys.memberSearchShard(orgId, number) } })),
   ];
   await batchWriteAll(db, requests);
   await markDerivedIndexComplete(db, orgId, 'member_search_index_at', now);

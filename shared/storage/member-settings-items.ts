@@ -67,7 +67,8 @@ export function memberSettingsFromItem(item: Record<string, unknown>): MemberSet
   const field = itemFields(item, 'member settings');
   const section = <S extends v.GenericSchema>(name: string, schema: S): v.InferOutput<S> => {
     const read = v.safeParse(schema, field.map(name));
-    if (!read.success) throw new StoredItemError(`Stored member settings ${String(item.PK)}|${String(item.SK)}: ${name} ${v.summarize(read.issues)}`);
+    if (!read.success)
+      throw new StoredItemError(`Stored member settings ${String(item.PK)}|${String(item.SK)}: ${name} ${v.summarize(read.issues)}`);
     return read.output;
   };
   return {

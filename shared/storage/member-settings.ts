@@ -19,7 +19,6 @@ import { commitParts, type TransactionPart, type TransactItem } from './transact
 import { memberMinutesFromItem } from './transcription-usage';
 import { userFromItem, type User } from './users';
 
-
 /** What one BatchGetItem tells of a member. */
 export interface MemberState {
   membership?: Membership;
@@ -118,7 +117,8 @@ export interface SettingsChange {
 }
 
 /** The parts of a settings transaction, by what their condition guards. */
-export type SettingsPart = 'membership' | 'settings' | 'profile' | 'profileVersion' | 'newPreference' | 'changedPreference' | 'deletedPreference';
+export type SettingsPart =
+  'membership' | 'settings' | 'profile' | 'profileVersion' | 'newPreference' | 'changedPreference' | 'deletedPreference';
 
 /**
  * Commits a settings change all-or-nothing: the member must still be active, the
@@ -128,8 +128,14 @@ export type SettingsPart = 'membership' | 'settings' | 'profile' | 'profileVersi
  */
 export async function commitSettingsChange(db: TableContext, change: SettingsChange): Promise<void> {
   const { org_id: orgId, user_id: userId } = change.settings;
-  const put = (Item: Record<string, unknown>, ConditionExpression?: string): TransactItem => ({ Put: { TableName: db.tableName, Item, ConditionExpression } });
-  const preferenceItem = (p: PreferenceRecord) => ({ ...keys.preference(orgId, userId, p.id), ...keys.memberPreferencesIndex(orgId, userId, p.created_at, p.id), ...p });
+  const put = (Item: Record<string, unknown>, ConditionExpression?: string): TransactItem => ({
+    Put: { TableName: db.tableName, Item, ConditionExpression },
+  });
+  const preferenceItem = (p: PreferenceRecord) => ({
+    ...keys.preference(orgId, userId, p.id),
+    ...keys.memberPreferencesIndex(orgId, userId, p.created_at, p.id),
+    ...p,
+  });
   const settingsItem = { ...keys.memberSettings(orgId, userId), ...change.settings, ...changeStamp() };
   const parts: TransactionPart<SettingsPart>[] = [
     {
@@ -163,11 +169,17 @@ export async function commitSettingsChange(db: TableContext, change: SettingsCha
           { name: 'profile' as const, write: put({ ...keys.memberProfile(orgId, userId), ...change.profile.current }) },
           {
             name: 'profileVersion' as const,
-            write: put({ ...keys.profileVersion(orgId, userId, change.profile.version.version), ...change.profile.version }, 'attribute_not_exists(PK)'),
+            write: put(
+              { ...keys.profileVersion(orgId, userId, change.profile.version.version), ...change.profile.version },
+              'attribute_not_exists(PK)',
+            ),
           },
         ]
       : []),
-    ...change.preferences.create.map((p) => ({ name: 'newPreference' as const, write: put(preferenceItem(p), 'attribute_not_exists(PK)') })),
+    ...change.preferences.create.map((p) => ({
+      name: 'newPreference' as const,
+      write: put(preferenceItem(p), 'attribute_not_exists(PK)'),
+    })),
     ...change.preferences.put.map((p) => ({ name: 'changedPreference' as const, write: put(preferenceItem(p), 'attribute_exists(PK)') })),
     ...change.preferences.delete.map((id) => ({
       name: 'deletedPreference' as const,

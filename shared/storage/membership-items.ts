@@ -30,9 +30,7 @@ export function membershipItem(membership: Membership) {
   return {
     ...keys.membership(membership.org_id, membership.user_id),
     ...keys.userOrganizationsIndex(membership.user_id, membership.org_id),
-    ...(membership.status === 'active'
-      ? keys.activeMembersIndex(membership.org_id, membership.email, membership.user_id)
-      : {}),
+    ...(membership.status === 'active' ? keys.activeMembersIndex(membership.org_id, membership.email, membership.user_id) : {}),
     ...membership,
     search_text: searchText(membership.email, membership.display_name),
     ...changeStamp(),

@@ -9,7 +9,6 @@ import { batchGetAll, queryAll, queryPage } from './query-all';
 import { activeMemberCountChange } from './organizations';
 import { type TransactionPart, type TransactItem } from './transactions';
 
-
 /** The member search index change of a membership's new display name (none unless it is active). */
 export function displayNameSearchChange(membership: Membership, displayName: string): MemberSearchChange[] {
   return membership.status === 'active' ? [memberSearchChangeOf({ ...membership, display_name: displayName })] : [];
@@ -22,7 +21,11 @@ export function membershipDisplayNameChange(db: TableContext, membership: Member
       TableName: db.tableName,
       Key: keys.membership(membership.org_id, membership.user_id),
       UpdateExpression: 'SET display_name = :name, search_text = :search, last_change = :change',
-      ExpressionAttributeValues: { ':name': displayName, ':search': searchText(membership.email, displayName), ':change': changeStamp().last_change },
+      ExpressionAttributeValues: {
+        ':name': displayName,
+        ':search': searchText(membership.email, displayName),
+        ':change': changeStamp().last_change,
+      },
     },
   };
 }
@@ -32,7 +35,12 @@ export function membershipDisplayNameChange(db: TableContext, membership: Member
  * reads the latest committed write (twice the read cost), for a decision that must not act
  * on a state already replaced, such as "this role is already the one asked for".
  */
-export async function getMembership(db: TableContext, orgId: string, userId: string, { consistent = false } = {}): Promise<Membership | undefined> {
+export async function getMembership(
+  db: TableContext,
+  orgId: string,
+  userId: string,
+  { consistent = false } = {},
+): Promise<Membership | undefined> {
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.tableName, Key: keys.membership(orgId, userId), ...(consistent ? { ConsistentRead: true } : {}) }),
   );
@@ -74,13 +82,24 @@ export type MembershipPart = 'membership' | 'user' | 'organization';
 export async function insertMembership(db: TableContext, membership: Membership): Promise<void> {
   const parts: TransactionPart<MembershipPart>[] = [
     { name: 'membership', write: putMembershipPart(db, membership, 'absent') },
-    { name: 'user', write: { ConditionCheck: { TableName: db.tableName, Key: keys.user(membership.user_id), ConditionExpression: 'attribute_exists(PK)' } } },
+    {
+      name: 'user',
+      write: {
+        ConditionCheck: { TableName: db.tableName, Key: keys.user(membership.user_id), ConditionExpression: 'attribute_exists(PK)' },
+      },
+    },
     {
       name: 'organization',
       write:
         membership.status === 'active'
           ? activeMemberCountChange(db, membership.org_id, 1, membership.created_at)
-          : { ConditionCheck: { TableName: db.tableName, Key: keys.organization(membership.org_id), ConditionExpression: 'attribute_exists(PK)' } },
+          : {
+              ConditionCheck: {
+                TableName: db.tableName,
+                Key: keys.organization(membership.org_id),
+                ConditionExpression: 'attribute_exists(PK)',
+              },
+            },
     },
   ];
   await commitWithMemberSearch(db, parts, [memberSearchChangeOf(membership)]);
@@ -108,7 +127,12 @@ export async function replaceMembership(db: TableContext, current: Membership, n
 export async function listActiveMembers(
   db: TableContext,
   orgId: string,
-  { offset, limit, descending = false, from }: { offset: number; limit: number; descending?: boolean; from?: { email: string; user_id: string } },
+  {
+    offset,
+    limit,
+    descending = false,
+    from,
+  }: { offset: number; limit: number; descending?: boolean; from?: { email: string; user_id: string } },
 ): Promise<Membership[]> {
   // `from` starts the read at a member's own entry (found in the member search index), so nothing before it is read.
   const start = from && keys.activeMembersIndex(orgId, from.email, from.user_id).GSI1SK;
@@ -148,7 +172,10 @@ export async function searchActiveMembers(db: TableContext, orgId: string, needl
  */
 export async function getMemberships(db: TableContext, orgId: string, userIds: readonly string[]): Promise<Membership[]> {
   if (!userIds.length) return [];
-  const items = await batchGetAll(db, userIds.map((userId) => keys.membership(orgId, userId)));
+  const items = await batchGetAll(
+    db,
+    userIds.map((userId) => keys.membership(orgId, userId)),
+  );
   const byUser = new Map(items.map(membershipFromItem).map((membership) => [membership.user_id, membership]));
   return userIds.flatMap((userId) => byUser.get(userId) ?? []);
 }

@@ -45,7 +45,11 @@ export async function readTrashAndTimers(db: TableContext, orgId: string): Promi
     trashed: trashed.map((item) => {
       const fields = itemFields(item, 'trash index entry');
       const purgeAt = fields.optionalString('purge_at');
-      return { recording_id: fields.string('id'), deleted_at: fields.string('deleted_at'), ...(purgeAt === undefined ? {} : { purge_at: purgeAt }) };
+      return {
+        recording_id: fields.string('id'),
+        deleted_at: fields.string('deleted_at'),
+        ...(purgeAt === undefined ? {} : { purge_at: purgeAt }),
+      };
     }),
     timers: timers.map(trashTimerFromItem),
   };

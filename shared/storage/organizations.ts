@@ -87,7 +87,12 @@ export async function getOrganizationLimits(db: TableContext, orgId: string): Pr
 }
 
 /** Sets an existing organization's own limits, or removes them with null (ConditionalCheckFailed when it does not exist). */
-export async function setOrganizationLimits(db: TableContext, orgId: string, limits: OrganizationLimits | null, now: string): Promise<void> {
+export async function setOrganizationLimits(
+  db: TableContext,
+  orgId: string,
+  limits: OrganizationLimits | null,
+  now: string,
+): Promise<void> {
   await db.client.send(
     new UpdateCommand({
       TableName: db.tableName,
@@ -100,8 +105,14 @@ export async function setOrganizationLimits(db: TableContext, orgId: string, lim
 }
 
 /** One organization, or undefined. */
-export async function getOrganization(db: TableContext, orgId: string, options: { consistent?: boolean } = {}): Promise<StoredOrganization | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId), ...(options.consistent ? { ConsistentRead: true } : {}) }));
+export async function getOrganization(
+  db: TableContext,
+  orgId: string,
+  options: { consistent?: boolean } = {},
+): Promise<StoredOrganization | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId), ...(options.consistent ? { ConsistentRead: true } : {}) }),
+  );
   return Item ? organizationFromItem(Item) : undefined;
 }
 

@@ -1,4 +1,10 @@
-import { BatchGetCommand, BatchWriteCommand, QueryCommand, type BatchWriteCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  QueryCommand,
+  type BatchWriteCommandInput,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { sendUntilProcessed } from './write-retries';
 

@@ -43,7 +43,12 @@ const COUNTER_AFTERLIFE_SECONDS = 60;
  * attempts, one second each): a request must not wait on the limiter's retries, and the limiter
  * lets a request through when its counters cannot be reached (docs/rate-limits.md).
  */
-export function createRateLimitCounters(options: { tableName: string; region: string; endpoint?: string; client?: DynamoDBDocumentClient }): RateLimitCounters {
+export function createRateLimitCounters(options: {
+  tableName: string;
+  region: string;
+  endpoint?: string;
+  client?: DynamoDBDocumentClient;
+}): RateLimitCounters {
   const client =
     options.client ??
     DynamoDBDocumentClient.from(
@@ -69,7 +74,11 @@ export function createRateLimitCounters(options: { tableName: string; region: st
             UpdateExpression: 'ADD #count :one SET #expires = if_not_exists(#expires, :expires)',
             ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
             ExpressionAttributeNames: { '#count': 'request_count', '#expires': RATE_LIMIT_TABLE.ttlAttribute },
-            ExpressionAttributeValues: { ':one': 1, ':limit': counter.limit, ':expires': Math.ceil(counter.endsAt / 1000) + COUNTER_AFTERLIFE_SECONDS },
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ':limit': counter.limit,
+              ':expires': Math.ceil(counter.endsAt / 1000) + COUNTER_AFTERLIFE_SECONDS,
+            },
             ReturnValues: 'UPDATED_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),

@@ -23,7 +23,12 @@ const monthOf = (day: string) => day.slice(0, 7);
  * for the transaction that moves the organization's counters. ADD creates a count on its
  * first move.
  */
-export function recordingDayCountParts(db: TableContext, orgId: string, createdAt: string, move: { live: number; trash: number }): TransactItem[] {
+export function recordingDayCountParts(
+  db: TableContext,
+  orgId: string,
+  createdAt: string,
+  move: { live: number; trash: number },
+): TransactItem[] {
   const day = dayOf(createdAt);
   return [keys.recordingDayCount(orgId, day), keys.recordingMonthCount(orgId, monthOf(day))].map((Key) => ({
     Update: {
@@ -54,11 +59,15 @@ export function wholeDays(from: string | undefined, to: string | undefined): Day
 
 const nextMonth = (month: string) => {
   const [year, number] = month.split('-').map(Number);
-  return number === 12 ? `${String(year + 1).padStart(4, '0')}-01` : `${String(year).padStart(4, '0')}-${String(number + 1).padStart(2, '0')}`;
+  return number === 12
+    ? `${String(year + 1).padStart(4, '0')}-01`
+    : `${String(year).padStart(4, '0')}-${String(number + 1).padStart(2, '0')}`;
 };
 const previousMonth = (month: string) => {
   const [year, number] = month.split('-').map(Number);
-  return number === 1 ? `${String(year - 1).padStart(4, '0')}-12` : `${String(year).padStart(4, '0')}-${String(number - 1).padStart(2, '0')}`;
+  return number === 1
+    ? `${String(year - 1).padStart(4, '0')}-12`
+    : `${String(year).padStart(4, '0')}-${String(number - 1).padStart(2, '0')}`;
 };
 const lastDayOf = (month: string) => {
   const [year, number] = month.split('-').map(Number);
@@ -68,7 +77,8 @@ const lastDayOf = (month: string) => {
 /** The count items a day range reads: the full months it spans, and the days outside them at either end. */
 export function countItemRanges({ fromDay, toDay }: DayRange): { months?: [string, string]; days: [string, string][] } {
   const firstFullMonth = fromDay === undefined ? '0000-01' : fromDay.endsWith('-01') ? monthOf(fromDay) : nextMonth(monthOf(fromDay));
-  const lastFullMonth = toDay === undefined ? '9999-12' : toDay === lastDayOf(monthOf(toDay)) ? monthOf(toDay) : previousMonth(monthOf(toDay));
+  const lastFullMonth =
+    toDay === undefined ? '9999-12' : toDay === lastDayOf(monthOf(toDay)) ? monthOf(toDay) : previousMonth(monthOf(toDay));
   if (firstFullMonth > lastFullMonth) return { days: [[fromDay ?? '0000-01-01', toDay ?? '9999-12-31']] };
   const days: [string, string][] = [];
   if (fromDay !== undefined && monthOf(fromDay) < firstFullMonth) days.push([fromDay, lastDayOf(monthOf(fromDay))]);
@@ -83,7 +93,12 @@ interface PeriodCount {
 }
 
 /** The count items of one partition between two keys (inclusive), in key order: one Query, paged past 1 MB. */
-async function readCounts(db: TableContext, bin: RecordingBin, first: Record<string, string>, last: Record<string, string>): Promise<PeriodCount[]> {
+async function readCounts(
+  db: TableContext,
+  bin: RecordingBin,
+  first: Record<string, string>,
+  last: Record<string, string>,
+): Promise<PeriodCount[]> {
   const attribute = bin === 'LIVE' ? 'live' : 'trash';
   const items = await queryAll(db, {
     TableName: db.tableName,
@@ -134,7 +149,14 @@ export interface DayOfPosition {
  * counts hold fewer entries than the position (they disagree with the total read): the
  * caller reads as it would without them.
  */
-export async function dayOfPosition(db: TableContext, orgId: string, bin: RecordingBin, range: DayRange, position: number, from: 'newest' | 'oldest'): Promise<DayOfPosition | undefined> {
+export async function dayOfPosition(
+  db: TableContext,
+  orgId: string,
+  bin: RecordingBin,
+  range: DayRange,
+  position: number,
+  from: 'newest' | 'oldest',
+): Promise<DayOfPosition | undefined> {
   const inOrder = (periods: PeriodCount[]) => (from === 'newest' ? [...periods].reverse() : periods);
   const find = (periods: PeriodCount[], before: number) => {
     for (const period of inOrder(periods)) {
@@ -145,7 +167,12 @@ export async function dayOfPosition(db: TableContext, orgId: string, bin: Record
   };
   const found = find(await periodCounts(db, orgId, bin, range), 0);
   if (!found || found.period.length === 10) return found && { day: found.period, before: found.before };
-  const days = await readCounts(db, bin, keys.recordingDayCount(orgId, `${found.period}-01`), keys.recordingDayCount(orgId, `${found.period}-31`));
+  const days = await readCounts(
+    db,
+    bin,
+    keys.recordingDayCount(orgId, `${found.period}-01`),
+    keys.recordingDayCount(orgId, `${found.period}-31`),
+  );
   const day = find(days, found.before);
   return day && { day: day.period, before: day.before };
 }
@@ -156,7 +183,11 @@ export async function dayOfPosition(db: TableContext, orgId: string, bin: Record
  * created before the counts existed (`voice-org reindex`, the fixture loader); recording
  * changes while it runs may be miscounted, so run it when the organization is quiet.
  */
-export async function rebuildRecordingDayCounts(db: TableContext, orgId: string, now: string): Promise<{ recordings: number; items: number }> {
+export async function rebuildRecordingDayCounts(
+  db: TableContext,
+  orgId: string,
+  now: string,
+): Promise<{ recordings: number; items: number }> {
   const counts = new Map<string, { live: number; trash: number }>();
   const tally = (SK: string, bin: RecordingBin) => {
     const entry = counts.get(SK) ?? counts.set(SK, { live: 0, trash: 0 }).get(SK)!;
@@ -192,7 +223,10 @@ export async function rebuildRecordingDayCounts(db: TableContext, orgId: string,
   const partition = keys.recordingDayCount(orgId, '').PK;
   const requests = [
     ...[...counts].map(([SK, count]) => ({ PutRequest: { Item: { PK: partition, SK, ...count } } })),
-    ...stored.map((item) => String(item.SK)).filter((SK) => !counts.has(SK)).map((SK) => ({ DeleteRequest: { Key: { PK: partition, SK } } })),
+    ...stored
+      .map((item) => String(item.SK))
+      .filter((SK) => !counts.has(SK))
+      .map((SK) => ({ DeleteRequest: { Key: { PK: partition, SK } } })),
   ];
   await batchWriteAll(db, requests);
   await markDerivedIndexComplete(db, orgId, 'recording_days_index_at', now);

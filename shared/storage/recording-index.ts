@@ -77,7 +77,13 @@ function sources(filter: RecordingFilter, after?: string, within: DayBound = {})
     };
     if (filter.tagMode === 'any') return tagIds.map((tagId) => linkQuery(tagId, [], {}));
     const [first, ...others] = tagIds;
-    return [linkQuery(first, others.map((_, i) => `contains(tags, :tag${i})`), Object.fromEntries(others.map((tag, i) => [`:tag${i}`, tag])))];
+    return [
+      linkQuery(
+        first,
+        others.map((_, i) => `contains(tags, :tag${i})`),
+        Object.fromEntries(others.map((tag, i) => [`:tag${i}`, tag])),
+      ),
+    ];
   }
 
   if (tagIds.length) {
@@ -135,7 +141,13 @@ type ReadDirection = 'newest' | 'oldest';
  * `wanted` (at most 1,000; more when a filter expression drops entries), so a page never
  * reads far past its end.
  */
-async function* readSource(db: TableContext, source: Source, wanted: number, after?: string, direction: ReadDirection = 'newest'): AsyncGenerator<IndexEntry> {
+async function* readSource(
+  db: TableContext,
+  source: Source,
+  wanted: number,
+  after?: string,
+  direction: ReadDirection = 'newest',
+): AsyncGenerator<IndexEntry> {
   let startKey: Record<string, unknown> | undefined;
   let read = 0;
   do {
@@ -143,7 +155,13 @@ async function* readSource(db: TableContext, source: Source, wanted: number, aft
     // A filter expression drops some of what a query reads: ask for more per round trip.
     const limit = Math.min(1000, source.input.FilterExpression ? Math.max(100, remaining * 2) : remaining);
     const page = await db.client.send(
-      new QueryCommand({ ...source.input, TableName: db.tableName, ScanIndexForward: direction === 'oldest', Limit: limit, ExclusiveStartKey: startKey }),
+      new QueryCommand({
+        ...source.input,
+        TableName: db.tableName,
+        ScanIndexForward: direction === 'oldest',
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
     );
     read += page.Items?.length ?? 0;
     for (const item of page.Items ?? []) {
@@ -164,7 +182,13 @@ async function* readSource(db: TableContext, source: Source, wanted: number, aft
  * Merges sources newest first (or oldest first); a recording under several tags appears
  * once (its links share one sort key, so they come out side by side).
  */
-async function* merged(db: TableContext, all: Source[], wanted: number, after?: string, direction: ReadDirection = 'newest'): AsyncGenerator<IndexEntry> {
+async function* merged(
+  db: TableContext,
+  all: Source[],
+  wanted: number,
+  after?: string,
+  direction: ReadDirection = 'newest',
+): AsyncGenerator<IndexEntry> {
   if (all.length === 1) {
     yield* readSource(db, all[0], wanted, after, direction);
     return;
@@ -268,7 +292,12 @@ async function recordingsOf(db: TableContext, orgId: string, entries: IndexEntry
 /** Recordings by id, in one BatchGetItem per 100 ids; unknown ids are left out. */
 export async function getRecordings(db: TableContext, orgId: string, recordingIds: string[]): Promise<Recording[]> {
   if (!recordingIds.length) return [];
-  return (await batchGetAll(db, recordingIds.map((id) => keys.recording(orgId, id)))).map(recordingFromItem);
+  return (
+    await batchGetAll(
+      db,
+      recordingIds.map((id) => keys.recording(orgId, id)),
+    )
+  ).map(recordingFromItem);
 }
 
 /**
@@ -280,13 +309,20 @@ export async function countMatching(db: TableContext, filter: RecordingFilter): 
   const all = sources(filter);
   if (all.length > 1) {
     let count = 0;
-    for await (const _entry of merged(db, all.map((s) => ({ ...s, input: { ...s.input, ProjectionExpression: 'SK, recording_id' } })), Number.MAX_SAFE_INTEGER)) count++;
+    for await (const _entry of merged(
+      db,
+      all.map((s) => ({ ...s, input: { ...s.input, ProjectionExpression: 'SK, recording_id' } })),
+      Number.MAX_SAFE_INTEGER,
+    ))
+      count++;
     return count;
   }
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await db.client.send(new QueryCommand({ ...all[0].input, TableName: db.tableName, Select: 'COUNT', ExclusiveStartKey: startKey }));
+    const page = await db.client.send(
+      new QueryCommand({ ...all[0].input, TableName: db.tableName, Select: 'COUNT', ExclusiveStartKey: startKey }),
+    );
     count += page.Count ?? 0;
     startKey = page.LastEvaluatedKey;
   } while (startKey);

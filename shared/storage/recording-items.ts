@@ -13,7 +13,6 @@ import { digestFromMap, type SummaryDigest } from './summary-items';
  * processor) bundles none.
  */
 
-
 /** A recording item. Its related resources are items of their own, flagged in `related`. */
 export interface Recording {
   id: string;

@@ -86,13 +86,23 @@ export function createRecordingObjects(options: { bucket: string; region: string
     presignUpload: (key, declared, expiresIn) =>
       getSignedUrl(
         client,
-        new PutObjectCommand({ Bucket: options.bucket, Key: key, ContentType: declared.contentType, ContentLength: declared.contentLength }),
+        new PutObjectCommand({
+          Bucket: options.bucket,
+          Key: key,
+          ContentType: declared.contentType,
+          ContentLength: declared.contentLength,
+        }),
         { expiresIn, signableHeaders: SIGNED_UPLOAD_HEADERS },
       ),
     presignDownload: (key, headers, expiresIn, signingDate) =>
       getSignedUrl(
         client,
-        new GetObjectCommand({ Bucket: options.bucket, Key: key, ResponseContentType: headers.contentType, ResponseContentDisposition: headers.contentDisposition }),
+        new GetObjectCommand({
+          Bucket: options.bucket,
+          Key: key,
+          ResponseContentType: headers.contentType,
+          ResponseContentDisposition: headers.contentDisposition,
+        }),
         { expiresIn, signingDate },
       ),
     storedContentType: async (key) => {
@@ -100,7 +110,11 @@ export function createRecordingObjects(options: { bucket: string; region: string
         const head = await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: key }));
         return head.ContentType ?? '';
       } catch (error) {
-        if ((error as Error).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+        if (
+          (error as Error).name === 'NotFound' ||
+          (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+        )
+          return undefined;
         throw error;
       }
     },
@@ -109,7 +123,11 @@ export function createRecordingObjects(options: { bucket: string; region: string
         const object = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }));
         return JSON.parse((await object.Body?.transformToString('utf8')) ?? 'null');
       } catch (error) {
-        if ((error as Error).name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+        if (
+          (error as Error).name === 'NoSuchKey' ||
+          (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+        )
+          return undefined;
         throw error;
       }
     },
@@ -118,7 +136,8 @@ export function createRecordingObjects(options: { bucket: string; region: string
     },
     deletePrefix: async (prefix) => {
       // A guard against a key or an empty prefix reaching here: this deletes everything under it.
-      if (!/^recordings\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/$/.test(prefix)) throw new Error(`Refusing to delete objects under ${JSON.stringify(prefix)}: not a recording's prefix`);
+      if (!/^recordings\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/$/.test(prefix))
+        throw new Error(`Refusing to delete objects under ${JSON.stringify(prefix)}: not a recording's prefix`);
       const Bucket = options.bucket;
       let objects = 0;
       let ContinuationToken: string | undefined;
@@ -128,7 +147,8 @@ export function createRecordingObjects(options: { bucket: string; region: string
         if (keys.length) {
           // At most 1,000 keys a page, the most one DeleteObjects takes.
           const { Errors } = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
-          if (Errors?.length) throw new Error(`S3 kept ${Errors.length} object(s) under ${prefix}: ${Errors.map((e) => `${e.Key} ${e.Code}`).join(', ')}`);
+          if (Errors?.length)
+            throw new Error(`S3 kept ${Errors.length} object(s) under ${prefix}: ${Errors.map((e) => `${e.Key} ${e.Code}`).join(', ')}`);
           objects += keys.length;
         }
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;

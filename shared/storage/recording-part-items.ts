@@ -154,7 +154,12 @@ export function partItems(orgId: string, recordingId: string, parts: RecordingPa
   for (const summary of parts.summaries ?? []) items.push(summaryItem(summary));
   if (parts.transcript) {
     const chunks = chunkSegments(parts.transcript.segments);
-    items.push({ ...key('TRANSCRIPT'), ...parts.transcript.header, segment_count: parts.transcript.segments.length, chunk_count: chunks.length });
+    items.push({
+      ...key('TRANSCRIPT'),
+      ...parts.transcript.header,
+      segment_count: parts.transcript.segments.length,
+      chunk_count: chunks.length,
+    });
     chunks.forEach((segments, index) => items.push({ ...key(transcriptChunkPart(index + 1)), segments }));
   }
   return items;

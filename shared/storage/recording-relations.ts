@@ -25,7 +25,8 @@ export interface PageRelations {
 export async function readPageRelations(db: TableContext, orgId: string, recordings: Recording[]): Promise<PageRelations> {
   const relations: PageRelations = { recorders: new Map(), tags: new Map(), parts: new Map() };
   const wanted = new Map<string, { key: { PK: string; SK: string }; read: (item: Record<string, unknown>) => void }>();
-  const want = (key: { PK: string; SK: string }, read: (item: Record<string, unknown>) => void) => wanted.set(`${key.PK}|${key.SK}`, { key, read });
+  const want = (key: { PK: string; SK: string }, read: (item: Record<string, unknown>) => void) =>
+    wanted.set(`${key.PK}|${key.SK}`, { key, read });
   const partsOf = (recordingId: string) => {
     let parts = relations.parts.get(recordingId);
     if (!parts) relations.parts.set(recordingId, (parts = {}));
@@ -38,10 +39,14 @@ export async function readPageRelations(db: TableContext, orgId: string, recordi
       want(keys.recordingPart(orgId, recording.id, name), (item) => read(item, partsOf(recording.id)));
     // A recording whose summaries were written lists them in its digest: only an older one's fixture summary is an item to read.
     if (recording.related.summary && !recording.summaries) part('SUMMARY', (item, parts) => (parts.summary = summaryFromItem(item)));
-    if (recording.related.transcript) part('TRANSCRIPT', (item, parts) => (parts.transcript = { header: transcriptHeaderFromItem(item), segments: [] }));
+    if (recording.related.transcript)
+      part('TRANSCRIPT', (item, parts) => (parts.transcript = { header: transcriptHeaderFromItem(item), segments: [] }));
     if (recording.related.translation) part('TRANSLATION', (item, parts) => (parts.translation = translationFromItem(item)));
   }
-  for (const item of await batchGetAll(db, [...wanted.values()].map(({ key }) => key))) {
+  for (const item of await batchGetAll(
+    db,
+    [...wanted.values()].map(({ key }) => key),
+  )) {
     wanted.get(`${String(item.PK)}|${String(item.SK)}`)?.read(item);
   }
   return relations;

@@ -65,7 +65,8 @@ export type RecorderCounts =
   | { kind: 'recount'; userId: string; read: number; next: number; latestRecordingAt: string | null };
 
 /** The parts of a recording transaction, by what their write or condition concerns. */
-export type RecordingPart = 'recording' | 'relatedItem' | 'tagLink' | 'organization' | 'dayCounts' | 'recorder' | 'trashTimer' | 'tombstone';
+export type RecordingPart =
+  'recording' | 'relatedItem' | 'tagLink' | 'organization' | 'dayCounts' | 'recorder' | 'trashTimer' | 'tombstone';
 
 /** DynamoDB's bound on the writes of one transaction. */
 export const TRANSACTION_WRITE_LIMIT = 100;
@@ -81,7 +82,13 @@ export function relatedItemCount(orgId: string, recordingId: string, parts: Reco
  * read (its `updated_at`), so a concurrent whole-item write conflicts instead of being undone.
  */
 export function recordingPutAsRead(db: TableContext, before: Recording, after: Recording, stillIn: RecordingBin): TransactItem {
-  return { Put: { TableName: db.tableName, Item: recordingItem(after), ...conditionOf({ kind: 'stored', stillIn, unchangedSince: before.updated_at }) } };
+  return {
+    Put: {
+      TableName: db.tableName,
+      Item: recordingItem(after),
+      ...conditionOf({ kind: 'stored', stillIn, unchangedSince: before.updated_at }),
+    },
+  };
 }
 
 function conditionOf(relies: RecordingCondition): { ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> } {
@@ -118,7 +125,9 @@ export async function commitRecordingChange(db: TableContext, change: RecordingC
         ? { Put: { TableName: db.tableName, Item: recordingItem(stored), ...condition } }
         : { Delete: { TableName: db.tableName, Key: keys.recording(orgId, id), ...condition } },
     },
-    ...(change.after && change.parts ? partItems(orgId, id, change.parts).map((item) => ({ name: 'relatedItem' as const, write: put(item) })) : []),
+    ...(change.after && change.parts
+      ? partItems(orgId, id, change.parts).map((item) => ({ name: 'relatedItem' as const, write: put(item) }))
+      : []),
     ...(change.after ? change.tagLinks.write.map((tagId) => ({ name: 'tagLink' as const, write: put(tagLinkItem(subject, tagId)) })) : []),
     ...change.tagLinks.remove.map((tagId) => ({ name: 'tagLink' as const, write: remove(tagLinkKey(subject, tagId)) })),
   ];
@@ -126,17 +135,30 @@ export async function commitRecordingChange(db: TableContext, change: RecordingC
   if (live || trash) {
     parts.push({ name: 'organization', write: recordingCountsChange(db, orgId, { live, trash }) });
     // The day and month of created_at (which never changes) move with the organization's counters.
-    parts.push(...recordingDayCountParts(db, orgId, subject.created_at, { live, trash }).map((write) => ({ name: 'dayCounts' as const, write })));
+    parts.push(
+      ...recordingDayCountParts(db, orgId, subject.created_at, { live, trash }).map((write) => ({ name: 'dayCounts' as const, write })),
+    );
   }
   if (change.recorderCounts) parts.push({ name: 'recorder', write: recorderCountsChange(db, orgId, change.recorderCounts) });
   if (timer === 'remove') parts.push({ name: 'trashTimer', write: remove(keys.trashTimer(orgId, id)) });
   else if (timer) {
     if (!change.after?.deleted_at) throw new Error(`A trash timer needs a recording in the trash (${id})`);
-    parts.push({ name: 'trashTimer', write: put(trashTimerItem({ org_id: orgId, recording_id: id, deleted_at: change.after.deleted_at, purge_at: timer.set.purgeAt })) });
+    parts.push({
+      name: 'trashTimer',
+      write: put(trashTimerItem({ org_id: orgId, recording_id: id, deleted_at: change.after.deleted_at, purge_at: timer.set.purgeAt })),
+    });
   }
   if (change.tombstone) {
     if (change.after) throw new Error(`A tombstone goes with a permanent delete only (${id})`);
-    parts.push(tombstonePart(db, { resource: 'recording', org_id: orgId, id, deleted_at: change.tombstone.deletedAt, recorded_by: subject.recorded_by }));
+    parts.push(
+      tombstonePart(db, {
+        resource: 'recording',
+        org_id: orgId,
+        id,
+        deleted_at: change.tombstone.deletedAt,
+        recorded_by: subject.recorded_by,
+      }),
+    );
   }
   await commitParts(db, parts);
 }
@@ -174,7 +196,15 @@ function recorderCountsChange(db: TableContext, orgId: string, counts: RecorderC
     };
   }
   if (counts.newest === undefined) {
-    return { Update: { TableName: db.tableName, Key, UpdateExpression: 'ADD recording_count :one', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':one': 1 } } };
+    return {
+      Update: {
+        TableName: db.tableName,
+        Key,
+        UpdateExpression: 'ADD recording_count :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    };
   }
   return {
     Update: {
@@ -184,7 +214,8 @@ function recorderCountsChange(db: TableContext, orgId: string, counts: RecorderC
       // Strings compare by bytes: ISO timestamps in UTC compare as moments.
       // Equal moments both hold: only a later recording committed first sends this change back to be planned again.
       // A member with no live recording holds NULL, which is matched by its type (not by `=`).
-      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(latest_recording_at) OR attribute_type(latest_recording_at, :nullType) OR latest_recording_at <= :newest)',
+      ConditionExpression:
+        'attribute_exists(PK) AND (attribute_not_exists(latest_recording_at) OR attribute_type(latest_recording_at, :nullType) OR latest_recording_at <= :newest)',
       ExpressionAttributeValues: { ':one': 1, ':newest': counts.newest, ':nullType': 'NULL' },
     },
   };
@@ -194,7 +225,12 @@ function recorderCountsChange(db: TableContext, orgId: string, counts: RecorderC
  * The created_at of a recorder's newest live recording other than `excluding` (the one
  * leaving the live list), or null when it has none: two index entries answer it.
  */
-export async function newestOtherLiveRecordingAt(db: TableContext, orgId: string, userId: string, excluding: string): Promise<string | null> {
+export async function newestOtherLiveRecordingAt(
+  db: TableContext,
+  orgId: string,
+  userId: string,
+  excluding: string,
+): Promise<string | null> {
   const { Items } = await db.client.send(
     new QueryCommand({
       TableName: db.tableName,

@@ -17,11 +17,19 @@ import { isConditionFailure } from './transactions';
 import { deleteAllTranslations } from './translations';
 import { sendUntilProcessed } from './write-retries';
 
-
 /** Reads a recording item; `consistent` when the read must see a write that was just acknowledged. */
-export async function getRecording(db: TableContext, orgId: string, recordingId: string, options: { consistent?: boolean } = {}): Promise<Recording | undefined> {
+export async function getRecording(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+  options: { consistent?: boolean } = {},
+): Promise<Recording | undefined> {
   const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.tableName, Key: keys.recording(orgId, recordingId), ...(options.consistent ? { ConsistentRead: true } : {}) }),
+    new GetCommand({
+      TableName: db.tableName,
+      Key: keys.recording(orgId, recordingId),
+      ...(options.consistent ? { ConsistentRead: true } : {}),
+    }),
   );
   return Item ? recordingFromItem(Item) : undefined;
 }
@@ -43,8 +51,18 @@ export interface UploadOutcome {
  * size and type). Counts do not move: a recording counts whatever its state. Returns false when
  * the recording no longer waits (completed by an earlier event, or deleted).
  */
-export async function recordUploadOutcome(db: TableContext, pending: Recording & { upload: NonNullable<Recording['upload']> }, outcome: UploadOutcome): Promise<boolean> {
-  const set = ['#state = :state', 'upload.uploaded_bytes = :bytes', 'upload.uploaded_at = :at', 'updated_at = :at', 'last_change = :change'];
+export async function recordUploadOutcome(
+  db: TableContext,
+  pending: Recording & { upload: NonNullable<Recording['upload']> },
+  outcome: UploadOutcome,
+): Promise<boolean> {
+  const set = [
+    '#state = :state',
+    'upload.uploaded_bytes = :bytes',
+    'upload.uploaded_at = :at',
+    'updated_at = :at',
+    'last_change = :change',
+  ];
   const values: Record<string, unknown> = {
     ':change': changeStamp().last_change,
     ':state': outcome.state,
@@ -69,7 +87,8 @@ export async function recordUploadOutcome(db: TableContext, pending: Recording &
         TableName: db.tableName,
         Key: keys.recording(pending.org_id, pending.id),
         UpdateExpression: `SET ${set.join(', ')}`,
-        ConditionExpression: '#state = :pending AND upload.s3_key = :key AND upload.size_bytes = :declaredBytes AND upload.content_type = :declaredType',
+        ConditionExpression:
+          '#state = :pending AND upload.s3_key = :key AND upload.size_bytes = :declaredBytes AND upload.content_type = :declaredType',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: values,
       }),
@@ -86,7 +105,11 @@ export async function recordUploadOutcome(db: TableContext, pending: Recording &
  * reader picks from the recording's digest), in two queries over its key range sent together:
  * from the recording to the fixtures' `SUMMARY` part, and from past the `SUMMARY#<id>` items on.
  */
-export async function getRecordingWithParts(db: TableContext, orgId: string, recordingId: string): Promise<{ recording?: Recording; parts: RecordingParts }> {
+export async function getRecordingWithParts(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+): Promise<{ recording?: Recording; parts: RecordingParts }> {
   const base = keys.recording(orgId, recordingId);
   const range = (from: string, to: string) =>
     queryAll(db, {
@@ -134,7 +157,11 @@ export function partsFromItems(items: Record<string, unknown>[], recordingSk: st
  * still holds the recording item itself (the recording is not deleted, or an id was reused)
  * nothing is deleted. Returns how many items went, and whether the recording was there.
  */
-export async function deleteRelatedItems(db: TableContext, orgId: string, recordingId: string): Promise<{ deleted: number; recordingExists: boolean }> {
+export async function deleteRelatedItems(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+): Promise<{ deleted: number; recordingExists: boolean }> {
   const base = keys.recording(orgId, recordingId);
   const items = await queryAll(db, {
     TableName: db.tableName,

@@ -9,17 +9,20 @@ import { RATE_LIMIT_BOUNDS, type OrganizationLimits, type RateLimit } from '../c
 
 type Bounds = { readonly min: number; readonly max: number };
 
-const wholeNumberWithin = (value: unknown, { min, max }: Bounds): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+const wholeNumberWithin = (value: unknown, { min, max }: Bounds): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const hasOnlyFields = (value: Record<string, unknown>, fields: readonly string[]) => Object.keys(value).every((field) => fields.includes(field));
+const hasOnlyFields = (value: Record<string, unknown>, fields: readonly string[]) =>
+  Object.keys(value).every((field) => fields.includes(field));
 
 /** A stored rate limit: `{rate, burst}`, whole numbers within bounds, burst at least rate. */
 export function readStoredRateLimit(value: unknown): RateLimit | undefined {
   if (!isRecord(value) || !hasOnlyFields(value, ['rate', 'burst'])) return undefined;
   const { rate, burst } = value;
-  if (!wholeNumberWithin(rate, RATE_LIMIT_BOUNDS.rate) || !wholeNumberWithin(burst, RATE_LIMIT_BOUNDS.burst) || burst < rate) return undefined;
+  if (!wholeNumberWithin(rate, RATE_LIMIT_BOUNDS.rate) || !wholeNumberWithin(burst, RATE_LIMIT_BOUNDS.burst) || burst < rate)
+    return undefined;
   return { rate, burst };
 }
 

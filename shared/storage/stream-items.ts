@@ -14,7 +14,15 @@ import { summaryRecordFromItem, type SummaryRecord } from './summary-items';
 import { TABLE } from './table-definition';
 import { templateFromItem, type TemplateRecord } from './template-items';
 import { tombstoneFromItem, type Tombstone } from './tombstones';
-import { DELIVERY_PARTITION, DELIVERY_SORT_KEY, WEBHOOK_SORT_KEY, deliveryFromItem, webhookFromItem, type DeliveryRecord, type WebhookRecord } from './webhook-items';
+import {
+  DELIVERY_PARTITION,
+  DELIVERY_SORT_KEY,
+  WEBHOOK_SORT_KEY,
+  deliveryFromItem,
+  webhookFromItem,
+  type DeliveryRecord,
+  type WebhookRecord,
+} from './webhook-items';
 
 /** An item's state on one side of a change, with the stamp of the write that left it so. */
 export interface ItemSide<T> {
@@ -69,12 +77,19 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
   // Deliveries live under their endpoint's partition; every other item of interest under its organization's.
   const delivery = DELIVERY_PARTITION.exec(partition);
   const orgId = delivery?.[1] ?? ORGANIZATION_PARTITION.exec(partition)?.[1];
-  const kind = delivery ? (sortKey && DELIVERY_SORT_KEY.test(sortKey) ? 'webhookDelivery' : undefined) : sortKey && KINDS.find((candidate) => candidate.sortKey.test(sortKey))?.kind;
+  const kind = delivery
+    ? sortKey && DELIVERY_SORT_KEY.test(sortKey)
+      ? 'webhookDelivery'
+      : undefined
+    : sortKey && KINDS.find((candidate) => candidate.sortKey.test(sortKey))?.kind;
   if (!orgId || !sortKey || !kind) return undefined;
   const before = record.dynamodb?.OldImage && unmarshall(record.dynamodb.OldImage as Record<string, AttributeValue>);
   const after = record.dynamodb?.NewImage && unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>);
   const removedByTtl = record.eventName === 'REMOVE' && isTtlRemoval(record, before);
-  const side = <T>(map: (item: Item) => T) => (item: Item | undefined): ItemSide<T> | undefined => (item ? { value: map(item), stamp: stampOf(item) } : undefined);
+  const side =
+    <T>(map: (item: Item) => T) =>
+    (item: Item | undefined): ItemSide<T> | undefined =>
+      item ? { value: map(item), stamp: stampOf(item) } : undefined;
   const common = { orgId, removedByTtl };
   switch (kind) {
     case 'recording':
@@ -100,7 +115,14 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
     case 'trashTimer': {
       const image = before ?? after ?? {};
       const epoch = Number(image[TABLE.ttlAttribute] ?? 0);
-      return { ...common, kind, recordingId: sortKey.slice('TRASHTIMER#'.length), dueAt: new Date(epoch * 1000).toISOString(), before: side(() => null)(before), after: side(() => null)(after) };
+      return {
+        ...common,
+        kind,
+        recordingId: sortKey.slice('TRASHTIMER#'.length),
+        dueAt: new Date(epoch * 1000).toISOString(),
+        before: side(() => null)(before),
+        after: side(() => null)(after),
+      };
     }
   }
 }

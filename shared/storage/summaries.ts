@@ -34,9 +34,7 @@ export type SummaryPart = 'recording' | 'summary';
 
 export async function commitSummaryTransition(db: TableContext, transition: SummaryTransition): Promise<void> {
   const { before, after } = transition;
-  const parts: TransactionPart<SummaryPart>[] = [
-    { name: 'recording', write: recordingPutAsRead(db, before, after, 'LIVE') },
-  ];
+  const parts: TransactionPart<SummaryPart>[] = [{ name: 'recording', write: recordingPutAsRead(db, before, after, 'LIVE') }];
   if (transition.put) {
     const { summary, expect } = transition.put;
     parts.push({
@@ -47,7 +45,10 @@ export async function commitSummaryTransition(db: TableContext, transition: Summ
           Item: summaryItem(summary),
           ...(expect === 'new'
             ? { ConditionExpression: 'attribute_not_exists(PK)' }
-            : { ConditionExpression: 'attribute_exists(PK) AND updated_at = :summaryRead', ExpressionAttributeValues: { ':summaryRead': expect.updated_at } }),
+            : {
+                ConditionExpression: 'attribute_exists(PK) AND updated_at = :summaryRead',
+                ExpressionAttributeValues: { ':summaryRead': expect.updated_at },
+              }),
         },
       },
     });
@@ -55,16 +56,32 @@ export async function commitSummaryTransition(db: TableContext, transition: Summ
   if (transition.remove !== undefined) {
     parts.push({
       name: 'summary',
-      write: { Delete: { TableName: db.tableName, Key: keys.recordingPart(after.org_id, after.id, summaryPart(transition.remove)), ConditionExpression: 'attribute_exists(PK)' } },
+      write: {
+        Delete: {
+          TableName: db.tableName,
+          Key: keys.recordingPart(after.org_id, after.id, summaryPart(transition.remove)),
+          ConditionExpression: 'attribute_exists(PK)',
+        },
+      },
     });
   }
   await commitParts(db, parts);
 }
 
 /** One summary's item, or undefined. */
-export async function getSummary(db: TableContext, orgId: string, recordingId: string, summaryId: string, options: { consistent?: boolean } = {}): Promise<SummaryRecord | undefined> {
+export async function getSummary(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+  summaryId: string,
+  options: { consistent?: boolean } = {},
+): Promise<SummaryRecord | undefined> {
   const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.tableName, Key: keys.recordingPart(orgId, recordingId, summaryPart(summaryId)), ...(options.consistent ? { ConsistentRead: true } : {}) }),
+    new GetCommand({
+      TableName: db.tableName,
+      Key: keys.recordingPart(orgId, recordingId, summaryPart(summaryId)),
+      ...(options.consistent ? { ConsistentRead: true } : {}),
+    }),
   );
   return Item ? summaryRecordFromItem(Item) : undefined;
 }
@@ -81,7 +98,10 @@ export async function listSummaryItems(db: TableContext, orgId: string, recordin
 }
 
 /** The organization's active members as the assignee matching needs them (name and email): one Query of the members index. */
-export async function activeMembersForMatching(db: TableContext, orgId: string): Promise<{ user_id: string; display_name: string; email: string }[]> {
+export async function activeMembersForMatching(
+  db: TableContext,
+  orgId: string,
+): Promise<{ user_id: string; display_name: string; email: string }[]> {
   const items = await queryAll(db, {
     TableName: db.tableName,
     IndexName: 'GSI1',
@@ -97,7 +117,11 @@ export async function recorderPreferences(db: TableContext, orgId: string, userI
 }
 
 /** A recording's transcript segments (the header's chunk set), or undefined without a transcript: one Query of the transcript's items. */
-export async function readTranscriptSegments(db: TableContext, orgId: string, recordingId: string): Promise<TranscriptSegment[] | undefined> {
+export async function readTranscriptSegments(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+): Promise<TranscriptSegment[] | undefined> {
   const base = keys.recording(orgId, recordingId);
   const items = await queryAll(db, {
     TableName: db.tableName,

@@ -39,7 +39,12 @@ export async function getTag(db: TableContext, orgId: string, tagId: string): Pr
 /** The tags of an organization with these ids, in one BatchGetItem per 100 ids; unknown ids are left out. */
 export async function getTags(db: TableContext, orgId: string, tagIds: string[]): Promise<Tag[]> {
   if (!tagIds.length) return [];
-  return (await batchGetAll(db, tagIds.map((id) => keys.tag(orgId, id)))).map(tagFromItem);
+  return (
+    await batchGetAll(
+      db,
+      tagIds.map((id) => keys.tag(orgId, id)),
+    )
+  ).map(tagFromItem);
 }
 
 /** Writes a tag whole (create or replace). */

@@ -8,10 +8,20 @@ import { queryAll, queryPage } from './query-all';
 import { tombstonePart } from './tombstones';
 import { commitParts, isConditionFailure, WriteConflict, type TransactItem, type TransactionPart } from './transactions';
 
-
 /** One template, or undefined; `consistent` when the read plans a conditional write. */
-export async function getTemplate(db: TableContext, orgId: string, templateId: string, options: { consistent?: boolean } = {}): Promise<TemplateRecord | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.template(orgId, templateId), ...(options.consistent ? { ConsistentRead: true } : {}) }));
+export async function getTemplate(
+  db: TableContext,
+  orgId: string,
+  templateId: string,
+  options: { consistent?: boolean } = {},
+): Promise<TemplateRecord | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({
+      TableName: db.tableName,
+      Key: keys.template(orgId, templateId),
+      ...(options.consistent ? { ConsistentRead: true } : {}),
+    }),
+  );
   return Item ? templateFromItem(Item) : undefined;
 }
 
@@ -37,7 +47,11 @@ export async function listTemplates(db: TableContext, orgId: string): Promise<Te
  * away from both ends the keys-only index entries (GSI3, about 150 bytes a template) up to
  * its first template from the nearer end. Page 1 and the last page are one Query of GSI1.
  */
-export async function readTemplatePage(db: TableContext, orgId: string, { offset, limit, total }: { offset: number; limit: number; total: number }): Promise<TemplateRecord[]> {
+export async function readTemplatePage(
+  db: TableContext,
+  orgId: string,
+  { offset, limit, total }: { offset: number; limit: number; total: number },
+): Promise<TemplateRecord[]> {
   if (offset === 0) return templatesFrom(db, orgId, undefined, limit);
   if (offset >= total) return [];
   const pageSize = Math.min(limit, total - offset);
@@ -51,27 +65,41 @@ export async function readTemplatePage(db: TableContext, orgId: string, { offset
 async function orderKeyAt(db: TableContext, orgId: string, offset: number, total: number): Promise<string | undefined> {
   const fromStart = offset < total - offset;
   const wanted = fromStart ? offset + 1 : total - offset;
-  const entries = await queryPage(db, {
-    TableName: db.tableName,
-    IndexName: 'GSI3',
-    KeyConditionExpression: 'GSI3PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.templateKeysIndex(orgId).GSI3PK },
-    ProjectionExpression: 'GSI3SK',
-    ScanIndexForward: fromStart,
-  }, { offset: 0, limit: wanted });
+  const entries = await queryPage(
+    db,
+    {
+      TableName: db.tableName,
+      IndexName: 'GSI3',
+      KeyConditionExpression: 'GSI3PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.templateKeysIndex(orgId).GSI3PK },
+      ProjectionExpression: 'GSI3SK',
+      ScanIndexForward: fromStart,
+    },
+    { offset: 0, limit: wanted },
+  );
   const key = entries.length === wanted ? entries[wanted - 1].GSI3SK : undefined;
   return typeof key === 'string' ? key : undefined;
 }
 
 /** Up to `limit` templates in order from the one whose order key is `first` (from the first without it), or backwards from the last: one Query of GSI1. */
-async function templatesFrom(db: TableContext, orgId: string, first: string | undefined, limit: number, backwards = false): Promise<TemplateRecord[]> {
-  const items = await queryPage(db, {
-    TableName: db.tableName,
-    IndexName: 'GSI1',
-    KeyConditionExpression: first === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK >= :first',
-    ExpressionAttributeValues: { ':pk': keys.templatesIndex(orgId).GSI1PK, ...(first === undefined ? {} : { ':first': first }) },
-    ScanIndexForward: !backwards,
-  }, { offset: 0, limit });
+async function templatesFrom(
+  db: TableContext,
+  orgId: string,
+  first: string | undefined,
+  limit: number,
+  backwards = false,
+): Promise<TemplateRecord[]> {
+  const items = await queryPage(
+    db,
+    {
+      TableName: db.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: first === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK >= :first',
+      ExpressionAttributeValues: { ':pk': keys.templatesIndex(orgId).GSI1PK, ...(first === undefined ? {} : { ':first': first }) },
+      ScanIndexForward: !backwards,
+    },
+    { offset: 0, limit },
+  );
   return items.map(templateFromItem);
 }
 
@@ -83,7 +111,11 @@ async function templatesFrom(db: TableContext, orgId: string, first: string | un
  * deleted meanwhile was written with its keys, or needs none). A template written by code
  * from before issue 26 while it runs may be missed: run it once that code is gone.
  */
-export async function rebuildTemplateOrderKeys(db: TableContext, orgId: string, now: string): Promise<{ templates: number; rewritten: number }> {
+export async function rebuildTemplateOrderKeys(
+  db: TableContext,
+  orgId: string,
+  now: string,
+): Promise<{ templates: number; rewritten: number }> {
   const items = await queryAll(db, {
     TableName: db.tableName,
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :template)',
@@ -92,17 +124,25 @@ export async function rebuildTemplateOrderKeys(db: TableContext, orgId: string, 
   let rewritten = 0;
   for (const item of items) {
     const template = templateFromItem(item);
-    const wanted: Record<string, string> = { ...keys.templatesIndex(orgId, template.name, template.id), ...keys.templateKeysIndex(orgId, template.name, template.id) };
+    const wanted: Record<string, string> = {
+      ...keys.templatesIndex(orgId, template.name, template.id),
+      ...keys.templateKeysIndex(orgId, template.name, template.id),
+    };
     if (Object.entries(wanted).every(([name, value]) => item[name] === value)) continue;
     try {
       await db.client.send(
         new UpdateCommand({
           TableName: db.tableName,
           Key: keys.template(orgId, template.id),
-          UpdateExpression: `SET ${Object.keys(wanted).map((name) => `${name} = :${name}`).join(', ')}`,
+          UpdateExpression: `SET ${Object.keys(wanted)
+            .map((name) => `${name} = :${name}`)
+            .join(', ')}`,
           ConditionExpression: 'attribute_exists(PK) AND #name = :name',
           ExpressionAttributeNames: { '#name': 'name' },
-          ExpressionAttributeValues: { ':name': template.name, ...Object.fromEntries(Object.entries(wanted).map(([name, value]) => [`:${name}`, value])) },
+          ExpressionAttributeValues: {
+            ':name': template.name,
+            ...Object.fromEntries(Object.entries(wanted).map(([name, value]) => [`:${name}`, value])),
+          },
         }),
       );
       rewritten++;
@@ -119,7 +159,9 @@ export type TemplatePart = 'template' | 'organization' | 'previousDefault';
 
 /** The condition that the template item is the default, or is not, as it was read. */
 const defaultAsRead = (isDefault: boolean | undefined) =>
-  isDefault ? { condition: 'is_default = :isDefault', values: { ':isDefault': true } } : { condition: '(attribute_not_exists(is_default) OR is_default = :isDefault)', values: { ':isDefault': false } };
+  isDefault
+    ? { condition: 'is_default = :isDefault', values: { ':isDefault': true } }
+    : { condition: '(attribute_not_exists(is_default) OR is_default = :isDefault)', values: { ':isDefault': false } };
 
 /**
  * Writes a new template or replaces one, and moves the organization's default when
@@ -139,7 +181,10 @@ export async function putTemplate(
   { wasDefault, defaultMove }: { wasDefault?: boolean; defaultMove?: DefaultTemplateMove } = {},
 ): Promise<void> {
   const asRead = defaultAsRead(wasDefault);
-  const condition = mode === 'create' ? { ConditionExpression: 'attribute_not_exists(PK)' } : { ConditionExpression: `attribute_exists(PK) AND ${asRead.condition}`, ExpressionAttributeValues: asRead.values };
+  const condition =
+    mode === 'create'
+      ? { ConditionExpression: 'attribute_not_exists(PK)' }
+      : { ConditionExpression: `attribute_exists(PK) AND ${asRead.condition}`, ExpressionAttributeValues: asRead.values };
   const put = { TableName: db.tableName, Item: templateItem(template), ...condition };
   if (mode === 'replace' && !defaultMove) {
     try {
@@ -155,7 +200,8 @@ export async function putTemplate(
     { name: 'organization', write: templateCountChange(db, template.org_id, mode === 'create' ? 1 : 0, defaultMove) },
   ];
   const previous = defaultMove?.from;
-  if (previous !== undefined && previous !== template.id) parts.push({ name: 'previousDefault', write: noLongerDefault(db, template.org_id, previous, template.updated_at) });
+  if (previous !== undefined && previous !== template.id)
+    parts.push({ name: 'previousDefault', write: noLongerDefault(db, template.org_id, previous, template.updated_at) });
   await commitParts<TemplatePart>(db, parts);
 }
 
@@ -178,10 +224,26 @@ function noLongerDefault(db: TableContext, orgId: string, templateId: string, no
  * none); a WriteConflict at `template` when there is none or it is no longer the default, or
  * became it, as read (`wasDefault`).
  */
-export async function deleteTemplate(db: TableContext, orgId: string, templateId: string, deletedAt: string, wasDefault = false): Promise<void> {
+export async function deleteTemplate(
+  db: TableContext,
+  orgId: string,
+  templateId: string,
+  deletedAt: string,
+  wasDefault = false,
+): Promise<void> {
   const asRead = defaultAsRead(wasDefault);
   await commitParts<TemplatePart | 'tombstone'>(db, [
-    { name: 'template', write: { Delete: { TableName: db.tableName, Key: keys.template(orgId, templateId), ConditionExpression: `attribute_exists(PK) AND ${asRead.condition}`, ExpressionAttributeValues: asRead.values } } },
+    {
+      name: 'template',
+      write: {
+        Delete: {
+          TableName: db.tableName,
+          Key: keys.template(orgId, templateId),
+          ConditionExpression: `attribute_exists(PK) AND ${asRead.condition}`,
+          ExpressionAttributeValues: asRead.values,
+        },
+      },
+    },
     { name: 'organization', write: templateCountChange(db, orgId, -1, wasDefault ? { from: templateId, to: undefined } : undefined) },
     tombstonePart(db, { resource: 'template', org_id: orgId, id: templateId, deleted_at: deletedAt }),
   ]);
@@ -192,7 +254,9 @@ export async function deleteTemplate(db: TableContext, orgId: string, templateId
  * template): the one its `default_template_id` names; undefined when it has none.
  */
 export async function getDefaultTemplate(db: TableContext, orgId: string): Promise<TemplateRecord | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId), ProjectionExpression: 'default_template_id' }));
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId), ProjectionExpression: 'default_template_id' }),
+  );
   const templateId = Item?.default_template_id;
   if (typeof templateId !== 'string') return undefined;
   const template = await getTemplate(db, orgId, templateId);

@@ -29,7 +29,12 @@ export function tombstonePart(db: TableContext, tombstone: Tombstone): Transacti
     write: {
       Put: {
         TableName: db.tableName,
-        Item: { ...keys.tombstone(tombstone.org_id, tombstone.resource, tombstone.id), ...tombstone, ...changeStamp(), [TABLE.ttlAttribute]: expires },
+        Item: {
+          ...keys.tombstone(tombstone.org_id, tombstone.resource, tombstone.id),
+          ...tombstone,
+          ...changeStamp(),
+          [TABLE.ttlAttribute]: expires,
+        },
       },
     },
   };

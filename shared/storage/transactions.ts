@@ -41,7 +41,10 @@ export async function transact(db: TableContext, items: TransactItem[]): Promise
  */
 export async function commitParts<Name extends string>(db: TableContext, parts: readonly TransactionPart<Name>[]): Promise<void> {
   try {
-    await transact(db, parts.map((part) => part.write));
+    await transact(
+      db,
+      parts.map((part) => part.write),
+    );
   } catch (error) {
     const codes = cancellationCodes(error);
     if (!codes) throw error;

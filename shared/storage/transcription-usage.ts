@@ -13,14 +13,27 @@ import type { TransactItem } from './transactions';
  */
 
 /** The ADDs of one completion: the organization's month and the recorder's. */
-export function transcriptionUsageParts(db: TableContext, orgId: string, userId: string, usage: { month: string; minutes: number }): TransactItem[] {
+export function transcriptionUsageParts(
+  db: TableContext,
+  orgId: string,
+  userId: string,
+  usage: { month: string; minutes: number },
+): TransactItem[] {
   const add = (Key: Record<string, string>, fields: Record<string, string>): TransactItem => ({
     Update: {
       TableName: db.tableName,
       Key,
-      UpdateExpression: 'ADD transcription_minutes :minutes SET #month = :month' + Object.keys(fields).map((name) => `, ${name} = :${name}`).join(''),
+      UpdateExpression:
+        'ADD transcription_minutes :minutes SET #month = :month' +
+        Object.keys(fields)
+          .map((name) => `, ${name} = :${name}`)
+          .join(''),
       ExpressionAttributeNames: { '#month': 'month' },
-      ExpressionAttributeValues: { ':minutes': usage.minutes, ':month': usage.month, ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value])) },
+      ExpressionAttributeValues: {
+        ':minutes': usage.minutes,
+        ':month': usage.month,
+        ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value])),
+      },
     },
   });
   return [
@@ -92,7 +105,10 @@ export async function setTranscriptionAllowance(db: TableContext, orgId: string,
     new UpdateCommand({
       TableName: db.tableName,
       Key: keys.organization(orgId),
-      UpdateExpression: minutes === null ? 'REMOVE transcription_minutes_allowance SET updated_at = :now' : 'SET transcription_minutes_allowance = :allowance, updated_at = :now',
+      UpdateExpression:
+        minutes === null
+          ? 'REMOVE transcription_minutes_allowance SET updated_at = :now'
+          : 'SET transcription_minutes_allowance = :allowance, updated_at = :now',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: { ':now': now, ...(minutes === null ? {} : { ':allowance': minutes }) },
     }),

@@ -27,7 +27,12 @@ export interface TranscriptionWatch {
 
 export function transcriptionWatchFromItem(item: Record<string, unknown>): TranscriptionWatch {
   const fields = itemFields(item, 'transcription watch');
-  return { due_at: fields.string('due_at'), org_id: fields.string('org_id'), recording_id: fields.string('recording_id'), attempt: fields.number('attempt') };
+  return {
+    due_at: fields.string('due_at'),
+    org_id: fields.string('org_id'),
+    recording_id: fields.string('recording_id'),
+    attempt: fields.number('attempt'),
+  };
 }
 
 /** One transition of a recording's transcription, planned by the domain. */
@@ -66,12 +71,18 @@ export async function commitTranscriptionTransition(db: TableContext, transition
   }
   if (watch?.set !== undefined && watch.set !== watch.remove) {
     const attempt = after.transcription?.attempt ?? 0;
-    parts.push({ name: 'watch', write: put({ ...keys.transcriptionWatch(watch.set, orgId, id), due_at: watch.set, org_id: orgId, recording_id: id, attempt }) });
+    parts.push({
+      name: 'watch',
+      write: put({ ...keys.transcriptionWatch(watch.set, orgId, id), due_at: watch.set, org_id: orgId, recording_id: id, attempt }),
+    });
   }
   if (transition.usage && transition.usage.minutes > 0) {
-    parts.push(...transcriptionUsageParts(db, orgId, after.recorded_by, transition.usage).map((write) => ({ name: 'usage' as const, write })));
+    parts.push(
+      ...transcriptionUsageParts(db, orgId, after.recorded_by, transition.usage).map((write) => ({ name: 'usage' as const, write })),
+    );
   }
-  if (transition.transcriptHeader) parts.push({ name: 'transcript', write: put({ ...keys.recordingPart(orgId, id, 'TRANSCRIPT'), ...transition.transcriptHeader }) });
+  if (transition.transcriptHeader)
+    parts.push({ name: 'transcript', write: put({ ...keys.recordingPart(orgId, id, 'TRANSCRIPT'), ...transition.transcriptHeader }) });
   await commitParts(db, parts);
 }
 
@@ -80,11 +91,19 @@ export async function commitTranscriptionTransition(db: TableContext, transition
  * to them is committed: a transcript of 4 hours is several chunks, more than one transaction
  * carries). Returns how many chunks.
  */
-export async function writeTranscriptChunks(db: TableContext, orgId: string, recordingId: string, chunkSet: number, segments: TranscriptSegment[]): Promise<number> {
+export async function writeTranscriptChunks(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+  chunkSet: number,
+  segments: TranscriptSegment[],
+): Promise<number> {
   const chunks = chunkSegments(segments);
   await batchWriteAll(
     db,
-    chunks.map((chunk, index) => ({ PutRequest: { Item: { ...keys.recordingPart(orgId, recordingId, transcriptChunkPart(index + 1, chunkSet)), segments: chunk } } })),
+    chunks.map((chunk, index) => ({
+      PutRequest: { Item: { ...keys.recordingPart(orgId, recordingId, transcriptChunkPart(index + 1, chunkSet)), segments: chunk } },
+    })),
   );
   return chunks.length;
 }
@@ -105,8 +124,13 @@ export async function deleteTranscriptChunks(db: TableContext, orgId: string, re
   const setPrefix = (set: number) => `${base.SK}${String(set).padStart(4, '0')}#`;
   const doomed = items
     .map((item) => String(item.SK))
-    .filter((sk) => (which === 'all' ? true : 'keepSet' in which ? !sk.startsWith(setPrefix(which.keepSet)) : sk.startsWith(setPrefix(which.onlySet))));
-  await batchWriteAll(db, doomed.map((SK) => ({ DeleteRequest: { Key: { PK: base.PK, SK } } })));
+    .filter((sk) =>
+      which === 'all' ? true : 'keepSet' in which ? !sk.startsWith(setPrefix(which.keepSet)) : sk.startsWith(setPrefix(which.onlySet)),
+    );
+  await batchWriteAll(
+    db,
+    doomed.map((SK) => ({ DeleteRequest: { Key: { PK: base.PK, SK } } })),
+  );
   return doomed.length;
 }
 
@@ -124,7 +148,10 @@ export async function dueTranscriptionWatches(db: TableContext, now: string, lim
 }
 
 /** Removes a watch item whose recording is gone (deleted for good): nothing else is left to move. */
-export async function removeTranscriptionWatch(db: TableContext, watch: Pick<TranscriptionWatch, 'due_at' | 'org_id' | 'recording_id'>): Promise<void> {
+export async function removeTranscriptionWatch(
+  db: TableContext,
+  watch: Pick<TranscriptionWatch, 'due_at' | 'org_id' | 'recording_id'>,
+): Promise<void> {
   await batchWriteAll(db, [{ DeleteRequest: { Key: keys.transcriptionWatch(watch.due_at, watch.org_id, watch.recording_id) } }]);
 }
 

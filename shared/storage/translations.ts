@@ -77,16 +77,31 @@ export async function commitTranslationTransition(db: TableContext, transition: 
     { name: 'recording', write: recordingPutAsRead(db, before, after, inTrash ? 'TRASH' : 'LIVE') },
   ];
   const { header } = transition;
-  if (header) parts.push({ name: 'header', write: { Put: { TableName: db.tableName, Item: { ...keys.recordingTranslation(after.org_id, after.id, header.language), ...header } } } });
+  if (header)
+    parts.push({
+      name: 'header',
+      write: {
+        Put: { TableName: db.tableName, Item: { ...keys.recordingTranslation(after.org_id, after.id, header.language), ...header } },
+      },
+    });
   await commitParts(db, parts);
 }
 
 /** Writes a translated transcript's segments as the chunks of one set (before the header that points to them). Returns how many chunks. */
-export async function writeTranslationChunks(db: TableContext, orgId: string, recordingId: string, language: string, chunkSet: number, segments: TranscriptSegment[]): Promise<number> {
+export async function writeTranslationChunks(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+  language: string,
+  chunkSet: number,
+  segments: TranscriptSegment[],
+): Promise<number> {
   const chunks = chunkSegments(segments);
   await batchWriteAll(
     db,
-    chunks.map((chunk, index) => ({ PutRequest: { Item: { ...keys.recordingTranslation(orgId, recordingId, chunkKey(language, chunkSet, index + 1)), segments: chunk } } })),
+    chunks.map((chunk, index) => ({
+      PutRequest: { Item: { ...keys.recordingTranslation(orgId, recordingId, chunkKey(language, chunkSet, index + 1)), segments: chunk } },
+    })),
   );
   return chunks.length;
 }
@@ -105,18 +120,35 @@ async function languageItems(db: TableContext, orgId: string, recordingId: strin
 }
 
 /** Deletes a language's chunks but one set (a run committed), or one set (a run discarded). Idempotent. */
-export async function deleteTranslationChunks(db: TableContext, orgId: string, recordingId: string, language: string, which: { keepSet: number } | { onlySet: number }): Promise<number> {
+export async function deleteTranslationChunks(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+  language: string,
+  which: { keepSet: number } | { onlySet: number },
+): Promise<number> {
   const items = await languageItems(db, orgId, recordingId, language, { keysOnly: true });
   const setPrefix = (set: number) => `${language}#${pad(set)}#`;
   const doomed = items
     .map((item) => ({ PK: String(item.PK), SK: String(item.SK) }))
-    .filter(({ SK }) => SK !== language && ('keepSet' in which ? !SK.startsWith(setPrefix(which.keepSet)) : SK.startsWith(setPrefix(which.onlySet))));
-  await batchWriteAll(db, doomed.map((Key) => ({ DeleteRequest: { Key } })));
+    .filter(
+      ({ SK }) =>
+        SK !== language && ('keepSet' in which ? !SK.startsWith(setPrefix(which.keepSet)) : SK.startsWith(setPrefix(which.onlySet))),
+    );
+  await batchWriteAll(
+    db,
+    doomed.map((Key) => ({ DeleteRequest: { Key } })),
+  );
   return doomed.length;
 }
 
 /** A language's translation: its header and the translated segments of the header's set; undefined when there is none. One query. */
-export async function readTranslation(db: TableContext, orgId: string, recordingId: string, language: string): Promise<{ header: TranslationHeader; segments: TranscriptSegment[] } | undefined> {
+export async function readTranslation(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+  language: string,
+): Promise<{ header: TranslationHeader; segments: TranscriptSegment[] } | undefined> {
   const items = await languageItems(db, orgId, recordingId, language);
   const headerItem = items.find((item) => item.SK === language);
   if (!headerItem) return undefined;
@@ -132,7 +164,16 @@ export async function readTranslation(db: TableContext, orgId: string, recording
 /** Deletes every translation item of a recording deleted for good. Idempotent; returns how many went. */
 export async function deleteAllTranslations(db: TableContext, orgId: string, recordingId: string): Promise<number> {
   const { PK } = keys.recordingTranslation(orgId, recordingId, '');
-  const items = await queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PK }, ProjectionExpression: 'PK, SK', ConsistentRead: true });
-  await batchWriteAll(db, items.map((item) => ({ DeleteRequest: { Key: { PK: String(item.PK), SK: String(item.SK) } } })));
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': PK },
+    ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
+  });
+  await batchWriteAll(
+    db,
+    items.map((item) => ({ DeleteRequest: { Key: { PK: String(item.PK), SK: String(item.SK) } } })),
+  );
   return items.length;
 }

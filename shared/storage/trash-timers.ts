@@ -37,7 +37,12 @@ export function trashTimerItem(timer: TrashTimer) {
 /** Reads a timer item (from the table or from a stream image). */
 export function trashTimerFromItem(item: Record<string, unknown>): TrashTimer {
   const field = itemFields(item, 'trash timer');
-  return { org_id: field.string('org_id'), recording_id: field.string('recording_id'), deleted_at: field.string('deleted_at'), purge_at: field.string('purge_at') };
+  return {
+    org_id: field.string('org_id'),
+    recording_id: field.string('recording_id'),
+    deleted_at: field.string('deleted_at'),
+    purge_at: field.string('purge_at'),
+  };
 }
 
 /**

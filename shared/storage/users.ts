@@ -36,7 +36,13 @@ export function userEmailGuardItem(email: string, userId: string) {
 
 /** The item that maps an identity provider's subject to a user. */
 export function identityLinkItem(identity: Identity, userId: string, createdAt: string) {
-  return { ...keys.identity(identity.issuer, identity.subject), user_id: userId, issuer: identity.issuer, subject: identity.subject, created_at: createdAt };
+  return {
+    ...keys.identity(identity.issuer, identity.subject),
+    user_id: userId,
+    issuer: identity.issuer,
+    subject: identity.subject,
+    created_at: createdAt,
+  };
 }
 
 /** Reads a stored user item (every attribute is written by every writer of users). */
@@ -62,12 +68,19 @@ export type NewUserPart = 'user' | 'userEmailGuard' | 'identityLink';
  * then points at the new one.
  */
 export function newUserParts(db: TableContext, user: User, identity?: Identity): TransactionPart<NewUserPart>[] {
-  const putNew = (Item: Record<string, unknown>): TransactItem => ({ Put: { TableName: db.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } });
+  const putNew = (Item: Record<string, unknown>): TransactItem => ({
+    Put: { TableName: db.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' },
+  });
   return [
     { name: 'user', write: putNew(userItem(user)) },
     { name: 'userEmailGuard', write: putNew(userEmailGuardItem(user.email, user.user_id)) },
     ...(identity
-      ? [{ name: 'identityLink' as const, write: { Put: { TableName: db.tableName, Item: identityLinkItem(identity, user.user_id, user.created_at) } } }]
+      ? [
+          {
+            name: 'identityLink' as const,
+            write: { Put: { TableName: db.tableName, Item: identityLinkItem(identity, user.user_id, user.created_at) } },
+          },
+        ]
       : []),
   ];
 }
@@ -80,9 +93,7 @@ export async function getUser(db: TableContext, userId: string): Promise<User | 
 
 /** The user id registered for an email, if any. */
 export async function findUserIdByEmail(db: TableContext, email: string): Promise<string | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.tableName, Key: keys.userEmail(email.toLowerCase()) }),
-  );
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.userEmail(email.toLowerCase()) }));
   return Item ? itemFields(Item, 'user email guard').string('user_id') : undefined;
 }
 
@@ -112,30 +123,35 @@ export interface UserProfileChange {
  */
 export async function updateUserProfile(db: TableContext, change: UserProfileChange, memberships: Membership[]): Promise<void> {
   const searchChanges = memberships.flatMap((membership) => displayNameSearchChange(membership, change.display_name));
-  await commitWithMemberSearch(db, [
-    {
-      name: 'user',
-      write: {
-        Update: {
-          TableName: db.tableName,
-          Key: keys.user(change.user_id),
-          // TIMEZONE is a DynamoDB reserved word: it can only be named through a placeholder.
-          UpdateExpression: 'SET display_name = :name, #timezone = :zone, updated_at = :now',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#timezone': 'timezone' },
-          ExpressionAttributeValues: { ':name': change.display_name, ':zone': change.timezone, ':now': change.updated_at },
+  await commitWithMemberSearch(
+    db,
+    [
+      {
+        name: 'user',
+        write: {
+          Update: {
+            TableName: db.tableName,
+            Key: keys.user(change.user_id),
+            // TIMEZONE is a DynamoDB reserved word: it can only be named through a placeholder.
+            UpdateExpression: 'SET display_name = :name, #timezone = :zone, updated_at = :now',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeNames: { '#timezone': 'timezone' },
+            ExpressionAttributeValues: { ':name': change.display_name, ':zone': change.timezone, ':now': change.updated_at },
+          },
         },
       },
-    },
-    ...memberships.map((membership) => ({ name: 'membershipCopy', write: membershipDisplayNameChange(db, membership, change.display_name) })),
-  ], searchChanges);
+      ...memberships.map((membership) => ({
+        name: 'membershipCopy',
+        write: membershipDisplayNameChange(db, membership, change.display_name),
+      })),
+    ],
+    searchChanges,
+  );
 }
 
 /** The user linked to an identity provider subject, if the link exists. */
 export async function findUserIdByIdentity(db: TableContext, issuer: string, subject: string): Promise<string | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.tableName, Key: keys.identity(issuer, subject) }),
-  );
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.identity(issuer, subject) }));
   return Item ? itemFields(Item, 'identity link').string('user_id') : undefined;
 }
 

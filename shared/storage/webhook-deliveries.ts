@@ -12,7 +12,12 @@ import { deliveryFromItem, deliveryItem, type DeliveryRecord } from './webhook-i
  */
 
 /** A delivery, or undefined. */
-export async function getDelivery(db: TableContext, orgId: string, webhookId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
+export async function getDelivery(
+  db: TableContext,
+  orgId: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryRecord | undefined> {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.delivery(orgId, webhookId, deliveryId) }));
   return Item ? deliveryFromItem(Item) : undefined;
 }
@@ -23,7 +28,13 @@ export async function getDelivery(db: TableContext, orgId: string, webhookId: st
  */
 export async function insertDeliveryOnce(db: TableContext, delivery: DeliveryRecord, expiresAtEpoch: number): Promise<boolean> {
   try {
-    await db.client.send(new PutCommand({ TableName: db.tableName, Item: deliveryItem(delivery, expiresAtEpoch), ConditionExpression: 'attribute_not_exists(PK)' }));
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: deliveryItem(delivery, expiresAtEpoch),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -41,7 +52,10 @@ export async function queryDeliveries(
     ? {
         IndexName: 'GSI1',
         KeyConditionExpression: after ? 'GSI1PK = :pk AND GSI1SK < :after' : 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.deliveriesByStatus(orgId, webhookId, status).GSI1PK, ...(after ? { ':after': after } : {}) },
+        ExpressionAttributeValues: {
+          ':pk': keys.deliveriesByStatus(orgId, webhookId, status).GSI1PK,
+          ...(after ? { ':after': after } : {}),
+        },
       }
     : {
         // The partition holds deliveries only: below the last id read is the rest of the list.
@@ -52,7 +66,9 @@ export async function queryDeliveries(
         },
       };
   // One more than the page tells whether another page follows, at the cost of one item.
-  const { Items = [] } = await db.client.send(new QueryCommand({ TableName: db.tableName, ...input, ScanIndexForward: false, Limit: limit + 1 }));
+  const { Items = [] } = await db.client.send(
+    new QueryCommand({ TableName: db.tableName, ...input, ScanIndexForward: false, Limit: limit + 1 }),
+  );
   const deliveries = Items.slice(0, limit).map(deliveryFromItem);
   return { deliveries, ...(Items.length > limit ? { last: deliveries[deliveries.length - 1].id } : {}) };
 }
@@ -61,7 +77,12 @@ export async function queryDeliveries(
  * Puts a delivery back to pending for an attempt now, under a new dispatch id (its change is
  * the stream's cue). A WriteConflict at `delivery` when it is gone or an attempt holds it.
  */
-export async function requestDeliveryRetry(db: TableContext, delivery: DeliveryRecord, dispatchId: string, now: string): Promise<DeliveryRecord> {
+export async function requestDeliveryRetry(
+  db: TableContext,
+  delivery: DeliveryRecord,
+  dispatchId: string,
+  now: string,
+): Promise<DeliveryRecord> {
   try {
     const { Attributes } = await db.client.send(
       new UpdateCommand({
@@ -138,7 +159,13 @@ export interface AttemptRecord {
  * no longer does (it outlived its lease and another attempt took over). `counted: false`
  * settles the delivery without a request (its endpoint was disabled): no attempt is added.
  */
-export async function recordAttempt(db: TableContext, delivery: DeliveryRecord, leaseToken: string, attempt: AttemptRecord, { counted = true } = {}): Promise<boolean> {
+export async function recordAttempt(
+  db: TableContext,
+  delivery: DeliveryRecord,
+  leaseToken: string,
+  attempt: AttemptRecord,
+  { counted = true } = {},
+): Promise<boolean> {
   const outcome = counted ? ', attempts = attempts + :one, last_attempt_at = :at, response_status = :code, response_ms = :ms' : '';
   try {
     await db.client.send(

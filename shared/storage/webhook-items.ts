@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '../schemas/event-catalog';
-import { DELIVERY_ERRORS, DELIVERY_STATUSES, DISABLED_REASONS, WEBHOOK_EVENT_FILTERS, type DeliveryError, type DeliveryStatus, type DisabledReason, type WebhookEventFilter } from '../schemas/webhooks';
+import {
+  DELIVERY_ERRORS,
+  DELIVERY_STATUSES,
+  DISABLED_REASONS,
+  WEBHOOK_EVENT_FILTERS,
+  type DeliveryError,
+  type DeliveryStatus,
+  type DisabledReason,
+  type WebhookEventFilter,
+} from '../schemas/webhooks';
 import { changeStamp } from './change-stamp';
 import { itemFields, StoredItemError } from './item-fields';
 import { keys } from './keys';
@@ -31,7 +40,6 @@ export interface WebhookRecord {
   /** When the first of an unbroken run of failed attempts happened; null after a success. */
   failing_since: string | null;
 }
-
 
 export interface DeliveryRecord {
   id: string;
@@ -104,13 +112,18 @@ export function webhookFromItem(item: Record<string, unknown>): WebhookRecord {
     description: fields.string('description'),
     events,
     enabled: fields.boolean('enabled'),
-    disabled_reason: item.disabled_reason === null || item.disabled_reason === undefined ? null : fields.oneOf('disabled_reason', DISABLED_REASONS),
+    disabled_reason:
+      item.disabled_reason === null || item.disabled_reason === undefined ? null : fields.oneOf('disabled_reason', DISABLED_REASONS),
     created_at: fields.string('created_at'),
     updated_at: fields.string('updated_at'),
     secrets: fields.list('secrets').map((raw) => {
       const secret = itemFields({ ...(raw as Record<string, unknown>), PK: item.PK, SK: item.SK }, 'webhook secret');
       const expiresAt = secret.optionalString('expires_at');
-      return { ciphertext: secret.bytes('ciphertext'), created_at: secret.string('created_at'), ...(expiresAt ? { expires_at: expiresAt } : {}) };
+      return {
+        ciphertext: secret.bytes('ciphertext'),
+        created_at: secret.string('created_at'),
+        ...(expiresAt ? { expires_at: expiresAt } : {}),
+      };
     }),
     failing_since: fields.nullableString('failing_since'),
   };
@@ -132,7 +145,10 @@ export function deliveryItem(delivery: DeliveryRecord, expiresAtEpoch: number) {
 export function deliveryFromItem(item: Record<string, unknown>): DeliveryRecord {
   const fields = itemFields(item, 'webhook delivery');
   const nullableNumber = (name: string) => (item[name] === null || item[name] === undefined ? null : fields.number(name));
-  const lease = item.lease === undefined || item.lease === null ? undefined : itemFields({ ...fields.map('lease'), PK: item.PK, SK: item.SK }, 'delivery lease');
+  const lease =
+    item.lease === undefined || item.lease === null
+      ? undefined
+      : itemFields({ ...fields.map('lease'), PK: item.PK, SK: item.SK }, 'delivery lease');
   return {
     id: fields.string('id'),
     org_id: fields.string('org_id'),

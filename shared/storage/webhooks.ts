@@ -6,7 +6,6 @@ import { tombstonePart } from './tombstones';
 import { appliedUnlessConditionFails, commitParts, isConditionFailure, WriteConflict } from './transactions';
 import { webhookFromItem, webhookItem, type StoredSecret, type WebhookRecord } from './webhook-items';
 
-
 /** One endpoint, or undefined. */
 export async function getWebhook(db: TableContext, orgId: string, webhookId: string): Promise<WebhookRecord | undefined> {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.webhook(orgId, webhookId) }));
@@ -46,15 +45,31 @@ export async function insertWebhook(db: TableContext, webhook: WebhookRecord, li
         },
       },
     },
-    { name: 'webhook', write: { Put: { TableName: db.tableName, Item: webhookItem(webhook), ConditionExpression: 'attribute_not_exists(PK)' } } },
+    {
+      name: 'webhook',
+      write: { Put: { TableName: db.tableName, Item: webhookItem(webhook), ConditionExpression: 'attribute_not_exists(PK)' } },
+    },
   ]);
 }
 
 /** Removes an endpoint, uncounts it and leaves its tombstone: a WriteConflict at `webhook` when there is none. */
 export async function removeWebhook(db: TableContext, orgId: string, webhookId: string, deletedAt: string): Promise<void> {
   await commitParts<WebhookPart>(db, [
-    { name: 'webhook', write: { Delete: { TableName: db.tableName, Key: keys.webhook(orgId, webhookId), ConditionExpression: 'attribute_exists(PK)' } } },
-    { name: 'count', write: { Update: { TableName: db.tableName, Key: keys.webhookCount(orgId), UpdateExpression: 'ADD endpoints :minusOne', ExpressionAttributeValues: { ':minusOne': -1 } } } },
+    {
+      name: 'webhook',
+      write: { Delete: { TableName: db.tableName, Key: keys.webhook(orgId, webhookId), ConditionExpression: 'attribute_exists(PK)' } },
+    },
+    {
+      name: 'count',
+      write: {
+        Update: {
+          TableName: db.tableName,
+          Key: keys.webhookCount(orgId),
+          UpdateExpression: 'ADD endpoints :minusOne',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+    },
     tombstonePart(db, { resource: 'webhook', org_id: orgId, id: webhookId, deleted_at: deletedAt }),
   ]);
 }
@@ -76,7 +91,13 @@ export interface WebhookChanges {
  * fields are written, so the dispatcher's concurrent bookkeeping (failing_since) is never
  * overwritten with a stale read. A WriteConflict at `webhook` when the endpoint is gone.
  */
-export async function updateWebhookFields(db: TableContext, orgId: string, webhookId: string, changes: WebhookChanges, updatedAt: string): Promise<WebhookRecord> {
+export async function updateWebhookFields(
+  db: TableContext,
+  orgId: string,
+  webhookId: string,
+  changes: WebhookChanges,
+  updatedAt: string,
+): Promise<WebhookRecord> {
   const { clearFailing, ...fields } = changes;
   const values: Record<string, unknown> = { ...fields, updated_at: updatedAt, ...changeStamp() };
   const names = Object.keys(values);
@@ -144,7 +165,13 @@ export async function clearWebhookFailing(db: TableContext, orgId: string, webho
  * service): true when this call disabled it; false when it was already disabled, was
  * re-enabled or succeeded meanwhile, or is gone.
  */
-export async function disableFailingWebhook(db: TableContext, orgId: string, webhookId: string, cutoff: string, now: string): Promise<boolean> {
+export async function disableFailingWebhook(
+  db: TableContext,
+  orgId: string,
+  webhookId: string,
+  cutoff: string,
+  now: string,
+): Promise<boolean> {
   return appliedUnlessConditionFails(
     db.client.send(
       new UpdateCommand({
@@ -152,7 +179,14 @@ export async function disableFailingWebhook(db: TableContext, orgId: string, web
         Key: keys.webhook(orgId, webhookId),
         UpdateExpression: 'SET enabled = :false, disabled_reason = :failing, updated_at = :now, last_change = :stamp',
         ConditionExpression: 'enabled = :true AND failing_since <= :cutoff',
-        ExpressionAttributeValues: { ':false': false, ':true': true, ':failing': 'failing', ':now': now, ':cutoff': cutoff, ':stamp': changeStamp().last_change },
+        ExpressionAttributeValues: {
+          ':false': false,
+          ':true': true,
+          ':failing': 'failing',
+          ':now': now,
+          ':cutoff': cutoff,
+          ':stamp': changeStamp().last_change,
+        },
       }),
     ),
   );

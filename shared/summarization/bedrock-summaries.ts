@@ -51,7 +51,12 @@ export interface BedrockSummaryOptions {
   throttledRetryAfterSeconds?: number;
 }
 
-const THROTTLED = new Set(['ThrottlingException', 'ServiceUnavailableException', 'ModelNotReadyException', 'ServiceQuotaExceededException']);
+const THROTTLED = new Set([
+  'ThrottlingException',
+  'ServiceUnavailableException',
+  'ModelNotReadyException',
+  'ServiceQuotaExceededException',
+]);
 const PASSING = new Set(['InternalServerException', 'ModelTimeoutException', 'ModelErrorException']);
 const MODEL_REFUSED = new Set(['AccessDeniedException', 'ResourceNotFoundException', 'ValidationException']);
 /** Bedrock's words when the prompt exceeds the model's context ("Input is too long for requested model."). */
@@ -85,10 +90,16 @@ export function createBedrockSummaryEngine(client: BedrockRuntimeClient, options
       const name = (error as Error).name;
       // Bedrock's messages name the model and the limit, never the prompt; kept short anyway.
       const reason = String((error as Error).message ?? '').slice(0, 300);
-      if (THROTTLED.has(name)) throw new SummaryEngineError('SUMMARY_THROTTLED', `Bedrock is busy (${name}): ${reason}`, name === 'ServiceQuotaExceededException' ? retryAfterSeconds * 10 : retryAfterSeconds);
+      if (THROTTLED.has(name))
+        throw new SummaryEngineError(
+          'SUMMARY_THROTTLED',
+          `Bedrock is busy (${name}): ${reason}`,
+          name === 'ServiceQuotaExceededException' ? retryAfterSeconds * 10 : retryAfterSeconds,
+        );
       if (PASSING.has(name)) throw new SummaryEngineError('SUMMARY_FAILED', `Bedrock failed (${name}): ${reason}`, retryAfterSeconds);
       if (name === 'ValidationException' && TOO_LONG.test(reason)) throw new InputTooLongError(reason);
-      if (MODEL_REFUSED.has(name)) throw new SummaryEngineError('MODEL_UNAVAILABLE', `The model ${request.modelId} cannot be used (${name}): ${reason}`);
+      if (MODEL_REFUSED.has(name))
+        throw new SummaryEngineError('MODEL_UNAVAILABLE', `The model ${request.modelId} cannot be used (${name}): ${reason}`);
       throw error;
     }
   };
@@ -96,7 +107,8 @@ export function createBedrockSummaryEngine(client: BedrockRuntimeClient, options
   /** One call; a malformed answer is asked for once more, then refused. */
   const call = async (request: SummaryRequest, pass: SummaryPass, userText: string): Promise<CallResult> => {
     const system = systemPromptOf(request, pass);
-    const languages = request.modelId === LOCAL_SUMMARY_MODEL && request.language !== 'English' ? [request.language, 'English'] : [request.language];
+    const languages =
+      request.modelId === LOCAL_SUMMARY_MODEL && request.language !== 'English' ? [request.language, 'English'] : [request.language];
     const usage = { input_tokens: 0, output_tokens: 0 };
     let problem = '';
     for (let attempt = 1; attempt <= 2; attempt++) {
@@ -121,24 +133,38 @@ export function createBedrockSummaryEngine(client: BedrockRuntimeClient, options
   return {
     async summarize(request) {
       // The longest instructions of the passes (combining names the part count) and the tool.
-      const promptTokens = estimateTokens(systemPromptOf(request, { kind: 'combine', count: 999 }) + JSON.stringify(summaryToolOf(request.template, request.language)));
+      const promptTokens = estimateTokens(
+        systemPromptOf(request, { kind: 'combine', count: 999 }) + JSON.stringify(summaryToolOf(request.template, request.language)),
+      );
       let budget = Math.floor((contextTokensFor(request.modelId) - maxOutputTokens - promptTokens) * CONTEXT_SAFETY);
       const usage = { input_tokens: 0, output_tokens: 0 };
       // Text the estimate undercounts (a script of one token a character) can still be too long: smaller parts, twice at most.
       for (let tries = 1; ; tries++) {
-        if (budget < MIN_BUDGET_TOKENS) throw new SummaryEngineError('MODEL_UNAVAILABLE', `The model ${request.modelId} has too small a context for this template and transcript.`);
+        if (budget < MIN_BUDGET_TOKENS)
+          throw new SummaryEngineError(
+            'MODEL_UNAVAILABLE',
+            `The model ${request.modelId} has too small a context for this template and transcript.`,
+          );
         try {
           return await summarizeWithin(request, budget, usage);
         } catch (error) {
           if (!(error instanceof InputTooLongError)) throw error;
-          if (tries === 3) throw new SummaryEngineError('MODEL_UNAVAILABLE', `The model ${request.modelId} refused the transcript as too long even in small parts: ${error.message}`);
+          if (tries === 3)
+            throw new SummaryEngineError(
+              'MODEL_UNAVAILABLE',
+              `The model ${request.modelId} refused the transcript as too long even in small parts: ${error.message}`,
+            );
           budget = Math.floor(budget / 3);
         }
       }
     },
   };
 
-  async function summarizeWithin(request: SummaryRequest, budget: number, usage: { input_tokens: number; output_tokens: number }): Promise<SummaryDraft> {
+  async function summarizeWithin(
+    request: SummaryRequest,
+    budget: number,
+    usage: { input_tokens: number; output_tokens: number },
+  ): Promise<SummaryDraft> {
     const counted = (result: CallResult) => {
       usage.input_tokens += result.usage.input_tokens;
       usage.output_tokens += result.usage.output_tokens;
@@ -153,14 +179,21 @@ export function createBedrockSummaryEngine(client: BedrockRuntimeClient, options
       // One part after the other: the account's tokens-per-minute quota is shared.
       let notes: PartNotes[] = [];
       for (const [index, lines] of parts.entries()) {
-        notes.push(notesOf(counted(await call(request, { kind: 'part', index: index + 1, count: parts.length }, transcriptMessageOf(lines)))));
+        notes.push(
+          notesOf(counted(await call(request, { kind: 'part', index: index + 1, count: parts.length }, transcriptMessageOf(lines)))),
+        );
       }
       // Notes too long for one call are combined in groups first, until they fit.
       while (notes.length > 1 && estimateTokens(notesMessageOf(notes)) > budget) {
         const groups = groupsOf(notes, budget);
         if (groups.length === notes.length) break;
         const combined: PartNotes[] = [];
-        for (const group of groups) combined.push(group.length === 1 ? group[0] : notesOf(counted(await call(request, { kind: 'combine', count: group.length }, notesMessageOf(group)))));
+        for (const group of groups)
+          combined.push(
+            group.length === 1
+              ? group[0]
+              : notesOf(counted(await call(request, { kind: 'combine', count: group.length }, notesMessageOf(group)))),
+          );
         notes = combined;
       }
       output = counted(await call(request, { kind: 'combine', count: notes.length }, notesMessageOf(notes)));

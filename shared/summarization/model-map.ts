@@ -4,7 +4,8 @@
  * (BEDROCK_MODEL_MAP, docs/summaries.md). An id without an entry uses the fallback model's.
  */
 export function bedrockModelIdFor(selectedModel: string, map: Record<string, string>, fallback: string): string {
-  const modelId = (Object.hasOwn(map, selectedModel) ? map[selectedModel] : undefined) ?? (Object.hasOwn(map, fallback) ? map[fallback] : undefined);
+  const modelId =
+    (Object.hasOwn(map, selectedModel) ? map[selectedModel] : undefined) ?? (Object.hasOwn(map, fallback) ? map[fallback] : undefined);
   // Config refuses a map without the fallback's entry, so this is a wiring mistake, not a request's.
   if (!modelId) throw new Error(`No Bedrock model for ${selectedModel} and none for the fallback ${fallback}`);
   return modelId;

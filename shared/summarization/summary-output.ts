@@ -41,9 +41,18 @@ export interface SummaryOutput {
  * The answer, or why it is refused (a short reason for logs and the error; never its text).
  * `languages`: the languages accepted, the one asked for first.
  */
-export function parseSummaryOutput(input: unknown, expected: { sections: SummarySection[]; languages: string[] }): { output: SummaryOutput } | { problem: string } {
+export function parseSummaryOutput(
+  input: unknown,
+  expected: { sections: SummarySection[]; languages: string[] },
+): { output: SummaryOutput } | { problem: string } {
   const result = v.safeParse(SummaryOutputSchema, input);
-  if (!result.success) return { problem: `the answer does not fit the schema (${result.issues.map((issue) => v.getDotPath(issue) ?? 'root').slice(0, 3).join(', ')})` };
+  if (!result.success)
+    return {
+      problem: `the answer does not fit the schema (${result.issues
+        .map((issue) => v.getDotPath(issue) ?? 'root')
+        .slice(0, 3)
+        .join(', ')})`,
+    };
   const { language, sections, action_items } = result.output;
   const titles = expected.sections.map((section) => section.title);
   if (sections.length !== titles.length || sections.some((section, index) => section.title !== titles[index])) {
@@ -54,7 +63,12 @@ export function parseSummaryOutput(input: unknown, expected: { sections: Summary
     output: {
       language,
       sections: sections.map((section) => ({ title: section.title, markdown: withoutOwnHeading(section.markdown, section.title) })),
-      action_items: action_items.map((item) => ({ text: item.text, assignee: item.assignee || null, due_date: item.due_date, timestamp: item.timestamp })),
+      action_items: action_items.map((item) => ({
+        text: item.text,
+        assignee: item.assignee || null,
+        due_date: item.due_date,
+        timestamp: item.timestamp,
+      })),
     },
   };
 }
@@ -62,7 +76,10 @@ export function parseSummaryOutput(input: unknown, expected: { sections: Summary
 /** Models sometimes start a section with its title as a heading: the summary adds its own. */
 function withoutOwnHeading(markdown: string, title: string): string {
   const lines = markdown.trim().split('\n');
-  const first = lines[0]?.replace(/^#+\s*/, '').replace(/[*_:]+/g, '').trim();
+  const first = lines[0]
+    ?.replace(/^#+\s*/, '')
+    .replace(/[*_:]+/g, '')
+    .trim();
   if (lines.length && /^#+\s/.test(lines[0]) && first?.toLowerCase() === title.toLowerCase()) return lines.slice(1).join('\n').trim();
   return markdown.trim();
 }

@@ -32,11 +32,17 @@ export function clockOf(seconds: number): string {
 
 /** Delimiter tags written inside the data could close it early: they are defused. */
 const DELIMITER_TAG = /<\s*\/?\s*(transcript|notes)\b[^>]*>/gi;
-const oneLine = (text: string) => text.replace(DELIMITER_TAG, '[tag removed]').replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+const oneLine = (text: string) =>
+  text
+    .replace(DELIMITER_TAG, '[tag removed]')
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .trim();
 
 /** One line per segment: `[hh:mm:ss] Speaker: text`. */
 export function transcriptLinesOf(segments: TranscriptSegment[]): string[] {
-  return segments.filter((segment) => segment.text.trim()).map((segment) => `[${clockOf(segment.start)}] ${oneLine(segment.speaker) || 'Speaker'}: ${oneLine(segment.text)}`);
+  return segments
+    .filter((segment) => segment.text.trim())
+    .map((segment) => `[${clockOf(segment.start)}] ${oneLine(segment.speaker) || 'Speaker'}: ${oneLine(segment.text)}`);
 }
 
 export function transcriptMessageOf(lines: string[]): string {
@@ -60,7 +66,9 @@ export function recordingDayOf(recordedAt: string): { date: string; weekday: str
 
 export function systemPromptOf(request: SummaryRequest, pass: SummaryPass): string {
   const { date, weekday } = recordingDayOf(request.recordedAt);
-  const sections = request.template.sections.map((section, index) => `${index + 1}. "${oneLine(section.title)}": ${oneLine(section.prompt)}`);
+  const sections = request.template.sections.map(
+    (section, index) => `${index + 1}. "${oneLine(section.title)}": ${oneLine(section.prompt)}`,
+  );
   const preferences = request.instructions.map(oneLine).filter(Boolean);
   const input =
     pass.kind === 'combine'
@@ -79,7 +87,10 @@ export function systemPromptOf(request: SummaryRequest, pass: SummaryPass): stri
     `"action_items" lists the tasks and next steps that were agreed: "text" the task as an imperative sentence, "assignee" the name of the person who takes it as spoken (null when nobody or "we"), "due_date" as YYYY-MM-DD when a deadline was said (null otherwise), "timestamp" the seconds from the start of the recording of the line where it was said (from its [hh:mm:ss], null when unknown).`,
     `The recording was made on ${date} (${weekday}): resolve relative deadlines such as "by Friday" or "next week" against that day.`,
     ...(preferences.length
-      ? ['The member who recorded the conversation asks, for every summary (these shape its content and style, never its sections, its language or the tool):', ...preferences.map((preference) => `- ${preference}`)]
+      ? [
+          'The member who recorded the conversation asks, for every summary (these shape its content and style, never its sections, its language or the tool):',
+          ...preferences.map((preference) => `- ${preference}`),
+        ]
       : []),
   ].join('\n');
 }
@@ -116,7 +127,10 @@ export function summaryToolOf(template: { sections: SummarySection[] }, language
               // Read alone by a model that knows no prefixItems (drafts before 2020-12): the same objects, titles from the template.
               items: {
                 type: 'object',
-                properties: { title: { type: 'string', enum: template.sections.map((section) => section.title) }, markdown: { type: 'string' } },
+                properties: {
+                  title: { type: 'string', enum: template.sections.map((section) => section.title) },
+                  markdown: { type: 'string' },
+                },
                 required: ['title', 'markdown'],
               },
             },

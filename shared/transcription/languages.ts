@@ -51,6 +51,7 @@ export function transcriptionLanguageFor(requested: string | undefined, conversa
     if (!languageCode) throw new Error(`Not a Transcribe language code: ${requested.slice(0, 20)}`);
     return { languageCode };
   }
-  const mapped = conversationLanguage === undefined ? undefined : TRANSCRIPTION_LANGUAGE_CODES[conversationLanguage as ConversationLanguage];
+  const mapped =
+    conversationLanguage === undefined ? undefined : TRANSCRIPTION_LANGUAGE_CODES[conversationLanguage as ConversationLanguage];
   return mapped ? { languageCode: mapped } : { identify: true };
 }

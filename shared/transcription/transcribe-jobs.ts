@@ -95,7 +95,11 @@ export function createTranscriptionJobs(client: TranscribeClient): Transcription
         };
       } catch (error) {
         // Transcribe answers an unknown job name with BadRequestException ("The requested job couldn't be found").
-        if ((error as Error).name === 'BadRequestException' && /couldn.?t be found|not found|does not exist/i.test((error as Error).message)) return undefined;
+        if (
+          (error as Error).name === 'BadRequestException' &&
+          /couldn.?t be found|not found|does not exist/i.test((error as Error).message)
+        )
+          return undefined;
         throw error;
       }
     },

@@ -60,7 +60,8 @@ export class UnreadableTranscribeOutputError extends Error {
 /** Validates a parsed output file; throws UnreadableTranscribeOutputError naming the paths (never the text) that do not fit. */
 export function readTranscribeOutput(json: unknown): TranscribeOutput {
   const result = v.safeParse(TranscribeOutputSchema, json);
-  if (!result.success) throw new UnreadableTranscribeOutputError(result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`));
+  if (!result.success)
+    throw new UnreadableTranscribeOutputError(result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`));
   return result.output;
 }
 

@@ -37,13 +37,21 @@ const RENDERERS: Record<TranscriptFormat, (transcript: TranscriptToRender) => st
     JSON.stringify({ recording_id: recordingId, language, text: segments.map((segment) => segment.text).join(' '), segments }),
   // WebVTT: a header, then cues separated by blank lines; the voice tag names the speaker.
   vtt: ({ segments }) =>
-    ['WEBVTT', ...cuesOf(segments).map(({ start, end, segment }) => `${vttTime(start)} --> ${vttTime(end)}\n<v ${vttText(segment.speaker)}>${vttText(segment.text)}`)]
+    [
+      'WEBVTT',
+      ...cuesOf(segments).map(
+        ({ start, end, segment }) => `${vttTime(start)} --> ${vttTime(end)}\n<v ${vttText(segment.speaker)}>${vttText(segment.text)}`,
+      ),
+    ]
       .join('\n\n')
       .concat('\n'),
   // SubRip: numbered cues from 1; it has no voice tags, so the speaker leads the text.
   srt: ({ segments }) =>
     cuesOf(segments)
-      .map(({ start, end, segment }, index) => `${index + 1}\n${srtTime(start)} --> ${srtTime(end)}\n${oneLine(segment.speaker)}: ${oneLine(segment.text)}\n`)
+      .map(
+        ({ start, end, segment }, index) =>
+          `${index + 1}\n${srtTime(start)} --> ${srtTime(end)}\n${oneLine(segment.speaker)}: ${oneLine(segment.text)}\n`,
+      )
       .join('\n'),
   txt: ({ segments }) => segments.map((segment) => `${oneLine(segment.speaker)}: ${oneLine(segment.text)}\n`).join(''),
 };

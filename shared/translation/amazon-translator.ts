@@ -80,7 +80,9 @@ export function createAmazonTranslator(client: TranslateClient, options: { maxBy
 
   const send = async (text: string, from: string, to: string): Promise<string> => {
     try {
-      const { TranslatedText } = await client.send(new TranslateTextCommand({ Text: text, SourceLanguageCode: from, TargetLanguageCode: to }));
+      const { TranslatedText } = await client.send(
+        new TranslateTextCommand({ Text: text, SourceLanguageCode: from, TargetLanguageCode: to }),
+      );
       return TranslatedText ?? '';
     } catch (error) {
       throw translationErrorOf(error, from, to);
@@ -134,14 +136,21 @@ export function createAmazonTranslator(client: TranslateClient, options: { maxBy
  */
 export function translationErrorOf(error: unknown, from: string, to: string): unknown {
   const name = (error as Error)?.name;
-  const message = String((error as { message?: string; Message?: string })?.message ?? (error as { Message?: string })?.Message ?? '').slice(0, 300);
+  const message = String(
+    (error as { message?: string; Message?: string })?.message ?? (error as { Message?: string })?.Message ?? '',
+  ).slice(0, 300);
   if (name === 'UnsupportedLanguagePairException') {
     return new TranslationError('UNSUPPORTED_LANGUAGE_PAIR', message || `Amazon Translate does not translate ${from} to ${to}.`);
   }
   if (name === 'TooManyRequestsException' || name === 'ThrottlingException' || name === 'LimitExceededException') {
     return new TranslationError('TRANSLATION_THROTTLED', message || 'Amazon Translate is throttling requests.', THROTTLED_RETRY_SECONDS);
   }
-  if (name === 'InvalidRequestException' || name === 'InvalidParameterValueException' || name === 'TextSizeLimitExceededException' || name === 'DetectedLanguageLowConfidenceException') {
+  if (
+    name === 'InvalidRequestException' ||
+    name === 'InvalidParameterValueException' ||
+    name === 'TextSizeLimitExceededException' ||
+    name === 'DetectedLanguageLowConfidenceException'
+  ) {
     return new TranslationError('TRANSLATION_FAILED', `${name}: ${message}`.slice(0, 300));
   }
   return error;

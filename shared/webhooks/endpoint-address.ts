@@ -106,9 +106,11 @@ function allowedAddress(ip: string, policy: EndpointPolicy): boolean {
  * @throws EndpointAddressError with reason `invalid_url`, `scheme`, `credentials`, `host` or `private_address`.
  */
 export function checkEndpointUrl(url: string, policy: EndpointPolicy): URL {
-  if (url.length > ENDPOINT_URL_MAX_LENGTH) throw new EndpointAddressError('invalid_url', `The URL must be at most ${ENDPOINT_URL_MAX_LENGTH} characters.`);
+  if (url.length > ENDPOINT_URL_MAX_LENGTH)
+    throw new EndpointAddressError('invalid_url', `The URL must be at most ${ENDPOINT_URL_MAX_LENGTH} characters.`);
   // The URL parser silently drops tabs and newlines and trims spaces; refuse them instead of storing a URL the user did not type.
-  if (/[\u0000-\u0020\u007f]/.test(url)) throw new EndpointAddressError('invalid_url', 'The URL must not contain spaces or control characters.');
+  if (/[\u0000-\u0020\u007f]/.test(url))
+    throw new EndpointAddressError('invalid_url', 'The URL must not contain spaces or control characters.');
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -119,7 +121,8 @@ export function checkEndpointUrl(url: string, policy: EndpointPolicy): URL {
   const local = policy.allowLocalUrls && isLocalHost(host);
   const schemeAllowed = parsed.protocol === 'https:' || (parsed.protocol === 'http:' && local);
   if (!schemeAllowed) throw new EndpointAddressError('scheme', 'The URL must use https.');
-  if (parsed.username !== '' || parsed.password !== '') throw new EndpointAddressError('credentials', 'The URL must not contain a user name or password.');
+  if (parsed.username !== '' || parsed.password !== '')
+    throw new EndpointAddressError('credentials', 'The URL must not contain a user name or password.');
   // An empty fragment ("…#") serializes in href but leaves `hash` empty.
   if (parsed.href.includes('#')) throw new EndpointAddressError('invalid_url', 'The URL must not contain a fragment (#).');
   if (host === '') throw new EndpointAddressError('host', 'The URL must name a host.');
@@ -156,7 +159,11 @@ const systemLookup: AddressLookup = (hostname, options) => dns.lookup(hostname, 
  *
  * @throws EndpointAddressError with reason `unresolvable` (the lookup failed or found nothing) or `private_address`.
  */
-export async function resolveEndpointAddresses(hostname: string, policy: EndpointPolicy, lookup: AddressLookup = systemLookup): Promise<ResolvedAddress[]> {
+export async function resolveEndpointAddresses(
+  hostname: string,
+  policy: EndpointPolicy,
+  lookup: AddressLookup = systemLookup,
+): Promise<ResolvedAddress[]> {
   const host = bareHost(hostname);
   const literalFamily = isIP(host);
   let addresses: readonly LookupAddress[];

@@ -114,7 +114,8 @@ export async function postWebhook(request: WebhookRequest, options: SendOptions)
     const { status, error } = await exchange(url, addresses, request, deadline.signal);
     return outcome(status, error);
   } catch (error) {
-    if (error instanceof EndpointAddressError) return outcome(null, error.reason === 'unresolvable' ? 'dns_failure' : 'address_not_allowed');
+    if (error instanceof EndpointAddressError)
+      return outcome(null, error.reason === 'unresolvable' ? 'dns_failure' : 'address_not_allowed');
     return outcome(null, 'connection_error');
   } finally {
     clearTimeout(timer);
@@ -135,7 +136,11 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     const wanted = options.family === 4 || options.family === 6 ? addresses.filter(({ family }) => family === options.family) : [];
     const candidates = wanted.length > 0 ? wanted : addresses;
-    if (options.all) callback(null, candidates.map(({ address, family }) => ({ address, family })));
+    if (options.all)
+      callback(
+        null,
+        candidates.map(({ address, family }) => ({ address, family })),
+      );
     else callback(null, candidates[0].address, candidates[0].family);
   };
 }
@@ -154,7 +159,8 @@ function errorCodes(error: unknown): string[] {
 
 function networkError(error: unknown, duringTlsHandshake: boolean): DeliveryErrorCode {
   const codes = errorCodes(error);
-  if (duringTlsHandshake || codes.some((code) => TLS_ERROR_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'))) return 'tls_error';
+  if (duringTlsHandshake || codes.some((code) => TLS_ERROR_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')))
+    return 'tls_error';
   if (codes.length > 0 && codes.every((code) => code === 'ECONNREFUSED')) return 'connection_refused';
   if (codes.includes('ETIMEDOUT')) return 'timeout';
   return 'connection_error';

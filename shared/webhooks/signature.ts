@@ -37,9 +37,7 @@ export function signatureHeader(secrets: readonly string[], messageId: string, t
   if (secrets.length === 0) throw new Error('At least one signing secret is required');
   if (!Number.isSafeInteger(timestampSeconds)) throw new Error('The webhook timestamp must be whole seconds');
   const signedContent = `${messageId}.${timestampSeconds}.${body}`;
-  return secrets
-    .map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(signedContent, 'utf8').digest('base64')}`)
-    .join(' ');
+  return secrets.map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(signedContent, 'utf8').digest('base64')}`).join(' ');
 }
 
 /** What one delivery attempt signs. */

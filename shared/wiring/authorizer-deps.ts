@@ -15,7 +15,12 @@ let deps: AuthenticateDeps | undefined;
 export function authenticationDeps(): AuthenticateDeps {
   if (!deps) {
     const idTokenSettings = config().idToken;
-    deps = { db: table(), verifyIdToken: idTokenSettings ? createIdTokenVerifier(idTokenSettings) : undefined, now: () => new Date(), recordKeyUse: keyUseRecorder(table()) };
+    deps = {
+      db: table(),
+      verifyIdToken: idTokenSettings ? createIdTokenVerifier(idTokenSettings) : undefined,
+      now: () => new Date(),
+      recordKeyUse: keyUseRecorder(table()),
+    };
   }
   return deps;
 }

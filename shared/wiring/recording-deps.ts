@@ -37,7 +37,11 @@ export function uploadDeps(): UploadDeps {
 
 /** The upload completion: the table, the clock, and the stored object's content type (S3 events do not carry it). */
 export function uploadCompletionDeps(): CompletionDeps {
-  return (completion ??= { db: table(), now: () => new Date(), storedContentType: (objectKey) => recordingObjects().storedContentType(objectKey) });
+  return (completion ??= {
+    db: table(),
+    now: () => new Date(),
+    storedContentType: (objectKey) => recordingObjects().storedContentType(objectKey),
+  });
 }
 
 /** The object cleanup of a permanently deleted recording: its items and its files. */

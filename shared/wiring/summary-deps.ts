@@ -26,7 +26,13 @@ export function summaryRunDeps(): SummaryRunDeps {
   if (!run) {
     const { fallback } = config().models;
     const { modelMap } = config().bedrock;
-    run = { db: table(), now: () => new Date(), engine: bedrockSummaryEngine(), modelIdFor: (selected) => bedrockModelIdFor(selected ?? fallback, modelMap, fallback), countMetric };
+    run = {
+      db: table(),
+      now: () => new Date(),
+      engine: bedrockSummaryEngine(),
+      modelIdFor: (selected) => bedrockModelIdFor(selected ?? fallback, modelMap, fallback),
+      countMetric,
+    };
   }
   return run;
 }

@@ -25,7 +25,13 @@ export function transcriptionJobDeps(): TranscriptionJobDeps {
     const bucket = config().bucket;
     if (!bucket) throw new Error('Invalid configuration: BUCKET_NAME is required');
     const objects = recordingObjects();
-    jobs = { db: table(), now: () => new Date(), jobs: transcriptionJobs(), bucket: bucket.name, outputs: { readJson: (key) => objects.readJson(key), remove: (key) => objects.deleteObject(key) } };
+    jobs = {
+      db: table(),
+      now: () => new Date(),
+      jobs: transcriptionJobs(),
+      bucket: bucket.name,
+      outputs: { readJson: (key) => objects.readJson(key), remove: (key) => objects.deleteObject(key) },
+    };
   }
   return jobs;
 }

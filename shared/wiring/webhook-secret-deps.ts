@@ -19,5 +19,11 @@ export function webhookSecretDeps(): WebhookDeps {
 /** The dispatcher's: the decrypted secrets' cache and the HTTP sender live as long as the warm function. */
 export function dispatchDeps(): DispatchDeps {
   const policy = { allowLocalUrls: config().webhooks.allowLocalUrls };
-  return (dispatch ??= { db: table(), now: () => new Date(), secretsOf: cachedSecrets(webhookSecretCipher()), send: (request) => postWebhook(request, { policy }), countMetric });
+  return (dispatch ??= {
+    db: table(),
+    now: () => new Date(),
+    secretsOf: cachedSecrets(webhookSecretCipher()),
+    send: (request) => postWebhook(request, { policy }),
+    countMetric,
+  });
 }

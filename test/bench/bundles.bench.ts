@@ -51,7 +51,8 @@ const GOALS = { dynamodb: { bytes: 1.3, load: 1.3, first: 1.5 }, authorizer: { b
 /** The permissions of a function that uses DynamoDB and nothing else (its tables: the single table, idempotency, rate limits). */
 const DYNAMODB_PERMISSIONS: readonly (keyof FunctionPermissions)[] = ['table', 'idempotency', 'rateLimit'];
 /** The groups docs/performance.md reports before and after. */
-type FunctionGroup = 'authorizer' | 'DynamoDB-only routes' | 'profile routes' | 'webhook routes' | 'other routes' | 'consumers and event functions';
+type FunctionGroup =
+  'authorizer' | 'DynamoDB-only routes' | 'profile routes' | 'webhook routes' | 'other routes' | 'consumers and event functions';
 const SETTINGS_HANDLER = 'functions/users/get-member-settings';
 
 /** esbuild's options for a handler as the stack bundles it (what NodejsFunction passes esbuild). */
@@ -247,7 +248,13 @@ async function encryptionSdkLoading(dir: string): Promise<BundlesReport['encrypt
   const keyFile = path.join(dir, 'profile-key.bin');
   writeFileSync(keyFile, randomBytes(32));
   const out = execFileSync(process.execPath, [file], {
-    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1', TABLE_NAME: 'bench', PROFILE_LOCAL_KEY_FILE: keyFile, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      AWS_REGION: 'eu-west-1',
+      TABLE_NAME: 'bench',
+      PROFILE_LOCAL_KEY_FILE: keyFile,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
     encoding: 'utf8',
   });
   return JSON.parse(out);
@@ -261,7 +268,13 @@ async function measureBundles(): Promise<{ report: BundlesReport; rows: SummaryR
     const bareEsm = await buildLikeTheStack(BARE_HANDLER, path.join(dir, 'bare-esm'));
     // The CommonJS reference: the same handler as NodejsFunction built it before (main fields first, no banner).
     const bareCjsFile = path.join(dir, 'bare-cjs/index.js');
-    await build({ ...stackBuildOptions(BARE_HANDLER, bareCjsFile), format: 'cjs', mainFields: undefined, banner: undefined, absWorkingDir: REPO_ROOT });
+    await build({
+      ...stackBuildOptions(BARE_HANDLER, bareCjsFile),
+      format: 'cjs',
+      mainFields: undefined,
+      banner: undefined,
+      absWorkingDir: REPO_ROOT,
+    });
 
     const synthStarted = performance.now();
     const bundles = synthesizedBundles(path.join(dir, 'cdk.out'));
@@ -276,7 +289,15 @@ async function measureBundles(): Promise<{ report: BundlesReport; rows: SummaryR
       const bareEvent = { pathParameters: { orgId: 'org_bench' } };
       measured = await medianInvocations([
         () => invocations.invoke(bareEsm.file, invocations.bareEnvironment(), bareEvent, 'bare'),
-        ...bundles.map((fn) => () => invocations.invoke(fn.bundleFile, fn.environment, invocations.sampleOf(fn.handlerModule).event, path.basename(fn.handlerModule))),
+        ...bundles.map(
+          (fn) => () =>
+            invocations.invoke(
+              fn.bundleFile,
+              fn.environment,
+              invocations.sampleOf(fn.handlerModule).event,
+              path.basename(fn.handlerModule),
+            ),
+        ),
       ]);
     } finally {
       await invocations.stop();
@@ -306,10 +327,16 @@ async function measureBundles(): Promise<{ report: BundlesReport; rows: SummaryR
 
     const largestDynamoDbOnly = functions.find((fn) => fn.dynamodb_only)!;
     const settings = await buildLikeTheStack(path.join(REPO_ROOT, `${SETTINGS_HANDLER}.ts`), path.join(dir, 'settings'));
-    const largest = await buildLikeTheStack(path.join(REPO_ROOT, `functions/${largestDynamoDbOnly.name}.ts`), path.join(dir, 'largest-dynamodb-only'));
+    const largest = await buildLikeTheStack(
+      path.join(REPO_ROOT, `functions/${largestDynamoDbOnly.name}.ts`),
+      path.join(dir, 'largest-dynamodb-only'),
+    );
     const report: BundlesReport = {
       format: functions.every((fn) => fn.file === 'index.mjs') ? 'esm' : 'cjs',
-      bare: { esm: { bytes: bareBytes, load_cpu_ms: round(bare.load), first_cpu_ms: round(bare.first) }, cjs: { bytes: statSync(bareCjsFile).size, load_cpu_ms: round(bareCjsLoad) } },
+      bare: {
+        esm: { bytes: bareBytes, load_cpu_ms: round(bare.load), first_cpu_ms: round(bare.first) },
+        cjs: { bytes: statSync(bareCjsFile).size, load_cpu_ms: round(bareCjsLoad) },
+      },
       load_average: [round(loadAverageBefore), round(loadAverageAfter)],
       functions,
       encryption_sdk: await encryptionSdkLoading(dir),
@@ -329,7 +356,14 @@ async function measureBundles(): Promise<{ report: BundlesReport; rows: SummaryR
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 
-const GROUPS: FunctionGroup[] = ['authorizer', 'DynamoDB-only routes', 'profile routes', 'webhook routes', 'other routes', 'consumers and event functions'];
+const GROUPS: FunctionGroup[] = [
+  'authorizer',
+  'DynamoDB-only routes',
+  'profile routes',
+  'webhook routes',
+  'other routes',
+  'consumers and event functions',
+];
 
 /** The worst of a group on each measure: the largest ratio, with its function. */
 function worstOf(functions: BundleFigures[]) {
@@ -343,9 +377,27 @@ function bundleRows(report: BundlesReport): SummaryRow[] {
   const goalRows = (label: string, functions: BundleFigures[], goals: { bytes: number; load: number; first: number }): SummaryRow[] => {
     const worst = worstOf(functions);
     return [
-      { area: 'bundles', measure: `${label}: largest bundle / bare (${worst.bytes.name}, ${kb(worst.bytes.bytes)})`, value: times(worst.bytes.bytes_ratio), goal: `≤ ${times(goals.bytes)}`, met: worst.bytes.bytes_ratio <= goals.bytes },
-      { area: 'bundles', measure: `${label}: worst module-load CPU / bare (${worst.load.name}, ${worst.load.load_cpu_ms} ms)`, value: times(worst.load.load_ratio), goal: `≤ ${times(goals.load)}`, met: worst.load.load_ratio <= goals.load },
-      { area: 'bundles', measure: `${label}: worst first-invocation CPU / bare (${worst.first.name}, ${worst.first.first_cpu_ms} ms)`, value: times(worst.first.first_ratio), goal: `≤ ${times(goals.first)}`, met: worst.first.first_ratio <= goals.first },
+      {
+        area: 'bundles',
+        measure: `${label}: largest bundle / bare (${worst.bytes.name}, ${kb(worst.bytes.bytes)})`,
+        value: times(worst.bytes.bytes_ratio),
+        goal: `≤ ${times(goals.bytes)}`,
+        met: worst.bytes.bytes_ratio <= goals.bytes,
+      },
+      {
+        area: 'bundles',
+        measure: `${label}: worst module-load CPU / bare (${worst.load.name}, ${worst.load.load_cpu_ms} ms)`,
+        value: times(worst.load.load_ratio),
+        goal: `≤ ${times(goals.load)}`,
+        met: worst.load.load_ratio <= goals.load,
+      },
+      {
+        area: 'bundles',
+        measure: `${label}: worst first-invocation CPU / bare (${worst.first.name}, ${worst.first.first_cpu_ms} ms)`,
+        value: times(worst.first.first_ratio),
+        goal: `≤ ${times(goals.first)}`,
+        met: worst.first.first_ratio <= goals.first,
+      },
     ];
   };
   const dynamoDbOnly = report.functions.filter((fn) => fn.group === 'DynamoDB-only routes');
@@ -353,17 +405,33 @@ function bundleRows(report: BundlesReport): SummaryRow[] {
     const members = report.functions.filter((fn) => fn.group === group);
     if (members.length === 0) return [];
     const worst = worstOf(members);
-    return [{ area: 'bundles', measure: `${group} (${members.length}): worst bundle / load / first invocation, × bare`, value: `${times(worst.bytes.bytes_ratio)} / ${times(worst.load.load_ratio)} / ${times(worst.first.first_ratio)}` }];
+    return [
+      {
+        area: 'bundles',
+        measure: `${group} (${members.length}): worst bundle / load / first invocation, × bare`,
+        value: `${times(worst.bytes.bytes_ratio)} / ${times(worst.load.load_ratio)} / ${times(worst.first.first_ratio)}`,
+      },
+    ];
   });
   return [
-    { area: 'bundles', measure: 'output format (module-first resolution, tree-shaken)', value: report.format.toUpperCase(), goal: 'ESM', met: report.format === 'esm' },
+    {
+      area: 'bundles',
+      measure: 'output format (module-first resolution, tree-shaken)',
+      value: report.format.toUpperCase(),
+      goal: 'ESM',
+      met: report.format === 'esm',
+    },
     {
       area: 'bundles',
       measure: `bare ESM DynamoDB handler: bytes, load CPU, first-invocation CPU (bare CJS: ${kb(report.bare.cjs.bytes)}, ${report.bare.cjs.load_cpu_ms} ms); load average ${report.load_average.join(' → ')}`,
       value: `${kb(report.bare.esm.bytes)}, ${report.bare.esm.load_cpu_ms} ms, ${report.bare.esm.first_cpu_ms} ms`,
     },
     ...goalRows(`DynamoDB-only API functions (${dynamoDbOnly.length})`, dynamoDbOnly, GOALS.dynamodb),
-    ...goalRows('authorizer', report.functions.filter((fn) => fn.group === 'authorizer'), GOALS.authorizer),
+    ...goalRows(
+      'authorizer',
+      report.functions.filter((fn) => fn.group === 'authorizer'),
+      GOALS.authorizer,
+    ),
     ...others,
     {
       area: 'bundles',
@@ -379,18 +447,34 @@ function bundleRows(report: BundlesReport): SummaryRow[] {
 export const summary: SummaryBench = async () => (await measureBundles()).rows;
 
 function printResults(report: BundlesReport): void {
-  console.log(`\nBundles (${report.format.toUpperCase()}), against the bare ESM DynamoDB handler: ${kb(report.bare.esm.bytes)}, module load ${report.bare.esm.load_cpu_ms} ms CPU, first invocation ${report.bare.esm.first_cpu_ms} ms CPU`);
+  console.log(
+    `\nBundles (${report.format.toUpperCase()}), against the bare ESM DynamoDB handler: ${kb(report.bare.esm.bytes)}, module load ${report.bare.esm.load_cpu_ms} ms CPU, first invocation ${report.bare.esm.first_cpu_ms} ms CPU`,
+  );
   console.log(`(load average ${report.load_average.join(' → ')}; medians of ${SAMPLES} samples)`);
   console.log(`(the same handler as CJS: ${kb(report.bare.cjs.bytes)}, ${report.bare.cjs.load_cpu_ms} ms)\n`);
   printTable(
     ['function', 'group', 'bundle', 'x bare', 'load CPU ms', 'x bare', 'first inv. CPU ms', 'x bare', 'answer'],
-    report.functions.map((fn) => [fn.name, fn.group, kb(fn.bytes), times(fn.bytes_ratio), fn.load_cpu_ms.toFixed(1), times(fn.load_ratio), fn.first_cpu_ms.toFixed(1), times(fn.first_ratio), fn.answered]),
+    report.functions.map((fn) => [
+      fn.name,
+      fn.group,
+      kb(fn.bytes),
+      times(fn.bytes_ratio),
+      fn.load_cpu_ms.toFixed(1),
+      times(fn.load_ratio),
+      fn.first_cpu_ms.toFixed(1),
+      times(fn.first_ratio),
+      fn.answered,
+    ]),
     2,
   );
   for (const [name, costs] of Object.entries(report.package_costs)) {
     const total = costs.reduce((sum, cost) => sum + cost.bytes, 0);
     console.log(`\n${name}: ${kb(total)} of code, by package (esbuild metafile)`);
-    printTable(['package', 'bytes', 'share'], costs.slice(0, 14).map((cost) => [cost.package, kb(cost.bytes), `${((cost.bytes / total) * 100).toFixed(1)} %`]), 1);
+    printTable(
+      ['package', 'bytes', 'share'],
+      costs.slice(0, 14).map((cost) => [cost.package, kb(cost.bytes), `${((cost.bytes / total) * 100).toFixed(1)} %`]),
+      1,
+    );
   }
 }
 

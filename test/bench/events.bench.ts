@@ -31,7 +31,8 @@ const LAG_SAMPLES = Number(process.argv[3] ?? 100);
 const ORG = 'org_bench_events';
 const KEY = `pk_org_bench${'e'.repeat(24)}`;
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
@@ -47,16 +48,26 @@ async function main() {
     return text.slice(-65_536);
   };
   try {
-    const fixture = v.parse(Fixture, { orgs: [{ id: ORG, name: 'Bench' }], api_keys: [{ org_id: ORG, key: KEY, scopes: ['templates:write', 'templates:read', 'audit:read'] }] });
+    const fixture = v.parse(Fixture, {
+      orgs: [{ id: ORG, name: 'Bench' }],
+      api_keys: [{ org_id: ORG, key: KEY, scopes: ['templates:write', 'templates:read', 'audit:read'] }],
+    });
     await seedFixture({ db, trashRetentionDays: 30 }, fixture, new Date());
     const api = (method: string, url: string, body?: unknown) =>
-      fetch(`${runtime.apiUrl}${url}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${runtime.apiUrl}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     const auditCount = async () => {
       // The audit log's own API, page by page: what an organization reads.
       let count = 0;
       let cursor: string | undefined;
       do {
-        const res = await api('GET', `/api/v1/organization/${ORG}/audit-log?type=template.created&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res = await api(
+          'GET',
+          `/api/v1/organization/${ORG}/audit-log?type=template.created&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         const body = (await res.json()) as { entries: unknown[]; pagination?: { next_cursor?: string | null } };
         count += body.entries.length;
         cursor = body.pagination?.next_cursor ?? undefined;
@@ -70,7 +81,11 @@ async function main() {
     for (let i = 0; i < CHANGES; i += 25) {
       await Promise.all(
         Array.from({ length: Math.min(25, CHANGES - i) }, () =>
-          putTemplate(db, { id: newId('tpl'), org_id: ORG, name: 'Bench', description: '', sections: [], created_at: now, updated_at: now }, 'create'),
+          putTemplate(
+            db,
+            { id: newId('tpl'), org_id: ORG, name: 'Bench', description: '', sections: [], created_at: now, updated_at: now },
+            'create',
+          ),
         ),
       );
     }
@@ -85,27 +100,39 @@ async function main() {
     }
     const inAudit = performance.now();
     console.log(`throughput: ${CHANGES} changes written in ${((written - started) / 1000).toFixed(2)} s`);
-    console.log(`  on the bus after ${((onBus - started) / 1000).toFixed(2)} s: ${(CHANGES / ((onBus - started) / 1000)).toFixed(0)} events/s end to end`);
-    console.log(`  in the audit log after ${((inAudit - started) / 1000).toFixed(2)} s (${audited} entries): ${(CHANGES / ((inAudit - started) / 1000)).toFixed(0)} events/s`);
+    console.log(
+      `  on the bus after ${((onBus - started) / 1000).toFixed(2)} s: ${(CHANGES / ((onBus - started) / 1000)).toFixed(0)} events/s end to end`,
+    );
+    console.log(
+      `  in the audit log after ${((inAudit - started) / 1000).toFixed(2)} s (${audited} entries): ${(CHANGES / ((inAudit - started) / 1000)).toFixed(0)} events/s`,
+    );
 
     // 2. Lag, one change at a time.
     const toBus: number[] = [];
     const toAudit: number[] = [];
     for (let i = 0; i < LAG_SAMPLES; i++) {
-      const res = await api('POST', `/api/v1/organization/${ORG}/templates`, { name: `Lag ${i}`, description: 'd', sections: [{ title: 't', prompt: 'p' }] });
+      const res = await api('POST', `/api/v1/organization/${ORG}/templates`, {
+        name: `Lag ${i}`,
+        description: 'd',
+        sections: [{ title: 't', prompt: 'p' }],
+      });
       const committed = performance.now();
       if (res.status !== 201) throw new Error(`create template: ${res.status} ${await res.text()}`);
       const { id } = (await res.json()) as { id: string };
       while (!busTail().includes(`"id":"${id}"`)) await sleep(2);
       toBus.push(performance.now() - committed);
       for (;;) {
-        const found = (await (await api('GET', `/api/v1/organization/${ORG}/audit-log?resource_id=${id}`)).json()) as { entries?: unknown[] };
+        const found = (await (await api('GET', `/api/v1/organization/${ORG}/audit-log?resource_id=${id}`)).json()) as {
+          entries?: unknown[];
+        };
         if (found.entries?.length) break;
         await sleep(2);
       }
       toAudit.push(performance.now() - committed);
     }
-    console.log(`lag over ${LAG_SAMPLES} API changes (ms): to the bus p50 ${percentile(toBus, 50).toFixed(0)} p95 ${percentile(toBus, 95).toFixed(0)}; to the audit log p50 ${percentile(toAudit, 50).toFixed(0)} p95 ${percentile(toAudit, 95).toFixed(0)}`);
+    console.log(
+      `lag over ${LAG_SAMPLES} API changes (ms): to the bus p50 ${percentile(toBus, 50).toFixed(0)} p95 ${percentile(toBus, 95).toFixed(0)}; to the audit log p50 ${percentile(toAudit, 50).toFixed(0)} p95 ${percentile(toAudit, 95).toFixed(0)}`,
+    );
     console.log(`events on the bus for the org: ${countOnBus(`"org_id":"${ORG}"`)}`);
   } finally {
     db.client.destroy();
@@ -113,6 +140,5 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
-
 
 void main();

@@ -128,7 +128,12 @@ async function burst(apiUrl: string, hot: HotOrg): Promise<Answer[]> {
           body: JSON.stringify(uploadBody(i)),
         });
         const body = (await response.json().catch(() => undefined)) as { error?: string } | undefined;
-        return { userId: sender.userId, status: response.status, code: response.ok ? undefined : (body?.error ?? 'NO_JSON_BODY'), ms: performance.now() - start };
+        return {
+          userId: sender.userId,
+          status: response.status,
+          code: response.ok ? undefined : (body?.error ?? 'NO_JSON_BODY'),
+          ms: performance.now() - start,
+        };
       } catch (error) {
         return { userId: sender.userId, status: 0, code: `NETWORK: ${(error as Error).message}`, ms: performance.now() - start };
       }
@@ -141,7 +146,13 @@ interface CountCheck {
   created: number;
   organization: { stored_counter: number; api_total: number; stored_recordings: number };
   /** Members whose counter as stored, count in List users or recordings stored differ from what they created. */
-  member_mismatches: { user_id: string; created: number; stored_counter: number; api_count: number | undefined; stored_recordings: number }[];
+  member_mismatches: {
+    user_id: string;
+    created: number;
+    stored_counter: number;
+    api_count: number | undefined;
+    stored_recordings: number;
+  }[];
   exact: boolean;
 }
 
@@ -175,9 +186,12 @@ async function recorderIndexCount(db: TableContext, orgId: string, userId: strin
 async function apiMemberCounts(apiUrl: string, org: HotOrg['org']): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (let page = 1; ; page++) {
-    const res = await call(apiUrl, 'GET', `${ROUTES.listUsers.path.replace('{orgId}', org.org)}?limit=100&page=${page}`, { token: org.keys.reader });
+    const res = await call(apiUrl, 'GET', `${ROUTES.listUsers.path.replace('{orgId}', org.org)}?limit=100&page=${page}`, {
+      token: org.keys.reader,
+    });
     if (res.status !== 200) throw new Error(`List users answered ${res.status}: ${JSON.stringify(res.body)}`);
-    for (const member of res.body.data as { user_id: string; recording_count: number }[]) counts.set(member.user_id, member.recording_count);
+    for (const member of res.body.data as { user_id: string; recording_count: number }[])
+      counts.set(member.user_id, member.recording_count);
     if (!res.body.pagination.has_more) return counts;
   }
 }
@@ -281,7 +295,10 @@ function countTransactions(db: TableContext, calls: AsyncLocalStorage<CallTally>
       } catch (error) {
         const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
         const items = ((args.input as { TransactItems?: Parameters<typeof itemKind>[0][] }).TransactItems ?? []).map(itemKind);
-        if (reasons) reasons.forEach((reason, i) => reason.Code && reason.Code !== 'None' && tally.cancellations.push(`${items[i] ?? '?'} ${reason.Code}`));
+        if (reasons)
+          reasons.forEach(
+            (reason, i) => reason.Code && reason.Code !== 'None' && tally.cancellations.push(`${items[i] ?? '?'} ${reason.Code}`),
+          );
         else tally.cancellations.push(`? ${(error as Error).name}`);
         throw error;
       }
@@ -320,12 +337,22 @@ async function inProcessRun(runtime: LocalRuntime, checkDb: TableContext, hot: H
     const results = await Promise.all(
       hot.senders.map(async (sender, i) => {
         const tally: CallTally = { transactWrites: 0, cancellations: [] };
-        const caller: UserKeyCaller = { kind: 'user_key', orgId: hot.org.org, userId: sender.userId, keyId: 'key_hot_org_bench', role: 'member', scopes: PERSONAL_KEY_SCOPES, actor: sender.userId };
+        const caller: UserKeyCaller = {
+          kind: 'user_key',
+          orgId: hot.org.org,
+          userId: sender.userId,
+          keyId: 'key_hot_org_bench',
+          role: 'member',
+          scopes: PERSONAL_KEY_SCOPES,
+          actor: sender.userId,
+        };
         const start = performance.now();
-        const outcome = await calls.run(tally, () => createUpload(deps, caller, v.parse(UploadUrlBody, uploadBody(i)))).then(
-          () => undefined,
-          (error: Error & { statusCode?: number; code?: string }) => `${error.statusCode ?? 'thrown'} ${error.code ?? error.name}`,
-        );
+        const outcome = await calls
+          .run(tally, () => createUpload(deps, caller, v.parse(UploadUrlBody, uploadBody(i))))
+          .then(
+            () => undefined,
+            (error: Error & { statusCode?: number; code?: string }) => `${error.statusCode ?? 'thrown'} ${error.code ?? error.name}`,
+          );
         return { userId: sender.userId, created: outcome === undefined, outcome, ms: performance.now() - start, tally };
       }),
     );
@@ -387,18 +414,32 @@ async function runScenario(deployment: BenchDeployment, scenario: ScenarioName):
   console.log(`Scenario ${scenario}: ${HOT_REQUESTS} Create upload URL requests at once over HTTP`);
   const answers = await burst(runtime.apiUrl, overHttp);
   const http = burstFigures(answers);
-  const counts = await checkCounts(db, runtime.apiUrl, overHttp, createdPerMember(answers.map((answer) => ({ userId: answer.userId, created: answer.status === 201 }))));
+  const counts = await checkCounts(
+    db,
+    runtime.apiUrl,
+    overHttp,
+    createdPerMember(answers.map((answer) => ({ userId: answer.userId, created: answer.status === 201 }))),
+  );
 
   console.log(`Scenario ${scenario}: the same ${HOT_REQUESTS} createUpload calls at once in this process, counting transactions`);
   const inProcessFigures = await inProcessRun(runtime, db, inProcess);
-  return { scenario, description: SCENARIOS[scenario], organization: overHttp.org.org, http: { ...http, counts }, in_process: inProcessFigures };
+  return {
+    scenario,
+    description: SCENARIOS[scenario],
+    organization: overHttp.org.org,
+    http: { ...http, counts },
+    in_process: inProcessFigures,
+  };
 }
 
 /** Module loading is not what this measures: one upload in an organization of its own loads the handler first. */
 async function warmHandler(deployment: BenchDeployment): Promise<void> {
   const warm = hotOrganization('one', 'hotwarm');
   await deployment.seed(warm.fixture);
-  const res = await call(deployment.runtime.apiUrl, 'POST', ROUTES.createUploadUrl.path, { token: warm.senders[0].key, body: uploadBody(0) });
+  const res = await call(deployment.runtime.apiUrl, 'POST', ROUTES.createUploadUrl.path, {
+    token: warm.senders[0].key,
+    body: uploadBody(0),
+  });
   if (res.status !== 201) throw new Error(`Create upload URL answered ${res.status} before the burst: ${JSON.stringify(res.body)}`);
 }
 
@@ -432,8 +473,18 @@ export function hotOrgRows(results: ScenarioResult[]): SummaryRow[] {
     const name = `${HOT_REQUESTS} at once, ${SCENARIOS[scenario]}`;
     const failed = http.requests - http.created;
     return [
-      { area: 'hot org', measure: `${name}: answers other than 201`, value: failed ? `${failed} (${listed(http.failures)})` : '0', goal: '0', met: failed === 0 },
-      { area: 'hot org', measure: `${name}: p50 / p99 latency`, value: `${Math.round(http.latency_ms.p50)} / ${Math.round(http.latency_ms.p99)} ms` },
+      {
+        area: 'hot org',
+        measure: `${name}: answers other than 201`,
+        value: failed ? `${failed} (${listed(http.failures)})` : '0',
+        goal: '0',
+        met: failed === 0,
+      },
+      {
+        area: 'hot org',
+        measure: `${name}: p50 / p99 latency`,
+        value: `${Math.round(http.latency_ms.p50)} / ${Math.round(http.latency_ms.p99)} ms`,
+      },
       { area: 'hot org', measure: `${name}: counts afterwards`, value: countsText(http.counts), goal: 'exact', met: http.counts.exact },
       {
         area: 'hot org',
@@ -459,9 +510,33 @@ export const summary: SummaryBench = async () => (await measureHotOrg()).rows;
 function printResults(results: ScenarioResult[]): void {
   console.log(`\nHot organization: ${HOT_REQUESTS} Create upload URL requests at once for one organization\n`);
   printTable(
-    ['scenario', 'run', 'created', 'failed (status code: n)', 'p50 ms', 'p99 ms', 'max ms', 'transactions', 'retries', 'tx/request p50/p99/max', 'counts exact'],
+    [
+      'scenario',
+      'run',
+      'created',
+      'failed (status code: n)',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'transactions',
+      'retries',
+      'tx/request p50/p99/max',
+      'counts exact',
+    ],
     results.flatMap(({ scenario, http, in_process: proc }) => [
-      [SCENARIOS[scenario], 'HTTP', String(http.created), listed(http.failures), String(http.latency_ms.p50), String(http.latency_ms.p99), String(http.latency_ms.max), 'n/a', 'n/a', 'n/a', http.counts.exact ? 'yes' : 'NO'],
+      [
+        SCENARIOS[scenario],
+        'HTTP',
+        String(http.created),
+        listed(http.failures),
+        String(http.latency_ms.p50),
+        String(http.latency_ms.p99),
+        String(http.latency_ms.max),
+        'n/a',
+        'n/a',
+        'n/a',
+        http.counts.exact ? 'yes' : 'NO',
+      ],
       [
         '',
         'in process',
@@ -481,7 +556,8 @@ function printResults(results: ScenarioResult[]): void {
   for (const { scenario, http, in_process: proc } of results) {
     console.log(`\n${SCENARIOS[scenario]}: HTTP counts: ${countsText(http.counts)}; in-process counts: ${countsText(proc.counts)}`);
     console.log(`  in-process cancellations (item reason: transactions): ${listed(proc.cancellations)}`);
-    for (const mismatch of [...http.counts.member_mismatches, ...proc.counts.member_mismatches].slice(0, 10)) console.log(`  member off: ${JSON.stringify(mismatch)}`);
+    for (const mismatch of [...http.counts.member_mismatches, ...proc.counts.member_mismatches].slice(0, 10))
+      console.log(`  member off: ${JSON.stringify(mismatch)}`);
   }
 }
 

@@ -66,7 +66,13 @@ export interface RouteLoad {
 function loadOrganization() {
   const org = buildOrg({ label: 'load', extraMembers: EXTRA_MEMBERS, keys: { reader: { scopes: ['users:read', 'recordings:read'] } } });
   const recorders = [org.people.owner, org.people.admin, org.people.member, ...org.extra];
-  const tags = ['Sales', 'Support', 'Standup'].map((name, i) => ({ id: `tag_load${i}_${org.id}`, org_id: org.org, user_id: org.people.member.id, name, color: '#1f77b4' }));
+  const tags = ['Sales', 'Support', 'Standup'].map((name, i) => ({
+    id: `tag_load${i}_${org.id}`,
+    org_id: org.org,
+    user_id: org.people.member.id,
+    name,
+    color: '#1f77b4',
+  }));
   const start = Date.parse('2026-09-01T08:00:00.000Z');
   const recordings: NonNullable<FixtureInput['recordings']> = Array.from({ length: RECORDINGS }, (_, i) => ({
     id: `rec_load${i}_${org.id}`,
@@ -82,7 +88,9 @@ function loadOrganization() {
     ...org.fixture,
     tags: [...org.fixture.tags, ...tags],
     recordings,
-    settings: [{ org_id: org.org, user_id: org.people.member.id, settings: { selected_theme: 'dark' }, profile: '# Mo\n\nAccount manager, EMEA.' }],
+    settings: [
+      { org_id: org.org, user_id: org.people.member.id, settings: { selected_theme: 'dark' }, profile: '# Mo\n\nAccount manager, EMEA.' },
+    ],
   };
   return { org, fixture };
 }
@@ -129,13 +137,21 @@ export async function runLoad(): Promise<RouteLoad[]> {
       { name: '/health', path: ROUTES.health.path, authorized: false },
       { name: 'List users', path: ROUTES.listUsers.path.replace('{orgId}', org.org), authorized: true },
       { name: 'List recordings', path: ROUTES.listRecordings.path.replace('{orgId}', org.org), authorized: true },
-      { name: 'Get settings', path: ROUTES.getMemberSettings.path.replace('{orgId}', org.org).replace('{userId}', org.people.member.id), authorized: true },
+      {
+        name: 'Get settings',
+        path: ROUTES.getMemberSettings.path.replace('{orgId}', org.org).replace('{userId}', org.people.member.id),
+        authorized: true,
+      },
     ];
     // Each route answers 200 with a body the OpenAPI document allows before it is loaded.
     for (const target of targets) {
       const response = await call(runtime.apiUrl, 'GET', target.path, target.authorized ? { token } : {});
-      if (response.status !== 200) throw new Error(`${target.name} answered ${response.status} before the load: ${JSON.stringify(response.body)}`);
-      for (let i = 1; i < WARM_UPS; i++) await fetch(`${runtime.apiUrl}${target.path}`, { headers: target.authorized ? { authorization: `Bearer ${token}` } : {} }).then((r) => r.arrayBuffer());
+      if (response.status !== 200)
+        throw new Error(`${target.name} answered ${response.status} before the load: ${JSON.stringify(response.body)}`);
+      for (let i = 1; i < WARM_UPS; i++)
+        await fetch(`${runtime.apiUrl}${target.path}`, { headers: target.authorized ? { authorization: `Bearer ${token}` } : {} }).then(
+          (r) => r.arrayBuffer(),
+        );
     }
 
     const loads: RouteLoad[] = [];
@@ -164,7 +180,11 @@ export function loadRows(loads: RouteLoad[]): SummaryRow[] {
   return loads.flatMap((load) => {
     const name = load.route === '/health' ? '/health' : load.route;
     const rows: SummaryRow[] = [
-      { area: 'load', measure: `${name}: requests/s (× /health)`, value: `${thousands(load.requests_per_second)} req/s (${times(load.vs_health.requests_per_second)})` },
+      {
+        area: 'load',
+        measure: `${name}: requests/s (× /health)`,
+        value: `${thousands(load.requests_per_second)} req/s (${times(load.vs_health.requests_per_second)})`,
+      },
       {
         area: 'load',
         measure: `${name}: p50 / p99 latency (× /health)`,
@@ -188,7 +208,13 @@ async function measureLoad(): Promise<{ loads: RouteLoad[]; rows: SummaryRow[] }
   const loads = await runLoad();
   writeReport(
     RESULTS_FILE,
-    { ...reportHeader(WARM_UPS, 1), connections: CONNECTIONS, seconds_per_route: LOAD_SECONDS, organization: { members: EXTRA_MEMBERS + 4, recordings: RECORDINGS }, routes: loads },
+    {
+      ...reportHeader(WARM_UPS, 1),
+      connections: CONNECTIONS,
+      seconds_per_route: LOAD_SECONDS,
+      organization: { members: EXTRA_MEMBERS + 4, recordings: RECORDINGS },
+      routes: loads,
+    },
     secondsSince(started),
   );
   return { loads, rows: loadRows(loads) };
@@ -200,7 +226,20 @@ export const summary: SummaryBench = async () => (await measureLoad()).rows;
 function printLoads(loads: RouteLoad[]): void {
   console.log(`\nLoad on the local deployment: ${CONNECTIONS} connections, ${LOAD_SECONDS} s per route, one route after the other\n`);
   printTable(
-    ['route', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'timeouts', 'non-2xx', 'statuses', 'req/s ×health', 'p50 ×health', 'p99 ×health'],
+    [
+      'route',
+      'requests',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'timeouts',
+      'non-2xx',
+      'statuses',
+      'req/s ×health',
+      'p50 ×health',
+      'p99 ×health',
+    ],
     loads.map((load) => [
       load.route,
       thousands(load.requests),
@@ -210,7 +249,9 @@ function printLoads(loads: RouteLoad[]): void {
       String(load.errors),
       String(load.timeouts),
       String(load.non_2xx),
-      Object.entries(load.status_codes).map(([status, count]) => `${status}: ${count}`).join(', '),
+      Object.entries(load.status_codes)
+        .map(([status, count]) => `${status}: ${count}`)
+        .join(', '),
       times(load.vs_health.requests_per_second),
       times(load.vs_health.p50),
       times(load.vs_health.p99),

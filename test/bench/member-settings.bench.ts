@@ -35,16 +35,7 @@ import { newId } from '../../shared/ids';
 import { GetSettingsQuery } from '../../shared/schemas/settings';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { putTag } from '../../shared/storage/tags';
-import {
-  prng,
-  reportHeader,
-  round,
-  secondsSince,
-  wallTimes,
-  withBenchTable,
-  writeReport,
-  type WallTimes,
-} from './support/bench-harness';
+import { prng, reportHeader, round, secondsSince, wallTimes, withBenchTable, writeReport, type WallTimes } from './support/bench-harness';
 import { observeRequests } from '../support/observe-requests';
 
 const WARM_UPS = 3;
@@ -128,7 +119,12 @@ async function writeMember(deps: SettingsWriteDeps, profile: string): Promise<vo
 
 /** Ids of the member's preferences, newest first, read through the domain function. */
 async function preferenceIds(deps: SettingsReadDeps, limit: number): Promise<string[]> {
-  const bundle = await getMemberSettings(deps, ORG_ID, USER_ID, v.parse(GetSettingsQuery, { include: 'preferences', preferences_limit: String(limit) }));
+  const bundle = await getMemberSettings(
+    deps,
+    ORG_ID,
+    USER_ID,
+    v.parse(GetSettingsQuery, { include: 'preferences', preferences_limit: String(limit) }),
+  );
   return (bundle.preferences as { data: { id: string }[] }).data.map((preference) => preference.id);
 }
 
@@ -201,7 +197,17 @@ function recordingCipher(cipher: ProfileCipher, timeline: Timeline): ProfileCiph
     async (...args: A): Promise<R> => {
       const start = performance.now();
       const result = await call(...args);
-      timeline.record({ kind: 'cipher', name, label: name, start, end: performance.now(), attempts: 1, itemsRead: 0, capacityUnits: 0, transactItems: 0 });
+      timeline.record({
+        kind: 'cipher',
+        name,
+        label: name,
+        start,
+        end: performance.now(),
+        attempts: 1,
+        itemsRead: 0,
+        capacityUnits: 0,
+        transactItems: 0,
+      });
       return result;
     };
   return { encrypt: timed('encrypt', cipher.encrypt), decrypt: timed('decrypt', cipher.decrypt) };
@@ -303,7 +309,9 @@ function getVariant(
     prepare: async () => () => getMemberSettings(bench.read, ORG_ID, USER_ID, parsed),
     check: (answer) => {
       const data = answer as Record<string, unknown>;
-      const sections = Object.keys(data).filter((key) => key !== 'user' && key !== 'settings').sort();
+      const sections = Object.keys(data)
+        .filter((key) => key !== 'user' && key !== 'settings')
+        .sort();
       const fail = (what: string) => new Error(`GET ${label}: ${what}`);
       if (JSON.stringify(sections) !== JSON.stringify([...expected.sections].sort())) throw fail(`sections ${sections.join(', ')}`);
       const profile = data.profile as { profile: string } | undefined;
@@ -327,7 +335,12 @@ function patchVariant(
   return {
     method: 'PATCH',
     label,
-    request: abridged(body(0, Array.from({ length: expected.deletes ?? 0 }, (_, index) => `<created before the run ${index + 1}>`))),
+    request: abridged(
+      body(
+        0,
+        Array.from({ length: expected.deletes ?? 0 }, (_, index) => `<created before the run ${index + 1}>`),
+      ),
+    ),
     prepare: async (run) => {
       const deletable = expected.deletes ? await createDeletable(bench.setup, expected.deletes) : [];
       const patch = parseSettingsPatch(body(run, deletable));
@@ -344,14 +357,21 @@ function patchVariant(
 
 function variants(bench: Bench): Variant[] {
   const updates = (run: number, count: number) =>
-    bench.updatable.slice(0, count).map((id, index) => ({ id, preference_content: `Updated in run ${run}: ${preferenceBody(index).preference_content}` }));
+    bench.updatable
+      .slice(0, count)
+      .map((id, index) => ({ id, preference_content: `Updated in run ${run}: ${preferenceBody(index).preference_content}` }));
   const creates = (run: number, count: number) => Array.from({ length: count }, (_, index) => preferenceBody(10_000 + run * 10 + index));
   const profileOf = (run: number) => `${bench.profile.slice(0, -40)}\n\nRevised in run ${run}.`;
   return [
     getVariant(bench, 'default (notifications)', {}, { sections: ['notifications'] }),
     getVariant(bench, 'include=none', { include: 'none' }, { sections: [] }),
     getVariant(bench, 'include=profile', { include: 'profile' }, { sections: ['notifications', 'profile'] }),
-    getVariant(bench, 'include=preferences (page 1, limit 50)', { include: 'preferences' }, { sections: ['notifications', 'preferences'], preferences: 50 }),
+    getVariant(
+      bench,
+      'include=preferences (page 1, limit 50)',
+      { include: 'preferences' },
+      { sections: ['notifications', 'preferences'], preferences: 50 },
+    ),
     getVariant(
       bench,
       'include=preferences page 3 (limit 50)',
@@ -368,7 +388,9 @@ function variants(bench: Bench): Variant[] {
     patchVariant(bench, 'settings only', (run) => ({ settings: { selected_theme: run % 2 ? 'light' : 'dark' } }), {
       applied: { settings: true, profile: false, preferences_created: 0 },
     }),
-    patchVariant(bench, 'profile only (~5 KB)', (run) => ({ profile: { profile: profileOf(run) } }), { applied: { profile: true, settings: false } }),
+    patchVariant(bench, 'profile only (~5 KB)', (run) => ({ profile: { profile: profileOf(run) } }), {
+      applied: { profile: true, settings: false },
+    }),
     patchVariant(bench, '5 preference creates', (run) => ({ preferences: creates(run, 5) }), { applied: { preferences_created: 5 } }),
     patchVariant(
       bench,
@@ -387,7 +409,14 @@ function variants(bench: Bench): Variant[] {
       }),
       {
         deletes: 1,
-        applied: { settings: true, notifications: true, profile: true, preferences_created: 2, preferences_updated: 2, preferences_deleted: 1 },
+        applied: {
+          settings: true,
+          notifications: true,
+          profile: true,
+          preferences_created: 2,
+          preferences_updated: 2,
+          preferences_deleted: 1,
+        },
       },
     ),
   ];
@@ -422,7 +451,8 @@ async function measure(variant: Variant, timeline: Timeline): Promise<Result> {
     tallies.push(tally);
   }
   // The figures that should not move from run to run (wall times and the exact overlap aside).
-  const signature = (tally: Tally) => JSON.stringify([tally.requests, tally.items_read, tally.round_trips, tally.round_trips_with_kms, tally.encrypts, tally.decrypts]);
+  const signature = (tally: Tally) =>
+    JSON.stringify([tally.requests, tally.items_read, tally.round_trips, tally.round_trips_with_kms, tally.encrypts, tally.decrypts]);
   return {
     method: variant.method,
     variant: variant.label,
@@ -437,7 +467,18 @@ async function measure(variant: Variant, timeline: Timeline): Promise<Result> {
 // Output
 
 function printTable(results: Result[]): void {
-  const header = ['', 'variant', 'DynamoDB requests', 'items read', 'round trips', 'with KMS', 'encrypt', 'decrypt', 'median ms', 'sequence (∥ together, → then)'];
+  const header = [
+    '',
+    'variant',
+    'DynamoDB requests',
+    'items read',
+    'round trips',
+    'with KMS',
+    'encrypt',
+    'decrypt',
+    'median ms',
+    'sequence (∥ together, → then)',
+  ];
   const rows = results.map((r) => [
     r.method,
     r.variant,
@@ -480,7 +521,11 @@ const NOTES = [
 
 /** A request body for the JSON output, long texts (the profile, preference contents) replaced by their length. */
 const abridged = (body: Record<string, unknown>): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' && value.length > 100 ? `<${value.length} characters>` : value)));
+  JSON.parse(
+    JSON.stringify(body, (_key, value: unknown) =>
+      typeof value === 'string' && value.length > 100 ? `<${value.length} characters>` : value,
+    ),
+  );
 
 // ---------------------------------------------------------------------------------------
 
@@ -512,7 +557,9 @@ async function main(): Promise<void> {
     const results: Result[] = [];
     for (const variant of variants(bench)) results.push(await measure(variant, timeline));
 
-    console.log(`\nMember settings (domain functions), ${WARM_UPS} warm-ups then ${RUNS} timed runs per row; first answer of each row checked\n`);
+    console.log(
+      `\nMember settings (domain functions), ${WARM_UPS} warm-ups then ${RUNS} timed runs per row; first answer of each row checked\n`,
+    );
     printTable(results);
     console.log('');
     NOTES.forEach((note) => console.log(`Note: ${note}`));

@@ -24,13 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { deflateRawSync } from 'node:zlib';
 import { DecryptCommand, GenerateDataKeyCommand, KMS, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
-import {
-  createProfileCipher,
-  kmsKeyring,
-  rawAesKeyring,
-  type ProfileCipher,
-  type ProfileOwner,
-} from '../../shared/crypto/profile-cipher';
+import { createProfileCipher, kmsKeyring, rawAesKeyring, type ProfileCipher, type ProfileOwner } from '../../shared/crypto/profile-cipher';
 import { percentile, prng } from './support/bench-harness';
 
 const WARM_UPS = 20;
@@ -71,7 +65,12 @@ function markdownProfile(length: number, seed = 42): string {
   const blocks: string[] = ['# Profile\n'];
   let size = blocks[0].length;
   while (size < length) {
-    const lines = [`## ${HEADINGS[pick(HEADINGS.length)]} ${1 + pick(20)}`, '', Array.from({ length: 2 + pick(3) }, sentence).join(' '), ''];
+    const lines = [
+      `## ${HEADINGS[pick(HEADINGS.length)]} ${1 + pick(20)}`,
+      '',
+      Array.from({ length: 2 + pick(3) }, sentence).join(' '),
+      '',
+    ];
     for (let i = 0, n = 2 + pick(4); i < n; i += 1) lines.push(`- ${sentence()}`);
     const block = lines.join('\n') + '\n\n';
     blocks.push(block);
@@ -198,7 +197,19 @@ function instantKms(): { client: KMS; calls: () => { generateDataKey: number; de
 function table(rows: Row[]): string {
   const ms = (value: number) => value.toFixed(3);
   const int = (value: number) => value.toLocaleString('en-US');
-  const header = ['keyring', 'profile', 'chars', 'UTF-8 B', 'deflated B', 'stored B', 'stored/UTF-8', 'enc median ms', 'enc p95 ms', 'dec median ms', 'dec p95 ms'];
+  const header = [
+    'keyring',
+    'profile',
+    'chars',
+    'UTF-8 B',
+    'deflated B',
+    'stored B',
+    'stored/UTF-8',
+    'enc median ms',
+    'enc p95 ms',
+    'dec median ms',
+    'dec p95 ms',
+  ];
   const body = rows.map((row) => [
     row.keyring,
     row.profile,
@@ -213,13 +224,17 @@ function table(rows: Row[]): string {
     ms(row.decrypt.p95),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column].length)));
-  const line = (cells: string[]) => '| ' + cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ') + ' |';
-  const rule = '|' + widths.map((width, column) => (column < 2 ? ':' + '-'.repeat(width + 1) : '-'.repeat(width + 1) + ':')).join('|') + '|';
+  const line = (cells: string[]) =>
+    '| ' + cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ') + ' |';
+  const rule =
+    '|' + widths.map((width, column) => (column < 2 ? ':' + '-'.repeat(width + 1) : '-'.repeat(width + 1) + ':')).join('|') + '|';
   return [line(header), rule, ...body.map(line)].join('\n');
 }
 
 async function main(): Promise<void> {
-  console.log(`Profile cipher bench: ${RUNS} runs per cell after ${WARM_UPS} warm-ups, Node ${process.version}, ${process.platform}/${process.arch}\n`);
+  console.log(
+    `Profile cipher bench: ${RUNS} runs per cell after ${WARM_UPS} warm-ups, Node ${process.version}, ${process.platform}/${process.arch}\n`,
+  );
   const rows: Row[] = [];
 
   const local = createProfileCipher(rawAesKeyring(randomBytes(32)));

@@ -153,7 +153,12 @@ function orgSpec(input: { orgId: string; name: string; live: number; deleted: nu
       created_at: createdAt,
       updated_at: createdAt,
       recording_at: createdAt,
-      upload: { s3_key: recordingObjectKey(input.orgId, id, filename), content_type: 'audio/mp4', filename, size_bytes: 1_000_000 + pick(9_000_000) },
+      upload: {
+        s3_key: recordingObjectKey(input.orgId, id, filename),
+        content_type: 'audio/mp4',
+        filename,
+        size_bytes: 1_000_000 + pick(9_000_000),
+      },
       related: { transcript: false, summary: false, action_items: false, translation: false },
     };
   };
@@ -167,7 +172,7 @@ function orgSpec(input: { orgId: string; name: string; live: number; deleted: nu
     if (index < edges.length) createdAt = edges[index];
     else if (index % 97 === 50) createdAt = recordings[index - 1].created_at;
     const tagIds: string[] = [];
-    for (let count = pick(3); tagIds.length < count; ) {
+    for (let count = pick(3); tagIds.length < count;) {
       const tagId = tags[pick(TAGS)].tag_id;
       if (!tagIds.includes(tagId)) tagIds.push(tagId);
     }
@@ -311,21 +316,32 @@ function expectedList(spec: OrgSpec, filter: RecordingFilter): Recording[] {
       if (filter.recordedBy && recording.recorded_by !== filter.recordedBy) return false;
       const tagIds = filter.tagIds ?? [];
       if (!tagIds.length) return true;
-      return filter.tagMode === 'all' ? tagIds.every((tag) => recording.tags.includes(tag)) : tagIds.some((tag) => recording.tags.includes(tag));
+      return filter.tagMode === 'all'
+        ? tagIds.every((tag) => recording.tags.includes(tag))
+        : tagIds.some((tag) => recording.tags.includes(tag));
     })
     .sort((a, b) => compare(sortKeyOf(b), sortKeyOf(a)));
 }
 
 /** Throws unless a listRecordings answer is the expected page of `expected`. */
-function checkAnswer(where: string, answer: ListResult, expected: Recording[], page: number, limit: number, bin: RecordingFilter['bin'] = 'LIVE'): void {
+function checkAnswer(
+  where: string,
+  answer: ListResult,
+  expected: Recording[],
+  page: number,
+  limit: number,
+  bin: RecordingFilter['bin'] = 'LIVE',
+): void {
   const ids = answer.recordings.map((recording) => recording.id);
   const expectedIds = expected.slice((page - 1) * limit, page * limit).map((recording) => recording.id);
   const expectedMore = expected.length > page * limit;
   const problems = [
-    JSON.stringify(ids) !== JSON.stringify(expectedIds) && `ids [${ids.length}] differ from the expected [${expectedIds.length}] (order: newest first)`,
+    JSON.stringify(ids) !== JSON.stringify(expectedIds) &&
+      `ids [${ids.length}] differ from the expected [${expectedIds.length}] (order: newest first)`,
     answer.total !== expected.length && `total ${answer.total}, expected ${expected.length}`,
     answer.page !== page && `page ${answer.page}, expected ${page}`,
-    (answer.nextCursor !== null) !== expectedMore && `next_cursor ${answer.nextCursor === null ? 'null' : 'set'}, expected ${expectedMore ? 'set' : 'null'}`,
+    (answer.nextCursor !== null) !== expectedMore &&
+      `next_cursor ${answer.nextCursor === null ? 'null' : 'set'}, expected ${expectedMore ? 'set' : 'null'}`,
     answer.recordings.some((recording) => Boolean(recording.deleted_at) !== (bin === 'TRASH')) &&
       (bin === 'TRASH' ? 'lists a live recording in the trash' : 'lists a soft-deleted recording'),
   ].filter(Boolean);
@@ -343,7 +359,8 @@ async function walkByCursor(db: TableContext, spec: OrgSpec, label: string, filt
     checkAnswer(`${spec.name} / ${label} / cursor walk page ${pages}`, answer, expected, pages, limit, filter.bin);
     cursor = answer.nextCursor ?? undefined;
   } while (cursor);
-  if (pages !== Math.max(1, Math.ceil(expected.length / limit))) throw new Error(`${spec.name} / ${label}: cursor walk took ${pages} pages`);
+  if (pages !== Math.max(1, Math.ceil(expected.length / limit)))
+    throw new Error(`${spec.name} / ${label}: cursor walk took ${pages} pages`);
   return pages;
 }
 
@@ -385,9 +402,13 @@ function minus(whole: Tally, part: Tally, where: string): Tally {
     if (left < 0) throw new Error(`${where}: the total alone sent more ${name} requests than the whole call`);
     if (left > 0) requests[name] = left;
   }
-  const capacity =
-    whole.read_capacity_units === null ? null : round(whole.read_capacity_units - (part.read_capacity_units ?? 0));
-  const result = { requests, request_count: whole.request_count - part.request_count, items_read: whole.items_read - part.items_read, read_capacity_units: capacity };
+  const capacity = whole.read_capacity_units === null ? null : round(whole.read_capacity_units - (part.read_capacity_units ?? 0));
+  const result = {
+    requests,
+    request_count: whole.request_count - part.request_count,
+    items_read: whole.items_read - part.items_read,
+    read_capacity_units: capacity,
+  };
   if (result.items_read < 0) throw new Error(`${where}: the total alone read more items than the whole call`);
   return result;
 }
@@ -448,7 +469,13 @@ function scenarios(spec: OrgSpec): Scenario[] {
     { key: 'cursor', label: 'unfiltered, page 2 by cursor, limit 20', filter: base, page: 2, limit: 20, cursorAfterPage: 1 },
     { key: 'week', label: `week ${WEEK.startDate}..${WEEK.endDate}, limit 20`, filter: week, page: 1, limit: 20 },
     { key: 'day', label: `day ${DAY}, limit 20`, filter: day, page: 1, limit: 20 },
-    { key: 'year', label: `year ${YEAR.startDate}..${YEAR.endDate}, limit 20`, filter: { ...base, ...dayBounds(YEAR) }, page: 1, limit: 20 },
+    {
+      key: 'year',
+      label: `year ${YEAR.startDate}..${YEAR.endDate}, limit 20`,
+      filter: { ...base, ...dayBounds(YEAR) },
+      page: 1,
+      limit: 20,
+    },
     // The issue's example of a deep page number: in the middle of a 10,000-recording list.
     { key: 'page100-50', label: 'unfiltered, page 100 by number, limit 50', filter: base, page: 100, limit: 50 },
     { key: 'recorder', label: 'recorder, limit 20', filter: { ...base, recordedBy }, page: 1, limit: 20 },
@@ -463,10 +490,28 @@ function scenarios(spec: OrgSpec): Scenario[] {
       limit: 20,
       cursorAfterPage: 1,
     },
-    { key: 'tag-all-2', label: 'tag all (2 tags), limit 20', filter: { ...base, tagIds: [tag0, tag1], tagMode: 'all' }, page: 1, limit: 20 },
+    {
+      key: 'tag-all-2',
+      label: 'tag all (2 tags), limit 20',
+      filter: { ...base, tagIds: [tag0, tag1], tagMode: 'all' },
+      page: 1,
+      limit: 20,
+    },
     // Deep pages of filtered lists: a counter total (the recorder) and a countMatching one (merged tag links).
-    { key: 'recorder-last', label: `recorder, last page ${lastPageOf({ ...base, recordedBy })} by number, limit 20`, filter: { ...base, recordedBy }, page: lastPageOf({ ...base, recordedBy }), limit: 20 },
-    { key: 'tag-any-2-last', label: `tag any (2 tags), last page ${lastPageOf(tagsAny)} by number, limit 20`, filter: tagsAny, page: lastPageOf(tagsAny), limit: 20 },
+    {
+      key: 'recorder-last',
+      label: `recorder, last page ${lastPageOf({ ...base, recordedBy })} by number, limit 20`,
+      filter: { ...base, recordedBy },
+      page: lastPageOf({ ...base, recordedBy }),
+      limit: 20,
+    },
+    {
+      key: 'tag-any-2-last',
+      label: `tag any (2 tags), last page ${lastPageOf(tagsAny)} by number, limit 20`,
+      filter: tagsAny,
+      page: lastPageOf(tagsAny),
+      limit: 20,
+    },
   ];
 }
 
@@ -555,7 +600,24 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 function printResults(results: Result[]): void {
   printTable(
-    ['org', 'case', 'requests (call)', 'items read', 'returned', 'total', 'read CU', 'median ms', 'page: requests', 'page read', 'page CU', 'total: path', 'requests', 'total read', 'total CU', 'total ms'],
+    [
+      'org',
+      'case',
+      'requests (call)',
+      'items read',
+      'returned',
+      'total',
+      'read CU',
+      'median ms',
+      'page: requests',
+      'page read',
+      'page CU',
+      'total: path',
+      'requests',
+      'total read',
+      'total CU',
+      'total ms',
+    ],
     results.map((r) => [
       `${count(r.live_recordings)} live`,
       r.scenario,
@@ -598,7 +660,18 @@ function growthOf(results: Result[], small: OrgSpec, large: OrgSpec) {
 function printGrowth(growth: ReturnType<typeof growthOf>, small: OrgSpec, large: OrgSpec): void {
   const [s, l] = [small, large].map((spec) => count(spec.liveCount));
   printTable(
-    ['case (limit 20 unless said)', `page read ${s}`, `page read ${l}`, `page req ${s}`, `page req ${l}`, `page read/(limit+1) ${l}`, `matching ${s}`, `matching ${l}`, `total read ${s}`, `total read ${l}`],
+    [
+      'case (limit 20 unless said)',
+      `page read ${s}`,
+      `page read ${l}`,
+      `page req ${s}`,
+      `page req ${l}`,
+      `page read/(limit+1) ${l}`,
+      `matching ${s}`,
+      `matching ${l}`,
+      `total read ${s}`,
+      `total read ${l}`,
+    ],
     growth.map((g) => [
       g.key,
       count(g.page_items_read.small),
@@ -632,11 +705,15 @@ async function run(): Promise<Result[]> {
     const large = orgSpec({ orgId: 'org_bench_rec_large', name: 'Bench 10k', live: 10_000, deleted: 5, seed: 10_000 }, now);
     const setupStarted = performance.now();
     await writeThroughDomain(setupDb, small, now);
-    console.log(`${small.name}: ${small.recordings.length} recordings written through createRecording/softDeleteRecording in ${secondsSince(setupStarted)} s`);
+    console.log(
+      `${small.name}: ${small.recordings.length} recordings written through createRecording/softDeleteRecording in ${secondsSince(setupStarted)} s`,
+    );
     const batchStarted = performance.now();
     await writeWithBatches(setupDb, large, now);
     await checkItemShapes(setupDb, small, large);
-    console.log(`${large.name}: ${large.recordings.length} recordings and their tag links written with BatchWrite in ${secondsSince(batchStarted)} s`);
+    console.log(
+      `${large.name}: ${large.recordings.length} recordings and their tag links written with BatchWrite in ${secondsSince(batchStarted)} s`,
+    );
 
     // Before timing anything: the counters, page 1 and its total, every measured filter
     // walked to its end by cursor, and the trash.
@@ -645,7 +722,13 @@ async function run(): Promise<Result[]> {
     for (const spec of [small, large]) {
       await checkCounters(setupDb, spec);
       const live: RecordingFilter = { orgId: spec.orgId, bin: 'LIVE', tagMode: 'any' };
-      checkAnswer(`${spec.name} / page 1`, await listRecordings(setupDb, { filter: live, page: 1, limit: 20 }), expectedList(spec, live), 1, 20);
+      checkAnswer(
+        `${spec.name} / page 1`,
+        await listRecordings(setupDb, { filter: live, page: 1, limit: 20 }),
+        expectedList(spec, live),
+        1,
+        20,
+      );
       const seen = new Set<string>();
       for (const { label, filter } of scenarios(spec)) {
         const fingerprint = JSON.stringify(filter);
@@ -656,7 +739,9 @@ async function run(): Promise<Result[]> {
       const trash: RecordingFilter = { ...live, bin: 'TRASH' };
       walkedPages += await walkByCursor(setupDb, spec, 'trash', trash, 100);
     }
-    console.log(`Checked: counters, page 1, and ${walkedPages} pages walked by cursor over every measured filter and the trash, in ${secondsSince(checksStarted)} s`);
+    console.log(
+      `Checked: counters, page 1, and ${walkedPages} pages walked by cursor over every measured filter and the trash, in ${secondsSince(checksStarted)} s`,
+    );
     const setupSeconds = secondsSince(setupStarted);
 
     const takeTally = instrument(benchDb);
@@ -703,7 +788,13 @@ export async function summary(): Promise<SummaryRow[]> {
   const last = at('Bench 10k', 'last');
   const page100 = at('Bench 10k', 'page100-50');
   return [
-    { area: 'totals', measure: `List recordings one-year total at 10,000 (${year.matching.toLocaleString('en-US')} match): items read`, value: String(year.total_cost.items_read), goal: '≤ 400', met: year.total_cost.items_read <= 400 },
+    {
+      area: 'totals',
+      measure: `List recordings one-year total at 10,000 (${year.matching.toLocaleString('en-US')} match): items read`,
+      value: String(year.total_cost.items_read),
+      goal: '≤ 400',
+      met: year.total_cost.items_read <= 400,
+    },
     {
       area: 'totals',
       measure: 'List recordings one-week range: median ms at 10,000 / at 100',
@@ -711,9 +802,17 @@ export async function summary(): Promise<SummaryRow[]> {
       goal: '≤ 1.2×',
       met: weekRatio <= 1.2,
     },
-    { area: 'totals', measure: 'List recordings one-week total at 10,000: items read', value: `${weekLarge.total_cost.items_read} (${weekLarge.matching.toLocaleString('en-US')} match)` },
+    {
+      area: 'totals',
+      measure: 'List recordings one-week total at 10,000: items read',
+      value: `${weekLarge.total_cost.items_read} (${weekLarge.matching.toLocaleString('en-US')} match)`,
+    },
     { area: 'deep pages', measure: `List recordings ${last.scenario} at 10,000: items read`, value: String(last.call.items_read) },
-    { area: 'deep pages', measure: 'List recordings page=100&limit=50 at 10,000: items read, median ms', value: `${page100.call.items_read.toLocaleString('en-US')}, ${page100.wall_ms.median.toFixed(1)} ms` },
+    {
+      area: 'deep pages',
+      measure: 'List recordings page=100&limit=50 at 10,000: items read, median ms',
+      value: `${page100.call.items_read.toLocaleString('en-US')}, ${page100.wall_ms.median.toFixed(1)} ms`,
+    },
   ];
 }
 

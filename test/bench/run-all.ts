@@ -24,10 +24,16 @@ const BENCHES: Record<string, { title: string; load: () => Promise<{ summary: Su
   seed: { title: 'seed of 10,000 members and 10,000 recordings (seed.bench.ts)', load: () => import('./seed.bench') },
   'q-search': { title: 'List users: q search and deep pages (list-users.bench.ts)', load: () => import('./list-users.bench') },
   totals: { title: 'List recordings: date-range totals and deep pages (recordings.bench.ts)', load: () => import('./recordings.bench') },
-  pages: { title: 'page 1, middle and last page of List users, recordings and templates (pages.bench.ts)', load: () => import('./pages.bench') },
+  pages: {
+    title: 'page 1, middle and last page of List users, recordings and templates (pages.bench.ts)',
+    load: () => import('./pages.bench'),
+  },
   'hot-org': { title: '200 concurrent upload URLs in one organization (hot-org.bench.ts)', load: () => import('./hot-org.bench') },
   load: { title: 'autocannon on the local deployment (load.bench.ts)', load: () => import('./load.bench') },
-  isolation: { title: 'one organization flooding, another at a steady rate (tenant-isolation.bench.ts)', load: () => import('./tenant-isolation.bench') },
+  isolation: {
+    title: 'one organization flooding, another at a steady rate (tenant-isolation.bench.ts)',
+    load: () => import('./tenant-isolation.bench'),
+  },
   synth: { title: 'npx cdk synth in each environment an operator synthesizes in (synth.bench.ts)', load: () => import('./synth.bench') },
 };
 
@@ -49,7 +55,10 @@ function table(rows: SummaryRow[]): string {
   return [
     '| area | measure | value | goal | met |',
     '|---|---|---|---|---|',
-    ...rows.map((row) => `| ${row.area} | ${cell(row.measure)} | ${cell(row.value)} | ${cell(row.goal ?? '')} | ${row.met === undefined ? '' : row.met ? 'yes' : '**no**'} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.area} | ${cell(row.measure)} | ${cell(row.value)} | ${cell(row.goal ?? '')} | ${row.met === undefined ? '' : row.met ? 'yes' : '**no**'} |`,
+    ),
   ].join('\n');
 }
 
@@ -115,9 +124,13 @@ async function main(): Promise<void> {
   const heading = `Run on ${startedAt.toISOString().slice(0, 10)} (${minutes} min) on ${machine()}${keys.length < Object.keys(BENCHES).length ? `; only ${keys.join(', ')}` : ''}.`;
   const markdown = `${heading}\n\n${table(rows)}${failures.length ? `\n\nFailed: ${failures.join('; ')}` : ''}`;
   console.log(`\n${markdown}\n`);
-  writeFileSync(path.join(RESULTS_DIR, 'summary.json'), `${JSON.stringify({ generated_at: startedAt.toISOString(), machine: machine(), rows, failures }, null, 2)}\n`);
+  writeFileSync(
+    path.join(RESULTS_DIR, 'summary.json'),
+    `${JSON.stringify({ generated_at: startedAt.toISOString(), machine: machine(), rows, failures }, null, 2)}\n`,
+  );
   // A partial run leaves the doc's full table alone.
-  if (keys.length === Object.keys(BENCHES).length && updatePerformanceDoc(markdown)) console.log(`docs/performance.md updated; each benchmark's own output is in ${path.relative(process.cwd(), logFile)}`);
+  if (keys.length === Object.keys(BENCHES).length && updatePerformanceDoc(markdown))
+    console.log(`docs/performance.md updated; each benchmark's own output is in ${path.relative(process.cwd(), logFile)}`);
   if (failures.length || rows.some((row) => row.met === false)) process.exitCode = 1;
 }
 

@@ -38,11 +38,20 @@ const T0 = new Date('2026-01-01T00:00:00.000Z');
 /** The fixture: one org, `members` users and active memberships (a twentieth removed), one recording each. */
 function benchFixture(members: number): Fixture {
   const pad = (i: number) => String(i).padStart(6, '0');
-  const users = Array.from({ length: members }, (_, i) => ({ id: `usr_sb_${pad(i)}`, email: `person.${pad(i)}@seed-bench.example.com`, display_name: `Person ${pad(i)}` }));
+  const users = Array.from({ length: members }, (_, i) => ({
+    id: `usr_sb_${pad(i)}`,
+    email: `person.${pad(i)}@seed-bench.example.com`,
+    display_name: `Person ${pad(i)}`,
+  }));
   return v.parse(FixtureSchema, {
     orgs: [{ id: ORG, name: 'Seed bench' }],
     users,
-    memberships: users.map((user, i) => ({ org_id: ORG, user_id: user.id, role: i === 0 ? 'owner' : 'member', status: i % 20 === 19 ? 'removed' : 'active' })),
+    memberships: users.map((user, i) => ({
+      org_id: ORG,
+      user_id: user.id,
+      role: i === 0 ? 'owner' : 'member',
+      status: i % 20 === 19 ? 'removed' : 'active',
+    })),
     tags: [{ id: 'tag_sb_a', org_id: ORG, user_id: users[0].id, name: 'Bench', color: '#1f77b4' }],
     recordings: users.map((user, i) => ({
       id: `rec_sb_${pad(i)}`,
@@ -107,7 +116,12 @@ async function countMismatches(db: TableContext, fixture: Fixture): Promise<stri
   let memberships = 0;
   do {
     const page = await db.client.send(
-      new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': `ORG#${ORG}`, ':sk': 'MEMBER#' }, ExclusiveStartKey: startKey }),
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': `ORG#${ORG}`, ':sk': 'MEMBER#' },
+        ExclusiveStartKey: startKey,
+      }),
     );
     // Only the membership items themselves (MEMBER#<user>), not a member's settings items.
     for (const item of (page.Items ?? []).filter((entry) => String(entry.SK).split('#').length === 2)) {
@@ -115,12 +129,14 @@ async function countMismatches(db: TableContext, fixture: Fixture): Promise<stri
       memberships++;
       const want = expected.perMember.get(m.user_id) ?? { count: 0, latest: null };
       if (m.recording_count !== want.count || m.latest_recording_at !== want.latest) {
-        if (problems.length < 10) problems.push(`${m.user_id}: ${m.recording_count}/${m.latest_recording_at} != ${want.count}/${want.latest}`);
+        if (problems.length < 10)
+          problems.push(`${m.user_id}: ${m.recording_count}/${m.latest_recording_at} != ${want.count}/${want.latest}`);
       }
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  if (memberships !== fixture.memberships.length) problems.push(`${memberships} memberships stored, ${fixture.memberships.length} in the fixture`);
+  if (memberships !== fixture.memberships.length)
+    problems.push(`${memberships} memberships stored, ${fixture.memberships.length} in the fixture`);
   return problems;
 }
 
@@ -130,7 +146,8 @@ async function measureSeed(MEMBERS: number): Promise<SummaryRow[]> {
   const fixture = benchFixture(MEMBERS);
   const report = await withBenchTable('seed', async ({ setupDb, benchDb }) => {
     const takeTally = countRequestsByApi(benchDb);
-    const loads: { load: string; seconds: number; requests: Record<string, number>; summary: SeedSummary; count_mismatches: string[] }[] = [];
+    const loads: { load: string; seconds: number; requests: Record<string, number>; summary: SeedSummary; count_mismatches: string[] }[] =
+      [];
     for (const load of ['first', 'second']) {
       const start = performance.now();
       const summary = await seedFixture({ db: benchDb, trashRetentionDays: 30 }, fixture, T0);
@@ -155,14 +172,37 @@ async function measureSeed(MEMBERS: number): Promise<SummaryRow[]> {
     1,
   );
   const second = report[1].summary;
-  const secondChanged = Object.entries(second).filter(([, outcome]) => outcome.created || outcome.updated).map(([section]) => section);
+  const secondChanged = Object.entries(second)
+    .filter(([, outcome]) => outcome.created || outcome.updated)
+    .map(([section]) => section);
   console.log(secondChanged.length ? `\nSECOND LOAD CHANGED: ${secondChanged.join(', ')}` : '\nsecond load: everything unchanged');
-  writeReport(RESULTS_FILE, { ...reportHeader(0, 1), members: MEMBERS, recordings: MEMBERS, loads: report.map((load) => ({ ...load, seconds: round(load.seconds) })) }, secondsSince(started));
+  writeReport(
+    RESULTS_FILE,
+    {
+      ...reportHeader(0, 1),
+      members: MEMBERS,
+      recordings: MEMBERS,
+      loads: report.map((load) => ({ ...load, seconds: round(load.seconds) })),
+    },
+    secondsSince(started),
+  );
   const exact = report.every((load) => load.count_mismatches.length === 0);
   const scale = MEMBERS.toLocaleString('en-US');
   return [
-    { area: 'seed', measure: `first load of ${scale} members + ${scale} recordings: seconds`, value: String(round(report[0].seconds)), goal: `≤ ${GOAL_SECONDS}`, met: report[0].seconds <= GOAL_SECONDS },
-    { area: 'seed', measure: 'second load: seconds, everything unchanged', value: `${round(report[1].seconds)}, ${secondChanged.length ? `changed ${secondChanged.join(', ')}` : 'unchanged'}`, goal: 'unchanged', met: secondChanged.length === 0 },
+    {
+      area: 'seed',
+      measure: `first load of ${scale} members + ${scale} recordings: seconds`,
+      value: String(round(report[0].seconds)),
+      goal: `≤ ${GOAL_SECONDS}`,
+      met: report[0].seconds <= GOAL_SECONDS,
+    },
+    {
+      area: 'seed',
+      measure: 'second load: seconds, everything unchanged',
+      value: `${round(report[1].seconds)}, ${secondChanged.length ? `changed ${secondChanged.join(', ')}` : 'unchanged'}`,
+      goal: 'unchanged',
+      met: secondChanged.length === 0,
+    },
     { area: 'seed', measure: 'counts after each load', value: exact ? 'exact' : 'WRONG', goal: 'exact', met: exact },
   ];
 }
@@ -174,7 +214,11 @@ if (startedDirectly(__filename)) {
   measureSeed(Number(process.argv[2] ?? DEFAULT_MEMBERS))
     .then((rows) => {
       console.log('');
-      printTable(['measure', 'value', 'goal', 'met'], rows.map((row) => [row.measure, row.value, row.goal ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']), 1);
+      printTable(
+        ['measure', 'value', 'goal', 'met'],
+        rows.map((row) => [row.measure, row.value, row.goal ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']),
+        1,
+      );
       // A wrong count or a changed second load fails the run; the time goal is reported, not enforced here.
       if (rows.slice(1).some((row) => row.met === false)) process.exitCode = 1;
     })

@@ -114,9 +114,15 @@ async function main(): Promise<void> {
       return {
         scenario: paced ? 'paced' : 'back to back',
         mode: offRequestPath ? 'email sent by the consumer (after the response)' : 'email sent inline (before the response)',
-        request_ms: { median: round(median(times)), p95: round(percentile(times, 95)), min: round(Math.min(...times)), max: round(Math.max(...times)) },
+        request_ms: {
+          median: round(median(times)),
+          p95: round(percentile(times, 95)),
+          min: round(Math.min(...times)),
+          max: round(Math.max(...times)),
+        },
         delivered: `${deliveryMs.length}/${timed.length}`,
-        email_after_response_ms: offRequestPath && deliveryMs.length ? { median: round(median(deliveryMs)), p95: round(percentile(deliveryMs, 95)) } : null,
+        email_after_response_ms:
+          offRequestPath && deliveryMs.length ? { median: round(median(deliveryMs)), p95: round(percentile(deliveryMs, 95)) } : null,
       };
     };
 

@@ -37,12 +37,20 @@ function synthOnce(name: string, command: string[], env: NodeJS.ProcessEnv): Syn
   try {
     const started = performance.now();
     const withOutdir = command[0] === 'cdk' ? [...command, '--output', outdir] : command;
-    const result = spawnSync('npx', withOutdir, { cwd: repoRoot, encoding: 'utf8', env: { ...env, CDK_OUTDIR: outdir, AWS_EC2_METADATA_DISABLED: 'true' }, maxBuffer: 64 * 1024 * 1024 });
+    const result = spawnSync('npx', withOutdir, {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...env, CDK_OUTDIR: outdir, AWS_EC2_METADATA_DISABLED: 'true' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const seconds = (performance.now() - started) / 1000;
     if (result.status !== 0) console.error(`${name}: exit ${result.status}\n${result.stderr.slice(-2000)}`);
     const resources =
       result.status === 0
-        ? assemblyTemplates(outdir, STACK_NAME).map(({ nestedStack, template }) => ({ template: nestedStack ?? 'root', count: Object.keys(template.Resources).length }))
+        ? assemblyTemplates(outdir, STACK_NAME).map(({ nestedStack, template }) => ({
+            template: nestedStack ?? 'root',
+            count: Object.keys(template.Resources).length,
+          }))
         : [];
     return { name, seconds, status: result.status, resources };
   } finally {
@@ -70,8 +78,18 @@ async function measure(): Promise<{ runs: SynthRun[]; rows: SummaryRow[] }> {
     );
   }
   const rows: SummaryRow[] = runs.flatMap((run) => [
-    { area: 'synth', measure: `${run.name}: seconds (exit code)`, value: `${run.seconds.toFixed(1)} (${run.status})`, goal: 'exit 0', met: run.status === 0 },
-    { area: 'synth', measure: `${run.name}: resources per template`, value: run.resources.map((r) => `${r.template} ${r.count}`).join(', ') },
+    {
+      area: 'synth',
+      measure: `${run.name}: seconds (exit code)`,
+      value: `${run.seconds.toFixed(1)} (${run.status})`,
+      goal: 'exit 0',
+      met: run.status === 0,
+    },
+    {
+      area: 'synth',
+      measure: `${run.name}: resources per template`,
+      value: run.resources.map((r) => `${r.template} ${r.count}`).join(', '),
+    },
   ]);
   return { runs, rows };
 }
@@ -80,6 +98,9 @@ export const summary: SummaryBench = async () => (await measure()).rows;
 
 if (startedDirectly(__filename)) {
   runAlone(measure, ({ runs }) => {
-    for (const run of runs) console.log(`${run.name}: ${run.seconds.toFixed(1)} s, exit ${run.status}; ${run.resources.map((r) => `${r.template} ${r.count}`).join(', ')}`);
+    for (const run of runs)
+      console.log(
+        `${run.name}: ${run.seconds.toFixed(1)} s, exit ${run.status}; ${run.resources.map((r) => `${r.template} ${r.count}`).join(', ')}`,
+      );
   });
 }

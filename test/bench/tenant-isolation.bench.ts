@@ -115,7 +115,13 @@ export interface TrafficFigures {
  * Sends GET `path` with `token` at `perSecond` for `seconds`, each request at its own time
  * (start + i / perSecond) whatever the earlier ones are waiting for, and returns every answer.
  */
-async function pacedRequests(apiUrl: string, routePath: string, token: string, perSecond: number, seconds: number): Promise<{ answers: Answer[]; startedAt: number; endedAt: number }> {
+async function pacedRequests(
+  apiUrl: string,
+  routePath: string,
+  token: string,
+  perSecond: number,
+  seconds: number,
+): Promise<{ answers: Answer[]; startedAt: number; endedAt: number }> {
   const total = Math.round(perSecond * seconds);
   const startedAt = Date.now();
   const started = performance.now();
@@ -135,7 +141,13 @@ async function timedGet(url: string, token: string): Promise<Answer> {
   try {
     const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
     const body = (await response.json().catch(() => undefined)) as { error?: string } | undefined;
-    return { status: response.status, code: response.ok ? undefined : (body?.error ?? 'NO_JSON_BODY'), retryAfter: response.headers.get('retry-after'), counted: response.headers.has('ratelimit-limit'), ms: performance.now() - start };
+    return {
+      status: response.status,
+      code: response.ok ? undefined : (body?.error ?? 'NO_JSON_BODY'),
+      retryAfter: response.headers.get('retry-after'),
+      counted: response.headers.has('ratelimit-limit'),
+      ms: performance.now() - start,
+    };
   } catch (error) {
     return { status: 0, code: `NETWORK: ${(error as Error).message}`, retryAfter: null, counted: false, ms: performance.now() - start };
   }
@@ -177,12 +189,22 @@ export interface CounterCheck {
   exact: boolean;
 }
 
-async function checkCounters(counterTable: DynamoDBDocumentClient, orgId: string, startedAt: number, endedAt: number, admitted: number): Promise<CounterCheck> {
+async function checkCounters(
+  counterTable: DynamoDBDocumentClient,
+  orgId: string,
+  startedAt: number,
+  endedAt: number,
+  admitted: number,
+): Promise<CounterCheck> {
   const windowMs = windowMillisecondsOf(A_LIMIT);
   const counts: number[] = [];
   for (let index = Math.floor(startedAt / windowMs); index <= Math.floor(endedAt / windowMs); index++) {
     const { Item } = await counterTable.send(
-      new GetCommand({ TableName: LOCAL.rateLimitTableName, Key: { [RATE_LIMIT_TABLE.partitionKey]: counterIds.organizationWindow(orgId, windowMs, index) }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: LOCAL.rateLimitTableName,
+        Key: { [RATE_LIMIT_TABLE.partitionKey]: counterIds.organizationWindow(orgId, windowMs, index) },
+        ConsistentRead: true,
+      }),
     );
     counts.push(typeof Item?.request_count === 'number' ? Item.request_count : 0);
   }
@@ -204,7 +226,13 @@ export interface CounterStoreFigures {
 
 /** A document client on the counter table, as createRateLimitCounters builds its own (local credentials). */
 function counterTableClient(runtime: LocalRuntime): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(new DynamoDBClient({ region: runtime.region, endpoint: runtime.dynamoDbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  return DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      region: runtime.region,
+      endpoint: runtime.dynamoDbEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
 }
 
 /** The UpdateItem of createRateLimitCounters' `count`, asking for its consumed capacity: the WCU of one admitted (or refused) request. */
@@ -230,18 +258,30 @@ async function countCapacity(client: DynamoDBDocumentClient, id: string, limit: 
 
 /** `count` called directly COUNTER_CALLS times on a counter with room (admitted) and on a full one (refused: the condition fails). */
 async function measureCounterStore(runtime: LocalRuntime, client: DynamoDBDocumentClient): Promise<CounterStoreFigures> {
-  const counters = createRateLimitCounters({ tableName: LOCAL.rateLimitTableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint });
+  const counters = createRateLimitCounters({
+    tableName: LOCAL.rateLimitTableName,
+    region: runtime.region,
+    endpoint: runtime.dynamoDbEndpoint,
+  });
   const run = `${Date.now()}`;
   const endsAt = Date.now() + 3_600_000;
   const roomy = { id: `bench#isolation#roomy#${run}`, limit: 1_000_000, endsAt };
   const full = { id: `bench#isolation#full#${run}`, limit: 1, endsAt };
   await counters.count(full);
-  const admittedMs = await timeCalls(async () => {
-    if (!(await counters.count(roomy)).admitted) throw new Error('the roomy counter refused a request');
-  }, COUNTER_WARM_UPS, COUNTER_CALLS);
-  const refusedMs = await timeCalls(async () => {
-    if ((await counters.count(full)).admitted) throw new Error('the full counter admitted a request');
-  }, COUNTER_WARM_UPS, COUNTER_CALLS);
+  const admittedMs = await timeCalls(
+    async () => {
+      if (!(await counters.count(roomy)).admitted) throw new Error('the roomy counter refused a request');
+    },
+    COUNTER_WARM_UPS,
+    COUNTER_CALLS,
+  );
+  const refusedMs = await timeCalls(
+    async () => {
+      if ((await counters.count(full)).admitted) throw new Error('the full counter admitted a request');
+    },
+    COUNTER_WARM_UPS,
+    COUNTER_CALLS,
+  );
   return {
     calls: COUNTER_CALLS,
     admitted_ms: latency(admittedMs),
@@ -293,7 +333,10 @@ async function countWrites(runtime: LocalRuntime, cacheSeconds: number): Promise
   const start = Math.ceil(Date.now() / windowMs) * windowMs;
   let now = start;
   const limiter = createTenantLimiter({
-    counters: tallied(createRateLimitCounters({ tableName: LOCAL.rateLimitTableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }), tally),
+    counters: tallied(
+      createRateLimitCounters({ tableName: LOCAL.rateLimitTableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }),
+      tally,
+    ),
     organizationLimits: async () => A_LIMIT,
     defaults: { ...DEFAULT_LIMITS, daily_quota: null },
     cacheSeconds,
@@ -366,10 +409,13 @@ async function runIsolation(deployment: BenchDeployment): Promise<IsolationResul
   await seed(orgB.fixture);
   const usersOf = (orgId: string) => ROUTES.listUsers.path.replace('{orgId}', orgId);
 
-  const set = await runCli(['org', 'set-limits', '--org', orgA.org, '--rate', String(A_LIMIT.rate), '--burst', String(A_LIMIT.burst)], { LOCAL_DATA_DIR: dataDir });
+  const set = await runCli(['org', 'set-limits', '--org', orgA.org, '--rate', String(A_LIMIT.rate), '--burst', String(A_LIMIT.burst)], {
+    LOCAL_DATA_DIR: dataDir,
+  });
   if (set.code !== 0) throw new Error(`org set-limits failed: ${set.stderr}`);
   const got = await runCli(['org', 'get-limits', '--org', orgA.org], { LOCAL_DATA_DIR: dataDir });
-  if (got.json?.source !== 'organization' || got.json?.rate !== A_LIMIT.rate || got.json?.burst !== A_LIMIT.burst) throw new Error(`org get-limits printed ${got.stdout}${got.stderr}`);
+  if (got.json?.source !== 'organization' || got.json?.rate !== A_LIMIT.rate || got.json?.burst !== A_LIMIT.burst)
+    throw new Error(`org get-limits printed ${got.stdout}${got.stderr}`);
 
   const first = await call(runtime.apiUrl, 'GET', usersOf(orgB.org), { token: orgB.keys.reader });
   if (first.status !== 200) throw new Error(`List users answered ${first.status} before the runs: ${JSON.stringify(first.body)}`);
@@ -389,7 +435,9 @@ async function runIsolation(deployment: BenchDeployment): Promise<IsolationResul
   ]);
 
   await untilNextWindow();
-  console.log(`Flood: B at ${B_RATE} requests/s while A (limit ${A_LIMIT.rate}/s, burst ${A_LIMIT.burst}) sends ${A_SEND_RATE} requests/s, for ${TRAFFIC_SECONDS} s`);
+  console.log(
+    `Flood: B at ${B_RATE} requests/s while A (limit ${A_LIMIT.rate}/s, burst ${A_LIMIT.burst}) sends ${A_SEND_RATE} requests/s, for ${TRAFFIC_SECONDS} s`,
+  );
   const [bFlood, aFlood] = await Promise.all([
     pacedRequests(runtime.apiUrl, usersOf(orgB.org), orgB.keys.reader, B_RATE, TRAFFIC_SECONDS),
     pacedRequests(runtime.apiUrl, usersOf(orgA.org), orgA.keys.reader, A_SEND_RATE, TRAFFIC_SECONDS),
@@ -435,7 +483,10 @@ export async function runTenantIsolation(): Promise<IsolationResult> {
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`;
 const times = (value: number, reference: number) => `${(value / reference).toFixed(2)}×`;
-const listed = (counts: Record<string, number>) => Object.entries(counts).map(([what, n]) => `${what}: ${n}`).join(', ');
+const listed = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([what, n]) => `${what}: ${n}`)
+    .join(', ');
 const wcu = (units: number | undefined) => (units === undefined ? 'not reported by DynamoDB Local' : `${units} WCU`);
 
 function successRow(name: string, figures: TrafficFigures): SummaryRow {
@@ -451,17 +502,31 @@ function successRow(name: string, figures: TrafficFigures): SummaryRow {
 
 /** The benchmark table's rows of a run. */
 export function isolationRows(result: IsolationResult): SummaryRow[] {
-  const { b_alone: alone, b_beside_a_within: beside, a_within: within, b_during_flood: during, a_flood: a, a_counters: counters, counter_store: store, writes } = result;
+  const {
+    b_alone: alone,
+    b_beside_a_within: beside,
+    a_within: within,
+    b_during_flood: during,
+    a_flood: a,
+    a_counters: counters,
+    counter_store: store,
+    writes,
+  } = result;
   const bName = `B, ${B_RATE} req/s for ${TRAFFIC_SECONDS} s`;
   const aName = `A (limit ${A_LIMIT.rate}/s, burst ${A_LIMIT.burst}) sending ${A_SEND_RATE} req/s`;
   const admittedPerSecond = a.ok / a.seconds;
   const slack = A_LIMIT.burst / a.seconds;
   const p99Ratio = during.ok_latency_ms.p99 / alone.ok_latency_ms.p99;
   const [deployed, short] = writes;
-  const writesPerRefusal = (w: WritesFigures) => `${w.writes_refused} for ${w.refused} refused in ${w.windows} windows (${(w.writes_refused / w.windows).toFixed(1)} per window)`;
+  const writesPerRefusal = (w: WritesFigures) =>
+    `${w.writes_refused} for ${w.refused} refused in ${w.windows} windows (${(w.writes_refused / w.windows).toFixed(1)} per window)`;
   return [
     successRow(`${bName}, alone`, alone),
-    { area: 'isolation', measure: `${bName}, alone: p50 / p99 latency`, value: `${ms(alone.ok_latency_ms.p50)} / ${ms(alone.ok_latency_ms.p99)}` },
+    {
+      area: 'isolation',
+      measure: `${bName}, alone: p50 / p99 latency`,
+      value: `${ms(alone.ok_latency_ms.p50)} / ${ms(alone.ok_latency_ms.p99)}`,
+    },
     successRow(`${bName}, beside A at ${A_WITHIN_RATE} req/s (within its limit)`, beside),
     {
       area: 'isolation',
@@ -471,7 +536,8 @@ export function isolationRows(result: IsolationResult): SummaryRow[] {
     successRow(`${bName}, during A's flood`, during),
     {
       area: 'isolation',
-      measure: "200s let through uncounted (no RateLimit headers: the counters did not answer in time, fail open), A's / B's during the flood",
+      measure:
+        "200s let through uncounted (no RateLimit headers: the counters did not answer in time, fail open), A's / B's during the flood",
       value: `${a.ok_uncounted} / ${during.ok_uncounted}`,
       goal: '0 / 0',
       met: a.ok_uncounted === 0 && during.ok_uncounted === 0,
@@ -505,7 +571,9 @@ export function isolationRows(result: IsolationResult): SummaryRow[] {
     {
       area: 'isolation',
       measure: `${aName}: 429 p50 / p99 latency (p50 × B's 200 alone)`,
-      value: a.refused_latency_ms ? `${ms(a.refused_latency_ms.p50)} / ${ms(a.refused_latency_ms.p99)} (${times(a.refused_latency_ms.p50, alone.ok_latency_ms.p50)})` : 'no 429',
+      value: a.refused_latency_ms
+        ? `${ms(a.refused_latency_ms.p50)} / ${ms(a.refused_latency_ms.p99)} (${times(a.refused_latency_ms.p50, alone.ok_latency_ms.p50)})`
+        : 'no 429',
     },
     {
       area: 'isolation',
@@ -519,7 +587,11 @@ export function isolationRows(result: IsolationResult): SummaryRow[] {
       measure: `counter write (count, admitted), called directly ${store.calls}×: p50 / p99 = latency added per admitted request`,
       value: `${ms(store.admitted_ms.p50)} / ${ms(store.admitted_ms.p99)} (${share(store.admitted_ms.p50, alone.ok_latency_ms.p50)} of B's List users p50 alone)`,
     },
-    { area: 'isolation', measure: `counter write refused (condition failed), called directly ${store.calls}×: p50 / p99`, value: `${ms(store.refused_ms.p50)} / ${ms(store.refused_ms.p99)}` },
+    {
+      area: 'isolation',
+      measure: `counter write refused (condition failed), called directly ${store.calls}×: p50 / p99`,
+      value: `${ms(store.refused_ms.p50)} / ${ms(store.refused_ms.p99)}`,
+    },
     {
       area: 'isolation',
       measure: 'counter write: consumed capacity (admitted / refused)',
@@ -539,7 +611,11 @@ export function isolationRows(result: IsolationResult): SummaryRow[] {
       goal: '1 per window',
       met: deployed.writes_refused === deployed.windows,
     },
-    { area: 'isolation', measure: `writes per refused request, the same with RATE_LIMIT_CACHE_SECONDS ${short.cache_seconds}`, value: writesPerRefusal(short) },
+    {
+      area: 'isolation',
+      measure: `writes per refused request, the same with RATE_LIMIT_CACHE_SECONDS ${short.cache_seconds}`,
+      value: writesPerRefusal(short),
+    },
   ];
 }
 
@@ -566,7 +642,9 @@ async function measureTenantIsolation(): Promise<{ result: IsolationResult; rows
 export const summary: SummaryBench = async () => (await measureTenantIsolation()).rows;
 
 function printResult(result: IsolationResult): void {
-  console.log(`\nTenant isolation: B at ${B_RATE} req/s alone, then while A (limit ${A_LIMIT.rate}/s, burst ${A_LIMIT.burst}) sends ${A_SEND_RATE} req/s; ${TRAFFIC_SECONDS} s each\n`);
+  console.log(
+    `\nTenant isolation: B at ${B_RATE} req/s alone, then while A (limit ${A_LIMIT.rate}/s, burst ${A_LIMIT.burst}) sends ${A_SEND_RATE} req/s; ${TRAFFIC_SECONDS} s each\n`,
+  );
   const line = (name: string, f: TrafficFigures) => [
     name,
     String(f.sent),
@@ -593,7 +671,16 @@ function printResult(result: IsolationResult): void {
   console.log('');
   printTable(
     ['limiter in process', 'requests', 'admitted', 'refused', 'windows', 'writes admitted', 'writes refused', 'take-backs'],
-    result.writes.map((w) => [`cache ${w.cache_seconds} s`, String(w.requests), String(w.admitted), String(w.refused), String(w.windows), String(w.writes_admitted), String(w.writes_refused), String(w.take_backs)]),
+    result.writes.map((w) => [
+      `cache ${w.cache_seconds} s`,
+      String(w.requests),
+      String(w.admitted),
+      String(w.refused),
+      String(w.windows),
+      String(w.writes_admitted),
+      String(w.writes_refused),
+      String(w.take_backs),
+    ]),
     1,
   );
 }

@@ -82,10 +82,12 @@ async function main(): Promise<void> {
   const started = performance.now();
   // A data directory of its own, removed whether the deployment starts or not.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'webhooks-bench-'));
-  const deployment = await startLocalDeployment({ dataDir, env: { LOG_LEVEL: 'ERROR', LOCAL_TTL_SWEEP_SECONDS: '0' } }).catch((error: unknown) => {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  });
+  const deployment = await startLocalDeployment({ dataDir, env: { LOG_LEVEL: 'ERROR', LOCAL_TTL_SWEEP_SECONDS: '0' } }).catch(
+    (error: unknown) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    },
+  );
   const receiver = await startReceiver();
   const stop = async () => {
     await receiver.close();
@@ -98,7 +100,10 @@ async function main(): Promise<void> {
     process.env.TEST_LOCAL_DATA_DIR = deployment.dataDir;
     const { buildOrg, seedOrg } = await import('../support/org-builder');
     const key = { scopes: ['webhooks:read' as const, 'webhooks:write' as const, 'templates:write' as const] };
-    const [wide, single] = await Promise.all([seedOrg(buildOrg({ label: 'benchwide', keys: { api: key } })), seedOrg(buildOrg({ label: 'benchlag', keys: { api: key } }))]);
+    const [wide, single] = await Promise.all([
+      seedOrg(buildOrg({ label: 'benchwide', keys: { api: key } })),
+      seedOrg(buildOrg({ label: 'benchlag', keys: { api: key } })),
+    ]);
     const { apiUrl } = deployment.runtime;
     const api = async (orgId: string, key: string, method: string, route: string, body?: unknown) => {
       const response = await fetch(`${apiUrl}/api/v1/organization/${orgId}${route}`, {
@@ -119,7 +124,8 @@ async function main(): Promise<void> {
 
     // 1. Throughput: every template.created event goes to each of the 10 endpoints.
     const endpoints = Array.from({ length: WEBHOOK_LIMITS.endpointsPerOrganization }, (_, i) => `ep${i}`);
-    for (const endpoint of endpoints) await api(wide.org, wide.keys.api, 'POST', '/webhooks', { url: receiver.urlOf(endpoint), events: ['*'] });
+    for (const endpoint of endpoints)
+      await api(wide.org, wide.keys.api, 'POST', '/webhooks', { url: receiver.urlOf(endpoint), events: ['*'] });
     // The endpoints' own webhook.created events (1 + 2 + … + 10 deliveries) arrive first; then quiet.
     const setupDeliveries = (endpoints.length * (endpoints.length + 1)) / 2;
     await until(() => receiver.arrivals.length >= setupDeliveries);
@@ -152,7 +158,8 @@ async function main(): Promise<void> {
     );
     const lastAnswer = performance.now();
     const expected = TEMPLATES * endpoints.length;
-    const ofRun = () => receiver.arrivals.slice(throughputFrom).filter((a) => a.type === 'template.created' && templateIds.has(a.resourceId));
+    const ofRun = () =>
+      receiver.arrivals.slice(throughputFrom).filter((a) => a.type === 'template.created' && templateIds.has(a.resourceId));
     await until(() => ofRun().length >= expected);
     await pause(1_000); // anything arriving twice arrives now
     const run = ofRun();
@@ -172,7 +179,8 @@ async function main(): Promise<void> {
       first_call_to_last_arrival_seconds: round((lastArrival - firstCall) / 1000),
       deliveries_per_second: round(run.length / ((lastArrival - firstArrival) / 1000)),
       deliveries_per_second_from_first_call: round(run.length / ((lastArrival - firstCall) / 1000)),
-      all_template_created_on_bus_seconds: milestones.allCreatedAt === undefined ? null : round((milestones.allCreatedAt - firstCall) / 1000),
+      all_template_created_on_bus_seconds:
+        milestones.allCreatedAt === undefined ? null : round((milestones.allCreatedAt - firstCall) / 1000),
       all_delivery_due_on_bus_seconds: milestones.allDueAt === undefined ? null : round((milestones.allDueAt - firstCall) / 1000),
       load_average_1min: round(os.loadavg()[0]),
     };
@@ -204,10 +212,16 @@ async function main(): Promise<void> {
     let elapsed = 0;
     const schedule = [
       { attempt: 1, after_previous_seconds: 0, since_first_seconds: 0 },
-      ...RETRY_SCHEDULE_SECONDS.map((seconds, i) => ({ attempt: i + 2, after_previous_seconds: seconds, since_first_seconds: (elapsed += seconds) })),
+      ...RETRY_SCHEDULE_SECONDS.map((seconds, i) => ({
+        attempt: i + 2,
+        after_previous_seconds: seconds,
+        since_first_seconds: (elapsed += seconds),
+      })),
     ];
 
-    console.log(`\nThroughput: ${TEMPLATES} templates created (${CONCURRENCY} requests in flight) → ${expected} deliveries to ${endpoints.length} endpoints\n`);
+    console.log(
+      `\nThroughput: ${TEMPLATES} templates created (${CONCURRENCY} requests in flight) → ${expected} deliveries to ${endpoints.length} endpoints\n`,
+    );
     printTable(
       ['figure', 'value'],
       [
@@ -226,7 +240,9 @@ async function main(): Promise<void> {
     );
     console.log(`\nLag from just before the API call to the delivery's arrival, ${lag.samples} single events (${lag.missing} missing)\n`);
     printTable(['p50 ms', 'p95 ms', 'max ms', 'min ms'], [[lag.p50_ms, lag.p95_ms, lag.max_ms, lag.min_ms].map(String)], 0);
-    console.log(`\nRetry schedule as implemented: ${MAX_DELIVERY_ATTEMPTS} attempts, each delay ±10 % jitter (then the delivery is failed)\n`);
+    console.log(
+      `\nRetry schedule as implemented: ${MAX_DELIVERY_ATTEMPTS} attempts, each delay ±10 % jitter (then the delivery is failed)\n`,
+    );
     printTable(
       ['attempt', 'after previous', 'since first'],
       schedule.map((step) => [String(step.attempt), duration(step.after_previous_seconds), duration(step.since_first_seconds)]),
@@ -234,7 +250,14 @@ async function main(): Promise<void> {
     );
     writeReport(
       RESULTS_FILE,
-      { generated_at: new Date().toISOString(), node: process.version, concurrency: CONCURRENCY, throughput, lag, retry_schedule: { max_attempts: MAX_DELIVERY_ATTEMPTS, jitter: '±10 %', attempts: schedule } },
+      {
+        generated_at: new Date().toISOString(),
+        node: process.version,
+        concurrency: CONCURRENCY,
+        throughput,
+        lag,
+        retry_schedule: { max_attempts: MAX_DELIVERY_ATTEMPTS, jitter: '±10 %', attempts: schedule },
+      },
       secondsSince(started),
     );
     if (run.length !== expected || distinct !== expected || lagMissing) process.exitCode = 1;

@@ -28,7 +28,8 @@ const T0 = new Date('2026-03-01T09:00:00.000Z');
 const T1 = new Date('2026-03-02T09:00:00.000Z');
 
 const activeMemberCount = async (orgId: string) => (await getOrganization(db, orgId))?.active_member_count;
-const searchNames = async (orgId: string, q: string) => (await listMembers(db, orgId, { q, page: 1, limit: 100 })).members.map((m) => m.display_name);
+const searchNames = async (orgId: string, q: string) =>
+  (await listMembers(db, orgId, { q, page: 1, limit: 100 })).members.map((m) => m.display_name);
 
 describe('createOrganization', () => {
   it('starts with no member, and refuses an id that exists (ORG_EXISTS) without touching it', async () => {
@@ -53,7 +54,14 @@ describe('createUser', () => {
   it('stores the email lower-case with UTC as the default time zone', async () => {
     const suffix = unique();
     const user = await createUser(db, { email: `Ann.${suffix}@Example.COM`, display_name: 'Ann' }, T0);
-    expect(user).toEqual({ user_id: expect.stringMatching(/^usr_/), email: `ann.${suffix}@example.com`, display_name: 'Ann', timezone: 'UTC', created_at: T0.toISOString(), updated_at: T0.toISOString() });
+    expect(user).toEqual({
+      user_id: expect.stringMatching(/^usr_/),
+      email: `ann.${suffix}@example.com`,
+      display_name: 'Ann',
+      timezone: 'UTC',
+      created_at: T0.toISOString(),
+      updated_at: T0.toISOString(),
+    });
     expect(await getUser(db, user.user_id)).toEqual(user);
     expect(await findUserIdByEmail(db, `ANN.${suffix}@example.com`)).toBe(user.user_id);
   });
@@ -61,8 +69,12 @@ describe('createUser', () => {
   it('refuses a taken id or a taken email (any case) with USER_EXISTS, and writes nothing of the refused user', async () => {
     const suffix = unique();
     const first = await createUser(db, { id: `usr_dadm_${suffix}`, email: `bo.${suffix}@example.com`, display_name: 'Bo' }, T0);
-    await expect(createUser(db, { id: first.user_id, email: `other.${suffix}@example.com`, display_name: 'Other' }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'USER_EXISTS' });
-    await expect(createUser(db, { id: `usr_dadm2_${suffix}`, email: `BO.${suffix}@example.com`, display_name: 'Bo again' }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'USER_EXISTS' });
+    await expect(
+      createUser(db, { id: first.user_id, email: `other.${suffix}@example.com`, display_name: 'Other' }, T1),
+    ).rejects.toMatchObject({ statusCode: 409, code: 'USER_EXISTS' });
+    await expect(
+      createUser(db, { id: `usr_dadm2_${suffix}`, email: `BO.${suffix}@example.com`, display_name: 'Bo again' }, T1),
+    ).rejects.toMatchObject({ statusCode: 409, code: 'USER_EXISTS' });
 
     // The user and its email guard are written together: neither refused user left half of itself.
     expect(await findUserIdByEmail(db, `other.${suffix}@example.com`)).toBeUndefined();
@@ -75,7 +87,9 @@ describe('addMember', () => {
   it('counts an active member in the organization, not a pending one', async () => {
     const suffix = unique();
     const org = await createOrganization(db, { id: `org_dadm_add_${suffix}`, name: 'Add' }, T0);
-    const [ada, pia] = await Promise.all(['ada', 'pia'].map((name) => createUser(db, { email: `${name}.${suffix}@example.com`, display_name: name }, T0)));
+    const [ada, pia] = await Promise.all(
+      ['ada', 'pia'].map((name) => createUser(db, { email: `${name}.${suffix}@example.com`, display_name: name }, T0)),
+    );
     if (!ada || !pia) throw new Error('users not created');
 
     const member = await addMember(db, { orgId: org.org_id, userId: ada.user_id, role: 'admin' }, T1);
@@ -101,11 +115,20 @@ describe('addMember', () => {
     const suffix = unique();
     const org = await createOrganization(db, { id: `org_dadm_dup_${suffix}`, name: 'Dup' }, T0);
     const user = await createUser(db, { email: `dup.${suffix}@example.com`, display_name: 'Dup' }, T0);
-    await expect(addMember(db, { orgId: `org_missing_${suffix}`, userId: user.user_id, role: 'member' }, T1)).rejects.toMatchObject({ statusCode: 404, code: 'ORG_NOT_FOUND' });
-    await expect(addMember(db, { orgId: org.org_id, userId: `usr_missing_${suffix}`, role: 'member' }, T1)).rejects.toMatchObject({ statusCode: 404, code: 'USER_NOT_FOUND' });
+    await expect(addMember(db, { orgId: `org_missing_${suffix}`, userId: user.user_id, role: 'member' }, T1)).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'ORG_NOT_FOUND',
+    });
+    await expect(addMember(db, { orgId: org.org_id, userId: `usr_missing_${suffix}`, role: 'member' }, T1)).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'USER_NOT_FOUND',
+    });
 
     await addMember(db, { orgId: org.org_id, userId: user.user_id, role: 'member' }, T1);
-    await expect(addMember(db, { orgId: org.org_id, userId: user.user_id, role: 'admin' }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'MEMBER_EXISTS' });
+    await expect(addMember(db, { orgId: org.org_id, userId: user.user_id, role: 'admin' }, T1)).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'MEMBER_EXISTS',
+    });
     expect(await getMembership(db, org.org_id, user.user_id)).toMatchObject({ role: 'member' });
     expect(await activeMemberCount(org.org_id)).toBe(1);
   });
@@ -133,7 +156,12 @@ describe('ensureUser', () => {
     expect(await ensureUser(db, { ...input, email: input.email.toUpperCase() }, T1)).toBe('unchanged');
 
     expect(await ensureUser(db, { ...input, display_name: `Cyra ${suffix}`, timezone: 'Asia/Tokyo' }, T1)).toBe('updated');
-    expect(await getUser(db, input.id)).toMatchObject({ display_name: `Cyra ${suffix}`, timezone: 'Asia/Tokyo', created_at: T0.toISOString(), updated_at: T1.toISOString() });
+    expect(await getUser(db, input.id)).toMatchObject({
+      display_name: `Cyra ${suffix}`,
+      timezone: 'Asia/Tokyo',
+      created_at: T0.toISOString(),
+      updated_at: T1.toISOString(),
+    });
     expect(await getMembership(db, org.org_id, input.id)).toMatchObject({ display_name: `Cyra ${suffix}` });
     // Members are searched by the copy: the new name finds them, the old one no longer does.
     expect(await searchNames(org.org_id, `cyra ${suffix}`)).toEqual([`Cyra ${suffix}`]);
@@ -147,8 +175,14 @@ describe('ensureUser', () => {
     const taken = await createUser(db, { email: `taken.${suffix}@example.com`, display_name: 'Taken' }, T0);
     const mine = { id: `usr_dadm_mine_${suffix}`, email: `mine.${suffix}@example.com`, display_name: 'Mine' };
     await ensureUser(db, mine, T0);
-    await expect(ensureUser(db, { ...mine, email: `changed.${suffix}@example.com` }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'EMAIL_MISMATCH' });
-    await expect(ensureUser(db, { id: `usr_dadm_new_${suffix}`, email: taken.email, display_name: 'New' }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'EMAIL_TAKEN' });
+    await expect(ensureUser(db, { ...mine, email: `changed.${suffix}@example.com` }, T1)).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'EMAIL_MISMATCH',
+    });
+    await expect(ensureUser(db, { id: `usr_dadm_new_${suffix}`, email: taken.email, display_name: 'New' }, T1)).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'EMAIL_TAKEN',
+    });
     expect(await getUser(db, `usr_dadm_new_${suffix}`)).toBeUndefined();
   });
 
@@ -163,8 +197,13 @@ describe('ensureUser', () => {
       if (transaction === 1) await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: keys.user(input.id) }));
     });
 
-    await expect(ensureUser(table, { ...input, display_name: `Gwendolyn ${suffix}` }, T1)).rejects.toMatchObject({ statusCode: 404, code: 'USER_NOT_FOUND' });
-    expect((await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.user(input.id), ConsistentRead: true }))).Item).toBeUndefined();
+    await expect(ensureUser(table, { ...input, display_name: `Gwendolyn ${suffix}` }, T1)).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'USER_NOT_FOUND',
+    });
+    expect(
+      (await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.user(input.id), ConsistentRead: true }))).Item,
+    ).toBeUndefined();
     expect(await getMembership(db, org.org_id, input.id)).toMatchObject({ display_name: `Gwen ${suffix}` });
     expect(await searchNames(org.org_id, `gwendolyn ${suffix}`)).toEqual([]);
   });
@@ -185,7 +224,12 @@ describe('ensureMembership', () => {
     expect(await activeMemberCount(org.org_id)).toBe(0);
     expect(await ensureMembership(db, { ...wanted, role: 'admin' }, T1)).toBe('updated');
     expect(await activeMemberCount(org.org_id)).toBe(1);
-    expect(await getMembership(db, org.org_id, user.user_id)).toMatchObject({ role: 'admin', status: 'active', created_at: T0.toISOString(), updated_at: T1.toISOString() });
+    expect(await getMembership(db, org.org_id, user.user_id)).toMatchObject({
+      role: 'admin',
+      status: 'active',
+      created_at: T0.toISOString(),
+      updated_at: T1.toISOString(),
+    });
 
     expect(await ensureMembership(db, { ...wanted, role: 'admin', memberSince: '2025-01-01T00:00:00.000Z' }, T1)).toBe('updated');
     expect(await getMembership(db, org.org_id, user.user_id)).toMatchObject({ member_since: '2025-01-01T00:00:00.000Z' });
@@ -220,7 +264,10 @@ describe('API keys', () => {
     const suffix = unique();
     const org = await createOrganization(db, { id: `org_dadm_pkey_${suffix}`, name: 'Personal keys' }, T0);
     const user = await createUser(db, { email: `kim.${suffix}@example.com`, display_name: 'Kim' }, T0);
-    await expect(createApiKey(db, { orgId: org.org_id, userId: user.user_id, scopes: ['recordings:read'] }, T0)).rejects.toMatchObject({ statusCode: 404, code: 'MEMBER_NOT_FOUND' });
+    await expect(createApiKey(db, { orgId: org.org_id, userId: user.user_id, scopes: ['recordings:read'] }, T0)).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'MEMBER_NOT_FOUND',
+    });
 
     await addMember(db, { orgId: org.org_id, userId: user.user_id, role: 'member' }, T0);
     const { key, key_id } = await createApiKey(db, { orgId: org.org_id, userId: user.user_id, scopes: ['recordings:read'] }, T0);

@@ -49,7 +49,12 @@ describe('rotation grace period (injected clock)', () => {
   });
 
   it('an expiry is exact: accepted until expires_at, refused from then on (and the key reads expired)', async () => {
-    const created = await createApiKey({ db, now: () => T0 }, admin, { kind: 'org', name: 'Expiring', scopes: ['recordings:read'], expires_at: at(HOUR).toISOString() });
+    const created = await createApiKey({ db, now: () => T0 }, admin, {
+      kind: 'org',
+      name: 'Expiring',
+      scopes: ['recordings:read'],
+      expires_at: at(HOUR).toISOString(),
+    });
     expect(await acceptedAt(created.secret, at(HOUR - 1))).toBe(true);
     expect(await acceptedAt(created.secret, at(HOUR))).toBe(false);
     expect((await getApiKeyView({ db, now: () => at(HOUR) }, admin, created.id)).status).toBe('expired');
@@ -68,7 +73,8 @@ describe('last_used_at', () => {
   it('is written at most once an hour per key, even by several authorizers', async () => {
     const created = await createApiKey({ db, now: () => T0 }, admin, { kind: 'org', name: 'Used', scopes: ['recordings:read'] });
     const [first, second] = [keyUseRecorder(db), keyUseRecorder(db)];
-    const use = (recorder: typeof first, now: Date) => authenticate(`Bearer ${created.secret}`, { db, now: () => now, recordKeyUse: recorder });
+    const use = (recorder: typeof first, now: Date) =>
+      authenticate(`Bearer ${created.secret}`, { db, now: () => now, recordKeyUse: recorder });
     const lastUsed = async () => (await getApiKey(db, org.org, created.id))?.last_used_at;
 
     await use(first, at(1000));
@@ -100,7 +106,12 @@ describe('scope ceilings, from the route manifest', () => {
 describe('operator keys', () => {
   it('the CLI creates managed keys with no creator, and a fixture key stored before keys were managed is adopted into lists', async () => {
     const { key_id } = await createOperatorKey(db, { orgId: org.org, scopes: ['users:read'] }, T0);
-    expect(await getApiKey(db, org.org, key_id)).toMatchObject({ kind: 'org', name: 'Operator key', created_by: null, scopes: ['users:read'] });
+    expect(await getApiKey(db, org.org, key_id)).toMatchObject({
+      kind: 'org',
+      name: 'Operator key',
+      created_by: null,
+      scopes: ['users:read'],
+    });
     const fixtureKey = `pk_dkeys_fixture_${org.id}_aaaaaaaaaaaa`;
     expect(await ensureApiKey(db, { orgId: org.org, key: fixtureKey, scopes: ['users:read'] }, T0)).toBe('created');
     expect(await ensureApiKey(db, { orgId: org.org, key: fixtureKey, scopes: ['users:read'] }, T0)).toBe('unchanged');
@@ -114,7 +125,11 @@ describe('operator keys', () => {
     expect(await authenticate(`Bearer ${key}`, { db, now: () => T0 })).toMatchObject({ ok: true, principal: { kind: 'org_key', keyId } });
     expect(await ensureApiKey(db, { orgId: org.org, key, scopes: ['users:read'], keyId }, T0)).toBe('unchanged');
     const other = `pk_dkeys_other_${org.id}_aaaaaaaaaaaa`;
-    await expect(ensureApiKey(db, { orgId: org.org, key: other, scopes: ['users:read'], keyId }, T0)).rejects.toMatchObject({ code: 'KEY_EXISTS' });
-    await expect(ensureApiKey(db, { orgId: org.org, key, scopes: ['users:read'], keyId: `${keyId}_moved` }, T0)).rejects.toMatchObject({ code: 'KEY_EXISTS' });
+    await expect(ensureApiKey(db, { orgId: org.org, key: other, scopes: ['users:read'], keyId }, T0)).rejects.toMatchObject({
+      code: 'KEY_EXISTS',
+    });
+    await expect(ensureApiKey(db, { orgId: org.org, key, scopes: ['users:read'], keyId: `${keyId}_moved` }, T0)).rejects.toMatchObject({
+      code: 'KEY_EXISTS',
+    });
   });
 });

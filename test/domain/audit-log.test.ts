@@ -24,7 +24,12 @@ const query = (fields: Partial<Parameters<typeof listAuditLog>[2]> = {}) => ({ l
 
 /** The consumer's Lambda handler, loaded in this process under the local deployment's configuration. */
 async function auditConsumer() {
-  Object.assign(process.env, { TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, AWS_REGION: runtime.region, LOG_LEVEL: 'ERROR' });
+  Object.assign(process.env, {
+    TABLE_NAME: runtime.tableName,
+    DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint,
+    AWS_REGION: runtime.region,
+    LOG_LEVEL: 'ERROR',
+  });
   return (await import('../../functions/events/record-audit-entry')).handler;
 }
 
@@ -42,7 +47,15 @@ describe('the audit log consumer', () => {
     expect(await handler(queuedEvents([event], 2))).toEqual({ batchItemFailures: [] });
     const { entries } = await listAuditLog(reader(), orgId, query());
     expect(entries).toEqual([
-      { id: event.id, type: 'template.created', occurred_at: event.occurred_at, actor: { kind: 'user', id: 'usr_ann' }, resource: { type: 'template', id: 'tpl_1' }, correlation_id: 'req-1', changes: [] },
+      {
+        id: event.id,
+        type: 'template.created',
+        occurred_at: event.occurred_at,
+        actor: { kind: 'user', id: 'usr_ann' },
+        resource: { type: 'template', id: 'tpl_1' },
+        correlation_id: 'req-1',
+        changes: [],
+      },
     ]);
   });
 
@@ -62,13 +75,17 @@ describe('the audit log consumer', () => {
     const occurredAt = '2026-03-01T10:20:30.456Z';
     const event = templateEvent(orgId, 'template.created', { occurred_at: occurredAt });
     await handler(queuedEvents([event]));
-    const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.auditEntry(orgId, auditSortKey({ occurred_at: occurredAt, id: event.id })) }));
+    const { Item } = await db.client.send(
+      new GetCommand({ TableName: db.tableName, Key: keys.auditEntry(orgId, auditSortKey({ occurred_at: occurredAt, id: event.id })) }),
+    );
     // The deployment sets no AUDIT_RETENTION_DAYS: the default, 365 days.
     expect(Item?.expires_at_epoch).toBe(Math.floor(Date.parse(occurredAt) / 1000) + 365 * DAY_S);
 
     const other = templateEvent(orgId, 'template.updated', { occurred_at: occurredAt });
     await recordAuditEntry({ db, retentionDays: 30 }, other);
-    const { Item: shorter } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.auditEntry(orgId, auditSortKey({ occurred_at: occurredAt, id: other.id })) }));
+    const { Item: shorter } = await db.client.send(
+      new GetCommand({ TableName: db.tableName, Key: keys.auditEntry(orgId, auditSortKey({ occurred_at: occurredAt, id: other.id })) }),
+    );
     expect(shorter?.expires_at_epoch).toBe(Math.floor(Date.parse(occurredAt) / 1000) + 30 * DAY_S);
   });
 
@@ -89,7 +106,11 @@ describe('what an entry says changed', () => {
   });
 
   it("is the changed sections of a member's settings", () => {
-    expect(data('member_settings.updated', { user_id: 'usr_1', sections: ['settings', 'profile', 'preferences'] })).toEqual(['settings', 'profile', 'preferences']);
+    expect(data('member_settings.updated', { user_id: 'usr_1', sections: ['settings', 'profile', 'preferences'] })).toEqual([
+      'settings',
+      'profile',
+      'preferences',
+    ]);
     // A settings event's `changes`, were it to carry one, is not what the entry names.
     expect(data('member_settings.updated', { changes: ['selected_theme'] })).toEqual([]);
   });
@@ -101,7 +122,11 @@ describe('what an entry says changed', () => {
   });
 
   it('never holds content: values that are not names are left out', () => {
-    expect(data('template.updated', { changes: ['description', 'Keep summaries under 200 words.', 42, { name: 'x' }, 'x'.repeat(65), 'description'] })).toEqual(['description']);
+    expect(
+      data('template.updated', {
+        changes: ['description', 'Keep summaries under 200 words.', 42, { name: 'x' }, 'x'.repeat(65), 'description'],
+      }),
+    ).toEqual(['description']);
     expect(data('recording.updated', { changes: 'title' })).toEqual([]);
   });
 
@@ -120,7 +145,7 @@ describe('what an entry says changed', () => {
 });
 
 describe('reading the audit log', () => {
-  it('leaves out entries past the retention, which DynamoDB TTL removes only some time later; the operators\' reading (no retention) shows them', async () => {
+  it("leaves out entries past the retention, which DynamoDB TTL removes only some time later; the operators' reading (no retention) shows them", async () => {
     const orgId = newOrg();
     const old = templateEvent(orgId, 'template.created', { occurred_at: new Date(NOW.getTime() - 366 * DAY_S * 1000).toISOString() });
     const recent = templateEvent(orgId, 'template.updated', { occurred_at: at(5) });
@@ -136,14 +161,23 @@ describe('reading the audit log', () => {
     const events = Array.from({ length: 4 }, () => templateEvent(orgId, 'template.updated', { occurred_at: at(3) }));
     for (const event of events) await recordAuditEntry(deps, event);
     const ids = (await listAuditLog(reader(), orgId, query())).entries.map((e) => e.id);
-    expect(ids).toEqual(events.map((e) => e.id).sort().reverse());
+    expect(ids).toEqual(
+      events
+        .map((e) => e.id)
+        .sort()
+        .reverse(),
+    );
   });
 });
 
 /** Writes entries straight to the table (25 a request): the cost tests need more than a consumer writes in a test's time. */
 async function putEntries(orgId: string, events: DomainEvent[]): Promise<void> {
   for (let i = 0; i < events.length; i += 25) {
-    const batch = events.slice(i, i + 25).map((event) => ({ PutRequest: { Item: auditEntryItem(orgId, auditEntryOf({ ...event, type: event.type as EventType }), 2_000_000_000) } }));
+    const batch = events
+      .slice(i, i + 25)
+      .map((event) => ({
+        PutRequest: { Item: auditEntryItem(orgId, auditEntryOf({ ...event, type: event.type as EventType }), 2_000_000_000) },
+      }));
     await db.client.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: batch } }));
   }
 }
@@ -156,15 +190,24 @@ describe('what a page of the audit log costs', () => {
   const event = (i: number, fields: Pick<DomainEvent, 'type' | 'resource' | 'actor'>) =>
     domainEvent({ org_id: orgId, occurred_at: new Date(base + i * 1000).toISOString(), ...fields });
   const templates = Array.from({ length: 100 }, (_, i) =>
-    event(i, { type: i % 2 ? 'template.updated' : 'template.created', resource: { type: 'template', id: `tpl_${i}` }, actor: { kind: 'api_key', id: 'key_tpl' } }),
+    event(i, {
+      type: i % 2 ? 'template.updated' : 'template.created',
+      resource: { type: 'template', id: `tpl_${i}` },
+      actor: { kind: 'api_key', id: 'key_tpl' },
+    }),
   );
   const recordings = Array.from({ length: 1200 }, (_, i) =>
     i === 600
       ? event(100 + i, { type: 'invite.revoked', resource: { type: 'invite', id: 'inv_rare' }, actor: { kind: 'user', id: 'usr_busy' } })
-      : event(100 + i, { type: 'recording.updated', resource: { type: 'recording', id: 'rec_busy' }, actor: { kind: 'user', id: 'usr_busy' } }),
+      : event(100 + i, {
+          type: 'recording.updated',
+          resource: { type: 'recording', id: 'rec_busy' },
+          actor: { kind: 'user', id: 'usr_busy' },
+        }),
   );
   /** A page of 50 (the figures of docs/data-model.md); `name` says what it measures. */
-  const measure = (_name: string, filter: Omit<AuditFilter, 'orgId'>, afterSortKey?: string) => readAuditPage(db, { orgId, ...filter }, { limit: 50, afterSortKey });
+  const measure = (_name: string, filter: Omit<AuditFilter, 'orgId'>, afterSortKey?: string) =>
+    readAuditPage(db, { orgId, ...filter }, { limit: 50, afterSortKey });
 
   beforeAll(() => putEntries(orgId, [...templates, ...recordings]));
 
@@ -172,9 +215,20 @@ describe('what a page of the audit log costs', () => {
     expect(await measure('none', {})).toMatchObject({ reads: { queries: 1, items: 51 } });
     expect(await measure('actor (GSI1)', { actorId: 'key_tpl' })).toMatchObject({ reads: { queries: 1, items: 51 } });
     expect(await measure('resource (GSI2)', { resourceId: 'rec_busy' })).toMatchObject({ reads: { queries: 1, items: 51 } });
-    expect(await measure('since/until', { since: templates[10].occurred_at, until: templates[90].occurred_at })).toMatchObject({ reads: { queries: 1, items: 51 } });
-    const page = await measure('last page of an actor', { actorId: 'key_tpl' }, auditSortKey({ occurred_at: templates[30].occurred_at, id: templates[30].id }));
-    expect(page.entries.map((e) => e.id)).toEqual(templates.slice(0, 30).reverse().map((e) => e.id));
+    expect(await measure('since/until', { since: templates[10].occurred_at, until: templates[90].occurred_at })).toMatchObject({
+      reads: { queries: 1, items: 51 },
+    });
+    const page = await measure(
+      'last page of an actor',
+      { actorId: 'key_tpl' },
+      auditSortKey({ occurred_at: templates[30].occurred_at, id: templates[30].id }),
+    );
+    expect(page.entries.map((e) => e.id)).toEqual(
+      templates
+        .slice(0, 30)
+        .reverse()
+        .map((e) => e.id),
+    );
     expect(page).toMatchObject({ nextAfter: undefined, reads: { queries: 1, items: 30 } });
   });
 
@@ -192,7 +246,12 @@ describe('what a page of the audit log costs', () => {
     expect(first.nextAfter).toBeDefined();
     const second = await measure('type template. (second page)', { type: 'template.' }, first.nextAfter);
     // The 200 recording entries left, then the 50 newest template entries and one more to know that more follow.
-    expect(second.entries.map((e) => e.id)).toEqual(templates.slice(50).reverse().map((e) => e.id));
+    expect(second.entries.map((e) => e.id)).toEqual(
+      templates
+        .slice(50)
+        .reverse()
+        .map((e) => e.id),
+    );
     expect(second.reads.items).toBeLessThanOrEqual(200 + 51 + 100);
     expect(second.nextAfter).toBe(auditSortKey(templates[50]));
 

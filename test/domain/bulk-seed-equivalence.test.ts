@@ -31,13 +31,15 @@ const DAY_MS = 86_400_000;
 const RUNS = 10;
 const RETENTION_DAYS = 30;
 
-const tableOf = (name: string): TableContext => createTableContext({ tableName: name, region: runtime.region, endpoint: runtime.dynamoDbEndpoint });
+const tableOf = (name: string): TableContext =>
+  createTableContext({ tableName: name, region: runtime.region, endpoint: runtime.dynamoDbEndpoint });
 const bulkTable = tableOf(`bulk-path-${unique()}`);
 const oneEntryTable = tableOf(`one-entry-path-${unique()}`);
 
 beforeAll(async () => {
   // No stream: nothing consumes these tables' changes.
-  for (const table of [bulkTable, oneEntryTable]) await table.client.send(new CreateTableCommand({ ...createTableInput(table.tableName), StreamSpecification: undefined }));
+  for (const table of [bulkTable, oneEntryTable])
+    await table.client.send(new CreateTableCommand({ ...createTableInput(table.tableName), StreamSpecification: undefined }));
 });
 afterAll(async () => {
   for (const table of [bulkTable, oneEntryTable]) await table.client.send(new DeleteTableCommand({ TableName: table.tableName }));
@@ -45,15 +47,25 @@ afterAll(async () => {
 
 /** What seeding did before the bulk import: every entry through its ensure function, in the same section order. */
 async function seedOneEntryAtATime(db: TableContext, fixture: Fixture, now: Date): Promise<SeedSummary> {
-  const summary = Object.fromEntries(Object.keys(fixture).map((section) => [section, { created: 0, updated: 0, unchanged: 0 }])) as SeedSummary;
+  const summary = Object.fromEntries(
+    Object.keys(fixture).map((section) => [section, { created: 0, updated: 0, unchanged: 0 }]),
+  ) as SeedSummary;
   const count = (section: keyof Fixture, outcome: EnsureOutcome) => summary[section][outcome]++;
   for (const org of fixture.orgs) count('orgs', await ensureOrganization(db, org, now));
   for (const user of fixture.users) count('users', await ensureUser(db, user, now));
-  for (const m of fixture.memberships) count('memberships', await ensureMembership(db, { orgId: m.org_id, userId: m.user_id, role: m.role, status: m.status, memberSince: m.member_since }, now));
-  for (const k of fixture.api_keys) count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
+  for (const m of fixture.memberships)
+    count(
+      'memberships',
+      await ensureMembership(db, { orgId: m.org_id, userId: m.user_id, role: m.role, status: m.status, memberSince: m.member_since }, now),
+    );
+  for (const k of fixture.api_keys)
+    count('api_keys', await ensureApiKey(db, { orgId: k.org_id, userId: k.user_id, key: k.key, scopes: k.scopes }, now));
   // Tags never went in bulk: the loader's own tag section, alone.
-  summary.tags = (await seedFixture({ db, trashRetentionDays: RETENTION_DAYS }, { ...v.parse(FixtureSchema, {}), tags: fixture.tags }, now)).tags;
-  for (const recording of fixture.recordings) count('recordings', await ensureRecording({ db, trashRetentionDays: RETENTION_DAYS }, recording, now));
+  summary.tags = (
+    await seedFixture({ db, trashRetentionDays: RETENTION_DAYS }, { ...v.parse(FixtureSchema, {}), tags: fixture.tags }, now)
+  ).tags;
+  for (const recording of fixture.recordings)
+    count('recordings', await ensureRecording({ db, trashRetentionDays: RETENTION_DAYS }, recording, now));
   for (const invite of fixture.invites) count('invites', await ensureInvite(db, invite, now));
   for (const org of fixture.orgs) {
     await rebuildDerivedIndexes(db, org.id, now, { trashRetentionDays: RETENTION_DAYS });
@@ -105,15 +117,28 @@ const drawnFixture = fc.integer({ min: 1, max: 3 }).chain((orgCount) => {
   return fc.record({
     orgCount: fc.constant(orgCount),
     users: fc.array(
-      fc.record({ memberOf: fc.uniqueArray(membership, { minLength: 1, maxLength: orgCount, selector: (m) => m.org }), zone: fc.constantFrom(undefined, 'Europe/Paris') }),
+      fc.record({
+        memberOf: fc.uniqueArray(membership, { minLength: 1, maxLength: orgCount, selector: (m) => m.org }),
+        zone: fc.constantFrom(undefined, 'Europe/Paris'),
+      }),
       { minLength: 1, maxLength: 5 },
     ),
     tags: fc.array(fc.record({ org, owner: fc.nat() }), { maxLength: 3 }),
     recordings: fc.array(
-      fc.record({ org, recorder: fc.nat(), day: fc.nat({ max: 60 }), trashedDaysAgo: fc.option(fc.nat({ max: 45 }), { nil: undefined }), tagPicks: fc.array(fc.nat(), { maxLength: 2 }), parts: fc.boolean() }),
+      fc.record({
+        org,
+        recorder: fc.nat(),
+        day: fc.nat({ max: 60 }),
+        trashedDaysAgo: fc.option(fc.nat({ max: 45 }), { nil: undefined }),
+        tagPicks: fc.array(fc.nat(), { maxLength: 2 }),
+        parts: fc.boolean(),
+      }),
       { maxLength: 8 },
     ),
-    keys: fc.array(fc.record({ org, holder: fc.option(fc.nat(), { nil: undefined }), scopes: fc.subarray([...SCOPES], { minLength: 1 }) }), { maxLength: 3 }),
+    keys: fc.array(
+      fc.record({ org, holder: fc.option(fc.nat(), { nil: undefined }), scopes: fc.subarray([...SCOPES], { minLength: 1 }) }),
+      { maxLength: 3 },
+    ),
     invites: fc.array(fc.record({ org, to: fc.option(fc.nat(), { nil: undefined }), role: fc.constantFrom(...ROLES) }), { maxLength: 3 }),
     /** A membership entry given twice, as a long fixture may (the repeat goes through the one-entry path). */
     repeat: fc.option(fc.nat(), { nil: undefined }),
@@ -126,9 +151,20 @@ type Drawn = typeof drawnFixture extends fc.Arbitrary<infer T> ? T : never;
 /** The fixture a draw stands for, every id and email made unique to this run. */
 function fixtureOf(drawn: Drawn, run: string): Fixture {
   const orgId = (o: number) => `org_eq_${run}_${o}`;
-  const users = drawn.users.map((user, i) => ({ id: `usr_eq_${run}_${i}`, email: `eq.${i}.${run}@example.com`, display_name: `Equal ${i}`, ...(user.zone ? { timezone: user.zone } : {}) }));
+  const users = drawn.users.map((user, i) => ({
+    id: `usr_eq_${run}_${i}`,
+    email: `eq.${i}.${run}@example.com`,
+    display_name: `Equal ${i}`,
+    ...(user.zone ? { timezone: user.zone } : {}),
+  }));
   const memberships = drawn.users.flatMap((user, i) =>
-    user.memberOf.map((m) => ({ org_id: orgId(m.org), user_id: users[i].id, role: m.role, status: m.status, ...(m.since ? { member_since: '2030-01-02T03:04:05.000Z' } : {}) })),
+    user.memberOf.map((m) => ({
+      org_id: orgId(m.org),
+      user_id: users[i].id,
+      role: m.role,
+      status: m.status,
+      ...(m.since ? { member_since: '2030-01-02T03:04:05.000Z' } : {}),
+    })),
   );
   const membersOf = (o: number) => memberships.filter((m) => m.org_id === orgId(o));
   const pick = <T>(list: T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
@@ -151,8 +187,16 @@ function fixtureOf(drawn: Drawn, run: string): Fixture {
         language: 'en',
         tags: [...new Set(r.tagPicks.flatMap((n) => pick(orgTags, n)?.id ?? []))],
         created_at: new Date(createdAt).toISOString(),
-        ...(r.trashedDaysAgo === undefined ? {} : { deleted_at: new Date(Math.max(createdAt, T0.getTime() - r.trashedDaysAgo * DAY_MS)).toISOString() }),
-        ...(r.parts ? { summary: { markdown: `Notes ${i}` }, transcript: [{ speaker: 'A', text: 'Hello.', start: 0, end: 1 }], action_items: [{ text: 'Follow up' }] } : {}),
+        ...(r.trashedDaysAgo === undefined
+          ? {}
+          : { deleted_at: new Date(Math.max(createdAt, T0.getTime() - r.trashedDaysAgo * DAY_MS)).toISOString() }),
+        ...(r.parts
+          ? {
+              summary: { markdown: `Notes ${i}` },
+              transcript: [{ speaker: 'A', text: 'Hello.', start: 0, end: 1 }],
+              action_items: [{ text: 'Follow up' }],
+            }
+          : {}),
       },
     ];
   });
@@ -187,7 +231,8 @@ function fixtureOf(drawn: Drawn, run: string): Fixture {
   return v.parse(FixtureSchema, input);
 }
 
-const allUnchanged = (fixture: Fixture) => Object.fromEntries(Object.entries(fixture).map(([section, entries]) => [section, { created: 0, updated: 0, unchanged: entries.length }]));
+const allUnchanged = (fixture: Fixture) =>
+  Object.fromEntries(Object.entries(fixture).map(([section, entries]) => [section, { created: 0, updated: 0, unchanged: entries.length }]));
 
 describe('seedFixture in bulk, against one entry at a time', () => {
   it('stores exactly the items the one-entry path stores, with the same outcomes; a second load changes nothing', async () => {
@@ -196,12 +241,17 @@ describe('seedFixture in bulk, against one entry at a time', () => {
         const run = unique();
         const fixture = fixtureOf(drawn, run);
         // Side by side: each path has its table to itself.
-        const [bulk, oneByOne] = await Promise.all([seedFixture({ db: bulkTable, trashRetentionDays: RETENTION_DAYS }, fixture, T0), seedOneEntryAtATime(oneEntryTable, fixture, T0)]);
+        const [bulk, oneByOne] = await Promise.all([
+          seedFixture({ db: bulkTable, trashRetentionDays: RETENTION_DAYS }, fixture, T0),
+          seedOneEntryAtATime(oneEntryTable, fixture, T0),
+        ]);
         expect(bulk).toEqual(oneByOne);
         const stored = await itemsOfRun(bulkTable, run);
         expect(comparable(stored)).toEqual(comparable(await itemsOfRun(oneEntryTable, run)));
 
-        expect(await seedFixture({ db: bulkTable, trashRetentionDays: RETENTION_DAYS }, fixture, new Date(T0.getTime() + 3_600_000))).toEqual(allUnchanged(fixture));
+        expect(
+          await seedFixture({ db: bulkTable, trashRetentionDays: RETENTION_DAYS }, fixture, new Date(T0.getTime() + 3_600_000)),
+        ).toEqual(allUnchanged(fixture));
         expect(await itemsOfRun(bulkTable, run)).toEqual(stored);
       }),
       { numRuns: RUNS },

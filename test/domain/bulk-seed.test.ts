@@ -30,11 +30,20 @@ const T0 = new Date('2031-05-01T12:00:00.000Z');
 
 function fixtureOf(orgId: string, members: number): Fixture {
   const tag = `tag_${orgId}`;
-  const users = Array.from({ length: members }, (_, i) => ({ id: `usr_${orgId}_${i}`, email: `bulk.${i}.${orgId}@bulk-seed.example.com`, display_name: `Bulk ${i} ${orgId}` }));
+  const users = Array.from({ length: members }, (_, i) => ({
+    id: `usr_${orgId}_${i}`,
+    email: `bulk.${i}.${orgId}@bulk-seed.example.com`,
+    display_name: `Bulk ${i} ${orgId}`,
+  }));
   return v.parse(FixtureSchema, {
     orgs: [{ id: orgId, name: 'Bulk seed' }],
     users,
-    memberships: users.map((user, i) => ({ org_id: orgId, user_id: user.id, role: i === 0 ? 'owner' : 'member', status: i % 7 === 6 ? 'removed' : 'active' })),
+    memberships: users.map((user, i) => ({
+      org_id: orgId,
+      user_id: user.id,
+      role: i === 0 ? 'owner' : 'member',
+      status: i % 7 === 6 ? 'removed' : 'active',
+    })),
     tags: [{ id: tag, org_id: orgId, user_id: users[0].id, name: 'Bulk', color: '#1f77b4' }],
     // Two recordings per member for the first half, a fifth of them in the trash, some tagged, some with a summary.
     recordings: users.slice(0, Math.ceil(members / 2)).flatMap((user, i) =>
@@ -60,12 +69,24 @@ async function countMismatches(fixture: Fixture): Promise<string[]> {
   const live = fixture.recordings.filter((r) => !r.deleted_at);
   const org = await getOrganization(db, orgId);
   const problems: string[] = [];
-  const want = { active: fixture.memberships.filter((m) => m.status === 'active').length, live: live.length, trash: fixture.recordings.length - live.length };
+  const want = {
+    active: fixture.memberships.filter((m) => m.status === 'active').length,
+    live: live.length,
+    trash: fixture.recordings.length - live.length,
+  };
   const got = { active: org?.active_member_count, live: org?.recording_count, trash: org?.trash_count };
   if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`organization ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
-  for (const m of await getMemberships(db, orgId, fixture.memberships.map((entry) => entry.user_id))) {
-    const own = live.filter((r) => r.recorded_by === m.user_id).map((r) => r.created_at!).sort();
-    if (m.recording_count !== own.length || m.latest_recording_at !== (own.at(-1) ?? null)) problems.push(`${m.user_id}: ${m.recording_count}/${m.latest_recording_at}`);
+  for (const m of await getMemberships(
+    db,
+    orgId,
+    fixture.memberships.map((entry) => entry.user_id),
+  )) {
+    const own = live
+      .filter((r) => r.recorded_by === m.user_id)
+      .map((r) => r.created_at!)
+      .sort();
+    if (m.recording_count !== own.length || m.latest_recording_at !== (own.at(-1) ?? null))
+      problems.push(`${m.user_id}: ${m.recording_count}/${m.latest_recording_at}`);
   }
   return problems;
 }
@@ -78,7 +99,10 @@ async function derivedAnswers(fixture: Fixture) {
   const activeNames = fixture.memberships.filter((m) => m.status === 'active').map((m) => fixture.users.find((u) => u.id === m.user_id)!);
   return {
     search: (await listMembers(db, orgId, { q, page: 1, limit: 100 })).members.map((m) => m.user_id).sort(),
-    searchWanted: activeNames.filter((u) => u.display_name.toLowerCase().includes(q) || u.email.includes(q)).map((u) => u.id).sort(),
+    searchWanted: activeNames
+      .filter((u) => u.display_name.toLowerCase().includes(q) || u.email.includes(q))
+      .map((u) => u.id)
+      .sort(),
     total: (await listRecordings(db, { filter: { orgId, bin: 'LIVE', from, to, tagMode: 'any' }, page: 1, limit: 1 })).total,
     totalWanted: fixture.recordings.filter((r) => !r.deleted_at && r.created_at! >= from! && r.created_at! <= to!).length,
   };
@@ -91,7 +115,15 @@ describe('seedFixture in bulk', () => {
   it('creates every entry with exact counts and indexes, and a second load changes nothing', async () => {
     const fixture = fixtureOf(`org_bulk_${unique()}`, 40);
     const first = await seedFixture(seedDeps, fixture, T0);
-    expect(first).toMatchObject({ orgs: all(1), users: all(40), memberships: all(40), tags: all(1), recordings: all(40), settings: none, invites: none });
+    expect(first).toMatchObject({
+      orgs: all(1),
+      users: all(40),
+      memberships: all(40),
+      tags: all(1),
+      recordings: all(40),
+      settings: none,
+      invites: none,
+    });
     expect(await countMismatches(fixture)).toEqual([]);
     const answers = await derivedAnswers(fixture);
     expect(answers.search).toEqual(answers.searchWanted);
@@ -104,7 +136,11 @@ describe('seedFixture in bulk', () => {
 
     const storedBefore = await getMembership(db, fixture.orgs[0].id, fixture.users[3].id);
     const second = await seedFixture(seedDeps, fixture, new Date(T0.getTime() + 60_000));
-    expect(second).toMatchObject({ users: { created: 0, updated: 0, unchanged: 40 }, memberships: { created: 0, updated: 0, unchanged: 40 }, recordings: { created: 0, updated: 0, unchanged: 40 } });
+    expect(second).toMatchObject({
+      users: { created: 0, updated: 0, unchanged: 40 },
+      memberships: { created: 0, updated: 0, unchanged: 40 },
+      recordings: { created: 0, updated: 0, unchanged: 40 },
+    });
     expect(await getMembership(db, fixture.orgs[0].id, fixture.users[3].id)).toEqual(storedBefore);
     expect(await getOrganization(db, fixture.orgs[0].id)).toEqual(org);
   });
@@ -131,7 +167,11 @@ describe('seedFixture in bulk', () => {
     await seedFixture(seedDeps, { ...fixture, users: [], memberships: [], recordings: [] }, T0);
     // The bulk writes of half the fixture, then the seed dies before its recount and rebuilds.
     const halfMembers = fixture.memberships.slice(0, 15);
-    const half: Fixture = { ...fixture, memberships: halfMembers, recordings: fixture.recordings.filter((r) => halfMembers.some((m) => m.user_id === r.recorded_by)) };
+    const half: Fixture = {
+      ...fixture,
+      memberships: halfMembers,
+      recordings: fixture.recordings.filter((r) => halfMembers.some((m) => m.user_id === r.recorded_by)),
+    };
     const ignore = () => {};
     await ensureUsersInBulk(db, fixture.users, T0, ignore);
     await ensureMembershipsInBulk(db, half, T0, ignore);
@@ -142,7 +182,11 @@ describe('seedFixture in bulk', () => {
     const rerun = await seedFixture(seedDeps, fixture, T0);
     expect(rerun.users).toEqual({ created: 0, updated: 0, unchanged: 30 });
     expect(rerun.memberships).toEqual({ created: 15, updated: 0, unchanged: 15 });
-    expect(rerun.recordings).toEqual({ created: fixture.recordings.length - half.recordings.length, updated: 0, unchanged: half.recordings.length });
+    expect(rerun.recordings).toEqual({
+      created: fixture.recordings.length - half.recordings.length,
+      updated: 0,
+      unchanged: half.recordings.length,
+    });
     expect(await countMismatches(fixture)).toEqual([]);
     const answers = await derivedAnswers(fixture);
     expect(answers.search).toEqual(answers.searchWanted);
@@ -153,9 +197,21 @@ describe('seedFixture in bulk', () => {
     const fixture = fixtureOf(`org_bulk_${unique()}`, 8);
     const orgId = fixture.orgs[0].id;
     await seedFixture(seedDeps, fixture, T0);
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'SET recording_count = :n REMOVE trash_count', ExpressionAttributeValues: { ':n': 99 } }));
     await db.client.send(
-      new UpdateCommand({ TableName: db.tableName, Key: keys.membership(orgId, fixture.users[0].id), UpdateExpression: 'SET recording_count = :n, latest_recording_at = :null', ExpressionAttributeValues: { ':n': 5, ':null': null } }),
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: keys.organization(orgId),
+        UpdateExpression: 'SET recording_count = :n REMOVE trash_count',
+        ExpressionAttributeValues: { ':n': 99 },
+      }),
+    );
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: keys.membership(orgId, fixture.users[0].id),
+        UpdateExpression: 'SET recording_count = :n, latest_recording_at = :null',
+        ExpressionAttributeValues: { ':n': 5, ':null': null },
+      }),
     );
     expect(await recountOrganization(db, orgId)).toEqual({ organization: true, memberships: 1 });
     expect(await countMismatches(fixture)).toEqual([]);
@@ -173,7 +229,10 @@ describe('seedFixture in bulk', () => {
     const fallen: string[] = [];
     const creations = [entry, other].map((e) => {
       const { recording } = fixtureRecording(e, T0, RETENTION_DAYS);
-      return { entry: e, writes: [{ Put: { TableName: db.tableName, Item: recordingItem(recording), ConditionExpression: 'attribute_not_exists(PK)' } }] };
+      return {
+        entry: e,
+        writes: [{ Put: { TableName: db.tableName, Item: recordingItem(recording), ConditionExpression: 'attribute_not_exists(PK)' } }],
+      };
     });
     const created = await createInBulk(db, creations, async (e) => void fallen.push(e.id));
     expect(created).toBe(0);
@@ -202,13 +261,26 @@ describe('seedFixture in bulk', () => {
     expect(section.membershipsCreated.has(`${fixture.orgs[0].id}|${meanwhile.id}`)).toBe(false);
 
     const memberships = outcomes();
-    await ensureMembershipsInBulk(db, fixture, T0, memberships.count, { users: section.users, membershipsCreated: section.membershipsCreated });
+    await ensureMembershipsInBulk(db, fixture, T0, memberships.count, {
+      users: section.users,
+      membershipsCreated: section.membershipsCreated,
+    });
     expect(memberships.tally).toEqual({ created: 40 });
-    expect((await getMemberships(db, fixture.orgs[0].id, fixture.users.map((user) => user.id))).map((m) => [m.user_id, m.email, m.display_name])).toEqual(
-      fixture.users.map((user) => [user.id, user.email, user.display_name]),
-    );
+    expect(
+      (
+        await getMemberships(
+          db,
+          fixture.orgs[0].id,
+          fixture.users.map((user) => user.id),
+        )
+      ).map((m) => [m.user_id, m.email, m.display_name]),
+    ).toEqual(fixture.users.map((user) => [user.id, user.email, user.display_name]));
     const rerun = await seedFixture(seedDeps, fixture, T0);
-    expect(rerun).toMatchObject({ users: { created: 0, updated: 0, unchanged: 40 }, memberships: { created: 0, updated: 0, unchanged: 40 }, recordings: all(40) });
+    expect(rerun).toMatchObject({
+      users: { created: 0, updated: 0, unchanged: 40 },
+      memberships: { created: 0, updated: 0, unchanged: 40 },
+      recordings: all(40),
+    });
     expect(await countMismatches(fixture)).toEqual([]);
   });
 
@@ -220,21 +292,44 @@ describe('seedFixture in bulk', () => {
       ...a,
       orgs: [...a.orgs, orgB],
       // Each person's two memberships side by side, as a file listing people one after another has them.
-      memberships: a.memberships.flatMap((m, i) => [m, { org_id: orgB.id, user_id: m.user_id, role: i === 0 ? ('owner' as const) : ('admin' as const), status: 'active' as const }]),
+      memberships: a.memberships.flatMap((m, i) => [
+        m,
+        { org_id: orgB.id, user_id: m.user_id, role: i === 0 ? ('owner' as const) : ('admin' as const), status: 'active' as const },
+      ]),
     };
     // Users first: new people's memberships would go in their own creations, with no check.
     await seedFixture(seedDeps, { ...fixture, memberships: [], tags: [], recordings: [] }, T0);
     const summary = await seedFixture(seedDeps, fixture, T0);
     expect(summary.memberships).toEqual({ created: 120, updated: 0, unchanged: 0 });
     expect(await countMismatches(a)).toEqual([]);
-    expect((await getMemberships(db, orgB.id, a.users.map((user) => user.id))).map((m) => [m.user_id, m.status, m.email])).toEqual(a.users.map((user) => [user.id, 'active', user.email]));
+    expect(
+      (
+        await getMemberships(
+          db,
+          orgB.id,
+          a.users.map((user) => user.id),
+        )
+      ).map((m) => [m.user_id, m.status, m.email]),
+    ).toEqual(a.users.map((user) => [user.id, 'active', user.email]));
     expect((await getOrganization(db, orgB.id))?.active_member_count).toBe(60);
     expect((await seedFixture(seedDeps, fixture, T0)).memberships).toEqual({ created: 0, updated: 0, unchanged: 120 });
   });
 
   it('refuses what one entry at a time refuses: a membership of an unknown user, a recording of a non-member', async () => {
     const fixture = fixtureOf(`org_bulk_${unique()}`, 3);
-    await expect(seedFixture(seedDeps, { ...fixture, memberships: [...fixture.memberships, { org_id: fixture.orgs[0].id, user_id: 'usr_nobody_bulk', role: 'member', status: 'active' }] } as Fixture, T0)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
+    await expect(
+      seedFixture(
+        seedDeps,
+        {
+          ...fixture,
+          memberships: [
+            ...fixture.memberships,
+            { org_id: fixture.orgs[0].id, user_id: 'usr_nobody_bulk', role: 'member', status: 'active' },
+          ],
+        } as Fixture,
+        T0,
+      ),
+    ).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
     const stranger = { ...fixture.recordings[0], id: `rec_stranger_${unique()}`, recorded_by: 'usr_nobody_bulk' };
     await expect(seedFixture(seedDeps, { ...fixture, recordings: [stranger] }, T0)).rejects.toThrow(/recorded_by|member/);
   });

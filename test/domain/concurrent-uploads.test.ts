@@ -44,14 +44,21 @@ it('commits 60 concurrent recordings of one member, 10 of them trashed as they l
     related: NO_RELATED,
   }));
   const trashed = new Set(recordings.filter((_, i) => i % 6 === 5).map((r) => r.id));
-  await Promise.all(recordings.map(async (recording) => {
-    await createRecording(deps, recording);
-    if (trashed.has(recording.id)) await softDeleteRecording(deps, orgId, recording.id);
-  }));
+  await Promise.all(
+    recordings.map(async (recording) => {
+      await createRecording(deps, recording);
+      if (trashed.has(recording.id)) await softDeleteRecording(deps, orgId, recording.id);
+    }),
+  );
   const live = recordings.filter((r) => !trashed.has(r.id));
   const membership = await getMembership(db, orgId, userId, { consistent: true });
   expect(membership?.recording_count).toBe(live.length);
-  expect(membership?.latest_recording_at).toBe(live.map((r) => r.created_at).sort().at(-1));
+  expect(membership?.latest_recording_at).toBe(
+    live
+      .map((r) => r.created_at)
+      .sort()
+      .at(-1),
+  );
   const org = await getOrganization(db, orgId);
   expect({ live: org?.recording_count, trash: org?.trash_count }).toEqual({ live: live.length, trash: trashed.size });
 }, 120_000);

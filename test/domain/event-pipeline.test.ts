@@ -30,7 +30,12 @@ function templateInsert(orgId: string, index: number, run: string): DynamoDBReco
   return {
     eventID: `${run}-${index}`,
     eventName: 'INSERT',
-    dynamodb: { Keys: marshall({ PK: item.PK, SK: item.SK }) as never, NewImage: marshall(item) as never, SequenceNumber: String(100 + index), ApproximateCreationDateTime: Date.parse(at) / 1000 },
+    dynamodb: {
+      Keys: marshall({ PK: item.PK, SK: item.SK }) as never,
+      NewImage: marshall(item) as never,
+      SequenceNumber: String(100 + index),
+      ApproximateCreationDateTime: Date.parse(at) / 1000,
+    },
   };
 }
 
@@ -39,7 +44,8 @@ describe('the stream processor and the audit consumer under failures', () => {
     const orgId = `org_pipeline_${unique()}`;
     const run = unique();
     const records = Array.from({ length: 25 }, (_, i) => templateInsert(orgId, i, run));
-    const audit = (events: readonly DomainEvent[]) => Promise.all(events.map((event) => recordAuditEntry({ db, retentionDays: 365 }, event))).then(() => undefined);
+    const audit = (events: readonly DomainEvent[]) =>
+      Promise.all(events.map((event) => recordAuditEntry({ db, retentionDays: 365 }, event))).then(() => undefined);
     let published = 0;
     const failingOnce = async (events: readonly DomainEvent[]) => {
       // The bus goes away after the first ten events, for one call.
@@ -63,6 +69,10 @@ describe('the stream processor and the audit consumer under failures', () => {
     expect(entries).toHaveLength(25);
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(25);
     expect(entries.map((entry) => entry.resource.id).sort()).toEqual(records.map((_, i) => `tpl_${i}`).sort());
-    expect(entries[0]).toMatchObject({ type: 'template.created', actor: { kind: 'api_key', id: 'key_pipeline' }, correlation_id: 'corr-24' });
+    expect(entries[0]).toMatchObject({
+      type: 'template.created',
+      actor: { kind: 'api_key', id: 'key_pipeline' },
+      correlation_id: 'corr-24',
+    });
   });
 });

@@ -26,7 +26,11 @@ beforeAll(async () => {
   db = await isolatedTable('invite-conflicts');
 });
 
-const depsOn = (table: TableContext, at = T0): InviteDeps => ({ db: table, now: () => new Date(at), settings: { ttlSeconds: TTL_SECONDS } });
+const depsOn = (table: TableContext, at = T0): InviteDeps => ({
+  db: table,
+  now: () => new Date(at),
+  settings: { ttlSeconds: TTL_SECONDS },
+});
 
 /** An organization with an admin, and a caller acting as that admin. */
 async function orgWithAdmin() {
@@ -63,7 +67,9 @@ describe('sendInvite', () => {
   it('answers 409 CONCURRENT_UPDATE when it keeps conflicting, and writes nothing', async () => {
     const org = await orgWithAdmin();
     const { table, transactions } = tableWithConflicts(db, 'always');
-    await expect(sendInvite(depsOn(table), org.asAdmin, { email: org.address('lost'), role: 'member' })).rejects.toMatchObject(concurrentUpdate);
+    await expect(sendInvite(depsOn(table), org.asAdmin, { email: org.address('lost'), role: 'member' })).rejects.toMatchObject(
+      concurrentUpdate,
+    );
     expect(transactions()).toBe(10);
     expect(await listInvites(db, org.orgId)).toEqual([]);
   });
@@ -71,7 +77,9 @@ describe('sendInvite', () => {
   it('of concurrent sends to one email, one invites and the others answer INVITE_PENDING', async () => {
     const org = await orgWithAdmin();
     const { table, conflicts } = tableWithRacingTransactions(db, 4);
-    const outcomes = await Promise.allSettled(Array.from({ length: 4 }, () => sendInvite(depsOn(table), org.asAdmin, { email: org.address('same'), role: 'member' })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 4 }, () => sendInvite(depsOn(table), org.asAdmin, { email: org.address('same'), role: 'member' })),
+    );
     expect(conflicts()).toBeGreaterThanOrEqual(3);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     for (const outcome of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
@@ -105,17 +113,26 @@ describe('revokeInvite', () => {
     const org = await orgWithAdmin();
     const invite = await sent(org, 'twice');
     const { table } = tableWithRacingTransactions(db, 3);
-    const outcomes = await Promise.allSettled(Array.from({ length: 3 }, () => revokeInvite(depsOn(table, T0 + 60_000), org.orgId, invite.id)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 3 }, () => revokeInvite(depsOn(table, T0 + 60_000), org.orgId, invite.id)),
+    );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     for (const outcome of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
-      expect(outcome.reason).toMatchObject({ statusCode: 409, code: 'INVITE_NOT_PENDING', message: `Invitation ${invite.id} is revoked, not pending.` });
+      expect(outcome.reason).toMatchObject({
+        statusCode: 409,
+        code: 'INVITE_NOT_PENDING',
+        message: `Invitation ${invite.id} is revoked, not pending.`,
+      });
     }
   });
 
   it('of an invite removed by its TTL after it was read, says it does not exist (never "pending, not pending")', async () => {
     const org = await orgWithAdmin();
     const invite = await sent(org, 'ttl_revoke');
-    await expect(revokeInvite(depsOn(removedMeanwhile(org, invite.id), T0 + 2 * HOUR_MS), org.orgId, invite.id)).rejects.toMatchObject({ statusCode: 404, code: 'INVITE_NOT_FOUND' });
+    await expect(revokeInvite(depsOn(removedMeanwhile(org, invite.id), T0 + 2 * HOUR_MS), org.orgId, invite.id)).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'INVITE_NOT_FOUND',
+    });
   });
 });
 
@@ -148,7 +165,10 @@ describe('resendInvite', () => {
   it('of an invite removed by its TTL after it was read, says it does not exist (never "pending, not pending")', async () => {
     const org = await orgWithAdmin();
     const invite = await sent(org, 'ttl_resend');
-    await expect(resendInvite(depsOn(removedMeanwhile(org, invite.id), T0 + 2 * HOUR_MS), org.asAdmin, invite.id)).rejects.toMatchObject({ statusCode: 404, code: 'INVITE_NOT_FOUND' });
+    await expect(resendInvite(depsOn(removedMeanwhile(org, invite.id), T0 + 2 * HOUR_MS), org.asAdmin, invite.id)).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'INVITE_NOT_FOUND',
+    });
   });
 
   it('concurrent resends of one invite all succeed (the losers resend again on the fresh invite): it stays pending, holding its email', async () => {
@@ -156,7 +176,9 @@ describe('resendInvite', () => {
     const invite = await sent(org, 'often');
     const resends = 5;
     const { table, conflicts } = tableWithRacingTransactions(db, resends);
-    const outcomes = await Promise.allSettled(Array.from({ length: resends }, (_, i) => resendInvite(depsOn(table, T0 + (i + 1) * 60_000), org.asAdmin, invite.id)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: resends }, (_, i) => resendInvite(depsOn(table, T0 + (i + 1) * 60_000), org.asAdmin, invite.id)),
+    );
     expect(conflicts()).toBeGreaterThan(0);
     expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
     expect(await getInvite(db, org.orgId, invite.id)).toMatchObject({ status: 'pending', delivery: { status: 'queued' } });

@@ -97,7 +97,11 @@ const stored = async (orgId: string, inviteId: string): Promise<InviteRecord> =>
 };
 
 /** The event of the invite's current send, as the processor derives it from the invite's item (docs/events.md). */
-async function sendEvent(orgId: string, inviteId: string, options: { actor?: Actor | null; correlationId?: string } = {}): Promise<DomainEvent> {
+async function sendEvent(
+  orgId: string,
+  inviteId: string,
+  options: { actor?: Actor | null; correlationId?: string } = {},
+): Promise<DomainEvent> {
   const invite = await stored(orgId, inviteId);
   return domainEvent({
     type: invite.resent_at ? 'invite.resent' : 'invite.created',
@@ -124,7 +128,8 @@ const consumerWith = (mailer: Mailer) =>
   });
 
 const delivery = async (orgId: string, inviteId: string) => {
-  const { email_status, email_sent_at, email_attempts, email_last_error } = (await listOrganizationInvites(deps, orgId, { page: 1, limit: 100 })).data.find((i) => i.id === inviteId) ?? {};
+  const { email_status, email_sent_at, email_attempts, email_last_error } =
+    (await listOrganizationInvites(deps, orgId, { page: 1, limit: 100 })).data.find((i) => i.id === inviteId) ?? {};
   return { email_status, email_sent_at, email_attempts, email_last_error };
 };
 
@@ -137,14 +142,24 @@ async function orgWithPeople(label: string) {
   const createdAt = clock.now();
   const org = await createOrganization(db, { id: `org_dinv_${label}_${suffix}`, name: `Invites ${label}` }, createdAt);
   const person = async (name: string, role: Role, status: MemberStatus = 'active') => {
-    const user = await createUser(db, { id: `usr_${name}_${label}_${suffix}`, email: `${name}.${label}.${suffix}@example.com`, display_name: `${name} ${label}` }, createdAt);
+    const user = await createUser(
+      db,
+      { id: `usr_${name}_${label}_${suffix}`, email: `${name}.${label}.${suffix}@example.com`, display_name: `${name} ${label}` },
+      createdAt,
+    );
     await addMember(db, { orgId: org.org_id, userId: user.user_id, role, status }, createdAt);
     return user;
   };
   const owner = await person('olga', 'owner');
   const admin = await person('adam', 'admin');
   const former = await person('fred', 'member', 'removed');
-  const memberCaller = (user: { user_id: string }, role: Role): Caller => ({ kind: 'id_token', orgId: org.org_id, userId: user.user_id, role, actor: user.user_id });
+  const memberCaller = (user: { user_id: string }, role: Role): Caller => ({
+    kind: 'id_token',
+    orgId: org.org_id,
+    userId: user.user_id,
+    role,
+    actor: user.user_id,
+  });
   return {
     orgId: org.org_id,
     owner,
@@ -154,7 +169,13 @@ async function orgWithPeople(label: string) {
     asAdmin: memberCaller(admin, 'admin'),
     /** The admin as events name them. */
     adminActor: { kind: 'user', id: admin.user_id } satisfies Actor,
-    asOrgKey: { kind: 'org_key', orgId: org.org_id, keyId: `key_${suffix}`, scopes: ['invites:write'], actor: `key_${suffix}` } satisfies Caller,
+    asOrgKey: {
+      kind: 'org_key',
+      orgId: org.org_id,
+      keyId: `key_${suffix}`,
+      scopes: ['invites:write'],
+      actor: `key_${suffix}`,
+    } satisfies Caller,
     /** A fresh address nobody uses yet. */
     address: (name: string) => `${name}.${label}.${suffix}@invitee.example.com`,
   };
@@ -180,10 +201,14 @@ const signedIn = (email: string, extra: Partial<IdTokenPrincipal> = {}): IdToken
 });
 
 const statusesOf = async (orgId: string, email: string) =>
-  (await listOrganizationInvites(deps, orgId, { page: 1, limit: 100 })).data.filter((invite) => invite.email === email).map((invite) => invite.status);
-const listed = async (orgId: string, status: InviteStatus) => (await listOrganizationInvites(deps, orgId, { status, page: 1, limit: 100 })).data;
+  (await listOrganizationInvites(deps, orgId, { page: 1, limit: 100 })).data
+    .filter((invite) => invite.email === email)
+    .map((invite) => invite.status);
+const listed = async (orgId: string, status: InviteStatus) =>
+  (await listOrganizationInvites(deps, orgId, { status, page: 1, limit: 100 })).data;
 const activeMemberCount = async (orgId: string) => (await getOrganization(db, orgId))?.active_member_count;
-const rawInvite = async (orgId: string, inviteId: string) => (await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.invite(orgId, inviteId) }))).Item;
+const rawInvite = async (orgId: string, inviteId: string) =>
+  (await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.invite(orgId, inviteId) }))).Item;
 const anyToken = () => randomBytes(32).toString('base64url');
 
 // ---------------------------------------------------------------------------------------
@@ -221,10 +246,19 @@ describe('sendInvite', () => {
 
     expect(mail).toHaveBeenCalledTimes(1);
     expect(mail.mock.calls[0]?.[0]).toMatchObject({ to: email, subject: 'adam mailed invited you to join Invites mailed on Voice Org' });
-    expect(await delivery(org.orgId, sent.id)).toEqual({ email_status: 'sent', email_sent_at: clock.now().toISOString(), email_attempts: 1, email_last_error: null });
+    expect(await delivery(org.orgId, sent.id)).toEqual({
+      email_status: 'sent',
+      email_sent_at: clock.now().toISOString(),
+      email_attempts: 1,
+      email_last_error: null,
+    });
     // Only the hash of the emailed token is stored.
     expect((await rawInvite(org.orgId, sent.id))?.token_hash).toBe(hashInviteToken(lastToken()));
-    await expect(acceptInvite(deps, signedIn(email), lastToken())).resolves.toEqual({ org_id: org.orgId, role: 'member', status: 'active' });
+    await expect(acceptInvite(deps, signedIn(email), lastToken())).resolves.toEqual({
+      org_id: org.orgId,
+      role: 'member',
+      status: 'active',
+    });
   });
 
   it('refuses a second invite to an email whose invite is pending (INVITE_PENDING)', async () => {
@@ -233,24 +267,39 @@ describe('sendInvite', () => {
     await sendInvite(deps, org.asAdmin, { email, role: 'member' });
     clock.advance(TTL_SECONDS * 1000 - 1);
 
-    await expect(sendInvite(deps, org.asOwner, { email, role: 'admin' })).rejects.toMatchObject({ statusCode: 409, code: 'INVITE_PENDING' });
+    await expect(sendInvite(deps, org.asOwner, { email, role: 'admin' })).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'INVITE_PENDING',
+    });
     expect(await statusesOf(org.orgId, email)).toEqual(['pending']);
   });
 
   it('lets only an owner invite an owner', async () => {
     const org = await orgWithPeople('owner');
     for (const caller of [org.asAdmin, org.asOrgKey]) {
-      await expect(sendInvite(deps, caller, { email: org.address('boss'), role: 'owner' })).rejects.toMatchObject({ statusCode: 403, code: 'INSUFFICIENT_ROLE' });
+      await expect(sendInvite(deps, caller, { email: org.address('boss'), role: 'owner' })).rejects.toMatchObject({
+        statusCode: 403,
+        code: 'INSUFFICIENT_ROLE',
+      });
     }
-    await expect(sendInvite(deps, org.asOwner, { email: org.address('boss'), role: 'owner' })).resolves.toMatchObject({ role: 'owner', status: 'pending' });
+    await expect(sendInvite(deps, org.asOwner, { email: org.address('boss'), role: 'owner' })).resolves.toMatchObject({
+      role: 'owner',
+      status: 'pending',
+    });
     // An org key invites the other roles.
     await expect(sendInvite(deps, org.asOrgKey, { email: org.address('helper'), role: 'admin' })).resolves.toMatchObject({ role: 'admin' });
   });
 
   it('refuses the email of an active member (ALREADY_MEMBER) but invites a former member back', async () => {
     const org = await orgWithPeople('member');
-    await expect(sendInvite(deps, org.asOwner, { email: org.admin.email, role: 'member' })).rejects.toMatchObject({ statusCode: 409, code: 'ALREADY_MEMBER' });
-    await expect(sendInvite(deps, org.asOwner, { email: org.former.email, role: 'member' })).resolves.toMatchObject({ email: org.former.email, status: 'pending' });
+    await expect(sendInvite(deps, org.asOwner, { email: org.admin.email, role: 'member' })).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'ALREADY_MEMBER',
+    });
+    await expect(sendInvite(deps, org.asOwner, { email: org.former.email, role: 'member' })).resolves.toMatchObject({
+      email: org.former.email,
+      status: 'pending',
+    });
   });
 });
 
@@ -366,17 +415,38 @@ describe('acceptInvite', () => {
     const userId = await findUserIdByEmail(db, email);
     expect(userId).toMatch(/^usr_/);
     expect(await findUserIdByIdentity(db, ISSUER, nina.subject)).toBe(userId);
-    expect(await getUser(db, userId ?? '')).toEqual({ user_id: userId, email, display_name: 'Nina Newcomer', timezone: 'UTC', created_at: acceptedAt, updated_at: acceptedAt });
-    expect(await getMembership(db, org.orgId, userId ?? '')).toMatchObject({ role: 'member', status: 'active', email, member_since: acceptedAt, created_at: acceptedAt, recording_count: 0, latest_recording_at: null });
+    expect(await getUser(db, userId ?? '')).toEqual({
+      user_id: userId,
+      email,
+      display_name: 'Nina Newcomer',
+      timezone: 'UTC',
+      created_at: acceptedAt,
+      updated_at: acceptedAt,
+    });
+    expect(await getMembership(db, org.orgId, userId ?? '')).toMatchObject({
+      role: 'member',
+      status: 'active',
+      email,
+      member_since: acceptedAt,
+      created_at: acceptedAt,
+      recording_count: 0,
+      latest_recording_at: null,
+    });
     expect(await activeMemberCount(org.orgId)).toBe((before ?? 0) + 1);
     expect(await statusesOf(org.orgId, email)).toEqual(['accepted']);
     // The email guard now belongs to the new user: nobody else can be created with it.
     await expect(createUser(db, { email, display_name: 'Impostor' }, clock.now())).rejects.toMatchObject({ code: 'USER_EXISTS' });
     // A member now: a new invite is refused as such, and the link reports the acceptance.
     await expect(sendInvite(deps, org.asAdmin, { email, role: 'member' })).rejects.toMatchObject({ code: 'ALREADY_MEMBER' });
-    await expect(acceptInvite(deps, nina, tokenIn(mail.mock.calls[0]?.[0]))).rejects.toMatchObject({ statusCode: 409, code: 'INVITE_ALREADY_ACCEPTED' });
+    await expect(acceptInvite(deps, nina, tokenIn(mail.mock.calls[0]?.[0]))).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'INVITE_ALREADY_ACCEPTED',
+    });
     // Accepting changed the invite's status only: its email's delivery stays recorded, and its TTL is gone.
-    expect(await rawInvite(org.orgId, (await listed(org.orgId, 'accepted'))[0]?.id ?? '')).toMatchObject({ email_status: 'sent', email_attempts: 1 });
+    expect(await rawInvite(org.orgId, (await listed(org.orgId, 'accepted'))[0]?.id ?? '')).toMatchObject({
+      email_status: 'sent',
+      email_attempts: 1,
+    });
   });
 
   it('reactivates a former member with the invite role, keeping when the membership began', async () => {
@@ -409,7 +479,11 @@ describe('acceptInvite', () => {
 
     await acceptInvite(deps, signedIn(org.former.email, { userId: org.former.user_id }), lastToken());
 
-    expect(await getMembership(db, org.orgId, org.former.user_id)).toMatchObject({ role: 'viewer', status: 'active', member_since: activeSince });
+    expect(await getMembership(db, org.orgId, org.former.user_id)).toMatchObject({
+      role: 'viewer',
+      status: 'active',
+      member_since: activeSince,
+    });
     expect(await activeMemberCount(org.orgId)).toBe(before);
   });
 
@@ -431,7 +505,11 @@ describe('acceptInvite', () => {
     const before = await activeMemberCount(org.orgId);
     const { table, transactions } = tableWithConflicts(db, [1]);
 
-    await expect(acceptInvite({ ...deps, db: table }, signedIn(email), lastToken())).resolves.toEqual({ org_id: org.orgId, role: 'member', status: 'active' });
+    await expect(acceptInvite({ ...deps, db: table }, signedIn(email), lastToken())).resolves.toEqual({
+      org_id: org.orgId,
+      role: 'member',
+      status: 'active',
+    });
 
     expect(transactions()).toBe(2);
     expect(await activeMemberCount(org.orgId)).toBe((before ?? 0) + 1);
@@ -444,7 +522,10 @@ describe('acceptInvite', () => {
     const sent = await sendAndMail(org, org.asAdmin, { email, role: 'member' });
     const { table, transactions } = tableWithConflicts(db, 'always');
 
-    await expect(acceptInvite({ ...deps, db: table }, signedIn(email), lastToken())).rejects.toMatchObject({ statusCode: 409, code: 'CONCURRENT_UPDATE' });
+    await expect(acceptInvite({ ...deps, db: table }, signedIn(email), lastToken())).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'CONCURRENT_UPDATE',
+    });
 
     expect(transactions()).toBe(10);
     expect(await stored(org.orgId, sent.id)).toMatchObject({ status: 'pending' });
@@ -488,12 +569,22 @@ describe('the invitation mail consumer', () => {
       for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
         const batch = queuedEvents([event], attempt);
         expect(await handler(batch)).toEqual({ batchItemFailures: [{ itemIdentifier: batch.Records[0]?.messageId }] });
-        expect(await delivery(org.orgId, sent.id)).toEqual({ email_status: 'queued', email_sent_at: null, email_attempts: attempt, email_last_error: 'MAIL_UNAVAILABLE' });
+        expect(await delivery(org.orgId, sent.id)).toEqual({
+          email_status: 'queued',
+          email_sent_at: null,
+          email_attempts: attempt,
+          email_last_error: 'MAIL_UNAVAILABLE',
+        });
       }
       // The last delivery: failed, and the message is done (no retry).
       expect(await handler(queuedEvents([event], MAX_ATTEMPTS))).toEqual({ batchItemFailures: [] });
       expect(down).toHaveBeenCalledTimes(MAX_ATTEMPTS);
-      expect(await delivery(org.orgId, sent.id)).toEqual({ email_status: 'failed', email_sent_at: null, email_attempts: MAX_ATTEMPTS, email_last_error: 'MAIL_UNAVAILABLE' });
+      expect(await delivery(org.orgId, sent.id)).toEqual({
+        email_status: 'failed',
+        email_sent_at: null,
+        email_attempts: MAX_ATTEMPTS,
+        email_last_error: 'MAIL_UNAVAILABLE',
+      });
       expect(await statusesOf(org.orgId, email)).toEqual(['pending']);
       // A late redelivery of the same event changes nothing.
       expect(await handler(queuedEvents([event], MAX_ATTEMPTS + 1))).toEqual({ batchItemFailures: [] });
@@ -502,14 +593,28 @@ describe('the invitation mail consumer', () => {
       // Resend works on the failed invite: a new send, queued from scratch...
       clock.advance(60_000);
       await resendInvite(deps, org.asAdmin, sent.id);
-      expect(await delivery(org.orgId, sent.id)).toEqual({ email_status: 'queued', email_sent_at: null, email_attempts: 0, email_last_error: null });
+      expect(await delivery(org.orgId, sent.id)).toEqual({
+        email_status: 'queued',
+        email_sent_at: null,
+        email_attempts: 0,
+        email_last_error: null,
+      });
       // ...whose event's first delivery, the mail server back, sends it.
       const resent = await sendEvent(org.orgId, sent.id, { actor: org.adminActor });
       expect(resent.type).toBe('invite.resent');
       expect(await consumerWith(mail)(queuedEvents([resent], 1))).toEqual({ batchItemFailures: [] });
       expect(mail).toHaveBeenCalledTimes(1);
-      expect(await delivery(org.orgId, sent.id)).toEqual({ email_status: 'sent', email_sent_at: clock.now().toISOString(), email_attempts: 1, email_last_error: null });
-      await expect(acceptInvite(deps, signedIn(email), lastToken())).resolves.toEqual({ org_id: org.orgId, role: 'viewer', status: 'active' });
+      expect(await delivery(org.orgId, sent.id)).toEqual({
+        email_status: 'sent',
+        email_sent_at: clock.now().toISOString(),
+        email_attempts: 1,
+        email_last_error: null,
+      });
+      await expect(acceptInvite(deps, signedIn(email), lastToken())).resolves.toEqual({
+        org_id: org.orgId,
+        role: 'viewer',
+        status: 'active',
+      });
     });
 
     it('records a refusal as MAIL_REJECTED and anything else a mailer throws as MAIL_UNAVAILABLE, never a message or stack', async () => {
@@ -524,7 +629,12 @@ describe('the invitation mail consumer', () => {
           throw error;
         };
         await expect(sendInvitationEmail({ ...mailDeps, mail: failing }, await sendEvent(org.orgId, sent.id), first)).rejects.toBe(error);
-        expect(await delivery(org.orgId, sent.id)).toEqual({ email_status: 'queued', email_sent_at: null, email_attempts: 1, email_last_error: code });
+        expect(await delivery(org.orgId, sent.id)).toEqual({
+          email_status: 'queued',
+          email_sent_at: null,
+          email_attempts: 1,
+          email_last_error: code,
+        });
       }
     });
 
@@ -571,7 +681,12 @@ describe('the invitation mail consumer', () => {
 
       await expect(sendInvitationEmail(mailDeps, event, first)).resolves.toEqual({ outcome: 'skipped', reason: 'not_pending' });
       expect(mail).not.toHaveBeenCalled();
-      expect(await delivery(org.orgId, sent.id)).toEqual({ email_status: 'queued', email_sent_at: null, email_attempts: 0, email_last_error: null });
+      expect(await delivery(org.orgId, sent.id)).toEqual({
+        email_status: 'queued',
+        email_sent_at: null,
+        email_attempts: 0,
+        email_last_error: null,
+      });
     });
 
     it('an invite that expired before its email left gets none', async () => {
@@ -649,10 +764,19 @@ describe('the invitation mail consumer', () => {
     };
     // Written as the inline send stored it: no email_* attributes.
     const { email_status: _s, email_sent_at: _at, email_attempts: _n, email_last_error: _e, last_change: _c, ...legacy } = inviteItem(old);
-    for (const Item of [legacy, tokenItem(old, old.token_hash), emailGuardItem(old)]) await db.client.send(new PutCommand({ TableName: db.tableName, Item }));
+    for (const Item of [legacy, tokenItem(old, old.token_hash), emailGuardItem(old)])
+      await db.client.send(new PutCommand({ TableName: db.tableName, Item }));
 
-    expect(await delivery(org.orgId, old.id)).toEqual({ email_status: 'sent', email_sent_at: null, email_attempts: 1, email_last_error: null });
-    await expect(sendInvitationEmail(mailDeps, await sendEvent(org.orgId, old.id), first)).resolves.toEqual({ outcome: 'skipped', reason: 'already_delivered' });
+    expect(await delivery(org.orgId, old.id)).toEqual({
+      email_status: 'sent',
+      email_sent_at: null,
+      email_attempts: 1,
+      email_last_error: null,
+    });
+    await expect(sendInvitationEmail(mailDeps, await sendEvent(org.orgId, old.id), first)).resolves.toEqual({
+      outcome: 'skipped',
+      reason: 'already_delivered',
+    });
 
     await resendInvite(deps, org.asAdmin, old.id);
     await expect(acceptInvite(deps, signedIn(email), oldToken)).rejects.toMatchObject({ statusCode: 404 });
@@ -674,7 +798,9 @@ describe('the invitation mail consumer', () => {
     const org = await orgWithPeople('module');
     const sent = await sendInvite({ ...deps, now: () => new Date() }, org.asAdmin, { email: org.address('real'), role: 'member' });
 
-    expect(await handler(queuedEvents([await sendEvent(org.orgId, sent.id, { actor: org.adminActor })]))).toEqual({ batchItemFailures: [] });
+    expect(await handler(queuedEvents([await sendEvent(org.orgId, sent.id, { actor: org.adminActor })]))).toEqual({
+      batchItemFailures: [],
+    });
     const [email] = await sentEmails(sent.email);
     expect(email?.subject).toBe('adam module invited you to join Invites module on Voice Org');
     expect(email?.body.text).toContain(`${APP_URL}/invites/accept?token=`);

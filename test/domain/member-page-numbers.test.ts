@@ -25,7 +25,10 @@ const DOMAINS = ['ex.co', 'ex.com', 'ex.com.au', 'e.x'];
 const drawnMember = fc.record({
   local: fc.nat({ max: LOCAL_PARTS.length - 1 }),
   domain: fc.nat({ max: DOMAINS.length - 1 }),
-  status: fc.oneof({ arbitrary: fc.constant('active' as const), weight: 5 }, { arbitrary: fc.constantFrom('pending' as const, 'removed' as const), weight: 1 }),
+  status: fc.oneof(
+    { arbitrary: fc.constant('active' as const), weight: 5 },
+    { arbitrary: fc.constantFrom('pending' as const, 'removed' as const), weight: 1 },
+  ),
 });
 const drawnQuery = fc.record({
   limit: fc.integer({ min: 1, max: 6 }),
@@ -54,7 +57,11 @@ async function writeOrg(drawn: Drawn[]): Promise<string> {
 }
 
 /** Each page against the active members read whole; the memberships read (Query entries, COUNT skips included) against `allowedSkip`. */
-async function checkPages(orgId: string, queries: (total: number) => { page: number; limit: number }[], allowedSkip: (total: number) => number): Promise<void> {
+async function checkPages(
+  orgId: string,
+  queries: (total: number) => { page: number; limit: number }[],
+  allowedSkip: (total: number) => number,
+): Promise<void> {
   const whole = (await listActiveMembers(db, orgId, { offset: 0, limit: 10_000 })).map((m) => m.user_id);
   for (const { page, limit } of queries(whole.length)) {
     const where = `page ${page} of limit ${limit}, ${whole.length} active`;
@@ -67,8 +74,14 @@ async function checkPages(orgId: string, queries: (total: number) => { page: num
       db.client.middlewareStack.remove('member-pages-test');
     }
     const slice = whole.slice((page - 1) * limit, page * limit);
-    expect({ where, ids: answer.members.map((m) => m.user_id), total: answer.pagination.total }).toEqual({ where, ids: slice, total: whole.length });
-    const membershipsRead = requests.filter((r) => r.command === 'Query' && r.input.IndexName === 'GSI1').reduce((sum, r) => sum + r.itemsRead, 0);
+    expect({ where, ids: answer.members.map((m) => m.user_id), total: answer.pagination.total }).toEqual({
+      where,
+      ids: slice,
+      total: whole.length,
+    });
+    const membershipsRead = requests
+      .filter((r) => r.command === 'Query' && r.input.IndexName === 'GSI1')
+      .reduce((sum, r) => sum + r.itemsRead, 0);
     const bound = slice.length + allowedSkip(whole.length);
     if (membershipsRead > bound) throw new Error(`${where}: read ${membershipsRead} memberships, at most ${bound} expected`);
   }
@@ -77,21 +90,33 @@ async function checkPages(orgId: string, queries: (total: number) => { page: num
 describe('List users: a page number starts at the member the search index puts there', () => {
   it('answers the slice of the active members read whole, reading the page and at most a twentieth of the members skipped', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.noBias(fc.array(drawnMember, { minLength: 8, maxLength: 30 })), fc.array(drawnQuery, { minLength: 10, maxLength: 14 }), async (drawn, queries) => {
-        const orgId = await writeOrg(drawn);
-        const pages = (total: number) => queries.map(({ limit, depth }) => ({ limit, page: 1 + Math.floor((depth / 100) * Math.ceil(total / limit)) }));
-        await checkPages(orgId, pages, (total) => Math.floor(total / 20));
-      }),
+      fc.asyncProperty(
+        fc.noBias(fc.array(drawnMember, { minLength: 8, maxLength: 30 })),
+        fc.array(drawnQuery, { minLength: 10, maxLength: 14 }),
+        async (drawn, queries) => {
+          const orgId = await writeOrg(drawn);
+          const pages = (total: number) =>
+            queries.map(({ limit, depth }) => ({ limit, page: 1 + Math.floor((depth / 100) * Math.ceil(total / limit)) }));
+          await checkPages(orgId, pages, (total) => Math.floor(total / 20));
+        },
+      ),
       { numRuns: 8, endOnFailure: true },
     );
   }, 120_000);
 
   it('reads pages from the nearer end, as before the index, for an organization whose index is not complete', async () => {
-    const drawn: Drawn[] = Array.from({ length: 14 }, (_, i) => ({ local: i % LOCAL_PARTS.length, domain: i % DOMAINS.length, status: i === 3 ? 'removed' : 'active' }));
+    const drawn: Drawn[] = Array.from({ length: 14 }, (_, i) => ({
+      local: i % LOCAL_PARTS.length,
+      domain: i % DOMAINS.length,
+      status: i === 3 ? 'removed' : 'active',
+    }));
     const orgId = await writeOrg(drawn);
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'REMOVE member_search_index_at' }));
+    await db.client.send(
+      new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'REMOVE member_search_index_at' }),
+    );
     // Every page of limits 1 to 4, and the one past the end: the skip from the nearer end is at most half the members.
-    const pages = (total: number) => [1, 2, 3, 4].flatMap((limit) => Array.from({ length: Math.ceil(total / limit) + 1 }, (_, i) => ({ limit, page: i + 1 })));
+    const pages = (total: number) =>
+      [1, 2, 3, 4].flatMap((limit) => Array.from({ length: Math.ceil(total / limit) + 1 }, (_, i) => ({ limit, page: i + 1 })));
     await checkPages(orgId, pages, (total) => Math.floor(total / 2));
   });
 });

@@ -3,7 +3,12 @@ import fc from 'fast-check';
 import { addMember, createOrganization, createUser, ensureMembership, ensureUser } from '../../shared/operations/directory';
 import { listMembers } from '../../shared/domain/members/list-members';
 import { keys } from '../../shared/storage/keys';
-import { MEMBER_SEARCH_SHARDS, memberSearchShardOf, readMemberSearchIndex, rebuildMemberSearchIndex } from '../../shared/storage/member-search';
+import {
+  MEMBER_SEARCH_SHARDS,
+  memberSearchShardOf,
+  readMemberSearchIndex,
+  rebuildMemberSearchIndex,
+} from '../../shared/storage/member-search';
 import { commitMemberChange, getMembership, searchActiveMembers } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
 import { observeRequests, type ObservedRequest } from '../support/observe-requests';
@@ -26,12 +31,25 @@ const EMAIL_PARTS = ['ada', 'zoe', 'emile', 'x#y', 'o.brien', 'unal', 'Ada'];
 type Step = { kind: 'remove' | 'return' | 'rename'; member: number; name: number };
 
 const drawnOrg = fc.record({
-  members: fc.array(fc.record({ email: fc.integer({ min: 0, max: EMAIL_PARTS.length - 1 }), name: fc.integer({ min: 0, max: NAME_PARTS.length - 1 }), active: fc.boolean() }), {
+  members: fc.array(
+    fc.record({
+      email: fc.integer({ min: 0, max: EMAIL_PARTS.length - 1 }),
+      name: fc.integer({ min: 0, max: NAME_PARTS.length - 1 }),
+      active: fc.boolean(),
+    }),
+    {
+      minLength: 1,
+      maxLength: 12,
+    },
+  ),
+  steps: fc.array(
+    fc.record({ kind: fc.constantFrom('remove' as const, 'return' as const, 'rename' as const), member: fc.nat(), name: fc.nat() }),
+    { maxLength: 8 },
+  ),
+  needles: fc.array(fc.constantFrom('a', 'ADA', 'zo', 'ë', '😀', '#', '"', '\t', 'example', '@', 'no such text', 'émile', 'un'), {
     minLength: 1,
-    maxLength: 12,
+    maxLength: 4,
   }),
-  steps: fc.array(fc.record({ kind: fc.constantFrom('remove' as const, 'return' as const, 'rename' as const), member: fc.nat(), name: fc.nat() }), { maxLength: 8 }),
-  needles: fc.array(fc.constantFrom('a', 'ADA', 'zo', 'ë', '😀', '#', '"', '\t', 'example', '@', 'no such text', 'émile', 'un'), { minLength: 1, maxLength: 4 }),
   limit: fc.integer({ min: 1, max: 5 }),
 });
 
@@ -48,7 +66,8 @@ async function applyStep(orgId: string, userIds: string[], emails: string[], ste
     return;
   }
   const current = await getMembership(db, orgId, userId, { consistent: true });
-  if (step.kind === 'remove' && current?.status === 'active') await commitMemberChange(db, current, { kind: 'removal' }, { now: NOW.toISOString() });
+  if (step.kind === 'remove' && current?.status === 'active')
+    await commitMemberChange(db, current, { kind: 'removal' }, { now: NOW.toISOString() });
   if (step.kind === 'return') await ensureMembership(db, { orgId, userId, role: 'member', status: 'active' }, NOW);
 }
 
@@ -59,7 +78,12 @@ async function bothAnswers(orgId: string, q: string, limit: number) {
   for (let page = 1; page <= pages; page++) {
     const { members, pagination } = await listMembers(db, orgId, { q, page, limit });
     const expected = reference.slice((page - 1) * limit, page * limit);
-    expect({ q, page, total: pagination.total, ids: members.map((m) => m.user_id) }).toEqual({ q, page, total: reference.length, ids: expected.map((m) => m.user_id) });
+    expect({ q, page, total: pagination.total, ids: members.map((m) => m.user_id) }).toEqual({
+      q,
+      page,
+      total: reference.length,
+      ids: expected.map((m) => m.user_id),
+    });
     expect(members.map((m) => m.display_name)).toEqual(expected.map((m) => m.display_name));
   }
 }
@@ -87,7 +111,9 @@ describe('member search index', () => {
   it('loses no entry when many members of one organization join at once (shards are read and written again on a conflict)', async () => {
     const orgId = await newOrg('burst');
     const id = unique();
-    const users = await Promise.all(Array.from({ length: 40 }, (_, i) => createUser(db, { email: `burst.${i}.${id}@example.com`, display_name: `Burst ${i}` }, NOW)));
+    const users = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => createUser(db, { email: `burst.${i}.${id}@example.com`, display_name: `Burst ${i}` }, NOW)),
+    );
     // 40 members over 64 shards: several share one, and their transactions race on it.
     expect(new Set(users.map((u) => memberSearchShardOf(u.user_id))).size).toBeLessThan(40);
     await Promise.all(users.map((user) => addMember(db, { orgId, userId: user.user_id, role: 'member' }, NOW)));
@@ -101,7 +127,11 @@ describe('member search index', () => {
     const orgId = await newOrg('cost');
     const id = unique();
     for (let i = 0; i < 30; i++) {
-      const user = await createUser(db, { email: `cost.${String(i).padStart(2, '0')}.${id}@example.com`, display_name: i % 3 === 0 ? 'Zephyr' : 'Other' }, NOW);
+      const user = await createUser(
+        db,
+        { email: `cost.${String(i).padStart(2, '0')}.${id}@example.com`, display_name: i % 3 === 0 ? 'Zephyr' : 'Other' },
+        NOW,
+      );
       await addMember(db, { orgId, userId: user.user_id, role: 'member' }, NOW);
     }
     const observed: ObservedRequest[] = [];
@@ -130,7 +160,9 @@ describe('member search index', () => {
       await addMember(db, { orgId, userId: user.user_id, role: 'member' }, NOW);
     }
     // As stored before the index existed: no shards, no mark on the organization.
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'REMOVE member_search_index_at' }));
+    await db.client.send(
+      new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'REMOVE member_search_index_at' }),
+    );
     const { deleteShards } = await shardsRemoved(orgId);
     expect(deleteShards).toBeGreaterThan(0);
     expect((await listMembers(db, orgId, { q: 'legacy', page: 1, limit: 10 })).pagination.total).toBe(5);
@@ -148,7 +180,9 @@ describe('member search index', () => {
 async function shardsRemoved(orgId: string): Promise<{ deleteShards: number }> {
   let deleteShards = 0;
   for (let shard = 0; shard < MEMBER_SEARCH_SHARDS; shard++) {
-    const { Attributes } = await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: keys.memberSearchShard(orgId, shard), ReturnValues: 'ALL_OLD' }));
+    const { Attributes } = await db.client.send(
+      new DeleteCommand({ TableName: db.tableName, Key: keys.memberSearchShard(orgId, shard), ReturnValues: 'ALL_OLD' }),
+    );
     if (Attributes) deleteShards++;
   }
   return { deleteShards };

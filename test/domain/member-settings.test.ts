@@ -32,13 +32,18 @@ async function member() {
 }
 
 /** Applies a PATCH body as the route does: validated by its schema, then the domain. */
-const patch = (target: { orgId: string; userId: string }, body: unknown, at = T1) => updateMemberSettings(deps(at), target, audit, v.parse(UpdateMemberSettingsBody, body));
+const patch = (target: { orgId: string; userId: string }, body: unknown, at = T1) =>
+  updateMemberSettings(deps(at), target, audit, v.parse(UpdateMemberSettingsBody, body));
 
 /** A metadata object of one field whose JSON is exactly `length` characters. */
 const metadataOfLength = (field: string, length: number) => ({ [field]: 'x'.repeat(length - `{"${field}":""}`.length) });
 
 const storedPreference = async (target: { orgId: string; userId: string }, preferenceId: string) =>
-  (await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.preference(target.orgId, target.userId, preferenceId), ConsistentRead: true }))).Item;
+  (
+    await db.client.send(
+      new GetCommand({ TableName: db.tableName, Key: keys.preference(target.orgId, target.userId, preferenceId), ConsistentRead: true }),
+    )
+  ).Item;
 
 /** Creates one preference with this metadata at T0; returns its id and its stored item. */
 async function preferenceWith(target: { orgId: string; userId: string }, metadata: Record<string, unknown>) {
@@ -50,36 +55,60 @@ async function preferenceWith(target: { orgId: string; userId: string }, metadat
 }
 
 describe('a preference update merges its metadata into the stored metadata', () => {
-  it('refuses with 400 INVALID_PREFERENCES, naming the entry\'s metadata, when the merged metadata would pass 1,000 characters as JSON; nothing is written', async () => {
+  it("refuses with 400 INVALID_PREFERENCES, naming the entry's metadata, when the merged metadata would pass 1,000 characters as JSON; nothing is written", async () => {
     const target = await member();
     const { id, stored } = await preferenceWith(target, metadataOfLength('origin', 600));
-    const settingsBefore = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.memberSettings(target.orgId, target.userId), ConsistentRead: true }));
+    const settingsBefore = await db.client.send(
+      new GetCommand({ TableName: db.tableName, Key: keys.memberSettings(target.orgId, target.userId), ConsistentRead: true }),
+    );
 
     // Each part is within the limit on its own (the schema accepts it); merged they are 1,200 characters.
-    await expect(patch(target, { settings: { selected_theme: 'dark' }, preferences: [{ id, metadata: metadataOfLength('notes', 601) }] })).rejects.toMatchObject({
+    await expect(
+      patch(target, { settings: { selected_theme: 'dark' }, preferences: [{ id, metadata: metadataOfLength('notes', 601) }] }),
+    ).rejects.toMatchObject({
       statusCode: 400,
       code: 'INVALID_PREFERENCES',
-      details: [{ field: 'preferences[0].metadata', issue: 'too_long', message: expect.stringContaining('1,000 characters as JSON once merged into the stored metadata') }],
+      details: [
+        {
+          field: 'preferences[0].metadata',
+          issue: 'too_long',
+          message: expect.stringContaining('1,000 characters as JSON once merged into the stored metadata'),
+        },
+      ],
     });
     expect(await storedPreference(target, id)).toEqual(stored);
     // All or nothing: the settings named beside it are not applied either.
-    expect((await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.memberSettings(target.orgId, target.userId), ConsistentRead: true }))).Item).toEqual(settingsBefore.Item);
+    expect(
+      (
+        await db.client.send(
+          new GetCommand({ TableName: db.tableName, Key: keys.memberSettings(target.orgId, target.userId), ConsistentRead: true }),
+        )
+      ).Item,
+    ).toEqual(settingsBefore.Item);
   });
 
-  it('counts the member\'s own fields only, as a create does: stored and given fields merging to exactly 1,000 characters are accepted, the audit fields on top', async () => {
+  it("counts the member's own fields only, as a create does: stored and given fields merging to exactly 1,000 characters are accepted, the audit fields on top", async () => {
     const target = await member();
     const own = metadataOfLength('origin', METADATA_LIMIT);
     const { id } = await preferenceWith(target, own);
     // Replacing the field with a value of the same length keeps the merged metadata at the limit.
     const replaced = { origin: 'y'.repeat(own.origin.length) };
     await patch(target, { preferences: [{ id, metadata: replaced }] });
-    expect((await storedPreference(target, id))?.metadata).toEqual({ ...replaced, source: 'org_admin_api', actor: audit.actor, correlation_id: audit.correlationId });
+    expect((await storedPreference(target, id))?.metadata).toEqual({
+      ...replaced,
+      source: 'org_admin_api',
+      actor: audit.actor,
+      correlation_id: audit.correlationId,
+    });
   });
 
   it('an update that names no metadata keeps the stored metadata, whatever its size', async () => {
     const target = await member();
     const { id } = await preferenceWith(target, metadataOfLength('origin', METADATA_LIMIT));
     await patch(target, { preferences: [{ id, preference_content: 'Longer.' }] });
-    expect(await storedPreference(target, id)).toMatchObject({ preference_content: 'Longer.', metadata: expect.objectContaining({ origin: expect.any(String) }) });
+    expect(await storedPreference(target, id)).toMatchObject({
+      preference_content: 'Longer.',
+      metadata: expect.objectContaining({ origin: expect.any(String) }),
+    });
   });
 });

@@ -62,7 +62,9 @@ function heldTogether(): [TableContext, TableContext] {
 }
 
 const outcome = (settled: PromiseSettledResult<unknown>) =>
-  settled.status === 'fulfilled' ? 'ok' : `${(settled.reason as { statusCode?: number }).statusCode} ${(settled.reason as { code?: string }).code}`;
+  settled.status === 'fulfilled'
+    ? 'ok'
+    : `${(settled.reason as { statusCode?: number }).statusCode} ${(settled.reason as { code?: string }).code}`;
 
 async function activeOwners(orgId: string): Promise<string[]> {
   return (await listActiveMembers(db, orgId, { offset: 0, limit: 100 })).filter((m) => m.role === 'owner').map((m) => m.user_id);
@@ -108,8 +110,14 @@ describe('the last active owner, when both requests planned before either commit
   it('an org key cannot touch an owner, whatever it asks', async () => {
     const { orgId, first } = await twoOwners();
     const key: MemberManager = { kind: 'org_key', orgId, keyId: 'key_x', scopes: ['users:write'], actor: 'key_x' };
-    await expect(changeMemberRole({ db, now: () => T0 }, key, first.userId, 'member')).rejects.toMatchObject({ statusCode: 403, code: 'CANNOT_MANAGE_MEMBER' });
-    await expect(removeMember({ db, now: () => T0 }, key, first.userId)).rejects.toMatchObject({ statusCode: 403, code: 'CANNOT_MANAGE_MEMBER' });
+    await expect(changeMemberRole({ db, now: () => T0 }, key, first.userId, 'member')).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'CANNOT_MANAGE_MEMBER',
+    });
+    await expect(removeMember({ db, now: () => T0 }, key, first.userId)).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'CANNOT_MANAGE_MEMBER',
+    });
     expect(await getMembership(db, orgId, first.userId)).toMatchObject({ role: 'owner', status: 'active' });
   });
 
@@ -118,7 +126,12 @@ describe('the last active owner, when both requests planned before either commit
     const before = (await getMembership(db, orgId, second.userId))!;
     const T1 = new Date('2026-03-02T08:00:00.000Z');
     const member = await changeMemberRole({ db, now: () => T1 }, first, second.userId, 'viewer');
-    expect(member).toMatchObject({ role: 'viewer', updated_at: T1.toISOString(), created_at: before.created_at, recording_count: before.recording_count });
+    expect(member).toMatchObject({
+      role: 'viewer',
+      updated_at: T1.toISOString(),
+      created_at: before.created_at,
+      recording_count: before.recording_count,
+    });
     expect(await getMembership(db, orgId, second.userId)).toEqual({ ...before, role: 'viewer', updated_at: T1.toISOString() });
   });
 });

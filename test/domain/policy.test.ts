@@ -19,13 +19,25 @@ const endpoint = (routeName: RouteName, alias = false): Endpoint => {
   if (!found) throw new Error(`no ${alias ? 'alias' : 'endpoint'} for ${routeName}`);
   return found;
 };
-const idToken = (userId?: string): Principal => ({ kind: 'id_token', userId, issuer: 'https://issuer.example.com', subject: `sub-${userId ?? 'new'}`, emailVerified: true });
+const idToken = (userId?: string): Principal => ({
+  kind: 'id_token',
+  userId,
+  issuer: 'https://issuer.example.com',
+  subject: `sub-${userId ?? 'new'}`,
+  emailVerified: true,
+});
 const orgKey = (scopes: Scope[], orgId: string): Principal => ({ kind: 'org_key', orgId, keyId: 'key_org', scopes });
 
 let orgId: string;
 let otherOrgId: string;
 const users = { owner: '', admin: '', viewer: '', removed: '', twoOrgs: '' };
-const userKey = (userId: string): Principal => ({ kind: 'user_key', orgId, keyId: 'key_user', userId, scopes: ['recordings:read', 'recordings:write'] });
+const userKey = (userId: string): Principal => ({
+  kind: 'user_key',
+  orgId,
+  keyId: 'key_user',
+  userId,
+  scopes: ['recordings:read', 'recordings:write'],
+});
 
 beforeAll(async () => {
   const suffix = unique();
@@ -71,13 +83,25 @@ describe('authorizeCaller with an ID token', () => {
   });
 
   it('on a public alias without org_id, acts in the one organization the user may act in, and asks for org_id when there are several', async () => {
-    expect(await authorizeCaller(endpoint('listUsers', true), idToken(users.admin), undefined, db)).toMatchObject({ orgId, userId: users.admin });
-    await expect(authorizeCaller(endpoint('listUsers', true), idToken(users.twoOrgs), undefined, db)).rejects.toMatchObject({ statusCode: 400, code: 'ORG_ID_REQUIRED' });
-    expect(await authorizeCaller(endpoint('listUsers', true), idToken(users.twoOrgs), otherOrgId, db)).toMatchObject({ orgId: otherOrgId, role: 'owner' });
+    expect(await authorizeCaller(endpoint('listUsers', true), idToken(users.admin), undefined, db)).toMatchObject({
+      orgId,
+      userId: users.admin,
+    });
+    await expect(authorizeCaller(endpoint('listUsers', true), idToken(users.twoOrgs), undefined, db)).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'ORG_ID_REQUIRED',
+    });
+    expect(await authorizeCaller(endpoint('listUsers', true), idToken(users.twoOrgs), otherOrgId, db)).toMatchObject({
+      orgId: otherOrgId,
+      role: 'owner',
+    });
   });
 
   it('is refused on a route for API keys only', async () => {
-    await expect(authorizeCaller(endpoint('createUploadUrl'), idToken(users.owner), undefined, db)).rejects.toMatchObject({ statusCode: 403, code: 'API_KEY_REQUIRED' });
+    await expect(authorizeCaller(endpoint('createUploadUrl'), idToken(users.owner), undefined, db)).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'API_KEY_REQUIRED',
+    });
   });
 });
 
@@ -95,7 +119,9 @@ describe('authorizeCaller with API keys', () => {
   });
 
   it('refuses a key of another organization, and a key without every scope, naming the missing ones', async () => {
-    await expect(authorizeCaller(endpoint('listUsers'), orgKey(['users:read'], otherOrgId), orgId, db)).rejects.toMatchObject({ code: 'ORG_KEY_ORG_MISMATCH' });
+    await expect(authorizeCaller(endpoint('listUsers'), orgKey(['users:read'], otherOrgId), orgId, db)).rejects.toMatchObject({
+      code: 'ORG_KEY_ORG_MISMATCH',
+    });
     await expect(authorizeCaller(endpoint('listUsers'), orgKey(['recordings:read'], orgId), orgId, db)).rejects.toMatchObject({
       code: 'INSUFFICIENT_SCOPES',
       message: 'The API key lacks the scope users:read.',
@@ -115,10 +141,18 @@ describe('authorizeCaller with API keys', () => {
   });
 
   it('refuses a personal key of a removed member or below the role, and each key kind where the route takes none', async () => {
-    await expect(authorizeCaller(endpoint('createUploadUrl'), userKey(users.removed), undefined, db)).rejects.toMatchObject({ code: 'INSUFFICIENT_ROLE' });
-    await expect(authorizeCaller(endpoint('createUploadUrl'), userKey(users.viewer), undefined, db)).rejects.toMatchObject({ code: 'INSUFFICIENT_ROLE' });
-    await expect(authorizeCaller(endpoint('listUsers'), userKey(users.admin), orgId, db)).rejects.toMatchObject({ code: 'USER_KEY_NOT_ALLOWED' });
-    await expect(authorizeCaller(endpoint('createUploadUrl'), orgKey(['recordings:write'], orgId), undefined, db)).rejects.toMatchObject({ code: 'ORG_KEY_NOT_ALLOWED' });
+    await expect(authorizeCaller(endpoint('createUploadUrl'), userKey(users.removed), undefined, db)).rejects.toMatchObject({
+      code: 'INSUFFICIENT_ROLE',
+    });
+    await expect(authorizeCaller(endpoint('createUploadUrl'), userKey(users.viewer), undefined, db)).rejects.toMatchObject({
+      code: 'INSUFFICIENT_ROLE',
+    });
+    await expect(authorizeCaller(endpoint('listUsers'), userKey(users.admin), orgId, db)).rejects.toMatchObject({
+      code: 'USER_KEY_NOT_ALLOWED',
+    });
+    await expect(authorizeCaller(endpoint('createUploadUrl'), orgKey(['recordings:write'], orgId), undefined, db)).rejects.toMatchObject({
+      code: 'ORG_KEY_NOT_ALLOWED',
+    });
   });
 });
 
@@ -126,7 +160,9 @@ describe('requireCallerAccess', () => {
   it('asks users for the role and org keys for the scope', () => {
     const viewer: Caller = { kind: 'id_token', orgId: 'o', userId: 'u', role: 'viewer', actor: 'u' };
     const key: Caller = { kind: 'org_key', orgId: 'o', keyId: 'k', scopes: ['recordings:read'], actor: 'k' };
-    expect(() => requireCallerAccess(viewer, 'admin', 'recordings:write', 'The trash')).toThrow('The trash needs the admin role or higher.');
+    expect(() => requireCallerAccess(viewer, 'admin', 'recordings:write', 'The trash')).toThrow(
+      'The trash needs the admin role or higher.',
+    );
     expect(() => requireCallerAccess({ ...viewer, role: 'owner' }, 'admin', 'recordings:write', 'The trash')).not.toThrow();
     expect(() => requireCallerAccess(key, 'admin', 'recordings:write', 'The trash')).toThrow('The trash needs the scope recordings:write.');
     expect(() => requireCallerAccess({ ...key, scopes: ['recordings:write'] }, 'admin', 'recordings:write', 'The trash')).not.toThrow();

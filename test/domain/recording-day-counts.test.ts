@@ -38,7 +38,10 @@ function coverage(range: DayRange, day: string): number {
 }
 
 const drawnRange = fc
-  .record({ from: fc.option(fc.integer({ min: 0, max: 800 }), { nil: undefined }), length: fc.option(fc.integer({ min: 0, max: 800 }), { nil: undefined }) })
+  .record({
+    from: fc.option(fc.integer({ min: 0, max: 800 }), { nil: undefined }),
+    length: fc.option(fc.integer({ min: 0, max: 800 }), { nil: undefined }),
+  })
   .map(({ from, length }) => ({
     fromDay: from === undefined ? undefined : isoDay(Date.UTC(2034, 0, 1) + from * DAY_MS),
     toDay: length === undefined ? undefined : isoDay(Date.UTC(2034, 0, 1) + ((from ?? 0) + length) * DAY_MS),
@@ -72,11 +75,20 @@ describe('count item ranges', () => {
 });
 
 type Fate = 'live' | 'trash' | 'restored' | 'purged';
-const drawnRecording = fc.record({ day: fc.integer({ min: 0, max: DAYS - 1 }), fate: fc.constantFrom<Fate>('live', 'live', 'trash', 'restored', 'purged') });
+const drawnRecording = fc.record({
+  day: fc.integer({ min: 0, max: DAYS - 1 }),
+  fate: fc.constantFrom<Fate>('live', 'live', 'trash', 'restored', 'purged'),
+});
 const drawnDayRange = fc
-  .record({ from: fc.option(fc.integer({ min: -3, max: DAYS + 2 }), { nil: undefined }), to: fc.option(fc.integer({ min: -3, max: DAYS + 2 }), { nil: undefined }) })
+  .record({
+    from: fc.option(fc.integer({ min: -3, max: DAYS + 2 }), { nil: undefined }),
+    to: fc.option(fc.integer({ min: -3, max: DAYS + 2 }), { nil: undefined }),
+  })
   .filter(({ from, to }) => (from === undefined || to === undefined || from <= to) && (from !== undefined || to !== undefined))
-  .map(({ from, to }) => ({ startDate: from === undefined ? undefined : isoDay(FIRST + from * DAY_MS), endDate: to === undefined ? undefined : isoDay(FIRST + to * DAY_MS) }));
+  .map(({ from, to }) => ({
+    startDate: from === undefined ? undefined : isoDay(FIRST + from * DAY_MS),
+    endDate: to === undefined ? undefined : isoDay(FIRST + to * DAY_MS),
+  }));
 
 async function writeOrg(drawn: { day: number; fate: Fate }[]) {
   const id = unique();
@@ -129,15 +141,23 @@ const totalOf = async (filter: RecordingFilter) => (await listRecordings(db, { f
 describe('date range totals', () => {
   it('equal the recordings of the range in either bin, after creations, trashing, restores and permanent deletes', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(drawnRecording, { minLength: 1, maxLength: 14 }), fc.array(drawnDayRange, { minLength: 1, maxLength: 6 }), async (drawn, ranges) => {
-        const { orgId, recordings } = await writeOrg(drawn);
-        for (const range of ranges) {
-          const { from, to } = dayBounds(range);
-          for (const bin of ['LIVE', 'TRASH'] as const) {
-            expect({ range, bin, total: await totalOf({ orgId, bin, from, to, tagMode: 'any' }) }).toEqual({ range, bin, total: expectedTotal(recordings, bin, from, to) });
+      fc.asyncProperty(
+        fc.array(drawnRecording, { minLength: 1, maxLength: 14 }),
+        fc.array(drawnDayRange, { minLength: 1, maxLength: 6 }),
+        async (drawn, ranges) => {
+          const { orgId, recordings } = await writeOrg(drawn);
+          for (const range of ranges) {
+            const { from, to } = dayBounds(range);
+            for (const bin of ['LIVE', 'TRASH'] as const) {
+              expect({ range, bin, total: await totalOf({ orgId, bin, from, to, tagMode: 'any' }) }).toEqual({
+                range,
+                bin,
+                total: expectedTotal(recordings, bin, from, to),
+              });
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 12 },
     );
   }, 180_000);
@@ -153,19 +173,40 @@ describe('date range totals', () => {
       db.client.middlewareStack.remove('day-counts-test');
     }
     // The total ran beside the page: its requests are the organization, and the counts (two months, two end ranges).
-    const countQueries = observed.filter((r) => r.command === 'Query' && (r.input.ExpressionAttributeValues as Record<string, string>)[':pk'] === keys.recordingDayCount(orgId, '').PK);
+    const countQueries = observed.filter(
+      (r) =>
+        r.command === 'Query' &&
+        (r.input.ExpressionAttributeValues as Record<string, string>)[':pk'] === keys.recordingDayCount(orgId, '').PK,
+    );
     expect(countQueries).toHaveLength(3);
     expect(countQueries.reduce((sum, r) => sum + r.itemsRead, 0)).toBeLessThanOrEqual(2 + 3 + 2);
     expect(observed.filter((r) => r.command === 'Query' && r.input.Select === 'COUNT')).toHaveLength(0);
   });
 
   it('are counted over the recordings for an organization created before the counts, until a rebuild completes them', async () => {
-    const { orgId, recordings } = await writeOrg(Array.from({ length: 9 }, (_, i) => ({ day: i * 7, fate: (['live', 'trash', 'restored'] as const)[i % 3] })));
+    const { orgId, recordings } = await writeOrg(
+      Array.from({ length: 9 }, (_, i) => ({ day: i * 7, fate: (['live', 'trash', 'restored'] as const)[i % 3] })),
+    );
     // As stored before the counts existed: none, and no mark on the organization; plus a stray count the rebuild must remove.
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'REMOVE recording_days_index_at' }));
-    const { Items = [] } = await db.client.send(new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.recordingDayCount(orgId, '').PK } }));
+    await db.client.send(
+      new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'REMOVE recording_days_index_at' }),
+    );
+    const { Items = [] } = await db.client.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.recordingDayCount(orgId, '').PK },
+      }),
+    );
     for (const item of Items) await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: { PK: item.PK, SK: item.SK } }));
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.recordingDayCount(orgId, '2036-01-15'), UpdateExpression: 'SET live = :n', ExpressionAttributeValues: { ':n': 40 } }));
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: keys.recordingDayCount(orgId, '2036-01-15'),
+        UpdateExpression: 'SET live = :n',
+        ExpressionAttributeValues: { ':n': 40 },
+      }),
+    );
     const { from, to } = dayBounds({ startDate: '2036-01-01', endDate: '2036-02-29' });
     expect(await totalOf({ orgId, bin: 'LIVE', from, to, tagMode: 'any' })).toBe(expectedTotal(recordings, 'LIVE', from, to));
 

@@ -23,7 +23,13 @@ const NOW = new Date('2036-02-01T00:00:00.000Z');
 const deps = { db, now: () => NOW, trashRetentionDays: 30 };
 const NO_RELATED = { transcript: false, summary: false, action_items: false, translation: false };
 /** Few distinct moments, so many recordings share a created_at (the id then orders them). */
-const MOMENTS = ['2036-01-10T09:00:00.000Z', '2036-01-10T09:00:00.001Z', '2036-01-11T00:00:00.000Z', '2036-01-11T23:59:59.999Z', '2036-01-12T12:00:00.000Z'];
+const MOMENTS = [
+  '2036-01-10T09:00:00.000Z',
+  '2036-01-10T09:00:00.001Z',
+  '2036-01-11T00:00:00.000Z',
+  '2036-01-11T23:59:59.999Z',
+  '2036-01-12T12:00:00.000Z',
+];
 
 interface Drawn {
   moment: number;
@@ -153,7 +159,13 @@ describe('List recordings: deep page numbers read from the nearer end', () => {
           const pages = Math.ceil(expected.length / limit) + 1;
           for (let page = 1; page <= pages; page++) {
             const answer = await listRecordings(db, { filter, page, limit });
-            const got = { ids: answer.recordings.map((r) => r.id), page: answer.page, limit: answer.limit, total: answer.total, nextCursor: answer.nextCursor };
+            const got = {
+              ids: answer.recordings.map((r) => r.id),
+              page: answer.page,
+              limit: answer.limit,
+              total: answer.total,
+              nextCursor: answer.nextCursor,
+            };
             const where = `${name}, page ${page} of limit ${limit}`;
             expect({ where, ...got }).toEqual({ where, ...(await forwardAnswer(filter, page, limit, expected.length)) });
             expect({ where, ids: got.ids }).toEqual({ where, ids: expected.slice((page - 1) * limit, page * limit) });
@@ -165,7 +177,13 @@ describe('List recordings: deep page numbers read from the nearer end', () => {
   }, 300_000);
 
   it('follows a deep page by its next_cursor to the same page the next page number gives', async () => {
-    const drawn: Drawn[] = Array.from({ length: 9 }, (_, i) => ({ moment: i % 2, recorder: 0, tags: [true, i % 3 === 0, false], deleted: i === 4, idPart: `x${9 - i}` }));
+    const drawn: Drawn[] = Array.from({ length: 9 }, (_, i) => ({
+      moment: i % 2,
+      recorder: 0,
+      tags: [true, i % 3 === 0, false],
+      deleted: i === 4,
+      idPart: `x${9 - i}`,
+    }));
     const org = await writeOrg(drawn);
     const filter: RecordingFilter = { orgId: org.orgId, bin: 'LIVE', tagMode: 'any', tagIds: [org.tags[0], org.tags[1]] };
     // 8 live: pages 2 and 3 of limit 3 are in the later half (read from the end), page 4 is past the end.

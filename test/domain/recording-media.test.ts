@@ -34,15 +34,44 @@ async function uploadedRecording() {
   const { s3, bucket } = localS3();
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: s3Key, Body: BYTES, ContentType: 'audio/mp4' }));
   // As the upload completion leaves it.
-  const upload = { s3_key: s3Key, content_type: 'audio/mp4', filename: FILENAME, size_bytes: BYTES.length, uploaded_bytes: BYTES.length, uploaded_content_type: 'audio/mp4', uploaded_at: new Date().toISOString() };
-  await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.recording(orgId, recordingId), UpdateExpression: 'SET upload = :upload', ExpressionAttributeValues: { ':upload': upload } }));
+  const upload = {
+    s3_key: s3Key,
+    content_type: 'audio/mp4',
+    filename: FILENAME,
+    size_bytes: BYTES.length,
+    uploaded_bytes: BYTES.length,
+    uploaded_content_type: 'audio/mp4',
+    uploaded_at: new Date().toISOString(),
+  };
+  await db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: keys.recording(orgId, recordingId),
+      UpdateExpression: 'SET upload = :upload',
+      ExpressionAttributeValues: { ':upload': upload },
+    }),
+  );
   const orgKey: OrgKeyCaller = { kind: 'org_key', orgId, keyId: `key_${id}`, scopes: ['recordings:read'], actor: `key_${id}` };
-  const personalKey: UserKeyCaller = { kind: 'user_key', orgId, userId, keyId: `key_u_${id}`, role: 'member', scopes: ['recordings:read'], actor: userId };
+  const personalKey: UserKeyCaller = {
+    kind: 'user_key',
+    orgId,
+    userId,
+    keyId: `key_u_${id}`,
+    role: 'member',
+    scopes: ['recordings:read'],
+    actor: userId,
+  };
   return { recordingId, orgKey, personalKey };
 }
 
 const emulatorObjects = () => createRecordingObjects({ bucket: runtime.bucketName, region: runtime.region, endpoint: runtime.s3Endpoint });
-const depsAt = (now: Date, overrides: Partial<MediaDeps> = {}): MediaDeps => ({ db, objects: emulatorObjects(), now: () => now, urlTtlSeconds: TTL_SECONDS, ...overrides });
+const depsAt = (now: Date, overrides: Partial<MediaDeps> = {}): MediaDeps => ({
+  db,
+  objects: emulatorObjects(),
+  now: () => now,
+  urlTtlSeconds: TTL_SECONDS,
+  ...overrides,
+});
 
 describe('recordingMedia: the URL works for MEDIA_URL_TTL_SECONDS from the request, no longer', () => {
   // The emulator checks expiry on its own (real) clock, so the URLs sit MARGIN_SECONDS either side of
@@ -69,7 +98,9 @@ describe('recordingMedia: what one request costs', () => {
   /** The table context, counting each command sent through it by name. */
   function countingTable(): { table: TableContext; sent: string[] } {
     const sent: string[] = [];
-    const client = { send: (command: { constructor: { name: string } }) => (sent.push(command.constructor.name), db.client.send(command as never)) };
+    const client = {
+      send: (command: { constructor: { name: string } }) => (sent.push(command.constructor.name), db.client.send(command as never)),
+    };
     return { table: { tableName: db.tableName, client: client as unknown as DynamoDBDocumentClient }, sent };
   }
 
@@ -78,7 +109,12 @@ describe('recordingMedia: what one request costs', () => {
     const unreachable = createRecordingObjects({ bucket: runtime.bucketName, region: runtime.region, endpoint: 'http://127.0.0.1:9' });
     for (const caller of [orgKey, personalKey]) {
       const { table, sent } = countingTable();
-      const media = await recordingMedia({ db: table, objects: unreachable, now: () => new Date(), urlTtlSeconds: TTL_SECONDS }, caller, recordingId, 'attachment');
+      const media = await recordingMedia(
+        { db: table, objects: unreachable, now: () => new Date(), urlTtlSeconds: TTL_SECONDS },
+        caller,
+        recordingId,
+        'attachment',
+      );
       expect(new URL(media.url).origin).toBe('http://127.0.0.1:9');
       expect(sent).toEqual(['GetCommand']);
     }
@@ -87,13 +123,17 @@ describe('recordingMedia: what one request costs', () => {
   it('a refusal costs the same single GetItem (not found, or not uploaded)', async () => {
     const { orgKey, personalKey } = await uploadedRecording();
     const noFile = `rec_dmedia_nofile_${unique()}`;
-    await seed(db, { recordings: [{ id: noFile, org_id: orgKey.orgId, recorded_by: personalKey.userId, title: 'No file', duration: 1, language: 'en' }] });
+    await seed(db, {
+      recordings: [{ id: noFile, org_id: orgKey.orgId, recorded_by: personalKey.userId, title: 'No file', duration: 1, language: 'en' }],
+    });
     for (const [recordingId, refusal] of [
       [`rec_none_${unique()}`, { statusCode: 404, code: 'RECORDING_NOT_FOUND' }],
       [noFile, { statusCode: 409, code: 'RECORDING_NOT_UPLOADED' }],
     ] as const) {
       const { table, sent } = countingTable();
-      await expect(recordingMedia({ db: table, objects: emulatorObjects(), now: () => new Date(), urlTtlSeconds: TTL_SECONDS }, orgKey, recordingId)).rejects.toMatchObject(refusal);
+      await expect(
+        recordingMedia({ db: table, objects: emulatorObjects(), now: () => new Date(), urlTtlSeconds: TTL_SECONDS }, orgKey, recordingId),
+      ).rejects.toMatchObject(refusal);
       expect(sent).toEqual(['GetCommand']);
     }
   });

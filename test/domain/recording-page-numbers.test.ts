@@ -62,8 +62,19 @@ async function writeOrg(drawn: Drawn[]) {
   for (const [i, d] of drawn.entries()) {
     const createdAt = d.tie && i > 0 ? recordings[i - 1].created_at : new Date(FIRST_DAY + d.day * DAY_MS + d.ms).toISOString();
     const recording: Recording = {
-      id: `rec_${d.idPart}_${i}_${id}`, org_id: orgId, recorded_by: recorder, title: `Recording ${i}`, description: '', duration: 60, language: 'en',
-      tags: [], folder_id: null, state: 'ready', created_at: createdAt, updated_at: createdAt, recording_at: createdAt,
+      id: `rec_${d.idPart}_${i}_${id}`,
+      org_id: orgId,
+      recorded_by: recorder,
+      title: `Recording ${i}`,
+      description: '',
+      duration: 60,
+      language: 'en',
+      tags: [],
+      folder_id: null,
+      state: 'ready',
+      created_at: createdAt,
+      updated_at: createdAt,
+      recording_at: createdAt,
       related: { transcript: false, summary: false, action_items: false, translation: false },
     };
     await createRecording(deps, recording);
@@ -117,35 +128,50 @@ async function observed<T>(call: () => Promise<T>): Promise<{ answer: T; request
 describe('List recordings: a page number reads from the day that holds it', () => {
   it('answers the slice of the list read whole, reading besides the page at most a page or one day of entries', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.noBias(fc.array(drawnRecording, { minLength: 20, maxLength: 40 })), fc.array(drawnQuery, { minLength: 10, maxLength: 14 }), async (drawn, queries) => {
-        const org = await writeOrg(drawn);
-        for (const query of queries) {
-          const [start, end] = (query.range ?? []).map((day) => (day === undefined ? undefined : dayText(day)));
-          const bounds = start && end && start > end ? dayBounds({ startDate: end, endDate: start }) : dayBounds({ startDate: start, endDate: end });
-          const filter: RecordingFilter = { orgId: org.orgId, bin: query.trash ? 'TRASH' : 'LIVE', tagMode: 'any', ...bounds };
-          const expected = expectedList(org, filter);
-          // The read of the whole list is the list computed in memory.
-          const whole = await readRecordingPage(db, filter, { offset: 0, limit: 10_000 });
-          expect(whole.recordings.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+      fc.asyncProperty(
+        fc.noBias(fc.array(drawnRecording, { minLength: 20, maxLength: 40 })),
+        fc.array(drawnQuery, { minLength: 10, maxLength: 14 }),
+        async (drawn, queries) => {
+          const org = await writeOrg(drawn);
+          for (const query of queries) {
+            const [start, end] = (query.range ?? []).map((day) => (day === undefined ? undefined : dayText(day)));
+            const bounds =
+              start && end && start > end ? dayBounds({ startDate: end, endDate: start }) : dayBounds({ startDate: start, endDate: end });
+            const filter: RecordingFilter = { orgId: org.orgId, bin: query.trash ? 'TRASH' : 'LIVE', tagMode: 'any', ...bounds };
+            const expected = expectedList(org, filter);
+            // The read of the whole list is the list computed in memory.
+            const whole = await readRecordingPage(db, filter, { offset: 0, limit: 10_000 });
+            expect(whole.recordings.map((r) => r.id)).toEqual(expected.map((r) => r.id));
 
-          const { limit } = query;
-          const page = 1 + Math.floor((query.depth / 100) * Math.ceil(expected.length / limit));
-          const where = `${JSON.stringify({ ...filter, orgId: undefined })}, page ${page} of limit ${limit}, ${expected.length} listed`;
-          const { answer, requests } = await observed(() => listRecordings(db, { filter, page, limit }));
-          const slice = expected.slice((page - 1) * limit, page * limit);
-          const more = expected.length > page * limit;
-          expect({ where, ids: answer.recordings.map((r) => r.id), total: answer.total, more: answer.nextCursor !== null }).toEqual({ where, ids: slice.map((r) => r.id), total: expected.length, more });
-          if (answer.nextCursor) {
-            const next = await listRecordings(db, { filter, page: 1, limit, cursor: answer.nextCursor });
-            expect({ where, next: next.recordings.map((r) => r.id) }).toEqual({ where, next: expected.slice(page * limit, (page + 1) * limit).map((r) => r.id) });
+            const { limit } = query;
+            const page = 1 + Math.floor((query.depth / 100) * Math.ceil(expected.length / limit));
+            const where = `${JSON.stringify({ ...filter, orgId: undefined })}, page ${page} of limit ${limit}, ${expected.length} listed`;
+            const { answer, requests } = await observed(() => listRecordings(db, { filter, page, limit }));
+            const slice = expected.slice((page - 1) * limit, page * limit);
+            const more = expected.length > page * limit;
+            expect({ where, ids: answer.recordings.map((r) => r.id), total: answer.total, more: answer.nextCursor !== null }).toEqual({
+              where,
+              ids: slice.map((r) => r.id),
+              total: expected.length,
+              more,
+            });
+            if (answer.nextCursor) {
+              const next = await listRecordings(db, { filter, page: 1, limit, cursor: answer.nextCursor });
+              expect({ where, next: next.recordings.map((r) => r.id) }).toEqual({
+                where,
+                next: expected.slice(page * limit, (page + 1) * limit).map((r) => r.id),
+              });
+            }
+            // Entries of the recordings index (GSI1) read: the page, one more, and up to a page skipped or only those of
+            // the page's first day before it (from the newer end), or of its last day after it (from the older end).
+            const indexRead = requests
+              .filter((r) => r.command === 'Query' && r.input.IndexName === 'GSI1')
+              .reduce((sum, r) => sum + r.itemsRead, 0);
+            const bound = allowedSkip(expected, page, limit) + limit + 1;
+            if (indexRead > bound) throw new Error(`${where}: read ${indexRead} recordings index entries, at most ${bound} expected`);
           }
-          // Entries of the recordings index (GSI1) read: the page, one more, and up to a page skipped or only those of
-          // the page's first day before it (from the newer end), or of its last day after it (from the older end).
-          const indexRead = requests.filter((r) => r.command === 'Query' && r.input.IndexName === 'GSI1').reduce((sum, r) => sum + r.itemsRead, 0);
-          const bound = allowedSkip(expected, page, limit) + limit + 1;
-          if (indexRead > bound) throw new Error(`${where}: read ${indexRead} recordings index entries, at most ${bound} expected`);
-        }
-      }),
+        },
+      ),
       { numRuns: 6, endOnFailure: true },
     );
   }, 120_000);

@@ -94,12 +94,20 @@ type Org = Awaited<ReturnType<typeof newOrg>>;
 /** The organization's live and trash totals and the recorder's counters, as stored. */
 async function counters(org: Org, userId = org.mo) {
   const [stored, membership] = await Promise.all([getOrganization(db, org.orgId), getMembership(db, org.orgId, userId)]);
-  return { live: stored?.recording_count, trash: stored?.trash_count, recorder: { count: membership?.recording_count, latest: membership?.latest_recording_at } };
+  return {
+    live: stored?.recording_count,
+    trash: stored?.trash_count,
+    recorder: { count: membership?.recording_count, latest: membership?.latest_recording_at },
+  };
 }
 
 /** The ids a list shows, newest first. */
 async function listed(org: Org, filter: Partial<RecordingFilter> = {}) {
-  const { recordings, total } = await listRecordings(db, { filter: { orgId: org.orgId, bin: 'LIVE', tagMode: 'any', ...filter }, page: 1, limit: 100 });
+  const { recordings, total } = await listRecordings(db, {
+    filter: { orgId: org.orgId, bin: 'LIVE', tagMode: 'any', ...filter },
+    page: 1,
+    limit: 100,
+  });
   return { ids: recordings.map((recording) => recording.id), total };
 }
 
@@ -119,7 +127,15 @@ async function timerOf(org: Org, recordingId: string) {
 /** The tombstone a permanent delete leaves: its fields and its change stamp (who, which request, why). */
 async function tombstoneOf(org: Org, recordingId: string) {
   const item = await storedItem(keys.tombstone(org.orgId, 'recording', recordingId));
-  return item && { resource: item.resource, id: item.id, deleted_at: item.deleted_at, recorded_by: item.recorded_by, last_change: item.last_change };
+  return (
+    item && {
+      resource: item.resource,
+      id: item.id,
+      deleted_at: item.deleted_at,
+      recorded_by: item.recorded_by,
+      last_change: item.last_change,
+    }
+  );
 }
 
 /** The sort keys of a recording's related items (summary, action items, translation, transcript header and chunks). */
@@ -186,9 +202,24 @@ describe('createRecording', () => {
   it('keeps every related part, a long transcript split over several items coming back whole and in order', async () => {
     const org = await newOrg();
     // About 300 KB of segments: more than one transcript chunk item holds.
-    const segments = Array.from({ length: 300 }, (_, i) => ({ speaker: i % 2 ? 'Ann' : 'Mo', text: `${i} ${'x'.repeat(1000)}`, start: i, end: i + 0.5 }));
+    const segments = Array.from({ length: 300 }, (_, i) => ({
+      speaker: i % 2 ? 'Ann' : 'Mo',
+      text: `${i} ${'x'.repeat(1000)}`,
+      start: i,
+      end: i + 0.5,
+    }));
     const parts: RecordingParts = {
-      transcript: { header: { id: 'trn_1', language: 'en', segment_count: 0, chunk_count: 0, created_at: T0.toISOString(), updated_at: T0.toISOString() }, segments },
+      transcript: {
+        header: {
+          id: 'trn_1',
+          language: 'en',
+          segment_count: 0,
+          chunk_count: 0,
+          created_at: T0.toISOString(),
+          updated_at: T0.toISOString(),
+        },
+        segments,
+      },
       summary: { markdown: '## Notes', template_id: null, template_name: null, created_at: T0.toISOString(), updated_at: T0.toISOString() },
       action_items: [
         { id: 'act_1', text: 'Send the deck', assignee: 'Mo', due_date: '2026-01-09', completed: false },
@@ -216,7 +247,13 @@ describe('createRecording', () => {
     expect(read.parts.translation).toEqual(parts.translation);
 
     // The public list shows the page's recorder, tags and results from one batch read.
-    const caller = { kind: 'org_key' as const, orgId: org.orgId, keyId: 'key_test', scopes: ['recordings:read' as const], actor: 'key_test' };
+    const caller = {
+      kind: 'org_key' as const,
+      orgId: org.orgId,
+      keyId: 'key_test',
+      scopes: ['recordings:read' as const],
+      actor: 'key_test',
+    };
     const { data } = await listPublicRecordings(db, caller, { page: 1, limit: 10 });
     expect(data).toEqual([
       expect.objectContaining({
@@ -241,7 +278,10 @@ describe('createRecording', () => {
   it('refuses a recorder who is not a member, writing nothing', async () => {
     const org = await newOrg();
     const stranger = org.recording('stranger', { recorded_by: 'usr_nobody' });
-    await expect(createRecording(at(T0), stranger)).rejects.toMatchObject({ statusCode: 400, details: [expect.objectContaining({ field: 'recorded_by' })] });
+    await expect(createRecording(at(T0), stranger)).rejects.toMatchObject({
+      statusCode: 400,
+      details: [expect.objectContaining({ field: 'recorded_by' })],
+    });
     expect(await getRecording(db, org.orgId, stranger.id)).toBeUndefined();
     expect(await counters(org)).toEqual({ live: 0, trash: 0, recorder: { count: 0, latest: null } });
   });
@@ -265,7 +305,10 @@ describe('updateRecording', () => {
     const org = await newOrg();
     const recording = org.recording('refused');
     await createRecording(at(T0), recording);
-    await expect(updateRecording(at(T1), org.orgId, recording.id, { tags: ['tag_unknown'] })).rejects.toMatchObject({ statusCode: 400, details: [expect.objectContaining({ field: 'tags' })] });
+    await expect(updateRecording(at(T1), org.orgId, recording.id, { tags: ['tag_unknown'] })).rejects.toMatchObject({
+      statusCode: 400,
+      details: [expect.objectContaining({ field: 'tags' })],
+    });
     expect(await getRecording(db, org.orgId, recording.id)).toEqual(recording);
 
     await softDeleteRecording(at(T1), org.orgId, recording.id);
@@ -286,7 +329,12 @@ describe('softDeleteRecording and restoreRecording', () => {
     await expect(readLiveRecording(db, org.orgId, newest.id)).rejects.toMatchObject(notFound);
     // Its trash timer runs out after the retention (the recording shows when); TTL removes it then, never before.
     const purgeAt = new Date(T2.getTime() + RETENTION_DAYS * DAY);
-    expect(await getRecording(db, org.orgId, newest.id)).toEqual({ ...newest, deleted_at: T2.toISOString(), updated_at: T2.toISOString(), purge_at: purgeAt.toISOString() });
+    expect(await getRecording(db, org.orgId, newest.id)).toEqual({
+      ...newest,
+      deleted_at: T2.toISOString(),
+      updated_at: T2.toISOString(),
+      purge_at: purgeAt.toISOString(),
+    });
     expect(await timerOf(org, newest.id)).toEqual({
       org_id: org.orgId,
       recording_id: newest.id,
@@ -308,7 +356,7 @@ describe('softDeleteRecording and restoreRecording', () => {
     await expect(restoreRecording(at(T3), org.orgId, newest.id)).rejects.toMatchObject(notFound);
   });
 
-  it('trashing the recorder\'s only recording leaves it with none', async () => {
+  it("trashing the recorder's only recording leaves it with none", async () => {
     const org = await newOrg();
     const only = org.recording('only');
     await createRecording(at(T0), only);
@@ -318,13 +366,24 @@ describe('softDeleteRecording and restoreRecording', () => {
 });
 
 describe('deleteRecordingPermanently', () => {
-  const summary = { markdown: 'gone soon', template_id: null, template_name: null, created_at: T0.toISOString(), updated_at: T0.toISOString() };
+  const summary = {
+    markdown: 'gone soon',
+    template_id: null,
+    template_name: null,
+    created_at: T0.toISOString(),
+    updated_at: T0.toISOString(),
+  };
 
   it('commits one transaction and nothing else: the recording, its tag links and counts, and a tombstone naming who deleted it', async () => {
     const org = await newOrg();
     const live = org.recording('live', {
       tags: [org.tagA],
-      upload: { s3_key: recordingObjectKey(org.orgId, `rec_live_${org.orgId}`, 'a.m4a'), content_type: 'audio/mp4', filename: 'a.m4a', size_bytes: 5 },
+      upload: {
+        s3_key: recordingObjectKey(org.orgId, `rec_live_${org.orgId}`, 'a.m4a'),
+        content_type: 'audio/mp4',
+        filename: 'a.m4a',
+        size_bytes: 5,
+      },
       related: { ...NO_RELATED, summary: true },
     });
     await createRecording(at(T0), live, { summary });
@@ -385,20 +444,30 @@ describe('deleteRecordingPermanently', () => {
     expect(await timerOf(org, recording.id)).toBeUndefined();
     expect(await counters(org)).toEqual({ live: 0, trash: 0, recorder: { count: 0, latest: null } });
     // Outside a request the service itself deleted it.
-    expect(await tombstoneOf(org, recording.id)).toMatchObject({ deleted_at: T2.toISOString(), last_change: { actor: null, correlation_id: null } });
+    expect(await tombstoneOf(org, recording.id)).toMatchObject({
+      deleted_at: T2.toISOString(),
+      last_change: { actor: null, correlation_id: null },
+    });
   });
 
   it('unknown recordings are 404 and write nothing', async () => {
     const org = await newOrg();
     const observed = observedTable();
-    await expect(deleteRecordingPermanently({ db: observed.table, now: () => T1 }, org.orgId, 'rec_unknown')).rejects.toMatchObject(notFound);
+    await expect(deleteRecordingPermanently({ db: observed.table, now: () => T1 }, org.orgId, 'rec_unknown')).rejects.toMatchObject(
+      notFound,
+    );
     expect(observed.commands).toEqual(['GetCommand']);
   });
 });
 
 describe('expireTrashedRecording (trash retention)', () => {
   const dueEvent = (org: Org, recordingId: string) =>
-    domainEvent({ type: 'recording.retention_due', org_id: org.orgId, resource: { type: 'recording', id: recordingId }, correlation_id: 'corr-retention' });
+    domainEvent({
+      type: 'recording.retention_due',
+      org_id: org.orgId,
+      resource: { type: 'recording', id: recordingId },
+      correlation_id: 'corr-retention',
+    });
   /** When a recording trashed at T1 is due. */
   const DUE = new Date(T1.getTime() + RETENTION_DAYS * DAY);
 
@@ -470,7 +539,10 @@ describe('expireTrashedRecording (trash retention)', () => {
     await softDeleteRecording(at(T3), org.orgId, recording.id);
     expect(await expireTrashedRecording(at(new Date(DUE.getTime() + 60_000)), dueEvent(org, recording.id))).toBe('not_due');
     expect(await getRecording(db, org.orgId, recording.id)).toMatchObject({ deleted_at: T3.toISOString() });
-    expect(await timerOf(org, recording.id)).toMatchObject({ deleted_at: T3.toISOString(), purge_at: new Date(T3.getTime() + RETENTION_DAYS * DAY).toISOString() });
+    expect(await timerOf(org, recording.id)).toMatchObject({
+      deleted_at: T3.toISOString(),
+      purge_at: new Date(T3.getTime() + RETENTION_DAYS * DAY).toISOString(),
+    });
   });
 
   it('a retention raised since the timer was set: not due yet, the timer set for the new retention', async () => {
@@ -496,15 +568,32 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
   const { s3, bucket } = localS3();
   const putObject = (key: string) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'hello', ContentType: 'audio/mp4' }));
   const deletedEvent = (org: Org, recordingId: string) =>
-    domainEvent({ type: 'recording.deleted', org_id: org.orgId, resource: { type: 'recording', id: recordingId }, data: { recorded_by: org.mo, reason: 'request' } });
+    domainEvent({
+      type: 'recording.deleted',
+      org_id: org.orgId,
+      resource: { type: 'recording', id: recordingId },
+      data: { recorded_by: org.mo, reason: 'request' },
+    });
   /** The consumer's handler as functions/events/clean-up-recording.ts builds it, with these dependencies. */
-  const consumer = (deps: CleanupDeps) => eventConsumer('objectCleanup', async (event) => void (await cleanUpDeletedRecording(deps, event)));
+  const consumer = (deps: CleanupDeps) =>
+    eventConsumer('objectCleanup', async (event) => void (await cleanUpDeletedRecording(deps, event)));
   const segments = Array.from({ length: 300 }, (_, i) => ({ speaker: 'Mo', text: `${i} ${'x'.repeat(1000)}`, start: i, end: i + 1 }));
   const parts: RecordingParts = {
-    transcript: { header: { id: 'trn_1', language: 'en', segment_count: 0, chunk_count: 0, created_at: T0.toISOString(), updated_at: T0.toISOString() }, segments },
+    transcript: {
+      header: { id: 'trn_1', language: 'en', segment_count: 0, chunk_count: 0, created_at: T0.toISOString(), updated_at: T0.toISOString() },
+      segments,
+    },
     summary: { markdown: '## Notes', template_id: null, template_name: null, created_at: T0.toISOString(), updated_at: T0.toISOString() },
     action_items: [{ id: 'act_1', text: 'Send the deck', assignee: null, due_date: null, completed: false }],
-    translation: { id: 'trl_1', created_at: T0.toISOString(), updated_at: T0.toISOString(), detected_language: 'en', to_language: 'fr', processing_status: 'completed', error_message: '' },
+    translation: {
+      id: 'trl_1',
+      created_at: T0.toISOString(),
+      updated_at: T0.toISOString(),
+      detected_language: 'en',
+      to_language: 'fr',
+      processing_status: 'completed',
+      error_message: '',
+    },
   };
   const ALL_RELATED = { transcript: true, summary: true, action_items: true, translation: true };
 
@@ -512,7 +601,11 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
     const org = await newOrg();
     const recording = org.recording('clean', { related: ALL_RELATED });
     const key = recordingObjectKey(org.orgId, recording.id, 'call.m4a');
-    await createRecording(at(T0), { ...recording, upload: { s3_key: key, content_type: 'audio/mp4', filename: 'call.m4a', size_bytes: 5 } }, parts);
+    await createRecording(
+      at(T0),
+      { ...recording, upload: { s3_key: key, content_type: 'audio/mp4', filename: 'call.m4a', size_bytes: 5 } },
+      parts,
+    );
     const prefix = recordingObjectPrefix(org.orgId, recording.id);
     // A neighbour whose id starts with this one's: its prefix is not under this one's.
     const neighbour = recordingObjectPrefix(org.orgId, `${recording.id}x`);
@@ -528,7 +621,12 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
     expect(await listObjects(neighbour)).toHaveLength(1);
 
     expect(await handler(queuedEvents([event], 2))).toEqual({ batchItemFailures: [] });
-    expect(await cleanUpDeletedRecording({ db, objects }, event)).toEqual({ relatedItems: 0, objects: 0, uploadsAborted: 0, skipped: false });
+    expect(await cleanUpDeletedRecording({ db, objects }, event)).toEqual({
+      relatedItems: 0,
+      objects: 0,
+      uploadsAborted: 0,
+      skipped: false,
+    });
     expect(await listObjects(neighbour)).toHaveLength(1);
   });
 
@@ -536,7 +634,10 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
     const org = await newOrg();
     // Recordings never stored (no tombstone, so only this test's deliveries clean them up).
     const [failing, fine] = [`rec_s3fail_${org.orgId}`, `rec_s3fine_${org.orgId}`];
-    await Promise.all([putObject(recordingObjectKey(org.orgId, failing, 'call.m4a')), putObject(recordingObjectKey(org.orgId, fine, 'call.m4a'))]);
+    await Promise.all([
+      putObject(recordingObjectKey(org.orgId, failing, 'call.m4a')),
+      putObject(recordingObjectKey(org.orgId, fine, 'call.m4a')),
+    ]);
     let failures = 0;
     const flaky: CleanupDeps['objects'] = {
       deletePrefix: async (prefix) => {
@@ -547,7 +648,9 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
     const handler = consumer({ db, objects: flaky });
     const [failingEvent, fineEvent] = [deletedEvent(org, failing), deletedEvent(org, fine)];
 
-    expect(await handler(queuedEvents([failingEvent, fineEvent], 1))).toEqual({ batchItemFailures: [{ itemIdentifier: `msg-0-${failingEvent.id}` }] });
+    expect(await handler(queuedEvents([failingEvent, fineEvent], 1))).toEqual({
+      batchItemFailures: [{ itemIdentifier: `msg-0-${failingEvent.id}` }],
+    });
     expect(await listObjects(recordingObjectPrefix(org.orgId, failing))).toHaveLength(1);
     expect(await listObjects(recordingObjectPrefix(org.orgId, fine))).toEqual([]);
 
@@ -570,14 +673,21 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
     await createRecording(at(T0), recording, { summary: parts.summary });
     const key = recordingObjectKey(org.orgId, recording.id, 'call.m4a');
     await putObject(key);
-    expect(await cleanUpDeletedRecording({ db, objects }, deletedEvent(org, recording.id))).toEqual({ relatedItems: 0, objects: 0, uploadsAborted: 0, skipped: true });
+    expect(await cleanUpDeletedRecording({ db, objects }, deletedEvent(org, recording.id))).toEqual({
+      relatedItems: 0,
+      objects: 0,
+      uploadsAborted: 0,
+      skipped: true,
+    });
     expect(await relatedItemsOf(org, recording.id)).toEqual([`REC#${recording.id}#SUMMARY`]);
     expect(await listObjects(key)).toHaveLength(1);
   });
 
-  it('refuses an event it does not handle, and a prefix that is not one recording\'s', async () => {
+  it("refuses an event it does not handle, and a prefix that is not one recording's", async () => {
     const org = await newOrg();
-    await expect(cleanUpDeletedRecording({ db, objects }, { ...deletedEvent(org, 'rec_x'), type: 'recording.trashed' })).rejects.toThrow('recording.deleted only');
+    await expect(cleanUpDeletedRecording({ db, objects }, { ...deletedEvent(org, 'rec_x'), type: 'recording.trashed' })).rejects.toThrow(
+      'recording.deleted only',
+    );
     for (const prefix of ['', 'recordings/', `recordings/${org.orgId}/`, `recordings/${org.orgId}/rec_x/call.m4a`, 'other/org/rec/']) {
       await expect(objects.deletePrefix(prefix)).rejects.toThrow("not a recording's prefix");
     }
@@ -655,7 +765,7 @@ describe('a change racing other writers', () => {
     return { table: observed.table, transactions: () => observed.transactions.length };
   }
 
-  it('plans again on fresh data after losing a race, keeping the other writer\'s change', async () => {
+  it("plans again on fresh data after losing a race, keeping the other writer's change", async () => {
     const org = await newOrg();
     const recording = org.recording('raced', { tags: [org.tagA] });
     await createRecording(at(T0), recording);
@@ -669,12 +779,14 @@ describe('a change racing other writers', () => {
     expect(await getRecording(db, org.orgId, recording.id)).toEqual(updated);
   });
 
-  it('gives up with 409 CONCURRENT_UPDATE after 10 lost races, leaving the other writer\'s state', async () => {
+  it("gives up with 409 CONCURRENT_UPDATE after 10 lost races, leaving the other writer's state", async () => {
     const org = await newOrg();
     const recording = org.recording('contended');
     await createRecording(at(T0), recording);
     const { table, transactions } = racingTable(async (transaction) => {
-      await updateRecording({ db, now: () => new Date(T1.getTime() + transaction * 1000) }, org.orgId, recording.id, { title: `Theirs ${transaction}` });
+      await updateRecording({ db, now: () => new Date(T1.getTime() + transaction * 1000) }, org.orgId, recording.id, {
+        title: `Theirs ${transaction}`,
+      });
     });
 
     await expect(updateRecording({ db: table, now: () => T3 }, org.orgId, recording.id, { title: 'Mine' })).rejects.toMatchObject({
@@ -697,7 +809,13 @@ describe('a change racing other writers', () => {
 
     await softDeleteRecording({ ...at(T2), db: table }, org.orgId, recording.id);
     expect(transactions()).toBe(2);
-    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, title: 'Their title', deleted_at: T2.toISOString(), updated_at: T2.toISOString(), purge_at: new Date(T2.getTime() + RETENTION_DAYS * DAY).toISOString() });
+    expect(await getRecording(db, org.orgId, recording.id)).toEqual({
+      ...recording,
+      title: 'Their title',
+      deleted_at: T2.toISOString(),
+      updated_at: T2.toISOString(),
+      purge_at: new Date(T2.getTime() + RETENTION_DAYS * DAY).toISOString(),
+    });
     expect(await counters(org)).toMatchObject({ live: 0, trash: 1, recorder: { count: 0 } });
   });
 
@@ -706,7 +824,10 @@ describe('a change racing other writers', () => {
   const declared = { s3_key: KEY, content_type: 'audio/mp4', filename: 'raced.m4a', size_bytes: 5 };
   const uploadLands = (org: Org, recordingId: string, landsAt: Date) =>
     completeUpload({ ...at(landsAt), storedContentType: async () => 'audio/mp4' }, org.orgId, recordingId, { s3Key: KEY, sizeBytes: 5 });
-  const uploaded = (landedAt: Date) => ({ state: 'uploaded', upload: { ...declared, uploaded_bytes: 5, uploaded_content_type: 'audio/mp4', uploaded_at: landedAt.toISOString() } });
+  const uploaded = (landedAt: Date) => ({
+    state: 'uploaded',
+    upload: { ...declared, uploaded_bytes: 5, uploaded_content_type: 'audio/mp4', uploaded_at: landedAt.toISOString() },
+  });
 
   it('a trash racing an upload completion keeps the upload', async () => {
     const org = await newOrg();
@@ -718,7 +839,13 @@ describe('a change racing other writers', () => {
 
     await softDeleteRecording({ ...at(T2), db: table }, org.orgId, recording.id);
     expect(transactions()).toBe(2);
-    expect(await getRecording(db, org.orgId, recording.id)).toEqual({ ...recording, ...uploaded(T1), deleted_at: T2.toISOString(), updated_at: T2.toISOString(), purge_at: new Date(T2.getTime() + RETENTION_DAYS * DAY).toISOString() });
+    expect(await getRecording(db, org.orgId, recording.id)).toEqual({
+      ...recording,
+      ...uploaded(T1),
+      deleted_at: T2.toISOString(),
+      updated_at: T2.toISOString(),
+      purge_at: new Date(T2.getTime() + RETENTION_DAYS * DAY).toISOString(),
+    });
   });
 
   it('a restore racing an upload completion keeps the upload', async () => {

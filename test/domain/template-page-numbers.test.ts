@@ -24,9 +24,30 @@ const { db } = localDeployment();
 const T0 = new Date('2026-11-27T10:00:00.000Z');
 const deps = { db, now: () => T0 };
 const SECTIONS = [{ title: 'Summary', prompt: 'Summarize the call.' }];
-const NAME_PARTS = ['a', 'A', 'a b', 'a!', 'a#', 'ab', 'A B', 'b', 'İ', 'i\u0307', 'é', 'É', '\uff01', '😀', '\ue000', 'a\tb', 'Standup', ' '];
+const NAME_PARTS = [
+  'a',
+  'A',
+  'a b',
+  'a!',
+  'a#',
+  'ab',
+  'A B',
+  'b',
+  'İ',
+  'i\u0307',
+  'é',
+  'É',
+  '\uff01',
+  '😀',
+  '\ue000',
+  'a\tb',
+  'Standup',
+  ' ',
+];
 
-const drawnName = fc.array(fc.constantFrom(...NAME_PARTS), { minLength: 1, maxLength: 3 }).map((parts) => (parts.join('').trim() ? parts.join('') : 'x'));
+const drawnName = fc
+  .array(fc.constantFrom(...NAME_PARTS), { minLength: 1, maxLength: 3 })
+  .map((parts) => (parts.join('').trim() ? parts.join('') : 'x'));
 const drawnTemplate = fc.record({ name: drawnName, rename: fc.option(drawnName, { nil: undefined, freq: 4 }), remove: fc.boolean() });
 const drawnQuery = fc.record({
   limit: fc.integer({ min: 1, max: 6 }),
@@ -55,7 +76,11 @@ async function writeOrg(drawn: { name: string; rename?: string; remove: boolean 
  * Each page against every template read and ordered; the templates read (GSI1 or the table:
  * GSI3 holds keys only) against `readable`, given the page's size and the organization's.
  */
-async function checkPages(orgId: string, queries: (total: number) => { page: number; limit: number }[], readable: (pageSize: number, total: number) => number) {
+async function checkPages(
+  orgId: string,
+  queries: (total: number) => { page: number; limit: number }[],
+  readable: (pageSize: number, total: number) => number,
+) {
   const whole = (await listTemplates(db, orgId)).sort(byName).map((t) => t.id);
   for (const { page, limit } of queries(whole.length)) {
     const where = `page ${page} of limit ${limit}, ${whole.length} templates`;
@@ -68,8 +93,14 @@ async function checkPages(orgId: string, queries: (total: number) => { page: num
       db.client.middlewareStack.remove('template-pages-test');
     }
     const slice = whole.slice((page - 1) * limit, page * limit);
-    expect({ where, ids: answer.templates.map((t) => t.id), total: answer.pagination.total }).toEqual({ where, ids: slice, total: whole.length });
-    const templatesRead = requests.filter((r) => r.command === 'Query' && r.input.IndexName !== 'GSI3').reduce((sum, r) => sum + r.itemsRead, 0);
+    expect({ where, ids: answer.templates.map((t) => t.id), total: answer.pagination.total }).toEqual({
+      where,
+      ids: slice,
+      total: whole.length,
+    });
+    const templatesRead = requests
+      .filter((r) => r.command === 'Query' && r.input.IndexName !== 'GSI3')
+      .reduce((sum, r) => sum + r.itemsRead, 0);
     const bound = readable(limit, whole.length);
     if (templatesRead > bound) throw new Error(`${where}: read ${templatesRead} templates, at most ${bound} expected`);
     // The keys-only index is read only to find where a page starts, from the nearer end; never to count.
@@ -82,21 +113,30 @@ async function checkPages(orgId: string, queries: (total: number) => { page: num
 
 const pagesOf = (queries: { limit: number; depth: number }[]) => (total: number) =>
   queries.map(({ limit, depth }) => ({ limit, page: 1 + Math.floor((depth / 100) * Math.ceil(total / limit)) }));
-const everyPage = (total: number) => [1, 2, 3].flatMap((limit) => Array.from({ length: Math.ceil(total / limit) + 1 }, (_, i) => ({ limit, page: i + 1 })));
+const everyPage = (total: number) =>
+  [1, 2, 3].flatMap((limit) => Array.from({ length: Math.ceil(total / limit) + 1 }, (_, i) => ({ limit, page: i + 1 })));
 
 describe('List templates: pages from the ordered index', () => {
-  it('answers the slice of every template read and ordered, reading only the page\'s templates', async () => {
+  it("answers the slice of every template read and ordered, reading only the page's templates", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.noBias(fc.array(drawnTemplate, { minLength: 4, maxLength: 24 })), fc.array(drawnQuery, { minLength: 10, maxLength: 14 }), async (drawn, queries) => {
-        const orgId = await writeOrg(drawn);
-        await checkPages(orgId, pagesOf(queries), (limit) => limit);
-      }),
+      fc.asyncProperty(
+        fc.noBias(fc.array(drawnTemplate, { minLength: 4, maxLength: 24 })),
+        fc.array(drawnQuery, { minLength: 10, maxLength: 14 }),
+        async (drawn, queries) => {
+          const orgId = await writeOrg(drawn);
+          await checkPages(orgId, pagesOf(queries), (limit) => limit);
+        },
+      ),
       { numRuns: 10, endOnFailure: true },
     );
   }, 120_000);
 
   it('reads every template of an organization from before the order keys, until a rebuild gives them theirs', async () => {
-    const drawn = ['a b', 'a', 'A!', 'a#', 'b', 'Ab', 'a', '😀', '\uff01'].map((name, i) => ({ name, remove: false, rename: i === 2 ? 'a!' : undefined }));
+    const drawn = ['a b', 'a', 'A!', 'a#', 'b', 'Ab', 'a', '😀', '\uff01'].map((name, i) => ({
+      name,
+      remove: false,
+      rename: i === 2 ? 'a!' : undefined,
+    }));
     const orgId = await writeOrg(drawn);
     // As stored before issue 26: `<lower name>#<id>` on GSI1, no GSI3 entry, no mark on the organization.
     for (const template of await listTemplates(db, orgId)) {
@@ -109,14 +149,20 @@ describe('List templates: pages from the ordered index', () => {
         }),
       );
     }
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'REMOVE templates_index_at' }));
+    await db.client.send(
+      new UpdateCommand({ TableName: db.tableName, Key: keys.organization(orgId), UpdateExpression: 'REMOVE templates_index_at' }),
+    );
     // Every template, and on page 1 the page read from the index beside the organization before it says the keys are old.
     await checkPages(orgId, everyPage, (limit, total) => total + limit);
 
-    expect(await rebuildDerivedIndexes(db, orgId, T0, { trashRetentionDays: 30 })).toMatchObject({ templates: { templates: 9, rewritten: 9 } });
+    expect(await rebuildDerivedIndexes(db, orgId, T0, { trashRetentionDays: 30 })).toMatchObject({
+      templates: { templates: 9, rewritten: 9 },
+    });
     expect((await getOrganization(db, orgId))?.templates_index_at).toBe(T0.toISOString());
     await checkPages(orgId, everyPage, (limit) => limit);
     // Again: every key is as it should be, nothing is written.
-    expect(await rebuildDerivedIndexes(db, orgId, T0, { force: true, trashRetentionDays: 30 })).toMatchObject({ templates: { templates: 9, rewritten: 0 } });
+    expect(await rebuildDerivedIndexes(db, orgId, T0, { force: true, trashRetentionDays: 30 })).toMatchObject({
+      templates: { templates: 9, rewritten: 0 },
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { createTemplate, listOrganizationTemplates, readTemplate, removeTemplate, updateTemplate } from '../../shared/domain/templates/templates';
+import {
+  createTemplate,
+  listOrganizationTemplates,
+  readTemplate,
+  removeTemplate,
+  updateTemplate,
+} from '../../shared/domain/templates/templates';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { getOrganization } from '../../shared/storage/organizations';
 import { getDefaultTemplate } from '../../shared/storage/templates';
@@ -24,10 +30,18 @@ async function newOrg(): Promise<string> {
 }
 
 describe('templates', () => {
-  it('are created at the clock\'s time, and an update keeps created_at, stamps updated_at and changes only what it names', async () => {
+  it("are created at the clock's time, and an update keeps created_at, stamps updated_at and changes only what it names", async () => {
     const orgId = await newOrg();
     const created = await createTemplate(at(T0), orgId, { name: 'Standup', description: 'Daily', sections: SECTIONS });
-    expect(created).toEqual({ id: expect.stringMatching(/^tpl_/), name: 'Standup', description: 'Daily', sections: SECTIONS, is_default: false, created_at: T0.toISOString(), updated_at: T0.toISOString() });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^tpl_/),
+      name: 'Standup',
+      description: 'Daily',
+      sections: SECTIONS,
+      is_default: false,
+      created_at: T0.toISOString(),
+      updated_at: T0.toISOString(),
+    });
     expect(await readTemplate(at(T0), orgId, created.id)).toEqual(created);
 
     const updated = await updateTemplate(at(T1), orgId, created.id, { description: 'Every morning' });
@@ -37,7 +51,8 @@ describe('templates', () => {
 
   it('are listed by name whatever its case, a name before the longer names it begins', async () => {
     const orgId = await newOrg();
-    for (const name of ['beta', 'Alpha 2', 'alpha', 'Alpha!']) await createTemplate(at(T0), orgId, { name, description: '', sections: SECTIONS });
+    for (const name of ['beta', 'Alpha 2', 'alpha', 'Alpha!'])
+      await createTemplate(at(T0), orgId, { name, description: '', sections: SECTIONS });
     const { templates, pagination } = await listOrganizationTemplates(at(T0), orgId, { page: 1, limit: 3 });
     // The index keys before issue 26, `<lower name>#<id>`, put 'alpha 2' and 'alpha!' first (' ' and '!' sort before '#').
     expect(templates.map((template) => template.name)).toEqual(['alpha', 'Alpha 2', 'Alpha!']);
@@ -78,7 +93,11 @@ describe('the default template', () => {
   /** Every template of the organization that says it is the default, and the one the organization names. */
   async function defaults(orgId: string) {
     const { templates } = await listOrganizationTemplates(at(T1), orgId, { page: 1, limit: 100 });
-    return { flagged: templates.filter((template) => template.is_default).map((template) => template.id), named: (await getOrganization(db, orgId))?.default_template_id, read: (await getDefaultTemplate(db, orgId))?.id };
+    return {
+      flagged: templates.filter((template) => template.is_default).map((template) => template.id),
+      named: (await getOrganization(db, orgId))?.default_template_id,
+      read: (await getDefaultTemplate(db, orgId))?.id,
+    };
   }
 
   it('is the one created or patched with is_default: the previous one stops being it, stamped; false on it leaves none', async () => {
@@ -118,7 +137,8 @@ describe('the default template', () => {
   it('is one template whatever runs at once: six requests each making another one the default', async () => {
     const orgId = await newOrg();
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await createTemplate(at(T0), orgId, { name: `Race ${i}`, description: '', sections: SECTIONS })).id);
+    for (let i = 0; i < 6; i++)
+      ids.push((await createTemplate(at(T0), orgId, { name: `Race ${i}`, description: '', sections: SECTIONS })).id);
     await Promise.all(ids.map((id) => updateTemplate(at(T1), orgId, id, { is_default: true })));
     const { flagged, named, read } = await defaults(orgId);
     expect(flagged).toHaveLength(1);

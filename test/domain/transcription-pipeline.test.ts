@@ -36,10 +36,22 @@ async function organization(settings: Record<string, unknown> = {}) {
   return { orgId, userId, u };
 }
 
-const queuedRun = (attempt = 1): RecordingTranscription => ({ status: 'queued', attempt, job_language: 'en-US', queued_at: AT, watch_due_at: '2030-03-10T10:10:00.000Z' });
+const queuedRun = (attempt = 1): RecordingTranscription => ({
+  status: 'queued',
+  attempt,
+  job_language: 'en-US',
+  queued_at: AT,
+  watch_due_at: '2030-03-10T10:10:00.000Z',
+});
 
 /** Starts the queued attempt, then lets Transcribe complete it with these words. */
-async function runJob(deps: TestJobDeps, orgId: string, recordingId: string, attempt: number, words: Parameters<typeof transcribeOutput>[1]) {
+async function runJob(
+  deps: TestJobDeps,
+  orgId: string,
+  recordingId: string,
+  attempt: number,
+  words: Parameters<typeof transcribeOutput>[1],
+) {
   expect(await startQueuedTranscription(deps, orgId, recordingId, attempt)).toBe('started');
   const jobName = jobNameOf(orgId, recordingId, attempt);
   deps.jobs.statuses.set(jobName, { status: 'COMPLETED' });
@@ -65,12 +77,22 @@ describe('a queued transcription runs to completion', () => {
     const deps = jobDepsAt(db, clock);
 
     const jobName = await runJob(deps, orgId, recordingId, 1, TWO_SPEAKERS);
-    expect(deps.jobs.started[0]).toMatchObject({ jobName, key: `recordings/${orgId}/${recordingId}/call.wav`, outputKey: `recordings/${orgId}/${recordingId}/transcribe/1.json`, language: { languageCode: 'en-US' } });
+    expect(deps.jobs.started[0]).toMatchObject({
+      jobName,
+      key: `recordings/${orgId}/${recordingId}/call.wav`,
+      outputKey: `recordings/${orgId}/${recordingId}/transcribe/1.json`,
+      language: { languageCode: 'en-US' },
+    });
     clock.now = new Date('2030-03-10T10:02:00.000Z');
     expect(await finishTranscriptionJob(deps, jobName)).toBe('completed');
 
     const { recording, parts } = await getRecordingWithParts(db, orgId, recordingId);
-    expect(recording).toMatchObject({ state: 'ready', language: 'en-US', duration: 70.2, transcription: { status: 'completed', billed_minutes: 2 } });
+    expect(recording).toMatchObject({
+      state: 'ready',
+      language: 'en-US',
+      duration: 70.2,
+      transcription: { status: 'completed', billed_minutes: 2 },
+    });
     expect(recording?.transcription?.watch_due_at).toBeUndefined();
     expect(parts.transcript?.segments.map((s) => s.speaker)).toEqual(['Speaker 1', 'Speaker 2', 'Speaker 1']);
     expect(parts.transcript?.header).toMatchObject({ language: 'en-US', segment_count: 3, chunk_set: 1 });
@@ -93,7 +115,14 @@ describe('a queued transcription runs to completion', () => {
     // Queued again as Transcribe recording leaves it (written as a new item, so the deployment's own starter sees no queued event).
     const done = await getRecording(db, orgId, recordingId);
     await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: keys.recording(orgId, recordingId) }));
-    await putUploadedRecording(db, { orgId, userId, id: recordingId, at: done!.updated_at, transcription: queuedRun(2), related: { transcript: true } });
+    await putUploadedRecording(db, {
+      orgId,
+      userId,
+      id: recordingId,
+      at: done!.updated_at,
+      transcription: queuedRun(2),
+      related: { transcript: true },
+    });
     // While it runs, the first transcript stays readable.
     expect((await getRecordingWithParts(db, orgId, recordingId)).parts.transcript?.segments).toHaveLength(3);
     await finishTranscriptionJob(deps, await runJob(deps, orgId, recordingId, 2, [['spk_0', 'Only', 1, 2]]));
@@ -147,7 +176,12 @@ describe('a result whose recording left is discarded, leaving nothing behind', (
     const running = await getRecording(db, orgId, recordingId);
     if (!running) throw new Error('the recording is gone');
     // In the trash, as Delete recording's transaction leaves the item (the timer is not needed here).
-    await db.client.send(new PutCommand({ TableName: db.tableName, Item: recordingItem({ ...running, deleted_at: '2030-03-10T10:01:00.000Z', updated_at: '2030-03-10T10:01:00.000Z' }) }));
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: recordingItem({ ...running, deleted_at: '2030-03-10T10:01:00.000Z', updated_at: '2030-03-10T10:01:00.000Z' }),
+      }),
+    );
 
     expect(await finishTranscriptionJob(deps, jobName)).toBe('discarded');
     const { recording, parts } = await getRecordingWithParts(db, orgId, recordingId);
@@ -178,28 +212,56 @@ describe('refusals and the automatic transcription', () => {
     const { orgId, userId, u } = await organization({ conversation_language: 'German' });
     const deps = jobDepsAt(db, { now: new Date('2030-03-10T10:00:05.000Z') });
     const org: OrgKeyCaller = { kind: 'org_key', orgId, keyId: 'key_x', scopes: ['recordings:write'], actor: 'key_x' };
-    const other: UserKeyCaller = { kind: 'user_key', orgId, userId: `usr_other_${u}`, keyId: 'key_y', role: 'member', scopes: ['recordings:write'], actor: `usr_other_${u}` };
+    const other: UserKeyCaller = {
+      kind: 'user_key',
+      orgId,
+      userId: `usr_other_${u}`,
+      keyId: 'key_y',
+      role: 'member',
+      scopes: ['recordings:write'],
+      actor: `usr_other_${u}`,
+    };
     const idle = `rec_dtr_${u}_idle`;
     await putUploadedRecording(db, { orgId, userId, id: idle, at: AT });
     const busy = `rec_dtr_${u}_busy`;
     await putUploadedRecording(db, { orgId, userId, id: busy, at: AT, transcription: queuedRun() });
 
-    await expect(requestTranscription(deps, other, idle, { language: 'auto' })).rejects.toMatchObject({ statusCode: 404, code: 'RECORDING_NOT_FOUND' });
-    await expect(requestTranscription(deps, org, busy, { language: 'auto' })).rejects.toMatchObject({ statusCode: 409, code: 'TRANSCRIPTION_IN_PROGRESS' });
-    await expect(requestTranscription(deps, org, `rec_dtr_${u}_none`, { language: 'auto' })).rejects.toMatchObject({ statusCode: 404, code: 'RECORDING_NOT_FOUND' });
+    await expect(requestTranscription(deps, other, idle, { language: 'auto' })).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'RECORDING_NOT_FOUND',
+    });
+    await expect(requestTranscription(deps, org, busy, { language: 'auto' })).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'TRANSCRIPTION_IN_PROGRESS',
+    });
+    await expect(requestTranscription(deps, org, `rec_dtr_${u}_none`, { language: 'auto' })).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'RECORDING_NOT_FOUND',
+    });
     // The member's conversation language picks the job's.
-    expect((await requestTranscription(deps, org, idle, { language: 'auto' })).transcription).toMatchObject({ status: 'queued', attempt: 1, job_language: 'de-DE' });
+    expect((await requestTranscription(deps, org, idle, { language: 'auto' })).transcription).toMatchObject({
+      status: 'queued',
+      attempt: 1,
+      job_language: 'de-DE',
+    });
 
     await setTranscriptionAllowance(db, orgId, 0, AT);
     const another = `rec_dtr_${u}_another`;
     await putUploadedRecording(db, { orgId, userId, id: another, at: AT });
-    await expect(requestTranscription(deps, org, another, { language: 'en-US' })).rejects.toMatchObject({ statusCode: 403, code: 'TRANSCRIPTION_QUOTA_EXCEEDED' });
+    await expect(requestTranscription(deps, org, another, { language: 'en-US' })).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'TRANSCRIPTION_QUOTA_EXCEEDED',
+    });
   });
 
   it('on upload: auto_transcription false leaves it uploaded; a used-up allowance fails it with TRANSCRIPTION_QUOTA_EXCEEDED', async () => {
     const off = await organization({ auto_transcription: false });
     const deps = jobDepsAt(db, { now: new Date('2030-03-10T10:00:05.000Z') });
-    const event = (orgId: string, id: string) => ({ type: 'recording.uploaded' as const, org_id: orgId, resource: { type: 'recording' as const, id } });
+    const event = (orgId: string, id: string) => ({
+      type: 'recording.uploaded' as const,
+      org_id: orgId,
+      resource: { type: 'recording' as const, id },
+    });
     await putUploadedRecording(db, { orgId: off.orgId, userId: off.userId, id: `rec_dtr_${off.u}`, at: AT });
     expect(await queueTranscriptionOnUpload(deps, event(off.orgId, `rec_dtr_${off.u}`))).toBe('not_wanted');
     expect(await getRecording(db, off.orgId, `rec_dtr_${off.u}`)).toMatchObject({ state: 'uploaded' });

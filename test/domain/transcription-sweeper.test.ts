@@ -18,7 +18,11 @@ async function organization() {
   const u = unique();
   const orgId = `org_dsw_${u}`;
   const userId = `usr_dsw_${u}`;
-  await seed(db, { orgs: [{ id: orgId, name: `Sweeper ${u}` }], users: [{ id: userId, email: `sw.${u}@example.com`, display_name: 'Sam' }], memberships: [{ org_id: orgId, user_id: userId, role: 'member' }] });
+  await seed(db, {
+    orgs: [{ id: orgId, name: `Sweeper ${u}` }],
+    users: [{ id: userId, email: `sw.${u}@example.com`, display_name: 'Sam' }],
+    memberships: [{ org_id: orgId, user_id: userId, role: 'member' }],
+  });
   return { orgId, userId, u };
 }
 
@@ -26,7 +30,13 @@ describe('the sweeper', () => {
   it('starts a queued attempt once its watch is due, not before; a full Transcribe quota keeps it queued', async () => {
     const { orgId, userId, u } = await organization();
     const id = `rec_dsw_${u}_q`;
-    await putUploadedRecording(db, { orgId, userId, id, at: T0, transcription: { status: 'queued', attempt: 1, job_language: 'identify', queued_at: T0, watch_due_at: at(10).toISOString() } });
+    await putUploadedRecording(db, {
+      orgId,
+      userId,
+      id,
+      at: T0,
+      transcription: { status: 'queued', attempt: 1, job_language: 'identify', queued_at: T0, watch_due_at: at(10).toISOString() },
+    });
     const clock = { now: at(9) };
     const deps = jobDepsAt(db, clock);
 
@@ -39,14 +49,25 @@ describe('the sweeper', () => {
     clock.now = at(14);
     expect((await sweepTranscriptions(deps)).started).toBe(1);
     expect(deps.jobs.started[0]).toMatchObject({ jobName: jobNameOf(orgId, id, 1), language: { identify: true } });
-    expect(await getRecording(db, orgId, id)).toMatchObject({ state: 'processing', transcription: { status: 'processing', watch_due_at: at(29).toISOString() } });
+    expect(await getRecording(db, orgId, id)).toMatchObject({
+      state: 'processing',
+      transcription: { status: 'processing', watch_due_at: at(29).toISOString() },
+    });
   });
 
   it('finishes a job whose completion event never came, and looks again later at one still running', async () => {
     const { orgId, userId, u } = await organization();
     const done = `rec_dsw_${u}_done`;
     const busy = `rec_dsw_${u}_busy`;
-    const running = (id: string) => ({ status: 'processing' as const, attempt: 1, job_language: 'en-US', queued_at: T0, started_at: T0, job_name: jobNameOf(orgId, id, 1), watch_due_at: at(15).toISOString() });
+    const running = (id: string) => ({
+      status: 'processing' as const,
+      attempt: 1,
+      job_language: 'en-US',
+      queued_at: T0,
+      started_at: T0,
+      job_name: jobNameOf(orgId, id, 1),
+      watch_due_at: at(15).toISOString(),
+    });
     await putUploadedRecording(db, { orgId, userId, id: done, at: T0, transcription: running(done) });
     await putUploadedRecording(db, { orgId, userId, id: busy, at: T0, transcription: running(busy) });
     const clock = { now: at(16) };
@@ -56,8 +77,14 @@ describe('the sweeper', () => {
     deps.jobs.statuses.set(jobNameOf(orgId, busy, 1), { status: 'IN_PROGRESS' });
 
     expect(await sweepTranscriptions(deps)).toMatchObject({ finished: 1, rechecked: 1 });
-    expect(await getRecording(db, orgId, done)).toMatchObject({ state: 'ready', transcription: { status: 'completed', billed_minutes: 1 } });
-    expect(await getRecording(db, orgId, busy)).toMatchObject({ state: 'processing', transcription: { status: 'processing', watch_due_at: at(31).toISOString() } });
+    expect(await getRecording(db, orgId, done)).toMatchObject({
+      state: 'ready',
+      transcription: { status: 'completed', billed_minutes: 1 },
+    });
+    expect(await getRecording(db, orgId, busy)).toMatchObject({
+      state: 'processing',
+      transcription: { status: 'processing', watch_due_at: at(31).toISOString() },
+    });
     // The finished one's watch is gone; the running one's moved.
     const due = await dueTranscriptionWatches(db, at(40).toISOString(), 100);
     expect(due.filter((w) => w.org_id === orgId).map((w) => [w.recording_id, w.due_at])).toEqual([[busy, at(31).toISOString()]]);
@@ -71,7 +98,15 @@ describe('the sweeper', () => {
       userId,
       id: stuck,
       at: T0,
-      transcription: { status: 'processing', attempt: 1, job_language: 'en-US', queued_at: T0, started_at: T0, job_name: jobNameOf(orgId, stuck, 1), watch_due_at: at(8 * 60).toISOString() },
+      transcription: {
+        status: 'processing',
+        attempt: 1,
+        job_language: 'en-US',
+        queued_at: T0,
+        started_at: T0,
+        job_name: jobNameOf(orgId, stuck, 1),
+        watch_due_at: at(8 * 60).toISOString(),
+      },
     });
     const clock = { now: at(8 * 60 + 1) };
     const deps = jobDepsAt(db, clock);

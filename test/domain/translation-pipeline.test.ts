@@ -43,7 +43,14 @@ const queuedEvent = (orgId: string, recordingId: string, translationId: string) 
 });
 
 const chunkKeysOf = async (orgId: string, recordingId: string) =>
-  (await queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.recordingTranslation(orgId, recordingId, '').PK }, ConsistentRead: true })).map((item) => String(item.SK));
+  (
+    await queryAll(db, {
+      TableName: db.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.recordingTranslation(orgId, recordingId, '').PK },
+      ConsistentRead: true,
+    })
+  ).map((item) => String(item.SK));
 
 describe('a queued translation runs to completion', () => {
   it('translates every turn and the summary lines in one call, keeps speakers and times, and stores the language', async () => {
@@ -52,17 +59,39 @@ describe('a queued translation runs to completion', () => {
     await putTranscribedRecording(db, { orgId, userId, id, at: AT, translation: queuedRun('trl_a') });
     const clock = { now: new Date('2030-04-01T10:00:05.000Z') };
     const translator = fakeTranslator();
-    const deps = runDepsAt(db, clock, translator, { id: 'sum_1', markdown: '## Overview\nThe budget is approved.\n\n- Maria sends the contract' });
+    const deps = runDepsAt(db, clock, translator, {
+      id: 'sum_1',
+      markdown: '## Overview\nThe budget is approved.\n\n- Maria sends the contract',
+    });
 
-    const characters = [...TURNS.map((turn) => turn.text), 'Overview', 'The budget is approved.', '', 'Maria sends the contract'].join('').length;
+    const characters = [...TURNS.map((turn) => turn.text), 'Overview', 'The budget is approved.', '', 'Maria sends the contract'].join(
+      '',
+    ).length;
     expect(await runTranslation(deps, queuedEvent(orgId, id, 'trl_a'), notLast)).toEqual({ kind: 'completed', characters });
-    expect(translator.calls).toEqual([{ texts: [...TURNS.map((turn) => turn.text), 'Overview', 'The budget is approved.', '', 'Maria sends the contract'], from: 'en', to: 'es' }]);
+    expect(translator.calls).toEqual([
+      {
+        texts: [...TURNS.map((turn) => turn.text), 'Overview', 'The budget is approved.', '', 'Maria sends the contract'],
+        from: 'en',
+        to: 'es',
+      },
+    ]);
     const recording = await getRecording(db, orgId, id, { consistent: true });
-    expect(recording?.translation).toMatchObject({ id: 'trl_a', status: 'completed', segment_count: 3, finished_at: clock.now.toISOString() });
+    expect(recording?.translation).toMatchObject({
+      id: 'trl_a',
+      status: 'completed',
+      segment_count: 3,
+      finished_at: clock.now.toISOString(),
+    });
     expect(recording?.translation_error).toBeUndefined();
     const stored = await readTranslation(db, orgId, id, 'es');
     expect(stored?.segments).toEqual(TURNS.map((turn) => ({ ...turn, text: `[es] ${turn.text}` })));
-    expect(stored?.header).toMatchObject({ id: 'trl_a', language: 'es', from_language: 'en', chunk_set: 1, summary: { id: 'sum_1', markdown: '## [es] Overview\n[es] The budget is approved.\n\n- [es] Maria sends the contract' } });
+    expect(stored?.header).toMatchObject({
+      id: 'trl_a',
+      language: 'es',
+      from_language: 'en',
+      chunk_set: 1,
+      summary: { id: 'sum_1', markdown: '## [es] Overview\n[es] The budget is approved.\n\n- [es] Maria sends the contract' },
+    });
     // Another language of the same recording is not this one.
     expect(await readTranslation(db, orgId, id, 'es-MX')).toBeUndefined();
 
@@ -82,9 +111,22 @@ describe('a queued translation runs to completion', () => {
     const done = await getRecording(db, orgId, id, { consistent: true });
     // Removed and written again: an INSERT gives no queued event, so the deployment's consumer does not race this one.
     await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: keys.recording(orgId, id) }));
-    await db.client.send(new PutCommand({ TableName: db.tableName, Item: recordingItem({ ...done!, translation: queuedRun('trl_2', 'es', 2, '2030-04-01T11:00:00.000Z') }) }));
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: recordingItem({ ...done!, translation: queuedRun('trl_2', 'es', 2, '2030-04-01T11:00:00.000Z') }),
+      }),
+    );
     clock.now = new Date('2030-04-01T11:00:05.000Z');
-    await runTranslation(runDepsAt(db, clock, fakeTranslator(async (texts) => texts.map((text) => `otra ${text}`))), queuedEvent(orgId, id, 'trl_2'), notLast);
+    await runTranslation(
+      runDepsAt(
+        db,
+        clock,
+        fakeTranslator(async (texts) => texts.map((text) => `otra ${text}`)),
+      ),
+      queuedEvent(orgId, id, 'trl_2'),
+      notLast,
+    );
     expect(await chunkKeysOf(orgId, id)).toEqual(['es', 'es#0002#0001']);
     expect((await readTranslation(db, orgId, id, 'es'))?.segments[0].text).toBe(`otra ${TURNS[0].text}`);
   });
@@ -94,7 +136,10 @@ describe('a queued translation runs to completion', () => {
     const id = `rec_dtl_${u}`;
     await putTranscribedRecording(db, { orgId, userId, id, at: AT, translation: { ...queuedRun('trl_s', 'en') } });
     const translator = fakeTranslator();
-    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, translator), queuedEvent(orgId, id, 'trl_s'), notLast)).toEqual({ kind: 'completed', characters: 0 });
+    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, translator), queuedEvent(orgId, id, 'trl_s'), notLast)).toEqual({
+      kind: 'completed',
+      characters: 0,
+    });
     expect(translator.calls).toEqual([]);
     expect((await readTranslation(db, orgId, id, 'en'))?.segments).toEqual(TURNS);
   });
@@ -122,9 +167,15 @@ describe('a translation that cannot complete', () => {
     const translator = fakeTranslator(async () => {
       throw new TranslationError('UNSUPPORTED_LANGUAGE_PAIR', 'Unsupported language pair: en to fr.');
     });
-    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, translator), queuedEvent(orgId, id, 'trl_u'), notLast)).toEqual({ kind: 'failed' });
+    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, translator), queuedEvent(orgId, id, 'trl_u'), notLast)).toEqual({
+      kind: 'failed',
+    });
     const recording = await getRecording(db, orgId, id, { consistent: true });
-    expect(recording?.translation).toMatchObject({ status: 'failed', error_code: 'UNSUPPORTED_LANGUAGE_PAIR', error_message: 'Unsupported language pair: en to fr.' });
+    expect(recording?.translation).toMatchObject({
+      status: 'failed',
+      error_code: 'UNSUPPORTED_LANGUAGE_PAIR',
+      error_message: 'Unsupported language pair: en to fr.',
+    });
     expect(recording?.translation_error).toBe('UNSUPPORTED_LANGUAGE_PAIR: Unsupported language pair: en to fr.');
     expect(await chunkKeysOf(orgId, id)).toEqual([]);
   });
@@ -135,8 +186,12 @@ describe('a translation that cannot complete', () => {
     await putTranscribedRecording(db, { orgId, userId, id, at: AT, translation: queuedRun('trl_big') });
     // Each turn comes back 1.4 MB long: three of them are over the bound.
     const verbose = fakeTranslator(async (texts) => texts.map(() => 'x'.repeat(1_400_000)));
-    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, verbose), queuedEvent(orgId, id, 'trl_big'), notLast)).toEqual({ kind: 'failed' });
-    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation_error).toBe('TRANSLATION_FAILED: The translated transcript is over 4 MB, the bound of a transcript.');
+    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, verbose), queuedEvent(orgId, id, 'trl_big'), notLast)).toEqual({
+      kind: 'failed',
+    });
+    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation_error).toBe(
+      'TRANSLATION_FAILED: The translated transcript is over 4 MB, the bound of a transcript.',
+    );
     expect(await chunkKeysOf(orgId, id)).toEqual([]);
   });
 
@@ -151,7 +206,10 @@ describe('a translation that cannot complete', () => {
     expect(await runTranslation(deps, queuedEvent(orgId, id, 'trl_t'), notLast)).toEqual({ kind: 'retry', afterSeconds: 30 });
     expect((await getRecording(db, orgId, id, { consistent: true }))?.translation?.status).toBe('processing');
     expect(await runTranslation(deps, queuedEvent(orgId, id, 'trl_t'), last)).toEqual({ kind: 'failed' });
-    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation).toMatchObject({ status: 'failed', error_code: 'TRANSLATION_FAILED' });
+    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation).toMatchObject({
+      status: 'failed',
+      error_code: 'TRANSLATION_FAILED',
+    });
   });
 
   it('another engine error is thrown for the queue to retry, and fails the translation on the last delivery', async () => {
@@ -164,7 +222,9 @@ describe('a translation that cannot complete', () => {
     const deps = runDepsAt(db, { now: new Date(AT) }, broken);
     await expect(runTranslation(deps, queuedEvent(orgId, id, 'trl_e'), notLast)).rejects.toThrow('internal');
     expect(await runTranslation(deps, queuedEvent(orgId, id, 'trl_e'), last)).toEqual({ kind: 'failed' });
-    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation_error).toMatch(/^TRANSLATION_FAILED: the translation engine failed \(InternalServerException\)/);
+    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation_error).toMatch(
+      /^TRANSLATION_FAILED: the translation engine failed \(InternalServerException\)/,
+    );
   });
 
   it('a recording moved to the trash while translated discards the run and its chunks, its translation failed', async () => {
@@ -173,14 +233,25 @@ describe('a translation that cannot complete', () => {
     const written = await putTranscribedRecording(db, { orgId, userId, id, at: AT, translation: queuedRun('trl_d') });
     const trashing = fakeTranslator(async () => {
       const now = await getRecording(db, orgId, id, { consistent: true });
-      await db.client.send(new PutCommand({ TableName: db.tableName, Item: recordingItem({ ...now!, deleted_at: '2030-04-01T10:00:01.000Z', updated_at: '2030-04-01T10:00:01.000Z' }) }));
+      await db.client.send(
+        new PutCommand({
+          TableName: db.tableName,
+          Item: recordingItem({ ...now!, deleted_at: '2030-04-01T10:00:01.000Z', updated_at: '2030-04-01T10:00:01.000Z' }),
+        }),
+      );
       return undefined;
     });
     expect(written.deleted_at).toBeUndefined();
-    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, trashing), queuedEvent(orgId, id, 'trl_d'), notLast)).toMatchObject({ kind: 'discarded' });
+    expect(await runTranslation(runDepsAt(db, { now: new Date(AT) }, trashing), queuedEvent(orgId, id, 'trl_d'), notLast)).toMatchObject({
+      kind: 'discarded',
+    });
     expect(await chunkKeysOf(orgId, id)).toEqual([]);
     // Failed, so that a restore finds nothing stuck processing (which would refuse every other language).
-    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation).toMatchObject({ status: 'failed', error_code: 'TRANSLATION_FAILED', error_message: expect.stringContaining('moved to the trash') });
+    expect((await getRecording(db, orgId, id, { consistent: true }))?.translation).toMatchObject({
+      status: 'failed',
+      error_code: 'TRANSLATION_FAILED',
+      error_message: expect.stringContaining('moved to the trash'),
+    });
   });
 });
 
@@ -188,25 +259,62 @@ describe('Translate recording (the request)', () => {
   it('queues the next translation from the transcript’s language; refuses while one into another language runs (the same one answers it), without a completed transcript, and another member’s recording', async () => {
     const { orgId, userId, u } = await organization();
     const org: OrgKeyCaller = { kind: 'org_key', orgId, keyId: 'key_x', scopes: ['recordings:write'], actor: 'key_x' };
-    const other: UserKeyCaller = { kind: 'user_key', orgId, userId: `usr_other_${u}`, keyId: 'key_y', role: 'member', scopes: ['recordings:write'], actor: `usr_other_${u}` };
+    const other: UserKeyCaller = {
+      kind: 'user_key',
+      orgId,
+      userId: `usr_other_${u}`,
+      keyId: 'key_y',
+      role: 'member',
+      scopes: ['recordings:write'],
+      actor: `usr_other_${u}`,
+    };
     const deps = { db, now: () => new Date('2030-04-01T12:00:00.000Z') };
 
     const busy = `rec_dtl_${u}_busy`;
     await putTranscribedRecording(db, { orgId, userId, id: busy, at: AT, translation: queuedRun('trl_b') });
-    await expect(requestTranslation(deps, org, busy, { to_language: 'de' })).rejects.toMatchObject({ statusCode: 409, code: 'TRANSLATION_IN_PROGRESS' });
+    await expect(requestTranslation(deps, org, busy, { to_language: 'de' })).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'TRANSLATION_IN_PROGRESS',
+    });
     // The same language again while it runs: that translation, nothing new queued.
-    await expect(requestTranslation(deps, org, busy, { to_language: 'es' })).resolves.toMatchObject({ id: 'trl_b', status: 'queued', attempt: 1 });
+    await expect(requestTranslation(deps, org, busy, { to_language: 'es' })).resolves.toMatchObject({
+      id: 'trl_b',
+      status: 'queued',
+      attempt: 1,
+    });
     expect((await getRecording(db, orgId, busy, { consistent: true }))?.translation?.id).toBe('trl_b');
 
     const pt = `rec_dtl_${u}_pt`;
     await putTranscribedRecording(db, { orgId, userId, id: pt, at: AT, language: 'pt-BR' });
-    await expect(requestTranslation(deps, other, pt, { to_language: 'es' })).rejects.toMatchObject({ statusCode: 404, code: 'RECORDING_NOT_FOUND' });
+    await expect(requestTranslation(deps, other, pt, { to_language: 'es' })).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'RECORDING_NOT_FOUND',
+    });
     const queued = await requestTranslation(deps, org, pt, { to_language: 'es' });
-    expect(queued).toMatchObject({ status: 'queued', from_language: 'pt', to_language: 'es', attempt: 1, created_at: '2030-04-01T12:00:00.000Z' });
+    expect(queued).toMatchObject({
+      status: 'queued',
+      from_language: 'pt',
+      to_language: 'es',
+      attempt: 1,
+      created_at: '2030-04-01T12:00:00.000Z',
+    });
     expect(queued.id).toMatch(/^trl_[0-9a-f]{20}$/);
 
     const untranscribed = `rec_dtl_${u}_none`;
-    await db.client.send(new PutCommand({ TableName: db.tableName, Item: recordingItem({ ...(await getRecording(db, orgId, pt, { consistent: true }))!, id: untranscribed, related: { transcript: false, summary: false, action_items: false, translation: false }, translation: undefined }) }));
-    await expect(requestTranslation(deps, org, untranscribed, { to_language: 'es' })).rejects.toMatchObject({ statusCode: 409, code: 'TRANSCRIPT_NOT_READY' });
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: recordingItem({
+          ...(await getRecording(db, orgId, pt, { consistent: true }))!,
+          id: untranscribed,
+          related: { transcript: false, summary: false, action_items: false, translation: false },
+          translation: undefined,
+        }),
+      }),
+    );
+    await expect(requestTranslation(deps, org, untranscribed, { to_language: 'es' })).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'TRANSCRIPT_NOT_READY',
+    });
   });
 });

@@ -26,12 +26,15 @@ const DAY = 86_400_000;
 const NOW = new Date('2037-06-01T12:00:00.000Z');
 const later = (ms: number) => new Date(NOW.getTime() + ms);
 const iso = (ms: number) => new Date(ms).toISOString();
-const seedAt = (fixture: FixtureInput, now: Date) => seedFixture({ db, trashRetentionDays: RETENTION_DAYS }, v.parse(Fixture, fixture), now);
+const seedAt = (fixture: FixtureInput, now: Date) =>
+  seedFixture({ db, trashRetentionDays: RETENTION_DAYS }, v.parse(Fixture, fixture), now);
 const reindex = (orgId: string, now: Date) => rebuildDerivedIndexes(db, orgId, now, { force: true, trashRetentionDays: RETENTION_DAYS });
 const at = (time: Date) => ({ db, now: () => time, trashRetentionDays: RETENTION_DAYS });
 
 async function timerOf(orgId: string, recordingId: string) {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.trashTimer(orgId, recordingId), ConsistentRead: true }));
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.trashTimer(orgId, recordingId), ConsistentRead: true }),
+  );
   return Item && { ...trashTimerFromItem(Item), expires_at_epoch: Item.expires_at_epoch };
 }
 
@@ -106,10 +109,14 @@ describe('trash timers of recordings trashed without one', () => {
     // Trashed through the API a month ago, then stored as before issue 26: the timer, but no purge date on the recording.
     const monthAgo = new Date(NOW.getTime() - 31 * DAY);
     await softDeleteRecording(at(monthAgo), orgId, recent);
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.recording(orgId, recent), UpdateExpression: 'REMOVE purge_at' }));
+    await db.client.send(
+      new UpdateCommand({ TableName: db.tableName, Key: keys.recording(orgId, recent), UpdateExpression: 'REMOVE purge_at' }),
+    );
     // Trashed before the event pipeline: no timer at all.
     await softDeleteRecording(at(monthAgo), orgId, old);
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: keys.recording(orgId, old), UpdateExpression: 'REMOVE purge_at' }));
+    await db.client.send(
+      new UpdateCommand({ TableName: db.tableName, Key: keys.recording(orgId, old), UpdateExpression: 'REMOVE purge_at' }),
+    );
     await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: keys.trashTimer(orgId, old) }));
     const apiTimer = await timerOf(orgId, recent);
     expect(await trashList(orgId)).toEqual({ [recent]: undefined, [old]: undefined });
@@ -128,7 +135,8 @@ describe('trash timers of recordings trashed without one', () => {
   it('the purge date shown is when the timer deletes: a late timer is not set again, a raised retention moves both', async () => {
     const { fixture, orgId, recent, old } = fixtureOf();
     await seedAt(fixture, NOW);
-    const due = (recordingId: string) => domainEvent({ type: 'recording.retention_due', org_id: orgId, resource: { type: 'recording', id: recordingId } });
+    const due = (recordingId: string) =>
+      domainEvent({ type: 'recording.retention_due', org_id: orgId, resource: { type: 'recording', id: recordingId } });
     // The late timer runs out a day after the seed: the retention deletes the recording then.
     expect(await expireTrashedRecording(at(later(DAY)), due(old))).toBe('deleted');
     expect(await getRecording(db, orgId, old)).toBeUndefined();
@@ -146,7 +154,9 @@ describe('trash timers of recordings trashed without one', () => {
     expect((await getRecording(db, orgId, live))?.purge_at).toBe(iso(NOW.getTime() + RETENTION_DAYS * DAY));
     expect((await timerOf(orgId, live))?.purge_at).toBe(iso(NOW.getTime() + RETENTION_DAYS * DAY));
     await restoreRecording(at(later(DAY)), orgId, live);
-    const restored = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.recording(orgId, live), ConsistentRead: true }));
+    const restored = await db.client.send(
+      new GetCommand({ TableName: db.tableName, Key: keys.recording(orgId, live), ConsistentRead: true }),
+    );
     expect(restored.Item).not.toHaveProperty('purge_at');
     expect(await timerOf(orgId, live)).toBeUndefined();
   });

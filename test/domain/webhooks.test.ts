@@ -1,10 +1,24 @@
 import { Webhook } from 'standardwebhooks';
 import { localWebhookSecretCipher } from '../../infra/local/profile-key';
 import { retryDelivery } from '../../shared/domain/webhooks/deliveries';
-import { cachedSecrets, dispatchDelivery, type DispatchDeps, type DispatchOutcome, type DispatchRef } from '../../shared/domain/webhooks/dispatch';
+import {
+  cachedSecrets,
+  dispatchDelivery,
+  type DispatchDeps,
+  type DispatchOutcome,
+  type DispatchRef,
+} from '../../shared/domain/webhooks/dispatch';
 import { fanOutEvent } from '../../shared/domain/webhooks/fan-out';
 import { RETRY_SCHEDULE_SECONDS } from '../../shared/domain/webhooks/retry-schedule';
-import { createWebhook, deleteWebhook, readWebhook, rotateWebhookSecret, sendTestEvent, updateWebhook, type WebhookDeps } from '../../shared/domain/webhooks/webhooks';
+import {
+  createWebhook,
+  deleteWebhook,
+  readWebhook,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhook,
+  type WebhookDeps,
+} from '../../shared/domain/webhooks/webhooks';
 import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { ConflictError, NotFoundError } from '../../shared/core/errors';
 import { logger } from '../../shared/observability/logger';
@@ -68,7 +82,12 @@ afterEach(() => jest.restoreAllMocks());
 
 const newOrg = () => `org_wh_${unique()}`;
 
-const answered = (status: number, ms = 12): SendOutcome => ({ ok: status >= 200 && status < 300, status, ms, error: status >= 200 && status < 300 ? null : 'non_2xx' });
+const answered = (status: number, ms = 12): SendOutcome => ({
+  ok: status >= 200 && status < 300,
+  status,
+  ms,
+  error: status >= 200 && status < 300 ? null : 'non_2xx',
+});
 const OK = answered(200);
 const SERVER_ERROR = answered(503);
 
@@ -106,7 +125,10 @@ function metricCounter() {
 }
 
 /** The real sender, allowed to reach loopback, with a short budget so a hanging receiver times out quickly. */
-const realSender = (timeoutMs = 500) => (request: WebhookRequest) => postWebhook(request, { policy: LOCAL, timeoutMs });
+const realSender =
+  (timeoutMs = 500) =>
+  (request: WebhookRequest) =>
+    postWebhook(request, { policy: LOCAL, timeoutMs });
 
 async function endpoint(orgId: string, body: Partial<CreateWebhookBody> = {}) {
   return createWebhook(deps, orgId, { url: 'http://127.0.0.1:9/hooks', description: '', events: ['*'], enabled: true, ...body });
@@ -145,7 +167,13 @@ function verifiedAt(secret: string, request: WebhookRequest, atMs: number): unkn
 }
 
 function templateCreated(orgId: string, overrides: Partial<DomainEvent> = {}): DomainEvent {
-  return domainEvent({ type: 'template.created', org_id: orgId, resource: { type: 'template', id: 'tpl_1' }, data: { name: 'Weekly' }, ...overrides });
+  return domainEvent({
+    type: 'template.created',
+    org_id: orgId,
+    resource: { type: 'template', id: 'tpl_1' },
+    data: { name: 'Weekly' },
+    ...overrides,
+  });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -178,7 +206,13 @@ describe('the retry schedule, under a moving clock', () => {
       // The queue brings back the same message each time: the dispatch id does not change between scheduled retries.
       const outcome = await dispatchDelivery(dispatch, ref);
       const stored = await storedDelivery(ref);
-      expect(stored).toMatchObject({ attempts: attempt, last_attempt_at: clock.now().toISOString(), response_status: 503, error: 'non_2xx', dispatch_id: ref.dispatchId });
+      expect(stored).toMatchObject({
+        attempts: attempt,
+        last_attempt_at: clock.now().toISOString(),
+        response_status: 503,
+        error: 'non_2xx',
+        dispatch_id: ref.dispatchId,
+      });
       if (attempt === 8) {
         expect(outcome).toEqual({ kind: 'done' });
         expect(stored).toMatchObject({ status: 'failed', attempts: 8, next_attempt_at: null });
@@ -254,7 +288,13 @@ describe('what an attempt records, over the real wire', () => {
     const { outcome, delivery, webhook } = await attemptOnce(url);
     expect(received).toHaveLength(1);
     expect(outcome).toEqual({ kind: 'retry', afterSeconds: expect.any(Number) });
-    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, error, response_status: responseStatus, response_ms: expect.any(Number) });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      error,
+      response_status: responseStatus,
+      response_ms: expect.any(Number),
+    });
     expect(webhook?.failing_since).toBe(clock.now().toISOString());
   });
 
@@ -280,12 +320,21 @@ describe('what an attempt records, over the real wire', () => {
     clock.advance((second as { afterSeconds: number }).afterSeconds * 1000);
     expect(await dispatchDelivery(dispatch, ref)).toEqual({ kind: 'done' });
 
-    expect(await storedDelivery(ref)).toMatchObject({ status: 'succeeded', attempts: 3, response_status: 204, error: null, next_attempt_at: null, last_attempt_at: clock.now().toISOString() });
+    expect(await storedDelivery(ref)).toMatchObject({
+      status: 'succeeded',
+      attempts: 3,
+      response_status: 204,
+      error: null,
+      next_attempt_at: null,
+      last_attempt_at: clock.now().toISOString(),
+    });
     expect(await getWebhook(db, orgId, webhookId)).toMatchObject({ enabled: true, failing_since: null });
     // What arrived is what a Standard Webhooks receiver accepts.
     expect(received).toHaveLength(3);
     const last = received[2];
-    expect(verifiedAt(secret, { url, body: last.body, headers: last.headers as Record<string, string> }, clock.now().getTime())).toMatchObject({ type: 'webhook.test' });
+    expect(
+      verifiedAt(secret, { url, body: last.body, headers: last.headers as Record<string, string> }, clock.now().getTime()),
+    ).toMatchObject({ type: 'webhook.test' });
   });
 });
 
@@ -313,7 +362,12 @@ describe('disabling an endpoint whose deliveries keep failing', () => {
     clock.advance(5 * 60_000);
     expect(await dispatchDelivery(dispatch, lastBefore)).toEqual({ kind: 'done' });
     expect(send).toHaveBeenCalledTimes(sent);
-    expect(await storedDelivery(lastBefore)).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempts: 1, next_attempt_at: null });
+    expect(await storedDelivery(lastBefore)).toMatchObject({
+      status: 'failed',
+      error: 'endpoint_disabled',
+      attempts: 1,
+      next_attempt_at: null,
+    });
   });
 
   it('a success in between starts the count again', async () => {
@@ -341,7 +395,13 @@ describe('disabling an endpoint whose deliveries keep failing', () => {
 
     expect(await dispatchDelivery(dispatchDeps(send, undefined, metrics.countMetric), ref)).toEqual({ kind: 'done' });
     expect(send).not.toHaveBeenCalled();
-    expect(await storedDelivery(ref)).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempts: 0, last_attempt_at: null, next_attempt_at: null });
+    expect(await storedDelivery(ref)).toMatchObject({
+      status: 'failed',
+      error: 'endpoint_disabled',
+      attempts: 0,
+      last_attempt_at: null,
+      next_attempt_at: null,
+    });
     expect(metrics.counts).toEqual({ WebhookDeliveriesFailed: 1 });
     expect(await readWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'manual' });
   });
@@ -456,7 +516,11 @@ describe('retryDelivery', () => {
     expect(metrics.counts).toEqual({ WebhookAttemptsFailed: 7, WebhookDeliveriesFailed: 1 });
 
     clock.advance(DAY_MS);
-    expect(await retryDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId)).toMatchObject({ status: 'pending', attempts: 8, next_attempt_at: clock.now().toISOString() });
+    expect(await retryDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId)).toMatchObject({
+      status: 'pending',
+      attempts: 8,
+      next_attempt_at: clock.now().toISOString(),
+    });
     const again = await dueRef(orgId, webhookId, ref.deliveryId);
     expect(await storedDelivery(ref)).toMatchObject({ status: 'pending', dispatch_id: again.dispatchId });
     expect(again.dispatchId).not.toBe(ref.dispatchId);
@@ -519,7 +583,9 @@ describe('retryDelivery', () => {
       expect(error).toMatchObject({ statusCode: 404, code });
     }
     // Another organization's endpoint is not found either.
-    expect(await rejection(retryDelivery(deliveryDeps(), newOrg(), webhookId, ref.deliveryId))).toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
+    expect(await rejection(retryDelivery(deliveryDeps(), newOrg(), webhookId, ref.deliveryId))).toMatchObject({
+      code: 'WEBHOOK_NOT_FOUND',
+    });
   });
 });
 

@@ -75,7 +75,8 @@ function rendered(value: Json): Json {
   if (value === null || typeof value !== 'object') return value;
   if (typeof value.Ref === 'string' && PSEUDO_PARAMETERS[value.Ref]) return PSEUDO_PARAMETERS[value.Ref];
   if (value['Fn::Join']) return (value['Fn::Join'][1] as Json[]).map((part) => String(rendered(part))).join(value['Fn::Join'][0]);
-  if (['Ref', 'Fn::GetAtt', 'Fn::FindInMap', 'Fn::ImportValue', 'Fn::Select', 'Fn::Sub'].some((fn) => fn in value)) return 'x'.repeat(REFERENCE_CHARACTERS);
+  if (['Ref', 'Fn::GetAtt', 'Fn::FindInMap', 'Fn::ImportValue', 'Fn::Select', 'Fn::Sub'].some((fn) => fn in value))
+    return 'x'.repeat(REFERENCE_CHARACTERS);
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rendered(item)]));
 }
 
@@ -84,7 +85,10 @@ const policyCharacters = (document: Json) => JSON.stringify(rendered(document)).
 
 /** The bytes of a directory's files (a function's unzipped package). */
 function directoryBytes(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((sum, entry) => sum + (entry.isDirectory() ? directoryBytes(path.join(dir, entry.name)) : statSync(path.join(dir, entry.name)).size), 0);
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, entry) => sum + (entry.isDirectory() ? directoryBytes(path.join(dir, entry.name)) : statSync(path.join(dir, entry.name)).size),
+    0,
+  );
 }
 
 /**
@@ -95,7 +99,9 @@ function directoryBytes(dir: string): number {
 export function quotaUses(outdir: string, stackName: string): QuotaUse[] {
   // Each quota of a template starts unused (no managed policy, no mapping…); the packages' only where a bundle is found.
   const uses = new Map<QuotaName, QuotaUse>(
-    (Object.keys(QUOTAS) as QuotaName[]).filter((quota) => quota !== 'lambdaUnzippedBytes').map((quota) => [quota, { quota, used: 0, where: 'none' }]),
+    (Object.keys(QUOTAS) as QuotaName[])
+      .filter((quota) => quota !== 'lambdaUnzippedBytes')
+      .map((quota) => [quota, { quota, used: 0, where: 'none' }]),
   );
   const use = (quota: QuotaName, used: number, where: string) => {
     if (used > (uses.get(quota)?.used ?? -1)) uses.set(quota, { quota, used, where });
@@ -112,13 +118,18 @@ export function quotaUses(outdir: string, stackName: string): QuotaUse[] {
     use('mappingsPerTemplate', Object.keys(template.Mappings ?? {}).length, file);
     // A mapping's top-level keys, or the attributes under one of them, whichever is more.
     for (const [name, mapping] of Object.entries<Json>(template.Mappings ?? {})) {
-      use('attributesPerMapping', Math.max(Object.keys(mapping).length, ...Object.values<Json>(mapping).map((entry) => Object.keys(entry).length)), `${file} ${name}`);
+      use(
+        'attributesPerMapping',
+        Math.max(Object.keys(mapping).length, ...Object.values<Json>(mapping).map((entry) => Object.keys(entry).length)),
+        `${file} ${name}`,
+      );
     }
     use('templateBodyBytes', statSync(path.join(outdir, file)).size, file);
 
     const inlineCharacters = new Map<string, number>();
     const managedByRole = new Map<string, number>();
-    const addInline = (role: string, document: Json) => inlineCharacters.set(role, (inlineCharacters.get(role) ?? 0) + policyCharacters(document));
+    const addInline = (role: string, document: Json) =>
+      inlineCharacters.set(role, (inlineCharacters.get(role) ?? 0) + policyCharacters(document));
     for (const [id, resource] of resources) {
       const properties = resource.Properties ?? {};
       switch (resource.Type) {
@@ -127,15 +138,24 @@ export function quotaUses(outdir: string, stackName: string): QuotaUse[] {
           managedByRole.set(id, (managedByRole.get(id) ?? 0) + (properties.ManagedPolicyArns ?? []).length);
           break;
         case 'AWS::IAM::Policy':
-          for (const role of properties.Roles ?? []) addInline(typeof role?.Ref === 'string' ? role.Ref : JSON.stringify(role), properties.PolicyDocument);
+          for (const role of properties.Roles ?? [])
+            addInline(typeof role?.Ref === 'string' ? role.Ref : JSON.stringify(role), properties.PolicyDocument);
           break;
         case 'AWS::IAM::ManagedPolicy':
           use('managedPolicyCharacters', policyCharacters(properties.PolicyDocument), `${file} ${id}`);
-          for (const role of properties.Roles ?? []) if (typeof role?.Ref === 'string') managedByRole.set(role.Ref, (managedByRole.get(role.Ref) ?? 0) + 1);
+          for (const role of properties.Roles ?? [])
+            if (typeof role?.Ref === 'string') managedByRole.set(role.Ref, (managedByRole.get(role.Ref) ?? 0) + 1);
           break;
         case 'AWS::Lambda::Function': {
           const variables = rendered(properties.Environment?.Variables ?? {});
-          use('lambdaEnvironmentBytes', Object.entries<string>(variables).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(String(value)), 0), `${file} ${id}`);
+          use(
+            'lambdaEnvironmentBytes',
+            Object.entries<string>(variables).reduce(
+              (sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(String(value)),
+              0,
+            ),
+            `${file} ${id}`,
+          );
           use('lambdaLayers', (properties.Layers ?? []).length, `${file} ${id}`);
           use('lambdaMemoryMb', properties.MemorySize ?? 128, `${file} ${id}`);
           use('lambdaTimeoutSeconds', properties.Timeout ?? 3, `${file} ${id}`);
@@ -143,7 +163,8 @@ export function quotaUses(outdir: string, stackName: string): QuotaUse[] {
           if (typeof s3Key === 'string') {
             // Only a staged bundle (asset.<hash> in the assembly) is the package Lambda unzips.
             const dir = assetDirOf(s3Key, id);
-            if (path.dirname(dir) === path.resolve(outdir) && path.basename(dir).startsWith('asset.')) use('lambdaUnzippedBytes', directoryBytes(dir), `${file} ${id}`);
+            if (path.dirname(dir) === path.resolve(outdir) && path.basename(dir).startsWith('asset.'))
+              use('lambdaUnzippedBytes', directoryBytes(dir), `${file} ${id}`);
           }
           break;
         }

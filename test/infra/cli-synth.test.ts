@@ -62,12 +62,22 @@ describe(`npx cdk synth --quiet (account ${TEST_ACCOUNT}, AWS_REGION=${REGION})`
     const root = JSON.stringify(templates[0]!.template);
     expect(root).toContain(`:transcribe:${REGION}:${TEST_ACCOUNT}:transcription-job/voice-org.*`);
     expect(root).toContain(`:bedrock:${REGION}:${TEST_ACCOUNT}:inference-profile/eu.`);
-    console.log(`resources per template: ${templates.map(({ file, template }) => `${file} ${Object.keys(template.Resources).length}`).join(', ')}`);
+    console.log(
+      `resources per template: ${templates.map(({ file, template }) => `${file} ${Object.keys(template.Resources).length}`).join(', ')}`,
+    );
   });
 
   it('names only EU or global inference profiles', () => {
-    const text = assemblyTemplates(outdir, STACK_NAME).map(({ template }) => JSON.stringify(template)).join('\n');
-    const profiles = [...new Set([...text.matchAll(/\b[a-z-]+\.(?:amazon|anthropic|meta|mistral|cohere|deepseek|openai|qwen)\.[\w.-]+-v\d+(?::\d+)?/g)].map((match) => match[0]))];
+    const text = assemblyTemplates(outdir, STACK_NAME)
+      .map(({ template }) => JSON.stringify(template))
+      .join('\n');
+    const profiles = [
+      ...new Set(
+        [...text.matchAll(/\b[a-z-]+\.(?:amazon|anthropic|meta|mistral|cohere|deepseek|openai|qwen)\.[\w.-]+-v\d+(?::\d+)?/g)].map(
+          (match) => match[0],
+        ),
+      ),
+    ];
     expect(profiles.length).toBeGreaterThan(0);
     expect(profiles.filter((profile) => !/^(eu|global)\./.test(profile))).toEqual([]);
   });

@@ -24,7 +24,12 @@ describe('a deployment with password sign-in and a custom domain', () => {
   let outputs: Record<string, Json>;
 
   beforeAll(() => {
-    template = synthFromContext({ cognitoPasswordAuth: 'true', domainName: 'api.acme.example', certificateArn: CERTIFICATE, basePath: 'v1' });
+    template = synthFromContext({
+      cognitoPasswordAuth: 'true',
+      domainName: 'api.acme.example',
+      certificateArn: CERTIFICATE,
+      basePath: 'v1',
+    });
     outputs = template.toJSON().Outputs;
   });
 
@@ -72,8 +77,14 @@ describe('stackPropsFromContext: deploy keys', () => {
   });
 
   it('maps the root without a base path and trims slashes around one', () => {
-    expect(propsOf({ domainName: 'api.acme.example', certificateArn: CERTIFICATE }).customDomain).toEqual({ domainName: 'api.acme.example', certificateArn: CERTIFICATE, basePath: undefined });
-    expect(propsOf({ domainName: 'api.acme.example', certificateArn: CERTIFICATE, basePath: '/voice/v1/' }).customDomain?.basePath).toBe('voice/v1');
+    expect(propsOf({ domainName: 'api.acme.example', certificateArn: CERTIFICATE }).customDomain).toEqual({
+      domainName: 'api.acme.example',
+      certificateArn: CERTIFICATE,
+      basePath: undefined,
+    });
+    expect(propsOf({ domainName: 'api.acme.example', certificateArn: CERTIFICATE, basePath: '/voice/v1/' }).customDomain?.basePath).toBe(
+      'voice/v1',
+    );
   });
 
   it.each([
@@ -83,7 +94,10 @@ describe('stackPropsFromContext: deploy keys', () => {
     [{ certificateArn: CERTIFICATE }, /domainName and certificateArn go together/],
     [{ basePath: 'v1' }, /basePath needs domainName and certificateArn/],
     [{ domainName: 'https://api.acme.example', certificateArn: CERTIFICATE }, /domainName must be a lower-case DNS name/],
-    [{ domainName: 'api.acme.example', certificateArn: 'arn:aws:iam::123456789012:server-certificate/x' }, /certificateArn must be an ACM certificate ARN/],
+    [
+      { domainName: 'api.acme.example', certificateArn: 'arn:aws:iam::123456789012:server-certificate/x' },
+      /certificateArn must be an ACM certificate ARN/,
+    ],
     [{ domainName: 'api.acme.example', certificateArn: CERTIFICATE, basePath: 'v 1' }, /basePath must be/],
   ])('refuses %j', (context, message) => {
     expect(() => propsOf(context)).toThrow(message);
@@ -97,7 +111,10 @@ describe('stackPropsFromContext: tracing (issue 31)', () => {
     expect(propsOf({}).tracing).toBeUndefined();
     expect(propsOf({ tracing: 'lambda' }).tracing).toEqual({ mode: 'lambda' });
     expect(propsOf({ tracing: 'off' }).tracing).toEqual({ mode: 'off' });
-    expect(propsOf({ tracing: 'opentelemetry', adotLayerArn: ADOT_LAYER }).tracing).toEqual({ mode: 'opentelemetry', adotLayerArn: ADOT_LAYER });
+    expect(propsOf({ tracing: 'opentelemetry', adotLayerArn: ADOT_LAYER }).tracing).toEqual({
+      mode: 'opentelemetry',
+      adotLayerArn: ADOT_LAYER,
+    });
   });
 
   it.each([

@@ -22,7 +22,15 @@ export interface SynthEnvironment {
  * `apac.*` in Asia-Pacific, or `global.*` ones.
  */
 export function defaultProfilesIn(region: string): RegExp {
-  const geography = region.startsWith('us-gov-') ? 'us-gov' : region.startsWith('us-') ? 'us' : region.startsWith('eu-') ? 'eu' : region.startsWith('ap-') ? 'apac' : undefined;
+  const geography = region.startsWith('us-gov-')
+    ? 'us-gov'
+    : region.startsWith('us-')
+      ? 'us'
+      : region.startsWith('eu-')
+        ? 'eu'
+        : region.startsWith('ap-')
+          ? 'apac'
+          : undefined;
   return new RegExp(`^(${geography ? `${geography}|` : ''}global)\\.[a-z]+\\.`);
 }
 
@@ -41,14 +49,29 @@ export const SYNTH_ENVIRONMENTS: readonly SynthEnvironment[] = [
   { name: 'us-east-1', env: { account: TEST_ACCOUNT, region: 'us-east-1' } },
   { name: 'eu-west-1', env: { account: TEST_ACCOUNT, region: 'eu-west-1' } },
   { name: 'ap-southeast-2', env: { account: TEST_ACCOUNT, region: 'ap-southeast-2' } },
-  { name: 'us-gov-west-1', env: { account: TEST_ACCOUNT, region: 'us-gov-west-1' }, props: { bedrockModelMap: GOVCLOUD_MODEL_MAP }, summaryModels: /^(amazon\.nova-(lite|pro)-v1:0|us-gov\.anthropic\..+)$/ },
+  {
+    name: 'us-gov-west-1',
+    env: { account: TEST_ACCOUNT, region: 'us-gov-west-1' },
+    props: { bedrockModelMap: GOVCLOUD_MODEL_MAP },
+    summaryModels: /^(amazon\.nova-(lite|pro)-v1:0|us-gov\.anthropic\..+)$/,
+  },
 ];
 
 /** The Regions the default summary map covers, as docs/deploy.md lists them ("Summaries in every Region"). */
 export const DEFAULT_MAP_REGIONS_DOCUMENTED = [
-  'ap-northeast-1', 'ap-northeast-2', 'ap-south-1', 'ap-southeast-1', 'ap-southeast-2',
-  'eu-central-1', 'eu-north-1', 'eu-west-1', 'eu-west-3',
-  'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-south-1',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'eu-central-1',
+  'eu-north-1',
+  'eu-west-1',
+  'eu-west-3',
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
 ];
 
 /** The environments as describe.each rows: [name, environment]. */

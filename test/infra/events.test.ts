@@ -2,9 +2,24 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { Duration } from 'aws-cdk-lib';
 import { SELF_DELAYING_QUEUE_RETENTION, visibilityTimeoutFor } from '../../infra/constructs/events';
 import { EVENT_SOURCE } from '../../shared/schemas/event-catalog';
-import { EVENT_CONSUMERS, EVENT_PROCESSOR, type EventConsumerDefinition, type EventConsumerName } from '../../shared/events/event-functions';
+import {
+  EVENT_CONSUMERS,
+  EVENT_PROCESSOR,
+  type EventConsumerDefinition,
+  type EventConsumerName,
+} from '../../shared/events/event-functions';
 import { listFunctions } from '../../infra/function-list';
-import { actionsOf, functionLogicalId, functionStatements, isDynamoStatement, onlyLogicalId, STREAM_READ_ACTIONS, synth, tableLogicalId, type Json } from './template';
+import {
+  actionsOf,
+  functionLogicalId,
+  functionStatements,
+  isDynamoStatement,
+  onlyLogicalId,
+  STREAM_READ_ACTIONS,
+  synth,
+  tableLogicalId,
+  type Json,
+} from './template';
 
 /**
  * The event pipeline of VoiceOrgStack (infra/constructs/events.ts), checked against the
@@ -35,7 +50,8 @@ describe('the event pipeline of VoiceOrgStack', () => {
   });
 
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-  const mappingsOf = (functionId: string) => ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName?.Ref === functionId);
+  const mappingsOf = (functionId: string) =>
+    ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName?.Ref === functionId);
   /** A consumer's queue and dead-letter queue, found from the event source mapping of its function. */
   const queuesOf = (consumer: EventConsumerDefinition) => {
     const mappings = mappingsOf(functionLogicalId(template, consumer.handler));
@@ -45,7 +61,8 @@ describe('the event pipeline of VoiceOrgStack', () => {
     const deadLettersId = targetOf(resources[queueId].Properties.RedrivePolicy?.deadLetterTargetArn)!;
     return { queueId, deadLettersId, mapping: mappings[0]![1].Properties };
   };
-  const rulesTo = (queueId: string) => ofType('AWS::Events::Rule').filter(([, rule]) => rule.Properties.Targets.some((t: Json) => targetOf(t.Arn) === queueId));
+  const rulesTo = (queueId: string) =>
+    ofType('AWS::Events::Rule').filter(([, rule]) => rule.Properties.Targets.some((t: Json) => targetOf(t.Arn) === queueId));
 
   describe('stream and bus', () => {
     it("streams the table's changes with the item before and after each", () => {
@@ -81,13 +98,19 @@ describe('the event pipeline of VoiceOrgStack', () => {
 
     it('may put events on this bus only, read the stream, and report to its failure queue: no table access', () => {
       // Its logs and its X-Ray segments (every function's, test/infra/observability.test.ts) aside.
-      const statements = functionStatements(template, processorId).filter((st: Json) => !actionsOf(st).every((a) => a.startsWith('logs:') || a.startsWith('xray:')));
+      const statements = functionStatements(template, processorId).filter(
+        (st: Json) => !actionsOf(st).every((a) => a.startsWith('logs:') || a.startsWith('xray:')),
+      );
       const failuresId = targetOf(mappingsOf(processorId)[0]![1].Properties.DestinationConfig.OnFailure.Destination)!;
       const granted = statements.map((st: Json) => ({ actions: actionsOf(st).sort(), resource: st.Resource, condition: st.Condition }));
       expect(granted).toEqual(
         expect.arrayContaining([
           { actions: ['events:PutEvents'], resource: getAtt(busId), condition: undefined },
-          { actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], resource: getAtt(tableId, 'StreamArn'), condition: undefined },
+          {
+            actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+            resource: getAtt(tableId, 'StreamArn'),
+            condition: undefined,
+          },
           // ListStreams has no resource-level permissions.
           { actions: ['dynamodb:ListStreams'], resource: '*', condition: undefined },
           { actions: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], resource: getAtt(failuresId), condition: undefined },
@@ -105,12 +128,18 @@ describe('the event pipeline of VoiceOrgStack', () => {
         const expected = permissions.events?.length ? { publishes: 1, busName: { Ref: busId } } : { publishes: 0, busName: undefined };
         expect({ handler, publishes: publishes.length, busName }).toEqual({ handler, ...expected });
       }
-      expect(listFunctions().filter((f) => f.permissions.events?.length).map((f) => f.handler)).toEqual([EVENT_PROCESSOR.handler]);
+      expect(
+        listFunctions()
+          .filter((f) => f.permissions.events?.length)
+          .map((f) => f.handler),
+      ).toEqual([EVENT_PROCESSOR.handler]);
     });
 
     it('is the only function that reads the stream', () => {
       for (const { handler } of listFunctions()) {
-        const reads = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) => isDynamoStatement(st) && actionsOf(st).some((a) => STREAM_READ_ACTIONS.includes(a)));
+        const reads = functionStatements(template, functionLogicalId(template, handler)).filter(
+          (st: Json) => isDynamoStatement(st) && actionsOf(st).some((a) => STREAM_READ_ACTIONS.includes(a)),
+        );
         expect({ handler, reads: reads.length > 0 }).toEqual({ handler, reads: handler === EVENT_PROCESSOR.handler });
       }
     });
@@ -125,7 +154,9 @@ describe('the event pipeline of VoiceOrgStack', () => {
       for (const [index, service] of serviceEvents.entries()) {
         const onDefaultBus = rules.filter(([, r]) => r.Properties.EventBusName === undefined)[index]![1].Properties;
         expect(onDefaultBus.EventPattern).toEqual({ source: [service.source], 'detail-type': [service.detailType] });
-        expect(onDefaultBus.Targets).toEqual([{ Id: expect.any(String), Arn: getAtt(queueId), DeadLetterConfig: { Arn: getAtt(deadLettersId) } }]);
+        expect(onDefaultBus.Targets).toEqual([
+          { Id: expect.any(String), Arn: getAtt(queueId), DeadLetterConfig: { Arn: getAtt(deadLettersId) } },
+        ]);
       }
       if (!consumer.eventTypes.length) return;
       const rule = rules.find(([, r]) => r.Properties.EventBusName !== undefined)![1].Properties;
@@ -160,7 +191,11 @@ describe('the event pipeline of VoiceOrgStack', () => {
         expect(policies).toHaveLength(1);
         const allows = policies[0]![1].Properties.PolicyDocument.Statement.filter((st: Json) => st.Effect === 'Allow');
         expect(allows).toEqual([
-          expect.objectContaining({ Principal: { Service: 'events.amazonaws.com' }, Resource: getAtt(id), Condition: { ArnEquals: { 'aws:SourceArn': getAtt(ruleId) } } }),
+          expect.objectContaining({
+            Principal: { Service: 'events.amazonaws.com' },
+            Resource: getAtt(id),
+            Condition: { ArnEquals: { 'aws:SourceArn': getAtt(ruleId) } },
+          }),
         ]);
         expect([allows[0].Action].flat()).toContain('sqs:SendMessage');
       }
@@ -178,15 +213,28 @@ describe('the event pipeline of VoiceOrgStack', () => {
 
     it('may consume from its own queue only, plus the queue actions of its manifest permissions on that queue', () => {
       const { queueId } = queuesOf(consumer);
-      const sqsStatements = functionStatements(template, functionLogicalId(template, consumer.handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('sqs:')));
+      const sqsStatements = functionStatements(template, functionLogicalId(template, consumer.handler)).filter((st: Json) =>
+        actionsOf(st).some((a) => a.startsWith('sqs:')),
+      );
       const manifestActions = (consumer.permissions.queue ?? []).map((action) => `sqs:${action}`);
       const granted = sqsStatements.map((st: Json) => ({ resource: st.Resource, actions: actionsOf(st).sort() }));
       expect(granted).toHaveLength(manifestActions.length ? 2 : 1);
-      expect(granted).toEqual(expect.arrayContaining([
-        // The event source's own grant, to read and delete the batches it hands the function.
-        { resource: getAtt(queueId), actions: ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'] },
-        ...(manifestActions.length ? [{ resource: getAtt(queueId), actions: [...manifestActions].sort() }] : []),
-      ]));
+      expect(granted).toEqual(
+        expect.arrayContaining([
+          // The event source's own grant, to read and delete the batches it hands the function.
+          {
+            resource: getAtt(queueId),
+            actions: [
+              'sqs:ChangeMessageVisibility',
+              'sqs:DeleteMessage',
+              'sqs:GetQueueAttributes',
+              'sqs:GetQueueUrl',
+              'sqs:ReceiveMessage',
+            ],
+          },
+          ...(manifestActions.length ? [{ resource: getAtt(queueId), actions: [...manifestActions].sort() }] : []),
+        ]),
+      );
     });
   });
 
@@ -203,10 +251,12 @@ describe('the event pipeline of VoiceOrgStack', () => {
       for (const [id, queue] of ofType('AWS::SQS::Queue')) {
         expect({ id, sse: queue.Properties.SqsManagedSseEnabled }).toEqual({ id, sse: true });
         const policy = ofType('AWS::SQS::QueuePolicy').find(([, p]) => p.Properties.Queues.some((q: Json) => q.Ref === id));
-        expect({ id, denies: policy?.[1].Properties.PolicyDocument.Statement.find((st: Json) => st.Effect === 'Deny')?.Condition }).toEqual({
-          id,
-          denies: { Bool: { 'aws:SecureTransport': 'false' } },
-        });
+        expect({ id, denies: policy?.[1].Properties.PolicyDocument.Statement.find((st: Json) => st.Effect === 'Deny')?.Condition }).toEqual(
+          {
+            id,
+            denies: { Bool: { 'aws:SecureTransport': 'false' } },
+          },
+        );
       }
     });
 
@@ -245,7 +295,9 @@ describe('the event pipeline with its optional settings', () => {
   });
 
   it('notifies the alarm topic from every dead-letter alarm', () => {
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.Namespace === 'AWS/SQS');
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter(
+      (alarm) => alarm.Properties.Namespace === 'AWS/SQS',
+    );
     expect(alarms).toHaveLength(Object.keys(EVENT_CONSUMERS).length + 1);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([alarmTopicArn]);
   });

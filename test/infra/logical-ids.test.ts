@@ -54,18 +54,38 @@ describe.each(EACH_ENVIRONMENT)('logical ids of VoiceOrgStack (%s)', (_name, env
     const retained = Object.entries(root.Resources as Record<string, { DeletionPolicy?: string }>)
       .filter(([, resource]) => resource.DeletionPolicy === 'Retain')
       .map(([id]) => id);
-    expect(retained).toEqual(expect.arrayContaining(['ProfileKey12D244A2', 'RecordingsBucketAA52F499', 'TableCD117FA1', 'UserPool6BA7E5F2']));
+    expect(retained).toEqual(
+      expect.arrayContaining(['ProfileKey12D244A2', 'RecordingsBucketAA52F499', 'TableCD117FA1', 'UserPool6BA7E5F2']),
+    );
     const pinned: string[] = PINNED_IN_ROOT.map(([, id]) => id);
     expect(retained.filter((id) => !pinned.includes(id))).toEqual([]);
     for (const { area, template } of nested) {
-      expect({ area, retained: Object.values<Json>(template.Resources).filter((r) => r.DeletionPolicy === 'Retain' || r.UpdateReplacePolicy === 'Retain').length }).toEqual({ area, retained: 0 });
+      expect({
+        area,
+        retained: Object.values<Json>(template.Resources).filter((r) => r.DeletionPolicy === 'Retain' || r.UpdateReplacePolicy === 'Retain')
+          .length,
+      }).toEqual({ area, retained: 0 });
     }
   });
 
   it('builds no stateful resource type in a route stack', () => {
-    const stateful = ['AWS::DynamoDB::Table', 'AWS::S3::Bucket', 'AWS::KMS::Key', 'AWS::Cognito::UserPool', 'AWS::Events::EventBus', 'AWS::SNS::Topic', 'AWS::ApiGateway::RestApi', 'AWS::ApiGateway::Stage'];
+    const stateful = [
+      'AWS::DynamoDB::Table',
+      'AWS::S3::Bucket',
+      'AWS::KMS::Key',
+      'AWS::Cognito::UserPool',
+      'AWS::Events::EventBus',
+      'AWS::SNS::Topic',
+      'AWS::ApiGateway::RestApi',
+      'AWS::ApiGateway::Stage',
+    ];
     for (const { area, template } of nested) {
-      expect({ area, stateful: Object.values<Json>(template.Resources).filter((r) => stateful.includes(r.Type)).map((r) => r.Type) }).toEqual({ area, stateful: [] });
+      expect({
+        area,
+        stateful: Object.values<Json>(template.Resources)
+          .filter((r) => stateful.includes(r.Type))
+          .map((r) => r.Type),
+      }).toEqual({ area, stateful: [] });
     }
   });
 });

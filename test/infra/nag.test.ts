@@ -44,10 +44,13 @@ function rawFindings(root: IConstruct): Finding[] {
   // The pack's own lookup of acknowledgements, switched off to see what they cover.
   (checks as unknown as { isAcknowledged: () => boolean }).isAcknowledged = () => false;
   const report = checks.validateScope(root);
-  return report.violations.flatMap((violation) => violation.violatingResources.map((resource) => ({ ruleId: violation.ruleName, path: resource.constructPath! })));
+  return report.violations.flatMap((violation) =>
+    violation.violatingResources.map((resource) => ({ ruleId: violation.ruleName, path: resource.constructPath! })),
+  );
 }
 
-const covers = (ack: Acknowledgement, finding: Finding) => ack.id === finding.ruleId && (finding.path === ack.path || finding.path.startsWith(`${ack.path}/`));
+const covers = (ack: Acknowledgement, finding: Finding) =>
+  ack.id === finding.ruleId && (finding.path === ack.path || finding.path.startsWith(`${ack.path}/`));
 
 function synthWithChecks(props: Partial<VoiceOrgStackProps>) {
   const outdir = mkdtempSync(path.join(os.tmpdir(), 'voice-org-nag-'));
@@ -65,13 +68,18 @@ function synthWithChecks(props: Partial<VoiceOrgStackProps>) {
   return { stack, report, error };
 }
 
-const EXTERNAL_ISSUER: Partial<VoiceOrgStackProps> = { idTokenIssuer: { issuer: 'https://issuer.example.com', audience: 'client-1', jwksUrl: 'https://issuer.example.com/jwks' } };
+const EXTERNAL_ISSUER: Partial<VoiceOrgStackProps> = {
+  idTokenIssuer: { issuer: 'https://issuer.example.com', audience: 'client-1', jwksUrl: 'https://issuer.example.com/jwks' },
+};
 
 /** Every environment with the Cognito user pool, and the external issuer in two (its acknowledgements differ, not by Region). */
 const CASES: [string, Partial<VoiceOrgStackProps>][] = [
-  ...EACH_ENVIRONMENT.map(([name, environment]) => [`Cognito user pool, ${name}`, propsIn(environment)] as [string, Partial<VoiceOrgStackProps>]),
+  ...EACH_ENVIRONMENT.map(
+    ([name, environment]) => [`Cognito user pool, ${name}`, propsIn(environment)] as [string, Partial<VoiceOrgStackProps>],
+  ),
   ...EACH_ENVIRONMENT.filter(([name]) => ['environment-agnostic', 'eu-west-1'].includes(name)).map(
-    ([name, environment]) => [`external ID token issuer, ${name}`, propsIn(environment, EXTERNAL_ISSUER)] as [string, Partial<VoiceOrgStackProps>],
+    ([name, environment]) =>
+      [`external ID token issuer, ${name}`, propsIn(environment, EXTERNAL_ISSUER)] as [string, Partial<VoiceOrgStackProps>],
   ),
 ];
 
@@ -88,7 +96,12 @@ describe.each(CASES)('cdk-nag AwsSolutions checks (%s)', (_name, props) => {
 
   it('synthesizes with no unacknowledged error or warning', () => {
     const left = (result.report.pluginReports as Json[]).flatMap((plugin) =>
-      (plugin.violations as Json[]).map((v) => ({ plugin: plugin.pluginName, rule: v.ruleName, severity: v.severity, at: v.violatingConstructs.map((c: Json) => c.constructPath) })),
+      (plugin.violations as Json[]).map((v) => ({
+        plugin: plugin.pluginName,
+        rule: v.ruleName,
+        severity: v.severity,
+        at: v.violatingConstructs.map((c: Json) => c.constructPath),
+      })),
     );
     expect(left).toEqual([]);
     expect(result.error).toBeUndefined();
@@ -105,7 +118,12 @@ describe.each(CASES)('cdk-nag AwsSolutions checks (%s)', (_name, props) => {
     expect(acknowledgements.length).toBeGreaterThan(0);
     for (const ack of acknowledgements) {
       expect(ack.id).toMatch(/^AwsSolutions-[A-Z]+\d+(\[.+\])?$/);
-      expect({ id: ack.id, path: ack.path, long: ack.reason.length >= 60, placeholder: /\b(todo|tbd|fixme|n\/a)\b/i.test(ack.reason) }).toEqual({
+      expect({
+        id: ack.id,
+        path: ack.path,
+        long: ack.reason.length >= 60,
+        placeholder: /\b(todo|tbd|fixme|n\/a)\b/i.test(ack.reason),
+      }).toEqual({
         id: ack.id,
         path: ack.path,
         long: true,
@@ -117,7 +135,11 @@ describe.each(CASES)('cdk-nag AwsSolutions checks (%s)', (_name, props) => {
   it('checks every route stack too: findings inside each nested stack, acknowledged there', () => {
     for (const routeStack of result.stack.routeStacks) {
       const inside = (p: string) => p.startsWith(`${routeStack.node.path}/`);
-      expect({ area: routeStack.area, findings: findings.some((f) => inside(f.path)), acknowledgements: acknowledgements.some((a) => inside(a.path)) }).toEqual({
+      expect({
+        area: routeStack.area,
+        findings: findings.some((f) => inside(f.path)),
+        acknowledgements: acknowledgements.some((a) => inside(a.path)),
+      }).toEqual({
         area: routeStack.area,
         findings: true,
         acknowledgements: true,

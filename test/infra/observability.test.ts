@@ -32,7 +32,9 @@ const TOPIC_ARN = 'arn:aws:sns:eu-west-1:123456789012:ops-alarms';
 function dashboardBody(template: Template): Json {
   const dashboard = template.toJSON().Resources[onlyLogicalId(template, 'AWS::CloudWatch::Dashboard')];
   const parts: Json[] = dashboard.Properties.DashboardBody['Fn::Join'][1];
-  const text = parts.map((part) => (typeof part === 'string' ? part : (part.Ref ?? part['Fn::GetAtt']?.join('.') ?? JSON.stringify(part)))).join('');
+  const text = parts
+    .map((part) => (typeof part === 'string' ? part : (part.Ref ?? part['Fn::GetAtt']?.join('.') ?? JSON.stringify(part))))
+    .join('');
   return { name: dashboard.Properties.DashboardName, body: JSON.parse(text) };
 }
 
@@ -65,7 +67,10 @@ describe('observability of VoiceOrgStack (defaults)', () => {
         expect({ handler, tracing: resources[id].Properties.TracingConfig }).toEqual({ handler, tracing: { Mode: 'Active' } });
         const onAnything = functionStatements(template, id).filter((statement: Json) => statement.Resource === '*');
         const actions = onAnything.flatMap((statement: Json) => [statement.Action].flat());
-        expect({ handler, actions: actions.filter((a: string) => a.startsWith('xray:')).sort() }).toEqual({ handler, actions: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'] });
+        expect({ handler, actions: actions.filter((a: string) => a.startsWith('xray:')).sort() }).toEqual({
+          handler,
+          actions: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+        });
       }
     });
 
@@ -77,13 +82,21 @@ describe('observability of VoiceOrgStack (defaults)', () => {
     it('has every function send its invocation subsegment (TRACING=lambda), with no layer and no exec wrapper', () => {
       for (const { handler } of listFunctions()) {
         const { Environment, Layers } = resources[functionLogicalId(template, handler)].Properties;
-        expect({ handler, tracing: Environment.Variables.TRACING, wrapper: Environment.Variables.AWS_LAMBDA_EXEC_WRAPPER, layers: Layers }).toEqual({ handler, tracing: 'lambda', wrapper: undefined, layers: undefined });
+        expect({
+          handler,
+          tracing: Environment.Variables.TRACING,
+          wrapper: Environment.Variables.AWS_LAMBDA_EXEC_WRAPPER,
+          layers: Layers,
+        }).toEqual({ handler, tracing: 'lambda', wrapper: undefined, layers: undefined });
       }
     });
 
     it('gives every function its stage, the dimension of its business metrics', () => {
       for (const { handler } of listFunctions()) {
-        expect({ handler, stage: resources[functionLogicalId(template, handler)].Properties.Environment.Variables.STAGE }).toEqual({ handler, stage: 'test' });
+        expect({ handler, stage: resources[functionLogicalId(template, handler)].Properties.Environment.Variables.STAGE }).toEqual({
+          handler,
+          stage: 'test',
+        });
       }
     });
   });
@@ -116,11 +129,26 @@ describe('observability of VoiceOrgStack (defaults)', () => {
   describe('alarms', () => {
     it('api-5xx-rate: the share of 5xx answers on the stage, above 5%, in periods of at least 10 requests', () => {
       const alarm = alarmNamed('api-5xx-rate');
-      expect(alarm).toMatchObject({ Threshold: ALARM_DEFAULTS.serverErrorRatePercent, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2, TreatMissingData: 'notBreaching' });
+      expect(alarm).toMatchObject({
+        Threshold: ALARM_DEFAULTS.serverErrorRatePercent,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 2,
+        TreatMissingData: 'notBreaching',
+      });
       const byId = Object.fromEntries(alarm.Metrics.map((m: Json) => [m.Id, m]));
-      expect(alarm.Metrics.find((m: Json) => m.ReturnData !== false).Expression).toBe('IF(requests >= 10, 100 * FILL(errors, 0) / requests, 0)');
-      for (const [id, metricName] of [['requests', 'Count'], ['errors', '5XXError']]) {
-        expect(byId[id].MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: metricName }, Period: 300, Stat: 'Sum' });
+      expect(alarm.Metrics.find((m: Json) => m.ReturnData !== false).Expression).toBe(
+        'IF(requests >= 10, 100 * FILL(errors, 0) / requests, 0)',
+      );
+      for (const [id, metricName] of [
+        ['requests', 'Count'],
+        ['errors', '5XXError'],
+      ]) {
+        expect(byId[id].MetricStat).toMatchObject({
+          Metric: { Namespace: 'AWS/ApiGateway', MetricName: metricName },
+          Period: 300,
+          Stat: 'Sum',
+        });
         expect(byId[id].MetricStat.Metric.Dimensions.map((d: Json) => d.Name).sort()).toEqual(['ApiName', 'Stage']);
       }
       expect(ALARM_DEFAULTS.serverErrorRatePercent).toBe(5);
@@ -152,9 +180,19 @@ describe('observability of VoiceOrgStack (defaults)', () => {
       const [, filter] = ofType('AWS::Logs::MetricFilter').find(([, f]) => f.Properties.LogGroupName.Ref === accessLogsId)!;
       expect(filter.Properties).toMatchObject({
         FilterPattern: '{ $.errorType = "THROTTLED" }',
-        MetricTransformations: [{ MetricNamespace: METRICS_NAMESPACE, MetricName: THROTTLED_REQUESTS_METRIC, MetricValue: '1', Dimensions: [{ Key: 'stage', Value: '$.stage' }] }],
+        MetricTransformations: [
+          {
+            MetricNamespace: METRICS_NAMESPACE,
+            MetricName: THROTTLED_REQUESTS_METRIC,
+            MetricValue: '1',
+            Dimensions: [{ Key: 'stage', Value: '$.stage' }],
+          },
+        ],
       });
-      expect(JSON.parse(stage.AccessLogSetting.Format)).toMatchObject({ stage: '$context.stage', errorType: '$context.error.responseType' });
+      expect(JSON.parse(stage.AccessLogSetting.Format)).toMatchObject({
+        stage: '$context.stage',
+        errorType: '$context.error.responseType',
+      });
     });
 
     it('rate-limiter-unavailable: any request the limiter let through uncounted, in 2 of 3 periods', () => {
@@ -174,14 +212,22 @@ describe('observability of VoiceOrgStack (defaults)', () => {
     });
 
     it("route-latency-p99-N: every route's function and the authorizer, each in one alarm on the worst p99 of at most 10", () => {
-      const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.AlarmName?.startsWith('voice-org-api-test-route-latency-p99-'));
+      const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) =>
+        a.Properties.AlarmName?.startsWith('voice-org-api-test-route-latency-p99-'),
+      );
       const read = alarms.flatMap(([, alarm]) => {
         const props = alarm.Properties;
-        expect(props).toMatchObject({ Threshold: ALARM_DEFAULTS.latencyP99Ms, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3 });
+        expect(props).toMatchObject({
+          Threshold: ALARM_DEFAULTS.latencyP99Ms,
+          ComparisonOperator: 'GreaterThanThreshold',
+          EvaluationPeriods: 3,
+        });
         const ids = functionsRead(props, 'Duration');
         expect(ids.length).toBeLessThanOrEqual(10);
         expect(props.Metrics.filter((m: Json) => m.MetricStat).every((m: Json) => m.MetricStat.Stat === 'p99')).toBe(true);
-        expect(props.Metrics.find((m: Json) => m.Expression).Expression).toBe(`MAX([${ids.map((_: string, i: number) => `FILL(m${i}, 0)`).join(', ')}])`);
+        expect(props.Metrics.find((m: Json) => m.Expression).Expression).toBe(
+          `MAX([${ids.map((_: string, i: number) => `FILL(m${i}, 0)`).join(', ')}])`,
+        );
         return ids;
       });
       const synchronous = listFunctions().filter((f) => f.kind === 'authorizer' || f.kind === 'http');
@@ -189,26 +235,48 @@ describe('observability of VoiceOrgStack (defaults)', () => {
     });
 
     it('lambda-throttles-N: every function, each in one alarm on the throttles of at most 10', () => {
-      const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.AlarmName?.startsWith('voice-org-api-test-lambda-throttles-'));
+      const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) =>
+        a.Properties.AlarmName?.startsWith('voice-org-api-test-lambda-throttles-'),
+      );
       const read = alarms.flatMap(([, alarm]) => {
-        expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+        expect(alarm.Properties).toMatchObject({
+          Threshold: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          EvaluationPeriods: 3,
+          DatapointsToAlarm: 2,
+        });
         const ids = functionsRead(alarm.Properties, 'Throttles');
         expect(ids.length).toBeLessThanOrEqual(10);
         expect(alarm.Properties.Metrics.find((m: Json) => m.Expression).Expression).toMatch(/^SUM\(\[FILL\(m0, 0\)/);
         return ids;
       });
-      expect(read.sort()).toEqual(listFunctions().map((f) => functionLogicalId(template, f.handler)).sort());
+      expect(read.sort()).toEqual(
+        listFunctions()
+          .map((f) => functionLogicalId(template, f.handler))
+          .sort(),
+      );
     });
 
     it('alarms on every dead-letter queue (and the processor failure queue) at its first message', () => {
-      const deadLetterQueues = new Set(ofType('AWS::SQS::Queue').flatMap(([, q]) => (q.Properties.RedrivePolicy ? [q.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]] : [])));
-      const failures = ofType('AWS::Lambda::EventSourceMapping').flatMap(([, m]) => (m.Properties.DestinationConfig ? [m.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]] : []));
+      const deadLetterQueues = new Set(
+        ofType('AWS::SQS::Queue').flatMap(([, q]) =>
+          q.Properties.RedrivePolicy ? [q.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]] : [],
+        ),
+      );
+      const failures = ofType('AWS::Lambda::EventSourceMapping').flatMap(([, m]) =>
+        m.Properties.DestinationConfig ? [m.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]] : [],
+      );
       const expected = [...deadLetterQueues, ...failures].sort();
       expect(expected).toHaveLength(Object.keys(EVENT_CONSUMERS).length + 1);
       const alarmed = ofType('AWS::CloudWatch::Alarm')
         .filter(([, a]) => a.Properties.Namespace === 'AWS/SQS')
         .map(([, a]) => {
-          expect(a.Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Statistic: 'Maximum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+          expect(a.Properties).toMatchObject({
+            MetricName: 'ApproximateNumberOfMessagesVisible',
+            Statistic: 'Maximum',
+            Threshold: 1,
+            ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          });
           return a.Properties.Dimensions[0].Value['Fn::GetAtt'][0];
         });
       expect(alarmed.sort()).toEqual(expected);
@@ -247,22 +315,33 @@ describe('observability of VoiceOrgStack (defaults)', () => {
     it('shows every business metric, with its service and stage dimensions', () => {
       for (const title of ['Business counts (dashboard time range)', 'Business counts per hour']) {
         const [widget] = titled(title);
-        expect(metricsOf(widget).map((m) => m.slice(0, 6))).toEqual(Object.keys(BUSINESS_METRICS).map((name) => [METRICS_NAMESPACE, name, 'service', SERVICE_NAME, 'stage', 'test']));
+        expect(metricsOf(widget).map((m) => m.slice(0, 6))).toEqual(
+          Object.keys(BUSINESS_METRICS).map((name) => [METRICS_NAMESPACE, name, 'service', SERVICE_NAME, 'stage', 'test']),
+        );
       }
     });
 
     it("graphs every route's p99 duration, and every function's throttles and errors", () => {
-      const functionsIn = (title: string) => titled(title).flatMap((w) => metricsOf(w).filter((m) => m[0] === 'AWS/Lambda').map((m) => m[3]));
+      const functionsIn = (title: string) =>
+        titled(title).flatMap((w) =>
+          metricsOf(w)
+            .filter((m) => m[0] === 'AWS/Lambda')
+            .map((m) => m[3]),
+        );
       const synchronous = listFunctions().filter((f) => f.kind === 'authorizer' || f.kind === 'http');
       expect(functionsIn('Route p99 duration').sort()).toEqual(synchronous.map((f) => functionLogicalId(template, f.handler)).sort());
-      const all = listFunctions().map((f) => functionLogicalId(template, f.handler)).sort();
+      const all = listFunctions()
+        .map((f) => functionLogicalId(template, f.handler))
+        .sort();
       expect([...new Set(functionsIn('Throttles and errors'))].sort()).toEqual(all);
     });
 
     it('graphs the depth of every dead-letter queue', () => {
       const [widget] = titled('Dead-letter queues');
       const queues = metricsOf(widget).map((m) => m[3]);
-      const alarmed = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.Namespace === 'AWS/SQS').map(([, a]) => `${a.Properties.Dimensions[0].Value['Fn::GetAtt'][0]}.QueueName`);
+      const alarmed = ofType('AWS::CloudWatch::Alarm')
+        .filter(([, a]) => a.Properties.Namespace === 'AWS/SQS')
+        .map(([, a]) => `${a.Properties.Dimensions[0].Value['Fn::GetAtt'][0]}.QueueName`);
       expect(queues.sort()).toEqual(alarmed.sort());
     });
   });
@@ -285,7 +364,8 @@ describe('observability of VoiceOrgStack (settings)', () => {
   it('with alarmTopicArn, creates no topic: every alarm notifies that one, and alarmEmail subscribes to it', () => {
     const template = synth({ alarmTopicArn: TOPIC_ARN, alarmEmail: EMAIL });
     template.resourceCountIs('AWS::SNS::Topic', 0);
-    for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) expect(alarm.Properties.AlarmActions).toEqual([TOPIC_ARN]);
+    for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm')))
+      expect(alarm.Properties.AlarmActions).toEqual([TOPIC_ARN]);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: EMAIL, TopicArn: TOPIC_ARN });
     expect(template.toJSON().Outputs.AlarmTopicArn).toEqual({ Value: TOPIC_ARN });
   });
@@ -304,7 +384,11 @@ describe('observability of VoiceOrgStack (settings)', () => {
       alarmEmail: EMAIL,
       mail: { identity: 'acme.example', fromAddress: 'no-reply@acme.example', appUrl: 'https://app.acme.example' },
       cognitoPasswordAuth: true,
-      customDomain: { domainName: 'api.acme.example', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-aaaa-bbbb-cccc-0123456789ab', basePath: 'v1' },
+      customDomain: {
+        domainName: 'api.acme.example',
+        certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-aaaa-bbbb-cccc-0123456789ab',
+        basePath: 'v1',
+      },
     });
     const count = Object.keys(template.Resources).length;
     console.log(`VoiceOrgStack (every optional part): ${count} resources in the root template`);
@@ -316,7 +400,10 @@ describe('observability context keys', () => {
   const propsOf = (context: Record<string, unknown>) => stackPropsFromContext(new App({ context }).node).props;
 
   it('reads alarmEmail and the alarm thresholds', () => {
-    expect(propsOf({ alarmEmail: EMAIL, alarmLatencyP99Ms: '1500', alarm5xxRatePercent: 2.5 })).toMatchObject({ alarmEmail: EMAIL, alarmThresholds: { latencyP99Ms: 1500, serverErrorRatePercent: 2.5 } });
+    expect(propsOf({ alarmEmail: EMAIL, alarmLatencyP99Ms: '1500', alarm5xxRatePercent: 2.5 })).toMatchObject({
+      alarmEmail: EMAIL,
+      alarmThresholds: { latencyP99Ms: 1500, serverErrorRatePercent: 2.5 },
+    });
     expect(propsOf({ alarmLatencyP99Ms: 800 }).alarmThresholds).toEqual({ latencyP99Ms: 800, serverErrorRatePercent: undefined });
     expect(propsOf({})).toMatchObject({ alarmEmail: undefined, alarmThresholds: undefined });
   });
@@ -335,12 +422,19 @@ describe('observability context keys', () => {
 
 describe('tracing modes other than the default (context tracing, issue 31)', () => {
   const ADOT_LAYER = 'arn:aws:lambda:eu-west-1:901920570463:layer:aws-otel-nodejs-arm64-ver-1-30-2:1';
-  const functionsOf = (template: Template) => listFunctions().map(({ handler }) => ({ handler, ...template.toJSON().Resources[functionLogicalId(template, handler)].Properties }));
+  const functionsOf = (template: Template) =>
+    listFunctions().map(({ handler }) => ({ handler, ...template.toJSON().Resources[functionLogicalId(template, handler)].Properties }));
 
   it('opentelemetry: active tracing, the ADOT layer started by its exec wrapper on every function, and no subsegment of our own', () => {
     const template = synth({ tracing: { mode: 'opentelemetry', adotLayerArn: ADOT_LAYER } });
     for (const fn of functionsOf(template)) {
-      expect({ handler: fn.handler, tracing: fn.TracingConfig, layers: fn.Layers, wrapper: fn.Environment.Variables.AWS_LAMBDA_EXEC_WRAPPER, mode: fn.Environment.Variables.TRACING }).toEqual({
+      expect({
+        handler: fn.handler,
+        tracing: fn.TracingConfig,
+        layers: fn.Layers,
+        wrapper: fn.Environment.Variables.AWS_LAMBDA_EXEC_WRAPPER,
+        mode: fn.Environment.Variables.TRACING,
+      }).toEqual({
         handler: fn.handler,
         tracing: { Mode: 'Active' },
         layers: [ADOT_LAYER],
@@ -354,10 +448,18 @@ describe('tracing modes other than the default (context tracing, issue 31)', () 
   it('off: no tracing of the functions or the stage, and no X-Ray grant', () => {
     const template = synth({ tracing: { mode: 'off' } });
     for (const fn of functionsOf(template)) {
-      expect({ handler: fn.handler, tracing: fn.TracingConfig, layers: fn.Layers, mode: fn.Environment.Variables.TRACING }).toEqual({ handler: fn.handler, tracing: undefined, layers: undefined, mode: 'off' });
+      expect({ handler: fn.handler, tracing: fn.TracingConfig, layers: fn.Layers, mode: fn.Environment.Variables.TRACING }).toEqual({
+        handler: fn.handler,
+        tracing: undefined,
+        layers: undefined,
+        mode: 'off',
+      });
       const id = functionLogicalId(template, fn.handler);
       const actions = functionStatements(template, id).flatMap((statement: Json) => [statement.Action].flat());
-      expect({ handler: fn.handler, xray: actions.filter((action: string) => action.startsWith('xray:')) }).toEqual({ handler: fn.handler, xray: [] });
+      expect({ handler: fn.handler, xray: actions.filter((action: string) => action.startsWith('xray:')) }).toEqual({
+        handler: fn.handler,
+        xray: [],
+      });
     }
     expect(Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties.TracingEnabled).toBe(false);
   });

@@ -22,7 +22,8 @@ const TEMPLATE_QUOTAS = (Object.keys(QUOTAS) as QuotaName[]).filter((quota) => q
 const usesByEnvironment = new Map<string, QuotaUse[]>();
 
 afterAll(() => {
-  if (usesByEnvironment.size) console.log(`AWS quotas of the assembly without bundles, most used in each environment:\n${quotaTable(usesByEnvironment)}`);
+  if (usesByEnvironment.size)
+    console.log(`AWS quotas of the assembly without bundles, most used in each environment:\n${quotaTable(usesByEnvironment)}`);
 });
 
 describe.each(EACH_ENVIRONMENT)('AWS quotas of the assembly (%s)', (name, environment) => {
@@ -52,14 +53,17 @@ describe.each(EACH_ENVIRONMENT)('AWS quotas of the assembly (%s)', (name, enviro
 });
 
 describe('the quota check', () => {
-  it('finds a role whose inline policies pass IAM\'s 10,240 characters, counting each reference at its longest', () => {
+  it("finds a role whose inline policies pass IAM's 10,240 characters, counting each reference at its longest", () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), 'voice-org-quotas-'));
     try {
       const statement = (i: number) => ({ Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: { 'Fn::GetAtt': [`Table${i}`, 'Arn'] } });
       const template = {
         Resources: {
           Role: { Type: 'AWS::IAM::Role', Properties: {} },
-          Policy: { Type: 'AWS::IAM::Policy', Properties: { Roles: [{ Ref: 'Role' }], PolicyDocument: { Statement: Array.from({ length: 60 }, (_, i) => statement(i)) } } },
+          Policy: {
+            Type: 'AWS::IAM::Policy',
+            Properties: { Roles: [{ Ref: 'Role' }], PolicyDocument: { Statement: Array.from({ length: 60 }, (_, i) => statement(i)) } },
+          },
         },
       };
       writeFileSync(path.join(outdir, 'Small.template.json'), JSON.stringify(template));

@@ -30,12 +30,20 @@ describe('the API reference in the stack', () => {
   const referenceEndpoints = listEndpoints().filter((endpoint) => endpoint.route.reference);
 
   it('serves /docs, /docs/{asset} and /api/v1/openapi.json without an authorizer, each on its function', () => {
-    expect(referenceEndpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(['GET /api/v1/openapi.json', 'GET /docs', 'GET /docs/{asset}']);
+    expect(referenceEndpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
+      'GET /api/v1/openapi.json',
+      'GET /docs',
+      'GET /docs/{asset}',
+    ]);
     const methods = Object.values(resources).filter((r: Json) => r.Type === 'AWS::ApiGateway::Method' && r.Properties.HttpMethod === 'GET');
     for (const endpoint of referenceEndpoints) {
       const fnId = functionLogicalId(template, endpoint.route.handler);
       const method = methods.find((m: Json) => JSON.stringify(m.Properties.Integration?.Uri ?? '').includes(`"${fnId}"`));
-      expect({ path: endpoint.path, authorizationType: method?.Properties.AuthorizationType, authorizerId: method?.Properties.AuthorizerId }).toEqual({
+      expect({
+        path: endpoint.path,
+        authorizationType: method?.Properties.AuthorizationType,
+        authorizerId: method?.Properties.AuthorizerId,
+      }).toEqual({
         path: endpoint.path,
         authorizationType: 'NONE',
         authorizerId: undefined,
@@ -45,7 +53,8 @@ describe('the API reference in the stack', () => {
 
   it('gives the reference functions no permission at all (they read nothing but their own files)', () => {
     for (const endpoint of referenceEndpoints) expect(endpoint.route.permissions).toEqual({});
-    for (const handler of listHandlers().filter((h) => h.routes.some((r) => ROUTES[r].handler.startsWith('functions/docs/')))) expect(handler.permissions).toEqual({});
+    for (const handler of listHandlers().filter((h) => h.routes.some((r) => ROUTES[r].handler.startsWith('functions/docs/'))))
+      expect(handler.permissions).toEqual({});
   });
 
   it(`compresses responses of ${API_MIN_COMPRESSION_KIB} KiB or more (Accept-Encoding), with no binary media type: every function answers text`, () => {
@@ -82,7 +91,8 @@ describe('the API reference in the stack', () => {
 
     it('adds no hook to any other function', () => {
       expect(FUNCTIONS_WITH_REFERENCE_FILES.sort()).toEqual([ROUTES.docsAsset.handler, ROUTES.openApiDocument.handler].sort());
-      for (const { handler } of listHandlers()) if (!FUNCTIONS_WITH_REFERENCE_FILES.includes(handler)) expect(referenceFileHooks(handler)).toBeUndefined();
+      for (const { handler } of listHandlers())
+        if (!FUNCTIONS_WITH_REFERENCE_FILES.includes(handler)) expect(referenceFileHooks(handler)).toBeUndefined();
     });
   });
 });

@@ -4,7 +4,13 @@ import { stackPropsFromContext } from '../../infra/context';
 import { ACCESS_LOG_FORMAT } from '../../infra/constructs/api';
 import { STACK_DEFAULTS, VoiceOrgStack } from '../../infra/stack';
 import { CONFIG_VARIABLES } from '../../shared/config';
-import { CORS_RESPONSE_HEADERS, GATEWAY, GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, type GatewayResponseType } from '../../shared/http/gateway';
+import {
+  CORS_RESPONSE_HEADERS,
+  GATEWAY,
+  GATEWAY_RESPONSE_HEADERS,
+  GATEWAY_RESPONSES,
+  type GatewayResponseType,
+} from '../../shared/http/gateway';
 import { countsAgainstRateLimits, type RouteDefinition } from '../../shared/routes/route-definition';
 import { EVENT_CONSUMERS, EVENT_HANDLERS, TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
 import { listEndpoints, ROUTES, type RouteName } from '../../shared/routes/manifest';
@@ -134,13 +140,21 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       expect(preflights.map(([key]) => key.slice('OPTIONS '.length)).sort()).toEqual([...methodsByPath.keys()].sort());
       for (const [key, method] of preflights) {
         const path = key.slice('OPTIONS '.length);
-        expect({ path, authorizationType: method.AuthorizationType, authorizerId: method.AuthorizerId, type: method.Integration.Type }).toEqual({
+        expect({
+          path,
+          authorizationType: method.AuthorizationType,
+          authorizerId: method.AuthorizerId,
+          type: method.Integration.Type,
+        }).toEqual({
           path,
           authorizationType: 'NONE',
           authorizerId: undefined,
           type: 'MOCK',
         });
-        expect({ path, status: method.Integration.IntegrationResponses[0].StatusCode }).toEqual({ path, status: String(GATEWAY.cors.preflightStatusCode) });
+        expect({ path, status: method.Integration.IntegrationResponses[0].StatusCode }).toEqual({
+          path,
+          status: String(GATEWAY.cors.preflightStatusCode),
+        });
         expect({ path, headers: method.Integration.IntegrationResponses[0].ResponseParameters }).toEqual({
           path,
           headers: {
@@ -252,7 +266,10 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
         expect(props.ResponseParameters).toEqual({
           [`gatewayresponse.header.${GATEWAY.correlationHeader}`]: `method.request.header.${GATEWAY.correlationHeader}`,
           ...Object.fromEntries(
-            Object.entries({ ...CORS_RESPONSE_HEADERS, ...GATEWAY_RESPONSE_HEADERS[type as GatewayResponseType] }).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`]),
+            Object.entries({ ...CORS_RESPONSE_HEADERS, ...GATEWAY_RESPONSE_HEADERS[type as GatewayResponseType] }).map(([name, value]) => [
+              `gatewayresponse.header.${name}`,
+              `'${value}'`,
+            ]),
           ),
         });
       }
@@ -265,40 +282,67 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       const props = gatewayResponse('UNAUTHORIZED');
       expect(props.StatusCode).toBe('401');
       expect(props.ResponseParameters['gatewayresponse.header.www-authenticate']).toBe(`'Bearer realm="${GATEWAY.realm}"'`);
-      expect(JSON.parse(props.ResponseTemplates['application/json'])).toEqual({ success: false, data: null, error: 'UNAUTHORIZED', message: expect.stringMatching(/required/) });
+      expect(JSON.parse(props.ResponseTemplates['application/json'])).toEqual({
+        success: false,
+        data: null,
+        error: 'UNAUTHORIZED',
+        message: expect.stringMatching(/required/),
+      });
     });
 
     it("answers the authorizer's Deny with 401, invalid_token and the message from the authorizer's context", () => {
       const props = gatewayResponse('ACCESS_DENIED');
       expect(props.StatusCode).toBe('401');
-      expect(props.ResponseParameters['gatewayresponse.header.www-authenticate']).toBe(`'Bearer realm="${GATEWAY.realm}", error="invalid_token"'`);
-      expect(JSON.parse(props.ResponseTemplates['application/json'])).toEqual({ success: false, data: null, error: 'UNAUTHORIZED', message: '$context.authorizer.message' });
+      expect(props.ResponseParameters['gatewayresponse.header.www-authenticate']).toBe(
+        `'Bearer realm="${GATEWAY.realm}", error="invalid_token"'`,
+      );
+      expect(JSON.parse(props.ResponseTemplates['application/json'])).toEqual({
+        success: false,
+        data: null,
+        error: 'UNAUTHORIZED',
+        message: '$context.authorizer.message',
+      });
     });
 
     it('answers a body over the payload limit with 413 REQUEST_TOO_LARGE in the envelope', () => {
       const props = gatewayResponse('REQUEST_TOO_LARGE');
       expect(props.StatusCode).toBe('413');
-      expect(JSON.parse(props.ResponseTemplates['application/json'])).toMatchObject({ success: false, data: null, error: 'REQUEST_TOO_LARGE' });
+      expect(JSON.parse(props.ResponseTemplates['application/json'])).toMatchObject({
+        success: false,
+        data: null,
+        error: 'REQUEST_TOO_LARGE',
+      });
     });
   });
 
   describe('Lambda functions', () => {
     // CDK's own function that configures the bucket's event notifications at deploy time.
     const isCdkNotificationsHandler = (id: string) => id.startsWith('BucketNotificationsHandler');
-    const ownFunctions = () => Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !isCdkNotificationsHandler(id));
+    const ownFunctions = () =>
+      Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !isCdkNotificationsHandler(id));
 
     it('has one function per function of the manifest: the authorizer, each handler module, the event handlers, the event processor and consumers', () => {
       const modules = listFunctions().map((f) => f.handler);
       const expected = modules.map((handler) => functionLogicalId(template, handler));
       expect(new Set(expected).size).toBe(modules.length);
       expect(expected).toContain(authorizerFunctionId(template));
-      expect(ownFunctions().map(([id]) => id).sort()).toEqual([...expected].sort());
+      expect(
+        ownFunctions()
+          .map(([id]) => id)
+          .sort(),
+      ).toEqual([...expected].sort());
     });
 
     it('runs every function on Node.js 22 / arm64 with index.handler and the table name', () => {
       for (const [id, fn] of ownFunctions()) {
         const props = fn.Properties;
-        expect({ id, runtime: props.Runtime, architectures: props.Architectures, handler: props.Handler, table: props.Environment?.Variables?.TABLE_NAME }).toEqual({
+        expect({
+          id,
+          runtime: props.Runtime,
+          architectures: props.Architectures,
+          handler: props.Handler,
+          table: props.Environment?.Variables?.TABLE_NAME,
+        }).toEqual({
           id,
           runtime: 'nodejs22.x',
           architectures: ['arm64'],
@@ -330,7 +374,10 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       const used = new Set<string>();
       for (const [id, fn] of ownFunctions()) {
         const logGroupId = fn.Properties.LoggingConfig?.LogGroup?.Ref;
-        expect({ id, retention: logGroups[logGroupId]?.Properties.RetentionInDays }).toEqual({ id, retention: STACK_DEFAULTS.logRetention });
+        expect({ id, retention: logGroups[logGroupId]?.Properties.RetentionInDays }).toEqual({
+          id,
+          retention: STACK_DEFAULTS.logRetention,
+        });
         expect(used.has(logGroupId)).toBe(false);
         used.add(logGroupId);
         const roleId = fn.Properties.Role['Fn::GetAtt'][0];
@@ -366,7 +413,10 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
     it('writes one JSON access log line per request to a log group with the default retention', () => {
       const { DestinationArn, Format } = stage().AccessLogSetting;
       const logGroupId = DestinationArn['Fn::GetAtt'][0];
-      expect(resources[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: STACK_DEFAULTS.logRetention } });
+      expect(resources[logGroupId]).toMatchObject({
+        Type: 'AWS::Logs::LogGroup',
+        Properties: { RetentionInDays: STACK_DEFAULTS.logRetention },
+      });
       const format = JSON.parse(Format);
       expect(format).toEqual(ACCESS_LOG_FORMAT);
       expect(format).toMatchObject({
@@ -395,7 +445,11 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       ]);
       expect(TABLE.partitionKey).toBe('PK');
       expect(TABLE.sortKey).toBe('SK');
-      const indexes = (props.GlobalSecondaryIndexes ?? []).map((i: Json) => ({ name: i.IndexName, keys: i.KeySchema, projection: i.Projection }));
+      const indexes = (props.GlobalSecondaryIndexes ?? []).map((i: Json) => ({
+        name: i.IndexName,
+        keys: i.KeySchema,
+        projection: i.Projection,
+      }));
       expect(indexes).toEqual(
         TABLE.globalSecondaryIndexes.map((i) => ({
           name: i.indexName,
@@ -406,7 +460,11 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           projection: { ProjectionType: i.projection },
         })),
       );
-      const keyAttributes = [TABLE.partitionKey, TABLE.sortKey, ...TABLE.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+      const keyAttributes = [
+        TABLE.partitionKey,
+        TABLE.sortKey,
+        ...TABLE.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+      ];
       expect([...props.AttributeDefinitions].sort((a: Json, b: Json) => a.AttributeName.localeCompare(b.AttributeName))).toEqual(
         keyAttributes.sort().map((name) => ({ AttributeName: name, AttributeType: 'S' })),
       );
@@ -441,12 +499,22 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
     it('is granted, with exactly the actions of listFunctions, to the functions of the routes that take Idempotency-Key, who alone get its name', () => {
       const idempotencyTableArn = { 'Fn::GetAtt': [idempotencyTableLogicalId(template), 'Arn'] };
       const keyed = listFunctions().filter((f) => f.permissions.idempotency?.length);
-      expect(keyed.map((f) => f.handler)).toEqual(listHandlers().filter((h) => h.routes.some((r) => (ROUTES[r] as RouteDefinition).method === 'POST' && (ROUTES[r] as RouteDefinition).access !== 'public')).map((h) => h.handler));
+      expect(keyed.map((f) => f.handler)).toEqual(
+        listHandlers()
+          .filter((h) =>
+            h.routes.some((r) => (ROUTES[r] as RouteDefinition).method === 'POST' && (ROUTES[r] as RouteDefinition).access !== 'public'),
+          )
+          .map((h) => h.handler),
+      );
       for (const { handler, permissions } of listFunctions()) {
         const fnId = functionLogicalId(template, handler);
         const statements = functionStatements(template, fnId).filter(isIdempotencyTableStatement);
         const expected = (permissions.idempotency ?? []).map((action) => `dynamodb:${action}`).sort();
-        expect({ handler, actions: statements.flatMap(actionsOf).sort(), resources: statements.flatMap((st: Json) => [st.Resource].flat()) }).toEqual({
+        expect({
+          handler,
+          actions: statements.flatMap(actionsOf).sort(),
+          resources: statements.flatMap((st: Json) => [st.Resource].flat()),
+        }).toEqual({
           handler,
           actions: expected,
           resources: expected.length ? [idempotencyTableArn] : [],
@@ -474,18 +542,29 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       const counterTableArn = { 'Fn::GetAtt': [rateLimitTableLogicalId(template), 'Arn'] };
       const counting = listHandlers().filter((h) => h.routes.some((r) => countsAgainstRateLimits(ROUTES[r] as RouteDefinition)));
       expect(counting.length).toBeGreaterThan(30);
-      expect(listFunctions().filter((f) => f.permissions.rateLimit?.length).map((f) => f.handler)).toEqual(counting.map((h) => h.handler));
+      expect(
+        listFunctions()
+          .filter((f) => f.permissions.rateLimit?.length)
+          .map((f) => f.handler),
+      ).toEqual(counting.map((h) => h.handler));
       for (const { handler, permissions } of listFunctions()) {
         const fnId = functionLogicalId(template, handler);
         const statements = functionStatements(template, fnId).filter(isRateLimitTableStatement);
         const counts = Boolean(permissions.rateLimit?.length);
-        expect({ handler, actions: statements.flatMap(actionsOf), resources: statements.flatMap((st: Json) => [st.Resource].flat()) }).toEqual({
+        expect({
+          handler,
+          actions: statements.flatMap(actionsOf),
+          resources: statements.flatMap((st: Json) => [st.Resource].flat()),
+        }).toEqual({
           handler,
           actions: counts ? ['dynamodb:UpdateItem'] : [],
           resources: counts ? [counterTableArn] : [],
         });
         const variables = resources[fnId].Properties.Environment.Variables;
-        expect({ handler, name: variables.RATE_LIMIT_TABLE_NAME }).toEqual({ handler, name: counts ? { Ref: rateLimitTableLogicalId(template) } : undefined });
+        expect({ handler, name: variables.RATE_LIMIT_TABLE_NAME }).toEqual({
+          handler,
+          name: counts ? { Ref: rateLimitTableLogicalId(template) } : undefined,
+        });
         if (counts) expect({ handler, table: permissions.table }).toEqual({ handler, table: expect.arrayContaining(['GetItem']) });
       }
     });
@@ -494,7 +573,9 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       const custom = synth({ tenantLimits: { rate: 7, burst: 21, dailyQuota: 5000 } });
       for (const { handler, permissions } of listFunctions()) {
         const variables = custom.toJSON().Resources[functionLogicalId(custom, handler)].Properties.Environment.Variables;
-        const expected = permissions.rateLimit?.length ? { RATE_LIMIT_DEFAULT_RATE: '7', RATE_LIMIT_DEFAULT_BURST: '21', RATE_LIMIT_DEFAULT_DAILY_QUOTA: '5000' } : {};
+        const expected = permissions.rateLimit?.length
+          ? { RATE_LIMIT_DEFAULT_RATE: '7', RATE_LIMIT_DEFAULT_BURST: '21', RATE_LIMIT_DEFAULT_DAILY_QUOTA: '5000' }
+          : {};
         const given = Object.fromEntries(Object.entries(variables).filter(([name]) => name.startsWith('RATE_LIMIT_DEFAULT_')));
         expect({ handler, given }).toEqual({ handler, given: expected });
       }
@@ -542,7 +623,9 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
         const fnId = functionLogicalId(template, handler);
         const kmsStatements = functionStatements(template, fnId).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('kms:')));
         // Webhook signing secrets use the same key under their own context (test/infra/webhooks.test.ts); every other use is a member profile's.
-        const statements = kmsStatements.filter((st: Json) => st.Condition?.StringEquals?.['kms:EncryptionContext:purpose'] !== 'webhook-secret');
+        const statements = kmsStatements.filter(
+          (st: Json) => st.Condition?.StringEquals?.['kms:EncryptionContext:purpose'] !== 'webhook-secret',
+        );
         const expected = (permissions.profileKey ?? []).map((action) => `kms:${action}`).sort();
         expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expected });
         for (const statement of statements) {
@@ -554,9 +637,14 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
         }
         const usesKey = expected.length > 0 || (permissions.webhookSecretKey?.length ?? 0) > 0;
         const env = resources[fnId].Properties.Environment.Variables;
-        expect({ handler, keyArn: env.PROFILE_KMS_KEY_ARN }).toEqual({ handler, keyArn: usesKey ? { 'Fn::GetAtt': [keyId, 'Arn'] } : undefined });
+        expect({ handler, keyArn: env.PROFILE_KMS_KEY_ARN }).toEqual({
+          handler,
+          keyArn: usesKey ? { 'Fn::GetAtt': [keyId, 'Arn'] } : undefined,
+        });
       }
-      const authorizerKms = functionStatements(template, authorizerFunctionId(template)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('kms:')));
+      const authorizerKms = functionStatements(template, authorizerFunctionId(template)).filter((st: Json) =>
+        actionsOf(st).some((a) => a.startsWith('kms:')),
+      );
       expect(authorizerKms).toEqual([]);
     });
 
@@ -565,7 +653,9 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
       const recordingObjects = { 'Fn::Join': ['', [bucketArn, '/recordings/*']] };
       for (const { handler, permissions } of listFunctions()) {
-        const statements = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('s3:')));
+        const statements = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) =>
+          actionsOf(st).some((a) => a.startsWith('s3:')),
+        );
         const expected = (permissions.bucket ?? []).map((a) => `s3:${a}`).sort();
         expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expected });
         for (const statement of statements) {
@@ -573,7 +663,12 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           const granted = { handler, actions, resource: statement.Resource, condition: statement.Condition };
           if (actions.includes('s3:ListBucket')) {
             // Listing only for prefixes under recordings/.
-            expect(granted).toEqual({ handler, actions: ['s3:ListBucket'], resource: bucketArn, condition: { StringLike: { 's3:prefix': 'recordings/*' } } });
+            expect(granted).toEqual({
+              handler,
+              actions: ['s3:ListBucket'],
+              resource: bucketArn,
+              condition: { StringLike: { 's3:prefix': 'recordings/*' } },
+            });
           } else if (actions.includes('s3:ListBucketMultipartUploads')) {
             // The action has no s3:prefix condition key (a condition on it would deny every call).
             expect(granted).toEqual({ handler, actions: ['s3:ListBucketMultipartUploads'], resource: bucketArn, condition: undefined });
@@ -586,26 +681,46 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
 
     it('lets the translation consumer alone call Amazon Translate, and only TranslateText', () => {
       const translators = listFunctions()
-        .filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).some((action: string) => action.startsWith('translate:'))))
+        .filter(({ handler }) =>
+          functionStatements(template, functionLogicalId(template, handler)).some((st: Json) =>
+            actionsOf(st).some((action: string) => action.startsWith('translate:')),
+          ),
+        )
         .map((f) => f.handler);
       expect(translators).toEqual([EVENT_CONSUMERS.translation.handler]);
-      const statements = functionStatements(template, functionLogicalId(template, EVENT_CONSUMERS.translation.handler)).filter((st: Json) => actionsOf(st).some((action: string) => action.startsWith('translate:')));
-      expect(statements.map((st: Json) => ({ actions: actionsOf(st), resource: st.Resource }))).toEqual([{ actions: ['translate:TranslateText'], resource: '*' }]);
+      const statements = functionStatements(template, functionLogicalId(template, EVENT_CONSUMERS.translation.handler)).filter((st: Json) =>
+        actionsOf(st).some((action: string) => action.startsWith('translate:')),
+      );
+      expect(statements.map((st: Json) => ({ actions: actionsOf(st), resource: st.Resource }))).toEqual([
+        { actions: ['translate:TranslateText'], resource: '*' },
+      ]);
     });
 
     it('lets the upload function put, the completion and media functions read, the transcription functions read and write job media and output, and the object cleanup consumer alone list and abort uploads', () => {
       const holders = (action: string) =>
         listFunctions()
-          .filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).includes(`s3:${action}`)))
+          .filter(({ handler }) =>
+            functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).includes(`s3:${action}`)),
+          )
           .map((f) => f.handler);
       // Transcribe reads the media and writes its output with the permissions of who starts the job: the starter and the sweeper.
       const starters = [EVENT_CONSUMERS.transcriptionStart.handler, TRANSCRIPTION_SWEEPER.handler];
       expect(holders('PutObject').sort()).toEqual([ROUTES.createUploadUrl.handler, ...starters].sort());
       // GetObject is the action HeadObject needs: the completion reads the stored content type, which S3 events do not carry.
       // The media routes sign GET URLs, which work only with the signer's GetObject. The finisher and the sweeper read jobs' output.
-      expect(holders('GetObject').sort()).toEqual([ROUTES.getRecordingMedia.handler, ROUTES.getPublicRecordingMedia.handler, EVENT_HANDLERS.completeUpload.handler, ...starters, EVENT_CONSUMERS.transcriptionFinish.handler].sort());
+      expect(holders('GetObject').sort()).toEqual(
+        [
+          ROUTES.getRecordingMedia.handler,
+          ROUTES.getPublicRecordingMedia.handler,
+          EVENT_HANDLERS.completeUpload.handler,
+          ...starters,
+          EVENT_CONSUMERS.transcriptionFinish.handler,
+        ].sort(),
+      );
       // The finisher and the sweeper delete a job's output once its transcript is stored (or discarded).
-      expect(holders('DeleteObject').sort()).toEqual([EVENT_CONSUMERS.objectCleanup.handler, EVENT_CONSUMERS.transcriptionFinish.handler, TRANSCRIPTION_SWEEPER.handler].sort());
+      expect(holders('DeleteObject').sort()).toEqual(
+        [EVENT_CONSUMERS.objectCleanup.handler, EVENT_CONSUMERS.transcriptionFinish.handler, TRANSCRIPTION_SWEEPER.handler].sort(),
+      );
       // A permanent delete only commits; the object goes when the consumer handles recording.deleted.
       for (const action of ['AbortMultipartUpload', 'ListBucket', 'ListBucketMultipartUploads']) {
         expect({ action, holders: holders(action) }).toEqual({ action, holders: [EVENT_CONSUMERS.objectCleanup.handler] });
@@ -615,8 +730,15 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
     it('blocks public access to the bucket, encrypts it, enforces SSL and sends its uploads to the completion function', () => {
       const bucketId = onlyLogicalId(template, 'AWS::S3::Bucket');
       const bucket = resources[bucketId];
-      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
-      expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe(
+        'AES256',
+      );
       expect(bucket.Properties.LifecycleConfiguration.Rules[0].AbortIncompleteMultipartUpload).toEqual({ DaysAfterInitiation: 1 });
       expect(bucket.DeletionPolicy).toBe('Retain');
       const policy = Object.values(resources).find((r: Json) => r.Type === 'AWS::S3::BucketPolicy') as Json;
@@ -624,12 +746,16 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       const notifications = Object.values(resources).find((r: Json) => r.Type === 'Custom::S3BucketNotifications') as Json;
       const config = notifications.Properties.NotificationConfiguration.LambdaFunctionConfigurations[0];
       expect(config.Events).toEqual(['s3:ObjectCreated:*']);
-      expect(config.LambdaFunctionArn).toEqual({ 'Fn::GetAtt': [functionLogicalId(template, EVENT_HANDLERS.completeUpload.handler), 'Arn'] });
+      expect(config.LambdaFunctionArn).toEqual({
+        'Fn::GetAtt': [functionLogicalId(template, EVENT_HANDLERS.completeUpload.handler), 'Arn'],
+      });
     });
 
     it('lets only the invitation mail consumer send email, from the configured sender only', () => {
       for (const { handler, permissions } of listFunctions()) {
-        const statements = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('ses:')));
+        const statements = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) =>
+          actionsOf(st).some((a) => a.startsWith('ses:')),
+        );
         const expected = (permissions.mail ?? []).map((a) => `ses:${a}`);
         expect({ handler, actions: statements.flatMap(actionsOf) }).toEqual({ handler, actions: expected });
         for (const statement of statements) {
@@ -637,19 +763,28 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           expect(statement.Condition).toEqual({ StringEquals: { 'ses:FromAddress': expect.any(String) } });
         }
       }
-      const senders = listFunctions().filter((f) => f.permissions.mail?.length).map((f) => f.handler);
+      const senders = listFunctions()
+        .filter((f) => f.permissions.mail?.length)
+        .map((f) => f.handler);
       // Send and resend only commit the invite; the consumer sends the email, with retries.
       expect(senders).toEqual([EVENT_CONSUMERS.invitationMail.handler]);
     });
 
     /** The Regions whose summary models a test reads: the stack's own, or each one the mapping of an environment-agnostic stack covers. */
-    const modelRegions = (): string[] => (environment.env?.region ? [environment.env.region] : Object.keys(template.toJSON().Mappings.SummaryModels));
+    const modelRegions = (): string[] =>
+      environment.env?.region ? [environment.env.region] : Object.keys(template.toJSON().Mappings.SummaryModels);
 
     it("lets only the summary consumer invoke Bedrock, on its map's models only: each profile in the stack's Region, its model in every Region through that profile", () => {
-      const invokers = listFunctions().filter(({ handler }) => functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:'))));
+      const invokers = listFunctions().filter(({ handler }) =>
+        functionStatements(template, functionLogicalId(template, handler)).some((st: Json) =>
+          actionsOf(st).some((a) => a.startsWith('bedrock:')),
+        ),
+      );
       expect(invokers.map((f) => f.handler)).toEqual([EVENT_CONSUMERS.summaryRun.handler]);
       const consumerId = functionLogicalId(template, EVENT_CONSUMERS.summaryRun.handler);
-      const [direct, everyRegion, ...others] = functionStatements(template, consumerId).filter((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:')));
+      const [direct, everyRegion, ...others] = functionStatements(template, consumerId).filter((st: Json) =>
+        actionsOf(st).some((a) => a.startsWith('bedrock:')),
+      );
       expect(others).toEqual([]);
       expect([direct, everyRegion].flatMap(actionsOf)).toEqual(['bedrock:InvokeModel', 'bedrock:InvokeModel']);
       // The Region and account as the template holds them: pseudo parameters, or those the CLI resolved.
@@ -659,11 +794,24 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
         const modelIds = [...new Set(summaryModelIdsOf(template, consumerId, modelRegion))];
         const profiles = modelIds.filter((id) => /^[a-z-]+\.[a-z]+\./.test(id));
         const profileArns = profiles.map((id) => `arn:<AWS::Partition>:bedrock:${region}:${account}:inference-profile/${id}`);
-        const modelArns = modelIds.filter((id) => !profiles.includes(id)).map((id) => `arn:<AWS::Partition>:bedrock:${region}::foundation-model/${id}`);
-        const routedTo = [...new Set(profiles.map((id) => id.replace(/^[a-z-]+\./, '')))].map((model) => `arn:<AWS::Partition>:bedrock:*::foundation-model/${model}`);
-        expect({ modelRegion, direct: [direct.Resource].flat().map(text).sort() }).toEqual({ modelRegion, direct: [...profileArns, ...modelArns].sort() });
-        expect({ modelRegion, everyRegion: [everyRegion.Resource].flat().map(text).sort() }).toEqual({ modelRegion, everyRegion: routedTo.sort() });
-        expect({ modelRegion, through: everyRegion.Condition.StringLike['bedrock:InferenceProfileArn'].map(text).sort() }).toEqual({ modelRegion, through: profileArns.sort() });
+        const modelArns = modelIds
+          .filter((id) => !profiles.includes(id))
+          .map((id) => `arn:<AWS::Partition>:bedrock:${region}::foundation-model/${id}`);
+        const routedTo = [...new Set(profiles.map((id) => id.replace(/^[a-z-]+\./, '')))].map(
+          (model) => `arn:<AWS::Partition>:bedrock:*::foundation-model/${model}`,
+        );
+        expect({ modelRegion, direct: [direct.Resource].flat().map(text).sort() }).toEqual({
+          modelRegion,
+          direct: [...profileArns, ...modelArns].sort(),
+        });
+        expect({ modelRegion, everyRegion: [everyRegion.Resource].flat().map(text).sort() }).toEqual({
+          modelRegion,
+          everyRegion: routedTo.sort(),
+        });
+        expect({ modelRegion, through: everyRegion.Condition.StringLike['bedrock:InferenceProfileArn'].map(text).sort() }).toEqual({
+          modelRegion,
+          through: profileArns.sort(),
+        });
       }
     });
 
@@ -673,7 +821,8 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
         const fits = environment.summaryModels ?? defaultProfilesIn(modelRegion);
         const modelIds = summaryModelIdsOf(template, consumerId, modelRegion);
         expect(modelIds).toHaveLength(4);
-        for (const modelId of modelIds) expect({ modelRegion, modelId, fits: fits.test(modelId) }).toEqual({ modelRegion, modelId, fits: true });
+        for (const modelId of modelIds)
+          expect({ modelRegion, modelId, fits: fits.test(modelId) }).toEqual({ modelRegion, modelId, fits: true });
       }
       // An environment-agnostic stack deploys only where the default map has every model: CloudFormation finds no mapping entry elsewhere.
       if (!environment.env) expect(modelRegions()).toEqual(DEFAULT_MAP_REGIONS_DOCUMENTED);
@@ -688,8 +837,10 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
     it('has no wildcard action in any policy statement', () => {
       const statements: Json[] = [];
       for (const resource of Object.values(resources)) {
-        if (resource.Type === 'AWS::IAM::Policy' || resource.Type === 'AWS::IAM::ManagedPolicy') statements.push(...resource.Properties.PolicyDocument.Statement);
-        if (resource.Type === 'AWS::IAM::Role') statements.push(...(resource.Properties.Policies ?? []).flatMap((p: Json) => p.PolicyDocument.Statement));
+        if (resource.Type === 'AWS::IAM::Policy' || resource.Type === 'AWS::IAM::ManagedPolicy')
+          statements.push(...resource.Properties.PolicyDocument.Statement);
+        if (resource.Type === 'AWS::IAM::Role')
+          statements.push(...(resource.Properties.Policies ?? []).flatMap((p: Json) => p.PolicyDocument.Statement));
       }
       expect(statements.length).toBeGreaterThan(0);
       const wildcards = statements.flatMap(actionsOf).filter((action) => typeof action !== 'string' || action.includes('*'));
@@ -745,7 +896,13 @@ describe('VoiceOrgStack template (settings from context)', () => {
   let template: Template;
 
   beforeAll(() => {
-    template = synthFromContext({ stage: 'dev', throttleRateLimit: '7.5', throttleBurstLimit: 15, logRetentionDays: '90', authorizerCacheSeconds: '0' });
+    template = synthFromContext({
+      stage: 'dev',
+      throttleRateLimit: '7.5',
+      throttleBurstLimit: 15,
+      logRetentionDays: '90',
+      authorizerCacheSeconds: '0',
+    });
   });
 
   it('throttles the stage at the rate and burst from context', () => {
@@ -772,26 +929,54 @@ describe('stackPropsFromContext', () => {
   it('names the stack after the stage and leaves unset settings to the stack defaults', () => {
     expect(propsOf({})).toEqual({
       stackName: 'VoiceOrgApi-prod',
-      props: { stage: 'prod', idTokenIssuer: undefined, authorizerCacheSeconds: undefined, mail: undefined, throttle: undefined, logRetention: undefined },
+      props: {
+        stage: 'prod',
+        idTokenIssuer: undefined,
+        authorizerCacheSeconds: undefined,
+        mail: undefined,
+        throttle: undefined,
+        logRetention: undefined,
+      },
     });
   });
 
   it('reads the issuer, the SES sender and throttling, filling in what is left out', () => {
-    const { props } = propsOf({ idTokenIssuer: 'https://issuer.example.com/', idTokenAudience: 'client-1', sesIdentity: 'acme.example', throttleBurstLimit: '10' });
-    expect(props.idTokenIssuer).toEqual({ issuer: 'https://issuer.example.com/', audience: 'client-1', jwksUrl: 'https://issuer.example.com/.well-known/jwks.json' });
+    const { props } = propsOf({
+      idTokenIssuer: 'https://issuer.example.com/',
+      idTokenAudience: 'client-1',
+      sesIdentity: 'acme.example',
+      throttleBurstLimit: '10',
+    });
+    expect(props.idTokenIssuer).toEqual({
+      issuer: 'https://issuer.example.com/',
+      audience: 'client-1',
+      jwksUrl: 'https://issuer.example.com/.well-known/jwks.json',
+    });
     expect(props.mail).toEqual({ identity: 'acme.example', fromAddress: 'no-reply@acme.example', appUrl: 'https://app.example.com' });
     expect(props.throttle).toEqual({ rateLimit: STACK_DEFAULTS.throttle.rateLimit, burstLimit: 10 });
   });
 
   it('reads the default tenant limits, leaving out what is not set (the functions then use the config defaults)', () => {
-    expect(propsOf({ tenantRateLimit: '10', tenantBurstLimit: 30, tenantDailyQuota: '100000' }).props.tenantLimits).toEqual({ rate: 10, burst: 30, dailyQuota: 100_000 });
+    expect(propsOf({ tenantRateLimit: '10', tenantBurstLimit: 30, tenantDailyQuota: '100000' }).props.tenantLimits).toEqual({
+      rate: 10,
+      burst: 30,
+      dailyQuota: 100_000,
+    });
     expect(propsOf({ tenantDailyQuota: 5000 }).props.tenantLimits).toEqual({ rate: undefined, burst: undefined, dailyQuota: 5000 });
     expect(propsOf({}).props.tenantLimits).toBeUndefined();
   });
 
   it('reads the retention periods and the alarm topic of the event pipeline', () => {
-    const { props } = propsOf({ trashRetentionDays: '7', auditRetentionDays: 90, alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
-    expect(props).toMatchObject({ trashRetentionDays: 7, auditRetentionDays: 90, alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
+    const { props } = propsOf({
+      trashRetentionDays: '7',
+      auditRetentionDays: 90,
+      alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms',
+    });
+    expect(props).toMatchObject({
+      trashRetentionDays: 7,
+      auditRetentionDays: 90,
+      alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms',
+    });
   });
 
   it.each([

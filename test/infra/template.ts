@@ -42,13 +42,16 @@ export function wholeStack(stack: VoiceOrgStack): Template {
   const outputValues = new Map<string, Json>();
   for (const { logicalId, template } of nested) {
     const parameters: Record<string, Json> = resources[logicalId].Properties.Parameters ?? {};
-    const inlined = replaceDeep(template, (node) => (typeof node?.Ref === 'string' && node.Ref in parameters ? parameters[node.Ref] : undefined));
+    const inlined = replaceDeep(template, (node) =>
+      typeof node?.Ref === 'string' && node.Ref in parameters ? parameters[node.Ref] : undefined,
+    );
     delete resources[logicalId];
     for (const [id, resource] of Object.entries<Json>(inlined.Resources)) {
       if (id in resources) throw new Error(`Logical id ${id} of ${logicalId} is also in the root stack or another route stack`);
       resources[id] = resource;
     }
-    for (const [name, output] of Object.entries<Json>(inlined.Outputs ?? {})) outputValues.set(`${logicalId}/Outputs.${name}`, output.Value);
+    for (const [name, output] of Object.entries<Json>(inlined.Outputs ?? {}))
+      outputValues.set(`${logicalId}/Outputs.${name}`, output.Value);
   }
   const nestedIds = new Set(nested.map((n) => n.logicalId));
   const whole = replaceDeep({ ...root, Resources: resources }, (node) => {
@@ -66,7 +69,8 @@ function replaceDeep(value: Json, replace: (node: Json) => Json): Json {
   const replaced = replace(value);
   if (replaced !== undefined) return replaced;
   if (Array.isArray(value)) return value.map((item) => replaceDeep(item, replace));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceDeep(item, replace)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceDeep(item, replace)]));
   return value;
 }
 
@@ -119,10 +123,12 @@ export const STREAM_READ_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetReco
 /** The logical id of the single table (construct id Table), beside which the idempotency table stands. */
 export const tableLogicalId = (template: Template): string => logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'Table');
 /** The logical id of the idempotency table (construct id IdempotencyTable, infra/constructs/data.ts). */
-export const idempotencyTableLogicalId = (template: Template): string => logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'IdempotencyTable');
+export const idempotencyTableLogicalId = (template: Template): string =>
+  logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'IdempotencyTable');
 
 /** The logical id of the rate limiter's counter table (construct id RateLimitTable, infra/constructs/data.ts). */
-export const rateLimitTableLogicalId = (template: Template): string => logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'RateLimitTable');
+export const rateLimitTableLogicalId = (template: Template): string =>
+  logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'RateLimitTable');
 
 /** The one resource of a type built with this construct id at the stack's scope (CloudFormation appends an 8-hex hash). */
 function logicalIdOfConstruct(template: Template, type: string, constructId: string): string {
@@ -133,15 +139,20 @@ function logicalIdOfConstruct(template: Template, type: string, constructId: str
 
 /** A DynamoDB statement on the idempotency table (its resources name it). */
 export const isIdempotencyTableStatement = (statement: Json): boolean =>
-  isDynamoStatement(statement) && [statement.Resource].flat().some((resource: Json) => /^IdempotencyTable[0-9A-F]{8}$/.test(resource?.['Fn::GetAtt']?.[0] ?? ''));
+  isDynamoStatement(statement) &&
+  [statement.Resource].flat().some((resource: Json) => /^IdempotencyTable[0-9A-F]{8}$/.test(resource?.['Fn::GetAtt']?.[0] ?? ''));
 
 /** A DynamoDB statement on the rate limiter's counter table (its resources name it). */
 export const isRateLimitTableStatement = (statement: Json): boolean =>
-  isDynamoStatement(statement) && [statement.Resource].flat().some((resource: Json) => /^RateLimitTable[0-9A-F]{8}$/.test(resource?.['Fn::GetAtt']?.[0] ?? ''));
+  isDynamoStatement(statement) &&
+  [statement.Resource].flat().some((resource: Json) => /^RateLimitTable[0-9A-F]{8}$/.test(resource?.['Fn::GetAtt']?.[0] ?? ''));
 
 /** A DynamoDB statement on the table (and its indexes), not one of the stream event source's nor one on the idempotency or counter table. */
 export const isTableStatement = (statement: Json): boolean =>
-  isDynamoStatement(statement) && !actionsOf(statement).every((a) => STREAM_READ_ACTIONS.includes(a)) && !isIdempotencyTableStatement(statement) && !isRateLimitTableStatement(statement);
+  isDynamoStatement(statement) &&
+  !actionsOf(statement).every((a) => STREAM_READ_ACTIONS.includes(a)) &&
+  !isIdempotencyTableStatement(statement) &&
+  !isRateLimitTableStatement(statement);
 
 /**
  * A template value as text, as cdk-nag writes it in a finding: Fn::Join flattened, a Ref as <Name>,
@@ -164,6 +175,9 @@ export function textOfValue(node: Json, inRegion?: { template: Json; region: str
 /** The model ids of BEDROCK_MODEL_MAP of a function (by logical id), in order: each is the mapping's for `region` in an environment-agnostic stack. */
 export function summaryModelIdsOf(template: Template, functionId: string, region?: string): string[] {
   const json = template.toJSON();
-  const map = textOfValue(json.Resources[functionId].Properties.Environment.Variables.BEDROCK_MODEL_MAP, region ? { template: json, region } : undefined);
+  const map = textOfValue(
+    json.Resources[functionId].Properties.Environment.Variables.BEDROCK_MODEL_MAP,
+    region ? { template: json, region } : undefined,
+  );
   return map.split(',').map((entry) => entry.split('=')[1]!);
 }

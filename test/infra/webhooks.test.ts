@@ -17,7 +17,13 @@ const dispatcher = EVENT_CONSUMERS.webhookDispatch;
 const fanOut = EVENT_CONSUMERS.webhookFanOut;
 
 /** What the SQS event source itself grants a consumer on its queue, to read and delete the batches it hands over. */
-const EVENT_SOURCE_ACTIONS = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+const EVENT_SOURCE_ACTIONS = [
+  'sqs:ChangeMessageVisibility',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+  'sqs:GetQueueUrl',
+  'sqs:ReceiveMessage',
+];
 
 const WEBHOOK_SECRET_CONDITION = {
   StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-secret' },
@@ -39,13 +45,17 @@ describe('webhooks in VoiceOrgStack', () => {
   });
 
   const statementsOf = (handler: string, prefix: string): Json[] =>
-    functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) => actionsOf(st).some((a) => a.startsWith(prefix)));
+    functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) =>
+      actionsOf(st).some((a) => a.startsWith(prefix)),
+    );
   const webhookSecretStatements = (handler: string) =>
     statementsOf(handler, 'kms:').filter((st: Json) => st.Condition?.StringEquals?.['kms:EncryptionContext:purpose'] === 'webhook-secret');
   /** The queue a consumer's function reads: the event source of its function. */
   const queueOf = (handler: string): string => {
     const fnId = functionLogicalId(template, handler);
-    const mappings = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping' && r.Properties.FunctionName?.Ref === fnId);
+    const mappings = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && r.Properties.FunctionName?.Ref === fnId,
+    );
     expect(mappings).toHaveLength(1);
     const queueId = targetOf(mappings[0].Properties.EventSourceArn)!;
     expect(resources[queueId]?.Type).toBe('AWS::SQS::Queue');
@@ -59,7 +69,11 @@ describe('webhooks in VoiceOrgStack', () => {
         const expected = (permissions.webhookSecretKey ?? []).map((action) => `kms:${action}`).sort();
         expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expected });
         for (const statement of statements) {
-          expect({ handler, resource: statement.Resource, condition: statement.Condition }).toEqual({ handler, resource: getAtt(keyId), condition: WEBHOOK_SECRET_CONDITION });
+          expect({ handler, resource: statement.Resource, condition: statement.Condition }).toEqual({
+            handler,
+            resource: getAtt(keyId),
+            condition: WEBHOOK_SECRET_CONDITION,
+          });
         }
       }
     });
@@ -85,7 +99,9 @@ describe('webhooks in VoiceOrgStack', () => {
         const expected = users.some((f) => f.handler === handler) ? getAtt(keyId) : undefined;
         expect({ handler, keyArn: env.PROFILE_KMS_KEY_ARN }).toEqual({ handler, keyArn: expected });
       }
-      expect(users.map((f) => f.handler)).toEqual(expect.arrayContaining([ROUTES.createWebhook.handler, ROUTES.rotateWebhookSecret.handler, dispatcher.handler]));
+      expect(users.map((f) => f.handler)).toEqual(
+        expect.arrayContaining([ROUTES.createWebhook.handler, ROUTES.rotateWebhookSecret.handler, dispatcher.handler]),
+      );
     });
   });
 
@@ -125,7 +141,9 @@ describe('webhooks in VoiceOrgStack', () => {
 
   describe('fan-out', () => {
     it('is not fed its own deliveries: its rule matches no internal event type (webhook.delivery_due)', () => {
-      const rule = Object.values(resources).find((r) => r.Type === 'AWS::Events::Rule' && r.Properties.Targets.some((t: Json) => targetOf(t.Arn) === queueOf(fanOut.handler)));
+      const rule = Object.values(resources).find(
+        (r) => r.Type === 'AWS::Events::Rule' && r.Properties.Targets.some((t: Json) => targetOf(t.Arn) === queueOf(fanOut.handler)),
+      );
       const detailTypes: string[] = rule.Properties.EventPattern['detail-type'];
       expect(detailTypes.length).toBeGreaterThan(0);
       expect(detailTypes.filter((type) => (INTERNAL_EVENT_TYPES as readonly string[]).includes(type))).toEqual([]);

@@ -6,7 +6,14 @@ import type { Endpoint } from '../../shared/routes/route-definition';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { queryAll } from '../../shared/storage/query-all';
 import type { SampleIds } from '../../shared/routes/sample-request';
-import { ACCESS_REFUSAL_CODES, credentialClasses, expectedAccess, type CredentialClass, type ExpectedAccess, type MembershipOf } from '../support/access-policy';
+import {
+  ACCESS_REFUSAL_CODES,
+  credentialClasses,
+  expectedAccess,
+  type CredentialClass,
+  type ExpectedAccess,
+  type MembershipOf,
+} from '../support/access-policy';
 import { call, idp, idTokenFor, localDeployment, seed, unique, type ApiResponse, type SentEmail } from '../support/api';
 import { SAMPLE_WEBHOOK_URL, sampleEmailDomain, seedSampleData } from '../support/sample-data';
 import { deliveryIdFor } from '../../shared/storage/webhook-items';
@@ -148,7 +155,13 @@ async function forgedIdToken(person: Person, how: 'wrong_signature' | 'alg_none'
   const { generateKeyPair, SignJWT, UnsecuredJWT } = await import('jose');
   const claims = { email: person.email, email_verified: true, token_use: 'id' };
   if (how === 'alg_none') {
-    return new UnsecuredJWT(claims).setIssuer(runtime.issuer).setAudience(runtime.audience).setSubject(`local|${person.id}`).setIssuedAt().setExpirationTime('1h').encode();
+    return new UnsecuredJWT(claims)
+      .setIssuer(runtime.issuer)
+      .setAudience(runtime.audience)
+      .setSubject(`local|${person.id}`)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .encode();
   }
   const { privateKey } = await generateKeyPair('RS256');
   const kid = (await idp()).jwks.keys[0].kid!;
@@ -179,7 +192,14 @@ function requestOf(endpoint: Endpoint<RouteName>): { method: string; path: strin
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes where a personal key sees only its own user's recordings (another's is 404, as if it did not exist). */
-const OWN_RECORDINGS_ONLY = new Set<string>(['getPublicRecordingMedia', 'getPublicTranscript', 'transcribePublicRecording', 'listPublicSummaries', 'createPublicSummary', 'translatePublicRecording']);
+const OWN_RECORDINGS_ONLY = new Set<string>([
+  'getPublicRecordingMedia',
+  'getPublicTranscript',
+  'transcribePublicRecording',
+  'listPublicSummaries',
+  'createPublicSummary',
+  'translatePublicRecording',
+]);
 /** Routes a member calls on their own recordings only (admins on any): the sample recording is not the matrix members', so theirs is 403 INSUFFICIENT_ROLE. */
 const OWN_RECORDINGS_FOR_MEMBERS = new Set<string>(['updateActionItem']);
 /**
@@ -191,7 +211,8 @@ const OWN_KEYS_ONLY = new Set<string>(['getApiKey', 'rotateApiKey', 'revokeApiKe
 /** Whether a stage the allowed calls queued (a summary, a translation) is still at work on an item: the consumers write it in the background. */
 const IN_FLIGHT = new Set(['queued', 'processing']);
 const inFlight = (item: Record<string, any>) =>
-  (Array.isArray(item.summaries) && item.summaries.some((summary: { status: string }) => IN_FLIGHT.has(summary.status))) || IN_FLIGHT.has(item.translation?.status);
+  (Array.isArray(item.summaries) && item.summaries.some((summary: { status: string }) => IN_FLIGHT.has(summary.status))) ||
+  IN_FLIGHT.has(item.translation?.status);
 
 /**
  * Every item of both organizations' partitions and every email sent to this organization's
@@ -205,18 +226,28 @@ async function snapshot() {
 async function readSnapshot() {
   // The authorizer records a key's first use in an hour (`last_used_at`) whatever the route then decides: not a change a call made.
   const partition = async (id: string) =>
-    (await queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${id}` }, ConsistentRead: true })).map(
-      ({ last_used_at: _lastUsed, ...item }) => item,
-    );
+    (
+      await queryAll(db, {
+        TableName: db.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': `ORG#${id}` },
+        ConsistentRead: true,
+      })
+    ).map(({ last_used_at: _lastUsed, ...item }) => item);
   const store = await fetch(`${runtime.sesEndpoint}/store`);
   const { emails } = (await store.json()) as { emails: SentEmail[] };
   // A webhook endpoint's deliveries live under a partition of its own. Requests make them and
   // ask for retries (a new dispatch id); their attempts go on in the background, so only the
   // fields requests write are compared.
   const deliveries = async (id: string, webhookId: string) =>
-    (await queryAll(db, { TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${id}#WEBHOOK#${webhookId}` }, ConsistentRead: true })).map(
-      (item) => ({ id: item.id, dispatch_id: item.dispatch_id }),
-    );
+    (
+      await queryAll(db, {
+        TableName: db.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': `ORG#${id}#WEBHOOK#${webhookId}` },
+        ConsistentRead: true,
+      })
+    ).map((item) => ({ id: item.id, dispatch_id: item.dispatch_id }));
   return {
     org: await partition(orgId),
     otherOrg: await partition(otherOrgId),
@@ -240,7 +271,11 @@ async function send(endpoint: Endpoint<RouteName>, c: Case): Promise<Outcome> {
   requestsSent++;
   try {
     const response = await call(runtime.apiUrl, method, path, { authorization: authorizationOf.get(c.credential.name), body });
-    if (response.status === 401) unauthorizedAnswers.push({ label: `${method} ${endpoint.path} with ${c.credential.name}`, wwwAuthenticate: response.headers.get('www-authenticate') });
+    if (response.status === 401)
+      unauthorizedAnswers.push({
+        label: `${method} ${endpoint.path} with ${c.credential.name}`,
+        wwwAuthenticate: response.headers.get('www-authenticate'),
+      });
     return { response };
   } catch (error) {
     return { failure: (error as Error).message };
@@ -262,14 +297,19 @@ function mismatch(endpoint: Endpoint<RouteName>, c: Case, outcome: Outcome): str
   const { status, body } = outcome.response;
   const got = `${status} ${body?.error ?? ''}`.trim();
   if (!c.expected.allowed) {
-    if (status !== c.expected.status || body?.error !== c.expected.error) return `expected ${c.expected.status} ${c.expected.error}, got ${got}`;
+    if (status !== c.expected.status || body?.error !== c.expected.error)
+      return `expected ${c.expected.status} ${c.expected.error}, got ${got}`;
     const unnamed = (c.expected.names ?? []).filter((name) => !String(body?.message).includes(name));
     return unnamed.length ? `expected the message to name ${unnamed.join(', ')}, got "${body?.message}"` : undefined;
   }
   const refused = status === 401 || (status === 403 && ACCESS_REFUSAL_CODES.has(body?.error));
   const stateAnswer = MUTATING.has(endpoint.method) && status > 400 && status < 500 && !refused;
   // A personal key reads only its own user's recordings: every matrix class is someone else than the sample's recorder, so it is let through to a 404.
-  const notItsOwn = c.credential.kind === 'user_key' && OWN_RECORDINGS_ONLY.has(endpoint.routeName) && status === 404 && body?.error === 'RECORDING_NOT_FOUND';
+  const notItsOwn =
+    c.credential.kind === 'user_key' &&
+    OWN_RECORDINGS_ONLY.has(endpoint.routeName) &&
+    status === 404 &&
+    body?.error === 'RECORDING_NOT_FOUND';
   const notTheirKey =
     c.credential.kind === 'id_token' &&
     !roleAtLeast(c.credential.membership?.role ?? 'viewer', 'admin') &&
@@ -282,7 +322,9 @@ function mismatch(endpoint: Endpoint<RouteName>, c: Case, outcome: Outcome): str
     OWN_RECORDINGS_FOR_MEMBERS.has(endpoint.routeName) &&
     status === 403 &&
     body?.error === 'INSUFFICIENT_ROLE';
-  return status === sampleStatusOf(endpoint) || stateAnswer || notItsOwn || notTheirKey || notTheirRecording ? undefined : `expected to be let through (${sampleStatusOf(endpoint)}), got ${got}`;
+  return status === sampleStatusOf(endpoint) || stateAnswer || notItsOwn || notTheirKey || notTheirRecording
+    ? undefined
+    : `expected to be let through (${sampleStatusOf(endpoint)}), got ${got}`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -308,7 +350,8 @@ describe(`access matrix: ${ENDPOINTS.length} endpoints × ${CLASSES.length} cred
     for (const endpoint of ENDPOINTS) {
       const allowed = CLASSES.filter((c) => expectedAccess(endpoint, c).allowed).length;
       expect({ endpoint: endpoint.path, someAllowed: allowed > 0 }).toEqual({ endpoint: endpoint.path, someAllowed: true });
-      if (endpoint.route.access !== 'public') expect({ endpoint: endpoint.path, someRefused: allowed < CLASSES.length }).toEqual({ endpoint: endpoint.path, someRefused: true });
+      if (endpoint.route.access !== 'public')
+        expect({ endpoint: endpoint.path, someRefused: allowed < CLASSES.length }).toEqual({ endpoint: endpoint.path, someRefused: true });
     }
   });
 

@@ -38,7 +38,8 @@ async function keysApi(o: KeysOrg, person: Person) {
 }
 
 /** Whether a secret is accepted: a call only its scopes allow (recordings:read on the public list). */
-const works = async (secret: string) => (await call(runtime.apiUrl, 'GET', '/api/v1/public/recordings?limit=1', { token: secret })).status === 200;
+const works = async (secret: string) =>
+  (await call(runtime.apiUrl, 'GET', '/api/v1/public/recordings?limit=1', { token: secret })).status === 200;
 
 const personal = (name = 'Laptop') => ({ kind: 'personal', name, scopes: ['recordings:read'] });
 const orgKey = (name = 'CRM sync') => ({ kind: 'org', name, scopes: ['recordings:read'] });
@@ -77,7 +78,7 @@ describe('creating keys', () => {
     expect(JSON.stringify((await admin.list()).body)).not.toContain(created.body.secret);
   });
 
-  it("a key created with its own rate limit shows it, is refused past it (429 RATE_LIMITED naming the key), and keeps it when rotated", async () => {
+  it('a key created with its own rate limit shows it, is refused past it (429 RATE_LIMITED naming the key), and keeps it when rotated', async () => {
     const admin = await keysApi(o, o.people.admin);
     const created = await admin.create({ ...orgKey('Tight'), rate_limit: { rate: 1, burst: 3 } });
     expect(created.status).toBe(201);
@@ -86,19 +87,37 @@ describe('creating keys', () => {
     const rotated = await admin.rotate(created.body.id);
     expect(rotated.body.rate_limit).toEqual({ rate: 1, burst: 3 });
     // Eight at once span at most two 3-second windows, each admitting 3: at least two are refused.
-    const answers = await Promise.all(Array.from({ length: 8 }, () => call(runtime.apiUrl, 'GET', '/api/v1/public/recordings?limit=1', { token: rotated.body.secret })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => call(runtime.apiUrl, 'GET', '/api/v1/public/recordings?limit=1', { token: rotated.body.secret })),
+    );
     const refused = answers.filter((answer) => answer.status === 429);
     expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(6);
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused[0]!.body).toEqual({ success: false, data: null, error: 'RATE_LIMITED', message: expect.stringContaining(`API key ${created.body.id} is over its own rate limit`) });
+    expect(refused[0]!.body).toEqual({
+      success: false,
+      data: null,
+      error: 'RATE_LIMITED',
+      message: expect.stringContaining(`API key ${created.body.id} is over its own rate limit`),
+    });
     expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses a rate limit that is not one: burst below rate, zero, fractions, unknown fields', async () => {
     const admin = await keysApi(o, o.people.admin);
-    for (const rate_limit of [{ rate: 5, burst: 2 }, { rate: 0, burst: 2 }, { rate: 1.5, burst: 3 }, { rate: 1, burst: 2, daily_quota: 5 }, { rate: 1 }, 'fast']) {
+    for (const rate_limit of [
+      { rate: 5, burst: 2 },
+      { rate: 0, burst: 2 },
+      { rate: 1.5, burst: 3 },
+      { rate: 1, burst: 2, daily_quota: 5 },
+      { rate: 1 },
+      'fast',
+    ]) {
       const refused = await admin.create({ ...orgKey('Bad limit'), rate_limit });
-      expect({ rate_limit, status: refused.status, error: refused.body.error }).toEqual({ rate_limit, status: 400, error: 'VALIDATION_ERROR' });
+      expect({ rate_limit, status: refused.status, error: refused.body.error }).toEqual({
+        rate_limit,
+        status: 400,
+        error: 'VALIDATION_ERROR',
+      });
     }
   });
 
@@ -106,19 +125,30 @@ describe('creating keys', () => {
     const viewer = await keysApi(o, o.people.viewer);
     const created = await viewer.create(personal());
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ kind: 'personal', user_id: o.people.viewer.id, created_by: o.people.viewer.id, secret: expect.stringMatching(/^pk_user_[0-9a-f]{48}$/) });
+    expect(created.body).toMatchObject({
+      kind: 'personal',
+      user_id: o.people.viewer.id,
+      created_by: o.people.viewer.id,
+      secret: expect.stringMatching(/^pk_user_[0-9a-f]{48}$/),
+    });
     expect(await works(created.body.secret)).toBe(true);
   });
 
   it('members and viewers cannot create organization keys (403 INSUFFICIENT_ROLE)', async () => {
-    for (const person of [o.people.member, o.people.viewer]) expectFailure(await (await keysApi(o, person)).create(orgKey()), 403, 'INSUFFICIENT_ROLE');
+    for (const person of [o.people.member, o.people.viewer])
+      expectFailure(await (await keysApi(o, person)).create(orgKey()), 403, 'INSUFFICIENT_ROLE');
   });
 
   it("scopes cannot exceed the role's: a personal key only what personal-key routes use at the member's role (403 SCOPES_EXCEED_ROLE)", async () => {
     const viewer = await keysApi(o, o.people.viewer);
     const member = await keysApi(o, o.people.member);
     const owner = await keysApi(o, o.people.owner);
-    expectFailure(await viewer.create({ ...personal(), scopes: ['recordings:write'] }), 403, 'SCOPES_EXCEED_ROLE', expect.stringContaining('recordings:write'));
+    expectFailure(
+      await viewer.create({ ...personal(), scopes: ['recordings:write'] }),
+      403,
+      'SCOPES_EXCEED_ROLE',
+      expect.stringContaining('recordings:write'),
+    );
     expect((await member.create({ ...personal(), scopes: ['recordings:read', 'recordings:write'] })).status).toBe(201);
     // Even an owner's personal key cannot carry a scope no personal-key route asks for.
     expectFailure(await owner.create({ ...personal(), scopes: ['users:read'] }), 403, 'SCOPES_EXCEED_ROLE');
@@ -219,7 +249,11 @@ describe('rotating and revoking', () => {
     const created = (await admin.create(orgKey())).body;
     const rotated = await admin.rotate(created.id, { grace_period_seconds: 3600 });
     expect(rotated.status).toBe(200);
-    expect(rotated.body).toMatchObject({ id: created.id, rotated_at: expect.stringMatching(TIMESTAMP), secret: expect.stringMatching(/^pk_org_/) });
+    expect(rotated.body).toMatchObject({
+      id: created.id,
+      rotated_at: expect.stringMatching(TIMESTAMP),
+      secret: expect.stringMatching(/^pk_org_/),
+    });
     expect(rotated.body.secret).not.toBe(created.secret);
     expect(rotated.body.prefix).toBe(rotated.body.secret.slice(0, 13));
     expect(Date.parse(rotated.body.previous_secret_expires_at) - Date.parse(rotated.body.rotated_at)).toBe(3600_000);
@@ -245,11 +279,12 @@ describe('rotating and revoking', () => {
   it('the grace period is 0 to 86400 seconds', async () => {
     const admin = await keysApi(o, o.people.admin);
     const { id } = (await admin.create(orgKey())).body;
-    for (const grace of [-1, 86_401, 1.5, '60']) expectFailure(await admin.rotate(id, { grace_period_seconds: grace }), 400, 'VALIDATION_ERROR');
+    for (const grace of [-1, 86_401, 1.5, '60'])
+      expectFailure(await admin.rotate(id, { grace_period_seconds: grace }), 400, 'VALIDATION_ERROR');
     expect((await admin.rotate(id, { grace_period_seconds: 86_400 })).status).toBe(200);
   });
 
-  it("a personal key is rotated by its member only: an admin gets 403 NOT_KEY_OWNER (the secret would act as someone else)", async () => {
+  it('a personal key is rotated by its member only: an admin gets 403 NOT_KEY_OWNER (the secret would act as someone else)', async () => {
     const member = await keysApi(o, o.people.member);
     const admin = await keysApi(o, o.people.admin);
     const { id } = (await member.create(personal())).body;
@@ -297,7 +332,12 @@ describe('expiry, use and removal', () => {
     const admin = await keysApi(o, o.people.admin);
     const asAdmin: MemberCaller = { kind: 'id_token', orgId: o.org, userId: o.people.admin.id, role: 'admin', actor: o.people.admin.id };
     const madeAnHourAgo = (expiresInMs: number) =>
-      createApiKey({ db, now: () => new Date(Date.now() - HOUR_MS) }, asAdmin, { kind: 'org', name: 'Expiring', scopes: ['recordings:read'], expires_at: new Date(Date.now() + expiresInMs).toISOString() });
+      createApiKey({ db, now: () => new Date(Date.now() - HOUR_MS) }, asAdmin, {
+        kind: 'org',
+        name: 'Expiring',
+        scopes: ['recordings:read'],
+        expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+      });
     const [expired, live] = await Promise.all([madeAnHourAgo(-60_000), madeAnHourAgo(HOUR_MS)]);
     expect(await works(live.secret)).toBe(true);
     expect((await admin.get(live.id)).body.status).toBe('active');
@@ -318,11 +358,13 @@ describe('expiry, use and removal', () => {
     expect((await admin.get(created.id)).body.last_used_at).toBe(first);
   });
 
-  it("removing a member revokes their personal keys (an event consumer), attributed to who removed them", async () => {
+  it('removing a member revokes their personal keys (an event consumer), attributed to who removed them', async () => {
     const member = await keysApi(o, o.people.member);
     const mine = (await member.create(personal())).body;
     const admin = await keysApi(o, o.people.admin);
-    const removed = await call(runtime.apiUrl, 'DELETE', `/api/v1/organization/${o.org}/users/${o.people.member.id}`, { token: admin.token });
+    const removed = await call(runtime.apiUrl, 'DELETE', `/api/v1/organization/${o.org}/users/${o.people.member.id}`, {
+      token: admin.token,
+    });
     expect(removed.status).toBe(200);
     // The route policy refuses the key of a member who is not active at once…
     expect(await works(mine.secret)).toBe(false);
@@ -334,7 +376,10 @@ describe('expiry, use and removal', () => {
     expect(revoked.body.revoked_at).toMatch(TIMESTAMP);
     const entries = await auditOf(o, mine.id, 'api_key.revoked');
     // The revocation carries the removal's actor and correlation id: the audit log shows why it happened.
-    expect(entries.find((e) => e.type === 'api_key.revoked')).toMatchObject({ actor: { kind: 'user', id: o.people.admin.id }, correlation_id: removed.headers.get('x-correlation-id') });
+    expect(entries.find((e) => e.type === 'api_key.revoked')).toMatchObject({
+      actor: { kind: 'user', id: o.people.admin.id },
+      correlation_id: removed.headers.get('x-correlation-id'),
+    });
   });
 
   it('creations, rotations and revocations reach the audit log with their actor, and never a secret', async () => {

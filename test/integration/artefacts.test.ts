@@ -6,7 +6,14 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, Context, DynamoDBBatchResponse, SQSBatchResponse } from 'aws-lambda';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Context,
+  DynamoDBBatchResponse,
+  SQSBatchResponse,
+} from 'aws-lambda';
 import { App } from 'aws-cdk-lib';
 import { lambdaContext } from '../../infra/local/lambda-events';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
@@ -66,13 +73,23 @@ const permissionsOf = (handler: string): FunctionPermissions => {
 
 /** The AWS clients a bundle may carry, each only when its function has the permission that uses it. */
 const CLIENTS = [
-  { name: 'DynamoDB', permissions: ['table', 'idempotency', 'rateLimit'], pkg: '@aws-sdk/client-dynamodb', markers: ['DynamoDBClient', 'DynamoDB_20120810'] },
+  {
+    name: 'DynamoDB',
+    permissions: ['table', 'idempotency', 'rateLimit'],
+    pkg: '@aws-sdk/client-dynamodb',
+    markers: ['DynamoDBClient', 'DynamoDB_20120810'],
+  },
   { name: 'KMS', permissions: ['profileKey', 'webhookSecretKey'], pkg: '@aws-sdk/client-kms', markers: ['KMSClient', 'TrentService'] },
   { name: 'SES', permissions: ['mail'], pkg: '@aws-sdk/client-sesv2', markers: ['SESv2Client', 'SimpleEmailService_v2'] },
   { name: 'S3', permissions: ['bucket'], pkg: '@aws-sdk/client-s3', markers: ['S3Client', 'AmazonS3'] },
   { name: 'EventBridge', permissions: ['events'], pkg: '@aws-sdk/client-eventbridge', markers: ['EventBridgeClient', 'AWSEvents'] },
   { name: 'SQS', permissions: ['queue'], pkg: '@aws-sdk/client-sqs', markers: ['SQSClient', 'AmazonSQS'] },
-] as const satisfies readonly { name: string; permissions: readonly (keyof FunctionPermissions)[]; pkg: string; markers: readonly string[] }[];
+] as const satisfies readonly {
+  name: string;
+  permissions: readonly (keyof FunctionPermissions)[];
+  pkg: string;
+  markers: readonly string[];
+}[];
 
 /** A bundle's size budget: the largest today (KMS encryption SDK) is about 1 MB minified. */
 const MAX_BUNDLE_BYTES = 2 * 1024 * 1024;
@@ -114,7 +131,12 @@ describe('the cloud assembly', () => {
     for (const fn of functions) {
       const area = nested.find((a) => a.functions.some((f) => f.handler === fn.handlerModule));
       const construct = fn.constructPath.split('/').at(-1);
-      expect({ handler: fn.handlerModule, nestedStack: fn.nestedStack, samFunctionId: fn.samFunctionId, nestedTemplate: fn.templateFile.endsWith('.nested.template.json') }).toEqual({
+      expect({
+        handler: fn.handlerModule,
+        nestedStack: fn.nestedStack,
+        samFunctionId: fn.samFunctionId,
+        nestedTemplate: fn.templateFile.endsWith('.nested.template.json'),
+      }).toEqual({
         handler: fn.handlerModule,
         nestedStack: area ? RouteStack.idOf(area.area) : undefined,
         samFunctionId: area ? `${RouteStack.idOf(area.area)}/${construct}` : fn.logicalId,
@@ -131,14 +153,21 @@ describe('the cloud assembly', () => {
 
   it('keeps every bundle within its size budget, with a source map (sizes printed)', () => {
     const rows = functions
-      .map((fn) => ({ fn, mapBytes: readFileSync(`${fn.bundleFile}.map`).length, clients: bundleSources(fn.bundleFile).packages.filter((p) => p.startsWith('@aws-sdk/client-')) }))
+      .map((fn) => ({
+        fn,
+        mapBytes: readFileSync(`${fn.bundleFile}.map`).length,
+        clients: bundleSources(fn.bundleFile).packages.filter((p) => p.startsWith('@aws-sdk/client-')),
+      }))
       .sort((a, b) => b.fn.bundleBytes - a.fn.bundleBytes);
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`.padStart(10);
     console.log(
       [
         `Synthesized ${STACK_NAME} with ${functions.length} bundled functions in ${synthSeconds.toFixed(1)} s`,
         `${'function'.padEnd(40)} ${'bundle'.padStart(10)} ${'map'.padStart(10)}  AWS clients`,
-        ...rows.map(({ fn, mapBytes, clients }) => `${fn.handlerModule.replace(/^functions\//, '').padEnd(40)} ${kb(fn.bundleBytes)} ${kb(mapBytes)}  ${clients.map((c) => c.replace('@aws-sdk/client-', '')).join(', ')}`),
+        ...rows.map(
+          ({ fn, mapBytes, clients }) =>
+            `${fn.handlerModule.replace(/^functions\//, '').padEnd(40)} ${kb(fn.bundleBytes)} ${kb(mapBytes)}  ${clients.map((c) => c.replace('@aws-sdk/client-', '')).join(', ')}`,
+        ),
         `${'total'.padEnd(40)} ${kb(functions.reduce((sum, fn) => sum + fn.bundleBytes, 0))}`,
       ].join('\n'),
     );
@@ -151,7 +180,8 @@ describe('the cloud assembly', () => {
 
   /** A module of shared/routes that defines no route and is none of the manifest's machinery: plain data (the docs' paths), which a handler may carry. */
   const isRouteData = (file: string) =>
-    !/\/(manifest|route-docs|sample-request|demo-examples|[\w-]+-routes)\.ts$/.test(file) && !readFileSync(path.join(repoRoot, file), 'utf8').includes('defineRoute(');
+    !/\/(manifest|route-docs|sample-request|demo-examples|[\w-]+-routes)\.ts$/.test(file) &&
+    !readFileSync(path.join(repoRoot, file), 'utf8').includes('defineRoute(');
 
   it("carries in each route's bundle its own route's definition alone: no other route module nor the manifest, no route's docs or examples, no other route's summary or request schemas", () => {
     const texts = routeTexts();
@@ -161,8 +191,11 @@ describe('the cloud assembly', () => {
       const text = readFileSync(fn.bundleFile, 'utf8');
       const { own } = bundleSources(fn.bundleFile);
       // A text that a module the function runs holds itself (an event type, a model name, a description a schema helper shares) is no route's.
-      const runs = own.filter((file) => !file.startsWith('shared/routes/')).map((file) => sourceText.get(file) ?? sourceText.set(file, readFileSync(path.join(repoRoot, file), 'utf8')).get(file)!);
-      const holds = (fragment: string | undefined) => fragment !== undefined && text.includes(fragment) && !runs.some((source) => source.includes(fragment));
+      const runs = own
+        .filter((file) => !file.startsWith('shared/routes/'))
+        .map((file) => sourceText.get(file) ?? sourceText.set(file, readFileSync(path.join(repoRoot, file), 'utf8')).get(file)!);
+      const holds = (fragment: string | undefined) =>
+        fragment !== undefined && text.includes(fragment) && !runs.some((source) => source.includes(fragment));
       const others = texts.filter((t) => t.routeName !== routeName);
       const mine = texts.find((t) => t.routeName === routeName)!;
       return {
@@ -180,8 +213,12 @@ describe('the cloud assembly', () => {
         docs: texts.flatMap((t) => t.docs.filter(holds).map((fragment) => `${t.routeName}: ${fragment}`)),
         // A schema module the function needs (for its own route, or its domain) comes whole, its other schemas with it (esbuild
         // keeps every top-level valibot call of a module it bundles): those are exempt above. No other request schema may be here.
-        otherRequestSchemas: others.flatMap((t) => t.requestSchemas.flatMap((s) => s.descriptions.filter(holds).map((fragment) => `${t.routeName}: ${fragment}`))),
-        ownRequestSchemas: mine.requestSchemas.every((s) => s.descriptions.length === 0 || s.descriptions.some((fragment) => text.includes(fragment))),
+        otherRequestSchemas: others.flatMap((t) =>
+          t.requestSchemas.flatMap((s) => s.descriptions.filter(holds).map((fragment) => `${t.routeName}: ${fragment}`)),
+        ),
+        ownRequestSchemas: mine.requestSchemas.every(
+          (s) => s.descriptions.length === 0 || s.descriptions.some((fragment) => text.includes(fragment)),
+        ),
       };
     });
     expect(found).toEqual(
@@ -199,7 +236,8 @@ describe('the cloud assembly', () => {
 
   it('bundles no KMS, SES or S3 client into List users', () => {
     const text = readFileSync(functionOf('functions/users/list-users').bundleFile, 'utf8');
-    for (const marker of ['KMSClient', 'TrentService', 'SESv2Client', 'SimpleEmailService_v2', 'S3Client', 'AmazonS3']) expect(text).not.toContain(marker);
+    for (const marker of ['KMSClient', 'TrentService', 'SESv2Client', 'SimpleEmailService_v2', 'S3Client', 'AmazonS3'])
+      expect(text).not.toContain(marker);
     expect(text).toContain('DynamoDBClient');
   });
 
@@ -214,7 +252,10 @@ describe('the cloud assembly', () => {
     });
     const expected = functions.map((fn) => {
       const permissions = permissionsOf(fn.handlerModule);
-      return { handler: fn.handlerModule, clients: CLIENTS.filter((c) => c.permissions.some((permission) => (permissions[permission]?.length ?? 0) > 0)).map((c) => c.name) };
+      return {
+        handler: fn.handlerModule,
+        clients: CLIENTS.filter((c) => c.permissions.some((permission) => (permissions[permission]?.length ?? 0) > 0)).map((c) => c.name),
+      };
     });
     expect(found).toEqual(expected);
   });
@@ -226,14 +267,21 @@ describe('the cloud assembly', () => {
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 
 /** The EMF lines (business metrics) the bundles print on stdout while they run, kept out of the test output. */
-const published: { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] }; [field: string]: unknown }[] = [];
+const published: {
+  _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+  [field: string]: unknown;
+}[] = [];
 
 /** Template values that are CloudFormation references, and what stands for them locally. */
 const LOCAL_VALUES: Record<string, () => Record<string, string>> = {
   TABLE_NAME: () => ({ TABLE_NAME: runtime.tableName }),
   IDEMPOTENCY_TABLE_NAME: () => ({ IDEMPOTENCY_TABLE_NAME: LOCAL.idempotencyTableName }),
   // The shared deployment's counters, with its test limits: the sample events of many functions act on one organization at once.
-  RATE_LIMIT_TABLE_NAME: () => ({ RATE_LIMIT_TABLE_NAME: LOCAL.rateLimitTableName, RATE_LIMIT_DEFAULT_RATE: '10000', RATE_LIMIT_DEFAULT_BURST: '100000' }),
+  RATE_LIMIT_TABLE_NAME: () => ({
+    RATE_LIMIT_TABLE_NAME: LOCAL.rateLimitTableName,
+    RATE_LIMIT_DEFAULT_RATE: '10000',
+    RATE_LIMIT_DEFAULT_BURST: '100000',
+  }),
   BUCKET_NAME: () => ({ BUCKET_NAME: runtime.bucketName }),
   ID_TOKEN_ISSUER: () => ({ ID_TOKEN_ISSUER: runtime.issuer }),
   ID_TOKEN_AUDIENCE: () => ({ ID_TOKEN_AUDIENCE: runtime.audience }),
@@ -242,7 +290,12 @@ const LOCAL_VALUES: Record<string, () => Record<string, string>> = {
   // and loopback webhook endpoints are allowed, as under npm start (nothing else resolves here).
   PROFILE_KMS_KEY_ARN: () => ({ PROFILE_LOCAL_KEY_FILE: path.join(dataDir, 'profile-key.bin'), WEBHOOK_ALLOW_LOCAL_URLS: 'true' }),
   // No EventBridge emulator: the SDK's service endpoint variable points the bundle's client at fakeEventBridge below.
-  EVENT_BUS_NAME: () => ({ EVENT_BUS_NAME: LOCAL_BUS, AWS_ENDPOINT_URL_EVENTBRIDGE: fakeEventBridge.url, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' }),
+  EVENT_BUS_NAME: () => ({
+    EVENT_BUS_NAME: LOCAL_BUS,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: fakeEventBridge.url,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  }),
   // The environment-agnostic stack reads its summary models from a mapping by Region: locally, the Bedrock stand-in's engine, as under npm start.
   BEDROCK_MODEL_MAP: () => ({
     BEDROCK_MODEL_MAP: localBedrockModelMap(parseModelCatalog({}).active.map((model) => model.id)),
@@ -265,7 +318,12 @@ const fakeEventBridge = {
         const { Entries = [] } = JSON.parse(body || '{}') as { Entries?: typeof fakeEventBridge.entries };
         fakeEventBridge.entries.push(...Entries);
         response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-        response.end(JSON.stringify({ FailedEntryCount: 0, Entries: Entries.map((_, i) => ({ EventId: `fake-${fakeEventBridge.entries.length}-${i}` })) }));
+        response.end(
+          JSON.stringify({
+            FailedEntryCount: 0,
+            Entries: Entries.map((_, i) => ({ EventId: `fake-${fakeEventBridge.entries.length}-${i}` })),
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -277,7 +335,12 @@ const fakeEventBridge = {
 /** A function's environment: what its template declares, references resolved locally, plus the emulator endpoints. */
 function localEnvironment(fn: BundledFunction): Record<string, string> {
   // Metrics on, as in Lambda (the test setup turns them off elsewhere): the bundles' EMF lines are read below.
-  const env: Record<string, string> = { AWS_REGION: runtime.region, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'false' };
+  const env: Record<string, string> = {
+    AWS_REGION: runtime.region,
+    DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint,
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    POWERTOOLS_METRICS_DISABLED: 'false',
+  };
   for (const [name, value] of Object.entries(fn.environment)) {
     if (name === 'NODE_OPTIONS') continue; // options of the Lambda runtime's node process
     if (typeof value === 'string') env[name] = value;
@@ -312,16 +375,20 @@ const xrayDaemon = {
   /** The documents received so far: each bundle awaits its datagram's send before answering, so a datagram sent now comes after them. */
   async documents(): Promise<Record<string, any>[]> {
     const sentinel = `sentinel ${Date.now()}`;
-    const arrived = new Promise<void>((resolve) => this.socket.on('message', (message) => message.toString('utf8') === sentinel && resolve()));
+    const arrived = new Promise<void>((resolve) =>
+      this.socket.on('message', (message) => message.toString('utf8') === sentinel && resolve()),
+    );
     const sender = createSocket('udp4');
     await new Promise<void>((resolve) => sender.send(sentinel, this.port, '127.0.0.1', () => resolve()));
     sender.close();
     await arrived;
-    return this.received.filter((text) => text !== sentinel).map((text) => {
-      const [header, document] = text.split('\n');
-      expect(JSON.parse(header!)).toEqual({ format: 'json', version: 1 });
-      return JSON.parse(document!);
-    });
+    return this.received
+      .filter((text) => text !== sentinel)
+      .map((text) => {
+        const [header, document] = text.split('\n');
+        expect(JSON.parse(header!)).toEqual({ format: 'json', version: 1 });
+        return JSON.parse(document!);
+      });
   },
 };
 
@@ -392,8 +459,14 @@ function startBundle(fn: BundledFunction): RunningBundle {
   let markReady: { resolve: () => void; reject: (error: Error) => void };
   const ready = new Promise<void>((resolve, reject) => (markReady = { resolve, reject }));
   child.on('message', (message: RunnerMessage) => {
-    if (message.type === 'stdout') published.push(...message.text.split('\n').filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line)));
-    else if (message.type === 'ready') (message.error ? markReady.reject(errorFrom(message.error)) : markReady.resolve());
+    if (message.type === 'stdout')
+      published.push(
+        ...message.text
+          .split('\n')
+          .filter((line) => line.includes('"_aws"'))
+          .map((line) => JSON.parse(line)),
+      );
+    else if (message.type === 'ready') message.error ? markReady.reject(errorFrom(message.error)) : markReady.resolve();
     else {
       const waiting = pending.get(message.id);
       pending.delete(message.id);
@@ -461,33 +534,72 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     await seedSampleData(db, ids, { orgKey, personalKey });
     const idToken = await idTokenFor({ id: `${ids.orgId}_invitee`, email: ids.inviteeEmail });
     const ownerToken = await idTokenFor({ id: `${ids.orgId}_owner_subject`, email: ids.ownerEmail });
-    const bearer: Record<CredentialName, string> = { orgKey: `Bearer ${orgKey}`, personalKey: `Bearer ${personalKey}`, idToken: `Bearer ${idToken}`, ownerToken: `Bearer ${ownerToken}` };
+    const bearer: Record<CredentialName, string> = {
+      orgKey: `Bearer ${orgKey}`,
+      personalKey: `Bearer ${personalKey}`,
+      idToken: `Bearer ${idToken}`,
+      ownerToken: `Bearer ${ownerToken}`,
+    };
     // The real authorizer bundle resolves each real credential; its answers become the requests' authorizer context.
     const pending = { stage: 'test', region: runtime.region, bucketName: runtime.bucketName, ids };
     const tokenEvent = (name: CredentialName) =>
-      sampleAuthorizerEvent({ ...pending, credentials: { [name]: { authorization: bearer[name], principalId: '', context: {} } } as SampleSetup['credentials'] }, name);
+      sampleAuthorizerEvent(
+        {
+          ...pending,
+          credentials: { [name]: { authorization: bearer[name], principalId: '', context: {} } } as SampleSetup['credentials'],
+        },
+        name,
+      );
     const results = {} as Record<CredentialName, APIGatewayAuthorizerResult>;
     for (const name of Object.keys(bearer) as CredentialName[]) {
-      results[name] = (await bundleHandler(AUTHORIZER.handler)(tokenEvent(name), lambdaContext('authorizer'))) as APIGatewayAuthorizerResult;
+      results[name] = (await bundleHandler(AUTHORIZER.handler)(
+        tokenEvent(name),
+        lambdaContext('authorizer'),
+      )) as APIGatewayAuthorizerResult;
     }
     authorizerResults = results;
-    const credential = (name: CredentialName) => ({ authorization: bearer[name], principalId: results[name].principalId, context: results[name].context as Record<string, string> });
-    setup = { ...pending, credentials: { orgKey: credential('orgKey'), personalKey: credential('personalKey'), idToken: credential('idToken'), ownerToken: credential('ownerToken') } };
+    const credential = (name: CredentialName) => ({
+      authorization: bearer[name],
+      principalId: results[name].principalId,
+      context: results[name].context as Record<string, string>,
+    });
+    setup = {
+      ...pending,
+      credentials: {
+        orgKey: credential('orgKey'),
+        personalKey: credential('personalKey'),
+        idToken: credential('idToken'),
+        ownerToken: credential('ownerToken'),
+      },
+    };
   }, 60_000);
 
   it('authorizer: Allow on the whole API, with the principal of each credential in its context', () => {
     for (const result of Object.values(authorizerResults)) {
-      expect(result.policyDocument.Statement).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'execute-api:Invoke', Resource: expect.stringMatching(/\/test\/\*$/) })]);
+      expect(result.policyDocument.Statement).toEqual([
+        expect.objectContaining({ Effect: 'Allow', Action: 'execute-api:Invoke', Resource: expect.stringMatching(/\/test\/\*$/) }),
+      ]);
     }
-    expect(authorizerResults.orgKey.context).toEqual(expect.objectContaining({ kind: 'org_key', org_id: ids.orgId, scopes: SCOPES.join(' ') }));
-    expect(authorizerResults.personalKey.context).toEqual(expect.objectContaining({ kind: 'user_key', org_id: ids.orgId, user_id: ids.memberId, scopes: PERSONAL_KEY_SCOPES.join(' ') }));
-    expect(authorizerResults.idToken.context).toEqual(expect.objectContaining({ kind: 'id_token', email: ids.inviteeEmail, email_verified: 'true', issuer: runtime.issuer }));
+    expect(authorizerResults.orgKey.context).toEqual(
+      expect.objectContaining({ kind: 'org_key', org_id: ids.orgId, scopes: SCOPES.join(' ') }),
+    );
+    expect(authorizerResults.personalKey.context).toEqual(
+      expect.objectContaining({ kind: 'user_key', org_id: ids.orgId, user_id: ids.memberId, scopes: PERSONAL_KEY_SCOPES.join(' ') }),
+    );
+    expect(authorizerResults.idToken.context).toEqual(
+      expect.objectContaining({ kind: 'id_token', email: ids.inviteeEmail, email_verified: 'true', issuer: runtime.issuer }),
+    );
   });
 
   it('authorizer: refuses an unknown key with a Deny on the whole API whose context says why', async () => {
-    const event = sampleAuthorizerEvent({ ...setup, credentials: { ...setup.credentials, orgKey: { ...setup.credentials.orgKey, authorization: `Bearer ${generateApiKey('org_key')}` } } });
+    const event = sampleAuthorizerEvent({
+      ...setup,
+      credentials: { ...setup.credentials, orgKey: { ...setup.credentials.orgKey, authorization: `Bearer ${generateApiKey('org_key')}` } },
+    });
     const result = (await bundleHandler(AUTHORIZER.handler)(event, lambdaContext('authorizer'))) as APIGatewayAuthorizerResult;
-    expect(result.policyDocument.Statement).toEqual([expect.objectContaining({ Effect: 'Deny', Action: 'execute-api:Invoke', Resource: expect.stringMatching(/\/test\/\*$/) })]);
+    expect(result.policyDocument.Statement).toEqual([
+      expect.objectContaining({ Effect: 'Deny', Action: 'execute-api:Invoke', Resource: expect.stringMatching(/\/test\/\*$/) }),
+    ]);
     expect(result.context).toEqual({ reason: 'invalid', message: AUTHENTICATION_FAILURE_MESSAGES.invalid });
   });
 
@@ -509,12 +621,36 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
       expect(body.data.map((m: { user_id: string }) => m.user_id)).toEqual([ids.memberId]);
     },
     getMemberSettings: (body) =>
-      expect(body).toMatchObject({ success: true, data: { user: { user_id: ids.memberId }, settings: { selected_theme: 'dark' }, profile: { profile: expect.stringContaining('APAC'), version: 1 } } }),
+      expect(body).toMatchObject({
+        success: true,
+        data: {
+          user: { user_id: ids.memberId },
+          settings: { selected_theme: 'dark' },
+          profile: { profile: expect.stringContaining('APAC'), version: 1 },
+        },
+      }),
     updateMemberSettings: (body) => expect(body).toMatchObject({ success: true, profile_version: expect.any(Number) }),
-    updateMember: (body) => expect(body).toMatchObject({ success: true, data: { user_id: ids.managedMemberId, role: 'member', status: 'active', is_active: true } }),
-    removeMember: (body) => expect(body).toMatchObject({ success: true, data: { user_id: ids.managedMemberId, role: 'member', status: 'removed', is_active: false } }),
-    listRecordings: (body) => expect(body.recordings.map((r: { id: string }) => r.id).sort()).toEqual([ids.editRecordingId, ids.recordingId, ids.uploadRecordingId].sort()),
-    getRecording: (body) => expect(body).toMatchObject({ id: ids.recordingId, transcript: expect.any(Object), summary: expect.any(Object), action_items: [expect.any(Object)] }),
+    updateMember: (body) =>
+      expect(body).toMatchObject({
+        success: true,
+        data: { user_id: ids.managedMemberId, role: 'member', status: 'active', is_active: true },
+      }),
+    removeMember: (body) =>
+      expect(body).toMatchObject({
+        success: true,
+        data: { user_id: ids.managedMemberId, role: 'member', status: 'removed', is_active: false },
+      }),
+    listRecordings: (body) =>
+      expect(body.recordings.map((r: { id: string }) => r.id).sort()).toEqual(
+        [ids.editRecordingId, ids.recordingId, ids.uploadRecordingId].sort(),
+      ),
+    getRecording: (body) =>
+      expect(body).toMatchObject({
+        id: ids.recordingId,
+        transcript: expect.any(Object),
+        summary: expect.any(Object),
+        action_items: [expect.any(Object)],
+      }),
     getRecordingMedia: (body) =>
       expect(body).toEqual({
         url: expect.stringContaining(`${runtime.s3Endpoint}/${runtime.bucketName}/recordings/${ids.orgId}/${ids.mediaRecordingId}/`),
@@ -522,19 +658,30 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
         content_type: 'audio/mp4',
         size_bytes: 1_520_000,
       }),
-    updateRecording: (body) => expect(body).toMatchObject({ id: ids.editRecordingId, title: 'Sales call with Kobe Trading (pilot)', tags: [ids.tagId] }),
+    updateRecording: (body) =>
+      expect(body).toMatchObject({ id: ids.editRecordingId, title: 'Sales call with Kobe Trading (pilot)', tags: [ids.tagId] }),
     deleteRecording: (body) => expect(body).toEqual({ success: true }),
     restoreRecording: (body) => expect(body).toMatchObject({ id: ids.trashedRecordingId }),
     createUploadUrl: (body) =>
       expect(body).toMatchObject({
         success: true,
-        data: { recording_id: expect.stringMatching(/^rec_/), method: 'PUT', upload_url: expect.stringContaining(`${runtime.s3Endpoint}/${runtime.bucketName}/recordings/${ids.orgId}/`) },
+        data: {
+          recording_id: expect.stringMatching(/^rec_/),
+          method: 'PUT',
+          upload_url: expect.stringContaining(`${runtime.s3Endpoint}/${runtime.bucketName}/recordings/${ids.orgId}/`),
+        },
       }),
-    listPublicRecordings: (body) => expect(body).toMatchObject({ success: true, data: expect.arrayContaining([expect.objectContaining({ id: ids.recordingId })]) }),
+    listPublicRecordings: (body) =>
+      expect(body).toMatchObject({ success: true, data: expect.arrayContaining([expect.objectContaining({ id: ids.recordingId })]) }),
     getPublicRecordingMedia: (body) =>
       expect(body).toEqual({
         success: true,
-        data: { url: expect.stringContaining('response-content-disposition=attachment'), expires_at: expect.any(String), content_type: 'audio/mp4', size_bytes: 1_520_000 },
+        data: {
+          url: expect.stringContaining('response-content-disposition=attachment'),
+          expires_at: expect.any(String),
+          content_type: 'audio/mp4',
+          size_bytes: 1_520_000,
+        },
       }),
     listTemplates: (body) => expect(body.templates.map((t: { id: string }) => t.id)).toEqual([ids.templateId]),
     getTemplate: (body) => expect(body).toMatchObject({ id: ids.templateId, name: 'Sales call' }),
@@ -542,22 +689,47 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     updateTemplate: (body) => expect(body).toMatchObject({ id: ids.templateId, description: expect.stringContaining('risks') }),
     deleteTemplate: (body) => expect(body).toEqual({ success: true }),
     sendInvite: (body) => expect(body).toMatchObject({ email: ids.newInviteEmail, role: 'member', status: 'pending' }),
-    listInvites: (body) => expect(body.invites.map((i: { id: string }) => i.id)).toEqual(expect.arrayContaining([ids.resendInviteId, ids.revokeInviteId])),
+    listInvites: (body) =>
+      expect(body.invites.map((i: { id: string }) => i.id)).toEqual(expect.arrayContaining([ids.resendInviteId, ids.revokeInviteId])),
     revokeInvite: (body) => expect(body).toEqual({ success: true }),
     resendInvite: (body) => expect(body).toEqual({ success: true }),
     acceptInvite: (body) => expect(body).toEqual({ org_id: ids.orgId, role: 'member', status: 'active' }),
     listAuditLog: (body) => expect(body).toMatchObject({ entries: expect.any(Array), pagination: { page: 1, limit: 10 } }),
     listApiKeys: (body) => expect(body.api_keys.map((k: { id: string }) => k.id)).toContain(ids.apiKeyId),
-    createApiKey: (body) => expect(body).toMatchObject({ kind: 'personal', user_id: ids.ownerId, secret: expect.stringMatching(/^pk_user_[0-9a-f]{48}$/), created_by: ids.ownerId, status: 'active' }),
+    createApiKey: (body) =>
+      expect(body).toMatchObject({
+        kind: 'personal',
+        user_id: ids.ownerId,
+        secret: expect.stringMatching(/^pk_user_[0-9a-f]{48}$/),
+        created_by: ids.ownerId,
+        status: 'active',
+      }),
     getApiKey: (body) => expect(body).toMatchObject({ id: ids.apiKeyId, name: 'CRM sync', status: 'active' }),
-    rotateApiKey: (body) => expect(body).toMatchObject({ id: ids.apiKeyId, secret: expect.stringMatching(/^pk_org_/), rotated_at: expect.any(String), previous_secret_expires_at: expect.any(String) }),
+    rotateApiKey: (body) =>
+      expect(body).toMatchObject({
+        id: ids.apiKeyId,
+        secret: expect.stringMatching(/^pk_org_/),
+        rotated_at: expect.any(String),
+        previous_secret_expires_at: expect.any(String),
+      }),
     revokeApiKey: (body) => expect(body).toMatchObject({ id: ids.apiKeyId, status: 'revoked', revoked_at: expect.any(String) }),
-    listWebhooks: (body) => expect(body.webhooks.map((w: { id: string }) => w.id).sort()).toEqual([ids.webhookId, ids.deleteWebhookId].sort()),
-    createWebhook: (body) => expect(body).toMatchObject({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^whsec_/), events: ['recording.uploaded', 'recording.deleted'] }),
+    listWebhooks: (body) =>
+      expect(body.webhooks.map((w: { id: string }) => w.id).sort()).toEqual([ids.webhookId, ids.deleteWebhookId].sort()),
+    createWebhook: (body) =>
+      expect(body).toMatchObject({
+        id: expect.stringMatching(/^wh_/),
+        secret: expect.stringMatching(/^whsec_/),
+        events: ['recording.uploaded', 'recording.deleted'],
+      }),
     getWebhook: (body) => expect(body).toMatchObject({ id: ids.webhookId, enabled: true }),
     updateWebhook: (body) => expect(body).toMatchObject({ id: ids.webhookId, events: ['recording.upload_failed', 'invite.email_failed'] }),
     deleteWebhook: (body) => expect(body).toEqual({ success: true }),
-    rotateWebhookSecret: (body) => expect(body).toMatchObject({ id: ids.webhookId, secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: expect.any(String) }),
+    rotateWebhookSecret: (body) =>
+      expect(body).toMatchObject({
+        id: ids.webhookId,
+        secret: expect.stringMatching(/^whsec_/),
+        previous_secret_expires_at: expect.any(String),
+      }),
     testWebhook: (body) => expect(body).toMatchObject({ event_type: 'webhook.test', status: 'pending', attempts: 0 }),
     listWebhookDeliveries: (body) => expect(body.deliveries.map((d: { id: string }) => d.id)).toEqual([ids.deliveryId]),
     retryWebhookDelivery: (body) => expect(body).toMatchObject({ id: ids.deliveryId, status: 'pending', attempts: 8 }),
@@ -583,11 +755,17 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     const document = functionOf(ROUTES.openApiDocument.handler);
     const scalar = readFileSync(path.join(path.dirname(asset.bundleFile), REFERENCE_FILES.scalarBundle));
     expect(scalar.equals(readFileSync(SCALAR_BUNDLE_SOURCE))).toBe(true);
-    expect(JSON.parse(readFileSync(path.join(path.dirname(document.bundleFile), REFERENCE_FILES.openApiDocument), 'utf8'))).toEqual(openApiDocument());
+    expect(JSON.parse(readFileSync(path.join(path.dirname(document.bundleFile), REFERENCE_FILES.openApiDocument), 'utf8'))).toEqual(
+      openApiDocument(),
+    );
     for (const fn of [asset, document, functionOf(ROUTES.docsPage.handler)]) {
       const { own, packages } = bundleSources(fn.bundleFile);
       // (valibot itself comes with the handler middlewares every function shares; the JSON Schema converter and the schemas do not.)
-      expect({ handler: fn.handlerModule, generator: own.filter((file) => /shared\/(openapi\/(document|route-docs)|schemas\/)/.test(file)), converter: packages.filter((p) => p === '@valibot/to-json-schema') }).toEqual({
+      expect({
+        handler: fn.handlerModule,
+        generator: own.filter((file) => /shared\/(openapi\/(document|route-docs)|schemas\/)/.test(file)),
+        converter: packages.filter((p) => p === '@valibot/to-json-schema'),
+      }).toEqual({
         handler: fn.handlerModule,
         generator: [],
         converter: [],
@@ -611,11 +789,16 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     const sample = sampleEvents(setup).find((e): e is SampleEvent => e.routeName === 'createTemplate')!;
     const event = sample.event as APIGatewayProxyEvent;
     const keyed: APIGatewayProxyEvent = { ...event, headers: { ...event.headers, 'Idempotency-Key': `artefacts-${Date.now()}` } };
-    const invoke = () => bundleHandler(ROUTES.createTemplate.handler)(keyed, lambdaContext('createTemplate')) as Promise<APIGatewayProxyResult>;
+    const invoke = () =>
+      bundleHandler(ROUTES.createTemplate.handler)(keyed, lambdaContext('createTemplate')) as Promise<APIGatewayProxyResult>;
     const first = await invoke();
     const replay = await invoke();
     expect(first.statusCode).toBe(201);
-    expect({ status: replay.statusCode, body: replay.body, replayed: replay.headers?.['idempotent-replayed'] }).toEqual({ status: 201, body: first.body, replayed: 'true' });
+    expect({ status: replay.statusCode, body: replay.body, replayed: replay.headers?.['idempotent-replayed'] }).toEqual({
+      status: 201,
+      body: first.body,
+      replayed: 'true',
+    });
   });
 
   it('the invitations the invite functions sent (and resent) are emailed through the SES emulator, by the deployment’s invitation mail consumer', async () => {
@@ -626,7 +809,9 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
   it(`${EVENT_HANDLERS.completeUpload.handler}: marks the recording uploaded on its ObjectCreated event`, async () => {
     const sample = sampleEvents(setup).find((e) => e.kind === 's3')!;
     await expect(bundleHandler(sample.handler)(sample.event, lambdaContext('complete-upload'))).resolves.toBeUndefined();
-    const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.recording(ids.orgId, ids.uploadRecordingId) }));
+    const { Item } = await db.client.send(
+      new GetCommand({ TableName: db.tableName, Key: keys.recording(ids.orgId, ids.uploadRecordingId) }),
+    );
     expect(Item).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: ids.uploadBytes } });
   });
 
@@ -635,27 +820,44 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
     const result = await bundleHandler(sample.handler)(sample.event, lambdaContext('process-table-stream'));
     expect(result).toEqual<DynamoDBBatchResponse>({ batchItemFailures: [] });
     expect(fakeEventBridge.entries.map((entry) => ({ ...entry, Detail: JSON.parse(entry.Detail) }))).toEqual(
-      sampleDomainEvents(setup).map((event) => expect.objectContaining({ EventBusName: LOCAL_BUS, Source: EVENT_SOURCE, DetailType: event.type, Detail: event })),
+      sampleDomainEvents(setup).map((event) =>
+        expect.objectContaining({ EventBusName: LOCAL_BUS, Source: EVENT_SOURCE, DetailType: event.type, Detail: event }),
+      ),
     );
   });
 
-  it.each(Object.values(EVENT_CONSUMERS).map((c) => c.handler))('%s: handles its queued events with no failure left to retry', async (handler) => {
-    const sample = sampleEvents(setup).find((e) => e.handler === handler)!;
-    await expect(bundleHandler(handler)(sample.event, lambdaContext(path.basename(handler)))).resolves.toEqual<SQSBatchResponse>({ batchItemFailures: [] });
-  });
+  it.each(Object.values(EVENT_CONSUMERS).map((c) => c.handler))(
+    '%s: handles its queued events with no failure left to retry',
+    async (handler) => {
+      const sample = sampleEvents(setup).find((e) => e.handler === handler)!;
+      await expect(bundleHandler(handler)(sample.event, lambdaContext(path.basename(handler)))).resolves.toEqual<SQSBatchResponse>({
+        batchItemFailures: [],
+      });
+    },
+  );
 
   it("each invocation sent its subsegment to the X-Ray daemon: under the trace header's parent, named after its route or consumer, with the correlation id and never a secret", async () => {
     const documents = await xrayDaemon.documents();
     expect(documents.length).toBeGreaterThan(listHandlers().length);
     for (const document of documents) {
-      expect(document).toMatchObject({ type: 'subsegment', trace_id: TRACE_ROOT, parent_id: TRACE_PARENT, id: expect.stringMatching(/^[0-9a-f]{16}$/), annotations: { service: 'voice-org-api', cold_start: expect.any(Boolean) } });
+      expect(document).toMatchObject({
+        type: 'subsegment',
+        trace_id: TRACE_ROOT,
+        parent_id: TRACE_PARENT,
+        id: expect.stringMatching(/^[0-9a-f]{16}$/),
+        annotations: { service: 'voice-org-api', cold_start: expect.any(Boolean) },
+      });
       // Only names, ids, flags and a status: no response, body, key or webhook secret, URL or email.
-      expect(Object.keys(document).sort()).toEqual(expect.arrayContaining(['annotations', 'end_time', 'id', 'name', 'parent_id', 'start_time', 'trace_id', 'type']));
+      expect(Object.keys(document).sort()).toEqual(
+        expect.arrayContaining(['annotations', 'end_time', 'id', 'name', 'parent_id', 'start_time', 'trace_id', 'type']),
+      );
       expect(JSON.stringify(document)).not.toMatch(/pk_(org|user)_[0-9a-f]|whsec_|https?:\/\/|@/);
     }
     const routes = documents.filter((d) => d.annotations.route);
     for (const [, routeName] of http) {
-      expect(routes.filter((d) => d.name === routeName).map((d) => d.annotations)).toContainEqual(expect.objectContaining({ route: routeName, correlation_id: `sample-${routeName}` }));
+      expect(routes.filter((d) => d.name === routeName).map((d) => d.annotations)).toContainEqual(
+        expect.objectContaining({ route: routeName, correlation_id: `sample-${routeName}` }),
+      );
     }
     const consumers = new Set(documents.map((d) => d.annotations.consumer).filter(Boolean));
     expect([...consumers].sort()).toEqual(expect.arrayContaining(Object.keys(EVENT_CONSUMERS).sort()));
@@ -663,27 +865,48 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
   });
 
   it('no bundle carries a tracing SDK: neither Powertools Tracer nor the X-Ray SDK (aws-xray-sdk-core, cls-hooked)', () => {
-    const tracing = functions.map((fn) => ({ handler: fn.handlerModule, packages: bundleSources(fn.bundleFile).packages.filter((p) => /^(@aws-lambda-powertools\/tracer|aws-xray-sdk|cls-hooked)/.test(p)) }));
+    const tracing = functions.map((fn) => ({
+      handler: fn.handlerModule,
+      packages: bundleSources(fn.bundleFile).packages.filter((p) => /^(@aws-lambda-powertools\/tracer|aws-xray-sdk|cls-hooked)/.test(p)),
+    }));
     expect(tracing.filter((fn) => fn.packages.length > 0)).toEqual([]);
-    for (const fn of functions) expect({ handler: fn.handlerModule, xray: readFileSync(fn.bundleFile, 'utf8').includes('AWSXRay') }).toEqual({ handler: fn.handlerModule, xray: false });
+    for (const fn of functions)
+      expect({ handler: fn.handlerModule, xray: readFileSync(fn.bundleFile, 'utf8').includes('AWSXRay') }).toEqual({
+        handler: fn.handlerModule,
+        xray: false,
+      });
   });
 
   it("carries the idempotency middleware and Powertools' idempotency utility in the bundles of the routes that take Idempotency-Key, and only there", () => {
     const found = functions.map((fn) => {
       const { own, packages } = bundleSources(fn.bundleFile);
-      return { handler: fn.handlerModule, middleware: own.includes('shared/http/middlewares/idempotency.ts'), utility: packages.includes('@aws-lambda-powertools/idempotency') };
+      return {
+        handler: fn.handlerModule,
+        middleware: own.includes('shared/http/middlewares/idempotency.ts'),
+        utility: packages.includes('@aws-lambda-powertools/idempotency'),
+      };
     });
-    const keyed = new Set(listHandlers().filter(({ routes }) => routes.some((name) => takesIdempotencyKey(ROUTES[name]))).map(({ handler }) => handler));
+    const keyed = new Set(
+      listHandlers()
+        .filter(({ routes }) => routes.some((name) => takesIdempotencyKey(ROUTES[name])))
+        .map(({ handler }) => handler),
+    );
     expect(keyed.size).toBeGreaterThan(0);
-    expect(found).toEqual(functions.map((fn) => ({ handler: fn.handlerModule, middleware: keyed.has(fn.handlerModule), utility: keyed.has(fn.handlerModule) })));
+    expect(found).toEqual(
+      functions.map((fn) => ({ handler: fn.handlerModule, middleware: keyed.has(fn.handlerModule), utility: keyed.has(fn.handlerModule) })),
+    );
   });
 
   it('the bundles publish their business metrics as EMF lines: the namespace, the service and the stage of the template', () => {
-    const counted = new Set(published.flatMap((line) => line._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => metric.Name))));
+    const counted = new Set(
+      published.flatMap((line) => line._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => metric.Name))),
+    );
     // The sample requests update settings, remove a member and create a key; the sample upload completes.
     expect([...counted]).toEqual(expect.arrayContaining(['MemberSettingsUpdated', 'MembersRemoved', 'ApiKeysCreated', 'UploadsCompleted']));
     for (const line of published) {
-      expect(line._aws.CloudWatchMetrics.map(({ Namespace, Dimensions }) => ({ Namespace, Dimensions }))).toEqual([{ Namespace: 'VoiceOrgApi', Dimensions: [['service', 'stage']] }]);
+      expect(line._aws.CloudWatchMetrics.map(({ Namespace, Dimensions }) => ({ Namespace, Dimensions }))).toEqual([
+        { Namespace: 'VoiceOrgApi', Dimensions: [['service', 'stage']] },
+      ]);
       expect(line).toMatchObject({ service: 'voice-org-api', stage: 'test' });
     }
   });

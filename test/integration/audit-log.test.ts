@@ -22,13 +22,23 @@ const { runtime, dataDir } = localDeployment();
 const MINUTE = 60_000;
 const logPath = (orgId: string, query = '') => `/api/v1/organization/${orgId}/audit-log${query}`;
 /** A page of the log, or (a 400) the error envelope with its details. */
-type AuditLogBody = { entries: AuditEntry[]; pagination: { page: number; limit: number; next_cursor: string | null }; details?: { field: string; issue: string }[] };
-const read = (orgId: string, token: string, query = ''): Promise<ApiResponse<AuditLogBody>> => call(runtime.apiUrl, 'GET', logPath(orgId, query), { token });
+type AuditLogBody = {
+  entries: AuditEntry[];
+  pagination: { page: number; limit: number; next_cursor: string | null };
+  details?: { field: string; issue: string }[];
+};
+const read = (orgId: string, token: string, query = ''): Promise<ApiResponse<AuditLogBody>> =>
+  call(runtime.apiUrl, 'GET', logPath(orgId, query), { token });
 const qs = (params: Record<string, string>) => `?${new URLSearchParams(params)}`;
 
 /** The audit consumer's handler, loaded in this process under the local deployment's configuration. */
 async function auditConsumer() {
-  Object.assign(process.env, { TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, AWS_REGION: runtime.region, LOG_LEVEL: 'ERROR' });
+  Object.assign(process.env, {
+    TABLE_NAME: runtime.tableName,
+    DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint,
+    AWS_REGION: runtime.region,
+    LOG_LEVEL: 'ERROR',
+  });
   return (await import('../../functions/events/record-audit-entry')).handler;
 }
 
@@ -42,7 +52,13 @@ async function quietOrg() {
   // The reader's key is stored as the operator stored keys before they were managed: a secret
   // item alone, which authenticates and makes no api_key.created entry in the log under test.
   const keyHash = hashApiKey(key);
-  const secret = { key_id: apiKeyIdFromHash(keyHash), key_hash: keyHash, org_id: orgId, scopes: ['audit:read' as const], created_at: new Date().toISOString() };
+  const secret = {
+    key_id: apiKeyIdFromHash(keyHash),
+    key_hash: keyHash,
+    org_id: orgId,
+    scopes: ['audit:read' as const],
+    created_at: new Date().toISOString(),
+  };
   await db.client.send(new PutCommand({ TableName: db.tableName, Item: apiKeySecretItem(secret) }));
   return { orgId, key };
 }
@@ -71,8 +87,13 @@ const tpl = { type: 'template', id: 'tpl_a' } as const;
 
 const history = once(async () => {
   const { orgId, key } = await quietOrg();
-  const event = (n: number, type: EventType, resource: DomainEvent['resource'], actor: DomainEvent['actor'], data: Record<string, unknown> = {}) =>
-    domainEvent({ type, org_id: orgId, resource, actor, data, occurred_at: at(n), correlation_id: `req-${n}` });
+  const event = (
+    n: number,
+    type: EventType,
+    resource: DomainEvent['resource'],
+    actor: DomainEvent['actor'],
+    data: Record<string, unknown> = {},
+  ) => domainEvent({ type, org_id: orgId, resource, actor, data, occurred_at: at(n), correlation_id: `req-${n}` });
   const events = [
     event(1, 'template.created', tpl, ann, { name: 'Standup' }),
     event(2, 'template.updated', tpl, ann, { name: 'Daily', changes: ['name'] }),
@@ -88,7 +109,9 @@ const history = once(async () => {
   ];
   const handler = await auditConsumer();
   expect(await handler(queuedEvents(events))).toEqual({ batchItemFailures: [] });
-  const entries = new Map(events.map((e, i) => [i + 1, entryOf(e, [[], ['name'], [], ['title', 'tags'], [], ['profile'], ['role'], [], [], [], []][i])]));
+  const entries = new Map(
+    events.map((e, i) => [i + 1, entryOf(e, [[], ['name'], [], ['title', 'tags'], [], ['profile'], ['role'], [], [], [], []][i])]),
+  );
   /** The entries of these changes, by their numbers. */
   const of = (...numbers: number[]) => numbers.map((n) => entries.get(n));
   return { orgId, key, of };
@@ -129,7 +152,9 @@ describe('GET /api/v1/organization/{orgId}/audit-log', () => {
       const { orgId, key, of } = await history();
       const pages = await allPages(orgId, key, { limit: '4' });
       expect(pages.map((page) => page.entries)).toEqual([of(11, 10, 9, 8), of(7, 6, 5, 4), of(3, 2, 1)]);
-      expect(pages.map((page) => ({ page: page.pagination.page, limit: page.pagination.limit }))).toEqual([1, 2, 3].map((page) => ({ page, limit: 4 })));
+      expect(pages.map((page) => ({ page: page.pagination.page, limit: page.pagination.limit }))).toEqual(
+        [1, 2, 3].map((page) => ({ page, limit: 4 })),
+      );
       expect(pages[2].pagination.next_cursor).toBeNull();
     });
 
@@ -200,7 +225,10 @@ describe('GET /api/v1/organization/{orgId}/audit-log', () => {
 
     it('a time with an offset is the same instant in UTC', async () => {
       const { orgId, key, of } = await history();
-      const shifted = new Date(T0 + 5 * MINUTE + 2 * 60 * MINUTE).toISOString().replace('Z', '+02:00').replace(/\.\d{3}/, '');
+      const shifted = new Date(T0 + 5 * MINUTE + 2 * 60 * MINUTE)
+        .toISOString()
+        .replace('Z', '+02:00')
+        .replace(/\.\d{3}/, '');
       const res = await read(orgId, key, qs({ since: shifted, until: at(6) }));
       expect(res.body.entries).toEqual(of(6, 5));
     });
@@ -237,7 +265,12 @@ describe('GET /api/v1/organization/{orgId}/audit-log', () => {
       const first = await read(orgId, key, qs({ type: 'recording.', limit: '1' }));
       const cursor = first.body.pagination.next_cursor!;
       expect(cursor).toEqual(expect.any(String));
-      const otherFilters: Record<string, string>[] = [{ type: 'template.' }, {}, { type: 'recording.', actor_id: 'usr_ann' }, { type: 'recording.', since: at(0) }];
+      const otherFilters: Record<string, string>[] = [
+        { type: 'template.' },
+        {},
+        { type: 'recording.', actor_id: 'usr_ann' },
+        { type: 'recording.', since: at(0) },
+      ];
       for (const params of otherFilters) {
         const res = await read(orgId, key, qs({ ...params, cursor }));
         expectFailure(res, 400, 'VALIDATION_ERROR');
@@ -269,12 +302,21 @@ describe('the audit log of API changes (through the local event pipeline)', () =
 
   /** The entries of a resource once they number `count` (or the time is up). */
   const entriesOf = async (orgId: string, token: string, resourceId: string, count: number) =>
-    (await eventually(() => read(orgId, token, qs({ resource_id: resourceId })), (res) => res.body.entries.length >= count)).body.entries;
+    (
+      await eventually(
+        () => read(orgId, token, qs({ resource_id: resourceId })),
+        (res) => res.body.entries.length >= count,
+      )
+    ).body.entries;
 
   it('a template created, changed and deleted leaves three entries, each once: who, in which request, what changed', async () => {
     const o = await org();
     const send = (method: string, path: string, token: string, body?: unknown) =>
-      call(runtime.apiUrl, method, `/api/v1/organization/${o.org}/templates${path}`, { token, body, headers: { 'x-correlation-id': `aud-${method.toLowerCase()}-${o.id}` } });
+      call(runtime.apiUrl, method, `/api/v1/organization/${o.org}/templates${path}`, {
+        token,
+        body,
+        headers: { 'x-correlation-id': `aud-${method.toLowerCase()}-${o.id}` },
+      });
     const admin = await idTokenFor(o.people.admin);
     const created = await send('POST', '', admin, { name: 'Standup', sections: [{ title: 'Done', prompt: 'What got done?' }] });
     expect(created.status).toBe(201);
@@ -284,12 +326,31 @@ describe('the audit log of API changes (through the local event pipeline)', () =
 
     const entries = await entriesOf(o.org, o.keys.audit, templateId, 3);
     expect(entries).toEqual([
-      expect.objectContaining({ type: 'template.deleted', actor: { kind: 'user', id: o.people.owner.id }, correlation_id: `aud-delete-${o.id}`, changes: [] }),
-      expect.objectContaining({ type: 'template.updated', actor: { kind: 'api_key', id: apiKeyIdFromHash(hashApiKey(o.keys.templates)) }, correlation_id: `aud-patch-${o.id}` }),
-      expect.objectContaining({ type: 'template.created', actor: { kind: 'user', id: o.people.admin.id }, correlation_id: `aud-post-${o.id}`, changes: [] }),
+      expect.objectContaining({
+        type: 'template.deleted',
+        actor: { kind: 'user', id: o.people.owner.id },
+        correlation_id: `aud-delete-${o.id}`,
+        changes: [],
+      }),
+      expect.objectContaining({
+        type: 'template.updated',
+        actor: { kind: 'api_key', id: apiKeyIdFromHash(hashApiKey(o.keys.templates)) },
+        correlation_id: `aud-patch-${o.id}`,
+      }),
+      expect.objectContaining({
+        type: 'template.created',
+        actor: { kind: 'user', id: o.people.admin.id },
+        correlation_id: `aud-post-${o.id}`,
+        changes: [],
+      }),
     ]);
     expect([...entries[1].changes].sort()).toEqual(['description', 'name']);
-    for (const entry of entries) expect(entry).toMatchObject({ id: expect.stringMatching(/^evt_/), occurred_at: expect.stringMatching(TIMESTAMP), resource: { type: 'template', id: templateId } });
+    for (const entry of entries)
+      expect(entry).toMatchObject({
+        id: expect.stringMatching(/^evt_/),
+        occurred_at: expect.stringMatching(TIMESTAMP),
+        resource: { type: 'template', id: templateId },
+      });
     // Still three once the pipeline has had time to deliver anything twice.
     const typed = await read(o.org, o.keys.audit, qs({ type: 'template.', resource_id: templateId }));
     expect(typed.body.entries.map((e) => e.id)).toEqual(entries.map((e) => e.id));
@@ -307,15 +368,26 @@ describe('the audit log of API changes (through the local event pipeline)', () =
     const entries = await entriesOf(o.org, o.keys.audit, o.people.member.id, 2);
     const settings = entries.filter((e) => e.type === 'member_settings.updated');
     expect(settings).toEqual([
-      expect.objectContaining({ actor: { kind: 'user', id: o.people.owner.id }, resource: { type: 'member_settings', id: o.people.member.id }, changes: ['settings', 'notifications', 'profile'] }),
+      expect.objectContaining({
+        actor: { kind: 'user', id: o.people.owner.id },
+        resource: { type: 'member_settings', id: o.people.member.id },
+        changes: ['settings', 'notifications', 'profile'],
+      }),
     ]);
     expect(JSON.stringify(entries)).not.toContain('bullet points');
   });
 
   it("the organization's members joining (its seeding) are in the log, one entry each", async () => {
     const o = await org();
-    const res = await eventually(() => read(o.org, o.keys.audit, qs({ type: 'member.joined' })), (r) => r.body.entries.length >= 4);
-    expect(res.body.entries.map((e) => e.resource.id).sort()).toEqual(Object.values(o.people).map((p) => p.id).sort());
+    const res = await eventually(
+      () => read(o.org, o.keys.audit, qs({ type: 'member.joined' })),
+      (r) => r.body.entries.length >= 4,
+    );
+    expect(res.body.entries.map((e) => e.resource.id).sort()).toEqual(
+      Object.values(o.people)
+        .map((p) => p.id)
+        .sort(),
+    );
   });
 });
 
@@ -323,7 +395,12 @@ describe('the audit log of API changes (through the local event pipeline)', () =
 
 describe('cli audit list', () => {
   const cli = (...args: string[]) => runCli(['audit', 'list', ...args], { LOCAL_DATA_DIR: dataDir });
-  const lines = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditEntry);
+  const lines = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as AuditEntry);
 
   it('prints the entries newest first, one JSON line each, at most --limit', async () => {
     const { orgId, of } = await history();
@@ -334,7 +411,7 @@ describe('cli audit list', () => {
     expect(lines(some.stdout)).toEqual(of(11, 10, 9));
   });
 
-  it('takes the API\'s filters', async () => {
+  it("takes the API's filters", async () => {
     const { orgId, of } = await history();
     const res = await cli('--org', orgId, '--type', 'recording.', '--actor', 'usr_ann', '--since', at(1), '--until', at(10));
     expect(lines(res.stdout)).toEqual(of(9));
@@ -343,7 +420,11 @@ describe('cli audit list', () => {
 
   it('refuses bad filters with a JSON error and exit code 1, printing nothing', async () => {
     const { orgId } = await history();
-    for (const args of [['--type', 'recording'], ['--since', at(6), '--until', at(5)], ['--limit', '0']]) {
+    for (const args of [
+      ['--type', 'recording'],
+      ['--since', at(6), '--until', at(5)],
+      ['--limit', '0'],
+    ]) {
       const res = await cli('--org', orgId, ...args);
       expect({ code: res.code, stdout: res.stdout, error: res.json?.error }).toEqual({ code: 1, stdout: '', error: 'VALIDATION_ERROR' });
     }

@@ -33,7 +33,10 @@ async function startListener(...args: string[]): Promise<Listener & { endpointId
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = await eventually(async () => /^Ready: .* to (\S+) \(endpoint (wh_\w+)/m.exec(stderr), (match) => match !== null || child.exitCode !== null);
+  const ready = await eventually(
+    async () => /^Ready: .* to (\S+) \(endpoint (wh_\w+)/m.exec(stderr),
+    (match) => match !== null || child.exitCode !== null,
+  );
   if (!ready) {
     child.kill('SIGKILL');
     throw new Error(`webhooks listen did not get ready:\n${stderr}`);
@@ -42,13 +45,21 @@ async function startListener(...args: string[]): Promise<Listener & { endpointId
 }
 
 const createTemplate = async (key: string, name: string) => {
-  const created = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${(await org()).org}/templates`, { token: key, body: { name, sections: [{ title: 't', prompt: 'p' }] } });
+  const created = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${(await org()).org}/templates`, {
+    token: key,
+    body: { name, sections: [{ title: 't', prompt: 'p' }] },
+  });
   expect(created.status).toBe(201);
   return created.body.id as string;
 };
 const listWebhooks = async () => {
   const o = await org();
-  return (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/webhooks`, { token: o.keys.hooks })).body.webhooks as { id: string; url: string; events: string[]; description: string }[];
+  return (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/webhooks`, { token: o.keys.hooks })).body.webhooks as {
+    id: string;
+    url: string;
+    events: string[];
+    description: string;
+  }[];
 };
 
 describe('cli webhooks listen', () => {
@@ -56,19 +67,36 @@ describe('cli webhooks listen', () => {
     const o = await org();
     const listener = await startListener('--org', o.org);
     try {
-      expect(await listWebhooks()).toContainEqual(expect.objectContaining({ id: listener.endpointId, url: listener.url, events: ['*'], description: 'cli webhooks listen' }));
+      expect(await listWebhooks()).toContainEqual(
+        expect.objectContaining({ id: listener.endpointId, url: listener.url, events: ['*'], description: 'cli webhooks listen' }),
+      );
 
       const templateId = await createTemplate(o.keys.hooks, 'Listened');
-      const line = new RegExp(`^\\S+Z  template\\.created  (evt_[0-9a-f]{32})  template ${templateId}\\n    \\{\\n      "name": "Listened"`, 'm');
-      const printed = await eventually(async () => line.exec(listener.stdout()), (match) => match !== null, { alsoWaitingMs: WEBHOOK_TIMEOUT_MS });
+      const line = new RegExp(
+        `^\\S+Z  template\\.created  (evt_[0-9a-f]{32})  template ${templateId}\\n    \\{\\n      "name": "Listened"`,
+        'm',
+      );
+      const printed = await eventually(
+        async () => line.exec(listener.stdout()),
+        (match) => match !== null,
+        { alsoWaitingMs: WEBHOOK_TIMEOUT_MS },
+      );
       expect(printed).not.toBeNull();
       // The id printed is the event's: the one the delivery record names. The listener prints before
       // it answers, and the dispatcher records the success after the answer: the record may trail the line.
       type Delivery = { event_id: string; status: string };
       const listDeliveries = async () =>
-        (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/webhooks/${listener.endpointId}/deliveries`, { token: o.keys.hooks })).body.deliveries as Delivery[];
-      const deliveries = await eventually(listDeliveries, (list) => list.some((d) => d.event_id === printed![1] && d.status === 'succeeded'));
-      expect(deliveries).toContainEqual(expect.objectContaining({ event_type: 'template.created', event_id: printed![1], status: 'succeeded' }));
+        (
+          await call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/webhooks/${listener.endpointId}/deliveries`, {
+            token: o.keys.hooks,
+          })
+        ).body.deliveries as Delivery[];
+      const deliveries = await eventually(listDeliveries, (list) =>
+        list.some((d) => d.event_id === printed![1] && d.status === 'succeeded'),
+      );
+      expect(deliveries).toContainEqual(
+        expect.objectContaining({ event_type: 'template.created', event_id: printed![1], status: 'succeeded' }),
+      );
 
       // A delivery not signed with the endpoint's secret is answered 400 and not printed as an event.
       const forged = await fetch(listener.url, {
@@ -78,7 +106,12 @@ describe('cli webhooks listen', () => {
       });
       expect(forged.status).toBe(400);
       const rejection = /rejected POST \/webhooks \(webhook-id msg_forged\): No matching signature found/;
-      expect(await eventually(async () => listener.stderr(), (text) => rejection.test(text))).toMatch(rejection);
+      expect(
+        await eventually(
+          async () => listener.stderr(),
+          (text) => rejection.test(text),
+        ),
+      ).toMatch(rejection);
       expect(listener.stdout()).not.toContain('evt_forged');
     } finally {
       listener.child.kill('SIGINT');
@@ -94,10 +127,20 @@ describe('cli webhooks listen', () => {
     try {
       expect(listener.stderr()).toContain(`acting as admin ${o.people.admin.id}`);
       const templateId = await createTemplate(o.keys.hooks, 'As JSON');
-      const lines = await eventually(async () => listener.stdout().split('\n').filter(Boolean), (found) => found.length > 0, { alsoWaitingMs: WEBHOOK_TIMEOUT_MS });
+      const lines = await eventually(
+        async () => listener.stdout().split('\n').filter(Boolean),
+        (found) => found.length > 0,
+        { alsoWaitingMs: WEBHOOK_TIMEOUT_MS },
+      );
       // Its own webhook.created came before the template, but the endpoint is not subscribed to it.
       expect(lines.map((text) => JSON.parse(text))).toEqual([
-        expect.objectContaining({ type: 'template.created', org_id: o.org, resource: { type: 'template', id: templateId }, data: { name: 'As JSON' }, id: expect.stringMatching(/^evt_/) }),
+        expect.objectContaining({
+          type: 'template.created',
+          org_id: o.org,
+          resource: { type: 'template', id: templateId },
+          data: { name: 'As JSON' },
+          id: expect.stringMatching(/^evt_/),
+        }),
       ]);
     } finally {
       listener.child.kill('SIGTERM');

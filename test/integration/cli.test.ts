@@ -96,12 +96,19 @@ describe('cli seed', () => {
         latest_recording_at: '2026-01-02T03:04:05.000Z',
       }),
     ]);
-    const settings = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/users/usr_a_${id}/settings?include=profile,preferences`, { token: key });
+    const settings = await call(
+      runtime.apiUrl,
+      'GET',
+      `/api/v1/organization/${org}/users/usr_a_${id}/settings?include=profile,preferences`,
+      { token: key },
+    );
     expect(settings.body.data).toMatchObject({
       settings: { selected_theme: 'dark', selected_model: 'claude-sonnet-4-5' },
       notifications: { highlight_time: '06:45' },
       profile: { profile: '# A\n\nFixture profile.', version: 1 },
-      preferences: { data: [expect.objectContaining({ preference_content: 'Short.', metadata: expect.objectContaining({ source: 'fixture' }) })] },
+      preferences: {
+        data: [expect.objectContaining({ preference_content: 'Short.', metadata: expect.objectContaining({ source: 'fixture' }) })],
+      },
     });
   });
 
@@ -110,7 +117,10 @@ describe('cli seed', () => {
     const [first, second] = [`org_two_a_${id}`, `org_two_b_${id}`];
     const person = { id: `usr_two_${id}`, email: `two.${id}@example.com`, display_name: 'Two Orgs' };
     const fixture = {
-      orgs: [{ id: first, name: 'First' }, { id: second, name: 'Second' }],
+      orgs: [
+        { id: first, name: 'First' },
+        { id: second, name: 'Second' },
+      ],
       users: [person],
       memberships: [
         { org_id: first, user_id: person.id, role: 'owner', status: 'active' },
@@ -121,10 +131,15 @@ describe('cli seed', () => {
     writeFileSync(file, JSON.stringify(fixture));
 
     const loaded = await cli('seed', '--file', file);
-    expect(loaded.json).toMatchObject({ orgs: { created: 2 }, users: { created: 1 }, memberships: { created: 2, updated: 0, unchanged: 0 } });
+    expect(loaded.json).toMatchObject({
+      orgs: { created: 2 },
+      users: { created: 1 },
+      memberships: { created: 2, updated: 0, unchanged: 0 },
+    });
     expect(loaded.code).toBe(0);
     const token = (await cli('token', '--user', person.id)).json.id_token;
-    for (const orgId of [first, second]) expect((await listUsers(orgId, token)).body.data).toEqual([expect.objectContaining({ user_id: person.id })]);
+    for (const orgId of [first, second])
+      expect((await listUsers(orgId, token)).body.data).toEqual([expect.objectContaining({ user_id: person.id })]);
   });
 
   it('refuses an invalid fixture with a JSON error naming the field, and writes nothing', async () => {
@@ -193,7 +208,12 @@ describe('cli commands build an organization and its credentials', () => {
   });
 
   it('acts on a deployed table when TABLE_NAME is set (here pointed at the local DynamoDB)', async () => {
-    const aws = { TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, AWS_REGION: runtime.region, LOCAL_DATA_DIR: '/nonexistent' };
+    const aws = {
+      TABLE_NAME: runtime.tableName,
+      DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint,
+      AWS_REGION: runtime.region,
+      LOCAL_DATA_DIR: '/nonexistent',
+    };
     const user = await runCli(['user', 'create', '--email', `aws.${unique()}@example.com`, '--name', 'Aws Person'], aws);
     expect(user.code).toBe(0);
     expect(user.json).toMatchObject({ display_name: 'Aws Person', timezone: 'UTC' });
@@ -222,22 +242,61 @@ describe('cli reindex', () => {
         { org_id: orgId, user_id: `usr_ri_b_${orgId}`, role: 'member' },
       ],
       recordings: [
-        { id: `rec_ri_${orgId}`, org_id: orgId, recorded_by: `usr_ri_a_${orgId}`, title: 'Old', duration: 1, language: 'en', created_at: '2026-02-03T04:05:06.000Z' },
-        { id: `rec_ri_bin_${orgId}`, org_id: orgId, recorded_by: `usr_ri_a_${orgId}`, title: 'Binned', duration: 1, language: 'en', created_at: '2026-02-04T04:05:06.000Z', deleted_at: '2026-02-05T00:00:00.000Z' },
+        {
+          id: `rec_ri_${orgId}`,
+          org_id: orgId,
+          recorded_by: `usr_ri_a_${orgId}`,
+          title: 'Old',
+          duration: 1,
+          language: 'en',
+          created_at: '2026-02-03T04:05:06.000Z',
+        },
+        {
+          id: `rec_ri_bin_${orgId}`,
+          org_id: orgId,
+          recorded_by: `usr_ri_a_${orgId}`,
+          title: 'Binned',
+          duration: 1,
+          language: 'en',
+          created_at: '2026-02-04T04:05:06.000Z',
+          deleted_at: '2026-02-05T00:00:00.000Z',
+        },
       ],
-      templates: ['Retro board', 'Retro'].map((name, i) => ({ id: `tpl_ri_${i}_${orgId}`, org_id: orgId, name, sections: [{ title: 'Notes', prompt: 'Write notes.' }] })),
+      templates: ['Retro board', 'Retro'].map((name, i) => ({
+        id: `tpl_ri_${i}_${orgId}`,
+        org_id: orgId,
+        name,
+        sections: [{ title: 'Notes', prompt: 'Write notes.' }],
+      })),
     });
     // As an organization created before issue 15 is stored: no marks; its templates as before issue 26 (`<lower name>#<id>`, no GSI3 entry);
     // and a recording trashed before the event pipeline: no timer, no purge date.
     await db.client.send(
-      new UpdateCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: 'ORG' }, UpdateExpression: 'REMOVE member_search_index_at, recording_days_index_at, templates_index_at' }),
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: { PK: `ORG#${orgId}`, SK: 'ORG' },
+        UpdateExpression: 'REMOVE member_search_index_at, recording_days_index_at, templates_index_at',
+      }),
     );
     for (const [i, name] of ['retro board', 'retro'].entries()) {
       const id = `tpl_ri_${i}_${orgId}`;
       const Key = { PK: `ORG#${orgId}`, SK: `TEMPLATE#${id}` };
-      await db.client.send(new UpdateCommand({ TableName: db.tableName, Key, UpdateExpression: 'SET GSI1SK = :old REMOVE GSI3PK, GSI3SK', ExpressionAttributeValues: { ':old': `${name}#${id}` } }));
+      await db.client.send(
+        new UpdateCommand({
+          TableName: db.tableName,
+          Key,
+          UpdateExpression: 'SET GSI1SK = :old REMOVE GSI3PK, GSI3SK',
+          ExpressionAttributeValues: { ':old': `${name}#${id}` },
+        }),
+      );
     }
-    await db.client.send(new UpdateCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: `REC#rec_ri_bin_${orgId}` }, UpdateExpression: 'REMOVE purge_at' }));
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: { PK: `ORG#${orgId}`, SK: `REC#rec_ri_bin_${orgId}` },
+        UpdateExpression: 'REMOVE purge_at',
+      }),
+    );
     await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: { PK: `ORG#${orgId}`, SK: `TRASHTIMER#rec_ri_bin_${orgId}` } }));
 
     const result = await cli('reindex', '--org', orgId);
@@ -254,11 +313,17 @@ describe('cli reindex', () => {
     expect(Date.parse(timer?.purge_at) - Date.now()).toBeGreaterThan(86_400_000 - 10 * 60_000);
     expect((await cli('reindex', '--org', orgId)).json.trash_timers).toEqual({ recordings: 1, timers_written: 0, purge_at_copied: 0 });
     const org = (await orgPartition(orgId))?.find((item) => item.SK === 'ORG');
-    expect(org).toMatchObject({ member_search_index_at: expect.any(String), recording_days_index_at: expect.any(String), templates_index_at: expect.any(String) });
+    expect(org).toMatchObject({
+      member_search_index_at: expect.any(String),
+      recording_days_index_at: expect.any(String),
+      templates_index_at: expect.any(String),
+    });
     const token = (await cli('token', '--user', `usr_ri_a_${orgId}`)).json.id_token;
     const searched = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/users?q=bo%20re`, { token });
     expect(searched.body.data.map((m: { user_id: string }) => m.user_id)).toEqual([`usr_ri_b_${orgId}`]);
-    const ranged = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/recordings?startDate=2026-02-01&endDate=2026-02-28`, { token });
+    const ranged = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/recordings?startDate=2026-02-01&endDate=2026-02-28`, {
+      token,
+    });
     expect(ranged.body.pagination.total).toBe(1);
     // 'Retro' before 'Retro board', from the rewritten keys: page 2 reads one template.
     const templates = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/templates?page=2&limit=1`, { token });
@@ -274,7 +339,10 @@ describe('cli mail list', () => {
     const sent = await fetch(`${runtime.sesEndpoint}/v2/email/outbound-emails`, {
       method: 'POST',
       // The emulator wants some credential, as SES would; any will do.
-      headers: { 'content-type': 'application/json', authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/ses/aws4_request' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/ses/aws4_request',
+      },
       body: JSON.stringify({
         FromEmailAddress: 'noreply@voice-org.example',
         Destination: { ToAddresses: [to] },
@@ -314,7 +382,7 @@ describe('cli command line', () => {
     expect(group.stdout).not.toContain('user create');
   });
 
-  it('refuses an unknown flag by name, with the command\'s usage, and does nothing', async () => {
+  it("refuses an unknown flag by name, with the command's usage, and does nothing", async () => {
     const email = `timezone.${unique()}@example.com`;
     const typo = await cli('user', 'create', '--email', email, '--name', 'Typo', '--timezon', 'Europe/Paris');
     expect({ code: typo.code, stdout: typo.stdout }).toEqual({ code: 1, stdout: '' });
@@ -332,16 +400,29 @@ describe('cli command line', () => {
   it('refuses a missing value and a missing command as JSON on stderr with the usage, exit 1', async () => {
     const [missing, none] = await Promise.all([offline('key', 'revoke', '--id'), offline()]);
     expect({ code: missing.code, stdout: missing.stdout }).toEqual({ code: 1, stdout: '' });
-    expect(missing.json).toEqual({ error: 'MISSING_VALUE', message: expect.stringContaining('--id needs a value.'), usage: 'Usage: npx voice-org key revoke --id K' });
+    expect(missing.json).toEqual({
+      error: 'MISSING_VALUE',
+      message: expect.stringContaining('--id needs a value.'),
+      usage: 'Usage: npx voice-org key revoke --id K',
+    });
     expect(none.code).toBe(1);
-    expect(none.json).toMatchObject({ error: 'UNKNOWN_COMMAND', message: 'No command given.', usage: expect.stringContaining('user create') });
+    expect(none.json).toMatchObject({
+      error: 'UNKNOWN_COMMAND',
+      message: 'No command given.',
+      usage: expect.stringContaining('user create'),
+    });
   });
 });
 
 describe('the voice-org bin', () => {
-  it('`npx voice-org` resolves the package\'s own bin in the repository and prints only JSON on stdout', async () => {
+  it("`npx voice-org` resolves the package's own bin in the repository and prints only JSON on stdout", async () => {
     // As a user runs it: npx, in the repository, with no tsx or SDK setting of the test's own.
-    const npx = (...args: string[]) => runCommand('npx', ['voice-org', ...args], { LOCAL_DATA_DIR: dataDir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined, npm_config_update_notifier: 'false' });
+    const npx = (...args: string[]) =>
+      runCommand('npx', ['voice-org', ...args], {
+        LOCAL_DATA_DIR: dataDir,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined,
+        npm_config_update_notifier: 'false',
+      });
     const org = await npx('org', 'create', '--name', 'Npx Org');
     expect(org.code).toBe(0);
     // The whole of stdout is the result: no npm banner, no notice.
@@ -369,7 +450,11 @@ describe('cli key list, member list, invite list', () => {
       orgs: [{ id: org, name: 'Lists Org' }],
       users: [
         { id: owner.id, email: owner.email, display_name: 'Owner' },
-        ...['b', 'c', 'd'].map((name) => ({ id: `usr_${name}_${id}`, email: `${name}.${id}@example.com`, display_name: name.toUpperCase() })),
+        ...['b', 'c', 'd'].map((name) => ({
+          id: `usr_${name}_${id}`,
+          email: `${name}.${id}@example.com`,
+          display_name: name.toUpperCase(),
+        })),
       ],
       memberships: [
         { org_id: org, user_id: owner.id, role: 'owner' },
@@ -383,20 +468,29 @@ describe('cli key list, member list, invite list', () => {
     const revoked = await cli('key', 'create', '--org', org, '--scopes', 'users:read', '--name', 'Old export');
     await cli('key', 'revoke', '--id', revoked.json.key_id);
     for (const who of ['x', 'y']) {
-      const sent = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${org}/invites`, { token: orgKey, body: { email: `${who}.${id}@example.com`, role: 'member' } });
+      const sent = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${org}/invites`, {
+        token: orgKey,
+        body: { email: `${who}.${id}@example.com`, role: 'member' },
+      });
       expect(sent.status).toBe(201);
     }
     return { personal: personal.json.key_id as string, revoked: revoked.json.key_id as string };
   })();
 
-  it('key list prints every key as List API keys shows them, newest first, never a secret; --user only that member\'s', async () => {
+  it("key list prints every key as List API keys shows them, newest first, never a secret; --user only that member's", async () => {
     const { personal, revoked } = await ready;
-    const [listed, api] = await Promise.all([cli('key', 'list', '--org', org), call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/api-keys?limit=100`, { token: await ownerToken() })]);
+    const [listed, api] = await Promise.all([
+      cli('key', 'list', '--org', org),
+      call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/api-keys?limit=100`, { token: await ownerToken() }),
+    ]);
     expect(listed.code).toBe(0);
     expect(listed.json).toEqual(api.body.api_keys);
     expect(listed.json).toHaveLength(3);
     expect(listed.json).toEqual(
-      expect.arrayContaining([expect.objectContaining({ id: personal, kind: 'personal', name: 'B laptop', status: 'active' }), expect.objectContaining({ id: revoked, status: 'revoked' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ id: personal, kind: 'personal', name: 'B laptop', status: 'active' }),
+        expect.objectContaining({ id: revoked, status: 'revoked' }),
+      ]),
     );
     expect(listed.stdout).not.toContain(orgKey);
     expect(listed.stdout).not.toMatch(/"(secret|key|key_hash)"/);
@@ -407,7 +501,10 @@ describe('cli key list, member list, invite list', () => {
 
   it('member list prints every active member as List users shows them (pending ones are not members yet)', async () => {
     await ready;
-    const [listed, api] = await Promise.all([cli('member', 'list', '--org', org), call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/users?limit=100`, { token: orgKey })]);
+    const [listed, api] = await Promise.all([
+      cli('member', 'list', '--org', org),
+      call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/users?limit=100`, { token: orgKey }),
+    ]);
     expect(listed.code).toBe(0);
     expect(listed.json).toEqual(api.body.data);
     expect(listed.json.map((member: { user_id: string; role: string }) => [member.user_id, member.role])).toEqual([
@@ -420,18 +517,28 @@ describe('cli key list, member list, invite list', () => {
   it('invite list prints every invitation as List invites shows them (never a token); --status filters', async () => {
     await ready;
     // Wait for the emails, so that both listings see the same delivery state.
-    const emailed = await eventually(() => cli('invite', 'list', '--org', org), (result) => result.json?.every((invite: { email_status: string }) => invite.email_status === 'sent'));
+    const emailed = await eventually(
+      () => cli('invite', 'list', '--org', org),
+      (result) => result.json?.every((invite: { email_status: string }) => invite.email_status === 'sent'),
+    );
     const api = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org}/invites?limit=100`, { token: orgKey });
     expect(emailed.json).toEqual(api.body.invites);
     expect(emailed.json.map((invite: { email: string }) => invite.email)).toEqual([`y.${id}@example.com`, `x.${id}@example.com`]);
     expect(emailed.stdout).not.toMatch(/token/);
     expect((await cli('invite', 'list', '--org', org, '--status', 'accepted')).json).toEqual([]);
     expect((await cli('invite', 'list', '--org', org, '--status', 'pending')).json).toHaveLength(2);
-    expect((await cli('invite', 'list', '--org', org, '--status', 'lost')).json).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.stringContaining('status') });
+    expect((await cli('invite', 'list', '--org', org, '--status', 'lost')).json).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      message: expect.stringContaining('status'),
+    });
   });
 
   it('an organization that does not exist is ORG_NOT_FOUND, not an empty list', async () => {
-    const results = await Promise.all([cli('key', 'list', '--org', `org_none_${id}`), cli('member', 'list', '--org', `org_none_${id}`), cli('invite', 'list', '--org', `org_none_${id}`)]);
+    const results = await Promise.all([
+      cli('key', 'list', '--org', `org_none_${id}`),
+      cli('member', 'list', '--org', `org_none_${id}`),
+      cli('invite', 'list', '--org', `org_none_${id}`),
+    ]);
     for (const result of results) {
       expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 1, stdout: '' });
       expect(result.json.error).toBe('ORG_NOT_FOUND');

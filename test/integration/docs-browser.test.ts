@@ -16,8 +16,11 @@ import { localDeployment, seed, unique } from '../support/api';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available) {
-  if (process.env.CI) throw new Error(`Chromium is missing at ${CHROMIUM} (set CHROMIUM_PATH): the API reference cannot be checked in a browser.`);
-  console.warn(`Skipping the API reference's browser test: no Chromium at ${CHROMIUM} (install the chromium package, or set CHROMIUM_PATH).`);
+  if (process.env.CI)
+    throw new Error(`Chromium is missing at ${CHROMIUM} (set CHROMIUM_PATH): the API reference cannot be checked in a browser.`);
+  console.warn(
+    `Skipping the API reference's browser test: no Chromium at ${CHROMIUM} (install the chromium package, or set CHROMIUM_PATH).`,
+  );
 }
 const describeInBrowser = available ? describe : describe.skip;
 
@@ -49,7 +52,15 @@ describeInBrowser('the API reference at /docs, in Chromium', () => {
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('request', (request) => requests.push(request.url()));
@@ -60,7 +71,8 @@ describeInBrowser('the API reference at /docs, in Chromium', () => {
     await page.exposeFunction('reportViolation', (text: string) => problems.push(`CSP violation: ${text}`));
     // Runs in the page, before its scripts (a string: this file is not compiled with the DOM's types).
     await page.addInitScript({
-      content: "document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`));",
+      content:
+        "document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`));",
     });
 
     const started = Date.now();
@@ -81,10 +93,17 @@ describeInBrowser('the API reference at /docs, in Chromium', () => {
       if ((await closed.count()) === 0) break;
       await closed.first().click();
     }
-    const items = await sidebar.locator('li[data-sidebar-id]').evaluateAll((elements) =>
-      elements.map((element) => ({ id: element.getAttribute('data-sidebar-id') ?? '', text: element.querySelector('a')?.textContent?.trim() ?? '' })),
+    const items = await sidebar
+      .locator('li[data-sidebar-id]')
+      .evaluateAll((elements) =>
+        elements.map((element) => ({
+          id: element.getAttribute('data-sidebar-id') ?? '',
+          text: element.querySelector('a')?.textContent?.trim() ?? '',
+        })),
+      );
+    const expected = Object.entries<Json>(openApi.paths).flatMap(([path, item]) =>
+      Object.entries<Json>(item).map(([method, op]) => ({ key: `${method.toUpperCase()}${path}`, summary: op.summary as string })),
     );
-    const expected = Object.entries<Json>(openApi.paths).flatMap(([path, item]) => Object.entries<Json>(item).map(([method, op]) => ({ key: `${method.toUpperCase()}${path}`, summary: op.summary as string })));
     const found = expected.filter(({ key, summary }) => items.some((item) => item.id.endsWith(`/${key}`) && item.text.startsWith(summary)));
     console.log(`API reference in Chromium: ${found.length} of ${expected.length} operations in the navigation; rendered in ${loadMs} ms`);
     expect(found.map(({ key }) => key)).toEqual(expected.map(({ key }) => key));
@@ -93,14 +112,17 @@ describeInBrowser('the API reference at /docs, in Chromium', () => {
     expect(items.some((item) => item.id.endsWith('/GET/docs'))).toBe(false);
   });
 
-  it('has no link that opens the document in Scalar\'s hosted client', async () => {
+  it("has no link that opens the document in Scalar's hosted client", async () => {
     expect(await page.locator('a[href*="client.scalar.com"]').count()).toBe(0);
   });
 
   it('"try it": a bearer token in the auth box, then Send, calls this deployment and shows its 200', async () => {
     const operation = page.locator('[id$="tag/public/GET/api/v1/public/users"]').first();
     await operation.scrollIntoViewIfNeeded();
-    await operation.getByRole('button', { name: /Test Request/ }).first().click();
+    await operation
+      .getByRole('button', { name: /Test Request/ })
+      .first()
+      .click();
     const client = page.getByRole('dialog');
     // The auth box's input, by its role: the schemes' descriptions (shown beside it) speak of tokens too.
     await client.getByRole('textbox', { name: 'Bearer Token' }).fill(orgKey);

@@ -17,7 +17,18 @@ const org = once(() =>
     buildOrg({
       label: 'events',
       keys: {
-        full: { scopes: ['users:read', 'users:write', 'recordings:read', 'recordings:write', 'templates:read', 'templates:write', 'invites:read', 'invites:write'] },
+        full: {
+          scopes: [
+            'users:read',
+            'users:write',
+            'recordings:read',
+            'recordings:write',
+            'templates:read',
+            'templates:write',
+            'invites:read',
+            'invites:write',
+          ],
+        },
         recorder: { scopes: ['recordings:write'], user: 'member' },
       },
     }),
@@ -34,7 +45,9 @@ const orgPath = (o: Org, rest: string) => `/api/v1/organization/${o.org}${rest}`
 
 /** The events of these types of one resource, in order, once each type is there; each exactly once. */
 async function eventsOf(o: Org, resourceId: string, types: DomainEvent['type'][]): Promise<DomainEvent[]> {
-  const events = (await eventsInclude(o.org, types, resourceId)).filter((event) => event.resource.id === resourceId && types.includes(event.type));
+  const events = (await eventsInclude(o.org, types, resourceId)).filter(
+    (event) => event.resource.id === resourceId && types.includes(event.type),
+  );
   for (const type of types) expect(events.filter((event) => event.type === type)).toHaveLength(1);
   return events;
 }
@@ -44,7 +57,11 @@ const orgKeyActor = { kind: 'api_key', id: expect.stringMatching(/^key_/) };
 describe('domain events: every committed change publishes its event once', () => {
   it('templates: created, updated (the fields named), deleted; by the org key, in its request', async () => {
     const o = await org();
-    const created = await api('POST', orgPath(o, '/templates'), o.keys.full, { name: 'Weekly', description: 'd', sections: [{ title: 'a', prompt: 'b' }] });
+    const created = await api('POST', orgPath(o, '/templates'), o.keys.full, {
+      name: 'Weekly',
+      description: 'd',
+      sections: [{ title: 'a', prompt: 'b' }],
+    });
     const templateId: string = created.body.id;
     const updated = await api('PATCH', orgPath(o, `/templates/${templateId}`), o.keys.full, { sections: [{ title: 'c', prompt: 'd' }] });
     const deleted = await api('DELETE', orgPath(o, `/templates/${templateId}`), o.keys.full);
@@ -55,7 +72,12 @@ describe('domain events: every committed change publishes its event once', () =>
       ['template.deleted', deleted.correlationId],
     ]);
     for (const event of events) {
-      expect(event).toMatchObject({ id: expect.stringMatching(/^evt_[0-9a-f]{32}$/), occurred_at: expect.stringMatching(TIMESTAMP), org_id: o.org, actor: orgKeyActor });
+      expect(event).toMatchObject({
+        id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+        occurred_at: expect.stringMatching(TIMESTAMP),
+        org_id: o.org,
+        actor: orgKeyActor,
+      });
     }
     expect(events[1].data).toEqual({ name: 'Weekly', changes: ['sections'] });
   });
@@ -63,7 +85,11 @@ describe('domain events: every committed change publishes its event once', () =>
   it('recordings: created by the upload URL, uploaded, updated, trashed, restored, deleted', async () => {
     const o = await org();
     const bytes = Buffer.from('voice');
-    const upload = await api('POST', '/api/v1/public/recordings/upload-url', o.keys.recorder, { filename: 'a.m4a', content_type: 'audio/mp4', size_bytes: bytes.length });
+    const upload = await api('POST', '/api/v1/public/recordings/upload-url', o.keys.recorder, {
+      filename: 'a.m4a',
+      content_type: 'audio/mp4',
+      size_bytes: bytes.length,
+    });
     const { recording_id: recordingId, upload_url: url, headers } = upload.body.data;
     expect((await fetch(url, { method: 'PUT', headers, body: bytes })).status).toBe(200);
     await eventsOf(o, recordingId, ['recording.created', 'recording.uploaded']);
@@ -71,22 +97,47 @@ describe('domain events: every committed change publishes its event once', () =>
     await api('DELETE', orgPath(o, `/recordings/${recordingId}`), o.keys.full);
     await api('POST', orgPath(o, `/recordings/${recordingId}/restore`), o.keys.full);
     const deleted = await api('DELETE', orgPath(o, `/recordings/${recordingId}?permanent=true`), o.keys.full);
-    const events = await eventsOf(o, recordingId, ['recording.created', 'recording.uploaded', 'recording.updated', 'recording.trashed', 'recording.restored', 'recording.deleted']);
-    expect(events.map((event) => event.type)).toEqual(['recording.created', 'recording.uploaded', 'recording.updated', 'recording.trashed', 'recording.restored', 'recording.deleted']);
+    const events = await eventsOf(o, recordingId, [
+      'recording.created',
+      'recording.uploaded',
+      'recording.updated',
+      'recording.trashed',
+      'recording.restored',
+      'recording.deleted',
+    ]);
+    expect(events.map((event) => event.type)).toEqual([
+      'recording.created',
+      'recording.uploaded',
+      'recording.updated',
+      'recording.trashed',
+      'recording.restored',
+      'recording.deleted',
+    ]);
     const byType = Object.fromEntries(events.map((event) => [event.type, event]));
     // The member's personal key acts as the member; the upload landing is the service's doing.
     expect(byType['recording.created'].actor).toEqual({ kind: 'user', id: o.people.member.id });
     expect(byType['recording.uploaded'].actor).toBeNull();
     expect(byType['recording.updated'].data).toMatchObject({ changes: ['title'] });
-    expect(byType['recording.deleted']).toMatchObject({ actor: orgKeyActor, correlation_id: deleted.correlationId, data: { recorded_by: o.people.member.id, reason: 'request' } });
+    expect(byType['recording.deleted']).toMatchObject({
+      actor: orgKeyActor,
+      correlation_id: deleted.correlationId,
+      data: { recorded_by: o.people.member.id, reason: 'request' },
+    });
   });
 
   it('member settings: the sections changed, never their content', async () => {
     const o = await org();
     const target = o.people.viewer.id;
-    await api('PATCH', orgPath(o, `/users/${target}/settings`), o.keys.full, { settings: { selected_theme: 'dark' }, notifications: { processing_notifications_enabled: false } });
+    await api('PATCH', orgPath(o, `/users/${target}/settings`), o.keys.full, {
+      settings: { selected_theme: 'dark' },
+      notifications: { processing_notifications_enabled: false },
+    });
     const [event] = await eventsOf(o, target, ['member_settings.updated']);
-    expect(event).toMatchObject({ resource: { type: 'member_settings', id: target }, actor: orgKeyActor, data: { user_id: target, sections: ['settings', 'notifications'] } });
+    expect(event).toMatchObject({
+      resource: { type: 'member_settings', id: target },
+      actor: orgKeyActor,
+      data: { user_id: target, sections: ['settings', 'notifications'] },
+    });
     expect(JSON.stringify(event)).not.toContain('dark');
   });
 
@@ -102,7 +153,10 @@ describe('domain events: every committed change publishes its event once', () =>
     const o = await org();
     const address = o.address(`joiner-${unique()}`);
     const sent = await api('POST', orgPath(o, '/invites'), o.keys.full, { email: address, role: 'member' });
-    const emails = await eventually(() => sentEmails(address), (found) => found.length > 0);
+    const emails = await eventually(
+      () => sentEmails(address),
+      (found) => found.length > 0,
+    );
     const token = /\/invites\/accept\?token=([A-Za-z0-9_-]+)/.exec(emails[0]?.body.text ?? '')?.[1] ?? '';
     const idToken = await (await idp()).issueIdToken({ sub: `local|joiner_${unique()}`, email: address });
     const accepted = await call(runtime.apiUrl, 'POST', '/api/v1/organization/invites/accept', { token: idToken, body: { token } });
@@ -117,7 +171,10 @@ describe('domain events: every committed change publishes its event once', () =>
     await ensureMembership(db, { orgId: o.org, userId: joinedUser, role: 'admin', status: 'active' }, new Date());
     await ensureMembership(db, { orgId: o.org, userId: joinedUser, role: 'admin', status: 'removed' }, new Date());
     const memberEvents = await eventsOf(o, joinedUser, ['member.joined', 'member.updated', 'member.removed']);
-    expect(memberEvents.find((event) => event.type === 'member.updated')).toMatchObject({ actor: null, data: { role: 'admin', changes: ['role'] } });
+    expect(memberEvents.find((event) => event.type === 'member.updated')).toMatchObject({
+      actor: null,
+      data: { role: 'admin', changes: ['role'] },
+    });
   });
 
   it('invites: created, emailed, resent, revoked, and expired by the TTL (with a clock of its own)', async () => {

@@ -19,7 +19,12 @@ async function orgPartition(orgId: string) {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await db.client.send(
-      new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}` }, ExclusiveStartKey: start }),
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': `ORG#${orgId}` },
+        ExclusiveStartKey: start,
+      }),
     );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
@@ -41,7 +46,10 @@ describe.each([
     const loaded = first.json as Summary;
     expect(changes(loaded)).toBeGreaterThan(0);
     // Invitations are emailed once loaded (the consumer writes their delivery): wait for that before comparing.
-    await eventually(() => cli('invite', 'list', '--org', orgId, '--status', 'pending'), (listed) => listed.json.every((invite: { email_status: string }) => invite.email_status === 'sent'));
+    await eventually(
+      () => cli('invite', 'list', '--org', orgId, '--status', 'pending'),
+      (listed) => listed.json.every((invite: { email_status: string }) => invite.email_status === 'sent'),
+    );
     const before = await orgPartition(orgId);
     // Other suites of the shared deployment act on org_demo too: compare with what is there, not with an empty organization.
     const invitesBefore = (await cli('invite', 'list', '--org', orgId)).json as unknown[];
@@ -50,7 +58,9 @@ describe.each([
     const second = await cli('seed', '--file', fixture);
     expect(second.code).toBe(0);
     expect(changes(second.json as Summary)).toBe(0);
-    expect(Object.values(second.json as Summary).map((section) => section.unchanged)).toEqual(Object.values(loaded).map((section) => section.created + section.updated + section.unchanged));
+    expect(Object.values(second.json as Summary).map((section) => section.unchanged)).toEqual(
+      Object.values(loaded).map((section) => section.created + section.updated + section.unchanged),
+    );
     expect(await orgPartition(orgId)).toEqual(before);
     expect((await cli('invite', 'list', '--org', orgId)).json).toEqual(invitesBefore);
   });

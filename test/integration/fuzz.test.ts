@@ -30,7 +30,10 @@ import { describeFailures, fuzzOperation, operationSeed, ShrinkBudget, type Fuzz
  */
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
-const SEED = process.env.FUZZ_SEED !== undefined && process.env.FUZZ_SEED !== '' ? Number(process.env.FUZZ_SEED) | 0 : randomInt(-0x80000000, 0x7fffffff);
+const SEED =
+  process.env.FUZZ_SEED !== undefined && process.env.FUZZ_SEED !== ''
+    ? Number(process.env.FUZZ_SEED) | 0
+    : randomInt(-0x80000000, 0x7fffffff);
 const SHRINK_MS = Number(process.env.FUZZ_SHRINK_MS ?? 20_000);
 const ONLY = (process.env.FUZZ_ONLY ?? '').split(',').filter(Boolean);
 console.log('fuzz seed', SEED);
@@ -49,7 +52,11 @@ const shrink = new ShrinkBudget(SHRINK_MS, Number(process.env.FUZZ_SHRINK_CLASS_
 
 const suffix = (SEED >>> 0).toString(36);
 const orgId = `org_fuzz_${suffix}`;
-const person = (role: string) => ({ id: `usr_fuzz_${role}_${suffix}`, email: `${role}.fuzz.${suffix}@example.com`, display_name: `Fuzz ${role}` });
+const person = (role: string) => ({
+  id: `usr_fuzz_${role}_${suffix}`,
+  email: `${role}.fuzz.${suffix}@example.com`,
+  display_name: `Fuzz ${role}`,
+});
 const people = { owner: person('owner'), admin: person('admin'), member: person('member'), viewer: person('viewer') };
 const orgKey = `pk_org_fuzz_${suffix}_${'a'.repeat(24)}`;
 const userKey = `pk_user_fuzz_${suffix}_${'d'.repeat(24)}`;
@@ -69,7 +76,13 @@ const fixture: FixtureInput = {
     { org_id: orgId, user_id: people.owner.id, key: userKey, scopes: ['recordings:read', 'recordings:write'] },
   ],
   tags: tagIds.map((id, i) => ({ id, org_id: orgId, user_id: people.member.id, name: `Tag ${i}`, color: '#00aa00' })),
-  templates: templateIds.map((id, i) => ({ id, org_id: orgId, name: `Template ${i}`, description: 'fuzz', sections: [{ title: 'Summary', prompt: 'Summarize.' }] })),
+  templates: templateIds.map((id, i) => ({
+    id,
+    org_id: orgId,
+    name: `Template ${i}`,
+    description: 'fuzz',
+    sections: [{ title: 'Summary', prompt: 'Summarize.' }],
+  })),
   recordings: recordingIds.map((id, i) => ({
     id,
     org_id: orgId,
@@ -89,13 +102,20 @@ const fixture: FixtureInput = {
       org_id: orgId,
       user_id: people.member.id,
       profile: '# Member\n\nNotes.',
-      preferences: preferenceIds.map((id, i) => ({ id, command: `command ${i}`, command_type: 'manual', preference_content: `content ${i}` })),
+      preferences: preferenceIds.map((id, i) => ({
+        id,
+        command: `command ${i}`,
+        command_type: 'manual',
+        preference_content: `content ${i}`,
+      })),
     },
   ],
 };
 
 const subsetOf = (items: readonly string[]) => fc.subarray([...items], { minLength: 1 }).map((xs) => xs.join(','));
-const day = fc.date({ min: new Date('2024-12-01T00:00:00.000Z'), max: new Date('2025-04-30T00:00:00.000Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const day = fc
+  .date({ min: new Date('2024-12-01T00:00:00.000Z'), max: new Date('2025-04-30T00:00:00.000Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 
 let world: FuzzWorld;
 let config: FuzzConfig;
@@ -109,7 +129,16 @@ beforeAll(async () => {
       TableName: db.tableName,
       Key: keys.recording(orgId, recordingIds[0]),
       UpdateExpression: 'SET upload = :upload',
-      ExpressionAttributeValues: { ':upload': { s3_key: mediaKey, content_type: 'audio/mp4', filename: 'fuzz.m4a', size_bytes: 10, uploaded_bytes: 10, uploaded_at: '2025-03-01T10:01:00.000Z' } },
+      ExpressionAttributeValues: {
+        ':upload': {
+          s3_key: mediaKey,
+          content_type: 'audio/mp4',
+          filename: 'fuzz.m4a',
+          size_bytes: 10,
+          uploaded_bytes: 10,
+          uploaded_at: '2025-03-01T10:01:00.000Z',
+        },
+      },
     }),
   );
   const tokens: Record<CredentialKind, string> = { idToken: await idTokenFor(people.owner, 4 * 3600), orgKey, userKey };
@@ -118,7 +147,10 @@ beforeAll(async () => {
   const inviteTokens: string[] = [];
   for (const n of [1, 2, 3]) {
     const email = `invitee${n}.fuzz.${suffix}@example.com`;
-    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/invites`, { token: orgKey, body: { email, role: 'member' } });
+    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/invites`, {
+      token: orgKey,
+      body: { email, role: 'member' },
+    });
     if (res.status !== 201) throw new Error(`fuzz setup: invite answered ${res.status} ${JSON.stringify(res.body)}`);
     inviteIds.push(res.body.id);
     // The invitation mail consumer sends it after the request answered.
@@ -130,7 +162,10 @@ beforeAll(async () => {
   const webhookIds: string[] = [];
   const deliveryIds: string[] = [];
   for (const n of [1, 2]) {
-    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/webhooks`, { token: orgKey, body: { url: `${FUZZ_WEBHOOK_URL}/${n}`, events: ['recording.upload_failed'] } });
+    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/webhooks`, {
+      token: orgKey,
+      body: { url: `${FUZZ_WEBHOOK_URL}/${n}`, events: ['recording.upload_failed'] },
+    });
     if (res.status !== 201) throw new Error(`fuzz setup: webhook answered ${res.status} ${JSON.stringify(res.body)}`);
     webhookIds.push(res.body.id);
     const test = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/webhooks/${res.body.id}/test`, { token: orgKey });
@@ -139,7 +174,10 @@ beforeAll(async () => {
   // API keys too, by the owner (keys never manage keys): the fuzz reads, rotates and revokes these.
   const keyIds: string[] = [];
   for (const kind of ['org', 'personal'] as const) {
-    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/api-keys`, { token: tokens.idToken, body: { kind, name: `Fuzz ${kind}`, scopes: ['recordings:read'] } });
+    const res = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/api-keys`, {
+      token: tokens.idToken,
+      body: { kind, name: `Fuzz ${kind}`, scopes: ['recordings:read'] },
+    });
     if (res.status !== 201) throw new Error(`fuzz setup: API key answered ${res.status} ${JSON.stringify(res.body)}`);
     keyIds.push(res.body.id);
   }
@@ -190,7 +228,11 @@ beforeAll(async () => {
     healthEvery: 50,
     shrink,
     redact: (text) =>
-      secrets.reduce((out, [kind, secret]) => out.split(secret).join(`<${kind}>`).split(secret.slice(0, -1)).join(`<${kind} with its last character replaced by>`), text),
+      secrets.reduce(
+        (out, [kind, secret]) =>
+          out.split(secret).join(`<${kind}>`).split(secret.slice(0, -1)).join(`<${kind} with its last character replaced by>`),
+        text,
+      ),
   };
 }, 60_000);
 

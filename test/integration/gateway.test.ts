@@ -23,24 +23,31 @@ interface RawResponse {
 }
 
 /** One HTTP/1.1 request exactly as given (path unencoded, any header size, any body). */
-function raw(method: string, path: string, options: { headers?: Record<string, string | number>; body?: Buffer | string; chunks?: Buffer[] } = {}): Promise<RawResponse> {
+function raw(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string | number>; body?: Buffer | string; chunks?: Buffer[] } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const request = http.request({ host: api.hostname, port: api.port, method, path, headers: options.headers, agent: false }, (response) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: response.statusCode!, headers: response.headers, text, body });
-      });
-    });
+    const request = http.request(
+      { host: api.hostname, port: api.port, method, path, headers: options.headers, agent: false },
+      (response) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: response.statusCode!, headers: response.headers, text, body });
+        });
+      },
+    );
     // The server may answer and close before it has read the whole body it refuses.
     request.on('error', (error) => (answered ? undefined : reject(error)));
     if (options.chunks) {
@@ -75,13 +82,16 @@ beforeAll(async () => {
 });
 
 describe('the Authorization scheme is case-insensitive (RFC 9110 §11.1)', () => {
-  it.each(['bearer', 'BEARER', 'bEaReR'])('accepts "%s" with a key and with an ID token, on a route and its public alias', async (scheme) => {
-    const token = await idTokenFor(owner);
-    for (const path of [usersPath, '/api/v1/public/users']) {
-      expect((await call(runtime.apiUrl, 'GET', path, { authorization: `${scheme} ${orgKey}` })).status).toBe(200);
-      expect((await call(runtime.apiUrl, 'GET', path, { authorization: `${scheme} ${token}` })).status).toBe(200);
-    }
-  });
+  it.each(['bearer', 'BEARER', 'bEaReR'])(
+    'accepts "%s" with a key and with an ID token, on a route and its public alias',
+    async (scheme) => {
+      const token = await idTokenFor(owner);
+      for (const path of [usersPath, '/api/v1/public/users']) {
+        expect((await call(runtime.apiUrl, 'GET', path, { authorization: `${scheme} ${orgKey}` })).status).toBe(200);
+        expect((await call(runtime.apiUrl, 'GET', path, { authorization: `${scheme} ${token}` })).status).toBe(200);
+      }
+    },
+  );
 });
 
 describe('401 says which of missing, malformed, expired and invalid it was', () => {
@@ -131,7 +141,9 @@ describe('401 says which of missing, malformed, expired and invalid it was', () 
       .sign(privateKey);
     const unknown = `pk_org_${unique()}${'f'.repeat(24)}`;
     for (const token of [unknown, key, forged]) await expect401(`Bearer ${token}`, 'invalid');
-    const bodies = await Promise.all([unknown, key].map(async (token) => (await raw('GET', usersPath, { headers: { authorization: `Bearer ${token}` } })).text));
+    const bodies = await Promise.all(
+      [unknown, key].map(async (token) => (await raw('GET', usersPath, { headers: { authorization: `Bearer ${token}` } })).text),
+    );
     expect(bodies[0]).toBe(bodies[1]);
   });
 
@@ -143,12 +155,15 @@ describe('401 says which of missing, malformed, expired and invalid it was', () 
 });
 
 describe('query parameters named like Object.prototype members', () => {
-  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('?%s=… reaches the handler as a parameter (400 unknown parameter), not a 502', async (name) => {
-    const res = await raw('GET', `${usersPath}?${name}=1&${name}=2`, { headers: { authorization: `Bearer ${orgKey}` } });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(expect.objectContaining({ success: false, data: null, error: expect.any(String) }));
-    expect(res.headers[GATEWAY.correlationHeader]).toBeDefined();
-  });
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    '?%s=… reaches the handler as a parameter (400 unknown parameter), not a 502',
+    async (name) => {
+      const res = await raw('GET', `${usersPath}?${name}=1&${name}=2`, { headers: { authorization: `Bearer ${orgKey}` } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(expect.objectContaining({ success: false, data: null, error: expect.any(String) }));
+      expect(res.headers[GATEWAY.correlationHeader]).toBeDefined();
+    },
+  );
 });
 
 describe('bad percent-encoding in the path', () => {
@@ -204,7 +219,9 @@ describe("API Gateway's request limits, answered in the envelope", () => {
     const head = Buffer.concat([
       Buffer.from('POST /api/v1/organization/org_x'),
       Buffer.from([0xa0]),
-      Buffer.from(`/recordings/rec/restore HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`),
+      Buffer.from(
+        `/recordings/rec/restore HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      ),
     ]);
     const text = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(api.port), api.hostname, () => socket.end(Buffer.concat([head, body])));
@@ -234,9 +251,18 @@ describe("API Gateway's request limits, answered in the envelope", () => {
 });
 
 describe('CORS preflights, answered as the stack configures them', () => {
-  const methodsOf = (template: string) => listEndpoints().filter((e) => e.path === template).map((e) => e.method);
+  const methodsOf = (template: string) =>
+    listEndpoints()
+      .filter((e) => e.path === template)
+      .map((e) => e.method);
   const preflight = (path: string) =>
-    raw('OPTIONS', path, { headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    raw('OPTIONS', path, {
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
 
   it.each([
     ['/api/v1/organization/{orgId}/users', usersPath],
@@ -248,7 +274,8 @@ describe('CORS preflights, answered as the stack configures them', () => {
     const res = await preflight(path);
     expect(res.status).toBe(GATEWAY.cors.preflightStatusCode);
     expect(res.text).toBe('');
-    for (const [name, value] of Object.entries(corsPreflightHeaders(methodsOf(template)))) expect({ name, value: res.headers[name] }).toEqual({ name, value });
+    for (const [name, value] of Object.entries(corsPreflightHeaders(methodsOf(template))))
+      expect({ name, value: res.headers[name] }).toEqual({ name, value });
     expect(res.headers[GATEWAY.correlationHeader]).toBeDefined();
   });
 
@@ -272,7 +299,11 @@ describe('correlation ids, unknown routes and /health', () => {
   });
 
   it('answers unknown paths and methods with 404 ROUTE_NOT_FOUND', async () => {
-    for (const [method, path] of [['GET', '/api/v1/nothing'], ['POST', '/api/v1/public/users'], ['GET', `${usersPath}/extra/deep`]]) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/nothing'],
+      ['POST', '/api/v1/public/users'],
+      ['GET', `${usersPath}/extra/deep`],
+    ]) {
       const res = await call(runtime.apiUrl, method, path, { token: orgKey });
       expect(res.status).toBe(404);
       // Exactly the envelope: no operation of the document answers these, so the contract check does not see them.

@@ -58,7 +58,11 @@ const replayed = (res: ApiResponse) => res.headers.get('idempotent-replayed');
 
 /** Every record of the deployment's idempotency table, as stored. */
 async function scanIdempotencyTable(): Promise<unknown[]> {
-  const client = new DynamoDBClient({ region: runtime.region, endpoint: runtime.dynamoDbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    region: runtime.region,
+    endpoint: runtime.dynamoDbEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   try {
     const items: unknown[] = [];
     let start: Record<string, any> | undefined;
@@ -93,7 +97,11 @@ describe('Idempotency-Key on POST routes', () => {
     const retry = await post(templatesOf(org), org.keys.full, template(name), key);
     expect(first.status).toBe(201);
     expect(replayed(first)).toBeNull();
-    expect({ status: retry.status, body: retry.body, replayed: replayed(retry) }).toEqual({ status: 201, body: first.body, replayed: 'true' });
+    expect({ status: retry.status, body: retry.body, replayed: replayed(retry) }).toEqual({
+      status: 201,
+      body: first.body,
+      replayed: 'true',
+    });
     // Each answer carries its own request's correlation id and the CORS headers.
     expect(retry.headers.get('x-correlation-id')).not.toBe(first.headers.get('x-correlation-id'));
     expect(retry.headers.get('access-control-expose-headers')).toContain('idempotent-replayed');
@@ -106,7 +114,11 @@ describe('Idempotency-Key on POST routes', () => {
     const first = await post(invitesOf(org), org.keys.full, { email, role: 'member' }, key);
     const retry = await post(invitesOf(org), org.keys.full, { email, role: 'member' }, key);
     expect(first.status).toBe(201);
-    expect({ status: retry.status, body: retry.body, replayed: replayed(retry) }).toEqual({ status: 201, body: first.body, replayed: 'true' });
+    expect({ status: retry.status, body: retry.body, replayed: replayed(retry) }).toEqual({
+      status: 201,
+      body: first.body,
+      replayed: 'true',
+    });
     expect(await invitesTo(org, email)).toEqual([expect.objectContaining({ id: first.body.id, status: 'pending' })]);
   });
 
@@ -122,7 +134,11 @@ describe('Idempotency-Key on POST routes', () => {
           expectFailure(other, 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
           expect(other.headers.get('retry-after')).toBe('1');
         } else {
-          expect({ status: other.status, body: other.body, replayed: replayed(other) }).toEqual({ status: 201, body: created[0]!.body, replayed: 'true' });
+          expect({ status: other.status, body: other.body, replayed: replayed(other) }).toEqual({
+            status: 201,
+            body: created[0]!.body,
+            replayed: 'true',
+          });
         }
       }
       expect((await templateNames(org)).filter((n) => n === name)).toHaveLength(1);
@@ -145,7 +161,11 @@ describe('Idempotency-Key on POST routes', () => {
 
   it('refuses the same key on the same route for other path ids with 422, and sends nothing again', async () => {
     const pending = await Promise.all(
-      ['a', 'b'].map(async (which) => (await post(invitesOf(org), org.keys.full, { email: org.address(`path-${which}-${randomUUID().slice(0, 8)}`) })).body.id as string),
+      ['a', 'b'].map(
+        async (which) =>
+          (await post(invitesOf(org), org.keys.full, { email: org.address(`path-${which}-${randomUUID().slice(0, 8)}`) })).body
+            .id as string,
+      ),
     );
     const key = randomUUID();
     const resendOf = (inviteId: string) => post(`${invitesOf(org)}/${inviteId}/resend`, org.keys.full, undefined, key);
@@ -178,7 +198,11 @@ describe('Idempotency-Key on POST routes', () => {
     expectFailure(refused, 409, 'INVITE_PENDING');
     expect((await call(runtime.apiUrl, 'DELETE', `${invitesOf(org)}/${invited.body.id}`, { token: org.keys.full })).status).toBe(200);
     const replay = await post(invitesOf(org), org.keys.full, { email, role: 'member' }, key);
-    expect({ status: replay.status, body: replay.body, replayed: replayed(replay) }).toEqual({ status: 409, body: refused.body, replayed: 'true' });
+    expect({ status: replay.status, body: replay.body, replayed: replayed(replay) }).toEqual({
+      status: 409,
+      body: refused.body,
+      replayed: 'true',
+    });
     // A new key runs the request: the email has no pending invitation any more.
     expect((await post(invitesOf(org), org.keys.full, { email, role: 'member' }, randomUUID())).status).toBe(201);
   });
@@ -206,13 +230,19 @@ describe('Idempotency-Key on POST routes', () => {
 
   it('changes nothing without the header: each POST runs', async () => {
     const name = `No key ${randomUUID()}`;
-    const [a, b] = [await post(templatesOf(org), org.keys.full, template(name)), await post(templatesOf(org), org.keys.full, template(name))];
+    const [a, b] = [
+      await post(templatesOf(org), org.keys.full, template(name)),
+      await post(templatesOf(org), org.keys.full, template(name)),
+    ];
     expect([a.status, b.status, replayed(a), replayed(b)]).toEqual([201, 201, null, null]);
     expect((await templateNames(org)).filter((n) => n === name)).toHaveLength(2);
   });
 
   it('answers a CORS preflight that allows the Idempotency-Key header', async () => {
-    const res = await fetch(`${runtime.apiUrl}${templatesOf(org)}`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-headers': 'idempotency-key' } });
+    const res = await fetch(`${runtime.apiUrl}${templatesOf(org)}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-headers': 'idempotency-key' },
+    });
     expect(res.headers.get('access-control-allow-headers')?.split(',')).toContain('idempotency-key');
   });
 });
@@ -235,27 +265,48 @@ describe('every POST route of the manifest takes Idempotency-Key', () => {
 
   it('covers the POST routes the issue names', () => {
     expect(keyedRoutes.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['restoreRecording', 'createUploadUrl', 'createTemplate', 'sendInvite', 'resendInvite', 'acceptInvite', 'createWebhook', 'createApiKey', 'rotateApiKey']),
+      expect.arrayContaining([
+        'restoreRecording',
+        'createUploadUrl',
+        'createTemplate',
+        'sendInvite',
+        'resendInvite',
+        'acceptInvite',
+        'createWebhook',
+        'createApiKey',
+        'rotateApiKey',
+      ]),
     );
   });
 
   // In manifest order, like the sample requests: each runs once on the sample data.
-  it.each(keyedRoutes.map(([name, route]) => [name, route] as const))('%s replays its first answer for the same key', async (name, route) => {
-    const sample = SAMPLE_REQUESTS[name](ids);
-    const path = route.path.replace(/\{(\w+)\}/g, (_all, param: string) => encodeURIComponent(param === 'orgId' ? ids.orgId : sample.path![param]!));
-    const key = randomUUID();
-    const send = () => call(runtime.apiUrl, 'POST', path, { token: bearer[sample.credential!], body: sample.body, headers: { 'Idempotency-Key': key } });
-    // Both transcribe samples act on one recording: the second waits for the first one's job.
-    await stagesSettled(localDeployment().db, ids.orgId);
-    const first = await send();
-    const second = await send();
-    expect({ name, status: first.status }).toEqual({ name, status: sample.status });
-    expect({ name, status: second.status, body: second.body, replayed: replayed(second) }).toEqual({ name, status: first.status, body: first.body, replayed: 'true' });
-    // The table holds no value of the answer readable (the secrets of key and webhook creation among them).
-    const table = JSON.stringify(await scanIdempotencyTable());
-    const leaked = textValues(first.body).filter((value) => value.length >= 12 && table.includes(value));
-    expect({ name, leaked }).toEqual({ name, leaked: [] });
-  });
+  it.each(keyedRoutes.map(([name, route]) => [name, route] as const))(
+    '%s replays its first answer for the same key',
+    async (name, route) => {
+      const sample = SAMPLE_REQUESTS[name](ids);
+      const path = route.path.replace(/\{(\w+)\}/g, (_all, param: string) =>
+        encodeURIComponent(param === 'orgId' ? ids.orgId : sample.path![param]!),
+      );
+      const key = randomUUID();
+      const send = () =>
+        call(runtime.apiUrl, 'POST', path, { token: bearer[sample.credential!], body: sample.body, headers: { 'Idempotency-Key': key } });
+      // Both transcribe samples act on one recording: the second waits for the first one's job.
+      await stagesSettled(localDeployment().db, ids.orgId);
+      const first = await send();
+      const second = await send();
+      expect({ name, status: first.status }).toEqual({ name, status: sample.status });
+      expect({ name, status: second.status, body: second.body, replayed: replayed(second) }).toEqual({
+        name,
+        status: first.status,
+        body: first.body,
+        replayed: 'true',
+      });
+      // The table holds no value of the answer readable (the secrets of key and webhook creation among them).
+      const table = JSON.stringify(await scanIdempotencyTable());
+      const leaked = textValues(first.body).filter((value) => value.length >= 12 && table.includes(value));
+      expect({ name, leaked }).toEqual({ name, leaked: [] });
+    },
+  );
 });
 
 /**
@@ -264,7 +315,11 @@ describe('every POST route of the manifest takes Idempotency-Key', () => {
  */
 describe('the reads and writes Idempotency-Key adds to a request', () => {
   const commands: string[] = [];
-  const client = new DynamoDBClient({ region: runtime.region, endpoint: runtime.dynamoDbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    region: runtime.region,
+    endpoint: runtime.dynamoDbEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   // Each command, with the write capacity DynamoDB reports for it (a refused conditional write reports none here, but is billed as one).
   const units: (number | undefined)[] = [];
   client.middlewareStack.add(
@@ -296,7 +351,13 @@ describe('the reads and writes Idempotency-Key adds to a request', () => {
     .use(idempotency('createTemplate', () => store))
     .use(errorResponse())
     .handler(async (_event, context) => context.idempotentReplay ?? outcome());
-  const event = (key: string) => ({ resource: '/t', headers: { 'idempotency-key': key }, pathParameters: { orgId: 'org_cost' }, queryStringParameters: null }) as unknown as APIGatewayProxyEvent;
+  const event = (key: string) =>
+    ({
+      resource: '/t',
+      headers: { 'idempotency-key': key },
+      pathParameters: { orgId: 'org_cost' },
+      queryStringParameters: null,
+    }) as unknown as APIGatewayProxyEvent;
   const context = () => ({ getRemainingTimeInMillis: () => 10_000 }) as HttpContext;
 
   afterAll(() => client.destroy());

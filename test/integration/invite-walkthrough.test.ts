@@ -25,20 +25,32 @@ async function organizationWithOwner() {
 
 /** The accept link of the latest invitation email to an address, read with `mail list` as the README says. */
 async function linkMailedTo(email: string): Promise<string> {
-  const mail = await eventually(() => cli('mail', 'list', '--to', email), (result) => result.json?.length > 0);
+  const mail = await eventually(
+    () => cli('mail', 'list', '--to', email),
+    (result) => result.json?.length > 0,
+  );
   expect(mail.json).toHaveLength(1);
   const link = /(http\S+\/invites\/accept\?token=[A-Za-z0-9_-]+)/.exec(mail.json[0].text)?.[1];
   if (!link) throw new Error(`no accept link in ${mail.json[0].text}`);
   return link;
 }
 
-const unescapeHtml = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const unescapeHtml = (html: string) =>
+  html
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 describe('an invitation accepted by a new person, locally, from the email', () => {
   it('invite → email → accept page naming the commands → token --email → accept: a member with the invited role', async () => {
     const { id, orgId, orgName, ownerToken } = await organizationWithOwner();
     const email = `nia.newcomer.${id}@example.com`;
-    const sent = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/invites`, { token: ownerToken, body: { email, role: 'admin' } });
+    const sent = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/invites`, {
+      token: ownerToken,
+      body: { email, role: 'admin' },
+    });
     expect(sent.status).toBe(201);
 
     // The email links to APP_URL, which locally is the API's own server.
@@ -71,9 +83,15 @@ describe('an invitation accepted by a new person, locally, from the email', () =
     expect(idToken.json).toEqual({ id_token: expect.stringMatching(/^ey[\w-]+\.[\w-]+\.[\w-]+$/) });
 
     // The page's curl, as given: its URL, its headers, its body.
-    const curl = /curl -s -X POST (\S+) \\\n\s+-H "Authorization: Bearer \$ID_TOKEN" -H "Content-Type: application\/json" \\\n\s+-d '([^']+)'/.exec(text);
+    const curl =
+      /curl -s -X POST (\S+) \\\n\s+-H "Authorization: Bearer \$ID_TOKEN" -H "Content-Type: application\/json" \\\n\s+-d '([^']+)'/.exec(
+        text,
+      );
     if (!curl) throw new Error(`no curl command in the page:\n${text}`);
-    const accepted = await call(runtime.apiUrl, 'POST', new URL(curl[1]).pathname, { token: idToken.json.id_token, body: JSON.parse(curl[2]) });
+    const accepted = await call(runtime.apiUrl, 'POST', new URL(curl[1]).pathname, {
+      token: idToken.json.id_token,
+      body: JSON.parse(curl[2]),
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.body).toEqual({ org_id: orgId, role: 'admin', status: 'active' });
 
@@ -81,8 +99,14 @@ describe('an invitation accepted by a new person, locally, from the email', () =
     const userId = await findUserIdByEmail(db, email);
     expect(userId).toMatch(/^usr_/);
     const members = await cli('member', 'list', '--org', orgId);
-    expect(members.json).toEqual(expect.arrayContaining([expect.objectContaining({ user_id: userId, email, role: 'admin', status: 'active', display_name: email.split('@')[0] })]));
-    expect((await cli('invite', 'list', '--org', orgId)).json).toEqual([expect.objectContaining({ email, role: 'admin', status: 'accepted' })]);
+    expect(members.json).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ user_id: userId, email, role: 'admin', status: 'active', display_name: email.split('@')[0] }),
+      ]),
+    );
+    expect((await cli('invite', 'list', '--org', orgId)).json).toEqual([
+      expect.objectContaining({ email, role: 'admin', status: 'accepted' }),
+    ]);
     // Their next token (the same command) is the new user's, and the API knows them as an admin of the organization.
     const again = await cli('token', '--email', email);
     const users = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/users`, { token: again.json.id_token });
@@ -117,20 +141,40 @@ describe('cli token --email', () => {
   it('for an existing user is a token of that user; --name is refused for them; --user or --email, one of them', async () => {
     const id = unique();
     const user = await cli('user', 'create', '--email', `Existing.${id}@example.com`, '--name', 'Eve Existing');
-    const [byEmail, byUser] = await Promise.all([cli('token', '--email', `existing.${id}@example.com`), cli('token', '--user', user.json.user_id)]);
+    const [byEmail, byUser] = await Promise.all([
+      cli('token', '--email', `existing.${id}@example.com`),
+      cli('token', '--user', user.json.user_id),
+    ]);
     const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
-    expect(claims(byEmail.json.id_token)).toMatchObject({ sub: `local|${user.json.user_id}`, email: `existing.${id}@example.com`, name: 'Eve Existing', email_verified: true });
+    expect(claims(byEmail.json.id_token)).toMatchObject({
+      sub: `local|${user.json.user_id}`,
+      email: `existing.${id}@example.com`,
+      name: 'Eve Existing',
+      email_verified: true,
+    });
     expect(claims(byEmail.json.id_token).sub).toBe(claims(byUser.json.id_token).sub);
 
     const named = await cli('token', '--email', `existing.${id}@example.com`, '--name', 'Someone Else');
     expect({ code: named.code, error: named.json.error }).toEqual({ code: 1, error: 'USER_EXISTS' });
     const newcomer = await cli('token', '--email', `new.${id}@example.com`, '--name', 'Nia New');
-    expect(claims(newcomer.json.id_token)).toMatchObject({ sub: `local|email:new.${id}@example.com`, email: `new.${id}@example.com`, name: 'Nia New', email_verified: true });
+    expect(claims(newcomer.json.id_token)).toMatchObject({
+      sub: `local|email:new.${id}@example.com`,
+      email: `new.${id}@example.com`,
+      name: 'Nia New',
+      email_verified: true,
+    });
 
     for (const args of [[], ['--user', user.json.user_id, '--email', `existing.${id}@example.com`]]) {
       const refused = await cli('token', ...args);
-      expect({ code: refused.code, stdout: refused.stdout, error: refused.json.error }).toEqual({ code: 1, stdout: '', error: 'INVALID_FLAGS' });
+      expect({ code: refused.code, stdout: refused.stdout, error: refused.json.error }).toEqual({
+        code: 1,
+        stdout: '',
+        error: 'INVALID_FLAGS',
+      });
     }
-    expect((await cli('token', '--email', 'not-an-email')).json).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.stringContaining('email') });
+    expect((await cli('token', '--email', 'not-an-email')).json).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      message: expect.stringContaining('email'),
+    });
   });
 });

@@ -20,13 +20,26 @@ const cli = (...args: string[]) => runCli(args, { LOCAL_DATA_DIR: dataDir });
  * A key as `voice-org key create` stored it before the key API (`git show 46f18fb^:shared/storage/api-keys.ts`):
  * one item under its hash, indexed by its id (GSI2), with no managed item in its organization.
  */
-async function storeAsTheOldCli(orgId: string, key: string, fields: { user_id?: string; scopes: string[]; created_at: string; revoked_at?: string }) {
+async function storeAsTheOldCli(
+  orgId: string,
+  key: string,
+  fields: { user_id?: string; scopes: string[]; created_at: string; revoked_at?: string },
+) {
   const keyHash = hashApiKey(key);
   const keyId = apiKeyIdFromHash(keyHash);
   await db.client.send(
     new PutCommand({
       TableName: db.tableName,
-      Item: { PK: `APIKEY#${keyHash}`, SK: 'APIKEY', GSI2PK: `APIKEYID#${keyId}`, GSI2SK: 'APIKEY', key_id: keyId, key_hash: keyHash, org_id: orgId, ...fields },
+      Item: {
+        PK: `APIKEY#${keyHash}`,
+        SK: 'APIKEY',
+        GSI2PK: `APIKEYID#${keyId}`,
+        GSI2SK: 'APIKEY',
+        key_id: keyId,
+        key_hash: keyHash,
+        org_id: orgId,
+        ...fields,
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
@@ -58,7 +71,13 @@ describe('keys the CLI created before the key API', () => {
 
     const adopted = await cli('key', 'adopt', '--org', o.org);
     expect({ code: adopted.code, stderr: adopted.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(adopted.json).toEqual({ adopted: expect.arrayContaining([{ key_id: ids.org, org_id: o.org }, { key_id: ids.personal, org_id: o.org }]), already_managed: 1 });
+    expect(adopted.json).toEqual({
+      adopted: expect.arrayContaining([
+        { key_id: ids.org, org_id: o.org },
+        { key_id: ids.personal, org_id: o.org },
+      ]),
+      already_managed: 1,
+    });
     expect(adopted.json.adopted).toHaveLength(2);
 
     const listed = (await list()).body.api_keys as Record<string, unknown>[];

@@ -18,7 +18,13 @@ const MEMBER_SINCE = '2025-01-02T03:04:05.678Z';
  * members, and keys of each users scope set.
  */
 function buildUsersOrg(memberCount = 0) {
-  const person = (role: Role, email: string, displayName: string, status: MemberStatus = 'active') => ({ role, status, email, displayName, memberSince: MEMBER_SINCE });
+  const person = (role: Role, email: string, displayName: string, status: MemberStatus = 'active') => ({
+    role,
+    status,
+    email,
+    displayName,
+    memberSince: MEMBER_SINCE,
+  });
   return buildOrg({
     people: {
       owner: person('owner', 'zed.owner@example.com', 'Zed Owner'),
@@ -200,8 +206,12 @@ describe('GET /api/v1/organization/{orgId}/users', () => {
         .setSubject(`local|${owner.id}`)
         .setExpirationTime('1h')
         .sign(strangerKey);
-      const wrongAudience = await (await loadIdentityProvider(dataDir, runtime.issuer, 'another-app')).issueIdToken({ sub: `local|${owner.id}`, email: owner.email });
-      const wrongIssuer = await (await loadIdentityProvider(dataDir, 'https://issuer.example.com', runtime.audience)).issueIdToken({ sub: `local|${owner.id}`, email: owner.email });
+      const wrongAudience = await (
+        await loadIdentityProvider(dataDir, runtime.issuer, 'another-app')
+      ).issueIdToken({ sub: `local|${owner.id}`, email: owner.email });
+      const wrongIssuer = await (
+        await loadIdentityProvider(dataDir, 'https://issuer.example.com', runtime.audience)
+      ).issueIdToken({ sub: `local|${owner.id}`, email: owner.email });
       const valid = await idTokenFor(owner);
       const tampered = `${valid.slice(0, -6)}AAAAAA`;
       const expired = await idTokenFor(owner, -60);
@@ -281,12 +291,16 @@ describe('GET /api/v1/organization/{orgId}/users', () => {
       expect(await total()).toBe(4);
       await ensureMembership(db, { orgId: org.org, userId: org.people.pending.id, role: 'member', status: 'active' }, new Date());
       expect(await total()).toBe(5);
-      const listed = (await get(`/api/v1/organization/${org.org}/users`, org.keys.full)).body.data.map((m: { user_id: string }) => m.user_id);
+      const listed = (await get(`/api/v1/organization/${org.org}/users`, org.keys.full)).body.data.map(
+        (m: { user_id: string }) => m.user_id,
+      );
       expect(listed).toContain(org.people.pending.id);
       expect(listed).not.toContain(newcomer.id);
 
       // A membership of an unknown user fails whole: no membership, no count change.
-      await expect(addMember(db, { orgId: org.org, userId: `usr_ghost_${unique()}`, role: 'member' }, new Date())).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
+      await expect(addMember(db, { orgId: org.org, userId: `usr_ghost_${unique()}`, role: 'member' }, new Date())).rejects.toMatchObject({
+        code: 'USER_NOT_FOUND',
+      });
       expect(await total()).toBe(5);
     });
   });

@@ -32,7 +32,10 @@ describe('npm start', () => {
   it('seeds the demo organization on a fresh directory and prints curl commands that work', async () => {
     first = await startLocalDeployment({ env: { LOCAL_SEED: 'demo', LOG_LEVEL: 'DEBUG' } });
     const banner = first.output();
-    const curls = banner.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('curl '));
+    const curls = banner
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith('curl '));
     expect(curls.length).toBeGreaterThanOrEqual(5);
     // The five reads side by side, then the rest: a pasted write (Create upload URL) would race the reads' counts.
     const reads = await Promise.all(curls.slice(0, 5).map((line) => runPasted(banner, line)));
@@ -68,7 +71,9 @@ describe('npm start', () => {
       const banner = restarted.output();
       const orgKey = /export ORG_KEY=(\S+)/.exec(banner)?.[1];
       expect(orgKey).toBe(/export ORG_KEY=(\S+)/.exec(first.output())?.[1]);
-      const res = await fetch(`${restarted.runtime.apiUrl}/api/v1/organization/org_demo/users`, { headers: { authorization: `Bearer ${orgKey}` } });
+      const res = await fetch(`${restarted.runtime.apiUrl}/api/v1/organization/org_demo/users`, {
+        headers: { authorization: `Bearer ${orgKey}` },
+      });
       const body = (await res.json()) as { pagination: { total: number } };
       expect(body.pagination.total).toBe(4);
     } finally {

@@ -34,8 +34,10 @@ type Org = Awaited<ReturnType<typeof orgWith<string>>>;
 type Person = Org['people'][string];
 
 const userPath = (org: Org, userId: string) => `/api/v1/organization/${org.org}/users/${userId}`;
-const patch = (org: Org, userId: string, token: string, body: unknown): Promise<ApiResponse> => call(runtime.apiUrl, 'PATCH', userPath(org, userId), { token, body });
-const remove = (org: Org, userId: string, token: string): Promise<ApiResponse> => call(runtime.apiUrl, 'DELETE', userPath(org, userId), { token });
+const patch = (org: Org, userId: string, token: string, body: unknown): Promise<ApiResponse> =>
+  call(runtime.apiUrl, 'PATCH', userPath(org, userId), { token, body });
+const remove = (org: Org, userId: string, token: string): Promise<ApiResponse> =>
+  call(runtime.apiUrl, 'DELETE', userPath(org, userId), { token });
 const as = (person: Person) => idTokenFor(person);
 
 /** List users as the org key sees it: every active member and the total. */
@@ -53,7 +55,10 @@ async function standing(org: Org, person: Person) {
 
 /** The active owners of an organization, read back from List users. */
 async function owners(org: Org): Promise<string[]> {
-  return [...(await members(org)).byId.values()].filter((m) => m.role === 'owner').map((m) => m.user_id).sort();
+  return [...(await members(org)).byId.values()]
+    .filter((m) => m.role === 'owner')
+    .map((m) => m.user_id)
+    .sort();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -96,7 +101,12 @@ describe('PATCH /api/v1/organization/{orgId}/users/{userId}', () => {
 
     it('the same role as now is a 200 that writes nothing (no new change stamp, so no event)', async () => {
       const org = await orgWith();
-      const stored = async () => (await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.membership(org.org, org.people.viewer.id), ConsistentRead: true }))).Item;
+      const stored = async () =>
+        (
+          await db.client.send(
+            new GetCommand({ TableName: db.tableName, Key: keys.membership(org.org, org.people.viewer.id), ConsistentRead: true }),
+          )
+        ).Item;
       const [listed, item] = [(await members(org)).byId.get(org.people.viewer.id)!, await stored()];
       const res = await patch(org, org.people.viewer.id, await as(org.people.admin), { role: 'viewer' });
       expect(res.status).toBe(200);
@@ -233,7 +243,12 @@ describe('DELETE /api/v1/organization/{orgId}/users/{userId}', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         success: true,
-        data: { ...before.byId.get(org.people.member.id), status: 'removed', is_active: false, updated_at: expect.stringMatching(TIMESTAMP) },
+        data: {
+          ...before.byId.get(org.people.member.id),
+          status: 'removed',
+          is_active: false,
+          updated_at: expect.stringMatching(TIMESTAMP),
+        },
       });
       const after = await members(org);
       expect(after.total).toBe(before.total - 1);
@@ -245,15 +260,23 @@ describe('DELETE /api/v1/organization/{orgId}/users/{userId}', () => {
     it("the removed member's recordings stay, attributed to them; their ID token no longer opens the organization", async () => {
       const org = await orgWith();
       const recId = org.recId('kept');
-      await seed(db, { recordings: [{ id: recId, org_id: org.org, recorded_by: org.people.member.id, title: 'Kept', duration: 30, language: 'en' }] });
+      await seed(db, {
+        recordings: [{ id: recId, org_id: org.org, recorded_by: org.people.member.id, title: 'Kept', duration: 30, language: 'en' }],
+      });
       const memberToken = await as(org.people.member);
       expect((await remove(org, org.people.member.id, await as(org.people.admin))).status).toBe(200);
 
-      const recording = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/recordings/${recId}`, { token: await as(org.people.owner) });
+      const recording = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/recordings/${recId}`, {
+        token: await as(org.people.owner),
+      });
       expect(recording.status).toBe(200);
       expect(recording.body.recorded_by).toBe(org.people.member.id);
       expect((await getMembership(db, org.org, org.people.member.id))?.recording_count).toBe(1);
-      expectFailure(await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/recordings`, { token: memberToken }), 403, 'INSUFFICIENT_ROLE');
+      expectFailure(
+        await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/recordings`, { token: memberToken }),
+        403,
+        'INSUFFICIENT_ROLE',
+      );
     });
 
     it('an admin and an org key with users:write remove members and viewers', async () => {
@@ -359,14 +382,24 @@ describe('DELETE /api/v1/organization/{orgId}/users/{userId}', () => {
 
   it('a removed member invited again and accepting is active again, with the invitation’s role and their recordings count', async () => {
     const org = await orgWith();
-    await seed(db, { recordings: [{ id: org.recId('back'), org_id: org.org, recorded_by: org.people.member.id, title: 'Before', duration: 30, language: 'en' }] });
+    await seed(db, {
+      recordings: [
+        { id: org.recId('back'), org_id: org.org, recorded_by: org.people.member.id, title: 'Before', duration: 30, language: 'en' },
+      ],
+    });
     expect((await remove(org, org.people.member.id, await as(org.people.owner))).status).toBe(200);
     const before = await members(org);
 
-    const invite = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${org.org}/invites`, { token: org.keys.invites, body: { email: org.people.member.email, role: 'viewer' } });
+    const invite = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${org.org}/invites`, {
+      token: org.keys.invites,
+      body: { email: org.people.member.email, role: 'viewer' },
+    });
     expect(invite.status).toBe(201);
     const token = await latestToken(org.people.member.email);
-    const accepted = await call(runtime.apiUrl, 'POST', '/api/v1/organization/invites/accept', { token: await as(org.people.member), body: { token } });
+    const accepted = await call(runtime.apiUrl, 'POST', '/api/v1/organization/invites/accept', {
+      token: await as(org.people.member),
+      body: { token },
+    });
     expect(accepted.body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
 
     const after = await members(org);
@@ -378,17 +411,29 @@ describe('DELETE /api/v1/organization/{orgId}/users/{userId}', () => {
 // ---------------------------------------------------------------------------------------
 
 describe('member changes in the audit log (through the local event pipeline)', () => {
-
   it('a role change is member.updated and a removal member.removed, each with its actor and request', async () => {
     const org = await orgWith();
     const owner = await as(org.people.owner);
     const headers = (name: string) => ({ 'x-correlation-id': `mbr-${name}-${org.id}` });
-    const changed = await call(runtime.apiUrl, 'PATCH', userPath(org, org.people.viewer.id), { token: owner, body: { role: 'member' }, headers: headers('patch') });
+    const changed = await call(runtime.apiUrl, 'PATCH', userPath(org, org.people.viewer.id), {
+      token: owner,
+      body: { role: 'member' },
+      headers: headers('patch'),
+    });
     expect(changed.status).toBe(200);
-    const removed = await call(runtime.apiUrl, 'DELETE', userPath(org, org.people.viewer.id), { token: org.keys.users, headers: headers('delete') });
+    const removed = await call(runtime.apiUrl, 'DELETE', userPath(org, org.people.viewer.id), {
+      token: org.keys.users,
+      headers: headers('delete'),
+    });
     expect(removed.status).toBe(200);
 
-    const read = () => call<{ entries: AuditEntry[] }>(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/audit-log?resource_id=${org.people.viewer.id}`, { token: org.keys.audit });
+    const read = () =>
+      call<{ entries: AuditEntry[] }>(
+        runtime.apiUrl,
+        'GET',
+        `/api/v1/organization/${org.org}/audit-log?resource_id=${org.people.viewer.id}`,
+        { token: org.keys.audit },
+      );
     const entries = (await eventually(read, (res) => res.body.entries.filter((e) => e.type !== 'member.joined').length >= 2)).body.entries;
     expect(entries.filter((e) => e.type !== 'member.joined')).toEqual([
       expect.objectContaining({
@@ -407,4 +452,3 @@ describe('member changes in the audit log (through the local event pipeline)', (
     ]);
   });
 });
-

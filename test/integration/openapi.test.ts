@@ -16,10 +16,15 @@ describe('GET /api/v1/openapi.json', () => {
     const response = await get('/api/v1/openapi.json');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const document = (await response.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, unknown>> };
+    const document = (await response.json()) as {
+      openapi: string;
+      servers: { url: string }[];
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers.map((server) => server.url)).toEqual([runtime.apiUrl]);
-    for (const endpoint of listEndpoints().filter(isOperation)) expect(document.paths[endpoint.path]?.[endpoint.method.toLowerCase()]).toBeDefined();
+    for (const endpoint of listEndpoints().filter(isOperation))
+      expect(document.paths[endpoint.path]?.[endpoint.method.toLowerCase()]).toBeDefined();
     expect(Object.keys(document.paths)).not.toContain('/docs');
     expect(Object.keys(document.paths)).not.toContain('/api/v1/openapi.json');
   });
@@ -73,7 +78,12 @@ describe('GET /docs and its scripts', () => {
     for (const name of ['nothing.js', 'scalar-api-reference-0.0.1.js', 'constructor']) {
       const response = await get(`/docs/${name}`);
       expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({ success: false, data: null, error: 'ROUTE_NOT_FOUND', message: 'The API reference has no such file.' });
+      expect(await response.json()).toEqual({
+        success: false,
+        data: null,
+        error: 'ROUTE_NOT_FOUND',
+        message: 'The API reference has no such file.',
+      });
     }
   });
 });

@@ -35,7 +35,8 @@ type Org = ReturnType<typeof buildPlaybackOrg>;
 const send = (method: string, path: string, token: string) => call(runtime.apiUrl, method, path, { token });
 const orgMedia = (org: Org, recordingId: string, token: string, query = '') =>
   send('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}/media${query}`, token);
-const publicMedia = (recordingId: string, token: string, query = '') => send('GET', `/api/v1/public/recordings/${recordingId}/media${query}`, token);
+const publicMedia = (recordingId: string, token: string, query = '') =>
+  send('GET', `/api/v1/public/recordings/${recordingId}/media${query}`, token);
 
 /**
  * Uploads `bytes` as a client does (Create upload URL with the member's key, then the PUT) and
@@ -44,7 +45,10 @@ const publicMedia = (recordingId: string, token: string, query = '') => send('GE
  */
 async function upload(org: Org, filename: string, bytes: Buffer, options: { contentType?: string; sentBytes?: Buffer } = {}) {
   const contentType = options.contentType ?? 'audio/mp4';
-  const created = await call(runtime.apiUrl, 'POST', UPLOAD_URL, { token: org.keys.member, body: { filename, content_type: contentType, size_bytes: bytes.length } });
+  const created = await call(runtime.apiUrl, 'POST', UPLOAD_URL, {
+    token: org.keys.member,
+    body: { filename, content_type: contentType, size_bytes: bytes.length },
+  });
   expect(created.status).toBe(201);
   const { recording_id: recordingId, upload_url: url, headers } = created.body.data;
   const sent = options.sentBytes ?? bytes;
@@ -61,18 +65,35 @@ async function upload(org: Org, filename: string, bytes: Buffer, options: { cont
 
 /** A recording whose upload URL was issued and never used. */
 async function pendingUpload(org: Org) {
-  const created = await call(runtime.apiUrl, 'POST', UPLOAD_URL, { token: org.keys.member, body: { filename: 'later.m4a', content_type: 'audio/mp4', size_bytes: 10 } });
+  const created = await call(runtime.apiUrl, 'POST', UPLOAD_URL, {
+    token: org.keys.member,
+    body: { filename: 'later.m4a', content_type: 'audio/mp4', size_bytes: 10 },
+  });
   expect(created.status).toBe(201);
   return created.body.data.recording_id as string;
 }
 
 /** Every item of the organization's partition (what a request could have written). */
 const partition = async (org: Org) =>
-  (await db.client.send(new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${org.org}` }, ConsistentRead: true }))).Items;
+  (
+    await db.client.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': `ORG#${org.org}` },
+        ConsistentRead: true,
+      }),
+    )
+  ).Items;
 
 /** The media answer's fields, checked: a URL of the emulator's bucket for this recording's object, expiring 15 minutes after the request. */
 function expectMedia(media: Record<string, unknown>, org: Org, recordingId: string, window: { sentAt: number; receivedAt: number }) {
-  expect(media).toEqual({ url: expect.any(String), expires_at: expect.stringMatching(TIMESTAMP), content_type: 'audio/mp4', size_bytes: expect.any(Number) });
+  expect(media).toEqual({
+    url: expect.any(String),
+    expires_at: expect.stringMatching(TIMESTAMP),
+    content_type: 'audio/mp4',
+    size_bytes: expect.any(Number),
+  });
   const url = new URL(media.url as string);
   expect(url.origin).toBe(new URL(runtime.s3Endpoint).origin);
   expect(decodeURIComponent(url.pathname)).toMatch(new RegExp(`^/${runtime.bucketName}/recordings/${org.org}/${recordingId}/[^/]+$`));
@@ -115,7 +136,9 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}/media', () =
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
     expect(file.headers.get('content-type')).toBe('audio/mp4');
-    expect(file.headers.get('content-disposition')).toBe(`inline; filename="Reunion d'equipe.m4a"; filename*=UTF-8''R%C3%A9union%20d%27%C3%A9quipe.m4a`);
+    expect(file.headers.get('content-disposition')).toBe(
+      `inline; filename="Reunion d'equipe.m4a"; filename*=UTF-8''R%C3%A9union%20d%27%C3%A9quipe.m4a`,
+    );
   });
 
   it('the URL serves byte ranges, so a player can seek', async () => {
@@ -131,9 +154,13 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}/media', () =
     const res = await orgMedia(org, played, org.keys.orgRead, '?download=true');
     expect(res.status).toBe(200);
     const file = await fetch(res.body.url);
-    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="Reunion d'equipe.m4a"; filename*=UTF-8''R%C3%A9union%20d%27%C3%A9quipe.m4a`);
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="Reunion d'equipe.m4a"; filename*=UTF-8''R%C3%A9union%20d%27%C3%A9quipe.m4a`,
+    );
     expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
-    expect((await fetch((await orgMedia(org, played, org.keys.orgRead, '?download=false')).body.url)).headers.get('content-disposition')).toMatch(/^inline; /);
+    expect(
+      (await fetch((await orgMedia(org, played, org.keys.orgRead, '?download=false')).body.url)).headers.get('content-disposition'),
+    ).toMatch(/^inline; /);
   });
 
   it('download must be true or false (400 VALIDATION_ERROR naming it)', async () => {
@@ -170,7 +197,11 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}/media', () =
 
   it('a recording that never had a file (imported without one) is 409 RECORDING_NOT_UPLOADED', async () => {
     const org = buildPlaybackOrg('play_nofile');
-    await seedOrg(org, { recordings: [{ id: org.recId('imported'), org_id: org.org, recorded_by: org.people.member.id, title: 'Imported', duration: 60, language: 'en' }] });
+    await seedOrg(org, {
+      recordings: [
+        { id: org.recId('imported'), org_id: org.org, recorded_by: org.people.member.id, title: 'Imported', duration: 60, language: 'en' },
+      ],
+    });
     const res = await orgMedia(org, org.recId('imported'), org.keys.orgRead);
     expect(res.status).toBe(409);
     expect(res.body).toEqual(NOT_UPLOADED);

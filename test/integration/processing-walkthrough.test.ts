@@ -27,7 +27,19 @@ const setup = once(async () => {
     },
     keys: {
       recorder: { scopes: ['recordings:read', 'recordings:write'], user: 'recorder' },
-      org: { scopes: ['recordings:read', 'recordings:write', 'audit:read', 'webhooks:write', 'webhooks:read', 'templates:read', 'templates:write', 'users:read', 'users:write'] },
+      org: {
+        scopes: [
+          'recordings:read',
+          'recordings:write',
+          'audit:read',
+          'webhooks:write',
+          'webhooks:read',
+          'templates:read',
+          'templates:write',
+          'users:read',
+          'users:write',
+        ],
+      },
     },
   });
   return seedOrg(org);
@@ -65,7 +77,9 @@ describeWithEngines('upload → transcript → automatic summary → action item
       is_default: true,
     });
     expect(template.status).toBe(201);
-    const settings = await api('PATCH', `${base}/users/${org.people.recorder.id}/settings`, org.keys.org, { settings: { auto_add_tasks_from_summaries: true } });
+    const settings = await api('PATCH', `${base}/users/${org.people.recorder.id}/settings`, org.keys.org, {
+      settings: { auto_add_tasks_from_summaries: true },
+    });
     expect(settings.status).toBe(200);
 
     // The recorder uploads the meeting with their personal key, as a client does.
@@ -88,7 +102,14 @@ describeWithEngines('upload → transcript → automatic summary → action item
     );
     expect(summaries.summaries).toHaveLength(1);
     const [summary] = summaries.summaries;
-    expect(summary).toMatchObject({ template_id: template.body.id, template_name: 'Team meeting', status: 'completed', error: null, model: 'local-extractive', language: 'English' });
+    expect(summary).toMatchObject({
+      template_id: template.body.id,
+      template_name: 'Team meeting',
+      status: 'completed',
+      error: null,
+      model: 'local-extractive',
+      language: 'English',
+    });
     expect(summary.sections.map((section: { title: string }) => section.title)).toEqual(['Decisions', 'Budget', 'Action items']);
     expect(summary.markdown).toContain('Decisions');
     expect(summary.usage.input_tokens).toBeGreaterThan(0);
@@ -113,7 +134,10 @@ describeWithEngines('upload → transcript → automatic summary → action item
     const spanish = await call(runtime.apiUrl, 'GET', `${recordings}/transcript?format=txt&language=es`, { token: org.keys.org });
     expect(spanish.status).toBe(200);
     expect(String(spanish.body)).toMatch(/contrato/i);
-    for (const format of ['json', 'vtt', 'srt']) expect((await call(runtime.apiUrl, 'GET', `${recordings}/transcript?format=${format}&language=es`, { token: org.keys.org })).status).toBe(200);
+    for (const format of ['json', 'vtt', 'srt'])
+      expect(
+        (await call(runtime.apiUrl, 'GET', `${recordings}/transcript?format=${format}&language=es`, { token: org.keys.org })).status,
+      ).toBe(200);
     const french = await call(runtime.apiUrl, 'GET', `${recordings}/transcript?format=txt&language=fr`, { token: org.keys.org });
     expect(french.status).toBe(404);
     expect(french.body.error).toBe('TRANSLATION_NOT_FOUND');
@@ -131,12 +155,19 @@ describeWithEngines('upload → transcript → automatic summary → action item
       async () => (await api('GET', `${base}/audit-log?resource_id=${recordingId}`, org.keys.org)).body,
       (page) => page.entries?.some((entry: { type: string }) => entry.type === 'recording.translation_completed'),
     );
-    expect(audit.entries.map((entry: { type: string }) => entry.type)).toEqual(expect.arrayContaining(['recording.summary_queued', 'recording.summary_completed', 'recording.translation_completed']));
+    expect(audit.entries.map((entry: { type: string }) => entry.type)).toEqual(
+      expect.arrayContaining(['recording.summary_queued', 'recording.summary_completed', 'recording.translation_completed']),
+    );
 
     // Deleting the template keeps the summary, with the template's name.
     expect((await api('DELETE', `${base}/templates/${template.body.id}`, org.keys.org)).status).toBe(200);
     const kept = await api('GET', `${recordings}/summaries/${summary.id}`, org.keys.org);
     expect(kept.status).toBe(200);
-    expect(kept.body).toMatchObject({ id: summary.id, template_id: template.body.id, template_name: 'Team meeting', markdown: summary.markdown });
+    expect(kept.body).toMatchObject({
+      id: summary.id,
+      template_id: template.body.id,
+      template_name: 'Team meeting',
+      markdown: summary.markdown,
+    });
   });
 });

@@ -64,7 +64,10 @@ afterAll(async () => {
   }
 });
 
-const cliOf = (deployment: StartedDeployment) => (...args: string[]) => runCli(args, { LOCAL_DATA_DIR: deployment.dataDir });
+const cliOf =
+  (deployment: StartedDeployment) =>
+  (...args: string[]) =>
+    runCli(args, { LOCAL_DATA_DIR: deployment.dataDir });
 
 /** A CLI command the test's setup needs: its output, or the test fails with its error. */
 async function mustRun(deployment: StartedDeployment, ...args: string[]): Promise<any> {
@@ -78,7 +81,10 @@ async function mustRun(deployment: StartedDeployment, ...args: string[]): Promis
  * deployment's table as `cli seed` loads a fixture: the CLI's process start (about a second each)
  * is kept for the commands under test.
  */
-async function orgsWithKey(deployment: StartedDeployment, ...labels: string[]): Promise<{ orgId: string; key: string; owner: { id: string; email: string } }[]> {
+async function orgsWithKey(
+  deployment: StartedDeployment,
+  ...labels: string[]
+): Promise<{ orgId: string; key: string; owner: { id: string; email: string } }[]> {
   const orgs = labels.map((label) => buildOrg({ label, people: { owner: { role: 'owner' } }, keys: { org: { scopes: ['users:read'] } } }));
   const fixture: FixtureInput = {
     orgs: orgs.flatMap((org) => org.fixture.orgs),
@@ -97,7 +103,8 @@ async function orgsWithKey(deployment: StartedDeployment, ...labels: string[]): 
   return orgs.map((org) => ({ orgId: org.org, key: org.keys.org, owner: org.people.owner }));
 }
 
-const listUsers = (deployment: StartedDeployment, orgId: string, token: string) => call(deployment.runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/users`, { token });
+const listUsers = (deployment: StartedDeployment, orgId: string, token: string) =>
+  call(deployment.runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/users`, { token });
 
 /**
  * Sets the deployment's clock to the start of a window later than any instant it was set to and
@@ -117,7 +124,13 @@ const statuses = (responses: ApiResponse[]) => responses.map((res) => res.status
 const header = (res: ApiResponse, name: string) => res.headers.get(name);
 
 /** A refusal of the rate limiter: the error envelope, Retry-After in whole seconds, nothing left. */
-function expectRefusal(res: ApiResponse, code: 'RATE_LIMITED' | 'QUOTA_EXCEEDED', messagePart: string, limit: number, maxRetryAfter: number): void {
+function expectRefusal(
+  res: ApiResponse,
+  code: 'RATE_LIMITED' | 'QUOTA_EXCEEDED',
+  messagePart: string,
+  limit: number,
+  maxRetryAfter: number,
+): void {
   expect(res.status).toBe(429);
   expect(res.body).toEqual(failure(code, expect.stringContaining(messagePart)));
   expect(header(res, 'retry-after')).toMatch(/^\d+$/);
@@ -181,13 +194,27 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     };
 
     const lowered = await cli('org', 'set-limits', '--org', orgId, '--rate', '5', '--burst', '10');
-    expect(lowered.json).toEqual({ org_id: orgId, rate: 5, burst: 10, daily_quota: null, source: 'organization', transcription_minutes: null });
+    expect(lowered.json).toEqual({
+      org_id: orgId,
+      rate: 5,
+      burst: 10,
+      daily_quota: null,
+      source: 'organization',
+      transcription_minutes: null,
+    });
     const [afterLowering, seenLowered] = await Promise.all([cli('org', 'get-limits', '--org', orgId), limitAfterTheCache()]);
     expect(afterLowering.json).toEqual(lowered.json);
     expect(seenLowered).toBe('10');
 
     const raised = await cli('org', 'set-limits', '--org', orgId, '--rate', '50', '--burst', '100', '--daily-quota', '5000');
-    expect(raised.json).toEqual({ org_id: orgId, rate: 50, burst: 100, daily_quota: 5000, source: 'organization', transcription_minutes: null });
+    expect(raised.json).toEqual({
+      org_id: orgId,
+      rate: 50,
+      burst: 100,
+      daily_quota: 5000,
+      source: 'organization',
+      transcription_minutes: null,
+    });
     expect(await limitAfterTheCache()).toBe('100');
 
     const cleared = await cli('org', 'clear-limits', '--org', orgId);
@@ -211,7 +238,8 @@ describe('per-organization rate limits (authorizer cache off)', () => {
 
     expect(statuses(fromLimited)).toEqual([200, 200, 429, 429, 429]);
     expect([header(fromLimited[0], 'ratelimit-limit'), header(fromLimited[0], 'ratelimit-remaining')]).toEqual(['2', '1']);
-    for (const res of fromLimited.slice(2)) expectRefusal(res, 'RATE_LIMITED', `API key ${limited.key_id} is over its own rate limit`, 2, 2);
+    for (const res of fromLimited.slice(2))
+      expectRefusal(res, 'RATE_LIMITED', `API key ${limited.key_id} is over its own rate limit`, 2, 2);
     // The three refusals above took nothing from the organization's 4: the other key gets the 2 left.
     expect(statuses(fromOrgKey)).toEqual([200, 200, 429]);
     expectRefusal(fromOrgKey[2], 'RATE_LIMITED', `Organization ${orgId} is over its rate limit`, 4, 2);
@@ -233,7 +261,10 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     // A member's own organization counts their requests (and says so).
     const atHome = await listUsers(main, home.orgId, idToken);
     expect(atHome.status).toBe(200);
-    expect([header(atHome, 'ratelimit-limit'), header(atHome, 'ratelimit-remaining')]).toEqual([String(DEFAULTS.burst), String(DEFAULTS.burst - 1)]);
+    expect([header(atHome, 'ratelimit-limit'), header(atHome, 'ratelimit-remaining')]).toEqual([
+      String(DEFAULTS.burst),
+      String(DEFAULTS.burst - 1),
+    ]);
 
     freshWindow(main);
     const strangers = await Promise.all(Array.from({ length: 15 }, () => listUsers(main, target.orgId, idToken)));
@@ -254,7 +285,11 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     const setLimits = (...flags: string[]) => cli('org', 'set-limits', '--org', orgId, ...flags);
     const refused = (result: CliResult, error: string, message: string) => {
       expect(result.code).not.toBe(0);
-      expect(result.json).toEqual({ error, message: expect.any(String), ...(error === 'MISSING_FLAG' ? { usage: expect.any(String) } : {}) });
+      expect(result.json).toEqual({
+        error,
+        message: expect.any(String),
+        ...(error === 'MISSING_FLAG' ? { usage: expect.any(String) } : {}),
+      });
       // The CLI starts its sentences with a capital: compared without case.
       expect(result.json.message.toLowerCase()).toContain(message.toLowerCase());
     };
@@ -277,9 +312,20 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     refused(noBurst, 'MISSING_FLAG', '--burst');
     refused(unknownOrg, 'ORG_NOT_FOUND', 'does not exist');
     refused(unknownKey, 'KEY_NOT_FOUND', 'does not exist');
-    refused(await cli('key', 'set-limits', '--id', keyId, '--rate', '3', '--burst', '2'), 'VALIDATION_ERROR', 'burst must be at least rate');
+    refused(
+      await cli('key', 'set-limits', '--id', keyId, '--rate', '3', '--burst', '2'),
+      'VALIDATION_ERROR',
+      'burst must be at least rate',
+    );
 
-    expect((await cli('org', 'get-limits', '--org', orgId)).json).toEqual({ org_id: orgId, rate: 5, burst: 10, daily_quota: null, source: 'organization', transcription_minutes: null });
+    expect((await cli('org', 'get-limits', '--org', orgId)).json).toEqual({
+      org_id: orgId,
+      rate: 5,
+      burst: 10,
+      daily_quota: null,
+      source: 'organization',
+      transcription_minutes: null,
+    });
   });
 });
 

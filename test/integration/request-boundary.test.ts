@@ -19,7 +19,8 @@ const personalKey = generateApiKey('user_key');
 const owner = { id: `${ids.orgId.replace(/^org_/, 'usr_')}_owner`, email: `olivia.owner@${ids.orgId.replace(/_/g, '-')}.example` };
 
 const base = `/api/v1/organization/${ids.orgId}`;
-const send = (method: string, path: string, options: Parameters<typeof call>[3] = {}) => call(runtime.apiUrl, method, path, { token: orgKey, ...options });
+const send = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
+  call(runtime.apiUrl, method, path, { token: orgKey, ...options });
 
 /** A raw request with exactly these headers and body (call() always sends JSON). */
 async function raw(method: string, path: string, body: string, headers: Record<string, string>): Promise<ApiResponse> {
@@ -39,14 +40,18 @@ beforeAll(async () => {
 /** The endpoint's sample request with one path parameter replaced. */
 function pathWith(endpoint: Endpoint<RouteName>, name: string, value: string): string {
   const sample = SAMPLE_REQUESTS[endpoint.routeName](ids);
-  return endpoint.path.replace(/\{(\w+)\}/g, (_, param: string) => encodeURIComponent(param === name ? value : param === 'orgId' ? ids.orgId : sample.path![param]));
+  return endpoint.path.replace(/\{(\w+)\}/g, (_, param: string) =>
+    encodeURIComponent(param === name ? value : param === 'orgId' ? ids.orgId : sample.path![param]),
+  );
 }
 
 describe('path ids: a malformed one is 400 before any storage sees it, a well-formed one that names nothing is 404', () => {
   // The API reference's asset name (/docs/{asset}) is a file name, not an id: an unknown one is 404 (test/unit/docs-handlers.test.ts).
   const cases = listEndpoints()
     .filter(isOperation)
-    .flatMap((endpoint) => pathParameterNames(endpoint.path).map((name) => [`${endpoint.method} ${endpoint.path}`, name, endpoint] as const));
+    .flatMap((endpoint) =>
+      pathParameterNames(endpoint.path).map((name) => [`${endpoint.method} ${endpoint.path}`, name, endpoint] as const),
+    );
 
   it('covers every route with a path id', () => {
     // settings get/patch on both hosts, member patch/delete, recording get/put/delete/restore, media, transcript and transcribe on both hosts,
@@ -175,16 +180,28 @@ describe('content types', () => {
 describe('query parameters', () => {
   it('a repeated single-valued parameter is 400 naming it, not "the last one wins"', async () => {
     expectProblem(await send('GET', `${base}/users?limit=1&limit=2`), 'VALIDATION_ERROR', { field: 'limit', issue: 'repeated' });
-    expectProblem(await send('GET', `${base}/users/${ids.memberId}/settings?include=profile&include=tags`), 'VALIDATION_ERROR', { field: 'include', issue: 'repeated' });
+    expectProblem(await send('GET', `${base}/users/${ids.memberId}/settings?include=profile&include=tags`), 'VALIDATION_ERROR', {
+      field: 'include',
+      issue: 'repeated',
+    });
   });
 
-  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('a parameter named %s is 400 unknown, on every kind of route', async (name) => {
-    expectProblem(await send('GET', `${base}/users?${name}=1`), 'VALIDATION_ERROR', { field: name, issue: 'unknown' });
-    expectProblem(await send('GET', `${base}/templates/${ids.templateId}?${name}=1`), 'VALIDATION_ERROR', { field: name, issue: 'unknown' });
-  });
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'a parameter named %s is 400 unknown, on every kind of route',
+    async (name) => {
+      expectProblem(await send('GET', `${base}/users?${name}=1`), 'VALIDATION_ERROR', { field: name, issue: 'unknown' });
+      expectProblem(await send('GET', `${base}/templates/${ids.templateId}?${name}=1`), 'VALIDATION_ERROR', {
+        field: name,
+        issue: 'unknown',
+      });
+    },
+  );
 
   it('a route that takes no query parameters names any it is sent', async () => {
-    expectProblem(await send('GET', `${base}/templates/${ids.templateId}?expand=all`), 'VALIDATION_ERROR', { field: 'expand', issue: 'unknown' });
+    expectProblem(await send('GET', `${base}/templates/${ids.templateId}?expand=all`), 'VALIDATION_ERROR', {
+      field: 'expand',
+      issue: 'unknown',
+    });
   });
 
   it('NUL in a query value is 400', async () => {

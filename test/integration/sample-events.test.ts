@@ -48,7 +48,12 @@ beforeAll(async () => {
   credentials = readDemoCredentials(demo.dataDir)!;
   const { runtime } = demo;
   db = createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint });
-  eventBridge.on(PutEventsCommand).callsFake((input: { Entries?: unknown[] }) => ({ FailedEntryCount: 0, Entries: (input.Entries ?? []).map((_, i) => ({ EventId: `sample-${i}` })) }));
+  eventBridge
+    .on(PutEventsCommand)
+    .callsFake((input: { Entries?: unknown[] }) => ({
+      FailedEntryCount: 0,
+      Entries: (input.Entries ?? []).map((_, i) => ({ EventId: `sample-${i}` })),
+    }));
   // The functions' configuration, as npm start gives it (their config is parsed on first use).
   Object.assign(process.env, {
     TABLE_NAME: runtime.tableName,
@@ -87,7 +92,10 @@ const committed = (file: string): unknown => JSON.parse(readFileSync(path.join(r
 
 /** The token of the demo's invitation to the invitee, from the email the deployment sent (`npx voice-org mail list --to …`). */
 async function emailedInviteToken(): Promise<string> {
-  const emails = await eventually(() => sentEmails(SAMPLE_IDS.inviteeEmail, demo.runtime.sesEndpoint), (found) => found.length > 0);
+  const emails = await eventually(
+    () => sentEmails(SAMPLE_IDS.inviteeEmail, demo.runtime.sesEndpoint),
+    (found) => found.length > 0,
+  );
   if (!emails.length) throw new Error(`no invitation email to ${SAMPLE_IDS.inviteeEmail} within ${EVENTUAL_MS} ms`);
   return tokenIn(emails.at(-1)!);
 }
@@ -130,7 +138,9 @@ describe.each(events.map((e) => [`${EVENTS_DIR}/${e.file}`, e] as const))('%s', 
       expect(response.headers?.['x-correlation-id']).toBe(`sample-${sample.routeName}`);
     } else if (sample.kind === 's3') {
       expect(result).toBeUndefined();
-      const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.recording(SAMPLE_IDS.orgId, SAMPLE_IDS.uploadRecordingId) }));
+      const { Item } = await db.client.send(
+        new GetCommand({ TableName: db.tableName, Key: keys.recording(SAMPLE_IDS.orgId, SAMPLE_IDS.uploadRecordingId) }),
+      );
       expect(Item).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: SAMPLE_IDS.uploadBytes } });
     } else if (sample.kind === 'stream') {
       // Every change of the batch is published, in order, on the configured bus.
@@ -157,8 +167,19 @@ describe.each(events.map((e) => [`${EVENTS_DIR}/${e.file}`, e] as const))('%s', 
 });
 
 it('sent the invitation emails of Send invite and Resend invite', async () => {
-  const arrived = (to: string) => eventually(() => sentEmails(to, demo.runtime.sesEndpoint), (found) => found.length > 0);
+  const arrived = (to: string) =>
+    eventually(
+      () => sentEmails(to, demo.runtime.sesEndpoint),
+      (found) => found.length > 0,
+    );
   expect(await arrived(SAMPLE_IDS.newInviteEmail)).toHaveLength(1);
   // The demo's invitation, then the sample's resend of it.
-  expect((await eventually(() => sentEmails('rita.resend@demo.example', demo.runtime.sesEndpoint), (found) => found.length >= 2)).length).toBeGreaterThanOrEqual(2);
+  expect(
+    (
+      await eventually(
+        () => sentEmails('rita.resend@demo.example', demo.runtime.sesEndpoint),
+        (found) => found.length >= 2,
+      )
+    ).length,
+  ).toBeGreaterThanOrEqual(2);
 });

@@ -36,7 +36,9 @@ type Json = Record<string, any>;
 /** `${METHOD} ${path template}` -> operationId, from the document the client was generated from. */
 const OPERATIONS = new Map<string, string>(
   Object.entries<Json>(openApiDocument().paths).flatMap(([template, item]) =>
-    Object.entries<Json>(item).map(([method, operation]) => [`${method.toUpperCase()} ${template}`, operation.operationId as string] as const),
+    Object.entries<Json>(item).map(
+      ([method, operation]) => [`${method.toUpperCase()} ${template}`, operation.operationId as string] as const,
+    ),
   ),
 );
 
@@ -47,7 +49,13 @@ const called = new Set<string>();
 async function checkedFetch(request: Request): Promise<Response> {
   const response = await fetch(request);
   const text = await response.clone().text();
-  const violation = contractViolation(request.method, new URL(request.url).pathname, response.status, text ? JSON.parse(text) : undefined, response.headers.keys());
+  const violation = contractViolation(
+    request.method,
+    new URL(request.url).pathname,
+    response.status,
+    text ? JSON.parse(text) : undefined,
+    response.headers.keys(),
+  );
   if (violation) throw new Error(`Contract check failed (shared/openapi): ${violation}`);
   return response;
 }
@@ -107,10 +115,16 @@ describe('members and their settings', () => {
     expect(listed.pagination.total).toBe(1);
 
     const aliased = ok(await org.GET('/api/v1/public/users'));
-    expect(aliased.data.map((member) => member.user_id).sort()).toEqual(Object.values(o.people).map((person) => person.id).sort());
+    expect(aliased.data.map((member) => member.user_id).sort()).toEqual(
+      Object.values(o.people)
+        .map((person) => person.id)
+        .sort(),
+    );
 
     // Integer query parameters are numbers in the client.
-    const second = ok(await org.GET('/api/v1/organization/{orgId}/users', { params: { path: { orgId: o.org }, query: { page: 2, limit: 2 } } }));
+    const second = ok(
+      await org.GET('/api/v1/organization/{orgId}/users', { params: { path: { orgId: o.org }, query: { page: 2, limit: 2 } } }),
+    );
     expect(second.data).toHaveLength(2);
     expect(second.pagination).toEqual({ page: 2, limit: 2, total: 5, total_pages: 3, has_more: true });
   });
@@ -118,7 +132,11 @@ describe('members and their settings', () => {
   it('reads and changes a member’s settings (organization path and public alias)', async () => {
     const { o, org } = await world();
     const member = o.people.member.id;
-    const read = ok(await org.GET('/api/v1/organization/{orgId}/users/{userId}/settings', { params: { path: { orgId: o.org, userId: member }, query: { include: 'profile' } } }));
+    const read = ok(
+      await org.GET('/api/v1/organization/{orgId}/users/{userId}/settings', {
+        params: { path: { orgId: o.org, userId: member }, query: { include: 'profile' } },
+      }),
+    );
     expect(read.success).toBe(true);
 
     const changed = ok(
@@ -130,9 +148,16 @@ describe('members and their settings', () => {
     expect(changed.success).toBe(true);
     expect(changed.applied).toMatchObject({ settings: true, profile: true, notifications: false });
 
-    const aliasChanged = ok(await org.PATCH('/api/v1/public/users/{userId}/settings', { params: { path: { userId: member } }, body: { settings: { selected_theme: 'light' } } }));
+    const aliasChanged = ok(
+      await org.PATCH('/api/v1/public/users/{userId}/settings', {
+        params: { path: { userId: member } },
+        body: { settings: { selected_theme: 'light' } },
+      }),
+    );
     expect(aliasChanged.applied).toMatchObject({ settings: true, profile: false });
-    const aliasRead = ok(await org.GET('/api/v1/public/users/{userId}/settings', { params: { path: { userId: member }, query: { include: 'profile' } } }));
+    const aliasRead = ok(
+      await org.GET('/api/v1/public/users/{userId}/settings', { params: { path: { userId: member }, query: { include: 'profile' } } }),
+    );
     expect(JSON.stringify(aliasRead.data)).toContain('"selected_theme":"light"');
     expect(JSON.stringify(aliasRead.data)).toContain('Typed notes.');
   });
@@ -170,22 +195,32 @@ describe('recordings: upload, read, play, change, trash, restore', () => {
     const media = ok(await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}/media', { params: { path } }));
     expect(media).toMatchObject({ content_type: 'audio/mp4', size_bytes: bytes.length, expires_at: expect.stringMatching(TIMESTAMP) });
     expect(Buffer.from(await (await fetch(media.url)).arrayBuffer()).equals(bytes)).toBe(true);
-    const publicMedia = ok(await personal.GET('/api/v1/public/recordings/{recordingId}/media', { params: { path: { recordingId: upload.recording_id } } }));
+    const publicMedia = ok(
+      await personal.GET('/api/v1/public/recordings/{recordingId}/media', { params: { path: { recordingId: upload.recording_id } } }),
+    );
     expect(publicMedia.data).toMatchObject({ content_type: 'audio/mp4', size_bytes: bytes.length });
 
     // Its transcription, asked for (the file is no audio: it fails, with no transcript to export).
-    const queued = ok(await org.POST('/api/v1/organization/{orgId}/recordings/{recordingId}/transcribe', { params: { path }, body: { language: 'en-US' } }));
+    const queued = ok(
+      await org.POST('/api/v1/organization/{orgId}/recordings/{recordingId}/transcribe', { params: { path }, body: { language: 'en-US' } }),
+    );
     expect(queued).toMatchObject({ id: upload.recording_id, transcript_status: 'queued', state: 'processing' });
-    const again = await personal.POST('/api/v1/public/recordings/{recordingId}/transcribe', { params: { path: { recordingId: upload.recording_id } } });
+    const again = await personal.POST('/api/v1/public/recordings/{recordingId}/transcribe', {
+      params: { path: { recordingId: upload.recording_id } },
+    });
     expect(again.response.status).toBe(409);
     const ended = await eventually(
       async () => ok(await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}', { params: { path } })),
       (recording) => recording.transcript_status === 'failed' || recording.transcript_status === 'completed',
     );
     expect(ended).toMatchObject({ state: 'ready', transcript_status: 'failed' });
-    const noTranscript = await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}/transcript', { params: { path, query: { format: 'json' } } });
+    const noTranscript = await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}/transcript', {
+      params: { path, query: { format: 'json' } },
+    });
     expect([noTranscript.response.status, noTranscript.error?.error]).toEqual([404, 'TRANSCRIPT_NOT_FOUND']);
-    const noPublicTranscript = await personal.GET('/api/v1/public/recordings/{recordingId}/transcript', { params: { path: { recordingId: upload.recording_id } } });
+    const noPublicTranscript = await personal.GET('/api/v1/public/recordings/{recordingId}/transcript', {
+      params: { path: { recordingId: upload.recording_id } },
+    });
     expect(noPublicTranscript.response.status).toBe(404);
     const usage = ok(await org.GET('/api/v1/organization/{orgId}/usage', { params: { path: { orgId: o.org } } }));
     expect(usage).toMatchObject({ transcription_minutes: 0, allowance: null, members: [] });
@@ -193,7 +228,12 @@ describe('recordings: upload, read, play, change, trash, restore', () => {
     const publicList = ok(await personal.GET('/api/v1/public/recordings'));
     expect(publicList.data.map((recording) => recording.id)).toContain(upload.recording_id);
 
-    const updated = ok(await org.PUT('/api/v1/organization/{orgId}/recordings/{recordingId}', { params: { path }, body: { title: 'Typed standup (edited)' } }));
+    const updated = ok(
+      await org.PUT('/api/v1/organization/{orgId}/recordings/{recordingId}', {
+        params: { path },
+        body: { title: 'Typed standup (edited)' },
+      }),
+    );
     expect(updated).toMatchObject({ id: upload.recording_id, title: 'Typed standup (edited)' });
 
     const live = ok(await org.GET('/api/v1/organization/{orgId}/recordings', { params: { path: { orgId: o.org } } }));
@@ -201,7 +241,9 @@ describe('recordings: upload, read, play, change, trash, restore', () => {
     expect(live.recordings.map((recording) => recording.id)).toEqual([upload.recording_id, o.recId('typed')]);
 
     expect(ok(await org.DELETE('/api/v1/organization/{orgId}/recordings/{recordingId}', { params: { path } }))).toEqual({ success: true });
-    const trash = ok(await org.GET('/api/v1/organization/{orgId}/recordings', { params: { path: { orgId: o.org }, query: { deleted: 'true' } } }));
+    const trash = ok(
+      await org.GET('/api/v1/organization/{orgId}/recordings', { params: { path: { orgId: o.org }, query: { deleted: 'true' } } }),
+    );
     expect(trash.recordings).toEqual([expect.objectContaining({ id: upload.recording_id, deleted_at: expect.stringMatching(TIMESTAMP) })]);
 
     const restored = ok(await org.POST('/api/v1/organization/{orgId}/recordings/{recordingId}/restore', { params: { path } }));
@@ -218,7 +260,10 @@ describe('templates', () => {
     const orgPath = { orgId: o.org };
     const key = randomUUID();
     const create = () =>
-      org.POST('/api/v1/organization/{orgId}/templates', { params: { path: orgPath, header: { 'Idempotency-Key': key } }, body: { name: 'Standup', sections } });
+      org.POST('/api/v1/organization/{orgId}/templates', {
+        params: { path: orgPath, header: { 'Idempotency-Key': key } },
+        body: { name: 'Standup', sections },
+      });
     const first = await create();
     expect(first.response.status).toBe(201);
     const template: Template = ok(first);
@@ -232,7 +277,9 @@ describe('templates', () => {
 
     const path = { orgId: o.org, templateId: template.id };
     expect(ok(await org.GET('/api/v1/organization/{orgId}/templates/{templateId}', { params: { path } }))).toEqual(template);
-    const renamed = ok(await org.PATCH('/api/v1/organization/{orgId}/templates/{templateId}', { params: { path }, body: { name: 'Daily standup' } }));
+    const renamed = ok(
+      await org.PATCH('/api/v1/organization/{orgId}/templates/{templateId}', { params: { path }, body: { name: 'Daily standup' } }),
+    );
     expect(renamed).toMatchObject({ id: template.id, name: 'Daily standup', sections });
     expect(ok(await org.DELETE('/api/v1/organization/{orgId}/templates/{templateId}', { params: { path } }))).toEqual({ success: true });
 
@@ -250,7 +297,10 @@ describe('templates', () => {
 
   it('reads a 400 through `error`, with `details` naming the field', async () => {
     const { o, org } = await world();
-    const { data, error, response } = await org.POST('/api/v1/organization/{orgId}/templates', { params: { path: { orgId: o.org } }, body: { name: '', sections } });
+    const { data, error, response } = await org.POST('/api/v1/organization/{orgId}/templates', {
+      params: { path: { orgId: o.org } },
+      body: { name: '', sections },
+    });
     expect(response.status).toBe(400);
     expect(data).toBeUndefined();
     expect(error).toMatchObject({ success: false, data: null, error: 'VALIDATION_ERROR' });
@@ -269,7 +319,10 @@ describe('invitations', () => {
   it('sends one that a new person accepts with their ID token', async () => {
     const { o, org } = await world();
     const address = o.address('newcomer');
-    const sent = await org.POST('/api/v1/organization/{orgId}/invites', { params: { path: { orgId: o.org } }, body: { email: address, role: 'viewer' } });
+    const sent = await org.POST('/api/v1/organization/{orgId}/invites', {
+      params: { path: { orgId: o.org } },
+      body: { email: address, role: 'viewer' },
+    });
     expect(sent.response.status).toBe(201);
     expect(ok(sent)).toMatchObject({ email: address, role: 'viewer', status: 'pending' });
 
@@ -281,7 +334,9 @@ describe('invitations', () => {
   it('lists, resends and revokes one', async () => {
     const { o, org } = await world();
     const orgPath = { orgId: o.org };
-    const invite = ok(await org.POST('/api/v1/organization/{orgId}/invites', { params: { path: orgPath }, body: { email: o.address('maybe') } }));
+    const invite = ok(
+      await org.POST('/api/v1/organization/{orgId}/invites', { params: { path: orgPath }, body: { email: o.address('maybe') } }),
+    );
     expect(invite.role).toBe('member');
     const pending = ok(await org.GET('/api/v1/organization/{orgId}/invites', { params: { path: orgPath, query: { status: 'pending' } } }));
     expect(pending.invites.map((i) => i.id)).toContain(invite.id);
@@ -298,10 +353,19 @@ describe('API keys (ID token)', () => {
   it('creates, lists, reads, rotates and revokes a personal key', async () => {
     const { o, owner } = await world();
     const orgPath = { orgId: o.org };
-    const created = await owner.POST('/api/v1/organization/{orgId}/api-keys', { params: { path: orgPath }, body: { kind: 'personal', name: 'Laptop', scopes: ['recordings:read'] } });
+    const created = await owner.POST('/api/v1/organization/{orgId}/api-keys', {
+      params: { path: orgPath },
+      body: { kind: 'personal', name: 'Laptop', scopes: ['recordings:read'] },
+    });
     expect(created.response.status).toBe(201);
     const key = ok(created);
-    expect(key).toMatchObject({ kind: 'personal', name: 'Laptop', user_id: o.people.owner.id, status: 'active', secret: expect.stringMatching(/^pk_user_/) });
+    expect(key).toMatchObject({
+      kind: 'personal',
+      name: 'Laptop',
+      user_id: o.people.owner.id,
+      status: 'active',
+      secret: expect.stringMatching(/^pk_user_/),
+    });
     // The new secret is a credential the client takes as it is.
     expect(ok(await client(key.secret).GET('/api/v1/public/recordings')).success).toBe(true);
 
@@ -309,7 +373,10 @@ describe('API keys (ID token)', () => {
     expect(listed.api_keys.map((k) => k.id)).toContain(key.id);
     const path = { orgId: o.org, keyId: key.id };
     const { secret: _secret, ...shown } = key;
-    expect(ok(await owner.GET('/api/v1/organization/{orgId}/api-keys/{keyId}', { params: { path } }))).toMatchObject({ ...shown, last_used_at: expect.any(String) });
+    expect(ok(await owner.GET('/api/v1/organization/{orgId}/api-keys/{keyId}', { params: { path } }))).toMatchObject({
+      ...shown,
+      last_used_at: expect.any(String),
+    });
 
     const rotated = ok(await owner.POST('/api/v1/organization/{orgId}/api-keys/{keyId}/rotate', { params: { path }, body: {} }));
     expect(rotated).toMatchObject({ id: key.id, rotated_at: expect.stringMatching(TIMESTAMP) });
@@ -329,13 +396,30 @@ describe('webhooks', () => {
   it('creates an endpoint, changes it, rotates its secret, sends a test event, lists and retries the delivery, deletes it', async () => {
     const { o, org } = await world();
     const orgPath = { orgId: o.org };
-    const created = ok(await org.POST('/api/v1/organization/{orgId}/webhooks', { params: { path: orgPath }, body: { url: receiver.url, events: ['template.created'] } }));
-    expect(created).toMatchObject({ url: receiver.url, enabled: true, events: ['template.created'], secret: expect.stringMatching(/^whsec_/) });
+    const created = ok(
+      await org.POST('/api/v1/organization/{orgId}/webhooks', {
+        params: { path: orgPath },
+        body: { url: receiver.url, events: ['template.created'] },
+      }),
+    );
+    expect(created).toMatchObject({
+      url: receiver.url,
+      enabled: true,
+      events: ['template.created'],
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const path = { orgId: o.org, webhookId: created.id };
     try {
-      expect(ok(await org.GET('/api/v1/organization/{orgId}/webhooks', { params: { path: orgPath } })).webhooks.map((w) => w.id)).toEqual([created.id]);
-      expect(ok(await org.GET('/api/v1/organization/{orgId}/webhooks/{webhookId}', { params: { path } }))).toMatchObject({ id: created.id, description: '' });
-      expect(ok(await org.PATCH('/api/v1/organization/{orgId}/webhooks/{webhookId}', { params: { path }, body: { description: 'CRM' } }))).toMatchObject({ description: 'CRM' });
+      expect(ok(await org.GET('/api/v1/organization/{orgId}/webhooks', { params: { path: orgPath } })).webhooks.map((w) => w.id)).toEqual([
+        created.id,
+      ]);
+      expect(ok(await org.GET('/api/v1/organization/{orgId}/webhooks/{webhookId}', { params: { path } }))).toMatchObject({
+        id: created.id,
+        description: '',
+      });
+      expect(
+        ok(await org.PATCH('/api/v1/organization/{orgId}/webhooks/{webhookId}', { params: { path }, body: { description: 'CRM' } })),
+      ).toMatchObject({ description: 'CRM' });
       const rotated = ok(await org.POST('/api/v1/organization/{orgId}/webhooks/{webhookId}/rotate-secret', { params: { path } }));
       expect(rotated.secret).not.toBe(created.secret);
 
@@ -350,7 +434,9 @@ describe('webhooks', () => {
       );
       expect(succeeded).toEqual([expect.objectContaining({ id: delivery.id, status: 'succeeded', response_status: 200 })]);
 
-      const retried = await org.POST('/api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries/{deliveryId}/retry', { params: { path: deliveryPath } });
+      const retried = await org.POST('/api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries/{deliveryId}/retry', {
+        params: { path: deliveryPath },
+      });
       expect(retried.response.status).toBe(202);
       expect(ok(retried)).toMatchObject({ id: delivery.id, status: 'pending' });
       await receiver.waitFor(2);
@@ -365,11 +451,17 @@ describe('audit log', () => {
   it('lists what the tests above changed, newest first', async () => {
     const { o, org } = await world();
     const entries = await eventually(
-      async () => ok(await org.GET('/api/v1/organization/{orgId}/audit-log', { params: { path: { orgId: o.org }, query: { type: 'template.' } } })).entries,
+      async () =>
+        ok(await org.GET('/api/v1/organization/{orgId}/audit-log', { params: { path: { orgId: o.org }, query: { type: 'template.' } } }))
+          .entries,
       (found) => found.length >= 3,
     );
     expect(entries.map((entry) => entry.type)).toEqual(['template.deleted', 'template.updated', 'template.created']);
-    expect(entries[0]).toMatchObject({ actor: { kind: 'api_key' }, resource: { type: 'template' }, occurred_at: expect.stringMatching(TIMESTAMP) });
+    expect(entries[0]).toMatchObject({
+      actor: { kind: 'api_key' },
+      resource: { type: 'template' },
+      occurred_at: expect.stringMatching(TIMESTAMP),
+    });
   });
 });
 
@@ -382,14 +474,19 @@ describe('summaries', () => {
     const path = { orgId: o.org, recordingId };
     const queued = ok(await org.POST('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries', { params: { path }, body: {} }));
     expect(queued).toMatchObject({ recording_id: recordingId, status: 'queued', template_name: 'Standard summary' });
-    const refused = await personal.POST('/api/v1/public/recordings/{recordingId}/summaries', { params: { path: { recordingId } }, body: {} });
+    const refused = await personal.POST('/api/v1/public/recordings/{recordingId}/summaries', {
+      params: { path: { recordingId } },
+      body: {},
+    });
     expect([refused.response.status, refused.error?.error]).toEqual([409, 'SUMMARY_IN_PROGRESS']);
     const listed = ok(await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries', { params: { path } }));
     expect(listed.summaries.map((summary) => summary.id)).toEqual([queued.id, `${recordingId}_summary`]);
     const publicList = ok(await personal.GET('/api/v1/public/recordings/{recordingId}/summaries', { params: { path: { recordingId } } }));
     expect(publicList.data.summaries).toHaveLength(2);
     const summaryPath = { ...path, summaryId: `${recordingId}_summary` };
-    const fixture = ok(await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}', { params: { path: summaryPath } }));
+    const fixture = ok(
+      await org.GET('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}', { params: { path: summaryPath } }),
+    );
     expect(fixture.action_items[0]).toMatchObject({ id: `${recordingId}_action_1`, completed: false });
     const ticked = ok(
       await org.PATCH('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}/action-items/{itemId}', {
@@ -398,7 +495,11 @@ describe('summaries', () => {
       }),
     );
     expect(ticked.action_items[0].completed).toBe(true);
-    expect(ok(await org.DELETE('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}', { params: { path: summaryPath } }))).toEqual({ success: true });
+    expect(
+      ok(
+        await org.DELETE('/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}', { params: { path: summaryPath } }),
+      ),
+    ).toEqual({ success: true });
   });
 });
 
@@ -406,10 +507,20 @@ describe('translations', () => {
   it('asks for a Spanish translation on both hosts: one translation, answered twice', async () => {
     const { o, org, personal } = await world();
     const recordingId = o.recId('typed');
-    const asked = ok(await org.POST('/api/v1/organization/{orgId}/recordings/{recordingId}/translations', { params: { path: { orgId: o.org, recordingId } }, body: { to_language: 'es' } }));
+    const asked = ok(
+      await org.POST('/api/v1/organization/{orgId}/recordings/{recordingId}/translations', {
+        params: { path: { orgId: o.org, recordingId } },
+        body: { to_language: 'es' },
+      }),
+    );
     expect(asked).toMatchObject({ to_language: 'es', processing_status: expect.stringMatching(/^(queued|processing|completed)$/) });
     // The same language again (the member's own recording): that translation, nothing queued.
-    const again = ok(await personal.POST('/api/v1/public/recordings/{recordingId}/translations', { params: { path: { recordingId } }, body: { to_language: 'es' } }));
+    const again = ok(
+      await personal.POST('/api/v1/public/recordings/{recordingId}/translations', {
+        params: { path: { recordingId } },
+        body: { to_language: 'es' },
+      }),
+    );
     expect(again.data.id).toBe(asked.id);
   });
 });
@@ -419,6 +530,8 @@ describe('coverage', () => {
     const documented = [...OPERATIONS.values()].sort();
     expect([...called].sort()).toEqual(documented);
     // The public aliases are operations of their own.
-    expect(documented).toEqual(expect.arrayContaining<OperationId>(['listUsersPublic', 'getMemberSettingsPublic', 'updateMemberSettingsPublic']));
+    expect(documented).toEqual(
+      expect.arrayContaining<OperationId>(['listUsersPublic', 'getMemberSettingsPublic', 'updateMemberSettingsPublic']),
+    );
   });
 });

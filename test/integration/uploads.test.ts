@@ -87,7 +87,12 @@ const publicList = (token: string, query = '') => send('GET', `${PUBLIC_LIST}${q
 const idsOf = (res: ApiResponse) => (res.body.data as { id: string }[]).map((r) => r.id);
 
 /** A valid upload request; tests override one field at a time. */
-const uploadBody = (fields: Record<string, unknown> = {}) => ({ filename: 'standup.m4a', content_type: 'audio/mp4', size_bytes: 11, ...fields });
+const uploadBody = (fields: Record<string, unknown> = {}) => ({
+  filename: 'standup.m4a',
+  content_type: 'audio/mp4',
+  size_bytes: 11,
+  ...fields,
+});
 
 /** The org's live total (org route) and the member's counts (List users). */
 async function counts(org: Org, userId = org.people.member.id) {
@@ -96,8 +101,14 @@ async function counts(org: Org, userId = org.people.member.id) {
     send('GET', `/api/v1/organization/${org.org}/users?limit=100`, org.keys.orgRead),
   ]);
   expect([recordings.status, users.status]).toEqual([200, 200]);
-  const member = (users.body.data as { user_id: string; recording_count: number; latest_recording_at: string | null }[]).find((m) => m.user_id === userId)!;
-  return { total: recordings.body.pagination.total as number, recording_count: member.recording_count, latest_recording_at: member.latest_recording_at };
+  const member = (users.body.data as { user_id: string; recording_count: number; latest_recording_at: string | null }[]).find(
+    (m) => m.user_id === userId,
+  )!;
+  return {
+    total: recordings.body.pagination.total as number,
+    recording_count: member.recording_count,
+    latest_recording_at: member.latest_recording_at,
+  };
 }
 
 /** A recording as the public list shows it to the org key (undefined when not listed). */
@@ -109,7 +120,12 @@ async function publicItem(org: Org, recordingId: string) {
 
 /** Waits (up to 5 s) until the public list shows the recording in `state`. */
 const stateBecomes = async (org: Org, recordingId: string, state: string) =>
-  (await eventually(() => publicItem(org, recordingId), (item) => item?.state === state))?.state;
+  (
+    await eventually(
+      () => publicItem(org, recordingId),
+      (item) => item?.state === state,
+    )
+  )?.state;
 
 const rawRecording = async (org: Org, recordingId: string) =>
   (await db.client.send(new GetCommand({ TableName: db.tableName, Key: { PK: `ORG#${org.org}`, SK: `REC#${recordingId}` } }))).Item;
@@ -142,7 +158,12 @@ async function completionFunction() {
 
 /** An ObjectCreated event as S3 sends it, for objects at these keys with this size. */
 const objectCreated = (size: number, ...objectKeys: string[]) =>
-  ({ Records: objectKeys.map((key) => ({ eventName: 'ObjectCreated:Put', s3: { bucket: { name: runtime.bucketName }, object: { key, size } } })) }) as unknown as S3Event;
+  ({
+    Records: objectKeys.map((key) => ({
+      eventName: 'ObjectCreated:Put',
+      s3: { bucket: { name: runtime.bucketName }, object: { key, size } },
+    })),
+  }) as unknown as S3Event;
 
 /** Puts an object straight into the bucket (any key), as another writer of the bucket would. */
 async function putObject(key: string, body: string) {
@@ -205,7 +226,9 @@ describe('POST /api/v1/public/recordings/upload-url', () => {
     // Signing content-type and content-length makes S3 refuse a PUT of another type or size.
     // (The S3 emulator does not verify SigV4 signatures: test/unit/recording-objects.test.ts
     // verifies them; here the completion's own check is what refuses a mismatch.)
-    expect(url.searchParams.get('X-Amz-SignedHeaders')!.split(';')).toEqual(expect.arrayContaining(['content-length', 'content-type', 'host']));
+    expect(url.searchParams.get('X-Amz-SignedHeaders')!.split(';')).toEqual(
+      expect.arrayContaining(['content-length', 'content-type', 'host']),
+    );
     expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
 
     // The recording exists, pending_upload, listed and counted for its recorder.
@@ -227,7 +250,11 @@ describe('POST /api/v1/public/recordings/upload-url', () => {
     const orgList = await send('GET', `/api/v1/organization/${org.org}/recordings?tagIds=${org.tags.B.id}`, org.keys.orgRead);
     expect(orgList.body.recordings.map((r: { id: string }) => r.id)).toContain(recordingId);
     const afterCreate = await counts(org);
-    expect(afterCreate).toEqual({ total: before.total + 1, recording_count: before.recording_count + 1, latest_recording_at: expect.stringMatching(TIMESTAMP) });
+    expect(afterCreate).toEqual({
+      total: before.total + 1,
+      recording_count: before.recording_count + 1,
+      latest_recording_at: expect.stringMatching(TIMESTAMP),
+    });
     expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([]);
 
     // PUT the bytes; S3's ObjectCreated event moves the recording to uploaded.
@@ -237,7 +264,12 @@ describe('POST /api/v1/public/recordings/upload-url', () => {
     const objects = await listObjects(`recordings/${org.org}/${recordingId}/`);
     expect(objects).toEqual([{ key: expect.stringMatching(/standup\.m4a$/), size: bytes.length }]);
     const stored = (await rawRecording(org, recordingId))!;
-    expect(stored.upload).toMatchObject({ size_bytes: bytes.length, uploaded_bytes: bytes.length, content_type: 'audio/mp4', uploaded_content_type: 'audio/mp4' });
+    expect(stored.upload).toMatchObject({
+      size_bytes: bytes.length,
+      uploaded_bytes: bytes.length,
+      content_type: 'audio/mp4',
+      uploaded_content_type: 'audio/mp4',
+    });
     expect(stored).not.toHaveProperty('upload_error');
     const read = await send('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgRead);
     expect(read.body).toMatchObject({ id: recordingId, state: 'uploaded', upload_error: '', title: 'Daily standup' });
@@ -249,14 +281,21 @@ describe('POST /api/v1/public/recordings/upload-url', () => {
   it('defaults: language en, the title from the file name without its extension', async () => {
     const res = await requestUpload(org.keys.member, uploadBody({ filename: 'Board review.final.mp3', content_type: 'audio/mpeg' }));
     expect(res.status).toBe(201);
-    expect(await publicItem(org, res.body.data.recording_id)).toMatchObject({ state: 'pending_upload', language: 'en', title: 'Board review.final' });
+    expect(await publicItem(org, res.body.data.recording_id)).toMatchObject({
+      state: 'pending_upload',
+      language: 'en',
+      title: 'Board review.final',
+    });
   });
 
-  it.each(['audio/mpeg', 'audio/wav', 'audio/webm', 'video/mp4', 'video/quicktime'])('accepts the media type %s and signs it', async (contentType) => {
-    const res = await requestUpload(org.keys.member, uploadBody({ filename: 'clip.bin', content_type: contentType }));
-    expect(res.status).toBe(201);
-    expect(res.body.data.headers).toEqual({ 'content-type': contentType, 'content-length': '11' });
-  });
+  it.each(['audio/mpeg', 'audio/wav', 'audio/webm', 'video/mp4', 'video/quicktime'])(
+    'accepts the media type %s and signs it',
+    async (contentType) => {
+      const res = await requestUpload(org.keys.member, uploadBody({ filename: 'clip.bin', content_type: contentType }));
+      expect(res.status).toBe(201);
+      expect(res.body.data.headers).toEqual({ 'content-type': contentType, 'content-length': '11' });
+    },
+  );
 
   it('accepts exactly the maximum size (1 GiB)', async () => {
     const res = await requestUpload(org.keys.member, uploadBody({ size_bytes: 1024 ** 3 }));
@@ -266,7 +305,9 @@ describe('POST /api/v1/public/recordings/upload-url', () => {
   it('a personal key of an admin may upload too', async () => {
     const res = await requestUpload(org.keys.admin, uploadBody());
     expect(res.status).toBe(201);
-    expect(await publicItem(org, res.body.data.recording_id)).toMatchObject({ recorded_by: expect.objectContaining({ user_id: org.people.admin.id }) });
+    expect(await publicItem(org, res.body.data.recording_id)).toMatchObject({
+      recorded_by: expect.objectContaining({ user_id: org.people.admin.id }),
+    });
   });
 
   describe('validation (400 VALIDATION_ERROR, nothing created)', () => {
@@ -362,7 +403,15 @@ describe('GET /api/v1/public/recordings', () => {
     await seedOrg(other, {
       memberships: [{ org_id: other.org, user_id: org.people.member.id, role: 'member' }],
       recordings: [
-        { id: other.recId('elsewhere'), org_id: other.org, recorded_by: org.people.member.id, title: 'Elsewhere', duration: 1, language: 'en', created_at: '2026-05-10T10:00:00.000Z' },
+        {
+          id: other.recId('elsewhere'),
+          org_id: other.org,
+          recorded_by: org.people.member.id,
+          title: 'Elsewhere',
+          duration: 1,
+          language: 'en',
+          created_at: '2026-05-10T10:00:00.000Z',
+        },
       ],
     });
   });
@@ -412,7 +461,13 @@ describe('GET /api/v1/public/recordings', () => {
       summarizations: [expect.objectContaining({ markdown: '# Notes' })],
       summarizations_errors: [],
       // The transcript's header (docs/decisions.md): its segments come from Get recording.
-      transcript: { id: expect.any(String), language: 'en', segment_count: 2, created_at: expect.stringMatching(TIMESTAMP), updated_at: expect.stringMatching(TIMESTAMP) },
+      transcript: {
+        id: expect.any(String),
+        language: 'en',
+        segment_count: 2,
+        created_at: expect.stringMatching(TIMESTAMP),
+        updated_at: expect.stringMatching(TIMESTAMP),
+      },
       transcript_error: '',
       transcript_status: 'completed',
       translation: {
@@ -476,12 +531,20 @@ describe('GET /api/v1/public/recordings', () => {
 
   it('pages: limit, total_pages, has_more, and a page past the end', async () => {
     const page = async (query: string) => (await publicList(org.keys.orgRead, query)).body;
-    expect(await page('limit=2')).toEqual({ success: true, data: expect.any(Array), pagination: { page: 1, limit: 2, total: 5, total_pages: 3, has_more: true } });
+    expect(await page('limit=2')).toEqual({
+      success: true,
+      data: expect.any(Array),
+      pagination: { page: 1, limit: 2, total: 5, total_pages: 3, has_more: true },
+    });
     const pages = [await page('limit=2&page=1'), await page('limit=2&page=2'), await page('limit=2&page=3')];
     expect(pages.flatMap((p) => p.data.map((r: { id: string }) => r.id))).toEqual(['p3', 'p2', 'q1', 'p1', 'p4'].map(id));
     expect(pages[1].pagination).toEqual({ page: 2, limit: 2, total: 5, total_pages: 3, has_more: true });
     expect(pages[2].pagination).toEqual({ page: 3, limit: 2, total: 5, total_pages: 3, has_more: false });
-    expect(await page('limit=2&page=4')).toEqual({ success: true, data: [], pagination: { page: 4, limit: 2, total: 5, total_pages: 3, has_more: false } });
+    expect(await page('limit=2&page=4')).toEqual({
+      success: true,
+      data: [],
+      pagination: { page: 4, limit: 2, total: 5, total_pages: 3, has_more: false },
+    });
     expect((await page('limit=100')).pagination).toEqual({ page: 1, limit: 100, total: 5, total_pages: 1, has_more: false });
   });
 
@@ -538,7 +601,12 @@ describe('the upload completion (the S3 emulator runs it on each ObjectCreated e
 
       expect(await rawRecording(org, pendingId)).toEqual(pendingBefore);
       expect((await publicItem(org, pendingId))?.state).toBe('pending_upload');
-      expect(await counts(org)).toEqual({ ...before, total: before.total + 1, recording_count: before.recording_count + 1, latest_recording_at: expect.stringMatching(TIMESTAMP) });
+      expect(await counts(org)).toEqual({
+        ...before,
+        total: before.total + 1,
+        recording_count: before.recording_count + 1,
+        latest_recording_at: expect.stringMatching(TIMESTAMP),
+      });
     });
 
     it('a repeated event (the same key put again) keeps the recording uploaded and unchanged', async () => {
@@ -585,7 +653,11 @@ describe('the upload completion (the S3 emulator runs it on each ObjectCreated e
     const orgGet = (recordingId: string) => send('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgRead);
 
     /** Declares an upload, then PUTs `bytes` with `contentType` (whatever was declared); returns the recording and its URL. */
-    async function mismatchedUpload(declared: { size_bytes: number; content_type: string; filename?: string }, bytes: Buffer, contentType: string) {
+    async function mismatchedUpload(
+      declared: { size_bytes: number; content_type: string; filename?: string },
+      bytes: Buffer,
+      contentType: string,
+    ) {
       const created = await requestUpload(org.keys.member, uploadBody(declared));
       expect(created.status).toBe(201);
       const { recording_id: recordingId, upload_url: url } = created.body.data as { recording_id: string; upload_url: string };
@@ -598,37 +670,60 @@ describe('the upload completion (the S3 emulator runs it on each ObjectCreated e
     it.each([
       [5, 20],
       [20, 5],
-    ])('declared %i bytes, received %i: failed with the reason, shown by Get and the public list, counted once', async (declared, received) => {
-      const before = await counts(org);
-      const { recordingId } = await mismatchedUpload({ size_bytes: declared, content_type: 'audio/mp4' }, Buffer.alloc(received, 7), 'audio/mp4');
-      const reason = `size_mismatch: declared ${declared} bytes, received ${received}`;
+    ])(
+      'declared %i bytes, received %i: failed with the reason, shown by Get and the public list, counted once',
+      async (declared, received) => {
+        const before = await counts(org);
+        const { recordingId } = await mismatchedUpload(
+          { size_bytes: declared, content_type: 'audio/mp4' },
+          Buffer.alloc(received, 7),
+          'audio/mp4',
+        );
+        const reason = `size_mismatch: declared ${declared} bytes, received ${received}`;
 
-      expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
-      expect(await rawRecording(org, recordingId)).toMatchObject({
-        state: 'failed',
-        upload_error: reason,
-        upload: { size_bytes: declared, uploaded_bytes: received, content_type: 'audio/mp4', uploaded_content_type: 'audio/mp4', uploaded_at: expect.stringMatching(TIMESTAMP) },
-      });
-      const read = await orgGet(recordingId);
-      expect(read.status).toBe(200);
-      expect(read.body).toMatchObject({ id: recordingId, state: 'failed', upload_error: reason });
-      expect(await publicItem(org, recordingId)).toMatchObject({ state: 'failed', upload_error: reason, transcript_error: '' });
-      const own = (await publicList(org.keys.member, 'limit=100')).body.data as { id: string; state: string; upload_error: string }[];
-      expect(own.find((r) => r.id === recordingId)).toMatchObject({ state: 'failed', upload_error: reason });
+        expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
+        expect(await rawRecording(org, recordingId)).toMatchObject({
+          state: 'failed',
+          upload_error: reason,
+          upload: {
+            size_bytes: declared,
+            uploaded_bytes: received,
+            content_type: 'audio/mp4',
+            uploaded_content_type: 'audio/mp4',
+            uploaded_at: expect.stringMatching(TIMESTAMP),
+          },
+        });
+        const read = await orgGet(recordingId);
+        expect(read.status).toBe(200);
+        expect(read.body).toMatchObject({ id: recordingId, state: 'failed', upload_error: reason });
+        expect(await publicItem(org, recordingId)).toMatchObject({ state: 'failed', upload_error: reason, transcript_error: '' });
+        const own = (await publicList(org.keys.member, 'limit=100')).body.data as { id: string; state: string; upload_error: string }[];
+        expect(own.find((r) => r.id === recordingId)).toMatchObject({ state: 'failed', upload_error: reason });
 
-      // Still a live recording of its member (docs/decisions.md): counted once, when it was created, and not again.
-      expect(await counts(org)).toEqual({ total: before.total + 1, recording_count: before.recording_count + 1, latest_recording_at: expect.stringMatching(TIMESTAMP) });
-      const orgList = await send('GET', `/api/v1/organization/${org.org}/recordings?limit=100`, org.keys.orgRead);
-      expect(orgList.body.recordings.map((r: { id: string }) => r.id)).toContain(recordingId);
-      // The object stays where it landed (docs/decisions.md); only the recording's delete removes it.
-      expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([{ key: expect.stringMatching(/standup\.m4a$/), size: received }]);
-    });
+        // Still a live recording of its member (docs/decisions.md): counted once, when it was created, and not again.
+        expect(await counts(org)).toEqual({
+          total: before.total + 1,
+          recording_count: before.recording_count + 1,
+          latest_recording_at: expect.stringMatching(TIMESTAMP),
+        });
+        const orgList = await send('GET', `/api/v1/organization/${org.org}/recordings?limit=100`, org.keys.orgRead);
+        expect(orgList.body.recordings.map((r: { id: string }) => r.id)).toContain(recordingId);
+        // The object stays where it landed (docs/decisions.md); only the recording's delete removes it.
+        expect(await listObjects(`recordings/${org.org}/${recordingId}/`)).toEqual([
+          { key: expect.stringMatching(/standup\.m4a$/), size: received },
+        ]);
+      },
+    );
 
     it('another content type than declared: failed with content_type_mismatch', async () => {
       const { recordingId } = await mismatchedUpload({ size_bytes: 11, content_type: 'audio/mp4' }, Buffer.alloc(11, 1), 'audio/mpeg');
       expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
       const reason = 'content_type_mismatch: declared audio/mp4, received audio/mpeg';
-      expect(await rawRecording(org, recordingId)).toMatchObject({ state: 'failed', upload_error: reason, upload: { uploaded_bytes: 11, uploaded_content_type: 'audio/mpeg' } });
+      expect(await rawRecording(org, recordingId)).toMatchObject({
+        state: 'failed',
+        upload_error: reason,
+        upload: { uploaded_bytes: 11, uploaded_content_type: 'audio/mpeg' },
+      });
       expect((await orgGet(recordingId)).body).toMatchObject({ state: 'failed', upload_error: reason });
     });
 
@@ -643,7 +738,10 @@ describe('the upload completion (the S3 emulator runs it on each ObjectCreated e
 
     it('the declared size and type, sent with the returned headers, still end uploaded with no error', async () => {
       const bytes = Buffer.from('exactly as declared');
-      const created = await requestUpload(org.keys.member, uploadBody({ size_bytes: bytes.length, content_type: 'audio/webm', filename: 'ok.webm' }));
+      const created = await requestUpload(
+        org.keys.member,
+        uploadBody({ size_bytes: bytes.length, content_type: 'audio/webm', filename: 'ok.webm' }),
+      );
       const { recording_id: recordingId, upload_url: url, headers } = created.body.data;
       expect(headers).toEqual({ 'content-type': 'audio/webm', 'content-length': String(bytes.length) });
       expect((await putTo(url, bytes, headers)).status).toBe(200);
@@ -653,7 +751,11 @@ describe('the upload completion (the S3 emulator runs it on each ObjectCreated e
     });
 
     it('a failed upload is final: the right file PUT to the same URL afterwards changes nothing', async () => {
-      const { recordingId, url } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4', filename: 'retry.m4a' }, Buffer.alloc(20), 'audio/mp4');
+      const { recordingId, url } = await mismatchedUpload(
+        { size_bytes: 5, content_type: 'audio/mp4', filename: 'retry.m4a' },
+        Buffer.alloc(20),
+        'audio/mp4',
+      );
       expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
       const failed = await rawRecording(org, recordingId);
 
@@ -666,15 +768,26 @@ describe('the upload completion (the S3 emulator runs it on each ObjectCreated e
 
     it('a failed recording leaves like any other: trash and permanent delete move the counts back and remove the object', async () => {
       const before = await counts(org);
-      const { recordingId } = await mismatchedUpload({ size_bytes: 5, content_type: 'audio/mp4', filename: 'gone.m4a' }, Buffer.alloc(9), 'audio/mp4');
+      const { recordingId } = await mismatchedUpload(
+        { size_bytes: 5, content_type: 'audio/mp4', filename: 'gone.m4a' },
+        Buffer.alloc(9),
+        'audio/mp4',
+      );
       expect(await stateBecomes(org, recordingId, 'failed')).toBe('failed');
       expect((await counts(org)).total).toBe(before.total + 1);
 
       expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}`, org.keys.orgAll)).status).toBe(200);
       expect(await counts(org)).toEqual({ ...before, latest_recording_at: expect.anything() });
-      expect((await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}?permanent=true`, org.keys.orgAll)).status).toBe(200);
+      expect(
+        (await send('DELETE', `/api/v1/organization/${org.org}/recordings/${recordingId}?permanent=true`, org.keys.orgAll)).status,
+      ).toBe(200);
       // The object goes shortly after, with the object cleanup consumer (off the request path).
-      expect(await eventually(() => listObjects(`recordings/${org.org}/${recordingId}/`), (objects) => objects.length === 0)).toEqual([]);
+      expect(
+        await eventually(
+          () => listObjects(`recordings/${org.org}/${recordingId}/`),
+          (objects) => objects.length === 0,
+        ),
+      ).toEqual([]);
       expect(await rawRecording(org, recordingId)).toBeUndefined();
       expect((await counts(org)).total).toBe(before.total);
     });
@@ -692,7 +805,10 @@ describe('the upload completion (the S3 emulator runs it on each ObjectCreated e
 
       expect(await rawRecording(org, ids[0])).toMatchObject({ state: 'uploaded', upload: { uploaded_bytes: 5 } });
       expect((await rawRecording(org, ids[0]))!.upload).not.toHaveProperty('uploaded_content_type');
-      expect(await rawRecording(org, ids[1])).toMatchObject({ state: 'failed', upload_error: 'size_mismatch: declared 5 bytes, received 6' });
+      expect(await rawRecording(org, ids[1])).toMatchObject({
+        state: 'failed',
+        upload_error: 'size_mismatch: declared 5 bytes, received 6',
+      });
     });
   });
 });

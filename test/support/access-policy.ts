@@ -21,7 +21,8 @@ export interface MembershipOf {
 export type Unauthenticated = 'missing' | 'malformed' | 'expired' | 'wrong_signature' | 'alg_none' | 'revoked_key';
 
 /** An API key: an org key of an organization, or a member's personal key, with its scopes. */
-export type KeyClass = { kind: 'org_key'; org: OrgSide; scopes: readonly Scope[] } | { kind: 'user_key'; membership: MembershipOf; scopes: readonly Scope[] };
+export type KeyClass =
+  { kind: 'org_key'; org: OrgSide; scopes: readonly Scope[] } | { kind: 'user_key'; membership: MembershipOf; scopes: readonly Scope[] };
 
 /** One class of caller of the matrix. `name` is unique; the test turns each class into a bearer token. */
 export type CredentialClass = { name: string } & (
@@ -120,7 +121,12 @@ export function credentialClasses(): CredentialClass[] {
     { name: 'ID token signed by another key', kind: 'unauthenticated', why: 'wrong_signature' },
     { name: 'ID token with alg none', kind: 'unauthenticated', why: 'alg_none' },
     { name: 'revoked org key', kind: 'unauthenticated', why: 'revoked_key', revokedKey: { kind: 'org_key', org: 'this', scopes: all } },
-    { name: 'revoked personal key', kind: 'unauthenticated', why: 'revoked_key', revokedKey: { kind: 'user_key', membership: member('owner'), scopes: all } },
+    {
+      name: 'revoked personal key',
+      kind: 'unauthenticated',
+      why: 'revoked_key',
+      revokedKey: { kind: 'user_key', membership: member('owner'), scopes: all },
+    },
     ...ROLES.map((role): CredentialClass => ({ name: `ID token: ${role}`, kind: 'id_token', membership: member(role), known: true })),
     { name: 'ID token: pending member', kind: 'id_token', membership: member('member', 'pending'), known: true },
     { name: 'ID token: removed member', kind: 'id_token', membership: member('member', 'removed'), known: true },
@@ -132,15 +138,35 @@ export function credentialClasses(): CredentialClass[] {
     { name: 'org key: no scope', kind: 'org_key', org: 'this', scopes: [] },
     ...SCOPES.map((scope): CredentialClass => ({ name: `org key: ${scope}`, kind: 'org_key', org: 'this', scopes: [scope] })),
     // Many scopes, but not the one the route asks: refused like a key with none.
-    ...SCOPES.map((missing): CredentialClass => ({ name: `org key: every scope but ${missing}`, kind: 'org_key', org: 'this', scopes: all.filter((scope) => scope !== missing) })),
+    ...SCOPES.map((missing): CredentialClass => ({
+      name: `org key: every scope but ${missing}`,
+      kind: 'org_key',
+      org: 'this',
+      scopes: all.filter((scope) => scope !== missing),
+    })),
     { name: 'org key: all scopes', kind: 'org_key', org: 'this', scopes: all },
     { name: 'org key of another org: all scopes', kind: 'org_key', org: 'other', scopes: all },
-    ...ROLES.map((role): CredentialClass => ({ name: `personal key: ${role}, all scopes`, kind: 'user_key', membership: member(role), scopes: all })),
-    ...SCOPES.map((scope): CredentialClass => ({ name: `personal key: owner, ${scope}`, kind: 'user_key', membership: member('owner'), scopes: [scope] })),
+    ...ROLES.map((role): CredentialClass => ({
+      name: `personal key: ${role}, all scopes`,
+      kind: 'user_key',
+      membership: member(role),
+      scopes: all,
+    })),
+    ...SCOPES.map((scope): CredentialClass => ({
+      name: `personal key: owner, ${scope}`,
+      kind: 'user_key',
+      membership: member('owner'),
+      scopes: [scope],
+    })),
     { name: 'personal key: pending member, all scopes', kind: 'user_key', membership: member('member', 'pending'), scopes: all },
     { name: 'personal key: removed member, all scopes', kind: 'user_key', membership: member('member', 'removed'), scopes: all },
     { name: 'personal key: pending owner, all scopes', kind: 'user_key', membership: member('owner', 'pending'), scopes: all },
     { name: 'personal key: removed owner, all scopes', kind: 'user_key', membership: member('owner', 'removed'), scopes: all },
-    { name: 'personal key of another org: owner, all scopes', kind: 'user_key', membership: member('owner', 'active', 'other'), scopes: all },
+    {
+      name: 'personal key of another org: owner, all scopes',
+      kind: 'user_key',
+      membership: member('owner', 'active', 'other'),
+      scopes: all,
+    },
   ];
 }

@@ -21,7 +21,11 @@ export function localDeployment(): { dataDir: string; runtime: LocalRuntime; db:
   if (!dataDir) throw new Error('integration and domain tests run under the integration or domain jest project (global setup)');
   if (shared?.dataDir !== dataDir) {
     const runtime = JSON.parse(readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as LocalRuntime;
-    shared = { dataDir, runtime, db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }) };
+    shared = {
+      dataDir,
+      runtime,
+      db: createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint }),
+    };
   }
   return shared;
 }
@@ -98,7 +102,11 @@ export const unique = () => randomBytes(4).toString('hex');
 export async function seed(db: TableContext, fixture: v.InferInput<typeof FixtureSchema>, now = new Date()): Promise<void> {
   const { dataDir, runtime } = localDeployment();
   const settings = { db, cipher: localProfileCipher(dataDir), models: parseModelCatalog({}) };
-  await seedFixture({ db, settings, trashRetentionDays: runtime.trashRetentionDays ?? 30 }, v.parse(FixtureSchema, fixture) as Fixture, now);
+  await seedFixture(
+    { db, settings, trashRetentionDays: runtime.trashRetentionDays ?? 30 },
+    v.parse(FixtureSchema, fixture) as Fixture,
+    now,
+  );
 }
 
 let identityProvider: Promise<LocalIdentityProvider> | undefined;

@@ -26,7 +26,9 @@ export function runCli(args: string[], env: Record<string, string | undefined>):
  * on failure. `env` adds to the test's environment; a variable set to undefined is removed.
  */
 export function runCommand(file: string, args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
-  const merged = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined)) as NodeJS.ProcessEnv;
+  const merged = Object.fromEntries(
+    Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined),
+  ) as NodeJS.ProcessEnv;
   return new Promise((resolve) => {
     execFile(file, args, { cwd: repoRoot, env: merged }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

@@ -21,7 +21,13 @@ interface Operation {
 }
 
 let compiled:
-  | { operations: Operation[]; matchPath: (pathname: string) => PathMatch | undefined; ajv: Ajv2020; validators: Map<string, ValidateFunction>; document: Json }
+  | {
+      operations: Operation[];
+      matchPath: (pathname: string) => PathMatch | undefined;
+      ajv: Ajv2020;
+      validators: Map<string, ValidateFunction>;
+      document: Json;
+    }
   | undefined;
 
 function state() {
@@ -31,7 +37,8 @@ function state() {
     ajv.addSchema(document, 'openapi.json');
     const operations: Operation[] = [];
     for (const [template, item] of Object.entries<Json>(document.paths)) {
-      for (const [method, op] of Object.entries<Json>(item)) operations.push({ method: method.toUpperCase(), template, responses: op.responses });
+      for (const [method, op] of Object.entries<Json>(item))
+        operations.push({ method: method.toUpperCase(), template, responses: op.responses });
     }
     compiled = { operations, matchPath: createPathMatcher(Object.keys(document.paths)), ajv, validators: new Map(), document };
   }
@@ -55,18 +62,28 @@ export function findOperation(method: string, path: string): Operation | undefin
  * Checks one response against the document. Returns undefined when it conforms, or an
  * explanation of the mismatch. Requests to no documented operation are not checked.
  */
-export function contractViolation(method: string, path: string, status: number, body: unknown, headers: Iterable<string> = []): string | undefined {
+export function contractViolation(
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  headers: Iterable<string> = [],
+): string | undefined {
   const operation = findOperation(method, path);
   if (!operation) return undefined;
   const { ajv, validators, document } = state();
   const where = `${method.toUpperCase()} ${operation.template}`;
   recordCheck(`${where} ${status}`);
   let response: Json | undefined = operation.responses[String(status)];
-  if (!response) return `${where} answered ${status}, which the OpenAPI document does not declare (declared: ${Object.keys(operation.responses).join(', ')}). Body: ${JSON.stringify(body)}`;
+  if (!response)
+    return `${where} answered ${status}, which the OpenAPI document does not declare (declared: ${Object.keys(operation.responses).join(', ')}). Body: ${JSON.stringify(body)}`;
   let ref = `openapi.json#/paths/${pointer(operation.template)}/${method.toLowerCase()}/responses/${status}`;
   if (response.$ref) {
     ref = `openapi.json${response.$ref}`;
-    response = response.$ref.split('/').slice(1).reduce((node: Json, key: string) => node[key], document) as Json;
+    response = response.$ref
+      .split('/')
+      .slice(1)
+      .reduce((node: Json, key: string) => node[key], document) as Json;
   }
   const listed: string[] | undefined = response['x-error-codes'];
   const code = (body as Json | null | undefined)?.error;
@@ -74,7 +91,8 @@ export function contractViolation(method: string, path: string, status: number, 
     return `${where} answered ${status} ${code}, an error code the OpenAPI document does not list for this operation and status (listed: ${listed.join(', ')}). Body: ${JSON.stringify(body).slice(0, 2000)}`;
   }
   const undeclared = undeclaredHeaders(response, headers);
-  if (undeclared.length) return `${where} answered ${status}${typeof code === 'string' ? ` ${code}` : ''} with ${undeclared.join(', ')}, which the OpenAPI document does not declare on that response.`;
+  if (undeclared.length)
+    return `${where} answered ${status}${typeof code === 'string' ? ` ${code}` : ''} with ${undeclared.join(', ')}, which the OpenAPI document does not declare on that response.`;
   if (!response.content?.['application/json']) return undefined;
   // A text answer (Get transcript's vtt, srt, txt) of an operation that documents text media types: its format's own tests parse it.
   if (typeof body === 'string' && Object.keys(response.content).some((mediaType) => mediaType !== 'application/json')) return undefined;
@@ -86,7 +104,10 @@ export function contractViolation(method: string, path: string, status: number, 
     validators.set(ref, validate);
   }
   if (validate(body)) return undefined;
-  const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
+  const errors = (validate.errors ?? []).map(
+    (e) =>
+      `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
+  );
   return `${where} answered ${status} with a body the OpenAPI document does not allow: ${errors.join('; ')}. Body: ${JSON.stringify(body).slice(0, 2000)}`;
 }
 
@@ -94,7 +115,9 @@ export function contractViolation(method: string, path: string, status: number, 
 function undeclaredHeaders(response: Json, headers: Iterable<string>): string[] {
   const known = new Map(Object.keys(state().document.components.headers ?? {}).map((name) => [name.toLowerCase(), name]));
   const declared = new Set(Object.keys(response.headers ?? {}).map((name) => name.toLowerCase()));
-  return [...new Set([...headers].map((name) => name.toLowerCase()))].filter((name) => known.has(name) && !declared.has(name)).map((name) => known.get(name)!);
+  return [...new Set([...headers].map((name) => name.toLowerCase()))]
+    .filter((name) => known.has(name) && !declared.has(name))
+    .map((name) => known.get(name)!);
 }
 
 const CHECKS_FILE = 'contract-checks.log';

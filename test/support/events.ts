@@ -24,7 +24,13 @@ export function queuedEvents(events: DomainEvent[], attempt = 1): SQSEvent {
     Records: events.map((event, index) => ({
       messageId: `msg-${index}-${event.id}`,
       receiptHandle: 'test',
-      body: JSON.stringify({ version: '0', id: randomBytes(8).toString('hex'), source: EVENT_SOURCE, 'detail-type': event.type, detail: event }),
+      body: JSON.stringify({
+        version: '0',
+        id: randomBytes(8).toString('hex'),
+        source: EVENT_SOURCE,
+        'detail-type': event.type,
+        detail: event,
+      }),
       attributes: { ApproximateReceiveCount: String(attempt), SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
       messageAttributes: {},
       md5OfBody: '',
@@ -48,6 +54,7 @@ export function publishedEvents(orgId: string): DomainEvent[] {
 
 /** Waits until the organization's events include every one of `types` (for `resourceId` when given), and returns them all. */
 export async function eventsInclude(orgId: string, types: DomainEvent['type'][], resourceId?: string): Promise<DomainEvent[]> {
-  const wanted = (events: DomainEvent[]) => types.every((type) => events.some((event) => event.type === type && (!resourceId || event.resource.id === resourceId)));
+  const wanted = (events: DomainEvent[]) =>
+    types.every((type) => events.some((event) => event.type === type && (!resourceId || event.resource.id === resourceId)));
   return eventually(async () => publishedEvents(orgId), wanted);
 }

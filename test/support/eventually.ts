@@ -13,7 +13,11 @@ export const POLL_MS = 50;
  * caller that must first wait out a known delay of the product (a webhook endpoint that never
  * answers holds the dispatcher for WEBHOOK_TIMEOUT_MS) adds it with `alsoWaitingMs`.
  */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, options: { alsoWaitingMs?: number } = {}): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  options: { alsoWaitingMs?: number } = {},
+): Promise<T> {
   const deadline = Date.now() + EVENTUAL_MS + (options.alsoWaitingMs ?? 0);
   for (;;) {
     const value = await read();

@@ -18,7 +18,10 @@ export function tokenIn(email: SentEmail): string {
 
 /** Waits until at least `count` emails reached an address; returns them all, oldest first. */
 export async function emailsTo(address: string, count = 1): Promise<SentEmail[]> {
-  const emails = await eventually(() => sentEmails(address), (found) => found.length >= count);
+  const emails = await eventually(
+    () => sentEmails(address),
+    (found) => found.length >= count,
+  );
   if (emails.length < count) throw new Error(`${emails.length} email(s) to ${address} within ${EVENTUAL_MS} ms, not ${count}`);
   return emails;
 }

@@ -49,7 +49,12 @@ export interface Invite {
 /** The delivery fields of an Invite whose email has not been tried yet (as Send and Resend leave it). */
 export const QUEUED = { email_status: 'queued', email_sent_at: null, email_attempts: 0, email_last_error: null } as const;
 /** ...and once the consumer's first attempt sent it. */
-export const SENT_ONCE = { email_status: 'sent', email_sent_at: expect.stringMatching(TIMESTAMP), email_attempts: 1, email_last_error: null };
+export const SENT_ONCE = {
+  email_status: 'sent',
+  email_sent_at: expect.stringMatching(TIMESTAMP),
+  email_attempts: 1,
+  email_last_error: null,
+};
 
 /**
  * An organization with an active owner, admin, member and viewer, a removed and a pending
@@ -111,20 +116,32 @@ export async function invited(org: Org, body: Record<string, unknown>, token = o
 }
 
 /** The invite functions' settings as the shared deployment configures them (INVITE_TTL_SECONDS and all). */
-export const inviteSettings = (env: Record<string, string> = {}) => parseConfig({ TABLE_NAME: runtime.tableName, APP_URL: appUrl, ...env }).invites;
+export const inviteSettings = (env: Record<string, string> = {}) =>
+  parseConfig({ TABLE_NAME: runtime.tableName, APP_URL: appUrl, ...env }).invites;
 
 /** The deployment's mailer: what it sends lands in the local SES, where tests read the links. */
-export const localMail = createSesMailer({ fromAddress: inviteSettings().fromAddress, region: runtime.region, endpoint: runtime.sesEndpoint });
+export const localMail = createSesMailer({
+  fromAddress: inviteSettings().fromAddress,
+  region: runtime.region,
+  endpoint: runtime.sesEndpoint,
+});
 
 /** Waits until the invitation mail consumer is done with the invite's current send (its email sent or failed); returns the Invite as List shows it. */
 export async function delivered(org: Org, inviteId: string): Promise<Invite> {
-  const found = await eventually(async () => (await listed(org)).find((i) => i.id === inviteId), (i) => i?.email_status !== 'queued');
+  const found = await eventually(
+    async () => (await listed(org)).find((i) => i.id === inviteId),
+    (i) => i?.email_status !== 'queued',
+  );
   if (!found || found.email_status === 'queued') throw new Error(`invite ${inviteId}: email still queued`);
   return found;
 }
 
 /** The invite.created or invite.resent event the deployment published for an invite's latest send. */
-export async function sendEventOf(org: Org, inviteId: string, type: 'invite.created' | 'invite.resent' = 'invite.created'): Promise<DomainEvent> {
+export async function sendEventOf(
+  org: Org,
+  inviteId: string,
+  type: 'invite.created' | 'invite.resent' = 'invite.created',
+): Promise<DomainEvent> {
   const events = await eventsInclude(org.org, [type], inviteId);
   const event = events.filter((e) => e.type === type && e.resource.id === inviteId).at(-1);
   if (!event) throw new Error(`no ${type} event for ${inviteId}`);
@@ -138,7 +155,13 @@ export function callerOf(org: Org, by: 'key' | 'admin'): Caller {
     return { kind: 'id_token', orgId: org.org, userId: admin, role: 'admin', actor: admin, scopes: [] } as Caller;
   }
   const keyId = apiKeyIdFromHash(hashApiKey(org.keys.full));
-  return { kind: 'org_key', orgId: org.org, keyId, scopes: ['invites:read', 'invites:write', 'users:read', 'recordings:read'], actor: keyId };
+  return {
+    kind: 'org_key',
+    orgId: org.org,
+    keyId,
+    scopes: ['invites:read', 'invites:write', 'users:read', 'recordings:read'],
+    actor: keyId,
+  };
 }
 
 /**
@@ -146,11 +169,19 @@ export function callerOf(org: Org, by: 'key' | 'admin'): Caller {
  * its clock set to `at`, writing the invite, its token and its email guard to the shared table
  * and its email to the local SES. Tests that need time to have passed choose `at` rather than wait.
  */
-export async function invitedAt(at: Date, org: Org, body: { email: string; role?: Role }, options: { by?: 'key' | 'admin'; ttlSeconds?: number } = {}): Promise<Invite> {
+export async function invitedAt(
+  at: Date,
+  org: Org,
+  body: { email: string; role?: Role },
+  options: { by?: 'key' | 'admin'; ttlSeconds?: number } = {},
+): Promise<Invite> {
   const caller = callerOf(org, options.by ?? 'key');
   // As a request would: its write names the caller, and so does the email (the event's actor).
   return withChangeContext({ actor: actorOf(caller), correlationId: null }, () =>
-    sendInvite({ db, now: () => at, settings: { ttlSeconds: options.ttlSeconds ?? inviteSettings().ttlSeconds } }, caller, { email: body.email, role: body.role ?? 'member' }),
+    sendInvite({ db, now: () => at, settings: { ttlSeconds: options.ttlSeconds ?? inviteSettings().ttlSeconds } }, caller, {
+      email: body.email,
+      role: body.role ?? 'member',
+    }),
   );
 }
 
@@ -161,7 +192,10 @@ export async function invitedAt(at: Date, org: Org, body: { email: string; role?
  */
 export async function mailedAt(at: Date, org: Org, sent: Invite): Promise<Invite> {
   const event = await sendEventOf(org, sent.id);
-  const outcome = await sendInvitationEmail({ db, mail: localMail, now: () => at, settings: { appUrl } }, event, { attempt: 1, last: false });
+  const outcome = await sendInvitationEmail({ db, mail: localMail, now: () => at, settings: { appUrl } }, event, {
+    attempt: 1,
+    last: false,
+  });
   expect(outcome).toEqual({ outcome: 'sent', attempts: 1 });
   return (await listed(org)).find((i) => i.id === sent.id) ?? sent;
 }

@@ -31,7 +31,9 @@ export function printedOutput(dataDir: string): string {
  * pipe: Node writes stdout to a file synchronously, so a line logged before a response was
  * sent is in the file once the response has arrived, for any process that reads it.
  */
-export async function startLocalDeployment(options: { dataDir?: string; env?: Record<string, string>; outputFile?: boolean } = {}): Promise<StartedDeployment> {
+export async function startLocalDeployment(
+  options: { dataDir?: string; env?: Record<string, string>; outputFile?: boolean } = {},
+): Promise<StartedDeployment> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'voice-org-test-'));
   let output = '';
   const fd = options.outputFile ? openSync(path.join(dataDir, OUTPUT_FILE), 'a') : undefined;

@@ -54,7 +54,12 @@ export function meetingTranscript(minutes: number): TranscriptSegment[] {
     const round = Math.floor(index / BANK.length);
     const text = BANK[(index + round * 7) % BANK.length];
     const seconds = (text.split(' ').length / WORDS_PER_MINUTE) * 60;
-    segments.push({ speaker: SPEAKERS[(index + round) % SPEAKERS.length], text, start: Math.round(at * 100) / 100, end: Math.round((at + seconds) * 100) / 100 });
+    segments.push({
+      speaker: SPEAKERS[(index + round) % SPEAKERS.length],
+      text,
+      start: Math.round(at * 100) / 100,
+      end: Math.round((at + seconds) * 100) / 100,
+    });
     at += seconds + 0.4;
   }
   return segments;

@@ -49,7 +49,12 @@ export const DEFAULT_NOTIFICATIONS = {
 };
 export const EMPTY_PREFERENCES = { data: [], pagination: { page: 1, limit: 50, total: 0, total_pages: 0, has_more: false } };
 
-export const applied = (fields: Partial<Record<'settings' | 'notifications' | 'profile', boolean> & Record<'preferences_created' | 'preferences_updated' | 'preferences_deleted', number>>) => ({
+export const applied = (
+  fields: Partial<
+    Record<'settings' | 'notifications' | 'profile', boolean> &
+      Record<'preferences_created' | 'preferences_updated' | 'preferences_deleted', number>
+  >,
+) => ({
   settings: false,
   notifications: false,
   profile: false,
@@ -121,7 +126,8 @@ export interface RequestOptions {
 }
 
 export function settingsPath(route: Route, org: Org, userId: string, query?: string) {
-  const path = route === 'organization' ? `/api/v1/organization/${org.org}/users/${userId}/settings` : `/api/v1/public/users/${userId}/settings`;
+  const path =
+    route === 'organization' ? `/api/v1/organization/${org.org}/users/${userId}/settings` : `/api/v1/public/users/${userId}/settings`;
   return query ? `${path}?${query}` : path;
 }
 
@@ -172,7 +178,8 @@ export async function patchedAt(at: Date, org: Org, userId: string, body: unknow
 // ---------------------------------------------------------------------------------------
 // Raw table access (what is at rest)
 
-export const rawItem = async (key: Record<string, string>) => (await db.client.send(new GetCommand({ TableName: db.tableName, Key: key }))).Item;
+export const rawItem = async (key: Record<string, string>) =>
+  (await db.client.send(new GetCommand({ TableName: db.tableName, Key: key }))).Item;
 
 export async function profileVersionRows(orgId: string, userId: string) {
   const { Items } = await db.client.send(

@@ -53,7 +53,8 @@ export function observeRequests(db: TableContext, middlewareName: string, observ
         end,
         attempts: output.$metadata?.attempts ?? 1,
         itemsRead:
-          output.ScannedCount ?? (output.Responses ? Object.values(output.Responses).reduce((sum, items) => sum + items.length, 0) : output.Item ? 1 : 0),
+          output.ScannedCount ??
+          (output.Responses ? Object.values(output.Responses).reduce((sum, items) => sum + items.length, 0) : output.Item ? 1 : 0),
         capacityUnits: capacities.length ? capacities.reduce((sum, units) => sum + units, 0) : undefined,
       });
       return result;

@@ -85,7 +85,9 @@ export interface TestOrg<P extends string = StaffName, K extends string = string
 
 const withSuffix = (email: string, suffix: string) => email.replace('@', `.${suffix}@`);
 
-export function buildOrg<P extends string = StaffName, K extends string = never, T extends string = never>(spec: OrgSpec<P, K, T> = {}): TestOrg<P, K, T> {
+export function buildOrg<P extends string = StaffName, K extends string = never, T extends string = never>(
+  spec: OrgSpec<P, K, T> = {},
+): TestOrg<P, K, T> {
   const id = unique();
   const org = spec.label ? `org_${spec.label}_${id}` : `org_${id}`;
   const orgName = spec.name ?? `${spec.label ?? 'Org'} ${id}`;
@@ -135,7 +137,12 @@ export function buildOrg<P extends string = StaffName, K extends string = never,
       })),
       ...extra.map((user) => ({ org_id: org, user_id: user.id, role: 'member' as const })),
     ],
-    api_keys: keySpecs.map(([name, key]) => ({ org_id: org, key: keys[name], scopes: key.scopes, ...(key.user ? { user_id: people[key.user].id } : {}) })),
+    api_keys: keySpecs.map(([name, key]) => ({
+      org_id: org,
+      key: keys[name],
+      scopes: key.scopes,
+      ...(key.user ? { user_id: people[key.user].id } : {}),
+    })),
     tags: Object.values(tags),
   };
 
@@ -160,7 +167,9 @@ export function buildOrg<P extends string = StaffName, K extends string = never,
  * were before uploads were transcribed on their own (test/integration/transcription/ covers that).
  */
 export function noAutoTranscription(org: TestOrg<string, string, string>): Pick<FixtureInput, 'settings'> {
-  return { settings: Object.values(org.people).map((person) => ({ org_id: org.org, user_id: person.id, settings: { auto_transcription: false } })) };
+  return {
+    settings: Object.values(org.people).map((person) => ({ org_id: org.org, user_id: person.id, settings: { auto_transcription: false } })),
+  };
 }
 
 export async function seedOrg<O extends TestOrg<string, string, string>>(org: O, extra: FixtureInput = {}): Promise<O> {

@@ -42,7 +42,10 @@ export function buildRecordingsOrg(label = 'rec') {
     },
     tags: { A: { name: 'Alpha', color: '#ff0000' }, B: { name: 'Bravo', color: '#00ff00' }, C: { name: 'Charlie', color: '#0000ff' } },
   });
-  const rec = (name: string, fields: Partial<Omit<RecordingInput, 'tags'>> & { tags?: (keyof typeof org.tags)[] } = {}): RecordingInput => ({
+  const rec = (
+    name: string,
+    fields: Partial<Omit<RecordingInput, 'tags'>> & { tags?: (keyof typeof org.tags)[] } = {},
+  ): RecordingInput => ({
     title: `Recording ${name}`,
     duration: 60,
     language: 'en',
@@ -58,7 +61,8 @@ export function buildRecordingsOrg(label = 'rec') {
 export type Org = ReturnType<typeof buildRecordingsOrg>;
 
 /** Seeds an organization (its people's uploads are not transcribed on their own), then its recordings (one transaction each, in order). */
-export const seedRecordingsOrg = (org: Org, recordings: RecordingInput[] = []): Promise<Org> => seedOrg(org, { recordings, ...noAutoTranscription(org) });
+export const seedRecordingsOrg = (org: Org, recordings: RecordingInput[] = []): Promise<Org> =>
+  seedOrg(org, { recordings, ...noAutoTranscription(org) });
 
 // ---------------------------------------------------------------------------------------
 // HTTP helpers
@@ -66,9 +70,12 @@ export const seedRecordingsOrg = (org: Org, recordings: RecordingInput[] = []): 
 export const base = (org: Org) => `/api/v1/organization/${org.org}/recordings`;
 export const send = (method: string, path: string, token?: string, body?: unknown) => call(runtime.apiUrl, method, path, { token, body });
 export const list = (org: Org, query = '', token = org.keys.full) => send('GET', `${base(org)}${query ? `?${query}` : ''}`, token);
-export const getRec = (org: Org, recordingId: string, query = '', token = org.keys.full) => send('GET', `${base(org)}/${recordingId}${query ? `?${query}` : ''}`, token);
-export const update = (org: Org, recordingId: string, body: unknown, token = org.keys.full) => send('PUT', `${base(org)}/${recordingId}`, token, body);
-export const remove = (org: Org, recordingId: string, query = '', token = org.keys.full) => send('DELETE', `${base(org)}/${recordingId}${query ? `?${query}` : ''}`, token);
+export const getRec = (org: Org, recordingId: string, query = '', token = org.keys.full) =>
+  send('GET', `${base(org)}/${recordingId}${query ? `?${query}` : ''}`, token);
+export const update = (org: Org, recordingId: string, body: unknown, token = org.keys.full) =>
+  send('PUT', `${base(org)}/${recordingId}`, token, body);
+export const remove = (org: Org, recordingId: string, query = '', token = org.keys.full) =>
+  send('DELETE', `${base(org)}/${recordingId}${query ? `?${query}` : ''}`, token);
 export const restore = (org: Org, recordingId: string, token = org.keys.full) => send('POST', `${base(org)}/${recordingId}/restore`, token);
 
 export const idsOf = (res: ApiResponse) => (res.body.recordings as { id: string }[]).map((r) => r.id);
@@ -86,7 +93,10 @@ export async function walkCursor(org: Org, query: string, limit: number) {
   const pages: number[] = [];
   let cursor: string | null = null;
   do {
-    const page: Awaited<ReturnType<typeof listed>> = await listed(org, [query, `limit=${limit}`, cursor ? `cursor=${encodeURIComponent(cursor)}` : ''].filter(Boolean).join('&'));
+    const page: Awaited<ReturnType<typeof listed>> = await listed(
+      org,
+      [query, `limit=${limit}`, cursor ? `cursor=${encodeURIComponent(cursor)}` : ''].filter(Boolean).join('&'),
+    );
     ids.push(...page.ids);
     pages.push(page.pagination.page);
     expect(page.ids.length).toBeLessThanOrEqual(limit);
@@ -114,7 +124,9 @@ export const newestFirst = (recordings: RecordingInput[]) =>
 export async function memberCounts(org: Org, userId = org.people.member.id) {
   const res = await send('GET', `/api/v1/organization/${org.org}/users?limit=100`, org.keys.full);
   expect(res.status).toBe(200);
-  const member = (res.body.data as { user_id: string; recording_count: number; latest_recording_at: string | null }[]).find((m) => m.user_id === userId)!;
+  const member = (res.body.data as { user_id: string; recording_count: number; latest_recording_at: string | null }[]).find(
+    (m) => m.user_id === userId,
+  )!;
   return { recording_count: member.recording_count, latest_recording_at: member.latest_recording_at };
 }
 
@@ -145,10 +157,12 @@ export async function queryAll(input: Omit<ConstructorParameters<typeof QueryCom
  */
 export async function itemsOfRecording(org: Org, recordingId: string) {
   const sk = `REC#${recordingId}`;
-  const own = (await queryAll({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-    ExpressionAttributeValues: { ':pk': `ORG#${org.org}`, ':sk': sk },
-  })).filter((item) => item.SK === sk || (item.SK as string).startsWith(`${sk}#`));
+  const own = (
+    await queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': `ORG#${org.org}`, ':sk': sk },
+    })
+  ).filter((item) => item.SK === sk || (item.SK as string).startsWith(`${sk}#`));
   const links = (
     await Promise.all(
       Object.values(org.tags).map((tag) =>
@@ -161,9 +175,17 @@ export async function itemsOfRecording(org: Org, recordingId: string) {
   const indexed = (
     await Promise.all(
       ['LIVE', 'TRASH'].flatMap((bin) => [
-        queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${org.org}#RECS#${bin}` } }),
+        queryAll({
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': `ORG#${org.org}#RECS#${bin}` },
+        }),
         ...Object.values(org.people).map((person) =>
-          queryAll({ IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': `ORG#${org.org}#USER#${person.id}#RECS#${bin}` } }),
+          queryAll({
+            IndexName: 'GSI2',
+            KeyConditionExpression: 'GSI2PK = :pk',
+            ExpressionAttributeValues: { ':pk': `ORG#${org.org}#USER#${person.id}#RECS#${bin}` },
+          }),
         ),
       ]),
     )
@@ -181,12 +203,17 @@ export async function itemsOfRecording(org: Org, recordingId: string) {
 export async function itemsLeftAfterCleanup(org: Org, recordingId: string) {
   const rightAfter = await itemsOfRecording(org, recordingId);
   expect(rightAfter.filter((key) => !key.startsWith(`ORG#${org.org} REC#${recordingId}#`))).toEqual([]);
-  return eventually(() => itemsOfRecording(org, recordingId), (items) => items.length === 0);
+  return eventually(
+    () => itemsOfRecording(org, recordingId),
+    (items) => items.length === 0,
+  );
 }
 
 /** A recording's trash timer as stored, or undefined. */
 export async function timerOf(org: Org, recordingId: string) {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.trashTimer(org.org, recordingId), ConsistentRead: true }));
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.trashTimer(org.org, recordingId), ConsistentRead: true }),
+  );
   return Item && trashTimerFromItem(Item);
 }
 

@@ -26,7 +26,10 @@ const printed = (text: string) =>
  */
 export function verbatimFragment(text: string, minLength = 16): string | undefined {
   const body = printed(text);
-  const fragment = (body.includes("'") && body.includes('"')) || body.includes('`') ? body.split(/["'`$]/).reduce((a, b) => (b.length > a.length ? b : a), '') : body;
+  const fragment =
+    (body.includes("'") && body.includes('"')) || body.includes('`')
+      ? body.split(/["'`$]/).reduce((a, b) => (b.length > a.length ? b : a), '')
+      : body;
   return fragment.length >= minLength ? fragment : undefined;
 }
 
@@ -61,7 +64,8 @@ const schemaSources = new Map<string, string>();
 for (const file of readdirSync(path.join(repoRoot, 'shared/schemas')).filter((name) => name.endsWith('.ts'))) {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exported: Record<string, unknown> = require(path.join(repoRoot, 'shared/schemas', file));
-  for (const value of Object.values(exported)) if (value && typeof value === 'object' && !schemaModules.has(value)) schemaModules.set(value, `shared/schemas/${file}`);
+  for (const value of Object.values(exported))
+    if (value && typeof value === 'object' && !schemaModules.has(value)) schemaModules.set(value, `shared/schemas/${file}`);
   schemaSources.set(`shared/schemas/${file}`, readFileSync(path.join(repoRoot, 'shared/schemas', file), 'utf8'));
 }
 
@@ -87,7 +91,9 @@ export function routeTexts(): RouteTexts[] {
       requestSchemas: schemas.map((schema) => {
         const module = schemaModules.get(schema);
         const source = module ? schemaSources.get(module)! : '';
-        const fragments = [...schemaDescriptions(schema)].map((text) => verbatimFragment(text)).filter((fragment): fragment is string => fragment !== undefined);
+        const fragments = [...schemaDescriptions(schema)]
+          .map((text) => verbatimFragment(text))
+          .filter((fragment): fragment is string => fragment !== undefined);
         return { module, descriptions: fragments.filter((fragment) => source.includes(fragment)) };
       }),
     };

@@ -70,7 +70,11 @@ export function sampleEmailDomain(orgId: string): string {
  * change and trash, in the trash, waiting for its upload, the member's with its file uploaded) and three pending invitations
  * (to send again, to revoke, and one for the invitee to accept with ids.inviteToken).
  */
-export async function seedSampleData(db: TableContext, ids: SampleIds, credentials: { orgKey: string; personalKey: string }): Promise<void> {
+export async function seedSampleData(
+  db: TableContext,
+  ids: SampleIds,
+  credentials: { orgKey: string; personalKey: string },
+): Promise<void> {
   const ownerId = ids.ownerId;
   const domain = sampleEmailDomain(ids.orgId);
   const fixture: FixtureInput = {
@@ -113,7 +117,15 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
         summary: { markdown: '## Standup\n\n- APAC pricing deck ready for review' },
         action_items: [{ text: 'Send the pricing deck to the customer', assignee: ids.memberId, due_date: '2026-11-18' }],
       },
-      { id: ids.editRecordingId, org_id: ids.orgId, recorded_by: ownerId, title: 'Sales call with Kobe Trading', duration: 1834, language: 'ja', created_at: '2026-11-18T02:30:00.000Z' },
+      {
+        id: ids.editRecordingId,
+        org_id: ids.orgId,
+        recorded_by: ownerId,
+        title: 'Sales call with Kobe Trading',
+        duration: 1834,
+        language: 'ja',
+        created_at: '2026-11-18T02:30:00.000Z',
+      },
       {
         id: ids.trashedRecordingId,
         org_id: ids.orgId,
@@ -124,11 +136,36 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
         created_at: '2026-11-02T16:00:00.000Z',
         deleted_at: '2026-11-03T08:00:00.000Z',
       },
-      { id: ids.uploadRecordingId, org_id: ids.orgId, recorded_by: ids.memberId, title: 'Customer interview', duration: 0, language: 'en', state: 'pending_upload', created_at: '2026-11-16T09:25:00.000Z' },
+      {
+        id: ids.uploadRecordingId,
+        org_id: ids.orgId,
+        recorded_by: ids.memberId,
+        title: 'Customer interview',
+        duration: 0,
+        language: 'en',
+        state: 'pending_upload',
+        created_at: '2026-11-16T09:25:00.000Z',
+      },
       // Before the lists' sample start date (2026-11-01): the sample lists stay as they were.
-      { id: ids.mediaRecordingId, org_id: ids.orgId, recorded_by: ids.memberId, title: 'Voice memo', duration: 95, language: 'fr', state: 'uploaded', created_at: '2026-10-28T15:00:00.000Z' },
+      {
+        id: ids.mediaRecordingId,
+        org_id: ids.orgId,
+        recorded_by: ids.memberId,
+        title: 'Voice memo',
+        duration: 95,
+        language: 'fr',
+        state: 'uploaded',
+        created_at: '2026-10-28T15:00:00.000Z',
+      },
     ],
-    settings: [{ org_id: ids.orgId, user_id: ids.memberId, settings: { selected_theme: 'dark' }, profile: '# Mia\n\nSales lead for the APAC region.' }],
+    settings: [
+      {
+        org_id: ids.orgId,
+        user_id: ids.memberId,
+        settings: { selected_theme: 'dark' },
+        profile: '# Mia\n\nSales lead for the APAC region.',
+      },
+    ],
   };
   await seed(db, fixture);
 
@@ -139,7 +176,12 @@ export async function seedSampleData(db: TableContext, ids: SampleIds, credentia
       Key: keys.recording(ids.orgId, ids.uploadRecordingId),
       UpdateExpression: 'SET upload = :upload',
       ExpressionAttributeValues: {
-        ':upload': { s3_key: recordingObjectKey(ids.orgId, ids.uploadRecordingId, ids.uploadFilename), content_type: 'audio/mp4', filename: ids.uploadFilename, size_bytes: ids.uploadBytes },
+        ':upload': {
+          s3_key: recordingObjectKey(ids.orgId, ids.uploadRecordingId, ids.uploadFilename),
+          content_type: 'audio/mp4',
+          filename: ids.uploadFilename,
+          size_bytes: ids.uploadBytes,
+        },
       },
     }),
   );
@@ -242,7 +284,25 @@ async function seedSampleWebhooks(db: TableContext, ids: SampleIds, now: Date): 
     await db.client.send(new PutCommand({ TableName: db.tableName, Item: webhookItem(webhook) }));
   }
   await db.client.send(new PutCommand({ TableName: db.tableName, Item: { ...keys.webhookCount(ids.orgId), endpoints: 2 } }));
-  const event = { id: `evt_${'0'.repeat(32)}`, type: 'invite.accepted', occurred_at: now.toISOString(), org_id: ids.orgId, actor: null, correlation_id: null, resource: { type: 'invite', id: ids.resendInviteId }, data: {} } as const;
-  const delivery = { ...newDelivery(event, ids.webhookId, now), id: ids.deliveryId, status: 'failed', attempts: 8, error: 'connection_refused', next_attempt_at: null } as const;
-  await db.client.send(new PutCommand({ TableName: db.tableName, Item: deliveryItem(delivery, Math.floor(now.getTime() / 1000) + 86_400) }));
+  const event = {
+    id: `evt_${'0'.repeat(32)}`,
+    type: 'invite.accepted',
+    occurred_at: now.toISOString(),
+    org_id: ids.orgId,
+    actor: null,
+    correlation_id: null,
+    resource: { type: 'invite', id: ids.resendInviteId },
+    data: {},
+  } as const;
+  const delivery = {
+    ...newDelivery(event, ids.webhookId, now),
+    id: ids.deliveryId,
+    status: 'failed',
+    attempts: 8,
+    error: 'connection_refused',
+    next_attempt_at: null,
+  } as const;
+  await db.client.send(
+    new PutCommand({ TableName: db.tableName, Item: deliveryItem(delivery, Math.floor(now.getTime() / 1000) + 86_400) }),
+  );
 }

@@ -23,7 +23,10 @@ function commandExists(program: string): boolean {
 }
 
 export const speechAvailable = isLocalTranscriptionAvailable() && ['espeak-ng', 'flite', 'sox'].every(commandExists);
-if (!speechAvailable && process.env.CI) throw new Error('The local speech engine or espeak-ng/flite/sox is missing: install pocketsphinx pocketsphinx-en-us ffmpeg espeak-ng flite sox.');
+if (!speechAvailable && process.env.CI)
+  throw new Error(
+    'The local speech engine or espeak-ng/flite/sox is missing: install pocketsphinx pocketsphinx-en-us ffmpeg espeak-ng flite sox.',
+  );
 
 /** The sentence spoken, as WAV bytes, with its length in seconds. */
 export function spokenSentence(text = SENTENCE): { wav: Buffer; seconds: number } {
@@ -52,4 +55,9 @@ export function spokenMeeting(text = MEETING): { wav: Buffer; seconds: number } 
 }
 
 /** The words of a text, lower-case, without punctuation. */
-export const wordsOf = (text: string) => text.toLowerCase().replace(/[^a-z' ]/g, ' ').split(/\s+/).filter(Boolean);
+export const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z' ]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);

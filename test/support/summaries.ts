@@ -30,7 +30,15 @@ export const TEMPLATE: TemplateSnapshot = {
 /** A live recording with a completed transcript (and the summaries given, already at their status), written as one INSERT each. */
 export async function putTranscribedRecording(
   db: TableContext,
-  input: { orgId: string; userId: string; id: string; at: string; transcript?: TranscriptSegment[] | null; summaries?: SummaryRecord[]; digests?: SummaryDigest[] },
+  input: {
+    orgId: string;
+    userId: string;
+    id: string;
+    at: string;
+    transcript?: TranscriptSegment[] | null;
+    summaries?: SummaryRecord[];
+    digests?: SummaryDigest[];
+  },
 ): Promise<Recording> {
   const transcript = input.transcript === null ? undefined : (input.transcript ?? MEETING);
   let recording: Recording = {
@@ -53,7 +61,17 @@ export async function putTranscribedRecording(
   if (input.digests) recording = { ...recording, summaries: [...(recording.summaries ?? []), ...input.digests] };
   const parts = transcript
     ? partItems(input.orgId, input.id, {
-        transcript: { header: { id: `${input.id}_transcript`, language: 'en-US', segment_count: transcript.length, chunk_count: 1, created_at: input.at, updated_at: input.at }, segments: transcript },
+        transcript: {
+          header: {
+            id: `${input.id}_transcript`,
+            language: 'en-US',
+            segment_count: transcript.length,
+            chunk_count: 1,
+            created_at: input.at,
+            updated_at: input.at,
+          },
+          segments: transcript,
+        },
       })
     : [];
   for (const Item of [recordingItem(recording), ...parts, ...(input.summaries ?? []).map(summaryItem)]) {
@@ -63,13 +81,28 @@ export async function putTranscribedRecording(
 }
 
 /** A summary queued at `at` with a template (the built-in one by default). */
-export function queuedAt(recording: Pick<Recording, 'id' | 'org_id'>, id: string, at: string, template: TemplateSnapshot = TEMPLATE): SummaryRecord {
+export function queuedAt(
+  recording: Pick<Recording, 'id' | 'org_id'>,
+  id: string,
+  at: string,
+  template: TemplateSnapshot = TEMPLATE,
+): SummaryRecord {
   return queuedSummary(recording as Recording, id, template, new Date(at));
 }
 
 /** A digest entry of a summary at a status, for recordings written with many. */
 export function digestAt(id: string, status: SummaryDigest['status'], at: string, templateId: string | null = null): SummaryDigest {
-  return { id, template_id: templateId, template_name: 'Standard summary', status, model: null, excerpt: '', error: null, created_at: at, updated_at: at };
+  return {
+    id,
+    template_id: templateId,
+    template_name: 'Standard summary',
+    status,
+    model: null,
+    excerpt: '',
+    error: null,
+    created_at: at,
+    updated_at: at,
+  };
 }
 
 /** An engine in memory: answers a draft made from the request (or what `answer` says), and keeps every request. */
@@ -85,7 +118,10 @@ export class InMemorySummaryEngine implements SummaryEngine {
 
 /** A draft with the request's sections in order, the Maria action item, and some usage. */
 export function draftFor(request: SummaryRequest): SummaryDraft {
-  const sections = request.template.sections.map((section) => ({ title: section.title, markdown: `- About ${section.title.toLowerCase()}.` }));
+  const sections = request.template.sections.map((section) => ({
+    title: section.title,
+    markdown: `- About ${section.title.toLowerCase()}.`,
+  }));
   return {
     sections,
     markdown: sections.map((section) => `## ${section.title}\n\n${section.markdown}`).join('\n\n'),
@@ -100,7 +136,12 @@ export function draftFor(request: SummaryRequest): SummaryDraft {
 }
 
 /** A fixture recording of a test organization: transcribed, with a fixture summary and one action item unless told. */
-export function fixtureRecordingOf(orgId: string, id: string, recordedBy: string, options: { transcript?: boolean; summary?: boolean } = {}) {
+export function fixtureRecordingOf(
+  orgId: string,
+  id: string,
+  recordedBy: string,
+  options: { transcript?: boolean; summary?: boolean } = {},
+) {
   return {
     id,
     org_id: orgId,

@@ -55,7 +55,8 @@ export const send = (method: string, path: string, token?: string, body?: unknow
 export const list = (org: Org, token = org.keys.full, query = '') => send('GET', `${base(org)}${query}`, token);
 export const getTpl = (org: Org, templateId: string, token = org.keys.full) => send('GET', `${base(org)}/${templateId}`, token);
 export const create = (org: Org, body: unknown, token = org.keys.full) => send('POST', base(org), token, body);
-export const patch = (org: Org, templateId: string, body: unknown, token = org.keys.full) => send('PATCH', `${base(org)}/${templateId}`, token, body);
+export const patch = (org: Org, templateId: string, body: unknown, token = org.keys.full) =>
+  send('PATCH', `${base(org)}/${templateId}`, token, body);
 export const remove = (org: Org, templateId: string, token = org.keys.full) => send('DELETE', `${base(org)}/${templateId}`, token);
 
 /** A create that must succeed; returns the Template. */
@@ -107,7 +108,10 @@ export function largestTemplate(name = '') {
     left -= extra;
     return 1 + extra;
   };
-  const shape = Array.from({ length: TEMPLATE_LIMITS.sections }, () => ({ title: grow(TEMPLATE_LIMITS.sectionTitle), prompt: grow(TEMPLATE_LIMITS.prompt) }));
+  const shape = Array.from({ length: TEMPLATE_LIMITS.sections }, () => ({
+    title: grow(TEMPLATE_LIMITS.sectionTitle),
+    prompt: grow(TEMPLATE_LIMITS.prompt),
+  }));
   return {
     name: `${name}${text(TEMPLATE_LIMITS.name - name.length)}`,
     description: text(TEMPLATE_LIMITS.description),
@@ -176,7 +180,9 @@ export const WRITERS = [
 /** The organization of the callers blocks: one template to read, and one per writer to update and to delete. */
 export const callers = once(async () => {
   const org = buildTemplatesOrg('callers');
-  await seedOrg(org, { templates: [org.tpl('Shared'), ...WRITERS.flatMap(([label]) => [org.tpl(`upd ${label}`), org.tpl(`del ${label}`)])] });
+  await seedOrg(org, {
+    templates: [org.tpl('Shared'), ...WRITERS.flatMap(([label]) => [org.tpl(`upd ${label}`), org.tpl(`del ${label}`)])],
+  });
   return org;
 });
 

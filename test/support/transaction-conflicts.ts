@@ -24,7 +24,10 @@ export function transactionConflict(count: number, conflictAt = 0): TransactionC
 type Send = TableContext['client']['send'];
 
 /** A table whose client hands each TransactWriteItems to `transaction` (numbered from 1), every other command to the table. */
-function interceptedTable(db: TableContext, transaction: (command: TransactWriteCommand, number: number, send: () => Promise<unknown>) => Promise<unknown>) {
+function interceptedTable(
+  db: TableContext,
+  transaction: (command: TransactWriteCommand, number: number, send: () => Promise<unknown>) => Promise<unknown>,
+) {
   let count = 0;
   const client = new Proxy(db.client, {
     get(target, property, receiver) {

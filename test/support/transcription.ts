@@ -55,7 +55,13 @@ export function transcribeOutput(jobName: string, words: [string, string, number
       items: words.map(([label, word, start, end]) =>
         start === null
           ? { type: 'punctuation', alternatives: [{ confidence: '0.0', content: word }] }
-          : { type: 'pronunciation', start_time: start.toFixed(3), end_time: (end ?? start).toFixed(3), speaker_label: label, alternatives: [{ confidence: '0.98', content: word }] },
+          : {
+              type: 'pronunciation',
+              start_time: start.toFixed(3),
+              end_time: (end ?? start).toFixed(3),
+              speaker_label: label,
+              alternatives: [{ confidence: '0.98', content: word }],
+            },
       ),
     },
   };
@@ -72,7 +78,17 @@ export function jobDepsAt(db: TableContext, clock: { now: Date }): TestJobDeps {
 }
 
 /** A recording of an existing organization whose file landed, optionally already at a transcription step (written as its INSERT: no event follows). */
-export async function putUploadedRecording(db: TableContext, input: { orgId: string; userId: string; id: string; at: string; transcription?: RecordingTranscription; related?: Partial<Recording['related']> }): Promise<Recording> {
+export async function putUploadedRecording(
+  db: TableContext,
+  input: {
+    orgId: string;
+    userId: string;
+    id: string;
+    at: string;
+    transcription?: RecordingTranscription;
+    related?: Partial<Recording['related']>;
+  },
+): Promise<Recording> {
   const recording: Recording = {
     id: input.id,
     org_id: input.orgId,
@@ -87,20 +103,43 @@ export async function putUploadedRecording(db: TableContext, input: { orgId: str
     created_at: input.at,
     updated_at: input.at,
     recording_at: input.at,
-    upload: { s3_key: recordingObjectKey(input.orgId, input.id, 'call.wav'), content_type: 'audio/wav', filename: 'call.wav', size_bytes: 10, uploaded_bytes: 10, uploaded_content_type: 'audio/wav', uploaded_at: input.at },
+    upload: {
+      s3_key: recordingObjectKey(input.orgId, input.id, 'call.wav'),
+      content_type: 'audio/wav',
+      filename: 'call.wav',
+      size_bytes: 10,
+      uploaded_bytes: 10,
+      uploaded_content_type: 'audio/wav',
+      uploaded_at: input.at,
+    },
     related: { transcript: false, summary: false, action_items: false, translation: false, ...input.related },
     ...(input.transcription ? { transcription: input.transcription } : {}),
   };
   await db.client.send(new PutCommand({ TableName: db.tableName, Item: recordingItem(recording) }));
   if (input.transcription?.watch_due_at) {
     const watch = keys.transcriptionWatch(input.transcription.watch_due_at, input.orgId, input.id);
-    await db.client.send(new PutCommand({ TableName: db.tableName, Item: { ...watch, due_at: input.transcription.watch_due_at, org_id: input.orgId, recording_id: input.id, attempt: input.transcription.attempt } }));
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: {
+          ...watch,
+          due_at: input.transcription.watch_due_at,
+          org_id: input.orgId,
+          recording_id: input.id,
+          attempt: input.transcription.attempt,
+        },
+      }),
+    );
   }
   return recording;
 }
 
 /** A month's billed minutes of the organization, and of one member (0 when none). */
 export async function usageOf(db: TableContext, orgId: string, month: string, userId: string): Promise<{ org: number; member: number }> {
-  const read = async (Key: Record<string, string>) => Number((await db.client.send(new GetCommand({ TableName: db.tableName, Key, ConsistentRead: true }))).Item?.transcription_minutes ?? 0);
-  return { org: await read(keys.transcriptionUsage(orgId, month)), member: await read(keys.memberTranscriptionUsage(orgId, month, userId)) };
+  const read = async (Key: Record<string, string>) =>
+    Number((await db.client.send(new GetCommand({ TableName: db.tableName, Key, ConsistentRead: true }))).Item?.transcription_minutes ?? 0);
+  return {
+    org: await read(keys.transcriptionUsage(orgId, month)),
+    member: await read(keys.memberTranscriptionUsage(orgId, month, userId)),
+  };
 }

@@ -21,7 +21,15 @@ export const TURNS: TranscriptSegment[] = [
  */
 export async function putTranscribedRecording(
   db: TableContext,
-  input: { orgId: string; userId: string; id: string; at: string; language?: string; segments?: TranscriptSegment[]; translation?: RecordingTranslation },
+  input: {
+    orgId: string;
+    userId: string;
+    id: string;
+    at: string;
+    language?: string;
+    segments?: TranscriptSegment[];
+    translation?: RecordingTranslation;
+  },
 ): Promise<Recording> {
   const segments = input.segments ?? TURNS;
   const recording: Recording = {
@@ -41,8 +49,18 @@ export async function putTranscribedRecording(
     related: { transcript: true, summary: false, action_items: false, translation: false },
     ...(input.translation ? { translation: input.translation } : {}),
   };
-  const header = { id: `${input.id}_transcript`, language: recording.language, segment_count: segments.length, chunk_count: 0, created_at: input.at, updated_at: input.at };
-  await batchWriteAll(db, partItems(input.orgId, input.id, { transcript: { header, segments } }).map((Item) => ({ PutRequest: { Item } })));
+  const header = {
+    id: `${input.id}_transcript`,
+    language: recording.language,
+    segment_count: segments.length,
+    chunk_count: 0,
+    created_at: input.at,
+    updated_at: input.at,
+  };
+  await batchWriteAll(
+    db,
+    partItems(input.orgId, input.id, { transcript: { header, segments } }).map((Item) => ({ PutRequest: { Item } })),
+  );
   await db.client.send(new PutCommand({ TableName: db.tableName, Item: recordingItem(recording) }));
   return recording;
 }
@@ -59,7 +77,9 @@ export const queuedRun = (id: string, to = 'es', attempt = 1, at = '2030-04-01T1
 });
 
 /** An in-memory translator: each text becomes `[to] text`, or what `behave` does instead (throw, change the table...). */
-export function fakeTranslator(behave?: (texts: string[], from: string, to: string) => Promise<string[] | undefined>): Translator & { calls: { texts: string[]; from: string; to: string }[] } {
+export function fakeTranslator(
+  behave?: (texts: string[], from: string, to: string) => Promise<string[] | undefined>,
+): Translator & { calls: { texts: string[]; from: string; to: string }[] } {
   const calls: { texts: string[]; from: string; to: string }[] = [];
   return {
     calls,
@@ -71,6 +91,11 @@ export function fakeTranslator(behave?: (texts: string[], from: string, to: stri
   };
 }
 
-export function runDepsAt(db: TableContext, clock: { now: Date }, translator: Translator, summary?: { id: string; markdown: string }): TranslationRunDeps {
+export function runDepsAt(
+  db: TableContext,
+  clock: { now: Date },
+  translator: Translator,
+  summary?: { id: string; markdown: string },
+): TranslationRunDeps {
   return { db, now: () => clock.now, translator, latestSummary: async () => summary };
 }

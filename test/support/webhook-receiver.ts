@@ -45,7 +45,10 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
       const answer = await respond(received.length, delivery);
       if (answer === 'hang' || response.destroyed) return;
       const { status, headers = {} } = typeof answer === 'number' ? { status: answer } : answer;
-      response.writeHead(status, status >= 300 && status < 400 && !headers.location ? { location: 'http://127.0.0.1:9/elsewhere', ...headers } : headers);
+      response.writeHead(
+        status,
+        status >= 300 && status < 400 && !headers.location ? { location: 'http://127.0.0.1:9/elsewhere', ...headers } : headers,
+      );
       response.end();
     });
   });
@@ -53,7 +56,11 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     received,
-    waitFor: (count) => eventually(async () => received, (all) => all.length >= count),
+    waitFor: (count) =>
+      eventually(
+        async () => received,
+        (all) => all.length >= count,
+      ),
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
@@ -81,5 +88,9 @@ export function webhookHeadersOf(delivery: ReceivedDelivery): Record<string, str
     if (typeof value !== 'string') throw new Error(`the request carries no single ${name} header: ${JSON.stringify(delivery.headers)}`);
     return value;
   };
-  return { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') };
+  return {
+    'webhook-id': header('webhook-id'),
+    'webhook-timestamp': header('webhook-timestamp'),
+    'webhook-signature': header('webhook-signature'),
+  };
 }

@@ -55,7 +55,11 @@ export async function receiver(respond?: Responder): Promise<Receiver> {
 
 /** Deletes the endpoints the file's tests created and closes their receivers: each suite runs it after all its tests. */
 export async function cleanUpWebhooks(): Promise<void> {
-  await Promise.all([...endpoints].map(([id, { orgId, token }]) => call(runtime.apiUrl, 'DELETE', `/api/v1/organization/${orgId}/webhooks/${id}`, { token })));
+  await Promise.all(
+    [...endpoints].map(([id, { orgId, token }]) =>
+      call(runtime.apiUrl, 'DELETE', `/api/v1/organization/${orgId}/webhooks/${id}`, { token }),
+    ),
+  );
   await Promise.all(receivers.map((r) => r.close()));
 }
 
@@ -74,7 +78,8 @@ export function hooksApi(o: HooksOrg, token: string = o.keys.hooks, orgId: strin
     get: (id: string) => send<WebhookBody>('GET', `/${id}`),
     update: (id: string, body: unknown, correlationId?: string) => send<WebhookBody>('PATCH', `/${id}`, body, correlationId),
     remove: (id: string, correlationId?: string) => send('DELETE', `/${id}`, undefined, correlationId),
-    rotate: (id: string, correlationId?: string) => send<CreatedWebhookBody & { previous_secret_expires_at: string }>('POST', `/${id}/rotate-secret`, undefined, correlationId),
+    rotate: (id: string, correlationId?: string) =>
+      send<CreatedWebhookBody & { previous_secret_expires_at: string }>('POST', `/${id}/rotate-secret`, undefined, correlationId),
     test: (id: string) => send<DeliveryBody>('POST', `/${id}/test`),
     deliveries: (id: string, query = '') => send<DeliveryList>('GET', `/${id}/deliveries${query}`),
     retry: (id: string, deliveryId: string) => send<DeliveryBody>('POST', `/${id}/deliveries/${deliveryId}/retry`),
@@ -101,20 +106,40 @@ export async function createTemplate(o: HooksOrg, correlationId?: string): Promi
 }
 
 export async function changeTemplate(o: HooksOrg, method: 'PATCH' | 'DELETE', templateId: string): Promise<void> {
-  const res = await call(runtime.apiUrl, method, `/api/v1/organization/${o.org}/templates/${templateId}`, { token: o.keys.hooks, body: method === 'PATCH' ? { description: 'Every morning' } : undefined });
+  const res = await call(runtime.apiUrl, method, `/api/v1/organization/${o.org}/templates/${templateId}`, {
+    token: o.keys.hooks,
+    body: method === 'PATCH' ? { description: 'Every morning' } : undefined,
+  });
   expect(res.status).toBe(200);
 }
 
 /** One delivery of an endpoint, once `done` holds for it (or the time is up: then as it last was). */
-export async function deliveryWhen(hooks: HooksApi, webhookId: string, deliveryId: string, done: (delivery: DeliveryBody) => boolean, wait: { alsoWaitingMs?: number } = {}): Promise<DeliveryBody | undefined> {
+export async function deliveryWhen(
+  hooks: HooksApi,
+  webhookId: string,
+  deliveryId: string,
+  done: (delivery: DeliveryBody) => boolean,
+  wait: { alsoWaitingMs?: number } = {},
+): Promise<DeliveryBody | undefined> {
   const find = (res: ApiResponse<DeliveryList>) => res.body.deliveries?.find((delivery) => delivery.id === deliveryId);
-  const res = await eventually(() => hooks.deliveries(webhookId, '?limit=100'), (r) => r.status === 200 && !!find(r) && done(find(r)!), wait);
+  const res = await eventually(
+    () => hooks.deliveries(webhookId, '?limit=100'),
+    (r) => r.status === 200 && !!find(r) && done(find(r)!),
+    wait,
+  );
   return find(res);
 }
 
 /** Every delivery of an endpoint, once `done` holds for the list. */
-export async function deliveriesWhen(hooks: HooksApi, webhookId: string, done: (deliveries: DeliveryBody[]) => boolean): Promise<DeliveryBody[]> {
-  const res = await eventually(() => hooks.deliveries(webhookId, '?limit=100'), (r) => r.status === 200 && done(r.body.deliveries));
+export async function deliveriesWhen(
+  hooks: HooksApi,
+  webhookId: string,
+  done: (deliveries: DeliveryBody[]) => boolean,
+): Promise<DeliveryBody[]> {
+  const res = await eventually(
+    () => hooks.deliveries(webhookId, '?limit=100'),
+    (r) => r.status === 200 && done(r.body.deliveries),
+  );
   return res.body.deliveries;
 }
 
@@ -137,7 +162,11 @@ export function expectNoSecret(body: unknown, ...secrets: string[]): void {
 }
 
 /** A 400 whose details name `field`. */
-export function expectRefused(res: ApiResponse<unknown>, code: 'VALIDATION_ERROR' | 'WEBHOOK_URL_NOT_ALLOWED' | 'INVALID_JSON', field?: string): void {
+export function expectRefused(
+  res: ApiResponse<unknown>,
+  code: 'VALIDATION_ERROR' | 'WEBHOOK_URL_NOT_ALLOWED' | 'INVALID_JSON',
+  field?: string,
+): void {
   expectFailure(res, 400, code);
   if (field) expect((res.body as Refusal).details).toContainEqual(expect.objectContaining({ field }));
 }

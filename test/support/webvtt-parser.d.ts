@@ -5,7 +5,14 @@ declare module 'webvtt-parser' {
     startTime: number;
     endTime: number;
     text: string;
-    tree: { children: { type: string; name?: string; /** A voice span's annotation: the speaker. */ value?: string; children?: { type: string; value?: string }[] }[] };
+    tree: {
+      children: {
+        type: string;
+        name?: string;
+        /** A voice span's annotation: the speaker. */ value?: string;
+        children?: { type: string; value?: string }[];
+      }[];
+    };
   }
   export interface WebVTTParseError {
     message: string;

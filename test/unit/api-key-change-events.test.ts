@@ -33,8 +33,11 @@ const item = (record: ApiKeyRecord, stampId: string, reason?: string) => ({
   last_change: { id: stampId, actor: { kind: 'user', id: 'usr_admin' }, correlation_id: `corr-${stampId}`, ...(reason ? { reason } : {}) },
 });
 
-const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', before?: Record<string, unknown>, after?: Record<string, unknown>): DynamoDBRecord =>
-  streamRecord(eventName, before, after, { at: T1 });
+const record = (
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  before?: Record<string, unknown>,
+  after?: Record<string, unknown>,
+): DynamoDBRecord => streamRecord(eventName, before, after, { at: T1 });
 
 const typesOf = (r: DynamoDBRecord) => eventsOfRecord(r).map((event) => event.type);
 
@@ -54,12 +57,23 @@ describe('API key change events', () => {
 
   it('a new secret is api_key.rotated; a revocation api_key.revoked, with the service reason when there is one', () => {
     const before = item(key(), 's1');
-    const rotated = key({ secret_hash: 'b'.repeat(64), prefix: 'pk_org_d4e5f6', rotated_at: T1, previous_secret: { hash: 'a'.repeat(64), retires_at: '2026-11-01T12:00:00.000Z' } });
+    const rotated = key({
+      secret_hash: 'b'.repeat(64),
+      prefix: 'pk_org_d4e5f6',
+      rotated_at: T1,
+      previous_secret: { hash: 'a'.repeat(64), retires_at: '2026-11-01T12:00:00.000Z' },
+    });
     expect(eventsOfRecord(record('MODIFY', before, item(rotated, 's2')))).toEqual([
-      expect.objectContaining({ type: 'api_key.rotated', occurred_at: T1, data: expect.objectContaining({ previous_secret_expires_at: '2026-11-01T12:00:00.000Z' }) }),
+      expect.objectContaining({
+        type: 'api_key.rotated',
+        occurred_at: T1,
+        data: expect.objectContaining({ previous_secret_expires_at: '2026-11-01T12:00:00.000Z' }),
+      }),
     ]);
     const revoked = eventsOfRecord(record('MODIFY', before, item(key({ revoked_at: T1 }), 's3', 'member_removed')));
-    expect(revoked).toEqual([expect.objectContaining({ type: 'api_key.revoked', occurred_at: T1, data: expect.objectContaining({ reason: 'member_removed' }) })]);
+    expect(revoked).toEqual([
+      expect.objectContaining({ type: 'api_key.revoked', occurred_at: T1, data: expect.objectContaining({ reason: 'member_removed' }) }),
+    ]);
   });
 
   it('a recorded use, an adopted fixture key (no stamp) and a removal are no events', () => {

@@ -6,7 +6,11 @@ import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES } from '../../shared/auth
 /** docs/api-keys.md documents the scope catalogue: every scope, with the ceilings the manifest gives it. */
 describe('the scope table of docs/api-keys.md', () => {
   const rows = new Map(
-    [...readFileSync(join(__dirname, '../../docs/api-keys.md'), 'utf8').matchAll(/^\| `([a-z]+:[a-z]+)` \| [^|]+ \| (\w+) \| ([\w—]+) \|$/gm)].map(([, scope, org, personal]) => [scope, { org, personal }]),
+    [
+      ...readFileSync(join(__dirname, '../../docs/api-keys.md'), 'utf8').matchAll(
+        /^\| `([a-z]+:[a-z]+)` \| [^|]+ \| (\w+) \| ([\w—]+) \|$/gm,
+      ),
+    ].map(([, scope, org, personal]) => [scope, { org, personal }]),
   );
 
   it('lists every scope of the code, and no other', () => {

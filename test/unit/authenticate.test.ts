@@ -23,7 +23,8 @@ const UNKNOWN_KEY = `pk_org_${'d'.repeat(48)}`;
 const MISMATCHED_KEY = `pk_user_${'e'.repeat(48)}`;
 
 /** Stored as the key store writes them (shared/storage/api-keys.ts): the hash, the org, the scopes, the user of a personal key. */
-const storedKey = (key: string, fields: Record<string, unknown>) => [hashApiKey(key), { key_hash: hashApiKey(key), created_at: '2024-06-01T00:00:00.000Z', ...fields }] as const;
+const storedKey = (key: string, fields: Record<string, unknown>) =>
+  [hashApiKey(key), { key_hash: hashApiKey(key), created_at: '2024-06-01T00:00:00.000Z', ...fields }] as const;
 const storedKeys: Record<string, Record<string, unknown>> = Object.fromEntries([
   storedKey(ORG_KEY, { key_id: 'key_org', org_id: 'org_1', scopes: ['users:read'] }),
   storedKey(USER_KEY, { key_id: 'key_user', org_id: 'org_1', user_id: 'usr_1', scopes: ['recordings:write'] }),
@@ -52,7 +53,9 @@ beforeAll(async () => {
   const pair = await generateKeyPair('RS256');
   signingKey = pair.privateKey;
   const jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: KID, alg: 'RS256', use: 'sig' }] };
-  server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks)));
+  server = http.createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks)),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   verifyIdToken = createIdTokenVerifier({ issuer: ISSUER, audiences: [AUDIENCE], jwksUrl: `http://127.0.0.1:${port}/jwks.json` });
@@ -60,10 +63,14 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const run = (authorization: string | undefined, verifier: { verifyIdToken?: IdTokenVerifier } = { verifyIdToken }): Promise<AuthenticationResult> =>
-  authenticate(authorization, { db, ...verifier, now: () => new Date() });
+const run = (
+  authorization: string | undefined,
+  verifier: { verifyIdToken?: IdTokenVerifier } = { verifyIdToken },
+): Promise<AuthenticationResult> => authenticate(authorization, { db, ...verifier, now: () => new Date() });
 
-async function idToken(options: { expiresIn?: string | number; key?: CryptoKey; issuer?: string; audience?: string; tokenUse?: string } = {}) {
+async function idToken(
+  options: { expiresIn?: string | number; key?: CryptoKey; issuer?: string; audience?: string; tokenUse?: string } = {},
+) {
   return new SignJWT({ email: 'Ann@Example.com', email_verified: true, token_use: options.tokenUse ?? 'id' })
     .setProtectedHeader({ alg: 'RS256', kid: KID })
     .setIssuer(options.issuer ?? ISSUER)
@@ -78,14 +85,23 @@ const refused = (reason: string) => ({ ok: false, reason });
 
 describe('authenticate', () => {
   it('resolves an organization key, a personal key and an ID token to their principals', async () => {
-    expect(await run(`Bearer ${ORG_KEY}`)).toEqual({ ok: true, principal: { kind: 'org_key', orgId: 'org_1', userId: undefined, keyId: 'key_org', scopes: ['users:read'] } });
+    expect(await run(`Bearer ${ORG_KEY}`)).toEqual({
+      ok: true,
+      principal: { kind: 'org_key', orgId: 'org_1', userId: undefined, keyId: 'key_org', scopes: ['users:read'] },
+    });
     expect(await run(`Bearer ${USER_KEY}`)).toEqual({
       ok: true,
       principal: { kind: 'user_key', orgId: 'org_1', userId: 'usr_1', keyId: 'key_user', scopes: ['recordings:write'] },
     });
     expect(await run(`Bearer ${await idToken()}`)).toEqual({
       ok: true,
-      principal: expect.objectContaining({ kind: 'id_token', issuer: ISSUER, subject: 'subject-1', email: 'ann@example.com', emailVerified: true }),
+      principal: expect.objectContaining({
+        kind: 'id_token',
+        issuer: ISSUER,
+        subject: 'subject-1',
+        email: 'ann@example.com',
+        emailVerified: true,
+      }),
     });
   });
 
@@ -138,7 +154,14 @@ describe('authenticate', () => {
     const valid = await idToken();
     tokens.push(`${valid.slice(0, -6)}AAAAAA`);
     // alg "none": well-formed, signed by nobody.
-    tokens.push(new UnsecuredJWT({ email: 'ann@example.com', email_verified: true }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('subject-1').setExpirationTime('1h').encode());
+    tokens.push(
+      new UnsecuredJWT({ email: 'ann@example.com', email_verified: true })
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setSubject('subject-1')
+        .setExpirationTime('1h')
+        .encode(),
+    );
     for (const token of tokens) expect(await run(`Bearer ${token}`)).toEqual(refused('invalid'));
   });
 

@@ -8,12 +8,21 @@ import { streamRecord } from '../support/stream-records';
 
 const T0 = '2026-11-01T10:00:00.000Z';
 const T1 = '2026-11-01T11:00:00.000Z';
-const stamp = (id: string, actor: { kind: 'user' | 'api_key'; id: string } | null = { kind: 'user', id: 'usr_admin' }, extra: Record<string, unknown> = {}) => ({
+const stamp = (
+  id: string,
+  actor: { kind: 'user' | 'api_key'; id: string } | null = { kind: 'user', id: 'usr_admin' },
+  extra: Record<string, unknown> = {},
+) => ({
   last_change: { id, actor, correlation_id: `corr-${id}`, ...extra },
 });
 
 /** A stream record as Lambda delivers it, from plain images. */
-function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', before?: Record<string, unknown>, after?: Record<string, unknown>, extra: Partial<DynamoDBRecord> = {}): DynamoDBRecord {
+function record(
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  before?: Record<string, unknown>,
+  after?: Record<string, unknown>,
+  extra: Partial<DynamoDBRecord> = {},
+): DynamoDBRecord {
   return streamRecord(eventName, before, after, { at: T1, ...extra });
 }
 
@@ -112,30 +121,52 @@ describe('eventsOfRecord: the events of one committed change', () => {
 
     it('an upload lands once: a transcription run undone (its recording trashed meanwhile) takes it back to uploaded without a second recording.uploaded', () => {
       const processing = { ...recording({ state: 'processing', upload: { ...recording().upload, uploaded_bytes: 10 } }), ...stamp('s1') };
-      const undone = { ...recording({ state: 'uploaded', deleted_at: T1, upload: { ...recording().upload, uploaded_bytes: 10 } }), updated_at: T1, ...stamp('s2') };
+      const undone = {
+        ...recording({ state: 'uploaded', deleted_at: T1, upload: { ...recording().upload, uploaded_bytes: 10 } }),
+        updated_at: T1,
+        ...stamp('s2'),
+      };
       expect(typesOf(eventsOfRecord(record('MODIFY', { ...processing, deleted_at: T1 }, undone)))).toEqual([]);
     });
 
     it('recording.updated names the fields that changed, not their values', () => {
-      const [event] = eventsOfRecord(record('MODIFY', { ...recording(), ...stamp('s1') }, { ...recording({ title: 'Secret plans', tags: ['tag_1'] }), ...stamp('s2') }));
+      const [event] = eventsOfRecord(
+        record('MODIFY', { ...recording(), ...stamp('s1') }, { ...recording({ title: 'Secret plans', tags: ['tag_1'] }), ...stamp('s2') }),
+      );
       expect(event.data).toEqual({ recorded_by: 'usr_rec', state: 'pending_upload', changes: ['title', 'tags'] });
       expect(JSON.stringify(event)).not.toContain('Secret plans');
     });
 
     it('a restore is recording.restored', () => {
-      const events = eventsOfRecord(record('MODIFY', { ...recording({ deleted_at: T0 }), ...stamp('s1') }, { ...recording(), ...stamp('s2') }));
+      const events = eventsOfRecord(
+        record('MODIFY', { ...recording({ deleted_at: T0 }), ...stamp('s1') }, { ...recording(), ...stamp('s2') }),
+      );
       expect(typesOf(events)).toEqual(['recording.restored']);
     });
 
     it('a counter or index change alone is no event', () => {
-      expect(eventsOfRecord(record('MODIFY', { ...recording(), ...stamp('s1') }, { ...recording(), GSI1SK: 'x', ...stamp('s2') }))).toEqual([]);
+      expect(eventsOfRecord(record('MODIFY', { ...recording(), ...stamp('s1') }, { ...recording(), GSI1SK: 'x', ...stamp('s2') }))).toEqual(
+        [],
+      );
     });
 
     it('the REMOVE of a recording is no event: its tombstone is recording.deleted, with who deleted and why', () => {
       expect(eventsOfRecord(record('REMOVE', { ...recording(), ...stamp('s1') }))).toEqual([]);
-      const tombstone = { ...keys.tombstone('org_a', 'recording', 'rec_1'), resource: 'recording', org_id: 'org_a', id: 'rec_1', deleted_at: T1, recorded_by: 'usr_rec' };
+      const tombstone = {
+        ...keys.tombstone('org_a', 'recording', 'rec_1'),
+        resource: 'recording',
+        org_id: 'org_a',
+        id: 'rec_1',
+        deleted_at: T1,
+        recorded_by: 'usr_rec',
+      };
       const [byRequest] = eventsOfRecord(record('INSERT', undefined, { ...tombstone, ...stamp('s3', { kind: 'api_key', id: 'key_1' }) }));
-      expect(byRequest).toMatchObject({ type: 'recording.deleted', actor: { kind: 'api_key', id: 'key_1' }, occurred_at: T1, data: { recorded_by: 'usr_rec', reason: 'request' } });
+      expect(byRequest).toMatchObject({
+        type: 'recording.deleted',
+        actor: { kind: 'api_key', id: 'key_1' },
+        occurred_at: T1,
+        data: { recorded_by: 'usr_rec', reason: 'request' },
+      });
       const [byRetention] = eventsOfRecord(record('INSERT', undefined, { ...tombstone, ...stamp('s4', null, { reason: 'retention' }) }));
       expect(byRetention).toMatchObject({ type: 'recording.deleted', actor: null, data: { reason: 'retention' } });
       // The tombstone's own expiry later is nothing.
@@ -146,7 +177,12 @@ describe('eventsOfRecord: the events of one committed change', () => {
       const timer = { ...keys.trashTimer('org_a', 'rec_1'), [TABLE.ttlAttribute]: Date.parse(T1) / 1000 };
       const ttl = { userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } } as Partial<DynamoDBRecord>;
       expect(eventsOfRecord(record('REMOVE', timer, undefined, ttl))).toEqual([
-        expect.objectContaining({ type: 'recording.retention_due', actor: null, occurred_at: T1, resource: { type: 'recording', id: 'rec_1' } }),
+        expect.objectContaining({
+          type: 'recording.retention_due',
+          actor: null,
+          occurred_at: T1,
+          resource: { type: 'recording', id: 'rec_1' },
+        }),
       ]);
       expect(eventsOfRecord(record('REMOVE', { ...timer, [TABLE.ttlEmulatorMark]: true }))).toHaveLength(1);
       expect(eventsOfRecord(record('REMOVE', timer))).toEqual([]);
@@ -156,16 +192,34 @@ describe('eventsOfRecord: the events of one committed change', () => {
   describe('members and their settings', () => {
     it('joining, a new role, and leaving', () => {
       expect(typesOf(eventsOfRecord(record('INSERT', undefined, { ...membership(), ...stamp('s1') })))).toEqual(['member.joined']);
-      expect(typesOf(eventsOfRecord(record('MODIFY', { ...membership({ status: 'removed' }), ...stamp('s1') }, { ...membership(), ...stamp('s2') })))).toEqual(['member.joined']);
-      const [updated] = eventsOfRecord(record('MODIFY', { ...membership(), ...stamp('s1') }, { ...membership({ role: 'admin' }), ...stamp('s2') }));
-      expect(updated).toMatchObject({ type: 'member.updated', resource: { type: 'member', id: 'usr_m' }, data: { user_id: 'usr_m', role: 'admin', changes: ['role'] } });
-      expect(typesOf(eventsOfRecord(record('MODIFY', { ...membership(), ...stamp('s1') }, { ...membership({ status: 'removed' }), ...stamp('s2') })))).toEqual(['member.removed']);
+      expect(
+        typesOf(
+          eventsOfRecord(record('MODIFY', { ...membership({ status: 'removed' }), ...stamp('s1') }, { ...membership(), ...stamp('s2') })),
+        ),
+      ).toEqual(['member.joined']);
+      const [updated] = eventsOfRecord(
+        record('MODIFY', { ...membership(), ...stamp('s1') }, { ...membership({ role: 'admin' }), ...stamp('s2') }),
+      );
+      expect(updated).toMatchObject({
+        type: 'member.updated',
+        resource: { type: 'member', id: 'usr_m' },
+        data: { user_id: 'usr_m', role: 'admin', changes: ['role'] },
+      });
+      expect(
+        typesOf(
+          eventsOfRecord(record('MODIFY', { ...membership(), ...stamp('s1') }, { ...membership({ status: 'removed' }), ...stamp('s2') })),
+        ),
+      ).toEqual(['member.removed']);
       expect(typesOf(eventsOfRecord(record('REMOVE', { ...membership(), ...stamp('s1') })))).toEqual(['member.removed']);
     });
 
     it("a recording moving the member's counters is no event, and a write that did not restamp is not attributed", () => {
-      expect(eventsOfRecord(record('MODIFY', { ...membership(), ...stamp('s1') }, { ...membership({ recording_count: 3 }), ...stamp('s1') }))).toEqual([]);
-      const [event] = eventsOfRecord(record('MODIFY', { ...membership(), ...stamp('s1') }, { ...membership({ display_name: 'N' }), ...stamp('s1') }));
+      expect(
+        eventsOfRecord(record('MODIFY', { ...membership(), ...stamp('s1') }, { ...membership({ recording_count: 3 }), ...stamp('s1') })),
+      ).toEqual([]);
+      const [event] = eventsOfRecord(
+        record('MODIFY', { ...membership(), ...stamp('s1') }, { ...membership({ display_name: 'N' }), ...stamp('s1') }),
+      );
       expect(event).toMatchObject({ type: 'member.updated', actor: null, correlation_id: null });
     });
 
@@ -183,8 +237,18 @@ describe('eventsOfRecord: the events of one committed change', () => {
         updated_at: T1,
         ...extra,
       });
-      const [event] = eventsOfRecord(record('MODIFY', { ...settings(1), ...stamp('s1') }, { ...settings(2, { changed_sections: ['profile', 'preferences'] }), ...stamp('s2') }));
-      expect(event).toMatchObject({ type: 'member_settings.updated', resource: { type: 'member_settings', id: 'usr_m' }, data: { user_id: 'usr_m', sections: ['profile', 'preferences'] } });
+      const [event] = eventsOfRecord(
+        record(
+          'MODIFY',
+          { ...settings(1), ...stamp('s1') },
+          { ...settings(2, { changed_sections: ['profile', 'preferences'] }), ...stamp('s2') },
+        ),
+      );
+      expect(event).toMatchObject({
+        type: 'member_settings.updated',
+        resource: { type: 'member_settings', id: 'usr_m' },
+        data: { user_id: 'usr_m', sections: ['profile', 'preferences'] },
+      });
       expect(JSON.stringify(event)).not.toContain('dark');
     });
   });
@@ -192,19 +256,60 @@ describe('eventsOfRecord: the events of one committed change', () => {
   describe('invites', () => {
     it('created, resent, accepted, revoked: with the email and role, never the token hash', () => {
       const created = eventsOfRecord(record('INSERT', undefined, { ...invite(), ...stamp('s1') }));
-      expect(created).toEqual([expect.objectContaining({ type: 'invite.created', data: { email: 'new@example.com', role: 'member', expires_at: T1 } })]);
+      expect(created).toEqual([
+        expect.objectContaining({ type: 'invite.created', data: { email: 'new@example.com', role: 'member', expires_at: T1 } }),
+      ]);
       expect(JSON.stringify(created)).not.toContain('a'.repeat(64));
-      expect(typesOf(eventsOfRecord(record('MODIFY', { ...invite(), ...stamp('s1') }, { ...invite({ resent_at: T1, token_hash: 'b'.repeat(64) }), ...stamp('s2') })))).toEqual(['invite.resent']);
-      expect(typesOf(eventsOfRecord(record('MODIFY', { ...invite(), ...stamp('s1') }, { ...invite({ status: 'accepted', accepted_at: T1, accepted_by: 'usr_n' }), ...stamp('s2') })))).toEqual(['invite.accepted']);
-      expect(typesOf(eventsOfRecord(record('MODIFY', { ...invite(), ...stamp('s1') }, { ...invite({ status: 'revoked', revoked_at: T1 }), ...stamp('s2') })))).toEqual(['invite.revoked']);
+      expect(
+        typesOf(
+          eventsOfRecord(
+            record('MODIFY', { ...invite(), ...stamp('s1') }, { ...invite({ resent_at: T1, token_hash: 'b'.repeat(64) }), ...stamp('s2') }),
+          ),
+        ),
+      ).toEqual(['invite.resent']);
+      expect(
+        typesOf(
+          eventsOfRecord(
+            record(
+              'MODIFY',
+              { ...invite(), ...stamp('s1') },
+              { ...invite({ status: 'accepted', accepted_at: T1, accepted_by: 'usr_n' }), ...stamp('s2') },
+            ),
+          ),
+        ),
+      ).toEqual(['invite.accepted']);
+      expect(
+        typesOf(
+          eventsOfRecord(
+            record('MODIFY', { ...invite(), ...stamp('s1') }, { ...invite({ status: 'revoked', revoked_at: T1 }), ...stamp('s2') }),
+          ),
+        ),
+      ).toEqual(['invite.revoked']);
     });
 
     it("the mail consumer's token rotation is no event; its delivery outcomes are", () => {
-      expect(eventsOfRecord(record('MODIFY', { ...invite(), ...stamp('s1') }, { ...invite({ token_hash: 'c'.repeat(64) }), ...stamp('s2', null) }))).toEqual([]);
-      const [sent] = eventsOfRecord(record('MODIFY', { ...invite({ email_status: 'queued', email_sent_at: null, email_attempts: 0, email_last_error: null }), ...stamp('s1') }, { ...invite({ email_status: 'sent', email_sent_at: T1, email_attempts: 2, email_last_error: null }), ...stamp('s2', null) }));
+      expect(
+        eventsOfRecord(
+          record('MODIFY', { ...invite(), ...stamp('s1') }, { ...invite({ token_hash: 'c'.repeat(64) }), ...stamp('s2', null) }),
+        ),
+      ).toEqual([]);
+      const [sent] = eventsOfRecord(
+        record(
+          'MODIFY',
+          { ...invite({ email_status: 'queued', email_sent_at: null, email_attempts: 0, email_last_error: null }), ...stamp('s1') },
+          { ...invite({ email_status: 'sent', email_sent_at: T1, email_attempts: 2, email_last_error: null }), ...stamp('s2', null) },
+        ),
+      );
       expect(sent).toMatchObject({ type: 'invite.email_sent', actor: null, data: { attempts: 2 } });
       const [failed] = eventsOfRecord(
-        record('MODIFY', { ...invite({ email_status: 'queued', email_sent_at: null, email_attempts: 0, email_last_error: null }), ...stamp('s1') }, { ...invite({ email_status: 'failed', email_sent_at: null, email_attempts: 5, email_last_error: 'MAIL_REJECTED' }), ...stamp('s2', null) }),
+        record(
+          'MODIFY',
+          { ...invite({ email_status: 'queued', email_sent_at: null, email_attempts: 0, email_last_error: null }), ...stamp('s1') },
+          {
+            ...invite({ email_status: 'failed', email_sent_at: null, email_attempts: 5, email_last_error: 'MAIL_REJECTED' }),
+            ...stamp('s2', null),
+          },
+        ),
       );
       expect(failed).toMatchObject({ type: 'invite.email_failed', data: { attempts: 5, error: 'MAIL_REJECTED' } });
     });
@@ -221,19 +326,36 @@ describe('eventsOfRecord: the events of one committed change', () => {
   describe('templates', () => {
     it('created, updated with the changed field names, deleted by its tombstone', () => {
       expect(typesOf(eventsOfRecord(record('INSERT', undefined, { ...template(), ...stamp('s1') })))).toEqual(['template.created']);
-      const [updated] = eventsOfRecord(record('MODIFY', { ...template(), ...stamp('s1') }, { ...template({ sections: [] }), ...stamp('s2') }));
+      const [updated] = eventsOfRecord(
+        record('MODIFY', { ...template(), ...stamp('s1') }, { ...template({ sections: [] }), ...stamp('s2') }),
+      );
       expect(updated).toMatchObject({ type: 'template.updated', data: { name: 'Weekly', changes: ['sections'] } });
       expect(eventsOfRecord(record('REMOVE', { ...template(), ...stamp('s2') }))).toEqual([]);
-      const tombstone = { ...keys.tombstone('org_a', 'template', 'tpl_1'), resource: 'template', org_id: 'org_a', id: 'tpl_1', deleted_at: T1, ...stamp('s3') };
-      expect(eventsOfRecord(record('INSERT', undefined, tombstone))).toEqual([expect.objectContaining({ type: 'template.deleted', resource: { type: 'template', id: 'tpl_1' } })]);
+      const tombstone = {
+        ...keys.tombstone('org_a', 'template', 'tpl_1'),
+        resource: 'template',
+        org_id: 'org_a',
+        id: 'tpl_1',
+        deleted_at: T1,
+        ...stamp('s3'),
+      };
+      expect(eventsOfRecord(record('INSERT', undefined, tombstone))).toEqual([
+        expect.objectContaining({ type: 'template.deleted', resource: { type: 'template', id: 'tpl_1' } }),
+      ]);
     });
 
     it('becoming or no longer being the default is a change of is_default; a template from before defaults has none to report when written with false', () => {
-      const [made] = eventsOfRecord(record('MODIFY', { ...template(), ...stamp('s1') }, { ...template({ is_default: true }), ...stamp('s2') }));
+      const [made] = eventsOfRecord(
+        record('MODIFY', { ...template(), ...stamp('s1') }, { ...template({ is_default: true }), ...stamp('s2') }),
+      );
       expect(made).toMatchObject({ type: 'template.updated', data: { changes: ['is_default'] } });
-      const [dropped] = eventsOfRecord(record('MODIFY', { ...template({ is_default: true }), ...stamp('s2') }, { ...template({ is_default: false }), ...stamp('s3') }));
+      const [dropped] = eventsOfRecord(
+        record('MODIFY', { ...template({ is_default: true }), ...stamp('s2') }, { ...template({ is_default: false }), ...stamp('s3') }),
+      );
       expect(dropped).toMatchObject({ type: 'template.updated', data: { changes: ['is_default'] } });
-      expect(eventsOfRecord(record('MODIFY', { ...template(), ...stamp('s1') }, { ...template({ is_default: false }), ...stamp('s2') }))).toEqual([]);
+      expect(
+        eventsOfRecord(record('MODIFY', { ...template(), ...stamp('s1') }, { ...template({ is_default: false }), ...stamp('s2') })),
+      ).toEqual([]);
     });
   });
 
@@ -253,7 +375,10 @@ describe('eventsOfRecord: the events of one committed change', () => {
 });
 
 describe('processStreamRecords: a batch of records to the bus', () => {
-  const templates = (count: number) => Array.from({ length: count }, (_, i) => record('INSERT', undefined, { ...template({ id: `tpl_${i}`, SK: `TEMPLATE#tpl_${i}` }), ...stamp(`s${i}`) }));
+  const templates = (count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      record('INSERT', undefined, { ...template({ id: `tpl_${i}`, SK: `TEMPLATE#tpl_${i}` }), ...stamp(`s${i}`) }),
+    );
 
   it('publishes every event in stream order, 10 per call', async () => {
     const calls: string[][] = [];
@@ -285,7 +410,10 @@ describe('processStreamRecords: a batch of records to the bus', () => {
     const records = templates(3);
     const broken = record('INSERT', undefined, { ...keys.template('org_a', 'tpl_bad'), id: 'tpl_bad' });
     const published: string[] = [];
-    const result = await processStreamRecords([records[0], broken, records[1]], async (events) => void published.push(...events.map((event) => event.resource.id)));
+    const result = await processStreamRecords(
+      [records[0], broken, records[1]],
+      async (events) => void published.push(...events.map((event) => event.resource.id)),
+    );
     expect(published).toEqual(['tpl_0']);
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: broken.dynamodb?.SequenceNumber }]);
   });

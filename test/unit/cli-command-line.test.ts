@@ -31,7 +31,9 @@ describe('cli command line', () => {
   });
 
   it.each(Object.keys(COMMANDS))('%s refuses an unknown flag by name before running, with its usage', (name) => {
-    const required = Object.entries(COMMANDS[name].flags).filter(([, spec]) => spec.required).flatMap(([flag]) => [`--${flag}`, 'x']);
+    const required = Object.entries(COMMANDS[name].flags)
+      .filter(([, spec]) => spec.required)
+      .flatMap(([flag]) => [`--${flag}`, 'x']);
     const error = refusal(...name.split(' '), ...required, '--no-such-flag', 'x');
     expect(error).toMatchObject({ code: 'UNKNOWN_FLAG', message: `Unknown flag --no-such-flag for ${name}.` });
     expect(error.usage).toMatch(new RegExp(`^Usage: npx voice-org ${name}( |$)`));
@@ -51,15 +53,34 @@ describe('cli command line', () => {
 
   it('parses the flags of a command', () => {
     const line = parse('user', 'create', '--email', 'a@example.com', '--name', 'A', '--timezone=Europe/Paris');
-    expect(line).toMatchObject({ kind: 'run', name: 'user create', flags: { email: 'a@example.com', name: 'A', timezone: 'Europe/Paris' } });
+    expect(line).toMatchObject({
+      kind: 'run',
+      name: 'user create',
+      flags: { email: 'a@example.com', name: 'A', timezone: 'Europe/Paris' },
+    });
   });
 
   it.each([
-    [['user', 'create', '--email', 'e@example.com', '--timezon', 'Europe/Paris'], 'UNKNOWN_FLAG', 'Unknown flag --timezon for user create.', 'user create --email E --name N [--timezone Z] [--id ID]'],
+    [
+      ['user', 'create', '--email', 'e@example.com', '--timezon', 'Europe/Paris'],
+      'UNKNOWN_FLAG',
+      'Unknown flag --timezon for user create.',
+      'user create --email E --name N [--timezone Z] [--id ID]',
+    ],
     [['key', 'revoke', '-x'], 'UNKNOWN_FLAG', 'Unknown flag -x for key revoke.', 'key revoke --id K'],
     [['key', 'revoke', '--id'], 'MISSING_VALUE', '--id needs a value.', 'key revoke --id K'],
-    [['token', '--user', '--expires-in', '60'], 'MISSING_VALUE', '--user needs a value, not the flag-like "--expires-in"', 'token [--user U] [--email E] [--name N] [--expires-in SECONDS]'],
-    [['token', '--user', 'usr_x', '--expires-in', '-30'], 'MISSING_VALUE', 'is written --expires-in=-30', 'token [--user U] [--email E] [--name N] [--expires-in SECONDS]'],
+    [
+      ['token', '--user', '--expires-in', '60'],
+      'MISSING_VALUE',
+      '--user needs a value, not the flag-like "--expires-in"',
+      'token [--user U] [--email E] [--name N] [--expires-in SECONDS]',
+    ],
+    [
+      ['token', '--user', 'usr_x', '--expires-in', '-30'],
+      'MISSING_VALUE',
+      'is written --expires-in=-30',
+      'token [--user U] [--email E] [--name N] [--expires-in SECONDS]',
+    ],
     [['seed', 'fixture.json'], 'UNEXPECTED_ARGUMENT', 'Unexpected argument "fixture.json": seed takes flags only.', 'seed --file F.json'],
   ])('refuses %j: %s naming the flag, with the usage', (argv, code, message, usage) => {
     const error = refusal(...argv);
@@ -68,15 +89,25 @@ describe('cli command line', () => {
   });
 
   it('lets help win over a mistyped flag, but not over a value written --flag=--help', () => {
-    expect(parse('org', 'create', '--nmae', 'X', '--help')).toMatchObject({ kind: 'help', text: expect.stringMatching(/^Usage: npx voice-org org create --name N \[--id ID\]/) });
+    expect(parse('org', 'create', '--nmae', 'X', '--help')).toMatchObject({
+      kind: 'help',
+      text: expect.stringMatching(/^Usage: npx voice-org org create --name N \[--id ID\]/),
+    });
     expect(parse('org', 'create', '--name=--help')).toMatchObject({ kind: 'run', flags: { name: '--help' } });
     expect(refusal('org', 'create', '--name', '--help').code).toBe('MISSING_VALUE');
   });
 
   it('refuses a missing or unknown command with the usage of what could be meant', () => {
-    expect(refusal()).toMatchObject({ code: 'UNKNOWN_COMMAND', message: 'No command given.', usage: expect.stringContaining('user create') });
+    expect(refusal()).toMatchObject({
+      code: 'UNKNOWN_COMMAND',
+      message: 'No command given.',
+      usage: expect.stringContaining('user create'),
+    });
     const half = refusal('key');
-    expect(half).toMatchObject({ code: 'UNKNOWN_COMMAND', message: 'key needs one of: key create, key revoke, key set-limits, key clear-limits, key list, key adopt.' });
+    expect(half).toMatchObject({
+      code: 'UNKNOWN_COMMAND',
+      message: 'key needs one of: key create, key revoke, key set-limits, key clear-limits, key list, key adopt.',
+    });
     expect(half.usage).not.toContain('user create');
   });
 });

@@ -20,7 +20,10 @@ import { endpointFor, ROUTES, type RouteName } from '../../shared/routes/manifes
 type Handler = (event: APIGatewayProxyEvent, context: ReturnType<typeof lambdaContext>) => Promise<APIGatewayProxyResult>;
 
 /** A proxy event as API Gateway sends it: `calledPath` is the path as the client called it (requestContext.path). */
-function eventOf(routeName: RouteName, options: { pathname?: string; calledPath?: string; headers?: Record<string, string>; params?: Record<string, string> } = {}): APIGatewayProxyEvent {
+function eventOf(
+  routeName: RouteName,
+  options: { pathname?: string; calledPath?: string; headers?: Record<string, string>; params?: Record<string, string> } = {},
+): APIGatewayProxyEvent {
   const route = ROUTES[routeName];
   const pathname = options.pathname ?? route.path;
   return proxyEvent({
@@ -48,7 +51,9 @@ describe('the server URL of the API, from the request', () => {
 
   it("is a custom domain's base path, or its root", () => {
     const headers = { host: 'api.example.com', 'x-forwarded-proto': 'https' };
-    expect(publicBaseUrl(eventOf('openApiDocument', { headers, calledPath: '/v1/api/v1/openapi.json' }))).toBe('https://api.example.com/v1');
+    expect(publicBaseUrl(eventOf('openApiDocument', { headers, calledPath: '/v1/api/v1/openapi.json' }))).toBe(
+      'https://api.example.com/v1',
+    );
     expect(publicBaseUrl(eventOf('openApiDocument', { headers, calledPath: '/api/v1/openapi.json' }))).toBe('https://api.example.com');
   });
 
@@ -67,7 +72,11 @@ describe('GET /api/v1/openapi.json (get-openapi-document)', () => {
   it('serves the document whose one server is the API as called, stage included: "try it" calls that deployment', async () => {
     const response = await invoke(openApiDocument, eventOf('openApiDocument'));
     expect(response.statusCode).toBe(200);
-    expect(response.headers).toMatchObject({ 'content-type': 'application/json', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' });
+    expect(response.headers).toMatchObject({
+      'content-type': 'application/json',
+      'cache-control': 'public, max-age=300',
+      'x-content-type-options': 'nosniff',
+    });
     const document = JSON.parse(response.body);
     expect(document.servers).toEqual([{ url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod', description: expect.any(String) }]);
     expect(document.paths['/api/v1/organization/{orgId}/users'].get.operationId).toBe('listUsers');
@@ -82,14 +91,26 @@ describe('GET /api/v1/openapi.json (get-openapi-document)', () => {
     const first = await invoke(openApiDocument, eventOf('openApiDocument'));
     const etag = String(first.headers!.etag);
     expect(etag).toBe(entityTag(first.body));
-    const headers = (value: string) => ({ host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'x-forwarded-proto': 'https', 'If-None-Match': value });
+    const headers = (value: string) => ({
+      host: 'abc123.execute-api.eu-west-1.amazonaws.com',
+      'x-forwarded-proto': 'https',
+      'If-None-Match': value,
+    });
     for (const value of [etag, etag.replace(/^W\//, ''), `"other", ${etag}`, '*']) {
       const response = await invoke(openApiDocument, eventOf('openApiDocument', { headers: headers(value) }));
-      expect({ value, status: response.statusCode, body: response.body, etag: response.headers!.etag }).toEqual({ value, status: 304, body: '', etag });
+      expect({ value, status: response.statusCode, body: response.body, etag: response.headers!.etag }).toEqual({
+        value,
+        status: 304,
+        body: '',
+        etag,
+      });
     }
     expect((await invoke(openApiDocument, eventOf('openApiDocument', { headers: headers('W/"other"') }))).statusCode).toBe(200);
     // Another server is another document, with another tag.
-    const other = await invoke(openApiDocument, eventOf('openApiDocument', { headers: { host: 'api.example.com', 'x-forwarded-proto': 'https', 'if-none-match': etag } }));
+    const other = await invoke(
+      openApiDocument,
+      eventOf('openApiDocument', { headers: { host: 'api.example.com', 'x-forwarded-proto': 'https', 'if-none-match': etag } }),
+    );
     expect(other.statusCode).toBe(200);
   });
 });
@@ -128,13 +149,19 @@ describe('GET /docs (get-docs-page)', () => {
 });
 
 describe('GET /docs/{asset} (get-docs-asset)', () => {
-  const assetEvent = (asset: string, headers?: Record<string, string>) => eventOf('docsAsset', { pathname: `/docs/${encodeURIComponent(asset)}`, params: { asset }, headers });
+  const assetEvent = (asset: string, headers?: Record<string, string>) =>
+    eventOf('docsAsset', { pathname: `/docs/${encodeURIComponent(asset)}`, params: { asset }, headers });
 
   it("serves Scalar's bundle of the installed version, immutable, and answers 304 to its ETag", async () => {
     const response = await invoke(docsAsset, assetEvent(REFERENCE_ASSETS.scalarBundle));
     expect(response.statusCode).toBe(200);
-    expect(response.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' });
-    expect(response.body).toBe(readFileSync(path.join(__dirname, '../../node_modules/@scalar/api-reference/dist/browser/standalone.js'), 'utf8'));
+    expect(response.headers).toMatchObject({
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
+    expect(response.body).toBe(
+      readFileSync(path.join(__dirname, '../../node_modules/@scalar/api-reference/dist/browser/standalone.js'), 'utf8'),
+    );
     const again = await invoke(docsAsset, assetEvent(REFERENCE_ASSETS.scalarBundle, { 'if-none-match': String(response.headers!.etag) }));
     expect({ status: again.statusCode, body: again.body }).toEqual({ status: 304, body: '' });
   });
@@ -144,20 +171,37 @@ describe('GET /docs/{asset} (get-docs-asset)', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' });
     expect(response.body).toBe(REFERENCE_CONFIG_SCRIPT);
-    for (const setting of ['withDefaultFonts: false', 'telemetry: false', "showDeveloperTools: 'never'", 'mcp: { disabled: true }', 'agent: { disabled: true }', 'hideClientButton: true']) {
+    for (const setting of [
+      'withDefaultFonts: false',
+      'telemetry: false',
+      "showDeveloperTools: 'never'",
+      'mcp: { disabled: true }',
+      'agent: { disabled: true }',
+      'hideClientButton: true',
+    ]) {
       expect(response.body).toContain(setting);
     }
     expect(response.body).not.toMatch(/proxyUrl|https?:\/\//);
   });
 
-  it.each(['nothing.js', 'scalar-api-reference-0.0.1.js', 'constructor', '__proto__', '../package.json'])('answers 404 ROUTE_NOT_FOUND for %j', async (asset) => {
-    const response = await invoke(docsAsset, assetEvent(asset));
-    expect(response.statusCode).toBe(404);
-    expect(JSON.parse(response.body)).toEqual({ success: false, data: null, error: 'ROUTE_NOT_FOUND', message: 'The API reference has no such file.' });
-  });
+  it.each(['nothing.js', 'scalar-api-reference-0.0.1.js', 'constructor', '__proto__', '../package.json'])(
+    'answers 404 ROUTE_NOT_FOUND for %j',
+    async (asset) => {
+      const response = await invoke(docsAsset, assetEvent(asset));
+      expect(response.statusCode).toBe(404);
+      expect(JSON.parse(response.body)).toEqual({
+        success: false,
+        data: null,
+        error: 'ROUTE_NOT_FOUND',
+        message: 'The API reference has no such file.',
+      });
+    },
+  );
 
   it('names the Scalar version installed (package.json), so that a new version is a new URL', () => {
-    const installed = JSON.parse(readFileSync(path.join(__dirname, '../../node_modules/@scalar/api-reference/package.json'), 'utf8')) as { version: string };
+    const installed = JSON.parse(readFileSync(path.join(__dirname, '../../node_modules/@scalar/api-reference/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(SCALAR_VERSION).toBe(installed.version);
     expect(REFERENCE_ASSETS.scalarBundle).toBe(`scalar-api-reference-${installed.version}.js`);
   });

@@ -3,7 +3,13 @@ import { jsonSchema } from '../../shared/openapi/json-schema';
 import { Id, Timestamp } from '../../shared/schemas/common';
 import { EventId } from '../../shared/schemas/event-catalog';
 import { GetRecordingQuery, ListRecordingsQuery, UploadUrlBody } from '../../shared/schemas/recordings';
-import { NotificationsPatch, PREFERENCE_LIMITS, PreferenceCreate, PROFILE_MAX_CHARACTERS, ProfilePatch } from '../../shared/schemas/settings';
+import {
+  NotificationsPatch,
+  PREFERENCE_LIMITS,
+  PreferenceCreate,
+  PROFILE_MAX_CHARACTERS,
+  ProfilePatch,
+} from '../../shared/schemas/settings';
 import { Month } from '../../shared/schemas/transcription';
 import { WebhookDeliveryHeaders } from '../../shared/schemas/webhooks';
 import { newSigningSecret, webhookHeaders } from '../../shared/webhooks/signature';
@@ -23,7 +29,12 @@ describe('bounds the document shows for a check (metadata)', () => {
 
   it.each<[string, v.GenericSchema, string, string]>([
     ['an id', Id, 'x'.repeat(64), 'x'.repeat(65)],
-    ['a timestamp (nanoseconds and a spaced offset)', Timestamp, '2026-01-01T10:00:00.123456789 +02:00', '2026-01-01T10:00:00.1234567890 +02:00'],
+    [
+      'a timestamp (nanoseconds and a spaced offset)',
+      Timestamp,
+      '2026-01-01T10:00:00.123456789 +02:00',
+      '2026-01-01T10:00:00.1234567890 +02:00',
+    ],
     ['a month', Month, '2026-02', '2026-002'],
     ['an event id', EventId, `evt_${'a'.repeat(32)}`, `evt_${'a'.repeat(33)}`],
   ])('%s: the longest value it takes is the maxLength, one more is refused', (_, schema, longest, longer) => {
@@ -34,21 +45,34 @@ describe('bounds the document shows for a check (metadata)', () => {
   it('a calendar day and a time of day are as long as their form', () => {
     const day = property(ListRecordingsQuery, 'date');
     expect(day).toEqual(expect.objectContaining({ format: 'date', maxLength: 10 }));
-    expect([accepts(ListRecordingsQuery, { date: '2026-02-28' }), accepts(ListRecordingsQuery, { date: '2026-02-028' })]).toEqual([true, false]);
+    expect([accepts(ListRecordingsQuery, { date: '2026-02-28' }), accepts(ListRecordingsQuery, { date: '2026-02-028' })]).toEqual([
+      true,
+      false,
+    ]);
     expect(property(NotificationsPatch, 'highlight_time').maxLength).toBe(5);
-    expect([accepts(NotificationsPatch, { highlight_time: '23:59' }), accepts(NotificationsPatch, { highlight_time: '23:590' })]).toEqual([true, false]);
+    expect([accepts(NotificationsPatch, { highlight_time: '23:59' }), accepts(NotificationsPatch, { highlight_time: '23:590' })]).toEqual([
+      true,
+      false,
+    ]);
   });
 
   it('a profile counts code points, as JSON Schema does: the longest is the maxLength, in emoji as in letters', () => {
     expect(property(ProfilePatch, 'profile').maxLength).toBe(PROFILE_MAX_CHARACTERS);
     const emoji = '🎙️'.slice(0, 2); // one code point, two UTF-16 units
-    expect([emoji.repeat(PROFILE_MAX_CHARACTERS), 'a'.repeat(PROFILE_MAX_CHARACTERS), 'a'.repeat(PROFILE_MAX_CHARACTERS + 1)].map((profile) => accepts(ProfilePatch, { profile }))).toEqual([true, true, false]);
+    expect(
+      [emoji.repeat(PROFILE_MAX_CHARACTERS), 'a'.repeat(PROFILE_MAX_CHARACTERS), 'a'.repeat(PROFILE_MAX_CHARACTERS + 1)].map((profile) =>
+        accepts(ProfilePatch, { profile }),
+      ),
+    ).toEqual([true, true, false]);
   });
 
   it('a metadata key is no longer than the whole metadata may be as JSON: a key over it is refused by the size check', () => {
     expect(property(PreferenceCreate, 'metadata').propertyNames.maxLength).toBe(PREFERENCE_LIMITS.metadataJson);
     const preference = (key: string) => ({ command: 'c', command_type: 'manual', preference_content: 'p', metadata: { [key]: 0 } });
-    expect([accepts(PreferenceCreate, preference('k'.repeat(PREFERENCE_LIMITS.metadataJson - 6))), accepts(PreferenceCreate, preference('k'.repeat(PREFERENCE_LIMITS.metadataJson)))]).toEqual([true, false]);
+    expect([
+      accepts(PreferenceCreate, preference('k'.repeat(PREFERENCE_LIMITS.metadataJson - 6))),
+      accepts(PreferenceCreate, preference('k'.repeat(PREFERENCE_LIMITS.metadataJson))),
+    ]).toEqual([true, false]);
   });
 
   it("holds the signer's headers to the webhook's parameters, the longest signature (two secrets) at their maxLength", () => {

@@ -34,7 +34,12 @@ function queued(event: DomainEvent, receiveCount = 1, body?: string): SQSRecord 
     messageId: `msg-${event.id}`,
     receiptHandle: `receipt-${event.id}`,
     body: body ?? JSON.stringify({ version: '0', id: 'bridge-1', source: EVENT_SOURCE, 'detail-type': event.type, detail: event }),
-    attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: '0',
+      SenderId: 'test',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',
@@ -44,7 +49,8 @@ function queued(event: DomainEvent, receiveCount = 1, body?: string): SQSRecord 
 }
 
 const batch = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
-const failuresOf = (response: { batchItemFailures: { itemIdentifier: string }[] }) => response.batchItemFailures.map((failure) => failure.itemIdentifier);
+const failuresOf = (response: { batchItemFailures: { itemIdentifier: string }[] }) =>
+  response.batchItemFailures.map((failure) => failure.itemIdentifier);
 
 /** Lets every pending callback run, a bounded number of event-loop turns: a wait that needs no clock. */
 async function turns(count: number, until: () => boolean): Promise<void> {
@@ -62,7 +68,11 @@ describe('eventConsumer: a handler that asks for its message back later', () => 
     const retryLater = jest.fn(async (_record: SQSRecord, _seconds: number) => undefined);
     const retried = queued(dueEvent());
     const done = queued(dueEvent());
-    const handler = eventConsumer('webhookDispatch', async (event): Promise<ConsumerResult> => (event.id === JSON.parse(retried.body).detail.id ? { retryAfterSeconds: 42 } : undefined), { retryLater });
+    const handler = eventConsumer(
+      'webhookDispatch',
+      async (event): Promise<ConsumerResult> => (event.id === JSON.parse(retried.body).detail.id ? { retryAfterSeconds: 42 } : undefined),
+      { retryLater },
+    );
 
     const response = await handler(batch(retried, done));
 
@@ -78,7 +88,15 @@ describe('eventConsumer: a handler that asks for its message back later', () => 
     const handler = eventConsumer('webhookDispatch', async () => ({ retryAfterSeconds: 42 }));
 
     expect(failuresOf(await handler(batch(record)))).toEqual([record.messageId]);
-    expect(loggedErrors).toHaveBeenCalledWith('event consumer failed', expect.objectContaining({ consumer: 'webhookDispatch', message_id: record.messageId, attempt: 1, error: expect.stringContaining('no way to delay') }));
+    expect(loggedErrors).toHaveBeenCalledWith(
+      'event consumer failed',
+      expect.objectContaining({
+        consumer: 'webhookDispatch',
+        message_id: record.messageId,
+        attempt: 1,
+        error: expect.stringContaining('no way to delay'),
+      }),
+    );
   });
 
   it('a retryLater that fails (SQS unavailable) still reports the message, so the queue retries it after its own timeout', async () => {
@@ -132,7 +150,12 @@ describe('eventConsumer: a handler that asks for its message back later', () => 
       { parallel: true },
     );
     await handler(batch(queued(dueEvent('corr-1')), queued(dueEvent('corr-2'))));
-    expect(contexts).toEqual(expect.arrayContaining([{ actor: null, correlationId: 'corr-1' }, { actor: null, correlationId: 'corr-2' }]));
+    expect(contexts).toEqual(
+      expect.arrayContaining([
+        { actor: null, correlationId: 'corr-1' },
+        { actor: null, correlationId: 'corr-2' },
+      ]),
+    );
   });
 });
 
@@ -217,7 +240,11 @@ describe('delayMessage', () => {
     const record = queued(dueEvent());
     await delayMessage(record, 42);
     expect(sqs.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input)).toEqual([
-      { QueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/voice-org-webhookDispatch', ReceiptHandle: record.receiptHandle, VisibilityTimeout: 42 },
+      {
+        QueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/voice-org-webhookDispatch',
+        ReceiptHandle: record.receiptHandle,
+        VisibilityTimeout: 42,
+      },
     ]);
   });
 
@@ -232,11 +259,19 @@ describe('delayMessage', () => {
   it('locally, on the SQS emulator’s queue URL', async () => {
     mockConfig.webhooks = { allowLocalUrls: true, sqsEndpoint: 'http://127.0.0.1:9324' };
     await delayMessage(queued(dueEvent()), 5);
-    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)[0]?.args[0].input.QueueUrl).toBe('http://127.0.0.1:9324/123456789012/voice-org-webhookDispatch');
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)[0]?.args[0].input.QueueUrl).toBe(
+      'http://127.0.0.1:9324/123456789012/voice-org-webhookDispatch',
+    );
   });
 
   it('fails loudly when SQS refuses (the consumer then reports the message as failed)', async () => {
-    sqs.on(ChangeMessageVisibilityCommand).rejects(Object.assign(new Error('Message does not exist or is not available for visibility timeout change'), { name: 'MessageNotInflight' }));
+    sqs
+      .on(ChangeMessageVisibilityCommand)
+      .rejects(
+        Object.assign(new Error('Message does not exist or is not available for visibility timeout change'), {
+          name: 'MessageNotInflight',
+        }),
+      );
     await expect(delayMessage(queued(dueEvent()), 5)).rejects.toThrow('visibility timeout');
   });
 });

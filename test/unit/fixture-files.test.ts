@@ -39,7 +39,8 @@ describe('fixtures/', () => {
     unique(fixture.invites.map((invite) => invite.id));
     unique(fixture.invites.map((invite) => `${invite.org_id}/${invite.email}`));
 
-    for (const m of fixture.memberships) expect([m.org_id, m.user_id, orgs.has(m.org_id) && users.has(m.user_id)]).toEqual([m.org_id, m.user_id, true]);
+    for (const m of fixture.memberships)
+      expect([m.org_id, m.user_id, orgs.has(m.org_id) && users.has(m.user_id)]).toEqual([m.org_id, m.user_id, true]);
     for (const tag of fixture.tags) expect(membership(tag.org_id, tag.user_id)).toBeDefined();
     for (const template of fixture.templates) expect(orgs.has(template.org_id)).toBe(true);
     for (const recording of fixture.recordings) {
@@ -48,12 +49,18 @@ describe('fixtures/', () => {
       for (const tagId of recording.tags) expect(fixture.tags.find((tag) => tag.id === tagId)).toMatchObject({ org_id: recording.org_id });
       if (recording.summary?.template_id) expect(fixture.templates.map((t) => t.id)).toContain(recording.summary.template_id);
       // A file that landed goes with a recording past pending_upload; one waiting for its file, with pending_upload.
-      if (recording.upload) expect([recording.id, recording.state === 'pending_upload']).toEqual([recording.id, !recording.upload.uploaded_at]);
+      if (recording.upload)
+        expect([recording.id, recording.state === 'pending_upload']).toEqual([recording.id, !recording.upload.uploaded_at]);
     }
     for (const entry of fixture.settings) expect(membership(entry.org_id, entry.user_id)).toBeDefined();
     // An invitation to an active member's email is refused (ALREADY_MEMBER).
-    const activeEmails = new Set(fixture.memberships.filter((m) => m.status === 'active').map((m) => `${m.org_id}/${fixture.users.find((u) => u.id === m.user_id)!.email}`));
-    for (const invite of fixture.invites) expect([invite.id, orgs.has(invite.org_id), activeEmails.has(`${invite.org_id}/${invite.email}`)]).toEqual([invite.id, true, false]);
+    const activeEmails = new Set(
+      fixture.memberships
+        .filter((m) => m.status === 'active')
+        .map((m) => `${m.org_id}/${fixture.users.find((u) => u.id === m.user_id)!.email}`),
+    );
+    for (const invite of fixture.invites)
+      expect([invite.id, orgs.has(invite.org_id), activeEmails.has(`${invite.org_id}/${invite.email}`)]).toEqual([invite.id, true, false]);
     // Keys are made per deployment (`key create`, or the demo seed's): a fixture in the repository holds none.
     expect(fixture.api_keys).toEqual([]);
   });

@@ -26,7 +26,15 @@ interface TestRequest {
 
 function requestFor(event: Partial<APIGatewayProxyEvent> = {}): TestRequest {
   return {
-    event: { headers: {}, requestContext: { requestId: 'api-req-1' }, pathParameters: null, queryStringParameters: null, multiValueQueryStringParameters: null, body: null, ...event } as APIGatewayProxyEvent,
+    event: {
+      headers: {},
+      requestContext: { requestId: 'api-req-1' },
+      pathParameters: null,
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      body: null,
+      ...event,
+    } as APIGatewayProxyEvent,
     context: {} as HttpContext,
     response: undefined,
     error: null,
@@ -88,7 +96,13 @@ describe('corsHeaders()', () => {
       const request = requestFor();
       request.response = { statusCode: hook === 'after' ? 200 : 404, body: '{}' };
       await run(corsHeaders(), hook, request);
-      expect(request.response.headers).toEqual(expect.objectContaining({ 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-correlation-id,idempotent-replayed,retry-after,ratelimit-limit,ratelimit-remaining,ratelimit-reset' }));
+      expect(request.response.headers).toEqual(
+        expect.objectContaining({
+          'access-control-allow-origin': '*',
+          'access-control-expose-headers':
+            'x-correlation-id,idempotent-replayed,retry-after,ratelimit-limit,ratelimit-remaining,ratelimit-reset',
+        }),
+      );
     }
   });
 });
@@ -114,9 +128,20 @@ describe('errorResponse()', () => {
     await run(errorResponse(), 'onError', request);
     expect(request.response).toMatchObject({
       statusCode: 429,
-      headers: { 'content-type': 'application/json', 'retry-after': '3', 'ratelimit-limit': '50', 'ratelimit-remaining': '0', 'ratelimit-reset': '3' },
+      headers: {
+        'content-type': 'application/json',
+        'retry-after': '3',
+        'ratelimit-limit': '50',
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': '3',
+      },
     });
-    expect(JSON.parse(request.response!.body)).toEqual({ success: false, data: null, error: 'RATE_LIMITED', message: 'Organization org_a is over its rate limit.' });
+    expect(JSON.parse(request.response!.body)).toEqual({
+      success: false,
+      data: null,
+      error: 'RATE_LIMITED',
+      message: 'Organization org_a is over its rate limit.',
+    });
   });
 
   it('adds the field details of a 400', async () => {
@@ -127,7 +152,12 @@ describe('errorResponse()', () => {
   it('answers anything else with 500 INTERNAL_ERROR and no internal detail', async () => {
     const { status, body } = await envelope(new TypeError('Cannot read properties of undefined (reading secret_table)'));
     expect(status).toBe(500);
-    expect(body).toEqual({ success: false, data: null, error: 'INTERNAL_ERROR', message: 'An unexpected error occurred; it has been logged.' });
+    expect(body).toEqual({
+      success: false,
+      data: null,
+      error: 'INTERNAL_ERROR',
+      message: 'An unexpected error occurred; it has been logged.',
+    });
   });
 });
 
@@ -147,7 +177,9 @@ describe('jsonBodyParser()', () => {
   });
 
   it('refuses another media type with 415 and text that is not JSON with 400', async () => {
-    expect((await refusal(jsonBodyParser(), requestFor({ headers: { 'content-type': 'text/plain' }, body: '{}' }))).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect((await refusal(jsonBodyParser(), requestFor({ headers: { 'content-type': 'text/plain' }, body: '{}' }))).code).toBe(
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     expect((await refusal(jsonBodyParser(), requestFor({ body: '{"a":' }))).code).toBe('INVALID_JSON');
   });
 });
@@ -170,29 +202,48 @@ describe('routeRequest()', () => {
   const settingsPath = '/api/v1/organization/{orgId}/users/{userId}/settings';
 
   it('validates path, query and body with the route schemas onto context.input', async () => {
-    const request = requestFor({ resource: settingsPath, pathParameters: { orgId: 'org_demo', userId: 'usr_1' }, queryStringParameters: { include_profile: 'true' } });
+    const request = requestFor({
+      resource: settingsPath,
+      pathParameters: { orgId: 'org_demo', userId: 'usr_1' },
+      queryStringParameters: { include_profile: 'true' },
+    });
     await run(routeRequest(ROUTES.getMemberSettings), 'before', request);
-    expect(request.context.input).toEqual(expect.objectContaining({ path: { orgId: 'org_demo', userId: 'usr_1' }, requestedOrgId: 'org_demo', body: undefined }));
+    expect(request.context.input).toEqual(
+      expect.objectContaining({ path: { orgId: 'org_demo', userId: 'usr_1' }, requestedOrgId: 'org_demo', body: undefined }),
+    );
   });
 
   it('refuses a path id of the wrong shape, an unknown parameter and a repeated one', async () => {
     const badId = requestFor({ resource: settingsPath, pathParameters: { orgId: 'org demo', userId: 'usr_1' } });
-    expect(await refusal(routeRequest(ROUTES.getMemberSettings), badId)).toMatchObject({ statusCode: 400, details: [expect.objectContaining({ field: 'orgId' })] });
-    const unknown = requestFor({ resource: settingsPath, pathParameters: { orgId: 'o', userId: 'u' }, queryStringParameters: { includ_profile: 'true' } });
-    expect(await refusal(routeRequest(ROUTES.getMemberSettings), unknown)).toMatchObject({ details: [expect.objectContaining({ field: 'includ_profile' })] });
+    expect(await refusal(routeRequest(ROUTES.getMemberSettings), badId)).toMatchObject({
+      statusCode: 400,
+      details: [expect.objectContaining({ field: 'orgId' })],
+    });
+    const unknown = requestFor({
+      resource: settingsPath,
+      pathParameters: { orgId: 'o', userId: 'u' },
+      queryStringParameters: { includ_profile: 'true' },
+    });
+    expect(await refusal(routeRequest(ROUTES.getMemberSettings), unknown)).toMatchObject({
+      details: [expect.objectContaining({ field: 'includ_profile' })],
+    });
     const repeated = requestFor({
       resource: '/api/v1/organization/{orgId}/users',
       pathParameters: { orgId: 'o' },
       queryStringParameters: { limit: '2' },
       multiValueQueryStringParameters: { limit: ['1', '2'] },
     });
-    expect(await refusal(routeRequest(ROUTES.listUsers), repeated)).toMatchObject({ details: [{ field: 'limit', issue: 'repeated', message: expect.any(String) }] });
+    expect(await refusal(routeRequest(ROUTES.listUsers), repeated)).toMatchObject({
+      details: [{ field: 'limit', issue: 'repeated', message: expect.any(String) }],
+    });
   });
 
   it('takes org_id out of a public alias query as the requested organization', async () => {
     const request = requestFor({ resource: '/api/v1/public/users', queryStringParameters: { org_id: 'org_demo', limit: '5' } });
     await run(routeRequest(ROUTES.listUsers), 'before', request);
-    expect(request.context.input).toEqual(expect.objectContaining({ requestedOrgId: 'org_demo', query: expect.not.objectContaining({ org_id: expect.anything() }) }));
+    expect(request.context.input).toEqual(
+      expect.objectContaining({ requestedOrgId: 'org_demo', query: expect.not.objectContaining({ org_id: expect.anything() }) }),
+    );
   });
 });
 
@@ -207,7 +258,12 @@ describe('routePolicy()', () => {
       },
       tableName: 'none',
     }) as unknown as TableContext;
-  const policed = async (routeName: 'listUsers' | 'acceptInvite', principal: Principal, pathParameters: Record<string, string>, resource: string) => {
+  const policed = async (
+    routeName: 'listUsers' | 'acceptInvite',
+    principal: Principal,
+    pathParameters: Record<string, string>,
+    resource: string,
+  ) => {
     const request = requestFor({ resource, pathParameters });
     request.context.principal = principal;
     if (routeName === 'acceptInvite') request.context.jsonBody = { token: 'an-invitation-token' };
@@ -222,11 +278,17 @@ describe('routePolicy()', () => {
   });
 
   it('refuses a key of another organization with 403', async () => {
-    await expect(policed('listUsers', ORG_KEY, { orgId: 'org_2' }, '/api/v1/organization/{orgId}/users')).rejects.toMatchObject({ statusCode: 403, code: 'ORG_KEY_ORG_MISMATCH' });
+    await expect(policed('listUsers', ORG_KEY, { orgId: 'org_2' }, '/api/v1/organization/{orgId}/users')).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'ORG_KEY_ORG_MISMATCH',
+    });
   });
 
   it('checks only the credential kind on an orgless route, and leaves no caller', async () => {
-    await expect(policed('acceptInvite', ORG_KEY, {}, '/api/v1/organization/invites/accept')).rejects.toMatchObject({ statusCode: 403, code: 'API_KEY_NOT_ALLOWED' });
+    await expect(policed('acceptInvite', ORG_KEY, {}, '/api/v1/organization/invites/accept')).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'API_KEY_NOT_ALLOWED',
+    });
     const idToken: Principal = { kind: 'id_token', issuer: 'https://issuer.example.com', subject: 's', emailVerified: true };
     expect((await policed('acceptInvite', idToken, {}, '/api/v1/organization/invites/accept')).caller).toBeUndefined();
   });
@@ -266,11 +328,17 @@ describe('tenantRateLimit()', () => {
 
   it('counts a refusal in RequestsRateLimited and lets it reach the error mapping; a limiter that cannot count lets the request through, counted in RateLimiterUnavailable', async () => {
     const counted: string[] = [];
-    const refusing = tenantRateLimit(limiterThat(async () => Promise.reject(new RateLimitedError('RATE_LIMITED', 'over', 2, 50))).limiter, (metric) => void counted.push(metric));
+    const refusing = tenantRateLimit(
+      limiterThat(async () => Promise.reject(new RateLimitedError('RATE_LIMITED', 'over', 2, 50))).limiter,
+      (metric) => void counted.push(metric),
+    );
     const request = requestFor();
     request.context.principal = orgKey;
     await expect(run(refusing.forKey, 'before', request)).rejects.toBeInstanceOf(RateLimitedError);
-    const failing = tenantRateLimit(limiterThat(async () => Promise.reject(new Error('ProvisionedThroughputExceededException'))).limiter, (metric) => void counted.push(metric));
+    const failing = tenantRateLimit(
+      limiterThat(async () => Promise.reject(new Error('ProvisionedThroughputExceededException'))).limiter,
+      (metric) => void counted.push(metric),
+    );
     const passed = requestFor();
     passed.context.principal = orgKey;
     const logged = jest.spyOn(logger, 'error').mockImplementation(() => undefined);

@@ -26,7 +26,10 @@ class MemoryPersistenceLayer extends BasePersistenceLayer {
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
     this.calls.push('put');
     const existing = this.records.get(record.idempotencyKey);
-    const inProgressOver = existing?.getStatus() === 'INPROGRESS' && existing.inProgressExpiryTimestamp !== undefined && existing.inProgressExpiryTimestamp < Date.now();
+    const inProgressOver =
+      existing?.getStatus() === 'INPROGRESS' &&
+      existing.inProgressExpiryTimestamp !== undefined &&
+      existing.inProgressExpiryTimestamp < Date.now();
     if (existing && !existing.isExpired() && !inProgressOver) throw new IdempotencyItemAlreadyExistsError('exists', existing);
     this.records.set(record.idempotencyKey, record);
   }
@@ -114,7 +117,9 @@ describe('idempotencyKeyOf()', () => {
     expect(idempotencyKeyOf({ 'idempotency-key': 'k'.repeat(255) })).toHaveLength(255);
     expect(idempotencyKeyOf({ 'idempotency-key': '~!a b{}' })).toBe('~!a b{}');
     for (const bad of ['', 'k'.repeat(256), 'clé', 'tab\there', 'new\nline', '""', 'emoji😀']) {
-      expect(() => idempotencyKeyOf({ 'idempotency-key': bad })).toThrow(expect.objectContaining({ statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' }));
+      expect(() => idempotencyKeyOf({ 'idempotency-key': bad })).toThrow(
+        expect.objectContaining({ statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' }),
+      );
     }
   });
 });
@@ -164,7 +169,11 @@ describe('idempotency()', () => {
     expect(id).not.toContain('k-1');
     expect(record!.getStatus()).toBe('COMPLETED');
     expect(record!.expiryTimestamp! - now / 1000).toBeCloseTo(IDEMPOTENCY_TABLE.recordTtlSeconds, -1);
-    expect(record!.getResponse()).toEqual({ statusCode: 201, headers: { 'content-type': 'application/json' }, body: expect.stringMatching(/^v1\./) });
+    expect(record!.getResponse()).toEqual({
+      statusCode: 201,
+      headers: { 'content-type': 'application/json' },
+      body: expect.stringMatching(/^v1\./),
+    });
   });
 
   it('seals the stored body: the record never holds a response (a secret shown once) readable, nor the key that opens it', async () => {
@@ -296,14 +305,23 @@ describe('Idempotency-Key in the manifest', () => {
   const keyed = (Object.keys(ROUTES) as RouteName[]).filter((name) => takesIdempotencyKey(ROUTES[name]));
 
   it('is taken by every authenticated POST route and no other', () => {
-    expect(keyed).toEqual((Object.keys(ROUTES) as RouteName[]).filter((name) => (ROUTES[name] as RouteDefinition).method === 'POST' && (ROUTES[name] as RouteDefinition).access !== 'public'));
-    expect(keyed).toEqual(expect.arrayContaining(['createTemplate', 'sendInvite', 'acceptInvite', 'createWebhook', 'restoreRecording', 'createUploadUrl']));
+    expect(keyed).toEqual(
+      (Object.keys(ROUTES) as RouteName[]).filter(
+        (name) => (ROUTES[name] as RouteDefinition).method === 'POST' && (ROUTES[name] as RouteDefinition).access !== 'public',
+      ),
+    );
+    expect(keyed).toEqual(
+      expect.arrayContaining(['createTemplate', 'sendInvite', 'acceptInvite', 'createWebhook', 'restoreRecording', 'createUploadUrl']),
+    );
   });
 
   it("gives exactly those routes' functions the idempotency table, and nothing wider", () => {
     for (const { routes, permissions } of listHandlers()) {
       const takesKey = routes.some((name) => keyed.includes(name));
-      expect([routes, permissions.idempotency]).toEqual([routes, takesKey ? ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] : undefined]);
+      expect([routes, permissions.idempotency]).toEqual([
+        routes,
+        takesKey ? ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] : undefined,
+      ]);
     }
   });
 });

@@ -65,7 +65,11 @@ async function datagrams(): Promise<{ header: unknown; document: Record<string, 
 }
 
 const event = (headers: Record<string, string> = {}) =>
-  ({ headers: { 'x-correlation-id': 'corr-123', ...headers }, requestContext: { requestId: 'req-1' }, body: null }) as unknown as APIGatewayProxyEvent;
+  ({
+    headers: { 'x-correlation-id': 'corr-123', ...headers },
+    requestContext: { requestId: 'req-1' },
+    body: null,
+  }) as unknown as APIGatewayProxyEvent;
 
 describe('the invocation subsegment (TRACING=lambda)', () => {
   it("sends one subsegment of an HTTP route to the daemon: under Lambda's segment, named after the route, annotated, without the response", async () => {
@@ -130,9 +134,21 @@ describe('the invocation subsegment (TRACING=lambda)', () => {
     await expect(failing({}, { functionName: 'voice-org-sweeper' } as never)).rejects.toThrow('boom');
     const documents = (await datagrams()).map(({ document }) => document);
     expect(documents.map(({ name, annotations, fault }) => ({ name, annotations, fault }))).toEqual([
-      { name: 'invitationMail', annotations: { consumer: 'invitationMail', cold_start: expect.any(Boolean), service: 'voice-org-api' }, fault: undefined },
-      { name: 'invitationMail', annotations: { consumer: 'invitationMail', cold_start: false, service: 'voice-org-api' }, fault: undefined },
-      { name: 'voice-org-sweeper', annotations: { function: 'voice-org-sweeper', cold_start: false, service: 'voice-org-api' }, fault: true },
+      {
+        name: 'invitationMail',
+        annotations: { consumer: 'invitationMail', cold_start: expect.any(Boolean), service: 'voice-org-api' },
+        fault: undefined,
+      },
+      {
+        name: 'invitationMail',
+        annotations: { consumer: 'invitationMail', cold_start: false, service: 'voice-org-api' },
+        fault: undefined,
+      },
+      {
+        name: 'voice-org-sweeper',
+        annotations: { function: 'voice-org-sweeper', cold_start: false, service: 'voice-org-api' },
+        fault: true,
+      },
     ]);
   });
 
@@ -154,7 +170,11 @@ describe('the invocation subsegment (TRACING=lambda)', () => {
 
 describe('the trace header and the daemon address', () => {
   it("reads Lambda's trace header", () => {
-    expect(parseTraceHeader(`Root=${ROOT};Parent=${PARENT};Sampled=1;Lineage=a87bd80c:0`)).toEqual({ root: ROOT, parent: PARENT, sampled: true });
+    expect(parseTraceHeader(`Root=${ROOT};Parent=${PARENT};Sampled=1;Lineage=a87bd80c:0`)).toEqual({
+      root: ROOT,
+      parent: PARENT,
+      sampled: true,
+    });
     expect(parseTraceHeader(`Root=${ROOT};Parent=${PARENT};Sampled=0`)).toEqual({ root: ROOT, parent: PARENT, sampled: false });
     // Pass-through (tracing off): a root alone is no parent to attach to.
     expect(parseTraceHeader(`Root=${ROOT}`)).toBeUndefined();

@@ -24,7 +24,11 @@ interface Violation {
 function violationsIn(cwd: string, folders: string[]): Violation[] {
   let output: string;
   try {
-    output = execFileSync(depcruise, ['--config', RULES, '--output-type', 'json', ...folders], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    output = execFileSync(depcruise, ['--config', RULES, '--output-type', 'json', ...folders], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (error) {
     // It exits with the number of errors found, having printed them all.
     output = (error as { stdout?: string }).stdout ?? '';
@@ -33,7 +37,8 @@ function violationsIn(cwd: string, folders: string[]): Violation[] {
   return (JSON.parse(output) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
-const describeViolation = (v: Violation) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle: ${v.cycle.map((step) => step.name).join(' → ')})` : ''}`;
+const describeViolation = (v: Violation) =>
+  `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle: ${v.cycle.map((step) => step.name).join(' → ')})` : ''}`;
 
 describe('the layering rule', () => {
   it('holds for shared/, functions/ and infra/: no upward import, no cycle', () => {

@@ -18,7 +18,10 @@ const delivered: SQSEvent[] = [];
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'service-events-'));
-  writeFileSync(path.join(dir, 'capture.js'), 'exports.handler = async (event) => { globalThis.__serviceEvents.push(event); return { batchItemFailures: [] }; };');
+  writeFileSync(
+    path.join(dir, 'capture.js'),
+    'exports.handler = async (event) => { globalThis.__serviceEvents.push(event); return { batchItemFailures: [] }; };',
+  );
   (globalThis as unknown as { __serviceEvents: SQSEvent[] }).__serviceEvents = delivered;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,19 +44,33 @@ const queueOf = (serviceEvents?: EventConsumerDefinition['serviceEvents']) =>
     queueDelayScale: 1,
   });
 
-it("delivers a matching service event as its EventBridge envelope, and ignores the others", async () => {
+it('delivers a matching service event as its EventBridge envelope, and ignores the others', async () => {
   const matching = queueOf([{ source: 'aws.transcribe', detailType: 'Transcribe Job State Change' }]);
   const other = queueOf();
-  const event = serviceEvent('aws.transcribe', 'Transcribe Job State Change', { TranscriptionJobName: 'voice-org-rec_1-1', TranscriptionJobStatus: 'COMPLETED' }, { region: 'us-east-1' });
+  const event = serviceEvent(
+    'aws.transcribe',
+    'Transcribe Job State Change',
+    { TranscriptionJobName: 'voice-org-rec_1-1', TranscriptionJobStatus: 'COMPLETED' },
+    { region: 'us-east-1' },
+  );
   matching.offerServiceEvent(event);
   matching.offerServiceEvent({ ...event, source: 'aws.s3' });
   other.offerServiceEvent(event);
   matching.start();
   other.start();
-  await eventually(async () => delivered.length, (count) => count > 0);
+  await eventually(
+    async () => delivered.length,
+    (count) => count > 0,
+  );
   await Promise.all([matching.stop(), other.stop()]);
   expect(delivered).toHaveLength(1);
   expect(delivered[0].Records).toHaveLength(1);
   expect(JSON.parse(delivered[0].Records[0].body)).toEqual(event);
-  expect(event).toMatchObject({ version: '0', account: '111122223333', region: 'us-east-1', resources: [], time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+  expect(event).toMatchObject({
+    version: '0',
+    account: '111122223333',
+    region: 'us-east-1',
+    resources: [],
+    time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+  });
 });

@@ -43,9 +43,21 @@ describe('transcribeOutputOf', () => {
   const output = transcribeOutputOf('voice-org-rec_1-1', wordsOfPocketsphinx(POCKETSPHINX_OUTPUT), 'en-US');
 
   it("writes Transcribe's shape: string times and confidences, one speaker, segments at pauses, the language", () => {
-    expect(output.results.items[0]).toEqual({ id: 0, type: 'pronunciation', alternatives: [{ confidence: '0.2881', content: 'Oh' }], start_time: '0.190', end_time: '0.310', speaker_label: 'spk_0' });
+    expect(output.results.items[0]).toEqual({
+      id: 0,
+      type: 'pronunciation',
+      alternatives: [{ confidence: '0.2881', content: 'Oh' }],
+      start_time: '0.190',
+      end_time: '0.310',
+      speaker_label: 'spk_0',
+    });
     // A full stop where PocketSphinx heard a pause, as a punctuation item without times; the next word capitalized.
-    expect(output.results.items[3]).toEqual({ id: 3, type: 'punctuation', alternatives: [{ confidence: '0.0', content: '.' }], speaker_label: 'spk_0' });
+    expect(output.results.items[3]).toEqual({
+      id: 3,
+      type: 'punctuation',
+      alternatives: [{ confidence: '0.0', content: '.' }],
+      speaker_label: 'spk_0',
+    });
     expect(output.results.items.filter((item) => item.type === 'punctuation')).toHaveLength(4);
     expect(output.results.transcripts).toEqual([{ transcript: 'Oh and welcome. To. The. And really watch sports.' }]);
     expect(output.results.language_code).toBe('en-US');

@@ -6,7 +6,8 @@ import { createSesMailer, MailError, mailErrorCode, sesErrorCode } from '../../s
  * The SES mailer's failures, as the invitation mail consumer records them: a code that says
  * whether the email was refused or the service unavailable, never the provider's message.
  */
-const serviceError = (name: string, httpStatusCode?: number) => Object.assign(new Error(`${name} for nina@example.com`), { name, $metadata: { httpStatusCode } });
+const serviceError = (name: string, httpStatusCode?: number) =>
+  Object.assign(new Error(`${name} for nina@example.com`), { name, $metadata: { httpStatusCode } });
 
 describe('sesErrorCode', () => {
   it.each([
@@ -47,13 +48,27 @@ describe('createSesMailer', () => {
   it('sends one simple email from the configured sender', async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
     await mail(email);
-    expect(ses.commandCalls(SendEmailCommand)[0]?.args[0].input).toMatchObject({ FromEmailAddress: 'no-reply@example.com', Destination: { ToAddresses: ['nina@example.com'] } });
+    expect(ses.commandCalls(SendEmailCommand)[0]?.args[0].input).toMatchObject({
+      FromEmailAddress: 'no-reply@example.com',
+      Destination: { ToAddresses: ['nina@example.com'] },
+    });
   });
 
   it('turns SES failures into MailErrors with their code, keeping the original as the cause only', async () => {
-    const rejected = new MessageRejected({ message: 'Email address is not verified: nina@example.com', $metadata: { httpStatusCode: 400 } });
-    ses.on(SendEmailCommand).rejectsOnce(rejected).rejectsOnce(new TooManyRequestsException({ message: 'slow down', $metadata: { httpStatusCode: 429 } }));
-    await expect(mail(email)).rejects.toMatchObject({ name: 'MailError', code: 'MAIL_REJECTED', message: 'Email not sent: MAIL_REJECTED', cause: rejected });
+    const rejected = new MessageRejected({
+      message: 'Email address is not verified: nina@example.com',
+      $metadata: { httpStatusCode: 400 },
+    });
+    ses
+      .on(SendEmailCommand)
+      .rejectsOnce(rejected)
+      .rejectsOnce(new TooManyRequestsException({ message: 'slow down', $metadata: { httpStatusCode: 429 } }));
+    await expect(mail(email)).rejects.toMatchObject({
+      name: 'MailError',
+      code: 'MAIL_REJECTED',
+      message: 'Email not sent: MAIL_REJECTED',
+      cause: rejected,
+    });
     await expect(mail(email)).rejects.toMatchObject({ code: 'MAIL_UNAVAILABLE' });
   });
 });

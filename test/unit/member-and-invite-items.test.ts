@@ -32,9 +32,20 @@ describe('invite items', () => {
   it('a pending invite reads back as written, without its keys or TTL; its optional fields read as absent', () => {
     const item = inviteItem(invite);
     expect(item).toMatchObject({ PK: 'ORG#org_1', SK: 'INVITE#inv_1', GSI1PK: 'ORG#org_1#INVITES', [TABLE.ttlAttribute]: expiresAtEpoch });
-    expect(item).toMatchObject({ email_status: 'sent', email_sent_at: '2026-05-01T10:00:01.000Z', email_attempts: 2, email_last_error: null });
+    expect(item).toMatchObject({
+      email_status: 'sent',
+      email_sent_at: '2026-05-01T10:00:01.000Z',
+      email_attempts: 2,
+      email_last_error: null,
+    });
     expect(item).not.toHaveProperty('delivery');
-    expect(inviteFromItem(item)).toEqual({ ...invite, resent_at: undefined, accepted_at: undefined, accepted_by: undefined, revoked_at: undefined });
+    expect(inviteFromItem(item)).toEqual({
+      ...invite,
+      resent_at: undefined,
+      accepted_at: undefined,
+      accepted_by: undefined,
+      revoked_at: undefined,
+    });
   });
 
   it('an accepted invite stays in the table (no TTL) and keeps who accepted it', () => {
@@ -45,19 +56,39 @@ describe('invite items', () => {
   });
 
   it('the token lookup and the email guard expire with the invite', () => {
-    expect(tokenItem(invite, invite.token_hash ?? '')).toEqual({ PK: `INVITETOKEN#${invite.token_hash}`, SK: 'INVITETOKEN', org_id: 'org_1', invite_id: 'inv_1', [TABLE.ttlAttribute]: expiresAtEpoch });
-    expect(emailGuardItem(invite)).toEqual({ PK: 'ORG#org_1', SK: 'INVITEEMAIL#nina@example.com', invite_id: 'inv_1', expires_at: invite.expires_at, [TABLE.ttlAttribute]: expiresAtEpoch });
+    expect(tokenItem(invite, invite.token_hash ?? '')).toEqual({
+      PK: `INVITETOKEN#${invite.token_hash}`,
+      SK: 'INVITETOKEN',
+      org_id: 'org_1',
+      invite_id: 'inv_1',
+      [TABLE.ttlAttribute]: expiresAtEpoch,
+    });
+    expect(emailGuardItem(invite)).toEqual({
+      PK: 'ORG#org_1',
+      SK: 'INVITEEMAIL#nina@example.com',
+      invite_id: 'inv_1',
+      expires_at: invite.expires_at,
+      [TABLE.ttlAttribute]: expiresAtEpoch,
+    });
   });
 
   it('refuses a stored status, role or email status the code does not know', () => {
     expect(() => inviteFromItem({ ...inviteItem(invite), status: 'expired' })).toThrow(StoredItemError);
     expect(() => inviteFromItem({ ...inviteItem(invite), role: 'superuser' })).toThrow(/role is not one of viewer, member, admin, owner/);
-    expect(() => inviteFromItem({ ...inviteItem(invite), email_status: 'bounced' })).toThrow(/email_status is not one of queued, sent, failed/);
+    expect(() => inviteFromItem({ ...inviteItem(invite), email_status: 'bounced' })).toThrow(
+      /email_status is not one of queued, sent, failed/,
+    );
   });
 
   it('an invite whose email was not tried yet has no token hash; one stored before deliveries were recorded reads as sent', () => {
-    const { token_hash: _hash, ...queued } = inviteItem({ ...invite, delivery: { status: 'queued', sent_at: null, attempts: 0, last_error: null } });
-    expect(inviteFromItem(queued)).toMatchObject({ token_hash: undefined, delivery: { status: 'queued', sent_at: null, attempts: 0, last_error: null } });
+    const { token_hash: _hash, ...queued } = inviteItem({
+      ...invite,
+      delivery: { status: 'queued', sent_at: null, attempts: 0, last_error: null },
+    });
+    expect(inviteFromItem(queued)).toMatchObject({
+      token_hash: undefined,
+      delivery: { status: 'queued', sent_at: null, attempts: 0, last_error: null },
+    });
     const { email_status: _s, email_sent_at: _at, email_attempts: _n, email_last_error: _e, ...legacy } = inviteItem(invite);
     expect(inviteFromItem(legacy).delivery).toEqual({ status: 'sent', sent_at: null, attempts: 1, last_error: null });
   });
@@ -86,7 +117,14 @@ describe('invite status', () => {
 });
 
 describe('user items', () => {
-  const user: User = { user_id: 'usr_1', email: 'ann@example.com', display_name: 'Ann', timezone: 'Europe/Paris', created_at: 'c', updated_at: 'u' };
+  const user: User = {
+    user_id: 'usr_1',
+    email: 'ann@example.com',
+    display_name: 'Ann',
+    timezone: 'Europe/Paris',
+    created_at: 'c',
+    updated_at: 'u',
+  };
 
   it('a user reads back as written', () => {
     expect(userFromItem(userItem(user))).toEqual(user);
@@ -97,10 +135,20 @@ describe('user items', () => {
     const db: TableContext = { client: undefined as never, tableName: 'T' };
     const parts = newUserParts(db, user, { issuer: 'https://issuer.example.com', subject: 'sub_1' });
     expect(parts.map((part) => part.name)).toEqual(['user', 'userEmailGuard', 'identityLink']);
-    expect(parts[1]?.write.Put).toMatchObject({ Item: { PK: 'EMAIL#ann@example.com', SK: 'EMAIL', user_id: 'usr_1' }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(parts[1]?.write.Put).toMatchObject({
+      Item: { PK: 'EMAIL#ann@example.com', SK: 'EMAIL', user_id: 'usr_1' },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
     expect(parts[2]?.write.Put).toEqual({
       TableName: 'T',
-      Item: { PK: 'IDENTITY#https://issuer.example.com#sub_1', SK: 'IDENTITY', user_id: 'usr_1', issuer: 'https://issuer.example.com', subject: 'sub_1', created_at: 'c' },
+      Item: {
+        PK: 'IDENTITY#https://issuer.example.com#sub_1',
+        SK: 'IDENTITY',
+        user_id: 'usr_1',
+        issuer: 'https://issuer.example.com',
+        subject: 'sub_1',
+        created_at: 'c',
+      },
     });
     expect(newUserParts(db, user).map((part) => part.name)).toEqual(['user', 'userEmailGuard']);
   });
@@ -125,7 +173,9 @@ describe('membership items', () => {
     expect(membershipFromItem(membershipItem(membership))).toEqual(membership);
     expect(membershipItem(membership)).toMatchObject({ GSI1PK: 'ORG#org_1#ACTIVE_MEMBERS', search_text: 'ann@example.com\nann example' });
     expect(membershipItem({ ...membership, status: 'removed' })).not.toHaveProperty('GSI1PK');
-    expect(membershipFromItem({ ...membershipItem(membership), latest_recording_at: '2026-05-01T00:00:00.000Z', recording_count: 3 })).toMatchObject({ recording_count: 3, latest_recording_at: '2026-05-01T00:00:00.000Z' });
+    expect(
+      membershipFromItem({ ...membershipItem(membership), latest_recording_at: '2026-05-01T00:00:00.000Z', recording_count: 3 }),
+    ).toMatchObject({ recording_count: 3, latest_recording_at: '2026-05-01T00:00:00.000Z' });
   });
 
   it('refuses a stored status the code does not know', () => {
@@ -134,7 +184,15 @@ describe('membership items', () => {
 });
 
 describe('API key secret items', () => {
-  const stored = { PK: 'APIKEY#h', SK: 'APIKEY', key_id: 'key_1', key_hash: 'h', org_id: 'org_1', scopes: ['users:read', 'users:admin'], created_at: 'c' };
+  const stored = {
+    PK: 'APIKEY#h',
+    SK: 'APIKEY',
+    key_id: 'key_1',
+    key_hash: 'h',
+    org_id: 'org_1',
+    scopes: ['users:read', 'users:admin'],
+    created_at: 'c',
+  };
 
   it('an organization key has no user and, until revoked, no revocation time', () => {
     expect(apiKeySecretFromItem(stored)).toEqual({
@@ -151,7 +209,11 @@ describe('API key secret items', () => {
   });
 
   it('drops a scope the code no longer knows (it grants nothing), keeping the others', () => {
-    expect(apiKeySecretFromItem({ ...stored, user_id: 'usr_1', revoked_at: 'r' })).toMatchObject({ user_id: 'usr_1', scopes: ['users:read'], revoked_at: 'r' });
+    expect(apiKeySecretFromItem({ ...stored, user_id: 'usr_1', revoked_at: 'r' })).toMatchObject({
+      user_id: 'usr_1',
+      scopes: ['users:read'],
+      revoked_at: 'r',
+    });
   });
 });
 
@@ -181,7 +243,17 @@ describe('member settings items', () => {
   });
 
   it('a preference created without source ids reads them as null', () => {
-    const preference = { id: 'pref_1', org_id: 'org_1', user_id: 'usr_1', command: 'c', command_type: 't', preference_content: 'p', metadata: { source: 'fixture' }, created_at: 'c', updated_at: 'u' };
+    const preference = {
+      id: 'pref_1',
+      org_id: 'org_1',
+      user_id: 'usr_1',
+      command: 'c',
+      command_type: 't',
+      preference_content: 'p',
+      metadata: { source: 'fixture' },
+      created_at: 'c',
+      updated_at: 'u',
+    };
     expect(preferenceFromItem(preference)).toEqual({ ...preference, source_recording_id: null, source_summarization_id: null });
   });
 });

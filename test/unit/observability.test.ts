@@ -24,7 +24,9 @@ process.env.STAGE = 'unit';
 const POWERTOOLS_SWITCHES = ['POWERTOOLS_DEV', 'POWERTOOLS_METRICS_DISABLED'] as const;
 const saved = Object.fromEntries(POWERTOOLS_SWITCHES.map((name) => [name, process.env[name]]));
 beforeEach(() => POWERTOOLS_SWITCHES.forEach((name) => delete process.env[name]));
-afterAll(() => POWERTOOLS_SWITCHES.forEach((name) => (saved[name] === undefined ? delete process.env[name] : (process.env[name] = saved[name]))));
+afterAll(() =>
+  POWERTOOLS_SWITCHES.forEach((name) => (saved[name] === undefined ? delete process.env[name] : (process.env[name] = saved[name]))),
+);
 
 /** What a run writes to stdout and stderr (Powertools writes EMF through a Console of its own on process.stdout). */
 async function printedBy(run: () => unknown): Promise<{ stdout: string[]; stderr: string[] }> {
@@ -40,7 +42,11 @@ async function printedBy(run: () => unknown): Promise<{ stdout: string[]; stderr
   return printed;
 }
 
-const emfLines = (lines: string[]) => lines.flatMap((line) => line.split('\n')).filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));
+const emfLines = (lines: string[]) =>
+  lines
+    .flatMap((line) => line.split('\n'))
+    .filter((line) => line.includes('"_aws"'))
+    .map((line) => JSON.parse(line));
 
 describe('business metrics (Powertools Metrics, EMF)', () => {
   it('publish one EMF line in the service namespace, dimensioned by service and stage', async () => {
@@ -49,7 +55,9 @@ describe('business metrics (Powertools Metrics, EMF)', () => {
     const { stdout } = await printedBy(() => publishMetrics(metrics));
     const [line, ...more] = emfLines(stdout);
     expect(more).toEqual([]);
-    expect(line._aws.CloudWatchMetrics).toEqual([{ Namespace: METRICS_NAMESPACE, Dimensions: [['service', 'stage']], Metrics: [{ Name: 'InvitesSent', Unit: 'Count' }] }]);
+    expect(line._aws.CloudWatchMetrics).toEqual([
+      { Namespace: METRICS_NAMESPACE, Dimensions: [['service', 'stage']], Metrics: [{ Name: 'InvitesSent', Unit: 'Count' }] },
+    ]);
     expect(line).toMatchObject({ service: SERVICE_NAME, stage: 'prod', InvitesSent: 1 });
   });
 
@@ -74,7 +82,9 @@ describe('business metrics (Powertools Metrics, EMF)', () => {
       return 'done';
     });
     const answered = await printedBy(async () => expect(await counting({ fail: false })).toBe('done'));
-    expect(emfLines(answered.stdout)).toEqual([expect.objectContaining({ UploadsCompleted: [1, 1], stage: 'unit', service: SERVICE_NAME })]);
+    expect(emfLines(answered.stdout)).toEqual([
+      expect.objectContaining({ UploadsCompleted: [1, 1], stage: 'unit', service: SERVICE_NAME }),
+    ]);
     const failed = await printedBy(() => expect(counting({ fail: true })).rejects.toThrow('the handler failed'));
     expect(emfLines(failed.stdout)).toEqual([expect.objectContaining({ UploadsCompleted: [1, 1] })]);
     // Each invocation publishes its own counts only.

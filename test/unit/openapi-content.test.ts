@@ -36,7 +36,8 @@ describe('OpenAPI document content', () => {
     for (const [path, item] of Object.entries<Json>(document.paths)) {
       for (const [method, op] of Object.entries<Json>(item)) {
         for (const parameter of (op.parameters ?? []) as Json[]) {
-          if (!(typeof parameter.description === 'string' && parameter.description.trim())) undescribed.push(`${method.toUpperCase()} ${path} ${parameter.in} ${parameter.name}`);
+          if (!(typeof parameter.description === 'string' && parameter.description.trim()))
+            undescribed.push(`${method.toUpperCase()} ${path} ${parameter.in} ${parameter.name}`);
         }
       }
     }
@@ -46,7 +47,9 @@ describe('OpenAPI document content', () => {
   it('describes every schema property: request bodies, responses and components', () => {
     const found = properties(document, '#');
     expect(found.length).toBeGreaterThan(500);
-    const undescribed = found.filter(({ schema }) => !(typeof schema.description === 'string' && schema.description.trim())).map(({ at }) => at);
+    const undescribed = found
+      .filter(({ schema }) => !(typeof schema.description === 'string' && schema.description.trim()))
+      .map(({ at }) => at);
     expect(undescribed).toEqual([]);
   });
 
@@ -76,14 +79,23 @@ describe('OpenAPI document content', () => {
 
     it('gives examples the valibot schemas accept', () => {
       if (request.body) expect(issuesOf(request.body, examples.request)).toEqual([]);
-      for (const [status, schema] of Object.entries(doc.responses)) expect(issuesOf(schema, examples.responses[Number(status)])).toEqual([]);
+      for (const [status, schema] of Object.entries(doc.responses))
+        expect(issuesOf(schema, examples.responses[Number(status)])).toEqual([]);
     });
   });
 
   it("takes the examples' ids from the demo fixture (fixtures/demo.json)", () => {
     const fixture = JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/demo.json'), 'utf8'));
-    const demoIds = new Set<string>(JSON.stringify(fixture).match(/"(org|usr|rec|tpl|tag)_demo[A-Za-z0-9_]*"/g)?.map((id) => JSON.parse(id)) ?? []);
-    const used = new Set<string>(JSON.stringify(Object.values(ROUTE_DOCS).map((doc) => doc.examples)).match(/"(org|usr|rec|tpl|tag)_demo[A-Za-z0-9_]*"/g)?.map((id) => JSON.parse(id)) ?? []);
+    const demoIds = new Set<string>(
+      JSON.stringify(fixture)
+        .match(/"(org|usr|rec|tpl|tag)_demo[A-Za-z0-9_]*"/g)
+        ?.map((id) => JSON.parse(id)) ?? [],
+    );
+    const used = new Set<string>(
+      JSON.stringify(Object.values(ROUTE_DOCS).map((doc) => doc.examples))
+        .match(/"(org|usr|rec|tpl|tag)_demo[A-Za-z0-9_]*"/g)
+        ?.map((id) => JSON.parse(id)) ?? [],
+    );
     expect(used.size).toBeGreaterThan(5);
     // A related resource's id may extend its recording's (`rec_demo_standup_summary`).
     expect([...used].filter((id) => ![...demoIds].some((demo) => id === demo || id.startsWith(`${demo}_`)))).toEqual([]);

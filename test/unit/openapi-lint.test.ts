@@ -34,7 +34,9 @@ describe("Stoplight's OWASP ruleset", () => {
 
   /** What a client sends: an operation's parameters and body, and the headers of the webhook the API sends (what it promises receivers). */
   const onRequestSide = ({ path: [root, , method, part] }: OwaspFinding) =>
-    (root === 'paths' || root === 'webhooks') && /^(get|put|post|patch|delete)$/.test(method) && (part === 'parameters' || part === 'requestBody');
+    (root === 'paths' || root === 'webhooks') &&
+    /^(get|put|post|patch|delete)$/.test(method) &&
+    (part === 'parameters' || part === 'requestBody');
   /** What the API answers: its responses, and the components they refer to. */
   const onAnswerSide = ({ path }: OwaspFinding) => path[0] === 'components' || path.includes('responses');
   const ofHealth = ({ path: [root, template] }: OwaspFinding) => root === 'paths' && template === '/health';
@@ -87,6 +89,8 @@ describe("Stoplight's OWASP ruleset", () => {
       Object.values<Json>(item).map((op) => JSON.stringify([op.parameters ?? [], op.requestBody ?? {}])),
     );
     // The webhook's body is the event the API sends (DomainEvent): an answer of the API's, to a receiver.
-    expect(requests.filter((text) => text.includes('#/components/schemas/') && !text.includes('#/components/schemas/DomainEvent'))).toEqual([]);
+    expect(requests.filter((text) => text.includes('#/components/schemas/') && !text.includes('#/components/schemas/DomainEvent'))).toEqual(
+      [],
+    );
   });
 });

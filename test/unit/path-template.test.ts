@@ -58,7 +58,10 @@ describe('createPathMatcher', () => {
     const templates = ['/api/v1/public/recordings/{recordingId}', '/api/v1/public/recordings/upload-url'];
     for (const match of [createPathMatcher(templates), createPathMatcher([...templates].reverse())]) {
       expect(match('/api/v1/public/recordings/upload-url')).toEqual({ template: '/api/v1/public/recordings/upload-url', params: {} });
-      expect(match('/api/v1/public/recordings/rec_1')).toEqual({ template: '/api/v1/public/recordings/{recordingId}', params: { recordingId: 'rec_1' } });
+      expect(match('/api/v1/public/recordings/rec_1')).toEqual({
+        template: '/api/v1/public/recordings/{recordingId}',
+        params: { recordingId: 'rec_1' },
+      });
     }
   });
 
@@ -71,7 +74,10 @@ describe('createPathMatcher', () => {
 
   it('falls back to a parameter when the literal template does not match the rest of the path', () => {
     const match = createPathMatcher(['/api/v1/organization/invites/accept', '/api/v1/organization/{orgId}/invites']);
-    expect(match('/api/v1/organization/invites/invites')).toEqual({ template: '/api/v1/organization/{orgId}/invites', params: { orgId: 'invites' } });
+    expect(match('/api/v1/organization/invites/invites')).toEqual({
+      template: '/api/v1/organization/{orgId}/invites',
+      params: { orgId: 'invites' },
+    });
     expect(match('/api/v1/organization/invites/accept')?.template).toBe('/api/v1/organization/invites/accept');
   });
 

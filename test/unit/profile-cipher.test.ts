@@ -32,14 +32,38 @@ const contextOf = (owner: ProfileOwner) => ({ purpose: 'member-profile', org_id:
 
 /** `length` characters (code points, as the API counts them) of markdown: headings, lists, paragraphs, accents, emoji. */
 function markdownProfile(length: number): string {
-  const words = ['voice', 'meeting', 'notes', 'prefers', 'concise', 'summaries', 'déjà', 'vu', 'Müller', 'café', 'project', 'timeline', 'customer', 'follow-up', '日本語', 'review', 'draft', 'quarterly', 'roadmap', '🎙️', '✅'];
+  const words = [
+    'voice',
+    'meeting',
+    'notes',
+    'prefers',
+    'concise',
+    'summaries',
+    'déjà',
+    'vu',
+    'Müller',
+    'café',
+    'project',
+    'timeline',
+    'customer',
+    'follow-up',
+    '日本語',
+    'review',
+    'draft',
+    'quarterly',
+    'roadmap',
+    '🎙️',
+    '✅',
+  ];
   let seed = 7;
   const next = () => (seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0) >>> 8;
   const sentence = () => Array.from({ length: 6 + (next() % 10) }, () => words[next() % words.length]).join(' ') + '.';
   const parts: string[] = [];
   let size = 0;
   for (let section = 1; size < length; section += 1) {
-    const block = [`## Section ${section}`, '', sentence() + ' ' + sentence(), '', `- ${sentence()}`, `- **${sentence()}**`, '', ''].join('\n');
+    const block = [`## Section ${section}`, '', sentence() + ' ' + sentence(), '', `- ${sentence()}`, `- **${sentence()}**`, '', ''].join(
+      '\n',
+    );
     parts.push(block);
     size += [...block].length;
   }
@@ -48,7 +72,12 @@ function markdownProfile(length: number): string {
 
 /** KMS's AccessDeniedException (not modelled by client-kms: it comes as a generic service error). */
 const accessDenied = (action: string) =>
-  new KMSServiceException({ name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: `User is not authorized to perform ${action}` });
+  new KMSServiceException({
+    name: 'AccessDeniedException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+    message: `User is not authorized to perform ${action}`,
+  });
 
 /** Flips one bit of a copy of `bytes` at `index` (negative: from the end). */
 function flipped(bytes: Uint8Array, index: number): Uint8Array {
@@ -250,7 +279,10 @@ describe('the Encryption SDK and the KMS client load with the first encrypt or d
     writeFileSync(keyFile, randomBytes(32));
     process.env = { ...saved, TABLE_NAME: 'cipher-test', PROFILE_LOCAL_KEY_FILE: keyFile };
     delete process.env.PROFILE_KMS_KEY_ARN;
-    let modules!: { configured: typeof import('../../shared/crypto/configured-cipher'); profiles: typeof import('../../shared/crypto/profile-cipher') };
+    let modules!: {
+      configured: typeof import('../../shared/crypto/configured-cipher');
+      profiles: typeof import('../../shared/crypto/profile-cipher');
+    };
     jest.isolateModules(() => {
       modules = { configured: require('../../shared/crypto/configured-cipher'), profiles: require('../../shared/crypto/profile-cipher') };
     });

@@ -43,7 +43,11 @@ const trashed = recording({ deleted_at: '2026-01-11T00:00:00.000Z', updated_at: 
 
 describe('planRecordingChange', () => {
   it('a new live recording: a link per tag, one more live recording, and the recorder adds it to its count and as its newest when it is', () => {
-    const plan = planRecordingChange({ after: live, relies: { kind: 'new' }, recorder: { membership: membership(2, '2026-01-01T00:00:00.000Z') } });
+    const plan = planRecordingChange({
+      after: live,
+      relies: { kind: 'new' },
+      recorder: { membership: membership(2, '2026-01-01T00:00:00.000Z') },
+    });
     expect(plan.tagLinks).toEqual({ write: ['tag_a', 'tag_b'], remove: [] });
     expect(plan.organizationCounts).toEqual({ live: 1, trash: 0 });
     expect(plan.recorderCounts).toEqual({ kind: 'arrives', userId: 'usr_1', newest: live.created_at });
@@ -51,7 +55,11 @@ describe('planRecordingChange', () => {
   });
 
   it('an older live recording is added to the count without replacing the newest one the recorder already has', () => {
-    const plan = planRecordingChange({ after: live, relies: { kind: 'new' }, recorder: { membership: membership(1, '2026-06-01T00:00:00.000Z') } });
+    const plan = planRecordingChange({
+      after: live,
+      relies: { kind: 'new' },
+      recorder: { membership: membership(1, '2026-06-01T00:00:00.000Z') },
+    });
     expect(plan.recorderCounts).toEqual({ kind: 'arrives', userId: 'usr_1' });
   });
 
@@ -64,7 +72,11 @@ describe('planRecordingChange', () => {
 
   it('an update rewrites the links of every tag it keeps or gains (they carry the tag set) and removes those it dropped; no count moves', () => {
     const next = recording({ tags: ['tag_b', 'tag_c'], updated_at: '2026-01-12T00:00:00.000Z' });
-    const plan = planRecordingChange({ before: live, after: next, relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: live.updated_at } });
+    const plan = planRecordingChange({
+      before: live,
+      after: next,
+      relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: live.updated_at },
+    });
     expect(plan.tagLinks).toEqual({ write: ['tag_b', 'tag_c'], remove: ['tag_a'] });
     expect(plan.organizationCounts).toEqual({ live: 0, trash: 0 });
     expect(plan.recorderCounts).toBeUndefined();
@@ -79,16 +91,32 @@ describe('planRecordingChange', () => {
     });
     expect(plan.tagLinks).toEqual({ write: [], remove: ['tag_a', 'tag_b'] });
     expect(plan.organizationCounts).toEqual({ live: -1, trash: 1 });
-    expect(plan.recorderCounts).toEqual({ kind: 'recount', userId: 'usr_1', read: 2, next: 1, latestRecordingAt: '2026-01-05T00:00:00.000Z' });
+    expect(plan.recorderCounts).toEqual({
+      kind: 'recount',
+      userId: 'usr_1',
+      read: 2,
+      next: 1,
+      latestRecordingAt: '2026-01-05T00:00:00.000Z',
+    });
   });
 
   it('the last live recording of a recorder leaves it with none (latest null)', () => {
-    const plan = planRecordingChange({ before: live, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE' }, recorder: { membership: membership(1, live.created_at), newestOtherLiveAt: null } });
+    const plan = planRecordingChange({
+      before: live,
+      after: trashed,
+      relies: { kind: 'stored', stillIn: 'LIVE' },
+      recorder: { membership: membership(1, live.created_at), newestOtherLiveAt: null },
+    });
     expect(plan.recorderCounts).toMatchObject({ next: 0, latestRecordingAt: null });
   });
 
   it('a restore recreates the links and moves one from trash to live', () => {
-    const plan = planRecordingChange({ before: trashed, after: live, relies: { kind: 'stored', stillIn: 'TRASH' }, recorder: { membership: membership(0, null) } });
+    const plan = planRecordingChange({
+      before: trashed,
+      after: live,
+      relies: { kind: 'stored', stillIn: 'TRASH' },
+      recorder: { membership: membership(0, null) },
+    });
     expect(plan.tagLinks).toEqual({ write: ['tag_a', 'tag_b'], remove: [] });
     expect(plan.organizationCounts).toEqual({ live: 1, trash: -1 });
     expect(plan.recorderCounts).toEqual({ kind: 'arrives', userId: 'usr_1', newest: live.created_at });
@@ -96,7 +124,12 @@ describe('planRecordingChange', () => {
 
   it('a permanent delete of a live recording removes its links and one live recording; of a trashed one, one from the trash only (and its trash timer); both leave a tombstone', () => {
     const deletedAt = '2026-01-12T00:00:00.000Z';
-    const ofLive = planRecordingChange({ before: live, relies: { kind: 'stored', unchangedSince: live.updated_at }, recorder: { membership: membership(1, live.created_at), newestOtherLiveAt: null }, deletedAt });
+    const ofLive = planRecordingChange({
+      before: live,
+      relies: { kind: 'stored', unchangedSince: live.updated_at },
+      recorder: { membership: membership(1, live.created_at), newestOtherLiveAt: null },
+      deletedAt,
+    });
     expect(ofLive.after).toBeUndefined();
     expect(ofLive.tagLinks).toEqual({ write: [], remove: ['tag_a', 'tag_b'] });
     expect(ofLive.organizationCounts).toEqual({ live: -1, trash: 0 });
@@ -117,7 +150,9 @@ describe('planRecordingChange', () => {
 
   it('a recording entering the trash gets a timer when given its purge time, and loses it when restored', () => {
     const purgeAt = '2026-02-10T00:00:00.000Z';
-    expect(planRecordingChange({ before: live, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE' }, purgeAt }).trashTimer).toEqual({ set: { purgeAt } });
+    expect(planRecordingChange({ before: live, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE' }, purgeAt }).trashTimer).toEqual({
+      set: { purgeAt },
+    });
     // A recording created in the trash (a fixture's) is given none.
     expect(planRecordingChange({ after: trashed, relies: { kind: 'new' } }).trashTimer).toBeUndefined();
     expect(planRecordingChange({ before: trashed, after: live, relies: { kind: 'stored', stillIn: 'TRASH' } }).trashTimer).toBe('remove');

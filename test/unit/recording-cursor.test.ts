@@ -54,7 +54,14 @@ describe('list cursors', () => {
   it('refuse text the API did not issue: garbage, other JSON, a first page or a fractional page', () => {
     const forged = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const fingerprintOf = JSON.parse(Buffer.from(encodeCursor(AFTER, 2, filter), 'base64url').toString('utf8')).f;
-    for (const cursor of ['not a cursor', '', forged([1, 2]), forged({ a: 1, p: 2, f: fingerprintOf }), forged({ a: AFTER, p: 1, f: fingerprintOf }), forged({ a: AFTER, p: 2.5, f: fingerprintOf })]) {
+    for (const cursor of [
+      'not a cursor',
+      '',
+      forged([1, 2]),
+      forged({ a: 1, p: 2, f: fingerprintOf }),
+      forged({ a: AFTER, p: 1, f: fingerprintOf }),
+      forged({ a: AFTER, p: 2.5, f: fingerprintOf }),
+    ]) {
       expect(problem(() => decodeCursor(cursor, filter))).toEqual({
         code: 'VALIDATION_ERROR',
         details: [{ field: 'cursor', issue: 'format', message: 'is not a cursor this API issued' }],

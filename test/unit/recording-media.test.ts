@@ -15,7 +15,9 @@ describe('contentDisposition', () => {
   });
 
   it('accents are dropped in the fallback and UTF-8 percent-encoded in filename*', () => {
-    expect(contentDisposition('inline', 'Réunion équipe.m4a')).toBe(`inline; filename="Reunion equipe.m4a"; filename*=UTF-8''R%C3%A9union%20%C3%A9quipe.m4a`);
+    expect(contentDisposition('inline', 'Réunion équipe.m4a')).toBe(
+      `inline; filename="Reunion equipe.m4a"; filename*=UTF-8''R%C3%A9union%20%C3%A9quipe.m4a`,
+    );
   });
 
   it('characters with no ASCII form become _ in the fallback; filename* keeps them', () => {

@@ -28,15 +28,30 @@ function s3WouldAccept(presigned: string, sent: Record<string, string>, secretAc
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, value]) => `${name}=${value}`)
     .join('&');
-  const headers: Record<string, string> = { host: url.host, ...Object.fromEntries(Object.entries(sent).map(([k, v]) => [k.toLowerCase(), v])) };
+  const headers: Record<string, string> = {
+    host: url.host,
+    ...Object.fromEntries(Object.entries(sent).map(([k, v]) => [k.toLowerCase(), v])),
+  };
   const signedHeaders = url.searchParams.get('X-Amz-SignedHeaders')!;
   const names = signedHeaders.split(';');
   if (names.some((name) => headers[name] === undefined)) return false;
   const canonicalHeaders = names.map((name) => `${name}:${headers[name].trim()}\n`).join('');
-  const canonicalRequest = [method, url.pathname, canonicalQuery, canonicalHeaders, signedHeaders, url.searchParams.get('X-Amz-Content-Sha256')].join('\n');
+  const canonicalRequest = [
+    method,
+    url.pathname,
+    canonicalQuery,
+    canonicalHeaders,
+    signedHeaders,
+    url.searchParams.get('X-Amz-Content-Sha256'),
+  ].join('\n');
   const [, date, region, service] = url.searchParams.get('X-Amz-Credential')!.split('/');
   const scope = `${date}/${region}/${service}/aws4_request`;
-  const stringToSign = ['AWS4-HMAC-SHA256', url.searchParams.get('X-Amz-Date'), scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
+  const stringToSign = [
+    'AWS4-HMAC-SHA256',
+    url.searchParams.get('X-Amz-Date'),
+    scope,
+    createHash('sha256').update(canonicalRequest).digest('hex'),
+  ].join('\n');
   const signingKey = hmac(hmac(hmac(hmac(`AWS4${secretAccessKey}`, date), region), service), 'aws4_request');
   return hmac(signingKey, stringToSign).toString('hex') === url.searchParams.get('X-Amz-Signature');
 }
@@ -47,7 +62,8 @@ describe('upload URLs (AWS)', () => {
 
   beforeAll(async () => {
     // The default credential chain reads these first: no profile, no instance metadata.
-    for (const name of ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI']) delete process.env[name];
+    for (const name of ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI'])
+      delete process.env[name];
     Object.assign(process.env, { AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey });
     const objects = createRecordingObjects({ bucket: 'voice-org-recordings', region: 'eu-west-1' });
     url = new URL(await objects.presignUpload(KEY, DECLARED, 900));
@@ -90,11 +106,15 @@ describe('upload URLs (S3 emulator)', () => {
 describe('media URLs (AWS)', () => {
   const saved = { ...process.env };
   const signedAt = new Date('2026-11-20T10:00:00.000Z');
-  const headers = { contentType: 'audio/mp4', contentDisposition: `inline; filename="Memo vocal.m4a"; filename*=UTF-8''M%C3%A9mo%20vocal.m4a` };
+  const headers = {
+    contentType: 'audio/mp4',
+    contentDisposition: `inline; filename="Memo vocal.m4a"; filename*=UTF-8''M%C3%A9mo%20vocal.m4a`,
+  };
   let url: URL;
 
   beforeAll(async () => {
-    for (const name of ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI']) delete process.env[name];
+    for (const name of ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI'])
+      delete process.env[name];
     Object.assign(process.env, { AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey });
     const objects = createRecordingObjects({ bucket: 'voice-org-recordings', region: 'eu-west-1' });
     url = new URL(await objects.presignDownload(KEY, headers, 900, signedAt));
@@ -141,7 +161,9 @@ describe('uploadMismatch: what the completion records when an object is not the 
   });
 
   it('names the declared and received type', () => {
-    expect(uploadMismatch(declared, { sizeBytes: 5, contentType: 'audio/mpeg' })).toBe('content_type_mismatch: declared audio/mp4, received audio/mpeg');
+    expect(uploadMismatch(declared, { sizeBytes: 5, contentType: 'audio/mpeg' })).toBe(
+      'content_type_mismatch: declared audio/mp4, received audio/mpeg',
+    );
     expect(uploadMismatch(declared, { sizeBytes: 5, contentType: '' })).toBe('content_type_mismatch: declared audio/mp4, received (none)');
   });
 

@@ -2,7 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AUTHORIZER } from '../../shared/auth/authorizer-function';
 import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES, scopeCeilingsOf } from '../../shared/auth/scope-ceilings';
-import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, TRANSCRIPTION_SWEEPER, type EventConsumerDefinition } from '../../shared/events/event-functions';
+import {
+  EVENT_CONSUMERS,
+  EVENT_HANDLERS,
+  EVENT_PROCESSOR,
+  TRANSCRIPTION_SWEEPER,
+  type EventConsumerDefinition,
+} from '../../shared/events/event-functions';
 import { listEndpoints, ROUTES } from '../../shared/routes/manifest';
 import { listFunctions, listHandlers } from '../../infra/function-list';
 import type { RouteDefinition } from '../../shared/routes/route-definition';
@@ -63,30 +69,43 @@ describe('route manifest', () => {
       TRANSCRIPTION_SWEEPER.handler,
     ]);
     expect(new Set(functions.map((fn) => fn.handler)).size).toBe(functions.length);
-    expect(functions.filter((fn) => fn.kind === 'authorizer')).toEqual([{ handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions }]);
-    for (const { handler } of functions) expect({ handler, exists: existsSync(path.join(repoRoot, `${handler}.ts`)) }).toEqual({ handler, exists: true });
+    expect(functions.filter((fn) => fn.kind === 'authorizer')).toEqual([
+      { handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions },
+    ]);
+    for (const { handler } of functions)
+      expect({ handler, exists: existsSync(path.join(repoRoot, `${handler}.ts`)) }).toEqual({ handler, exists: true });
   });
 });
 
 describe('route modules', () => {
   const routesDir = path.join(repoRoot, 'shared/routes');
-  const areas = readdirSync(routesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const areas = readdirSync(routesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
   /** Where a route's module is: shared/routes/<area>/<its handler's file name>. */
   const moduleOf = (route: RouteDefinition) => {
-    const found = areas.map((area) => `shared/routes/${area}/${path.basename(route.handler)}.ts`).filter((file) => existsSync(path.join(repoRoot, file)));
+    const found = areas
+      .map((area) => `shared/routes/${area}/${path.basename(route.handler)}.ts`)
+      .filter((file) => existsSync(path.join(repoRoot, file)));
     return found.length === 1 ? found[0] : `${found.length} modules for ${route.name}`;
   };
 
   it('gives each route one module in its area folder, named after its handler, that defines it', () => {
     for (const route of Object.values(ROUTES) as RouteDefinition[]) {
       const file = moduleOf(route);
-      expect({ route: route.name, defines: existsSync(path.join(repoRoot, file)) && readFileSync(path.join(repoRoot, file), 'utf8').includes(`export const ${route.name}Route = defineRoute({`) }).toEqual({ route: route.name, defines: true });
+      expect({
+        route: route.name,
+        defines:
+          existsSync(path.join(repoRoot, file)) &&
+          readFileSync(path.join(repoRoot, file), 'utf8').includes(`export const ${route.name}Route = defineRoute({`),
+      }).toEqual({ route: route.name, defines: true });
     }
   });
 
   /** A module of shared/routes that is not a route module, a list of routes nor the manifest's machinery: plain data a handler may read (the docs' paths). */
   const isRouteData = (file: string) =>
-    !/\/(manifest|route-definition|route-docs|sample-request|demo-examples|[\w-]+-routes)$/.test(file) && !readFileSync(path.join(repoRoot, `${file}.ts`), 'utf8').includes('defineRoute(');
+    !/\/(manifest|route-definition|route-docs|sample-request|demo-examples|[\w-]+-routes)$/.test(file) &&
+    !readFileSync(path.join(repoRoot, `${file}.ts`), 'utf8').includes('defineRoute(');
 
   it("has each handler import its own route's module, and no other route module nor the manifest", () => {
     for (const route of Object.values(ROUTES) as RouteDefinition[]) {

@@ -29,7 +29,11 @@ describe('sample events', () => {
   });
 
   it(`are committed and up to date in ${EVENTS_DIR}/ (else ${REGENERATE})`, () => {
-    const present = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.json')).sort() : [];
+    const present = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((file) => file.endsWith('.json'))
+          .sort()
+      : [];
     expect(present).toEqual(events.map((e) => e.file).sort());
     const stale = events.filter((e) => readFileSync(path.join(dir, e.file), 'utf8') !== eventFileText(e.event)).map((e) => e.file);
     expect(stale).toEqual([]);
@@ -38,7 +42,9 @@ describe('sample events', () => {
   it.each(events.filter((e) => e.kind === 'http').map((e) => [e.file, e] as const))('%s is a proxy event of its route', (_file, sample) => {
     const event = sample.event as APIGatewayProxyEvent;
     const route = ROUTES[sample.routeName!];
-    expect(listEndpoints().some((e) => e.routeName === sample.routeName && e.path === event.resource && e.method === event.httpMethod)).toBe(true);
+    expect(
+      listEndpoints().some((e) => e.routeName === sample.routeName && e.path === event.resource && e.method === event.httpMethod),
+    ).toBe(true);
     expect(compilePathTemplate(event.resource).match(event.path)).toBeDefined();
     if (route.access === 'public') {
       expect(event.requestContext.authorizer).toBeNull();

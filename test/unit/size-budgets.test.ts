@@ -16,7 +16,14 @@ import { json } from '../../shared/http/responses';
 import { ListInvitesQuery } from '../../shared/schemas/invites';
 import { ListUsersQuery } from '../../shared/schemas/members';
 import { ListRecordingsQuery, PublicListRecordingsQuery, RECORDING_LIMITS, UpdateRecordingBody } from '../../shared/schemas/recordings';
-import { GetSettingsQuery, PREFERENCE_ENTRIES_MAX, PREFERENCE_LIMITS, PreferenceCreate, PROFILE_MAX_CHARACTERS, ProfilePatch } from '../../shared/schemas/settings';
+import {
+  GetSettingsQuery,
+  PREFERENCE_ENTRIES_MAX,
+  PREFERENCE_LIMITS,
+  PreferenceCreate,
+  PROFILE_MAX_CHARACTERS,
+  ProfilePatch,
+} from '../../shared/schemas/settings';
 import { CreateTemplateBody, ListTemplatesQuery, TEMPLATE_LIMITS, TEMPLATE_PAGE } from '../../shared/schemas/templates';
 import type { Membership } from '../../shared/storage/membership-items';
 import type { MemberSettingsRecord, PreferenceRecord } from '../../shared/storage/member-settings-items';
@@ -70,7 +77,13 @@ const worst = {
 const TIMESTAMP = '2025-01-01T00:00:00.000Z';
 const percent = (bytes: number) => `${((100 * bytes) / LAMBDA_RESPONSE_LIMIT).toFixed(1)}% of 6 MiB`;
 const figures: Record<string, string> = {};
-afterAll(() => console.log(Object.entries(figures).map(([name, value]) => `${name}: ${value}`).join('\n')));
+afterAll(() =>
+  console.log(
+    Object.entries(figures)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n'),
+  ),
+);
 
 /** Asserts a response's worst case is within the budget and records its figure. */
 function expectWithinBudget(name: string, body: unknown): number {
@@ -176,7 +189,9 @@ describe('templates', () => {
   it('the largest template fits one DynamoDB item', () => {
     // In the table the costliest character is a BMP one outside ASCII: 3 bytes of UTF-8 a unit.
     const stored = largestTemplateRecord(worst.id(), (units) => '\u0800'.repeat(units));
-    expect(v.safeParse(CreateTemplateBody, { name: stored.name, description: stored.description, sections: stored.sections }).success).toBe(true);
+    expect(v.safeParse(CreateTemplateBody, { name: stored.name, description: stored.description, sections: stored.sections }).success).toBe(
+      true,
+    );
     const bytes = itemBytesAtMost(templateItem(stored));
     figures['template item'] = `at most ${bytes.toLocaleString('en-US')} bytes`;
     expect(bytes).toBeLessThan(DYNAMODB_ITEM_LIMIT / 4);
@@ -280,7 +295,8 @@ describe('member settings bundle', () => {
     const withoutTags = lambdaPayloadBytes({ success: true, data: bundle(0) });
     const perTag = lambdaPayloadBytes({ success: true, data: bundle(1) }) - withoutTags;
     figures['settings bundle without tags'] = `${withoutTags.toLocaleString('en-US')} bytes (${percent(withoutTags)})`;
-    figures['settings bundle: room for tags'] = `${Math.floor((RESPONSE_BUDGET - withoutTags) / perTag)} of ${perTag.toLocaleString('en-US')} bytes each`;
+    figures['settings bundle: room for tags'] =
+      `${Math.floor((RESPONSE_BUDGET - withoutTags) / perTag)} of ${perTag.toLocaleString('en-US')} bytes each`;
     expectWithinBudget('settings bundle with 100 tags', { success: true, data: bundle(100) });
   });
 });
@@ -301,9 +317,13 @@ describe('member settings storage', () => {
   it('the largest profile, encrypted, fits one item, and one update’s transaction fits 4 MB', async () => {
     const profile = leastCompressibleProfile();
     expect(v.safeParse(ProfilePatch, { profile }).success).toBe(true);
-    const ciphertext = await createProfileCipher(rawAesKeyring(randomBytes(32))).encrypt(profile, { orgId: worst.id(), userId: worst.id() });
+    const ciphertext = await createProfileCipher(rawAesKeyring(randomBytes(32))).encrypt(profile, {
+      orgId: worst.id(),
+      userId: worst.id(),
+    });
     const profileItem = ciphertext.length + 1_024; // keys, version, timestamps, actor
-    figures['profile item'] = `at most ${profileItem.toLocaleString('en-US')} bytes (${Buffer.byteLength(profile).toLocaleString('en-US')} bytes of UTF-8 before deflate)`;
+    figures['profile item'] =
+      `at most ${profileItem.toLocaleString('en-US')} bytes (${Buffer.byteLength(profile).toLocaleString('en-US')} bytes of UTF-8 before deflate)`;
     expect(profileItem).toBeLessThan(DYNAMODB_ITEM_LIMIT);
 
     // In the table, a preference's costliest character is a BMP one outside ASCII: 3 bytes a unit.
@@ -320,7 +340,8 @@ describe('member settings storage', () => {
     });
     // The settings item, the profile and its version row, and every preference entry of one PATCH.
     const transaction = 4_096 + 2 * profileItem + PREFERENCE_ENTRIES_MAX * preferenceItem;
-    figures['settings update transaction'] = `at most ${transaction.toLocaleString('en-US')} bytes (preference item at most ${preferenceItem.toLocaleString('en-US')})`;
+    figures['settings update transaction'] =
+      `at most ${transaction.toLocaleString('en-US')} bytes (preference item at most ${preferenceItem.toLocaleString('en-US')})`;
     expect(transaction).toBeLessThan(DYNAMODB_TRANSACTION_LIMIT);
   });
 });
@@ -356,7 +377,11 @@ const largestRecording = (seed: string): Recording => ({
 
 describe('recordings', () => {
   it('the recording limits are the ones the schemas enforce', () => {
-    const ok = { title: worst.text(RECORDING_LIMITS.title), description: worst.text(RECORDING_LIMITS.description), tags: largestRecording('x').tags };
+    const ok = {
+      title: worst.text(RECORDING_LIMITS.title),
+      description: worst.text(RECORDING_LIMITS.description),
+      tags: largestRecording('x').tags,
+    };
     expect(v.safeParse(UpdateRecordingBody, ok).success).toBe(true);
     expect(v.safeParse(UpdateRecordingBody, { ...ok, title: `${ok.title}x` }).success).toBe(false);
     expect(v.safeParse(UpdateRecordingBody, { ...ok, tags: [...ok.tags, 'one_more'] }).success).toBe(false);
@@ -365,7 +390,10 @@ describe('recordings', () => {
   it('a page of the largest recordings (organization list) is within budget', () => {
     const limit = maxLimitOf(ListRecordingsQuery);
     const recordings = Array.from({ length: limit }, (_, i) => listItemView(largestRecording(String(i % 10))));
-    expectWithinBudget('List recordings page', { recordings, pagination: { page: 1, limit, total: 1_000_000, next_cursor: 'c'.repeat(1_000) } });
+    expectWithinBudget('List recordings page', {
+      recordings,
+      pagination: { page: 1, limit, total: 1_000_000, next_cursor: 'c'.repeat(1_000) },
+    });
   });
 
   it('public list: a page of the largest recordings is within budget but for their summaries, whose room it reports', () => {
@@ -376,15 +404,44 @@ describe('recordings', () => {
       const tags = new Map(recording.tags.map((id) => [id, { ...largestTag('x'), tag_id: id }]));
       // Bounded only by their item today: sized here as what the fixtures and the pipeline write in practice.
       const parts: RecordingParts = {
-        summary: { markdown: '', template_id: worst.id(), template_name: worst.text(TEMPLATE_LIMITS.name), created_at: TIMESTAMP, updated_at: TIMESTAMP },
-        transcript: { header: { id: `${recording.id}_transcript`, language: recording.language, segment_count: Number.MAX_SAFE_INTEGER, chunk_count: 1, created_at: TIMESTAMP, updated_at: TIMESTAMP }, segments: [] },
-        translation: { id: worst.id(), created_at: TIMESTAMP, updated_at: TIMESTAMP, detected_language: 'x'.repeat(35), to_language: 'x'.repeat(35), processing_status: 'completed', error_message: '' },
+        summary: {
+          markdown: '',
+          template_id: worst.id(),
+          template_name: worst.text(TEMPLATE_LIMITS.name),
+          created_at: TIMESTAMP,
+          updated_at: TIMESTAMP,
+        },
+        transcript: {
+          header: {
+            id: `${recording.id}_transcript`,
+            language: recording.language,
+            segment_count: Number.MAX_SAFE_INTEGER,
+            chunk_count: 1,
+            created_at: TIMESTAMP,
+            updated_at: TIMESTAMP,
+          },
+          segments: [],
+        },
+        translation: {
+          id: worst.id(),
+          created_at: TIMESTAMP,
+          updated_at: TIMESTAMP,
+          detected_language: 'x'.repeat(35),
+          to_language: 'x'.repeat(35),
+          processing_status: 'completed',
+          error_message: '',
+        },
       };
       return publicItemView(recording, largestMembership(), tags, parts);
     };
     const data = Array.from({ length: limit }, (_, i) => item(String(i % 10)));
-    const bytes = expectWithinBudget('public List recordings page, empty summaries', { success: true, data, pagination: pagePagination(1, limit, 1_000_000) });
-    figures['public list: room for each summary'] = `${Math.floor((RESPONSE_BUDGET - bytes) / limit / 7).toLocaleString('en-US')} characters of free text`;
+    const bytes = expectWithinBudget('public List recordings page, empty summaries', {
+      success: true,
+      data,
+      pagination: pagePagination(1, limit, 1_000_000),
+    });
+    figures['public list: room for each summary'] =
+      `${Math.floor((RESPONSE_BUDGET - bytes) / limit / 7).toLocaleString('en-US')} characters of free text`;
   });
 
   it('public list: a page of the largest recordings, each with 20 of the largest summaries (all failed), is within budget by construction: the excerpts share what is left', () => {
@@ -406,17 +463,49 @@ describe('recordings', () => {
       return { ...largestRecording(String(i % 10)), summaries, summarizations_errors: summaries.map((d) => d.error ?? '') };
     });
     const parts: RecordingParts = {
-      transcript: { header: { id: worst.id(), language: 'x'.repeat(35), segment_count: Number.MAX_SAFE_INTEGER, chunk_count: 1, created_at: TIMESTAMP, updated_at: TIMESTAMP }, segments: [] },
-      translation: { id: worst.id(), created_at: TIMESTAMP, updated_at: TIMESTAMP, detected_language: 'x'.repeat(35), to_language: 'x'.repeat(35), processing_status: 'completed', error_message: '' },
+      transcript: {
+        header: {
+          id: worst.id(),
+          language: 'x'.repeat(35),
+          segment_count: Number.MAX_SAFE_INTEGER,
+          chunk_count: 1,
+          created_at: TIMESTAMP,
+          updated_at: TIMESTAMP,
+        },
+        segments: [],
+      },
+      translation: {
+        id: worst.id(),
+        created_at: TIMESTAMP,
+        updated_at: TIMESTAMP,
+        detected_language: 'x'.repeat(35),
+        to_language: 'x'.repeat(35),
+        processing_status: 'completed',
+        error_message: '',
+      },
     };
     const build = (excerptBytes: number) =>
-      recordings.map((recording) => publicItemView(recording, largestMembership(), new Map(recording.tags.map((id) => [id, { ...largestTag('x'), tag_id: id }])), parts, excerptBytes));
+      recordings.map((recording) =>
+        publicItemView(
+          recording,
+          largestMembership(),
+          new Map(recording.tags.map((id) => [id, { ...largestTag('x'), tag_id: id }])),
+          parts,
+          excerptBytes,
+        ),
+      );
     const data = fitToPageBudget(limit * MAX_SUMMARIES_PER_RECORDING, build, PUBLIC_PAGE_BUDGET_BYTES - 1_000);
-    expectWithinBudget('public List recordings page, 20 summaries each', { success: true, data, pagination: pagePagination(1, limit, 1_000_000) });
+    expectWithinBudget('public List recordings page, 20 summaries each', {
+      success: true,
+      data,
+      pagination: pagePagination(1, limit, 1_000_000),
+    });
     const kept = [...(data[0].summarizations?.[0]?.excerpt ?? '')].length;
     figures['public list, 20 summaries each: excerpt kept'] = `${kept} of ${SUMMARY_LIMITS.excerpt} characters of the costliest text`;
     // A page of ordinary recordings keeps whole excerpts: only a full page of the largest shortens them.
-    const light = fitToPageBudget(1, () => [publicItemView({ ...largestRecording('l'), summaries: [digest(0)] }, largestMembership(), new Map(), {}, Infinity)]);
+    const light = fitToPageBudget(1, () => [
+      publicItemView({ ...largestRecording('l'), summaries: [digest(0)] }, largestMembership(), new Map(), {}, Infinity),
+    ]);
     expect(light[0].summarizations?.[0]?.excerpt).toBe(digest(0).excerpt);
   });
 
@@ -430,7 +519,22 @@ describe('List invites', () => {
   it('a page of the largest invites is within budget', () => {
     const limit = maxLimitOf(ListInvitesQuery);
     const invites = Array.from({ length: limit }, (_, i) =>
-      inviteView({ id: worst.id(String(i % 10)), org_id: worst.id(), email: worst.email(), role: 'member', status: 'pending', created_at: TIMESTAMP, updated_at: TIMESTAMP, expires_at: TIMESTAMP, invited_by: worst.id(), token_hash: 'f'.repeat(64), delivery: { status: 'failed', sent_at: TIMESTAMP, attempts: 5, last_error: 'MAIL_UNAVAILABLE' } }, new Date(0)),
+      inviteView(
+        {
+          id: worst.id(String(i % 10)),
+          org_id: worst.id(),
+          email: worst.email(),
+          role: 'member',
+          status: 'pending',
+          created_at: TIMESTAMP,
+          updated_at: TIMESTAMP,
+          expires_at: TIMESTAMP,
+          invited_by: worst.id(),
+          token_hash: 'f'.repeat(64),
+          delivery: { status: 'failed', sent_at: TIMESTAMP, attempts: 5, last_error: 'MAIL_UNAVAILABLE' },
+        },
+        new Date(0),
+      ),
     );
     expectWithinBudget('List invites page', { invites, pagination: pagePagination(1, limit, 1_000_000) });
   });

@@ -1,5 +1,14 @@
 import * as v from 'valibot';
-import { completedSummary, excerptOf, featuredDigest, failedSummary, processingSummary, queuedSummary, withDigest, withoutDigest } from '../../shared/domain/summaries/summary-plan';
+import {
+  completedSummary,
+  excerptOf,
+  featuredDigest,
+  failedSummary,
+  processingSummary,
+  queuedSummary,
+  withDigest,
+  withoutDigest,
+} from '../../shared/domain/summaries/summary-plan';
 import { eventsOfRecord } from '../../shared/events/change-events';
 import { SUMMARY_EVENT_DATA } from '../../shared/schemas/event-catalog';
 import { recordingItem, type Recording } from '../../shared/storage/recording-items';
@@ -46,7 +55,11 @@ const template = { id: 'tpl_1', name: 'Sales', sections: [{ title: 'Overview', p
 function eventsOf(before: Recording, after: Recording, summaryBefore?: SummaryRecord, summaryAfter?: SummaryRecord) {
   const at = after.updated_at;
   const recordingEvents = eventsOfRecord(streamRecord('MODIFY', recordingItem(before), recordingItem(after), { at }));
-  const summaryEvents = summaryAfter ? eventsOfRecord(streamRecord(summaryBefore ? 'MODIFY' : 'INSERT', summaryBefore && summaryItem(summaryBefore), summaryItem(summaryAfter), { at })) : [];
+  const summaryEvents = summaryAfter
+    ? eventsOfRecord(
+        streamRecord(summaryBefore ? 'MODIFY' : 'INSERT', summaryBefore && summaryItem(summaryBefore), summaryItem(summaryAfter), { at }),
+      )
+    : [];
   return [...recordingEvents, ...summaryEvents];
 }
 
@@ -68,7 +81,11 @@ describe('summary events', () => {
   it('queued once, with the summary and template ids; processing says nothing', () => {
     const events = eventsOf(base, withQueued, undefined, queued);
     expect(events.map((e) => [e.type, e.resource, e.data])).toEqual([
-      ['recording.summary_queued', { type: 'recording', id: 'rec_1' }, { recorded_by: 'usr_1', state: 'ready', summary_id: 'sum_1', template_id: 'tpl_1' }],
+      [
+        'recording.summary_queued',
+        { type: 'recording', id: 'rec_1' },
+        { recorded_by: 'usr_1', state: 'ready', summary_id: 'sum_1', template_id: 'tpl_1' },
+      ],
     ]);
     expectSchemas(events);
     expect(eventsOf(withQueued, withProcessing, queued, processing)).toEqual([]);
@@ -76,18 +93,34 @@ describe('summary events', () => {
 
   it('completed names the model; its action items are announced only with auto_add_tasks_from_summaries, without their text', () => {
     for (const announce of [true, false]) {
-      const done = completedSummary(processing, later, draft, { preferencesApplied: 0, announceActionItems: announce, assigneeUserIds: ['usr_maria'] });
+      const done = completedSummary(processing, later, draft, {
+        preferencesApplied: 0,
+        announceActionItems: announce,
+        assigneeUserIds: ['usr_maria'],
+      });
       const events = eventsOf(withProcessing, withDigest(withProcessing, done, later), processing, done);
-      expect(events.map((e) => e.type)).toEqual(announce ? ['recording.summary_completed', 'action_item.created'] : ['recording.summary_completed']);
+      expect(events.map((e) => e.type)).toEqual(
+        announce ? ['recording.summary_completed', 'action_item.created'] : ['recording.summary_completed'],
+      );
       expect(events[0].data).toMatchObject({ summary_id: 'sum_1', model: 'us.amazon.nova-lite-v1:0' });
-      if (announce) expect(events[1].data).toEqual({ summary_id: 'sum_1', action_item_id: 'ai_1', assignee_user_id: 'usr_maria', due_date: '2030-01-04' });
+      if (announce)
+        expect(events[1].data).toEqual({
+          summary_id: 'sum_1',
+          action_item_id: 'ai_1',
+          assignee_user_id: 'usr_maria',
+          due_date: '2030-01-04',
+        });
       expectSchemas(events);
     }
   });
 
   it('an action item marked done announces nothing again', () => {
     const done = completedSummary(processing, later, draft, { preferencesApplied: 0, announceActionItems: true, assigneeUserIds: [null] });
-    const marked = { ...done, action_items: done.action_items.map((item) => ({ ...item, completed: true })), updated_at: '2030-01-01T00:03:00.000Z' };
+    const marked = {
+      ...done,
+      action_items: done.action_items.map((item) => ({ ...item, completed: true })),
+      updated_at: '2030-01-01T00:03:00.000Z',
+    };
     const recording = withDigest(withProcessing, done, later);
     expect(eventsOf(recording, withDigest(recording, marked, new Date(marked.updated_at)), done, marked)).toEqual([]);
   });
@@ -96,7 +129,17 @@ describe('summary events', () => {
     const failed = failedSummary(processing, later, { code: 'MODEL_UNAVAILABLE', reason: SECRET });
     const events = eventsOf(withProcessing, withDigest(withProcessing, failed, later), processing, failed);
     expect(events.map((e) => [e.type, e.data])).toEqual([
-      ['recording.summary_failed', { recorded_by: 'usr_1', state: 'ready', summary_id: 'sum_1', template_id: 'tpl_1', model: 'us.amazon.nova-lite-v1:0', error_code: 'MODEL_UNAVAILABLE' }],
+      [
+        'recording.summary_failed',
+        {
+          recorded_by: 'usr_1',
+          state: 'ready',
+          summary_id: 'sum_1',
+          template_id: 'tpl_1',
+          model: 'us.amazon.nova-lite-v1:0',
+          error_code: 'MODEL_UNAVAILABLE',
+        },
+      ],
     ]);
     expectSchemas(events);
   });
@@ -115,7 +158,15 @@ describe('summary excerpts', () => {
 
 describe('the summary Get recording features', () => {
   const digest = (id: string, templateId: string | null, status: 'completed' | 'failed' | 'queued', createdAt: string) => ({
-    id, template_id: templateId, template_name: 'T', status, model: null, excerpt: '', error: null, created_at: createdAt, updated_at: createdAt,
+    id,
+    template_id: templateId,
+    template_name: 'T',
+    status,
+    model: null,
+    excerpt: '',
+    error: null,
+    created_at: createdAt,
+    updated_at: createdAt,
   });
   const recording: Recording = {
     ...base,
@@ -131,6 +182,8 @@ describe('the summary Get recording features', () => {
     expect(featuredDigest(recording, 'tpl_default')?.id).toBe('sum_new_default');
     expect(featuredDigest(recording, 'tpl_none')?.id).toBe('sum_newest_other');
     expect(featuredDigest(recording, undefined)?.id).toBe('sum_newest_other');
-    expect(featuredDigest({ ...recording, summaries: [digest('sum_q', null, 'queued', '2030-01-01T00:00:05.000Z')] }, undefined)).toBeUndefined();
+    expect(
+      featuredDigest({ ...recording, summaries: [digest('sum_q', null, 'queued', '2030-01-01T00:00:05.000Z')] }, undefined),
+    ).toBeUndefined();
   });
 });

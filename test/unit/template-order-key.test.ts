@@ -19,7 +19,27 @@ const byBytes = (a: string, b: string) => Math.sign(Buffer.compare(Buffer.from(a
 /** Code units a name may hold: no C0 control but tab, line feed and carriage return (CreateTemplateBody), no NUL. */
 const nameUnit = fc
   .oneof(
-    fc.constantFrom('a', 'A', 'b', ' ', '!', '#', '\t', '\n', 'İ', 'ß', 'é', 'É', '\ud800', '\udfff', '\ue000', '\uff01', '\uffff', '😀', '𝔸'),
+    fc.constantFrom(
+      'a',
+      'A',
+      'b',
+      ' ',
+      '!',
+      '#',
+      '\t',
+      '\n',
+      'İ',
+      'ß',
+      'é',
+      'É',
+      '\ud800',
+      '\udfff',
+      '\ue000',
+      '\uff01',
+      '\uffff',
+      '😀',
+      '𝔸',
+    ),
     fc.integer({ min: 0x20, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
   )
   .filter((unit) => v.safeParse(CreateTemplateBody.entries.name, `x${unit}`).success);

@@ -60,7 +60,8 @@ async function outcome(promise: Promise<unknown>) {
 describe('tenant limiter', () => {
   it('admits burst requests in a window of burst / rate seconds, then refuses with the seconds left in the window', async () => {
     const { limiter, advance } = limiterWith();
-    for (let i = 1; i <= 20; i += 1) expect(await limiter.admit({ orgId: 'org_a' })).toEqual({ limit: 20, remaining: 20 - i, resetSeconds: 2 });
+    for (let i = 1; i <= 20; i += 1)
+      expect(await limiter.admit({ orgId: 'org_a' })).toEqual({ limit: 20, remaining: 20 - i, resetSeconds: 2 });
     advance(500);
     expect(await outcome(limiter.admit({ orgId: 'org_a' }))).toEqual({
       admitted: false,
@@ -97,7 +98,11 @@ describe('tenant limiter', () => {
     expect(await limiter.admit({ orgId: 'org_a', key })).toEqual({ limit: 2, remaining: 1, resetSeconds: 2 });
     expect(await limiter.admit({ orgId: 'org_a', key })).toEqual({ limit: 2, remaining: 0, resetSeconds: 2 });
     expect(await outcome(limiter.admit({ orgId: 'org_a', key }))).toMatchObject({ admitted: false, code: 'RATE_LIMITED', limit: 2 });
-    expect(writes.slice(-3)).toEqual(['count key#key_1#1000ms#' + T0 / 1000, 'count org#org_a#2000ms#' + T0 / 2000, 'uncount key#key_1#1000ms#' + T0 / 1000]);
+    expect(writes.slice(-3)).toEqual([
+      'count key#key_1#1000ms#' + T0 / 1000,
+      'count org#org_a#2000ms#' + T0 / 2000,
+      'uncount key#key_1#1000ms#' + T0 / 1000,
+    ]);
     expect(counts.get(`key#key_1#1000ms#${T0 / 1000}`)).toBe(2);
   });
 
@@ -106,7 +111,10 @@ describe('tenant limiter', () => {
     const key = { id: 'key_tight', limit: { rate: 1, burst: 2 } };
     await limiter.admit({ orgId: 'org_a', key });
     await limiter.admit({ orgId: 'org_a', key });
-    expect(await outcome(limiter.admit({ orgId: 'org_a', key }))).toMatchObject({ admitted: false, message: expect.stringContaining('API key key_tight is over its own rate limit') });
+    expect(await outcome(limiter.admit({ orgId: 'org_a', key }))).toMatchObject({
+      admitted: false,
+      message: expect.stringContaining('API key key_tight is over its own rate limit'),
+    });
     expect(counts.get(`org#org_a#2000ms#${T0 / 2000}`)).toBe(2);
     expect(await limiter.admit({ orgId: 'org_a', key: { id: 'key_other' } })).toEqual({ limit: 20, remaining: 17, resetSeconds: 2 });
   });
@@ -149,19 +157,22 @@ describe('tenant limiter', () => {
 
   it('never admits more than burst requests in any window, whatever the order of organizations and times', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('org_a', 'org_b'), fc.integer({ min: 0, max: 700 })), { maxLength: 200 }), async (requests) => {
-        const { limiter, advance } = limiterWith({ own: { org_a: { rate: 2, burst: 3, daily_quota: null } } });
-        const admitted = new Map<string, number>();
-        for (const [orgId, wait] of requests) {
-          const now = advance(wait);
-          const result = await outcome(limiter.admit({ orgId }));
-          const windowMs = orgId === 'org_a' ? 1500 : 2000;
-          const window = `${orgId}#${Math.floor(now / windowMs)}`;
-          if (result.admitted) admitted.set(window, (admitted.get(window) ?? 0) + 1);
-          else expect(admitted.get(window)).toBe(orgId === 'org_a' ? 3 : 20);
-        }
-        for (const [window, count] of admitted) expect(count).toBeLessThanOrEqual(window.startsWith('org_a') ? 3 : 20);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom('org_a', 'org_b'), fc.integer({ min: 0, max: 700 })), { maxLength: 200 }),
+        async (requests) => {
+          const { limiter, advance } = limiterWith({ own: { org_a: { rate: 2, burst: 3, daily_quota: null } } });
+          const admitted = new Map<string, number>();
+          for (const [orgId, wait] of requests) {
+            const now = advance(wait);
+            const result = await outcome(limiter.admit({ orgId }));
+            const windowMs = orgId === 'org_a' ? 1500 : 2000;
+            const window = `${orgId}#${Math.floor(now / windowMs)}`;
+            if (result.admitted) admitted.set(window, (admitted.get(window) ?? 0) + 1);
+            else expect(admitted.get(window)).toBe(orgId === 'org_a' ? 3 : 20);
+          }
+          for (const [window, count] of admitted) expect(count).toBeLessThanOrEqual(window.startsWith('org_a') ? 3 : 20);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -170,6 +181,7 @@ describe('tenant limiter', () => {
 describe('a key limit in the authorizer context', () => {
   it('reads back what it wrote, and drops what is not a valid limit', () => {
     expect(parseRateLimit(formatRateLimit({ rate: 5, burst: 10 }))).toEqual({ rate: 5, burst: 10 });
-    for (const text of [undefined, '', '5', '5/', '0/1', '10/5', '1.5/3', 'a/b', '5/10/15', '99999999/99999999']) expect(parseRateLimit(text)).toBeUndefined();
+    for (const text of [undefined, '', '5', '5/', '0/1', '10/5', '1.5/3', 'a/b', '5/10/15', '99999999/99999999'])
+      expect(parseRateLimit(text)).toBeUndefined();
   });
 });

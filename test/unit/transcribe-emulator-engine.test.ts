@@ -24,7 +24,8 @@ import { eventually } from '../support/eventually';
 const SENTENCE = 'The budget for the new office is approved. We will meet again on Monday morning.';
 const available = isLocalTranscriptionAvailable() && ['espeak-ng', 'sox'].every((program) => commandExists(program));
 if (!available) {
-  if (process.env.CI) throw new Error('The local speech engine or espeak-ng/sox is missing: install pocketsphinx pocketsphinx-en-us ffmpeg espeak-ng sox.');
+  if (process.env.CI)
+    throw new Error('The local speech engine or espeak-ng/sox is missing: install pocketsphinx pocketsphinx-en-us ffmpeg espeak-ng sox.');
   console.warn('Skipping the local speech engine test: install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg espeak-ng sox.');
 }
 const describeWithEngine = available ? describe : describe.skip;
@@ -53,10 +54,25 @@ describeWithEngine('local Transcribe stand-in with PocketSphinx', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'transcribe-engine-'));
     // espeak-ng writes 22 kHz WAV; the stand-in converts whatever it gets, as Transcribe takes any supported format.
     execFileSync('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', path.join(dir, 'speech.wav'), SENTENCE]);
-    audioSeconds = Number(execFileSync('soxi', ['-D', path.join(dir, 'speech.wav')]).toString().trim());
+    audioSeconds = Number(
+      execFileSync('soxi', ['-D', path.join(dir, 'speech.wav')])
+        .toString()
+        .trim(),
+    );
     s3Emulator = await startS3(path.join(dir, 's3'), '127.0.0.1', BUCKET, () => undefined);
-    transcribe = await startTranscribeEmulator({ host: '127.0.0.1', region: 'us-east-1', s3Endpoint: s3Emulator.endpoint, onJobStateChange: (event) => events.push(event) });
-    s3 = new S3Client({ endpoint: s3Emulator.endpoint, region: 'us-east-1', forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    transcribe = await startTranscribeEmulator({
+      host: '127.0.0.1',
+      region: 'us-east-1',
+      s3Endpoint: s3Emulator.endpoint,
+      onJobStateChange: (event) => events.push(event),
+    });
+    s3 = new S3Client({
+      endpoint: s3Emulator.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     const client = createTranscribeClient({ region: 'us-east-1', endpoint: transcribe.endpoint });
     closeClient = () => client.destroy();
     jobs = createTranscriptionJobs(client);
@@ -75,12 +91,24 @@ describeWithEngine('local Transcribe stand-in with PocketSphinx', () => {
   /** The job's state change event: the stand-in puts it when the engine is done. */
   async function finished(jobName: string): Promise<ServiceEvent> {
     // The engine's own run time on top of the one eventual bound: a few seconds of speech on a busy machine.
-    const event = await eventually(async () => events.find((candidate) => candidate.detail.TranscriptionJobName === jobName), (found) => found !== undefined, { alsoWaitingMs: 15_000 });
+    const event = await eventually(
+      async () => events.find((candidate) => candidate.detail.TranscriptionJobName === jobName),
+      (found) => found !== undefined,
+      { alsoWaitingMs: 15_000 },
+    );
     if (!event) throw new Error(`${jobName} did not finish`);
     return event;
   }
 
-  const job = (jobName: string, key: string) => ({ jobName, bucket: BUCKET, key, outputBucket: BUCKET, outputKey: `${key}.transcribe.json`, language: { languageCode: 'en-US' }, maxSpeakers: 2 });
+  const job = (jobName: string, key: string) => ({
+    jobName,
+    bucket: BUCKET,
+    key,
+    outputBucket: BUCKET,
+    outputKey: `${key}.transcribe.json`,
+    language: { languageCode: 'en-US' },
+    maxSpeakers: 2,
+  });
 
   it("transcribes synthesized speech into Transcribe's output: times within the audio, words of the sentence", async () => {
     await expect(jobs.start(job('voice-org-speech-1', 'o1/speech/media'))).resolves.toBe('started');
@@ -105,11 +133,15 @@ describeWithEngine('local Transcribe stand-in with PocketSphinx', () => {
     expect(turns.every((turn) => turn.speaker === 'Speaker 1' && turn.end <= audioSeconds + 0.05)).toBe(true);
     expect(durationOf(output, audioSeconds)).toBeCloseTo(audioSeconds, 2);
 
-    const sentenceWords = SENTENCE.toLowerCase().replace(/[^a-z ]/g, '').split(' ');
+    const sentenceWords = SENTENCE.toLowerCase()
+      .replace(/[^a-z ]/g, '')
+      .split(' ');
     const heard = sentenceWords.filter((word) => words.includes(word));
     // PocketSphinx on espeak-ng's voice catches a few words (docs/transcription.md): ask for some, not all.
     expect(heard.length).toBeGreaterThanOrEqual(2);
-    console.log(`Local engine on "${SENTENCE}" (${audioSeconds.toFixed(1)} s): heard "${words.join(' ')}"; ${heard.length} of ${sentenceWords.length} words of the sentence (${Math.round((100 * heard.length) / sentenceWords.length)}%).`);
+    console.log(
+      `Local engine on "${SENTENCE}" (${audioSeconds.toFixed(1)} s): heard "${words.join(' ')}"; ${heard.length} of ${sentenceWords.length} words of the sentence (${Math.round((100 * heard.length) / sentenceWords.length)}%).`,
+    );
   });
 
   it('fails a file that is not audio as unsupported media', async () => {
@@ -125,7 +157,9 @@ describeWithEngine('local Transcribe stand-in with PocketSphinx', () => {
     const result = await recognizeSpeech(path.join(dir, 'speech.wav'), workDir);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const factor = seconds / result.audioSeconds;
-    console.log(`Local engine real-time factor: ${factor.toFixed(2)} (${seconds.toFixed(2)} s for ${result.audioSeconds.toFixed(2)} s of audio, ffmpeg included).`);
+    console.log(
+      `Local engine real-time factor: ${factor.toFixed(2)} (${seconds.toFixed(2)} s for ${result.audioSeconds.toFixed(2)} s of audio, ffmpeg included).`,
+    );
     expect(result.audioSeconds).toBeCloseTo(audioSeconds, 1);
     expect(result.words.length).toBeGreaterThan(0);
   });

@@ -6,7 +6,12 @@ import { startS3, type Emulator } from '../../infra/local/emulators';
 import { LocalEngineError, type RecognizedWord } from '../../infra/local/local-speech-engine';
 import type { ServiceEvent } from '../../infra/local/service-event';
 import { startTranscribeEmulator } from '../../infra/local/transcribe-emulator';
-import { createTranscribeClient, createTranscriptionJobs, type StartJob, type TranscriptionJobs } from '../../shared/transcription/transcribe-jobs';
+import {
+  createTranscribeClient,
+  createTranscriptionJobs,
+  type StartJob,
+  type TranscriptionJobs,
+} from '../../shared/transcription/transcribe-jobs';
 import { failureOf } from '../../shared/transcription/transcription-failures';
 import { readTranscribeOutput, speakerTurnsOf } from '../../shared/transcription/transcribe-output';
 import { eventually } from '../support/eventually';
@@ -36,8 +41,20 @@ let closeClient: () => void;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'transcribe-emulator-'));
   s3Emulator = await startS3(path.join(dir, 's3'), '127.0.0.1', BUCKET, () => undefined);
-  transcribe = await startTranscribeEmulator({ host: '127.0.0.1', region: 'us-east-1', s3Endpoint: s3Emulator.endpoint, onJobStateChange: (event) => events.push(event), recognize: () => engine() });
-  s3 = new S3Client({ endpoint: s3Emulator.endpoint, region: 'us-east-1', forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  transcribe = await startTranscribeEmulator({
+    host: '127.0.0.1',
+    region: 'us-east-1',
+    s3Endpoint: s3Emulator.endpoint,
+    onJobStateChange: (event) => events.push(event),
+    recognize: () => engine(),
+  });
+  s3 = new S3Client({
+    endpoint: s3Emulator.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   const client = createTranscribeClient({ region: 'us-east-1', endpoint: transcribe.endpoint });
   closeClient = () => client.destroy();
   jobs = createTranscriptionJobs(client);
@@ -70,7 +87,10 @@ const job = (name: string, overrides: Partial<StartJob> = {}): StartJob => ({
 
 /** Waits for the job's state change event (the emulator runs jobs in the background). */
 async function stateChangeOf(jobName: string): Promise<ServiceEvent> {
-  const event = await eventually(async () => events.find((candidate) => candidate.detail.TranscriptionJobName === jobName), (found) => found !== undefined);
+  const event = await eventually(
+    async () => events.find((candidate) => candidate.detail.TranscriptionJobName === jobName),
+    (found) => found !== undefined,
+  );
   if (!event) throw new Error(`No state change event for ${jobName}`);
   return event;
 }
@@ -79,8 +99,20 @@ describe('local Transcribe stand-in', () => {
   it('runs a job: Transcribe output at the output key, COMPLETED, and a Transcribe Job State Change event', async () => {
     await expect(jobs.start(job('voice-org-rec_1-1'))).resolves.toBe('started');
     const event = await stateChangeOf('voice-org-rec_1-1');
-    expect(event).toMatchObject({ version: '0', source: 'aws.transcribe', 'detail-type': 'Transcribe Job State Change', region: 'us-east-1', detail: { TranscriptionJobName: 'voice-org-rec_1-1', TranscriptionJobStatus: 'COMPLETED' } });
-    await expect(jobs.get('voice-org-rec_1-1')).resolves.toEqual({ status: 'COMPLETED', failureReason: undefined, outputKey: 'org/o1/rec_1/transcribe/voice-org-rec_1-1.json', languageCode: 'en-US', mediaSeconds: undefined });
+    expect(event).toMatchObject({
+      version: '0',
+      source: 'aws.transcribe',
+      'detail-type': 'Transcribe Job State Change',
+      region: 'us-east-1',
+      detail: { TranscriptionJobName: 'voice-org-rec_1-1', TranscriptionJobStatus: 'COMPLETED' },
+    });
+    await expect(jobs.get('voice-org-rec_1-1')).resolves.toEqual({
+      status: 'COMPLETED',
+      failureReason: undefined,
+      outputKey: 'org/o1/rec_1/transcribe/voice-org-rec_1-1.json',
+      languageCode: 'en-US',
+      mediaSeconds: undefined,
+    });
     const file = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'org/o1/rec_1/transcribe/voice-org-rec_1-1.json' }));
     const output = readTranscribeOutput(JSON.parse(await file.Body!.transformToString()));
     expect(speakerTurnsOf(output)).toEqual([{ speaker: 'Speaker 1', text: 'Budget approved.', start: 0.5, end: 1.6 }]);
@@ -111,14 +143,20 @@ describe('local Transcribe stand-in', () => {
     };
     await jobs.start(job('voice-org-rec_1-5'));
     await stateChangeOf('voice-org-rec_1-5');
-    expect(failureOf((await jobs.get('voice-org-rec_1-5'))?.failureReason)).toEqual({ code: 'UNSUPPORTED_MEDIA', reason: 'Unsupported media format: ffmpeg could not decode the file as audio.' });
+    expect(failureOf((await jobs.get('voice-org-rec_1-5'))?.failureReason)).toEqual({
+      code: 'UNSUPPORTED_MEDIA',
+      reason: 'Unsupported media format: ffmpeg could not decode the file as audio.',
+    });
 
     engine = async () => {
       throw new LocalEngineError('unavailable', 'pocketsphinx_continuous is not installed');
     };
     await jobs.start(job('voice-org-rec_1-6'));
     await stateChangeOf('voice-org-rec_1-6');
-    expect(failureOf((await jobs.get('voice-org-rec_1-6'))?.failureReason)).toEqual({ code: 'ENGINE_UNAVAILABLE', reason: 'install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg' });
+    expect(failureOf((await jobs.get('voice-org-rec_1-6'))?.failureReason)).toEqual({
+      code: 'ENGINE_UNAVAILABLE',
+      reason: 'install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg',
+    });
 
     await jobs.start(job('voice-org-rec_1-7', { key: 'org/o1/rec_gone/media' }));
     await stateChangeOf('voice-org-rec_1-7');

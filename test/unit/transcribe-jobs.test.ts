@@ -1,6 +1,18 @@
-import { BadRequestException, ConflictException, GetTranscriptionJobCommand, LimitExceededException, StartTranscriptionJobCommand, TranscribeClient } from '@aws-sdk/client-transcribe';
+import {
+  BadRequestException,
+  ConflictException,
+  GetTranscriptionJobCommand,
+  LimitExceededException,
+  StartTranscriptionJobCommand,
+  TranscribeClient,
+} from '@aws-sdk/client-transcribe';
 import { mockClient } from 'aws-sdk-client-mock';
-import { createTranscriptionJobs, outputKeyOf, TranscriptionJobRefusedError, type StartJob } from '../../shared/transcription/transcribe-jobs';
+import {
+  createTranscriptionJobs,
+  outputKeyOf,
+  TranscriptionJobRefusedError,
+  type StartJob,
+} from '../../shared/transcription/transcribe-jobs';
 
 const transcribe = mockClient(TranscribeClient);
 const client = new TranscribeClient({ region: 'eu-west-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
@@ -45,16 +57,26 @@ describe('TranscriptionJobs.start', () => {
   });
 
   it('reads a name in use as already started, and the quota as throttled (the caller retries later)', async () => {
-    transcribe.on(StartTranscriptionJobCommand).rejects(new ConflictException({ message: 'The requested job name already exists.', ...meta }));
+    transcribe
+      .on(StartTranscriptionJobCommand)
+      .rejects(new ConflictException({ message: 'The requested job name already exists.', ...meta }));
     await expect(jobs.start(job)).resolves.toBe('already-started');
-    transcribe.reset().on(StartTranscriptionJobCommand).rejects(new LimitExceededException({ message: 'You have exceeded your limit.', ...meta }));
+    transcribe
+      .reset()
+      .on(StartTranscriptionJobCommand)
+      .rejects(new LimitExceededException({ message: 'You have exceeded your limit.', ...meta }));
     await expect(jobs.start(job)).resolves.toBe('throttled');
   });
 
   it('throws a refusal for a job Transcribe will not run, and other errors as they are', async () => {
-    transcribe.on(StartTranscriptionJobCommand).rejects(new BadRequestException({ message: 'Speaker labels are not supported for this language.', ...meta }));
+    transcribe
+      .on(StartTranscriptionJobCommand)
+      .rejects(new BadRequestException({ message: 'Speaker labels are not supported for this language.', ...meta }));
     await expect(jobs.start(job)).rejects.toEqual(new TranscriptionJobRefusedError('Speaker labels are not supported for this language.'));
-    transcribe.reset().on(StartTranscriptionJobCommand).rejects(Object.assign(new Error('socket hang up'), { name: 'TimeoutError' }));
+    transcribe
+      .reset()
+      .on(StartTranscriptionJobCommand)
+      .rejects(Object.assign(new Error('socket hang up'), { name: 'TimeoutError' }));
     await expect(jobs.start(job)).rejects.toThrow('socket hang up');
   });
 });
@@ -76,12 +98,21 @@ describe('TranscriptionJobs.get', () => {
       languageCode: 'de-DE',
       mediaSeconds: undefined,
     });
-    transcribe.on(GetTranscriptionJobCommand).resolves({ TranscriptionJob: { TranscriptionJobStatus: 'FAILED', FailureReason: 'Unsupported media format' } });
+    transcribe
+      .on(GetTranscriptionJobCommand)
+      .resolves({ TranscriptionJob: { TranscriptionJobStatus: 'FAILED', FailureReason: 'Unsupported media format' } });
     await expect(jobs.get('voice-org-rec_1-1')).resolves.toMatchObject({ status: 'FAILED', failureReason: 'Unsupported media format' });
   });
 
   it('is undefined for a job Transcribe does not know', async () => {
-    transcribe.on(GetTranscriptionJobCommand).rejects(new BadRequestException({ message: "The requested job couldn't be found. Check the job name and try your request again.", ...meta }));
+    transcribe
+      .on(GetTranscriptionJobCommand)
+      .rejects(
+        new BadRequestException({
+          message: "The requested job couldn't be found. Check the job name and try your request again.",
+          ...meta,
+        }),
+      );
     await expect(jobs.get('voice-org-nope-1')).resolves.toBeUndefined();
   });
 });

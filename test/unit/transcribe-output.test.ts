@@ -1,19 +1,33 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { durationOf, readTranscribeOutput, speakerTurnsOf, UnreadableTranscribeOutputError } from '../../shared/transcription/transcribe-output';
+import {
+  durationOf,
+  readTranscribeOutput,
+  speakerTurnsOf,
+  UnreadableTranscribeOutputError,
+} from '../../shared/transcription/transcribe-output';
 
 /** Transcribe output → speaker turns, on samples in AWS's documented output shape (test/support/transcribe-output-samples). */
-const sample = (name: string) => readTranscribeOutput(JSON.parse(readFileSync(path.join(__dirname, '../support/transcribe-output-samples', name), 'utf8')));
+const sample = (name: string) =>
+  readTranscribeOutput(JSON.parse(readFileSync(path.join(__dirname, '../support/transcribe-output-samples', name), 'utf8')));
 
 describe('readTranscribeOutput', () => {
   it("reads AWS's documented example, times and confidences from strings to numbers", () => {
     const output = sample('two-speakers.json');
-    expect(output.results.items[0]).toMatchObject({ type: 'pronunciation', start_time: 4.87, end_time: 5.02, alternatives: [{ confidence: 1, content: "I've" }] });
+    expect(output.results.items[0]).toMatchObject({
+      type: 'pronunciation',
+      start_time: 4.87,
+      end_time: 5.02,
+      alternatives: [{ confidence: 1, content: "I've" }],
+    });
     expect(output.results.speaker_labels?.segments).toHaveLength(2);
   });
 
   it('refuses a shape it does not know, naming the path and never the text', () => {
-    const broken = { jobName: 'j', results: { transcripts: [{ transcript: 'secret words' }], items: [{ type: 'word', alternatives: [{ content: 'secret' }] }] } };
+    const broken = {
+      jobName: 'j',
+      results: { transcripts: [{ transcript: 'secret words' }], items: [{ type: 'word', alternatives: [{ content: 'secret' }] }] },
+    };
     expect(() => readTranscribeOutput(broken)).toThrow(UnreadableTranscribeOutputError);
     try {
       readTranscribeOutput(broken);
@@ -21,9 +35,15 @@ describe('readTranscribeOutput', () => {
       expect((error as Error).message).toContain('results.items.0.type');
       expect((error as Error).message).not.toContain('secret');
     }
-    expect(() => readTranscribeOutput({ jobName: 'j', results: { transcripts: [], items: [{ type: 'pronunciation', start_time: 'soon', end_time: '1', alternatives: [{ content: 'a' }] }] } })).toThrow(
-      UnreadableTranscribeOutputError,
-    );
+    expect(() =>
+      readTranscribeOutput({
+        jobName: 'j',
+        results: {
+          transcripts: [],
+          items: [{ type: 'pronunciation', start_time: 'soon', end_time: '1', alternatives: [{ content: 'a' }] }],
+        },
+      }),
+    ).toThrow(UnreadableTranscribeOutputError);
     expect(() => readTranscribeOutput('not json')).toThrow(UnreadableTranscribeOutputError);
   });
 });
@@ -53,9 +73,27 @@ describe('speakerTurnsOf', () => {
       results: {
         transcripts: [{ transcript: 'a b c' }],
         items: [
-          { type: 'pronunciation', start_time: '0.0', end_time: '1.0', speaker_label: 'spk_4', alternatives: [{ confidence: '0.9', content: 'a' }] },
-          { type: 'pronunciation', start_time: '3.999', end_time: '4.5', speaker_label: 'spk_4', alternatives: [{ confidence: '0.9', content: 'b' }] },
-          { type: 'pronunciation', start_time: '7.5', end_time: '8.0', speaker_label: 'spk_4', alternatives: [{ confidence: '0.9', content: 'c' }] },
+          {
+            type: 'pronunciation',
+            start_time: '0.0',
+            end_time: '1.0',
+            speaker_label: 'spk_4',
+            alternatives: [{ confidence: '0.9', content: 'a' }],
+          },
+          {
+            type: 'pronunciation',
+            start_time: '3.999',
+            end_time: '4.5',
+            speaker_label: 'spk_4',
+            alternatives: [{ confidence: '0.9', content: 'b' }],
+          },
+          {
+            type: 'pronunciation',
+            start_time: '7.5',
+            end_time: '8.0',
+            speaker_label: 'spk_4',
+            alternatives: [{ confidence: '0.9', content: 'c' }],
+          },
         ],
       },
     });
@@ -82,7 +120,10 @@ describe('speakerTurnsOf', () => {
   });
 
   it('reads the speaker from speaker_labels.segments when items carry none', () => {
-    expect(speakerTurnsOf(sample('segment-labels-only.json')).map(({ speaker, text }) => `${speaker}: ${text}`)).toEqual(['Speaker 1: Hello there.', 'Speaker 2: Hi.']);
+    expect(speakerTurnsOf(sample('segment-labels-only.json')).map(({ speaker, text }) => `${speaker}: ${text}`)).toEqual([
+      'Speaker 1: Hello there.',
+      'Speaker 2: Hi.',
+    ]);
   });
 
   it('transcribes an identified language like any other, and an empty output to no turns', () => {
@@ -95,7 +136,10 @@ describe('speakerTurnsOf', () => {
   it('rounds times to milliseconds', () => {
     const output = readTranscribeOutput({
       jobName: 'j',
-      results: { transcripts: [], items: [{ type: 'pronunciation', start_time: '0.12345', end_time: '0.98765', alternatives: [{ confidence: '1.0', content: 'x' }] }] },
+      results: {
+        transcripts: [],
+        items: [{ type: 'pronunciation', start_time: '0.12345', end_time: '0.98765', alternatives: [{ confidence: '1.0', content: 'x' }] }],
+      },
     });
     expect(speakerTurnsOf(output)).toEqual([{ speaker: 'Speaker 1', text: 'x', start: 0.123, end: 0.988 }]);
   });

@@ -69,11 +69,18 @@ describe('renderTranscript', () => {
   it('txt: one "Speaker: text" line per turn', () => {
     const { contentType, body } = renderTranscript('txt', transcript);
     expect(contentType).toBe('text/plain; charset=utf-8');
-    expect(body).toBe('Speaker 1: Good morning, everyone. Shall we start?\nSpeaker 2: Yes: R&D <budget> is approved -> next.\nSpeaker 1: A line break inside\n');
+    expect(body).toBe(
+      'Speaker 1: Good morning, everyone. Shall we start?\nSpeaker 2: Yes: R&D <budget> is approved -> next.\nSpeaker 1: A line break inside\n',
+    );
   });
 
   it('renders a 4-hour transcript of 10,000 turns in every format within the response limit', () => {
-    const long = Array.from({ length: 10_000 }, (_, i) => ({ speaker: `Speaker ${(i % 3) + 1}`, text: 'word '.repeat(40).trim(), start: i * 1.44, end: i * 1.44 + 1.2 }));
+    const long = Array.from({ length: 10_000 }, (_, i) => ({
+      speaker: `Speaker ${(i % 3) + 1}`,
+      text: 'word '.repeat(40).trim(),
+      start: i * 1.44,
+      end: i * 1.44 + 1.2,
+    }));
     for (const format of TRANSCRIPT_FORMATS) {
       const { body } = renderTranscript(format, { ...transcript, segments: long });
       // Lambda answers at most 6 MB; the export route must check the size it serves (this is the body alone).

@@ -1,5 +1,15 @@
 import { transcriptionEventsOf } from '../../shared/events/transcription-events';
-import { completedRecording, discardedRecording, failedRecording, jobNameOf, jobOf, queuedRecording, recheckedRecording, restampedAt, startedRecording } from '../../shared/domain/transcription/transcription-plan';
+import {
+  completedRecording,
+  discardedRecording,
+  failedRecording,
+  jobNameOf,
+  jobOf,
+  queuedRecording,
+  recheckedRecording,
+  restampedAt,
+  startedRecording,
+} from '../../shared/domain/transcription/transcription-plan';
 import type { Recording, RecordingTranscription } from '../../shared/storage/recording-items';
 
 /** The transcription's transitions and the events their changes give: queued, completed, failed; nothing for a watch move or a discarded run. */
@@ -28,12 +38,17 @@ describe('transcription events', () => {
 
   it('a re-run is the next attempt, without the previous error', () => {
     const failed = failedRecording(started, now, { code: 'UNSUPPORTED_MEDIA', reason: 'not audio' });
-    expect(queuedRecording(failed, now, 'identify')).toMatchObject({ state: 'processing', transcription: { status: 'queued', attempt: 2, job_language: 'identify' } });
+    expect(queuedRecording(failed, now, 'identify')).toMatchObject({
+      state: 'processing',
+      transcription: { status: 'queued', attempt: 2, job_language: 'identify' },
+    });
     expect(queuedRecording(failed, now, 'identify').transcript_error).toBeUndefined();
   });
 
   it('a new attempt is queued, once', () => {
-    expect(transcriptionEventsOf(base, queued)).toEqual([{ type: 'recording.transcription_queued', data: { attempt: 1, language: 'en-US' }, occurredAt: queued.transcription.queued_at }]);
+    expect(transcriptionEventsOf(base, queued)).toEqual([
+      { type: 'recording.transcription_queued', data: { attempt: 1, language: 'en-US' }, occurredAt: queued.transcription.queued_at },
+    ]);
     expect(transcriptionEventsOf(queued, started)).toEqual([]);
     expect(transcriptionEventsOf(started, recheckedRecording(started, now, 60_000))).toEqual([]);
   });
@@ -41,14 +56,20 @@ describe('transcription events', () => {
   it('completed carries language, duration, billed minutes and segment count, never text', () => {
     const done = completedRecording(started, now, { language: 'en-US', durationSeconds: 61.5, billedMinutes: 2, segmentCount: 4 });
     expect(transcriptionEventsOf(started, done)).toEqual([
-      { type: 'recording.transcription_completed', data: { attempt: 1, language: 'en-US', duration: 61.5, billed_minutes: 2, segment_count: 4 }, occurredAt: now.toISOString() },
+      {
+        type: 'recording.transcription_completed',
+        data: { attempt: 1, language: 'en-US', duration: 61.5, billed_minutes: 2, segment_count: 4 },
+        occurredAt: now.toISOString(),
+      },
     ]);
     expect(transcriptionEventsOf(done, done)).toEqual([]);
   });
 
   it('failed carries the error code', () => {
     const failed = failedRecording(started, now, { code: 'UNSUPPORTED_MEDIA', reason: 'not audio' });
-    expect(transcriptionEventsOf(started, failed)).toEqual([{ type: 'recording.transcription_failed', data: { attempt: 1, error_code: 'UNSUPPORTED_MEDIA' }, occurredAt: now.toISOString() }]);
+    expect(transcriptionEventsOf(started, failed)).toEqual([
+      { type: 'recording.transcription_failed', data: { attempt: 1, error_code: 'UNSUPPORTED_MEDIA' }, occurredAt: now.toISOString() },
+    ]);
     expect(failed.state).toBe('ready');
   });
 

@@ -16,7 +16,9 @@ describe('failureOf', () => {
   });
 
   it("maps the local stand-in's wording: unsupported language, undecodable media, missing engine", () => {
-    expect(failureOf('Unsupported language: the local engine (PocketSphinx) transcribes en-US only, not de-DE.').code).toBe('UNSUPPORTED_LANGUAGE');
+    expect(failureOf('Unsupported language: the local engine (PocketSphinx) transcribes en-US only, not de-DE.').code).toBe(
+      'UNSUPPORTED_LANGUAGE',
+    );
     expect(failureOf('Unsupported media format: ffmpeg could not decode the file as audio.').code).toBe('UNSUPPORTED_MEDIA');
     expect(failureOf('ENGINE_UNAVAILABLE: install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg')).toEqual({
       code: 'ENGINE_UNAVAILABLE',
@@ -25,7 +27,10 @@ describe('failureOf', () => {
   });
 
   it('calls anything else TRANSCRIPTION_FAILED, with a default reason when there is none, on one bounded line', () => {
-    expect(failureOf('Internal failure\n in the service')).toEqual({ code: 'TRANSCRIPTION_FAILED', reason: 'Internal failure in the service' });
+    expect(failureOf('Internal failure\n in the service')).toEqual({
+      code: 'TRANSCRIPTION_FAILED',
+      reason: 'Internal failure in the service',
+    });
     expect(failureOf(undefined)).toEqual({ code: 'TRANSCRIPTION_FAILED', reason: 'The transcription engine failed.' });
     expect(failureOf('x'.repeat(1000)).reason).toHaveLength(300);
   });

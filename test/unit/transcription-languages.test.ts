@@ -10,13 +10,18 @@ describe('Transcription languages', () => {
     expect([...TRANSCRIBE_LANGUAGE_CODES].sort()).toEqual(Object.values(LanguageCode).sort());
   });
 
-  it("maps every conversation language of the settings catalog to a code Transcribe knows", () => {
+  it('maps every conversation language of the settings catalog to a code Transcribe knows', () => {
     expect(Object.keys(TRANSCRIPTION_LANGUAGE_CODES).sort()).toEqual([...CONVERSATION_LANGUAGES].sort());
     for (const code of Object.values(TRANSCRIPTION_LANGUAGE_CODES)) expect(TRANSCRIBE_LANGUAGE_CODES).toContain(code);
-    expect(TRANSCRIPTION_LANGUAGE_CODES).toMatchObject({ English: 'en-US', German: 'de-DE', French: 'fr-FR', 'Chinese (Simplified)': 'zh-CN' });
+    expect(TRANSCRIPTION_LANGUAGE_CODES).toMatchObject({
+      English: 'en-US',
+      German: 'de-DE',
+      French: 'fr-FR',
+      'Chinese (Simplified)': 'zh-CN',
+    });
   });
 
-  it("reads requested codes in any case, as BCP-47 allows", () => {
+  it('reads requested codes in any case, as BCP-47 allows', () => {
     expect(canonicalLanguageCode('en-us')).toBe('en-US');
     expect(canonicalLanguageCode(' DE-de ')).toBe('de-DE');
     expect(canonicalLanguageCode('ckb-iq')).toBe('ckb-IQ');
@@ -26,7 +31,8 @@ describe('Transcription languages', () => {
 
   it('Transcribe recording accepts `auto` and the codes Transcribe knows, and refuses any other with a 400 before a job is asked for', () => {
     for (const language of ['auto', 'en-US', 'ckb-IQ', 'pt-PT']) expect(v.safeParse(TranscribeBody, { language }).success).toBe(true);
-    for (const language of ['da-AA', 'xx-XX', 'en', 'english', 'en_US', 'en-US-x', '']) expect(v.safeParse(TranscribeBody, { language }).success).toBe(false);
+    for (const language of ['da-AA', 'xx-XX', 'en', 'english', 'en_US', 'en-US-x', ''])
+      expect(v.safeParse(TranscribeBody, { language }).success).toBe(false);
     expect(v.parse(TranscribeBody, undefined)).toEqual({ language: 'auto' });
   });
 

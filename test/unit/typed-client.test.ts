@@ -29,7 +29,9 @@ describe('the typed client (clients/typescript)', () => {
     const typed = [...operations.matchAll(/^ {4}(\w+): \{$/gm)].map(([, name]) => name);
     // The operations the API serves (paths) and the one it sends to subscribers (webhooks).
     const { paths, webhooks = {} } = openApiDocument();
-    const documented = [paths, webhooks].flatMap((items) => Object.values<Record<string, { operationId: string }>>(items).flatMap((item) => Object.values(item).map((op) => op.operationId)));
+    const documented = [paths, webhooks].flatMap((items) =>
+      Object.values<Record<string, { operationId: string }>>(items).flatMap((item) => Object.values(item).map((op) => op.operationId)),
+    );
     expect(documented.length).toBeGreaterThan(40);
     expect(typed.sort()).toEqual(documented.sort());
   });

@@ -29,7 +29,9 @@ describe('query validation', () => {
     expect(refusal(() => parseInput(ListUsersQuery, { limit }))).toEqual({
       code: 'VALIDATION_ERROR',
       message: 'limit must be an integer between 1 and 100.',
-      details: [{ field: 'limit', issue: expect.stringMatching(/^(format|out_of_range)$/), message: 'must be an integer between 1 and 100' }],
+      details: [
+        { field: 'limit', issue: expect.stringMatching(/^(format|out_of_range)$/), message: 'must be an integer between 1 and 100' },
+      ],
     });
   });
 
@@ -77,7 +79,10 @@ describe('body validation messages: one phrasing per kind of problem', () => {
   });
 
   it('names nested fields as a client writes them, with too-long and too-short kinds', () => {
-    const sections = [{ title: 'ok', prompt: 'ok' }, { title: 'x'.repeat(201), prompt: '' }];
+    const sections = [
+      { title: 'ok', prompt: 'ok' },
+      { title: 'x'.repeat(201), prompt: '' },
+    ];
     expect(body(CreateTemplateBody, { name: 'n', sections }).details).toEqual([
       { field: 'sections[1].title', issue: 'too_long', message: 'must be at most 200 characters' },
       { field: 'sections[1].prompt', issue: 'invalid', message: 'must not be empty' },
@@ -100,19 +105,33 @@ describe('Update member settings body: one schema, the spec codes by section', (
     [{ profile: 'text' }, 'INVALID_PROFILE'],
     [{ preferences: [] }, 'INVALID_PREFERENCES'],
     [{ preferences: [{ id: 'p1', delete: true, command: 'x' }] }, 'INVALID_PREFERENCES'],
-    [{ preferences: [{ id: 'p1', delete: true }, { id: 'p1', preference_content: 'x' }] }, 'INVALID_PREFERENCES'],
+    [
+      {
+        preferences: [
+          { id: 'p1', delete: true },
+          { id: 'p1', preference_content: 'x' },
+        ],
+      },
+      'INVALID_PREFERENCES',
+    ],
   ])('%j → %s', (input, code) => {
     expect(patch(input).code).toBe(code);
   });
 
   it('says a read-only setting is read-only', () => {
-    expect(patch({ settings: { created_at: 'x' } }).details).toEqual([{ field: 'settings.created_at', issue: 'read_only', message: 'is read-only' }]);
+    expect(patch({ settings: { created_at: 'x' } }).details).toEqual([
+      { field: 'settings.created_at', issue: 'read_only', message: 'is read-only' },
+    ]);
   });
 
   it('gives the domain each preference entry in its form', () => {
     const parsed = parseInput(UpdateMemberSettingsBody, {
       profile: { profile: '# Notes' },
-      preferences: [{ command: 'c', command_type: 'manual', preference_content: 'p' }, { id: 'p1', preference_content: 'q' }, { id: 'p2', delete: true }],
+      preferences: [
+        { command: 'c', command_type: 'manual', preference_content: 'p' },
+        { id: 'p1', preference_content: 'q' },
+        { id: 'p2', delete: true },
+      ],
     });
     expect(parsed).toEqual({
       settings: undefined,
@@ -144,7 +163,14 @@ describe('text that cannot be stored as sent', () => {
 describe('preference metadata is what DynamoDB can store', () => {
   const patch = (metadata: unknown) => v.safeParse(UpdateMemberSettingsBody, { preferences: [{ id: 'p1', metadata }] }).success;
 
-  it.each([[{ '': [] }], [{ a: { '': 1 } }], [{ big: 1e200 }], [{ tiny: 1e-200 }], [{ list: [1, { n: -1e130 }] }], [{ ' ': -9007199254740992 }]])('refuses %j', (metadata) => {
+  it.each([
+    [{ '': [] }],
+    [{ a: { '': 1 } }],
+    [{ big: 1e200 }],
+    [{ tiny: 1e-200 }],
+    [{ list: [1, { n: -1e130 }] }],
+    [{ ' ': -9007199254740992 }],
+  ])('refuses %j', (metadata) => {
     expect(patch(metadata)).toBe(false);
   });
 

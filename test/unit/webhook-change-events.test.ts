@@ -19,7 +19,12 @@ const stamp = (id: string, actor: { kind: 'user' | 'api_key'; id: string } | nul
 });
 
 /** A stream record as Lambda delivers it, from plain images. */
-function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', before?: Record<string, unknown>, after?: Record<string, unknown>, extra: Partial<DynamoDBRecord> = {}): DynamoDBRecord {
+function record(
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  before?: Record<string, unknown>,
+  after?: Record<string, unknown>,
+  extra: Partial<DynamoDBRecord> = {},
+): DynamoDBRecord {
   return streamRecord(eventName, before, after, { at: T1, ...extra });
 }
 
@@ -101,7 +106,10 @@ describe('webhook endpoint events', () => {
 
   it('a change is webhook.updated naming the fields changed, not their values (a new URL is named, not shown)', () => {
     const before = webhookImage();
-    const after = webhookImage({ url: 'https://hooks.example.com/in/tok_receiver_private_new', description: 'New text', events: ['*'], updated_at: T1 }, stamp('s2', { kind: 'api_key', id: 'key_1' }));
+    const after = webhookImage(
+      { url: 'https://hooks.example.com/in/tok_receiver_private_new', description: 'New text', events: ['*'], updated_at: T1 },
+      stamp('s2', { kind: 'api_key', id: 'key_1' }),
+    );
     const events = eventsOfRecord(record('MODIFY', before, after));
     expect(events).toEqual([
       expect.objectContaining({
@@ -119,7 +127,9 @@ describe('webhook endpoint events', () => {
   it('disabling by hand, and enabling again, are webhook.updated (enabled changed), not webhook.disabled', () => {
     const enabled = webhookImage();
     const disabled = webhookImage({ enabled: false, disabled_reason: 'manual', updated_at: T1 }, stamp('s2'));
-    expect(eventsOfRecord(record('MODIFY', enabled, disabled))).toEqual([expect.objectContaining({ type: 'webhook.updated', data: { events: enabled.events, enabled: false, changes: ['enabled'] } })]);
+    expect(eventsOfRecord(record('MODIFY', enabled, disabled))).toEqual([
+      expect.objectContaining({ type: 'webhook.updated', data: { events: enabled.events, enabled: false, changes: ['enabled'] } }),
+    ]);
     const failing = webhookImage({ enabled: false, disabled_reason: 'failing', failing_since: T0 }, stamp('s3', null));
     const reenabled = webhookImage({ enabled: true, disabled_reason: null, updated_at: T2 }, stamp('s4'));
     expect(typesOf(eventsOfRecord(record('MODIFY', failing, reenabled)))).toEqual(['webhook.updated']);
@@ -156,7 +166,15 @@ describe('webhook endpoint events', () => {
       stamp('s2'),
     );
     const events = eventsOfRecord(record('MODIFY', before, after));
-    expect(events).toEqual([expect.objectContaining({ type: 'webhook.secret_rotated', occurred_at: T1, actor: { kind: 'user', id: 'usr_admin' }, resource: { type: 'webhook', id: 'wh_1' }, data: {} })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'webhook.secret_rotated',
+        occurred_at: T1,
+        actor: { kind: 'user', id: 'usr_admin' },
+        resource: { type: 'webhook', id: 'wh_1' },
+        data: {},
+      }),
+    ]);
     expectNoUrlNorSecret(events);
   });
 
@@ -172,10 +190,24 @@ describe('webhook endpoint events', () => {
 
   it('the REMOVE of an endpoint is no event; its tombstone is webhook.deleted, by whoever deleted it', () => {
     expect(eventsOfRecord(record('REMOVE', webhookImage()))).toEqual([]);
-    const tombstone = { ...keys.tombstone('org_a', 'webhook', 'wh_1'), resource: 'webhook', org_id: 'org_a', id: 'wh_1', deleted_at: T1, ...stamp('s5', { kind: 'api_key', id: 'key_1' }) };
+    const tombstone = {
+      ...keys.tombstone('org_a', 'webhook', 'wh_1'),
+      resource: 'webhook',
+      org_id: 'org_a',
+      id: 'wh_1',
+      deleted_at: T1,
+      ...stamp('s5', { kind: 'api_key', id: 'key_1' }),
+    };
     const events = eventsOfRecord(record('INSERT', undefined, tombstone));
     expect(events).toEqual([
-      expect.objectContaining({ type: 'webhook.deleted', occurred_at: T1, actor: { kind: 'api_key', id: 'key_1' }, correlation_id: 'corr-s5', resource: { type: 'webhook', id: 'wh_1' }, data: {} }),
+      expect.objectContaining({
+        type: 'webhook.deleted',
+        occurred_at: T1,
+        actor: { kind: 'api_key', id: 'key_1' },
+        correlation_id: 'corr-s5',
+        resource: { type: 'webhook', id: 'wh_1' },
+        data: {},
+      }),
     ]);
     // The tombstone's own expiry later is nothing.
     expect(eventsOfRecord(record('REMOVE', tombstone))).toEqual([]);
@@ -209,15 +241,39 @@ describe('webhook.delivery_due: the dispatcher’s cue', () => {
   });
 
   it('a test event’s delivery is due too', () => {
-    expect(typesOf(eventsOfRecord(record('INSERT', undefined, deliveryImage({ event_type: 'webhook.test' }))))).toEqual(['webhook.delivery_due']);
+    expect(typesOf(eventsOfRecord(record('INSERT', undefined, deliveryImage({ event_type: 'webhook.test' }))))).toEqual([
+      'webhook.delivery_due',
+    ]);
   });
 
   it('the attempts of the same dispatch are not: the claim, a failure with a retry scheduled, the last failure, a success', () => {
     const pending = deliveryImage();
     const claimed = { ...pending, lease: { token: 'lease_1', until: T1 } };
-    const retrying = deliveryImage({ attempts: 1, last_attempt_at: T0, next_attempt_at: T1, response_status: 500, response_ms: 40, error: 'non_2xx' });
-    const failed = deliveryImage({ status: 'failed', attempts: 8, last_attempt_at: T2, next_attempt_at: null, response_status: 500, response_ms: 40, error: 'non_2xx' });
-    const succeeded = deliveryImage({ status: 'succeeded', attempts: 2, last_attempt_at: T1, next_attempt_at: null, response_status: 204, response_ms: 30 });
+    const retrying = deliveryImage({
+      attempts: 1,
+      last_attempt_at: T0,
+      next_attempt_at: T1,
+      response_status: 500,
+      response_ms: 40,
+      error: 'non_2xx',
+    });
+    const failed = deliveryImage({
+      status: 'failed',
+      attempts: 8,
+      last_attempt_at: T2,
+      next_attempt_at: null,
+      response_status: 500,
+      response_ms: 40,
+      error: 'non_2xx',
+    });
+    const succeeded = deliveryImage({
+      status: 'succeeded',
+      attempts: 2,
+      last_attempt_at: T1,
+      next_attempt_at: null,
+      response_status: 204,
+      response_ms: 30,
+    });
     expect(eventsOfRecord(record('MODIFY', pending, claimed))).toEqual([]);
     expect(eventsOfRecord(record('MODIFY', claimed, retrying))).toEqual([]);
     expect(eventsOfRecord(record('MODIFY', { ...retrying, lease: { token: 'lease_8', until: T2 } }, failed))).toEqual([]);
@@ -225,10 +281,32 @@ describe('webhook.delivery_due: the dispatcher’s cue', () => {
   });
 
   it('a retry asked for (a new dispatch id, pending again) is due once more, when asked', () => {
-    const failed = deliveryImage({ status: 'failed', attempts: 8, last_attempt_at: T1, next_attempt_at: null, response_status: 500, error: 'non_2xx' });
-    const retried = deliveryImage({ status: 'pending', attempts: 8, last_attempt_at: T1, next_attempt_at: T2, response_status: 500, error: 'non_2xx', dispatch_id: 'dispatch_2' });
+    const failed = deliveryImage({
+      status: 'failed',
+      attempts: 8,
+      last_attempt_at: T1,
+      next_attempt_at: null,
+      response_status: 500,
+      error: 'non_2xx',
+    });
+    const retried = deliveryImage({
+      status: 'pending',
+      attempts: 8,
+      last_attempt_at: T1,
+      next_attempt_at: T2,
+      response_status: 500,
+      error: 'non_2xx',
+      dispatch_id: 'dispatch_2',
+    });
     const events = eventsOfRecord(record('MODIFY', failed, retried));
-    expect(events).toEqual([expect.objectContaining({ type: 'webhook.delivery_due', occurred_at: T2, actor: null, data: { webhook_id: 'wh_1', dispatch_id: 'dispatch_2' } })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'webhook.delivery_due',
+        occurred_at: T2,
+        actor: null,
+        data: { webhook_id: 'wh_1', dispatch_id: 'dispatch_2' },
+      }),
+    ]);
   });
 
   it('a delivery expiring (TTL) or settled without a request (endpoint disabled) is no event', () => {

@@ -25,10 +25,13 @@ async function outcome(action: () => unknown): Promise<EndpointAddressRefusal | 
 /** A lookup that answers every name with `addresses` and records the names asked. */
 function fixedLookup(addresses: LookupAddress[]): AddressLookup & { asked: string[] } {
   const asked: string[] = [];
-  return Object.assign(async (hostname: string) => {
-    asked.push(hostname);
-    return addresses;
-  }, { asked });
+  return Object.assign(
+    async (hostname: string) => {
+      asked.push(hostname);
+      return addresses;
+    },
+    { asked },
+  );
 }
 
 describe('isPublicAddress', () => {
@@ -227,10 +230,13 @@ describe('resolveEndpointAddresses', () => {
     expect(await outcome(() => resolveEndpointAddresses('rebind.example.com', PUBLIC_ONLY, lookup))).toBe('private_address');
   });
 
-  it.each(['127.0.0.1', '10.1.2.3', '::1', 'fd00::1', '::ffff:192.168.0.1', '100.100.100.200'])('refuses a host resolving to %s', async (address) => {
-    const lookup = fixedLookup([{ address, family: address.includes(':') ? 6 : 4 }]);
-    expect(await outcome(() => resolveEndpointAddresses('evil.example.com', PUBLIC_ONLY, lookup))).toBe('private_address');
-  });
+  it.each(['127.0.0.1', '10.1.2.3', '::1', 'fd00::1', '::ffff:192.168.0.1', '100.100.100.200'])(
+    'refuses a host resolving to %s',
+    async (address) => {
+      const lookup = fixedLookup([{ address, family: address.includes(':') ? 6 : 4 }]);
+      expect(await outcome(() => resolveEndpointAddresses('evil.example.com', PUBLIC_ONLY, lookup))).toBe('private_address');
+    },
+  );
 
   it('refuses a host that does not resolve, or resolves to nothing', async () => {
     const notFound: AddressLookup = async () => {
@@ -245,7 +251,9 @@ describe('resolveEndpointAddresses', () => {
   it('checks a literal address without a lookup, with or without IPv6 brackets', async () => {
     const lookup = fixedLookup([{ address: '8.8.8.8', family: 4 }]);
     await expect(resolveEndpointAddresses('8.8.4.4', PUBLIC_ONLY, lookup)).resolves.toEqual([{ address: '8.8.4.4', family: 4 }]);
-    await expect(resolveEndpointAddresses('[2606:4700:4700::1111]', PUBLIC_ONLY, lookup)).resolves.toEqual([{ address: '2606:4700:4700::1111', family: 6 }]);
+    await expect(resolveEndpointAddresses('[2606:4700:4700::1111]', PUBLIC_ONLY, lookup)).resolves.toEqual([
+      { address: '2606:4700:4700::1111', family: 6 },
+    ]);
     expect(await outcome(() => resolveEndpointAddresses('[::1]', PUBLIC_ONLY, lookup))).toBe('private_address');
     expect(await outcome(() => resolveEndpointAddresses('10.0.0.1', PUBLIC_ONLY, lookup))).toBe('private_address');
     expect(lookup.asked).toEqual([]);
@@ -273,6 +281,8 @@ describe('resolveEndpointAddresses', () => {
 
   it('uses the system resolver by default (localhost resolves to loopback, refused by the public policy)', async () => {
     expect(await outcome(() => resolveEndpointAddresses('localhost', PUBLIC_ONLY))).toBe('private_address');
-    await expect(resolveEndpointAddresses('localhost', LOCAL)).resolves.toContainEqual(expect.objectContaining({ family: expect.any(Number) }));
+    await expect(resolveEndpointAddresses('localhost', LOCAL)).resolves.toContainEqual(
+      expect.objectContaining({ family: expect.any(Number) }),
+    );
   });
 });

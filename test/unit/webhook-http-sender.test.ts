@@ -93,10 +93,13 @@ async function closedPort(): Promise<number> {
 
 function fixedLookup(addresses: LookupAddress[]): AddressLookup & { asked: string[] } {
   const asked: string[] = [];
-  return Object.assign(async (hostname: string) => {
-    asked.push(hostname);
-    return addresses;
-  }, { asked });
+  return Object.assign(
+    async (hostname: string) => {
+      asked.push(hostname);
+      return addresses;
+    },
+    { asked },
+  );
 }
 
 describe('postWebhook, answers', () => {
@@ -110,17 +113,29 @@ describe('postWebhook, answers', () => {
     expect(request.method).toBe('POST');
     expect(request.url).toBe('/hooks/in?source=voice');
     expect(request.body).toBe(body);
-    expect(request.headers).toMatchObject({ ...headers, host: `127.0.0.1:${server.port}`, 'content-length': String(Buffer.byteLength(body)) });
+    expect(request.headers).toMatchObject({
+      ...headers,
+      host: `127.0.0.1:${server.port}`,
+      'content-length': String(Buffer.byteLength(body)),
+    });
   });
 
   it('treats any 2xx as ok (204 without a body)', async () => {
     const server = await startServer((response) => response.writeHead(204).end());
-    await expect(postWebhook({ url: server.origin, headers, body }, { policy: LOCAL })).resolves.toMatchObject({ ok: true, status: 204, error: null });
+    await expect(postWebhook({ url: server.origin, headers, body }, { policy: LOCAL })).resolves.toMatchObject({
+      ok: true,
+      status: 204,
+      error: null,
+    });
   });
 
   it('reports a 500 as non_2xx with its status', async () => {
     const server = await startServer((response) => response.writeHead(500).end('boom'));
-    await expect(postWebhook({ url: server.origin, headers, body }, { policy: LOCAL })).resolves.toMatchObject({ ok: false, status: 500, error: 'non_2xx' });
+    await expect(postWebhook({ url: server.origin, headers, body }, { policy: LOCAL })).resolves.toMatchObject({
+      ok: false,
+      status: 500,
+      error: 'non_2xx',
+    });
   });
 
   it('does not follow a redirect: 301 is non_2xx and its Location is never called', async () => {
@@ -177,7 +192,10 @@ describe('postWebhook, timeouts', () => {
 
   it('counts DNS in the budget: a lookup that never answers is a timeout', async () => {
     const hangingLookup: AddressLookup = () => new Promise(() => undefined);
-    const outcome = await postWebhook({ url: 'https://slow-dns.example.com/hook', headers, body }, { policy: PUBLIC_ONLY, timeoutMs: 200, lookup: hangingLookup });
+    const outcome = await postWebhook(
+      { url: 'https://slow-dns.example.com/hook', headers, body },
+      { policy: PUBLIC_ONLY, timeoutMs: 200, lookup: hangingLookup },
+    );
     expect(outcome).toMatchObject({ ok: false, status: null, error: 'timeout' });
   });
 });
@@ -217,7 +235,11 @@ describe('postWebhook, address rules (SSRF)', () => {
   it('refuses 127.0.0.1 without the local exception, without connecting', async () => {
     const server = await startServer((response) => response.writeHead(200).end());
     for (const url of [server.origin, `https://127.0.0.1:${server.port}/`, `https://localhost:${server.port}/`]) {
-      await expect(postWebhook({ url, headers, body }, { policy: PUBLIC_ONLY })).resolves.toMatchObject({ ok: false, status: null, error: 'address_not_allowed' });
+      await expect(postWebhook({ url, headers, body }, { policy: PUBLIC_ONLY })).resolves.toMatchObject({
+        ok: false,
+        status: null,
+        error: 'address_not_allowed',
+      });
     }
     expect(server.connections).toBe(0);
   });
@@ -232,7 +254,9 @@ describe('postWebhook, address rules (SSRF)', () => {
       ],
     ]) {
       const lookup = fixedLookup(addresses);
-      await expect(postWebhook({ url: 'https://hooks.example.com/in', headers, body }, { policy: PUBLIC_ONLY, lookup })).resolves.toMatchObject({
+      await expect(
+        postWebhook({ url: 'https://hooks.example.com/in', headers, body }, { policy: PUBLIC_ONLY, lookup }),
+      ).resolves.toMatchObject({
         ok: false,
         status: null,
         error: 'address_not_allowed',
@@ -245,7 +269,9 @@ describe('postWebhook, address rules (SSRF)', () => {
     const notFound: AddressLookup = async (hostname) => {
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     };
-    await expect(postWebhook({ url: 'https://nowhere.example.com/', headers, body }, { policy: PUBLIC_ONLY, lookup: notFound })).resolves.toMatchObject({
+    await expect(
+      postWebhook({ url: 'https://nowhere.example.com/', headers, body }, { policy: PUBLIC_ONLY, lookup: notFound }),
+    ).resolves.toMatchObject({
       ok: false,
       status: null,
       error: 'dns_failure',
@@ -254,14 +280,19 @@ describe('postWebhook, address rules (SSRF)', () => {
 
   it('refuses a URL that breaks the syntax rules as address_not_allowed', async () => {
     for (const url of ['not a url', 'http://example.com/', 'https://user:pw@example.com/', 'https://printer.local/']) {
-      await expect(postWebhook({ url, headers, body }, { policy: PUBLIC_ONLY })).resolves.toMatchObject({ ok: false, error: 'address_not_allowed' });
+      await expect(postWebhook({ url, headers, body }, { policy: PUBLIC_ONLY })).resolves.toMatchObject({
+        ok: false,
+        error: 'address_not_allowed',
+      });
     }
   });
 
   it('connects to the address it checked, resolving the host once', async () => {
     const server = await startServer((response) => response.writeHead(200).end());
     const lookup = fixedLookup([{ address: '127.0.0.1', family: 4 }]);
-    await expect(postWebhook({ url: `http://localhost:${server.port}/`, headers, body }, { policy: LOCAL, lookup })).resolves.toMatchObject({ ok: true });
+    await expect(postWebhook({ url: `http://localhost:${server.port}/`, headers, body }, { policy: LOCAL, lookup })).resolves.toMatchObject(
+      { ok: true },
+    );
     expect(lookup.asked).toEqual(['localhost']);
     expect(server.received[0].headers.host).toBe(`localhost:${server.port}`);
   });
@@ -277,11 +308,29 @@ const opensslAvailable = spawnSync('openssl', ['version']).status === 0;
   beforeAll(() => {
     directory = mkdtempSync(join(tmpdir(), 'webhook-tls-'));
     const [key, cert] = [join(directory, 'key.pem'), join(directory, 'cert.pem')];
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,DNS:receiver.example,IP:127.0.0.1',
-      '-keyout', key, '-out', cert,
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,DNS:receiver.example,IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
     tls = { key: readFileSync(key), cert: readFileSync(cert) };
   });
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -327,6 +376,9 @@ const opensslAvailable = spawnSync('openssl', ['version']).status === 0;
 
   it('reports an https URL answered by a plain HTTP server as tls_error', async () => {
     const plain = await startServer((response) => response.writeHead(200).end());
-    await expect(postWebhook({ url: `https://127.0.0.1:${plain.port}/`, headers, body }, { policy: LOCAL })).resolves.toMatchObject({ ok: false, error: 'tls_error' });
+    await expect(postWebhook({ url: `https://127.0.0.1:${plain.port}/`, headers, body }, { policy: LOCAL })).resolves.toMatchObject({
+      ok: false,
+      error: 'tls_error',
+    });
   });
 });

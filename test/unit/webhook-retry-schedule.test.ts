@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { MAX_DELAY_SECONDS, MAX_DELIVERY_ATTEMPTS, nextRetryDelaySeconds, RETRY_SCHEDULE_SECONDS } from '../../shared/domain/webhooks/retry-schedule';
+import {
+  MAX_DELAY_SECONDS,
+  MAX_DELIVERY_ATTEMPTS,
+  nextRetryDelaySeconds,
+  RETRY_SCHEDULE_SECONDS,
+} from '../../shared/domain/webhooks/retry-schedule';
 
 // After the n-th failed attempt (1-based): what the issue asks, in seconds.
 const SCHEDULE = [5, 300, 1_800, 7_200, 18_000, 36_000, 43_200];
@@ -12,15 +17,18 @@ describe('nextRetryDelaySeconds', () => {
     expect(MAX_DELIVERY_ATTEMPTS).toBe(8);
   });
 
-  it.each(SCHEDULE.map((base, index) => [index + 1, base]))('after %i failed attempt(s): %i s, jittered by at most ±10 %', (attempts, base) => {
-    const lowest = nextRetryDelaySeconds(attempts, fixed(0));
-    const middle = nextRetryDelaySeconds(attempts, fixed(0.5));
-    const highest = nextRetryDelaySeconds(attempts, fixed(ALMOST_ONE));
-    expect(lowest).toBe(Math.round(base * 0.9));
-    expect(middle).toBe(base);
-    expect(highest).toBe(Math.min(MAX_DELAY_SECONDS, Math.round(base * 1.1)));
-    expect(lowest as number).toBeLessThan(highest as number);
-  });
+  it.each(SCHEDULE.map((base, index) => [index + 1, base]))(
+    'after %i failed attempt(s): %i s, jittered by at most ±10 %',
+    (attempts, base) => {
+      const lowest = nextRetryDelaySeconds(attempts, fixed(0));
+      const middle = nextRetryDelaySeconds(attempts, fixed(0.5));
+      const highest = nextRetryDelaySeconds(attempts, fixed(ALMOST_ONE));
+      expect(lowest).toBe(Math.round(base * 0.9));
+      expect(middle).toBe(base);
+      expect(highest).toBe(Math.min(MAX_DELAY_SECONDS, Math.round(base * 1.1)));
+      expect(lowest as number).toBeLessThan(highest as number);
+    },
+  );
 
   it('holds the last step at 12 h, the longest a message can be kept out of sight, whatever the jitter', () => {
     expect(MAX_DELAY_SECONDS).toBe(43_200);

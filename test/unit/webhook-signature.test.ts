@@ -52,7 +52,9 @@ describe('webhookHeaders, verified by the standardwebhooks package', () => {
   it('signs exactly what the scheme signs ("id.timestamp.body"), as the reference signer does', () => {
     const secret = newSigningSecret();
     const timestampSeconds = 1_700_000_000;
-    expect(signatureHeader([secret], 'evt_1', timestampSeconds, body)).toBe(new Webhook(secret).sign('evt_1', new Date(timestampSeconds * 1000), body));
+    expect(signatureHeader([secret], 'evt_1', timestampSeconds, body)).toBe(
+      new Webhook(secret).sign('evt_1', new Date(timestampSeconds * 1000), body),
+    );
   });
 
   it('during a rotation, carries both signatures (new first) and verifies with either secret alone', () => {
@@ -121,6 +123,8 @@ describe('signatureHeader, misuse', () => {
 
   it('never puts the secret in its error messages', () => {
     const notASecret = 'sk_live_shouldnotleak';
-    expect(() => signatureHeader([notASecret], 'evt_1', 1, body)).toThrow(expect.objectContaining({ message: expect.not.stringContaining(notASecret) }));
+    expect(() => signatureHeader([notASecret], 'evt_1', 1, body)).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining(notASecret) }),
+    );
   });
 });

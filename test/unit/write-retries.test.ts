@@ -7,7 +7,8 @@ import { WriteConflict } from '../../shared/storage/transactions';
  * left unprocessed. Math.random is pinned so the pauses are known (0 ms, or the bound).
  */
 const conflict = () => new WriteConflict(['recording']);
-const cancelled = (...codes: string[]) => Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) });
+const cancelled = (...codes: string[]) =>
+  Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) });
 const exhausted = () => new Error('exhausted');
 
 afterEach(() => {

@@ -103,7 +103,10 @@ function requireScopesWithin(kind: ApiKey['kind'], role: Role, scopes: readonly 
   const beyond = scopes.filter((scope) => !allowed.includes(scope));
   if (beyond.length === 0) return;
   const whose = kind === 'org' ? 'your role' : 'your role for a personal key';
-  throw new ForbiddenError('SCOPES_EXCEED_ROLE', `${beyond.join(', ')} ${beyond.length > 1 ? 'are' : 'is'} beyond ${whose} (${role}); allowed: ${allowed.join(', ') || 'none'}.`);
+  throw new ForbiddenError(
+    'SCOPES_EXCEED_ROLE',
+    `${beyond.join(', ')} ${beyond.length > 1 ? 'are' : 'is'} beyond ${whose} (${role}); allowed: ${allowed.join(', ') || 'none'}.`,
+  );
 }
 
 /** List API keys' cursor: the last key of the page, bound to the organization and the member whose keys are listed (if one). */
@@ -114,7 +117,8 @@ export const apiKeyListCursor = keysetCursor<ApiKeyPosition, { orgId: string; us
   bindsTo: ({ orgId, userId }) => ['api-keys', orgId, userId ?? null],
   write: (position) => ({ c: position.created_at, k: position.key_id }),
   // Only what a key can hold: an empty or odd value would make a start key DynamoDB refuses.
-  read: ({ c, k }) => (typeof c === 'string' && CREATED_AT.test(c) && typeof k === 'string' && ID_PATTERN.test(k) ? { created_at: c, key_id: k } : undefined),
+  read: ({ c, k }) =>
+    typeof c === 'string' && CREATED_AT.test(c) && typeof k === 'string' && ID_PATTERN.test(k) ? { created_at: c, key_id: k } : undefined,
   // Cursors issued before the shared cursor carried the organization and member unhashed.
   formerFingerprints: ({ orgId, userId }) => [`${orgId}#${userId ?? '*'}`],
 });
@@ -132,7 +136,10 @@ export async function listApiKeys(deps: ApiKeyDeps, caller: MemberCaller, query:
   const now = deps.now();
   return {
     api_keys: page.keys.map((key) => apiKeyView(key, now)),
-    pagination: { limit: query.limit, next_cursor: page.hasMore && last ? apiKeyListCursor.encode({ created_at: last.created_at, key_id: last.key_id }, list) : null },
+    pagination: {
+      limit: query.limit,
+      next_cursor: page.hasMore && last ? apiKeyListCursor.encode({ created_at: last.created_at, key_id: last.key_id }, list) : null,
+    },
   };
 }
 
@@ -164,7 +171,10 @@ export async function revokeKey(db: TableContext, key: ApiKeyRecord, now: Date):
       await revokeApiKeySecrets(db, current, next);
       return next;
     },
-    { attempts: 5, exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The key changed too often while it was being revoked; try again.') },
+    {
+      attempts: 5,
+      exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The key changed too often while it was being revoked; try again.'),
+    },
   );
 }
 
@@ -177,11 +187,15 @@ export async function revokeKey(db: TableContext, key: ApiKeyRecord, now: Date):
 export async function rotateApiKey(deps: ApiKeyDeps, caller: MemberCaller, keyId: string, body: RotateApiKeyBody) {
   const key = await visibleKey(deps, caller, keyId);
   if (key.kind === 'personal' && key.user_id !== caller.userId) {
-    throw new ForbiddenError('NOT_KEY_OWNER', "Only its member rotates a personal key: the new secret would act as them. Revoke it instead.");
+    throw new ForbiddenError(
+      'NOT_KEY_OWNER',
+      'Only its member rotates a personal key: the new secret would act as them. Revoke it instead.',
+    );
   }
   if (key.revoked_at) throw new ConflictError('KEY_REVOKED', `API key ${keyId} is revoked; create a new key.`);
   const now = deps.now();
-  if (key.expires_at && Date.parse(key.expires_at) <= now.getTime()) throw new ConflictError('KEY_EXPIRED', `API key ${keyId} has expired; create a new key.`);
+  if (key.expires_at && Date.parse(key.expires_at) <= now.getTime())
+    throw new ConflictError('KEY_EXPIRED', `API key ${keyId} has expired; create a new key.`);
   const secret = generateApiKey(key.kind === 'org' ? 'org_key' : 'user_key');
   const graceSeconds = body.grace_period_seconds;
   const retiresAt = new Date(now.getTime() + graceSeconds * 1000).toISOString();
@@ -196,7 +210,8 @@ export async function rotateApiKey(deps: ApiKeyDeps, caller: MemberCaller, keyId
     await rotateApiKeySecret(deps.db, key, next);
   } catch (error) {
     // The key was revoked or rotated meanwhile (a failed condition), or another transaction held it.
-    if (error instanceof WriteConflict) throw new ConflictError('CONCURRENT_UPDATE', 'The key was revoked or rotated meanwhile; read it again.');
+    if (error instanceof WriteConflict)
+      throw new ConflictError('CONCURRENT_UPDATE', 'The key was revoked or rotated meanwhile; read it again.');
     throw error;
   }
   return { ...apiKeyView(next, now), secret, previous_secret_expires_at: retiresAt };

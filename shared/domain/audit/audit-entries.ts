@@ -18,7 +18,8 @@ const CHANGE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
  * are kept, so no value can reach the log even if an event carried one by mistake.
  */
 export function changedNames(event: Pick<DomainEvent, 'type' | 'data'>): string[] {
-  const source = event.type === 'member_settings.updated' ? event.data.sections : event.type.endsWith('.updated') ? event.data.changes : undefined;
+  const source =
+    event.type === 'member_settings.updated' ? event.data.sections : event.type.endsWith('.updated') ? event.data.changes : undefined;
   if (!Array.isArray(source)) return [];
   return [...new Set(source.filter((name): name is string => typeof name === 'string' && CHANGE_NAME.test(name)))];
 }

@@ -37,18 +37,30 @@ export interface AuditLogPage {
  */
 export async function listAuditLog(deps: AuditLogDeps, orgId: string, query: ListAuditLogQuery): Promise<AuditLogPage> {
   if (query.since && query.until && query.since > query.until) throw ValidationError.field('since', 'out_of_range', 'is after until');
-  const filter: AuditFilter = { orgId, type: query.type, actorId: query.actor_id, resourceId: query.resource_id, since: query.since, until: query.until };
+  const filter: AuditFilter = {
+    orgId,
+    type: query.type,
+    actorId: query.actor_id,
+    resourceId: query.resource_id,
+    since: query.since,
+    until: query.until,
+  };
   const position = query.cursor ? auditLogCursor.decode(query.cursor, filter) : { after: undefined, page: 1 };
   const limit = query.limit;
   const empty: AuditLogPage = { entries: [], pagination: { page: position.page, limit, next_cursor: null } };
 
-  const retainedSince = deps.retentionDays === null ? undefined : new Date(deps.now().getTime() - deps.retentionDays * 86_400_000).toISOString();
+  const retainedSince =
+    deps.retentionDays === null ? undefined : new Date(deps.now().getTime() - deps.retentionDays * 86_400_000).toISOString();
   const since = filter.since && (!retainedSince || filter.since > retainedSince) ? filter.since : retainedSince;
   if (since && ((filter.until && filter.until < since) || (position.after && position.after < since))) return empty;
 
   const page = await readAuditPage(deps.db, { ...filter, since }, { limit, afterSortKey: position.after });
   return {
     entries: page.entries,
-    pagination: { page: position.page, limit, next_cursor: page.nextAfter ? auditLogCursor.encode({ after: page.nextAfter, page: position.page + 1 }, filter) : null },
+    pagination: {
+      page: position.page,
+      limit,
+      next_cursor: page.nextAfter ? auditLogCursor.encode({ after: page.nextAfter, page: position.page + 1 }, filter) : null,
+    },
   };
 }

@@ -58,7 +58,11 @@ export class DeliveryInProgress extends Error {
  * If SES accepted an email but the attempt ended before recording it, the retry sends a
  * second email whose link replaces the first one's.
  */
-export async function sendInvitationEmail(deps: InvitationMailDeps, event: DomainEvent, delivery: Delivery): Promise<InvitationMailOutcome> {
+export async function sendInvitationEmail(
+  deps: InvitationMailDeps,
+  event: DomainEvent,
+  delivery: Delivery,
+): Promise<InvitationMailOutcome> {
   const { db } = deps;
   const read = () => getInvite(db, event.org_id, event.resource.id, { consistent: true });
   const invite = await read();
@@ -104,7 +108,10 @@ function skipReason(invite: InviteRecord | undefined, event: DomainEvent, now: D
   if (!invite) return 'gone';
   if (statusOf(invite, now) !== 'pending') return 'not_pending';
   const eventExpiry = event.data.expires_at;
-  if ((event.type === 'invite.created' && invite.resent_at !== undefined) || (typeof eventExpiry === 'string' && eventExpiry !== invite.expires_at)) {
+  if (
+    (event.type === 'invite.created' && invite.resent_at !== undefined) ||
+    (typeof eventExpiry === 'string' && eventExpiry !== invite.expires_at)
+  ) {
     return 'superseded';
   }
   if (invite.delivery.status !== 'queued') return 'already_delivered';

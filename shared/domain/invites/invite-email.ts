@@ -7,7 +7,14 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ENTITI
  * The invitation email: a text and an HTML part naming the organization and the inviter,
  * with the accept link. Names come from user input, so the HTML part escapes them.
  */
-export function invitationEmail(input: { to: string; orgName: string; inviterName: string; role: string; link: string; expiresAt: string }): Email {
+export function invitationEmail(input: {
+  to: string;
+  orgName: string;
+  inviterName: string;
+  role: string;
+  link: string;
+  expiresAt: string;
+}): Email {
   const { to, orgName, inviterName, role, link, expiresAt } = input;
   const expires = new Date(expiresAt).toUTCString();
   const subject = `${inviterName} invited you to join ${orgName} on Voice Org`;

@@ -111,7 +111,8 @@ export async function sendInvite(deps: InviteDeps, caller: Caller, request: { em
   return committed(async () => {
     const userId = await findUserIdByEmail(db, request.email);
     const membership = userId ? await getMembership(db, caller.orgId, userId) : undefined;
-    if (membership?.status === 'active') throw new ConflictError('ALREADY_MEMBER', `${request.email} is already a member of this organization.`);
+    if (membership?.status === 'active')
+      throw new ConflictError('ALREADY_MEMBER', `${request.email} is already a member of this organization.`);
 
     const now = deps.now();
     const invite: InviteRecord = {
@@ -205,7 +206,11 @@ export async function resendInvite(deps: InviteDeps, caller: Caller, inviteId: s
 }
 
 /** The organization's invites, newest first, optionally of one status (expired is derived). */
-export async function listOrganizationInvites(deps: Pick<InviteDeps, 'db' | 'now'>, orgId: string, query: { status?: InviteStatus; page: number; limit: number }) {
+export async function listOrganizationInvites(
+  deps: Pick<InviteDeps, 'db' | 'now'>,
+  orgId: string,
+  query: { status?: InviteStatus; page: number; limit: number },
+) {
   const now = deps.now();
   const invites = (await listInvites(deps.db, orgId)).filter((invite) => !query.status || statusOf(invite, now) === query.status);
   const offset = (query.page - 1) * query.limit;
@@ -237,7 +242,10 @@ export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, princip
     const existingUserId = principal.userId ?? (await findUserIdByEmail(db, invite.email));
     const user: User | undefined = existingUserId ? await getUser(db, existingUserId) : undefined;
     const userId = user?.user_id ?? newId('usr');
-    const [membership, releasesEmailGuard] = await Promise.all([user ? getMembership(db, invite.org_id, userId) : undefined, holdsEmailSlot(db, invite)]);
+    const [membership, releasesEmailGuard] = await Promise.all([
+      user ? getMembership(db, invite.org_id, userId) : undefined,
+      holdsEmailSlot(db, invite),
+    ]);
     const accepted: InviteRecord = { ...invite, status: 'accepted', accepted_at: timestamp, accepted_by: userId, updated_at: timestamp };
     const next: Membership = {
       org_id: invite.org_id,
@@ -254,19 +262,28 @@ export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, princip
     };
     const newUser: User | undefined = user
       ? undefined
-      : { user_id: userId, email: invite.email, display_name: next.display_name, timezone: DEFAULT_TIMEZONE, created_at: timestamp, updated_at: timestamp };
+      : {
+          user_id: userId,
+          email: invite.email,
+          display_name: next.display_name,
+          timezone: DEFAULT_TIMEZONE,
+          created_at: timestamp,
+          updated_at: timestamp,
+        };
     // The accepting user is the actor, also when this acceptance creates them.
     const context = { correlationId: currentChangeContext()?.correlationId ?? null, actor: { kind: 'user' as const, id: userId } };
-    await withChangeContext(context, () => commitInviteAcceptance(db, {
-      accepted,
-      readTokenHash: hash,
-      releasesEmailGuard,
-      newUser: newUser && { user: newUser, identity: { issuer: principal.issuer, subject: principal.subject } },
-      membership: next,
-      // A membership that exists (pending, removed, or active with another role) is taken over as read.
-      membershipExpected: membership ? { status: membership.status } : 'absent',
-      joinsActiveMembers: membership?.status !== 'active',
-    }));
+    await withChangeContext(context, () =>
+      commitInviteAcceptance(db, {
+        accepted,
+        readTokenHash: hash,
+        releasesEmailGuard,
+        newUser: newUser && { user: newUser, identity: { issuer: principal.issuer, subject: principal.subject } },
+        membership: next,
+        // A membership that exists (pending, removed, or active with another role) is taken over as read.
+        membershipExpected: membership ? { status: membership.status } : 'absent',
+        joinsActiveMembers: membership?.status !== 'active',
+      }),
+    );
     return { org_id: invite.org_id, role: invite.role, status: 'active' as const };
   });
 }

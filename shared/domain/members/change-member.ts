@@ -51,7 +51,8 @@ export async function changeMemberRole(deps: MemberChangeDeps, caller: MemberMan
     throw new ForbiddenError('CANNOT_ASSIGN_ROLE', `Only an owner can make someone ${role === 'admin' ? 'an admin' : 'an owner'}.`);
   }
   return applyChange(deps, caller, userId, (target) => {
-    if (powers === 'admin' && !ADMIN_MANAGED.includes(target.role)) throw cannotManage(`Only an owner can change the role of ${article(target.role)}.`);
+    if (powers === 'admin' && !ADMIN_MANAGED.includes(target.role))
+      throw cannotManage(`Only an owner can change the role of ${article(target.role)}.`);
     return target.role === role ? undefined : { kind: 'role', role };
   });
 }
@@ -70,7 +71,8 @@ export async function removeMember(deps: MemberChangeDeps, caller: MemberManager
   const powers = powersOf(caller);
   if (!leaving && powers === 'none') throw cannotManage('Members and viewers can remove only themselves.');
   return applyChange(deps, caller, userId, (target) => {
-    if (!leaving && powers === 'admin' && !ADMIN_MANAGED.includes(target.role)) throw cannotManage(`Only an owner can remove ${article(target.role)}.`);
+    if (!leaving && powers === 'admin' && !ADMIN_MANAGED.includes(target.role))
+      throw cannotManage(`Only an owner can remove ${article(target.role)}.`);
     return { kind: 'removal' };
   });
 }
@@ -94,13 +96,18 @@ async function applyChange(
   return retryOnWriteConflict(
     async () => {
       const target = await getMembership(db, caller.orgId, userId, { consistent: true });
-      if (target?.status !== 'active') throw new NotFoundError('MEMBER_NOT_FOUND', `User ${userId} is not an active member of this organization.`);
+      if (target?.status !== 'active')
+        throw new NotFoundError('MEMBER_NOT_FOUND', `User ${userId} is not an active member of this organization.`);
       const change = plan(target);
       if (!change) return toMember(target);
 
       const losesOwner = target.role === 'owner' && (change.kind === 'removal' || change.role !== 'owner');
       const callerRemains = losesOwner && callerIsOwner && caller.kind === 'id_token' && caller.userId !== userId;
-      const remainingOwnerId = !losesOwner ? undefined : callerRemains ? caller.actor : await findOtherActiveOwner(db, caller.orgId, userId);
+      const remainingOwnerId = !losesOwner
+        ? undefined
+        : callerRemains
+          ? caller.actor
+          : await findOtherActiveOwner(db, caller.orgId, userId);
       if (losesOwner && !remainingOwnerId) {
         throw new ConflictError('LAST_OWNER', 'The organization would be left without an active owner: make someone else an owner first.');
       }
@@ -114,12 +121,14 @@ async function applyChange(
         throw error;
       }
       const next: Membership =
-        change.kind === 'role' ? { ...target, role: change.role, updated_at: timestamp } : { ...target, status: 'removed', updated_at: timestamp };
+        change.kind === 'role'
+          ? { ...target, role: change.role, updated_at: timestamp }
+          : { ...target, status: 'removed', updated_at: timestamp };
       return toMember(next);
     },
     {
       attempts: ATTEMPTS,
-      exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The organization\'s members kept changing under this request; retry it.'),
+      exhausted: () => new ConflictError('CONCURRENT_UPDATE', "The organization's members kept changing under this request; retry it."),
     },
   );
 }

@@ -43,7 +43,12 @@ export async function listMembers(
  * in one batch. An organization created before the index existed, until it is rebuilt
  * (`voice-org reindex`), is searched by reading every active membership instead.
  */
-async function searchMembers(db: TableContext, orgId: string, q: string, { offset, limit }: { offset: number; limit: number }): Promise<{ members: Membership[]; total: number }> {
+async function searchMembers(
+  db: TableContext,
+  orgId: string,
+  q: string,
+  { offset, limit }: { offset: number; limit: number },
+): Promise<{ members: Membership[]; total: number }> {
   const [organization, entries] = await Promise.all([getOrganization(db, orgId), readMemberSearchIndex(db, orgId)]);
   if (!organization?.member_search_index_at) {
     const matches = await searchActiveMembers(db, orgId, q);
@@ -52,7 +57,13 @@ async function searchMembers(db: TableContext, orgId: string, q: string, { offse
   const matches = matchMembers(entries, q);
   const page = matches.slice(offset, offset + limit);
   // The index is read eventually consistent, as the active members index is: a member removed since is left out.
-  const members = (await getMemberships(db, orgId, page.map((entry) => entry.user_id))).filter((membership) => membership.status === 'active');
+  const members = (
+    await getMemberships(
+      db,
+      orgId,
+      page.map((entry) => entry.user_id),
+    )
+  ).filter((membership) => membership.status === 'active');
   return { members, total: matches.length };
 }
 
@@ -71,7 +82,11 @@ const SKIPPED_MEMBERSHIP_IN_INDEX_ENTRIES = 20;
  * complete: `indexed`), the index says which member is at the page's offset and the page is
  * read from that member's entry on: the index, then the page, whatever the page number.
  */
-async function deepPage(db: TableContext, orgId: string, { offset, limit, total, indexed }: { offset: number; limit: number; total: number; indexed: boolean }): Promise<Membership[]> {
+async function deepPage(
+  db: TableContext,
+  orgId: string,
+  { offset, limit, total, indexed }: { offset: number; limit: number; total: number; indexed: boolean },
+): Promise<Membership[]> {
   const pageSize = Math.min(limit, total - offset);
   const after = total - offset - pageSize;
   if (indexed && Math.min(offset, after) * SKIPPED_MEMBERSHIP_IN_INDEX_ENTRIES > total) {

@@ -109,19 +109,33 @@ function checksOf(subject: LimitSubject, limits: OrganizationLimits, now: number
     checks.push({
       counter: windowCounter(keyLimit, now, (windowMs, index) => counterIds.keyWindow(keyId, windowMs, index)),
       refusal: (retryAfter) =>
-        new RateLimitedError('RATE_LIMITED', `API key ${keyId} is over its own rate limit (${describeLimit(keyLimit)}): retry after ${retryAfter} s.`, retryAfter, keyLimit.burst),
+        new RateLimitedError(
+          'RATE_LIMITED',
+          `API key ${keyId} is over its own rate limit (${describeLimit(keyLimit)}): retry after ${retryAfter} s.`,
+          retryAfter,
+          keyLimit.burst,
+        ),
     });
   }
   checks.push({
     counter: windowCounter(limits, now, (windowMs, index) => counterIds.organizationWindow(subject.orgId, windowMs, index)),
     refusal: (retryAfter) =>
-      new RateLimitedError('RATE_LIMITED', `Organization ${subject.orgId} is over its rate limit (${describeLimit(limits)}): retry after ${retryAfter} s.`, retryAfter, limits.burst),
+      new RateLimitedError(
+        'RATE_LIMITED',
+        `Organization ${subject.orgId} is over its rate limit (${describeLimit(limits)}): retry after ${retryAfter} s.`,
+        retryAfter,
+        limits.burst,
+      ),
   });
   const quota = limits.daily_quota;
   if (quota !== null) {
     const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
     checks.push({
-      counter: { id: counterIds.organizationDay(subject.orgId, new Date(dayStart).toISOString().slice(0, 10)), limit: quota, endsAt: dayStart + DAY_MS },
+      counter: {
+        id: counterIds.organizationDay(subject.orgId, new Date(dayStart).toISOString().slice(0, 10)),
+        limit: quota,
+        endsAt: dayStart + DAY_MS,
+      },
       refusal: (retryAfter) =>
         new RateLimitedError(
           'QUOTA_EXCEEDED',

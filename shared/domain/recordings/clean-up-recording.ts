@@ -24,7 +24,10 @@ export interface CleanupOutcome {
  * multipart uploads included. Idempotent, so a redelivered event finds nothing left and
  * succeeds; any failure throws, and the queue delivers the event again.
  */
-export async function cleanUpDeletedRecording(deps: CleanupDeps, event: Pick<DomainEvent, 'type' | 'org_id' | 'resource'>): Promise<CleanupOutcome> {
+export async function cleanUpDeletedRecording(
+  deps: CleanupDeps,
+  event: Pick<DomainEvent, 'type' | 'org_id' | 'resource'>,
+): Promise<CleanupOutcome> {
   if (event.type !== 'recording.deleted' || event.resource.type !== 'recording') {
     throw new Error(`The object cleanup handles recording.deleted only, not ${event.type} of a ${event.resource.type}`);
   }

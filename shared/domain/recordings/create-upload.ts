@@ -46,7 +46,11 @@ export async function createUpload(deps: UploadDeps, caller: UserKeyCaller, body
     related: { transcript: false, summary: false, action_items: false, translation: false },
   };
   await createRecording(deps, recording);
-  const uploadUrl = await deps.objects.presignUpload(s3Key, { contentType: body.content_type, contentLength: body.size_bytes }, deps.uploads.urlTtlSeconds);
+  const uploadUrl = await deps.objects.presignUpload(
+    s3Key,
+    { contentType: body.content_type, contentLength: body.size_bytes },
+    deps.uploads.urlTtlSeconds,
+  );
   return {
     recording_id: id,
     upload_url: uploadUrl,

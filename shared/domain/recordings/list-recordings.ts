@@ -6,7 +6,13 @@ import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
 import { countRecordingsInDays, dayOfPosition, wholeDays, type DayRange } from '../../storage/recording-day-counts';
-import { countMatching, readRecordingPage, readRecordingPageFromEnd, type RecordingFilter, type RecordingPage } from '../../storage/recording-index';
+import {
+  countMatching,
+  readRecordingPage,
+  readRecordingPageFromEnd,
+  type RecordingFilter,
+  type RecordingPage,
+} from '../../storage/recording-index';
 import type { Recording } from '../../storage/recording-items';
 import { findUserIdByEmail } from '../../storage/users';
 import { listItemView } from './recording-views';
@@ -15,9 +21,13 @@ import { listItemView } from './recording-views';
  * Inclusive created_at bounds from UTC days: a day runs from 00:00:00.000 to 23:59:59.999.
  * `date` is one day; startDate/endDate bound a range (either may be open).
  */
-export function dayBounds(input: { date?: string; startDate?: string; endDate?: string }, names = { date: 'date', start: 'startDate', end: 'endDate' }) {
+export function dayBounds(
+  input: { date?: string; startDate?: string; endDate?: string },
+  names = { date: 'date', start: 'startDate', end: 'endDate' },
+) {
   const { date, startDate, endDate } = input;
-  if (date && (startDate || endDate)) throw ValidationError.field(names.date, 'invalid', `cannot be combined with ${names.start} or ${names.end}`);
+  if (date && (startDate || endDate))
+    throw ValidationError.field(names.date, 'invalid', `cannot be combined with ${names.start} or ${names.end}`);
   const start = date ?? startDate;
   const end = date ?? endDate;
   if (start && end && start > end) throw ValidationError.field(names.start, 'out_of_range', `is after ${names.end}`);
@@ -98,15 +108,24 @@ export async function listRecordings(db: TableContext, request: ListRequest): Pr
  * skips none. Its entries, order, last sort key and whether more follow are the forward
  * read's, as long as the total is the list's length.
  */
-async function deepPage(db: TableContext, filter: RecordingFilter, { offset, limit }: { offset: number; limit: number }, { total, countedDays }: Total): Promise<RecordingPage> {
+async function deepPage(
+  db: TableContext,
+  filter: RecordingFilter,
+  { offset, limit }: { offset: number; limit: number },
+  { total, countedDays }: Total,
+): Promise<RecordingPage> {
   if (offset >= total) return { recordings: [], lastSortKey: undefined, hasMore: false };
   const pageSize = Math.min(limit, total - offset);
   const fromEnd = total - offset - pageSize;
   const newestFirst = fromEnd >= offset;
   const skip = newestFirst ? offset : fromEnd;
   // Skipping up to a page costs no more than the page; the counts (a few queries) pay off beyond.
-  const located = countedDays && skip > limit && (await dayOfPosition(db, filter.orgId, filter.bin, countedDays, skip, newestFirst ? 'newest' : 'oldest'));
-  if (newestFirst) return readRecordingPage(db, filter, located ? { offset: offset - located.before, limit, toDay: located.day } : { offset, limit });
+  const located =
+    countedDays &&
+    skip > limit &&
+    (await dayOfPosition(db, filter.orgId, filter.bin, countedDays, skip, newestFirst ? 'newest' : 'oldest'));
+  if (newestFirst)
+    return readRecordingPage(db, filter, located ? { offset: offset - located.before, limit, toDay: located.day } : { offset, limit });
   const fromDay = located ? { fromEnd: fromEnd - located.before, fromDay: located.day } : { fromEnd };
   return { ...(await readRecordingPageFromEnd(db, filter, { ...fromDay, limit: pageSize })), hasMore: fromEnd > 0 };
 }
@@ -128,13 +147,20 @@ async function totalOf(db: TableContext, filter: RecordingFilter): Promise<Total
   const unbounded = !filter.from && !filter.to && !filter.tagIds?.length;
   if (unbounded && !filter.recordedBy) {
     const org = await getOrganization(db, filter.orgId);
-    return { total: (filter.bin === 'LIVE' ? org?.recording_count : org?.trash_count) ?? 0, countedDays: org?.recording_days_index_at ? {} : undefined };
+    return {
+      total: (filter.bin === 'LIVE' ? org?.recording_count : org?.trash_count) ?? 0,
+      countedDays: org?.recording_days_index_at ? {} : undefined,
+    };
   }
   // The recorder's membership counts only its live recordings.
-  if (unbounded && filter.recordedBy && filter.bin === 'LIVE') return { total: (await getMembership(db, filter.orgId, filter.recordedBy))?.recording_count ?? 0 };
+  if (unbounded && filter.recordedBy && filter.bin === 'LIVE')
+    return { total: (await getMembership(db, filter.orgId, filter.recordedBy))?.recording_count ?? 0 };
   const days = filter.tagIds?.length || filter.recordedBy ? undefined : wholeDays(filter.from, filter.to);
   if (days) {
-    const [org, counted] = await Promise.all([getOrganization(db, filter.orgId), countRecordingsInDays(db, filter.orgId, filter.bin, days)]);
+    const [org, counted] = await Promise.all([
+      getOrganization(db, filter.orgId),
+      countRecordingsInDays(db, filter.orgId, filter.bin, days),
+    ]);
     if (org?.recording_days_index_at) return { total: counted, countedDays: days };
   }
   return { total: await countMatching(db, filter) };
@@ -151,8 +177,10 @@ export async function recorderIdByEmail(db: TableContext, email: string): Promis
  */
 export async function listOrganizationRecordings(db: TableContext, caller: Caller, query: ListRecordingsQuery) {
   const page = query.page ?? 1;
-  if (query.page !== undefined && query.cursor) throw ValidationError.field('page', 'invalid', 'cannot be combined with cursor (the cursor knows its page)');
-  if (query.recordedBy && query.recordedByEmail) throw ValidationError.field('recordedBy', 'invalid', 'cannot be combined with recordedByEmail');
+  if (query.page !== undefined && query.cursor)
+    throw ValidationError.field('page', 'invalid', 'cannot be combined with cursor (the cursor knows its page)');
+  if (query.recordedBy && query.recordedByEmail)
+    throw ValidationError.field('recordedBy', 'invalid', 'cannot be combined with recordedByEmail');
   const trash = query.deleted === 'true';
   if (trash) requireCallerAccess(caller, 'admin', 'recordings:write', 'Listing the trash');
   const { from, to } = dayBounds(query);

@@ -40,7 +40,10 @@ export function fitToPageBudget<T>(count: number, build: (excerptBytes: number) 
  * come in one batch read.
  */
 export async function listPublicRecordings(db: TableContext, caller: Caller, query: PublicListQuery) {
-  const { from, to } = dayBounds({ startDate: query.start_date, endDate: query.end_date }, { date: 'date', start: 'start_date', end: 'end_date' });
+  const { from, to } = dayBounds(
+    { startDate: query.start_date, endDate: query.end_date },
+    { date: 'date', start: 'start_date', end: 'end_date' },
+  );
   const result = await listRecordings(db, {
     filter: {
       orgId: caller.orgId,
@@ -58,7 +61,15 @@ export async function listPublicRecordings(db: TableContext, caller: Caller, que
   const summaryCount = result.recordings.reduce((count, recording) => count + (recording.summaries?.length ?? 1), 0);
   return {
     data: fitToPageBudget(summaryCount, (excerptBytes) =>
-      result.recordings.map((recording) => publicItemView(recording, related.recorders.get(recording.recorded_by), related.tags, related.parts.get(recording.id) ?? {}, excerptBytes)),
+      result.recordings.map((recording) =>
+        publicItemView(
+          recording,
+          related.recorders.get(recording.recorded_by),
+          related.tags,
+          related.parts.get(recording.id) ?? {},
+          excerptBytes,
+        ),
+      ),
     ),
     pagination: pagePagination(query.page, query.limit, result.total),
   };

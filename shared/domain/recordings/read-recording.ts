@@ -17,7 +17,12 @@ export function recordingNotFound(recordingId: string): NotFoundError {
  * or one Query over the recording's key range (recording and related items together).
  * Unknown, trashed and other organizations' recordings are all 404 RECORDING_NOT_FOUND.
  */
-export async function readLiveRecording(db: TableContext, orgId: string, recordingId: string, withParts = false): Promise<{ recording: Recording; parts: RecordingParts }> {
+export async function readLiveRecording(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+  withParts = false,
+): Promise<{ recording: Recording; parts: RecordingParts }> {
   const { recording, parts } = withParts
     ? await getRecordingWithParts(db, orgId, recordingId)
     : { recording: await getRecording(db, orgId, recordingId), parts: {} };
@@ -31,7 +36,12 @@ export async function readLiveRecording(db: TableContext, orgId: string, recordi
  * completed with the organization's default template, else the latest completed): one more
  * GetItem for the default template and one for that summary, never all of them.
  */
-export async function readRecordingView(db: TableContext, orgId: string, recordingId: string, include: readonly string[]): Promise<{ recording: Recording; parts: RecordingParts }> {
+export async function readRecordingView(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+  include: readonly string[],
+): Promise<{ recording: Recording; parts: RecordingParts }> {
   const read = await readLiveRecording(db, orgId, recordingId, include.length > 0);
   const { recording } = read;
   if (!recording.summaries || !(include.includes('summary') || include.includes('action_items'))) return read;
@@ -45,7 +55,13 @@ export async function readRecordingView(db: TableContext, orgId: string, recordi
     recording,
     parts: {
       ...parts,
-      summary: { markdown: summary.markdown, template_id: summary.template_id, template_name: summary.template_name, created_at: summary.created_at, updated_at: summary.updated_at },
+      summary: {
+        markdown: summary.markdown,
+        template_id: summary.template_id,
+        template_name: summary.template_name,
+        created_at: summary.created_at,
+        updated_at: summary.updated_at,
+      },
       action_items: summary.action_items,
     },
   };

@@ -94,11 +94,18 @@ export function planRecordingChange(change: {
     const { membership } = recorder;
     if (isLive(after)) {
       // An arrival adds to the count as it stands: many uploads of one member commit side by side.
-      const newest = membership.latest_recording_at === null || after.created_at > membership.latest_recording_at ? after.created_at : undefined;
+      const newest =
+        membership.latest_recording_at === null || after.created_at > membership.latest_recording_at ? after.created_at : undefined;
       plan.recorderCounts = { kind: 'arrives', userId: membership.user_id, ...(newest === undefined ? {} : { newest }) };
     } else {
       const latest = recorder.newestOtherLiveAt ?? null;
-      plan.recorderCounts = { kind: 'recount', userId: membership.user_id, read: membership.recording_count, next: membership.recording_count + liveMove, latestRecordingAt: latest };
+      plan.recorderCounts = {
+        kind: 'recount',
+        userId: membership.user_id,
+        read: membership.recording_count,
+        next: membership.recording_count + liveMove,
+        latestRecordingAt: latest,
+      };
     }
   }
   return plan;
@@ -120,7 +127,8 @@ export async function assertOrgTags(db: TableContext, orgId: string, tagIds: str
   if (!tagIds.length) return;
   const found = new Set((await getTags(db, orgId, tagIds)).map((tag) => tag.tag_id));
   const unknown = tagIds.filter((id) => !found.has(id));
-  if (unknown.length) throw ValidationError.field(field, 'invalid_value', `names tags this organization does not have: ${unknown.join(', ')}`);
+  if (unknown.length)
+    throw ValidationError.field(field, 'invalid_value', `names tags this organization does not have: ${unknown.join(', ')}`);
 }
 
 /**
@@ -135,8 +143,12 @@ export async function createRecording(deps: RecordingDeps, recording: Recording,
   }
   await retryUntilCommitted(async () => {
     const membership = await getMembership(db, recording.org_id, recording.recorded_by);
-    if (!membership) throw ValidationError.field('recorded_by', 'invalid_value', `names no member of this organization (${recording.recorded_by})`);
-    await commitRecordingChange(db, planRecordingChange({ after: recording, relies: { kind: 'new' }, parts, recorder: { membership }, purgeAt: recording.purge_at }));
+    if (!membership)
+      throw ValidationError.field('recorded_by', 'invalid_value', `names no member of this organization (${recording.recorded_by})`);
+    await commitRecordingChange(
+      db,
+      planRecordingChange({ after: recording, relies: { kind: 'new' }, parts, recorder: { membership }, purgeAt: recording.purge_at }),
+    );
   });
 }
 
@@ -152,7 +164,14 @@ export async function updateRecording(
   return retryUntilCommitted(async () => {
     const { recording: current } = await readLiveRecording(db, orgId, recordingId);
     const next: Recording = { ...current, ...changes, updated_at: deps.now().toISOString() };
-    await commitRecordingChange(db, planRecordingChange({ before: current, after: next, relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: current.updated_at } }));
+    await commitRecordingChange(
+      db,
+      planRecordingChange({
+        before: current,
+        after: next,
+        relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: current.updated_at },
+      }),
+    );
     return next;
   });
 }

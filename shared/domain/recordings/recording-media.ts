@@ -34,7 +34,12 @@ export interface RecordingMedia {
  *   key, so is another user's recording (it sees only its own user's, as the public list does).
  * - No file yet, or the upload was not the declared file: 409 RECORDING_NOT_UPLOADED.
  */
-export async function recordingMedia(deps: MediaDeps, caller: Caller, recordingId: string, disposition: MediaDisposition = 'inline'): Promise<RecordingMedia> {
+export async function recordingMedia(
+  deps: MediaDeps,
+  caller: Caller,
+  recordingId: string,
+  disposition: MediaDisposition = 'inline',
+): Promise<RecordingMedia> {
   const recording = await getRecording(deps.db, caller.orgId, recordingId);
   if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
   if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);

@@ -30,7 +30,16 @@ export async function softDeleteRecording(deps: TrashDeps, orgId: string, record
     const trashed: Recording = { ...current, deleted_at: now, updated_at: now };
     const recorder = await recorderLeaving(db, current);
     const purge = purgeAt(now, deps.trashRetentionDays);
-    await commitRecordingChange(db, planRecordingChange({ before: current, after: trashed, relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: current.updated_at }, recorder, purgeAt: purge }));
+    await commitRecordingChange(
+      db,
+      planRecordingChange({
+        before: current,
+        after: trashed,
+        relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: current.updated_at },
+        recorder,
+        purgeAt: purge,
+      }),
+    );
   });
 }
 
@@ -43,13 +52,22 @@ export async function restoreRecording(deps: RecordingDeps, orgId: string, recor
   const { db } = deps;
   return retryUntilCommitted(async () => {
     const current = await getRecording(db, orgId, recordingId);
-    if (!current?.deleted_at) throw new NotFoundError('RECORDING_NOT_FOUND', `Recording ${recordingId} is not in this organization's trash.`);
+    if (!current?.deleted_at)
+      throw new NotFoundError('RECORDING_NOT_FOUND', `Recording ${recordingId} is not in this organization's trash.`);
     const membership = await getMembership(db, orgId, current.recorded_by);
     // Out of the trash: neither when it was trashed nor when it would have been purged.
     const { deleted_at: _deletedAt, purge_at: _purgeAt, ...rest } = current;
     const restored: Recording = { ...rest, updated_at: deps.now().toISOString() };
     const recorder = membership && { membership };
-    await commitRecordingChange(db, planRecordingChange({ before: current, after: restored, relies: { kind: 'stored', stillIn: 'TRASH', unchangedSince: current.updated_at }, recorder }));
+    await commitRecordingChange(
+      db,
+      planRecordingChange({
+        before: current,
+        after: restored,
+        relies: { kind: 'stored', stillIn: 'TRASH', unchangedSince: current.updated_at },
+        recorder,
+      }),
+    );
     return restored;
   });
 }

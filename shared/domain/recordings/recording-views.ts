@@ -95,7 +95,13 @@ export function updatedView(recording: Recording) {
  * (summarizations, transcript, translation: null when absent; error fields, the upload's
  * included, empty when none).
  */
-export function publicItemView(recording: Recording, recorder: Membership | undefined, tags: Map<string, Tag>, parts: RecordingParts, excerptBytes = Infinity) {
+export function publicItemView(
+  recording: Recording,
+  recorder: Membership | undefined,
+  tags: Map<string, Tag>,
+  parts: RecordingParts,
+  excerptBytes = Infinity,
+) {
   return {
     id: recording.id,
     title: recording.title,

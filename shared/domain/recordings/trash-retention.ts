@@ -22,7 +22,10 @@ export type RetentionOutcome =
  * The delete is the manual permanent delete's, in a change context naming no actor and the
  * reason 'retention', so `recording.deleted` says the service deleted it and why.
  */
-export async function expireTrashedRecording(deps: TrashDeps, due: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'correlation_id'>): Promise<RetentionOutcome> {
+export async function expireTrashedRecording(
+  deps: TrashDeps,
+  due: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'correlation_id'>,
+): Promise<RetentionOutcome> {
   if (due.type !== 'recording.retention_due' || due.resource.type !== 'recording') {
     throw new Error(`The trash retention handles recording.retention_due only, not ${due.type} of a ${due.resource.type}`);
   }

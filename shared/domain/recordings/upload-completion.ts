@@ -14,9 +14,13 @@ export interface CompletionDeps extends RecordingDeps {
 }
 
 /** Why a landed object is not the upload that was declared, or undefined when it is. */
-export function uploadMismatch(declared: { size_bytes: number; content_type: string }, landed: { sizeBytes: number; contentType?: string }): string | undefined {
+export function uploadMismatch(
+  declared: { size_bytes: number; content_type: string },
+  landed: { sizeBytes: number; contentType?: string },
+): string | undefined {
   const reasons: string[] = [];
-  if (landed.sizeBytes !== declared.size_bytes) reasons.push(`size_mismatch: declared ${declared.size_bytes} bytes, received ${landed.sizeBytes}`);
+  if (landed.sizeBytes !== declared.size_bytes)
+    reasons.push(`size_mismatch: declared ${declared.size_bytes} bytes, received ${landed.sizeBytes}`);
   // A gone object cannot be asked its type; its size still came with the event.
   if (landed.contentType !== undefined && landed.contentType.trim().toLowerCase() !== declared.content_type.toLowerCase()) {
     reasons.push(`content_type_mismatch: declared ${declared.content_type}, received ${landed.contentType || '(none)'}`);
@@ -31,7 +35,12 @@ export function uploadMismatch(declared: { size_bytes: number; content_type: str
  * Unknown keys, recordings no longer pending (a failed upload is final) and repeated
  * events change nothing.
  */
-export async function completeUpload(deps: CompletionDeps, orgId: string, recordingId: string, landed: LandedObject): Promise<'uploaded' | 'failed' | 'ignored'> {
+export async function completeUpload(
+  deps: CompletionDeps,
+  orgId: string,
+  recordingId: string,
+  landed: LandedObject,
+): Promise<'uploaded' | 'failed' | 'ignored'> {
   const { db } = deps;
   // Consistent: an upload can land within a second of the write that created its recording.
   const recording = await getRecording(db, orgId, recordingId, { consistent: true });
@@ -39,13 +48,17 @@ export async function completeUpload(deps: CompletionDeps, orgId: string, record
   if (!recording || !upload || recording.state !== 'pending_upload' || upload.s3_key !== landed.s3Key) return 'ignored';
   const contentType = await deps.storedContentType(landed.s3Key);
   const error = uploadMismatch(upload, { sizeBytes: landed.sizeBytes, contentType });
-  const recorded = await recordUploadOutcome(db, { ...recording, upload }, {
-    state: error ? 'failed' : 'uploaded',
-    uploadedBytes: landed.sizeBytes,
-    uploadedContentType: contentType,
-    uploadedAt: deps.now().toISOString(),
-    error,
-  });
+  const recorded = await recordUploadOutcome(
+    db,
+    { ...recording, upload },
+    {
+      state: error ? 'failed' : 'uploaded',
+      uploadedBytes: landed.sizeBytes,
+      uploadedContentType: contentType,
+      uploadedAt: deps.now().toISOString(),
+      error,
+    },
+  );
   if (!recorded) return 'ignored';
   return error ? 'failed' : 'uploaded';
 }

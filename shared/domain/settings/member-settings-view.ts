@@ -18,7 +18,12 @@ export function userView(membership: Membership, user: User | undefined) {
 
 /** The `settings` block: defaults, overlaid by what the member (or an admin) chose. */
 /** `monthlyTranscriptionMinutes`: this UTC month's billed minutes (read-only: the usage counts them, never a write of the settings). */
-export function settingsView(record: MemberSettingsRecord | undefined, membership: Membership, models: ModelCatalog, monthlyTranscriptionMinutes = 0) {
+export function settingsView(
+  record: MemberSettingsRecord | undefined,
+  membership: Membership,
+  models: ModelCatalog,
+  monthlyTranscriptionMinutes = 0,
+) {
   const chosen = { ...DEFAULT_SETTINGS, selected_model: models.fallback, ...record?.settings };
   return {
     conversation_language: chosen.conversation_language,

@@ -86,7 +86,12 @@ export async function updateMemberSettings(
 
     const now = deps.now().toISOString();
     const previous = state.settings;
-    const metadataOf = (own: Record<string, unknown> | undefined) => ({ ...own, source: audit.source, actor: audit.actor, correlation_id: audit.correlationId });
+    const metadataOf = (own: Record<string, unknown> | undefined) => ({
+      ...own,
+      source: audit.source,
+      actor: audit.actor,
+      correlation_id: audit.correlationId,
+    });
     const preferences: SettingsChange['preferences'] = { create: [], put: [], delete: [] };
     entries.forEach((entry, index) => {
       if (entry.op === 'create') {
@@ -106,7 +111,13 @@ export async function updateMemberSettings(
         return;
       }
       const current = state.preferences.get(entry.id);
-      if (!current) throw ValidationError.field(`preferences[${index}].id`, 'invalid_value', `names no preference of this member (${entry.id})`, 'INVALID_PREFERENCES');
+      if (!current)
+        throw ValidationError.field(
+          `preferences[${index}].id`,
+          'invalid_value',
+          `names no preference of this member (${entry.id})`,
+          'INVALID_PREFERENCES',
+        );
       if (entry.op === 'update') {
         const { id: _id, op: _op, metadata, ...fields } = entry;
         const merged = { ...ownMetadata(current.metadata), ...metadata };
@@ -114,7 +125,12 @@ export async function updateMemberSettings(
         if (metadata && !metadataWithinLimit(merged)) {
           const limit = formatCount(PREFERENCE_LIMITS.metadataJson);
           const size = formatCount(JSON.stringify(merged).length);
-          throw ValidationError.field(`preferences[${index}].metadata`, 'too_long', `must be at most ${limit} characters as JSON once merged into the stored metadata (it would be ${size})`, 'INVALID_PREFERENCES');
+          throw ValidationError.field(
+            `preferences[${index}].metadata`,
+            'too_long',
+            `must be at most ${limit} characters as JSON once merged into the stored metadata (it would be ${size})`,
+            'INVALID_PREFERENCES',
+          );
         }
         preferences.put.push({ ...current, ...fields, metadata: metadataOf(merged), updated_at: now } satisfies PreferenceRecord);
       } else {
@@ -140,8 +156,23 @@ export async function updateMemberSettings(
       settings,
       preferences,
       profile: ciphertext && {
-        current: { org_id: target.orgId, user_id: target.userId, version: profileVersion, ciphertext, updated_at: now, updated_by: audit.actor },
-        version: { org_id: target.orgId, user_id: target.userId, version: profileVersion, source: audit.source, actor: audit.actor, created_at: now, ciphertext },
+        current: {
+          org_id: target.orgId,
+          user_id: target.userId,
+          version: profileVersion,
+          ciphertext,
+          updated_at: now,
+          updated_by: audit.actor,
+        },
+        version: {
+          org_id: target.orgId,
+          user_id: target.userId,
+          version: profileVersion,
+          source: audit.source,
+          actor: audit.actor,
+          created_at: now,
+          ciphertext,
+        },
       },
     };
 

@@ -20,7 +20,8 @@ export interface SummaryQueueDeps {
   newSummaryId: () => string;
 }
 
-const CONCURRENT = () => new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing while its summary was being queued; try again.');
+const CONCURRENT = () =>
+  new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing while its summary was being queued; try again.');
 
 /** The template a summary is made with: the one named, else the organization's default, else the built-in one (template_id null). */
 async function templateFor(db: TableContext, orgId: string, templateId: string | undefined): Promise<TemplateSnapshot> {
@@ -30,7 +31,9 @@ async function templateFor(db: TableContext, orgId: string, templateId: string |
     return { id: template.id, name: template.name, sections: template.sections };
   }
   const fallback = await getDefaultTemplate(db, orgId);
-  return fallback ? { id: fallback.id, name: fallback.name, sections: fallback.sections } : { id: null, name: BUILT_IN_TEMPLATE.name, sections: BUILT_IN_TEMPLATE.sections };
+  return fallback
+    ? { id: fallback.id, name: fallback.name, sections: fallback.sections }
+    : { id: null, name: BUILT_IN_TEMPLATE.name, sections: BUILT_IN_TEMPLATE.sections };
 }
 
 /** Whether the recording has a completed transcript to summarize (a re-run in flight keeps the previous one). */
@@ -42,10 +45,16 @@ export function hasCompletedTranscript(recording: Recording): boolean {
 function refusalOf(recording: Recording, template: TemplateSnapshot, now: Date): ConflictError | undefined {
   const digests = recording.summaries ?? [];
   if (digests.some((digest) => digest.template_id === template.id && isSummaryInFlight(digest, now))) {
-    return new ConflictError('SUMMARY_IN_PROGRESS', `Recording ${recording.id} already has a summary with template ${template.id ?? `"${template.name}"`} queued or running.`);
+    return new ConflictError(
+      'SUMMARY_IN_PROGRESS',
+      `Recording ${recording.id} already has a summary with template ${template.id ?? `"${template.name}"`} queued or running.`,
+    );
   }
   if (digests.length >= MAX_SUMMARIES_PER_RECORDING) {
-    return new ConflictError('SUMMARY_LIMIT_REACHED', `Recording ${recording.id} has ${MAX_SUMMARIES_PER_RECORDING} summaries, the most allowed: delete one first.`);
+    return new ConflictError(
+      'SUMMARY_LIMIT_REACHED',
+      `Recording ${recording.id} has ${MAX_SUMMARIES_PER_RECORDING} summaries, the most allowed: delete one first.`,
+    );
   }
   return undefined;
 }
@@ -58,12 +67,18 @@ function refusalOf(recording: Recording, template: TemplateSnapshot, now: Date):
  * SUMMARY_LIMIT_REACHED (20). The checks are made true by the commit's condition on the
  * recording as read: two requests at once never both pass them.
  */
-export async function requestSummary(deps: SummaryQueueDeps, caller: Caller, recordingId: string, body: { template_id?: string } | undefined): Promise<SummaryRecord> {
+export async function requestSummary(
+  deps: SummaryQueueDeps,
+  caller: Caller,
+  recordingId: string,
+  body: { template_id?: string } | undefined,
+): Promise<SummaryRecord> {
   const readable = async () => {
     const recording = await getRecording(deps.db, caller.orgId, recordingId, { consistent: true });
     if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
     if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);
-    if (!hasCompletedTranscript(recording)) throw new ConflictError('TRANSCRIPT_NOT_READY', `Recording ${recordingId} has no completed transcript yet.`);
+    if (!hasCompletedTranscript(recording))
+      throw new ConflictError('TRANSCRIPT_NOT_READY', `Recording ${recordingId} has no completed transcript yet.`);
     return recording;
   };
   // The recording's refusals come before the template's; its first read serves the first attempt.
@@ -78,7 +93,11 @@ export async function requestSummary(deps: SummaryQueueDeps, caller: Caller, rec
       const refusal = refusalOf(recording, template, now);
       if (refusal) throw refusal;
       const summary = queuedSummary(recording, id, template, now);
-      await commitSummaryTransition(deps.db, { before: recording, after: withDigest(recording, summary, now), put: { summary, expect: 'new' } });
+      await commitSummaryTransition(deps.db, {
+        before: recording,
+        after: withDigest(recording, summary, now),
+        put: { summary, expect: 'new' },
+      });
       return summary;
     },
     { attempts: 10, exhausted: CONCURRENT },
@@ -93,8 +112,12 @@ export type AutoSummaryOutcome = 'queued' | 'ignored' | 'in_progress' | 'limit_r
  * the organization's default template (else the built-in one). Idempotent by event id: the
  * summary's id is derived from it and its item is put only while absent.
  */
-export async function queueSummaryOnTranscription(deps: Omit<SummaryQueueDeps, 'newSummaryId'>, event: Pick<DomainEvent, 'id' | 'type' | 'org_id' | 'resource'>): Promise<AutoSummaryOutcome> {
-  if (event.type !== 'recording.transcription_completed') throw new Error(`The automatic summary handles recording.transcription_completed only, not ${event.type}`);
+export async function queueSummaryOnTranscription(
+  deps: Omit<SummaryQueueDeps, 'newSummaryId'>,
+  event: Pick<DomainEvent, 'id' | 'type' | 'org_id' | 'resource'>,
+): Promise<AutoSummaryOutcome> {
+  if (event.type !== 'recording.transcription_completed')
+    throw new Error(`The automatic summary handles recording.transcription_completed only, not ${event.type}`);
   const id = summaryIdForEvent(event.id);
   const template = await templateFor(deps.db, event.org_id, undefined);
   return retryOnWriteConflict(
@@ -106,7 +129,11 @@ export async function queueSummaryOnTranscription(deps: Omit<SummaryQueueDeps, '
       const refusal = refusalOf(recording, template, now);
       if (refusal) return refusal.code === 'SUMMARY_IN_PROGRESS' ? 'in_progress' : 'limit_reached';
       const summary = queuedSummary(recording, id, template, now);
-      await commitSummaryTransition(deps.db, { before: recording, after: withDigest(recording, summary, now), put: { summary, expect: 'new' } });
+      await commitSummaryTransition(deps.db, {
+        before: recording,
+        after: withDigest(recording, summary, now),
+        put: { summary, expect: 'new' },
+      });
       return 'queued';
     },
     { attempts: 10, exhausted: CONCURRENT },

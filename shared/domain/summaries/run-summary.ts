@@ -4,7 +4,13 @@ import type { DomainEvent } from '../../schemas/event-catalog';
 import type { TableContext } from '../../storage/dynamo';
 import type { Recording } from '../../storage/recording-items';
 import { getRecording } from '../../storage/recordings';
-import { activeMembersForMatching, commitSummaryTransition, getSummary, readTranscriptSegments, recorderPreferences } from '../../storage/summaries';
+import {
+  activeMembersForMatching,
+  commitSummaryTransition,
+  getSummary,
+  readTranscriptSegments,
+  recorderPreferences,
+} from '../../storage/summaries';
 import type { SummaryRecord } from '../../storage/summary-items';
 import { getRecorderSettings } from '../../storage/transcriptions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
@@ -56,7 +62,11 @@ async function locate(db: TableContext, orgId: string, recordingId: string, summ
  * while either moved under it. A summary deleted, or whose recording went to the trash or was
  * deleted meanwhile, is discarded.
  */
-async function transition(deps: SummaryRunDeps, event: { orgId: string; recordingId: string; summaryId: string }, next: (located: Located, now: Date) => SummaryRecord | undefined) {
+async function transition(
+  deps: SummaryRunDeps,
+  event: { orgId: string; recordingId: string; summaryId: string },
+  next: (located: Located, now: Date) => SummaryRecord | undefined,
+) {
   return retryOnWriteConflict(
     async (): Promise<SummaryRecord | 'discarded' | 'ignored'> => {
       const located = await locate(deps.db, event.orgId, event.recordingId, event.summaryId);
@@ -64,7 +74,11 @@ async function transition(deps: SummaryRunDeps, event: { orgId: string; recordin
       const now = deps.now();
       const summary = next(located, now);
       if (!summary) return 'ignored';
-      await commitSummaryTransition(deps.db, { before: located.recording, after: withDigest(located.recording, summary, now), put: { summary, expect: { updated_at: located.summary.updated_at } } });
+      await commitSummaryTransition(deps.db, {
+        before: located.recording,
+        after: withDigest(located.recording, summary, now),
+        put: { summary, expect: { updated_at: located.summary.updated_at } },
+      });
       return summary;
     },
     // A consumer: exhausting the retries throws, and the queue delivers the event again.
@@ -81,8 +95,13 @@ async function transition(deps: SummaryRunDeps, event: { orgId: string; recordin
  * the queue after the engine's delay ({retryAfterSeconds}); on the last delivery the summary
  * fails with SUMMARY_THROTTLED. Idempotent: a summary no longer queued or processing is left alone.
  */
-export async function runSummary(deps: SummaryRunDeps, event: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'data'>, delivery: { attempt: number; last: boolean }): Promise<SummaryRunOutcome> {
-  if (event.type !== 'recording.summary_queued') throw new Error(`The summary consumer handles recording.summary_queued only, not ${event.type}`);
+export async function runSummary(
+  deps: SummaryRunDeps,
+  event: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'data'>,
+  delivery: { attempt: number; last: boolean },
+): Promise<SummaryRunOutcome> {
+  if (event.type !== 'recording.summary_queued')
+    throw new Error(`The summary consumer handles recording.summary_queued only, not ${event.type}`);
   const ids = { orgId: event.org_id, recordingId: event.resource.id, summaryId: String(event.data.summary_id) };
   const found = await locate(deps.db, ids.orgId, ids.recordingId, ids.summaryId);
   if (found === 'discarded') return found;
@@ -91,18 +110,27 @@ export async function runSummary(deps: SummaryRunDeps, event: Pick<DomainEvent, 
   const settingsRecord = await getRecorderSettings(deps.db, ids.orgId, recording.recorded_by);
   const settings = { ...DEFAULT_SETTINGS, ...settingsRecord?.settings };
   const modelId = deps.modelIdFor(settingsRecord?.settings.selected_model);
-  const preferences = await recorderPreferences(deps.db, ids.orgId, recording.recorded_by, Math.min(settingsRecord?.preference_count ?? 0, MAX_INSTRUCTIONS_READ));
+  const preferences = await recorderPreferences(
+    deps.db,
+    ids.orgId,
+    recording.recorded_by,
+    Math.min(settingsRecord?.preference_count ?? 0, MAX_INSTRUCTIONS_READ),
+  );
   // Oldest first: a later instruction reads as refining an earlier one.
   const instructions = preferences
     .filter((preference) => (INSTRUCTION_COMMAND_TYPES as readonly string[]).includes(preference.command_type))
     .reverse()
     .map((preference) => preference.preference_content);
 
-  const started = await transition(deps, ids, ({ summary }, now) => (summary.status === 'queued' ? processingSummary(summary, now, modelId) : summary.status === 'processing' ? summary : undefined));
+  const started = await transition(deps, ids, ({ summary }, now) =>
+    summary.status === 'queued' ? processingSummary(summary, now, modelId) : summary.status === 'processing' ? summary : undefined,
+  );
   if (started === 'discarded' || started === 'ignored') return started;
 
   const fail = async (code: string, reason: string): Promise<SummaryRunOutcome> => {
-    const outcome = await transition(deps, ids, ({ summary }, now) => (summary.status === 'processing' ? failedSummary(summary, now, { code, reason }) : undefined));
+    const outcome = await transition(deps, ids, ({ summary }, now) =>
+      summary.status === 'processing' ? failedSummary(summary, now, { code, reason }) : undefined,
+    );
     if (typeof outcome === 'string') return outcome;
     deps.countMetric('SummariesFailed');
     return 'failed';
@@ -122,7 +150,8 @@ export async function runSummary(deps: SummaryRunDeps, event: Pick<DomainEvent, 
     });
   } catch (error) {
     if (error instanceof SummaryEngineError) {
-      if (error.retryAfterSeconds !== undefined && !delivery.last) return { retryAfterSeconds: throttleDelaySeconds(delivery.attempt, error.retryAfterSeconds) };
+      if (error.retryAfterSeconds !== undefined && !delivery.last)
+        return { retryAfterSeconds: throttleDelaySeconds(delivery.attempt, error.retryAfterSeconds) };
       return fail(error.code, error.message);
     }
     if (delivery.last) return fail('SUMMARY_FAILED', 'the summary engine failed on every attempt.');
@@ -136,7 +165,9 @@ export async function runSummary(deps: SummaryRunDeps, event: Pick<DomainEvent, 
     announceActionItems: settings.auto_add_tasks_from_summaries,
     assigneeUserIds: draft.action_items.map((item) => matchAssignee(item.assignee, members)),
   };
-  const completed = await transition(deps, ids, ({ summary }, now) => (summary.status === 'processing' ? completedSummary(summary, now, draft, context) : undefined));
+  const completed = await transition(deps, ids, ({ summary }, now) =>
+    summary.status === 'processing' ? completedSummary(summary, now, draft, context) : undefined,
+  );
   if (typeof completed === 'string') return completed;
   deps.countMetric('SummariesCompleted');
   deps.countMetric('SummaryInputTokens', completed.usage.input_tokens);

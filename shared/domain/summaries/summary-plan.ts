@@ -48,8 +48,16 @@ export function isSummaryInFlight(digest: Pick<SummaryDigest, 'status' | 'update
 export function withDigest(recording: Recording, summary: SummaryRecord, now: Date): Recording {
   const digests = recording.summaries ?? [];
   const entry = digestOf(summary, summary.status === 'completed' ? excerptOf(summary.markdown) : '');
-  const next = digests.some((digest) => digest.id === summary.id) ? digests.map((digest) => (digest.id === summary.id ? entry : digest)) : [...digests, entry];
-  return { ...recording, summaries: next, related: { ...recording.related, summary: true }, summarizations_errors: errorsOf(next), updated_at: restampedAt(recording, now) };
+  const next = digests.some((digest) => digest.id === summary.id)
+    ? digests.map((digest) => (digest.id === summary.id ? entry : digest))
+    : [...digests, entry];
+  return {
+    ...recording,
+    summaries: next,
+    related: { ...recording.related, summary: true },
+    summarizations_errors: errorsOf(next),
+    updated_at: restampedAt(recording, now),
+  };
 }
 
 /** The recording without one summary's digest entry, restamped. */
@@ -145,12 +153,21 @@ export function completedSummary(summary: SummaryRecord, now: Date, draft: Summa
 /** Failed: `error` is `<CODE>: <reason>` (cut to SUMMARY_LIMITS.error). */
 export function failedSummary(summary: SummaryRecord, now: Date, failure: { code: string; reason: string }): SummaryRecord {
   // Control characters as spaces: the reason is shown in every list item's summarizations_errors.
-  return { ...summary, status: 'failed', error: cut(excerptOf(`${failure.code}: ${failure.reason}`, SUMMARY_LIMITS.error + 1), SUMMARY_LIMITS.error), updated_at: stamp(summary, now) };
+  return {
+    ...summary,
+    status: 'failed',
+    error: cut(excerptOf(`${failure.code}: ${failure.reason}`, SUMMARY_LIMITS.error + 1), SUMMARY_LIMITS.error),
+    updated_at: stamp(summary, now),
+  };
 }
 
 /** One action item marked done or not. */
 export function withActionItem(summary: SummaryRecord, now: Date, itemId: string, completed: boolean): SummaryRecord {
-  return { ...summary, action_items: summary.action_items.map((item) => (item.id === itemId ? { ...item, completed } : item)), updated_at: stamp(summary, now) };
+  return {
+    ...summary,
+    action_items: summary.action_items.map((item) => (item.id === itemId ? { ...item, completed } : item)),
+    updated_at: stamp(summary, now),
+  };
 }
 
 /**
@@ -159,6 +176,10 @@ export function withActionItem(summary: SummaryRecord, now: Date, itemId: string
  */
 export function featuredDigest(recording: Recording, defaultTemplateId: string | undefined): SummaryDigest | undefined {
   const completed = (recording.summaries ?? []).filter((digest) => digest.status === 'completed');
-  const latest = (digests: SummaryDigest[]) => digests.reduce<SummaryDigest | undefined>((best, digest) => (!best || digest.created_at >= best.created_at ? digest : best), undefined);
-  return (defaultTemplateId !== undefined ? latest(completed.filter((digest) => digest.template_id === defaultTemplateId)) : undefined) ?? latest(completed);
+  const latest = (digests: SummaryDigest[]) =>
+    digests.reduce<SummaryDigest | undefined>((best, digest) => (!best || digest.created_at >= best.created_at ? digest : best), undefined);
+  return (
+    (defaultTemplateId !== undefined ? latest(completed.filter((digest) => digest.template_id === defaultTemplateId)) : undefined) ??
+    latest(completed)
+  );
 }

@@ -14,8 +14,10 @@ export interface SummaryReadDeps {
   now: () => Date;
 }
 
-const summaryNotFound = (summaryId: string) => new NotFoundError('SUMMARY_NOT_FOUND', `Summary ${summaryId} does not exist for this recording.`);
-const CONCURRENT = () => new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing while its summary was being changed; try again.');
+const summaryNotFound = (summaryId: string) =>
+  new NotFoundError('SUMMARY_NOT_FOUND', `Summary ${summaryId} does not exist for this recording.`);
+const CONCURRENT = () =>
+  new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing while its summary was being changed; try again.');
 
 /** A live recording the caller may reach: 404 RECORDING_NOT_FOUND otherwise (another member's, for a personal key). */
 async function reachableRecording(db: TableContext, caller: Caller, recordingId: string, consistent = false): Promise<Recording> {
@@ -37,7 +39,12 @@ export async function listSummaries(deps: SummaryReadDeps, caller: Caller, recor
 }
 
 /** Get summary: two GetItems (the recording, then the summary). */
-export async function getRecordingSummary(deps: SummaryReadDeps, caller: Caller, recordingId: string, summaryId: string): Promise<SummaryRecord> {
+export async function getRecordingSummary(
+  deps: SummaryReadDeps,
+  caller: Caller,
+  recordingId: string,
+  summaryId: string,
+): Promise<SummaryRecord> {
   const recording = await reachableRecording(deps.db, caller, recordingId);
   if (!recording.summaries?.some((digest) => digest.id === summaryId)) throw summaryNotFound(summaryId);
   const summary = await getSummary(deps.db, caller.orgId, recordingId, summaryId);
@@ -54,7 +61,11 @@ export async function deleteSummary(deps: SummaryReadDeps, caller: Caller, recor
     async () => {
       const recording = await reachableRecording(deps.db, caller, recordingId, true);
       if (!recording.summaries?.some((digest) => digest.id === summaryId)) throw summaryNotFound(summaryId);
-      await commitSummaryTransition(deps.db, { before: recording, after: withoutDigest(recording, summaryId, deps.now()), remove: summaryId });
+      await commitSummaryTransition(deps.db, {
+        before: recording,
+        after: withoutDigest(recording, summaryId, deps.now()),
+        remove: summaryId,
+      });
     },
     { attempts: 10, exhausted: CONCURRENT },
   );
@@ -66,20 +77,35 @@ export async function deleteSummary(deps: SummaryReadDeps, caller: Caller, recor
  * on another member's recording is 403 INSUFFICIENT_ROLE (the recording is visible to them,
  * so a 404 would lie; docs/decisions.md).
  */
-export async function updateActionItem(deps: SummaryReadDeps, caller: Caller, recordingId: string, summaryId: string, itemId: string, completed: boolean): Promise<SummaryRecord> {
+export async function updateActionItem(
+  deps: SummaryReadDeps,
+  caller: Caller,
+  recordingId: string,
+  summaryId: string,
+  itemId: string,
+  completed: boolean,
+): Promise<SummaryRecord> {
   return retryOnWriteConflict(
     async () => {
       const recording = await reachableRecording(deps.db, caller, recordingId, true);
       if (caller.kind === 'id_token' && caller.role === 'member' && recording.recorded_by !== caller.userId) {
-        throw new ForbiddenError('INSUFFICIENT_ROLE', "Members change the action items of their own recordings only; an admin changes anyone's.");
+        throw new ForbiddenError(
+          'INSUFFICIENT_ROLE',
+          "Members change the action items of their own recordings only; an admin changes anyone's.",
+        );
       }
       if (!recording.summaries?.some((digest) => digest.id === summaryId)) throw summaryNotFound(summaryId);
       const summary = await getSummary(deps.db, caller.orgId, recordingId, summaryId, { consistent: true });
       if (!summary) throw summaryNotFound(summaryId);
-      if (!summary.action_items.some((item) => item.id === itemId)) throw new NotFoundError('ACTION_ITEM_NOT_FOUND', `Action item ${itemId} does not exist in summary ${summaryId}.`);
+      if (!summary.action_items.some((item) => item.id === itemId))
+        throw new NotFoundError('ACTION_ITEM_NOT_FOUND', `Action item ${itemId} does not exist in summary ${summaryId}.`);
       const now = deps.now();
       const next = withActionItem(summary, now, itemId, completed);
-      await commitSummaryTransition(deps.db, { before: recording, after: withDigest(recording, next, now), put: { summary: next, expect: { updated_at: summary.updated_at } } });
+      await commitSummaryTransition(deps.db, {
+        before: recording,
+        after: withDigest(recording, next, now),
+        put: { summary: next, expect: { updated_at: summary.updated_at } },
+      });
       return next;
     },
     { attempts: 10, exhausted: CONCURRENT },
@@ -90,7 +116,11 @@ export async function updateActionItem(deps: SummaryReadDeps, caller: Caller, re
  * The recording's latest completed summary (the translation's dependency: it translates that
  * one), or undefined: one GetItem of the recording, one of the summary chosen from its digest.
  */
-export async function latestSummary(db: TableContext, orgId: string, recordingId: string): Promise<{ id: string; markdown: string } | undefined> {
+export async function latestSummary(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+): Promise<{ id: string; markdown: string } | undefined> {
   const recording = await getRecording(db, orgId, recordingId);
   const latest = recording && !recording.deleted_at ? featuredDigest(recording, undefined) : undefined;
   const summary = latest && (await getSummary(db, orgId, recordingId, latest.id));

@@ -49,7 +49,11 @@ export interface TemplatePage {
  * keys `<name>#<id>` sort '#' after ' ' or '!', so a name did not come before the longer
  * names it begins.
  */
-export async function listOrganizationTemplates(deps: TemplateDeps, orgId: string, { page, limit }: ListTemplatesQuery): Promise<TemplatePage> {
+export async function listOrganizationTemplates(
+  deps: TemplateDeps,
+  orgId: string,
+  { page, limit }: ListTemplatesQuery,
+): Promise<TemplatePage> {
   const offset = (page - 1) * limit;
   const [organization, firstPage] = await Promise.all([
     getOrganization(deps.db, orgId),
@@ -82,7 +86,11 @@ const TEMPLATE_WRITE_ATTEMPTS = 10;
 const concurrentUpdate = () => new ConflictError('CONCURRENT_UPDATE', 'The templates changed while this request ran, too often: retry it.');
 
 /** What making `templateId` the default, or not, moves: undefined when the organization's default stays as it is. */
-function defaultMoveFor(currentDefault: string | undefined, templateId: string, wanted: boolean | undefined): DefaultTemplateMove | undefined {
+function defaultMoveFor(
+  currentDefault: string | undefined,
+  templateId: string,
+  wanted: boolean | undefined,
+): DefaultTemplateMove | undefined {
   if (wanted === undefined || wanted === (currentDefault === templateId)) return undefined;
   return { from: currentDefault, to: wanted ? templateId : undefined };
 }
@@ -92,13 +100,19 @@ function defaultMoveFor(currentDefault: string | undefined, templateId: string, 
  * its size). `is_default: true` makes it the organization's default in the same transaction,
  * and the previous default stops being it.
  */
-export async function createTemplate(deps: TemplateDeps, orgId: string, body: Omit<CreateTemplateBody, 'is_default'> & { is_default?: boolean }) {
+export async function createTemplate(
+  deps: TemplateDeps,
+  orgId: string,
+  body: Omit<CreateTemplateBody, 'is_default'> & { is_default?: boolean },
+) {
   const now = deps.now().toISOString();
   const { is_default: isDefault, ...fields } = body;
   const template: TemplateRecord = { id: newId('tpl'), org_id: orgId, ...fields, is_default: isDefault, created_at: now, updated_at: now };
   await retryOnWriteConflict(
     async () => {
-      const defaultMove = isDefault ? { from: (await getOrganization(deps.db, orgId, { consistent: true }))?.default_template_id, to: template.id } : undefined;
+      const defaultMove = isDefault
+        ? { from: (await getOrganization(deps.db, orgId, { consistent: true }))?.default_template_id, to: template.id }
+        : undefined;
       await putTemplate(deps.db, template, 'create', { defaultMove });
     },
     { attempts: TEMPLATE_WRITE_ATTEMPTS, exhausted: concurrentUpdate },
@@ -116,10 +130,18 @@ export async function updateTemplate(deps: TemplateDeps, orgId: string, template
   const { is_default: wanted, ...fields } = changes;
   return retryOnWriteConflict(
     async () => {
-      const [current, organization] = await Promise.all([getTemplate(deps.db, orgId, templateId, { consistent: true }), wanted === undefined ? undefined : getOrganization(deps.db, orgId, { consistent: true })]);
+      const [current, organization] = await Promise.all([
+        getTemplate(deps.db, orgId, templateId, { consistent: true }),
+        wanted === undefined ? undefined : getOrganization(deps.db, orgId, { consistent: true }),
+      ]);
       if (!current) throw notFound(templateId);
       const defaultMove = defaultMoveFor(organization?.default_template_id, templateId, wanted);
-      const next: TemplateRecord = { ...current, ...fields, is_default: defaultMove ? defaultMove.to === templateId : current.is_default, updated_at: deps.now().toISOString() };
+      const next: TemplateRecord = {
+        ...current,
+        ...fields,
+        is_default: defaultMove ? defaultMove.to === templateId : current.is_default,
+        updated_at: deps.now().toISOString(),
+      };
       await putTemplate(deps.db, next, 'replace', { wasDefault: current.is_default, defaultMove });
       return templateView(next);
     },

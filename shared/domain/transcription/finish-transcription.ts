@@ -18,10 +18,12 @@ type Running = Recording & { transcription: RecordingTranscription };
 
 /** The attempt a job is for, while it is still the recording's and not ended (its start may not be committed yet). */
 const runningAttempt = (recording: Recording | undefined, attempt: number): recording is Running =>
-  recording?.transcription?.attempt === attempt && (recording.transcription.status === 'processing' || recording.transcription.status === 'queued');
+  recording?.transcription?.attempt === attempt &&
+  (recording.transcription.status === 'processing' || recording.transcription.status === 'queued');
 
 /** A finished job's transcript, or why it has none. */
-type JobResult = { ok: true; segments: TranscriptSegment[]; language: string; durationSeconds: number } | { ok: false; code: string; reason: string };
+type JobResult =
+  { ok: true; segments: TranscriptSegment[]; language: string; durationSeconds: number } | { ok: false; code: string; reason: string };
 
 async function resultOf(deps: TranscriptionJobDeps, status: JobStatus, outputKey: string, recording: Running): Promise<JobResult> {
   if (status.status === 'FAILED') return { ok: false, ...failureOf(status.failureReason) };
@@ -61,7 +63,10 @@ export async function finishTranscriptionJob(deps: TranscriptionJobDeps, jobName
   if (!job) return 'foreign';
   const { orgId, recordingId, attempt } = job;
   const outputKey = outputKeyOf(orgId, recordingId, attempt);
-  const status: JobStatus = (await deps.jobs.get(jobName)) ?? { status: 'FAILED', failureReason: 'The transcription job no longer exists.' };
+  const status: JobStatus = (await deps.jobs.get(jobName)) ?? {
+    status: 'FAILED',
+    failureReason: 'The transcription job no longer exists.',
+  };
   if (status.status === 'QUEUED' || status.status === 'IN_PROGRESS') return 'running';
   const outcome = await retryOnWriteConflict(
     async (): Promise<FinishOutcome> => {
@@ -72,7 +77,8 @@ export async function finishTranscriptionJob(deps: TranscriptionJobDeps, jobName
       }
       if (!runningAttempt(recording, attempt)) {
         const ended = recording.transcription?.attempt === attempt;
-        if (ended && recording.transcription?.status === 'completed') await deleteTranscriptChunks(deps.db, orgId, recordingId, { keepSet: attempt });
+        if (ended && recording.transcription?.status === 'completed')
+          await deleteTranscriptChunks(deps.db, orgId, recordingId, { keepSet: attempt });
         return ended ? 'duplicate' : 'superseded';
       }
       const now = deps.now();
@@ -89,14 +95,27 @@ export async function finishTranscriptionJob(deps: TranscriptionJobDeps, jobName
       }
       const chunkCount = await writeTranscriptChunks(deps.db, orgId, recordingId, attempt, result.segments);
       const billedMinutes = billedMinutesOf(result.durationSeconds);
-      const after = completedRecording(recording, now, { language: result.language, durationSeconds: result.durationSeconds, billedMinutes, segmentCount: result.segments.length });
+      const after = completedRecording(recording, now, {
+        language: result.language,
+        durationSeconds: result.durationSeconds,
+        billedMinutes,
+        segmentCount: result.segments.length,
+      });
       const at = now.toISOString();
       await commitTranscriptionTransition(deps.db, {
         before: recording,
         after,
         watch,
         usage: { month: monthOf(now), minutes: billedMinutes },
-        transcriptHeader: { id: newId('trs'), language: result.language, segment_count: result.segments.length, chunk_count: chunkCount, chunk_set: attempt, created_at: at, updated_at: at },
+        transcriptHeader: {
+          id: newId('trs'),
+          language: result.language,
+          segment_count: result.segments.length,
+          chunk_count: chunkCount,
+          chunk_set: attempt,
+          created_at: at,
+          updated_at: at,
+        },
       });
       await deleteTranscriptChunks(deps.db, orgId, recordingId, { keepSet: attempt });
       return 'completed';

@@ -18,10 +18,15 @@ export interface QueueDeps {
   now: () => Date;
 }
 
-const CONCURRENT = () => new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing while its transcription was being queued; try again.');
+const CONCURRENT = () =>
+  new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing while its transcription was being queued; try again.');
 
 /** The job's language as stored: a Transcribe code, or `identify`. */
-async function jobLanguageFor(deps: QueueDeps, recording: Recording, requested: string | undefined): Promise<{ jobLanguage: string; autoTranscription: boolean }> {
+async function jobLanguageFor(
+  deps: QueueDeps,
+  recording: Recording,
+  requested: string | undefined,
+): Promise<{ jobLanguage: string; autoTranscription: boolean }> {
   const settings = await getRecorderSettings(deps.db, recording.org_id, recording.recorded_by);
   const chosen = { ...DEFAULT_SETTINGS, ...settings?.settings };
   const language = transcriptionLanguageFor(requested, chosen.conversation_language);
@@ -34,7 +39,8 @@ async function allowanceUsedUp(deps: QueueDeps, orgId: string, now: Date): Promi
   return { usedUp: budget.allowance !== null && budget.used >= budget.allowance, allowance: budget.allowance };
 }
 
-const quotaReason = (allowance: number | null) => `the organization has used its ${allowance} transcription minutes of this month (UTC); the allowance renews on the 1st.`;
+const quotaReason = (allowance: number | null) =>
+  `the organization has used its ${allowance} transcription minutes of this month (UTC); the allowance renews on the 1st.`;
 
 /**
  * Transcribe recording (both hosts): queues a new attempt and answers the recording. Refusals:
@@ -51,17 +57,28 @@ export async function requestTranscription(deps: QueueDeps, caller: Caller, reco
       if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
       if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);
       if (!hasUploadedFile(recording)) {
-        const why = recording.upload_error !== undefined || recording.state === 'failed' ? 'its upload failed' : 'its file has not been uploaded yet';
+        const why =
+          recording.upload_error !== undefined || recording.state === 'failed' ? 'its upload failed' : 'its file has not been uploaded yet';
         throw new ConflictError('RECORDING_NOT_UPLOADED', `Recording ${recordingId} cannot be transcribed: ${why}.`);
       }
       if (isTranscriptionInFlight(recording)) {
-        throw new ConflictError('TRANSCRIPTION_IN_PROGRESS', `Recording ${recordingId} is already being transcribed (${recording.transcription?.status}).`);
+        throw new ConflictError(
+          'TRANSCRIPTION_IN_PROGRESS',
+          `Recording ${recordingId} is already being transcribed (${recording.transcription?.status}).`,
+        );
       }
       const now = deps.now();
-      const [{ usedUp, allowance }, { jobLanguage }] = await Promise.all([allowanceUsedUp(deps, caller.orgId, now), jobLanguageFor(deps, recording, body.language)]);
+      const [{ usedUp, allowance }, { jobLanguage }] = await Promise.all([
+        allowanceUsedUp(deps, caller.orgId, now),
+        jobLanguageFor(deps, recording, body.language),
+      ]);
       if (usedUp) throw new ForbiddenError('TRANSCRIPTION_QUOTA_EXCEEDED', `Transcription refused: ${quotaReason(allowance)}`);
       const queued = queuedRecording(recording, now, jobLanguage);
-      await commitTranscriptionTransition(deps.db, { before: recording, after: queued, watch: { set: queued.transcription?.watch_due_at } });
+      await commitTranscriptionTransition(deps.db, {
+        before: recording,
+        after: queued,
+        watch: { set: queued.transcription?.watch_due_at },
+      });
       return queued;
     },
     { attempts: 10, exhausted: CONCURRENT },
@@ -77,8 +94,12 @@ export type AutoQueueOutcome = 'queued' | 'quota_exceeded' | 'not_wanted' | 'ign
  * used up, the attempt fails at once with TRANSCRIPTION_QUOTA_EXCEEDED. Idempotent: a
  * recording with an attempt already (a redelivery, or someone asked first) is left alone.
  */
-export async function queueTranscriptionOnUpload(deps: QueueDeps, event: Pick<DomainEvent, 'type' | 'org_id' | 'resource'>): Promise<AutoQueueOutcome> {
-  if (event.type !== 'recording.uploaded') throw new Error(`The automatic transcription handles recording.uploaded only, not ${event.type}`);
+export async function queueTranscriptionOnUpload(
+  deps: QueueDeps,
+  event: Pick<DomainEvent, 'type' | 'org_id' | 'resource'>,
+): Promise<AutoQueueOutcome> {
+  if (event.type !== 'recording.uploaded')
+    throw new Error(`The automatic transcription handles recording.uploaded only, not ${event.type}`);
   return retryOnWriteConflict(
     async () => {
       const recording = await getRecording(deps.db, event.org_id, event.resource.id, { consistent: true });
@@ -88,12 +109,21 @@ export async function queueTranscriptionOnUpload(deps: QueueDeps, event: Pick<Do
       const now = deps.now();
       const { usedUp, allowance } = await allowanceUsedUp(deps, event.org_id, now);
       if (usedUp) {
-        const failed = failedRecording(recording, now, { code: 'TRANSCRIPTION_QUOTA_EXCEEDED', reason: quotaReason(allowance) }, jobLanguage);
+        const failed = failedRecording(
+          recording,
+          now,
+          { code: 'TRANSCRIPTION_QUOTA_EXCEEDED', reason: quotaReason(allowance) },
+          jobLanguage,
+        );
         await commitTranscriptionTransition(deps.db, { before: recording, after: failed });
         return 'quota_exceeded';
       }
       const queued = queuedRecording(recording, now, jobLanguage);
-      await commitTranscriptionTransition(deps.db, { before: recording, after: queued, watch: { set: queued.transcription?.watch_due_at } });
+      await commitTranscriptionTransition(deps.db, {
+        before: recording,
+        after: queued,
+        watch: { set: queued.transcription?.watch_due_at },
+      });
       return 'queued';
     },
     // A consumer: exhausting the retries throws, and the queue delivers the event again.

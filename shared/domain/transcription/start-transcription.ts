@@ -5,7 +5,15 @@ import { commitTranscriptionTransition } from '../../storage/transcriptions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import type { TranscriptionJobDeps } from './transcription-deps';
 import { failureOf } from '../../transcription/transcription-failures';
-import { discardedRecording, failedRecording, jobNameOf, MAX_SPEAKERS, outputKeyOf, recheckedRecording, startedRecording } from './transcription-plan';
+import {
+  discardedRecording,
+  failedRecording,
+  jobNameOf,
+  MAX_SPEAKERS,
+  outputKeyOf,
+  recheckedRecording,
+  startedRecording,
+} from './transcription-plan';
 
 /** How soon a start Transcribe refused (its concurrent job quota is full) is tried again by the sweeper. */
 export const THROTTLED_RECHECK_MS = 2 * 60_000;
@@ -31,7 +39,12 @@ const isQueuedAttempt = (recording: Recording | undefined, attempt: number): rec
  * superseded, its recording deleted) is left alone; one whose recording went to the trash is
  * discarded.
  */
-export async function startQueuedTranscription(deps: TranscriptionJobDeps, orgId: string, recordingId: string, attempt: number): Promise<StartOutcome> {
+export async function startQueuedTranscription(
+  deps: TranscriptionJobDeps,
+  orgId: string,
+  recordingId: string,
+  attempt: number,
+): Promise<StartOutcome> {
   return retryOnWriteConflict(
     async () => {
       const recording = await getRecording(deps.db, orgId, recordingId, { consistent: true });
@@ -39,7 +52,11 @@ export async function startQueuedTranscription(deps: TranscriptionJobDeps, orgId
       const now = deps.now();
       const watchNow = recording.transcription.watch_due_at;
       if (recording.deleted_at) {
-        await commitTranscriptionTransition(deps.db, { before: recording, after: discardedRecording(recording, now), watch: { remove: watchNow } });
+        await commitTranscriptionTransition(deps.db, {
+          before: recording,
+          after: discardedRecording(recording, now),
+          watch: { remove: watchNow },
+        });
         return 'discarded';
       }
       const jobName = jobNameOf(orgId, recordingId, attempt);
@@ -47,13 +64,13 @@ export async function startQueuedTranscription(deps: TranscriptionJobDeps, orgId
       let started;
       try {
         started = await deps.jobs.start({
-        jobName,
-        bucket: deps.bucket,
-        key: recording.upload.s3_key,
-        outputBucket: deps.bucket,
-        outputKey: outputKeyOf(orgId, recordingId, attempt),
-        language: jobLanguage === 'identify' ? { identify: true } : { languageCode: jobLanguage },
-        maxSpeakers: MAX_SPEAKERS,
+          jobName,
+          bucket: deps.bucket,
+          key: recording.upload.s3_key,
+          outputBucket: deps.bucket,
+          outputKey: outputKeyOf(orgId, recordingId, attempt),
+          language: jobLanguage === 'identify' ? { identify: true } : { languageCode: jobLanguage },
+          maxSpeakers: MAX_SPEAKERS,
         });
       } catch (error) {
         // Transcribe refused the job itself (a setting it does not take for this media or language): retrying cannot help.
@@ -62,8 +79,13 @@ export async function startQueuedTranscription(deps: TranscriptionJobDeps, orgId
         await commitTranscriptionTransition(deps.db, { before: recording, after: failed, watch: { remove: watchNow } });
         return 'refused';
       }
-      const after = started === 'throttled' ? recheckedRecording(recording, now, THROTTLED_RECHECK_MS) : startedRecording(recording, now, jobName);
-      await commitTranscriptionTransition(deps.db, { before: recording, after, watch: { remove: watchNow, set: after.transcription?.watch_due_at } });
+      const after =
+        started === 'throttled' ? recheckedRecording(recording, now, THROTTLED_RECHECK_MS) : startedRecording(recording, now, jobName);
+      await commitTranscriptionTransition(deps.db, {
+        before: recording,
+        after,
+        watch: { remove: watchNow, set: after.transcription?.watch_due_at },
+      });
       return started === 'throttled' ? 'throttled' : 'started';
     },
     // A consumer: exhausting the retries throws, and the queue delivers the event again.
@@ -72,8 +94,12 @@ export async function startQueuedTranscription(deps: TranscriptionJobDeps, orgId
 }
 
 /** The consumer of `recording.transcription_queued`: starts that attempt's job. */
-export async function startTranscriptionJob(deps: TranscriptionJobDeps, event: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'data'>): Promise<StartOutcome> {
-  if (event.type !== 'recording.transcription_queued') throw new Error(`The transcription starter handles recording.transcription_queued only, not ${event.type}`);
+export async function startTranscriptionJob(
+  deps: TranscriptionJobDeps,
+  event: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'data'>,
+): Promise<StartOutcome> {
+  if (event.type !== 'recording.transcription_queued')
+    throw new Error(`The transcription starter handles recording.transcription_queued only, not ${event.type}`);
   const attempt = event.data.attempt;
   if (typeof attempt !== 'number') throw new Error(`Event ${event.type} of ${event.resource.id} carries no attempt`);
   return startQueuedTranscription(deps, event.org_id, event.resource.id, attempt);

@@ -1,6 +1,12 @@
 import type { Recording, RecordingTranscription } from '../../storage/recording-items';
 import { getRecording } from '../../storage/recordings';
-import { commitTranscriptionTransition, deleteTranscriptChunks, dueTranscriptionWatches, removeTranscriptionWatch, type TranscriptionWatch } from '../../storage/transcriptions';
+import {
+  commitTranscriptionTransition,
+  deleteTranscriptChunks,
+  dueTranscriptionWatches,
+  removeTranscriptionWatch,
+  type TranscriptionWatch,
+} from '../../storage/transcriptions';
 import { isWriteConflict } from '../../storage/write-retries';
 import { finishTranscriptionJob } from './finish-transcription';
 import { startQueuedTranscription } from './start-transcription';
@@ -23,7 +29,16 @@ export const SWEEP_BATCH = 100;
  * good goes, with any output or chunk of its attempt. Reads what is due, never a Scan.
  */
 export async function sweepTranscriptions(deps: TranscriptionJobDeps, limit = SWEEP_BATCH): Promise<Record<SweepAction, number>> {
-  const summary: Record<SweepAction, number> = { started: 0, throttled: 0, finished: 0, rechecked: 0, timed_out: 0, removed: 0, conflict: 0, skipped: 0 };
+  const summary: Record<SweepAction, number> = {
+    started: 0,
+    throttled: 0,
+    finished: 0,
+    rechecked: 0,
+    timed_out: 0,
+    removed: 0,
+    conflict: 0,
+    skipped: 0,
+  };
   const due = await dueTranscriptionWatches(deps.db, deps.now().toISOString(), limit);
   for (const watch of due) {
     try {
@@ -64,10 +79,18 @@ async function sweepOne(deps: TranscriptionJobDeps, watch: TranscriptionWatch): 
   const now = deps.now();
   if (now.getTime() - Date.parse(run.started_at ?? run.queued_at) > STUCK_AFTER_MS) {
     const reason = `the job ran for more than ${STUCK_AFTER_MS / 3_600_000} hours without finishing.`;
-    await commitTranscriptionTransition(deps.db, { before: running, after: failedRecording(running, now, { code: 'TRANSCRIPTION_TIMEOUT', reason }), watch: { remove: run.watch_due_at } });
+    await commitTranscriptionTransition(deps.db, {
+      before: running,
+      after: failedRecording(running, now, { code: 'TRANSCRIPTION_TIMEOUT', reason }),
+      watch: { remove: run.watch_due_at },
+    });
     return 'timed_out';
   }
   const after = recheckedRecording(running, now, RUNNING_RECHECK_MS);
-  await commitTranscriptionTransition(deps.db, { before: running, after, watch: { remove: run.watch_due_at, set: after.transcription?.watch_due_at } });
+  await commitTranscriptionTransition(deps.db, {
+    before: running,
+    after,
+    watch: { remove: run.watch_due_at, set: after.transcription?.watch_due_at },
+  });
   return 'rechecked';
 }

@@ -27,16 +27,29 @@ export interface TranscriptFile {
  * recording and one Query of that language's items, never the original; 404
  * TRANSLATION_NOT_FOUND when no translation into it completed.
  */
-export async function exportTranscript(db: TableContext, caller: Caller, recordingId: string, format: TranscriptFormat, download: boolean, language?: string): Promise<TranscriptFile> {
+export async function exportTranscript(
+  db: TableContext,
+  caller: Caller,
+  recordingId: string,
+  format: TranscriptFormat,
+  download: boolean,
+  language?: string,
+): Promise<TranscriptFile> {
   if (language !== undefined) {
     const recording = await getRecording(db, caller.orgId, recordingId);
     if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
     if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);
     if (translationCodeOfTag(recording.language) !== language) {
       const translation = await readTranslation(db, caller.orgId, recordingId, language);
-      if (!translation) throw new NotFoundError('TRANSLATION_NOT_FOUND', `Recording ${recordingId} has no completed translation into ${language}.`);
-      const file: TranscriptFile = renderTranscript(format, { recordingId, language: translation.header.language, segments: translation.segments });
-      if (download) file.contentDisposition = contentDisposition('attachment', transcriptFileName(`${recording.title} (${language})`, format));
+      if (!translation)
+        throw new NotFoundError('TRANSLATION_NOT_FOUND', `Recording ${recordingId} has no completed translation into ${language}.`);
+      const file: TranscriptFile = renderTranscript(format, {
+        recordingId,
+        language: translation.header.language,
+        segments: translation.segments,
+      });
+      if (download)
+        file.contentDisposition = contentDisposition('attachment', transcriptFileName(`${recording.title} (${language})`, format));
       return file;
     }
   }

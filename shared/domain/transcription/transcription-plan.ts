@@ -30,7 +30,12 @@ export function isTranscriptionInFlight(recording: Recording): boolean {
 
 /** Whether the recording's file landed as declared (the upload completion set `uploaded_at` and no error). */
 export function hasUploadedFile(recording: Recording): boolean {
-  return Boolean(recording.upload?.uploaded_at) && recording.upload_error === undefined && recording.state !== 'pending_upload' && recording.state !== 'failed';
+  return (
+    Boolean(recording.upload?.uploaded_at) &&
+    recording.upload_error === undefined &&
+    recording.state !== 'pending_upload' &&
+    recording.state !== 'failed'
+  );
 }
 
 /** The UTC calendar month of an instant, YYYY-MM: usage starts again at 0 each month. */
@@ -92,14 +97,28 @@ export function queuedRecording(recording: Recording, now: Date, jobLanguage: st
 export function startedRecording(recording: Recording & { transcription: RecordingTranscription }, now: Date, jobName: string): Recording {
   return {
     ...recording,
-    transcription: { ...recording.transcription, status: 'processing', job_name: jobName, started_at: now.toISOString(), watch_due_at: later(now, RUNNING_RECHECK_MS) },
+    transcription: {
+      ...recording.transcription,
+      status: 'processing',
+      job_name: jobName,
+      started_at: now.toISOString(),
+      watch_due_at: later(now, RUNNING_RECHECK_MS),
+    },
     updated_at: restampedAt(recording, now),
   };
 }
 
 /** Still waiting (queued, Transcribe's quota full; or running): look again later. */
-export function recheckedRecording(recording: Recording & { transcription: RecordingTranscription }, now: Date, afterMs: number): Recording {
-  return { ...recording, transcription: { ...recording.transcription, watch_due_at: later(now, afterMs) }, updated_at: restampedAt(recording, now) };
+export function recheckedRecording(
+  recording: Recording & { transcription: RecordingTranscription },
+  now: Date,
+  afterMs: number,
+): Recording {
+  return {
+    ...recording,
+    transcription: { ...recording.transcription, watch_due_at: later(now, afterMs) },
+    updated_at: restampedAt(recording, now),
+  };
 }
 
 /** What a completed job gave. */
@@ -111,7 +130,11 @@ export interface CompletedTranscript {
 }
 
 /** Completed: the recording takes the language transcribed and the audio's length, and is `ready`. */
-export function completedRecording(recording: Recording & { transcription: RecordingTranscription }, now: Date, done: CompletedTranscript): Recording {
+export function completedRecording(
+  recording: Recording & { transcription: RecordingTranscription },
+  now: Date,
+  done: CompletedTranscript,
+): Recording {
   const { watch_due_at: _watch, error_code: _code, ...transcription } = recording.transcription;
   return {
     ...withoutError(recording),
@@ -119,7 +142,13 @@ export function completedRecording(recording: Recording & { transcription: Recor
     language: done.language,
     duration: done.durationSeconds,
     related: { ...recording.related, transcript: true },
-    transcription: { ...transcription, status: 'completed', finished_at: now.toISOString(), billed_minutes: done.billedMinutes, segment_count: done.segmentCount },
+    transcription: {
+      ...transcription,
+      status: 'completed',
+      finished_at: now.toISOString(),
+      billed_minutes: done.billedMinutes,
+      segment_count: done.segmentCount,
+    },
     updated_at: restampedAt(recording, now),
   };
 }
@@ -129,8 +158,18 @@ export function completedRecording(recording: Recording & { transcription: Recor
  * `<CODE>: <reason>`, and the recording is `ready` (`failed` is for uploads alone). A
  * transcript from an earlier attempt stays.
  */
-export function failedRecording(recording: Recording, now: Date, failure: { code: string; reason: string }, jobLanguage?: string): Recording {
-  const base: RecordingTranscription = recording.transcription ?? { status: 'failed', attempt: 1, job_language: jobLanguage ?? 'identify', queued_at: now.toISOString() };
+export function failedRecording(
+  recording: Recording,
+  now: Date,
+  failure: { code: string; reason: string },
+  jobLanguage?: string,
+): Recording {
+  const base: RecordingTranscription = recording.transcription ?? {
+    status: 'failed',
+    attempt: 1,
+    job_language: jobLanguage ?? 'identify',
+    queued_at: now.toISOString(),
+  };
   const { watch_due_at: _watch, ...transcription } = base;
   return {
     ...recording,

@@ -21,7 +21,10 @@ export async function transcriptionUsage(deps: { db: TableContext; now: () => Da
   const month = query.month ?? monthOf(deps.now());
   const filter = { orgId, month };
   const after = query.cursor === undefined ? undefined : memberUsageCursor.decode(query.cursor, filter).userId;
-  const [budget, page] = await Promise.all([readTranscriptionBudget(deps.db, orgId, month), listMemberUsage(deps.db, orgId, month, { limit: query.limit, afterUserId: after })]);
+  const [budget, page] = await Promise.all([
+    readTranscriptionBudget(deps.db, orgId, month),
+    listMemberUsage(deps.db, orgId, month, { limit: query.limit, afterUserId: after }),
+  ]);
   const last = page.members.at(-1);
   return {
     month,

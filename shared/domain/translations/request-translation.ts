@@ -17,7 +17,8 @@ export interface TranslationRequestDeps {
   now: () => Date;
 }
 
-const CONCURRENT = () => new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing while its translation was being queued; try again.');
+const CONCURRENT = () =>
+  new ConflictError('CONCURRENT_UPDATE', 'The recording kept changing while its translation was being queued; try again.');
 
 /**
  * Translate recording (both hosts): queues a translation of the transcript (and the latest
@@ -32,18 +33,30 @@ const CONCURRENT = () => new ConflictError('CONCURRENT_UPDATE', 'The recording k
  * the transcript's; a pair the engine cannot do fails the translation (`processing_status:
  * failed`, with the reason), it is not refused here: only the engine knows its pairs.
  */
-export async function requestTranslation(deps: TranslationRequestDeps, caller: Caller, recordingId: string, body: TranslateBody): Promise<RecordingTranslation> {
+export async function requestTranslation(
+  deps: TranslationRequestDeps,
+  caller: Caller,
+  recordingId: string,
+  body: TranslateBody,
+): Promise<RecordingTranslation> {
   return retryOnWriteConflict(
     async () => {
       const recording = await getRecording(deps.db, caller.orgId, recordingId, { consistent: true });
       if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
       if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);
       const status = transcriptStatusOf(recording);
-      if (status !== 'completed') throw new ConflictError('TRANSCRIPT_NOT_READY', `Recording ${recordingId} has no completed transcript yet (transcript_status ${status}).`);
+      if (status !== 'completed')
+        throw new ConflictError(
+          'TRANSCRIPT_NOT_READY',
+          `Recording ${recordingId} has no completed transcript yet (transcript_status ${status}).`,
+        );
       if (isTranslationInFlight(recording)) {
         // The same language asked for again while it runs (a client retrying, two people at once): that translation, nothing new queued.
         if (recording.translation?.to_language === body.to_language) return recording.translation;
-        throw new ConflictError('TRANSLATION_IN_PROGRESS', `Recording ${recordingId} is already being translated into ${recording.translation?.to_language} (${recording.translation?.status}).`);
+        throw new ConflictError(
+          'TRANSLATION_IN_PROGRESS',
+          `Recording ${recordingId} is already being translated into ${recording.translation?.to_language} (${recording.translation?.status}).`,
+        );
       }
       // A language Translate does not know stays as tagged: the run fails it as an unsupported pair, with the reason.
       const from = translationCodeOfTag(recording.language) ?? (recording.language || 'unknown');

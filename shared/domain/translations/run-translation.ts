@@ -3,12 +3,23 @@ import type { DomainEvent } from '../../schemas/event-catalog';
 import type { TableContext } from '../../storage/dynamo';
 import type { TranscriptSegment } from '../../storage/recording-part-items';
 import { getRecording, getRecordingWithParts } from '../../storage/recordings';
-import { commitTranslationTransition, deleteTranslationChunks, writeTranslationChunks, type TranslationHeader } from '../../storage/translations';
+import {
+  commitTranslationTransition,
+  deleteTranslationChunks,
+  writeTranslationChunks,
+  type TranslationHeader,
+} from '../../storage/translations';
 import { isWriteConflict } from '../../storage/write-retries';
 import { sameTranslationLanguage } from '../../translation/languages';
 import { TranslationError, type Translator } from '../../translation/translator';
 import { markdownLinesOf, markdownOf } from './summary-lines';
-import { completedTranslation, failedTranslation, isTranslationInFlight, processingTranslation, type TranslationRecording } from './translation-plan';
+import {
+  completedTranslation,
+  failedTranslation,
+  isTranslationInFlight,
+  processingTranslation,
+  type TranslationRecording,
+} from './translation-plan';
 
 export interface TranslationRunDeps {
   db: TableContext;
@@ -37,8 +48,13 @@ const COMMIT_ATTEMPTS = 10;
  * nothing; a recording deleted or trashed meanwhile discards the run and its chunks (a trashed
  * one keeps its translation failed, so that a restore finds nothing stuck).
  */
-export async function runTranslation(deps: TranslationRunDeps, event: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'data'>, delivery: { last: boolean }): Promise<TranslationRunOutcome> {
-  if (event.type !== 'recording.translation_queued') throw new Error(`The translation consumer handles recording.translation_queued only, not ${event.type}`);
+export async function runTranslation(
+  deps: TranslationRunDeps,
+  event: Pick<DomainEvent, 'type' | 'org_id' | 'resource' | 'data'>,
+  delivery: { last: boolean },
+): Promise<TranslationRunOutcome> {
+  if (event.type !== 'recording.translation_queued')
+    throw new Error(`The translation consumer handles recording.translation_queued only, not ${event.type}`);
   const translationId = String(event.data.translation_id ?? '');
   const orgId = event.org_id;
   const recordingId = event.resource.id;
@@ -58,7 +74,10 @@ export async function runTranslation(deps: TranslationRunDeps, event: Pick<Domai
    * moved again: the next delivery, or the next request, sees it as it is then.
    */
   const failInTrash = async (recording: TranslationRecording) => {
-    const failure = { code: 'TRANSLATION_FAILED', reason: 'The recording was moved to the trash while it was translated; ask again once it is restored.' };
+    const failure = {
+      code: 'TRANSLATION_FAILED',
+      reason: 'The recording was moved to the trash while it was translated; ask again once it is restored.',
+    };
     try {
       await commitTranslationTransition(deps.db, { before: recording, after: failedTranslation(recording, deps.now(), failure) });
     } catch (error) {
@@ -83,7 +102,10 @@ export async function runTranslation(deps: TranslationRunDeps, event: Pick<Domai
   const run = recording.translation;
 
   /** Commits the run's end on the recording as it is now (re-read after a conflict); a run no longer wanted is discarded. */
-  const finish = async (plan: (recording: TranslationRecording) => TranslationRecording, header?: TranslationHeader): Promise<FinalKind> => {
+  const finish = async (
+    plan: (recording: TranslationRecording) => TranslationRecording,
+    header?: TranslationHeader,
+  ): Promise<FinalKind> => {
     let latest: TranslationRecording | 'discarded' | 'ignored' = recording as TranslationRecording;
     for (let attempt = 1; ; attempt++) {
       if (typeof latest === 'string') {
@@ -115,7 +137,10 @@ export async function runTranslation(deps: TranslationRunDeps, event: Pick<Domai
     const translatedSegments = segments.map((segment, index) => ({ ...segment, text: translated[index] }));
     // The transcript's own bound (docs/transcription.md): every export of it stays under Lambda's 6 MB response, a translation's too.
     if (Buffer.byteLength(JSON.stringify(translatedSegments)) > TRANSCRIPT_MAX_BYTES) {
-      throw new TranslationError('TRANSLATION_FAILED', `The translated transcript is over ${TRANSCRIPT_MAX_BYTES / 1_000_000} MB, the bound of a transcript.`);
+      throw new TranslationError(
+        'TRANSLATION_FAILED',
+        `The translated transcript is over ${TRANSCRIPT_MAX_BYTES / 1_000_000} MB, the bound of a transcript.`,
+      );
     }
     const chunkCount = await writeTranslationChunks(deps.db, orgId, recordingId, run.to_language, run.attempt, translatedSegments);
     const at = deps.now().toISOString();

@@ -17,7 +17,11 @@ export function isTranslationInFlight(recording: Recording): boolean {
 }
 
 /** A new translation, queued: the previous one's error goes (translation_error describes the latest). */
-export function queuedTranslation(recording: Recording, now: Date, request: { id: string; from: string; to: string }): TranslationRecording {
+export function queuedTranslation(
+  recording: Recording,
+  now: Date,
+  request: { id: string; from: string; to: string },
+): TranslationRecording {
   const at = now.toISOString();
   const { translation_error: _previousError, ...rest } = recording;
   const translation: RecordingTranslation = {
@@ -33,21 +37,40 @@ export function queuedTranslation(recording: Recording, now: Date, request: { id
 }
 
 export function processingTranslation(recording: TranslationRecording, now: Date): TranslationRecording {
-  return { ...recording, translation: { ...recording.translation, status: 'processing', updated_at: now.toISOString() }, updated_at: restampedAt(recording, now) };
+  return {
+    ...recording,
+    translation: { ...recording.translation, status: 'processing', updated_at: now.toISOString() },
+    updated_at: restampedAt(recording, now),
+  };
 }
 
 export function completedTranslation(recording: TranslationRecording, now: Date, segmentCount: number): TranslationRecording {
   const at = now.toISOString();
-  return { ...recording, translation: { ...recording.translation, status: 'completed', segment_count: segmentCount, finished_at: at, updated_at: at }, updated_at: restampedAt(recording, now) };
+  return {
+    ...recording,
+    translation: { ...recording.translation, status: 'completed', segment_count: segmentCount, finished_at: at, updated_at: at },
+    updated_at: restampedAt(recording, now),
+  };
 }
 
 /** Failed: `translation_error` is `"<CODE>: <reason>"`, like `transcript_error`; the translation's `error_message` is the reason. */
-export function failedTranslation(recording: TranslationRecording, now: Date, failure: { code: string; reason: string }): TranslationRecording {
+export function failedTranslation(
+  recording: TranslationRecording,
+  now: Date,
+  failure: { code: string; reason: string },
+): TranslationRecording {
   const at = now.toISOString();
   const reason = reasonLine(failure.reason);
   return {
     ...recording,
-    translation: { ...recording.translation, status: 'failed', error_code: failure.code, error_message: reason, finished_at: at, updated_at: at },
+    translation: {
+      ...recording.translation,
+      status: 'failed',
+      error_code: failure.code,
+      error_message: reason,
+      finished_at: at,
+      updated_at: at,
+    },
     translation_error: `${failure.code}: ${reason}`,
     updated_at: restampedAt(recording, now),
   };

@@ -92,7 +92,8 @@ export async function retryDelivery(deps: DeliveryDeps, orgId: string, webhookId
   try {
     return deliveryView(await requestDeliveryRetry(deps.db, delivery, newDispatchId(), deps.now().toISOString()));
   } catch (error) {
-    if (error instanceof WriteConflict) throw new ConflictError('DELIVERY_IN_PROGRESS', `Delivery ${deliveryId} is being attempted right now; try again in a minute.`);
+    if (error instanceof WriteConflict)
+      throw new ConflictError('DELIVERY_IN_PROGRESS', `Delivery ${deliveryId} is being attempted right now; try again in a minute.`);
     throw error;
   }
 }

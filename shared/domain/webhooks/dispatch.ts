@@ -67,14 +67,27 @@ export async function dispatchDelivery(deps: DispatchDeps, ref: DispatchRef): Pr
   const webhook = await getWebhook(deps.db, ref.orgId, ref.webhookId);
   if (!webhook) return { kind: 'done' };
   if (!webhook.enabled) {
-    if (await recordAttempt(deps.db, delivery, lease.token, { ...unsent(started), status: 'failed', error: 'endpoint_disabled' }, { counted: false })) {
+    if (
+      await recordAttempt(
+        deps.db,
+        delivery,
+        lease.token,
+        { ...unsent(started), status: 'failed', error: 'endpoint_disabled' },
+        { counted: false },
+      )
+    ) {
       deps.countMetric('WebhookDeliveriesFailed');
     }
     return { kind: 'done' };
   }
 
   const timestampSeconds = Math.floor(started.getTime() / 1000);
-  const headers = webhookHeaders({ messageId: delivery.event_id, timestampSeconds, body: delivery.payload, secrets: await deps.secretsOf(webhook, started) });
+  const headers = webhookHeaders({
+    messageId: delivery.event_id,
+    timestampSeconds,
+    body: delivery.payload,
+    secrets: await deps.secretsOf(webhook, started),
+  });
   const outcome = await deps.send({ url: webhook.url, headers, body: delivery.payload });
   const finished = deps.now();
   const attempts = delivery.attempts + 1;
@@ -87,7 +100,15 @@ export async function dispatchDelivery(deps: DispatchDeps, ref: DispatchRef): Pr
     responseMs: outcome.ms,
     error: outcome.error,
   };
-  logger.info('webhook attempt', { delivery_id: delivery.id, webhook_id: webhook.id, attempt: attempts, status: attempt.status, response_status: outcome.status, error: outcome.error, ms: outcome.ms });
+  logger.info('webhook attempt', {
+    delivery_id: delivery.id,
+    webhook_id: webhook.id,
+    attempt: attempts,
+    status: attempt.status,
+    response_status: outcome.status,
+    error: outcome.error,
+    ms: outcome.ms,
+  });
   // An attempt that outlived its lease lost the delivery to another: that one records and schedules.
   if (!(await recordAttempt(deps.db, delivery, lease.token, attempt))) return { kind: 'done' };
   // Counted once recorded: an attempt that lost its delivery to another is that one's to count.
@@ -109,7 +130,11 @@ async function noteEndpointHealth(deps: DispatchDeps, webhook: WebhookRecord, ok
   }
   const failingSince = await markWebhookFailing(deps.db, webhook.org_id, webhook.id, now.toISOString());
   const cutoff = new Date(now.getTime() - DISABLE_AFTER_FAILING_MS).toISOString();
-  if (failingSince && failingSince <= cutoff && (await disableFailingWebhook(deps.db, webhook.org_id, webhook.id, cutoff, now.toISOString()))) {
+  if (
+    failingSince &&
+    failingSince <= cutoff &&
+    (await disableFailingWebhook(deps.db, webhook.org_id, webhook.id, cutoff, now.toISOString()))
+  ) {
     logger.warn('webhook endpoint disabled', { webhook_id: webhook.id, org_id: webhook.org_id, failing_since: failingSince });
   }
 }

@@ -11,7 +11,13 @@ import { retryOnWriteConflict } from '../../storage/write-retries';
 import { insertDeliveryOnce } from '../../storage/webhook-deliveries';
 import type { WebhookRecord } from '../../storage/webhook-items';
 import { insertWebhook, listWebhooks, removeWebhook, updateWebhookFields, type WebhookChanges } from '../../storage/webhooks';
-import { checkEndpointUrl, EndpointAddressError, resolveEndpointAddresses, type AddressLookup, type EndpointPolicy } from '../../webhooks/endpoint-address';
+import {
+  checkEndpointUrl,
+  EndpointAddressError,
+  resolveEndpointAddresses,
+  type AddressLookup,
+  type EndpointPolicy,
+} from '../../webhooks/endpoint-address';
 import { newSigningSecret } from '../../webhooks/signature';
 import { newDelivery, DELIVERY_RETENTION_SECONDS } from './deliveries';
 import { existingWebhook, webhookNotFound } from './webhook-lookup';
@@ -41,11 +47,21 @@ async function checkUrl(deps: Pick<WebhookDeps, 'policy' | 'lookup'>, url: strin
     const parsed = checkEndpointUrl(url, deps.policy);
     // A resolver that never answers must not hold the request until the function's timeout.
     const tooSlow = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new EndpointAddressError('unresolvable', `The host ${parsed.hostname} did not resolve within ${DNS_TIMEOUT_MS / 1000} seconds.`)), DNS_TIMEOUT_MS);
+      timer = setTimeout(
+        () =>
+          reject(
+            new EndpointAddressError(
+              'unresolvable',
+              `The host ${parsed.hostname} did not resolve within ${DNS_TIMEOUT_MS / 1000} seconds.`,
+            ),
+          ),
+        DNS_TIMEOUT_MS,
+      );
     });
     await Promise.race([resolveEndpointAddresses(parsed.hostname, deps.policy, deps.lookup), tooSlow]);
   } catch (error) {
-    if (error instanceof EndpointAddressError) throw ValidationError.field('url', 'invalid_value', `is not allowed: ${error.message.replace(/\.$/, '')}`, 'WEBHOOK_URL_NOT_ALLOWED');
+    if (error instanceof EndpointAddressError)
+      throw ValidationError.field('url', 'invalid_value', `is not allowed: ${error.message.replace(/\.$/, '')}`, 'WEBHOOK_URL_NOT_ALLOWED');
     throw error;
   } finally {
     clearTimeout(timer);
@@ -92,7 +108,10 @@ export async function createWebhook(deps: WebhookDeps, orgId: string, body: Crea
       await insertWebhook(deps.db, webhook, WEBHOOK_LIMITS.endpointsPerOrganization);
     } catch (error) {
       if (error instanceof WriteConflict && error.failedAt('count')) {
-        throw new ConflictError('WEBHOOK_LIMIT_REACHED', `An organization can have at most ${WEBHOOK_LIMITS.endpointsPerOrganization} webhook endpoints; delete one first.`);
+        throw new ConflictError(
+          'WEBHOOK_LIMIT_REACHED',
+          `An organization can have at most ${WEBHOOK_LIMITS.endpointsPerOrganization} webhook endpoints; delete one first.`,
+        );
       }
       throw error;
     }
@@ -139,7 +158,11 @@ export async function deleteWebhook(deps: Pick<WebhookDeps, 'db' | 'now'>, orgId
 function countedWrite(write: () => Promise<void>): Promise<void> {
   return retryOnWriteConflict(write, {
     attempts: 10,
-    exhausted: () => new ConflictError('CONCURRENT_UPDATE', 'The organization\'s webhook endpoints are being changed by other requests right now; try again.'),
+    exhausted: () =>
+      new ConflictError(
+        'CONCURRENT_UPDATE',
+        "The organization's webhook endpoints are being changed by other requests right now; try again.",
+      ),
   });
 }
 

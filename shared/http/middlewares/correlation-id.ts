@@ -20,12 +20,14 @@ export function correlationId(routeName: string): HttpMiddleware {
       annotateInvocation('correlation_id', context.correlationId);
     },
     after: (request) => {
-      if (request.response) request.response.headers = { ...request.response.headers, [GATEWAY.correlationHeader]: request.context.correlationId };
+      if (request.response)
+        request.response.headers = { ...request.response.headers, [GATEWAY.correlationHeader]: request.context.correlationId };
     },
     onError: (request) => {
       // A failure before `before` ran (none today) still answers with an id to quote.
       request.context.correlationId ??= correlationIdFrom(undefined);
-      if (request.response) request.response.headers = { ...request.response.headers, [GATEWAY.correlationHeader]: request.context.correlationId };
+      if (request.response)
+        request.response.headers = { ...request.response.headers, [GATEWAY.correlationHeader]: request.context.correlationId };
     },
   };
 }

@@ -66,7 +66,9 @@ function seal(body: string, sealKey: Buffer): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', sealKey, iv);
   const ciphertext = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return ['v1', iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 function unseal(sealed: string, sealKey: Buffer): string {
@@ -138,7 +140,12 @@ export function idempotency(routeName: string, persistenceStore: () => BasePersi
       const idempotencyRequest: IdempotencyRequest = {
         event: {
           key: { credential, key },
-          request: { resource: event.resource, path: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body: context.jsonBody ?? null },
+          request: {
+            resource: event.resource,
+            path: event.pathParameters ?? {},
+            query: event.queryStringParameters ?? {},
+            body: context.jsonBody ?? null,
+          },
         },
         context,
         response: undefined,
@@ -183,7 +190,10 @@ class IdempotencyKeyInProgressError extends ConflictError {
 
 function refusalOf(error: unknown): unknown {
   if (error instanceof IdempotencyValidationError) {
-    return new UnprocessableContentError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request; use a new key for a new request.');
+    return new UnprocessableContentError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+    );
   }
   if (error instanceof IdempotencyAlreadyInProgressError) return new IdempotencyKeyInProgressError();
   return error;
@@ -194,7 +204,12 @@ function storedResponse(response: APIGatewayProxyResult, sealKey: Buffer): APIGa
   const headers = Object.fromEntries(
     Object.entries(response.headers ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name.toLowerCase(), String(value)]])),
   );
-  return { statusCode: response.statusCode, headers, body: seal(response.body, sealKey), ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}) };
+  return {
+    statusCode: response.statusCode,
+    headers,
+    body: seal(response.body, sealKey),
+    ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}),
+  };
 }
 
 /** The stored response as it is answered again: its body opened. */

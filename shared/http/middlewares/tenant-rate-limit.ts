@@ -21,7 +21,10 @@ import type { HttpContext, HttpMiddleware } from '../http-context';
  * through (logged, counted in RateLimiterUnavailable, which has an alarm): the stage's throttling
  * stays the last line of defence.
  */
-export function tenantRateLimit(limiter: () => TenantLimiter, countMetric: CountMetric = publishedCount): { forKey: HttpMiddleware; forMember: HttpMiddleware } {
+export function tenantRateLimit(
+  limiter: () => TenantLimiter,
+  countMetric: CountMetric = publishedCount,
+): { forKey: HttpMiddleware; forMember: HttpMiddleware } {
   const admit = async (context: HttpContext, subject: Parameters<TenantLimiter['admit']>[0]) => {
     try {
       context.rateLimit = await limiter().admit(subject);

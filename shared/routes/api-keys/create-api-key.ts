@@ -19,13 +19,18 @@ export const createApiKeyRoute = defineRoute({
 export const createApiKeyDocs = (): OperationDocs => {
   const ORG_KEY_SECRET = 'pk_org_7c3f1e9a2b4d6c8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c';
   return {
-    description: 'Creates an organization key (owners and admins) or your own personal key, with scopes within your role; the answer holds the secret, shown this once (docs/api-keys.md).',
+    description:
+      'Creates an organization key (owners and admins) or your own personal key, with scopes within your role; the answer holds the secret, shown this once (docs/api-keys.md).',
     responses: { 201: CreatedApiKey },
     errors: { 403: ['SCOPES_EXCEED_ROLE'] },
     examples: {
       request: { kind: 'org', name: 'CRM integration', scopes: ['users:read', 'recordings:read'], rate_limit: { rate: 5, burst: 10 } },
       responses: { 201: { ...orgKey, created_at: '2026-11-20T10:00:00.000Z', last_used_at: null, secret: ORG_KEY_SECRET } },
     },
-    sample: () => ({ credential: 'ownerToken', body: { kind: 'personal', name: 'Laptop recorder', scopes: ['recordings:read'], expires_at: '2099-01-01T00:00:00.000Z' }, status: 201 }),
+    sample: () => ({
+      credential: 'ownerToken',
+      body: { kind: 'personal', name: 'Laptop recorder', scopes: ['recordings:read'], expires_at: '2099-01-01T00:00:00.000Z' },
+      status: 201,
+    }),
   };
 };

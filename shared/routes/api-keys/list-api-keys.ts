@@ -17,7 +17,8 @@ export const listApiKeysRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const listApiKeysDocs = (): OperationDocs => ({
-  description: "Lists API keys, newest first: owners and admins see the organization's keys and every personal key (`user_id` narrows to one member's); others their own personal keys.",
+  description:
+    "Lists API keys, newest first: owners and admins see the organization's keys and every personal key (`user_id` narrows to one member's); others their own personal keys.",
   responses: { 200: ApiKeyList },
   errors: {},
   examples: { responses: { 200: { api_keys: [orgKey], pagination: { limit: 20, next_cursor: null } } } },

@@ -17,7 +17,8 @@ export const rotateApiKeyRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const rotateApiKeyDocs = (): OperationDocs => ({
-  description: 'Issues a new secret for the same key (same id, name and scopes), shown this once; the replaced secret keeps working for the grace period asked for, up to 24 hours. Only its member rotates a personal key.',
+  description:
+    'Issues a new secret for the same key (same id, name and scopes), shown this once; the replaced secret keeps working for the grace period asked for, up to 24 hours. Only its member rotates a personal key.',
   responses: { 200: RotatedApiKey },
   errors: { 403: ['NOT_KEY_OWNER'], 404: ['KEY_NOT_FOUND'], 409: ['KEY_REVOKED', 'KEY_EXPIRED', 'CONCURRENT_UPDATE'] },
   examples: {

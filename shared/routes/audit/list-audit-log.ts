@@ -18,7 +18,8 @@ export const listAuditLogRoute = defineRoute({
 export const listAuditLogDocs = (): OperationDocs => {
   const CORRELATION = '6f1c2b7e-3d4a-4e5f-9a8b-0c1d2e3f4a5b';
   return {
-    description: "Reads the organization's audit log, newest first: one entry per committed change, with who made it and what changed (never the content), filtered by type, actor, resource and time.",
+    description:
+      "Reads the organization's audit log, newest first: one entry per committed change, with who made it and what changed (never the content), filtered by type, actor, resource and time.",
     responses: { 200: AuditLogResponse },
     errors: {},
     examples: {

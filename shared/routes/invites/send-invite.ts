@@ -17,7 +17,8 @@ export const sendInviteRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const sendInviteDocs = (): OperationDocs => ({
-  description: 'Invites someone by email with a role: the invitation is pending until accepted, revoked or expired, and its email (with a link to accept) is sent off the request (`email_status`).',
+  description:
+    'Invites someone by email with a role: the invitation is pending until accepted, revoked or expired, and its email (with a link to accept) is sent off the request (`email_status`).',
   responses: { 201: Invite },
   errors: { 409: ['ALREADY_MEMBER', 'INVITE_PENDING', 'CONCURRENT_UPDATE'] },
   examples: {

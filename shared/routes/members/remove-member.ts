@@ -17,7 +17,8 @@ export const removeMemberRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const removeMemberDocs = (): OperationDocs => ({
-  description: 'Removes a member from the organization, or lets a member leave it: they leave the member list, their recordings stay, their personal API keys are revoked shortly after (docs/members.md).',
+  description:
+    'Removes a member from the organization, or lets a member leave it: they leave the member list, their recordings stay, their personal API keys are revoked shortly after (docs/members.md).',
   responses: { 200: MemberResponse },
   errors: { 403: ['CANNOT_MANAGE_MEMBER'], 404: ['MEMBER_NOT_FOUND'], 409: ['LAST_OWNER', 'CONCURRENT_UPDATE'] },
   examples: {

@@ -18,9 +18,13 @@ export const updateMemberRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const updateMemberDocs = (): OperationDocs => ({
-  description: "Changes a member's role. Owners change any role; admins and organization keys only members and viewers, to member or viewer; the last active owner keeps the role (docs/members.md).",
+  description:
+    "Changes a member's role. Owners change any role; admins and organization keys only members and viewers, to member or viewer; the last active owner keeps the role (docs/members.md).",
   responses: { 200: MemberResponse },
   errors: { 403: ['CANNOT_ASSIGN_ROLE', 'CANNOT_MANAGE_MEMBER'], 404: ['MEMBER_NOT_FOUND'], 409: ['LAST_OWNER', 'CONCURRENT_UPDATE'] },
-  examples: { request: { role: 'admin' }, responses: { 200: { success: true, data: { ...mia, role: 'admin', updated_at: '2026-11-20T10:00:00.000Z' } } } },
+  examples: {
+    request: { role: 'admin' },
+    responses: { 200: { success: true, data: { ...mia, role: 'admin', updated_at: '2026-11-20T10:00:00.000Z' } } },
+  },
   sample: (ids) => ({ credential: 'orgKey', path: { userId: ids.managedMemberId }, body: { role: 'member' }, status: 200 }),
 });

@@ -19,11 +19,19 @@ export const createUploadUrlRoute = defineRoute({
 export const createUploadUrlDocs = (): OperationDocs => {
   const uploadUrlTarget = `https://voice-org-recordings.s3.eu-west-1.amazonaws.com/recordings/${ORG}/rec_8f2a4c6e0b1d3f5a7c9e/original?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=…`;
   return {
-    description: "Creates a recording in state `pending_upload`, recorded by the key's member, and answers a pre-signed URL: PUT the file there with the headers given; when it lands the recording is `uploaded` (or `failed` if it is not the declared size and type).",
+    description:
+      "Creates a recording in state `pending_upload`, recorded by the key's member, and answers a pre-signed URL: PUT the file there with the headers given; when it lands the recording is `uploaded` (or `failed` if it is not the declared size and type).",
     responses: { 201: UploadUrlResponse },
     errors: { 409: ['CONCURRENT_UPDATE'] },
     examples: {
-      request: { filename: 'client-call.m4a', content_type: 'audio/mp4', size_bytes: 48_213_504, title: 'Client call', language: 'en', tag_ids: ['tag_demo_sales'] },
+      request: {
+        filename: 'client-call.m4a',
+        content_type: 'audio/mp4',
+        size_bytes: 48_213_504,
+        title: 'Client call',
+        language: 'en',
+        tag_ids: ['tag_demo_sales'],
+      },
       responses: {
         201: {
           success: true,
@@ -39,7 +47,14 @@ export const createUploadUrlDocs = (): OperationDocs => {
     },
     sample: (ids) => ({
       credential: 'personalKey',
-      body: { filename: 'customer-interview.m4a', content_type: 'audio/mp4', size_bytes: ids.uploadBytes, title: 'Customer interview', language: 'en', tag_ids: [ids.tagId] },
+      body: {
+        filename: 'customer-interview.m4a',
+        content_type: 'audio/mp4',
+        size_bytes: ids.uploadBytes,
+        title: 'Customer interview',
+        language: 'en',
+        tag_ids: [ids.tagId],
+      },
       status: 201,
     }),
   };

@@ -17,7 +17,8 @@ export const getPublicRecordingMediaRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const getPublicRecordingMediaDocs = (): OperationDocs => ({
-  description: "Answers a short-lived pre-signed URL that plays or saves a recording's file, in the envelope; a personal key reaches its member's own recordings only.",
+  description:
+    "Answers a short-lived pre-signed URL that plays or saves a recording's file, in the envelope; a personal key reaches its member's own recordings only.",
   responses: { 200: PublicRecordingMediaResponse },
   errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['RECORDING_NOT_UPLOADED'] },
   examples: { responses: { 200: { success: true, data: mediaUrl } } },

@@ -19,5 +19,10 @@ export const getPublicTranscriptRoute = defineRoute({
 export const getPublicTranscriptDocs = (): OperationDocs => ({
   description: `${transcriptExportDescription()} A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The file is the answer itself, not in the envelope.`,
   ...transcriptExportDocs(),
-  sample: (ids) => ({ credential: 'personalKey', path: { recordingId: ids.recordingId }, query: { format: 'txt', download: 'true' }, status: 200 }),
+  sample: (ids) => ({
+    credential: 'personalKey',
+    path: { recordingId: ids.recordingId },
+    query: { format: 'txt', download: 'true' },
+    status: 200,
+  }),
 });

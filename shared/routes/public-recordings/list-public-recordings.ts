@@ -40,7 +40,13 @@ export const listPublicRecordingsDocs = (): OperationDocs => {
       },
     ],
     summarizations_errors: [],
-    transcript: { id: `${STANDUP}_transcript`, language: 'en', segment_count: 3, created_at: '2026-11-16T09:15:00.000Z', updated_at: '2026-11-16T09:15:00.000Z' },
+    transcript: {
+      id: `${STANDUP}_transcript`,
+      language: 'en',
+      segment_count: 3,
+      created_at: '2026-11-16T09:15:00.000Z',
+      updated_at: '2026-11-16T09:15:00.000Z',
+    },
     transcript_status: 'completed',
     transcript_error: '',
     translation: null,
@@ -48,7 +54,8 @@ export const listPublicRecordingsDocs = (): OperationDocs => {
     upload_error: '',
   };
   return {
-    description: "Lists recordings with their recorder, tags and processing results, newest first: the organization's, or, for a personal key, its member's own.",
+    description:
+      "Lists recordings with their recorder, tags and processing results, newest first: the organization's, or, for a personal key, its member's own.",
     responses: { 200: PublicRecordingListResponse },
     errors: {},
     examples: { responses: { 200: { success: true, data: [publicRecording], pagination: page(1, 20) } } },

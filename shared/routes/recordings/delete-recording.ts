@@ -17,7 +17,8 @@ export const deleteRecordingRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const deleteRecordingDocs = (): OperationDocs => ({
-  description: 'Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`).',
+  description:
+    'Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`).',
   responses: { 200: SuccessOnly },
   errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   examples: { responses: { 200: { success: true } } },

@@ -18,7 +18,8 @@ export const getRecordingMediaRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const getRecordingMediaDocs = (): OperationDocs => ({
-  description: "Answers a short-lived pre-signed URL that plays (or, with `download=true`, saves) the recording's uploaded file (docs/playback.md).",
+  description:
+    "Answers a short-lived pre-signed URL that plays (or, with `download=true`, saves) the recording's uploaded file (docs/playback.md).",
   responses: { 200: RecordingMedia },
   errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['RECORDING_NOT_UPLOADED'] },
   examples: { responses: { 200: mediaUrl } },

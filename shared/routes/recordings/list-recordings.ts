@@ -29,7 +29,8 @@ export const listRecordingsDocs = (): OperationDocs => {
     created_at: '2026-11-18T02:30:00.000Z',
   };
   return {
-    description: "Lists the organization's recordings, newest first, filtered by day, tags and recorder, by page or by cursor; `deleted=true` lists the trash instead.",
+    description:
+      "Lists the organization's recordings, newest first, filtered by day, tags and recorder, by page or by cursor; `deleted=true` lists the trash instead.",
     responses: { 200: RecordingListResponse },
     errors: {},
     examples: {

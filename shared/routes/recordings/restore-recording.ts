@@ -20,7 +20,17 @@ export const restoreRecordingDocs = (): OperationDocs => ({
   responses: { 200: RecordingListItem },
   errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   examples: {
-    responses: { 200: { id: 'rec_demo_old_test', title: 'Microphone test', duration: 12, language: 'en', recorded_by: OWNER, tags: [], created_at: '2026-11-02T16:00:00.000Z' } },
+    responses: {
+      200: {
+        id: 'rec_demo_old_test',
+        title: 'Microphone test',
+        duration: 12,
+        language: 'en',
+        recorded_by: OWNER,
+        tags: [],
+        created_at: '2026-11-02T16:00:00.000Z',
+      },
+    },
   },
   sample: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.trashedRecordingId }, status: 200 }),
 });

@@ -29,17 +29,21 @@ export const transcriptExportDescription = () =>
 export const transcriptExportDocs = (): Pick<OperationDocs, 'responses' | 'errors' | 'examples' | 'textFormats'> => ({
   responses: { 200: TranscriptExport },
   errors: { 404: ['RECORDING_NOT_FOUND', 'TRANSCRIPT_NOT_FOUND', 'TRANSLATION_NOT_FOUND'] },
-  examples: { responses: { 200: { recording_id: STANDUP, language: 'en-US', text: SEGMENTS.map((s) => s.text).join(' '), segments: SEGMENTS } } },
+  examples: {
+    responses: { 200: { recording_id: STANDUP, language: 'en-US', text: SEGMENTS.map((s) => s.text).join(' '), segments: SEGMENTS } },
+  },
   textFormats: [
     {
       mediaType: 'text/vtt',
       description: '`format=vtt` (`text/vtt; charset=utf-8`): a WebVTT file, one cue per turn with its `<v Speaker 1>` voice tag.',
-      example: 'WEBVTT\n\n00:00:00.000 --> 00:00:03.200\n<v Speaker 1>Morning all, quick round please.\n\n00:00:03.400 --> 00:00:07.900\n<v Speaker 2>The APAC pricing deck is ready for review.\n',
+      example:
+        'WEBVTT\n\n00:00:00.000 --> 00:00:03.200\n<v Speaker 1>Morning all, quick round please.\n\n00:00:03.400 --> 00:00:07.900\n<v Speaker 2>The APAC pricing deck is ready for review.\n',
     },
     {
       mediaType: 'application/x-subrip',
       description: '`format=srt`: a SubRip file, numbered cues `Speaker 1: text`.',
-      example: '1\n00:00:00,000 --> 00:00:03,200\nSpeaker 1: Morning all, quick round please.\n\n2\n00:00:03,400 --> 00:00:07,900\nSpeaker 2: The APAC pricing deck is ready for review.\n',
+      example:
+        '1\n00:00:00,000 --> 00:00:03,200\nSpeaker 1: Morning all, quick round please.\n\n2\n00:00:03,400 --> 00:00:07,900\nSpeaker 2: The APAC pricing deck is ready for review.\n',
     },
     {
       mediaType: 'text/plain',

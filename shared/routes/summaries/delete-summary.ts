@@ -16,9 +16,14 @@ export const deleteSummaryRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const deleteSummaryDocs = (): OperationDocs => ({
-  description: 'Deletes a summary for good (one being written is deleted too: its result is discarded). Frees a place of the 20 a recording keeps.',
+  description:
+    'Deletes a summary for good (one being written is deleted too: its result is discarded). Frees a place of the 20 a recording keeps.',
   responses: { 200: SuccessOnly },
   errors: { 404: ['RECORDING_NOT_FOUND', 'SUMMARY_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
   examples: { responses: { 200: { success: true } } },
-  sample: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.recordingId, summaryId: fixtureSummaryId(ids.recordingId) }, status: 200 }),
+  sample: (ids) => ({
+    credential: 'orgKey',
+    path: { recordingId: ids.recordingId, summaryId: fixtureSummaryId(ids.recordingId) },
+    status: 200,
+  }),
 });

@@ -19,5 +19,9 @@ export const getSummaryDocs = (): OperationDocs => ({
   responses: { 200: SummaryResponse },
   errors: { 404: ['RECORDING_NOT_FOUND', 'SUMMARY_NOT_FOUND'] },
   examples: { responses: { 200: sampleSummary } },
-  sample: (ids) => ({ credential: 'orgKey', path: { recordingId: ids.recordingId, summaryId: fixtureSummaryId(ids.recordingId) }, status: 200 }),
+  sample: (ids) => ({
+    credential: 'orgKey',
+    path: { recordingId: ids.recordingId, summaryId: fixtureSummaryId(ids.recordingId) },
+    status: 200,
+  }),
 });

@@ -10,7 +10,8 @@ export const createSummaryRefusals = (): Partial<Record<number, ErrorCode[]>> =>
   409: ['TRANSCRIPT_NOT_READY', 'SUMMARY_IN_PROGRESS', 'SUMMARY_LIMIT_REACHED', 'CONCURRENT_UPDATE'],
 });
 
-export const listSummariesDescription = () => "The recording's summaries (at most 20), newest first, each whole: sections, action items, model, language and usage.";
+export const listSummariesDescription = () =>
+  "The recording's summaries (at most 20), newest first, each whole: sections, action items, model, language and usage.";
 
 /** A sample summary, for the examples. */
 export const sampleSummary = {
@@ -22,14 +23,25 @@ export const sampleSummary = {
   error: null,
   model: 'us.amazon.nova-lite-v1:0',
   language: 'English',
-  markdown: '## Overview\n\nWeekly stand-up of the sales team.\n\n## Key points\n\n- The pricing deck is ready.\n\n## Decisions\n\n- Ship the new pricing on Monday.\n\n## Action items\n\n- Maria: send the contract by Friday.',
+  markdown:
+    '## Overview\n\nWeekly stand-up of the sales team.\n\n## Key points\n\n- The pricing deck is ready.\n\n## Decisions\n\n- Ship the new pricing on Monday.\n\n## Action items\n\n- Maria: send the contract by Friday.',
   sections: [
     { title: 'Overview', markdown: 'Weekly stand-up of the sales team.' },
     { title: 'Key points', markdown: '- The pricing deck is ready.' },
     { title: 'Decisions', markdown: '- Ship the new pricing on Monday.' },
     { title: 'Action items', markdown: '- Maria: send the contract by Friday.' },
   ],
-  action_items: [{ id: 'ai_1', text: 'Send the contract', assignee: 'Maria', assignee_user_id: 'usr_demo_member', due_date: '2026-11-20', completed: false, timestamp: 42.5 }],
+  action_items: [
+    {
+      id: 'ai_1',
+      text: 'Send the contract',
+      assignee: 'Maria',
+      assignee_user_id: 'usr_demo_member',
+      due_date: '2026-11-20',
+      completed: false,
+      timestamp: 42.5,
+    },
+  ],
   preferences_applied: 1,
   usage: { input_tokens: 2350, output_tokens: 310 },
   created_at: '2026-11-17T09:30:00.000Z',

@@ -17,10 +17,18 @@ export const updateActionItemRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const updateActionItemDocs = (): OperationDocs => ({
-  description: "Sets an action item's `completed`. Members change the action items of their own recordings (another member's is 403 INSUFFICIENT_ROLE), admins and owners anyone's, organization keys with `recordings:write` any. Answers the whole summary.",
+  description:
+    "Sets an action item's `completed`. Members change the action items of their own recordings (another member's is 403 INSUFFICIENT_ROLE), admins and owners anyone's, organization keys with `recordings:write` any. Answers the whole summary.",
   responses: { 200: SummaryResponse },
-  errors: { 403: ['INSUFFICIENT_ROLE'], 404: ['RECORDING_NOT_FOUND', 'SUMMARY_NOT_FOUND', 'ACTION_ITEM_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
-  examples: { request: { completed: true }, responses: { 200: { ...sampleSummary, action_items: [{ ...sampleSummary.action_items[0], completed: true }] } } },
+  errors: {
+    403: ['INSUFFICIENT_ROLE'],
+    404: ['RECORDING_NOT_FOUND', 'SUMMARY_NOT_FOUND', 'ACTION_ITEM_NOT_FOUND'],
+    409: ['CONCURRENT_UPDATE'],
+  },
+  examples: {
+    request: { completed: true },
+    responses: { 200: { ...sampleSummary, action_items: [{ ...sampleSummary.action_items[0], completed: true }] } },
+  },
   sample: (ids) => ({
     credential: 'orgKey',
     path: { recordingId: ids.recordingId, summaryId: fixtureSummaryId(ids.recordingId), itemId: `${ids.recordingId}_action_1` },

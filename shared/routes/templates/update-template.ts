@@ -22,7 +22,18 @@ export const updateTemplateDocs = (): OperationDocs => ({
   errors: { 404: ['TEMPLATE_NOT_FOUND'] },
   examples: {
     request: { description: 'For customer calls: needs, objections, pricing and next steps.' },
-    responses: { 200: { ...salesTemplate, description: 'For customer calls: needs, objections, pricing and next steps.', updated_at: '2026-11-20T10:00:00.000Z' } },
+    responses: {
+      200: {
+        ...salesTemplate,
+        description: 'For customer calls: needs, objections, pricing and next steps.',
+        updated_at: '2026-11-20T10:00:00.000Z',
+      },
+    },
   },
-  sample: (ids) => ({ credential: 'orgKey', path: { templateId: ids.templateId }, body: { description: 'For customer calls: needs, objections, next steps, risks.' }, status: 200 }),
+  sample: (ids) => ({
+    credential: 'orgKey',
+    path: { templateId: ids.templateId },
+    body: { description: 'For customer calls: needs, objections, next steps, risks.' },
+    status: 200,
+  }),
 });

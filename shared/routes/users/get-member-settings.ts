@@ -19,7 +19,14 @@ export const getMemberSettingsRoute = defineRoute({
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const getMemberSettingsDocs = (): OperationDocs => {
   const settingsBundle = {
-    user: { user_id: MEMBER, email: 'mia.member@demo.example', display_name: 'Mia Member', role: 'member', status: 'active', timezone: 'Asia/Tokyo' },
+    user: {
+      user_id: MEMBER,
+      email: 'mia.member@demo.example',
+      display_name: 'Mia Member',
+      role: 'member',
+      status: 'active',
+      timezone: 'Asia/Tokyo',
+    },
     settings: {
       conversation_language: 'Japanese',
       selected_theme: 'dark',
@@ -44,7 +51,8 @@ export const getMemberSettingsDocs = (): OperationDocs => {
     profile: { profile: '# Mia\n\nSales lead for the APAC region. Prefers short summaries with action items first.', version: 1 },
   };
   return {
-    description: "Reads a member's settings bundle: user and settings always, notifications by default, profile, preferences and tags when asked for with `include` or `include_<section>`.",
+    description:
+      "Reads a member's settings bundle: user and settings always, notifications by default, profile, preferences and tags when asked for with `include` or `include_<section>`.",
     responses: { 200: SettingsBundleResponse },
     errors: { 404: ['MEMBER_NOT_FOUND'] },
     examples: { responses: { 200: { success: true, data: settingsBundle } } },

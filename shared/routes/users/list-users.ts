@@ -28,7 +28,8 @@ export const listUsersDocs = (): OperationDocs => {
     latest_recording_at: '2026-11-18T02:30:00.000Z',
   };
   return {
-    description: "Lists the organization's active members (pending and removed ones left out), by email, a page at a time; `q` filters by email or name.",
+    description:
+      "Lists the organization's active members (pending and removed ones left out), by email, a page at a time; `q` filters by email or name.",
     responses: { 200: MemberListResponse },
     errors: {},
     examples: { responses: { 200: { success: true, data: [adam, mia], pagination: page(2, 25) } } },

@@ -11,15 +11,23 @@ export const updateMemberSettingsRoute = defineRoute({
   handler: 'functions/users/update-member-settings',
   summary: "Change a member's settings, notifications, profile and preferences",
   access: memberRoute('users:write'),
-  permissions: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], profileKey: ['GenerateDataKey'] },
+  permissions: {
+    table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
+    profileKey: ['GenerateDataKey'],
+  },
   request: { body: UpdateMemberSettingsBody, bodyErrorCode: settingsPatchErrorCode },
 });
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const updateMemberSettingsDocs = (): OperationDocs => ({
-  description: "Changes any of a member's settings, notifications, profile and preferences in one transaction (all or nothing); each section has its own 400 code. The change is audited, never its content.",
+  description:
+    "Changes any of a member's settings, notifications, profile and preferences in one transaction (all or nothing); each section has its own 400 code. The change is audited, never its content.",
   responses: { 200: SettingsPatchResponse },
-  errors: { 400: ['EMPTY_PATCH', 'INVALID_SETTING', 'INVALID_PROFILE', 'INVALID_PREFERENCES'], 404: ['MEMBER_NOT_FOUND'], 409: ['CONCURRENT_UPDATE'] },
+  errors: {
+    400: ['EMPTY_PATCH', 'INVALID_SETTING', 'INVALID_PROFILE', 'INVALID_PREFERENCES'],
+    404: ['MEMBER_NOT_FOUND'],
+    409: ['CONCURRENT_UPDATE'],
+  },
   examples: {
     request: {
       settings: { selected_theme: 'light', auto_transcription: false },
@@ -33,7 +41,14 @@ export const updateMemberSettingsDocs = (): OperationDocs => ({
     responses: {
       200: {
         success: true,
-        applied: { settings: true, notifications: true, profile: true, preferences_created: 1, preferences_updated: 1, preferences_deleted: 0 },
+        applied: {
+          settings: true,
+          notifications: true,
+          profile: true,
+          preferences_created: 1,
+          preferences_updated: 1,
+          preferences_deleted: 0,
+        },
         profile_version: 2,
       },
     },

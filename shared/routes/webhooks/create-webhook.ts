@@ -19,11 +19,16 @@ export const createWebhookRoute = defineRoute({
 export const createWebhookDocs = (): OperationDocs => {
   const WEBHOOK_SECRET = 'whsec_BwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSY=';
   return {
-    description: 'Subscribes an HTTPS endpoint to event types: each event is POSTed to it, signed (Standard Webhooks), retried for about 30 hours. The answer holds the signing secret, shown this once (docs/webhooks.md).',
+    description:
+      'Subscribes an HTTPS endpoint to event types: each event is POSTed to it, signed (Standard Webhooks), retried for about 30 hours. The answer holds the signing secret, shown this once (docs/webhooks.md).',
     responses: { 201: CreatedWebhook },
     errors: { 400: ['WEBHOOK_URL_NOT_ALLOWED'], 409: ['WEBHOOK_LIMIT_REACHED', 'CONCURRENT_UPDATE'] },
     examples: {
-      request: { url: 'https://crm.demo.example/hooks/voice-org', description: 'Sync recordings to the CRM', events: ['recording.uploaded', 'recording.updated'] },
+      request: {
+        url: 'https://crm.demo.example/hooks/voice-org',
+        description: 'Sync recordings to the CRM',
+        events: ['recording.uploaded', 'recording.updated'],
+      },
       responses: { 201: { ...webhook, secret: WEBHOOK_SECRET } },
     },
     sample: (ids) => ({

@@ -15,7 +15,8 @@ export const rotateWebhookSecretRoute = defineRoute({
 
 /** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
 export const rotateWebhookSecretDocs = (): OperationDocs => ({
-  description: 'Replaces the signing secret, shown this once; the previous one keeps signing beside it for 24 hours, so receivers can switch without missing a delivery.',
+  description:
+    'Replaces the signing secret, shown this once; the previous one keeps signing beside it for 24 hours, so receivers can switch without missing a delivery.',
   responses: { 200: RotatedWebhookSecret },
   errors: { 404: ['WEBHOOK_NOT_FOUND'] },
   examples: {

@@ -19,6 +19,14 @@ export const updateWebhookDocs = (): OperationDocs => ({
   description: "Changes an endpoint's URL, description or events, or disables it or enables it again.",
   responses: { 200: Webhook },
   errors: { 400: ['WEBHOOK_URL_NOT_ALLOWED'], 404: ['WEBHOOK_NOT_FOUND'] },
-  examples: { request: { enabled: false }, responses: { 200: { ...webhook, enabled: false, disabled_reason: 'manual', updated_at: '2026-11-20T10:00:00.000Z' } } },
-  sample: (ids) => ({ credential: 'orgKey', path: { webhookId: ids.webhookId }, body: { events: ['recording.upload_failed', 'invite.email_failed'], description: 'Failures, for the support team' }, status: 200 }),
+  examples: {
+    request: { enabled: false },
+    responses: { 200: { ...webhook, enabled: false, disabled_reason: 'manual', updated_at: '2026-11-20T10:00:00.000Z' } },
+  },
+  sample: (ids) => ({
+    credential: 'orgKey',
+    path: { webhookId: ids.webhookId },
+    body: { events: ['recording.upload_failed', 'invite.email_failed'], description: 'Failures, for the support team' },
+    status: 200,
+  }),
 });

@@ -83,7 +83,11 @@ export async function getItem(db: TableContext, key: Record<string, string>): Pr
 
 /** An item's attribute names and value types (`null` for null), sorted, as JSON: `[]` for no item. */
 export function itemShape(item: Record<string, unknown> | undefined): string {
-  return JSON.stringify(Object.entries(item ?? {}).map(([name, value]) => `${name}:${value === null ? 'null' : typeof value}`).sort());
+  return JSON.stringify(
+    Object.entries(item ?? {})
+      .map(([name, value]) => `${name}:${value === null ? 'null' : typeof value}`)
+      .sort(),
+  );
 }
 
 /** A small deterministic PRNG: each call gives an integer in [0, n), the same sequence for the same seed. */

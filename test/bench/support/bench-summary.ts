@@ -39,7 +39,11 @@ export function runAlone<T extends { rows: SummaryRow[] }>(measure: () => Promis
       printDetails(result);
       console.log('');
       const { rows } = result;
-      printTable(['measure', 'value', 'goal', 'met'], rows.map((row) => [row.measure, row.value, row.goal ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']), 1);
+      printTable(
+        ['measure', 'value', 'goal', 'met'],
+        rows.map((row) => [row.measure, row.value, row.goal ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']),
+        1,
+      );
       if (rows.some((row) => row.met === false)) process.exitCode = 1;
     })
     .catch((error: unknown) => {

@@ -58,7 +58,13 @@ export interface FirstInvocation {
 /** A local deployment with sample data, and what a function's bundle needs to run against it. */
 export interface InvocationBench {
   /** One fresh-process import + invocation of a bundle with an event. */
-  invoke(file: string, environment: Record<string, unknown>, event: unknown, functionName: string, keepResult?: boolean): Promise<FirstInvocation>;
+  invoke(
+    file: string,
+    environment: Record<string, unknown>,
+    event: unknown,
+    functionName: string,
+    keepResult?: boolean,
+  ): Promise<FirstInvocation>;
   /** The sample event of a function (infra/sam's, on this deployment's data). */
   sampleOf(handlerModule: string): SampleEvent;
   /** The environment a bare handler gets (its table, DynamoDB Local). */
@@ -83,7 +89,9 @@ async function startFakeEventBridge(): Promise<{ server: Server; url: string }> 
 
 /** Starts a local deployment, seeds the sample data and resolves the sample credentials with the authorizer bundle. */
 export async function startInvocationBench(authorizer: BundledFunction): Promise<InvocationBench> {
-  const deployment: StartedDeployment = await startLocalDeployment({ env: { LOCAL_AUTHORIZER_CACHE_SECONDS: '0', RATE_LIMIT_DEFAULT_RATE: '10000', RATE_LIMIT_DEFAULT_BURST: '100000' } });
+  const deployment: StartedDeployment = await startLocalDeployment({
+    env: { LOCAL_AUTHORIZER_CACHE_SECONDS: '0', RATE_LIMIT_DEFAULT_RATE: '10000', RATE_LIMIT_DEFAULT_BURST: '100000' },
+  });
   const { runtime, dataDir } = deployment;
   process.env.TEST_LOCAL_DATA_DIR = dataDir;
   const bridge = await startFakeEventBridge();
@@ -94,12 +102,25 @@ export async function startInvocationBench(authorizer: BundledFunction): Promise
 
   /** A function's environment: its template's, references resolved to the deployment (as test/integration/artefacts.test.ts does). */
   const localEnvironment = (environment: Record<string, unknown>): Record<string, string> => {
-    const env: Record<string, string> = { AWS_REGION: runtime.region, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, POWERTOOLS_LOG_LEVEL: 'ERROR', ...credentialsEnv };
+    const env: Record<string, string> = {
+      AWS_REGION: runtime.region,
+      DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint,
+      POWERTOOLS_LOG_LEVEL: 'ERROR',
+      ...credentialsEnv,
+    };
     const references: Record<string, () => Record<string, string>> = {
       TABLE_NAME: () => ({ TABLE_NAME: runtime.tableName }),
       IDEMPOTENCY_TABLE_NAME: () => ({ IDEMPOTENCY_TABLE_NAME: LOCAL.idempotencyTableName }),
-      RATE_LIMIT_TABLE_NAME: () => ({ RATE_LIMIT_TABLE_NAME: LOCAL.rateLimitTableName, RATE_LIMIT_DEFAULT_RATE: '10000', RATE_LIMIT_DEFAULT_BURST: '100000' }),
-      BUCKET_NAME: () => ({ BUCKET_NAME: runtime.bucketName, S3_ENDPOINT: runtime.s3Endpoint, ...(runtime.transcribeEndpoint ? { TRANSCRIBE_ENDPOINT: runtime.transcribeEndpoint } : {}) }),
+      RATE_LIMIT_TABLE_NAME: () => ({
+        RATE_LIMIT_TABLE_NAME: LOCAL.rateLimitTableName,
+        RATE_LIMIT_DEFAULT_RATE: '10000',
+        RATE_LIMIT_DEFAULT_BURST: '100000',
+      }),
+      BUCKET_NAME: () => ({
+        BUCKET_NAME: runtime.bucketName,
+        S3_ENDPOINT: runtime.s3Endpoint,
+        ...(runtime.transcribeEndpoint ? { TRANSCRIBE_ENDPOINT: runtime.transcribeEndpoint } : {}),
+      }),
       ID_TOKEN_ISSUER: () => ({ ID_TOKEN_ISSUER: runtime.issuer }),
       ID_TOKEN_AUDIENCE: () => ({ ID_TOKEN_AUDIENCE: runtime.audience }),
       ID_TOKEN_JWKS_URL: () => ({ ID_TOKEN_JWKS_URL: `${runtime.apiUrl}${JWKS_PATH}` }),
@@ -157,10 +178,17 @@ export async function startInvocationBench(authorizer: BundledFunction): Promise
   const pending = { stage: 'bench', region: runtime.region, bucketName: runtime.bucketName, ids };
   const credentials = {} as SampleSetup['credentials'];
   for (const name of Object.keys(bearer) as CredentialName[]) {
-    const event = sampleAuthorizerEvent({ ...pending, credentials: { [name]: { authorization: bearer[name], principalId: '', context: {} } } as SampleSetup['credentials'] }, name);
+    const event = sampleAuthorizerEvent(
+      { ...pending, credentials: { [name]: { authorization: bearer[name], principalId: '', context: {} } } as SampleSetup['credentials'] },
+      name,
+    );
     const { result } = await invoke(authorizer.bundleFile, authorizer.environment, event, 'authorizer', true);
     const answer = result as APIGatewayAuthorizerResult;
-    credentials[name] = { authorization: bearer[name], principalId: answer.principalId, context: answer.context as SampleSetup['credentials'][CredentialName]['context'] };
+    credentials[name] = {
+      authorization: bearer[name],
+      principalId: answer.principalId,
+      context: answer.context as SampleSetup['credentials'][CredentialName]['context'],
+    };
   }
   const samples = sampleEvents({ ...pending, credentials });
 

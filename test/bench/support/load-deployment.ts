@@ -38,7 +38,11 @@ const SELF_STOP_GRACE_MS = 5_000;
  * directory. On SIGINT or SIGTERM it cleans up the same way (waiting for a deployment still
  * starting, so none is left behind) and exits with 128 + the signal number.
  */
-export async function withLocalDeployment<T>(name: string, env: Record<string, string>, run: (deployment: BenchDeployment) => Promise<T>): Promise<T> {
+export async function withLocalDeployment<T>(
+  name: string,
+  env: Record<string, string>,
+  run: (deployment: BenchDeployment) => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `${name}-bench-`));
   let db: TableContext | undefined;
@@ -66,7 +70,11 @@ export async function withLocalDeployment<T>(name: string, env: Record<string, s
     db = tableDb;
     const settings = { db: tableDb, cipher: localProfileCipher(dataDir), models: parseModelCatalog({}) };
     const seed = async (fixture: FixtureInput, now = new Date()) => {
-      await seedFixture({ db: tableDb, settings, trashRetentionDays: runtime.trashRetentionDays ?? 30 }, v.parse(FixtureSchema, fixture) as Fixture, now);
+      await seedFixture(
+        { db: tableDb, settings, trashRetentionDays: runtime.trashRetentionDays ?? 30 },
+        v.parse(FixtureSchema, fixture) as Fixture,
+        now,
+      );
     };
     try {
       return await run({ runtime, dataDir, db: tableDb, seed });

@@ -1,6 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { expectFailure, idTokenFor } from '../../support/api';
-import { accept, expiredInvites, idTokenOf, invite, type Invite, invitedWithToken, list, listed, members, type Org, seededOrg, seededUser, send, statusOf } from '../../support/invites';
+import {
+  accept,
+  expiredInvites,
+  idTokenOf,
+  invite,
+  type Invite,
+  invitedWithToken,
+  list,
+  listed,
+  members,
+  type Org,
+  seededOrg,
+  seededUser,
+  send,
+  statusOf,
+} from '../../support/invites';
 
 /**
  * Accept invite end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -20,7 +35,11 @@ describe('POST /api/v1/organization/invites/accept', () => {
 
     it('an existing user accepts: {org_id, role, status: active}, and List users shows them with the invite’s role', async () => {
       const guest = await seededUser('guest');
-      const { invite: sent, token } = await invitedWithToken(org, { email: guest.email, role: 'admin' }, await idTokenFor(org.people.owner));
+      const { invite: sent, token } = await invitedWithToken(
+        org,
+        { email: guest.email, role: 'admin' },
+        await idTokenFor(org.people.owner),
+      );
       const before = await members(org);
       expect(before.find(guest.email)).toEqual([]);
 
@@ -32,7 +51,13 @@ describe('POST /api/v1/organization/invites/accept', () => {
       const after = await members(org);
       expect(after.total).toBe(before.total + 1);
       expect(after.find(guest.email)).toEqual([
-        expect.objectContaining({ user_id: guest.id, email: guest.email, display_name: guest.display_name, role: 'admin', status: 'active' }),
+        expect.objectContaining({
+          user_id: guest.id,
+          email: guest.email,
+          display_name: guest.display_name,
+          role: 'admin',
+          status: 'active',
+        }),
       ]);
       expect((await listed(org, 'accepted')).map((i) => i.id)).toContain(sent.id);
       // They now act in the organization as an admin would.
@@ -54,7 +79,13 @@ describe('POST /api/v1/organization/invites/accept', () => {
       const after = await members(org);
       expect(after.total).toBe(before.total + 1);
       expect(after.find(address)).toEqual([
-        expect.objectContaining({ user_id: expect.stringMatching(/^usr_/), email: address, display_name: 'Nora Newcomer', role: 'viewer', status: 'active' }),
+        expect.objectContaining({
+          user_id: expect.stringMatching(/^usr_/),
+          email: address,
+          display_name: 'Nora Newcomer',
+          role: 'viewer',
+          status: 'active',
+        }),
       ]);
       // The same ID token now maps to that member: a viewer reads the organization's recordings.
       expect((await send('GET', `/api/v1/organization/${org.org}/recordings`, newcomer)).status).toBe(200);
@@ -64,7 +95,9 @@ describe('POST /api/v1/organization/invites/accept', () => {
       const address = org.address('nameless');
       const { token } = await invitedWithToken(org, { email: address });
       expect((await accept(token, await idTokenOf({ email: address }))).status).toBe(200);
-      expect((await members(org)).find(address)).toEqual([expect.objectContaining({ display_name: address.split('@')[0], role: 'member' })]);
+      expect((await members(org)).find(address)).toEqual([
+        expect.objectContaining({ display_name: address.split('@')[0], role: 'member' }),
+      ]);
     });
 
     it('another email is 403 INVITE_EMAIL_MISMATCH; the invite stays pending for the right person', async () => {

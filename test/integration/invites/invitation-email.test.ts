@@ -5,7 +5,22 @@ import { EVENT_CONSUMERS } from '../../../shared/events/event-functions';
 import { sentEmails } from '../../support/api';
 import { eventsInclude, queuedEvents } from '../../support/events';
 import { latestToken } from '../../support/invite-mail';
-import { accept, appUrl, db, delivered, idTokenOf, invitedAt, invitedWithToken, listed, MINUTE_MS, resend, runtime, seededOrg, sendEventOf, SENT_ONCE } from '../../support/invites';
+import {
+  accept,
+  appUrl,
+  db,
+  delivered,
+  idTokenOf,
+  invitedAt,
+  invitedWithToken,
+  listed,
+  MINUTE_MS,
+  resend,
+  runtime,
+  seededOrg,
+  sendEventOf,
+  SENT_ONCE,
+} from '../../support/invites';
 
 /**
  * The invitation email (the invitation mail consumer, fed by the deployment's event pipeline:
@@ -37,19 +52,39 @@ describe('the invitation email (the invitation mail consumer)', () => {
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
       const batch = queuedEvents([event], attempt);
       expect(await handler(batch)).toEqual({ batchItemFailures: [{ itemIdentifier: batch.Records[0]?.messageId }] });
-      expect(await shown()).toMatchObject({ email_status: 'queued', email_sent_at: null, email_attempts: attempt, email_last_error: 'MAIL_UNAVAILABLE' });
+      expect(await shown()).toMatchObject({
+        email_status: 'queued',
+        email_sent_at: null,
+        email_attempts: attempt,
+        email_last_error: 'MAIL_UNAVAILABLE',
+      });
     }
     expect(await handler(queuedEvents([event], MAX_ATTEMPTS))).toEqual({ batchItemFailures: [] });
     expect(down).toHaveBeenCalledTimes(MAX_ATTEMPTS);
-    expect(await shown()).toEqual({ ...sent, status: 'expired', email_status: 'failed', email_sent_at: null, email_attempts: MAX_ATTEMPTS, email_last_error: 'MAIL_UNAVAILABLE' });
+    expect(await shown()).toEqual({
+      ...sent,
+      status: 'expired',
+      email_status: 'failed',
+      email_sent_at: null,
+      email_attempts: MAX_ATTEMPTS,
+      email_last_error: 'MAIL_UNAVAILABLE',
+    });
     const failed = (await eventsInclude(org.org, ['invite.email_failed'], sent.id)).find((e) => e.type === 'invite.email_failed');
-    expect(failed).toMatchObject({ actor: null, resource: { type: 'invite', id: sent.id }, data: { email: address, attempts: MAX_ATTEMPTS, error: 'MAIL_UNAVAILABLE' } });
+    expect(failed).toMatchObject({
+      actor: null,
+      resource: { type: 'invite', id: sent.id },
+      data: { email: address, attempts: MAX_ATTEMPTS, error: 'MAIL_UNAVAILABLE' },
+    });
     expect(await sentEmails(address)).toEqual([]);
 
     // Resend works on it (through the API); the deployment's consumer emails the new send.
     expect((await resend(org, sent.id)).body).toEqual({ success: true });
     expect(await delivered(org, sent.id)).toMatchObject({ status: 'pending', ...SENT_ONCE });
-    expect((await accept(await latestToken(address), await idTokenOf({ email: address }))).body).toEqual({ org_id: org.org, role: 'member', status: 'active' });
+    expect((await accept(await latestToken(address), await idTokenOf({ email: address }))).body).toEqual({
+      org_id: org.org,
+      role: 'member',
+      status: 'active',
+    });
     await eventsInclude(org.org, ['invite.resent', 'invite.email_sent', 'invite.accepted'], sent.id);
   });
 
@@ -59,7 +94,14 @@ describe('the invitation email (the invitation mail consumer)', () => {
     const { invite: sent } = await invitedWithToken(org, { email: address });
     const event = await sendEventOf(org, sent.id);
     const saved = { ...process.env };
-    Object.assign(process.env, { TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint, AWS_REGION: runtime.region, SES_ENDPOINT: runtime.sesEndpoint, APP_URL: appUrl, POWERTOOLS_LOG_LEVEL: 'ERROR' });
+    Object.assign(process.env, {
+      TABLE_NAME: runtime.tableName,
+      DYNAMODB_ENDPOINT: runtime.dynamoDbEndpoint,
+      AWS_REGION: runtime.region,
+      SES_ENDPOINT: runtime.sesEndpoint,
+      APP_URL: appUrl,
+      POWERTOOLS_LOG_LEVEL: 'ERROR',
+    });
     try {
       const { handler } = await import('../../../functions/events/send-invitation-email');
       expect(await handler(queuedEvents([event, event], 2))).toEqual({ batchItemFailures: [] });

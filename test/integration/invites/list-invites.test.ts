@@ -1,6 +1,23 @@
 import { expectFailure, type ApiResponse } from '../../support/api';
 import { latestToken } from '../../support/invite-mail';
-import { accept, callers, delivered, expiredInvites, idTokenOf, type Invite, invited, invitedAt, list, listed, MINUTE_MS, type Org, READERS, revoke, seededOrg, SENT_ONCE } from '../../support/invites';
+import {
+  accept,
+  callers,
+  delivered,
+  expiredInvites,
+  idTokenOf,
+  type Invite,
+  invited,
+  invitedAt,
+  list,
+  listed,
+  MINUTE_MS,
+  type Org,
+  READERS,
+  revoke,
+  seededOrg,
+  SENT_ONCE,
+} from '../../support/invites';
 
 /**
  * List invites end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -52,7 +69,13 @@ describe('GET /api/v1/organization/{orgId}/invites', () => {
       expect(res.status).toBe(200);
       expect(ids(res)).toEqual(indexes.map((i) => made[i].id));
       for (const item of res.body.invites) expect(item.status).toBe(status);
-      expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: indexes.length, total_pages: indexes.length ? 1 : 0, has_more: false });
+      expect(res.body.pagination).toEqual({
+        page: 1,
+        limit: 20,
+        total: indexes.length,
+        total_pages: indexes.length ? 1 : 0,
+        has_more: false,
+      });
     });
 
     it('pages with page and limit; a page past the end is empty with the real totals', async () => {

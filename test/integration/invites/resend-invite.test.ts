@@ -1,6 +1,26 @@
 import { expectFailure, idTokenFor, sentEmails, TIMESTAMP, unique } from '../../support/api';
 import { emailsTo, latestToken, tokenIn } from '../../support/invite-mail';
-import { accept, callers, DAY_MS, delivered, expiredInvites, HOUR_MS, idTokenOf, type Invite, invitedAt, invitedWithToken, listed, type Org, QUEUED, resend, revocations, seededOrg, SENT_ONCE, statusOf, WRITERS } from '../../support/invites';
+import {
+  accept,
+  callers,
+  DAY_MS,
+  delivered,
+  expiredInvites,
+  HOUR_MS,
+  idTokenOf,
+  type Invite,
+  invitedAt,
+  invitedWithToken,
+  listed,
+  type Org,
+  QUEUED,
+  resend,
+  revocations,
+  seededOrg,
+  SENT_ONCE,
+  statusOf,
+  WRITERS,
+} from '../../support/invites';
 
 /**
  * Resend invite end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -17,7 +37,10 @@ describe('POST /api/v1/organization/{orgId}/invites/{inviteId}/resend', () => {
       const address = org.address('resent');
       const adminToken = await idTokenFor(org.people.admin);
       // Sent by the admin an hour ago, so the renewed expiry is later whatever the clock's resolution; emailed by the deployment.
-      const sent = await delivered(org, (await invitedAt(new Date(Date.now() - HOUR_MS), org, { email: address, role: 'admin' }, { by: 'admin' })).id);
+      const sent = await delivered(
+        org,
+        (await invitedAt(new Date(Date.now() - HOUR_MS), org, { email: address, role: 'admin' }, { by: 'admin' })).id,
+      );
       const oldToken = await latestToken(address);
 
       const before = Date.now();
@@ -29,7 +52,9 @@ describe('POST /api/v1/organization/{orgId}/invites/{inviteId}/resend', () => {
       const resent = (await listed(org)).find((i) => i.id === sent.id);
       expect(resent).toMatchObject({ status: 'pending' });
       if (resent?.email_status !== 'queued') expect(Date.parse(resent?.email_sent_at ?? '')).toBeGreaterThanOrEqual(before);
-      expect(resent).toMatchObject(resent?.email_status === 'queued' ? QUEUED : { email_status: 'sent', email_attempts: 1, email_last_error: null });
+      expect(resent).toMatchObject(
+        resent?.email_status === 'queued' ? QUEUED : { email_status: 'sent', email_attempts: 1, email_last_error: null },
+      );
       expectFailure(await accept(oldToken, await idTokenOf({ email: address })), 404, 'INVITE_NOT_FOUND');
 
       const emails = await emailsTo(address, 2);

@@ -1,6 +1,20 @@
 import { expectFailure, idTokenFor, sentEmails, unique } from '../../support/api';
 import { latestToken } from '../../support/invite-mail';
-import { accept, callers, idTokenOf, invited, invitedWithToken, listed, members, type Org, resend, revocations, revoke, statusOf, WRITERS } from '../../support/invites';
+import {
+  accept,
+  callers,
+  idTokenOf,
+  invited,
+  invitedWithToken,
+  listed,
+  members,
+  type Org,
+  resend,
+  revocations,
+  revoke,
+  statusOf,
+  WRITERS,
+} from '../../support/invites';
 
 /**
  * Revoke invite end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -44,7 +58,11 @@ describe('DELETE /api/v1/organization/{orgId}/invites/{inviteId}', () => {
       expect((await revoke(org, first.id)).status).toBe(200);
       const second = await invited(org, { email: address, role: 'viewer' });
       expect(second.id).not.toBe(first.id);
-      expect((await accept(await latestToken(address, 2), await idTokenOf({ email: address }))).body).toEqual({ org_id: org.org, role: 'viewer', status: 'active' });
+      expect((await accept(await latestToken(address, 2), await idTokenOf({ email: address }))).body).toEqual({
+        org_id: org.org,
+        role: 'viewer',
+        status: 'active',
+      });
     });
 
     it('an accepted invite cannot be revoked or resent (409 INVITE_NOT_PENDING); the member stays', async () => {

@@ -4,7 +4,31 @@ import { call, expectFailure, idTokenFor, sentEmails, TIMESTAMP } from '../../su
 import { eventsInclude } from '../../support/events';
 import { emailsTo, latestToken, tokenIn } from '../../support/invite-mail';
 import { runCli } from '../../support/cli';
-import { accept, appUrl, callers, dataDir, DAY_MS, db, delivered, expiredInvites, idTokenOf, invite, type Invite, invited, invitedWithToken, listed, members, nameOf, type Org, QUEUED, runtime, seededOrg, SENT_ONCE, statusOf, WRITERS } from '../../support/invites';
+import {
+  accept,
+  appUrl,
+  callers,
+  dataDir,
+  DAY_MS,
+  db,
+  delivered,
+  expiredInvites,
+  idTokenOf,
+  invite,
+  type Invite,
+  invited,
+  invitedWithToken,
+  listed,
+  members,
+  nameOf,
+  type Org,
+  QUEUED,
+  runtime,
+  seededOrg,
+  SENT_ONCE,
+  statusOf,
+  WRITERS,
+} from '../../support/invites';
 
 /**
  * Send invite end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -58,7 +82,10 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       expect(email.subject).toBe(`An administrator invited you to join ${org.orgName} on Voice Org`);
       // The processor published the send and the delivery: invite.created, then invite.email_sent.
       const events = await eventsInclude(org.org, ['invite.created', 'invite.email_sent'], res.body.id);
-      expect(events.find((e) => e.type === 'invite.email_sent' && e.resource.id === res.body.id)).toMatchObject({ actor: null, data: { email: address, attempts: 1 } });
+      expect(events.find((e) => e.type === 'invite.email_sent' && e.resource.id === res.body.id)).toMatchObject({
+        actor: null,
+        data: { email: address, attempts: 1 },
+      });
     });
 
     it('the email arrives in the local SES (read with `cli mail list`): subject, text and HTML name the organization and the inviter, with the accept link', async () => {
@@ -172,25 +199,31 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       expect(await sentEmails(address)).toHaveLength(1);
     });
 
-    it.each(['owner', 'admin', 'member', 'viewer'] as const)('the email of an active %s is 409 ALREADY_MEMBER, no invite, no email', async (name) => {
-      const { email } = org.people[name];
-      const res = await invite(org, { email: email.toUpperCase(), role: 'viewer' });
-      expectFailure(res, 409, 'ALREADY_MEMBER');
-      expect((await listed(org)).filter((i) => i.email === email)).toEqual([]);
-      expect(await sentEmails(email)).toEqual([]);
-    });
+    it.each(['owner', 'admin', 'member', 'viewer'] as const)(
+      'the email of an active %s is 409 ALREADY_MEMBER, no invite, no email',
+      async (name) => {
+        const { email } = org.people[name];
+        const res = await invite(org, { email: email.toUpperCase(), role: 'viewer' });
+        expectFailure(res, 409, 'ALREADY_MEMBER');
+        expect((await listed(org)).filter((i) => i.email === email)).toEqual([]);
+        expect(await sentEmails(email)).toEqual([]);
+      },
+    );
 
-    it.each(['removed', 'pending'] as const)('a %s member’s email can be invited; accepting makes them active with the invite’s role', async (name) => {
-      const person = org.people[name];
-      const { token } = await invitedWithToken(org, { email: person.email, role: 'admin' });
-      const before = await members(org);
-      expect(before.find(person.email)).toEqual([]);
+    it.each(['removed', 'pending'] as const)(
+      'a %s member’s email can be invited; accepting makes them active with the invite’s role',
+      async (name) => {
+        const person = org.people[name];
+        const { token } = await invitedWithToken(org, { email: person.email, role: 'admin' });
+        const before = await members(org);
+        expect(before.find(person.email)).toEqual([]);
 
-      expect((await accept(token, await idTokenFor(person))).body).toEqual({ org_id: org.org, role: 'admin', status: 'active' });
-      const after = await members(org);
-      expect(after.total).toBe(before.total + 1);
-      expect(after.find(person.email)).toEqual([expect.objectContaining({ user_id: person.id, role: 'admin', status: 'active' })]);
-    });
+        expect((await accept(token, await idTokenFor(person))).body).toEqual({ org_id: org.org, role: 'admin', status: 'active' });
+        const after = await members(org);
+        expect(after.total).toBe(before.total + 1);
+        expect(after.find(person.email)).toEqual([expect.objectContaining({ user_id: person.id, role: 'admin', status: 'active' })]);
+      },
+    );
   });
 
   describe('roles and validation', () => {
@@ -219,7 +252,11 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       const res = await invite(org, { email: byOwner, role: 'owner' }, await idTokenFor(org.people.owner));
       expect(res.status).toBe(201);
       expect(res.body.role).toBe('owner');
-      expect((await accept(await latestToken(byOwner), await idTokenOf({ email: byOwner }))).body).toEqual({ org_id: org.org, role: 'owner', status: 'active' });
+      expect((await accept(await latestToken(byOwner), await idTokenOf({ email: byOwner }))).body).toEqual({
+        org_id: org.org,
+        role: 'owner',
+        status: 'active',
+      });
       expect((await members(org)).find(byOwner)).toEqual([expect.objectContaining({ role: 'owner' })]);
     });
 
@@ -257,7 +294,11 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       expect(again.body.id).not.toBe(first.id);
       const token = await latestToken(first.email, 2);
       expect(token).not.toBe(firstToken);
-      expect((await accept(token, await idTokenOf({ email: first.email }))).body).toEqual({ org_id: org.org, role: 'member', status: 'active' });
+      expect((await accept(token, await idTokenOf({ email: first.email }))).body).toEqual({
+        org_id: org.org,
+        role: 'member',
+        status: 'active',
+      });
     });
   });
 
@@ -275,7 +316,10 @@ describe('POST /api/v1/organization/{orgId}/invites', () => {
       expect((await raw(inviteKey))?.[TABLE.ttlAttribute]).toBe(epoch);
       expect((await raw(tokenKey))?.[TABLE.ttlAttribute]).toBe(epoch);
 
-      const res = await call(runtime.apiUrl, 'POST', '/api/v1/organization/invites/accept', { token: await idTokenOf({ email: address }), body: { token } });
+      const res = await call(runtime.apiUrl, 'POST', '/api/v1/organization/invites/accept', {
+        token: await idTokenOf({ email: address }),
+        body: { token },
+      });
       expect(res.status).toBe(200);
       const accepted = await raw(inviteKey);
       expect(accepted?.status).toBe('accepted');

@@ -53,7 +53,14 @@ describe.each(routesOf('GET'))('%s', (_route, route) => {
       expect(res.body).toEqual({
         success: true,
         data: {
-          user: { user_id: target.id, email: target.email, display_name: 'Tara Target', role: 'member', status: 'active', timezone: 'Europe/Paris' },
+          user: {
+            user_id: target.id,
+            email: target.email,
+            display_name: 'Tara Target',
+            role: 'member',
+            status: 'active',
+            timezone: 'Europe/Paris',
+          },
           settings: { ...DEFAULT_SETTINGS, created_at: membership!.created_at, updated_at: membership!.created_at },
           notifications: DEFAULT_NOTIFICATIONS,
         },
@@ -132,8 +139,20 @@ describe.each(routesOf('GET'))('%s', (_route, route) => {
       const res = await api.get(org.people.target.id, 'include=tags');
       const byName = [...res.body.data.tags].sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name));
       expect(byName).toEqual([
-        { id: org.tags.accounts.id, name: 'Accounts', color: '#1f77b4', created_at: expect.stringMatching(TIMESTAMP), updated_at: expect.stringMatching(TIMESTAMP) },
-        { id: org.tags.calls.id, name: 'Calls', color: '#ff8800', created_at: expect.stringMatching(TIMESTAMP), updated_at: expect.stringMatching(TIMESTAMP) },
+        {
+          id: org.tags.accounts.id,
+          name: 'Accounts',
+          color: '#1f77b4',
+          created_at: expect.stringMatching(TIMESTAMP),
+          updated_at: expect.stringMatching(TIMESTAMP),
+        },
+        {
+          id: org.tags.calls.id,
+          name: 'Calls',
+          color: '#ff8800',
+          created_at: expect.stringMatching(TIMESTAMP),
+          updated_at: expect.stringMatching(TIMESTAMP),
+        },
       ]);
       const peer = await api.get(org.people.peer.id, 'include=tags');
       expect(peer.body.data.tags.map((t: { id: string }) => t.id)).toEqual([org.tags.peers.id]);
@@ -149,11 +168,14 @@ describe.each(routesOf('GET'))('%s', (_route, route) => {
         // One create per write, a minute apart in the past, so every preference has its own created_at.
         const start = Date.now() - contents.length * MINUTE_MS;
         for (const [i, content] of contents.entries()) {
-          await patchedAt(new Date(start + i * MINUTE_MS), org, member.id, { preferences: [{ command: `command ${i}`, command_type: 'manual', preference_content: content }] });
+          await patchedAt(new Date(start + i * MINUTE_MS), org, member.id, {
+            preferences: [{ command: `command ${i}`, command_type: 'manual', preference_content: content }],
+          });
         }
       });
       const page = (query: string) => api.get(member.id, `include=preferences&${query}`);
-      const contentsOf = (res: ApiResponse) => res.body.data.preferences.data.map((p: { preference_content: string }) => p.preference_content);
+      const contentsOf = (res: ApiResponse) =>
+        res.body.data.preferences.data.map((p: { preference_content: string }) => p.preference_content);
       const newestFirst = [...contents].reverse();
 
       it('defaults to page 1 of 50 with every record field', async () => {

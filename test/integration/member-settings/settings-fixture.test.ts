@@ -1,7 +1,16 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../../shared/storage/keys';
 import { localDeployment, seed, unique } from '../../support/api';
-import { client, DEFAULT_NOTIFICATIONS, fullBundle, HOUR_MS, itemAsText, profileVersionRows, rawItem, seededOrg } from '../../support/member-settings';
+import {
+  client,
+  DEFAULT_NOTIFICATIONS,
+  fullBundle,
+  HOUR_MS,
+  itemAsText,
+  profileVersionRows,
+  rawItem,
+  seededOrg,
+} from '../../support/member-settings';
 
 /**
  * The `settings` section of a fixture (`cli seed`, the local demo): the member settings it
@@ -40,7 +49,11 @@ describe('the settings section of a fixture (cli seed, the local demo)', () => {
 
     const api = client('organization', org);
     const bundle = await fullBundle(api, user.id);
-    expect(bundle.settings).toMatchObject({ selected_theme: 'dark', selected_model: 'claude-sonnet-4-5', conversation_language: 'Italian' });
+    expect(bundle.settings).toMatchObject({
+      selected_theme: 'dark',
+      selected_model: 'claude-sonnet-4-5',
+      conversation_language: 'Italian',
+    });
     expect(bundle.notifications).toEqual({ ...DEFAULT_NOTIFICATIONS, highlight_time: '07:30', reminder_notifications_enabled: false });
     expect(bundle.profile).toEqual({ profile: entry.profile, version: 1 });
     expect(bundle.preferences.pagination.total).toBe(2);

@@ -66,7 +66,10 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
 
     it('accepts exactly 100,000 characters, and 100,000 emoji counted one character each', async () => {
       const member = await newMember(org);
-      for (const [version, text] of [[1, 'x'.repeat(100_000)], [2, '😀'.repeat(100_000)]] as const) {
+      for (const [version, text] of [
+        [1, 'x'.repeat(100_000)],
+        [2, '😀'.repeat(100_000)],
+      ] as const) {
         const res = await api.patch(member.id, { profile: { profile: text } });
         expect(res.status).toBe(200);
         expect(res.body.profile_version).toBe(version);
@@ -111,8 +114,18 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
       expect(await cipher.decrypt(current!.ciphertext as Uint8Array, { orgId: org.org, userId: member.id })).toBe(second);
       // Version rows: version, source, actor (org key id, then the ID token's user), created_at, ciphertext.
       const sorted = [...rows].sort((a, b) => (a.version as number) - (b.version as number));
-      expect(sorted[0]).toMatchObject({ version: 1, source: 'org_admin_api', actor: keyIdOf(org.keys.full), created_at: expect.stringMatching(TIMESTAMP) });
-      expect(sorted[1]).toMatchObject({ version: 2, source: 'org_admin_api', actor: owner.id, created_at: expect.stringMatching(TIMESTAMP) });
+      expect(sorted[0]).toMatchObject({
+        version: 1,
+        source: 'org_admin_api',
+        actor: keyIdOf(org.keys.full),
+        created_at: expect.stringMatching(TIMESTAMP),
+      });
+      expect(sorted[1]).toMatchObject({
+        version: 2,
+        source: 'org_admin_api',
+        actor: owner.id,
+        created_at: expect.stringMatching(TIMESTAMP),
+      });
       expect(keyIdOf(org.keys.full)).toMatch(/^key_/);
       // The two versions are distinct ciphertexts, and decrypting through the API gives the latest.
       expect(Buffer.from(sorted[0].ciphertext).equals(Buffer.from(sorted[1].ciphertext))).toBe(false);
@@ -187,18 +200,31 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
       );
       const [record] = (await preferencesOf(api, member.id)).data;
       expect(record.source_recording_id).toBe('rec_123');
-      expect(record.metadata).toEqual({ origin: 'import', confidence: 0.9, source: 'org_admin_api', actor: org.people.admin.id, correlation_id: correlationId });
+      expect(record.metadata).toEqual({
+        origin: 'import',
+        confidence: 0.9,
+        source: 'org_admin_api',
+        actor: org.people.admin.id,
+        correlation_id: correlationId,
+      });
     });
 
     it('an update changes the named fields, keeps created_at, moves updated_at and re-stamps the audit metadata', async () => {
       const member = await newMember(org);
       // Created an hour ago, so the update's updated_at is later whatever the clock's resolution.
       await patchedAt(new Date(Date.now() - HOUR_MS), org, member.id, {
-        preferences: [{ command: 'summarize', command_type: 'summary_enhance', preference_content: 'Short.', metadata: { origin: 'import' } }],
+        preferences: [
+          { command: 'summarize', command_type: 'summary_enhance', preference_content: 'Short.', metadata: { origin: 'import' } },
+        ],
       });
       const [original] = (await preferencesOf(api, member.id)).data;
       const correlationId = `corr-update-${unique()}`;
-      const res = await patchOk(api, member.id, { preferences: [{ id: original.id, preference_content: 'Longer, with decisions.' }] }, { headers: { 'x-correlation-id': correlationId } });
+      const res = await patchOk(
+        api,
+        member.id,
+        { preferences: [{ id: original.id, preference_content: 'Longer, with decisions.' }] },
+        { headers: { 'x-correlation-id': correlationId } },
+      );
       expect(res.body).toEqual({ success: true, applied: applied({ preferences_updated: 1 }), profile_version: 0 });
       const after = await preferencesOf(api, member.id);
       expect(after.pagination.total).toBe(1);
@@ -216,11 +242,20 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
     it('an update whose metadata, merged into the stored metadata, would pass 1,000 characters as JSON is 400 INVALID_PREFERENCES naming the entry; the preference stays as it was', async () => {
       const member = await newMember(org);
       // 600 characters as JSON stored, 601 given: each within the limit, 1,200 merged.
-      await patchOk(api, member.id, { preferences: [{ command: 'summarize', command_type: 'manual', preference_content: 'Short.', metadata: { origin: 'o'.repeat(587) } }] });
+      await patchOk(api, member.id, {
+        preferences: [
+          { command: 'summarize', command_type: 'manual', preference_content: 'Short.', metadata: { origin: 'o'.repeat(587) } },
+        ],
+      });
       const before = await preferencesOf(api, member.id);
       const res = await api.patch(member.id, { preferences: [{ id: before.data[0].id, metadata: { notes: 'n'.repeat(589) } }] });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(failure('INVALID_PREFERENCES', expect.stringContaining('preferences[0].metadata must be at most 1,000 characters as JSON once merged into the stored metadata')));
+      expect(res.body).toEqual(
+        failure(
+          'INVALID_PREFERENCES',
+          expect.stringContaining('preferences[0].metadata must be at most 1,000 characters as JSON once merged into the stored metadata'),
+        ),
+      );
       expect(res.body.details).toEqual([{ field: 'preferences[0].metadata', issue: 'too_long', message: expect.any(String) }]);
       expect(await preferencesOf(api, member.id)).toEqual(before);
     });
@@ -342,7 +377,9 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         const member = await newMember(org);
         const texts = Array.from({ length: 20 }, (_, i) => `# Parallel writer ${i}\n\n${unique()}`);
         // Half through the organization route, half through the alias.
-        const results = await Promise.all(texts.map((text, i) => client(ROUTES[i % 2], org).patch(member.id, { profile: { profile: text } })));
+        const results = await Promise.all(
+          texts.map((text, i) => client(ROUTES[i % 2], org).patch(member.id, { profile: { profile: text } })),
+        );
         expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
         const versions = results.map((r) => r.body.profile_version as number);
         const oneToTwenty = Array.from({ length: 20 }, (_, i) => i + 1);
@@ -366,7 +403,9 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         const member = await newMember(org);
         const results = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            client(ROUTES[i % 2], org).patch(member.id, { preferences: [{ command: `c${i}`, command_type: 'manual', preference_content: `parallel ${i}` }] }),
+            client(ROUTES[i % 2], org).patch(member.id, {
+              preferences: [{ command: `c${i}`, command_type: 'manual', preference_content: `parallel ${i}` }],
+            }),
           ),
         );
         expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -384,10 +423,22 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
       const preferenceContent = `Always mention the aardvark-${id} budget.`;
       const preferenceCommand = `summarize-with-quokka-${id}`;
       const updatedContent = `Never mention the narwhal-${id} project.`;
-      const secrets = [profileText, `Platypus-${id}`, 'Zanzibar merger', preferenceContent, `aardvark-${id}`, preferenceCommand, updatedContent, `narwhal-${id}`];
+      const secrets = [
+        profileText,
+        `Platypus-${id}`,
+        'Zanzibar merger',
+        preferenceContent,
+        `aardvark-${id}`,
+        preferenceCommand,
+        updatedContent,
+        `narwhal-${id}`,
+      ];
       const org = buildOrg({
         label: 'audit',
-        people: { admin: { role: 'admin', first: 'audit', displayName: 'Audit Admin' }, target: { role: 'member', first: 'audit', displayName: 'Audit Target' } },
+        people: {
+          admin: { role: 'admin', first: 'audit', displayName: 'Audit Admin' },
+          target: { role: 'member', first: 'audit', displayName: 'Audit Target' },
+        },
         keys: { full: { scopes: ['users:read', 'users:write'] } },
       });
       const { admin, target } = org.people;
@@ -398,7 +449,11 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
       });
 
       const ownCall = (method: string, path: string, options: { token: string; body?: unknown; correlationId: string }) =>
-        call(runtime.apiUrl, method, path, { token: options.token, body: options.body, headers: { 'x-correlation-id': options.correlationId } });
+        call(runtime.apiUrl, method, path, {
+          token: options.token,
+          body: options.body,
+          headers: { 'x-correlation-id': options.correlationId },
+        });
 
       it('every update writes one audit line (org, target, actor, changed sections, correlation id) and no content anywhere', async () => {
         const orgRoute = `/api/v1/organization/${org.org}/users/${target.id}/settings`;
@@ -418,7 +473,10 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         });
         expect(created.status).toBe(200);
 
-        const read = await ownCall('GET', `${orgRoute}?include=profile,preferences`, { token: orgKey, correlationId: `corr-audit-read-${id}` });
+        const read = await ownCall('GET', `${orgRoute}?include=profile,preferences`, {
+          token: orgKey,
+          correlationId: `corr-audit-read-${id}`,
+        });
         expect(read.body.data.profile.profile).toBe(profileText);
         const preferenceId = read.body.data.preferences.data[0].id;
 
@@ -443,7 +501,9 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         // The deployment writes its output to a file synchronously and logs before it answers:
         // every line of these requests is in the file now, so it is read once, with no waiting.
         const output = printedOutput(localDeployment().dataDir);
-        const auditLines = jsonObjectsIn(output.slice(printedBefore)).filter((o) => o.message === 'member settings updated' && o.org_id === org.org);
+        const auditLines = jsonObjectsIn(output.slice(printedBefore)).filter(
+          (o) => o.message === 'member settings updated' && o.org_id === org.org,
+        );
         const auditLine = (correlationId: string) => auditLines.find((o) => o.correlation_id === correlationId);
         expect(auditLine(first)).toMatchObject({
           level: 'INFO',

@@ -117,7 +117,11 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
       ({ org } = await organizations());
       api = client(route, org);
       const { target, peer } = org.people;
-      await patchOk(api, target.id, { settings: { selected_theme: 'dark' }, profile: { profile: 'Original profile' }, preferences: [create] });
+      await patchOk(api, target.id, {
+        settings: { selected_theme: 'dark' },
+        profile: { profile: 'Original profile' },
+        preferences: [create],
+      });
       await patchOk(api, peer.id, { preferences: [{ ...create, preference_content: 'Peer preference' }] });
       ownPreference = (await preferencesOf(api, target.id)).data[0].id;
       peerPreference = (await preferencesOf(api, peer.id)).data[0].id;
@@ -152,10 +156,18 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         ['an unknown top-level section', { preferencez: [] }, 'preferencez'],
         ['an unknown section next to a valid one', { settings: { selected_theme: 'light' }, extra: true }, 'extra'],
         ['an unknown settings field', { settings: { favourite_colour: 'blue' } }, 'settings.favourite_colour'],
-        ['read-only monthly_transcription_minutes', { settings: { monthly_transcription_minutes: 1000 } }, 'settings.monthly_transcription_minutes'],
+        [
+          'read-only monthly_transcription_minutes',
+          { settings: { monthly_transcription_minutes: 1000 } },
+          'settings.monthly_transcription_minutes',
+        ],
         ['read-only created_at', { settings: { created_at: '2020-01-01T00:00:00.000Z' } }, 'settings.created_at'],
         ['read-only updated_at', { settings: { updated_at: '2020-01-01T00:00:00.000Z' } }, 'settings.updated_at'],
-        ['a read-only field next to a valid one', { settings: { selected_theme: 'light', monthly_transcription_minutes: 5 } }, 'settings.monthly_transcription_minutes'],
+        [
+          'a read-only field next to a valid one',
+          { settings: { selected_theme: 'light', monthly_transcription_minutes: 5 } },
+          'settings.monthly_transcription_minutes',
+        ],
         ['a string for a boolean', { settings: { auto_transcription: 'yes' } }, 'settings.auto_transcription'],
         ['a number for a boolean', { settings: { sync_to_cloud: 1 } }, 'settings.sync_to_cloud'],
         ['null for a boolean', { settings: { find_service_enabled: null } }, 'settings.find_service_enabled'],
@@ -170,13 +182,21 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         ['highlight_time with seconds', { notifications: { highlight_time: '07:30:00' } }, 'notifications.highlight_time'],
         ['highlight_time as a number', { notifications: { highlight_time: 730 } }, 'notifications.highlight_time'],
         ['an unknown notifications field', { notifications: { email_digest: true } }, 'notifications.email_digest'],
-        ['a string for a notification switch', { notifications: { reminder_notifications_enabled: 'false' } }, 'notifications.reminder_notifications_enabled'],
+        [
+          'a string for a notification switch',
+          { notifications: { reminder_notifications_enabled: 'false' } },
+          'notifications.reminder_notifications_enabled',
+        ],
         ['an empty settings object', { settings: {} }, 'settings'],
         ['an empty notifications object', { notifications: {} }, 'notifications'],
         ['settings that are not an object', { settings: 'dark' }, 'settings'],
         ['settings that are an array', { settings: [{ selected_theme: 'dark' }] }, 'settings'],
         ['settings that are null', { settings: null }, 'settings'],
-        ['valid settings with invalid notifications', { settings: { selected_theme: 'light' }, notifications: { highlight_time: '25:00' } }, 'notifications.highlight_time'],
+        [
+          'valid settings with invalid notifications',
+          { settings: { selected_theme: 'light' }, notifications: { highlight_time: '25:00' } },
+          'notifications.highlight_time',
+        ],
       ])('%s', (_label, body, field) => reject(body, 'INVALID_SETTING', field));
     });
 
@@ -191,7 +211,11 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         ['an unknown field beside the profile', { profile: { profile: 'ok', format: 'markdown' } }, 'profile.format'],
         ['100,001 characters', { profile: { profile: 'a'.repeat(100_001) } }, 'profile.profile'],
         ['100,001 emoji (one character each)', { profile: { profile: '😀'.repeat(100_001) } }, 'profile.profile'],
-        ['a too long profile next to valid settings', { settings: { selected_theme: 'light' }, profile: { profile: 'b'.repeat(100_001) } }, 'profile.profile'],
+        [
+          'a too long profile next to valid settings',
+          { settings: { selected_theme: 'light' }, profile: { profile: 'b'.repeat(100_001) } },
+          'profile.profile',
+        ],
       ])('%s', (_label, body, field) => reject(body, 'INVALID_PROFILE', field));
     });
 
@@ -204,31 +228,61 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         ['a create missing command', { preferences: [create, { command_type: 'manual', preference_content: 'x' }] }, 'preferences[1]'],
         ['a create missing preference_content', { preferences: [{ command: 'c', command_type: 'manual' }] }, 'preferences[0]'],
         ['a create with an empty command', { preferences: [create, { ...create, command: '' }] }, 'preferences[1].command'],
-        ['a create with a blank command_type', { preferences: [create, { ...create, command_type: '   ' }] }, 'preferences[1].command_type'],
-        ['a create with an empty preference_content', { preferences: [create, create, { ...create, preference_content: '' }] }, 'preferences[2].preference_content'],
+        [
+          'a create with a blank command_type',
+          { preferences: [create, { ...create, command_type: '   ' }] },
+          'preferences[1].command_type',
+        ],
+        [
+          'a create with an empty preference_content',
+          { preferences: [create, create, { ...create, preference_content: '' }] },
+          'preferences[2].preference_content',
+        ],
         ['a create with a non-string command', { preferences: [{ ...create, command: 7 }] }, 'preferences[0].command'],
         ['a create with an unknown field', { preferences: [{ ...create, priority: 1 }] }, 'preferences[0].priority'],
         ['an update naming nothing to change', { preferences: [create, { id: 'pref_anything' }] }, 'preferences[1]'],
-        ['mixed forms (id, delete: true and command)', { preferences: [create, { id: 'pref_anything', delete: true, command: 'c' }] }, 'preferences[1]'],
+        [
+          'mixed forms (id, delete: true and command)',
+          { preferences: [create, { id: 'pref_anything', delete: true, command: 'c' }] },
+          'preferences[1]',
+        ],
         ['delete: false', { preferences: [create, { id: 'pref_anything', delete: false }] }, 'preferences[1]'],
         ['a delete without id', { preferences: [{ delete: true }] }, 'preferences[0]'],
         ['an id that is not a string', { preferences: [{ id: 12, preference_content: 'x' }] }, 'preferences[0]'],
       ])('%s', (_label, body, field) => reject(body, 'INVALID_PREFERENCES', field));
 
       it('an update of an id that does not exist', () =>
-        reject({ preferences: [create, { id: `pref_missing_${unique()}`, preference_content: 'x' }] }, 'INVALID_PREFERENCES', 'preferences[1]'));
+        reject(
+          { preferences: [create, { id: `pref_missing_${unique()}`, preference_content: 'x' }] },
+          'INVALID_PREFERENCES',
+          'preferences[1]',
+        ));
 
-      it('a delete of an id that does not exist', () => reject({ preferences: [{ id: `pref_missing_${unique()}`, delete: true }] }, 'INVALID_PREFERENCES', 'preferences[0]'));
+      it('a delete of an id that does not exist', () =>
+        reject({ preferences: [{ id: `pref_missing_${unique()}`, delete: true }] }, 'INVALID_PREFERENCES', 'preferences[0]'));
 
       it('an update or delete of another member’s preference, which stays as it was', async () => {
         const peerBefore = await preferencesOf(api, org.people.peer.id);
-        await reject({ preferences: [create, { id: peerPreference, preference_content: 'hijacked' }] }, 'INVALID_PREFERENCES', 'preferences[1]');
+        await reject(
+          { preferences: [create, { id: peerPreference, preference_content: 'hijacked' }] },
+          'INVALID_PREFERENCES',
+          'preferences[1]',
+        );
         await reject({ preferences: [{ id: peerPreference, delete: true }] }, 'INVALID_PREFERENCES', 'preferences[0]');
         expect(await preferencesOf(api, org.people.peer.id)).toEqual(peerBefore);
       });
 
       it('the same id twice', () =>
-        reject({ preferences: [{ id: ownPreference, preference_content: 'new' }, { id: ownPreference, delete: true }] }, 'INVALID_PREFERENCES', 'preferences[1]'));
+        reject(
+          {
+            preferences: [
+              { id: ownPreference, preference_content: 'new' },
+              { id: ownPreference, delete: true },
+            ],
+          },
+          'INVALID_PREFERENCES',
+          'preferences[1]',
+        ));
     });
   });
 
@@ -258,7 +312,11 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         updated_at: expect.stringMatching(TIMESTAMP),
       });
       expect(res.body.data.settings.updated_at > first.updated_at).toBe(true);
-      expect(res.body.data.notifications).toEqual({ ...DEFAULT_NOTIFICATIONS, highlight_time: '07:15', reminder_notifications_enabled: false });
+      expect(res.body.data.notifications).toEqual({
+        ...DEFAULT_NOTIFICATIONS,
+        highlight_time: '07:15',
+        reminder_notifications_enabled: false,
+      });
     });
 
     it('writes every writable field', async () => {
@@ -286,7 +344,12 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
       expect(res.body).toEqual({ success: true, applied: applied({ settings: true, notifications: true }), profile_version: 0 });
       const read = (await api.get(member.id)).body.data;
       // created_at stays what the bundle showed before the first write; updated_at moves.
-      expect(read.settings).toEqual({ ...settings, monthly_transcription_minutes: 0, created_at: before.created_at, updated_at: expect.stringMatching(TIMESTAMP) });
+      expect(read.settings).toEqual({
+        ...settings,
+        monthly_transcription_minutes: 0,
+        created_at: before.created_at,
+        updated_at: expect.stringMatching(TIMESTAMP),
+      });
       expect(Date.parse(read.settings.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
       expect(read.notifications).toEqual(notifications);
       await patchOk(api, member.id, { notifications: { highlight_time: '00:00' } });
@@ -336,7 +399,9 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         profile_version: 1,
       });
 
-      const [two, one] = (await preferencesOf(api, member.id)).data.sort((a: { command: string }, b: { command: string }) => b.command.localeCompare(a.command));
+      const [two, one] = (await preferencesOf(api, member.id)).data.sort((a: { command: string }, b: { command: string }) =>
+        b.command.localeCompare(a.command),
+      );
       const mixed = await patchOk(api, member.id, {
         preferences: [
           { command: 'c', command_type: 'manual', preference_content: 'three' },
@@ -345,7 +410,11 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         ],
       });
       // profile_version is the member's current version even when the profile is not changed.
-      expect(mixed.body).toEqual({ success: true, applied: applied({ preferences_created: 1, preferences_updated: 1, preferences_deleted: 1 }), profile_version: 1 });
+      expect(mixed.body).toEqual({
+        success: true,
+        applied: applied({ preferences_created: 1, preferences_updated: 1, preferences_deleted: 1 }),
+        profile_version: 1,
+      });
     });
   });
 });

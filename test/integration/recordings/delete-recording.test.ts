@@ -5,7 +5,34 @@ import { listObjects, TIMESTAMP } from '../../support/api';
 import { eventually } from '../../support/eventually';
 import { eventsInclude, publishedEvents } from '../../support/events';
 import { printedOutput } from '../../support/local-deployment';
-import { buildRecordingsOrg, callers, counts, dataDir, db, getRec, INVALID, isLive, itemsLeftAfterCleanup, itemsOfRecording, listed, memberCounts, nameOf, NEW, NOT_FOUND, OLD, type Org, publicIds, remove, restore, seededWithThreeRecordings, seedRecordingsOrg, send, timerOf, unknownAndOther, WRITERS } from '../../support/recordings';
+import {
+  buildRecordingsOrg,
+  callers,
+  counts,
+  dataDir,
+  db,
+  getRec,
+  INVALID,
+  isLive,
+  itemsLeftAfterCleanup,
+  itemsOfRecording,
+  listed,
+  memberCounts,
+  nameOf,
+  NEW,
+  NOT_FOUND,
+  OLD,
+  type Org,
+  publicIds,
+  remove,
+  restore,
+  seededWithThreeRecordings,
+  seedRecordingsOrg,
+  send,
+  timerOf,
+  unknownAndOther,
+  WRITERS,
+} from '../../support/recordings';
 
 /**
  * Delete recording end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -73,7 +100,10 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     expect(read.body).not.toHaveProperty('deleted_at');
     expect((await listed(org)).ids).toEqual([adminsId, newId, oldId]);
     expect(await listed(org, `tagIds=${org.tags.B.id}`)).toMatchObject({ ids: [newId], pagination: { total: 1 } });
-    expect(await listed(org, `tagIds=${org.tags.A.id},${org.tags.B.id}&tagMode=all`)).toMatchObject({ ids: [newId], pagination: { total: 1 } });
+    expect(await listed(org, `tagIds=${org.tags.A.id},${org.tags.B.id}&tagMode=all`)).toMatchObject({
+      ids: [newId],
+      pagination: { total: 1 },
+    });
     expect(await publicIds(org)).toEqual({ ids: [adminsId, newId, oldId], total: 3 });
     expect(await restore(org, newId)).toMatchObject({ status: 404, body: NOT_FOUND });
 
@@ -125,25 +155,35 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       org = await seededWithThreeRecordings();
     });
 
-    it.each(['permanent=maybe', 'permanent=1', 'permanent=TRUE', 'permanent=', 'hard=true'])('rejects %s with 400 and deletes nothing', async (query) => {
-      const res = await remove(org, org.recId('new'), query);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(INVALID);
-      expect((await getRec(org, org.recId('new'))).status).toBe(200);
-      expect(await counts(org)).toEqual({ live: 3, trash: 0, member: { recording_count: 2, latest_recording_at: NEW } });
-    });
+    it.each(['permanent=maybe', 'permanent=1', 'permanent=TRUE', 'permanent=', 'hard=true'])(
+      'rejects %s with 400 and deletes nothing',
+      async (query) => {
+        const res = await remove(org, org.recId('new'), query);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(INVALID);
+        expect((await getRec(org, org.recId('new'))).status).toBe(200);
+        expect(await counts(org)).toEqual({ live: 3, trash: 0, member: { recording_count: 2, latest_recording_at: NEW } });
+      },
+    );
   });
 
   describe('an uploaded recording', () => {
     /** Uploads a file through the public upload URL (the admin's personal key) and waits for `uploaded`. */
     async function upload(org: Org) {
-      const created = await send('POST', '/api/v1/public/recordings/upload-url', org.keys.personal, { filename: 'call.mp3', content_type: 'audio/mpeg', size_bytes: 5 });
+      const created = await send('POST', '/api/v1/public/recordings/upload-url', org.keys.personal, {
+        filename: 'call.mp3',
+        content_type: 'audio/mpeg',
+        size_bytes: 5,
+      });
       expect(created.status).toBe(201);
       const { recording_id: recordingId, upload_url: url } = created.body.data;
       const put = await fetch(url, { method: 'PUT', headers: { 'content-type': 'audio/mpeg' }, body: Buffer.from('hello') });
       expect(put.status).toBe(200);
       const state = await eventually(
-        async () => ((await send('GET', '/api/v1/public/recordings?limit=100', org.keys.full)).body.data as { id: string; state: string }[]).find((r) => r.id === recordingId)?.state,
+        async () =>
+          ((await send('GET', '/api/v1/public/recordings?limit=100', org.keys.full)).body.data as { id: string; state: string }[]).find(
+            (r) => r.id === recordingId,
+          )?.state,
         (s) => s === 'uploaded',
       );
       expect(state).toBe('uploaded');
@@ -158,11 +198,22 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       expect(await memberCounts(org, org.people.admin.id)).toMatchObject({ recording_count: 2 });
       // The request commits one transaction and calls no S3 (test/domain/recordings.test.ts counts its requests).
       expect((await remove(org, recordingId, 'permanent=true')).status).toBe(200);
-      expect(await eventually(() => listObjects(prefix), (objects) => objects.length === 0)).toEqual([]);
+      expect(
+        await eventually(
+          () => listObjects(prefix),
+          (objects) => objects.length === 0,
+        ),
+      ).toEqual([]);
       expect(await itemsLeftAfterCleanup(org, recordingId)).toEqual([]);
-      const deleted = (await eventsInclude(org.org, ['recording.deleted'], recordingId)).filter((event) => event.type === 'recording.deleted');
+      const deleted = (await eventsInclude(org.org, ['recording.deleted'], recordingId)).filter(
+        (event) => event.type === 'recording.deleted',
+      );
       expect(deleted).toEqual([
-        expect.objectContaining({ actor: { kind: 'api_key', id: expect.any(String) }, resource: { type: 'recording', id: recordingId }, data: { recorded_by: org.people.admin.id, reason: 'request' } }),
+        expect.objectContaining({
+          actor: { kind: 'api_key', id: expect.any(String) },
+          resource: { type: 'recording', id: recordingId },
+          data: { recorded_by: org.people.admin.id, reason: 'request' },
+        }),
       ]);
       expect(await memberCounts(org, org.people.admin.id)).toEqual({ recording_count: 1, latest_recording_at: '2026-04-03T10:00:00.000Z' });
     });
@@ -173,7 +224,12 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       expect((await remove(org, recordingId)).status).toBe(200);
       expect(await listObjects(prefix)).toHaveLength(1);
       expect((await remove(org, recordingId, 'permanent=true')).status).toBe(200);
-      expect(await eventually(() => listObjects(prefix), (objects) => objects.length === 0)).toEqual([]);
+      expect(
+        await eventually(
+          () => listObjects(prefix),
+          (objects) => objects.length === 0,
+        ),
+      ).toEqual([]);
       expect(await itemsLeftAfterCleanup(org, recordingId)).toEqual([]);
       expect(await counts(org)).toMatchObject({ live: 3, trash: 0 });
     });
@@ -189,12 +245,23 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       const org = buildRecordingsOrg('ret');
       await seedRecordingsOrg(org, [
         org.rec('old', { created_at: OLD, tags: ['A'] }),
-        org.rec('expired', { created_at: '2026-01-10T10:00:00.000Z', tags: ['A'], deleted_at: DELETED_AT, summary: { markdown: 'old notes' }, transcript: [{ speaker: 'Mo', text: 'Hi', start: 0, end: 1 }] }),
+        org.rec('expired', {
+          created_at: '2026-01-10T10:00:00.000Z',
+          tags: ['A'],
+          deleted_at: DELETED_AT,
+          summary: { markdown: 'old notes' },
+          transcript: [{ speaker: 'Mo', text: 'Hi', start: 0, end: 1 }],
+        }),
       ]);
       return org;
     }
     const setTimer = (org: Org, recordingId: string) =>
-      db.client.send(new PutCommand({ TableName: db.tableName, Item: trashTimerItem({ org_id: org.org, recording_id: recordingId, deleted_at: DELETED_AT, purge_at: PURGE_AT }) }));
+      db.client.send(
+        new PutCommand({
+          TableName: db.tableName,
+          Item: trashTimerItem({ org_id: org.org, recording_id: recordingId, deleted_at: DELETED_AT, purge_at: PURGE_AT }),
+        }),
+      );
     /** DynamoDB's TTL sweep over this organization's items, at `now` (the local TTL emulator). */
     const sweep = (org: Org, now = new Date()) => expireItems(db, { now, orgId: org.org });
     /** Past the day a timer set by the seed waits. */
@@ -213,14 +280,23 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       expect(await sweep(org)).toBe(0);
       expect(await sweep(org, afterGrace())).toBe(1);
 
-      expect(await eventually(() => itemsOfRecording(org, expired), (items) => items.length === 0)).toEqual([]);
+      expect(
+        await eventually(
+          () => itemsOfRecording(org, expired),
+          (items) => items.length === 0,
+        ),
+      ).toEqual([]);
       expect(await counts(org)).toEqual({ live: 1, trash: 0, member: { recording_count: 1, latest_recording_at: OLD } });
       expect((await listed(org, 'deleted=true')).ids).toEqual([]);
       expect(await getRec(org, expired)).toMatchObject({ status: 404, body: NOT_FOUND });
       expect(await listed(org, `tagIds=${org.tags.A.id}`)).toMatchObject({ ids: [org.recId('old')], pagination: { total: 1 } });
       const deleted = publishedEvents(org.org).filter((event) => event.type === 'recording.deleted');
       expect(deleted).toEqual([
-        expect.objectContaining({ actor: null, resource: { type: 'recording', id: expired }, data: { recorded_by: org.people.member.id, reason: 'retention' } }),
+        expect.objectContaining({
+          actor: null,
+          resource: { type: 'recording', id: expired },
+          data: { recorded_by: org.people.member.id, reason: 'retention' },
+        }),
       ]);
     });
 
@@ -233,7 +309,12 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       await setTimer(org, expired);
       expect(await sweep(org)).toBe(1);
 
-      expect(await eventually(async () => retentionRuns(expired), (outcomes) => outcomes.length > 0)).toEqual(['not_in_trash']);
+      expect(
+        await eventually(
+          async () => retentionRuns(expired),
+          (outcomes) => outcomes.length > 0,
+        ),
+      ).toEqual(['not_in_trash']);
       expect(await getRec(org, expired)).toMatchObject({ status: 200, body: { id: expired } });
       expect(await counts(org)).toEqual({ live: 2, trash: 0, member: { recording_count: 2, latest_recording_at: OLD } });
       expect(publishedEvents(org.org).filter((event) => event.type === 'recording.deleted')).toEqual([]);
@@ -248,7 +329,12 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       // A sweep a month ahead removes the timer; the consumer, on the real clock, finds it not due.
       expect(await sweep(org, new Date(Date.now() + 31 * 86_400_000))).toBe(1);
 
-      expect(await eventually(async () => retentionRuns(recordingId), (outcomes) => outcomes.length > 0)).toEqual(['not_due']);
+      expect(
+        await eventually(
+          async () => retentionRuns(recordingId),
+          (outcomes) => outcomes.length > 0,
+        ),
+      ).toEqual(['not_due']);
       expect(await timerOf(org, recordingId)).toEqual(timer);
       expect((await listed(org, 'deleted=true')).ids).toEqual([recordingId]);
       expect(await counts(org)).toMatchObject({ live: 2, trash: 1 });
@@ -258,7 +344,8 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
   it('unknown and other-organization recordings are 404 on delete (soft and permanent)', async () => {
     const { org, other } = await unknownAndOther();
     for (const recordingId of [`rec_unknown_${org.id}`, other.recId('new')]) {
-      for (const query of ['', 'permanent=true']) expect(await remove(org, recordingId, query)).toMatchObject({ status: 404, body: NOT_FOUND });
+      for (const query of ['', 'permanent=true'])
+        expect(await remove(org, recordingId, query)).toMatchObject({ status: 404, body: NOT_FOUND });
     }
     expect((await getRec(other, other.recId('new'))).status).toBe(200);
     expect((await counts(other)).live).toBe(3);

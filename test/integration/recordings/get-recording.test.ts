@@ -1,5 +1,16 @@
 import { TIMESTAMP } from '../../support/api';
-import { buildRecordingsOrg, callers, getRec, INVALID, NOT_FOUND, type Org, queryAll, READERS, RELATED, seedRecordingsOrg } from '../../support/recordings';
+import {
+  buildRecordingsOrg,
+  callers,
+  getRec,
+  INVALID,
+  NOT_FOUND,
+  type Org,
+  queryAll,
+  READERS,
+  RELATED,
+  seedRecordingsOrg,
+} from '../../support/recordings';
 
 /**
  * Get recording end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -70,12 +81,24 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     const res = await getRec(org, org.recId('full'), 'include=transcript,summary,action_items,translation');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: org.recId('full'), title: 'Board meeting', description: 'Quarterly numbers' });
-    expect(res.body.summary).toEqual({ ...summary, created_at: expect.stringMatching(TIMESTAMP), updated_at: expect.stringMatching(TIMESTAMP) });
+    expect(res.body.summary).toEqual({
+      ...summary,
+      created_at: expect.stringMatching(TIMESTAMP),
+      updated_at: expect.stringMatching(TIMESTAMP),
+    });
     // Action items (docs/decisions.md): id, text, assignee, assignee_user_id, due_date, completed, timestamp; an id is made up when none is given.
     // Since summaries are written (issue 30): the member the assignee names (a fixture names them by user id) and the moment said (unknown for a fixture's).
     expect(res.body.action_items).toEqual([
       { ...actionItems[0], assignee_user_id: 'usr_assignee', timestamp: null },
-      { id: expect.stringMatching(/^[A-Za-z0-9_-]+$/), text: 'Book the room', assignee: null, assignee_user_id: null, due_date: null, completed: true, timestamp: null },
+      {
+        id: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
+        text: 'Book the room',
+        assignee: null,
+        assignee_user_id: null,
+        due_date: null,
+        completed: true,
+        timestamp: null,
+      },
     ]);
     expect(res.body.translation).toEqual({
       id: expect.any(String),
@@ -105,7 +128,11 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     expect(res.body.summary).toMatchObject({ markdown: summary.markdown });
     for (const key of ['transcript', 'action_items', 'translation']) expect(res.body).not.toHaveProperty(key);
     const two = await getRec(org, org.recId('full'), 'include=action_items,translation');
-    expect(Object.keys(two.body).filter((key) => RELATED.includes(key)).sort()).toEqual(['action_items', 'translation']);
+    expect(
+      Object.keys(two.body)
+        .filter((key) => RELATED.includes(key))
+        .sort(),
+    ).toEqual(['action_items', 'translation']);
   });
 
   it('a related resource asked for but absent is null', async () => {
@@ -114,11 +141,14 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     expect(res.body).toMatchObject({ id: org.recId('bare'), transcript: null, summary: null, action_items: null, translation: null });
   });
 
-  it.each(['include=foo', 'include=transcript,foo', 'include=Summary', 'expand=transcript'])('rejects %s with 400 VALIDATION_ERROR', async (query) => {
-    const res = await getRec(org, org.recId('full'), query);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(INVALID);
-  });
+  it.each(['include=foo', 'include=transcript,foo', 'include=Summary', 'expand=transcript'])(
+    'rejects %s with 400 VALIDATION_ERROR',
+    async (query) => {
+      const res = await getRec(org, org.recId('full'), query);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(INVALID);
+    },
+  );
 
   it('unknown, soft-deleted and other-organization recordings are 404 RECORDING_NOT_FOUND', async () => {
     for (const recordingId of [`rec_unknown_${org.id}`, org.recId('trashed'), other.recId('theirs')]) {

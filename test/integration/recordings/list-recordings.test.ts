@@ -1,5 +1,21 @@
 import { failure, idTokenFor } from '../../support/api';
-import { buildRecordingsOrg, callers, idsOf, INVALID, list, LIST_ITEM_FIELDS, listed, newestFirst, type Org, READERS, type RecordingInput, seedRecordingsOrg, timerOf, walkCursor, walkPages } from '../../support/recordings';
+import {
+  buildRecordingsOrg,
+  callers,
+  idsOf,
+  INVALID,
+  list,
+  LIST_ITEM_FIELDS,
+  listed,
+  newestFirst,
+  type Org,
+  READERS,
+  type RecordingInput,
+  seedRecordingsOrg,
+  timerOf,
+  walkCursor,
+  walkPages,
+} from '../../support/recordings';
 
 /**
  * List recordings end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -35,7 +51,12 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
         org.rec('r8', { created_at: '2026-03-01T10:00:00.000Z', tags: ['B'] }),
         // In the trash: never listed nor counted, except with deleted=true.
         org.rec('t1', { created_at: '2026-03-10T10:00:00.000Z', tags: ['A', 'B'], deleted_at: '2026-03-13T00:00:00.000Z' }),
-        org.rec('t2', { created_at: '2026-03-05T10:00:00.000Z', tags: ['C'], recorded_by: admin.id, deleted_at: '2026-03-14T00:00:00.000Z' }),
+        org.rec('t2', {
+          created_at: '2026-03-05T10:00:00.000Z',
+          tags: ['C'],
+          recorded_by: admin.id,
+          deleted_at: '2026-03-14T00:00:00.000Z',
+        }),
       ]),
       seedRecordingsOrg(other, [other.rec('x1', { created_at: '2026-03-10T09:00:00.000Z' })]),
     ]);
@@ -64,7 +85,14 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
       const trashed = [id('t1'), id('t2')];
       const { A, B } = org.tags;
       const { member, admin } = org.people;
-      const queries = ['', 'date=2026-03-10', `tagIds=${A.id}`, `tagIds=${A.id},${B.id}&tagMode=all`, `recordedBy=${member.id}`, `recordedBy=${admin.id}&startDate=2026-03-05`];
+      const queries = [
+        '',
+        'date=2026-03-10',
+        `tagIds=${A.id}`,
+        `tagIds=${A.id},${B.id}&tagMode=all`,
+        `recordedBy=${member.id}`,
+        `recordedBy=${admin.id}&startDate=2026-03-05`,
+      ];
       for (const query of queries) {
         const res = await listed(org, query);
         expect(res.ids.filter((x) => trashed.includes(x))).toEqual([]);
@@ -184,8 +212,17 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
       ['date + recorder', (o: Org) => `date=2026-03-10&recordedBy=${o.people.member.id}`, ['r4', 'r3']],
       ['date + tag', (o: Org) => `date=2026-03-10&tagIds=${o.tags.A.id}`, ['r4', 'r2']],
       ['date + recorder + tag', (o: Org) => `date=2026-03-10&recordedBy=${o.people.member.id}&tagIds=${o.tags.A.id}`, ['r4']],
-      ['date + recorder + tags any', (o: Org) => `date=2026-03-10&recordedBy=${o.people.member.id}&tagIds=${o.tags.A.id},${o.tags.B.id}`, ['r4', 'r3']],
-      ['range + recorder email + tags all', (o: Org) => `startDate=2026-03-10&endDate=2026-03-11&recordedByEmail=${o.people.member.email}&tagIds=${o.tags.A.id},${o.tags.B.id}&tagMode=all`, ['r6']],
+      [
+        'date + recorder + tags any',
+        (o: Org) => `date=2026-03-10&recordedBy=${o.people.member.id}&tagIds=${o.tags.A.id},${o.tags.B.id}`,
+        ['r4', 'r3'],
+      ],
+      [
+        'range + recorder email + tags all',
+        (o: Org) =>
+          `startDate=2026-03-10&endDate=2026-03-11&recordedByEmail=${o.people.member.email}&tagIds=${o.tags.A.id},${o.tags.B.id}&tagMode=all`,
+        ['r6'],
+      ],
       ['range + admin + tag', (o: Org) => `startDate=2026-03-01&recordedBy=${o.people.admin.id}&tagIds=${o.tags.B.id}`, ['r2']],
       ['open range + recorder', (o: Org) => `endDate=2026-03-10&recordedBy=${o.people.member.id}`, ['r4', 'r3', 'r1', 'r8']],
       ['date + other recorder + tag', (o: Org) => `date=2026-03-11&recordedBy=${o.people.admin.id}&tagIds=${o.tags.A.id}`, []],
@@ -346,7 +383,12 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
       const has = (r: RecordingInput, tag: { id: string }) => r.tags!.includes(tag.id);
       return [
         { label: 'a recorder', query: `recordedBy=${member.id}`, keep: (r: RecordingInput) => r.recorded_by === member.id, limit: 17 },
-        { label: 'a date range', query: 'startDate=2026-01-02&endDate=2026-01-05', keep: (r: RecordingInput) => r.created_at! >= '2026-01-02' && r.created_at! < '2026-01-06', limit: 15 },
+        {
+          label: 'a date range',
+          query: 'startDate=2026-01-02&endDate=2026-01-05',
+          keep: (r: RecordingInput) => r.created_at! >= '2026-01-02' && r.created_at! < '2026-01-06',
+          limit: 15,
+        },
         { label: 'tags any', query: `tagIds=${A.id},${B.id}`, keep: (r: RecordingInput) => has(r, A) || has(r, B), limit: 30 },
         { label: 'tags all', query: `tagIds=${A.id},${B.id}&tagMode=all`, keep: (r: RecordingInput) => has(r, A) && has(r, B), limit: 4 },
         {
@@ -358,16 +400,19 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
       ];
     };
 
-    it.each(['a recorder', 'a date range', 'tags any', 'tags all', 'recorder + range + tag'])('cursor paging through %s matches page paging and the total', async (label) => {
-      const { query, keep, limit } = walks().find((walk) => walk.label === label)!;
-      const wanted = expected(keep);
-      expect(wanted.length).toBeGreaterThan(limit); // several pages
-      const { ids, pages } = await walkCursor(org, query, limit);
-      expect(ids).toEqual(wanted);
-      expect(pages).toEqual(Array.from({ length: Math.ceil(wanted.length / limit) }, (_, i) => i + 1));
-      expect(await walkPages(org, query, limit)).toEqual(wanted);
-      expect((await listed(org, query)).pagination.total).toBe(wanted.length);
-    });
+    it.each(['a recorder', 'a date range', 'tags any', 'tags all', 'recorder + range + tag'])(
+      'cursor paging through %s matches page paging and the total',
+      async (label) => {
+        const { query, keep, limit } = walks().find((walk) => walk.label === label)!;
+        const wanted = expected(keep);
+        expect(wanted.length).toBeGreaterThan(limit); // several pages
+        const { ids, pages } = await walkCursor(org, query, limit);
+        expect(ids).toEqual(wanted);
+        expect(pages).toEqual(Array.from({ length: Math.ceil(wanted.length / limit) }, (_, i) => i + 1));
+        expect(await walkPages(org, query, limit)).toEqual(wanted);
+        expect((await listed(org, query)).pagination.total).toBe(wanted.length);
+      },
+    );
 
     it('rejects page with cursor, a cursor of another filter, list or organization, and a garbage cursor', async () => {
       const cursor = encodeURIComponent((await listed(org, 'limit=10')).pagination.next_cursor);

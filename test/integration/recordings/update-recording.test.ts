@@ -1,5 +1,17 @@
 import { TIMESTAMP } from '../../support/api';
-import { buildRecordingsOrg, callers, getRec, INVALID, listed, nameOf, NOT_FOUND, type Org, seedRecordingsOrg, update, WRITERS } from '../../support/recordings';
+import {
+  buildRecordingsOrg,
+  callers,
+  getRec,
+  INVALID,
+  listed,
+  nameOf,
+  NOT_FOUND,
+  type Org,
+  seedRecordingsOrg,
+  update,
+  WRITERS,
+} from '../../support/recordings';
 
 /**
  * Update recording end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -17,7 +29,14 @@ describe('PUT /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     org = buildRecordingsOrg('upd');
     other = buildRecordingsOrg('upd_other');
     const rec = (name: string, fields: Parameters<Org['rec']>[1] = {}) =>
-      org.rec(name, { title: `Title ${name}`, description: `About ${name}`, duration: 90, created_at: '2026-02-10T10:00:00.000Z', tags: ['A', 'B'], ...fields });
+      org.rec(name, {
+        title: `Title ${name}`,
+        description: `About ${name}`,
+        duration: 90,
+        created_at: '2026-02-10T10:00:00.000Z',
+        tags: ['A', 'B'],
+        ...fields,
+      });
     await Promise.all([
       seedRecordingsOrg(org, [
         rec('title'),
@@ -48,7 +67,12 @@ describe('PUT /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     expect(Object.keys(res.body).sort()).toEqual(UPDATED_FIELDS);
     expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(before - 1000);
     const read = await getRec(org, org.recId('title'));
-    expect(read.body).toMatchObject({ title: 'Renamed', description: 'About title', tags: [org.tags.A.id, org.tags.B.id], created_at: '2026-02-10T10:00:00.000Z' });
+    expect(read.body).toMatchObject({
+      title: 'Renamed',
+      description: 'About title',
+      tags: [org.tags.A.id, org.tags.B.id],
+      created_at: '2026-02-10T10:00:00.000Z',
+    });
     expect((await listed(org, 'date=2026-02-10')).recordings.find((r) => r.id === org.recId('title'))).toMatchObject({ title: 'Renamed' });
   });
 
@@ -91,7 +115,14 @@ describe('PUT /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
 
   it('changes all three at once', async () => {
     const res = await update(org, org.recId('all'), { title: 'All', description: 'Everything', tags: [org.tags.C.id] });
-    expect(res.body).toEqual({ id: org.recId('all'), title: 'All', description: 'Everything', duration: 90, tags: [org.tags.C.id], updated_at: expect.stringMatching(TIMESTAMP) });
+    expect(res.body).toEqual({
+      id: org.recId('all'),
+      title: 'All',
+      description: 'Everything',
+      duration: 90,
+      tags: [org.tags.C.id],
+      updated_at: expect.stringMatching(TIMESTAMP),
+    });
   });
 
   it.each([
@@ -108,7 +139,11 @@ describe('PUT /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     const res = await update(org, org.recId('invalid'), body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(INVALID);
-    expect((await getRec(org, org.recId('invalid'))).body).toMatchObject({ title: 'Title invalid', description: 'About invalid', tags: [org.tags.A.id, org.tags.B.id] });
+    expect((await getRec(org, org.recId('invalid'))).body).toMatchObject({
+      title: 'Title invalid',
+      description: 'About invalid',
+      tags: [org.tags.A.id, org.tags.B.id],
+    });
   });
 
   it('a tag of another organization, or an unknown tag, is a 400 and nothing changes', async () => {
@@ -128,7 +163,9 @@ describe('PUT /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual(NOT_FOUND);
     }
-    expect((await listed(org, 'deleted=true')).recordings).toEqual([expect.objectContaining({ id: org.recId('trashed'), title: 'Title trashed' })]);
+    expect((await listed(org, 'deleted=true')).recordings).toEqual([
+      expect.objectContaining({ id: org.recId('trashed'), title: 'Title trashed' }),
+    ]);
     expect((await getRec(other, other.recId('theirs'))).body.title).toBe('Recording theirs');
   });
 

@@ -16,7 +16,17 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/summaries (
     const recordingId = org.recId('create');
     const created = await api('POST', orgPath(org.org, recordingId), org.keys.write, {});
     expect(created.status).toBe(202);
-    expect(created.body).toMatchObject({ recording_id: recordingId, status: 'queued', template_id: null, template_name: 'Standard summary', model: null, markdown: '', sections: [], action_items: [], error: null });
+    expect(created.body).toMatchObject({
+      recording_id: recordingId,
+      status: 'queued',
+      template_id: null,
+      template_name: 'Standard summary',
+      model: null,
+      markdown: '',
+      sections: [],
+      action_items: [],
+      error: null,
+    });
     expect(created.body.id).toMatch(/^sum_/);
 
     const named = await api('POST', orgPath(org.org, recordingId), await idTokenFor(org.people.admin), { template_id: org.templateId });
@@ -27,10 +37,18 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/summaries (
     // The audit log: queued (by the key), then the writer's outcome (by the service), never with text.
     const audit = await eventually(
       () => api('GET', `/api/v1/organization/${org.org}/audit-log?resource_id=${recordingId}&limit=50`, org.keys.audit),
-      (r: ApiResponse) => r.status === 200 && r.body.entries?.some((e: { type: string }) => e.type === 'recording.summary_completed' || e.type === 'recording.summary_failed'),
+      (r: ApiResponse) =>
+        r.status === 200 &&
+        r.body.entries?.some((e: { type: string }) => e.type === 'recording.summary_completed' || e.type === 'recording.summary_failed'),
     );
     const entries = audit.body.entries.filter((e: { type: string }) => e.type.startsWith('recording.summary_'));
-    expect(entries).toContainEqual(expect.objectContaining({ type: 'recording.summary_queued', actor: { kind: 'api_key', id: expect.any(String) }, resource: { type: 'recording', id: recordingId } }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        type: 'recording.summary_queued',
+        actor: { kind: 'api_key', id: expect.any(String) },
+        resource: { type: 'recording', id: recordingId },
+      }),
+    );
     expect(JSON.stringify(entries)).not.toMatch(/contract|budget|Maria/i);
   });
 
@@ -38,7 +56,13 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/summaries (
     const org = await summariesOrg();
     const recordingId = org.recId('inflight');
     // Written with its summary already running (an INSERT: no event starts the deployment's writer, which would end it at once).
-    await putTranscribedRecording(localDeployment().db, { orgId: org.org, userId: org.people.member.id, id: recordingId, at: new Date().toISOString(), digests: [digestAt(`sum_run_${org.id}`, 'processing', new Date().toISOString())] });
+    await putTranscribedRecording(localDeployment().db, {
+      orgId: org.org,
+      userId: org.people.member.id,
+      id: recordingId,
+      at: new Date().toISOString(),
+      digests: [digestAt(`sum_run_${org.id}`, 'processing', new Date().toISOString())],
+    });
     expectFailure(await api('POST', orgPath(org.org, recordingId), org.keys.write, {}), 409, 'SUMMARY_IN_PROGRESS');
     expect((await api('POST', orgPath(org.org, recordingId), org.keys.write, { template_id: org.templateId })).status).toBe(202);
   });
@@ -58,14 +82,31 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/summaries (
 
   it('refuses: unknown template 404, no transcript 409 TRANSCRIPT_NOT_READY, unknown recording 404, bad ids and body 400', async () => {
     const org = await summariesOrg();
-    expectFailure(await api('POST', orgPath(org.org, org.recId('admins')), org.keys.write, { template_id: 'tpl_nope' }), 404, 'TEMPLATE_NOT_FOUND');
-    expectFailure(await api('POST', orgPath(org.org, org.recId('bare')), org.keys.write, {}), 409, 'TRANSCRIPT_NOT_READY', 'Recording ' + org.recId('bare') + ' has no completed transcript yet.');
+    expectFailure(
+      await api('POST', orgPath(org.org, org.recId('admins')), org.keys.write, { template_id: 'tpl_nope' }),
+      404,
+      'TEMPLATE_NOT_FOUND',
+    );
+    expectFailure(
+      await api('POST', orgPath(org.org, org.recId('bare')), org.keys.write, {}),
+      409,
+      'TRANSCRIPT_NOT_READY',
+      'Recording ' + org.recId('bare') + ' has no completed transcript yet.',
+    );
     expectFailure(await api('POST', orgPath(org.org, 'rec_nope'), org.keys.write, {}), 404, 'RECORDING_NOT_FOUND');
     expectFailure(await api('POST', orgPath(org.org, 'rec bad'), org.keys.write, {}), 400, 'VALIDATION_ERROR');
-    expectFailure(await api('POST', orgPath(org.org, org.recId('admins')), org.keys.write, { template_id: 'bad id!' }), 400, 'VALIDATION_ERROR');
+    expectFailure(
+      await api('POST', orgPath(org.org, org.recId('admins')), org.keys.write, { template_id: 'bad id!' }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectFailure(await api('POST', orgPath(org.org, org.recId('admins')), org.keys.write, { template: 'x' }), 400, 'VALIDATION_ERROR');
     expectFailure(await api('POST', orgPath(org.org, org.recId('admins')), org.keys.read, {}), 403, 'INSUFFICIENT_SCOPES');
-    expectFailure(await api('POST', orgPath(org.org, org.recId('admins')), await idTokenFor(org.people.member), {}), 403, 'INSUFFICIENT_ROLE');
+    expectFailure(
+      await api('POST', orgPath(org.org, org.recId('admins')), await idTokenFor(org.people.member), {}),
+      403,
+      'INSUFFICIENT_ROLE',
+    );
   });
 
   it("the public alias: a personal key summarizes its member's own recordings (202 in the envelope); another member's is 404", async () => {

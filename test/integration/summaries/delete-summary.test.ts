@@ -7,8 +7,15 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}/summaries
     const org = await summariesOrg();
     const recordingId = org.recId('delete');
     const path = orgPath(org.org, recordingId, `/${recordingId}_summary`);
-    const before = await api('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}?include=summary,action_items`, org.keys.read);
-    expect(before.body).toMatchObject({ summary: { markdown: '## Overview\n\n- Budget approved', template_name: 'Standard summary' }, action_items: [expect.objectContaining({ text: 'Send the contract' })] });
+    const before = await api(
+      'GET',
+      `/api/v1/organization/${org.org}/recordings/${recordingId}?include=summary,action_items`,
+      org.keys.read,
+    );
+    expect(before.body).toMatchObject({
+      summary: { markdown: '## Overview\n\n- Budget approved', template_name: 'Standard summary' },
+      action_items: [expect.objectContaining({ text: 'Send the contract' })],
+    });
 
     const deleted = await api('DELETE', path, org.keys.write);
     expect(deleted.status).toBe(200);

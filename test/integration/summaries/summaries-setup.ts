@@ -17,10 +17,13 @@ export const summariesOrg = once(async () => {
       templates: { scopes: ['templates:read', 'templates:write'] },
     },
   });
-  const recording = (name: string, by: 'member' | 'admin', options?: Parameters<typeof fixtureRecordingOf>[3]) => fixtureRecordingOf(org.org, org.recId(name), org.people[by].id, options);
+  const recording = (name: string, by: 'member' | 'admin', options?: Parameters<typeof fixtureRecordingOf>[3]) =>
+    fixtureRecordingOf(org.org, org.recId(name), org.people[by].id, options);
   await seedOrg(org, {
     ...noAutoTranscription(org),
-    templates: [{ id: `tpl_sum_${org.id}`, org_id: org.org, name: 'Sales call', description: '', sections: [{ title: 'Customer', prompt: 'Who.' }] }],
+    templates: [
+      { id: `tpl_sum_${org.id}`, org_id: org.org, name: 'Sales call', description: '', sections: [{ title: 'Customer', prompt: 'Who.' }] },
+    ],
     recordings: [
       recording('mine', 'member'),
       recording('admins', 'admin'),
@@ -34,7 +37,13 @@ export const summariesOrg = once(async () => {
   return { ...org, templateId: `tpl_sum_${org.id}` };
 });
 
-export const orgPath = (orgId: string, recordingId: string, rest = '') => `/api/v1/organization/${orgId}/recordings/${recordingId}/summaries${rest}`;
+export const orgPath = (orgId: string, recordingId: string, rest = '') =>
+  `/api/v1/organization/${orgId}/recordings/${recordingId}/summaries${rest}`;
 export const publicPath = (recordingId: string) => `/api/v1/public/recordings/${recordingId}/summaries`;
-export const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, token: string, body?: unknown, headers?: Record<string, string>) =>
-  call(runtime.apiUrl, method, path, { token, body, headers });
+export const api = (
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  token: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => call(runtime.apiUrl, method, path, { token, body, headers });

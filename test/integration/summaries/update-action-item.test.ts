@@ -15,7 +15,9 @@ describe('PATCH /api/v1/organization/{orgId}/recordings/{recordingId}/summaries/
 
     const admins = org.recId('adminpatch');
     expectFailure(await api('PATCH', item(admins), member, { completed: true }), 403, 'INSUFFICIENT_ROLE');
-    expect((await api('PATCH', item(admins), await idTokenFor(org.people.admin), { completed: true })).body.action_items[0].completed).toBe(true);
+    expect((await api('PATCH', item(admins), await idTokenFor(org.people.admin), { completed: true })).body.action_items[0].completed).toBe(
+      true,
+    );
     expect((await api('PATCH', item(admins), org.keys.write, { completed: false })).body.action_items[0].completed).toBe(false);
   });
 
@@ -24,9 +26,17 @@ describe('PATCH /api/v1/organization/{orgId}/recordings/{recordingId}/summaries/
     const recordingId = org.recId('patch');
     const base = orgPath(org.org, recordingId, `/${recordingId}_summary/action-items`);
     expectFailure(await api('PATCH', `${base}/ai_99`, org.keys.write, { completed: true }), 404, 'ACTION_ITEM_NOT_FOUND');
-    expectFailure(await api('PATCH', orgPath(org.org, recordingId, '/sum_nope/action-items/ai_1'), org.keys.write, { completed: true }), 404, 'SUMMARY_NOT_FOUND');
+    expectFailure(
+      await api('PATCH', orgPath(org.org, recordingId, '/sum_nope/action-items/ai_1'), org.keys.write, { completed: true }),
+      404,
+      'SUMMARY_NOT_FOUND',
+    );
     expectFailure(await api('PATCH', `${base}/${recordingId}_action_1`, org.keys.write, { completed: 'yes' }), 400, 'VALIDATION_ERROR');
     expectFailure(await api('PATCH', `${base}/${recordingId}_action_1`, org.keys.write, {}), 400, 'VALIDATION_ERROR');
-    expectFailure(await api('PATCH', `${base}/${recordingId}_action_1`, await idTokenFor(org.people.viewer), { completed: true }), 403, 'INSUFFICIENT_ROLE');
+    expectFailure(
+      await api('PATCH', `${base}/${recordingId}_action_1`, await idTokenFor(org.people.viewer), { completed: true }),
+      403,
+      'INSUFFICIENT_ROLE',
+    );
   });
 });

@@ -1,6 +1,26 @@
 import { call, failure, TIMESTAMP } from '../../support/api';
 import { seedOrg } from '../../support/org-builder';
-import { base, bigOrg, buildTemplatesOrg, callers, chars, create, created, expectInvalid, expectUnderLimit, getTpl, largestTemplate, listed, ok, type Org, runtime, sections, send, validation, WRITERS } from '../../support/templates';
+import {
+  base,
+  bigOrg,
+  buildTemplatesOrg,
+  callers,
+  chars,
+  create,
+  created,
+  expectInvalid,
+  expectUnderLimit,
+  getTpl,
+  largestTemplate,
+  listed,
+  ok,
+  type Org,
+  runtime,
+  sections,
+  send,
+  validation,
+  WRITERS,
+} from '../../support/templates';
 
 /**
  * Create template end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -93,8 +113,14 @@ describe('POST /api/v1/organization/{orgId}/templates', () => {
         ['50 sections', { ...ok, sections: sections(50) }],
         ['a section title of 200 characters', { ...ok, sections: [{ title: chars(200), prompt: 'p' }] }],
         ['a prompt of 10,000 characters', { ...ok, sections: [{ title: 't', prompt: chars(10_000) }] }],
-        ['titles and prompts of 10,200 characters together', { ...ok, sections: Array.from({ length: 50 }, () => ({ title: chars(4), prompt: chars(200) })) }],
-        ['tab, line feed and carriage return in text', { ...ok, description: 'a\tb\nc\r\nd', sections: [{ title: 'Step\t1', prompt: 'line 1\nline 2' }] }],
+        [
+          'titles and prompts of 10,200 characters together',
+          { ...ok, sections: Array.from({ length: 50 }, () => ({ title: chars(4), prompt: chars(200) })) },
+        ],
+        [
+          'tab, line feed and carriage return in text',
+          { ...ok, description: 'a\tb\nc\r\nd', sections: [{ title: 'Step\t1', prompt: 'line 1\nline 2' }] },
+        ],
       ])('%s', async (_, body) => {
         const res = await create(org, body);
         expect(res.status).toBe(201);
@@ -125,14 +151,28 @@ describe('POST /api/v1/organization/{orgId}/templates', () => {
         ['a prompt of 10,001 characters', { ...ok, sections: [{ title: 't', prompt: chars(10_001) }] }, 'sections.0.prompt'],
         ['an empty prompt', { ...ok, sections: [{ title: 't', prompt: '' }] }, 'sections.0.prompt'],
         ['a section without a prompt', { ...ok, sections: [{ title: 't' }] }, 'sections.0.prompt'],
-        ['a bad section among good ones', { ...ok, sections: [...sections(3), { title: 't', prompt: chars(10_001) }] }, 'sections.3.prompt'],
+        [
+          'a bad section among good ones',
+          { ...ok, sections: [...sections(3), { title: 't', prompt: chars(10_001) }] },
+          'sections.3.prompt',
+        ],
         [
           'titles and prompts of 10,201 characters together',
-          { ...ok, sections: [...Array.from({ length: 49 }, () => ({ title: chars(4), prompt: chars(200) })), { title: chars(5), prompt: chars(200) }] },
+          {
+            ...ok,
+            sections: [
+              ...Array.from({ length: 49 }, () => ({ title: chars(4), prompt: chars(200) })),
+              { title: chars(5), prompt: chars(200) },
+            ],
+          },
           'sections',
         ],
         // The case: within every per-field limit, but no DynamoDB item holds it (it was a 500).
-        ['45 sections of a 200-character title and a 10,000-character prompt', { ...ok, sections: Array.from({ length: 45 }, () => ({ title: chars(200), prompt: chars(10_000) })) }, 'sections'],
+        [
+          '45 sections of a 200-character title and a 10,000-character prompt',
+          { ...ok, sections: Array.from({ length: 45 }, () => ({ title: chars(200), prompt: chars(10_000) })) },
+          'sections',
+        ],
         ['a control character in the name', { ...ok, name: 'Sales\u0001call' }, 'name'],
         ['a control character in a prompt', { ...ok, sections: [{ title: 't', prompt: 'red \u001b[31m' }] }, 'sections.0.prompt'],
         ['an extra field in a section', { ...ok, sections: [{ title: 't', prompt: 'p', order: 1 }] }, 'sections.0.order'],

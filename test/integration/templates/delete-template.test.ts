@@ -1,6 +1,20 @@
 import { idTokenFor } from '../../support/api';
 import { seedOrg } from '../../support/org-builder';
-import { buildTemplatesOrg, callers, created, expectUntouchedByTheirs, getTpl, isolation, listed, NOT_FOUND, patch, remove, sections, send, WRITERS } from '../../support/templates';
+import {
+  buildTemplatesOrg,
+  callers,
+  created,
+  expectUntouchedByTheirs,
+  getTpl,
+  isolation,
+  listed,
+  NOT_FOUND,
+  patch,
+  remove,
+  sections,
+  send,
+  WRITERS,
+} from '../../support/templates';
 
 /**
  * Delete template end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -48,7 +62,11 @@ describe('DELETE /api/v1/organization/{orgId}/templates/{templateId}', () => {
       const read = () => send('GET', `/api/v1/organization/${org.org}/recordings/${recordingId}?include=summary`, org.keys.full);
       const before = await read();
       expect(before.status).toBe(200);
-      expect(before.body.summary).toMatchObject({ markdown: '# Call with ACME\n\nThey want a demo.', template_id: template.id, template_name: 'Customer call' });
+      expect(before.body.summary).toMatchObject({
+        markdown: '# Call with ACME\n\nThey want a demo.',
+        template_id: template.id,
+        template_name: 'Customer call',
+      });
 
       expect((await remove(org, template.id)).body).toEqual({ success: true });
       expect((await getTpl(org, template.id)).status).toBe(404);

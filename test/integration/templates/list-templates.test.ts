@@ -2,7 +2,21 @@ import { TEMPLATE_PAGE } from '../../../shared/schemas/templates';
 import { putTemplate } from '../../../shared/storage/templates';
 import { failure } from '../../support/api';
 import { seedOrg } from '../../support/org-builder';
-import { buildTemplatesOrg, byNameThenId, callers, created, db, expectUnderLimit, isolation, largestTemplate, list, listed, type Org, READERS, sections } from '../../support/templates';
+import {
+  buildTemplatesOrg,
+  byNameThenId,
+  callers,
+  created,
+  db,
+  expectUnderLimit,
+  isolation,
+  largestTemplate,
+  list,
+  listed,
+  type Org,
+  READERS,
+  sections,
+} from '../../support/templates';
 
 /**
  * List templates end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
@@ -23,12 +37,25 @@ describe('GET /api/v1/organization/{orgId}/templates', () => {
       const res = await list(org);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body)).toEqual(['templates', 'pagination']);
-      expect(res.body.pagination).toEqual({ page: 1, limit: TEMPLATE_PAGE.defaultLimit, total: names.length, total_pages: 1, has_more: false });
+      expect(res.body.pagination).toEqual({
+        page: 1,
+        limit: TEMPLATE_PAGE.defaultLimit,
+        total: names.length,
+        total_pages: 1,
+        has_more: false,
+      });
       expect(res.body.templates.map((t: { id: string }) => t.id)).toEqual([...made].sort(byNameThenId).map((t) => t.id));
       // Not a code-unit sort of the names as given (that would put every capital first).
-      expect(res.body.templates.map((t: { name: string }) => t.name.toLowerCase())).toEqual(
-        ['alpha', 'alpha', 'alpha', 'bravo', 'bravo', 'charlie', 'delta', 'echo'],
-      );
+      expect(res.body.templates.map((t: { name: string }) => t.name.toLowerCase())).toEqual([
+        'alpha',
+        'alpha',
+        'alpha',
+        'bravo',
+        'bravo',
+        'charlie',
+        'delta',
+        'echo',
+      ]);
       for (const template of made) expect(res.body.templates).toContainEqual(template);
     });
 
@@ -37,7 +64,8 @@ describe('GET /api/v1/organization/{orgId}/templates', () => {
       // ('#' sorts after ' ' and '!'); the list must still be in name order.
       const org = await seedOrg(buildTemplatesOrg('prefix'));
       const made = [];
-      for (const name of ['Weekly sync', 'Weekly!', 'Weekly', 'Weekly-report']) made.push(await created(org, { name, sections: sections(1) }));
+      for (const name of ['Weekly sync', 'Weekly!', 'Weekly', 'Weekly-report'])
+        made.push(await created(org, { name, sections: sections(1) }));
       const ids = (await listed(org)).map((t) => t.id);
       expect(ids).toEqual([...made].sort(byNameThenId).map((t) => t.id));
       expect((await listed(org)).map((t) => t.name)).toEqual(['Weekly', 'Weekly sync', 'Weekly!', 'Weekly-report']);
@@ -68,18 +96,26 @@ describe('GET /api/v1/organization/{orgId}/templates', () => {
         expect(res.status).toBe(200);
         pages.push(res.body);
       }
-      expect(pages.map((p) => p.templates.map((t: { id: string }) => t.id))).toEqual([ordered.slice(0, 2), ordered.slice(2, 4), ordered.slice(4), []]);
+      expect(pages.map((p) => p.templates.map((t: { id: string }) => t.id))).toEqual([
+        ordered.slice(0, 2),
+        ordered.slice(2, 4),
+        ordered.slice(4),
+        [],
+      ]);
       expect(pages.map((p) => p.pagination)).toEqual(
         [1, 2, 3, 4].map((page) => ({ page, limit: 2, total: 5, total_pages: 3, has_more: page < 3 })),
       );
     });
 
-    it.each(['limit=0', `limit=${TEMPLATE_PAGE.maxLimit + 1}`, 'limit=ten', 'page=0', 'page=-1', 'page=1.5'])('%s is 400 naming the parameter', async (query) => {
-      const res = await list(org, org.keys.full, `?${query}`);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(failure('VALIDATION_ERROR'));
-      expect(res.body.message).toContain(query.split('=')[0]);
-    });
+    it.each(['limit=0', `limit=${TEMPLATE_PAGE.maxLimit + 1}`, 'limit=ten', 'page=0', 'page=-1', 'page=1.5'])(
+      '%s is 400 naming the parameter',
+      async (query) => {
+        const res = await list(org, org.keys.full, `?${query}`);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(failure('VALIDATION_ERROR'));
+        expect(res.body.message).toContain(query.split('=')[0]);
+      },
+    );
 
     it('List takes page and limit only (400 naming any other parameter)', async () => {
       const res = await list(org, org.keys.full, '?limit=5&sort=name');
@@ -97,14 +133,30 @@ describe('GET /api/v1/organization/{orgId}/templates', () => {
       // Seeded through the storage layer, side by side: HTTP creates would only repeat the test above.
       await Promise.all(
         Array.from({ length: TEMPLATE_PAGE.maxLimit + 1 }, (_, i) =>
-          putTemplate(db, { id: `tpl_big_${pageOrg.id}_${String(i).padStart(3, '0')}`, org_id: pageOrg.org, ...largestTemplate(String(i).padStart(3, '0')), created_at: now, updated_at: now }, 'create'),
+          putTemplate(
+            db,
+            {
+              id: `tpl_big_${pageOrg.id}_${String(i).padStart(3, '0')}`,
+              org_id: pageOrg.org,
+              ...largestTemplate(String(i).padStart(3, '0')),
+              created_at: now,
+              updated_at: now,
+            },
+            'create',
+          ),
         ),
       );
       const res = await list(pageOrg, pageOrg.keys.full, `?limit=${TEMPLATE_PAGE.maxLimit}`);
       const bytes = expectUnderLimit(res, 200);
       expect(res.body.templates).toHaveLength(TEMPLATE_PAGE.maxLimit);
       expect(res.body.templates[0]).toMatchObject(largestTemplate('000'));
-      expect(res.body.pagination).toEqual({ page: 1, limit: TEMPLATE_PAGE.maxLimit, total: TEMPLATE_PAGE.maxLimit + 1, total_pages: 2, has_more: true });
+      expect(res.body.pagination).toEqual({
+        page: 1,
+        limit: TEMPLATE_PAGE.maxLimit,
+        total: TEMPLATE_PAGE.maxLimit + 1,
+        total_pages: 2,
+        has_more: true,
+      });
       // The unit budget (test/unit/size-budgets.test.ts) keeps this under 5 MiB; check the same here.
       expect(bytes.lambda).toBeLessThan(5 * 1024 * 1024);
       const last = await list(pageOrg, pageOrg.keys.full, `?page=2&limit=${TEMPLATE_PAGE.maxLimit}`);

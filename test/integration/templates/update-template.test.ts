@@ -1,7 +1,28 @@
 import { createTemplate } from '../../../shared/domain/templates/templates';
 import { idTokenFor, TIMESTAMP, unique } from '../../support/api';
 import { seedOrg } from '../../support/org-builder';
-import { bigOrg, buildTemplatesOrg, callers, chars, created, db, expectInvalid, expectUnderLimit, expectUntouchedByTheirs, getTpl, HOUR_MS, isolation, largestTemplate, listed, NOT_FOUND, type Org, patch, sections, validation, WRITERS } from '../../support/templates';
+import {
+  bigOrg,
+  buildTemplatesOrg,
+  callers,
+  chars,
+  created,
+  db,
+  expectInvalid,
+  expectUnderLimit,
+  expectUntouchedByTheirs,
+  getTpl,
+  HOUR_MS,
+  isolation,
+  largestTemplate,
+  listed,
+  NOT_FOUND,
+  type Org,
+  patch,
+  sections,
+  validation,
+  WRITERS,
+} from '../../support/templates';
 
 /**
  * Update template (PATCH) end to end (HTTP -> local API Gateway emulator -> authorizer ->
@@ -143,7 +164,11 @@ describe('PATCH /api/v1/organization/{orgId}/templates/{templateId}', () => {
       ['51 sections', { sections: sections(51) }, 'sections'],
       ['a section title of 201 characters', { sections: [{ title: chars(201), prompt: 'p' }] }, 'sections.0.title'],
       ['a prompt of 10,001 characters', { sections: [{ title: 't', prompt: chars(10_001) }] }, 'sections.0.prompt'],
-      ['50 sections of a 200-character title and a 10,000-character prompt', { sections: Array.from({ length: 50 }, () => ({ title: chars(200), prompt: chars(10_000) })) }, 'sections'],
+      [
+        '50 sections of a 200-character title and a 10,000-character prompt',
+        { sections: Array.from({ length: 50 }, () => ({ title: chars(200), prompt: chars(10_000) })) },
+        'sections',
+      ],
       ['a control character in the description', { description: 'bell\u0007' }, 'description'],
       ['an extra field in a section', { sections: [{ title: 't', prompt: 'p', weight: 2 }] }, 'sections.0.weight'],
       ['an unknown field', { colour: 'red' }, 'colour'],

@@ -18,7 +18,11 @@ const SEGMENTS = [
 const setup = once(async () => {
   const org = buildOrg({
     label: 'trx',
-    keys: { read: { scopes: ['recordings:read'] }, member: { scopes: ['recordings:read'], user: 'member' }, admin: { scopes: ['recordings:read'], user: 'admin' } },
+    keys: {
+      read: { scopes: ['recordings:read'] },
+      member: { scopes: ['recordings:read'], user: 'member' },
+      admin: { scopes: ['recordings:read'], user: 'admin' },
+    },
   });
   const recording = (name: string, fields: Record<string, unknown> = {}) => ({
     id: org.recId(name),
@@ -42,10 +46,15 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}/transcript (
     const res = await get(`/api/v1/organization/${org.org}/recordings/${org.recId('done')}/transcript`, org.keys.read);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
-    expect(res.body).toEqual({ recording_id: org.recId('done'), language: 'en-US', text: SEGMENTS.map((s) => s.text).join(' '), segments: SEGMENTS });
+    expect(res.body).toEqual({
+      recording_id: org.recId('done'),
+      language: 'en-US',
+      text: SEGMENTS.map((s) => s.text).join(' '),
+      segments: SEGMENTS,
+    });
   });
 
-  it('vtt: a WebVTT file W3C\'s parser reads without an error, with <v Speaker 1> voices', async () => {
+  it("vtt: a WebVTT file W3C's parser reads without an error, with <v Speaker 1> voices", async () => {
     const org = await setup();
     const res = await get(`/api/v1/organization/${org.org}/recordings/${org.recId('done')}/transcript?format=vtt`, org.keys.read);
     expect(res.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
@@ -59,7 +68,10 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}/transcript (
 
   it('srt and txt: SubRip cues by their grammar, and one `Speaker: text` line per turn; download=true names the file from the title', async () => {
     const org = await setup();
-    const srt = await get(`/api/v1/organization/${org.org}/recordings/${org.recId('done')}/transcript?format=srt&download=true`, org.keys.read);
+    const srt = await get(
+      `/api/v1/organization/${org.org}/recordings/${org.recId('done')}/transcript?format=srt&download=true`,
+      org.keys.read,
+    );
     expect(srt.headers.get('content-type')).toBe('application/x-subrip');
     expect(srt.headers.get('content-disposition')).toMatch(/^attachment; filename="Reunion-budget\.srt"/);
     const blocks = String(srt.body).replace(/\n$/, '').split('\n\n');
@@ -73,11 +85,19 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}/transcript (
     expect(txt.body).toBe('Speaker 1: Budget approved <finally> & signed.\nSpeaker 2: Great, we start in March.\n');
   });
 
-  it('refuses a recording without transcript (404 TRANSCRIPT_NOT_FOUND), an unknown one, another member\'s for a personal key, and an unknown format', async () => {
+  it("refuses a recording without transcript (404 TRANSCRIPT_NOT_FOUND), an unknown one, another member's for a personal key, and an unknown format", async () => {
     const org = await setup();
-    expectFailure(await get(`/api/v1/organization/${org.org}/recordings/${org.recId('none')}/transcript`, org.keys.read), 404, 'TRANSCRIPT_NOT_FOUND');
+    expectFailure(
+      await get(`/api/v1/organization/${org.org}/recordings/${org.recId('none')}/transcript`, org.keys.read),
+      404,
+      'TRANSCRIPT_NOT_FOUND',
+    );
     expectFailure(await get(`/api/v1/organization/${org.org}/recordings/rec_nope/transcript`, org.keys.read), 404, 'RECORDING_NOT_FOUND');
     expectFailure(await get(`/api/v1/public/recordings/${org.recId('done')}/transcript`, org.keys.admin), 404, 'RECORDING_NOT_FOUND');
-    expectFailure(await get(`/api/v1/organization/${org.org}/recordings/${org.recId('done')}/transcript?format=docx`, org.keys.read), 400, 'VALIDATION_ERROR');
+    expectFailure(
+      await get(`/api/v1/organization/${org.org}/recordings/${org.recId('done')}/transcript?format=docx`, org.keys.read),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 });

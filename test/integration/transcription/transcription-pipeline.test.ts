@@ -27,7 +27,10 @@ const setup = once(async () => {
 
 /** Uploads a file through Create upload URL and its pre-signed PUT, as a client does; answers the recording id. */
 async function upload(key: string, body: Buffer, contentType = 'audio/wav', filename = 'speech.wav'): Promise<string> {
-  const created = await call(runtime.apiUrl, 'POST', '/api/v1/public/recordings/upload-url', { token: key, body: { filename, content_type: contentType, size_bytes: body.length, title: 'Office budget' } });
+  const created = await call(runtime.apiUrl, 'POST', '/api/v1/public/recordings/upload-url', {
+    token: key,
+    body: { filename, content_type: contentType, size_bytes: body.length, title: 'Office budget' },
+  });
   expect(created.status).toBe(201);
   const { recording_id: recordingId, upload_url: url, headers } = created.body.data;
   const put = await fetch(url, { method: 'PUT', headers, body });
@@ -38,7 +41,8 @@ async function upload(key: string, body: Buffer, contentType = 'audio/wav', file
 const getRecording = async (orgId: string, key: string, recordingId: string, query = ''): Promise<any> =>
   (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/recordings/${recordingId}${query}`, { token: key })).body;
 
-const settled = (recording: { transcript_status?: string; [field: string]: unknown }) => recording.transcript_status === 'completed' || recording.transcript_status === 'failed';
+const settled = (recording: { transcript_status?: string; [field: string]: unknown }) =>
+  recording.transcript_status === 'completed' || recording.transcript_status === 'failed';
 
 describeWithEngine('the transcription pipeline (upload → queued → Transcribe stand-in → completed)', () => {
   let receiver: Receiver;
@@ -49,7 +53,10 @@ describeWithEngine('the transcription pipeline (upload → queued → Transcribe
     receiver = await startReceiver();
     const hook = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${org.org}/webhooks`, {
       token: org.keys.org,
-      body: { url: receiver.url, events: ['recording.transcription_queued', 'recording.transcription_completed', 'recording.summary_queued'] },
+      body: {
+        url: receiver.url,
+        events: ['recording.transcription_queued', 'recording.transcription_completed', 'recording.summary_queued'],
+      },
     });
     expect(hook.status).toBe(201);
     const { wav, seconds } = spokenSentence();
@@ -76,15 +83,25 @@ describeWithEngine('the transcription pipeline (upload → queued → Transcribe
     // The public list item's transcript summary.
     const listed = await call(runtime.apiUrl, 'GET', '/api/v1/public/recordings', { token: org.keys.member });
     const item = listed.body.data.find((r: { id: string }) => r.id === recordingId);
-    expect(item).toMatchObject({ state: 'ready', transcript_status: 'completed', transcript: { language: 'en-US', segment_count: transcript.length } });
+    expect(item).toMatchObject({
+      state: 'ready',
+      transcript_status: 'completed',
+      transcript: { language: 'en-US', segment_count: transcript.length },
+    });
 
     // Billed: the audio's length rounded up to a whole minute, for the recorder and the organization.
     const usage = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/usage`, { token: org.keys.org });
-    expect(usage.body).toMatchObject({ transcription_minutes: 1, allowance: null, members: [{ user_id: org.people.member.id, transcription_minutes: 1 }] });
+    expect(usage.body).toMatchObject({
+      transcription_minutes: 1,
+      allowance: null,
+      members: [{ user_id: org.people.member.id, transcription_minutes: 1 }],
+    });
 
     // The audit log and the webhook endpoint, never with the text.
     const audit = await eventually(
-      async () => (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/audit-log?resource_id=${recordingId}`, { token: org.keys.org })).body,
+      async () =>
+        (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/audit-log?resource_id=${recordingId}`, { token: org.keys.org }))
+          .body,
       (page) => page.entries?.some((e: { type: string }) => e.type === 'recording.transcription_completed'),
     );
     expect(audit.entries.map((e: { type: string }) => e.type)).toContain('recording.transcription_queued');
@@ -96,17 +113,34 @@ describeWithEngine('the transcription pipeline (upload → queued → Transcribe
     expect(ours.map((e) => e.type).sort()).toEqual(['recording.transcription_completed', 'recording.transcription_queued']);
 
     // The completed transcription queued one summary with the built-in template (issue 30; the organization has no default template).
-    const summaries = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/recordings/${recordingId}/summaries`, { token: org.keys.org });
+    const summaries = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/recordings/${recordingId}/summaries`, {
+      token: org.keys.org,
+    });
     expect(summaries.body.summaries).toEqual([expect.objectContaining({ template_id: null, template_name: 'Standard summary' })]);
     const queuedSummary = deliveries.find((e) => e.resource.id === recordingId && e.type === 'recording.summary_queued');
-    expect(queuedSummary.data).toEqual({ recorded_by: org.people.member.id, state: expect.any(String), summary_id: summaries.body.summaries[0].id, template_id: null });
-    expect(ours.find((e) => e.type === 'recording.transcription_completed').data).toMatchObject({ attempt: 1, language: 'en-US', billed_minutes: 1, segment_count: transcript.length });
+    expect(queuedSummary.data).toEqual({
+      recorded_by: org.people.member.id,
+      state: expect.any(String),
+      summary_id: summaries.body.summaries[0].id,
+      template_id: null,
+    });
+    expect(ours.find((e) => e.type === 'recording.transcription_completed').data).toMatchObject({
+      attempt: 1,
+      language: 'en-US',
+      billed_minutes: 1,
+      segment_count: transcript.length,
+    });
     expect(JSON.stringify(ours)).not.toContain(transcript[0].text);
   });
 
   it('fails a file that is not audio with UNSUPPORTED_MEDIA: ready, with the error, nothing billed', async () => {
     const org = await setup();
-    const recordingId = await upload(org.keys.member, Buffer.from('This is a text file, not audio.\n'.repeat(50)), 'audio/wav', 'notes.wav');
+    const recordingId = await upload(
+      org.keys.member,
+      Buffer.from('This is a text file, not audio.\n'.repeat(50)),
+      'audio/wav',
+      'notes.wav',
+    );
     const failed = await eventually(() => getRecording(org.org, org.keys.org, recordingId), settled);
     expect(failed).toMatchObject({ state: 'ready', transcript_status: 'failed' });
     expect(failed.transcript_error).toMatch(/^UNSUPPORTED_MEDIA: /);

@@ -50,10 +50,12 @@ const setup = once(async () => {
 
 const translate = (orgId: string, key: string, recordingId: string, body?: unknown) =>
   call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/recordings/${recordingId}/translations`, { token: key, body });
-const translatePublic = (key: string, recordingId: string, body?: unknown) => call(runtime.apiUrl, 'POST', `/api/v1/public/recordings/${recordingId}/translations`, { token: key, body });
+const translatePublic = (key: string, recordingId: string, body?: unknown) =>
+  call(runtime.apiUrl, 'POST', `/api/v1/public/recordings/${recordingId}/translations`, { token: key, body });
 const translationOf = async (orgId: string, key: string, recordingId: string) =>
   (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/recordings/${recordingId}?include=translation`, { token: key })).body;
-const settled = (recording: { translation?: { processing_status?: string } | null }) => recording.translation?.processing_status === 'completed' || recording.translation?.processing_status === 'failed';
+const settled = (recording: { translation?: { processing_status?: string } | null }) =>
+  recording.translation?.processing_status === 'completed' || recording.translation?.processing_status === 'failed';
 const transcript = (orgId: string, key: string, recordingId: string, query: string) =>
   call(runtime.apiUrl, 'GET', `/api/v1/organization/${orgId}/recordings/${recordingId}/transcript?${query}`, { token: key });
 
@@ -66,17 +68,34 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/translation
     receiver = await startReceiver();
     const hook = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${org.org}/webhooks`, {
       token: org.keys.write,
-      body: { url: receiver.url, events: ['recording.translation_queued', 'recording.translation_completed', 'recording.translation_failed'] },
+      body: {
+        url: receiver.url,
+        events: ['recording.translation_queued', 'recording.translation_completed', 'recording.translation_failed'],
+      },
     });
     expect(hook.status).toBe(201);
     const recordingId = org.recId('es');
 
     const queued = await translate(org.org, org.keys.write, recordingId, { to_language: 'es' });
     expect(queued.status).toBe(202);
-    expect(queued.body).toEqual({ id: expect.stringMatching(/^trl_/), created_at: expect.any(String), updated_at: expect.any(String), detected_language: 'en', to_language: 'es', processing_status: 'queued', error_message: '' });
+    expect(queued.body).toEqual({
+      id: expect.stringMatching(/^trl_/),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      detected_language: 'en',
+      to_language: 'es',
+      processing_status: 'queued',
+      error_message: '',
+    });
 
     const done = await eventually(() => translationOf(org.org, org.keys.write, recordingId), settled);
-    expect(done.translation).toMatchObject({ id: queued.body.id, detected_language: 'en', to_language: 'es', processing_status: 'completed', error_message: '' });
+    expect(done.translation).toMatchObject({
+      id: queued.body.id,
+      detected_language: 'en',
+      to_language: 'es',
+      processing_status: 'completed',
+      error_message: '',
+    });
 
     const json = await transcript(org.org, org.keys.write, recordingId, 'language=es');
     expect(json.status).toBe(200);
@@ -94,7 +113,9 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/translation
     const srt = await transcript(org.org, org.keys.write, recordingId, 'language=es&format=srt&download=true');
     expect(srt.body).toContain('1\n00:00:00,500 --> 00:00:03,250\nSpeaker 1: El presupuesto para la oficina nueva está aprobado.');
     expect(srt.headers.get('content-disposition')).toMatch(/filename="Office-budget.*es.*\.srt"/);
-    const txt = await call(runtime.apiUrl, 'GET', `/api/v1/public/recordings/${recordingId}/transcript?language=es&format=txt`, { token: org.keys.member });
+    const txt = await call(runtime.apiUrl, 'GET', `/api/v1/public/recordings/${recordingId}/transcript?language=es&format=txt`, {
+      token: org.keys.member,
+    });
     expect(txt.body).toContain('Speaker 1: El presupuesto para la oficina nueva está aprobado.');
     // The transcript's own language is the transcript; a language never translated is 404.
     expect((await transcript(org.org, org.keys.write, recordingId, 'language=en')).body.segments[0].text).toBe(SEGMENTS[0].text);
@@ -102,16 +123,28 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/translation
     expectFailure(await transcript(org.org, org.keys.write, recordingId, 'language=klingon'), 400, 'VALIDATION_ERROR');
 
     const audit = await eventually(
-      async () => (await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/audit-log?resource_id=${recordingId}`, { token: org.keys.write })).body,
+      async () =>
+        (
+          await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/audit-log?resource_id=${recordingId}`, {
+            token: org.keys.write,
+          })
+        ).body,
       (page) => page.entries?.some((e: { type: string }) => e.type === 'recording.translation_completed'),
     );
-    expect(audit.entries.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['recording.translation_queued', 'recording.translation_completed']));
+    expect(audit.entries.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining(['recording.translation_queued', 'recording.translation_completed']),
+    );
     const delivered = await eventually(
       async () => receiver!.received.map((d) => JSON.parse(d.body)).filter((e) => e.resource.id === recordingId),
       (events) => events.length >= 2,
     );
     expect(delivered.map((e) => e.type).sort()).toEqual(['recording.translation_completed', 'recording.translation_queued']);
-    expect(delivered.find((e) => e.type === 'recording.translation_completed').data).toMatchObject({ translation_id: queued.body.id, from_language: 'en', to_language: 'es', segment_count: 2 });
+    expect(delivered.find((e) => e.type === 'recording.translation_completed').data).toMatchObject({
+      translation_id: queued.body.id,
+      from_language: 'en',
+      to_language: 'es',
+      segment_count: 2,
+    });
     expect(JSON.stringify(delivered)).not.toContain('presupuesto');
     expect(JSON.stringify(delivered)).not.toContain('budget');
   });
@@ -121,7 +154,11 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/translation
     const recordingId = org.recId('fr');
     expect((await translate(org.org, org.keys.write, recordingId, { to_language: 'fr' })).status).toBe(202);
     const failed = await eventually(() => translationOf(org.org, org.keys.write, recordingId), settled);
-    expect(failed.translation).toMatchObject({ to_language: 'fr', processing_status: 'failed', error_message: expect.stringMatching(/^Unsupported language pair: en to fr/) });
+    expect(failed.translation).toMatchObject({
+      to_language: 'fr',
+      processing_status: 'failed',
+      error_message: expect.stringMatching(/^Unsupported language pair: en to fr/),
+    });
     const listed = await call(runtime.apiUrl, 'GET', `/api/v1/public/recordings?limit=100`, { token: org.keys.member });
     const item = listed.body.data.find((r: { id: string }) => r.id === recordingId);
     expect(item.translation_error).toMatch(/^UNSUPPORTED_LANGUAGE_PAIR: Unsupported language pair: en to fr/);
@@ -141,7 +178,11 @@ describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/translation
     const org = await setup();
     expectFailure(await translate(org.org, org.keys.write, org.recId('admins'), { to_language: 'xx' }), 400, 'VALIDATION_ERROR');
     expectFailure(await translate(org.org, org.keys.write, org.recId('admins'), { to_language: 'spanish' }), 400, 'VALIDATION_ERROR');
-    expectFailure(await translate(org.org, org.keys.write, org.recId('admins'), { to_language: 'es', from_language: 'en' }), 400, 'VALIDATION_ERROR');
+    expectFailure(
+      await translate(org.org, org.keys.write, org.recId('admins'), { to_language: 'es', from_language: 'en' }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectFailure(await translate(org.org, org.keys.write, org.recId('admins')), 400, 'VALIDATION_ERROR');
     expectFailure(await translate(org.org, org.keys.write, org.recId('none'), { to_language: 'es' }), 409, 'TRANSCRIPT_NOT_READY');
     expectFailure(await translate(org.org, org.keys.write, 'rec_nope', { to_language: 'es' }), 404, 'RECORDING_NOT_FOUND');

@@ -68,9 +68,19 @@ describe('POST /api/v1/organization/{orgId}/webhooks', () => {
     });
 
     it('create takes a description, and enabled: false (disabled by hand)', async () => {
-      const res = await hooks.create({ url, events: ['recording.uploaded', 'template.deleted'], description: 'Transcripts\tand templates\n', enabled: false });
+      const res = await hooks.create({
+        url,
+        events: ['recording.uploaded', 'template.deleted'],
+        description: 'Transcripts\tand templates\n',
+        enabled: false,
+      });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ description: 'Transcripts\tand templates\n', events: ['recording.uploaded', 'template.deleted'], enabled: false, disabled_reason: 'manual' });
+      expect(res.body).toMatchObject({
+        description: 'Transcripts\tand templates\n',
+        events: ['recording.uploaded', 'template.deleted'],
+        enabled: false,
+        disabled_reason: 'manual',
+      });
     });
   });
 
@@ -103,12 +113,20 @@ describe('POST /api/v1/organization/{orgId}/webhooks', () => {
       ['events holding a number', { url: 'https://example.com/hooks', events: [1] }, 'events[0]'],
       ['events missing', { url: 'https://example.com/hooks' }, 'events'],
       ['description too long', { url: 'https://example.com/hooks', events: ['*'], description: 'a'.repeat(501) }, 'description'],
-      ['description with a control character', { url: 'https://example.com/hooks', events: ['*'], description: 'ring \u0007 bell' }, 'description'],
+      [
+        'description with a control character',
+        { url: 'https://example.com/hooks', events: ['*'], description: 'ring \u0007 bell' },
+        'description',
+      ],
       ['description not a string', { url: 'https://example.com/hooks', events: ['*'], description: ['a'] }, 'description'],
       ['enabled not a boolean', { url: 'https://example.com/hooks', events: ['*'], enabled: 'yes' }, 'enabled'],
       ['enabled null', { url: 'https://example.com/hooks', events: ['*'], enabled: null }, 'enabled'],
       ['an unknown field', { url: 'https://example.com/hooks', events: ['*'], retries: 3 }, 'retries'],
-      ['a secret of the client', { url: 'https://example.com/hooks', events: ['*'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, 'secret'],
+      [
+        'a secret of the client',
+        { url: 'https://example.com/hooks', events: ['*'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+        'secret',
+      ],
       ['an id of the client', { url: 'https://example.com/hooks', events: ['*'], id: 'wh_mine' }, 'id'],
       ['a disabled_reason', { url: 'https://example.com/hooks', events: ['*'], disabled_reason: 'manual' }, 'disabled_reason'],
     ];
@@ -118,7 +136,10 @@ describe('POST /api/v1/organization/{orgId}/webhooks', () => {
     });
 
     it('create with a body that is not a JSON object: 400', async () => {
-      expectRefused(await call(runtime.apiUrl, 'POST', `/api/v1/organization/${o.org}/webhooks`, { token: o.keys.hooks, rawBody: '{"url":' }), 'INVALID_JSON');
+      expectRefused(
+        await call(runtime.apiUrl, 'POST', `/api/v1/organization/${o.org}/webhooks`, { token: o.keys.hooks, rawBody: '{"url":' }),
+        'INVALID_JSON',
+      );
       expect((await hooks.create(['https://example.com/hooks'])).status).toBe(400);
       expect((await hooks.create(undefined)).status).toBe(400);
       await expectUnchanged();
@@ -133,7 +154,9 @@ describe('POST /api/v1/organization/{orgId}/webhooks', () => {
       const o = await hooksOrg('whlimit');
       const hooks = hooksApi(o);
       const { url } = await receiver();
-      const created = await Promise.all(Array.from({ length: 10 }, (_, i) => endpoint(hooks, { url, events: QUIET, description: `#${i}` })));
+      const created = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => endpoint(hooks, { url, events: QUIET, description: `#${i}` })),
+      );
       expectFailure(await hooks.create({ url, events: QUIET }), 409, 'WEBHOOK_LIMIT_REACHED');
       const ids = (await hooks.list()).body.webhooks.map((webhook) => webhook.id);
       expect([...ids].sort()).toEqual(created.map((webhook) => webhook.id).sort());
@@ -144,7 +167,10 @@ describe('POST /api/v1/organization/{orgId}/webhooks', () => {
       expect((await hooks.remove(ids[3])).status).toBe(200);
       const replacement = await endpoint(hooks, { url, events: QUIET });
       expectFailure(await hooks.create({ url, events: QUIET }), 409, 'WEBHOOK_LIMIT_REACHED');
-      expect((await hooks.list()).body.webhooks.map((webhook) => webhook.id)).toEqual([...ids.filter((id) => id !== ids[3]), replacement.id]);
+      expect((await hooks.list()).body.webhooks.map((webhook) => webhook.id)).toEqual([
+        ...ids.filter((id) => id !== ids[3]),
+        replacement.id,
+      ]);
     });
 
     it('twelve creates at once: ten endpoints, two 409s, no 500', async () => {

@@ -1,5 +1,15 @@
 import { expectFailure, once } from '../../support/api';
-import { cleanUpWebhooks, endpoint, expectUntouchedByA, hooksApi, hooksOrg, isolationWorld, receiver, type HooksApi, type HooksOrg } from '../../support/webhooks';
+import {
+  cleanUpWebhooks,
+  endpoint,
+  expectUntouchedByA,
+  hooksApi,
+  hooksOrg,
+  isolationWorld,
+  receiver,
+  type HooksApi,
+  type HooksOrg,
+} from '../../support/webhooks';
 
 /**
  * Delete webhook end to end, through the local API (authorizer, handlers, DynamoDB Local): then

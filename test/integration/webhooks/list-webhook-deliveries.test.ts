@@ -68,7 +68,11 @@ describe('GET /api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries', () 
       expect(res.status).toBe(200);
       expect(ids(res)).toEqual([sent[2].id, sent[1].id, sent[0].id]);
       expect(res.body.deliveries.map((d) => d.status)).toEqual(['succeeded', 'pending', 'succeeded']);
-      expect(res.body.deliveries[1]).toMatchObject({ response_status: 503, error: 'non_2xx', next_attempt_at: expect.stringMatching(TIMESTAMP) });
+      expect(res.body.deliveries[1]).toMatchObject({
+        response_status: 503,
+        error: 'non_2xx',
+        next_attempt_at: expect.stringMatching(TIMESTAMP),
+      });
       expect(res.body.pagination).toEqual({ limit: 20, next_cursor: null });
     });
 
@@ -83,7 +87,10 @@ describe('GET /api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries', () 
       const seen: DeliveryBody[][] = [];
       let cursor: string | null = null;
       do {
-        const res: ApiResponse<DeliveryList> = await hooks.deliveries(hook.id, `?limit=1${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res: ApiResponse<DeliveryList> = await hooks.deliveries(
+          hook.id,
+          `?limit=1${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(res.status).toBe(200);
         expect(res.body.pagination.limit).toBe(1);
         seen.push(res.body.deliveries);
@@ -113,7 +120,11 @@ describe('GET /api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries', () 
         () => call(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/audit-log?limit=1`, { token: o.keys.audit }),
         (res) => res.status === 200 && !!res.body.pagination.next_cursor,
       );
-      expectRefused(await hooks.deliveries(hook.id, `?cursor=${encodeURIComponent(audit.body.pagination.next_cursor)}`), 'VALIDATION_ERROR', 'cursor');
+      expectRefused(
+        await hooks.deliveries(hook.id, `?cursor=${encodeURIComponent(audit.body.pagination.next_cursor)}`),
+        'VALIDATION_ERROR',
+        'cursor',
+      );
     });
   });
 

@@ -1,5 +1,15 @@
 import { once } from '../../support/api';
-import { cleanUpWebhooks, endpoint, expectNoSecret, hooksApi, hooksOrg, isolationWorld, receiver, type HooksApi, type HooksOrg } from '../../support/webhooks';
+import {
+  cleanUpWebhooks,
+  endpoint,
+  expectNoSecret,
+  hooksApi,
+  hooksOrg,
+  isolationWorld,
+  receiver,
+  type HooksApi,
+  type HooksOrg,
+} from '../../support/webhooks';
 
 /**
  * List webhooks end to end, through the local API (authorizer, handlers, DynamoDB Local): every

@@ -40,7 +40,13 @@ describe('POST /api/v1/organization/{orgId}/webhooks/{webhookId}/deliveries/{del
 
       const retried = await hooks.retry(hook.id, sent.id);
       expect(retried.status).toBe(202);
-      expect(retried.body).toMatchObject({ id: sent.id, event_id: sent.event_id, event_type: 'webhook.test', status: 'pending', attempts: 1 });
+      expect(retried.body).toMatchObject({
+        id: sent.id,
+        event_id: sent.event_id,
+        event_type: 'webhook.test',
+        status: 'pending',
+        attempts: 1,
+      });
       await at.waitFor(2);
       const done = await deliveryWhen(hooks, hook.id, sent.id, (d) => d.status === 'succeeded' && d.attempts === 2);
       expect(done).toMatchObject({ status: 'succeeded', attempts: 2, response_status: 200, error: null });

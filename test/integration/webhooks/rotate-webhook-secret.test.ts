@@ -91,7 +91,10 @@ describe('POST /api/v1/organization/{orgId}/webhooks/{webhookId}/rotate-secret',
       expectFailure(await hooksApi(a).rotate(hookB.id), 404, 'WEBHOOK_NOT_FOUND');
       await expectUntouchedByA(world);
       const testB = (await hooksApi(b).test(hookB.id)).body;
-      await eventually(async () => atB.received.map(webhookIdOf), (ids) => ids.includes(testB.event_id));
+      await eventually(
+        async () => atB.received.map(webhookIdOf),
+        (ids) => ids.includes(testB.event_id),
+      );
       const last = atB.received.find((d) => webhookIdOf(d) === testB.event_id)!;
       expect(signaturesOf(last)).toHaveLength(1);
       expect(verified(hookB.secret, last).org_id).toBe(b.org);

@@ -48,7 +48,10 @@ describe('PATCH /api/v1/organization/{orgId}/webhooks/{webhookId}', () => {
         [{ events: ['template.updated', 'template.deleted'] }, { events: ['template.updated', 'template.deleted'] }],
         [{ events: ['*'] }, { events: ['*'] }],
         [{ description: '' }, { description: '' }],
-        [{ url, description: 'Both', events: ['template.created'] }, { url, description: 'Both', events: ['template.created'] }],
+        [
+          { url, description: 'Both', events: ['template.created'] },
+          { url, description: 'Both', events: ['template.created'] },
+        ],
       ];
       let expected: WebhookBody = view;
       for (const [patch, changed] of patches) {
@@ -70,7 +73,11 @@ describe('PATCH /api/v1/organization/{orgId}/webhooks/{webhookId}', () => {
       expect(disabled.body).toMatchObject({ enabled: false, disabled_reason: 'manual' });
       // Disabling again, or changing another field while disabled, keeps it disabled by hand.
       expect((await hooks.update(created.id, { enabled: false })).body).toMatchObject({ enabled: false, disabled_reason: 'manual' });
-      expect((await hooks.update(created.id, { description: 'Paused' })).body).toMatchObject({ enabled: false, disabled_reason: 'manual', description: 'Paused' });
+      expect((await hooks.update(created.id, { description: 'Paused' })).body).toMatchObject({
+        enabled: false,
+        disabled_reason: 'manual',
+        description: 'Paused',
+      });
       const enabled = await hooks.update(created.id, { enabled: true });
       expect(enabled.status).toBe(200);
       expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });

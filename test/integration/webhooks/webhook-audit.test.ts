@@ -26,22 +26,51 @@ describe('audit: changes of endpoints are in the audit log, with who made them, 
     const byAdmin = hooksApi(o, admin);
     const correlation = (step: string) => `wha-${step}-${o.id}`;
 
-    const created = await byOwner.create({ url: `${at.url}?token=receiver-secret-${o.id}`, events: ['template.created'] }, correlation('create'));
+    const created = await byOwner.create(
+      { url: `${at.url}?token=receiver-secret-${o.id}`, events: ['template.created'] },
+      correlation('create'),
+    );
     expect(created.status).toBe(201);
     const hook = created.body;
-    expect((await byKey.update(hook.id, { description: 'Renamed', url: `${at.url}/v2?token=receiver-secret-${o.id}` }, correlation('update'))).status).toBe(200);
+    expect(
+      (await byKey.update(hook.id, { description: 'Renamed', url: `${at.url}/v2?token=receiver-secret-${o.id}` }, correlation('update')))
+        .status,
+    ).toBe(200);
     const rotated = await byAdmin.rotate(hook.id, correlation('rotate'));
     expect(rotated.status).toBe(200);
     expect((await byKey.remove(hook.id, correlation('delete'))).status).toBe(200);
 
     const keyActor = { kind: 'api_key', id: apiKeyIdFromHash(hashApiKey(o.keys.hooks)) };
-    const read = () => call<{ entries: AuditEntry[] }>(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/audit-log?resource_id=${hook.id}`, { token: o.keys.audit });
+    const read = () =>
+      call<{ entries: AuditEntry[] }>(runtime.apiUrl, 'GET', `/api/v1/organization/${o.org}/audit-log?resource_id=${hook.id}`, {
+        token: o.keys.audit,
+      });
     const res = await eventually(read, (r) => r.status === 200 && r.body.entries.length >= 4);
     expect(res.body.entries).toEqual([
-      expect.objectContaining({ type: 'webhook.deleted', actor: keyActor, correlation_id: correlation('delete'), resource: { type: 'webhook', id: hook.id } }),
-      expect.objectContaining({ type: 'webhook.secret_rotated', actor: { kind: 'user', id: o.people.admin.id }, correlation_id: correlation('rotate'), resource: { type: 'webhook', id: hook.id } }),
-      expect.objectContaining({ type: 'webhook.updated', actor: keyActor, correlation_id: correlation('update'), resource: { type: 'webhook', id: hook.id } }),
-      expect.objectContaining({ type: 'webhook.created', actor: { kind: 'user', id: o.people.owner.id }, correlation_id: correlation('create'), resource: { type: 'webhook', id: hook.id } }),
+      expect.objectContaining({
+        type: 'webhook.deleted',
+        actor: keyActor,
+        correlation_id: correlation('delete'),
+        resource: { type: 'webhook', id: hook.id },
+      }),
+      expect.objectContaining({
+        type: 'webhook.secret_rotated',
+        actor: { kind: 'user', id: o.people.admin.id },
+        correlation_id: correlation('rotate'),
+        resource: { type: 'webhook', id: hook.id },
+      }),
+      expect.objectContaining({
+        type: 'webhook.updated',
+        actor: keyActor,
+        correlation_id: correlation('update'),
+        resource: { type: 'webhook', id: hook.id },
+      }),
+      expect.objectContaining({
+        type: 'webhook.created',
+        actor: { kind: 'user', id: o.people.owner.id },
+        correlation_id: correlation('create'),
+        resource: { type: 'webhook', id: hook.id },
+      }),
     ]);
     expect([...res.body.entries[2].changes].sort()).toEqual(['description', 'url']);
 

@@ -95,8 +95,17 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
       templates = [first, second];
       await subscribed.at.waitFor(2);
       // Everything `*` is sent: the four template events and the disabled endpoint's creation.
-      const expected = [`template.created ${first}`, `template.updated ${first}`, `template.deleted ${first}`, `template.created ${second}`, `webhook.created ${disabled.hook.id}`];
-      await eventually(async () => everything.at.received.map(payloadOf).map((event) => `${event.type} ${event.resource.id}`), (seen) => expected.every((item) => seen.includes(item)));
+      const expected = [
+        `template.created ${first}`,
+        `template.updated ${first}`,
+        `template.deleted ${first}`,
+        `template.created ${second}`,
+        `webhook.created ${disabled.hook.id}`,
+      ];
+      await eventually(
+        async () => everything.at.received.map(payloadOf).map((event) => `${event.type} ${event.resource.id}`),
+        (seen) => expected.every((item) => seen.includes(item)),
+      );
     });
 
     /** The subscribed endpoint's request for a template's creation (deliveries come in no promised order). */
@@ -122,7 +131,11 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
       expect(first.headers['content-type']).toMatch(/^application\/json/);
       expect(Math.abs(Number(first.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
       expect(signaturesOf(first)).toEqual([expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/)]);
-      expect(verified(subscribed.hook.secret, second)).toMatchObject({ type: 'template.created', resource: { type: 'template', id: templates[1] }, correlation_id: `whd-second-${o.id}` });
+      expect(verified(subscribed.hook.secret, second)).toMatchObject({
+        type: 'template.created',
+        resource: { type: 'template', id: templates[1] },
+        correlation_id: `whd-second-${o.id}`,
+      });
       // The event is the one the pipeline published.
       expect(publishedEvents(o.org).find((event) => event.id === payload.id)).toEqual(payload);
     });
@@ -130,33 +143,44 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
     it("another endpoint's secret does not verify it, nor does a changed body", () => {
       const [first] = subscribed.at.received;
       expect(() => verified(everything.hook.secret, first)).toThrow();
-      expect(() => verified(subscribed.hook.secret, { ...first, body: first.body.replace('template.created', 'template.deleted') })).toThrow();
+      expect(() =>
+        verified(subscribed.hook.secret, { ...first, body: first.body.replace('template.created', 'template.deleted') }),
+      ).toThrow();
     });
 
     it('the delivery list records each delivery: succeeded at the first attempt, the event named', async () => {
-      const deliveries = await deliveriesWhen(hooks, subscribed.hook.id, (list) => list.length === 2 && list.every((d) => d.status === 'succeeded'));
+      const deliveries = await deliveriesWhen(
+        hooks,
+        subscribed.hook.id,
+        (list) => list.length === 2 && list.every((d) => d.status === 'succeeded'),
+      );
       // Newest first: the second template's event, then the first's.
       expect(deliveries).toEqual(
-        [templates[1], templates[0]].map((templateId) => payloadOf(arrivalOf(templateId))).map((event) => ({
-          id: expect.stringMatching(DELIVERY_ID),
-          event_id: event.id,
-          event_type: 'template.created',
-          status: 'succeeded',
-          attempts: 1,
-          created_at: expect.stringMatching(TIMESTAMP),
-          last_attempt_at: expect.stringMatching(TIMESTAMP),
-          next_attempt_at: null,
-          response_status: 200,
-          response_ms: expect.any(Number),
-          error: null,
-        })),
+        [templates[1], templates[0]]
+          .map((templateId) => payloadOf(arrivalOf(templateId)))
+          .map((event) => ({
+            id: expect.stringMatching(DELIVERY_ID),
+            event_id: event.id,
+            event_type: 'template.created',
+            status: 'succeeded',
+            attempts: 1,
+            created_at: expect.stringMatching(TIMESTAMP),
+            last_attempt_at: expect.stringMatching(TIMESTAMP),
+            next_attempt_at: null,
+            response_status: 200,
+            response_ms: expect.any(Number),
+            error: null,
+          })),
       );
     });
 
     it('types the endpoint does not subscribe to never reach it', async () => {
       expect(subscribed.at.received.map((d) => payloadOf(d).type)).toEqual(['template.created', 'template.created']);
       // The fan-out made no delivery of them either.
-      expect((await hooks.deliveries(subscribed.hook.id)).body.deliveries.map((d) => d.event_type)).toEqual(['template.created', 'template.created']);
+      expect((await hooks.deliveries(subscribed.hook.id)).body.deliveries.map((d) => d.event_type)).toEqual([
+        'template.created',
+        'template.created',
+      ]);
     });
 
     it('`*` receives every type, each verified', async () => {
@@ -165,7 +189,9 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
       expect(ofFirst.sort()).toEqual(['template.created', 'template.deleted', 'template.updated']);
       expect(events.filter((event) => event.resource.id === templates[1]).map((event) => event.type)).toEqual(['template.created']);
       // Its own creation, and the endpoints created after it, are events too.
-      expect(events).toContainEqual(expect.objectContaining({ type: 'webhook.created', resource: { type: 'webhook', id: disabled.hook.id } }));
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: 'webhook.created', resource: { type: 'webhook', id: disabled.hook.id } }),
+      );
       expect(new Set(everything.at.received.map(webhookIdOf)).size).toBe(everything.at.received.length);
     });
 
@@ -179,7 +205,10 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
       expect((await hooks.update(subscribed.hook.id, { enabled: false })).status).toBe(200);
       const whileDisabled = await createTemplate(o);
       // The `*` endpoint's copy of the same event tells when it was handled.
-      await eventually(async () => everything.at.received.map(payloadOf), (events) => events.some((event) => event.resource.id === whileDisabled));
+      await eventually(
+        async () => everything.at.received.map(payloadOf),
+        (events) => events.some((event) => event.resource.id === whileDisabled),
+      );
       expect((await hooks.update(subscribed.hook.id, { enabled: true })).status).toBe(200);
       const afterwards = await createTemplate(o);
       await subscribed.at.waitFor(3);
@@ -204,12 +233,22 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
       // A test event sent after them arrives after anything still on its way for them.
       const sentinel = await hooks.test(hook.id);
       expect(sentinel.status).toBe(202);
-      await eventually(async () => at.received.map(webhookIdOf), (ids) => ids.includes(sentinel.body.event_id));
+      await eventually(
+        async () => at.received.map(webhookIdOf),
+        (ids) => ids.includes(sentinel.body.event_id),
+      );
       const events = at.received.map((d) => verified(hook.secret, d));
       expect(events).toHaveLength(N + 1);
       expect(new Set(at.received.map(webhookIdOf)).size).toBe(N + 1);
-      expect(events.filter((event) => event.type === 'template.created').map((event) => event.resource.id).sort()).toEqual([...templateIds].sort());
-      expect(new Set(deliveries.map((d) => d.event_id))).toEqual(new Set(events.filter((event) => event.type === 'template.created').map((event) => event.id)));
+      expect(
+        events
+          .filter((event) => event.type === 'template.created')
+          .map((event) => event.resource.id)
+          .sort(),
+      ).toEqual([...templateIds].sort());
+      expect(new Set(deliveries.map((d) => d.event_id))).toEqual(
+        new Set(events.filter((event) => event.type === 'template.created').map((event) => event.id)),
+      );
     });
   });
 
@@ -231,7 +270,13 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
       const hook = await endpoint(hooks, { url: at.url, events: ['template.deleted'] });
       const sent = await hooks.test(hook.id);
       expect(sent.status).toBe(202);
-      expect(sent.body).toMatchObject({ id: expect.stringMatching(DELIVERY_ID), event_type: 'webhook.test', status: 'pending', attempts: 0, error: null });
+      expect(sent.body).toMatchObject({
+        id: expect.stringMatching(DELIVERY_ID),
+        event_type: 'webhook.test',
+        status: 'pending',
+        attempts: 0,
+        error: null,
+      });
       return { at, hook, delivery: sent.body, release: second.open };
     }
 
@@ -248,7 +293,14 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
       // The second attempt is under way (held): the record shows the first one's outcome.
       await at.waitFor(2);
       const pending = await deliveryWhen(hooks, hook.id, delivery.id, (d) => d.attempts === 1);
-      expect(pending).toMatchObject({ status: 'pending', attempts: 1, response_status: 500, error: 'non_2xx', last_attempt_at: expect.stringMatching(TIMESTAMP), next_attempt_at: expect.stringMatching(TIMESTAMP) });
+      expect(pending).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        response_status: 500,
+        error: 'non_2xx',
+        last_attempt_at: expect.stringMatching(TIMESTAMP),
+        next_attempt_at: expect.stringMatching(TIMESTAMP),
+      });
       release();
       const done = await deliveryWhen(hooks, hook.id, delivery.id, (d) => d.status !== 'pending');
       expect(done).toMatchObject({ status: 'succeeded', attempts: 2, response_status: 200, error: null, next_attempt_at: null });
@@ -262,7 +314,10 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
       const pending = await deliveryWhen(hooks, hook.id, delivery.id, (d) => d.attempts === 1);
       expect(pending).toMatchObject({ status: 'pending', attempts: 1, response_status: 301, error: 'non_2xx' });
       release();
-      expect(await deliveryWhen(hooks, hook.id, delivery.id, (d) => d.status !== 'pending')).toMatchObject({ status: 'succeeded', attempts: 2 });
+      expect(await deliveryWhen(hooks, hook.id, delivery.id, (d) => d.status !== 'pending')).toMatchObject({
+        status: 'succeeded',
+        attempts: 2,
+      });
       expectSameDeliveryTwice(at, hook.secret, delivery.event_id);
       expect(target.received).toEqual([]);
     });
@@ -270,7 +325,13 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
     it('a receiver that never answers: error timeout after 10 s, then the retry', async () => {
       const { hooks: own, at, hook, delivery, seenBySecondAttempt } = await timeoutScenario();
       const during = await seenBySecondAttempt;
-      expect(during).toMatchObject({ status: 'pending', attempts: 1, response_status: null, error: 'timeout', next_attempt_at: expect.stringMatching(TIMESTAMP) });
+      expect(during).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        response_status: null,
+        error: 'timeout',
+        next_attempt_at: expect.stringMatching(TIMESTAMP),
+      });
       expect(during!.response_ms).toBeGreaterThanOrEqual(9_000);
       const done = await deliveryWhen(own, hook.id, delivery.id, (d) => d.status !== 'pending', { alsoWaitingMs: WEBHOOK_TIMEOUT_MS });
       expect(done).toMatchObject({ status: 'succeeded', attempts: 2, response_status: 200, error: null });
@@ -282,7 +343,13 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
       const sent = await hooks.test(hook.id);
       expect(sent.status).toBe(202);
       const refused = await deliveryWhen(hooks, hook.id, sent.body.id, (d) => d.attempts >= 2);
-      expect(refused).toMatchObject({ status: 'pending', response_status: null, response_ms: expect.any(Number), error: 'connection_refused', next_attempt_at: expect.stringMatching(TIMESTAMP) });
+      expect(refused).toMatchObject({
+        status: 'pending',
+        response_status: null,
+        response_ms: expect.any(Number),
+        error: 'connection_refused',
+        next_attempt_at: expect.stringMatching(TIMESTAMP),
+      });
       // Deleted, the endpoint receives nothing more: its pending delivery goes with it.
       expect((await hooks.remove(hook.id)).status).toBe(200);
     });
@@ -302,10 +369,16 @@ describe('the deliveries (the fan-out and dispatcher consumers)', () => {
     it("one organization's events never reach another's endpoint", async () => {
       const templateA = await createTemplate(a);
       const testA = (await hooksApi(a).test(hookA.id)).body;
-      await eventually(async () => atA.received.map(payloadOf), (events) => events.some((e) => e.resource.id === templateA) && events.some((e) => e.id === testA.event_id));
+      await eventually(
+        async () => atA.received.map(payloadOf),
+        (events) => events.some((e) => e.resource.id === templateA) && events.some((e) => e.id === testA.event_id),
+      );
       // B's own test event, sent after A's events, tells when B's receiver has had its share.
       const testB = (await hooksApi(b).test(hookB.id)).body;
-      await eventually(async () => atB.received.map(webhookIdOf), (ids) => ids.includes(testB.event_id));
+      await eventually(
+        async () => atB.received.map(webhookIdOf),
+        (ids) => ids.includes(testB.event_id),
+      );
       const eventsA = atA.received.map((d) => verified(hookA.secret, d));
       const eventsB = atB.received.map((d) => verified(hookB.secret, d));
       expect(eventsA.every((event) => event.org_id === a.org)).toBe(true);

@@ -33,7 +33,9 @@ export function envelopeProblem(body: unknown): string | undefined {
   if (typeof b.message !== 'string') problems.push('message is not a string');
   if ('details' in b) {
     const details = b.details;
-    const ok = Array.isArray(details) && details.every((d) => d !== null && typeof d === 'object' && typeof d.field === 'string' && typeof d.issue === 'string');
+    const ok =
+      Array.isArray(details) &&
+      details.every((d) => d !== null && typeof d === 'object' && typeof d.field === 'string' && typeof d.issue === 'string');
     if (!ok) problems.push('details is not a list of {field, issue}');
   }
   const extra = Object.keys(b).filter((k) => !['success', 'data', 'error', 'message', 'details'].includes(k));
@@ -51,16 +53,24 @@ export function violations(apiUrl: string, op: FuzzOperation, request: FuzzReque
   const found: Violation[] = [];
   const { status } = response;
   if (status >= 500) found.push({ kind: '5xx', detail: `status ${status}` });
-  if (!op.statuses.has(status)) found.push({ kind: 'undocumented-status', detail: `${status} is not among ${[...op.statuses].join(', ')}` });
+  if (!op.statuses.has(status))
+    found.push({ kind: 'undocumented-status', detail: `${status} is not among ${[...op.statuses].join(', ')}` });
   if (status >= 400) {
-    const problem = response.json === undefined ? `the body is not JSON: ${JSON.stringify(response.text.slice(0, 200))}` : envelopeProblem(response.json);
+    const problem =
+      response.json === undefined ? `the body is not JSON: ${JSON.stringify(response.text.slice(0, 200))}` : envelopeProblem(response.json);
     if (problem) found.push({ kind: 'not-envelope', detail: problem });
   }
   let contract: string | undefined;
   try {
     // A text answer (Get transcript's vtt, srt, txt) is checked as text: the contract allows it where the operation documents text media types.
     const textAnswer = status < 400 && response.json === undefined && response.text !== '';
-    contract = contractViolation(request.method, routedPath(apiUrl, request), status, textAnswer ? response.text : response.json, Object.keys(response.headers));
+    contract = contractViolation(
+      request.method,
+      routedPath(apiUrl, request),
+      status,
+      textAnswer ? response.text : response.json,
+      Object.keys(response.headers),
+    );
   } catch (error) {
     // contractViolation cannot describe a body that is not JSON at all.
     contract = `${request.method} ${routedPath(apiUrl, request)} answered ${status} with a body that is not JSON (${(error as Error).message}): ${JSON.stringify(response.text.slice(0, 200))}`;

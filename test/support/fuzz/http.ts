@@ -33,7 +33,11 @@ export function send(apiUrl: string, request: FuzzRequest): Promise<FuzzResponse
   for (const [name, value] of Object.entries(request.headers)) for (const one of [value].flat()) lines.push(`${name}: ${one}`);
   if (body) lines.push(`content-length: ${body.length}`);
   const head = `${lines.join('\r\n')}\r\n\r\n`;
-  if (/[^\u0000-\u00ff]/.test(head) || /[ \t\r\n\u0000]/.test(`${request.path}${request.query}`) || /[\r\n\u0000]/.test(lines.slice(1).join(''))) {
+  if (
+    /[^\u0000-\u00ff]/.test(head) ||
+    /[ \t\r\n\u0000]/.test(`${request.path}${request.query}`) ||
+    /[\r\n\u0000]/.test(lines.slice(1).join(''))
+  ) {
     throw new Error(`fuzz harness: cannot write this request head as HTTP/1.1 (a generator bug): ${JSON.stringify(head.slice(0, 300))}`);
   }
 
@@ -59,7 +63,17 @@ function parseResponse(raw: Buffer, socketError: string | undefined): Omit<FuzzR
   for (;;) {
     const end = rest.indexOf('\r\n\r\n');
     if (end < 0) {
-      return { status: 0, headers: {}, text: '', json: undefined, error: socketError ?? (rest.length ? `an incomplete response: ${JSON.stringify(rest.toString('latin1').slice(0, 100))}` : 'the connection closed without a response') };
+      return {
+        status: 0,
+        headers: {},
+        text: '',
+        json: undefined,
+        error:
+          socketError ??
+          (rest.length
+            ? `an incomplete response: ${JSON.stringify(rest.toString('latin1').slice(0, 100))}`
+            : 'the connection closed without a response'),
+      };
     }
     const [statusLine, ...headerLines] = rest.subarray(0, end).toString('latin1').split('\r\n');
     const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
@@ -76,7 +90,8 @@ function parseResponse(raw: Buffer, socketError: string | undefined): Omit<FuzzR
       rest = payload;
       continue;
     }
-    if (!status) return { status: 0, headers, text: '', json: undefined, error: `not an HTTP response: ${JSON.stringify(statusLine.slice(0, 100))}` };
+    if (!status)
+      return { status: 0, headers, text: '', json: undefined, error: `not an HTTP response: ${JSON.stringify(statusLine.slice(0, 100))}` };
     if (/chunked/i.test(headers['transfer-encoding'] ?? '')) payload = dechunk(payload);
     else if (headers['content-length'] !== undefined) payload = payload.subarray(0, Number(headers['content-length']));
     const text = payload.toString('utf8');
@@ -106,6 +121,14 @@ function dechunk(data: Buffer): Buffer {
 
 /** GET /health: the server is still up when it answers 200. */
 export async function healthy(apiUrl: string): Promise<{ ok: boolean; detail: string }> {
-  const response = await send(apiUrl, { operationId: 'health', method: 'GET', path: '/health', query: '', headers: {}, credential: 'none', tags: [] });
+  const response = await send(apiUrl, {
+    operationId: 'health',
+    method: 'GET',
+    path: '/health',
+    query: '',
+    headers: {},
+    credential: 'none',
+    tags: [],
+  });
   return { ok: response.status === 200, detail: response.error ?? `${response.status} ${response.text.slice(0, 200)}` };
 }

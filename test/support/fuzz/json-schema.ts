@@ -144,7 +144,9 @@ function stringArbitrary(schema: Record<string, any>, where: string): fc.Arbitra
     base = fc.stringMatching(new RegExp(schema.pattern, 'u'));
   } else if (schema.format === 'email') {
     base = fc.oneof(
-      fc.tuple(fc.stringMatching(/^[a-z][a-z0-9.]{0,20}[a-z0-9]$/), fc.constantFrom('example.com', 'example.org', 'mail.example.net')).map(([local, domain]) => `${local}@${domain}`),
+      fc
+        .tuple(fc.stringMatching(/^[a-z][a-z0-9.]{0,20}[a-z0-9]$/), fc.constantFrom('example.com', 'example.org', 'mail.example.net'))
+        .map(([local, domain]) => `${local}@${domain}`),
       fc.emailAddress(),
     );
   } else if (schema.format === 'date-time') {
@@ -163,7 +165,8 @@ function stringArbitrary(schema: Record<string, any>, where: string): fc.Arbitra
   return base.filter((value) => fitsLength(value, min, max));
 }
 
-const isoDate = () => fc.date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('2099-12-31T23:59:59.999Z'), noInvalidDate: true });
+const isoDate = () =>
+  fc.date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('2099-12-31T23:59:59.999Z'), noInvalidDate: true });
 
 function bounds(schema: Record<string, any>, step: number): { min?: number; max?: number } {
   const min = schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + step : schema.minimum;
@@ -185,7 +188,9 @@ function integerArbitrary(schema: Record<string, any>): fc.Arbitrary<number> {
 
 function numberArbitrary(schema: Record<string, any>): fc.Arbitrary<number> {
   const { min, max } = bounds(schema, Number.EPSILON);
-  return fc.double({ min: min ?? -Number.MAX_VALUE, max: max ?? Number.MAX_VALUE, noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n));
+  return fc
+    .double({ min: min ?? -Number.MAX_VALUE, max: max ?? Number.MAX_VALUE, noNaN: true, noDefaultInfinity: true })
+    .map((n) => (Object.is(n, -0) ? 0 : n));
 }
 
 function arrayArbitrary(schema: Record<string, any>, options: SchemaArbitraryOptions, where: string): fc.Arbitrary<unknown[]> {
@@ -195,7 +200,11 @@ function arrayArbitrary(schema: Record<string, any>, options: SchemaArbitraryOpt
   return fc.array(items, { minLength, maxLength });
 }
 
-function objectArbitrary(schema: Record<string, any>, options: SchemaArbitraryOptions, where: string): fc.Arbitrary<Record<string, unknown>> {
+function objectArbitrary(
+  schema: Record<string, any>,
+  options: SchemaArbitraryOptions,
+  where: string,
+): fc.Arbitrary<Record<string, unknown>> {
   const properties: Record<string, JsonSchema> = schema.properties ?? {};
   const required = new Set<string>(schema.required ?? []);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -211,13 +220,24 @@ function objectArbitrary(schema: Record<string, any>, options: SchemaArbitraryOp
   const known = fc.record(model, { requiredKeys: [...required].filter((name) => name in model) });
   const extra = schema.additionalProperties;
   if (extra === undefined || extra === false) return known;
-  const keys = schema.propertyNames ? (schemaArbitrary(schema.propertyNames, options, `${where}/propertyNames`) as fc.Arbitrary<string>) : fc.string();
+  const keys = schema.propertyNames
+    ? (schemaArbitrary(schema.propertyNames, options, `${where}/propertyNames`) as fc.Arbitrary<string>)
+    : fc.string();
   const values = schemaArbitrary(extra, options, `${where}/additionalProperties`);
-  return fc.tuple(known, fc.dictionary(keys.filter((key) => !(key in properties)), values, { maxKeys: 3 })).map(([own, more]) => {
-    const merged: Record<string, unknown> = {};
-    for (const [key, value] of [...Object.entries(more), ...Object.entries(own)]) defineOwn(merged, key, value);
-    return merged;
-  });
+  return fc
+    .tuple(
+      known,
+      fc.dictionary(
+        keys.filter((key) => !(key in properties)),
+        values,
+        { maxKeys: 3 },
+      ),
+    )
+    .map(([own, more]) => {
+      const merged: Record<string, unknown> = {};
+      for (const [key, value] of [...Object.entries(more), ...Object.entries(own)]) defineOwn(merged, key, value);
+      return merged;
+    });
 }
 
 /** Sets an own enumerable property, even one named `__proto__`. */

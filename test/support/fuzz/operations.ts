@@ -42,7 +42,9 @@ export function fuzzOperations(document: Json): FuzzOperation[] {
         method: method.toUpperCase(),
         template,
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
-        queryParams: parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: p.required === true, schema: p.schema ?? {} })),
+        queryParams: parameters
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, required: p.required === true, schema: p.schema ?? {} })),
         bodySchema: op.requestBody?.content?.['application/json']?.schema,
         statuses: new Set(Object.keys(op.responses).map(Number)),
         allowed: allowedKinds(access),

@@ -13,7 +13,10 @@ export function excerpt(text: string, max = 240): string {
 }
 
 /** Makes control characters, lone surrogates and non-ASCII visible. */
-const visible = (text: string) => JSON.stringify(text).slice(1, -1).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const visible = (text: string) =>
+  JSON.stringify(text)
+    .slice(1, -1)
+    .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export function formatRequest(request: FuzzRequest, redact: Redact): string {
   const lines = [`${request.method} ${excerpt(request.path + request.query, 400)}`];
@@ -49,7 +52,10 @@ export class FuzzStats {
   readonly byStatusGenerated = new Map<string, number>();
   readonly byOperation = new Map<string, { requests: number; byStatus: Map<string, number> }>();
   /** Failure classes across operations: symptom + mutations -> count, operations, one example. */
-  readonly classes = new Map<string, { symptom: string; tags: string[]; count: number; operations: Map<string, number>; example: string }>();
+  readonly classes = new Map<
+    string,
+    { symptom: string; tags: string[]; count: number; operations: Map<string, number>; example: string }
+  >();
   /** Minimal failing requests found by shrinking: symptom -> mutations -> operations and one report. */
   readonly minimal = new Map<string, Map<string, { operations: string[]; report: string }>>();
 
@@ -88,7 +94,11 @@ export class FuzzStats {
 
   summary(seed: number): string {
     const seconds = (Date.now() - this.started) / 1000;
-    const sorted = (m: Map<string, number>) => [...m].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}: ${n}`).join(', ');
+    const sorted = (m: Map<string, number>) =>
+      [...m]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, n]) => `${k}: ${n}`)
+        .join(', ');
     const lines = [
       `fuzz summary (seed ${seed}; re-run with FUZZ_SEED=${seed})`,
       `  total requests: ${this.total} in ${seconds.toFixed(1)} s (${(this.total / seconds).toFixed(0)}/s); ${sorted(this.byOrigin)}`,
@@ -112,10 +122,13 @@ export class FuzzStats {
       for (const [tags, n] of entry.variants) for (const tag of tags) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + n);
       const frequent = [...tagCounts].sort((a, b) => b[1] - a[1]).slice(0, 5);
       lines.push(`    ${symptom}: ${entry.count} responses on ${entry.operations.size} operation(s): ${[...entry.operations].join(', ')}`);
-      lines.push(`      mutations most often present: ${frequent.map(([t, n]) => `${t} ${Math.round((100 * n) / entry.count)}%`).join(', ') || 'none (valid requests)'}`);
+      lines.push(
+        `      mutations most often present: ${frequent.map(([t, n]) => `${t} ${Math.round((100 * n) / entry.count)}%`).join(', ') || 'none (valid requests)'}`,
+      );
       const minimal = this.minimal.get(symptom);
       if (minimal) {
-        for (const [tags, found] of minimal) lines.push(`      minimal request with mutations [${tags}] on ${found.operations.join(', ')}:`, indent(found.report, 8));
+        for (const [tags, found] of minimal)
+          lines.push(`      minimal request with mutations [${tags}] on ${found.operations.join(', ')}:`, indent(found.report, 8));
       } else {
         lines.push('      (not shrunk) first seen:', indent(entry.example, 8));
       }

@@ -66,15 +66,60 @@ export function percentEncode(value: string): string {
 
 /** `unit` repeated to about `min`–`max` characters (whole units: an escape is never cut); shrinks to fewer. */
 const repeated = (min: number, max: number, units: readonly string[]) =>
-  fc.tuple(fc.integer({ min, max }), fc.constantFrom(...units)).map(([count, unit]) => unit.repeat(Math.max(1, Math.ceil(count / unit.length))));
+  fc
+    .tuple(fc.integer({ min, max }), fc.constantFrom(...units))
+    .map(([count, unit]) => unit.repeat(Math.max(1, Math.ceil(count / unit.length))));
 
 // ---------------------------------------------------------------------------------------
 // Path ids
 
-const PERCENT_JUNK = ['%00', '%0A', '%0D%0A', '%2F', '%252F', '%5C', '%3F', '%23', '%20', '%7F', '%C0%AF', '%EF%BF%BF', '%F0%9F%98%80', '%E2%80%AE', '%FF', '%2E', '%3Cscript%3E'];
+const PERCENT_JUNK = [
+  '%00',
+  '%0A',
+  '%0D%0A',
+  '%2F',
+  '%252F',
+  '%5C',
+  '%3F',
+  '%23',
+  '%20',
+  '%7F',
+  '%C0%AF',
+  '%EF%BF%BF',
+  '%F0%9F%98%80',
+  '%E2%80%AE',
+  '%FF',
+  '%2E',
+  '%3Cscript%3E',
+];
 const BAD_PERCENT = ['%ZZ', '%', '%4', '%E0%A4%A', '%G0', '%%', '%u0041', '%C3%28', '%ED%A0%80', '%F8%88%80%80%80'];
 const DOTS = ['..', '.', '%2e%2e', '%2E', '...', '..%2F..', '.%2e'];
-const RESERVED_RAW = [';', ',', '=', '@', ':', '!', '$', '&', "'", '(', ')', '*', '+', '~', '|', '^', '`', '{', '}', '"', '<', '>', '[', ']'];
+const RESERVED_RAW = [
+  ';',
+  ',',
+  '=',
+  '@',
+  ':',
+  '!',
+  '$',
+  '&',
+  "'",
+  '(',
+  ')',
+  '*',
+  '+',
+  '~',
+  '|',
+  '^',
+  '`',
+  '{',
+  '}',
+  '"',
+  '<',
+  '>',
+  '[',
+  ']',
+];
 const LATIN1_RAW = ['é', 'ÿ', '\u00a0', '\u00ad', '©'];
 
 function pathSegment(name: string, world: FuzzWorld): fc.Arbitrary<Part<string>> {
@@ -84,15 +129,51 @@ function pathSegment(name: string, world: FuzzWorld): fc.Arbitrary<Part<string>>
   return weighted<Part<string>>(
     [60, valid.map((id) => clean(percentEncode(id)))],
     [2, fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/).map(tagged('path:unknown-id'))],
-    [1, fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).map((s) => percentEncode(s)).map(tagged('path:random'))],
-    [1, fc.tuple(valid, repeated(1000, 3000, ['a', 'Z9_-', 'x'])).map(([id, tail]) => `${percentEncode(id)}${tail}`).map(tagged('path:long'))],
+    [
+      1,
+      fc
+        .string({ unit: 'binary', minLength: 1, maxLength: 40 })
+        .map((s) => percentEncode(s))
+        .map(tagged('path:random')),
+    ],
+    [
+      1,
+      fc
+        .tuple(valid, repeated(1000, 3000, ['a', 'Z9_-', 'x']))
+        .map(([id, tail]) => `${percentEncode(id)}${tail}`)
+        .map(tagged('path:long')),
+    ],
     [1, repeated(1000, 3000, ['%C3%A9', '%F0%9F%98%80', '%00', '%2F']).map(tagged('path:long-encoded'))],
     [1, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).map(percentEncode).map(tagged('path:unicode'))],
     [1, fc.constantFrom(...DOTS).map(tagged('path:dots'))],
-    [1, fc.tuple(valid, fc.constantFrom(...PERCENT_JUNK), fc.boolean()).map(([id, junk, before]) => (before ? `${junk}${id}` : `${id}${junk}`)).map(tagged('path:percent-junk'))],
-    [1, fc.tuple(fc.constantFrom('', ...ids), fc.constantFrom(...BAD_PERCENT)).map(([id, bad]) => `${percentEncode(id)}${bad}`).map(tagged('path:bad-percent'))],
-    [1, fc.tuple(valid, fc.constantFrom(...RESERVED_RAW)).map(([id, c]) => `${id}${c}`).map(tagged('path:reserved-char'))],
-    [1, fc.tuple(valid, fc.constantFrom(...LATIN1_RAW)).map(([id, c]) => `${id}${c}`).map(tagged('path:raw-latin1'))],
+    [
+      1,
+      fc
+        .tuple(valid, fc.constantFrom(...PERCENT_JUNK), fc.boolean())
+        .map(([id, junk, before]) => (before ? `${junk}${id}` : `${id}${junk}`))
+        .map(tagged('path:percent-junk')),
+    ],
+    [
+      1,
+      fc
+        .tuple(fc.constantFrom('', ...ids), fc.constantFrom(...BAD_PERCENT))
+        .map(([id, bad]) => `${percentEncode(id)}${bad}`)
+        .map(tagged('path:bad-percent')),
+    ],
+    [
+      1,
+      fc
+        .tuple(valid, fc.constantFrom(...RESERVED_RAW))
+        .map(([id, c]) => `${id}${c}`)
+        .map(tagged('path:reserved-char')),
+    ],
+    [
+      1,
+      fc
+        .tuple(valid, fc.constantFrom(...LATIN1_RAW))
+        .map(([id, c]) => `${id}${c}`)
+        .map(tagged('path:raw-latin1')),
+    ],
   );
 }
 
@@ -101,8 +182,48 @@ function pathSegment(name: string, world: FuzzWorld): fc.Arbitrary<Part<string>>
 
 type QueryPiece = [name: string, value: string | undefined];
 
-const PROTO_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__', 'isPrototypeOf', '__proto__[admin]', 'constructor[prototype][polluted]'];
-const WRONG_QUERY_VALUES = ['abc', '-1', '0', '1.5', '1e3', '0x10', '99999999999999999999', '-99999999999999999999', 'true', 'false', 'null', 'undefined', 'NaN', 'Infinity', '[]', '{}', '%20', '+', '', ',', ',,', 'none,none', '2024-13-45', '2024-02-30', '9999-12-31', '0000-00-00', 'TRUE', '1,2'];
+const PROTO_NAMES = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'prototype',
+  '__defineGetter__',
+  'isPrototypeOf',
+  '__proto__[admin]',
+  'constructor[prototype][polluted]',
+];
+const WRONG_QUERY_VALUES = [
+  'abc',
+  '-1',
+  '0',
+  '1.5',
+  '1e3',
+  '0x10',
+  '99999999999999999999',
+  '-99999999999999999999',
+  'true',
+  'false',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '[]',
+  '{}',
+  '%20',
+  '+',
+  '',
+  ',',
+  ',,',
+  'none,none',
+  '2024-13-45',
+  '2024-02-30',
+  '9999-12-31',
+  '0000-00-00',
+  'TRUE',
+  '1,2',
+];
 const CONTROL_ENCODED = ['%00', '%01', '%0A', '%0D', '%0D%0A', '%1F', '%7F', '%C2%85', '%E2%80%A8', '%EF%BB%BF'];
 
 function hintFor(world: FuzzWorld, op: FuzzOperation, name: string): fc.Arbitrary<unknown> | undefined {
@@ -128,17 +249,53 @@ function queryPieces(op: FuzzOperation, world: FuzzWorld): fc.Arbitrary<Part<Que
     return param ? queryValue(op, param, world) : fc.constant('1');
   };
   const mutation = fc.oneof(
-    fc.tuple(documented, fc.constantFrom(...WRONG_QUERY_VALUES).map(percentEncode)).map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, value]], tags: ['query:wrong-type'] })),
-    documented.chain((name) => fc.tuple(valueOf(name), valueOf(name)).map(([a, b]): Part<QueryPiece[]> => ({ value: [[name, a], [name, b]], tags: ['query:repeated'] }))),
-    fc.tuple(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('1', 'x', '', '%7B%7D')).map(([name, value]): Part<QueryPiece[]> => ({ value: [[percentEncode(name).replace(/%5B/g, '[').replace(/%5D/g, ']'), value]], tags: ['query:proto-name'] })),
-    fc.tuple(fc.stringMatching(/^[a-z_][a-zA-Z0-9_]{0,20}$/), fc.string({ maxLength: 10 }).map(percentEncode)).filter(([name]) => !names.includes(name)).map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, value]], tags: ['query:unknown-name'] })),
-    fc.tuple(documented, repeated(1000, 12000, ['9', 'a', '%C3%A9'])).map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, value]], tags: ['query:huge'] })),
-    fc.tuple(documented, repeated(17000, 70000, ['9', 'a'])).map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, value]], tags: ['query:oversize'] })),
-    fc.tuple(documented, fc.constantFrom(...CONTROL_ENCODED), fc.string({ unit: 'grapheme-ascii', maxLength: 4 }).map(percentEncode)).map(([name, control, rest]): Part<QueryPiece[]> => ({ value: [[name, `${rest}${control}${rest}`]], tags: ['query:control-char'] })),
-    fc.tuple(documented, fc.constantFrom(...BAD_PERCENT)).map(([name, bad]): Part<QueryPiece[]> => ({ value: [[name, bad]], tags: ['query:bad-percent'] })),
-    fc.constantFrom<QueryPiece[]>([['%ZZ', '1']], [['', '1']], [['', undefined]], [['=', '=']], [['limit', undefined]], [['a', '1=2']]).map((value): Part<QueryPiece[]> => ({ value, tags: ['query:malformed'] })),
-    documented.map((name): Part<QueryPiece[]> => ({ value: [[`${name}[]`, '1'], [`${name}[0]`, '2']], tags: ['query:bracket-name'] })),
-    fc.tuple(documented, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 })).map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, percentEncode(value)]], tags: ['query:unicode'] })),
+    fc
+      .tuple(documented, fc.constantFrom(...WRONG_QUERY_VALUES).map(percentEncode))
+      .map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, value]], tags: ['query:wrong-type'] })),
+    documented.chain((name) =>
+      fc.tuple(valueOf(name), valueOf(name)).map(([a, b]): Part<QueryPiece[]> => ({
+        value: [
+          [name, a],
+          [name, b],
+        ],
+        tags: ['query:repeated'],
+      })),
+    ),
+    fc
+      .tuple(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('1', 'x', '', '%7B%7D'))
+      .map(([name, value]): Part<QueryPiece[]> => ({
+        value: [[percentEncode(name).replace(/%5B/g, '[').replace(/%5D/g, ']'), value]],
+        tags: ['query:proto-name'],
+      })),
+    fc
+      .tuple(fc.stringMatching(/^[a-z_][a-zA-Z0-9_]{0,20}$/), fc.string({ maxLength: 10 }).map(percentEncode))
+      .filter(([name]) => !names.includes(name))
+      .map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, value]], tags: ['query:unknown-name'] })),
+    fc
+      .tuple(documented, repeated(1000, 12000, ['9', 'a', '%C3%A9']))
+      .map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, value]], tags: ['query:huge'] })),
+    fc
+      .tuple(documented, repeated(17000, 70000, ['9', 'a']))
+      .map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, value]], tags: ['query:oversize'] })),
+    fc
+      .tuple(documented, fc.constantFrom(...CONTROL_ENCODED), fc.string({ unit: 'grapheme-ascii', maxLength: 4 }).map(percentEncode))
+      .map(([name, control, rest]): Part<QueryPiece[]> => ({ value: [[name, `${rest}${control}${rest}`]], tags: ['query:control-char'] })),
+    fc
+      .tuple(documented, fc.constantFrom(...BAD_PERCENT))
+      .map(([name, bad]): Part<QueryPiece[]> => ({ value: [[name, bad]], tags: ['query:bad-percent'] })),
+    fc
+      .constantFrom<QueryPiece[]>([['%ZZ', '1']], [['', '1']], [['', undefined]], [['=', '=']], [['limit', undefined]], [['a', '1=2']])
+      .map((value): Part<QueryPiece[]> => ({ value, tags: ['query:malformed'] })),
+    documented.map((name): Part<QueryPiece[]> => ({
+      value: [
+        [`${name}[]`, '1'],
+        [`${name}[0]`, '2'],
+      ],
+      tags: ['query:bracket-name'],
+    })),
+    fc
+      .tuple(documented, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }))
+      .map(([name, value]): Part<QueryPiece[]> => ({ value: [[name, percentEncode(value)]], tags: ['query:unicode'] })),
   );
   return fc
     .tuple(fc.record(model), weighted<Part<QueryPiece[]>[]>([6, fc.constant([])], [2, fc.array(mutation, { maxLength: 3 })]))
@@ -172,7 +329,20 @@ function credential(op: FuzzOperation, world: FuzzWorld): fc.Arbitrary<Part<Cred
       1,
       fc
         .oneof(
-          fc.constantFrom('Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Token abc', 'Bearer null', 'Bearer undefined', 'Bearer pk_', 'Bearer pk_user_', 'Bearer pk_org_0000000000000000000000', 'Bearer eyJhbGciOiJub25lIn0.e30.', 'Bearer a.b.c', 'Bearer pk_org_' + 'z'.repeat(300)),
+          fc.constantFrom(
+            'Bearer',
+            'Bearer ',
+            'Basic dXNlcjpwYXNz',
+            'Token abc',
+            'Bearer null',
+            'Bearer undefined',
+            'Bearer pk_',
+            'Bearer pk_user_',
+            'Bearer pk_org_0000000000000000000000',
+            'Bearer eyJhbGciOiJub25lIn0.e30.',
+            'Bearer a.b.c',
+            'Bearer pk_org_' + 'z'.repeat(300),
+          ),
           fc.stringMatching(/^[A-Za-z0-9._~+/=-]{1,300}$/).map((token) => `Bearer ${token}`),
         )
         .map((authorization) => ({ value: { label: 'garbage', authorization }, tags: ['auth:garbage'] })),
@@ -193,7 +363,15 @@ function credential(op: FuzzOperation, world: FuzzWorld): fc.Arbitrary<Part<Cred
     ],
   ];
   if (disallowed.length) {
-    alternatives.push([1, fc.constantFrom(...disallowed).map((kind) => ({ value: { label: `${kind} (not allowed here)`, authorization: `Bearer ${world.tokens[kind]}` }, tags: ['auth:wrong-kind'] }))]);
+    alternatives.push([
+      1,
+      fc
+        .constantFrom(...disallowed)
+        .map((kind) => ({
+          value: { label: `${kind} (not allowed here)`, authorization: `Bearer ${world.tokens[kind]}` },
+          tags: ['auth:wrong-kind'],
+        })),
+    ]);
   }
   return weighted(...alternatives);
 }
@@ -235,9 +413,19 @@ function extraHeaders(): fc.Arbitrary<Part<Record<string, string>>> {
         .oneof(fc.constantFrom('', ' ', 'a b', '<script>', '../..', 'é'), repeated(129, 2000, ['x']))
         .map((id) => ({ value: { 'x-correlation-id': id }, tags: ['header:bad-correlation-id'] })),
     ],
-    [1, fc.constantFrom('text/html', 'application/xml', '*/*', 'application/json;q=0').map((accept) => ({ value: { accept }, tags: ['header:accept'] }))],
+    [
+      1,
+      fc
+        .constantFrom('text/html', 'application/xml', '*/*', 'application/json;q=0')
+        .map((accept) => ({ value: { accept }, tags: ['header:accept'] })),
+    ],
     [1, repeated(8000, 40000, ['p']).map((padding) => ({ value: { 'x-fuzz-padding': padding }, tags: ['header:huge'] }))],
-    [1, fc.constantFrom('gzip', 'br', 'identity, gzip').map((encoding) => ({ value: { 'content-encoding': encoding }, tags: ['header:content-encoding'] }))],
+    [
+      1,
+      fc
+        .constantFrom('gzip', 'br', 'identity, gzip')
+        .map((encoding) => ({ value: { 'content-encoding': encoding }, tags: ['header:content-encoding'] })),
+    ],
   );
 }
 
@@ -285,13 +473,74 @@ function withRaw(root: unknown, path: JsonPath, raw: string): string {
 }
 
 const WRONG_VALUES = [null, 0, -1, 1.5, 1e308, -1e308, true, false, '', ' ', 'null', '0', [], {}, [null], { '': null }, [[[]]]];
-const wrongValue = fc.oneof(fc.constantFrom(...WRONG_VALUES), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 2 }));
+const wrongValue = fc.oneof(
+  fc.constantFrom(...WRONG_VALUES),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.string({ maxLength: 20 }),
+  fc.jsonValue({ maxDepth: 2 }),
+);
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '__defineGetter__', 'valueOf'];
 const PROTO_VALUES: unknown[] = [{ admin: true }, { polluted: 'yes' }, { prototype: { polluted: true } }, null, 'x', 1, [], {}];
-const MASS_ASSIGNMENT_KEYS = ['unknown_field', 'id', 'org_id', 'user_id', 'created_at', 'updated_at', 'role', 'success', 'delete', 'version', 'deleted_at', 'state'];
-const CONTROL_CHARS = ['\u0000', '\u0001', '\b', '\t', '\n', '\r', '\u001b', '\u001f', '\u007f', '\u0085', '\u2028', '\u2029', '\ufeff', '\u200b', '\u202e'];
+const MASS_ASSIGNMENT_KEYS = [
+  'unknown_field',
+  'id',
+  'org_id',
+  'user_id',
+  'created_at',
+  'updated_at',
+  'role',
+  'success',
+  'delete',
+  'version',
+  'deleted_at',
+  'state',
+];
+const CONTROL_CHARS = [
+  '\u0000',
+  '\u0001',
+  '\b',
+  '\t',
+  '\n',
+  '\r',
+  '\u001b',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\u200b',
+  '\u202e',
+];
 const LONE_SURROGATES = ['\ud800', '\udc00', '\udbff', '\udfff', '\ud83d'];
-const INVALID_JSON = ['{', '}', '[', '{"a":}', '{"a" 1}', "{'a':1}", '{"a":1,}', '[1,]', 'undefined', 'NaN', 'Infinity', '{"a":1}}', '{"a":"\\x41"}', '{"a":"\\u12"}', '{"a":"\\ud800', '"unterminated', '//{}', '{"a":01}', '0x10', 'True', 'nul', '{"a":1} {"b":2}', '{,}', '{"a"}', '\u0000'];
+const INVALID_JSON = [
+  '{',
+  '}',
+  '[',
+  '{"a":}',
+  '{"a" 1}',
+  "{'a':1}",
+  '{"a":1,}',
+  '[1,]',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '{"a":1}}',
+  '{"a":"\\x41"}',
+  '{"a":"\\u12"}',
+  '{"a":"\\ud800',
+  '"unterminated',
+  '//{}',
+  '{"a":01}',
+  '0x10',
+  'True',
+  'nul',
+  '{"a":1} {"b":2}',
+  '{,}',
+  '{"a"}',
+  '\u0000',
+];
 const NON_OBJECT_JSON = ['null', '[]', '"x"', '1', '-0', 'true', 'false', '[{}]', '[null]', '""', '1e999'];
 
 function stringLeaves(value: unknown): JsonPath[] {
@@ -301,23 +550,43 @@ function stringLeaves(value: unknown): JsonPath[] {
 
 function mutatedBodies(base: fc.Arbitrary<unknown>): fc.Arbitrary<Body>[] {
   const text = (value: unknown) => JSON.stringify(value);
-  const body = (tag: string) => (value: string | Buffer | undefined): Body => ({ value, tags: [tag] });
+  const body =
+    (tag: string) =>
+    (value: string | Buffer | undefined): Body => ({ value, tags: [tag] });
   return [
-    fc.tuple(base, fc.nat(), wrongValue).map(([b, at, w]) => ({ value: text(setAt(b, pick(paths(b), at)!, w)), tags: [w === null ? 'body:null-value' : 'body:wrong-type'] })),
+    fc
+      .tuple(base, fc.nat(), wrongValue)
+      .map(([b, at, w]) => ({ value: text(setAt(b, pick(paths(b), at)!, w)), tags: [w === null ? 'body:null-value' : 'body:wrong-type'] })),
     fc.tuple(base, fc.nat()).map(([b, at]) => {
-      const target = pick(paths(b, (_node, path) => path.length > 0 && isObject(getAt(b, path.slice(0, -1)))), at);
+      const target = pick(
+        paths(b, (_node, path) => path.length > 0 && isObject(getAt(b, path.slice(0, -1)))),
+        at,
+      );
       if (!target) return { value: text(b), tags: ['body:missing-key'] };
       const parent = copy(getAt(b, target.slice(0, -1)));
       delete parent[target.at(-1)!];
       return { value: text(setAt(b, target.slice(0, -1), parent)), tags: ['body:missing-key'] };
     }),
-    fc.tuple(base, fc.nat(), fc.oneof(fc.constantFrom(...MASS_ASSIGNMENT_KEYS), fc.string({ minLength: 1, maxLength: 12 })), fc.jsonValue({ maxDepth: 1 })).map(([b, at, key, v]) => ({ value: text(addKey(b, at, key, v)), tags: ['body:unknown-field'] })),
-    fc.tuple(base, fc.nat(), fc.constantFrom(...PROTO_KEYS), fc.constantFrom(...PROTO_VALUES)).map(([b, at, key, v]) => ({ value: text(addKey(b, at, key, v)), tags: ['body:proto-key'] })),
-    fc.tuple(base, fc.nat(), repeated(20_000, 1_200_000, ['a', 'é', '😀', '\\', '"'])).map(([b, at, huge]) => ({ value: text(setAt(b, pick(stringLeaves(b), at)!, huge)), tags: ['body:huge-string'] })),
-    fc.tuple(base, fc.nat(), fc.integer({ min: 1000, max: 12000 }), fc.constantFrom('array', 'object', 'mixed')).map(([b, at, depth, style]) => ({
-      value: withRaw(b, pick(paths(b), at)!, deep(depth, style)),
-      tags: ['body:deep'],
-    })),
+    fc
+      .tuple(
+        base,
+        fc.nat(),
+        fc.oneof(fc.constantFrom(...MASS_ASSIGNMENT_KEYS), fc.string({ minLength: 1, maxLength: 12 })),
+        fc.jsonValue({ maxDepth: 1 }),
+      )
+      .map(([b, at, key, v]) => ({ value: text(addKey(b, at, key, v)), tags: ['body:unknown-field'] })),
+    fc
+      .tuple(base, fc.nat(), fc.constantFrom(...PROTO_KEYS), fc.constantFrom(...PROTO_VALUES))
+      .map(([b, at, key, v]) => ({ value: text(addKey(b, at, key, v)), tags: ['body:proto-key'] })),
+    fc
+      .tuple(base, fc.nat(), repeated(20_000, 1_200_000, ['a', 'é', '😀', '\\', '"']))
+      .map(([b, at, huge]) => ({ value: text(setAt(b, pick(stringLeaves(b), at)!, huge)), tags: ['body:huge-string'] })),
+    fc
+      .tuple(base, fc.nat(), fc.integer({ min: 1000, max: 12000 }), fc.constantFrom('array', 'object', 'mixed'))
+      .map(([b, at, depth, style]) => ({
+        value: withRaw(b, pick(paths(b), at)!, deep(depth, style)),
+        tags: ['body:deep'],
+      })),
     fc.tuple(base, fc.nat(), fc.nat(), fc.boolean(), fc.jsonValue({ maxDepth: 1 })).map(([b, at, keyAt, first, dup]) => {
       const target = pick(paths(b, isObject), at);
       if (!target) return { value: '{"dup":1,"dup":2}', tags: ['body:duplicate-key'] };
@@ -331,7 +600,10 @@ function mutatedBodies(base: fc.Arbitrary<unknown>): fc.Arbitrary<Body>[] {
     fc.tuple(base, fc.nat(), fc.constantFrom(...CONTROL_CHARS), fc.string({ maxLength: 5 })).map(([b, at, control, around]) => {
       const leaf = pick(stringLeaves(b), at)!;
       const original = getAt(b, leaf);
-      return { value: text(setAt(b, leaf, `${typeof original === 'string' ? original : around}${control}${around}`)), tags: ['body:control-chars'] };
+      return {
+        value: text(setAt(b, leaf, `${typeof original === 'string' ? original : around}${control}${around}`)),
+        tags: ['body:control-chars'],
+      };
     }),
     fc.tuple(base, fc.nat(), fc.constantFrom(...LONE_SURROGATES), fc.boolean()).map(([b, at, lone, asKey]) => {
       if (asKey) return { value: text(addKey(b, at, `k${lone}`, 1)), tags: ['body:lone-surrogate'] };
@@ -344,15 +616,30 @@ function mutatedBodies(base: fc.Arbitrary<unknown>): fc.Arbitrary<Body>[] {
       value: withRaw(b, pick(stringLeaves(b), at)!, `"raw${control}char"`),
       tags: ['body:raw-control-char'],
     })),
-    fc.oneof(fc.constantFrom(...INVALID_JSON), fc.tuple(base, fc.nat()).map(([b, cut]) => text(b).slice(0, cut % Math.max(1, text(b).length))), fc.string({ maxLength: 30 })).map(body('body:invalid-json')),
+    fc
+      .oneof(
+        fc.constantFrom(...INVALID_JSON),
+        fc.tuple(base, fc.nat()).map(([b, cut]) => text(b).slice(0, cut % Math.max(1, text(b).length))),
+        fc.string({ maxLength: 30 }),
+      )
+      .map(body('body:invalid-json')),
     fc.constantFrom(...NON_OBJECT_JSON).map(body('body:non-object')),
     fc.constant({ value: undefined, tags: ['body:none'] }),
     base.map((b) => ({ value: `\ufeff${text(b)}`, tags: ['body:bom'] })),
     fc.constantFrom('a=1&b=2', 'settings[selected_theme]=dark', 'title=x').map(body('body:form-encoded')),
-    fc.tuple(base, fc.nat(), fc.constantFrom([0xff], [0xfe, 0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf0, 0x28, 0x8c, 0x28], [0xc0, 0xaf])).map(([b, at, bytes]) => {
-      const [before, after] = withRaw(b, pick(stringLeaves(b), at)!, `"${SENTINEL}"`).split(SENTINEL);
-      return { value: Buffer.concat([Buffer.from(before, 'utf8'), Buffer.from(bytes), Buffer.from(after, 'utf8')]), tags: ['body:invalid-utf8'] };
-    }),
+    fc
+      .tuple(
+        base,
+        fc.nat(),
+        fc.constantFrom([0xff], [0xfe, 0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf0, 0x28, 0x8c, 0x28], [0xc0, 0xaf]),
+      )
+      .map(([b, at, bytes]) => {
+        const [before, after] = withRaw(b, pick(stringLeaves(b), at)!, `"${SENTINEL}"`).split(SENTINEL);
+        return {
+          value: Buffer.concat([Buffer.from(before, 'utf8'), Buffer.from(bytes), Buffer.from(after, 'utf8')]),
+          tags: ['body:invalid-utf8'],
+        };
+      }),
   ];
 }
 
@@ -384,7 +671,10 @@ function bodyOf(op: FuzzOperation, world: FuzzWorld, document: Record<string, an
     );
   }
   const base = schemaArbitrary(op.bodySchema, { root: document, hint: (name) => hintFor(world, op, name) }, `${op.operationId} body`);
-  return weighted<Body>([36, base.map((b) => ({ value: JSON.stringify(b), tags: [] }))], ...mutatedBodies(base).map((arbitrary): [number, fc.Arbitrary<Body>] => [1, arbitrary]));
+  return weighted<Body>(
+    [36, base.map((b) => ({ value: JSON.stringify(b), tags: [] }))],
+    ...mutatedBodies(base).map((arbitrary): [number, fc.Arbitrary<Body>] => [1, arbitrary]),
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -406,7 +696,14 @@ export function requestArbitrary(op: FuzzOperation, world: FuzzWorld, document: 
       const allHeaders: Record<string, string | string[]> = { ...headers.value };
       if (credential.value.authorization !== undefined) allHeaders.authorization = credential.value.authorization;
       if (contentType.value !== undefined) allHeaders['content-type'] = contentType.value;
-      const tags = [...segments.flatMap((s) => s.tags), ...query.tags, ...credential.tags, ...contentType.tags, ...headers.tags, ...body.tags];
+      const tags = [
+        ...segments.flatMap((s) => s.tags),
+        ...query.tags,
+        ...credential.tags,
+        ...contentType.tags,
+        ...headers.tags,
+        ...body.tags,
+      ];
       return {
         operationId: op.operationId,
         method: op.method,

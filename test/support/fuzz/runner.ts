@@ -76,7 +76,12 @@ export function operationSeed(seed: number, operationId: string): number {
 const sizeOf = (request: FuzzRequest) =>
   request.path.length + request.query.length + (request.body?.length ?? 0) + JSON.stringify(request.headers).length;
 
-export async function fuzzOperation(op: FuzzOperation, requests: fc.Arbitrary<FuzzRequest>, config: FuzzConfig, stats: FuzzStats): Promise<OperationOutcome> {
+export async function fuzzOperation(
+  op: FuzzOperation,
+  requests: fc.Arbitrary<FuzzRequest>,
+  config: FuzzConfig,
+  stats: FuzzStats,
+): Promise<OperationOutcome> {
   const seed = operationSeed(config.seed, op.operationId);
   const groups = new Map<string, FailureClass & { size: number }>();
   let runIndex = 0;
@@ -155,7 +160,12 @@ export async function fuzzOperation(op: FuzzOperation, requests: fc.Arbitrary<Fu
     );
     config.shrink.spend(Date.now() - started);
     if (result.failed && last) {
-      group.shrunk = { report: `${formatRequest(last.request, config.redact)}\n${formatResponse(last.response, last.found)}`, tags: last.request.tags, numShrinks: result.numShrinks, interrupted: result.interrupted };
+      group.shrunk = {
+        report: `${formatRequest(last.request, config.redact)}\n${formatResponse(last.response, last.found)}`,
+        tags: last.request.tags,
+        numShrinks: result.numShrinks,
+        interrupted: result.interrupted,
+      };
       known.push(last.request.tags);
       stats.recordMinimal(op.operationId, group.symptom, last.request.tags, group.shrunk.report);
       explained.set(group.symptom, known);
@@ -170,14 +180,18 @@ export async function fuzzOperation(op: FuzzOperation, requests: fc.Arbitrary<Fu
 
 /** The failure message of one operation: each class with its minimal (or smallest) request. */
 export function describeFailures(outcome: OperationOutcome, seed: number): string {
-  const lines = [`${outcome.operationId}: ${outcome.failures.reduce((n, f) => n + f.count, 0)} of ${outcome.runs} requests broke a property (seed ${seed}; replay: FUZZ_SEED=${seed} FUZZ_ONLY=${outcome.operationId})`];
+  const lines = [
+    `${outcome.operationId}: ${outcome.failures.reduce((n, f) => n + f.count, 0)} of ${outcome.runs} requests broke a property (seed ${seed}; replay: FUZZ_SEED=${seed} FUZZ_ONLY=${outcome.operationId})`,
+  ];
   if (outcome.serverDown) lines.push(`SERVER DOWN: ${outcome.serverDown}`);
   for (const failure of outcome.failures) {
     lines.push('', `■ ${failure.symptom} ×${failure.count} — mutations: ${failure.tags.join(', ') || 'none'} (run ${failure.runIndex})`);
     if (failure.note?.startsWith('explained') || failure.note?.startsWith('same symptom')) {
       lines.push(`  ${failure.note}`);
     } else if (failure.shrunk) {
-      lines.push(`  minimal request (${failure.shrunk.numShrinks} shrink steps${failure.shrunk.interrupted ? ', interrupted by the time budget' : ''}):`);
+      lines.push(
+        `  minimal request (${failure.shrunk.numShrinks} shrink steps${failure.shrunk.interrupted ? ', interrupted by the time budget' : ''}):`,
+      );
       lines.push(indent(failure.shrunk.report, 4));
     } else {
       lines.push(`  ${failure.note ?? ''}`, indent(failure.example, 4));

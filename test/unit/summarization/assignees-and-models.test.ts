@@ -42,7 +42,14 @@ describe('the summary output', () => {
   ];
   it('drops a heading the model repeated, nulls missing optional fields, and joins the markdown under the titles', () => {
     const parsed = parseSummaryOutput(
-      { language: 'English', sections: [{ title: 'Overview', markdown: '## Overview\nAll good.' }, { title: 'Next steps', markdown: '- Ship it' }], action_items: [{ text: ' Ship it ', assignee: '', due_date: null, timestamp: null }] },
+      {
+        language: 'English',
+        sections: [
+          { title: 'Overview', markdown: '## Overview\nAll good.' },
+          { title: 'Next steps', markdown: '- Ship it' },
+        ],
+        action_items: [{ text: ' Ship it ', assignee: '', due_date: null, timestamp: null }],
+      },
       { sections, languages: ['English'] },
     );
     expect(parsed).toEqual({
@@ -55,17 +62,28 @@ describe('the summary output', () => {
         action_items: [{ text: 'Ship it', assignee: null, due_date: null, timestamp: null }],
       },
     });
-    expect(summaryMarkdownOf(('output' in parsed && parsed.output.sections) || [])).toBe('## Overview\n\nAll good.\n\n## Next steps\n\n- Ship it');
+    expect(summaryMarkdownOf(('output' in parsed && parsed.output.sections) || [])).toBe(
+      '## Overview\n\nAll good.\n\n## Next steps\n\n- Ship it',
+    );
   });
 
   it('refuses other titles, another order, another language, and values outside the schema', () => {
-    const base = { language: 'English', sections: [{ title: 'Overview', markdown: '' }, { title: 'Next steps', markdown: '' }], action_items: [] };
+    const base = {
+      language: 'English',
+      sections: [
+        { title: 'Overview', markdown: '' },
+        { title: 'Next steps', markdown: '' },
+      ],
+      action_items: [],
+    };
     const check = (input: unknown) => parseSummaryOutput(input, { sections, languages: ['English'] });
     expect(check(base)).toHaveProperty('output');
     expect(check({ ...base, sections: [...base.sections].reverse() })).toHaveProperty('problem');
     expect(check({ ...base, sections: base.sections.slice(0, 1) })).toHaveProperty('problem');
     expect(check({ ...base, language: 'French' })).toHaveProperty('problem');
-    expect(check({ ...base, action_items: [{ text: 'x', assignee: null, due_date: 'Friday', timestamp: null }] })).toHaveProperty('problem');
+    expect(check({ ...base, action_items: [{ text: 'x', assignee: null, due_date: 'Friday', timestamp: null }] })).toHaveProperty(
+      'problem',
+    );
     expect(check({ ...base, action_items: [{ text: 'x', assignee: null, due_date: null, timestamp: -1 }] })).toHaveProperty('problem');
     expect(check('not an object')).toHaveProperty('problem');
   });

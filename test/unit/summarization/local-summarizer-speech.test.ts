@@ -13,7 +13,8 @@ import { MEETING, speechAvailable, spokenMeeting } from '../../support/speech';
  * action item must come out of what the speech engine heard. Skipped without the Debian packages
  * (test/support/speech.ts fails under CI instead).
  */
-if (!speechAvailable) console.warn('Skipping the spoken meeting summary: install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg flite sox.');
+if (!speechAvailable)
+  console.warn('Skipping the spoken meeting summary: install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg flite sox.');
 const describeWithSpeech = speechAvailable ? describe : describe.skip;
 
 describeWithSpeech('a spoken meeting, transcribed and summarized offline', () => {
@@ -25,7 +26,9 @@ describeWithSpeech('a spoken meeting, transcribed and summarized offline', () =>
       const turns = speakerTurnsOf(readTranscribeOutput(transcribeOutputOf('meeting', words, 'en-US')));
       const summary = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day: '2026-11-24', lines: turns });
       expect(summary.sections.map((section) => section.title)).toEqual(['Overview', 'Key points', 'Decisions', 'Action items']);
-      expect(summary.action_items).toContainEqual(expect.objectContaining({ text: 'Send the contract', assignee: 'Maria', due_date: '2026-11-27' }));
+      expect(summary.action_items).toContainEqual(
+        expect.objectContaining({ text: 'Send the contract', assignee: 'Maria', due_date: '2026-11-27' }),
+      );
       console.log(`Heard: "${turns.map((turn) => turn.text).join(' ')}"; action items: ${JSON.stringify(summary.action_items)}.`);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -20,14 +20,21 @@ describe('the local summarizer', () => {
   });
 
   it('gives "I will" tasks to a named speaker, and finds none in sentences whose subject is nobody', () => {
-    expect(summary.action_items).toContainEqual({ text: 'Book the meeting room for the workshop', assignee: 'Priya', due_date: null, timestamp: 47 });
+    expect(summary.action_items).toContainEqual({
+      text: 'Book the meeting room for the workshop',
+      assignee: 'Priya',
+      due_date: null,
+      timestamp: 47,
+    });
     expect(summary.action_items).toHaveLength(2);
   });
 
   it('writes the template sections in order, the decisions from what was decided and the action items listed', () => {
     expect(summary.sections.map((section) => section.title)).toEqual(['Overview', 'Key points', 'Decisions', 'Action items']);
     expect(summary.sections[2].markdown).toBe('- The budget for the new office is approved.\n- We decided to move the launch to March.');
-    expect(summary.sections[3].markdown).toBe('- Send the contract (Maria, due 2026-11-27)\n- Book the meeting room for the workshop (Priya)');
+    expect(summary.sections[3].markdown).toBe(
+      '- Send the contract (Maria, due 2026-11-27)\n- Book the meeting room for the workshop (Priya)',
+    );
     expect(summary.language).toBe('English');
   });
 
@@ -52,13 +59,22 @@ describe('the local summarizer', () => {
   });
 
   it('finds the tasks inside a long unpunctuated turn, each up to its deadline, and keeps its bullets short', () => {
-    const turn = 'we went through the numbers for the quarter and the budget looks fine so maria will send the contract by friday and then tom will review the budget by next week because the board meets soon ' + 'and the rest of the meeting was about hiring '.repeat(8);
-    const spoken = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [{ start: 12, speaker: 'spk_0', text: turn }] });
+    const turn =
+      'we went through the numbers for the quarter and the budget looks fine so maria will send the contract by friday and then tom will review the budget by next week because the board meets soon ' +
+      'and the rest of the meeting was about hiring '.repeat(8);
+    const spoken = summarizeTranscript({
+      sections: BUILT_IN_TEMPLATE.sections,
+      language: 'English',
+      day,
+      lines: [{ start: 12, speaker: 'spk_0', text: turn }],
+    });
     expect(spoken.action_items).toEqual([
       { text: 'Send the contract', assignee: 'Maria', due_date: '2026-11-27', timestamp: 12 },
       { text: 'Review the budget', assignee: 'Tom', due_date: '2026-11-30', timestamp: 12 },
     ]);
-    expect(Math.max(...spoken.sections.flatMap((section) => section.markdown.split('\n').map((line) => line.split(' ').length)))).toBeLessThanOrEqual(42);
+    expect(
+      Math.max(...spoken.sections.flatMap((section) => section.markdown.split('\n').map((line) => line.split(' ').length))),
+    ).toBeLessThanOrEqual(42);
   });
 
   it('finds tasks introduced as action items, and a second task after "and <name> will"', () => {
@@ -66,7 +82,13 @@ describe('the local summarizer', () => {
       sections: BUILT_IN_TEMPLATE.sections,
       language: 'English',
       day,
-      lines: [{ start: 3, speaker: 'spk_0', text: 'Action item: draft the press release by Thursday. Maria will call the venue and Tom will book the flights tomorrow.' }],
+      lines: [
+        {
+          start: 3,
+          speaker: 'spk_0',
+          text: 'Action item: draft the press release by Thursday. Maria will call the venue and Tom will book the flights tomorrow.',
+        },
+      ],
     });
     expect(said.action_items).toEqual([
       { text: 'Draft the press release', assignee: null, due_date: '2026-11-26', timestamp: 3 },
@@ -77,23 +99,43 @@ describe('the local summarizer', () => {
 
   it('writes every section of an empty transcript, saying nothing was said', () => {
     const empty = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [] });
-    expect(empty.sections.map((section) => section.markdown)).toEqual(['- Nothing was said about this.', '- Nothing was said about this.', '- Nothing was said about this.', '- No action items were recorded.']);
+    expect(empty.sections.map((section) => section.markdown)).toEqual([
+      '- Nothing was said about this.',
+      '- Nothing was said about this.',
+      '- Nothing was said about this.',
+      '- No action items were recorded.',
+    ]);
     expect(empty.action_items).toEqual([]);
   });
 
   it('reads the sentences of the local speech engine, lower case but their first letter', () => {
-    const spoken = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [{ start: 7, speaker: 'spk_0', text: 'We agreed on the budget so maria will send the contract by friday. Thanks everyone.' }] });
+    const spoken = summarizeTranscript({
+      sections: BUILT_IN_TEMPLATE.sections,
+      language: 'English',
+      day,
+      lines: [{ start: 7, speaker: 'spk_0', text: 'We agreed on the budget so maria will send the contract by friday. Thanks everyone.' }],
+    });
     expect(spoken.action_items).toEqual([{ text: 'Send the contract', assignee: 'Maria', due_date: '2026-11-27', timestamp: 7 }]);
   });
 
   it('reads the unpunctuated lower-case text of the local speech engine', () => {
-    const spoken = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day, lines: [{ start: 5, speaker: 'spk_0', text: 'okay so maria will send the contract by friday' }] });
+    const spoken = summarizeTranscript({
+      sections: BUILT_IN_TEMPLATE.sections,
+      language: 'English',
+      day,
+      lines: [{ start: 5, speaker: 'spk_0', text: 'okay so maria will send the contract by friday' }],
+    });
     expect(spoken.action_items).toEqual([{ text: 'Send the contract', assignee: 'Maria', due_date: '2026-11-27', timestamp: 5 }]);
   });
 });
 
 describe('action item rules', () => {
-  const context = { speaker: 'spk_0', day, isVerb: (word: string) => ['send', 'review', 'book', 'call', 'draft'].includes(word.toLowerCase()), isName: (word: string) => /^[A-Z]/.test(word) };
+  const context = {
+    speaker: 'spk_0',
+    day,
+    isVerb: (word: string) => ['send', 'review', 'book', 'call', 'draft'].includes(word.toLowerCase()),
+    isName: (word: string) => /^[A-Z]/.test(word),
+  };
 
   it.each([
     ['Tom to review the budget by next week.', { text: 'Review the budget', assignee: 'Tom', due_date: '2026-11-30' }],

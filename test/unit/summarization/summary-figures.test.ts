@@ -2,7 +2,13 @@ import { startBedrockEmulator } from '../../../infra/local/bedrock-emulator';
 import { createBedrockRuntimeClient, createBedrockSummaryEngine } from '../../../shared/summarization/bedrock-summaries';
 import { BUILT_IN_TEMPLATE } from '../../../shared/summarization/built-in-template';
 import type { SummaryRequest } from '../../../shared/summarization/summary-engine';
-import { estimateTokens, summaryToolOf, systemPromptOf, transcriptLinesOf, transcriptMessageOf } from '../../../shared/summarization/summary-prompts';
+import {
+  estimateTokens,
+  summaryToolOf,
+  systemPromptOf,
+  transcriptLinesOf,
+  transcriptMessageOf,
+} from '../../../shared/summarization/summary-prompts';
 import { meetingTranscript } from '../../support/meeting-transcripts';
 
 /**
@@ -67,7 +73,11 @@ describe('summary figures', () => {
     // An hour at 150 words a minute is 9,000 words: about 16,000 tokens with the line prefixes; one call, far below every default model's context.
     expect(input).toBeGreaterThan(12_000);
     expect(input).toBeLessThan(25_000);
-    const costs = Object.entries(LIST_PRICES).map(([model, price]) => `${model} $${((input * price.input + ASSUMED_OUTPUT_TOKENS * price.output) / 1e6).toFixed(4)}`);
-    console.log(`Bedrock per hour of audio: ${input} input tokens (estimated, 4 characters a token) + about ${ASSUMED_OUTPUT_TOKENS} output tokens; cost per summary at list prices: ${costs.join(', ')}.`);
+    const costs = Object.entries(LIST_PRICES).map(
+      ([model, price]) => `${model} $${((input * price.input + ASSUMED_OUTPUT_TOKENS * price.output) / 1e6).toFixed(4)}`,
+    );
+    console.log(
+      `Bedrock per hour of audio: ${input} input tokens (estimated, 4 characters a token) + about ${ASSUMED_OUTPUT_TOKENS} output tokens; cost per summary at list prices: ${costs.join(', ')}.`,
+    );
   });
 });

@@ -60,21 +60,30 @@ describe('Apertium', () => {
 
 describe('the local Translate stand-in with the real client', () => {
   it('answers TranslateText in the service’s shape', async () => {
-    const answer = await client.send(new TranslateTextCommand({ Text: 'The budget is approved.', SourceLanguageCode: 'en', TargetLanguageCode: 'es' }));
+    const answer = await client.send(
+      new TranslateTextCommand({ Text: 'The budget is approved.', SourceLanguageCode: 'en', TargetLanguageCode: 'es' }),
+    );
     expect(answer).toMatchObject({ TranslatedText: 'El presupuesto está aprobado.', SourceLanguageCode: 'en', TargetLanguageCode: 'es' });
   });
 
   it('refuses a pair with no installed mode as an unsupported pair, which the adapter reads as final', async () => {
-    const error = await client.send(new TranslateTextCommand({ Text: 'Hello.', SourceLanguageCode: 'en', TargetLanguageCode: 'fr' })).catch((e: unknown) => e);
+    const error = await client
+      .send(new TranslateTextCommand({ Text: 'Hello.', SourceLanguageCode: 'en', TargetLanguageCode: 'fr' }))
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'UnsupportedLanguagePairException', SourceLanguageCode: 'en', TargetLanguageCode: 'fr' });
     expect((error as Error).message).toMatch(/^Unsupported language pair: en to fr/);
-    const refused = await createAmazonTranslator(client).translate(['Hello.'], 'en', 'fr').catch((e: unknown) => e);
+    const refused = await createAmazonTranslator(client)
+      .translate(['Hello.'], 'en', 'fr')
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TranslationError);
     expect(refused).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE_PAIR' });
   });
 
   it('refuses what Translate refuses: over 10,000 bytes, an empty text, an unknown code', async () => {
-    const send = (Text: string, TargetLanguageCode = 'es') => client.send(new TranslateTextCommand({ Text, SourceLanguageCode: 'en', TargetLanguageCode })).catch((e: unknown) => (e as Error).name);
+    const send = (Text: string, TargetLanguageCode = 'es') =>
+      client
+        .send(new TranslateTextCommand({ Text, SourceLanguageCode: 'en', TargetLanguageCode }))
+        .catch((e: unknown) => (e as Error).name);
     await expect(send('a'.repeat(10_001))).resolves.toBe('TextSizeLimitExceededException');
     await expect(send('')).resolves.toBe('InvalidRequestException');
     await expect(send('hi', 'xx')).resolves.toBe('InvalidRequestException');
@@ -90,7 +99,9 @@ describe('the local Translate stand-in with the real client', () => {
       expect(out).toHaveLength(turns.length);
       expect(out[0]).toBe('El presupuesto para la oficina nueva está aprobado. Maria enviará el contrato por viernes.');
       expect(out.every((text) => text.length > 0)).toBe(true);
-      console.log(`Local translation (Apertium eng-spa via the stand-in): ${minutes}-minute transcript, ${turns.length} turns, ${Buffer.byteLength(turns.join('\n'))} bytes: ${seconds.toFixed(2)} s`);
+      console.log(
+        `Local translation (Apertium eng-spa via the stand-in): ${minutes}-minute transcript, ${turns.length} turns, ${Buffer.byteLength(turns.join('\n'))} bytes: ${seconds.toFixed(2)} s`,
+      );
     }
   }, 120_000);
 });

@@ -1,4 +1,10 @@
-import { completedTranslation, failedTranslation, processingTranslation, queuedTranslation, translationView } from '../../../shared/domain/translations/translation-plan';
+import {
+  completedTranslation,
+  failedTranslation,
+  processingTranslation,
+  queuedTranslation,
+  translationView,
+} from '../../../shared/domain/translations/translation-plan';
 import { markdownLinesOf, markdownOf } from '../../../shared/domain/translations/summary-lines';
 import { translationEventsOf } from '../../../shared/events/translation-events';
 import type { Recording } from '../../../shared/storage/recording-items';
@@ -39,10 +45,17 @@ describe('translation events', () => {
 
   it('a completion counts the segments; a failure gives its code, never its reason', () => {
     const completed = completedTranslation(processing, later, 42);
-    expect(translationEventsOf(processing, completed)).toEqual([{ type: 'recording.translation_completed', data: { ...ids, segment_count: 42 }, occurredAt: later.toISOString() }]);
+    expect(translationEventsOf(processing, completed)).toEqual([
+      { type: 'recording.translation_completed', data: { ...ids, segment_count: 42 }, occurredAt: later.toISOString() },
+    ]);
     expect(translationEventsOf(completed, { ...completed, title: 'Renamed' })).toEqual([]);
-    const failed = failedTranslation(processing, later, { code: 'UNSUPPORTED_LANGUAGE_PAIR', reason: 'Unsupported language pair: en to fr.\nsecond line' });
-    expect(translationEventsOf(processing, failed)).toEqual([{ type: 'recording.translation_failed', data: { ...ids, error_code: 'UNSUPPORTED_LANGUAGE_PAIR' }, occurredAt: later.toISOString() }]);
+    const failed = failedTranslation(processing, later, {
+      code: 'UNSUPPORTED_LANGUAGE_PAIR',
+      reason: 'Unsupported language pair: en to fr.\nsecond line',
+    });
+    expect(translationEventsOf(processing, failed)).toEqual([
+      { type: 'recording.translation_failed', data: { ...ids, error_code: 'UNSUPPORTED_LANGUAGE_PAIR' }, occurredAt: later.toISOString() },
+    ]);
     expect(failed.translation_error).toBe('UNSUPPORTED_LANGUAGE_PAIR: Unsupported language pair: en to fr. second line');
     expect(translationView(failed.translation)).toEqual({
       id: 'trl_1',
@@ -61,13 +74,30 @@ describe('translation events', () => {
     expect(again.translation).toMatchObject({ id: 'trl_2', attempt: 2, status: 'queued' });
     expect(again.translation_error).toBeUndefined();
     expect(Date.parse(again.updated_at)).toBeGreaterThan(Date.parse(failed.updated_at) - 1);
-    expect(translationEventsOf(failed, again)).toEqual([{ type: 'recording.translation_queued', data: { translation_id: 'trl_2', from_language: 'en', to_language: 'fr' }, occurredAt: later.toISOString() }]);
+    expect(translationEventsOf(failed, again)).toEqual([
+      {
+        type: 'recording.translation_queued',
+        data: { translation_id: 'trl_2', from_language: 'en', to_language: 'fr' },
+        occurredAt: later.toISOString(),
+      },
+    ]);
   });
 });
 
 describe('languages and summary lines', () => {
   it('reads a transcript tag as the Translate code of its language, a known variant whole', () => {
-    expect(['en-US', 'pt-BR', 'pt-PT', 'zh-TW', 'zh-CN', 'es-US', 'en', 'fr-CA', 'xx-YY', ''].map(translationCodeOfTag)).toEqual(['en', 'pt', 'pt-PT', 'zh-TW', 'zh', 'es', 'en', 'fr-CA', undefined, undefined]);
+    expect(['en-US', 'pt-BR', 'pt-PT', 'zh-TW', 'zh-CN', 'es-US', 'en', 'fr-CA', 'xx-YY', ''].map(translationCodeOfTag)).toEqual([
+      'en',
+      'pt',
+      'pt-PT',
+      'zh-TW',
+      'zh',
+      'es',
+      'en',
+      'fr-CA',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('maps every conversation language to a code Translate knows, and knows 75 codes, each once', () => {
@@ -80,6 +110,8 @@ describe('languages and summary lines', () => {
   it('keeps headings, list marks and task boxes out of the text to translate', () => {
     const lines = markdownLinesOf('## Overview\nThe budget.\n\n- [ ] Maria sends it\n1. First');
     expect(lines.map((line) => line.text)).toEqual(['Overview', 'The budget.', '', 'Maria sends it', 'First']);
-    expect(markdownOf(lines, ['Resumen', 'El presupuesto.', '', 'Maria lo envía', 'Primero'])).toBe('## Resumen\nEl presupuesto.\n\n- [ ] Maria lo envía\n1. Primero');
+    expect(markdownOf(lines, ['Resumen', 'El presupuesto.', '', 'Maria lo envía', 'Primero'])).toBe(
+      '## Resumen\nEl presupuesto.\n\n- [ ] Maria lo envía\n1. Primero',
+    );
   });
 });
