@@ -179,7 +179,7 @@ export function modelMapProblemsIn(entries: ModelMapEntries, region: string | un
     if (modelId === LOCAL_SUMMARY_MODEL)
       return [`${selected}=${modelId} is the local engine of npm start, which a deployed stack cannot call`];
     const prefix = PROFILE_PREFIX.exec(modelId)?.[1];
-    if (region === undefined || prefix === undefined || PREFIX_REGIONS[prefix]!.test(region)) return [];
+    if (region === undefined || prefix === undefined || PREFIX_REGIONS[prefix].test(region)) return [];
     return [`${selected}=${modelId} is a ${prefix}.* inference profile, which cannot be called from ${region}`];
   });
 }

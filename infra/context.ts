@@ -188,7 +188,7 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
         rateLimit === undefined && burstLimit === undefined
           ? undefined
           : { rateLimit: rateLimit ?? STACK_DEFAULTS.throttle.rateLimit, burstLimit: burstLimit ?? STACK_DEFAULTS.throttle.burstLimit },
-      logRetention: retentionDays as logs.RetentionDays | undefined,
+      logRetention: retentionDays,
       tenantLimits:
         tenantRate === undefined && tenantBurst === undefined && tenantQuota === undefined
           ? undefined
@@ -232,6 +232,7 @@ function bedrockModelMapFromContext(value: unknown): string | undefined {
   } catch (error) {
     throw new Error(
       `Context bedrockModelMap must be selected_model=model-id,… with an entry for the fallback model, not ${JSON.stringify(value)}: ${(error as Error).message}`,
+      { cause: error },
     );
   }
   return map;

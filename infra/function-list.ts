@@ -52,7 +52,10 @@ export interface FunctionDefinition {
   timeoutSeconds?: number;
 }
 
-/** Every Lambda function of the stack: the authorizer, one per handler module (listHandlers), the event handlers, the event processor, the event consumers and the transcription sweeper. */
+/**
+ * Every Lambda function of the stack: the authorizer, one per handler module (listHandlers), the event
+ * handlers, the event processor, the event consumers and the transcription sweeper.
+ */
 export function listFunctions(): FunctionDefinition[] {
   return [
     { handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions },

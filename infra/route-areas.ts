@@ -16,7 +16,7 @@ import { listFunctions, type FunctionDefinition } from './function-list';
 
 /** The area of a handler module: functions/users/list-users → users; a module right under functions/ is its own (functions/health → health). */
 export function areaOf(handlerModule: string): string {
-  return handlerModule.replace(/^functions\//, '').split('/')[0]!;
+  return handlerModule.replace(/^functions\//, '').split('/')[0];
 }
 
 /**

@@ -21,7 +21,7 @@ const ASSETS = new Map<string, () => ReturnType<typeof tagged>>([
 ]);
 
 /** GET /docs/{asset}: a script of the reference page (Scalar's bundle, its configuration); any other name is 404. */
-export const handler = httpHandler(docsAssetRoute, async (event) => {
+export const handler = httpHandler(docsAssetRoute, (event) => {
   const asset = ASSETS.get(event.pathParameters?.asset ?? '');
   if (!asset) throw new NotFoundError('ROUTE_NOT_FOUND', 'The API reference has no such file.');
   const { representation, tag } = asset();

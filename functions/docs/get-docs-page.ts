@@ -5,4 +5,4 @@ import { referencePage } from '../../shared/openapi/reference-page';
 import { docsPageRoute } from '../../shared/routes/docs/get-docs-page';
 
 /** GET /docs: the interactive API reference, its scripts and document linked under the path it was called by. */
-export const handler = httpHandler(docsPageRoute, async (event) => cachedResponse(event, referencePage(basePathOf(event))));
+export const handler = httpHandler(docsPageRoute, (event) => cachedResponse(event, referencePage(basePathOf(event))));

@@ -8,6 +8,6 @@ import { openApiDocumentRoute } from '../../shared/routes/docs/get-openapi-docum
 let document: Record<string, unknown> | undefined;
 
 /** GET /api/v1/openapi.json: the OpenAPI document, whose server is the API as this request called it (stage or base path included). */
-export const handler = httpHandler(openApiDocumentRoute, async (event) =>
+export const handler = httpHandler(openApiDocumentRoute, (event) =>
   cachedResponse(event, servedDocument((document ??= readOpenApiDocument()), publicBaseUrl(event))),
 );

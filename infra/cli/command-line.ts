@@ -19,7 +19,7 @@ export interface CommandSpec<Target> {
   flags: Record<string, FlagSpec>;
   /** More help text, shown by `<command> --help`. */
   notes?: string;
-  run(flags: Record<string, string | undefined>, target: Target): Promise<unknown>;
+  run(flags: Record<string, string | undefined>, target: Target): unknown;
 }
 
 /** What a command line asks for: help text to print, or a command to run with its flags. */

@@ -78,7 +78,7 @@ export const EVENT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     flags: {
       consumer: { placeholder: 'C', description: `only this consumer (${[...Object.keys(EVENT_CONSUMERS), 'processor'].join(', ')})` },
     },
-    run: async (flags, target) => {
+    run: (flags, target) => {
       const { dataDir } = localOnly(target, 'dlq list');
       const consumer = parseInput(
         v.object({ consumer: v.optional(v.picklist([...Object.keys(EVENT_CONSUMERS), 'processor'])) }),
@@ -91,7 +91,7 @@ export const EVENT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     summary: 'local only: send dead letters back to their consumer (the running deployment delivers them again)',
     notes: 'Stream records the processor set aside are not redriven: fix the item, and its next change is processed.',
     flags: { consumer: { placeholder: 'C', description: `only this consumer (${Object.keys(EVENT_CONSUMERS).join(', ')})` } },
-    run: async (flags, target) => {
+    run: (flags, target) => {
       const { dataDir } = localOnly(target, 'dlq redrive');
       const consumer = parseInput(v.object({ consumer: v.optional(v.picklist(Object.keys(EVENT_CONSUMERS))) }), flags).consumer;
       return {

@@ -236,7 +236,7 @@ function apiRefusal(what: string, answer: { status: number; body: Record<string,
   const code = typeof answer.body.error === 'string' ? answer.body.error : 'API_ERROR';
   return new CliError(
     code,
-    `${what} failed (${answer.status || 'no answer'}): ${String(answer.body.message ?? JSON.stringify(answer.body))}`,
+    `${what} failed (${answer.status || 'no answer'}): ${typeof answer.body.message === 'string' ? answer.body.message : JSON.stringify(answer.body)}`,
   );
 }
 

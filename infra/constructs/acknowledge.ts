@@ -10,7 +10,8 @@ export function acknowledge(scope: IConstruct, id: string, reason: string): void
   Validations.of(scope).acknowledge({ id, reason });
 }
 
-type Json = any; // a resolved CloudFormation value
+/** A resolved CloudFormation value: text, or an intrinsic function's object. */
+type Json = string | { 'Fn::Join'?: [string, Json[]]; 'Fn::GetAtt'?: [string, string]; Ref?: string };
 
 /**
  * How cdk-nag writes a value in a finding id, as `scope`'s stack declares it: <Logical.Attribute>
@@ -20,10 +21,12 @@ type Json = any; // a resolved CloudFormation value
 export function findingTextOf(scope: IConstruct, value: string): string {
   const flatten = (node: Json): string => {
     if (typeof node === 'string') return node;
-    if (node?.['Fn::Join']) return (node['Fn::Join'][1] as Json[]).map(flatten).join(node['Fn::Join'][0]);
-    if (node?.['Fn::GetAtt']) return `<${node['Fn::GetAtt'][0]}.${node['Fn::GetAtt'][1]}>`;
-    if (node?.Ref) return `<${node.Ref}>`;
+    const join = node['Fn::Join'];
+    if (join) return join[1].map(flatten).join(join[0]);
+    const attribute = node['Fn::GetAtt'];
+    if (attribute) return `<${attribute[0]}.${attribute[1]}>`;
+    if (node.Ref) return `<${node.Ref}>`;
     return JSON.stringify(node);
   };
-  return flatten(Stack.of(scope).resolve(value));
+  return flatten(Stack.of(scope).resolve(value) as Json);
 }

@@ -68,7 +68,7 @@ export interface RouteProps {
   /** Checks the credential of every route that is not public. */
   authorizer: apigateway.IAuthorizer;
   /** The function that serves a handler module of the route manifest. */
-  functionFor(handlerModule: string): lambda.IFunction;
+  functionFor: (handlerModule: string) => lambda.IFunction;
 }
 
 const TOKEN_AUTHORIZER_REASON =

@@ -102,7 +102,7 @@ export interface EventPipelineProps {
   table: dynamodb.ITable;
   bus: events.IEventBus;
   /** The function that runs a handler module of the manifest. */
-  functionFor(handlerModule: string): lambda.Function;
+  functionFor: (handlerModule: string) => lambda.Function;
   /** What the dead-letter alarms do when they fire (notify the stack's alarm topic, infra/constructs/observability.ts); without it they only change state. */
   alarmAction?: cloudwatch.IAlarmAction;
 }

@@ -172,7 +172,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
 function inStack(stack: Stack, environment: FunctionEnvironment): FunctionEnvironment {
   const parameterName = (variable: string) => variable.toLowerCase().replace(/(^|_)(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
   return Object.fromEntries(
-    Object.entries(environment).map(([variable, value]) => [variable, rootValue(stack, parameterName(variable), value!)]),
+    Object.entries(environment).map(([variable, value]) => [variable, rootValue(stack, parameterName(variable), value)]),
   ) as FunctionEnvironment;
 }
 

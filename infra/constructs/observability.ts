@@ -53,7 +53,7 @@ export interface MonitoringProps {
   stage: string;
   api: apigateway.RestApi;
   /** The function of a handler module of the manifest. */
-  functionFor(handlerModule: string): lambda.IFunction;
+  functionFor: (handlerModule: string) => lambda.IFunction;
   /** The functions the stack builds: every function of the manifest unless told (the first deploy of the upgrade builds fewer). */
   functions?: readonly FunctionDefinition[];
   deadLetterQueues: readonly DeadLetterQueue[];
@@ -333,7 +333,7 @@ function groupFunctions(definitions: readonly FunctionDefinition[], functionFor:
 }
 
 /** functions/users/list-users → users; functions/authorizer → authorizer. */
-const areaOf = (handler: string) => handler.replace(/^functions\//, '').split('/')[0]!;
+const areaOf = (handler: string) => handler.replace(/^functions\//, '').split('/')[0];
 /** functions/users/list-users → users/list-users. */
 const shortName = (handler: string) => handler.replace(/^functions\//, '');
 
@@ -344,7 +344,7 @@ function worstOf(metrics: cloudwatch.IMetric[], how: 'MAX' | 'SUM', label: strin
   const ids = metrics.map((_, index) => `m${index}`);
   return new cloudwatch.MathExpression({
     expression: `${how}([${ids.map((id) => `FILL(${id}, 0)`).join(', ')}])`,
-    usingMetrics: Object.fromEntries(ids.map((id, index) => [id, metrics[index]!])),
+    usingMetrics: Object.fromEntries(ids.map((id, index) => [id, metrics[index]])),
     period: PERIOD,
     label,
   });

@@ -35,7 +35,7 @@ export function referenceFileHooks(handlerModule: string): ICommandHooks | undef
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (_inputDir, outputDir) =>
-      Object.entries(files).map(([name, source]) => `cp "${source!()}" "${path.join(outputDir, name)}"`),
+      Object.entries(files).map(([name, source]) => `cp "${source()}" "${path.join(outputDir, name)}"`),
   };
 }
 

@@ -85,6 +85,6 @@ function pascalOfPath(path: string): string {
   return path
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .map((part) => part[0].toUpperCase() + part.slice(1))
     .join('');
 }

@@ -88,12 +88,14 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
   const endpointsByPath = new Map<string, Endpoint[]>();
   for (const endpoint of listEndpoints()) endpointsByPath.set(endpoint.path, [...(endpointsByPath.get(endpoint.path) ?? []), endpoint]);
   const matchResource = createPathMatcher(endpointsByPath.keys());
+  // A handler module as tsx loads it: ES exports, or CommonJS ones under default.
+  type HandlerModule = { handler?: ProxyHandler; default?: { handler?: ProxyHandler } };
   const handlers = new Map<string, Promise<ProxyHandler>>();
   const loadHandler = (module: string) => {
     if (!handlers.has(module)) {
       handlers.set(
         module,
-        import(path.join(options.repoRoot, module)).then((m) => (m.handler ?? m.default.handler) as ProxyHandler),
+        import(path.join(options.repoRoot, module)).then((m: HandlerModule) => (m.handler ?? m.default?.handler) as ProxyHandler),
       );
     }
     return handlers.get(module)!;
@@ -160,7 +162,7 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     return send(result);
   }
 
-  const server = http.createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, async (request, response) => {
+  const serve = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const headers = singleValueHeaders(request.headers);
     const correlationId = correlationIdFrom(headers[GATEWAY.correlationHeader]);
     // Every answer waits for the request's body to be read (or dropped): a client still
@@ -175,10 +177,11 @@ export function createApiGateway(options: ApiGatewayOptions): http.Server {
     } catch (error) {
       if (error instanceof GatewayRefusal) return send(renderGatewayResponse(error.type, error.statusCode));
       console.error('local gateway: handler failed', error);
-      if (!response.headersSent) send(renderGatewayResponse('DEFAULT_5XX', 502));
+      if (!response.headersSent) await send(renderGatewayResponse('DEFAULT_5XX', 502));
       else response.destroy();
     }
-  });
+  };
+  const server = http.createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, (request, response) => void serve(request, response));
   // Requests Node cannot even parse (headers over NODE_MAX_HEADER_BYTES, a broken request
   // line): Node's own answer would be a bare status with no body and no correlation id.
   const answered = new WeakSet<Duplex>();
@@ -214,7 +217,7 @@ function refuseOverLimits(request: http.IncomingMessage): void {
   const { limits } = GATEWAY;
   if ((request.url ?? '').length > limits.urlCharacters) throw new GatewayRefusal('DEFAULT_4XX', 414);
   let headerBytes = 0;
-  for (let i = 1; i < request.rawHeaders.length; i += 2) headerBytes += Buffer.byteLength(request.rawHeaders[i]!, 'utf8');
+  for (let i = 1; i < request.rawHeaders.length; i += 2) headerBytes += Buffer.byteLength(request.rawHeaders[i], 'utf8');
   if (headerBytes > limits.headerValueBytes) throw new GatewayRefusal('DEFAULT_4XX', 431);
   if (Number(request.headers['content-length'] ?? 0) > limits.payloadBytes) throw new GatewayRefusal('REQUEST_TOO_LARGE', 413);
 }
@@ -286,7 +289,7 @@ function readBody(request: http.IncomingMessage): Promise<string | null> {
 }
 
 function writeResult(response: http.ServerResponse, result: APIGatewayProxyResult, correlationId: string): void {
-  const headers: Record<string, string | string[]> = Object.create(null);
+  const headers = Object.create(null) as Record<string, string | string[]>;
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = String(value);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name.toLowerCase()] = values.map(String);
   headers[GATEWAY.correlationHeader] ??= correlationId;

@@ -110,7 +110,10 @@ function linesOf(user: string): LocalLine[] {
   });
 }
 
-/** The parts' notes (written in `language`, as the parts were) combined: each section's lines in part order without repeats (8 at most), each action item once. */
+/**
+ * The parts' notes (written in `language`, as the parts were) combined: each section's lines in part order
+ * without repeats (8 at most), each action item once.
+ */
 function combined(notes: string, sections: SummarySection[], language: string): LocalSummary {
   const parts = notes
     .split('\n')

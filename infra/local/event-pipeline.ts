@@ -44,11 +44,12 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   );
 
   /** The local bus: record the event, and queue it for every consumer whose rule names its type. */
-  const publish = async (events: readonly DomainEvent[]) => {
+  const publish = (events: readonly DomainEvent[]) => {
     for (const event of events) {
       appendFileSync(files.events, `${JSON.stringify(event)}\n`);
       for (const queue of consumers.values()) queue.offer(event);
     }
+    return Promise.resolve();
   };
 
   const stream = new StreamReader(options, files.streamPosition, async (records) => {

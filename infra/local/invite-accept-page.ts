@@ -55,7 +55,7 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
 
 /** A word for a POSIX shell: bare when it is made of safe characters, else single-quoted. */
-export const shellWord = (text: string) => (/^[A-Za-z0-9@._+=:\/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+export const shellWord = (text: string) => (/^[A-Za-z0-9@._+=:/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
 /** The page for the link's query string (`token` read from it). */
 export async function inviteAcceptPage(deps: InviteAcceptPageDeps, query: URLSearchParams): Promise<PageResponse> {

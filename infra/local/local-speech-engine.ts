@@ -156,7 +156,7 @@ function run(program: string, args: string[], timeoutMs: number, signal?: AbortS
       if (!error) return resolve({ stdout, stderr });
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
         return reject(new LocalEngineError('unavailable', `${program} is not installed`));
-      reject(Object.assign(error, { stderr }));
+      reject(Object.assign(error as Error, { stderr }));
     });
   });
 }

@@ -37,7 +37,8 @@ let nlp: WinkMethods | undefined;
 const loaded = () => (nlp ??= winkNLP(model));
 
 /** A collection's tokens as text, or one property of each (its.pos, its.lemma…): wink's typings do not cover `out(its.x)` well. */
-type Tokens = { out(...args: unknown[]): unknown };
+type Tokens = { out: (...args: unknown[]) => unknown };
+// eslint-disable-next-line @typescript-eslint/unbound-method -- wink's `its` helpers are plain functions, made to be passed as they are.
 const field = <T>(tokens: Tokens, name: 'pos' | 'lemma' | 'stopWordFlag') => tokens.out(loaded().its[name]) as T[];
 
 interface Sentence {

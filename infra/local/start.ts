@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     ]);
     emulators.push(dynamo, s3, ses, queues);
     // Transcribe's stand-in puts its job state changes on the local bus once the pipeline runs (below).
+    // eslint-disable-next-line prefer-const -- read by the callback above before it is assigned: a const would throw there.
     let pipeline: EventPipeline | undefined;
     const transcribe = await startTranscribeEmulator({
       host: settings.host,
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
       POWERTOOLS_DEV: 'true',
     });
 
+    // eslint-disable-next-line prefer-const -- the routes below read it once requests come, after it is assigned.
     let identityProvider: LocalIdentityProvider | undefined;
     // The accept page reads the invite its link names (APP_URL defaults to this server).
     const pageDb = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint: dynamo.endpoint });
@@ -242,7 +244,9 @@ function startTtlSweeps(endpoint: string, seconds: number): Emulator {
 async function onObjectEvent(event: S3Event): Promise<void> {
   if (!event.Records?.some((record) => record.eventName.startsWith('ObjectCreated'))) return;
   try {
-    const { handler } = await import(path.join(repoRoot, EVENT_HANDLERS.completeUpload.handler));
+    const { handler } = (await import(path.join(repoRoot, EVENT_HANDLERS.completeUpload.handler))) as {
+      handler: (event: S3Event) => Promise<void>;
+    };
     await handler(event);
   } catch (error) {
     console.error('local S3 event: completion function failed', error);

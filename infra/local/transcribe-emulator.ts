@@ -185,7 +185,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
   };
 
   const startJob = (input: Record<string, unknown>) => {
-    const name = String(input.TranscriptionJobName ?? '');
+    const name = typeof input.TranscriptionJobName === 'string' ? input.TranscriptionJobName : '';
     if (!JOB_NAME.test(name))
       throw new ServiceError(
         'BadRequestException',
@@ -220,7 +220,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
   };
 
   const getJob = (input: Record<string, unknown>) => {
-    const job = jobs.get(String(input.TranscriptionJobName ?? ''));
+    const job = jobs.get(typeof input.TranscriptionJobName === 'string' ? input.TranscriptionJobName : '');
     if (!job)
       throw new ServiceError('BadRequestException', "The requested job couldn't be found. Check the job name and try your request again.");
     return { TranscriptionJob: describe(job) };
@@ -246,7 +246,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
           message: `The local Transcribe stand-in does not do ${String(request.headers['x-amz-target'] ?? 'this request')}.`,
         });
       try {
-        reply(200, operation(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')));
+        reply(200, operation(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>));
       } catch (error) {
         if (error instanceof ServiceError) return reply(400, { __type: error.type, message: error.message });
         reply(400, { __type: 'BadRequestException', message: 'The request body is not JSON.' });

@@ -34,18 +34,39 @@ export interface BundledFunction {
   environment: Record<string, unknown>;
 }
 
-type Json = any; // CloudFormation and asset manifests are untyped JSON.
+/** A resource of a synthesized template, as far as this module reads it. */
+interface TemplateResource {
+  Type: string;
+  Properties?: {
+    TemplateURL?: unknown;
+    Parameters?: Record<string, unknown>;
+    Code?: { S3Key?: unknown };
+    Handler?: string;
+    Environment?: { Variables?: Record<string, unknown> };
+  };
+  Metadata?: Record<string, unknown>;
+}
+
+/** A synthesized CloudFormation template (the rest of it is read by the tests, untyped). */
+export interface Template extends Record<string, unknown> {
+  Resources: Record<string, TemplateResource>;
+}
+
+/** A stack's asset manifest: its file assets by hash, each staged at source.path. */
+interface AssetManifest {
+  files?: Record<string, { source: { path: string } }>;
+}
 
 /** A template of a synthesized stack: the root's, or a nested stack's with the values its parent gives its parameters. */
 export interface AssemblyTemplate {
   /** The file in the assembly directory (`<stack>.template.json`, `<…>.nested.template.json`). */
   file: string;
-  template: Json;
+  template: Template;
   /** A nested stack's construct id (UsersRoutes), undefined for the root. */
   nestedStack?: string;
   parameters: Record<string, unknown>;
   /** The directory of a file asset the template names by its S3 key (<hash>.zip): a function's code. */
-  assetDirOf(s3Key: string, what: string): string;
+  assetDirOf: (s3Key: string, what: string) => string;
 }
 
 /**
@@ -55,7 +76,7 @@ export interface AssemblyTemplate {
  * (nested stacks' assets, their templates included, are the root stack's).
  */
 export function assemblyTemplates(outdir: string, stackName: string): AssemblyTemplate[] {
-  const assets: Json = JSON.parse(readFileSync(path.join(outdir, `${stackName}.assets.json`), 'utf8'));
+  const assets = JSON.parse(readFileSync(path.join(outdir, `${stackName}.assets.json`), 'utf8')) as AssetManifest;
   const assetOf = (key: string, what: string) => {
     const asset = assets.files?.[key.replace(/\.(zip|json)$/, '')];
     if (!asset) throw new Error(`${what}: no asset in ${stackName}.assets.json for ${key}`);
@@ -65,19 +86,19 @@ export function assemblyTemplates(outdir: string, stackName: string): AssemblyTe
   const assetDirOf = (s3Key: string, what: string) => path.resolve(outdir, assetOf(s3Key, what).source.path);
   const templates: AssemblyTemplate[] = [];
   const read = (file: string, parameters: Record<string, unknown>, nestedStack?: string) => {
-    const template: Json = JSON.parse(readFileSync(path.join(outdir, file), 'utf8'));
+    const template = JSON.parse(readFileSync(path.join(outdir, file), 'utf8')) as Template;
     templates.push({ file, template, nestedStack, parameters, assetDirOf });
-    for (const [logicalId, resource] of Object.entries<Json>(template.Resources ?? {})) {
+    for (const [logicalId, resource] of Object.entries(template.Resources ?? {})) {
       if (resource.Type !== 'AWS::CloudFormation::Stack') continue;
       // TemplateURL ends with /<hash>.json, the nested template's asset.
       const key = /\/([0-9a-f]{64}\.json)"/.exec(JSON.stringify(resource.Properties?.TemplateURL))?.[1];
       if (!key) throw new Error(`${logicalId}: no template asset in its TemplateURL`);
       const constructId =
-        String(resource.Metadata?.['aws:cdk:path'] ?? '')
+        cdkPathOf(resource)
           .split('/')
           .at(-2)
           ?.replace(/\.NestedStack$/, '') || logicalId;
-      read(assetOf(key, logicalId).source.path, resource.Properties.Parameters ?? {}, constructId);
+      read(assetOf(key, logicalId).source.path, resource.Properties?.Parameters ?? {}, constructId);
     }
   };
   read(`${stackName}.template.json`, {});
@@ -95,7 +116,7 @@ export function assemblyTemplates(outdir: string, stackName: string): AssemblyTe
 export function bundledFunctions(outdir: string, stackName: string): BundledFunction[] {
   const functions: BundledFunction[] = [];
   for (const { file: templateFile, template, nestedStack, parameters, assetDirOf } of assemblyTemplates(outdir, stackName)) {
-    for (const [logicalId, resource] of Object.entries<Json>(template.Resources ?? {})) {
+    for (const [logicalId, resource] of Object.entries(template.Resources ?? {})) {
       if (resource.Type !== 'AWS::Lambda::Function') continue;
       const s3Key: unknown = resource.Properties?.Code?.S3Key;
       if (typeof s3Key !== 'string') continue; // inline code
@@ -105,8 +126,8 @@ export function bundledFunctions(outdir: string, stackName: string): BundledFunc
       if (!bundleFile) throw new Error(`${logicalId}: no index.mjs or index.js in ${assetDir} (was the app synthesized without bundling?)`);
       const handlerModule = handlerModuleOf(bundleFile);
       if (!handlerModule) continue; // a function CDK adds with code of its own
-      const constructPath = String(resource.Metadata?.['aws:cdk:path'] ?? '').replace(/\/Resource$/, '');
-      const environment: Record<string, unknown> = resource.Properties.Environment?.Variables ?? {};
+      const constructPath = cdkPathOf(resource).replace(/\/Resource$/, '');
+      const environment = resource.Properties?.Environment?.Variables ?? {};
       functions.push({
         logicalId,
         constructPath,
@@ -117,12 +138,18 @@ export function bundledFunctions(outdir: string, stackName: string): BundledFunc
         assetDir,
         bundleFile,
         bundleBytes: statSync(bundleFile).size,
-        handler: resource.Properties.Handler,
+        handler: resource.Properties?.Handler ?? '',
         environment: Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, parameterValue(value, parameters)])),
       });
     }
   }
   return functions;
+}
+
+/** The construct path CDK records on a resource (empty when it records none). */
+function cdkPathOf(resource: TemplateResource): string {
+  const cdkPath = resource.Metadata?.['aws:cdk:path'];
+  return typeof cdkPath === 'string' ? cdkPath : '';
 }
 
 /** A value as the parent stack gives it: a nested stack's {Ref: <parameter>} becomes the parent's value for it. */
@@ -133,10 +160,10 @@ function parameterValue(value: unknown, parameters: Record<string, unknown>): un
 
 /** The repo files a bundle was built from, as its source map lists them (node_modules excluded). */
 export function bundleSources(bundleFile: string): { own: string[]; packages: string[] } {
-  const map: Json = JSON.parse(readFileSync(`${bundleFile}.map`, 'utf8'));
+  const map = JSON.parse(readFileSync(`${bundleFile}.map`, 'utf8')) as { sources: string[] };
   const own: string[] = [];
   const packages = new Set<string>();
-  for (const source of map.sources as string[]) {
+  for (const source of map.sources) {
     const inModules = source.lastIndexOf('node_modules/');
     if (inModules >= 0) {
       const [scope, name] = source.slice(inModules + 'node_modules/'.length).split('/');

@@ -79,7 +79,7 @@ function accessOf(endpoint: Endpoint): RouteAccess {
 function ruleFor<K extends CredentialKind>(access: RouteAccess, kind: K): NonNullable<RouteAccess[KindRule[K]]> {
   const rule = access[KIND_RULES[kind]];
   if (!rule) throw refusal(access, kind);
-  return rule as NonNullable<RouteAccess[KindRule[K]]>;
+  return rule;
 }
 const KIND_RULES = { id_token: 'idToken', org_key: 'orgKey', user_key: 'userKey' } as const;
 type KindRule = typeof KIND_RULES;

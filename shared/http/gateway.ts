@@ -104,13 +104,18 @@ export function gatewayResponseTemplate(type: GatewayResponseType): string {
  * failure for the DEFAULT_ types), the static headers, and the template with its
  * `$context.authorizer.<key>` variables substituted (empty when the authorizer set none).
  */
+/** An authorizer context value as API Gateway substitutes it: text as is, numbers and booleans written out, anything else empty. */
+function contextText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
 export function renderGatewayResponse(
   type: GatewayResponseType,
   failureStatusCode: number,
   authorizerContext?: Record<string, unknown> | null,
 ): { statusCode: number; headers: Record<string, string>; body: string } {
   const body = gatewayResponseTemplate(type).replace(/\$context\.authorizer\.([A-Za-z0-9_]+)/g, (_all, key: string) =>
-    authorizerContext && Object.hasOwn(authorizerContext, key) ? String(authorizerContext[key] ?? '') : '',
+    authorizerContext && Object.hasOwn(authorizerContext, key) ? contextText(authorizerContext[key]) : '',
   );
   return {
     statusCode: GATEWAY_RESPONSES[type].statusCode ?? failureStatusCode,

@@ -9,7 +9,7 @@ import { correlationId } from './middlewares/correlation-id';
 import { corsHeaders } from './middlewares/cors-headers';
 import { errorResponse } from './middlewares/error-response';
 
-type Handle = (event: APIGatewayProxyEvent, context: HttpContext) => Promise<APIGatewayProxyResult>;
+type Handle = (event: APIGatewayProxyEvent, context: HttpContext) => APIGatewayProxyResult | Promise<APIGatewayProxyResult>;
 
 /**
  * The middy stack every HTTP function shares, in order: the X-Ray subsegment (named after the
@@ -28,5 +28,5 @@ export function httpHandler(route: Pick<RouteDefinition, 'name'>, handle: Handle
     .use(corsHeaders())
     .use(middlewares)
     .use(errorResponse())
-    .handler((event, context) => handle(event, context));
+    .handler(async (event, context) => handle(event, context));
 }

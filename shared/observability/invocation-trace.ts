@@ -43,9 +43,9 @@ export function parseTraceHeader(header: string | undefined): TraceHeader | unde
 /** The daemon's UDP address: `host:port`, or `udp:host:port tcp:host:port` (the forms Lambda and the SDKs use). */
 export function daemonAddressOf(text: string | undefined): { host: string; port: number } | undefined {
   if (!text) return undefined;
-  const udp = text.split(/\s+/).find((part) => part.startsWith('udp:')) ?? text.split(/\s+/)[0]!;
+  const udp = text.split(/\s+/).find((part) => part.startsWith('udp:')) ?? text.split(/\s+/)[0];
   const match = /^(?:udp:)?([^\s:]+):(\d{1,5})$/.exec(udp);
-  return match ? { host: match[1]!, port: Number(match[2]) } : undefined;
+  return match ? { host: match[1], port: Number(match[2]) } : undefined;
 }
 
 /** What the subsegment is named after, and the annotation that names it. */
@@ -112,7 +112,7 @@ let current: OpenInvocation | undefined;
  * address is known and Lambda sampled the request; otherwise nothing is kept or sent.
  */
 export function startInvocationTrace(name: TraceName): void {
-  const [kind, value] = Object.entries(name)[0] as [string, string];
+  const [kind, value] = Object.entries(name)[0];
   const wasCold = coldStart;
   coldStart = false;
   current = undefined;

@@ -188,7 +188,8 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
   const paths: Json = {};
   // The API reference's own routes (/docs, this document) are not operations of the API.
   for (const endpoint of listEndpoints().filter(isOperation)) {
-    (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
+    const pathItem = (paths[endpoint.path] ??= {}) as Json;
+    pathItem[endpoint.method.toLowerCase()] = operation(endpoint);
   }
   return {
     openapi: '3.1.0',

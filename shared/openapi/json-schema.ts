@@ -10,6 +10,8 @@ import { SCHEMA_COMPONENTS } from './components';
  * (shared/schemas/common.ts admitsAtMost), so the document need state no number of its own.
  */
 
+/** A piece of the OpenAPI document, assembled as plain JSON whose shape the lint and contract tests check. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is built as open JSON; Redocly and Spectral lint its shape.
 export type Json = Record<string, any>;
 
 /** The component name of each schema of SCHEMA_COMPONENTS. */
@@ -30,10 +32,10 @@ export function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'
       const component = valibotSchema !== baseOf(schema) ? COMPONENT_NAMES.get(valibotSchema) : undefined;
       if (component) return { $ref: `#/components/schemas/${component}` };
       // An integer query parameter is text on the wire, validated as such: documented as the integer it holds.
-      const integer = INTEGER_PARAMETERS.get(valibotSchema as v.GenericSchema);
+      const integer = INTEGER_PARAMETERS.get(valibotSchema);
       if (integer) return { ...integer };
       // A value whose form follows its shape (shared/schemas/common.ts oneOfByShape) is any of its forms.
-      const forms = SHAPE_ALTERNATIVES.get(valibotSchema as v.GenericSchema);
+      const forms = SHAPE_ALTERNATIVES.get(valibotSchema);
       return forms ? { anyOf: forms.map((form) => jsonSchema(form, typeMode)) } : undefined;
     },
   }) as JsonSchema & Json;
@@ -55,8 +57,8 @@ export function withIntegerFormats(node: unknown): void {
   if (typeof node !== 'object' || node === null) return;
   const schema = node as Json;
   if ([schema.type].flat().includes('integer') && schema.format === undefined) {
-    const low: number | undefined = schema.minimum ?? schema.exclusiveMinimum;
-    const high: number | undefined = schema.maximum ?? schema.exclusiveMaximum;
+    const low = (schema.minimum ?? schema.exclusiveMinimum) as number | undefined;
+    const high = (schema.maximum ?? schema.exclusiveMaximum) as number | undefined;
     schema.format = low !== undefined && high !== undefined && low >= INT32.min && high <= INT32.max ? 'int32' : 'int64';
   }
   for (const value of Object.values(schema)) withIntegerFormats(value);
@@ -64,9 +66,9 @@ export function withIntegerFormats(node: unknown): void {
 
 /** OpenAPI parameters from the JSON Schema of a path, query or header object: one per property. */
 export function parametersOf(object: Json, where: 'path' | 'query' | 'header'): Json[] {
-  const required = new Set<string>(object.required ?? []);
-  return Object.entries<Json>(object.properties ?? {}).map(([name, schema]) => {
-    const { description, ...rest } = schema;
+  const required = new Set((object.required ?? []) as string[]);
+  return Object.entries((object.properties ?? {}) as Record<string, Json>).map(([name, schema]) => {
+    const { description, ...rest } = schema as { description?: string } & Json;
     return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest };
   });
 }

@@ -40,7 +40,7 @@ export function readScalarBundle(): string {
  */
 export function readOpenApiDocument(): Record<string, unknown> {
   const prebuilt = bundled(REFERENCE_FILES.openApiDocument);
-  if (prebuilt) return JSON.parse(prebuilt);
+  if (prebuilt) return JSON.parse(prebuilt) as Record<string, unknown>;
   const generator = path.join(repoRoot, 'shared/openapi/document');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { openApiDocument } = require(generator) as typeof import('./document');

@@ -14,7 +14,7 @@ type Item = Record<string, unknown>;
 /** Stored items by key, read 100 at a time. */
 export async function readByKey(db: TableContext, itemKeys: { PK: string; SK: string }[]): Promise<Map<string, Item>> {
   const items = await batchGetAll(db, itemKeys);
-  return new Map(items.map((item) => [`${item.PK}|${item.SK}`, item]));
+  return new Map(items.map((item) => [`${String(item.PK)}|${String(item.SK)}`, item]));
 }
 export const keyOf = (key: { PK: string; SK: string }) => `${key.PK}|${key.SK}`;
 

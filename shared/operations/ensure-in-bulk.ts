@@ -69,7 +69,7 @@ export async function ensureUsersInBulk(
   const repeated = new Set(repeats.map((input) => input.id));
   const joined: JoinedMemberships = join
     ? await join(absent.map(({ user }) => user).filter((user) => !repeated.has(user.user_id)))
-    : new Map();
+    : new Map<never, never>();
   const creations: BulkCreation<Fixture['users'][number]>[] = absent.map(({ input, user }) => ({
     entry: input,
     writes: [

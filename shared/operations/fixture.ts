@@ -16,7 +16,10 @@ import { ensureOrganization, type EnsureOutcome } from './directory';
 
 export type SeedSummary = Record<keyof Fixture, Record<EnsureOutcome, number>>;
 
-/** What seeding needs: the table, the trash's retention (TRASH_RETENTION_DAYS: recordings in the trash get their timers), and for member settings the profile cipher and model list. */
+/**
+ * What seeding needs: the table, the trash's retention (TRASH_RETENTION_DAYS: recordings in the trash get
+ * their timers), and for member settings the profile cipher and model list.
+ */
 export interface SeedDeps {
   db: TableContext;
   trashRetentionDays: number;

@@ -84,7 +84,10 @@ export const AuditEntry = v.pipe(
     id: v.pipe(v.string(), v.description("The event's id (`evt_…`): one entry per committed change.")),
     type: v.pipe(v.picklist(EVENT_TYPES), v.description('What happened (docs/events.md).')),
     occurred_at: v.pipe(v.string(), v.description('When the change was committed (ISO 8601 UTC, with milliseconds).')),
-    /** The member (`user`, by user id) or organization API key (`api_key`, by key id) that made the change; null for the service itself (e.g. the trash's retention). */
+    /**
+     * The member (`user`, by user id) or organization API key (`api_key`, by key id) that made the change;
+     * null for the service itself (e.g. the trash's retention).
+     */
     actor: v.pipe(
       v.nullable(
         v.strictObject({

@@ -77,7 +77,7 @@ export const SHAPE_ALTERNATIVES = new WeakMap<v.GenericSchema, readonly v.Generi
  * discriminator value, so each form reports its own problems instead of a union's summary.
  */
 export function oneOfByShape<const F extends Record<string, v.GenericSchema>>(pick: (input: unknown) => keyof F, forms: F) {
-  const schema = v.lazy((input: unknown) => forms[pick(input)] as F[keyof F]);
+  const schema = v.lazy((input: unknown) => forms[pick(input)]);
   SHAPE_ALTERNATIVES.set(schema, Object.values(forms));
   return schema;
 }
@@ -96,7 +96,7 @@ export function isStorableDocument(value: unknown): boolean {
       const size = Math.abs(current);
       if (size !== 0 && (size < 1e-130 || size > Number.MAX_SAFE_INTEGER)) return false;
     } else if (Array.isArray(current)) {
-      pending.push(...current);
+      pending.push(...(current as unknown[]));
     } else if (typeof current === 'object' && current !== null) {
       for (const [key, item] of Object.entries(current)) {
         if (key === '') return false;

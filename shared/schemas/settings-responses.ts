@@ -1,7 +1,10 @@
 import * as v from 'valibot';
 import { createdAt, described, envelope, NullableString, PagePagination, updatedAt } from './envelopes';
 
-/** A member's settings bundle (Get member settings) and what a settings patch applied (Update member settings), for the OpenAPI document and the contract check. */
+/**
+ * A member's settings bundle (Get member settings) and what a settings patch applied (Update member
+ * settings), for the OpenAPI document and the contract check.
+ */
 
 const Tag = v.strictObject({
   id: described(v.string(), "The tag's id."),

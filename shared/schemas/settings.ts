@@ -248,7 +248,7 @@ export const UpdateMemberSettingsBody = v.pipe(
   }),
   v.check((body) => Object.keys(body).length > 0, `name at least one of ${SETTINGS_PATCH_SECTIONS.join(', ')}`),
   v.transform((body): MemberSettingsPatch => ({
-    settings: body.settings as SettingsPatch | undefined,
+    settings: body.settings,
     notifications: body.notifications,
     profile: body.profile?.profile,
     preferences: body.preferences,

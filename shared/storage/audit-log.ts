@@ -201,7 +201,7 @@ export async function readAuditPage(
     if (filtered && reads.items >= AUDIT_READ_BUDGET) {
       // Out of budget: the next page reads on from the last item read, whether it matched or not.
       // (An index's LastEvaluatedKey holds the table's keys too, and every listing shares the table's sort key.)
-      const lastRead = startKey.SK;
+      const lastRead: unknown = startKey.SK;
       if (typeof lastRead !== 'string') throw new Error('audit log: a LastEvaluatedKey without SK');
       return { entries: found, nextAfter: lastRead, reads };
     }

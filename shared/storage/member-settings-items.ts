@@ -2,7 +2,10 @@ import * as v from 'valibot';
 import { NotificationsPatch, SettingsPatch } from '../schemas/settings';
 import { itemFields, StoredItemError } from './item-fields';
 
-/* Member settings, profiles and preferences as items: the types and the explicit mappers, with no DynamoDB client (the event processor maps items and bundles none). */
+/*
+ * Member settings, profiles and preferences as items: the types and the explicit mappers, with no DynamoDB
+ * client (the event processor maps items and bundles none).
+ */
 
 /**
  * A member's settings item: only the fields ever written (defaults are applied on read,

@@ -289,7 +289,7 @@ export async function findOtherActiveOwner(db: TableContext, orgId: string, exce
         ExclusiveStartKey: startKey,
       }),
     );
-    const found = page.Items?.[0]?.user_id;
+    const found: unknown = page.Items?.[0]?.user_id;
     if (typeof found === 'string') return found;
     startKey = page.LastEvaluatedKey;
   } while (startKey);

@@ -121,7 +121,7 @@ export function createRecordingObjects(options: { bucket: string; region: string
     readJson: async (key) => {
       try {
         const object = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }));
-        return JSON.parse((await object.Body?.transformToString('utf8')) ?? 'null');
+        return JSON.parse((await object.Body?.transformToString('utf8')) ?? 'null') as unknown;
       } catch (error) {
         if (
           (error as Error).name === 'NoSuchKey' ||

@@ -242,6 +242,6 @@ export async function newestOtherLiveRecordingAt(
       ProjectionExpression: 'id, created_at',
     }),
   );
-  const newest = (Items ?? []).find((item) => item.id !== excluding)?.created_at;
+  const newest: unknown = (Items ?? []).find((item) => item.id !== excluding)?.created_at;
   return typeof newest === 'string' ? newest : null;
 }

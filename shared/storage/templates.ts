@@ -154,7 +154,10 @@ export async function rebuildTemplateOrderKeys(
   return { templates: items.length, rewritten };
 }
 
-/** The parts of a template write: the template item, whose condition says whether it exists (and is or is not the default, as read), the organization (its count, its default) and the default it replaces. */
+/**
+ * The parts of a template write: the template item, whose condition says whether it exists (and is or is not
+ * the default, as read), the organization (its count, its default) and the default it replaces.
+ */
 export type TemplatePart = 'template' | 'organization' | 'previousDefault';
 
 /** The condition that the template item is the default, or is not, as it was read. */
@@ -257,7 +260,7 @@ export async function getDefaultTemplate(db: TableContext, orgId: string): Promi
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.tableName, Key: keys.organization(orgId), ProjectionExpression: 'default_template_id' }),
   );
-  const templateId = Item?.default_template_id;
+  const templateId: unknown = Item?.default_template_id;
   if (typeof templateId !== 'string') return undefined;
   const template = await getTemplate(db, orgId, templateId);
   return template?.is_default ? template : undefined;

@@ -15,7 +15,10 @@ import { itemFields, StoredItemError } from './item-fields';
 import { keys } from './keys';
 import { TABLE } from './table-definition';
 
-/* Webhook endpoints and deliveries as items: types, keys, item builders and mappers, with no DynamoDB client (the event processor maps them and bundles none). */
+/*
+ * Webhook endpoints and deliveries as items: types, keys, item builders and mappers, with no DynamoDB client
+ * (the event processor maps them and bundles none).
+ */
 
 /** A signing secret as stored: its ciphertext under the stack's key (shared/crypto/webhook-secret-cipher.ts), never the secret. */
 export interface StoredSecret {

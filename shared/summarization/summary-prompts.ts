@@ -154,5 +154,5 @@ export function summaryToolOf(template: { sections: SummarySection[] }, language
         },
       },
     },
-  } as Tool;
+  };
 }

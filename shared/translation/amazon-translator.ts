@@ -111,7 +111,7 @@ export function createAmazonTranslator(client: TranslateClient, options: { maxBy
         pieces.map((piece) => piece.text),
         maxBytes,
       );
-      const answers: string[][] = new Array(batches.length);
+      const answers = new Array<string[]>(batches.length);
       let next = 0;
       const worker = async () => {
         while (next < batches.length) {

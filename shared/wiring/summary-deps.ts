@@ -21,7 +21,10 @@ export function summaryDeps(): SummaryQueueDeps {
   return (queue ??= { db: table(), now: () => new Date(), newSummaryId: () => newId('sum') });
 }
 
-/** The summary consumer: the table, the clock, the engine (Amazon Bedrock; its local stand-in under npm start), the model map (BEDROCK_MODEL_MAP) and the metrics. */
+/**
+ * The summary consumer: the table, the clock, the engine (Amazon Bedrock; its local stand-in under npm
+ * start), the model map (BEDROCK_MODEL_MAP) and the metrics.
+ */
 export function summaryRunDeps(): SummaryRunDeps {
   if (!run) {
     const { fallback } = config().models;

@@ -158,7 +158,7 @@ interface CountCheck {
 
 async function storedNumber(db: TableContext, key: Record<string, string>, attribute: string): Promise<number> {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: key, ConsistentRead: true }));
-  return typeof Item?.[attribute] === 'number' ? (Item[attribute] as number) : 0;
+  return typeof Item?.[attribute] === 'number' ? Item[attribute] : 0;
 }
 
 /** How many live recordings of a recorder its index holds (a COUNT query, every page). */

@@ -182,7 +182,7 @@ function instantKms(): { client: KMS; calls: () => { generateDataKey: number; de
   });
   kms.on(DecryptCommand).callsFake((input) => ({
     KeyId: KEY_ARN,
-    Plaintext: Uint8Array.from(Buffer.from(input.CiphertextBlob!).subarray(prefix.length)),
+    Plaintext: Uint8Array.from(Buffer.from(input.CiphertextBlob).subarray(prefix.length)),
   }));
   return {
     client: new KMS({ region: REGION }),

@@ -173,11 +173,9 @@ describe('reading the audit log', () => {
 /** Writes entries straight to the table (25 a request): the cost tests need more than a consumer writes in a test's time. */
 async function putEntries(orgId: string, events: DomainEvent[]): Promise<void> {
   for (let i = 0; i < events.length; i += 25) {
-    const batch = events
-      .slice(i, i + 25)
-      .map((event) => ({
-        PutRequest: { Item: auditEntryItem(orgId, auditEntryOf({ ...event, type: event.type as EventType }), 2_000_000_000) },
-      }));
+    const batch = events.slice(i, i + 25).map((event) => ({
+      PutRequest: { Item: auditEntryItem(orgId, auditEntryOf({ ...event, type: event.type as EventType }), 2_000_000_000) },
+    }));
     await db.client.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: batch } }));
   }
 }

@@ -326,7 +326,7 @@ describe('seedFixture in bulk', () => {
             ...fixture.memberships,
             { org_id: fixture.orgs[0].id, user_id: 'usr_nobody_bulk', role: 'member', status: 'active' },
           ],
-        } as Fixture,
+        },
         T0,
       ),
     ).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });

@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { listRecordings, recordingListCursor } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
 import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
-import type { TableContext } from '../../shared/storage/dynamo';
 import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
 import type { Recording } from '../../shared/storage/recording-items';
 import { localDeployment, seed, unique } from '../support/api';
@@ -146,7 +145,7 @@ function observedQueries() {
       };
     },
   });
-  return { table: { ...db, client } as TableContext, queries };
+  return { table: { ...db, client }, queries };
 }
 
 describe('List recordings: deep page numbers read from the nearer end', () => {

@@ -178,7 +178,7 @@ function observedTable(beforeTransaction?: (transaction: number) => Promise<void
       };
     },
   });
-  return { table: { ...db, client } as TableContext, commands, transactions };
+  return { table: { ...db, client }, commands, transactions };
 }
 
 describe('createRecording', () => {

@@ -59,7 +59,7 @@ describe(`npx cdk synth --quiet (account ${TEST_ACCOUNT}, AWS_REGION=${REGION})`
     expect(manifest.artifacts[STACK_NAME].environment).toBe(`aws://${TEST_ACCOUNT}/${REGION}`);
     const templates = assemblyTemplates(outdir, STACK_NAME);
     expect(templates.length).toBeGreaterThan(1);
-    const root = JSON.stringify(templates[0]!.template);
+    const root = JSON.stringify(templates[0].template);
     expect(root).toContain(`:transcribe:${REGION}:${TEST_ACCOUNT}:transcription-job/voice-org.*`);
     expect(root).toContain(`:bedrock:${REGION}:${TEST_ACCOUNT}:inference-profile/eu.`);
     console.log(

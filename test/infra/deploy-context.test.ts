@@ -35,7 +35,7 @@ describe('a deployment with password sign-in and a custom domain', () => {
 
   it('lets the one app client sign in with USER_PASSWORD_AUTH besides SRP, so the authorizer trusts one audience', () => {
     template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
-    const client = Object.values(template.findResources('AWS::Cognito::UserPoolClient'))[0]!.Properties;
+    const client = Object.values(template.findResources('AWS::Cognito::UserPoolClient'))[0].Properties;
     expect([...client.ExplicitAuthFlows].sort()).toEqual(['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH']);
     expect(outputs.UserPoolClientId).toBeDefined();
   });
@@ -47,7 +47,7 @@ describe('a deployment with password sign-in and a custom domain', () => {
       EndpointConfiguration: { Types: ['REGIONAL'] },
       SecurityPolicy: 'TLS_1_2',
     });
-    const mapping = Object.values(template.findResources('AWS::ApiGateway::BasePathMapping'))[0]!.Properties;
+    const mapping = Object.values(template.findResources('AWS::ApiGateway::BasePathMapping'))[0].Properties;
     expect(mapping.BasePath).toBe('v1');
     expect(mapping.Stage).toBeDefined();
   });
@@ -62,7 +62,7 @@ describe('a deployment with password sign-in and a custom domain', () => {
 describe('a deployment without those keys', () => {
   it('signs in with SRP only and has no custom domain', () => {
     const template = synthFromContext({});
-    const client = Object.values(template.findResources('AWS::Cognito::UserPoolClient'))[0]!.Properties;
+    const client = Object.values(template.findResources('AWS::Cognito::UserPoolClient'))[0].Properties;
     expect([...client.ExplicitAuthFlows].sort()).toEqual(['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_SRP_AUTH']);
     template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
     expect(template.toJSON().Outputs.CustomDomainUrl).toBeUndefined();

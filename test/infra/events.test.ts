@@ -56,10 +56,10 @@ describe('the event pipeline of VoiceOrgStack', () => {
   const queuesOf = (consumer: EventConsumerDefinition) => {
     const mappings = mappingsOf(functionLogicalId(template, consumer.handler));
     expect(mappings).toHaveLength(1);
-    const queueId = targetOf(mappings[0]![1].Properties.EventSourceArn)!;
+    const queueId = targetOf(mappings[0][1].Properties.EventSourceArn)!;
     expect(resources[queueId]?.Type).toBe('AWS::SQS::Queue');
     const deadLettersId = targetOf(resources[queueId].Properties.RedrivePolicy?.deadLetterTargetArn)!;
-    return { queueId, deadLettersId, mapping: mappings[0]![1].Properties };
+    return { queueId, deadLettersId, mapping: mappings[0][1].Properties };
   };
   const rulesTo = (queueId: string) =>
     ofType('AWS::Events::Rule').filter(([, rule]) => rule.Properties.Targets.some((t: Json) => targetOf(t.Arn) === queueId));
@@ -79,7 +79,7 @@ describe('the event pipeline of VoiceOrgStack', () => {
     it("reads the table's stream in order, splits a failing batch, reports partial failures and gives up into its failure queue", () => {
       const mappings = mappingsOf(processorId);
       expect(mappings).toHaveLength(1);
-      const mapping = mappings[0]![1].Properties;
+      const mapping = mappings[0][1].Properties;
       expect(mapping).toEqual({
         FunctionName: { Ref: processorId },
         EventSourceArn: getAtt(tableId, 'StreamArn'),
@@ -101,7 +101,7 @@ describe('the event pipeline of VoiceOrgStack', () => {
       const statements = functionStatements(template, processorId).filter(
         (st: Json) => !actionsOf(st).every((a) => a.startsWith('logs:') || a.startsWith('xray:')),
       );
-      const failuresId = targetOf(mappingsOf(processorId)[0]![1].Properties.DestinationConfig.OnFailure.Destination)!;
+      const failuresId = targetOf(mappingsOf(processorId)[0][1].Properties.DestinationConfig.OnFailure.Destination)!;
       const granted = statements.map((st: Json) => ({ actions: actionsOf(st).sort(), resource: st.Resource, condition: st.Condition }));
       expect(granted).toEqual(
         expect.arrayContaining([
@@ -152,7 +152,7 @@ describe('the event pipeline of VoiceOrgStack', () => {
       const serviceEvents = consumer.serviceEvents ?? [];
       expect(rules).toHaveLength((consumer.eventTypes.length ? 1 : 0) + serviceEvents.length);
       for (const [index, service] of serviceEvents.entries()) {
-        const onDefaultBus = rules.filter(([, r]) => r.Properties.EventBusName === undefined)[index]![1].Properties;
+        const onDefaultBus = rules.filter(([, r]) => r.Properties.EventBusName === undefined)[index][1].Properties;
         expect(onDefaultBus.EventPattern).toEqual({ source: [service.source], 'detail-type': [service.detailType] });
         expect(onDefaultBus.Targets).toEqual([
           { Id: expect.any(String), Arn: getAtt(queueId), DeadLetterConfig: { Arn: getAtt(deadLettersId) } },
@@ -185,11 +185,11 @@ describe('the event pipeline of VoiceOrgStack', () => {
 
     it('lets EventBridge send to its queue (and dead-letter queue) for its rule only', () => {
       const { queueId, deadLettersId } = queuesOf(consumer);
-      const ruleId = rulesTo(queueId)[0]![0];
+      const ruleId = rulesTo(queueId)[0][0];
       for (const id of [queueId, deadLettersId]) {
         const policies = ofType('AWS::SQS::QueuePolicy').filter(([, p]) => p.Properties.Queues.some((q: Json) => q.Ref === id));
         expect(policies).toHaveLength(1);
-        const allows = policies[0]![1].Properties.PolicyDocument.Statement.filter((st: Json) => st.Effect === 'Allow');
+        const allows = policies[0][1].Properties.PolicyDocument.Statement.filter((st: Json) => st.Effect === 'Allow');
         expect(allows).toEqual([
           expect.objectContaining({
             Principal: { Service: 'events.amazonaws.com' },
@@ -261,7 +261,7 @@ describe('the event pipeline of VoiceOrgStack', () => {
     });
 
     it("alarms on the first message in every dead-letter queue and in the processor failure queue, and on no other queue, notifying the stack's alarm topic", () => {
-      const failuresId = targetOf(mappingsOf(processorId)[0]![1].Properties.DestinationConfig.OnFailure.Destination)!;
+      const failuresId = targetOf(mappingsOf(processorId)[0][1].Properties.DestinationConfig.OnFailure.Destination)!;
       const deadLetterQueues = [...consumers.map(([, consumer]) => queuesOf(consumer).deadLettersId), failuresId].sort();
       const topicId = onlyLogicalId(template, 'AWS::SNS::Topic');
       // The stack's other alarms (infra/constructs/observability.ts) read other namespaces: test/infra/observability.test.ts.

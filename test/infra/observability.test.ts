@@ -46,7 +46,7 @@ describe('observability of VoiceOrgStack (defaults)', () => {
   const alarmNamed = (name: string) => {
     const found = ofType('AWS::CloudWatch::Alarm').filter(([, alarm]) => alarm.Properties.AlarmName === `voice-org-api-test-${name}`);
     expect(found).toHaveLength(1);
-    return found[0]![1].Properties;
+    return found[0][1].Properties;
   };
   /** The function logical ids an alarm's metrics read (Lambda metrics by FunctionName). */
   const functionsRead = (alarm: Json, metricName: string) =>
@@ -75,7 +75,7 @@ describe('observability of VoiceOrgStack (defaults)', () => {
     });
 
     it('traces the API stage', () => {
-      const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties;
+      const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0].Properties;
       expect(stage.TracingEnabled).toBe(true);
     });
 
@@ -175,7 +175,7 @@ describe('observability of VoiceOrgStack (defaults)', () => {
         Threshold: ALARM_RULES.throttledRequests,
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       });
-      const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties;
+      const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0].Properties;
       const accessLogsId = stage.AccessLogSetting.DestinationArn['Fn::GetAtt'][0];
       const [, filter] = ofType('AWS::Logs::MetricFilter').find(([, f]) => f.Properties.LogGroupName.Ref === accessLogsId)!;
       expect(filter.Properties).toMatchObject({
@@ -442,7 +442,7 @@ describe('tracing modes other than the default (context tracing, issue 31)', () 
         mode: 'opentelemetry',
       });
     }
-    expect(Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties.TracingEnabled).toBe(true);
+    expect(Object.values(template.findResources('AWS::ApiGateway::Stage'))[0].Properties.TracingEnabled).toBe(true);
   });
 
   it('off: no tracing of the functions or the stage, and no X-Ray grant', () => {
@@ -461,6 +461,6 @@ describe('tracing modes other than the default (context tracing, issue 31)', () 
         xray: [],
       });
     }
-    expect(Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties.TracingEnabled).toBe(false);
+    expect(Object.values(template.findResources('AWS::ApiGateway::Stage'))[0].Properties.TracingEnabled).toBe(false);
   });
 });

@@ -34,7 +34,7 @@ const resourcesOfType = (template: Json, type: string): [string, Json][] =>
 const deploymentIdOf = (root: Json): string => {
   const ids = resourcesOfType(root, 'AWS::ApiGateway::Deployment').map(([id]) => id);
   expect(ids).toHaveLength(1);
-  return ids[0]!;
+  return ids[0];
 };
 /** The Lambda functions built from handler modules: all but the one CDK adds for the bucket's notifications. */
 const functionIdsOf = (template: Json): string[] =>
@@ -121,7 +121,7 @@ describe.each(EACH_ENVIRONMENT)('route stacks (%s)', (_name, environment) => {
   });
 
   it('makes the root stack deploy the RestApi only after every route stack', () => {
-    const [, deployment] = resourcesOfType(templates.root, 'AWS::ApiGateway::Deployment')[0]!;
+    const [, deployment] = resourcesOfType(templates.root, 'AWS::ApiGateway::Deployment')[0];
     expect(deployment.DependsOn).toEqual(expect.arrayContaining(templates.nested.map((n) => n.logicalId)));
   });
 
@@ -132,7 +132,7 @@ describe.each(EACH_ENVIRONMENT)('route stacks (%s)', (_name, environment) => {
       path: '/api/v1/organization/{orgId}/template-copies',
     };
     const newHandler = { ...template, handler: 'functions/transcripts/list-transcripts' };
-    const transcripts: Endpoint<RouteName> = { ...copy, path: '/api/v1/organization/{orgId}/transcripts', route: newHandler as never };
+    const transcripts: Endpoint<RouteName> = { ...copy, path: '/api/v1/organization/{orgId}/transcripts', route: newHandler };
     const functions: FunctionDefinition[] = [
       ...listFunctions(),
       { handler: newHandler.handler, kind: 'http', permissions: template.permissions },
@@ -325,7 +325,7 @@ describe('nothing else changes: the stack as one template, compared with the sin
     const renamedTypes = ['AWS::ApiGateway::Resource', 'AWS::ApiGateway::Method', 'AWS::Lambda::Permission', 'AWS::ApiGateway::Deployment'];
     const gone = Object.keys(before).filter((id) => !(id in resources));
     const added = Object.keys(resources).filter((id) => !(id in before) && !isAddedSince(id) && !isGroupAlarm(id));
-    expect(gone.filter((id) => !renamedTypes.includes(before[id]!))).toEqual([]);
+    expect(gone.filter((id) => !renamedTypes.includes(before[id]))).toEqual([]);
     expect(added.filter((id) => !renamedTypes.includes(resources[id].Type))).toEqual([]);
     // At least as many of each as before: the same routes, preflights and permissions, and issue 29's.
     for (const type of renamedTypes)
@@ -361,7 +361,7 @@ describe('upgrading a single stack, first deploy (context detachRoutesKeepingDep
 
   it('keeps the deployed Deployment (same logical id and properties), so the stage keeps serving its snapshot', () => {
     expect(deploymentIdOf(root)).toBe(kept);
-    const [, stage] = resourcesOfType(root, 'AWS::ApiGateway::Stage')[0]!;
+    const [, stage] = resourcesOfType(root, 'AWS::ApiGateway::Stage')[0];
     expect(stage.Properties.DeploymentId).toEqual({ Ref: kept });
     expect(root.Resources[kept].Properties).toEqual({ Description: 'Voice Org API', RestApiId: { Ref: 'ApiF70053CD' } });
   });
@@ -388,7 +388,7 @@ describe('upgrading a single stack, first deploy (context detachRoutesKeepingDep
   });
 
   it("lets the kept snapshot invoke every route area's function: one permission each, for the stage, any method and path", () => {
-    const stageId = resourcesOfType(root, 'AWS::ApiGateway::Stage')[0]![0];
+    const stageId = resourcesOfType(root, 'AWS::ApiGateway::Stage')[0][0];
     const areaFunctions = listRouteAreas()
       .filter((a) => !a.inRoot)
       .flatMap((a) =>

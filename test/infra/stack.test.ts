@@ -393,7 +393,7 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
   });
 
   describe('API stage', () => {
-    const stage = () => Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties;
+    const stage = () => Object.values(template.findResources('AWS::ApiGateway::Stage'))[0].Properties;
 
     it('throttles the stage at the default rate and burst, and logs errors without request or response bodies', () => {
       expect(stage().StageName).toBe('test');
@@ -540,7 +540,7 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
 
     it('is granted UpdateItem, and named, to exactly the functions of routes that act in an organization; they may read the organization', () => {
       const counterTableArn = { 'Fn::GetAtt': [rateLimitTableLogicalId(template), 'Arn'] };
-      const counting = listHandlers().filter((h) => h.routes.some((r) => countsAgainstRateLimits(ROUTES[r] as RouteDefinition)));
+      const counting = listHandlers().filter((h) => h.routes.some((r) => countsAgainstRateLimits(ROUTES[r])));
       expect(counting.length).toBeGreaterThan(30);
       expect(
         listFunctions()
@@ -906,7 +906,7 @@ describe('VoiceOrgStack template (settings from context)', () => {
   });
 
   it('throttles the stage at the rate and burst from context', () => {
-    const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]!.Properties;
+    const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0].Properties;
     expect(stage.StageName).toBe('dev');
     expect(stage.MethodSettings[0]).toMatchObject({ ThrottlingRateLimit: 7.5, ThrottlingBurstLimit: 15 });
   });

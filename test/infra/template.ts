@@ -78,7 +78,7 @@ function replaceDeep(value: Json, replace: (node: Json) => Json): Json {
 export function onlyLogicalId(template: Template, type: string): string {
   const ids = Object.keys(template.findResources(type));
   expect(ids).toHaveLength(1);
-  return ids[0]!;
+  return ids[0];
 }
 
 /**
@@ -94,7 +94,7 @@ export function functionLogicalId(template: Template, handlerModule: string): st
   const pattern = new RegExp(`^${functionConstructId(handlerModule)}[0-9A-F]{8}$`);
   const matches = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => pattern.test(id));
   if (matches.length !== 1) throw new Error(`Expected one Lambda function for ${handlerModule}, found ${JSON.stringify(matches)}`);
-  return matches[0]!;
+  return matches[0];
 }
 
 /** Every IAM statement attached to a role: its inline policies and the AWS::IAM::Policy resources naming it. */
@@ -134,7 +134,7 @@ export const rateLimitTableLogicalId = (template: Template): string =>
 function logicalIdOfConstruct(template: Template, type: string, constructId: string): string {
   const ids = Object.keys(template.findResources(type)).filter((id) => new RegExp(`^${constructId}[0-9A-F]{8}$`).test(id));
   expect(ids).toHaveLength(1);
-  return ids[0]!;
+  return ids[0];
 }
 
 /** A DynamoDB statement on the idempotency table (its resources name it). */
@@ -179,5 +179,5 @@ export function summaryModelIdsOf(template: Template, functionId: string, region
     json.Resources[functionId].Properties.Environment.Variables.BEDROCK_MODEL_MAP,
     region ? { template: json, region } : undefined,
   );
-  return map.split(',').map((entry) => entry.split('=')[1]!);
+  return map.split(',').map((entry) => entry.split('=')[1]);
 }

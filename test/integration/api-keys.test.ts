@@ -93,13 +93,13 @@ describe('creating keys', () => {
     const refused = answers.filter((answer) => answer.status === 429);
     expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(6);
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused[0]!.body).toEqual({
+    expect(refused[0].body).toEqual({
       success: false,
       data: null,
       error: 'RATE_LIMITED',
       message: expect.stringContaining(`API key ${created.body.id} is over its own rate limit`),
     });
-    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses a rate limit that is not one: burst below rate, zero, fractions, unknown fields', async () => {

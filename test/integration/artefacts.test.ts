@@ -370,7 +370,7 @@ const xrayDaemon = {
   async start() {
     this.socket.on('message', (message) => xrayDaemon.received.push(message.toString('utf8')));
     await new Promise<void>((resolve) => this.socket.bind(0, '127.0.0.1', resolve));
-    this.port = (this.socket.address() as AddressInfo).port;
+    this.port = this.socket.address().port;
   },
   /** The documents received so far: each bundle awaits its datagram's send before answering, so a datagram sent now comes after them. */
   async documents(): Promise<Record<string, any>[]> {
@@ -386,8 +386,8 @@ const xrayDaemon = {
       .filter((text) => text !== sentinel)
       .map((text) => {
         const [header, document] = text.split('\n');
-        expect(JSON.parse(header!)).toEqual({ format: 'json', version: 1 });
-        return JSON.parse(document!);
+        expect(JSON.parse(header)).toEqual({ format: 'json', version: 1 });
+        return JSON.parse(document);
       });
   },
 };
@@ -466,7 +466,8 @@ function startBundle(fn: BundledFunction): RunningBundle {
           .filter((line) => line.includes('"_aws"'))
           .map((line) => JSON.parse(line)),
       );
-    else if (message.type === 'ready') message.error ? markReady.reject(errorFrom(message.error)) : markReady.resolve();
+    else if (message.type === 'ready' && message.error) markReady.reject(errorFrom(message.error));
+    else if (message.type === 'ready') markReady.resolve();
     else {
       const waiting = pending.get(message.id);
       pending.delete(message.id);

@@ -30,8 +30,8 @@ async function startListener(...args: string[]): Promise<Listener & { endpointId
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = await eventually(
     async () => /^Ready: .* to (\S+) \(endpoint (wh_\w+)/m.exec(stderr),

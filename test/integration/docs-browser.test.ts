@@ -93,14 +93,12 @@ describeInBrowser('the API reference at /docs, in Chromium', () => {
       if ((await closed.count()) === 0) break;
       await closed.first().click();
     }
-    const items = await sidebar
-      .locator('li[data-sidebar-id]')
-      .evaluateAll((elements) =>
-        elements.map((element) => ({
-          id: element.getAttribute('data-sidebar-id') ?? '',
-          text: element.querySelector('a')?.textContent?.trim() ?? '',
-        })),
-      );
+    const items = await sidebar.locator('li[data-sidebar-id]').evaluateAll((elements) =>
+      elements.map((element) => ({
+        id: element.getAttribute('data-sidebar-id') ?? '',
+        text: element.querySelector('a')?.textContent?.trim() ?? '',
+      })),
+    );
     const expected = Object.entries<Json>(openApi.paths).flatMap(([path, item]) =>
       Object.entries<Json>(item).map(([method, op]) => ({ key: `${method.toUpperCase()}${path}`, summary: op.summary as string })),
     );

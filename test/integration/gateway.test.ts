@@ -133,7 +133,7 @@ describe('401 says which of missing, malformed, expired and invalid it was', () 
     const { generateKeyPair, SignJWT } = await import('jose');
     const { privateKey } = await generateKeyPair('RS256');
     const forged = await new SignJWT({ email: owner.email, email_verified: true })
-      .setProtectedHeader({ alg: 'RS256', kid: (await idp()).jwks.keys[0]!.kid! })
+      .setProtectedHeader({ alg: 'RS256', kid: (await idp()).jwks.keys[0].kid! })
       .setIssuer(runtime.issuer)
       .setAudience(runtime.audience)
       .setSubject(`local|${owner.id}`)
@@ -246,7 +246,7 @@ describe("API Gateway's request limits, answered in the envelope", () => {
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head).toMatch(/\r\ncontent-type: application\/json\r\n/i);
     expect(head).toMatch(new RegExp(`\\r\\n${GATEWAY.correlationHeader}: \\S+`, 'i'));
-    expect(JSON.parse(body!)).toEqual({ success: false, data: null, error: 'BAD_REQUEST', message: expect.any(String) });
+    expect(JSON.parse(body)).toEqual({ success: false, data: null, error: 'BAD_REQUEST', message: expect.any(String) });
   });
 });
 

@@ -48,12 +48,10 @@ beforeAll(async () => {
   credentials = readDemoCredentials(demo.dataDir)!;
   const { runtime } = demo;
   db = createTableContext({ tableName: runtime.tableName, region: runtime.region, endpoint: runtime.dynamoDbEndpoint });
-  eventBridge
-    .on(PutEventsCommand)
-    .callsFake((input: { Entries?: unknown[] }) => ({
-      FailedEntryCount: 0,
-      Entries: (input.Entries ?? []).map((_, i) => ({ EventId: `sample-${i}` })),
-    }));
+  eventBridge.on(PutEventsCommand).callsFake((input: { Entries?: unknown[] }) => ({
+    FailedEntryCount: 0,
+    Entries: (input.Entries ?? []).map((_, i) => ({ EventId: `sample-${i}` })),
+  }));
   // The functions' configuration, as npm start gives it (their config is parsed on first use).
   Object.assign(process.env, {
     TABLE_NAME: runtime.tableName,

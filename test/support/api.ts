@@ -57,7 +57,8 @@ export async function call<T = any>(
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const text = await response.text();
-  // JSON, but the API reference's page and scripts (text/html, text/javascript) and the transcript's text formats (text/vtt, application/x-subrip, text/plain) stay text.
+  // JSON, but the API reference's page and scripts (text/html, text/javascript) and the transcript's text
+  // formats (text/vtt, application/x-subrip, text/plain) stay text.
   const contentType = response.headers.get('content-type') ?? '';
   const body = !text ? undefined : /^text\/|^application\/x-subrip/.test(contentType) ? text : JSON.parse(text);
   // The contract check: every response must be one the OpenAPI document allows.

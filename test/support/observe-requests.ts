@@ -33,7 +33,7 @@ export function observeRequests(db: TableContext, middlewareName: string, observ
     (next, context) => async (args) => {
       const input: Record<string, unknown> = { ...(args.input as Record<string, unknown>), ReturnConsumedCapacity: 'TOTAL' };
       const start = performance.now();
-      const result = await next({ ...args, input: input as typeof args.input });
+      const result = await next({ ...args, input: input });
       const end = performance.now();
       const output = result.output as {
         $metadata?: { attempts?: number };

@@ -2,7 +2,10 @@ import { Document, Spectral } from '@stoplight/spectral-core';
 import owasp from '@stoplight/spectral-owasp-ruleset';
 import { Json as JsonParser } from '@stoplight/spectral-parsers';
 
-/** One finding of Stoplight's OWASP ruleset: its rule, severity (0 error, 1 warning, 2 info, 3 hint), where (a JSON pointer's segments, joined by `/`) and what it says. */
+/**
+ * One finding of Stoplight's OWASP ruleset: its rule, severity (0 error, 1 warning, 2 info, 3 hint), where (a
+ * JSON pointer's segments, joined by `/`) and what it says.
+ */
 export interface OwaspFinding {
   rule: string;
   severity: number;

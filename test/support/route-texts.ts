@@ -62,7 +62,6 @@ function exampleStrings(value: unknown, found: string[] = []): string[] {
 const schemaModules = new Map<unknown, string>();
 const schemaSources = new Map<string, string>();
 for (const file of readdirSync(path.join(repoRoot, 'shared/schemas')).filter((name) => name.endsWith('.ts'))) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exported: Record<string, unknown> = require(path.join(repoRoot, 'shared/schemas', file));
   for (const value of Object.values(exported))
     if (value && typeof value === 'object' && !schemaModules.has(value)) schemaModules.set(value, `shared/schemas/${file}`);

@@ -38,7 +38,7 @@ function interceptedTable(
       }) as Send;
     },
   });
-  return { table: { ...db, client } as TableContext, transactions: () => count };
+  return { table: { ...db, client }, transactions: () => count };
 }
 
 /** A table on which `interfere` runs another writer's change through the real table before each transaction (numbered from 1) goes out. */

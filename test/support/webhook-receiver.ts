@@ -39,7 +39,8 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
-    request.on('end', async () => {
+    request.on('end', () => void answerDelivery());
+    const answerDelivery = async () => {
       const delivery = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, at: Date.now() };
       received.push(delivery);
       const answer = await respond(received.length, delivery);
@@ -50,7 +51,7 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
         status >= 300 && status < 400 && !headers.location ? { location: 'http://127.0.0.1:9/elsewhere', ...headers } : headers,
       );
       response.end();
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

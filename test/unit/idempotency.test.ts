@@ -167,9 +167,9 @@ describe('idempotency()', () => {
     const [[id, record]] = [...store.records];
     expect(id).toMatch(/^createTemplate#[A-Za-z0-9+/]{43}=$/);
     expect(id).not.toContain('k-1');
-    expect(record!.getStatus()).toBe('COMPLETED');
-    expect(record!.expiryTimestamp! - now / 1000).toBeCloseTo(IDEMPOTENCY_TABLE.recordTtlSeconds, -1);
-    expect(record!.getResponse()).toEqual({
+    expect(record.getStatus()).toBe('COMPLETED');
+    expect(record.expiryTimestamp! - now / 1000).toBeCloseTo(IDEMPOTENCY_TABLE.recordTtlSeconds, -1);
+    expect(record.getResponse()).toEqual({
       statusCode: 201,
       headers: { 'content-type': 'application/json' },
       body: expect.stringMatching(/^v1\./),

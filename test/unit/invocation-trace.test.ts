@@ -1,5 +1,4 @@
 import { createSocket, type Socket } from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { NotFoundError } from '../../shared/core/errors';
 import { httpHandler } from '../../shared/http/http-handler';
@@ -37,7 +36,7 @@ beforeEach(() => {
   received = [];
   process.env.TABLE_NAME = 'invocation-trace-unit';
   process.env.TRACING = 'lambda';
-  process.env.AWS_XRAY_DAEMON_ADDRESS = `127.0.0.1:${(daemon.address() as AddressInfo).port}`;
+  process.env.AWS_XRAY_DAEMON_ADDRESS = `127.0.0.1:${daemon.address().port}`;
   process.env._X_AMZN_TRACE_ID = `Root=${ROOT};Parent=${PARENT};Sampled=1;Lineage=a87bd80c:0`;
 });
 afterEach(() => {
@@ -54,13 +53,13 @@ afterEach(() => {
 async function datagrams(): Promise<{ header: unknown; document: Record<string, any> }[]> {
   const arrived = new Promise<void>((resolve) => (sentinelArrived = resolve));
   const sender = createSocket('udp4');
-  await new Promise<void>((resolve) => sender.send(SENTINEL, (daemon.address() as AddressInfo).port, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => sender.send(SENTINEL, daemon.address().port, '127.0.0.1', () => resolve()));
   sender.close();
   await arrived;
   return received.map((text) => {
     const [header, document, ...rest] = text.split('\n');
     expect(rest).toEqual([]);
-    return { header: JSON.parse(header!), document: JSON.parse(document!) };
+    return { header: JSON.parse(header), document: JSON.parse(document) };
   });
 }
 
@@ -78,8 +77,8 @@ describe('the invocation subsegment (TRACING=lambda)', () => {
     expect((await handler(event(), {} as never)).statusCode).toBe(200);
     const [sent, ...more] = await datagrams();
     expect(more).toEqual([]);
-    expect(sent!.header).toEqual(JSON.parse(DAEMON_HEADER));
-    expect(sent!.document).toEqual({
+    expect(sent.header).toEqual(JSON.parse(DAEMON_HEADER));
+    expect(sent.document).toEqual({
       type: 'subsegment',
       id: expect.stringMatching(/^[0-9a-f]{16}$/),
       trace_id: ROOT,
@@ -90,8 +89,8 @@ describe('the invocation subsegment (TRACING=lambda)', () => {
       http: { response: { status: 200 } },
       annotations: { route: 'listUsers', correlation_id: 'corr-123', cold_start: expect.any(Boolean), service: 'voice-org-api' },
     });
-    expect(sent!.document.start_time).toBeGreaterThanOrEqual(Math.floor(started));
-    expect(sent!.document.end_time).toBeGreaterThanOrEqual(sent!.document.start_time);
+    expect(sent.document.start_time).toBeGreaterThanOrEqual(Math.floor(started));
+    expect(sent.document.end_time).toBeGreaterThanOrEqual(sent.document.start_time);
     expect(received.join()).not.toContain('pk_org_never_in_a_trace');
   });
 
@@ -110,7 +109,7 @@ describe('the invocation subsegment (TRACING=lambda)', () => {
 
   it("records a route's thrown error by the status it was answered with: a 404 is an error, an unexpected throw a fault (500)", async () => {
     const notFound = httpHandler(ROUTES.listUsers, async () => {
-      throw new NotFoundError('USER_NOT_FOUND' as never, 'no such user');
+      throw new NotFoundError('USER_NOT_FOUND', 'no such user');
     });
     const broken = httpHandler(ROUTES.listUsers, async () => {
       throw new Error('a bug');

@@ -131,34 +131,10 @@ describe("API keys' cursors", () => {
 
 describe('every list', () => {
   const lists: [string, KeysetCursor<unknown, unknown>, unknown, string, unknown][] = [
-    [
-      'recordings',
-      recordingListCursor as KeysetCursor<unknown, unknown>,
-      recordingsFilter,
-      ISSUED_BEFORE.recordings,
-      { ...recordingsFilter, orgId: 'org_2' },
-    ],
-    [
-      'the audit log',
-      auditLogCursor as KeysetCursor<unknown, unknown>,
-      auditFilter,
-      ISSUED_BEFORE.audit,
-      { ...auditFilter, actorId: 'usr_1' },
-    ],
-    [
-      'deliveries',
-      deliveryListCursor as KeysetCursor<unknown, unknown>,
-      deliveries,
-      ISSUED_BEFORE.deliveries,
-      { ...deliveries, status: 'pending' },
-    ],
-    [
-      'API keys',
-      apiKeyListCursor as KeysetCursor<unknown, unknown>,
-      { orgId: 'org_1' },
-      ISSUED_BEFORE.apiKeys,
-      { orgId: 'org_1', userId: 'usr_9' },
-    ],
+    ['recordings', recordingListCursor, recordingsFilter, ISSUED_BEFORE.recordings, { ...recordingsFilter, orgId: 'org_2' }],
+    ['the audit log', auditLogCursor, auditFilter, ISSUED_BEFORE.audit, { ...auditFilter, actorId: 'usr_1' }],
+    ['deliveries', deliveryListCursor, deliveries, ISSUED_BEFORE.deliveries, { ...deliveries, status: 'pending' }],
+    ['API keys', apiKeyListCursor, { orgId: 'org_1' }, ISSUED_BEFORE.apiKeys, { orgId: 'org_1', userId: 'usr_9' }],
   ];
 
   it.each(lists)(

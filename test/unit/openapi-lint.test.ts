@@ -40,7 +40,10 @@ describe("Stoplight's OWASP ruleset", () => {
   /** What the API answers: its responses, and the components they refer to. */
   const onAnswerSide = ({ path }: OwaspFinding) => path[0] === 'components' || path.includes('responses');
   const ofHealth = ({ path: [root, template] }: OwaspFinding) => root === 'paths' && template === '/health';
-  /** A response of an operation the rate limiter never counts, or whose every code is answered before it counts (the gateway's, the authorizer's, the body parser's). */
+  /**
+   * A response of an operation the rate limiter never counts, or whose every code is answered before it
+   * counts (the gateway's, the authorizer's, the body parser's).
+   */
   const neverCounted = ({ path: [, template, method, , status] }: OwaspFinding) => {
     const { responses } = document.paths[template][method];
     const counted = (responses['429']['x-error-codes'] as string[]).includes('RATE_LIMITED');

@@ -104,7 +104,7 @@ describe('profile cipher, KMS keyring (KMS mocked)', () => {
       return { KeyId: input.KeyId, Plaintext: Uint8Array.from(dataKey), CiphertextBlob: Uint8Array.from(blob) };
     });
     kms.on(DecryptCommand).callsFake((input) => {
-      const entry = issued.get(Buffer.from(input.CiphertextBlob!).toString('hex'));
+      const entry = issued.get(Buffer.from(input.CiphertextBlob).toString('hex'));
       // Like KMS: the blob must be one it issued, under the same encryption context.
       if (!entry || canonical(entry.context) !== canonical(input.EncryptionContext ?? {})) {
         throw new InvalidCiphertextException({ message: 'mock: invalid ciphertext', $metadata: {} });

@@ -274,7 +274,7 @@ describe('member settings bundle', () => {
     } as unknown as MemberSettingsRecord;
     return {
       user: { ...userView(membership, undefined), timezone: 'America/Argentina/ComodRivadavia' },
-      settings: settingsView(settings, membership, { active: [], fallback: worst.text(100) } as never),
+      settings: settingsView(settings, membership, { active: [], fallback: worst.text(100) }),
       notifications: notificationsView(settings),
       profile: { profile, version: Number.MAX_SAFE_INTEGER },
       preferences: {

@@ -25,7 +25,6 @@ export function summaryIdForEvent(eventId: string): string {
 
 /** The excerpt a list shows of a summary's markdown: at most `chars` characters, control characters as spaces. */
 export function excerptOf(markdown: string, chars: number = SUMMARY_LIMITS.excerpt): string {
-  // eslint-disable-next-line no-control-regex
   const clean = markdown.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   const cut = [...clean].slice(0, chars).join('');
   return cut;

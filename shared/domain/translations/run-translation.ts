@@ -55,7 +55,7 @@ export async function runTranslation(
 ): Promise<TranslationRunOutcome> {
   if (event.type !== 'recording.translation_queued')
     throw new Error(`The translation consumer handles recording.translation_queued only, not ${event.type}`);
-  const translationId = String(event.data.translation_id ?? '');
+  const translationId = typeof event.data.translation_id === 'string' ? event.data.translation_id : '';
   const orgId = event.org_id;
   const recordingId = event.resource.id;
   const current = async (): Promise<TranslationRecording | 'discarded' | 'ignored'> => {
@@ -106,7 +106,7 @@ export async function runTranslation(
     plan: (recording: TranslationRecording) => TranslationRecording,
     header?: TranslationHeader,
   ): Promise<FinalKind> => {
-    let latest: TranslationRecording | 'discarded' | 'ignored' = recording as TranslationRecording;
+    let latest: TranslationRecording | 'discarded' | 'ignored' = recording;
     for (let attempt = 1; ; attempt++) {
       if (typeof latest === 'string') {
         if (header) await deleteTranslationChunks(deps.db, orgId, recordingId, run.to_language, { onlySet: run.attempt });

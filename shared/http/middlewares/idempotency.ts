@@ -34,7 +34,7 @@ export function idempotencyKeyOf(headers: Record<string, string | undefined> | n
   const raw = headerValue(headers, IDEMPOTENCY_HEADERS.key);
   if (raw === undefined) return undefined;
   const quoted = SF_STRING.exec(raw);
-  const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : raw;
+  const key = quoted ? quoted[1].replace(/\\(["\\])/g, '$1') : raw;
   if (!PRINTABLE_ASCII.test(key)) {
     throw ValidationError.field(
       'Idempotency-Key',

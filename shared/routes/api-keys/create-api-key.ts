@@ -15,7 +15,7 @@ export const createApiKeyRoute = defineRoute({
   request: { body: CreateApiKeyBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const createApiKeyDocs = (): OperationDocs => {
   const ORG_KEY_SECRET = 'pk_org_7c3f1e9a2b4d6c8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c';
   return {

@@ -13,7 +13,7 @@ export const getApiKeyRoute = defineRoute({
   permissions: { table: ['GetItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const getApiKeyDocs = (): OperationDocs => ({
   description: 'Reads an API key, never its secret.',
   responses: { 200: ApiKey },

@@ -15,7 +15,7 @@ export const listApiKeysRoute = defineRoute({
   request: { query: ListApiKeysQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const listApiKeysDocs = (): OperationDocs => ({
   description:
     "Lists API keys, newest first: owners and admins see the organization's keys and every personal key (`user_id` narrows to one member's); others their own personal keys.",

@@ -14,7 +14,7 @@ export const revokeApiKeyRoute = defineRoute({
   permissions: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const revokeApiKeyDocs = (): OperationDocs => ({
   description: 'Revokes an API key for good; the authorizer refuses it once its cache expires (within 60 seconds).',
   responses: { 200: ApiKey },

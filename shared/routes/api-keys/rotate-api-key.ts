@@ -15,7 +15,7 @@ export const rotateApiKeyRoute = defineRoute({
   request: { body: RotateApiKeyBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const rotateApiKeyDocs = (): OperationDocs => ({
   description:
     'Issues a new secret for the same key (same id, name and scopes), shown this once; the replaced secret keeps working for the grace period asked for, up to 24 hours. Only its member rotates a personal key.',

@@ -14,7 +14,7 @@ export const listAuditLogRoute = defineRoute({
   request: { query: ListAuditLogQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const listAuditLogDocs = (): OperationDocs => {
   const CORRELATION = '6f1c2b7e-3d4a-4e5f-9a8b-0c1d2e3f4a5b';
   return {

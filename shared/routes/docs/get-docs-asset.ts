@@ -13,7 +13,7 @@ export const docsAssetRoute = defineRoute({
   reference: true,
 });
 
-/** Its sample request (a route of the API reference is no operation of the OpenAPI document): a function, so that esbuild leaves it out of the handler's bundle. */
+/** Its sample request only (no operation of the OpenAPI document): a function, so the handler's bundle leaves it out. */
 export const docsAssetDocs = (): ReferenceRouteDocs => ({
   // The page's configuration script: Scalar's bundle is 4 MB, too large for a sample event's answer.
   sample: () => ({ credential: null, path: { asset: REFERENCE_ASSETS.config }, status: 200 }),

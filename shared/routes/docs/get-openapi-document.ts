@@ -13,7 +13,7 @@ export const openApiDocumentRoute = defineRoute({
   reference: true,
 });
 
-/** Its sample request (a route of the API reference is no operation of the OpenAPI document): a function, so that esbuild leaves it out of the handler's bundle. */
+/** Its sample request only (no operation of the OpenAPI document): a function, so the handler's bundle leaves it out. */
 export const openApiDocumentDocs = (): ReferenceRouteDocs => ({
   sample: () => ({ credential: null, status: 200 }),
 });

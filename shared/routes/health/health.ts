@@ -12,7 +12,7 @@ export const healthRoute = defineRoute({
   permissions: {},
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const healthDocs = (): OperationDocs => ({
   description: 'Answers 200 while the API is up; it touches no dependency, so it is cheap to poll.',
   responses: { 200: HealthResponse },

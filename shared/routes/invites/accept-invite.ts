@@ -16,7 +16,7 @@ export const acceptInviteRoute = defineRoute({
   request: { body: AcceptInviteBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const acceptInviteDocs = (): OperationDocs => ({
   description:
     "Accepts an invitation with the token of its link: the caller joins the organization with the invitation's role (a user is created for someone new). The caller's verified email must be the invited one.",

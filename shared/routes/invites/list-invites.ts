@@ -15,7 +15,7 @@ export const listInvitesRoute = defineRoute({
   request: { query: ListInvitesQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const listInvitesDocs = (): OperationDocs => ({
   description: "Lists the organization's invitations, newest first, optionally of one status.",
   responses: { 200: InviteListResponse },

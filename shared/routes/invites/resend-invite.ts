@@ -12,7 +12,7 @@ export const resendInviteRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const resendInviteDocs = (): OperationDocs => ({
   description: 'Sends a pending (or expired) invitation again with a new link and a new expiry; the link sent before stops working.',
   responses: { 200: SuccessOnly },

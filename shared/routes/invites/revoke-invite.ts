@@ -12,7 +12,7 @@ export const revokeInviteRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const revokeInviteDocs = (): OperationDocs => ({
   description: 'Revokes a pending invitation: its link stops working at once.',
   responses: { 200: SuccessOnly },

@@ -15,7 +15,7 @@ export const sendInviteRoute = defineRoute({
   request: { body: SendInviteBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const sendInviteDocs = (): OperationDocs => ({
   description:
     'Invites someone by email with a role: the invitation is pending until accepted, revoked or expired, and its email (with a link to accept) is sent off the request (`email_status`).',

@@ -11,11 +11,12 @@ export const removeMemberRoute = defineRoute({
   summary: 'Remove a member from the organization (or leave it): their recordings stay',
   // Any active member may remove themselves (leave); removing someone else needs admin (checked in the domain).
   access: { idToken: { minRole: 'viewer' }, orgKey: { scopes: ['users:write'] } },
-  // UpdateItem: the membership and the organization's active member count, in one transaction; ConditionCheckItem: another active owner when an owner leaves or is removed.
+  // UpdateItem: the membership and the organization's active member count, in one transaction;
+  // ConditionCheckItem: another active owner when an owner leaves or is removed.
   permissions: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const removeMemberDocs = (): OperationDocs => ({
   description:
     'Removes a member from the organization, or lets a member leave it: they leave the member list, their recordings stay, their personal API keys are revoked shortly after (docs/members.md).',

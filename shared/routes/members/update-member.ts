@@ -16,7 +16,7 @@ export const updateMemberRoute = defineRoute({
   request: { body: UpdateMemberBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const updateMemberDocs = (): OperationDocs => ({
   description:
     "Changes a member's role. Owners change any role; admins and organization keys only members and viewers, to member or viewer; the last active owner keeps the role (docs/members.md).",

@@ -15,7 +15,7 @@ export const createUploadUrlRoute = defineRoute({
   request: { body: UploadUrlBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const createUploadUrlDocs = (): OperationDocs => {
   const uploadUrlTarget = `https://voice-org-recordings.s3.eu-west-1.amazonaws.com/recordings/${ORG}/rec_8f2a4c6e0b1d3f5a7c9e/original?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=…`;
   return {

@@ -15,7 +15,7 @@ export const getPublicRecordingMediaRoute = defineRoute({
   request: { query: RecordingMediaQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const getPublicRecordingMediaDocs = (): OperationDocs => ({
   description:
     "Answers a short-lived pre-signed URL that plays or saves a recording's file, in the envelope; a personal key reaches its member's own recordings only.",

@@ -13,7 +13,7 @@ export const listPublicSummariesRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const listPublicSummariesDocs = (): OperationDocs => ({
   description: `${listSummariesDescription()} A personal key reaches its member's own recordings only (another member's is 404, like a missing one).`,
   responses: { 200: PublicSummaryListResponse },

@@ -7,7 +7,10 @@ import { listPublicSummariesDocs, listPublicSummariesRoute } from './list-public
 import { transcribePublicRecordingDocs, transcribePublicRecordingRoute } from './transcribe-public-recording';
 import { translatePublicRecordingDocs, translatePublicRecordingRoute } from './translate-public-recording';
 
-/** The public API's recordings: uploads, the recordings list, their media and transcription, for API keys. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
+/**
+ * The public API's recordings: uploads, the recordings list, their media and transcription, for API keys. In
+ * manifest order: the order of the OpenAPI document, the stack and the sample requests.
+ */
 export const PUBLIC_RECORDINGS_ROUTES = [
   { route: createUploadUrlRoute, docs: createUploadUrlDocs },
   { route: listPublicRecordingsRoute, docs: listPublicRecordingsDocs },

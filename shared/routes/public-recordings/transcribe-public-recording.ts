@@ -16,7 +16,7 @@ export const transcribePublicRecordingRoute = defineRoute({
   request: { body: TranscribeBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const transcribePublicRecordingDocs = (): OperationDocs => ({
   description: `${transcribeDescription()} A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The recording comes in the envelope.`,
   responses: { 202: PublicTranscribeResponse },

@@ -15,7 +15,7 @@ export const deleteRecordingRoute = defineRoute({
   request: { query: DeleteRecordingQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const deleteRecordingDocs = (): OperationDocs => ({
   description:
     'Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`).',

@@ -16,7 +16,7 @@ export const getRecordingMediaRoute = defineRoute({
   request: { query: RecordingMediaQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const getRecordingMediaDocs = (): OperationDocs => ({
   description:
     "Answers a short-lived pre-signed URL that plays (or, with `download=true`, saves) the recording's uploaded file (docs/playback.md).",

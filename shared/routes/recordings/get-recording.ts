@@ -15,7 +15,7 @@ export const getRecordingRoute = defineRoute({
   request: { query: GetRecordingQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const getRecordingDocs = (): OperationDocs => ({
   description: 'Reads a recording, with its transcript, summary, action items and translation when asked for with `include`.',
   responses: { 200: RecordingResponse },

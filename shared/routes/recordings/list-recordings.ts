@@ -15,7 +15,7 @@ export const listRecordingsRoute = defineRoute({
   request: { query: ListRecordingsQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const listRecordingsDocs = (): OperationDocs => {
   const SALES_CALL = 'rec_demo_sales_call';
 

@@ -7,7 +7,10 @@ import { restoreRecordingDocs, restoreRecordingRoute } from './restore-recording
 import { transcribeRecordingDocs, transcribeRecordingRoute } from './transcribe-recording';
 import { updateRecordingDocs, updateRecordingRoute } from './update-recording';
 
-/** An organization's recordings: list, read, play, change, trash, restore and transcribe them. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
+/**
+ * An organization's recordings: list, read, play, change, trash, restore and transcribe them. In manifest
+ * order: the order of the OpenAPI document, the stack and the sample requests.
+ */
 export const RECORDINGS_ROUTES = [
   { route: listRecordingsRoute, docs: listRecordingsDocs },
   { route: getRecordingRoute, docs: getRecordingDocs },

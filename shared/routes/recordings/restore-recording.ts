@@ -14,7 +14,7 @@ export const restoreRecordingRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const restoreRecordingDocs = (): OperationDocs => ({
   description: 'Brings a recording back from the trash, as it was.',
   responses: { 200: RecordingListItem },

@@ -15,7 +15,7 @@ export const updateRecordingRoute = defineRoute({
   request: { body: UpdateRecordingBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const updateRecordingDocs = (): OperationDocs => ({
   description: "Changes a recording's title, description and tags; the tags given replace its tags.",
   responses: { 200: RecordingUpdateResponse },

@@ -14,7 +14,7 @@ export const deleteSummaryRoute = defineRoute({
   permissions: { table: ['GetItem', 'PutItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const deleteSummaryDocs = (): OperationDocs => ({
   description:
     'Deletes a summary for good (one being written is deleted too: its result is discarded). Frees a place of the 20 a recording keeps.',

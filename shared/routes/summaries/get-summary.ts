@@ -13,7 +13,7 @@ export const getSummaryRoute = defineRoute({
   permissions: { table: ['GetItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const getSummaryDocs = (): OperationDocs => ({
   description: 'One summary of the recording, whole: its status, sections, action items, model, language and usage.',
   responses: { 200: SummaryResponse },

@@ -15,7 +15,7 @@ export const updateActionItemRoute = defineRoute({
   request: { body: UpdateActionItemBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const updateActionItemDocs = (): OperationDocs => ({
   description:
     "Sets an action item's `completed`. Members change the action items of their own recordings (another member's is 403 INSUFFICIENT_ROLE), admins and owners anyone's, organization keys with `recordings:write` any. Answers the whole summary.",

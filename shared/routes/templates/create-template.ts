@@ -14,7 +14,7 @@ export const createTemplateRoute = defineRoute({
   request: { body: CreateTemplateBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const createTemplateDocs = (): OperationDocs => ({
   description: 'Creates a summarization template shared with every member of the organization.',
   responses: { 201: Template },

@@ -12,7 +12,7 @@ export const deleteTemplateRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const deleteTemplateDocs = (): OperationDocs => ({
   description: 'Deletes a template for good; summaries already made with it keep its id and name.',
   responses: { 200: SuccessOnly },

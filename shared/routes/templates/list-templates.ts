@@ -15,7 +15,7 @@ export const listTemplatesRoute = defineRoute({
   request: { query: ListTemplatesQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const listTemplatesDocs = (): OperationDocs => ({
   description: "Lists the organization's summarization templates, by name; every member sees them.",
   responses: { 200: TemplateListResponse },

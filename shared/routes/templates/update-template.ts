@@ -15,7 +15,7 @@ export const updateTemplateRoute = defineRoute({
   request: { body: UpdateTemplateBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const updateTemplateDocs = (): OperationDocs => ({
   description: 'Changes only the fields given; `sections` replaces the whole list, in the order given.',
   responses: { 200: Template },

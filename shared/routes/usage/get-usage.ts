@@ -15,7 +15,7 @@ export const getUsageRoute = defineRoute({
   request: { query: UsageQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const getUsageDocs = (): OperationDocs => ({
   description:
     "A UTC calendar month's billed transcription minutes (each completed transcription rounds its audio's length up to a whole minute; a re-run counts again): the organization's total, its monthly allowance (`org set-limits --transcription-minutes`; null: none) and its members' minutes, paged by user id.",

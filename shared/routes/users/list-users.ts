@@ -16,7 +16,7 @@ export const listUsersRoute = defineRoute({
   request: { query: ListUsersQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const listUsersDocs = (): OperationDocs => {
   const adam = {
     ...mia,

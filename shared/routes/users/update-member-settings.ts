@@ -18,7 +18,7 @@ export const updateMemberSettingsRoute = defineRoute({
   request: { body: UpdateMemberSettingsBody, bodyErrorCode: settingsPatchErrorCode },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const updateMemberSettingsDocs = (): OperationDocs => ({
   description:
     "Changes any of a member's settings, notifications, profile and preferences in one transaction (all or nothing); each section has its own 400 code. The change is audited, never its content.",

@@ -15,7 +15,7 @@ export const createWebhookRoute = defineRoute({
   request: { body: CreateWebhookBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const createWebhookDocs = (): OperationDocs => {
   const WEBHOOK_SECRET = 'whsec_BwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSY=';
   return {

@@ -12,7 +12,7 @@ export const deleteWebhookRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const deleteWebhookDocs = (): OperationDocs => ({
   description: 'Deletes an endpoint: it receives nothing more, pending deliveries included.',
   responses: { 200: SuccessOnly },

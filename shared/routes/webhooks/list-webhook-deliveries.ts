@@ -14,7 +14,7 @@ export const listWebhookDeliveriesRoute = defineRoute({
   request: { query: ListWebhookDeliveriesQuery },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const listWebhookDeliveriesDocs = (): OperationDocs => ({
   description: "Lists an endpoint's deliveries, newest first, with the outcome of each one's last attempt.",
   responses: { 200: WebhookDeliveryList },

@@ -13,7 +13,7 @@ export const retryWebhookDeliveryRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'UpdateItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const retryWebhookDeliveryDocs = (): OperationDocs => ({
   description: 'Sends a delivery again now, back to `pending`: a failed one, or a succeeded one to replay it.',
   responses: { 202: WebhookDelivery },

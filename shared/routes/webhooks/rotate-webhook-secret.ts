@@ -13,7 +13,7 @@ export const rotateWebhookSecretRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'PutItem'], webhookSecretKey: ['GenerateDataKey'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const rotateWebhookSecretDocs = (): OperationDocs => ({
   description:
     'Replaces the signing secret, shown this once; the previous one keeps signing beside it for 24 hours, so receivers can switch without missing a delivery.',

@@ -13,7 +13,7 @@ export const testWebhookRoute = defineRoute({
   permissions: { table: ['GetItem', 'Query', 'PutItem'] },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const testWebhookDocs = (): OperationDocs => ({
   description: 'Sends a `webhook.test` event to the endpoint now, as a delivery you can follow in its deliveries.',
   responses: { 202: WebhookDelivery },

@@ -14,7 +14,7 @@ export const updateWebhookRoute = defineRoute({
   request: { body: UpdateWebhookBody },
 });
 
-/** Its documentation, examples and sample request, for the OpenAPI document and the sample events: a function, so that esbuild leaves it out of the handler's bundle whole. */
+/** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const updateWebhookDocs = (): OperationDocs => ({
   description: "Changes an endpoint's URL, description or events, or disables it or enables it again.",
   responses: { 200: Webhook },

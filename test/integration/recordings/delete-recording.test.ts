@@ -240,7 +240,10 @@ describe('DELETE /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
     const DELETED_AT = '2026-01-16T00:00:00.000Z';
     const PURGE_AT = '2026-02-15T00:00:00.000Z';
 
-    /** The three recordings, and one of the member's in the trash since DELETED_AT with parts and a tag (a fixture's: the seed set its timer a day ahead, the retention having run out long ago). */
+    /**
+     * The three recordings, and one of the member's in the trash since DELETED_AT with parts and a tag (a
+     * fixture's: the seed set its timer a day ahead, the retention having run out long ago).
+     */
     async function withExpiredTrash() {
       const org = buildRecordingsOrg('ret');
       await seedRecordingsOrg(org, [

@@ -261,12 +261,10 @@ function queryPieces(op: FuzzOperation, world: FuzzWorld): fc.Arbitrary<Part<Que
         tags: ['query:repeated'],
       })),
     ),
-    fc
-      .tuple(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('1', 'x', '', '%7B%7D'))
-      .map(([name, value]): Part<QueryPiece[]> => ({
-        value: [[percentEncode(name).replace(/%5B/g, '[').replace(/%5D/g, ']'), value]],
-        tags: ['query:proto-name'],
-      })),
+    fc.tuple(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('1', 'x', '', '%7B%7D')).map(([name, value]): Part<QueryPiece[]> => ({
+      value: [[percentEncode(name).replace(/%5B/g, '[').replace(/%5D/g, ']'), value]],
+      tags: ['query:proto-name'],
+    })),
     fc
       .tuple(fc.stringMatching(/^[a-z_][a-zA-Z0-9_]{0,20}$/), fc.string({ maxLength: 10 }).map(percentEncode))
       .filter(([name]) => !names.includes(name))
@@ -365,12 +363,10 @@ function credential(op: FuzzOperation, world: FuzzWorld): fc.Arbitrary<Part<Cred
   if (disallowed.length) {
     alternatives.push([
       1,
-      fc
-        .constantFrom(...disallowed)
-        .map((kind) => ({
-          value: { label: `${kind} (not allowed here)`, authorization: `Bearer ${world.tokens[kind]}` },
-          tags: ['auth:wrong-kind'],
-        })),
+      fc.constantFrom(...disallowed).map((kind) => ({
+        value: { label: `${kind} (not allowed here)`, authorization: `Bearer ${world.tokens[kind]}` },
+        tags: ['auth:wrong-kind'],
+      })),
     ]);
   }
   return weighted(...alternatives);

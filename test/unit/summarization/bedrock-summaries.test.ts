@@ -166,13 +166,11 @@ describe('the Bedrock summary engine', () => {
   });
 
   it('fails without retrying when a guardrail withholds the answer', async () => {
-    bedrock
-      .on(ConverseCommand)
-      .resolves({
-        ...answer(goodInput),
-        output: { message: { role: 'assistant', content: [{ text: 'Sorry.' }] } },
-        stopReason: 'guardrail_intervened',
-      });
+    bedrock.on(ConverseCommand).resolves({
+      ...answer(goodInput),
+      output: { message: { role: 'assistant', content: [{ text: 'Sorry.' }] } },
+      stopReason: 'guardrail_intervened',
+    });
     await expect(failure(engine.summarize(request))).resolves.toMatchObject({ code: 'SUMMARY_FAILED' });
     expect(sent()).toHaveLength(1);
   });

@@ -95,17 +95,15 @@ describe('the Amazon Translate adapter', () => {
   });
 
   it('reads an unsupported pair as final, with the service’s reason', async () => {
-    translate
-      .on(TranslateTextCommand)
-      .rejects(
-        new UnsupportedLanguagePairException({
-          Message: 'Unsupported language pair: en to xx.',
-          message: 'Unsupported language pair: en to xx.',
-          SourceLanguageCode: 'en',
-          TargetLanguageCode: 'xx',
-          ...meta,
-        }),
-      );
+    translate.on(TranslateTextCommand).rejects(
+      new UnsupportedLanguagePairException({
+        Message: 'Unsupported language pair: en to xx.',
+        message: 'Unsupported language pair: en to xx.',
+        SourceLanguageCode: 'en',
+        TargetLanguageCode: 'xx',
+        ...meta,
+      }),
+    );
     const error = await createAmazonTranslator(client)
       .translate(['hi'], 'en', 'xx')
       .catch((e: unknown) => e);
