@@ -7,7 +7,8 @@ import {
   type EventConsumerDefinition,
 } from '../shared/events/event-functions';
 import type { FunctionPermissions } from '../shared/function-permissions';
-import { ROUTES, type RouteName } from '../shared/routes/manifest';
+import { ROUTE_PLACES, ROUTES, type RouteName } from '../shared/routes/manifest';
+import { functionNameOf } from './deployed-names';
 import { countsAgainstRateLimits, takesIdempotencyKey, type RouteDefinition } from '../shared/routes/route-definition';
 
 /**
@@ -32,10 +33,15 @@ function functionPermissions(route: RouteDefinition): FunctionPermissions {
 }
 
 /** Distinct handler modules: one Lambda function each (aliases share their route's). */
-export function listHandlers(): { handler: string; routes: RouteName[]; permissions: FunctionPermissions }[] {
-  const byHandler = new Map<string, { handler: string; routes: RouteName[]; permissions: FunctionPermissions }>();
+export function listHandlers(): { handler: string; stack: string; routes: RouteName[]; permissions: FunctionPermissions }[] {
+  const byHandler = new Map<string, { handler: string; stack: string; routes: RouteName[]; permissions: FunctionPermissions }>();
   for (const [name, route] of Object.entries(ROUTES) as [RouteName, RouteDefinition][]) {
-    const entry = byHandler.get(route.handler) ?? { handler: route.handler, routes: [], permissions: functionPermissions(route) };
+    const entry = byHandler.get(route.handler) ?? {
+      handler: route.handler,
+      stack: ROUTE_PLACES[name].stack,
+      routes: [],
+      permissions: functionPermissions(route),
+    };
     entry.routes.push(name);
     byHandler.set(route.handler, entry);
   }
@@ -46,6 +52,11 @@ export function listHandlers(): { handler: string; routes: RouteName[]; permissi
 export interface FunctionDefinition {
   /** Module path from the repo root, without extension; it exports `handler`. */
   handler: string;
+  /**
+   * Its deployed name (infra/deployed-names.ts), which its construct ids and descriptions derive from: a
+   * route's `<stack>/<file>`, users/list-users; an event function's events/run-translation.
+   */
+  name: string;
   kind: 'authorizer' | 'http' | 'event' | 'stream' | 'consumer' | 'scheduled';
   permissions: FunctionPermissions;
   /** Seconds the function may run, when not the stack's default. */
@@ -58,18 +69,35 @@ export interface FunctionDefinition {
  */
 export function listFunctions(): FunctionDefinition[] {
   return [
-    { handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions },
-    ...listHandlers().map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'http', permissions })),
-    ...Object.values(EVENT_HANDLERS).map(({ handler, permissions }): FunctionDefinition => ({ handler, kind: 'event', permissions })),
-    { handler: EVENT_PROCESSOR.handler, kind: 'stream', permissions: EVENT_PROCESSOR.permissions },
+    { handler: AUTHORIZER.handler, name: functionNameOf(AUTHORIZER.handler), kind: 'authorizer', permissions: AUTHORIZER.permissions },
+    ...listHandlers().map(({ handler, stack, permissions }): FunctionDefinition => ({
+      handler,
+      name: functionNameOf(handler, stack),
+      kind: 'http',
+      permissions,
+    })),
+    ...Object.values(EVENT_HANDLERS).map(({ handler, permissions }): FunctionDefinition => ({
+      handler,
+      name: functionNameOf(handler),
+      kind: 'event',
+      permissions,
+    })),
+    {
+      handler: EVENT_PROCESSOR.handler,
+      name: functionNameOf(EVENT_PROCESSOR.handler),
+      kind: 'stream',
+      permissions: EVENT_PROCESSOR.permissions,
+    },
     ...Object.values(EVENT_CONSUMERS).map((consumer: EventConsumerDefinition): FunctionDefinition => ({
       handler: consumer.handler,
+      name: functionNameOf(consumer.handler),
       kind: 'consumer',
       permissions: consumer.permissions,
       ...(consumer.timeoutSeconds ? { timeoutSeconds: consumer.timeoutSeconds } : {}),
     })),
     {
       handler: TRANSCRIPTION_SWEEPER.handler,
+      name: functionNameOf(TRANSCRIPTION_SWEEPER.handler),
       kind: 'scheduled',
       permissions: TRANSCRIPTION_SWEEPER.permissions,
       timeoutSeconds: TRANSCRIPTION_SWEEPER.timeoutSeconds,

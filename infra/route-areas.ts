@@ -1,4 +1,5 @@
-import { listEndpoints, type RouteName } from '../shared/routes/manifest';
+import { listEndpoints, ROUTE_PLACES, type RouteName } from '../shared/routes/manifest';
+import { areaOfName } from './deployed-names';
 import type { Endpoint } from '../shared/routes/route-definition';
 import { listFunctions, type FunctionDefinition } from './function-list';
 
@@ -6,18 +7,13 @@ import { listFunctions, type FunctionDefinition } from './function-list';
  * The route areas of the stack, from the route manifest (shared/routes/manifest.ts): where each
  * route's function, method and path resources are built (docs/architecture.md, "Route stacks").
  *
- * A route's area is its handler module's folder, functions/<area>/…: users, recordings,
- * templates, invites, audit, api-keys, webhooks, docs (the grouping the alarms use too). Each
- * area but the root's gets a nested stack of its own (infra/constructs/route-stack.ts); a new
- * route lands in its handler's area, and a new folder of handlers makes a new nested stack,
- * without a change here. The path resources two areas share (/api, /api/v1/organization/{orgId},
- * …) stay in the root stack, where each area's stack attaches its own subtree.
+ * A route's area here is the stack its area's route list declares (`defineRouteArea`'s `stack`):
+ * users, recordings, templates, invites, audit, api-keys, webhooks, docs (the grouping the alarms
+ * use too). Each but the root's gets a nested stack of its own (infra/constructs/route-stack.ts);
+ * a new stack name makes a new nested stack, without a change here. The path resources two areas
+ * share (/api, /api/v1/organization/{orgId}, …) stay in the root stack, where each area's stack
+ * attaches its own subtree.
  */
-
-/** The area of a handler module: functions/users/list-users → users; a module right under functions/ is its own (functions/health → health). */
-export function areaOf(handlerModule: string): string {
-  return handlerModule.replace(/^functions\//, '').split('/')[0];
-}
 
 /**
  * Areas whose routes stay in the root stack: /health, which load balancers and deploy checks
@@ -38,6 +34,7 @@ export interface RouteArea {
 export function listRouteAreas(
   endpoints: readonly Endpoint<RouteName>[] = listEndpoints(),
   functions: readonly FunctionDefinition[] = listFunctions(),
+  stackOf: (endpoint: Endpoint<RouteName>) => string = (endpoint) => ROUTE_PLACES[endpoint.routeName].stack,
 ): RouteArea[] {
   const areas = new Map<string, RouteArea>();
   const areaFor = (name: string): RouteArea => {
@@ -48,8 +45,9 @@ export function listRouteAreas(
     }
     return area;
   };
-  for (const endpoint of endpoints) areaFor(areaOf(endpoint.route.handler)).endpoints.push(endpoint);
-  for (const definition of functions.filter((f) => f.kind === 'http')) areaFor(areaOf(definition.handler)).functions.push(definition);
+  for (const endpoint of endpoints) areaFor(stackOf(endpoint)).endpoints.push(endpoint);
+  // A route's function is named <stack>/<file> (infra/deployed-names.ts).
+  for (const definition of functions.filter((f) => f.kind === 'http')) areaFor(areaOfName(definition.name)).functions.push(definition);
   return [...areas.values()];
 }
 

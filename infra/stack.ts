@@ -22,7 +22,7 @@ import { addRecordingsStorage } from './constructs/storage';
 import { summaryModels } from './constructs/summary-models';
 import { keepServingDeployedRoutes, SINGLE_STACK_ROUTE_FUNCTIONS } from './constructs/upgrade';
 import { assertPipelineServicesIn } from './aws-regions';
-import { listFunctions } from './function-list';
+import { listFunctions, type FunctionDefinition } from './function-list';
 import { listRouteAreas, placePaths } from './route-areas';
 
 export interface VoiceOrgStackProps extends StackProps {
@@ -132,14 +132,8 @@ export class VoiceOrgStack extends Stack {
     const nestedAreas = areas.filter((area) => !area.inRoot);
     const inNestedArea = new Set(nestedAreas.flatMap((area) => area.functions.map((f) => f.handler)));
     // The root stack's functions: the authorizer, the root areas' routes, the event functions (and, while detaching, the single stack's route functions).
-    const inRoot = (handler: string) => !inNestedArea.has(handler) || (detaching && SINGLE_STACK_ROUTE_FUNCTIONS.has(handler));
-    const functions = new Map(
-      addFunctions(
-        this,
-        functionProps,
-        listFunctions().filter((f) => inRoot(f.handler)),
-      ),
-    );
+    const inRoot = (f: FunctionDefinition) => !inNestedArea.has(f.handler) || (detaching && SINGLE_STACK_ROUTE_FUNCTIONS.has(f.name));
+    const functions = new Map(addFunctions(this, functionProps, listFunctions().filter(inRoot)));
     const functionFor = (handlerModule: string) => {
       const fn = functions.get(handlerModule);
       if (!fn) throw new Error(`No function for ${handlerModule}: the function list (infra/function-list.ts) does not name it.`);
@@ -169,7 +163,9 @@ export class VoiceOrgStack extends Stack {
       keepServingDeployedRoutes(
         this.api,
         props.detachRoutesKeepingDeployment!,
-        [...inNestedArea].filter((handler) => SINGLE_STACK_ROUTE_FUNCTIONS.has(handler)).map(functionFor),
+        listFunctions()
+          .filter((f) => inNestedArea.has(f.handler) && SINGLE_STACK_ROUTE_FUNCTIONS.has(f.name))
+          .map((f) => functionFor(f.handler)),
       );
     } else {
       for (const area of nestedAreas) {
@@ -188,7 +184,7 @@ export class VoiceOrgStack extends Stack {
       stage: props.stage,
       api: this.api,
       functionFor,
-      functions: listFunctions().filter((f) => !detaching || inRoot(f.handler)),
+      functions: listFunctions().filter((f) => !detaching || inRoot(f)),
       deadLetterQueues: pipeline.deadLetterQueues,
       notifications,
       thresholds: props.alarmThresholds,

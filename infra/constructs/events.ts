@@ -1,3 +1,4 @@
+import { consumerDeployedName, functionNameOf } from '../deployed-names';
 import { Duration, type Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -167,8 +168,10 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): Event
   );
 
   for (const [name, consumer] of Object.entries(EVENT_CONSUMERS) as [EventConsumerName, EventConsumerDefinition][]) {
-    const id = name.charAt(0).toUpperCase() + name.slice(1);
+    const deployedName = consumerDeployedName(name);
+    const id = deployedName.charAt(0).toUpperCase() + deployedName.slice(1);
     const fn = props.functionFor(consumer.handler);
+    const target = `functions/${functionNameOf(consumer.handler)}`;
     const deadLetters = encryptedQueue(stack, `${id}DeadLetters`, { retentionPeriod: DEAD_LETTER_RETENTION });
     const delaysOwnMessages = (consumer.permissions.queue?.length ?? 0) > 0;
     const queue = encryptedQueue(stack, `${id}Queue`, {
@@ -181,7 +184,7 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): Event
     if (consumer.eventTypes.length) {
       new events.Rule(stack, `${id}Rule`, {
         eventBus: props.bus,
-        description: `Voice Org API: ${consumer.eventTypes.length === 1 ? consumer.eventTypes[0] : `${consumer.eventTypes.length} event types`} to ${consumer.handler}`,
+        description: `Voice Org API: ${consumer.eventTypes.length === 1 ? consumer.eventTypes[0] : `${consumer.eventTypes.length} event types`} to ${target}`,
         eventPattern: consumerEventPattern(consumer),
         // An event EventBridge cannot deliver to the queue (after its retries, up to 24 hours) lands in the same dead-letter queue, with the same body.
         targets: [new targets.SqsQueue(queue, { deadLetterQueue: deadLetters })],
@@ -190,17 +193,17 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): Event
     // AWS services put their own events on the account's default bus (Transcribe's job state changes).
     (consumer.serviceEvents ?? []).forEach((service, index) => {
       new events.Rule(stack, `${id}ServiceRule${index > 0 ? index + 1 : ''}`, {
-        description: `Voice Org API: ${service.source} ${service.detailType} to ${consumer.handler}`,
+        description: `Voice Org API: ${service.source} ${service.detailType} to ${target}`,
         eventPattern: { source: [service.source], detailType: [service.detailType] },
         targets: [new targets.SqsQueue(queue, { deadLetterQueue: deadLetters })],
       });
     });
     fn.addEventSource(new sources.SqsEventSource(queue, QUEUE_SOURCE));
-    alarmOn(`${id}DeadLetters`, deadLetters, `events ${consumer.handler} could not handle in ${consumer.maxAttempts} attempts`);
+    alarmOn(`${id}DeadLetters`, deadLetters, `events ${target} could not handle in ${consumer.maxAttempts} attempts`);
   }
   // The transcription sweeper, on its schedule (Transcribe's job state change events are best-effort).
   new events.Rule(stack, 'TranscriptionSweeperSchedule', {
-    description: `Voice Org API: ${TRANSCRIPTION_SWEEPER.handler} every ${TRANSCRIPTION_SWEEPER.scheduleMinutes} minutes`,
+    description: `Voice Org API: functions/${functionNameOf(TRANSCRIPTION_SWEEPER.handler)} every ${TRANSCRIPTION_SWEEPER.scheduleMinutes} minutes`,
     schedule: events.Schedule.rate(Duration.minutes(TRANSCRIPTION_SWEEPER.scheduleMinutes)),
     targets: [new targets.LambdaFunction(props.functionFor(TRANSCRIPTION_SWEEPER.handler), { retryAttempts: 2 })],
   });

@@ -150,7 +150,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.bedrock?.length) props.summaryModels.grantInvoke(role, permissions.bedrock);
     if (permissions.translate?.length) grantTranslate(role, permissions.translate);
   };
-  const build = ({ handler, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
+  const build = ({ handler, name, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
     // The queue a consumer reads is created with the event pipeline, which grants these actions on it (infra/constructs/events.ts).
     if (permissions.queue?.length && kind !== 'consumer')
       throw new Error(`${handler} asks for queue permissions, which only an event consumer (on its own queue) can have.`);
@@ -159,7 +159,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
       ...(kind === 'authorizer' ? identity.authorizerEnvironment : {}),
     });
     const timeout = timeoutSeconds === undefined ? DEFAULT_FUNCTION_TIMEOUT : Duration.seconds(timeoutSeconds);
-    const { fn, role } = createFunction(stack, handler, { logRetention, environment, timeout, tracing });
+    const { fn, role } = createFunction(stack, handler, name, { logRetention, environment, timeout, tracing });
     grant(role, permissions);
     return fn;
   };
@@ -210,12 +210,14 @@ function grantTranslate(role: iam.IRole, actions: readonly TranslateAction[]): v
  * group of its own, and its role may write to that log group only (no AWS managed policy).
  * X-Ray active tracing samples its invocations unless tracing is off (TracingSettings); with
  * `opentelemetry`, the ADOT layer wraps the handler.
- * The ids (UsersListUsersFunction, …Role, …Logs) are at the stack's scope: they make the
- * logical ids that deployed stacks and `sam local invoke` know.
+ * The ids (UsersListUsersFunction, …Role, …Logs) come from its deployed name (users/list-users,
+ * infra/deployed-names.ts), at the stack's scope: they make the logical ids that deployed stacks
+ * and `sam local invoke` know, wherever the handler's code moves.
  */
 function createFunction(
   stack: Stack,
   handlerModule: string,
+  name: string,
   {
     logRetention,
     environment,
@@ -223,11 +225,11 @@ function createFunction(
     tracing,
   }: { logRetention: logs.RetentionDays; environment: FunctionEnvironment; timeout: Duration; tracing: TracingSettings },
 ): { fn: NodejsFunction; role: iam.Role } {
-  const id = handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
+  const id = name.replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
   const logGroup = new logs.LogGroup(stack, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
   const role = new iam.Role(stack, `${id}Role`, {
     assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-    description: `Voice Org API: ${handlerModule}`,
+    description: `Voice Org API: functions/${name}`,
   });
   logGroup.grantWrite(role);
   const fn = new NodejsFunction(stack, `${id}Function`, {

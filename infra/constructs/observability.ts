@@ -9,6 +9,7 @@ import {
   THROTTLED_REQUESTS_METRIC,
   type BusinessMetric,
 } from '../../shared/observability/metric-names';
+import { areaOfName } from '../deployed-names';
 import { listFunctions, type FunctionDefinition } from '../function-list';
 import type { AlarmNotifications } from './alarm-topic';
 import type { DeadLetterQueue } from './events';
@@ -76,7 +77,8 @@ export interface Monitoring {
 /** A group of functions read by one alarm and one graph: whole areas (functions/<area>/…), at most 10 functions. */
 interface FunctionGroup {
   name: string;
-  functions: { handler: string; fn: lambda.IFunction }[];
+  /** Each function by its deployed name (users/list-users), the label of its series. */
+  functions: { handler: string; name: string; fn: lambda.IFunction }[];
 }
 
 /**
@@ -166,8 +168,8 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
     props.functionFor,
   );
   const latencyGraphs = synchronous.map((group, index) => {
-    const durations = group.functions.map(({ handler, fn }) =>
-      fn.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: shortName(handler) }),
+    const durations = group.functions.map(({ name, fn }) =>
+      fn.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: name }),
     );
     alarm(
       `RouteLatencyP99Alarm${index + 1}`,
@@ -193,8 +195,8 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
   // Throttled invocations of every function: the account's concurrency is shared with whatever else runs there.
   const everyFunction = groupFunctions(definitions, props.functionFor);
   const throttleGraphs = everyFunction.map((group, index) => {
-    const throttles = group.functions.map(({ handler, fn }) =>
-      fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: shortName(handler) }),
+    const throttles = group.functions.map(({ name, fn }) =>
+      fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: name }),
     );
     alarm(
       `LambdaThrottlesAlarm${index + 1}`,
@@ -212,8 +214,8 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
     return new cloudwatch.GraphWidget({
       title: `Throttles and errors: ${group.name}`,
       left: throttles,
-      right: group.functions.map(({ handler, fn }) =>
-        fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: `${shortName(handler)} errors` }),
+      right: group.functions.map(({ name, fn }) =>
+        fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: `${name} errors` }),
       ),
       width: 8,
       height: 6,
@@ -310,32 +312,32 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
  * with more split in parts.
  */
 function groupFunctions(definitions: readonly FunctionDefinition[], functionFor: (handler: string) => lambda.IFunction): FunctionGroup[] {
-  const byArea = new Map<string, string[]>();
-  for (const { handler } of definitions) byArea.set(areaOf(handler), [...(byArea.get(areaOf(handler)) ?? []), handler]);
-  const groups: { areas: string[]; handlers: string[] }[] = [];
-  for (const [area, handlers] of byArea) {
-    for (let start = 0; start < handlers.length; start += ALARM_RULES.metricsPerAlarm) {
-      const part = handlers.slice(start, start + ALARM_RULES.metricsPerAlarm);
-      const label = handlers.length > ALARM_RULES.metricsPerAlarm ? `${area} ${start / ALARM_RULES.metricsPerAlarm + 1}` : area;
+  const byArea = new Map<string, FunctionDefinition[]>();
+  for (const definition of definitions) {
+    const area = areaOfName(definition.name);
+    byArea.set(area, [...(byArea.get(area) ?? []), definition]);
+  }
+  const groups: { areas: string[]; definitions: FunctionDefinition[] }[] = [];
+  for (const [area, inArea] of byArea) {
+    for (let start = 0; start < inArea.length; start += ALARM_RULES.metricsPerAlarm) {
+      const part = inArea.slice(start, start + ALARM_RULES.metricsPerAlarm);
+      const label = inArea.length > ALARM_RULES.metricsPerAlarm ? `${area} ${start / ALARM_RULES.metricsPerAlarm + 1}` : area;
       const last = groups.at(-1);
-      if (last && last.handlers.length + part.length <= ALARM_RULES.metricsPerAlarm) {
+      if (last && last.definitions.length + part.length <= ALARM_RULES.metricsPerAlarm) {
         last.areas.push(label);
-        last.handlers.push(...part);
+        last.definitions.push(...part);
       } else {
-        groups.push({ areas: [label], handlers: [...part] });
+        groups.push({ areas: [label], definitions: [...part] });
       }
     }
   }
-  return groups.map(({ areas, handlers }) => ({
+  return groups.map(({ areas, definitions: grouped }) => ({
     name: areas.join(', '),
-    functions: handlers.map((handler) => ({ handler, fn: functionFor(handler) })),
+    functions: grouped.map(({ handler, name }) => ({ handler, name, fn: functionFor(handler) })),
   }));
 }
 
 /** functions/users/list-users → users; functions/authorizer → authorizer. */
-const areaOf = (handler: string) => handler.replace(/^functions\//, '').split('/')[0];
-/** functions/users/list-users → users/list-users. */
-const shortName = (handler: string) => handler.replace(/^functions\//, '');
 
 /** One series out of a group's metrics (at most 10): the worst or the total at each period, a function without data counting as 0. */
 function worstOf(metrics: cloudwatch.IMetric[], how: 'MAX' | 'SUM', label: string): cloudwatch.MathExpression {

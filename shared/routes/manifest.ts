@@ -42,11 +42,17 @@ const AREAS = [
   WEBHOOKS_ROUTES,
 ] as const;
 
-type ManifestEntry = (typeof AREAS)[number][number];
+type ManifestEntry = (typeof AREAS)[number]['routes'][number];
 /** Each route's definition and its docs (a route module gives them as a function, called here once). */
-const ENTRIES: readonly { route: RouteDefinition; docs: OperationDocs | ReferenceRouteDocs }[] = (
-  AREAS.flat() as readonly { route: RouteDefinition; docs: () => OperationDocs | ReferenceRouteDocs }[]
-).map(({ route, docs }) => ({ route, docs: docs() }));
+const ENTRIES: readonly { route: RouteDefinition; area: string; stack: string; docs: OperationDocs | ReferenceRouteDocs }[] = AREAS.flatMap(
+  ({ area, stack, routes }) =>
+    (routes as readonly { route: RouteDefinition; docs: () => OperationDocs | ReferenceRouteDocs }[]).map(({ route, docs }) => ({
+      route,
+      area,
+      stack,
+      docs: docs(),
+    })),
+);
 
 export type RouteName = ManifestEntry['route']['name'];
 
@@ -91,3 +97,9 @@ export function endpointFor(routeName: RouteName, resource: string): Endpoint<Ro
   if (!endpoint) throw new Error(`Route ${routeName} has no path ${resource}`);
   return endpoint;
 }
+
+/** Where each route lives: its area (shared/routes/<area>/, functions/<area>/) and the route stack that deploys it. */
+export const ROUTE_PLACES = Object.fromEntries(ENTRIES.map(({ route, area, stack }) => [route.name, { area, stack }])) as Record<
+  RouteName,
+  { area: string; stack: string }
+>;

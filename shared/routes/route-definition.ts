@@ -70,6 +70,24 @@ export interface RouteDefinition {
   reference?: true;
 }
 
+/**
+ * One area's routes (shared/routes/<area>/, handlers in functions/<area>/), in manifest order, and the
+ * nested stack that deploys them. The stack is declared, never derived from a folder: a path
+ * resource cannot move between stacks, so an area whose paths hang below another area's (a
+ * recording's summaries) is deployed with it.
+ */
+export interface RouteAreaDefinition {
+  area: string;
+  /** The route stack (infra/route-areas.ts) its routes' functions, methods and paths are built in. */
+  stack: string;
+  routes: readonly { route: RouteDefinition; docs: () => unknown }[];
+}
+
+/** An area's routes, their literal types kept (the manifest derives the route names from them). */
+export function defineRouteArea<const A extends RouteAreaDefinition>(area: A): A {
+  return area;
+}
+
 /** A route's definition, its literal types kept (the handler's path, query, body and caller types come from them). */
 export function defineRoute<const R extends RouteDefinition>(route: R): R {
   return route;

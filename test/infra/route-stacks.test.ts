@@ -8,7 +8,7 @@ import { SINGLE_STACK_ROUTE_FUNCTIONS } from '../../infra/constructs/upgrade';
 import { listFunctions, type FunctionDefinition } from '../../infra/function-list';
 import { listRouteAreas, placePaths } from '../../infra/route-areas';
 import { VoiceOrgStack, type VoiceOrgStackProps } from '../../infra/stack';
-import { listEndpoints, ROUTES, type RouteName } from '../../shared/routes/manifest';
+import { listEndpoints, ROUTE_PLACES, ROUTES, type RouteName } from '../../shared/routes/manifest';
 import type { Endpoint } from '../../shared/routes/route-definition';
 import SINGLE_STACK from './fixtures/single-stack.json';
 import { EACH_ENVIRONMENT, propsIn } from './environments';
@@ -125,7 +125,7 @@ describe.each(EACH_ENVIRONMENT)('route stacks (%s)', (_name, environment) => {
     expect(deployment.DependsOn).toEqual(expect.arrayContaining(templates.nested.map((n) => n.logicalId)));
   });
 
-  it("puts a new route in its handler's area: a new handler folder is a new area (and nested stack) of its own", () => {
+  it("puts a new route in its declared stack's area: a new stack name is a new area (and nested stack) of its own", () => {
     const template = ROUTES.listTemplates;
     const copy: Endpoint<RouteName> = {
       ...listEndpoints().find((e) => e.routeName === 'listTemplates')!,
@@ -135,9 +135,12 @@ describe.each(EACH_ENVIRONMENT)('route stacks (%s)', (_name, environment) => {
     const transcripts: Endpoint<RouteName> = { ...copy, path: '/api/v1/organization/{orgId}/transcripts', route: newHandler };
     const functions: FunctionDefinition[] = [
       ...listFunctions(),
-      { handler: newHandler.handler, kind: 'http', permissions: template.permissions },
+      { handler: newHandler.handler, name: 'transcripts/list-transcripts', kind: 'http', permissions: template.permissions },
     ];
-    const areas = listRouteAreas([...listEndpoints(), copy, transcripts], functions);
+    // The new route's area declares a stack of its own; the copy's is the templates'.
+    const stackOf = (endpoint: Endpoint<RouteName>) =>
+      endpoint.path === transcripts.path ? 'transcripts' : ROUTE_PLACES[endpoint.routeName].stack;
+    const areas = listRouteAreas([...listEndpoints(), copy, transcripts], functions, stackOf);
     expect(areas.find((a) => a.area === 'templates')!.endpoints).toContainEqual(copy);
     expect(areas.find((a) => a.area === 'transcripts')).toMatchObject({
       inRoot: false,
@@ -294,11 +297,13 @@ describe('nothing else changes: the stack as one template, compared with the sin
     const nested = new Set(
       listRouteAreas()
         .filter((area) => !area.inRoot)
-        .flatMap((area) => area.functions.map((f) => f.handler)),
+        .flatMap((area) => area.functions.map((f) => f.name)),
     );
+    // The single stack's functions by their module then, which is their deployed name under functions/.
     expect([...SINGLE_STACK_ROUTE_FUNCTIONS].sort()).toEqual(
       Object.keys(SINGLE_STACK.functions)
-        .filter((handler) => nested.has(handler))
+        .map((handler) => handler.replace(/^functions\//, ''))
+        .filter((name) => nested.has(name))
         .sort(),
     );
   });

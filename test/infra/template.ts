@@ -1,6 +1,7 @@
 import { App, type CfnResource } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { VoiceOrgStack, type VoiceOrgStackProps } from '../../infra/stack';
+import { listFunctions } from '../../infra/function-list';
 
 /** Reading a synthesized VoiceOrgStack template: shared by the infra suites. */
 
@@ -82,11 +83,14 @@ export function onlyLogicalId(template: Template, type: string): string {
 }
 
 /**
- * The construct id infra/constructs/functions.ts gives a handler module's function (createFunction):
- * functions/users/list-users -> UsersListUsersFunction. CloudFormation appends an 8-hex hash.
+ * The construct id infra/constructs/functions.ts gives a handler module's function (createFunction),
+ * from its deployed name: functions/users/list-users (deployed as users/list-users) → UsersListUsersFunction.
+ * A module that is no function of today's stack (a handler of the single stack's fixture) is taken as
+ * its deployed name under functions/. CloudFormation appends an 8-hex hash.
  */
 function functionConstructId(handlerModule: string): string {
-  return `${handlerModule.replace(/^functions\//, '').replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase())}Function`;
+  const name = listFunctions().find((f) => f.handler === handlerModule)?.name ?? handlerModule.replace(/^functions\//, '');
+  return `${name.replace(/(^|[/-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase())}Function`;
 }
 
 /** The logical id of the AWS::Lambda::Function built for a handler module; exactly one must match. */

@@ -1,4 +1,9 @@
 import { listAuditLogDocs, listAuditLogRoute } from './list-audit-log';
+import { defineRouteArea } from '../route-definition';
 
-/** The organization's audit log. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
-export const AUDIT_ROUTES = [{ route: listAuditLogRoute, docs: listAuditLogDocs }] as const;
+/** The organization's audit log. */
+export const AUDIT_ROUTES = defineRouteArea({
+  area: 'audit',
+  stack: 'audit',
+  routes: [{ route: listAuditLogRoute, docs: listAuditLogDocs }],
+});

@@ -1,4 +1,9 @@
 import { healthDocs, healthRoute } from './health';
+import { defineRouteArea } from '../route-definition';
 
-/** The liveness check. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
-export const HEALTH_ROUTES = [{ route: healthRoute, docs: healthDocs }] as const;
+/** The liveness check. */
+export const HEALTH_ROUTES = defineRouteArea({
+  area: 'health',
+  stack: 'health',
+  routes: [{ route: healthRoute, docs: healthDocs }],
+});

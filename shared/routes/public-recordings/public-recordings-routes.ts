@@ -6,18 +6,23 @@ import { listPublicRecordingsDocs, listPublicRecordingsRoute } from './list-publ
 import { listPublicSummariesDocs, listPublicSummariesRoute } from './list-public-summaries';
 import { transcribePublicRecordingDocs, transcribePublicRecordingRoute } from './transcribe-public-recording';
 import { translatePublicRecordingDocs, translatePublicRecordingRoute } from './translate-public-recording';
+import { defineRouteArea } from '../route-definition';
 
 /**
- * The public API's recordings: uploads, the recordings list, their media and transcription, for API keys. In
- * manifest order: the order of the OpenAPI document, the stack and the sample requests.
+ * The public API's recordings: uploads, the recordings list, their media and transcription, for API keys.
  */
-export const PUBLIC_RECORDINGS_ROUTES = [
-  { route: createUploadUrlRoute, docs: createUploadUrlDocs },
-  { route: listPublicRecordingsRoute, docs: listPublicRecordingsDocs },
-  { route: getPublicRecordingMediaRoute, docs: getPublicRecordingMediaDocs },
-  { route: getPublicTranscriptRoute, docs: getPublicTranscriptDocs },
-  { route: transcribePublicRecordingRoute, docs: transcribePublicRecordingDocs },
-  { route: listPublicSummariesRoute, docs: listPublicSummariesDocs },
-  { route: createPublicSummaryRoute, docs: createPublicSummaryDocs },
-  { route: translatePublicRecordingRoute, docs: translatePublicRecordingDocs },
-] as const;
+export const PUBLIC_RECORDINGS_ROUTES = defineRouteArea({
+  area: 'public-recordings',
+  // Deployed with the recordings' routes, where they were first deployed (a path resource cannot move between stacks).
+  stack: 'recordings',
+  routes: [
+    { route: createUploadUrlRoute, docs: createUploadUrlDocs },
+    { route: listPublicRecordingsRoute, docs: listPublicRecordingsDocs },
+    { route: getPublicRecordingMediaRoute, docs: getPublicRecordingMediaDocs },
+    { route: getPublicTranscriptRoute, docs: getPublicTranscriptDocs },
+    { route: transcribePublicRecordingRoute, docs: transcribePublicRecordingDocs },
+    { route: listPublicSummariesRoute, docs: listPublicSummariesDocs },
+    { route: createPublicSummaryRoute, docs: createPublicSummaryDocs },
+    { route: translatePublicRecordingRoute, docs: translatePublicRecordingDocs },
+  ],
+});

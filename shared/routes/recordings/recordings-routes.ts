@@ -6,18 +6,22 @@ import { listRecordingsDocs, listRecordingsRoute } from './list-recordings';
 import { restoreRecordingDocs, restoreRecordingRoute } from './restore-recording';
 import { transcribeRecordingDocs, transcribeRecordingRoute } from './transcribe-recording';
 import { updateRecordingDocs, updateRecordingRoute } from './update-recording';
+import { defineRouteArea } from '../route-definition';
 
 /**
- * An organization's recordings: list, read, play, change, trash, restore and transcribe them. In manifest
- * order: the order of the OpenAPI document, the stack and the sample requests.
+ * An organization's recordings: list, read, play, change, trash, restore and transcribe them.
  */
-export const RECORDINGS_ROUTES = [
-  { route: listRecordingsRoute, docs: listRecordingsDocs },
-  { route: getRecordingRoute, docs: getRecordingDocs },
-  { route: getRecordingMediaRoute, docs: getRecordingMediaDocs },
-  { route: getTranscriptRoute, docs: getTranscriptDocs },
-  { route: updateRecordingRoute, docs: updateRecordingDocs },
-  { route: deleteRecordingRoute, docs: deleteRecordingDocs },
-  { route: restoreRecordingRoute, docs: restoreRecordingDocs },
-  { route: transcribeRecordingRoute, docs: transcribeRecordingDocs },
-] as const;
+export const RECORDINGS_ROUTES = defineRouteArea({
+  area: 'recordings',
+  stack: 'recordings',
+  routes: [
+    { route: listRecordingsRoute, docs: listRecordingsDocs },
+    { route: getRecordingRoute, docs: getRecordingDocs },
+    { route: getRecordingMediaRoute, docs: getRecordingMediaDocs },
+    { route: getTranscriptRoute, docs: getTranscriptDocs },
+    { route: updateRecordingRoute, docs: updateRecordingDocs },
+    { route: deleteRecordingRoute, docs: deleteRecordingDocs },
+    { route: restoreRecordingRoute, docs: restoreRecordingDocs },
+    { route: transcribeRecordingRoute, docs: transcribeRecordingDocs },
+  ],
+});

@@ -1,4 +1,9 @@
 import { getUsageDocs, getUsageRoute } from './get-usage';
+import { defineRouteArea } from '../route-definition';
 
-/** The organization's metered usage (transcription minutes). In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
-export const USAGE_ROUTES = [{ route: getUsageRoute, docs: getUsageDocs }] as const;
+/** The organization's metered usage (transcription minutes). */
+export const USAGE_ROUTES = defineRouteArea({
+  area: 'usage',
+  stack: 'usage',
+  routes: [{ route: getUsageRoute, docs: getUsageDocs }],
+});

@@ -7,16 +7,21 @@ import { retryWebhookDeliveryDocs, retryWebhookDeliveryRoute } from './retry-web
 import { rotateWebhookSecretDocs, rotateWebhookSecretRoute } from './rotate-webhook-secret';
 import { testWebhookDocs, testWebhookRoute } from './test-webhook';
 import { updateWebhookDocs, updateWebhookRoute } from './update-webhook';
+import { defineRouteArea } from '../route-definition';
 
-/** Webhook endpoints and their deliveries. In manifest order: the order of the OpenAPI document, the stack and the sample requests. */
-export const WEBHOOKS_ROUTES = [
-  { route: listWebhooksRoute, docs: listWebhooksDocs },
-  { route: createWebhookRoute, docs: createWebhookDocs },
-  { route: getWebhookRoute, docs: getWebhookDocs },
-  { route: updateWebhookRoute, docs: updateWebhookDocs },
-  { route: deleteWebhookRoute, docs: deleteWebhookDocs },
-  { route: rotateWebhookSecretRoute, docs: rotateWebhookSecretDocs },
-  { route: testWebhookRoute, docs: testWebhookDocs },
-  { route: listWebhookDeliveriesRoute, docs: listWebhookDeliveriesDocs },
-  { route: retryWebhookDeliveryRoute, docs: retryWebhookDeliveryDocs },
-] as const;
+/** Webhook endpoints and their deliveries. */
+export const WEBHOOKS_ROUTES = defineRouteArea({
+  area: 'webhooks',
+  stack: 'webhooks',
+  routes: [
+    { route: listWebhooksRoute, docs: listWebhooksDocs },
+    { route: createWebhookRoute, docs: createWebhookDocs },
+    { route: getWebhookRoute, docs: getWebhookDocs },
+    { route: updateWebhookRoute, docs: updateWebhookDocs },
+    { route: deleteWebhookRoute, docs: deleteWebhookDocs },
+    { route: rotateWebhookSecretRoute, docs: rotateWebhookSecretDocs },
+    { route: testWebhookRoute, docs: testWebhookDocs },
+    { route: listWebhookDeliveriesRoute, docs: listWebhookDeliveriesDocs },
+    { route: retryWebhookDeliveryRoute, docs: retryWebhookDeliveryDocs },
+  ],
+});
