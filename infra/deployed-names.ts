@@ -11,7 +11,10 @@ import type { EventConsumerName } from '../shared/events/event-functions';
 /** Handler module → the function's deployed name, where it is not derived (functionNameOf). */
 export const DEPLOYED_FUNCTION_NAMES: Readonly<Record<string, string>> = {
   // The root stack's route: not <stack>/<file>.
-  'functions/health': 'health',
+  'functions/health/health': 'health',
+  'functions/docs/get-open-api-document': 'docs/get-openapi-document',
+  // The upload completion (an S3 event handler) was first deployed among the recordings' routes.
+  'functions/events/complete-upload': 'recordings/complete-upload',
 };
 
 /** Event consumer → the name its queue, dead-letter queue, rule and alarm were deployed under, where it differs. */

@@ -4,7 +4,7 @@ import { httpHandler } from '../../shared/http/http-handler';
 import { readScalarBundle } from '../../shared/openapi/reference-files';
 import { IMMUTABLE_CACHE, referenceConfigScript } from '../../shared/openapi/reference-page';
 import { REFERENCE_ASSETS } from '../../shared/routes/docs/reference-paths';
-import { docsAssetRoute } from '../../shared/routes/docs/get-docs-asset';
+import { getDocsAssetRoute } from '../../shared/routes/docs/get-docs-asset';
 
 const tagged = (representation: CacheableRepresentation) => ({ representation, tag: entityTag(representation.body) });
 const config = tagged(referenceConfigScript());
@@ -21,7 +21,7 @@ const ASSETS = new Map<string, () => ReturnType<typeof tagged>>([
 ]);
 
 /** GET /docs/{asset}: a script of the reference page (Scalar's bundle, its configuration); any other name is 404. */
-export const handler = httpHandler(docsAssetRoute, (event) => {
+export const handler = httpHandler(getDocsAssetRoute, (event) => {
   const asset = ASSETS.get(event.pathParameters?.asset ?? '');
   if (!asset) throw new NotFoundError('ROUTE_NOT_FOUND', 'The API reference has no such file.');
   const { representation, tag } = asset();

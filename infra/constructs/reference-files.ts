@@ -23,8 +23,8 @@ function generatedDocument(): string {
  * the installed package, the OpenAPI document generated from the manifest and the schemas.
  */
 const FILES_BY_HANDLER: Record<string, Partial<Record<ReferenceFile, () => string>>> = {
-  [ROUTES.docsAsset.handler]: { [REFERENCE_FILES.scalarBundle]: () => SCALAR_BUNDLE_SOURCE },
-  [ROUTES.openApiDocument.handler]: { [REFERENCE_FILES.openApiDocument]: generatedDocument },
+  [ROUTES.getDocsAsset.handler]: { [REFERENCE_FILES.scalarBundle]: () => SCALAR_BUNDLE_SOURCE },
+  [ROUTES.getOpenApiDocument.handler]: { [REFERENCE_FILES.openApiDocument]: generatedDocument },
 };
 
 /** The bundling hooks that copy a function's reference files into its asset, after esbuild; none for other functions. */

@@ -7,7 +7,7 @@ import { EVENT_TYPES, type EventType, type InternalEventType } from '../schemas/
  */
 export const EVENT_HANDLERS = {
   completeUpload: {
-    handler: 'functions/recordings/complete-upload',
+    handler: 'functions/events/complete-upload',
     summary: 'Marks a recording uploaded when its file lands in the recordings bucket (failed when it is not the declared size and type)',
     source: 'recordings-bucket:ObjectCreated',
     // GetItem reads the declared upload; GetObject only for HeadObject (S3 events omit the content type).

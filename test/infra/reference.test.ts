@@ -77,7 +77,7 @@ describe('the API reference in the stack', () => {
     };
 
     it("copies Scalar's browser bundle from the installed package into the asset function's", () => {
-      copyInto(ROUTES.docsAsset.handler);
+      copyInto(ROUTES.getDocsAsset.handler);
       const copied = readFileSync(path.join(outputDir, REFERENCE_FILES.scalarBundle));
       expect(copied.equals(readFileSync(SCALAR_BUNDLE_SOURCE))).toBe(true);
       // Lambda answers at most 6 MB: the bundle is served as text, under that with room to spare.
@@ -85,12 +85,12 @@ describe('the API reference in the stack', () => {
     });
 
     it("writes the OpenAPI document generated at synth into the document function's", () => {
-      copyInto(ROUTES.openApiDocument.handler);
+      copyInto(ROUTES.getOpenApiDocument.handler);
       expect(JSON.parse(readFileSync(path.join(outputDir, REFERENCE_FILES.openApiDocument), 'utf8'))).toEqual(openApiDocument());
     });
 
     it('adds no hook to any other function', () => {
-      expect(FUNCTIONS_WITH_REFERENCE_FILES.sort()).toEqual([ROUTES.docsAsset.handler, ROUTES.openApiDocument.handler].sort());
+      expect(FUNCTIONS_WITH_REFERENCE_FILES.sort()).toEqual([ROUTES.getDocsAsset.handler, ROUTES.getOpenApiDocument.handler].sort());
       for (const { handler } of listHandlers())
         if (!FUNCTIONS_WITH_REFERENCE_FILES.includes(handler)) expect(referenceFileHooks(handler)).toBeUndefined();
     });

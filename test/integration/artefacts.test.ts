@@ -611,9 +611,9 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
    */
   const CHECKS: Partial<Record<RouteName, (body: any) => void>> = {
     health: (body) => expect(body).toEqual({ status: 'ok' }),
-    docsPage: (html) => expect(html).toContain(`/docs/${REFERENCE_ASSETS.scalarBundle}`),
-    docsAsset: (script) => expect(script).toContain('Scalar.createApiReference'),
-    openApiDocument: (document) => {
+    getDocsPage: (html) => expect(html).toContain(`/docs/${REFERENCE_ASSETS.scalarBundle}`),
+    getDocsAsset: (script) => expect(script).toContain('Scalar.createApiReference'),
+    getOpenApiDocument: (document) => {
       expect(document).toMatchObject({ openapi: '3.1.0', servers: [{ url: 'http://127.0.0.1:3000/test' }] });
       expect(Object.keys(document.paths)).not.toContain('/docs');
     },
@@ -752,14 +752,14 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
   });
 
   it("the API reference's functions carry Scalar's bundle and the OpenAPI document generated at synth beside their bundle, never the document's generator", async () => {
-    const asset = functionOf(ROUTES.docsAsset.handler);
-    const document = functionOf(ROUTES.openApiDocument.handler);
+    const asset = functionOf(ROUTES.getDocsAsset.handler);
+    const document = functionOf(ROUTES.getOpenApiDocument.handler);
     const scalar = readFileSync(path.join(path.dirname(asset.bundleFile), REFERENCE_FILES.scalarBundle));
     expect(scalar.equals(readFileSync(SCALAR_BUNDLE_SOURCE))).toBe(true);
     expect(JSON.parse(readFileSync(path.join(path.dirname(document.bundleFile), REFERENCE_FILES.openApiDocument), 'utf8'))).toEqual(
       openApiDocument(),
     );
-    for (const fn of [asset, document, functionOf(ROUTES.docsPage.handler)]) {
+    for (const fn of [asset, document, functionOf(ROUTES.getDocsPage.handler)]) {
       const { own, packages } = bundleSources(fn.bundleFile);
       // (valibot itself comes with the handler middlewares every function shares; the JSON Schema converter and the schemas do not.)
       expect({
@@ -773,12 +773,16 @@ describe('each bundle, invoked with a realistic event against the emulators', ()
       });
     }
     console.log(
-      `API reference functions: ${[asset, document, functionOf(ROUTES.docsPage.handler)].map((fn) => `${fn.handlerModule} ${(fn.bundleBytes / 1024).toFixed(1)} KB`).join(', ')}; ` +
+      `API reference functions: ${[asset, document, functionOf(ROUTES.getDocsPage.handler)].map((fn) => `${fn.handlerModule} ${(fn.bundleBytes / 1024).toFixed(1)} KB`).join(', ')}; ` +
         `beside them: ${REFERENCE_FILES.scalarBundle} ${(scalar.length / 1024 / 1024).toFixed(2)} MB, ${REFERENCE_FILES.openApiDocument} ${(JSON.stringify(openApiDocument()).length / 1024).toFixed(1)} KB`,
     );
     // The bundled asset function serves the copy beside it.
-    const event = sampleProxyEvent(setup, 'docsAsset', { credential: null, path: { asset: REFERENCE_ASSETS.scalarBundle }, status: 200 });
-    const response = (await bundleHandler(ROUTES.docsAsset.handler)(event, lambdaContext('docsAsset'))) as APIGatewayProxyResult;
+    const event = sampleProxyEvent(setup, 'getDocsAsset', {
+      credential: null,
+      path: { asset: REFERENCE_ASSETS.scalarBundle },
+      status: 200,
+    });
+    const response = (await bundleHandler(ROUTES.getDocsAsset.handler)(event, lambdaContext('getDocsAsset'))) as APIGatewayProxyResult;
     expect({ status: response.statusCode, length: response.body.length, cache: response.headers?.['cache-control'] }).toEqual({
       status: 200,
       length: scalar.toString('utf8').length,

@@ -153,7 +153,7 @@ async function completionFunction() {
     AWS_REGION: runtime.region,
     LOG_LEVEL: 'ERROR',
   });
-  return (await import('../../functions/recordings/complete-upload')).handler;
+  return (await import('../../functions/events/complete-upload')).handler;
 }
 
 /** An ObjectCreated event as S3 sends it, for objects at these keys with this size. */

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { lambdaContext, proxyEvent } from '../../infra/local/lambda-events';
 import { handler as docsAsset } from '../../functions/docs/get-docs-asset';
 import { handler as docsPage } from '../../functions/docs/get-docs-page';
-import { handler as openApiDocument } from '../../functions/docs/get-openapi-document';
+import { handler as openApiDocument } from '../../functions/docs/get-open-api-document';
 import { entityTag } from '../../shared/http/cached-response';
 import { basePathOf, publicBaseUrl } from '../../shared/http/request-origin';
 import { REFERENCE_CONFIG_SCRIPT, REFERENCE_CSP } from '../../shared/openapi/reference-page';
@@ -43,7 +43,7 @@ const invoke = (handler: unknown, event: APIGatewayProxyEvent) => (handler as Ha
 
 describe('the server URL of the API, from the request', () => {
   it("is the stage on API Gateway's default endpoint", () => {
-    const event = eventOf('openApiDocument');
+    const event = eventOf('getOpenApiDocument');
     expect(event.requestContext.path).toBe('/prod/api/v1/openapi.json');
     expect(basePathOf(event)).toBe('/prod');
     expect(publicBaseUrl(event)).toBe('https://abc123.execute-api.eu-west-1.amazonaws.com/prod');
@@ -51,26 +51,26 @@ describe('the server URL of the API, from the request', () => {
 
   it("is a custom domain's base path, or its root", () => {
     const headers = { host: 'api.example.com', 'x-forwarded-proto': 'https' };
-    expect(publicBaseUrl(eventOf('openApiDocument', { headers, calledPath: '/v1/api/v1/openapi.json' }))).toBe(
+    expect(publicBaseUrl(eventOf('getOpenApiDocument', { headers, calledPath: '/v1/api/v1/openapi.json' }))).toBe(
       'https://api.example.com/v1',
     );
-    expect(publicBaseUrl(eventOf('openApiDocument', { headers, calledPath: '/api/v1/openapi.json' }))).toBe('https://api.example.com');
+    expect(publicBaseUrl(eventOf('getOpenApiDocument', { headers, calledPath: '/api/v1/openapi.json' }))).toBe('https://api.example.com');
   });
 
   it('fills the path parameters of the resource (the asset route)', () => {
-    const event = eventOf('docsAsset', { pathname: `/docs/${REFERENCE_ASSETS.config}`, params: { asset: REFERENCE_ASSETS.config } });
+    const event = eventOf('getDocsAsset', { pathname: `/docs/${REFERENCE_ASSETS.config}`, params: { asset: REFERENCE_ASSETS.config } });
     expect(basePathOf(event)).toBe('/prod');
   });
 
   it('is plain http with the Host of the local server (no X-Forwarded-Proto, no stage in its paths)', () => {
-    const event = eventOf('openApiDocument', { headers: { host: '127.0.0.1:3000' }, calledPath: '/api/v1/openapi.json' });
+    const event = eventOf('getOpenApiDocument', { headers: { host: '127.0.0.1:3000' }, calledPath: '/api/v1/openapi.json' });
     expect(publicBaseUrl(event)).toBe('http://127.0.0.1:3000');
   });
 });
 
-describe('GET /api/v1/openapi.json (get-openapi-document)', () => {
+describe('GET /api/v1/openapi.json (get-open-api-document)', () => {
   it('serves the document whose one server is the API as called, stage included: "try it" calls that deployment', async () => {
-    const response = await invoke(openApiDocument, eventOf('openApiDocument'));
+    const response = await invoke(openApiDocument, eventOf('getOpenApiDocument'));
     expect(response.statusCode).toBe(200);
     expect(response.headers).toMatchObject({
       'content-type': 'application/json',
@@ -88,7 +88,7 @@ describe('GET /api/v1/openapi.json (get-openapi-document)', () => {
   });
 
   it('answers 304 with no body to its own ETag (weak comparison, lists and *), 200 to another', async () => {
-    const first = await invoke(openApiDocument, eventOf('openApiDocument'));
+    const first = await invoke(openApiDocument, eventOf('getOpenApiDocument'));
     const etag = String(first.headers!.etag);
     expect(etag).toBe(entityTag(first.body));
     const headers = (value: string) => ({
@@ -97,7 +97,7 @@ describe('GET /api/v1/openapi.json (get-openapi-document)', () => {
       'If-None-Match': value,
     });
     for (const value of [etag, etag.replace(/^W\//, ''), `"other", ${etag}`, '*']) {
-      const response = await invoke(openApiDocument, eventOf('openApiDocument', { headers: headers(value) }));
+      const response = await invoke(openApiDocument, eventOf('getOpenApiDocument', { headers: headers(value) }));
       expect({ value, status: response.statusCode, body: response.body, etag: response.headers!.etag }).toEqual({
         value,
         status: 304,
@@ -105,11 +105,11 @@ describe('GET /api/v1/openapi.json (get-openapi-document)', () => {
         etag,
       });
     }
-    expect((await invoke(openApiDocument, eventOf('openApiDocument', { headers: headers('W/"other"') }))).statusCode).toBe(200);
+    expect((await invoke(openApiDocument, eventOf('getOpenApiDocument', { headers: headers('W/"other"') }))).statusCode).toBe(200);
     // Another server is another document, with another tag.
     const other = await invoke(
       openApiDocument,
-      eventOf('openApiDocument', { headers: { host: 'api.example.com', 'x-forwarded-proto': 'https', 'if-none-match': etag } }),
+      eventOf('getOpenApiDocument', { headers: { host: 'api.example.com', 'x-forwarded-proto': 'https', 'if-none-match': etag } }),
     );
     expect(other.statusCode).toBe(200);
   });
@@ -117,7 +117,7 @@ describe('GET /api/v1/openapi.json (get-openapi-document)', () => {
 
 describe('GET /docs (get-docs-page)', () => {
   it('is HTML under the strict CSP, linking its scripts and document under the stage', async () => {
-    const response = await invoke(docsPage, eventOf('docsPage'));
+    const response = await invoke(docsPage, eventOf('getDocsPage'));
     expect(response.statusCode).toBe(200);
     expect(response.headers).toMatchObject({
       'content-type': 'text/html; charset=utf-8',
@@ -141,8 +141,8 @@ describe('GET /docs (get-docs-page)', () => {
   });
 
   it('answers 304 to its ETag', async () => {
-    const first = await invoke(docsPage, eventOf('docsPage'));
-    const again = await invoke(docsPage, eventOf('docsPage', { headers: { 'if-none-match': String(first.headers!.etag) } }));
+    const first = await invoke(docsPage, eventOf('getDocsPage'));
+    const again = await invoke(docsPage, eventOf('getDocsPage', { headers: { 'if-none-match': String(first.headers!.etag) } }));
     // Without Host the page is the same: it names paths, not hosts.
     expect(again.statusCode).toBe(304);
   });
@@ -150,7 +150,7 @@ describe('GET /docs (get-docs-page)', () => {
 
 describe('GET /docs/{asset} (get-docs-asset)', () => {
   const assetEvent = (asset: string, headers?: Record<string, string>) =>
-    eventOf('docsAsset', { pathname: `/docs/${encodeURIComponent(asset)}`, params: { asset }, headers });
+    eventOf('getDocsAsset', { pathname: `/docs/${encodeURIComponent(asset)}`, params: { asset }, headers });
 
   it("serves Scalar's bundle of the installed version, immutable, and answers 304 to its ETag", async () => {
     const response = await invoke(docsAsset, assetEvent(REFERENCE_ASSETS.scalarBundle));

@@ -37,7 +37,7 @@ describe('OpenAPI document', () => {
     const referenceRoutes = Object.entries(ROUTES)
       .filter(([, route]) => (route as RouteDefinition).reference)
       .map(([name]) => name);
-    expect(referenceRoutes.sort()).toEqual(['docsAsset', 'docsPage', 'openApiDocument']);
+    expect(referenceRoutes.sort()).toEqual(['getDocsAsset', 'getDocsPage', 'getOpenApiDocument']);
     expect(Object.keys(ROUTE_DOCS).sort()).toEqual(
       Object.keys(ROUTES)
         .filter((name) => !referenceRoutes.includes(name))

@@ -9,7 +9,7 @@ import {
   TRANSCRIPTION_SWEEPER,
   type EventConsumerDefinition,
 } from '../../shared/events/event-functions';
-import { listEndpoints, ROUTES } from '../../shared/routes/manifest';
+import { listEndpoints, ROUTE_PLACES, ROUTES, type RouteName } from '../../shared/routes/manifest';
 import { listFunctions, listHandlers } from '../../infra/function-list';
 import type { RouteDefinition } from '../../shared/routes/route-definition';
 import { EVENT_TYPES, INTERNAL_EVENT_TYPES } from '../../shared/schemas/event-catalog';
@@ -50,7 +50,7 @@ describe('route manifest', () => {
   it('builds one function per handler module', () => {
     const handlers = listHandlers().map((h) => h.handler);
     expect(new Set(handlers).size).toBe(handlers.length);
-    expect(handlers).toEqual(expect.arrayContaining(['functions/users/list-users', 'functions/health']));
+    expect(handlers).toEqual(expect.arrayContaining(['functions/users/list-users', 'functions/health/health']));
   });
 
   it('gives new keys the scope ceilings its access rules give (shared/auth/scope-ceilings.ts writes them out for the key functions)', () => {
@@ -70,7 +70,7 @@ describe('route manifest', () => {
     ]);
     expect(new Set(functions.map((fn) => fn.handler)).size).toBe(functions.length);
     expect(functions.filter((fn) => fn.kind === 'authorizer')).toEqual([
-      { handler: AUTHORIZER.handler, kind: 'authorizer', permissions: AUTHORIZER.permissions },
+      { handler: AUTHORIZER.handler, name: 'authorizer', kind: 'authorizer', permissions: AUTHORIZER.permissions },
     ]);
     for (const { handler } of functions)
       expect({ handler, exists: existsSync(path.join(repoRoot, `${handler}.ts`)) }).toEqual({ handler, exists: true });
@@ -89,6 +89,22 @@ describe('route modules', () => {
       .filter((file) => existsSync(path.join(repoRoot, file)));
     return found.length === 1 ? found[0] : `${found.length} modules for ${route.name}`;
   };
+
+  it("puts each route's module and handler in its area's folders, both named after the route: shared/routes/<area>/, functions/<area>/", () => {
+    const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+    for (const [name, route] of Object.entries(ROUTES) as [RouteName, RouteDefinition][]) {
+      const { area } = ROUTE_PLACES[name];
+      expect({
+        route: name,
+        handler: route.handler,
+        module: existsSync(path.join(repoRoot, `shared/routes/${area}/${kebab(name)}.ts`)),
+      }).toEqual({
+        route: name,
+        handler: `functions/${area}/${kebab(name)}`,
+        module: true,
+      });
+    }
+  });
 
   it('gives each route one module in its area folder, named after its handler, that defines it', () => {
     for (const route of Object.values(ROUTES) as RouteDefinition[]) {

@@ -1,6 +1,6 @@
-import { docsAssetDocs, docsAssetRoute } from './get-docs-asset';
-import { docsPageDocs, docsPageRoute } from './get-docs-page';
-import { openApiDocumentDocs, openApiDocumentRoute } from './get-openapi-document';
+import { getDocsAssetDocs, getDocsAssetRoute } from './get-docs-asset';
+import { getDocsPageDocs, getDocsPageRoute } from './get-docs-page';
+import { getOpenApiDocumentDocs, getOpenApiDocumentRoute } from './get-open-api-document';
 import { defineRouteArea } from '../route-definition';
 
 /**
@@ -11,8 +11,8 @@ export const DOCS_ROUTES = defineRouteArea({
   area: 'docs',
   stack: 'docs',
   routes: [
-    { route: docsPageRoute, docs: docsPageDocs },
-    { route: docsAssetRoute, docs: docsAssetDocs },
-    { route: openApiDocumentRoute, docs: openApiDocumentDocs },
+    { route: getDocsPageRoute, docs: getDocsPageDocs },
+    { route: getDocsAssetRoute, docs: getDocsAssetDocs },
+    { route: getOpenApiDocumentRoute, docs: getOpenApiDocumentDocs },
   ],
 });

@@ -2,8 +2,8 @@ import { REFERENCE_ASSETS } from './reference-paths';
 import { defineRoute } from '../route-definition';
 import type { ReferenceRouteDocs } from '../route-docs';
 
-export const docsAssetRoute = defineRoute({
-  name: 'docsAsset',
+export const getDocsAssetRoute = defineRoute({
+  name: 'getDocsAsset',
   method: 'GET',
   path: '/docs/{asset}',
   handler: 'functions/docs/get-docs-asset',
@@ -14,7 +14,7 @@ export const docsAssetRoute = defineRoute({
 });
 
 /** Its sample request only (no operation of the OpenAPI document): a function, so the handler's bundle leaves it out. */
-export const docsAssetDocs = (): ReferenceRouteDocs => ({
+export const getDocsAssetDocs = (): ReferenceRouteDocs => ({
   // The page's configuration script: Scalar's bundle is 4 MB, too large for a sample event's answer.
   sample: () => ({ credential: null, path: { asset: REFERENCE_ASSETS.config }, status: 200 }),
 });

@@ -2,8 +2,8 @@ import { DOCS_PATH } from './reference-paths';
 import { defineRoute } from '../route-definition';
 import type { ReferenceRouteDocs } from '../route-docs';
 
-export const docsPageRoute = defineRoute({
-  name: 'docsPage',
+export const getDocsPageRoute = defineRoute({
+  name: 'getDocsPage',
   method: 'GET',
   path: DOCS_PATH,
   handler: 'functions/docs/get-docs-page',
@@ -14,6 +14,6 @@ export const docsPageRoute = defineRoute({
 });
 
 /** Its sample request only (no operation of the OpenAPI document): a function, so the handler's bundle leaves it out. */
-export const docsPageDocs = (): ReferenceRouteDocs => ({
+export const getDocsPageDocs = (): ReferenceRouteDocs => ({
   sample: () => ({ credential: null, status: 200 }),
 });

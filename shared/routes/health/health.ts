@@ -6,7 +6,7 @@ export const healthRoute = defineRoute({
   name: 'health',
   method: 'GET',
   path: '/health',
-  handler: 'functions/health',
+  handler: 'functions/health/health',
   summary: 'Liveness check',
   access: 'public',
   permissions: {},

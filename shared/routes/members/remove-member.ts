@@ -7,7 +7,7 @@ export const removeMemberRoute = defineRoute({
   name: 'removeMember',
   method: 'DELETE',
   path: '/api/v1/organization/{orgId}/users/{userId}',
-  handler: 'functions/users/remove-member',
+  handler: 'functions/members/remove-member',
   summary: 'Remove a member from the organization (or leave it): their recordings stay',
   // Any active member may remove themselves (leave); removing someone else needs admin (checked in the domain).
   access: { idToken: { minRole: 'viewer' }, orgKey: { scopes: ['users:write'] } },

@@ -8,7 +8,7 @@ export const updateMemberRoute = defineRoute({
   name: 'updateMember',
   method: 'PATCH',
   path: '/api/v1/organization/{orgId}/users/{userId}',
-  handler: 'functions/users/update-member',
+  handler: 'functions/members/update-member',
   summary: "Change a member's role",
   access: memberRoute('users:write'),
   // UpdateItem: the membership, conditioned on its read status and role; ConditionCheckItem: another active owner when an owner is demoted.

@@ -8,7 +8,7 @@ export const createPublicSummaryRoute = defineRoute({
   name: 'createPublicSummary',
   method: 'POST',
   path: '/api/v1/public/recordings/{recordingId}/summaries',
-  handler: 'functions/recordings/create-public-summary',
+  handler: 'functions/public-recordings/create-public-summary',
   summary: "Summarize one of the key's member's recordings",
   access: { userKey: { scopes: ['recordings:write'], minRole: 'member' } },
   permissions: { table: ['GetItem', 'Query', 'PutItem'] },

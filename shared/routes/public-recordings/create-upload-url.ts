@@ -8,7 +8,7 @@ export const createUploadUrlRoute = defineRoute({
   name: 'createUploadUrl',
   method: 'POST',
   path: '/api/v1/public/recordings/upload-url',
-  handler: 'functions/recordings/create-upload-url',
+  handler: 'functions/public-recordings/create-upload-url',
   summary: 'Create a recording and a pre-signed URL to upload its file',
   access: { userKey: { scopes: ['recordings:write'], minRole: 'member' } },
   permissions: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'], bucket: ['PutObject'] },

@@ -8,7 +8,7 @@ export const getPublicRecordingMediaRoute = defineRoute({
   name: 'getPublicRecordingMedia',
   method: 'GET',
   path: '/api/v1/public/recordings/{recordingId}/media',
-  handler: 'functions/recordings/get-public-recording-media',
+  handler: 'functions/public-recordings/get-public-recording-media',
   summary: "A short-lived URL to play or download a recording's file (a personal key: the user's own recordings)",
   access: { orgKey: { scopes: ['recordings:read'] }, userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
   permissions: { table: ['GetItem'], bucket: ['GetObject'] },

@@ -7,7 +7,7 @@ export const getPublicTranscriptRoute = defineRoute({
   name: 'getPublicTranscript',
   method: 'GET',
   path: '/api/v1/public/recordings/{recordingId}/transcript',
-  handler: 'functions/recordings/get-public-transcript',
+  handler: 'functions/public-recordings/get-public-transcript',
   summary: "Export one of the key's member's transcripts as JSON, WebVTT, SubRip or text",
   access: { orgKey: { scopes: ['recordings:read'] }, userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
   // Query: the recording with its transcript, or a language's translation; GetItem: the recording, before a translation.

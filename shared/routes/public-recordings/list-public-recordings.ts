@@ -8,7 +8,7 @@ export const listPublicRecordingsRoute = defineRoute({
   name: 'listPublicRecordings',
   method: 'GET',
   path: '/api/v1/public/recordings',
-  handler: 'functions/recordings/list-public-recordings',
+  handler: 'functions/public-recordings/list-public-recordings',
   summary: "List recordings with their recorder, tags and processing results (a personal key: the user's own)",
   access: { orgKey: { scopes: ['recordings:read'] }, userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
   permissions: { table: ['GetItem', 'BatchGetItem', 'Query'] },

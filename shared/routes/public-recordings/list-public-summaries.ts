@@ -7,7 +7,7 @@ export const listPublicSummariesRoute = defineRoute({
   name: 'listPublicSummaries',
   method: 'GET',
   path: '/api/v1/public/recordings/{recordingId}/summaries',
-  handler: 'functions/recordings/list-public-summaries',
+  handler: 'functions/public-recordings/list-public-summaries',
   summary: "List the summaries of one of the key's member's recordings",
   access: { userKey: { scopes: ['recordings:read'], minRole: 'viewer' } },
   permissions: { table: ['GetItem', 'Query'] },

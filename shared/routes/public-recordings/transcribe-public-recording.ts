@@ -9,7 +9,7 @@ export const transcribePublicRecordingRoute = defineRoute({
   name: 'transcribePublicRecording',
   method: 'POST',
   path: '/api/v1/public/recordings/{recordingId}/transcribe',
-  handler: 'functions/recordings/transcribe-public-recording',
+  handler: 'functions/public-recordings/transcribe-public-recording',
   summary: "Transcribe one of the key's member's recordings (again)",
   access: { userKey: { scopes: ['recordings:write'], minRole: 'member' } },
   permissions: { table: ['GetItem', 'BatchGetItem', 'PutItem'] },

@@ -8,7 +8,7 @@ export const translatePublicRecordingRoute = defineRoute({
   name: 'translatePublicRecording',
   method: 'POST',
   path: '/api/v1/public/recordings/{recordingId}/translations',
-  handler: 'functions/recordings/translate-public-recording',
+  handler: 'functions/public-recordings/translate-public-recording',
   summary: "Translate one of the key's member's recordings",
   access: { userKey: { scopes: ['recordings:write'], minRole: 'member' } },
   permissions: { table: ['GetItem', 'PutItem'] },

@@ -8,7 +8,7 @@ export const createSummaryRoute = defineRoute({
   name: 'createSummary',
   method: 'POST',
   path: '/api/v1/organization/{orgId}/recordings/{recordingId}/summaries',
-  handler: 'functions/recordings/create-summary',
+  handler: 'functions/summaries/create-summary',
   summary: "Summarize a recording's transcript with a template",
   access: orgRoute('admin', 'recordings:write'),
   // GetItem: the recording, the template; Query: the default template; PutItem: the recording (its digest) and the summary, in one transaction.

@@ -7,7 +7,7 @@ export const deleteSummaryRoute = defineRoute({
   name: 'deleteSummary',
   method: 'DELETE',
   path: '/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}',
-  handler: 'functions/recordings/delete-summary',
+  handler: 'functions/summaries/delete-summary',
   summary: 'Delete a summary',
   access: orgRoute('admin', 'recordings:write'),
   // PutItem: the recording (its digest); DeleteItem: the summary, in one transaction.

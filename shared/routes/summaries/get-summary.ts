@@ -7,7 +7,7 @@ export const getSummaryRoute = defineRoute({
   name: 'getSummary',
   method: 'GET',
   path: '/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}',
-  handler: 'functions/recordings/get-summary',
+  handler: 'functions/summaries/get-summary',
   summary: 'Get a summary',
   access: orgRoute('viewer', 'recordings:read'),
   permissions: { table: ['GetItem'] },

@@ -7,7 +7,7 @@ export const listSummariesRoute = defineRoute({
   name: 'listSummaries',
   method: 'GET',
   path: '/api/v1/organization/{orgId}/recordings/{recordingId}/summaries',
-  handler: 'functions/recordings/list-summaries',
+  handler: 'functions/summaries/list-summaries',
   summary: "List a recording's summaries",
   access: orgRoute('viewer', 'recordings:read'),
   permissions: { table: ['GetItem', 'Query'] },

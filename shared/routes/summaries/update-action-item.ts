@@ -8,7 +8,7 @@ export const updateActionItemRoute = defineRoute({
   name: 'updateActionItem',
   method: 'PATCH',
   path: '/api/v1/organization/{orgId}/recordings/{recordingId}/summaries/{summaryId}/action-items/{itemId}',
-  handler: 'functions/recordings/update-action-item',
+  handler: 'functions/summaries/update-action-item',
   summary: 'Mark an action item done or not',
   access: orgRoute('member', 'recordings:write'),
   permissions: { table: ['GetItem', 'PutItem'] },

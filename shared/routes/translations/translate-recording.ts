@@ -8,7 +8,7 @@ export const translateRecordingRoute = defineRoute({
   name: 'translateRecording',
   method: 'POST',
   path: '/api/v1/organization/{orgId}/recordings/{recordingId}/translations',
-  handler: 'functions/recordings/translate-recording',
+  handler: 'functions/translations/translate-recording',
   summary: "Translate a recording's transcript and latest summary",
   access: orgRoute('admin', 'recordings:write'),
   // GetItem: the recording; PutItem: the recording with its queued translation.
