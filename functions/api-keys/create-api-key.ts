@@ -1,4 +1,4 @@
-import { createApiKey } from '../../shared/domain/api-keys/api-keys';
+import { createApiKey } from '../../shared/domain/api-keys/create-api-key';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { countMetric } from '../../shared/observability/metrics';

@@ -1,4 +1,4 @@
-import { listApiKeys } from '../../shared/domain/api-keys/api-keys';
+import { listApiKeys } from '../../shared/domain/api-keys/list-api-keys';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { listApiKeysRoute } from '../../shared/routes/api-keys/list-api-keys';

@@ -1,4 +1,4 @@
-import { revokeApiKey } from '../../shared/domain/api-keys/api-keys';
+import { revokeApiKey } from '../../shared/domain/api-keys/revoke-api-key';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { revokeApiKeyRoute } from '../../shared/routes/api-keys/revoke-api-key';

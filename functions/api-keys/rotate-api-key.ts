@@ -1,4 +1,4 @@
-import { rotateApiKey } from '../../shared/domain/api-keys/api-keys';
+import { rotateApiKey } from '../../shared/domain/api-keys/rotate-api-key';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { rotateApiKeyRoute } from '../../shared/routes/api-keys/rotate-api-key';

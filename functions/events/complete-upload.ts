@@ -1,6 +1,6 @@
 import { uploadCompletionDeps } from '../../shared/wiring/recording-deps';
 import type { S3Event } from 'aws-lambda';
-import { completeUpload } from '../../shared/domain/recordings/upload-completion';
+import { completeUpload } from '../../shared/domain/recordings/complete-upload';
 import { instrumented } from '../../shared/observability/instrumentation';
 import { logger } from '../../shared/observability/logger';
 import { countMetric } from '../../shared/observability/metrics';

@@ -1,4 +1,4 @@
-import { dispatchDelivery, dispatchRefOf } from '../../shared/domain/webhooks/dispatch';
+import { dispatchWebhookDelivery, dispatchRefOf } from '../../shared/domain/webhooks/dispatch-webhook-delivery';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { delayMessage } from '../../shared/events/queue-retry';
 import { dispatchDeps } from '../../shared/wiring/webhook-secret-deps';
@@ -11,7 +11,7 @@ import { dispatchDeps } from '../../shared/wiring/webhook-secret-deps';
 export const handler = eventConsumer(
   'webhookDispatch',
   async (event) => {
-    const outcome = await dispatchDelivery(dispatchDeps(), dispatchRefOf(event));
+    const outcome = await dispatchWebhookDelivery(dispatchDeps(), dispatchRefOf(event));
     return outcome.kind === 'retry' ? { retryAfterSeconds: outcome.afterSeconds } : undefined;
   },
   { parallel: true, retryLater: delayMessage },

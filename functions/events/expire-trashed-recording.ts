@@ -1,4 +1,4 @@
-import { expireTrashedRecording } from '../../shared/domain/recordings/trash-retention';
+import { expireTrashedRecording } from '../../shared/domain/recordings/expire-trashed-recording';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { logger } from '../../shared/observability/logger';
 import { recordingDeps } from '../../shared/wiring/recording-deps';

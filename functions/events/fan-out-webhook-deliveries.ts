@@ -1,4 +1,4 @@
-import { fanOutEvent } from '../../shared/domain/webhooks/fan-out';
+import { fanOutWebhookDeliveries } from '../../shared/domain/webhooks/fan-out-webhook-deliveries';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { deliveryDeps } from '../../shared/wiring/webhook-deps';
 
@@ -6,7 +6,7 @@ import { deliveryDeps } from '../../shared/wiring/webhook-deps';
 export const handler = eventConsumer(
   'webhookFanOut',
   async (event) => {
-    await fanOutEvent(deliveryDeps(), event);
+    await fanOutWebhookDeliveries(deliveryDeps(), event);
   },
   { parallel: true },
 );

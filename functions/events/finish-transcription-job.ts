@@ -1,4 +1,4 @@
-import { finishTranscriptionJob } from '../../shared/domain/transcription/finish-transcription';
+import { finishTranscriptionJob } from '../../shared/domain/transcription/finish-transcription-job';
 import { transcribeJobConsumer } from '../../shared/events/transcribe-job-consumer';
 import { logger } from '../../shared/observability/logger';
 import { transcriptionJobDeps } from '../../shared/wiring/transcription-deps';

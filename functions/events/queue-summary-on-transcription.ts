@@ -1,4 +1,4 @@
-import { queueSummaryOnTranscription } from '../../shared/domain/summaries/queue-summary';
+import { queueSummaryOnTranscription } from '../../shared/domain/summaries/queue-summary-on-transcription';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { logger } from '../../shared/observability/logger';
 import { summaryDeps } from '../../shared/wiring/summary-deps';

@@ -1,4 +1,4 @@
-import { queueTranscriptionOnUpload } from '../../shared/domain/transcription/queue-transcription';
+import { queueTranscriptionOnUpload } from '../../shared/domain/transcription/queue-transcription-on-upload';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { logger } from '../../shared/observability/logger';
 import { transcriptionDeps } from '../../shared/wiring/transcription-deps';

@@ -1,4 +1,4 @@
-import { recordAuditEntry } from '../../shared/domain/audit/audit-entries';
+import { recordAuditEntry } from '../../shared/domain/audit/record-audit-entry';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { auditRecorderDeps } from '../../shared/wiring/audit-deps';
 

@@ -1,4 +1,4 @@
-import { revokeKeysOfRemovedMember } from '../../shared/domain/api-keys/api-keys';
+import { revokeRemovedMemberKeys } from '../../shared/domain/api-keys/revoke-removed-member-keys';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { logger } from '../../shared/observability/logger';
 import { apiKeyDeps } from '../../shared/wiring/api-key-deps';
@@ -6,7 +6,7 @@ import { apiKeyDeps } from '../../shared/wiring/api-key-deps';
 /** Personal keys of removed members (member.removed): every one is revoked. */
 export const handler = eventConsumer('removedMemberKeys', async (event) => {
   const { db, now } = apiKeyDeps();
-  const revoked = await revokeKeysOfRemovedMember(db, event, now());
+  const revoked = await revokeRemovedMemberKeys(db, event, now());
   logger.info('revoked the personal keys of a removed member', {
     event_id: event.id,
     org_id: event.org_id,

@@ -1,4 +1,4 @@
-import { sendInvitationEmail } from '../../shared/domain/invites/invitation-mail';
+import { sendInvitationEmail } from '../../shared/domain/invites/send-invitation-email';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { logger } from '../../shared/observability/logger';
 import { countMetric } from '../../shared/observability/metrics';

@@ -1,4 +1,4 @@
-import { startTranscriptionJob } from '../../shared/domain/transcription/start-transcription';
+import { startTranscriptionJob } from '../../shared/domain/transcription/start-transcription-job';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { logger } from '../../shared/observability/logger';
 import { transcriptionJobDeps } from '../../shared/wiring/transcription-deps';

@@ -1,4 +1,4 @@
-import { acceptInvite } from '../../shared/domain/invites/invites';
+import { acceptInvite } from '../../shared/domain/invites/accept-invite';
 import { keyedOrglessHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { acceptInviteRoute } from '../../shared/routes/invites/accept-invite';

@@ -1,4 +1,4 @@
-import { resendInvite } from '../../shared/domain/invites/invites';
+import { resendInvite } from '../../shared/domain/invites/resend-invite';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { resendInviteRoute } from '../../shared/routes/invites/resend-invite';

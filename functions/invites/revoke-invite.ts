@@ -1,4 +1,4 @@
-import { revokeInvite } from '../../shared/domain/invites/invites';
+import { revokeInvite } from '../../shared/domain/invites/revoke-invite';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { revokeInviteRoute } from '../../shared/routes/invites/revoke-invite';

@@ -1,4 +1,4 @@
-import { sendInvite } from '../../shared/domain/invites/invites';
+import { sendInvite } from '../../shared/domain/invites/send-invite';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { sendInviteRoute } from '../../shared/routes/invites/send-invite';

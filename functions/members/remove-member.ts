@@ -1,4 +1,4 @@
-import { removeMember } from '../../shared/domain/members/change-member';
+import { removeMember } from '../../shared/domain/members/remove-member';
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
 import { countMetric } from '../../shared/observability/metrics';

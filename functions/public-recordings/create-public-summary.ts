@@ -1,4 +1,4 @@
-import { requestSummary } from '../../shared/domain/summaries/queue-summary';
+import { createSummary } from '../../shared/domain/summaries/create-summary';
 import { summaryView } from '../../shared/domain/summaries/summary-views';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { envelope } from '../../shared/http/responses';
@@ -7,6 +7,6 @@ import { summaryDeps } from '../../shared/wiring/summary-deps';
 
 /** POST /api/v1/public/recordings/{recordingId}/summaries (a personal key: its member's own recordings) */
 export const handler = keyedApiHandler(createPublicSummaryRoute, async ({ caller, path, body }) => {
-  const summary = await requestSummary(summaryDeps(), caller, path.recordingId, body);
+  const summary = await createSummary(summaryDeps(), caller, path.recordingId, body);
   return envelope(summaryView(summary), undefined, 202);
 });

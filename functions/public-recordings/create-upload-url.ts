@@ -1,4 +1,4 @@
-import { createUpload } from '../../shared/domain/recordings/create-upload';
+import { createUploadUrl } from '../../shared/domain/recordings/create-upload-url';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { envelope } from '../../shared/http/responses';
 import { createUploadUrlRoute } from '../../shared/routes/public-recordings/create-upload-url';
@@ -6,6 +6,6 @@ import { uploadDeps } from '../../shared/wiring/recording-deps';
 
 /** POST /api/v1/public/recordings/upload-url */
 export const handler = keyedApiHandler(createUploadUrlRoute, async ({ caller, body }) => {
-  const upload = await createUpload(uploadDeps(), caller, body);
+  const upload = await createUploadUrl(uploadDeps(), caller, body);
   return envelope(upload, undefined, 201);
 });

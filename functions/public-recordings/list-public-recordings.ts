@@ -1,4 +1,4 @@
-import { listPublicRecordings } from '../../shared/domain/recordings/public-recordings';
+import { listPublicRecordings } from '../../shared/domain/recordings/list-public-recordings';
 import { apiHandler } from '../../shared/http/api-handler';
 import { envelope } from '../../shared/http/responses';
 import { listPublicRecordingsRoute } from '../../shared/routes/public-recordings/list-public-recordings';

@@ -1,5 +1,5 @@
 import { recordingView } from '../../shared/domain/recordings/recording-views';
-import { requestTranscription } from '../../shared/domain/transcription/queue-transcription';
+import { transcribeRecording } from '../../shared/domain/transcription/transcribe-recording';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { envelope } from '../../shared/http/responses';
 import { transcribePublicRecordingRoute } from '../../shared/routes/public-recordings/transcribe-public-recording';
@@ -7,6 +7,6 @@ import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** POST /api/v1/public/recordings/{recordingId}/transcribe (a personal key: its member's own recordings) */
 export const handler = keyedApiHandler(transcribePublicRecordingRoute, async ({ caller, path, body }) => {
-  const recording = await requestTranscription(transcriptionDeps(), caller, path.recordingId, body);
+  const recording = await transcribeRecording(transcriptionDeps(), caller, path.recordingId, body);
   return envelope(recordingView(recording, {}, []), undefined, 202);
 });

@@ -1,5 +1,5 @@
-import { requestTranslation } from '../../shared/domain/translations/request-translation';
-import { translationView } from '../../shared/domain/translations/translation-plan';
+import { translateRecording } from '../../shared/domain/translations/translate-recording';
+import { translationView } from '../../shared/domain/translations/translation-changes';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { envelope } from '../../shared/http/responses';
 import { translatePublicRecordingRoute } from '../../shared/routes/public-recordings/translate-public-recording';
@@ -7,6 +7,6 @@ import { translationRequestDeps } from '../../shared/wiring/translation-deps';
 
 /** POST /api/v1/public/recordings/{recordingId}/translations (a personal key: its member's own recordings) */
 export const handler = keyedApiHandler(translatePublicRecordingRoute, async ({ caller, path, body }) => {
-  const translation = await requestTranslation(translationRequestDeps(), caller, path.recordingId, body);
+  const translation = await translateRecording(translationRequestDeps(), caller, path.recordingId, body);
   return envelope(translationView(translation), undefined, 202);
 });

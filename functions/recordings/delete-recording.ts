@@ -1,5 +1,4 @@
-import { deleteRecordingPermanently } from '../../shared/domain/recordings/recording-changes';
-import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
+import { deleteRecording } from '../../shared/domain/recordings/delete-recording';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { deleteRecordingRoute } from '../../shared/routes/recordings/delete-recording';
@@ -11,10 +10,6 @@ import { recordingDeps } from '../../shared/wiring/recording-deps';
  * related items and files after it commits, so this function has no access to the bucket.
  */
 export const handler = apiHandler(deleteRecordingRoute, async ({ caller, path, query }) => {
-  if (query.permanent === 'true') {
-    await deleteRecordingPermanently(recordingDeps(), caller.orgId, path.recordingId);
-  } else {
-    await softDeleteRecording(recordingDeps(), caller.orgId, path.recordingId);
-  }
+  await deleteRecording(recordingDeps(), caller.orgId, path.recordingId, { permanent: query.permanent === 'true' });
   return json(200, { success: true });
 });

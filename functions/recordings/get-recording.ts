@@ -1,5 +1,5 @@
 import { recordingView } from '../../shared/domain/recordings/recording-views';
-import { readRecordingView } from '../../shared/domain/recordings/read-recording';
+import { getRecording } from '../../shared/domain/recordings/get-recording';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { getRecordingRoute } from '../../shared/routes/recordings/get-recording';
@@ -8,6 +8,6 @@ import { recordingDeps } from '../../shared/wiring/recording-deps';
 /** GET /api/v1/organization/{orgId}/recordings/{recordingId} */
 export const handler = apiHandler(getRecordingRoute, async ({ caller, path, query }) => {
   const include = query.include ?? [];
-  const { recording, parts } = await readRecordingView(recordingDeps().db, caller.orgId, path.recordingId, include);
+  const { recording, parts } = await getRecording(recordingDeps().db, caller.orgId, path.recordingId, include);
   return json(200, recordingView(recording, parts, include));
 });

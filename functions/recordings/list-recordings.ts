@@ -1,4 +1,4 @@
-import { listOrganizationRecordings } from '../../shared/domain/recordings/list-recordings';
+import { listRecordings } from '../../shared/domain/recordings/list-recordings';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { listRecordingsRoute } from '../../shared/routes/recordings/list-recordings';
@@ -6,6 +6,6 @@ import { recordingDeps } from '../../shared/wiring/recording-deps';
 
 /** GET /api/v1/organization/{orgId}/recordings */
 export const handler = apiHandler(listRecordingsRoute, async ({ caller, query }) => {
-  const list = await listOrganizationRecordings(recordingDeps().db, caller, query);
+  const list = await listRecordings(recordingDeps().db, caller, query);
   return json(200, list);
 });

@@ -1,4 +1,4 @@
-import { restoreRecording } from '../../shared/domain/recordings/recording-trash';
+import { restoreRecording } from '../../shared/domain/recordings/restore-recording';
 import { listItemView } from '../../shared/domain/recordings/recording-views';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';

@@ -1,5 +1,5 @@
 import { recordingView } from '../../shared/domain/recordings/recording-views';
-import { requestTranscription } from '../../shared/domain/transcription/queue-transcription';
+import { transcribeRecording } from '../../shared/domain/transcription/transcribe-recording';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { transcribeRecordingRoute } from '../../shared/routes/recordings/transcribe-recording';
@@ -7,6 +7,6 @@ import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** POST /api/v1/organization/{orgId}/recordings/{recordingId}/transcribe */
 export const handler = keyedApiHandler(transcribeRecordingRoute, async ({ caller, path, body }) => {
-  const recording = await requestTranscription(transcriptionDeps(), caller, path.recordingId, body);
+  const recording = await transcribeRecording(transcriptionDeps(), caller, path.recordingId, body);
   return json(202, recordingView(recording, {}, []));
 });

@@ -1,4 +1,4 @@
-import { updateRecording } from '../../shared/domain/recordings/recording-changes';
+import { updateRecording } from '../../shared/domain/recordings/update-recording';
 import { updatedView } from '../../shared/domain/recordings/recording-views';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';

@@ -1,4 +1,4 @@
-import { requestSummary } from '../../shared/domain/summaries/queue-summary';
+import { createSummary } from '../../shared/domain/summaries/create-summary';
 import { summaryView } from '../../shared/domain/summaries/summary-views';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
@@ -7,6 +7,6 @@ import { summaryDeps } from '../../shared/wiring/summary-deps';
 
 /** POST /api/v1/organization/{orgId}/recordings/{recordingId}/summaries */
 export const handler = keyedApiHandler(createSummaryRoute, async ({ caller, path, body }) => {
-  const summary = await requestSummary(summaryDeps(), caller, path.recordingId, body);
+  const summary = await createSummary(summaryDeps(), caller, path.recordingId, body);
   return json(202, summaryView(summary));
 });

@@ -1,4 +1,4 @@
-import { deleteSummary } from '../../shared/domain/summaries/summary-reads';
+import { deleteSummary } from '../../shared/domain/summaries/delete-summary';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { deleteSummaryRoute } from '../../shared/routes/summaries/delete-summary';

@@ -1,4 +1,4 @@
-import { listSummaries } from '../../shared/domain/summaries/summary-reads';
+import { listSummaries } from '../../shared/domain/summaries/list-summaries';
 import { summaryView } from '../../shared/domain/summaries/summary-views';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';

@@ -1,4 +1,4 @@
-import { updateActionItem } from '../../shared/domain/summaries/summary-reads';
+import { updateActionItem } from '../../shared/domain/summaries/update-action-item';
 import { summaryView } from '../../shared/domain/summaries/summary-views';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';

@@ -1,4 +1,4 @@
-import { createTemplate } from '../../shared/domain/templates/templates';
+import { createTemplate } from '../../shared/domain/templates/create-template';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { createTemplateRoute } from '../../shared/routes/templates/create-template';

@@ -1,4 +1,4 @@
-import { listOrganizationTemplates } from '../../shared/domain/templates/templates';
+import { listTemplates } from '../../shared/domain/templates/list-templates';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { listTemplatesRoute } from '../../shared/routes/templates/list-templates';
@@ -6,5 +6,5 @@ import { templateDeps } from '../../shared/wiring/template-deps';
 
 /** GET /api/v1/organization/{orgId}/templates?page=&limit= */
 export const handler = apiHandler(listTemplatesRoute, async ({ caller, query }) =>
-  json(200, await listOrganizationTemplates(templateDeps(), caller.orgId, query)),
+  json(200, await listTemplates(templateDeps(), caller.orgId, query)),
 );

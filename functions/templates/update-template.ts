@@ -1,4 +1,4 @@
-import { updateTemplate } from '../../shared/domain/templates/templates';
+import { updateTemplate } from '../../shared/domain/templates/update-template';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { updateTemplateRoute } from '../../shared/routes/templates/update-template';

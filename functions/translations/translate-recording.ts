@@ -1,5 +1,5 @@
-import { requestTranslation } from '../../shared/domain/translations/request-translation';
-import { translationView } from '../../shared/domain/translations/translation-plan';
+import { translateRecording } from '../../shared/domain/translations/translate-recording';
+import { translationView } from '../../shared/domain/translations/translation-changes';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { translateRecordingRoute } from '../../shared/routes/translations/translate-recording';
@@ -7,6 +7,6 @@ import { translationRequestDeps } from '../../shared/wiring/translation-deps';
 
 /** POST /api/v1/organization/{orgId}/recordings/{recordingId}/translations */
 export const handler = keyedApiHandler(translateRecordingRoute, async ({ caller, path, body }) => {
-  const translation = await requestTranslation(translationRequestDeps(), caller, path.recordingId, body);
+  const translation = await translateRecording(translationRequestDeps(), caller, path.recordingId, body);
   return json(202, translationView(translation));
 });

@@ -1,4 +1,4 @@
-import { transcriptionUsage } from '../../shared/domain/transcription/transcription-usage';
+import { getUsage } from '../../shared/domain/transcription/get-usage';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { getUsageRoute } from '../../shared/routes/usage/get-usage';
@@ -6,5 +6,5 @@ import { transcriptionDeps } from '../../shared/wiring/transcription-deps';
 
 /** GET /api/v1/organization/{orgId}/usage?month=YYYY-MM */
 export const handler = apiHandler(getUsageRoute, async ({ caller, query }) =>
-  json(200, await transcriptionUsage(transcriptionDeps(), caller.orgId, query)),
+  json(200, await getUsage(transcriptionDeps(), caller.orgId, query)),
 );

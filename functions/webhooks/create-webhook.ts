@@ -1,4 +1,4 @@
-import { createWebhook } from '../../shared/domain/webhooks/webhooks';
+import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { createWebhookRoute } from '../../shared/routes/webhooks/create-webhook';

@@ -1,4 +1,4 @@
-import { deleteWebhook } from '../../shared/domain/webhooks/webhooks';
+import { deleteWebhook } from '../../shared/domain/webhooks/delete-webhook';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { deleteWebhookRoute } from '../../shared/routes/webhooks/delete-webhook';

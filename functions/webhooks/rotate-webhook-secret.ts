@@ -1,4 +1,4 @@
-import { rotateWebhookSecret } from '../../shared/domain/webhooks/webhooks';
+import { rotateWebhookSecret } from '../../shared/domain/webhooks/rotate-webhook-secret';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { rotateWebhookSecretRoute } from '../../shared/routes/webhooks/rotate-webhook-secret';

@@ -1,4 +1,4 @@
-import { sendTestEvent } from '../../shared/domain/webhooks/webhooks';
+import { testWebhook } from '../../shared/domain/webhooks/test-webhook';
 import { keyedApiHandler } from '../../shared/http/keyed-handlers';
 import { json } from '../../shared/http/responses';
 import { testWebhookRoute } from '../../shared/routes/webhooks/test-webhook';
@@ -6,5 +6,5 @@ import { deliveryDeps } from '../../shared/wiring/webhook-deps';
 
 /** POST /api/v1/organization/{orgId}/webhooks/{webhookId}/test: 202, the delivery is on its way. */
 export const handler = keyedApiHandler(testWebhookRoute, async ({ caller, path }) =>
-  json(202, await sendTestEvent(deliveryDeps(), caller.orgId, path.webhookId)),
+  json(202, await testWebhook(deliveryDeps(), caller.orgId, path.webhookId)),
 );

@@ -1,4 +1,4 @@
-import { updateWebhook } from '../../shared/domain/webhooks/webhooks';
+import { updateWebhook } from '../../shared/domain/webhooks/update-webhook';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/responses';
 import { updateWebhookRoute } from '../../shared/routes/webhooks/update-webhook';

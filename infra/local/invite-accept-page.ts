@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { hashInviteToken, statusOf } from '../../shared/domain/invites/invites';
+import { statusOf } from '../../shared/domain/invites/invite-views';
+import { hashInviteToken } from '../../shared/domain/invites/invite-tokens';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { findInviteByTokenHash } from '../../shared/storage/invites';
 import { getOrganization } from '../../shared/storage/organizations';

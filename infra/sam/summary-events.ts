@@ -1,5 +1,5 @@
 import type { Actor } from '../../shared/schemas/event-catalog';
-import { queuedSummary, withDigest } from '../../shared/domain/summaries/summary-plan';
+import { queuedSummary, withDigest } from '../../shared/domain/summaries/summary-changes';
 import { recordingItem, type Recording } from '../../shared/storage/recording-items';
 import { BUILT_IN_TEMPLATE } from '../../shared/summarization/built-in-template';
 import type { SampleSetup } from './sample-setup';

@@ -1,5 +1,5 @@
 import type { Actor } from '../../shared/schemas/event-catalog';
-import { jobNameOf } from '../../shared/domain/transcription/transcription-plan';
+import { jobNameOf } from '../../shared/domain/transcription/transcription-changes';
 import { recordingItem, type Recording } from '../../shared/storage/recording-items';
 import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import type { SampleSetup } from './sample-setup';

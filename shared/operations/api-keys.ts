@@ -17,7 +17,7 @@ import type { TableContext } from '../storage/dynamo';
 import { getMembership } from '../storage/memberships';
 import { getOrganization } from '../storage/organizations';
 import { isConditionFailure, WriteConflict } from '../storage/transactions';
-import { revokeKey } from '../domain/api-keys/api-keys';
+import { revokeKey } from '../domain/api-keys/api-key-views';
 import type { EnsureOutcome } from './directory';
 
 /* The operator's keys (CLI and fixtures): not bound by a creator's role, since the operator has the AWS account. */

@@ -6,7 +6,7 @@ import type { RecordingParts } from '../storage/recording-part-items';
 import { getRecording } from '../storage/recordings';
 import { digestOf, type StoredActionItem, type SummaryRecord } from '../storage/summary-items';
 import { BUILT_IN_TEMPLATE } from '../summarization/built-in-template';
-import { excerptOf } from '../domain/summaries/summary-plan';
+import { excerptOf } from '../domain/summaries/summary-changes';
 import { assertOrgTags, createRecording } from '../domain/recordings/recording-changes';
 import type { EnsureOutcome } from './directory';
 import { latePurgeAt } from './trash-timers';

@@ -4,9 +4,11 @@ import type { Member } from '../schemas/members';
 import { listApiKeys, type ApiKeyPosition } from '../storage/api-keys';
 import type { TableContext } from '../storage/dynamo';
 import { getOrganization, type Organization } from '../storage/organizations';
-import { apiKeyView } from '../domain/api-keys/api-keys';
-import { inviteView, listOrganizationInvites, type InviteStatus } from '../domain/invites/invites';
-import { listMembers } from '../domain/members/list-members';
+import { apiKeyView } from '../domain/api-keys/api-key-views';
+import { type InviteStatus } from '../domain/invites/invite-changes';
+import { inviteView } from '../domain/invites/invite-views';
+import { listInvites } from '../domain/invites/list-invites';
+import { listUsers } from '../domain/members/list-users';
 
 /**
  * What an operator lists with the CLI (`key list`, `member list`, `invite list`): the whole
@@ -53,7 +55,7 @@ export async function listAllApiKeys(db: TableContext, orgId: string, filter: { 
  */
 export async function listAllMembers(db: TableContext, orgId: string): Promise<Member[]> {
   const org = await existingOrganization(db, orgId);
-  const { members } = await listMembers(db, orgId, { page: 1, limit: org.active_member_count + JOINING_MARGIN });
+  const { members } = await listUsers(db, orgId, { page: 1, limit: org.active_member_count + JOINING_MARGIN });
   return members;
 }
 
@@ -69,7 +71,7 @@ export async function listAllInvites(
   now: Date,
 ): Promise<ReturnType<typeof inviteView>[]> {
   await existingOrganization(db, orgId);
-  const { data } = await listOrganizationInvites({ db, now: () => now }, orgId, {
+  const { data } = await listInvites({ db, now: () => now }, orgId, {
     status: filter.status,
     page: 1,
     limit: Number.MAX_SAFE_INTEGER,

@@ -1,4 +1,4 @@
-import type { ApiKeyDeps } from '../domain/api-keys/api-keys';
+import type { ApiKeyDeps } from '../domain/api-keys/api-key-views';
 import { table } from '../storage/dynamo';
 
 /**

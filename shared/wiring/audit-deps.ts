@@ -1,5 +1,5 @@
 import { config } from '../config';
-import type { AuditRecorderDeps } from '../domain/audit/audit-entries';
+import type { AuditRecorderDeps } from '../domain/audit/record-audit-entry';
 import type { AuditLogDeps } from '../domain/audit/list-audit-log';
 import { table } from '../storage/dynamo';
 

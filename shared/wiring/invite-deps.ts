@@ -1,6 +1,6 @@
 import { config } from '../config';
-import type { InvitationMailDeps } from '../domain/invites/invitation-mail';
-import type { InviteDeps } from '../domain/invites/invites';
+import type { InvitationMailDeps } from '../domain/invites/send-invitation-email';
+import type { InviteDeps } from '../domain/invites/invite-changes';
 import { mailer } from '../mail/mailer';
 import { table } from '../storage/dynamo';
 

@@ -1,4 +1,4 @@
-import type { MemberChangeDeps } from '../domain/members/change-member';
+import type { MemberChangeDeps } from '../domain/members/member-changes';
 import { table } from '../storage/dynamo';
 
 /**

@@ -1,9 +1,9 @@
 import { config } from '../config';
 import type { CleanupDeps } from '../domain/recordings/clean-up-recording';
-import type { UploadDeps } from '../domain/recordings/create-upload';
+import type { UploadDeps } from '../domain/recordings/create-upload-url';
 import type { TrashDeps } from '../domain/recordings/recording-trash';
-import type { CompletionDeps } from '../domain/recordings/upload-completion';
-import type { MediaDeps } from '../domain/recordings/recording-media';
+import type { CompletionDeps } from '../domain/recordings/complete-upload';
+import type { MediaDeps } from '../domain/recordings/get-recording-media';
 import { table } from '../storage/dynamo';
 import { recordingObjects } from '../storage/recording-objects';
 

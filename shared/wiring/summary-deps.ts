@@ -1,5 +1,5 @@
 import { config } from '../config';
-import type { SummaryQueueDeps } from '../domain/summaries/queue-summary';
+import type { SummaryQueueDeps } from '../domain/summaries/create-summary';
 import type { SummaryRunDeps } from '../domain/summaries/run-summary';
 import { newId } from '../ids';
 import { countMetric } from '../observability/metrics';

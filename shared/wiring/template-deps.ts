@@ -1,4 +1,4 @@
-import type { TemplateDeps } from '../domain/templates/templates';
+import type { TemplateDeps } from '../domain/templates/template-views';
 import { table } from '../storage/dynamo';
 
 /** The templates area's composition root: the table and the clock, built on first use and kept for the warm function. */

@@ -1,5 +1,5 @@
 import { config } from '../config';
-import type { QueueDeps } from '../domain/transcription/queue-transcription';
+import type { QueueDeps } from '../domain/transcription/transcribe-recording';
 import type { TranscriptionJobDeps } from '../domain/transcription/transcription-deps';
 import { table } from '../storage/dynamo';
 import { recordingObjects } from '../storage/recording-objects';

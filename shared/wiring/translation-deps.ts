@@ -1,4 +1,4 @@
-import type { TranslationRequestDeps } from '../domain/translations/request-translation';
+import type { TranslationRequestDeps } from '../domain/translations/translate-recording';
 import type { TranslationRunDeps } from '../domain/translations/run-translation';
 import { latestSummary } from '../domain/summaries/summary-reads';
 import { table } from '../storage/dynamo';

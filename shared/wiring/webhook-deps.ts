@@ -1,6 +1,6 @@
 import { config } from '../config';
 import type { DeliveryDeps } from '../domain/webhooks/deliveries';
-import type { WebhookDeps } from '../domain/webhooks/webhooks';
+import type { WebhookDeps } from '../domain/webhooks/webhook-changes';
 import { table } from '../storage/dynamo';
 
 /**

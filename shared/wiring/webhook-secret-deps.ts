@@ -1,7 +1,7 @@
 import { config } from '../config';
 import { webhookSecretCipher } from '../crypto/configured-cipher';
-import { cachedSecrets, type DispatchDeps } from '../domain/webhooks/dispatch';
-import type { WebhookDeps } from '../domain/webhooks/webhooks';
+import { cachedSecrets, type DispatchDeps } from '../domain/webhooks/dispatch-webhook-delivery';
+import type { WebhookDeps } from '../domain/webhooks/webhook-changes';
 import { countMetric } from '../observability/metrics';
 import { table } from '../storage/dynamo';
 import { postWebhook } from '../webhooks/http-sender';

@@ -36,7 +36,7 @@ import * as v from 'valibot';
 import type { Scope } from '../../shared/core/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
 import type { UserKeyCaller } from '../../shared/auth/policy';
-import { createUpload } from '../../shared/domain/recordings/create-upload';
+import { createUploadUrl } from '../../shared/domain/recordings/create-upload-url';
 import { ROUTES } from '../../shared/routes/manifest';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import { UploadUrlBody } from '../../shared/schemas/recordings';
@@ -348,7 +348,7 @@ async function inProcessRun(runtime: LocalRuntime, checkDb: TableContext, hot: H
         };
         const start = performance.now();
         const outcome = await calls
-          .run(tally, () => createUpload(deps, caller, v.parse(UploadUrlBody, uploadBody(i))))
+          .run(tally, () => createUploadUrl(deps, caller, v.parse(UploadUrlBody, uploadBody(i))))
           .then(
             () => undefined,
             (error: Error & { statusCode?: number; code?: string }) => `${error.statusCode ?? 'thrown'} ${error.code ?? error.name}`,

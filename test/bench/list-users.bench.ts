@@ -18,7 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { MemberStatus } from '../../shared/core/access';
 import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
-import { listMembers } from '../../shared/domain/members/list-members';
+import { listUsers } from '../../shared/domain/members/list-users';
 import { newId } from '../../shared/ids';
 import type { ListUsersQuery } from '../../shared/schemas/members';
 import type { TableContext } from '../../shared/storage/dynamo';
@@ -286,7 +286,7 @@ async function measure(db: TableContext, takeTally: () => Tally, spec: OrgSpec, 
   const call =
     scenario.call ??
     (async (table: TableContext) => {
-      const { members, pagination } = await listMembers(table, spec.orgId, scenario.query);
+      const { members, pagination } = await listUsers(table, spec.orgId, scenario.query);
       return { emails: members.map((member) => member.email), total: pagination.total };
     });
   takeTally();

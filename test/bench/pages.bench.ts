@@ -20,9 +20,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createOrganization } from '../../shared/operations/directory';
-import { listMembers } from '../../shared/domain/members/list-members';
-import { listRecordings } from '../../shared/domain/recordings/list-recordings';
-import { listOrganizationTemplates } from '../../shared/domain/templates/templates';
+import { listUsers } from '../../shared/domain/members/list-users';
+import { pageOfRecordings } from '../../shared/domain/recordings/list-recordings';
+import { listTemplates } from '../../shared/domain/templates/list-templates';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { rebuildMemberSearchIndex } from '../../shared/storage/member-search';
@@ -268,15 +268,15 @@ async function run(): Promise<Result[]> {
       },
     );
     const users: PageCall = async (db, page, limit) => {
-      const { members, pagination } = await listMembers(db, ids.users, { page, limit });
+      const { members, pagination } = await listUsers(db, ids.users, { page, limit });
       return { ids: members.map((m) => m.email), total: pagination.total };
     };
     const recordings: PageCall = async (db, page, limit) => {
-      const answer = await listRecordings(db, { filter: { orgId: ids.recordings, bin: 'LIVE', tagMode: 'any' }, page, limit });
+      const answer = await pageOfRecordings(db, { filter: { orgId: ids.recordings, bin: 'LIVE', tagMode: 'any' }, page, limit });
       return { ids: answer.recordings.map((r) => r.id), total: answer.total };
     };
     const templates: PageCall = async (db, page, limit) => {
-      const answer = await listOrganizationTemplates({ db, now: () => NOW }, ids.templates, { page, limit });
+      const answer = await listTemplates({ db, now: () => NOW }, ids.templates, { page, limit });
       return { ids: answer.templates.map((t) => t.id), total: answer.pagination.total };
     };
     const results = [

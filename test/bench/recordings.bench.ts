@@ -30,9 +30,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
-import { dayBounds, listRecordings, type ListRequest, type ListResult } from '../../shared/domain/recordings/list-recordings';
+import { dayBounds, pageOfRecordings, type ListRequest, type ListResult } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
-import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
+import { softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
 import { countMatching, type RecordingFilter } from '../../shared/storage/recording-index';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
@@ -355,7 +355,7 @@ async function walkByCursor(db: TableContext, spec: OrgSpec, label: string, filt
   let pages = 0;
   do {
     pages++;
-    const answer = await listRecordings(db, { filter, page: 1, limit, cursor });
+    const answer = await pageOfRecordings(db, { filter, page: 1, limit, cursor });
     checkAnswer(`${spec.name} / ${label} / cursor walk page ${pages}`, answer, expected, pages, limit, filter.bin);
     cursor = answer.nextCursor ?? undefined;
   } while (cursor);
@@ -549,19 +549,19 @@ async function measure(db: TableContext, takeTally: () => Tally, spec: OrgSpec, 
   const expected = expectedList(spec, filter);
   let request: ListRequest = { filter, page: scenario.page, limit };
   if (scenario.cursorAfterPage) {
-    const before = await listRecordings(db, { filter, page: scenario.cursorAfterPage, limit });
+    const before = await pageOfRecordings(db, { filter, page: scenario.cursorAfterPage, limit });
     checkAnswer(`${where} (the page before)`, before, expected, scenario.cursorAfterPage, limit);
     if (!before.nextCursor) throw new Error(`${where}: page ${scenario.cursorAfterPage} has no next_cursor`);
     request = { filter, page: 1, limit, cursor: before.nextCursor };
   }
   takeTally();
-  const answer = await listRecordings(db, request);
+  const answer = await pageOfRecordings(db, request);
   const call = takeTally();
   checkAnswer(where, answer, expected, scenario.page, limit);
   const total = await totalAlone(db, filter);
   const totalTally = takeTally();
   if (total.value !== answer.total) throw new Error(`${where}: the total alone is ${total.value}, the call reported ${answer.total}`);
-  const wall = await timed(() => listRecordings(db, request));
+  const wall = await timed(() => pageOfRecordings(db, request));
   const totalWall = await timed(() => totalAlone(db, filter));
   takeTally();
   const { orgId: _orgId, ...shownFilter } = filter;
@@ -724,7 +724,7 @@ async function run(): Promise<Result[]> {
       const live: RecordingFilter = { orgId: spec.orgId, bin: 'LIVE', tagMode: 'any' };
       checkAnswer(
         `${spec.name} / page 1`,
-        await listRecordings(setupDb, { filter: live, page: 1, limit: 20 }),
+        await pageOfRecordings(setupDb, { filter: live, page: 1, limit: 20 }),
         expectedList(spec, live),
         1,
         20,

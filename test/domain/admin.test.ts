@@ -8,7 +8,7 @@ import {
   ensureOrganization,
   ensureUser,
 } from '../../shared/operations/directory';
-import { listMembers } from '../../shared/domain/members/list-members';
+import { listUsers } from '../../shared/domain/members/list-users';
 import { getApiKeySecret } from '../../shared/storage/api-keys';
 import { keys } from '../../shared/storage/keys';
 import { hashApiKey } from '../../shared/auth/api-key-secrets';
@@ -29,7 +29,7 @@ const T1 = new Date('2026-03-02T09:00:00.000Z');
 
 const activeMemberCount = async (orgId: string) => (await getOrganization(db, orgId))?.active_member_count;
 const searchNames = async (orgId: string, q: string) =>
-  (await listMembers(db, orgId, { q, page: 1, limit: 100 })).members.map((m) => m.display_name);
+  (await listUsers(db, orgId, { q, page: 1, limit: 100 })).members.map((m) => m.display_name);
 
 describe('createOrganization', () => {
   it('starts with no member, and refuses an id that exists (ORG_EXISTS) without touching it', async () => {

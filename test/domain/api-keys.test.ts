@@ -4,8 +4,11 @@ import type { MemberCaller } from '../../shared/auth/policy';
 import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES, scopesAllowedFor } from '../../shared/auth/scope-ceilings';
 import { SCOPES } from '../../shared/core/access';
 import { createApiKey as createOperatorKey, ensureApiKey } from '../../shared/operations/api-keys';
-import { createApiKey, getApiKeyView, revokeApiKey, rotateApiKey } from '../../shared/domain/api-keys/api-keys';
-import { getApiKey } from '../../shared/storage/api-keys';
+import { rotateApiKey } from '../../shared/domain/api-keys/rotate-api-key';
+import { revokeApiKey } from '../../shared/domain/api-keys/revoke-api-key';
+import { getApiKey } from '../../shared/domain/api-keys/get-api-key';
+import { createApiKey } from '../../shared/domain/api-keys/create-api-key';
+import { getApiKey as storedGetApiKey } from '../../shared/storage/api-keys';
 import { localDeployment } from '../support/api';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
@@ -57,7 +60,7 @@ describe('rotation grace period (injected clock)', () => {
     });
     expect(await acceptedAt(created.secret, at(HOUR - 1))).toBe(true);
     expect(await acceptedAt(created.secret, at(HOUR))).toBe(false);
-    expect((await getApiKeyView({ db, now: () => at(HOUR) }, admin, created.id)).status).toBe('expired');
+    expect((await getApiKey({ db, now: () => at(HOUR) }, admin, created.id)).status).toBe('expired');
   });
 
   it('a revoked key is refused at any time, its grace-period secret too', async () => {
@@ -75,7 +78,7 @@ describe('last_used_at', () => {
     const [first, second] = [keyUseRecorder(db), keyUseRecorder(db)];
     const use = (recorder: typeof first, now: Date) =>
       authenticate(`Bearer ${created.secret}`, { db, now: () => now, recordKeyUse: recorder });
-    const lastUsed = async () => (await getApiKey(db, org.org, created.id))?.last_used_at;
+    const lastUsed = async () => (await storedGetApiKey(db, org.org, created.id))?.last_used_at;
 
     await use(first, at(1000));
     expect(await lastUsed()).toBe(at(1000).toISOString());
@@ -106,7 +109,7 @@ describe('scope ceilings, from the route manifest', () => {
 describe('operator keys', () => {
   it('the CLI creates managed keys with no creator, and a fixture key stored before keys were managed is adopted into lists', async () => {
     const { key_id } = await createOperatorKey(db, { orgId: org.org, scopes: ['users:read'] }, T0);
-    expect(await getApiKey(db, org.org, key_id)).toMatchObject({
+    expect(await storedGetApiKey(db, org.org, key_id)).toMatchObject({
       kind: 'org',
       name: 'Operator key',
       created_by: null,
@@ -121,7 +124,7 @@ describe('operator keys', () => {
     const keyId = `key_dkeys_${org.id}_given`;
     const key = `pk_dkeys_given_${org.id}_aaaaaaaaaaaa`;
     expect(await ensureApiKey(db, { orgId: org.org, key, scopes: ['users:read'], keyId, name: 'CRM sync' }, T0)).toBe('created');
-    expect(await getApiKey(db, org.org, keyId)).toMatchObject({ key_id: keyId, name: 'CRM sync', created_by: null });
+    expect(await storedGetApiKey(db, org.org, keyId)).toMatchObject({ key_id: keyId, name: 'CRM sync', created_by: null });
     expect(await authenticate(`Bearer ${key}`, { db, now: () => T0 })).toMatchObject({ ok: true, principal: { kind: 'org_key', keyId } });
     expect(await ensureApiKey(db, { orgId: org.org, key, scopes: ['users:read'], keyId }, T0)).toBe('unchanged');
     const other = `pk_dkeys_other_${org.id}_aaaaaaaaaaaa`;

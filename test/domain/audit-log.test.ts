@@ -1,5 +1,5 @@
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { auditEntryOf, changedNames, recordAuditEntry } from '../../shared/domain/audit/audit-entries';
+import { auditEntryOf, changedNames, recordAuditEntry } from '../../shared/domain/audit/record-audit-entry';
 import { listAuditLog } from '../../shared/domain/audit/list-audit-log';
 import type { DomainEvent, EventType } from '../../shared/schemas/event-catalog';
 import { AUDIT_PAGE } from '../../shared/schemas/audit';

@@ -5,8 +5,8 @@ import { ensureMembershipsInBulk, membershipsJoiningTheirUsers } from '../../sha
 import { createUser, type EnsureOutcome } from '../../shared/operations/directory';
 import { fixtureRecording } from '../../shared/operations/ensure-recording';
 import { seedFixture } from '../../shared/operations/fixture';
-import { listMembers } from '../../shared/domain/members/list-members';
-import { dayBounds, listRecordings } from '../../shared/domain/recordings/list-recordings';
+import { listUsers } from '../../shared/domain/members/list-users';
+import { dayBounds, pageOfRecordings } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
 import { Fixture as FixtureSchema, type Fixture } from '../../shared/schemas/fixture';
 import { createInBulk, recountOrganization } from '../../shared/storage/bulk-writes';
@@ -98,12 +98,12 @@ async function derivedAnswers(fixture: Fixture) {
   const { from, to } = dayBounds({ startDate: '2031-04-29', endDate: '2031-04-30' });
   const activeNames = fixture.memberships.filter((m) => m.status === 'active').map((m) => fixture.users.find((u) => u.id === m.user_id)!);
   return {
-    search: (await listMembers(db, orgId, { q, page: 1, limit: 100 })).members.map((m) => m.user_id).sort(),
+    search: (await listUsers(db, orgId, { q, page: 1, limit: 100 })).members.map((m) => m.user_id).sort(),
     searchWanted: activeNames
       .filter((u) => u.display_name.toLowerCase().includes(q) || u.email.includes(q))
       .map((u) => u.id)
       .sort(),
-    total: (await listRecordings(db, { filter: { orgId, bin: 'LIVE', from, to, tagMode: 'any' }, page: 1, limit: 1 })).total,
+    total: (await pageOfRecordings(db, { filter: { orgId, bin: 'LIVE', from, to, tagMode: 'any' }, page: 1, limit: 1 })).total,
     totalWanted: fixture.recordings.filter((r) => !r.deleted_at && r.created_at! >= from! && r.created_at! <= to!).length,
   };
 }

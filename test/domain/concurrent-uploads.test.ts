@@ -1,5 +1,5 @@
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
-import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
+import { softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
 import type { Recording } from '../../shared/storage/recording-items';

@@ -1,6 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { recordAuditEntry } from '../../shared/domain/audit/audit-entries';
+import { recordAuditEntry } from '../../shared/domain/audit/record-audit-entry';
 import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { processStreamRecords } from '../../shared/events/stream-processor';
 import { readAuditPage } from '../../shared/storage/audit-log';

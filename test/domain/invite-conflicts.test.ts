@@ -1,7 +1,10 @@
 import type { Role } from '../../shared/core/access';
 import type { Caller } from '../../shared/auth/policy';
 import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
-import { resendInvite, revokeInvite, sendInvite, type InviteDeps } from '../../shared/domain/invites/invites';
+import { type InviteDeps } from '../../shared/domain/invites/invite-changes';
+import { resendInvite } from '../../shared/domain/invites/resend-invite';
+import { revokeInvite } from '../../shared/domain/invites/revoke-invite';
+import { sendInvite } from '../../shared/domain/invites/send-invite';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';

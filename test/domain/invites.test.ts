@@ -4,17 +4,14 @@ import type { MemberStatus, Role } from '../../shared/core/access';
 import type { Caller } from '../../shared/auth/policy';
 import type { IdTokenPrincipal } from '../../shared/auth/principal';
 import { addMember, createOrganization, createUser, ensureMembership } from '../../shared/operations/directory';
-import { sendInvitationEmail, type InvitationMailDeps } from '../../shared/domain/invites/invitation-mail';
-import {
-  acceptInvite,
-  hashInviteToken,
-  listOrganizationInvites,
-  resendInvite,
-  revokeInvite,
-  sendInvite,
-  type InviteDeps,
-  type InviteStatus,
-} from '../../shared/domain/invites/invites';
+import { sendInvitationEmail, type InvitationMailDeps } from '../../shared/domain/invites/send-invitation-email';
+import { type InviteDeps, type InviteStatus } from '../../shared/domain/invites/invite-changes';
+import { hashInviteToken } from '../../shared/domain/invites/invite-tokens';
+import { acceptInvite } from '../../shared/domain/invites/accept-invite';
+import { listInvites } from '../../shared/domain/invites/list-invites';
+import { resendInvite } from '../../shared/domain/invites/resend-invite';
+import { revokeInvite } from '../../shared/domain/invites/revoke-invite';
+import { sendInvite } from '../../shared/domain/invites/send-invite';
 import { eventConsumer, type Delivery } from '../../shared/events/event-consumer';
 import type { Actor, DomainEvent } from '../../shared/schemas/event-catalog';
 import { MailError, type Email, type Mailer } from '../../shared/mail/mailer';
@@ -129,7 +126,7 @@ const consumerWith = (mailer: Mailer) =>
 
 const delivery = async (orgId: string, inviteId: string) => {
   const { email_status, email_sent_at, email_attempts, email_last_error } =
-    (await listOrganizationInvites(deps, orgId, { page: 1, limit: 100 })).data.find((i) => i.id === inviteId) ?? {};
+    (await listInvites(deps, orgId, { page: 1, limit: 100 })).data.find((i) => i.id === inviteId) ?? {};
   return { email_status, email_sent_at, email_attempts, email_last_error };
 };
 
@@ -201,11 +198,8 @@ const signedIn = (email: string, extra: Partial<IdTokenPrincipal> = {}): IdToken
 });
 
 const statusesOf = async (orgId: string, email: string) =>
-  (await listOrganizationInvites(deps, orgId, { page: 1, limit: 100 })).data
-    .filter((invite) => invite.email === email)
-    .map((invite) => invite.status);
-const listed = async (orgId: string, status: InviteStatus) =>
-  (await listOrganizationInvites(deps, orgId, { status, page: 1, limit: 100 })).data;
+  (await listInvites(deps, orgId, { page: 1, limit: 100 })).data.filter((invite) => invite.email === email).map((invite) => invite.status);
+const listed = async (orgId: string, status: InviteStatus) => (await listInvites(deps, orgId, { status, page: 1, limit: 100 })).data;
 const activeMemberCount = async (orgId: string) => (await getOrganization(db, orgId))?.active_member_count;
 const rawInvite = async (orgId: string, inviteId: string) =>
   (await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.invite(orgId, inviteId) }))).Item;

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
-import { listMembers } from '../../shared/domain/members/list-members';
+import { listUsers } from '../../shared/domain/members/list-users';
 import { keys } from '../../shared/storage/keys';
 import { commitMemberChange, getMembership, listActiveMembers } from '../../shared/storage/memberships';
 import { observeRequests, type ObservedRequest } from '../support/observe-requests';
@@ -67,9 +67,9 @@ async function checkPages(
     const where = `page ${page} of limit ${limit}, ${whole.length} active`;
     const requests: ObservedRequest[] = [];
     observeRequests(db, 'member-pages-test', (request) => requests.push(request));
-    let answer: Awaited<ReturnType<typeof listMembers>>;
+    let answer: Awaited<ReturnType<typeof listUsers>>;
     try {
-      answer = await listMembers(db, orgId, { page, limit });
+      answer = await listUsers(db, orgId, { page, limit });
     } finally {
       db.client.middlewareStack.remove('member-pages-test');
     }

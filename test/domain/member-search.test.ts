@@ -1,7 +1,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { addMember, createOrganization, createUser, ensureMembership, ensureUser } from '../../shared/operations/directory';
-import { listMembers } from '../../shared/domain/members/list-members';
+import { listUsers } from '../../shared/domain/members/list-users';
 import { keys } from '../../shared/storage/keys';
 import {
   MEMBER_SEARCH_SHARDS,
@@ -76,7 +76,7 @@ async function bothAnswers(orgId: string, q: string, limit: number) {
   const reference = await searchActiveMembers(db, orgId, q);
   const pages = Math.max(1, Math.ceil(reference.length / limit)) + 1;
   for (let page = 1; page <= pages; page++) {
-    const { members, pagination } = await listMembers(db, orgId, { q, page, limit });
+    const { members, pagination } = await listUsers(db, orgId, { q, page, limit });
     const expected = reference.slice((page - 1) * limit, page * limit);
     expect({ q, page, total: pagination.total, ids: members.map((m) => m.user_id) }).toEqual({
       q,
@@ -119,7 +119,7 @@ describe('member search index', () => {
     await Promise.all(users.map((user) => addMember(db, { orgId, userId: user.user_id, role: 'member' }, NOW)));
     const entries = await readMemberSearchIndex(db, orgId);
     expect(entries.map((e) => e.user_id).sort()).toEqual(users.map((u) => u.user_id).sort());
-    const { pagination } = await listMembers(db, orgId, { q: `.${id}@`, page: 1, limit: 100 });
+    const { pagination } = await listUsers(db, orgId, { q: `.${id}@`, page: 1, limit: 100 });
     expect(pagination.total).toBe(40);
   }, 60_000);
 
@@ -137,7 +137,7 @@ describe('member search index', () => {
     const observed: ObservedRequest[] = [];
     observeRequests(db, 'member-search-test', (request) => observed.push(request));
     try {
-      const { members, pagination } = await listMembers(db, orgId, { q: 'zephyr', page: 2, limit: 4 });
+      const { members, pagination } = await listUsers(db, orgId, { q: 'zephyr', page: 2, limit: 4 });
       expect(pagination.total).toBe(10);
       expect(members.map((m) => m.email)).toEqual([12, 15, 18, 21].map((i) => `cost.${i}.${id}@example.com`));
     } finally {
@@ -165,7 +165,7 @@ describe('member search index', () => {
     );
     const { deleteShards } = await shardsRemoved(orgId);
     expect(deleteShards).toBeGreaterThan(0);
-    expect((await listMembers(db, orgId, { q: 'legacy', page: 1, limit: 10 })).pagination.total).toBe(5);
+    expect((await listUsers(db, orgId, { q: 'legacy', page: 1, limit: 10 })).pagination.total).toBe(5);
 
     const rebuilt = await rebuildMemberSearchIndex(db, orgId, NOW.toISOString());
     expect(rebuilt.entries).toBe(5);

@@ -1,6 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { MemberCaller } from '../../shared/auth/policy';
-import { changeMemberRole, removeMember, type MemberManager } from '../../shared/domain/members/change-member';
+import { type MemberManager } from '../../shared/domain/members/member-changes';
+import { removeMember } from '../../shared/domain/members/remove-member';
+import { updateMember } from '../../shared/domain/members/update-member';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { getMembership, listActiveMembers } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
@@ -75,8 +77,8 @@ describe('the last active owner, when both requests planned before either commit
     const { orgId, first, second } = await twoOwners();
     const [dbA, dbB] = heldTogether();
     const results = await Promise.allSettled([
-      changeMemberRole({ db: dbA, now: () => T0 }, first, second.userId, 'admin'),
-      changeMemberRole({ db: dbB, now: () => T0 }, second, first.userId, 'admin'),
+      updateMember({ db: dbA, now: () => T0 }, first, second.userId, 'admin'),
+      updateMember({ db: dbB, now: () => T0 }, second, first.userId, 'admin'),
     ]);
     expect(results.map(outcome).sort()).toEqual(['409 LAST_OWNER', 'ok']);
     expect(await activeOwners(orgId)).toHaveLength(1);
@@ -86,8 +88,8 @@ describe('the last active owner, when both requests planned before either commit
     const { orgId, first, second } = await twoOwners();
     const [dbA, dbB] = heldTogether();
     const results = await Promise.allSettled([
-      changeMemberRole({ db: dbA, now: () => T0 }, first, first.userId, 'member'),
-      changeMemberRole({ db: dbB, now: () => T0 }, second, second.userId, 'viewer'),
+      updateMember({ db: dbA, now: () => T0 }, first, first.userId, 'member'),
+      updateMember({ db: dbB, now: () => T0 }, second, second.userId, 'viewer'),
     ]);
     expect(results.map(outcome).sort()).toEqual(['409 LAST_OWNER', 'ok']);
     expect(await activeOwners(orgId)).toHaveLength(1);
@@ -110,7 +112,7 @@ describe('the last active owner, when both requests planned before either commit
   it('an org key cannot touch an owner, whatever it asks', async () => {
     const { orgId, first } = await twoOwners();
     const key: MemberManager = { kind: 'org_key', orgId, keyId: 'key_x', scopes: ['users:write'], actor: 'key_x' };
-    await expect(changeMemberRole({ db, now: () => T0 }, key, first.userId, 'member')).rejects.toMatchObject({
+    await expect(updateMember({ db, now: () => T0 }, key, first.userId, 'member')).rejects.toMatchObject({
       statusCode: 403,
       code: 'CANNOT_MANAGE_MEMBER',
     });
@@ -125,7 +127,7 @@ describe('the last active owner, when both requests planned before either commit
     const { orgId, first, second } = await twoOwners();
     const before = (await getMembership(db, orgId, second.userId))!;
     const T1 = new Date('2026-03-02T08:00:00.000Z');
-    const member = await changeMemberRole({ db, now: () => T1 }, first, second.userId, 'viewer');
+    const member = await updateMember({ db, now: () => T1 }, first, second.userId, 'viewer');
     expect(member).toMatchObject({
       role: 'viewer',
       updated_at: T1.toISOString(),

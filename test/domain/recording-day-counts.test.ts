@@ -1,15 +1,16 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { dayBounds, listRecordings } from '../../shared/domain/recordings/list-recordings';
-import { createRecording, deleteRecordingPermanently } from '../../shared/domain/recordings/recording-changes';
-import { restoreRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
+import { deleteRecordingPermanently, softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
+import { dayBounds, pageOfRecordings } from '../../shared/domain/recordings/list-recordings';
+import { createRecording } from '../../shared/domain/recordings/recording-changes';
+import { restoreRecording } from '../../shared/domain/recordings/restore-recording';
 import { keys, type RecordingBin } from '../../shared/storage/keys';
 import { getOrganization } from '../../shared/storage/organizations';
 import { countItemRanges, rebuildRecordingDayCounts, type DayRange } from '../../shared/storage/recording-day-counts';
 import type { RecordingFilter } from '../../shared/storage/recording-index';
 import type { Recording } from '../../shared/storage/recording-items';
-import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 import { localDeployment, seed, unique } from '../support/api';
+import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 
 /**
  * The total of a date range of List recordings comes from day and month counts
@@ -136,7 +137,7 @@ function expectedTotal(recordings: (Recording & { fate: Fate })[], bin: Recordin
   return recordings.filter((r) => inBin(r.fate) && (!from || r.created_at >= from) && (!to || r.created_at <= to)).length;
 }
 
-const totalOf = async (filter: RecordingFilter) => (await listRecordings(db, { filter, page: 1, limit: 1 })).total;
+const totalOf = async (filter: RecordingFilter) => (await pageOfRecordings(db, { filter, page: 1, limit: 1 })).total;
 
 describe('date range totals', () => {
   it('equal the recordings of the range in either bin, after creations, trashing, restores and permanent deletes', async () => {

@@ -1,8 +1,8 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { listRecordings, recordingListCursor } from '../../shared/domain/recordings/list-recordings';
+import { pageOfRecordings, recordingListCursor } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
-import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
+import { softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
 import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
 import type { Recording } from '../../shared/storage/recording-items';
 import { localDeployment, seed, unique } from '../support/api';
@@ -157,7 +157,7 @@ describe('List recordings: deep page numbers read from the nearer end', () => {
           const expected = expectedList(org, filter);
           const pages = Math.ceil(expected.length / limit) + 1;
           for (let page = 1; page <= pages; page++) {
-            const answer = await listRecordings(db, { filter, page, limit });
+            const answer = await pageOfRecordings(db, { filter, page, limit });
             const got = {
               ids: answer.recordings.map((r) => r.id),
               page: answer.page,
@@ -186,11 +186,11 @@ describe('List recordings: deep page numbers read from the nearer end', () => {
     const org = await writeOrg(drawn);
     const filter: RecordingFilter = { orgId: org.orgId, bin: 'LIVE', tagMode: 'any', tagIds: [org.tags[0], org.tags[1]] };
     // 8 live: pages 2 and 3 of limit 3 are in the later half (read from the end), page 4 is past the end.
-    const second = await listRecordings(db, { filter, page: 2, limit: 3 });
+    const second = await pageOfRecordings(db, { filter, page: 2, limit: 3 });
     expect(second.nextCursor).not.toBeNull();
-    const byCursor = await listRecordings(db, { filter, page: 1, limit: 3, cursor: second.nextCursor! });
+    const byCursor = await pageOfRecordings(db, { filter, page: 1, limit: 3, cursor: second.nextCursor! });
     const { table, queries } = observedQueries();
-    const byNumber = await listRecordings(table, { filter, page: 3, limit: 3 });
+    const byNumber = await pageOfRecordings(table, { filter, page: 3, limit: 3 });
     expect(byCursor.recordings.map((r) => r.id)).toEqual(byNumber.recordings.map((r) => r.id));
     expect(byNumber).toMatchObject({ page: 3, total: 8, nextCursor: null });
     expect(byNumber.recordings).toHaveLength(2);
@@ -199,6 +199,6 @@ describe('List recordings: deep page numbers read from the nearer end', () => {
     const pageQueries = queries.filter((q) => !q.ProjectionExpression);
     expect(pageQueries.length).toBeGreaterThanOrEqual(2);
     expect(pageQueries.map((q) => [q.ScanIndexForward, (q.Limit ?? Infinity) <= 2])).toEqual(pageQueries.map(() => [true, true]));
-    expect(await listRecordings(db, { filter, page: 4, limit: 3 })).toMatchObject({ recordings: [], total: 8, nextCursor: null });
+    expect(await pageOfRecordings(db, { filter, page: 4, limit: 3 })).toMatchObject({ recordings: [], total: 8, nextCursor: null });
   });
 });

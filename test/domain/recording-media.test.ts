@@ -1,7 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OrgKeyCaller, UserKeyCaller } from '../../shared/auth/policy';
-import { recordingMedia, type MediaDeps } from '../../shared/domain/recordings/recording-media';
+import { getRecordingMedia, type MediaDeps } from '../../shared/domain/recordings/get-recording-media';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { createRecordingObjects, recordingObjectKey } from '../../shared/storage/recording-objects';
@@ -80,13 +80,13 @@ describe('recordingMedia: the URL works for MEDIA_URL_TTL_SECONDS from the reque
     const { recordingId, orgKey } = await uploadedRecording();
     const now = Date.now();
 
-    const fresh = await recordingMedia(depsAt(new Date(now - (TTL_SECONDS - MARGIN_SECONDS) * 1000)), orgKey, recordingId);
+    const fresh = await getRecordingMedia(depsAt(new Date(now - (TTL_SECONDS - MARGIN_SECONDS) * 1000)), orgKey, recordingId);
     expect(Date.parse(fresh.expires_at)).toBe(now + MARGIN_SECONDS * 1000);
     const played = await fetch(fresh.url);
     expect(played.status).toBe(200);
     expect(Buffer.from(await played.arrayBuffer()).equals(BYTES)).toBe(true);
 
-    const stale = await recordingMedia(depsAt(new Date(now - (TTL_SECONDS + MARGIN_SECONDS) * 1000)), orgKey, recordingId);
+    const stale = await getRecordingMedia(depsAt(new Date(now - (TTL_SECONDS + MARGIN_SECONDS) * 1000)), orgKey, recordingId);
     expect(Date.parse(stale.expires_at)).toBe(now - MARGIN_SECONDS * 1000);
     const refused = await fetch(stale.url);
     expect(refused.status).toBe(403);
@@ -109,7 +109,7 @@ describe('recordingMedia: what one request costs', () => {
     const unreachable = createRecordingObjects({ bucket: runtime.bucketName, region: runtime.region, endpoint: 'http://127.0.0.1:9' });
     for (const caller of [orgKey, personalKey]) {
       const { table, sent } = countingTable();
-      const media = await recordingMedia(
+      const media = await getRecordingMedia(
         { db: table, objects: unreachable, now: () => new Date(), urlTtlSeconds: TTL_SECONDS },
         caller,
         recordingId,
@@ -132,7 +132,11 @@ describe('recordingMedia: what one request costs', () => {
     ] as const) {
       const { table, sent } = countingTable();
       await expect(
-        recordingMedia({ db: table, objects: emulatorObjects(), now: () => new Date(), urlTtlSeconds: TTL_SECONDS }, orgKey, recordingId),
+        getRecordingMedia(
+          { db: table, objects: emulatorObjects(), now: () => new Date(), urlTtlSeconds: TTL_SECONDS },
+          orgKey,
+          recordingId,
+        ),
       ).rejects.toMatchObject(refusal);
       expect(sent).toEqual(['GetCommand']);
     }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { dayBounds, listRecordings } from '../../shared/domain/recordings/list-recordings';
+import { dayBounds, pageOfRecordings } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
-import { softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
+import { softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
 import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
 import type { Recording } from '../../shared/storage/recording-items';
 import { observeRequests, type ObservedRequest } from '../support/observe-requests';
@@ -146,7 +146,7 @@ describe('List recordings: a page number reads from the day that holds it', () =
             const { limit } = query;
             const page = 1 + Math.floor((query.depth / 100) * Math.ceil(expected.length / limit));
             const where = `${JSON.stringify({ ...filter, orgId: undefined })}, page ${page} of limit ${limit}, ${expected.length} listed`;
-            const { answer, requests } = await observed(() => listRecordings(db, { filter, page, limit }));
+            const { answer, requests } = await observed(() => pageOfRecordings(db, { filter, page, limit }));
             const slice = expected.slice((page - 1) * limit, page * limit);
             const more = expected.length > page * limit;
             expect({ where, ids: answer.recordings.map((r) => r.id), total: answer.total, more: answer.nextCursor !== null }).toEqual({
@@ -156,7 +156,7 @@ describe('List recordings: a page number reads from the day that holds it', () =
               more,
             });
             if (answer.nextCursor) {
-              const next = await listRecordings(db, { filter, page: 1, limit, cursor: answer.nextCursor });
+              const next = await pageOfRecordings(db, { filter, page: 1, limit, cursor: answer.nextCursor });
               expect({ where, next: next.recordings.map((r) => r.id) }).toEqual({
                 where,
                 next: expected.slice(page * limit, (page + 1) * limit).map((r) => r.id),

@@ -1,13 +1,15 @@
 import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { cleanUpDeletedRecording, type CleanupDeps } from '../../shared/domain/recordings/clean-up-recording';
-import { listPublicRecordings } from '../../shared/domain/recordings/public-recordings';
-import { listRecordings } from '../../shared/domain/recordings/list-recordings';
-import { readLiveRecording } from '../../shared/domain/recordings/read-recording';
-import { createRecording, deleteRecordingPermanently, updateRecording } from '../../shared/domain/recordings/recording-changes';
-import { restoreRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
-import { expireTrashedRecording } from '../../shared/domain/recordings/trash-retention';
-import { completeUpload } from '../../shared/domain/recordings/upload-completion';
+import { cleanUpRecording, type CleanupDeps } from '../../shared/domain/recordings/clean-up-recording';
+import { completeUpload } from '../../shared/domain/recordings/complete-upload';
+import { deleteRecordingPermanently, softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
+import { expireTrashedRecording } from '../../shared/domain/recordings/expire-trashed-recording';
+import { readLiveRecording } from '../../shared/domain/recordings/get-recording';
+import { listPublicRecordings } from '../../shared/domain/recordings/list-public-recordings';
+import { pageOfRecordings } from '../../shared/domain/recordings/list-recordings';
+import { createRecording } from '../../shared/domain/recordings/recording-changes';
+import { restoreRecording } from '../../shared/domain/recordings/restore-recording';
+import { updateRecording } from '../../shared/domain/recordings/update-recording';
 import { eventConsumer } from '../../shared/events/event-consumer';
 import { withChangeContext } from '../../shared/storage/change-stamp';
 import type { TableContext } from '../../shared/storage/dynamo';
@@ -15,8 +17,8 @@ import { keys } from '../../shared/storage/keys';
 import { getMembership } from '../../shared/storage/memberships';
 import { getOrganization } from '../../shared/storage/organizations';
 import type { RecordingFilter } from '../../shared/storage/recording-index';
-import { createRecordingObjects, recordingObjectKey, recordingObjectPrefix } from '../../shared/storage/recording-objects';
 import type { Recording } from '../../shared/storage/recording-items';
+import { createRecordingObjects, recordingObjectKey, recordingObjectPrefix } from '../../shared/storage/recording-objects';
 import type { RecordingParts } from '../../shared/storage/recording-part-items';
 import { getRecording } from '../../shared/storage/recordings';
 import { trashTimerFromItem } from '../../shared/storage/trash-timers';
@@ -103,7 +105,7 @@ async function counters(org: Org, userId = org.mo) {
 
 /** The ids a list shows, newest first. */
 async function listed(org: Org, filter: Partial<RecordingFilter> = {}) {
-  const { recordings, total } = await listRecordings(db, {
+  const { recordings, total } = await pageOfRecordings(db, {
     filter: { orgId: org.orgId, bin: 'LIVE', tagMode: 'any', ...filter },
     page: 1,
     limit: 100,
@@ -575,8 +577,7 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
       data: { recorded_by: org.mo, reason: 'request' },
     });
   /** The consumer's handler as functions/events/clean-up-recording.ts builds it, with these dependencies. */
-  const consumer = (deps: CleanupDeps) =>
-    eventConsumer('objectCleanup', async (event) => void (await cleanUpDeletedRecording(deps, event)));
+  const consumer = (deps: CleanupDeps) => eventConsumer('objectCleanup', async (event) => void (await cleanUpRecording(deps, event)));
   const segments = Array.from({ length: 300 }, (_, i) => ({ speaker: 'Mo', text: `${i} ${'x'.repeat(1000)}`, start: i, end: i + 1 }));
   const parts: RecordingParts = {
     transcript: {
@@ -621,7 +622,7 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
     expect(await listObjects(neighbour)).toHaveLength(1);
 
     expect(await handler(queuedEvents([event], 2))).toEqual({ batchItemFailures: [] });
-    expect(await cleanUpDeletedRecording({ db, objects }, event)).toEqual({
+    expect(await cleanUpRecording({ db, objects }, event)).toEqual({
       relatedItems: 0,
       objects: 0,
       uploadsAborted: 0,
@@ -673,7 +674,7 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
     await createRecording(at(T0), recording, { summary: parts.summary });
     const key = recordingObjectKey(org.orgId, recording.id, 'call.m4a');
     await putObject(key);
-    expect(await cleanUpDeletedRecording({ db, objects }, deletedEvent(org, recording.id))).toEqual({
+    expect(await cleanUpRecording({ db, objects }, deletedEvent(org, recording.id))).toEqual({
       relatedItems: 0,
       objects: 0,
       uploadsAborted: 0,
@@ -685,7 +686,7 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
 
   it("refuses an event it does not handle, and a prefix that is not one recording's", async () => {
     const org = await newOrg();
-    await expect(cleanUpDeletedRecording({ db, objects }, { ...deletedEvent(org, 'rec_x'), type: 'recording.trashed' })).rejects.toThrow(
+    await expect(cleanUpRecording({ db, objects }, { ...deletedEvent(org, 'rec_x'), type: 'recording.trashed' })).rejects.toThrow(
       'recording.deleted only',
     );
     for (const prefix of ['', 'recordings/', `recordings/${org.orgId}/`, `recordings/${org.orgId}/rec_x/call.m4a`, 'other/org/rec/']) {

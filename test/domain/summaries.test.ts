@@ -1,8 +1,10 @@
 import type { OrgKeyCaller, UserKeyCaller } from '../../shared/auth/policy';
-import { queueSummaryOnTranscription, requestSummary, type SummaryQueueDeps } from '../../shared/domain/summaries/queue-summary';
-import { deleteSummary, latestSummary } from '../../shared/domain/summaries/summary-reads';
+import { createSummary, type SummaryQueueDeps } from '../../shared/domain/summaries/create-summary';
+import { queueSummaryOnTranscription } from '../../shared/domain/summaries/queue-summary-on-transcription';
+import { latestSummary } from '../../shared/domain/summaries/summary-reads';
+import { deleteSummary } from '../../shared/domain/summaries/delete-summary';
 import { runSummary, type SummaryRunDeps } from '../../shared/domain/summaries/run-summary';
-import { summaryIdForEvent } from '../../shared/domain/summaries/summary-plan';
+import { summaryIdForEvent } from '../../shared/domain/summaries/summary-changes';
 import { getRecording } from '../../shared/storage/recordings';
 import { getSummary } from '../../shared/storage/summaries';
 import { SummaryEngineError } from '../../shared/summarization/summary-engine';
@@ -103,7 +105,7 @@ describe('queueing a summary', () => {
     const { orgId, userId, u, orgKey } = await organization();
     const id = `rec_dsu_${u}`;
     await putTranscribedRecording(db, { orgId, userId, id, at: AT });
-    const summary = await requestSummary(queueDeps(clockAt('2030-03-10T10:05:00.000Z')), orgKey, id, {});
+    const summary = await createSummary(queueDeps(clockAt('2030-03-10T10:05:00.000Z')), orgKey, id, {});
     expect(summary).toMatchObject({
       status: 'queued',
       template_id: null,
@@ -123,7 +125,7 @@ describe('queueing a summary', () => {
     const id = `rec_dsu_${u}`;
     await putTranscribedRecording(db, { orgId, userId, id, at: AT });
     const deps = queueDeps(clockAt('2030-03-10T10:05:00.000Z'));
-    const summary = await requestSummary(deps, orgKey, id, { template_id: templateId });
+    const summary = await createSummary(deps, orgKey, id, { template_id: templateId });
     expect(summary).toMatchObject({
       template_id: templateId,
       template_name: 'Sales call',
@@ -132,14 +134,14 @@ describe('queueing a summary', () => {
         { title: 'Next steps', prompt: 'What next.' },
       ],
     });
-    await expect(requestSummary(deps, orgKey, id, { template_id: 'tpl_nope' })).rejects.toMatchObject({
+    await expect(createSummary(deps, orgKey, id, { template_id: 'tpl_nope' })).rejects.toMatchObject({
       code: 'TEMPLATE_NOT_FOUND',
       statusCode: 404,
     });
 
     const bare = `rec_dsu_${u}_bare`;
     await putTranscribedRecording(db, { orgId, userId, id: bare, at: AT, transcript: null });
-    await expect(requestSummary(deps, orgKey, bare, {})).rejects.toMatchObject({ code: 'TRANSCRIPT_NOT_READY', statusCode: 409 });
+    await expect(createSummary(deps, orgKey, bare, {})).rejects.toMatchObject({ code: 'TRANSCRIPT_NOT_READY', statusCode: 409 });
 
     const stranger: UserKeyCaller = {
       kind: 'user_key',
@@ -150,7 +152,7 @@ describe('queueing a summary', () => {
       scopes: ['recordings:write'],
       actor: `usr_other_${u}`,
     };
-    await expect(requestSummary(deps, stranger, id, {})).rejects.toMatchObject({ code: 'RECORDING_NOT_FOUND', statusCode: 404 });
+    await expect(createSummary(deps, stranger, id, {})).rejects.toMatchObject({ code: 'RECORDING_NOT_FOUND', statusCode: 404 });
   });
 
   it('refuses a second summary with a template queued or running (SUMMARY_IN_PROGRESS), not with another template', async () => {
@@ -164,11 +166,11 @@ describe('queueing a summary', () => {
       digests: [digestAt(`sum_dsu_${u}_running`, 'processing', AT, templateId)],
     });
     const deps = queueDeps(clockAt('2030-03-10T10:05:00.000Z'));
-    await expect(requestSummary(deps, orgKey, id, { template_id: templateId })).rejects.toMatchObject({
+    await expect(createSummary(deps, orgKey, id, { template_id: templateId })).rejects.toMatchObject({
       code: 'SUMMARY_IN_PROGRESS',
       statusCode: 409,
     });
-    await expect(requestSummary(deps, orgKey, id, {})).resolves.toMatchObject({ status: 'queued', template_id: null });
+    await expect(createSummary(deps, orgKey, id, {})).resolves.toMatchObject({ status: 'queued', template_id: null });
   });
 
   it('a summary left queued or processing for 3 hours no longer holds its template (its writer never finished it)', async () => {
@@ -182,10 +184,10 @@ describe('queueing a summary', () => {
       digests: [digestAt(`sum_dsu_${u}_stuck`, 'processing', AT, templateId)],
     });
     await expect(
-      requestSummary(queueDeps(clockAt('2030-03-10T12:59:59.000Z')), orgKey, id, { template_id: templateId }),
+      createSummary(queueDeps(clockAt('2030-03-10T12:59:59.000Z')), orgKey, id, { template_id: templateId }),
     ).rejects.toMatchObject({ code: 'SUMMARY_IN_PROGRESS' });
     await expect(
-      requestSummary(queueDeps(clockAt('2030-03-10T13:00:00.000Z')), orgKey, id, { template_id: templateId }),
+      createSummary(queueDeps(clockAt('2030-03-10T13:00:00.000Z')), orgKey, id, { template_id: templateId }),
     ).resolves.toMatchObject({ status: 'queued' });
   });
 
@@ -194,7 +196,7 @@ describe('queueing a summary', () => {
     const id = `rec_dsu_${u}`;
     const digests = Array.from({ length: 20 }, (_, i) => digestAt(`sum_dsu_${u}_${i}`, 'completed', AT));
     await putTranscribedRecording(db, { orgId, userId, id, at: AT, digests });
-    await expect(requestSummary(queueDeps(clockAt('2030-03-10T10:05:00.000Z')), orgKey, id, {})).rejects.toMatchObject({
+    await expect(createSummary(queueDeps(clockAt('2030-03-10T10:05:00.000Z')), orgKey, id, {})).rejects.toMatchObject({
       code: 'SUMMARY_LIMIT_REACHED',
       statusCode: 409,
     });
@@ -208,12 +210,12 @@ describe('queueing a summary', () => {
     await putTranscribedRecording(db, { orgId, userId, id: two, at: AT });
     const deps = queueDeps(clockAt('2030-03-10T10:05:00.000Z'));
 
-    const outcomes = await Promise.allSettled([requestSummary(deps, orgKey, same, {}), requestSummary(deps, orgKey, same, {})]);
+    const outcomes = await Promise.allSettled([createSummary(deps, orgKey, same, {}), createSummary(deps, orgKey, same, {})]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'SUMMARY_IN_PROGRESS' } });
     expect((await getRecording(db, orgId, same))?.summaries).toHaveLength(1);
 
-    await Promise.all([requestSummary(deps, orgKey, two, {}), requestSummary(deps, orgKey, two, { template_id: templateId })]);
+    await Promise.all([createSummary(deps, orgKey, two, {}), createSummary(deps, orgKey, two, { template_id: templateId })]);
     expect((await getRecording(db, orgId, two))?.summaries?.map((d) => d.template_id).sort()).toEqual([templateId, null].sort());
   });
 });

@@ -2,11 +2,14 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { rebuildDerivedIndexes } from '../../shared/operations/derived-indexes';
 import { createOrganization } from '../../shared/operations/directory';
-import { createTemplate, listOrganizationTemplates, removeTemplate, updateTemplate } from '../../shared/domain/templates/templates';
+import { deleteTemplate } from '../../shared/domain/templates/delete-template';
+import { updateTemplate } from '../../shared/domain/templates/update-template';
+import { createTemplate } from '../../shared/domain/templates/create-template';
+import { listTemplates } from '../../shared/domain/templates/list-templates';
 import { keys } from '../../shared/storage/keys';
 import { getOrganization } from '../../shared/storage/organizations';
 import type { TemplateRecord } from '../../shared/storage/template-items';
-import { listTemplates } from '../../shared/storage/templates';
+import { listTemplates as storedListTemplates } from '../../shared/storage/templates';
 import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 import { localDeployment, unique } from '../support/api';
 
@@ -66,7 +69,7 @@ async function writeOrg(drawn: { name: string; rename?: string; remove: boolean 
   const created = [];
   for (const { name } of drawn) created.push(await createTemplate(deps, orgId, { name, description: '', sections: SECTIONS }));
   for (const [i, { rename, remove }] of drawn.entries()) {
-    if (remove && i % 2) await removeTemplate(deps, orgId, created[i].id);
+    if (remove && i % 2) await deleteTemplate(deps, orgId, created[i].id);
     else if (rename !== undefined) await updateTemplate(deps, orgId, created[i].id, { name: rename });
   }
   return orgId;
@@ -81,14 +84,14 @@ async function checkPages(
   queries: (total: number) => { page: number; limit: number }[],
   readable: (pageSize: number, total: number) => number,
 ) {
-  const whole = (await listTemplates(db, orgId)).sort(byName).map((t) => t.id);
+  const whole = (await storedListTemplates(db, orgId)).sort(byName).map((t) => t.id);
   for (const { page, limit } of queries(whole.length)) {
     const where = `page ${page} of limit ${limit}, ${whole.length} templates`;
     const requests: ObservedRequest[] = [];
     observeRequests(db, 'template-pages-test', (request) => requests.push(request));
-    let answer: Awaited<ReturnType<typeof listOrganizationTemplates>>;
+    let answer: Awaited<ReturnType<typeof listTemplates>>;
     try {
-      answer = await listOrganizationTemplates(deps, orgId, { page, limit });
+      answer = await listTemplates(deps, orgId, { page, limit });
     } finally {
       db.client.middlewareStack.remove('template-pages-test');
     }
@@ -139,7 +142,7 @@ describe('List templates: pages from the ordered index', () => {
     }));
     const orgId = await writeOrg(drawn);
     // As stored before issue 26: `<lower name>#<id>` on GSI1, no GSI3 entry, no mark on the organization.
-    for (const template of await listTemplates(db, orgId)) {
+    for (const template of await storedListTemplates(db, orgId)) {
       await db.client.send(
         new UpdateCommand({
           TableName: db.tableName,

@@ -1,11 +1,9 @@
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  createTemplate,
-  listOrganizationTemplates,
-  readTemplate,
-  removeTemplate,
-  updateTemplate,
-} from '../../shared/domain/templates/templates';
+import { deleteTemplate } from '../../shared/domain/templates/delete-template';
+import { updateTemplate } from '../../shared/domain/templates/update-template';
+import { createTemplate } from '../../shared/domain/templates/create-template';
+import { getTemplate } from '../../shared/domain/templates/get-template';
+import { listTemplates } from '../../shared/domain/templates/list-templates';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { getOrganization } from '../../shared/storage/organizations';
 import { getDefaultTemplate } from '../../shared/storage/templates';
@@ -42,31 +40,31 @@ describe('templates', () => {
       created_at: T0.toISOString(),
       updated_at: T0.toISOString(),
     });
-    expect(await readTemplate(at(T0), orgId, created.id)).toEqual(created);
+    expect(await getTemplate(at(T0), orgId, created.id)).toEqual(created);
 
     const updated = await updateTemplate(at(T1), orgId, created.id, { description: 'Every morning' });
     expect(updated).toEqual({ ...created, description: 'Every morning', updated_at: T1.toISOString() });
-    expect(await readTemplate(at(T1), orgId, created.id)).toEqual(updated);
+    expect(await getTemplate(at(T1), orgId, created.id)).toEqual(updated);
   });
 
   it('are listed by name whatever its case, a name before the longer names it begins', async () => {
     const orgId = await newOrg();
     for (const name of ['beta', 'Alpha 2', 'alpha', 'Alpha!'])
       await createTemplate(at(T0), orgId, { name, description: '', sections: SECTIONS });
-    const { templates, pagination } = await listOrganizationTemplates(at(T0), orgId, { page: 1, limit: 3 });
+    const { templates, pagination } = await listTemplates(at(T0), orgId, { page: 1, limit: 3 });
     // The index keys before issue 26, `<lower name>#<id>`, put 'alpha 2' and 'alpha!' first (' ' and '!' sort before '#').
     expect(templates.map((template) => template.name)).toEqual(['alpha', 'Alpha 2', 'Alpha!']);
     expect(pagination).toMatchObject({ page: 1, limit: 3, total: 4 });
-    const second = await listOrganizationTemplates(at(T0), orgId, { page: 2, limit: 3 });
+    const second = await listTemplates(at(T0), orgId, { page: 2, limit: 3 });
     expect(second.templates.map((template) => template.name)).toEqual(['beta']);
   });
 
   it('answer 404 once removed: a second remove, a read and an update', async () => {
     const orgId = await newOrg();
     const { id } = await createTemplate(at(T0), orgId, { name: 'Gone', description: '', sections: SECTIONS });
-    await removeTemplate(at(T1), orgId, id);
-    await expect(removeTemplate(at(T1), orgId, id)).rejects.toMatchObject(notFound);
-    await expect(readTemplate(at(T1), orgId, id)).rejects.toMatchObject(notFound);
+    await deleteTemplate(at(T1), orgId, id);
+    await expect(deleteTemplate(at(T1), orgId, id)).rejects.toMatchObject(notFound);
+    await expect(getTemplate(at(T1), orgId, id)).rejects.toMatchObject(notFound);
     await expect(updateTemplate(at(T1), orgId, id, { name: 'Back' })).rejects.toMatchObject(notFound);
   });
 
@@ -78,21 +76,21 @@ describe('templates', () => {
       get(target, property, receiver) {
         if (property !== 'send') return Reflect.get(target, property, receiver);
         return async (command: Parameters<typeof target.send>[0]) => {
-          if (command instanceof PutCommand) await removeTemplate(at(T1), orgId, id);
+          if (command instanceof PutCommand) await deleteTemplate(at(T1), orgId, id);
           return target.send(command);
         };
       },
     });
     const racing: TableContext = { ...db, client };
     await expect(updateTemplate({ db: racing, now: () => T1 }, orgId, id, { name: 'Renamed' })).rejects.toMatchObject(notFound);
-    await expect(readTemplate(at(T1), orgId, id)).rejects.toMatchObject(notFound);
+    await expect(getTemplate(at(T1), orgId, id)).rejects.toMatchObject(notFound);
   });
 });
 
 describe('the default template', () => {
   /** Every template of the organization that says it is the default, and the one the organization names. */
   async function defaults(orgId: string) {
-    const { templates } = await listOrganizationTemplates(at(T1), orgId, { page: 1, limit: 100 });
+    const { templates } = await listTemplates(at(T1), orgId, { page: 1, limit: 100 });
     return {
       flagged: templates.filter((template) => template.is_default).map((template) => template.id),
       named: (await getOrganization(db, orgId))?.default_template_id,
@@ -108,7 +106,7 @@ describe('the default template', () => {
 
     const second = await createTemplate(at(T1), orgId, { name: 'Second', description: '', sections: SECTIONS, is_default: true });
     expect(await defaults(orgId)).toEqual({ flagged: [second.id], named: second.id, read: second.id });
-    expect(await readTemplate(at(T1), orgId, first.id)).toEqual({ ...first, is_default: false, updated_at: T1.toISOString() });
+    expect(await getTemplate(at(T1), orgId, first.id)).toEqual({ ...first, is_default: false, updated_at: T1.toISOString() });
 
     const back = await updateTemplate(at(T1), orgId, first.id, { is_default: true });
     expect(back).toEqual({ ...first, is_default: true, updated_at: T1.toISOString() });
@@ -129,9 +127,9 @@ describe('the default template', () => {
     const orgId = await newOrg();
     const kept = await createTemplate(at(T0), orgId, { name: 'Kept', description: '', sections: SECTIONS });
     const chosen = await createTemplate(at(T0), orgId, { name: 'Chosen', description: '', sections: SECTIONS, is_default: true });
-    await removeTemplate(at(T1), orgId, chosen.id);
+    await deleteTemplate(at(T1), orgId, chosen.id);
     expect(await defaults(orgId)).toEqual({ flagged: [], named: undefined, read: undefined });
-    expect(await readTemplate(at(T1), orgId, kept.id)).toEqual(kept);
+    expect(await getTemplate(at(T1), orgId, kept.id)).toEqual(kept);
   });
 
   it('is one template whatever runs at once: six requests each making another one the default', async () => {
@@ -168,7 +166,7 @@ describe('the default template', () => {
     await updateTemplate({ db: { ...db, client }, now: () => T1 }, orgId, b.id, { is_default: true });
     expect(raced).toBe(true);
     expect(await defaults(orgId)).toEqual({ flagged: [b.id], named: b.id, read: b.id });
-    expect((await readTemplate(at(T1), orgId, a.id)).is_default).toBe(false);
-    expect((await readTemplate(at(T1), orgId, c.id)).is_default).toBe(false);
+    expect((await getTemplate(at(T1), orgId, a.id)).is_default).toBe(false);
+    expect((await getTemplate(at(T1), orgId, c.id)).is_default).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { OrgKeyCaller, UserKeyCaller } from '../../shared/auth/policy';
-import { finishTranscriptionJob } from '../../shared/domain/transcription/finish-transcription';
-import { queueTranscriptionOnUpload, requestTranscription } from '../../shared/domain/transcription/queue-transcription';
-import { startQueuedTranscription } from '../../shared/domain/transcription/start-transcription';
-import { jobNameOf, outputKeyOf } from '../../shared/domain/transcription/transcription-plan';
+import { finishTranscriptionJob } from '../../shared/domain/transcription/finish-transcription-job';
+import { transcribeRecording } from '../../shared/domain/transcription/transcribe-recording';
+import { queueTranscriptionOnUpload } from '../../shared/domain/transcription/queue-transcription-on-upload';
+import { startQueuedTranscription } from '../../shared/domain/transcription/start-transcription-job';
+import { jobNameOf, outputKeyOf } from '../../shared/domain/transcription/transcription-changes';
 import { keys } from '../../shared/storage/keys';
 import { recordingItem, type RecordingTranscription } from '../../shared/storage/recording-items';
 import { getRecording, getRecordingWithParts } from '../../shared/storage/recordings';
@@ -226,20 +227,20 @@ describe('refusals and the automatic transcription', () => {
     const busy = `rec_dtr_${u}_busy`;
     await putUploadedRecording(db, { orgId, userId, id: busy, at: AT, transcription: queuedRun() });
 
-    await expect(requestTranscription(deps, other, idle, { language: 'auto' })).rejects.toMatchObject({
+    await expect(transcribeRecording(deps, other, idle, { language: 'auto' })).rejects.toMatchObject({
       statusCode: 404,
       code: 'RECORDING_NOT_FOUND',
     });
-    await expect(requestTranscription(deps, org, busy, { language: 'auto' })).rejects.toMatchObject({
+    await expect(transcribeRecording(deps, org, busy, { language: 'auto' })).rejects.toMatchObject({
       statusCode: 409,
       code: 'TRANSCRIPTION_IN_PROGRESS',
     });
-    await expect(requestTranscription(deps, org, `rec_dtr_${u}_none`, { language: 'auto' })).rejects.toMatchObject({
+    await expect(transcribeRecording(deps, org, `rec_dtr_${u}_none`, { language: 'auto' })).rejects.toMatchObject({
       statusCode: 404,
       code: 'RECORDING_NOT_FOUND',
     });
     // The member's conversation language picks the job's.
-    expect((await requestTranscription(deps, org, idle, { language: 'auto' })).transcription).toMatchObject({
+    expect((await transcribeRecording(deps, org, idle, { language: 'auto' })).transcription).toMatchObject({
       status: 'queued',
       attempt: 1,
       job_language: 'de-DE',
@@ -248,7 +249,7 @@ describe('refusals and the automatic transcription', () => {
     await setTranscriptionAllowance(db, orgId, 0, AT);
     const another = `rec_dtr_${u}_another`;
     await putUploadedRecording(db, { orgId, userId, id: another, at: AT });
-    await expect(requestTranscription(deps, org, another, { language: 'en-US' })).rejects.toMatchObject({
+    await expect(transcribeRecording(deps, org, another, { language: 'en-US' })).rejects.toMatchObject({
       statusCode: 403,
       code: 'TRANSCRIPTION_QUOTA_EXCEEDED',
     });

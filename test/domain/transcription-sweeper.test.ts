@@ -1,5 +1,5 @@
 import { sweepTranscriptions } from '../../shared/domain/transcription/sweep-transcriptions';
-import { jobNameOf, outputKeyOf } from '../../shared/domain/transcription/transcription-plan';
+import { jobNameOf, outputKeyOf } from '../../shared/domain/transcription/transcription-changes';
 import { getRecording } from '../../shared/storage/recordings';
 import { dueTranscriptionWatches } from '../../shared/storage/transcriptions';
 import { localDeployment, seed, unique } from '../support/api';

@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { OrgKeyCaller, UserKeyCaller } from '../../shared/auth/policy';
-import { requestTranslation } from '../../shared/domain/translations/request-translation';
+import { translateRecording } from '../../shared/domain/translations/translate-recording';
 import { runTranslation } from '../../shared/domain/translations/run-translation';
 import { keys } from '../../shared/storage/keys';
 import { recordingItem } from '../../shared/storage/recording-items';
@@ -272,12 +272,12 @@ describe('Translate recording (the request)', () => {
 
     const busy = `rec_dtl_${u}_busy`;
     await putTranscribedRecording(db, { orgId, userId, id: busy, at: AT, translation: queuedRun('trl_b') });
-    await expect(requestTranslation(deps, org, busy, { to_language: 'de' })).rejects.toMatchObject({
+    await expect(translateRecording(deps, org, busy, { to_language: 'de' })).rejects.toMatchObject({
       statusCode: 409,
       code: 'TRANSLATION_IN_PROGRESS',
     });
     // The same language again while it runs: that translation, nothing new queued.
-    await expect(requestTranslation(deps, org, busy, { to_language: 'es' })).resolves.toMatchObject({
+    await expect(translateRecording(deps, org, busy, { to_language: 'es' })).resolves.toMatchObject({
       id: 'trl_b',
       status: 'queued',
       attempt: 1,
@@ -286,11 +286,11 @@ describe('Translate recording (the request)', () => {
 
     const pt = `rec_dtl_${u}_pt`;
     await putTranscribedRecording(db, { orgId, userId, id: pt, at: AT, language: 'pt-BR' });
-    await expect(requestTranslation(deps, other, pt, { to_language: 'es' })).rejects.toMatchObject({
+    await expect(translateRecording(deps, other, pt, { to_language: 'es' })).rejects.toMatchObject({
       statusCode: 404,
       code: 'RECORDING_NOT_FOUND',
     });
-    const queued = await requestTranslation(deps, org, pt, { to_language: 'es' });
+    const queued = await translateRecording(deps, org, pt, { to_language: 'es' });
     expect(queued).toMatchObject({
       status: 'queued',
       from_language: 'pt',
@@ -312,7 +312,7 @@ describe('Translate recording (the request)', () => {
         }),
       }),
     );
-    await expect(requestTranslation(deps, org, untranscribed, { to_language: 'es' })).rejects.toMatchObject({
+    await expect(translateRecording(deps, org, untranscribed, { to_language: 'es' })).rejects.toMatchObject({
       statusCode: 409,
       code: 'TRANSCRIPT_NOT_READY',
     });

@@ -3,9 +3,10 @@ import * as v from 'valibot';
 import { rebuildDerivedIndexes } from '../../shared/operations/derived-indexes';
 import { seedFixture } from '../../shared/operations/fixture';
 import { LATE_TIMER_GRACE_MS, latePurgeAt } from '../../shared/operations/trash-timers';
-import { listRecordings } from '../../shared/domain/recordings/list-recordings';
-import { restoreRecording, softDeleteRecording } from '../../shared/domain/recordings/recording-trash';
-import { expireTrashedRecording } from '../../shared/domain/recordings/trash-retention';
+import { pageOfRecordings } from '../../shared/domain/recordings/list-recordings';
+import { restoreRecording } from '../../shared/domain/recordings/restore-recording';
+import { softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
+import { expireTrashedRecording } from '../../shared/domain/recordings/expire-trashed-recording';
 import { Fixture, type FixtureInput } from '../../shared/schemas/fixture';
 import { keys } from '../../shared/storage/keys';
 import { getRecording } from '../../shared/storage/recordings';
@@ -65,7 +66,7 @@ function fixtureOf() {
 
 /** The trash as List recordings reads it (the recording items, with their purge dates). */
 async function trashList(orgId: string) {
-  const { recordings } = await listRecordings(db, { filter: { orgId, bin: 'TRASH', tagMode: 'any' }, page: 1, limit: 100 });
+  const { recordings } = await pageOfRecordings(db, { filter: { orgId, bin: 'TRASH', tagMode: 'any' }, page: 1, limit: 100 });
   return Object.fromEntries(recordings.map((recording) => [recording.id, recording.purge_at]));
 }
 

@@ -1,24 +1,22 @@
 import { Webhook } from 'standardwebhooks';
 import { localWebhookSecretCipher } from '../../infra/local/profile-key';
-import { retryDelivery } from '../../shared/domain/webhooks/deliveries';
+import { retryWebhookDelivery } from '../../shared/domain/webhooks/retry-webhook-delivery';
 import {
   cachedSecrets,
-  dispatchDelivery,
+  dispatchWebhookDelivery,
   type DispatchDeps,
   type DispatchOutcome,
   type DispatchRef,
-} from '../../shared/domain/webhooks/dispatch';
-import { fanOutEvent } from '../../shared/domain/webhooks/fan-out';
+} from '../../shared/domain/webhooks/dispatch-webhook-delivery';
+import { fanOutWebhookDeliveries } from '../../shared/domain/webhooks/fan-out-webhook-deliveries';
 import { RETRY_SCHEDULE_SECONDS } from '../../shared/domain/webhooks/retry-schedule';
-import {
-  createWebhook,
-  deleteWebhook,
-  readWebhook,
-  rotateWebhookSecret,
-  sendTestEvent,
-  updateWebhook,
-  type WebhookDeps,
-} from '../../shared/domain/webhooks/webhooks';
+import { type WebhookDeps } from '../../shared/domain/webhooks/webhook-changes';
+import { testWebhook } from '../../shared/domain/webhooks/test-webhook';
+import { rotateWebhookSecret } from '../../shared/domain/webhooks/rotate-webhook-secret';
+import { deleteWebhook } from '../../shared/domain/webhooks/delete-webhook';
+import { updateWebhook } from '../../shared/domain/webhooks/update-webhook';
+import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
+import { getWebhook } from '../../shared/domain/webhooks/get-webhook';
 import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { ConflictError, NotFoundError } from '../../shared/core/errors';
 import { logger } from '../../shared/observability/logger';
@@ -27,7 +25,7 @@ import type { CreateWebhookBody } from '../../shared/schemas/webhooks';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { getDelivery, queryDeliveries } from '../../shared/storage/webhook-deliveries';
 import type { DeliveryRecord } from '../../shared/storage/webhook-items';
-import { getWebhook } from '../../shared/storage/webhooks';
+import { getWebhook as storedGetWebhook } from '../../shared/storage/webhooks';
 import { postWebhook, type SendOutcome, type WebhookRequest } from '../../shared/webhooks/http-sender';
 import { localDeployment, unique } from '../support/api';
 import { domainEvent } from '../support/events';
@@ -148,7 +146,7 @@ async function dueRef(orgId: string, webhookId: string, deliveryId: string): Pro
 
 /** A new pending delivery to the endpoint (its test event, made at the clock's time), as the stream would queue it. */
 async function newDue(orgId: string, webhookId: string): Promise<DispatchRef> {
-  const view = await sendTestEvent({ db, now: clock.now }, orgId, webhookId);
+  const view = await testWebhook({ db, now: clock.now }, orgId, webhookId);
   return dueRef(orgId, webhookId, view.id);
 }
 
@@ -190,7 +188,7 @@ describe('the retry schedule, under a moving clock', () => {
     const orgId = newOrg();
     const { id: webhookId, secret } = await endpoint(orgId, { events: ['template.created'] });
     const event = templateCreated(orgId);
-    expect(await fanOutEvent({ db, now: clock.now }, event)).toBe(1);
+    expect(await fanOutWebhookDeliveries({ db, now: clock.now }, event)).toBe(1);
     const [created] = await deliveriesOf(orgId, webhookId);
     const ref = await dueRef(orgId, webhookId, created.id);
 
@@ -204,7 +202,7 @@ describe('the retry schedule, under a moving clock', () => {
     for (let attempt = 1; attempt <= 8; attempt += 1) {
       attemptTimes.push(clock.now().getTime());
       // The queue brings back the same message each time: the dispatch id does not change between scheduled retries.
-      const outcome = await dispatchDelivery(dispatch, ref);
+      const outcome = await dispatchWebhookDelivery(dispatch, ref);
       const stored = await storedDelivery(ref);
       expect(stored).toMatchObject({
         attempts: attempt,
@@ -251,10 +249,13 @@ describe('the retry schedule, under a moving clock', () => {
     });
 
     // The message coming back once more (a duplicate) sends nothing.
-    expect(await dispatchDelivery(dispatch, ref)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, ref)).toEqual({ kind: 'done' });
     expect(send).toHaveBeenCalledTimes(8);
     // About 30 hours of failures are not 3 days: the endpoint stays enabled, failing since the first attempt.
-    expect(await getWebhook(db, orgId, webhookId)).toMatchObject({ enabled: true, failing_since: new Date(attemptTimes[0]).toISOString() });
+    expect(await storedGetWebhook(db, orgId, webhookId)).toMatchObject({
+      enabled: true,
+      failing_since: new Date(attemptTimes[0]).toISOString(),
+    });
   });
 });
 
@@ -275,8 +276,8 @@ describe('what an attempt records, over the real wire', () => {
     const orgId = newOrg();
     const { id: webhookId } = await endpoint(orgId, { url });
     const ref = await newDue(orgId, webhookId);
-    const outcome = await dispatchDelivery(dispatchDeps(realSender()), ref);
-    return { outcome, delivery: await storedDelivery(ref), webhook: await getWebhook(db, orgId, webhookId) };
+    const outcome = await dispatchWebhookDelivery(dispatchDeps(realSender()), ref);
+    return { outcome, delivery: await storedDelivery(ref), webhook: await storedGetWebhook(db, orgId, webhookId) };
   }
 
   it.each([
@@ -313,12 +314,12 @@ describe('what an attempt records, over the real wire', () => {
     const ref = await newDue(orgId, webhookId);
     const dispatch = dispatchDeps(realSender());
 
-    const first = await dispatchDelivery(dispatch, ref);
-    expect((await getWebhook(db, orgId, webhookId))?.failing_since).toBe(clock.now().toISOString());
+    const first = await dispatchWebhookDelivery(dispatch, ref);
+    expect((await storedGetWebhook(db, orgId, webhookId))?.failing_since).toBe(clock.now().toISOString());
     clock.advance((first as { afterSeconds: number }).afterSeconds * 1000);
-    const second = await dispatchDelivery(dispatch, ref);
+    const second = await dispatchWebhookDelivery(dispatch, ref);
     clock.advance((second as { afterSeconds: number }).afterSeconds * 1000);
-    expect(await dispatchDelivery(dispatch, ref)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, ref)).toEqual({ kind: 'done' });
 
     expect(await storedDelivery(ref)).toMatchObject({
       status: 'succeeded',
@@ -328,7 +329,7 @@ describe('what an attempt records, over the real wire', () => {
       next_attempt_at: null,
       last_attempt_at: clock.now().toISOString(),
     });
-    expect(await getWebhook(db, orgId, webhookId)).toMatchObject({ enabled: true, failing_since: null });
+    expect(await storedGetWebhook(db, orgId, webhookId)).toMatchObject({ enabled: true, failing_since: null });
     // What arrived is what a Standard Webhooks receiver accepts.
     expect(received).toHaveLength(3);
     const last = received[2];
@@ -346,21 +347,21 @@ describe('disabling an endpoint whose deliveries keep failing', () => {
     const dispatch = dispatchDeps(send);
     const t0 = clock.now().getTime();
 
-    await dispatchDelivery(dispatch, await newDue(orgId, webhookId));
+    await dispatchWebhookDelivery(dispatch, await newDue(orgId, webhookId));
     clock.set(t0 + 3 * DAY_MS - 1000);
     const lastBefore = await newDue(orgId, webhookId);
-    await dispatchDelivery(dispatch, lastBefore);
-    expect(await readWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: true, disabled_reason: null });
+    await dispatchWebhookDelivery(dispatch, lastBefore);
+    expect(await getWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: true, disabled_reason: null });
 
     clock.set(t0 + 3 * DAY_MS + 1000);
-    await dispatchDelivery(dispatch, await newDue(orgId, webhookId));
-    expect(await readWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'failing' });
-    expect(await getWebhook(db, orgId, webhookId)).toMatchObject({ failing_since: new Date(t0).toISOString() });
+    await dispatchWebhookDelivery(dispatch, await newDue(orgId, webhookId));
+    expect(await getWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'failing' });
+    expect(await storedGetWebhook(db, orgId, webhookId)).toMatchObject({ failing_since: new Date(t0).toISOString() });
 
     // The earlier delivery's scheduled retry then finds the endpoint disabled: settled, nothing sent.
     const sent = send.mock.calls.length;
     clock.advance(5 * 60_000);
-    expect(await dispatchDelivery(dispatch, lastBefore)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, lastBefore)).toEqual({ kind: 'done' });
     expect(send).toHaveBeenCalledTimes(sent);
     expect(await storedDelivery(lastBefore)).toMatchObject({
       status: 'failed',
@@ -375,14 +376,14 @@ describe('disabling an endpoint whose deliveries keep failing', () => {
     const { id: webhookId } = await endpoint(orgId);
     const t0 = clock.now().getTime();
 
-    await dispatchDelivery(dispatchDeps(fakeSender(() => SERVER_ERROR)), await newDue(orgId, webhookId));
+    await dispatchWebhookDelivery(dispatchDeps(fakeSender(() => SERVER_ERROR)), await newDue(orgId, webhookId));
     clock.set(t0 + 2 * DAY_MS);
-    await dispatchDelivery(dispatchDeps(fakeSender(() => OK)), await newDue(orgId, webhookId));
+    await dispatchWebhookDelivery(dispatchDeps(fakeSender(() => OK)), await newDue(orgId, webhookId));
     clock.set(t0 + 3 * DAY_MS + 1000);
-    await dispatchDelivery(dispatchDeps(fakeSender(() => SERVER_ERROR)), await newDue(orgId, webhookId));
+    await dispatchWebhookDelivery(dispatchDeps(fakeSender(() => SERVER_ERROR)), await newDue(orgId, webhookId));
 
-    expect(await readWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: true, disabled_reason: null });
-    expect((await getWebhook(db, orgId, webhookId))?.failing_since).toBe(new Date(t0 + 3 * DAY_MS + 1000).toISOString());
+    expect(await getWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: true, disabled_reason: null });
+    expect((await storedGetWebhook(db, orgId, webhookId))?.failing_since).toBe(new Date(t0 + 3 * DAY_MS + 1000).toISOString());
   });
 
   it('a pending delivery of an endpoint disabled by hand is settled as failed (endpoint_disabled) without a request', async () => {
@@ -393,7 +394,7 @@ describe('disabling an endpoint whose deliveries keep failing', () => {
     const send = fakeSender();
     const metrics = metricCounter();
 
-    expect(await dispatchDelivery(dispatchDeps(send, undefined, metrics.countMetric), ref)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatchDeps(send, undefined, metrics.countMetric), ref)).toEqual({ kind: 'done' });
     expect(send).not.toHaveBeenCalled();
     expect(await storedDelivery(ref)).toMatchObject({
       status: 'failed',
@@ -403,7 +404,7 @@ describe('disabling an endpoint whose deliveries keep failing', () => {
       next_attempt_at: null,
     });
     expect(metrics.counts).toEqual({ WebhookDeliveriesFailed: 1 });
-    expect(await readWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'manual' });
+    expect(await getWebhook({ db }, orgId, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'manual' });
   });
 
   it('a pending delivery of a deleted endpoint is left to expire, without a request', async () => {
@@ -413,7 +414,7 @@ describe('disabling an endpoint whose deliveries keep failing', () => {
     await deleteWebhook(deps, orgId, webhookId);
     const send = fakeSender();
 
-    expect(await dispatchDelivery(dispatchDeps(send), ref)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatchDeps(send), ref)).toEqual({ kind: 'done' });
     expect(send).not.toHaveBeenCalled();
     expect(await storedDelivery(ref)).toMatchObject({ status: 'pending', attempts: 0, error: null });
   });
@@ -427,7 +428,7 @@ describe('one attempt at a time', () => {
     const held = heldSender();
     const dispatch = dispatchDeps(held.send);
 
-    const attempts = [dispatchDelivery(dispatch, ref), dispatchDelivery(dispatch, ref)];
+    const attempts = [dispatchWebhookDelivery(dispatch, ref), dispatchWebhookDelivery(dispatch, ref)];
     // The copy holding the delivery waits in send; the other can only have been refused.
     const refused = await Promise.race(attempts);
     expect(refused).toEqual({ kind: 'retry', afterSeconds: LEASE_SECONDS });
@@ -439,7 +440,7 @@ describe('one attempt at a time', () => {
     expect(await storedDelivery(ref)).toMatchObject({ status: 'succeeded', attempts: 1 });
     // When it comes back, the delivery is settled: nothing more is sent.
     clock.advance(LEASE_SECONDS * 1000);
-    expect(await dispatchDelivery(dispatch, ref)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, ref)).toEqual({ kind: 'done' });
     expect(held.send).toHaveBeenCalledTimes(1);
   });
 
@@ -449,17 +450,17 @@ describe('one attempt at a time', () => {
     const stale = await newDue(orgId, webhookId);
     const send = fakeSender((n) => (n === 1 ? SERVER_ERROR : OK));
     const dispatch = dispatchDeps(send);
-    await dispatchDelivery(dispatch, stale);
+    await dispatchWebhookDelivery(dispatch, stale);
 
-    await retryDelivery({ db, now: clock.now }, orgId, webhookId, stale.deliveryId);
+    await retryWebhookDelivery({ db, now: clock.now }, orgId, webhookId, stale.deliveryId);
     const fresh = await dueRef(orgId, webhookId, stale.deliveryId);
     expect(fresh.dispatchId).not.toBe(stale.dispatchId);
 
     // The scheduled retry's message comes back after the new dispatch: stale.
     clock.advance(10_000);
-    expect(await dispatchDelivery(dispatch, stale)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, stale)).toEqual({ kind: 'done' });
     expect(send).toHaveBeenCalledTimes(1);
-    expect(await dispatchDelivery(dispatch, fresh)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, fresh)).toEqual({ kind: 'done' });
     expect(send).toHaveBeenCalledTimes(2);
     expect(await storedDelivery(fresh)).toMatchObject({ status: 'succeeded', attempts: 2 });
   });
@@ -470,8 +471,8 @@ describe('one attempt at a time', () => {
     const ref = await newDue(orgId, webhookId);
     const send = fakeSender();
     const dispatch = dispatchDeps(send);
-    expect(await dispatchDelivery(dispatch, ref)).toEqual({ kind: 'done' });
-    expect(await dispatchDelivery(dispatch, ref)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, ref)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, ref)).toEqual({ kind: 'done' });
     expect(send).toHaveBeenCalledTimes(1);
   });
 });
@@ -485,15 +486,15 @@ describe('retryDelivery', () => {
     const ref = await newDue(orgId, webhookId);
     const send = fakeSender();
     const dispatch = dispatchDeps(send);
-    await dispatchDelivery(dispatch, ref);
+    await dispatchWebhookDelivery(dispatch, ref);
     clock.advance(3_600_000);
 
-    const view = await retryDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId);
+    const view = await retryWebhookDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId);
     expect(view).toMatchObject({ id: ref.deliveryId, status: 'pending', attempts: 1, next_attempt_at: clock.now().toISOString() });
     const replay = await dueRef(orgId, webhookId, ref.deliveryId);
     expect(replay.dispatchId).not.toBe(ref.dispatchId);
 
-    expect(await dispatchDelivery(dispatch, replay)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, replay)).toEqual({ kind: 'done' });
     const [first, second] = send.mock.calls.map(([request]) => request);
     expect(second.body).toBe(first.body);
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
@@ -508,7 +509,11 @@ describe('retryDelivery', () => {
     const send = fakeSender(() => SERVER_ERROR);
     const metrics = metricCounter();
     const dispatch = dispatchDeps(send, undefined, metrics.countMetric);
-    for (let outcome = await dispatchDelivery(dispatch, ref); outcome.kind === 'retry'; outcome = await dispatchDelivery(dispatch, ref)) {
+    for (
+      let outcome = await dispatchWebhookDelivery(dispatch, ref);
+      outcome.kind === 'retry';
+      outcome = await dispatchWebhookDelivery(dispatch, ref)
+    ) {
       clock.advance(outcome.afterSeconds * 1000);
     }
     expect(await storedDelivery(ref)).toMatchObject({ status: 'failed', attempts: 8 });
@@ -516,7 +521,7 @@ describe('retryDelivery', () => {
     expect(metrics.counts).toEqual({ WebhookAttemptsFailed: 7, WebhookDeliveriesFailed: 1 });
 
     clock.advance(DAY_MS);
-    expect(await retryDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId)).toMatchObject({
+    expect(await retryWebhookDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId)).toMatchObject({
       status: 'pending',
       attempts: 8,
       next_attempt_at: clock.now().toISOString(),
@@ -525,7 +530,7 @@ describe('retryDelivery', () => {
     expect(await storedDelivery(ref)).toMatchObject({ status: 'pending', dispatch_id: again.dispatchId });
     expect(again.dispatchId).not.toBe(ref.dispatchId);
 
-    expect(await dispatchDelivery(dispatch, again)).toEqual({ kind: 'done' });
+    expect(await dispatchWebhookDelivery(dispatch, again)).toEqual({ kind: 'done' });
     expect(send).toHaveBeenCalledTimes(9);
     expect(await storedDelivery(ref)).toMatchObject({ status: 'failed', attempts: 9, next_attempt_at: null });
     expect(metrics.counts).toEqual({ WebhookAttemptsFailed: 7, WebhookDeliveriesFailed: 2 });
@@ -536,16 +541,16 @@ describe('retryDelivery', () => {
     const { id: webhookId } = await endpoint(orgId);
     const ref = await newDue(orgId, webhookId);
     const held = heldSender();
-    const attempt = dispatchDelivery(dispatchDeps(held.send), ref);
+    const attempt = dispatchWebhookDelivery(dispatchDeps(held.send), ref);
     await Promise.race([held.started, attempt.then(() => Promise.reject(new Error('the attempt ended without sending')))]);
 
-    const error = await rejection(retryDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId));
+    const error = await rejection(retryWebhookDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId));
     expect(error).toBeInstanceOf(ConflictError);
     expect(error).toMatchObject({ statusCode: 409, code: 'DELIVERY_IN_PROGRESS' });
     held.release();
     expect(await attempt).toEqual({ kind: 'done' });
     // Once the attempt is over, a retry is accepted.
-    expect(await retryDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId)).toMatchObject({ status: 'pending' });
+    expect(await retryWebhookDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId)).toMatchObject({ status: 'pending' });
   });
 
   it('is 409 WEBHOOK_DISABLED for a disabled endpoint, and accepted once it is enabled again', async () => {
@@ -553,15 +558,15 @@ describe('retryDelivery', () => {
     const { id: webhookId } = await endpoint(orgId);
     const ref = await newDue(orgId, webhookId);
     await updateWebhook(deps, orgId, webhookId, { enabled: false });
-    await dispatchDelivery(dispatchDeps(fakeSender()), ref);
+    await dispatchWebhookDelivery(dispatchDeps(fakeSender()), ref);
 
-    const error = await rejection(retryDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId));
+    const error = await rejection(retryWebhookDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId));
     expect(error).toBeInstanceOf(ConflictError);
     expect(error).toMatchObject({ statusCode: 409, code: 'WEBHOOK_DISABLED' });
     expect(await storedDelivery(ref)).toMatchObject({ status: 'failed', dispatch_id: ref.dispatchId });
 
     await updateWebhook(deps, orgId, webhookId, { enabled: true });
-    expect(await retryDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId)).toMatchObject({ status: 'pending' });
+    expect(await retryWebhookDelivery(deliveryDeps(), orgId, webhookId, ref.deliveryId)).toMatchObject({ status: 'pending' });
   });
 
   it('is 404 for an unknown endpoint, an unknown or malformed delivery id, and another endpoint’s delivery', async () => {
@@ -578,19 +583,19 @@ describe('retryDelivery', () => {
       [otherId, ref.deliveryId, 'WEBHOOK_DELIVERY_NOT_FOUND'],
     ];
     for (const [endpointId, deliveryId, code] of cases) {
-      const error = await rejection(retryDelivery(deliveryDeps(), orgId, endpointId, deliveryId));
+      const error = await rejection(retryWebhookDelivery(deliveryDeps(), orgId, endpointId, deliveryId));
       expect(error).toBeInstanceOf(NotFoundError);
       expect(error).toMatchObject({ statusCode: 404, code });
     }
     // Another organization's endpoint is not found either.
-    expect(await rejection(retryDelivery(deliveryDeps(), newOrg(), webhookId, ref.deliveryId))).toMatchObject({
+    expect(await rejection(retryWebhookDelivery(deliveryDeps(), newOrg(), webhookId, ref.deliveryId))).toMatchObject({
       code: 'WEBHOOK_NOT_FOUND',
     });
   });
 });
 
 describe('fanOutEvent', () => {
-  const fanOut = (event: DomainEvent) => fanOutEvent({ db, now: clock.now }, event);
+  const fanOut = (event: DomainEvent) => fanOutWebhookDeliveries({ db, now: clock.now }, event);
 
   it('makes one delivery per enabled endpoint of the event’s organization subscribed to its type or to *', async () => {
     const orgId = newOrg();
@@ -654,7 +659,7 @@ describe('secret rotation', () => {
     const rotatedAt = clock.now().getTime();
     const { secret: newSecret, previous_secret_expires_at: expiresAt } = await rotateWebhookSecret(deps, orgId, webhookId);
     expect(expiresAt).toBe(new Date(rotatedAt + DAY_MS).toISOString());
-    const webhook = await getWebhook(db, orgId, webhookId);
+    const webhook = await storedGetWebhook(db, orgId, webhookId);
     if (!webhook) throw new Error('endpoint gone');
 
     const secretsOf = cachedSecrets(cipher);
@@ -666,14 +671,14 @@ describe('secret rotation', () => {
     const send = fakeSender();
     const dispatch = dispatchDeps(send);
     clock.set(rotatedAt + DAY_MS - 1000);
-    await dispatchDelivery(dispatch, await newDue(orgId, webhookId));
+    await dispatchWebhookDelivery(dispatch, await newDue(orgId, webhookId));
     const during = send.mock.calls[0][0];
     expect(during.headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(verifiedAt(newSecret, during, clock.now().getTime())).toMatchObject({ type: 'webhook.test' });
     expect(verifiedAt(oldSecret, during, clock.now().getTime())).toMatchObject({ type: 'webhook.test' });
 
     clock.set(rotatedAt + DAY_MS + 1000);
-    await dispatchDelivery(dispatch, await newDue(orgId, webhookId));
+    await dispatchWebhookDelivery(dispatch, await newDue(orgId, webhookId));
     const after = send.mock.calls[1][0];
     expect(after.headers['webhook-signature'].split(' ')).toHaveLength(1);
     expect(verifiedAt(newSecret, after, clock.now().getTime())).toMatchObject({ type: 'webhook.test' });

@@ -1,5 +1,5 @@
 import type { MemberCaller } from '../../shared/auth/policy';
-import { createApiKey } from '../../shared/domain/api-keys/api-keys';
+import { createApiKey } from '../../shared/domain/api-keys/create-api-key';
 import type { AuditEntry } from '../../shared/schemas/audit';
 import { call, expectFailure, idTokenFor, localDeployment, TIMESTAMP, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';

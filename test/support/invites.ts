@@ -2,8 +2,9 @@ import type { Role } from '../../shared/core/access';
 import { apiKeyIdFromHash, hashApiKey } from '../../shared/auth/api-key-secrets';
 import type { Caller } from '../../shared/auth/policy';
 import { parseConfig } from '../../shared/config';
-import { sendInvitationEmail } from '../../shared/domain/invites/invitation-mail';
-import { listOrganizationInvites, sendInvite } from '../../shared/domain/invites/invites';
+import { sendInvitationEmail } from '../../shared/domain/invites/send-invitation-email';
+import { listInvites } from '../../shared/domain/invites/list-invites';
+import { sendInvite } from '../../shared/domain/invites/send-invite';
 import { actorOf } from '../../shared/events/actor';
 import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { createSesMailer } from '../../shared/mail/mailer';
@@ -248,7 +249,7 @@ export const expiredInvites = once(async () => {
   const [firstToken, renewableToken] = await Promise.all([latestToken(first.email), latestToken(renewable.email)]);
   expect(Date.parse(first.expires_at) - Date.parse(first.created_at)).toBe(2000);
   // Pending while they lived: List as it answered when they were sent...
-  const then = await listOrganizationInvites({ db, now: () => sentAt }, org.org, { status: 'pending', page: 1, limit: 100 });
+  const then = await listInvites({ db, now: () => sentAt }, org.org, { status: 'pending', page: 1, limit: 100 });
   expect(then.data.map((i) => i.id).sort()).toEqual([first.id, renewable.id].sort());
   // ...and past expires_at now.
   expect(Date.parse(renewable.expires_at)).toBeLessThan(Date.now());

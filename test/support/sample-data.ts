@@ -3,7 +3,7 @@ import { generateApiKey, hashApiKey, keyPrefixOf } from '../../shared/auth/api-k
 import { newApiKeyRecord } from '../../shared/storage/api-key-items';
 import { insertApiKey } from '../../shared/storage/api-keys';
 import { SCOPES } from '../../shared/core/access';
-import { hashInviteToken } from '../../shared/domain/invites/invites';
+import { hashInviteToken } from '../../shared/domain/invites/invite-tokens';
 import type { FixtureInput } from '../../shared/schemas/fixture';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invite-items';

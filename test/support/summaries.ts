@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { queuedSummary, withDigest, type TemplateSnapshot } from '../../shared/domain/summaries/summary-plan';
+import { queuedSummary, withDigest, type TemplateSnapshot } from '../../shared/domain/summaries/summary-changes';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { recordingItem, type Recording } from '../../shared/storage/recording-items';
 import { partItems, type TranscriptSegment } from '../../shared/storage/recording-part-items';

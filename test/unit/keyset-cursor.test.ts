@@ -1,4 +1,4 @@
-import { apiKeyListCursor } from '../../shared/domain/api-keys/api-keys';
+import { apiKeyListCursor } from '../../shared/domain/api-keys/api-key-views';
 import { auditLogCursor } from '../../shared/domain/audit/list-audit-log';
 import { recordingListCursor } from '../../shared/domain/recordings/list-recordings';
 import { deliveryListCursor } from '../../shared/domain/webhooks/deliveries';

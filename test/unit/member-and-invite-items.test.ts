@@ -1,12 +1,12 @@
-import { inviteView, statusOf } from '../../shared/domain/invites/invites';
+import { inviteView, statusOf } from '../../shared/domain/invites/invite-views';
 import { apiKeySecretFromItem } from '../../shared/storage/api-key-items';
+import type { TableContext } from '../../shared/storage/dynamo';
 import { emailGuardItem, inviteFromItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invite-items';
 import { StoredItemError } from '../../shared/storage/item-fields';
 import { memberSettingsFromItem, preferenceFromItem } from '../../shared/storage/member-settings-items';
 import { membershipFromItem, membershipItem, type Membership } from '../../shared/storage/membership-items';
 import { TABLE } from '../../shared/storage/table-definition';
 import { newUserParts, userFromItem, userItem, type User } from '../../shared/storage/users';
-import type { TableContext } from '../../shared/storage/dynamo';
 
 /**
  * The explicit mappers and item builders of users, memberships, API keys, member settings

@@ -1,4 +1,4 @@
-import { contentDisposition } from '../../shared/domain/recordings/recording-media';
+import { contentDisposition } from '../../shared/domain/recordings/get-recording-media';
 
 /**
  * The Content-Disposition a media URL makes S3 answer with (RFC 6266): the original file

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { uploadMismatch } from '../../shared/domain/recordings/upload-completion';
+import { uploadMismatch } from '../../shared/domain/recordings/complete-upload';
 import { createRecordingObjects } from '../../shared/storage/recording-objects';
 
 /**

@@ -8,7 +8,7 @@ import {
   queuedSummary,
   withDigest,
   withoutDigest,
-} from '../../shared/domain/summaries/summary-plan';
+} from '../../shared/domain/summaries/summary-changes';
 import { eventsOfRecord } from '../../shared/events/change-events';
 import { SUMMARY_EVENT_DATA } from '../../shared/schemas/event-catalog';
 import { recordingItem, type Recording } from '../../shared/storage/recording-items';

@@ -9,7 +9,7 @@ import {
   recheckedRecording,
   restampedAt,
   startedRecording,
-} from '../../shared/domain/transcription/transcription-plan';
+} from '../../shared/domain/transcription/transcription-changes';
 import type { Recording, RecordingTranscription } from '../../shared/storage/recording-items';
 
 /** The transcription's transitions and the events their changes give: queued, completed, failed; nothing for a watch move or a discarded run. */

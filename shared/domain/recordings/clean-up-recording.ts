@@ -24,7 +24,7 @@ export interface CleanupOutcome {
  * multipart uploads included. Idempotent, so a redelivered event finds nothing left and
  * succeeds; any failure throws, and the queue delivers the event again.
  */
-export async function cleanUpDeletedRecording(
+export async function cleanUpRecording(
   deps: CleanupDeps,
   event: Pick<DomainEvent, 'type' | 'org_id' | 'resource'>,
 ): Promise<CleanupOutcome> {

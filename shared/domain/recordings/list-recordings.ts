@@ -73,7 +73,7 @@ export interface ListResult {
  * read their own entries beside the total; a deeper page number needs the total first, to
  * read nothing past the end and to start where the page is (deepPage).
  */
-export async function listRecordings(db: TableContext, request: ListRequest): Promise<ListResult> {
+export async function pageOfRecordings(db: TableContext, request: ListRequest): Promise<ListResult> {
   const { filter, limit } = request;
   const position = request.cursor ? recordingListCursor.decode(request.cursor, filter) : { after: undefined, page: request.page };
   const offset = request.cursor ? 0 : (request.page - 1) * limit;
@@ -175,7 +175,7 @@ export async function recorderIdByEmail(db: TableContext, email: string): Promis
  * The organization's List recordings: query parameters to a filter (UTC days, tags, the
  * recorder by id or email, the trash for admins), then a page by number or cursor.
  */
-export async function listOrganizationRecordings(db: TableContext, caller: Caller, query: ListRecordingsQuery) {
+export async function listRecordings(db: TableContext, caller: Caller, query: ListRecordingsQuery) {
   const page = query.page ?? 1;
   if (query.page !== undefined && query.cursor)
     throw ValidationError.field('page', 'invalid', 'cannot be combined with cursor (the cursor knows its page)');
@@ -189,7 +189,7 @@ export async function listOrganizationRecordings(db: TableContext, caller: Calle
   if (query.recordedByEmail && !recordedBy) {
     return { recordings: [], pagination: { page, limit, total: 0, next_cursor: null } };
   }
-  const result = await listRecordings(db, {
+  const result = await pageOfRecordings(db, {
     filter: { orgId: caller.orgId, bin: trash ? 'TRASH' : 'LIVE', from, to, recordedBy, tagIds: query.tagIds, tagMode: query.tagMode },
     page,
     limit,

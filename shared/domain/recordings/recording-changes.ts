@@ -12,10 +12,8 @@ import {
 } from '../../storage/recording-writes';
 import type { Recording } from '../../storage/recording-items';
 import type { RecordingParts } from '../../storage/recording-part-items';
-import { getRecording } from '../../storage/recordings';
 import { getTags } from '../../storage/tags';
 import { retryOnWriteConflict } from '../../storage/write-retries';
-import { readLiveRecording, recordingNotFound } from './read-recording';
 
 export interface RecordingDeps {
   db: TableContext;
@@ -152,30 +150,6 @@ export async function createRecording(deps: RecordingDeps, recording: Recording,
   });
 }
 
-/** Changes title, description and tags of a live recording; tag links follow in the same transaction. */
-export async function updateRecording(
-  deps: RecordingDeps,
-  orgId: string,
-  recordingId: string,
-  changes: { title?: string; description?: string; tags?: string[] },
-): Promise<Recording> {
-  const { db } = deps;
-  if (changes.tags) await assertOrgTags(db, orgId, changes.tags, 'tags');
-  return retryUntilCommitted(async () => {
-    const { recording: current } = await readLiveRecording(db, orgId, recordingId);
-    const next: Recording = { ...current, ...changes, updated_at: deps.now().toISOString() };
-    await commitRecordingChange(
-      db,
-      planRecordingChange({
-        before: current,
-        after: next,
-        relies: { kind: 'stored', stillIn: 'LIVE', unchangedSince: current.updated_at },
-      }),
-    );
-    return next;
-  });
-}
-
 /**
  * Deletes a stored recording for good in one transaction: the recording, its tag links, its
  * counts, its trash timer and a tombstone (the `recording.deleted` event, stamped with the
@@ -185,22 +159,4 @@ export async function commitPermanentDelete(deps: RecordingDeps, current: Record
   const { db } = deps;
   const recorder = isLive(current) ? await recorderLeaving(db, current) : undefined;
   await commitRecordingChange(db, planRecordingChange({ before: current, relies, recorder, deletedAt: deps.now().toISOString() }));
-}
-
-/**
- * Removes a recording for good, live or trashed: one transaction takes it, its tag links and
- * its counts, and writes its tombstone. No S3 call and no related item on the request path:
- * the tombstone's `recording.deleted` event has the object cleanup consumer remove them.
- */
-export async function deleteRecordingPermanently(deps: RecordingDeps, orgId: string, recordingId: string): Promise<void> {
-  let found = false;
-  await retryUntilCommitted(async () => {
-    const current = await getRecording(deps.db, orgId, recordingId);
-    if (!current) {
-      if (found) return; // a concurrent delete finished the job
-      throw recordingNotFound(recordingId);
-    }
-    found = true;
-    await commitPermanentDelete(deps, current, { kind: 'stored', unchangedSince: current.updated_at });
-  });
 }

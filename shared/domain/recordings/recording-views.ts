@@ -3,9 +3,9 @@ import type { Recording } from '../../storage/recording-items';
 import type { RecordingParts } from '../../storage/recording-part-items';
 import type { Tag } from '../../storage/tags';
 import type { RecordingInclude } from '../../schemas/recordings';
-import { excerptOf } from '../summaries/summary-plan';
-import { transcriptStatusOf } from '../transcription/transcription-plan';
-import { translationView } from '../translations/translation-plan';
+import { excerptOf } from '../summaries/summary-changes';
+import { transcriptStatusOf } from '../transcription/transcription-changes';
+import { translationView } from '../translations/translation-changes';
 
 /** The recording's latest translation (docs/translations.md), else a fixture's translation item; null when none. */
 function latestTranslation(recording: Recording, parts: RecordingParts) {

@@ -16,7 +16,7 @@ import { getRecorderSettings } from '../../storage/transcriptions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import { matchAssignee } from '../../summarization/assignees';
 import { SummaryEngineError, type SummaryDraft, type SummaryEngine } from '../../summarization/summary-engine';
-import { completedSummary, failedSummary, processingSummary, withDigest, type CompletionContext } from './summary-plan';
+import { completedSummary, failedSummary, processingSummary, withDigest, type CompletionContext } from './summary-changes';
 
 export interface SummaryRunDeps {
   db: TableContext;

@@ -8,10 +8,10 @@ import {
   type TranscriptionWatch,
 } from '../../storage/transcriptions';
 import { isWriteConflict } from '../../storage/write-retries';
-import { finishTranscriptionJob } from './finish-transcription';
-import { startQueuedTranscription } from './start-transcription';
+import { finishTranscriptionJob } from './finish-transcription-job';
+import { startQueuedTranscription } from './start-transcription-job';
 import type { TranscriptionJobDeps } from './transcription-deps';
-import { failedRecording, outputKeyOf, recheckedRecording, RUNNING_RECHECK_MS, STUCK_AFTER_MS } from './transcription-plan';
+import { failedRecording, outputKeyOf, recheckedRecording, RUNNING_RECHECK_MS, STUCK_AFTER_MS } from './transcription-changes';
 
 /** What the sweeper did with one due watch item. */
 export type SweepAction = 'started' | 'throttled' | 'finished' | 'rechecked' | 'timed_out' | 'removed' | 'conflict' | 'skipped';

@@ -1,5 +1,5 @@
 import type { TranscriptionJobs } from '../../transcription/transcribe-jobs';
-import type { QueueDeps } from './queue-transcription';
+import type { QueueDeps } from './transcribe-recording';
 
 /** Transcribe's output JSON objects in the recordings bucket. */
 export interface TranscriptOutputs {

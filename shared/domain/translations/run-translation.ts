@@ -19,7 +19,7 @@ import {
   isTranslationInFlight,
   processingTranslation,
   type TranslationRecording,
-} from './translation-plan';
+} from './translation-changes';
 
 export interface TranslationRunDeps {
   db: TableContext;

@@ -1,4 +1,4 @@
-import { sendInvitationEmail } from '../../../shared/domain/invites/invitation-mail';
+import { sendInvitationEmail } from '../../../shared/domain/invites/send-invitation-email';
 import { eventConsumer } from '../../../shared/events/event-consumer';
 import { MailError } from '../../../shared/mail/mailer';
 import { EVENT_CONSUMERS } from '../../../shared/events/event-functions';

@@ -1,4 +1,4 @@
-import { createTemplate } from '../../../shared/domain/templates/templates';
+import { createTemplate } from '../../../shared/domain/templates/create-template';
 import { idTokenFor, TIMESTAMP, unique } from '../../support/api';
 import { seedOrg } from '../../support/org-builder';
 import {

@@ -4,7 +4,7 @@ import {
   processingTranslation,
   queuedTranslation,
   translationView,
-} from '../../../shared/domain/translations/translation-plan';
+} from '../../../shared/domain/translations/translation-changes';
 import { markdownLinesOf, markdownOf } from '../../../shared/domain/translations/summary-lines';
 import { translationEventsOf } from '../../../shared/events/translation-events';
 import type { Recording } from '../../../shared/storage/recording-items';

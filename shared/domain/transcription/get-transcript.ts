@@ -1,0 +1,64 @@
+import type { Caller } from '../../auth/policy';
+import { NotFoundError } from '../../core/errors';
+import type { TableContext } from '../../storage/dynamo';
+import type { TranscriptSegment } from '../../storage/recording-part-items';
+import { getRecording, getRecordingWithParts } from '../../storage/recordings';
+import { readTranslation } from '../../storage/translations';
+import { translationCodeOfTag } from '../../translation/languages';
+import { renderTranscript, transcriptFileName, type TranscriptFormat } from '../../transcription/transcript-formats';
+import { recordingNotFound } from '../recordings/get-recording';
+import { contentDisposition } from '../recordings/get-recording-media';
+
+/** A transcript as a file: its media type and text, and with `download` the Content-Disposition that saves it. */
+export interface TranscriptFile {
+  contentType: string;
+  body: string;
+  contentDisposition?: string;
+}
+
+/**
+ * Get transcript (both hosts): the recording's transcript rendered in a format (json, vtt, srt,
+ * txt), one Query over the recording's key range. 404 RECORDING_NOT_FOUND for an unknown or
+ * trashed recording (or another member's, for a personal key); 404 TRANSCRIPT_NOT_FOUND while
+ * it has none. During a re-run the previous transcript is served.
+ *
+ * With `language` (an Amazon Translate code) other than the transcript's own: its translation
+ * into that language (docs/translations.md), same speakers and times, read with one Get of the
+ * recording and one Query of that language's items, never the original; 404
+ * TRANSLATION_NOT_FOUND when no translation into it completed.
+ */
+export async function getTranscript(
+  db: TableContext,
+  caller: Caller,
+  recordingId: string,
+  format: TranscriptFormat,
+  download: boolean,
+  language?: string,
+): Promise<TranscriptFile> {
+  if (language !== undefined) {
+    const recording = await getRecording(db, caller.orgId, recordingId);
+    if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
+    if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);
+    if (translationCodeOfTag(recording.language) !== language) {
+      const translation = await readTranslation(db, caller.orgId, recordingId, language);
+      if (!translation)
+        throw new NotFoundError('TRANSLATION_NOT_FOUND', `Recording ${recordingId} has no completed translation into ${language}.`);
+      const file: TranscriptFile = renderTranscript(format, {
+        recordingId,
+        language: translation.header.language,
+        segments: translation.segments,
+      });
+      if (download)
+        file.contentDisposition = contentDisposition('attachment', transcriptFileName(`${recording.title} (${language})`, format));
+      return file;
+    }
+  }
+  const { recording, parts } = await getRecordingWithParts(db, caller.orgId, recordingId);
+  if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
+  if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);
+  if (!parts.transcript) throw new NotFoundError('TRANSCRIPT_NOT_FOUND', `Recording ${recordingId} has no transcript yet.`);
+  const segments: TranscriptSegment[] = parts.transcript.segments;
+  const file: TranscriptFile = renderTranscript(format, { recordingId, language: parts.transcript.header.language, segments });
+  if (download) file.contentDisposition = contentDisposition('attachment', transcriptFileName(recording.title, format));
+  return file;
+}
