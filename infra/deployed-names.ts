@@ -15,10 +15,26 @@ export const DEPLOYED_FUNCTION_NAMES: Readonly<Record<string, string>> = {
   'functions/docs/get-open-api-document': 'docs/get-openapi-document',
   // The upload completion (an S3 event handler) was first deployed among the recordings' routes.
   'functions/events/complete-upload': 'recordings/complete-upload',
+  'functions/events/run-summary': 'events/write-summary',
 };
 
 /** Event consumer → the name its queue, dead-letter queue, rule and alarm were deployed under, where it differs. */
-export const DEPLOYED_CONSUMER_NAMES: Readonly<Partial<Record<EventConsumerName, string>>> = {};
+export const DEPLOYED_CONSUMER_NAMES: Readonly<Partial<Record<EventConsumerName, string>>> = {
+  // The catalog's names before each consumer was named after its use case.
+  sendInvitationEmail: 'invitationMail',
+  cleanUpRecording: 'objectCleanup',
+  recordAuditEntry: 'auditLog',
+  expireTrashedRecording: 'trashRetention',
+  revokeRemovedMemberKeys: 'removedMemberKeys',
+  fanOutWebhookDeliveries: 'webhookFanOut',
+  dispatchWebhookDelivery: 'webhookDispatch',
+  queueTranscriptionOnUpload: 'autoTranscription',
+  startTranscriptionJob: 'transcriptionStart',
+  finishTranscriptionJob: 'transcriptionFinish',
+  queueSummaryOnTranscription: 'autoSummary',
+  runSummary: 'summaryRun',
+  runTranslation: 'translation',
+};
 
 /**
  * A function's deployed name: `<stack>/<file>` for a route's handler (its route stack's area and

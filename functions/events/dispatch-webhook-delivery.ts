@@ -9,7 +9,7 @@ import { dispatchDeps } from '../../shared/wiring/webhook-secret-deps';
  * until the next is due.
  */
 export const handler = eventConsumer(
-  'webhookDispatch',
+  'dispatchWebhookDelivery',
   async (event) => {
     const outcome = await dispatchWebhookDelivery(dispatchDeps(), dispatchRefOf(event));
     return outcome.kind === 'retry' ? { retryAfterSeconds: outcome.afterSeconds } : undefined;

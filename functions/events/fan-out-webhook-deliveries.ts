@@ -4,7 +4,7 @@ import { deliveryDeps } from '../../shared/wiring/webhook-deps';
 
 /** The webhook fan-out: each public event becomes one delivery per endpoint of its organization that receives it (a batch's events at once). */
 export const handler = eventConsumer(
-  'webhookFanOut',
+  'fanOutWebhookDeliveries',
   async (event) => {
     await fanOutWebhookDeliveries(deliveryDeps(), event);
   },

@@ -4,7 +4,7 @@ import { logger } from '../../shared/observability/logger';
 import { apiKeyDeps } from '../../shared/wiring/api-key-deps';
 
 /** Personal keys of removed members (member.removed): every one is revoked. */
-export const handler = eventConsumer('removedMemberKeys', async (event) => {
+export const handler = eventConsumer('revokeRemovedMemberKeys', async (event) => {
   const { db, now } = apiKeyDeps();
   const revoked = await revokeRemovedMemberKeys(db, event, now());
   logger.info('revoked the personal keys of a removed member', {

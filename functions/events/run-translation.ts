@@ -7,7 +7,7 @@ import { translationRunDeps } from '../../shared/wiring/translation-deps';
 
 /** The translation consumer (recording.translation_queued): translates the transcript and the latest summary; throttled, it asks for its message back later. */
 export const handler = eventConsumer(
-  'translation',
+  'runTranslation',
   async (event, delivery) => {
     const outcome = await runTranslation(translationRunDeps(), event, delivery);
     logger.info('translation run', { event_id: event.id, org_id: event.org_id, recording_id: event.resource.id, outcome: outcome.kind });

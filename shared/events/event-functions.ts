@@ -53,7 +53,7 @@ export interface EventConsumerDefinition {
  * request path. Each is idempotent by event id, so a redelivered event changes nothing twice.
  */
 export const EVENT_CONSUMERS = {
-  invitationMail: {
+  sendInvitationEmail: {
     handler: 'functions/events/send-invitation-email',
     summary: 'Sends the email of a new or resent invitation with a fresh link, and records its delivery state',
     eventTypes: ['invite.created', 'invite.resent'],
@@ -61,7 +61,7 @@ export const EVENT_CONSUMERS = {
     retryAfterSeconds: 60,
     permissions: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], mail: ['SendEmail'] },
   },
-  objectCleanup: {
+  cleanUpRecording: {
     handler: 'functions/events/clean-up-recording',
     summary: "Deletes a permanently deleted recording's related items, uploaded object and unfinished uploads",
     eventTypes: ['recording.deleted'],
@@ -72,7 +72,7 @@ export const EVENT_CONSUMERS = {
       bucket: ['ListBucket', 'DeleteObject', 'ListBucketMultipartUploads', 'AbortMultipartUpload'],
     },
   },
-  auditLog: {
+  recordAuditEntry: {
     handler: 'functions/events/record-audit-entry',
     summary: "Stores every organization-visible event as an entry of the organization's audit log",
     eventTypes: EVENT_TYPES,
@@ -80,7 +80,7 @@ export const EVENT_CONSUMERS = {
     retryAfterSeconds: 30,
     permissions: { table: ['PutItem'] },
   },
-  trashRetention: {
+  expireTrashedRecording: {
     handler: 'functions/events/expire-trashed-recording',
     summary: 'Deletes a recording for good once it has been in the trash for the retention period',
     eventTypes: ['recording.retention_due'],
@@ -88,7 +88,7 @@ export const EVENT_CONSUMERS = {
     retryAfterSeconds: 60,
     permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
   },
-  removedMemberKeys: {
+  revokeRemovedMemberKeys: {
     handler: 'functions/events/revoke-removed-member-keys',
     summary: "Revokes a removed member's personal API keys",
     eventTypes: ['member.removed'],
@@ -97,7 +97,7 @@ export const EVENT_CONSUMERS = {
     // Query: the member's keys (GSI2); PutItem/UpdateItem/DeleteItem: each revocation's transaction.
     permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
-  webhookFanOut: {
+  fanOutWebhookDeliveries: {
     handler: 'functions/events/fan-out-webhook-deliveries',
     summary: "Creates one delivery per enabled webhook endpoint of the event's organization that subscribes to its type",
     eventTypes: EVENT_TYPES,
@@ -105,7 +105,7 @@ export const EVENT_CONSUMERS = {
     retryAfterSeconds: 30,
     permissions: { table: ['Query', 'PutItem'] },
   },
-  webhookDispatch: {
+  dispatchWebhookDelivery: {
     handler: 'functions/events/dispatch-webhook-delivery',
     summary: 'Sends one webhook delivery to its endpoint, signed; a failed attempt delays its own message until the next retry is due',
     eventTypes: ['webhook.delivery_due'],
@@ -116,7 +116,7 @@ export const EVENT_CONSUMERS = {
     timeoutSeconds: 30,
     permissions: { table: ['GetItem', 'UpdateItem'], webhookSecretKey: ['Decrypt'], queue: ['ChangeMessageVisibility'] },
   },
-  autoTranscription: {
+  queueTranscriptionOnUpload: {
     handler: 'functions/events/queue-transcription-on-upload',
     summary:
       "Queues the transcription of an uploaded recording when its recorder's auto_transcription is on (fails it when the organization's monthly allowance is used up)",
@@ -126,7 +126,7 @@ export const EVENT_CONSUMERS = {
     // GetItem: the recording, the recorder's settings; BatchGetItem: the allowance and the month's usage; PutItem: the recording and its watch item.
     permissions: { table: ['GetItem', 'BatchGetItem', 'PutItem'] },
   },
-  transcriptionStart: {
+  startTranscriptionJob: {
     handler: 'functions/events/start-transcription-job',
     summary:
       "Starts the Amazon Transcribe job of a queued transcription (left queued for the sweeper while Transcribe's concurrent job quota is full)",
@@ -136,7 +136,7 @@ export const EVENT_CONSUMERS = {
     // The only function that may start jobs. Transcribe reads the media and writes the output with the caller's permissions.
     permissions: { table: ['GetItem', 'PutItem', 'DeleteItem'], transcribe: ['StartTranscriptionJob'], bucket: ['GetObject', 'PutObject'] },
   },
-  transcriptionFinish: {
+  finishTranscriptionJob: {
     handler: 'functions/events/finish-transcription-job',
     summary:
       "Stores a finished Transcribe job's transcript (or its failure) on its recording and counts the billed minutes, from Transcribe's job state change event",
@@ -153,7 +153,7 @@ export const EVENT_CONSUMERS = {
       bucket: ['GetObject', 'DeleteObject'],
     },
   },
-  autoSummary: {
+  queueSummaryOnTranscription: {
     handler: 'functions/events/queue-summary-on-transcription',
     summary:
       "Queues a summary of a recording with the organization's default template (else the built-in one) when its transcription completes",
@@ -163,8 +163,8 @@ export const EVENT_CONSUMERS = {
     // GetItem: the recording, the default template; PutItem: the recording (its digest) and the summary, in one transaction.
     permissions: { table: ['GetItem', 'Query', 'PutItem'] },
   },
-  summaryRun: {
-    handler: 'functions/events/write-summary',
+  runSummary: {
+    handler: 'functions/events/run-summary',
     summary:
       "Writes a queued summary with the summary engine (Amazon Bedrock), shaped by the recorder's model, language and preferences; throttling delays its own message",
     eventTypes: ['recording.summary_queued'],
@@ -176,7 +176,7 @@ export const EVENT_CONSUMERS = {
     // GetItem: recording, summary, settings; Query: transcript chunks, preferences, members; PutItem: the transitions.
     permissions: { table: ['GetItem', 'Query', 'PutItem'], queue: ['ChangeMessageVisibility'], bedrock: ['InvokeModel'] },
   },
-  translation: {
+  runTranslation: {
     handler: 'functions/events/run-translation',
     summary:
       "Translates a recording's transcript and latest summary with Amazon Translate (its throttling delays the message, never a hot loop)",

@@ -48,6 +48,6 @@ export function transcribeJobConsumer(handle: (change: JobStateChange) => Promis
       for (const record of event.Records) if (!(await handleRecord(record))) failed.push(record.messageId);
       return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
     },
-    { consumer: 'transcriptionFinish' },
+    { consumer: 'finishTranscriptionJob' },
   );
 }

@@ -40,7 +40,7 @@ const TTL_SECONDS = 3600;
 const HOUR_MS = 3_600_000;
 const ISSUER = 'https://issuer.example.com';
 const APP_URL = 'https://app.example.com';
-const MAX_ATTEMPTS = 5; // EVENT_CONSUMERS.invitationMail.maxAttempts
+const MAX_ATTEMPTS = 5; // EVENT_CONSUMERS.sendInvitationEmail.maxAttempts
 
 /**
  * A clock that starts at the real time (so the TTL attribute of what the tests write lies in
@@ -120,7 +120,7 @@ async function deliver(orgId: string, inviteId: string, actor: Actor | null = nu
 
 /** The consumer's Lambda handler as the stack builds it (the same wrapper), with this test's table, clock and a mailer. */
 const consumerWith = (mailer: Mailer) =>
-  eventConsumer('invitationMail', async (event, delivery) => {
+  eventConsumer('sendInvitationEmail', async (event, delivery) => {
     await sendInvitationEmail({ ...mailDeps, mail: mailer }, event, delivery);
   });
 

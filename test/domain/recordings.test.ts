@@ -577,7 +577,7 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
       data: { recorded_by: org.mo, reason: 'request' },
     });
   /** The consumer's handler as functions/events/clean-up-recording.ts builds it, with these dependencies. */
-  const consumer = (deps: CleanupDeps) => eventConsumer('objectCleanup', async (event) => void (await cleanUpRecording(deps, event)));
+  const consumer = (deps: CleanupDeps) => eventConsumer('cleanUpRecording', async (event) => void (await cleanUpRecording(deps, event)));
   const segments = Array.from({ length: 300 }, (_, i) => ({ speaker: 'Mo', text: `${i} ${'x'.repeat(1000)}`, start: i, end: i + 1 }));
   const parts: RecordingParts = {
     transcript: {

@@ -53,7 +53,7 @@ describe('a map given for London (eu-west-2)', () => {
 
   beforeAll(() => {
     template = wholeStack(inRegion('eu-west-2', { bedrockModelMap: LONDON_MAP }));
-    consumerId = functionLogicalId(template, EVENT_CONSUMERS.summaryRun.handler);
+    consumerId = functionLogicalId(template, EVENT_CONSUMERS.runSummary.handler);
   });
 
   it("is the summary consumer's BEDROCK_MODEL_MAP as given", () => {

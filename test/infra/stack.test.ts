@@ -687,9 +687,9 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           ),
         )
         .map((f) => f.handler);
-      expect(translators).toEqual([EVENT_CONSUMERS.translation.handler]);
-      const statements = functionStatements(template, functionLogicalId(template, EVENT_CONSUMERS.translation.handler)).filter((st: Json) =>
-        actionsOf(st).some((action: string) => action.startsWith('translate:')),
+      expect(translators).toEqual([EVENT_CONSUMERS.runTranslation.handler]);
+      const statements = functionStatements(template, functionLogicalId(template, EVENT_CONSUMERS.runTranslation.handler)).filter(
+        (st: Json) => actionsOf(st).some((action: string) => action.startsWith('translate:')),
       );
       expect(statements.map((st: Json) => ({ actions: actionsOf(st), resource: st.Resource }))).toEqual([
         { actions: ['translate:TranslateText'], resource: '*' },
@@ -704,7 +704,7 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           )
           .map((f) => f.handler);
       // Transcribe reads the media and writes its output with the permissions of who starts the job: the starter and the sweeper.
-      const starters = [EVENT_CONSUMERS.transcriptionStart.handler, TRANSCRIPTION_SWEEPER.handler];
+      const starters = [EVENT_CONSUMERS.startTranscriptionJob.handler, TRANSCRIPTION_SWEEPER.handler];
       expect(holders('PutObject').sort()).toEqual([ROUTES.createUploadUrl.handler, ...starters].sort());
       // GetObject is the action HeadObject needs: the completion reads the stored content type, which S3 events do not carry.
       // The media routes sign GET URLs, which work only with the signer's GetObject. The finisher and the sweeper read jobs' output.
@@ -714,16 +714,16 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           ROUTES.getPublicRecordingMedia.handler,
           EVENT_HANDLERS.completeUpload.handler,
           ...starters,
-          EVENT_CONSUMERS.transcriptionFinish.handler,
+          EVENT_CONSUMERS.finishTranscriptionJob.handler,
         ].sort(),
       );
       // The finisher and the sweeper delete a job's output once its transcript is stored (or discarded).
       expect(holders('DeleteObject').sort()).toEqual(
-        [EVENT_CONSUMERS.objectCleanup.handler, EVENT_CONSUMERS.transcriptionFinish.handler, TRANSCRIPTION_SWEEPER.handler].sort(),
+        [EVENT_CONSUMERS.cleanUpRecording.handler, EVENT_CONSUMERS.finishTranscriptionJob.handler, TRANSCRIPTION_SWEEPER.handler].sort(),
       );
       // A permanent delete only commits; the object goes when the consumer handles recording.deleted.
       for (const action of ['AbortMultipartUpload', 'ListBucket', 'ListBucketMultipartUploads']) {
-        expect({ action, holders: holders(action) }).toEqual({ action, holders: [EVENT_CONSUMERS.objectCleanup.handler] });
+        expect({ action, holders: holders(action) }).toEqual({ action, holders: [EVENT_CONSUMERS.cleanUpRecording.handler] });
       }
     });
 
@@ -767,7 +767,7 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
         .filter((f) => f.permissions.mail?.length)
         .map((f) => f.handler);
       // Send and resend only commit the invite; the consumer sends the email, with retries.
-      expect(senders).toEqual([EVENT_CONSUMERS.invitationMail.handler]);
+      expect(senders).toEqual([EVENT_CONSUMERS.sendInvitationEmail.handler]);
     });
 
     /** The Regions whose summary models a test reads: the stack's own, or each one the mapping of an environment-agnostic stack covers. */
@@ -780,8 +780,8 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           actionsOf(st).some((a) => a.startsWith('bedrock:')),
         ),
       );
-      expect(invokers.map((f) => f.handler)).toEqual([EVENT_CONSUMERS.summaryRun.handler]);
-      const consumerId = functionLogicalId(template, EVENT_CONSUMERS.summaryRun.handler);
+      expect(invokers.map((f) => f.handler)).toEqual([EVENT_CONSUMERS.runSummary.handler]);
+      const consumerId = functionLogicalId(template, EVENT_CONSUMERS.runSummary.handler);
       const [direct, everyRegion, ...others] = functionStatements(template, consumerId).filter((st: Json) =>
         actionsOf(st).some((a) => a.startsWith('bedrock:')),
       );
@@ -816,7 +816,7 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
     });
 
     it("writes summaries with the models of the stack's Region: its geography's profiles, else global ones (or the map given)", () => {
-      const consumerId = functionLogicalId(template, EVENT_CONSUMERS.summaryRun.handler);
+      const consumerId = functionLogicalId(template, EVENT_CONSUMERS.runSummary.handler);
       for (const modelRegion of modelRegions()) {
         const fits = environment.summaryModels ?? defaultProfilesIn(modelRegion);
         const modelIds = summaryModelIdsOf(template, consumerId, modelRegion);

@@ -13,8 +13,8 @@ import { actionsOf, functionLogicalId, functionStatements, onlyLogicalId, synth,
  * keeps a message through a delivery's whole schedule.
  */
 
-const dispatcher = EVENT_CONSUMERS.webhookDispatch;
-const fanOut = EVENT_CONSUMERS.webhookFanOut;
+const dispatcher = EVENT_CONSUMERS.dispatchWebhookDelivery;
+const fanOut = EVENT_CONSUMERS.fanOutWebhookDeliveries;
 
 /** What the SQS event source itself grants a consumer on its queue, to read and delete the batches it hands over. */
 const EVENT_SOURCE_ACTIONS = [

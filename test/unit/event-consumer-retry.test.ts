@@ -69,7 +69,7 @@ describe('eventConsumer: a handler that asks for its message back later', () => 
     const retried = queued(dueEvent());
     const done = queued(dueEvent());
     const handler = eventConsumer(
-      'webhookDispatch',
+      'dispatchWebhookDelivery',
       async (event): Promise<ConsumerResult> => (event.id === JSON.parse(retried.body).detail.id ? { retryAfterSeconds: 42 } : undefined),
       { retryLater },
     );
@@ -85,13 +85,13 @@ describe('eventConsumer: a handler that asks for its message back later', () => 
 
   it('without retryLater, a message whose handler asks for a retry is reported as failed, and logged', async () => {
     const record = queued(dueEvent());
-    const handler = eventConsumer('webhookDispatch', async () => ({ retryAfterSeconds: 42 }));
+    const handler = eventConsumer('dispatchWebhookDelivery', async () => ({ retryAfterSeconds: 42 }));
 
     expect(failuresOf(await handler(batch(record)))).toEqual([record.messageId]);
     expect(loggedErrors).toHaveBeenCalledWith(
       'event consumer failed',
       expect.objectContaining({
-        consumer: 'webhookDispatch',
+        consumer: 'dispatchWebhookDelivery',
         message_id: record.messageId,
         attempt: 1,
         error: expect.stringContaining('no way to delay'),
@@ -104,7 +104,7 @@ describe('eventConsumer: a handler that asks for its message back later', () => 
     const retryLater = jest.fn(async () => {
       throw new Error('SQS unavailable');
     });
-    const handler = eventConsumer('webhookDispatch', async () => ({ retryAfterSeconds: 5 }), { retryLater });
+    const handler = eventConsumer('dispatchWebhookDelivery', async () => ({ retryAfterSeconds: 5 }), { retryLater });
 
     expect(failuresOf(await handler(batch(record)))).toEqual([record.messageId]);
     expect(loggedErrors).toHaveBeenCalledWith('event consumer failed', expect.objectContaining({ error: 'Error: SQS unavailable' }));
@@ -115,7 +115,7 @@ describe('eventConsumer: a handler that asks for its message back later', () => 
     const throwing = queued(dueEvent());
     const garbage = queued(dueEvent(), 1, '{"detail":{"id":"nope"}}');
     const handler = eventConsumer(
-      'webhookDispatch',
+      'dispatchWebhookDelivery',
       async () => {
         throw new Error('DynamoDB unavailable');
       },
@@ -129,7 +129,7 @@ describe('eventConsumer: a handler that asks for its message back later', () => 
 
   it('tells the handler which receive this is, and whether it is the last before the dead-letter queue (webhookDispatch: 15)', async () => {
     const seen: Delivery[] = [];
-    const handler = eventConsumer('webhookDispatch', async (_event, delivery) => {
+    const handler = eventConsumer('dispatchWebhookDelivery', async (_event, delivery) => {
       seen.push(delivery);
     });
     await handler(batch(queued(dueEvent(), 1), queued(dueEvent(), 14), queued(dueEvent(), 15)));
@@ -143,7 +143,7 @@ describe('eventConsumer: a handler that asks for its message back later', () => 
   it('handles each message in a change context naming no actor and its event’s correlation id, in parallel too', async () => {
     const contexts: unknown[] = [];
     const handler = eventConsumer(
-      'webhookDispatch',
+      'dispatchWebhookDelivery',
       async () => {
         contexts.push(currentChangeContext());
       },
@@ -178,7 +178,7 @@ describe('eventConsumer: parallel', () => {
   it('with parallel: true, handles the batch’s messages at once', async () => {
     const { handle, order } = waitingOnEachOther();
     const [first, second] = [dueEvent(), dueEvent()];
-    const response = await eventConsumer('webhookDispatch', handle, { parallel: true })(batch(queued(first), queued(second)));
+    const response = await eventConsumer('dispatchWebhookDelivery', handle, { parallel: true })(batch(queued(first), queued(second)));
     expect(failuresOf(response)).toEqual([]);
     expect(order.slice(0, 2)).toEqual([`start ${first.id}`, `start ${second.id}`]);
   });
@@ -186,7 +186,7 @@ describe('eventConsumer: parallel', () => {
   it('without it, one after another (the same handlers cannot both finish)', async () => {
     const { handle, order } = waitingOnEachOther();
     const [first, second] = [dueEvent(), dueEvent()];
-    const response = await eventConsumer('webhookDispatch', handle)(batch(queued(first), queued(second)));
+    const response = await eventConsumer('dispatchWebhookDelivery', handle)(batch(queued(first), queued(second)));
     expect(order).toEqual([`start ${first.id}`, `start ${second.id}`, `end ${second.id}`]);
     expect(failuresOf(response)).toEqual([`msg-${first.id}`]);
   });
@@ -195,7 +195,7 @@ describe('eventConsumer: parallel', () => {
     const retryLater = jest.fn(async () => undefined);
     const [ok, failing, retrying] = [dueEvent(), dueEvent(), dueEvent()];
     const handler = eventConsumer(
-      'webhookDispatch',
+      'dispatchWebhookDelivery',
       async (event): Promise<ConsumerResult> => {
         if (event.id === failing.id) throw new Error('boom');
         return event.id === retrying.id ? { retryAfterSeconds: 300 } : undefined;

@@ -124,7 +124,7 @@ describe('the invocation subsegment (TRACING=lambda)', () => {
   });
 
   it('names a consumer or another function, and records a handler that threw as a fault; the first invocation of the process is its cold start', async () => {
-    const consumer = instrumented(async () => 'done', { consumer: 'invitationMail' });
+    const consumer = instrumented(async () => 'done', { consumer: 'sendInvitationEmail' });
     const failing = instrumented(async () => {
       throw new Error('boom');
     });
@@ -134,13 +134,13 @@ describe('the invocation subsegment (TRACING=lambda)', () => {
     const documents = (await datagrams()).map(({ document }) => document);
     expect(documents.map(({ name, annotations, fault }) => ({ name, annotations, fault }))).toEqual([
       {
-        name: 'invitationMail',
-        annotations: { consumer: 'invitationMail', cold_start: expect.any(Boolean), service: 'voice-org-api' },
+        name: 'sendInvitationEmail',
+        annotations: { consumer: 'sendInvitationEmail', cold_start: expect.any(Boolean), service: 'voice-org-api' },
         fault: undefined,
       },
       {
-        name: 'invitationMail',
-        annotations: { consumer: 'invitationMail', cold_start: false, service: 'voice-org-api' },
+        name: 'sendInvitationEmail',
+        annotations: { consumer: 'sendInvitationEmail', cold_start: false, service: 'voice-org-api' },
         fault: undefined,
       },
       {

@@ -141,8 +141,8 @@ describe('event consumers in the manifest', () => {
       for (const type of consumer.eventTypes) expect([...EVENT_TYPES, ...INTERNAL_EVENT_TYPES]).toContain(type);
       expect(consumer.maxAttempts).toBeGreaterThanOrEqual(3);
     }
-    expect([...EVENT_CONSUMERS.auditLog.eventTypes].sort()).toEqual([...EVENT_TYPES].sort());
+    expect([...EVENT_CONSUMERS.recordAuditEntry.eventTypes].sort()).toEqual([...EVENT_TYPES].sort());
     // Internal events never reach an organization's audit log.
-    for (const type of INTERNAL_EVENT_TYPES) expect(EVENT_CONSUMERS.auditLog.eventTypes).not.toContain(type);
+    for (const type of INTERNAL_EVENT_TYPES) expect(EVENT_CONSUMERS.recordAuditEntry.eventTypes).not.toContain(type);
   });
 });

@@ -31,7 +31,7 @@ import {
  */
 
 describe('the invitation email (the invitation mail consumer)', () => {
-  const MAX_ATTEMPTS = EVENT_CONSUMERS.invitationMail.maxAttempts;
+  const MAX_ATTEMPTS = EVENT_CONSUMERS.sendInvitationEmail.maxAttempts;
 
   it('fault injection, a failing mailer: retried with each attempt and its code recorded, failed after the last (invite.email_failed); a resend is then emailed and its link works', async () => {
     const org = await seededOrg('mailfail');
@@ -44,7 +44,7 @@ describe('the invitation email (the invitation mail consumer)', () => {
     const down = jest.fn(async () => {
       throw new MailError('MAIL_UNAVAILABLE');
     });
-    const handler = eventConsumer('invitationMail', async (e, delivery) => {
+    const handler = eventConsumer('sendInvitationEmail', async (e, delivery) => {
       await sendInvitationEmail({ db, mail: down, now: () => sentAt, settings: { appUrl } }, e, delivery);
     });
     const shown = async () => (await listed(org)).find((i) => i.id === sent.id);

@@ -6,7 +6,7 @@ import { summaryRunDeps } from '../../shared/wiring/summary-deps';
 
 /** The summary consumer (recording.summary_queued): the engine writes it; throttling keeps the message out of sight until the next try. */
 export const handler = eventConsumer(
-  'summaryRun',
+  'runSummary',
   async (event, delivery) => {
     const outcome = await runSummary(summaryRunDeps(), event, delivery);
     logger.info('summary', {
