@@ -10,7 +10,7 @@ const LAYERS = {
   storage: '^shared/storage/',
   definitions: '^shared/(routes/|function-permissions[.]ts)',
   domain: '^shared/(domain|auth|events|webhooks|mail|crypto|transcription|summarization|translation)/',
-  operations: '^shared/operations/',
+  operatorTasks: '^shared/operator-tasks/',
   http: '^shared/(http|openapi)/',
   wiring: '^shared/wiring/',
   handlers: '^functions/',
@@ -24,10 +24,10 @@ const MAY_IMPORT = {
   storage: ['schemas', 'platform', 'core'],
   definitions: ['schemas', 'core'],
   domain: ['definitions', 'storage', 'schemas', 'platform', 'core'],
-  operations: ['domain', 'definitions', 'storage', 'schemas', 'platform', 'core'],
-  http: ['operations', 'domain', 'definitions', 'storage', 'schemas', 'platform', 'core'],
-  wiring: ['http', 'operations', 'domain', 'definitions', 'storage', 'schemas', 'platform', 'core'],
-  handlers: ['wiring', 'http', 'operations', 'domain', 'definitions', 'storage', 'schemas', 'platform', 'core'],
+  operatorTasks: ['domain', 'definitions', 'storage', 'schemas', 'platform', 'core'],
+  http: ['operatorTasks', 'domain', 'definitions', 'storage', 'schemas', 'platform', 'core'],
+  wiring: ['http', 'operatorTasks', 'domain', 'definitions', 'storage', 'schemas', 'platform', 'core'],
+  handlers: ['wiring', 'http', 'operatorTasks', 'domain', 'definitions', 'storage', 'schemas', 'platform', 'core'],
 };
 
 const upwardImports = Object.entries(MAY_IMPORT).map(([layer, below]) => ({
@@ -46,9 +46,9 @@ module.exports = {
     ...upwardImports,
     {
       name: 'domain-reads-no-config',
-      comment: 'The domain and the operations receive their dependencies (shared/wiring builds them from config)',
+      comment: 'The domain and the operator tasks receive their dependencies (shared/wiring builds them from config)',
       severity: 'error',
-      from: { path: '^shared/(domain|operations)/' },
+      from: { path: '^shared/(domain|operator-tasks)/' },
       to: { path: '^shared/config[.]ts$' },
     },
     {

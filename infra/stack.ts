@@ -9,7 +9,7 @@ import { AUTHORIZER } from '../shared/auth/authorizer-function';
 import { EVENT_HANDLERS } from '../shared/events/event-functions';
 import { addAlarmTopic } from './constructs/alarm-topic';
 import { addApi } from './constructs/api';
-import { addDataStore } from './constructs/data';
+import { addTablesAndKey } from './constructs/tables-and-key';
 import { addCustomDomain, type CustomDomainSettings } from './constructs/custom-domain';
 import { addEventBus, addEventPipeline } from './constructs/events';
 import { addFunctions, type FunctionsProps, type TracingSettings } from './constructs/functions';
@@ -18,7 +18,7 @@ import { mailSender, type MailSettings } from './constructs/mail';
 import { addMonitoring, type AlarmThresholds } from './constructs/observability';
 import { addRouteArea } from './constructs/route-area';
 import type { RouteStack } from './constructs/route-stack';
-import { addRecordingsStorage } from './constructs/storage';
+import { addRecordingsBucket } from './constructs/recordings-bucket';
 import { summaryModels } from './constructs/summary-models';
 import { keepServingDeployedRoutes, SINGLE_STACK_ROUTE_FUNCTIONS } from './constructs/upgrade';
 import { assertPipelineServicesIn } from './aws-regions';
@@ -110,8 +110,8 @@ export class VoiceOrgStack extends Stack {
     // The CLI always resolves a Region; a stack that knows it refuses one the pipeline's services are not offered in.
     if (!Token.isUnresolved(this.region)) assertPipelineServicesIn(this.region);
 
-    const data = addDataStore(this);
-    const recordings = addRecordingsStorage(this);
+    const data = addTablesAndKey(this);
+    const recordings = addRecordingsBucket(this);
     const identity = addIdentity(this, props.idTokenIssuer, { passwordAuth: props.cognitoPasswordAuth ?? false });
     const eventBus = addEventBus(this);
     const functionProps: FunctionsProps = {

@@ -1,11 +1,11 @@
 import { resendInvite } from '../../shared/domain/invites/resend-invite';
-import { keyedApiHandler } from '../../shared/http/keyed-handlers';
+import { idempotentApiHandler } from '../../shared/http/idempotent-handlers';
 import { json } from '../../shared/http/responses';
 import { resendInviteRoute } from '../../shared/routes/invites/resend-invite';
 import { inviteDeps } from '../../shared/wiring/invite-deps';
 
 /** POST /api/v1/organization/{orgId}/invites/{inviteId}/resend */
-export const handler = keyedApiHandler(resendInviteRoute, async ({ caller, path }) => {
+export const handler = idempotentApiHandler(resendInviteRoute, async ({ caller, path }) => {
   await resendInvite(inviteDeps(), caller, path.inviteId);
   return json(200, { success: true });
 });

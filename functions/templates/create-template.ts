@@ -1,10 +1,10 @@
 import { createTemplate } from '../../shared/domain/templates/create-template';
-import { keyedApiHandler } from '../../shared/http/keyed-handlers';
+import { idempotentApiHandler } from '../../shared/http/idempotent-handlers';
 import { json } from '../../shared/http/responses';
 import { createTemplateRoute } from '../../shared/routes/templates/create-template';
 import { templateDeps } from '../../shared/wiring/template-deps';
 
 /** POST /api/v1/organization/{orgId}/templates */
-export const handler = keyedApiHandler(createTemplateRoute, async ({ caller, body }) => {
+export const handler = idempotentApiHandler(createTemplateRoute, async ({ caller, body }) => {
   return json(201, await createTemplate(templateDeps(), caller.orgId, body));
 });

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
-import { adoptUnmanagedApiKeys, createApiKey, revokeApiKey } from '../../shared/operations/api-keys';
-import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
-import { rebuildDerivedIndexes } from '../../shared/operations/derived-indexes';
-import { seedFixture } from '../../shared/operations/fixture';
-import { listAllApiKeys, listAllInvites, listAllMembers } from '../../shared/operations/org-listings';
+import { adoptUnmanagedApiKeys, createApiKey, revokeApiKey } from '../../shared/operator-tasks/api-keys';
+import { addMember, createOrganization, createUser } from '../../shared/operator-tasks/directory';
+import { rebuildDerivedIndexes } from '../../shared/operator-tasks/derived-indexes';
+import { seedFixture } from '../../shared/operator-tasks/fixture';
+import { listAllApiKeys, listAllInvites, listAllMembers } from '../../shared/operator-tasks/org-listings';
 import { listAuditLog } from '../../shared/domain/audit/list-audit-log';
 import { parseInput } from '../../shared/schemas/validation';
 import { DisplayName, Email, Id, MemberStatusName, RoleName, ScopeName, Timezone } from '../../shared/schemas/common';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { limitsOfOrganization, setLimitsOfOrganization, setRateLimitOfApiKey } from '../../shared/operations/rate-limits';
-import { setTranscriptionAllowanceOf, transcriptionAllowanceOf } from '../../shared/operations/transcription-allowance';
+import { limitsOfOrganization, setLimitsOfOrganization, setRateLimitOfApiKey } from '../../shared/operator-tasks/rate-limits';
+import { setTranscriptionAllowanceOf, transcriptionAllowanceOf } from '../../shared/operator-tasks/transcription-allowance';
 import { CliError } from './cli-error';
 import { commandUsage } from './command-line';
 import { parseInput } from '../../shared/schemas/validation';

@@ -1,7 +1,7 @@
 import { parseConfig, parseModelCatalog } from '../../shared/config';
 import type { OrganizationLimits } from '../../shared/core/rate-limits';
 import { createProfileCipher, kmsKeyring } from '../../shared/crypto/profile-cipher';
-import type { SettingsFixtureDeps } from '../../shared/operations/ensure-member-settings';
+import type { SettingsFixtureDeps } from '../../shared/operator-tasks/ensure-member-settings';
 import { localProfileCipher } from '../local/profile-key';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
 import { loadLocalConfig } from '../local/local-config';

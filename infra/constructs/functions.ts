@@ -10,11 +10,11 @@ import type { FunctionDefinition } from '../function-list';
 import { acknowledge, findingTextOf } from './acknowledge';
 import { referenceFileHooks } from './reference-files';
 import { rootValue } from './route-stack';
-import type { DataStore } from './data';
+import type { TablesAndKey } from './tables-and-key';
 import type { EventBusAccess } from './events';
 import type { Identity } from './identity';
 import type { MailSender } from './mail';
-import type { RecordingsStorage } from './storage';
+import type { RecordingsBucket } from './recordings-bucket';
 import type { SummaryModels } from './summary-models';
 
 const repoRoot = path.resolve(__dirname, '../..');
@@ -66,8 +66,8 @@ type FunctionEnvironment = Partial<Record<ConfigVariable, string>> & { NODE_OPTI
 export interface FunctionsProps {
   /** The Bedrock models summaries are written with: the only ones a function with Bedrock permissions may call, and its BEDROCK_MODEL_MAP. */
   summaryModels: SummaryModels;
-  data: DataStore;
-  recordings: RecordingsStorage;
+  data: TablesAndKey;
+  recordings: RecordingsBucket;
   mail: MailSender;
   eventBus: EventBusAccess;
   identity: Identity;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SCOPES } from '../../shared/core/access';
 import { generateApiKey } from '../../shared/auth/api-key-secrets';
-import { seedFixture } from '../../shared/operations/fixture';
+import { seedFixture } from '../../shared/operator-tasks/fixture';
 import * as v from 'valibot';
 import { Fixture, type FixtureInput } from '../../shared/schemas/fixture';
 import type { TableContext } from '../../shared/storage/dynamo';

@@ -25,3 +25,23 @@ export const TRANSCRIPT_MAX_BYTES = 4_000_000;
  * the largest object a single S3 PUT, and so one pre-signed upload URL, takes.
  */
 export const UPLOAD_MAX_BYTES_CEILING = 5 * 1024 ** 3;
+/** The most summaries a recording keeps (SUMMARY_LIMIT_REACHED beyond): its digest stays small on the recording item. */
+
+export const MAX_SUMMARIES_PER_RECORDING = 20;
+/**
+ * Bounds on what a summary stores, so that its item stays far below DynamoDB's 400 KB and a
+ * list of a recording's 20 summaries stays under Lambda's 6 MB response (docs/summaries.md):
+ * longer engine output is cut at these lengths.
+ */
+
+export const SUMMARY_LIMITS = {
+  /** Characters of the whole summary's markdown (the sections together hold no more). */
+  markdown: 12000,
+  actionItems: 50,
+  actionItemText: 300,
+  assignee: 200,
+  /** Characters of a list item's excerpt of a summary's markdown. */
+  excerpt: 500,
+  /** Characters of a failure's reason (`<CODE>: <reason>`). */
+  error: 500,
+} as const;

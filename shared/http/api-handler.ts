@@ -56,7 +56,7 @@ type Handle<Request> = (request: Request) => Promise<APIGatewayProxyResult>;
 /**
  * Idempotency-Key for a keyed route (a POST behind the authorizer, docs/idempotency.md): the
  * middleware of one route, given its name. Only the handlers of keyed routes pass it (through
- * keyedApiHandler or keyedOrglessHandler, shared/http/keyed-handlers.ts), so that no other
+ * idempotentApiHandler or idempotentOrglessHandler, shared/http/idempotent-handlers.ts), so that no other
  * route's bundle carries the middleware and Powertools' idempotency utility.
  */
 export type KeyedRequests = (routeName: string) => HttpMiddleware;
@@ -162,7 +162,7 @@ function keyedMiddlewares(route: AuthenticatedRoute, { idempotency }: HandlerOpt
   if (takesIdempotencyKey(route)) {
     if (!idempotency)
       throw new Error(
-        `${route.name} takes Idempotency-Key: its handler must be keyedApiHandler or keyedOrglessHandler (shared/http/keyed-handlers.ts)`,
+        `${route.name} takes Idempotency-Key: its handler must be idempotentApiHandler or idempotentOrglessHandler (shared/http/idempotent-handlers.ts)`,
       );
     return [idempotency(route.name)];
   }

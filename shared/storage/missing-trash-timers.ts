@@ -9,7 +9,7 @@ import { recordingPurgeDateWrite, trashTimerFromItem, trashTimerItem, type Trash
 /*
  * Trash timers for recordings that entered the trash without one: loaded in the trash by a
  * fixture before seeds set them, or trashed before the event pipeline existed. Found by
- * `voice-org reindex` and `seed` (shared/operations/trash-timers.ts); every write is
+ * `voice-org reindex` and `seed` (shared/operator-tasks/trash-timers.ts); every write is
  * conditioned on the recording still being in the trash since the same moment, and never
  * moves a timer of that trash period.
  */

@@ -19,7 +19,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as v from 'valibot';
-import { seedFixture } from '../../shared/operations/fixture';
+import { seedFixture } from '../../shared/operator-tasks/fixture';
 import { Fixture } from '../../shared/schemas/fixture';
 import { newId } from '../../shared/ids';
 import { createTableContext } from '../../shared/storage/dynamo';

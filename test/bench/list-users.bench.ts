@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { MemberStatus } from '../../shared/core/access';
-import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operator-tasks/directory';
 import { listUsers } from '../../shared/domain/members/list-users';
 import { newId } from '../../shared/ids';
 import type { ListUsersQuery } from '../../shared/schemas/members';

@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import * as v from 'valibot';
 import { parseModelCatalog } from '../../shared/config';
 import { createProfileCipher, rawAesKeyring, type ProfileCipher } from '../../shared/crypto/profile-cipher';
-import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operator-tasks/directory';
 import { getMemberSettings, type SettingsReadDeps } from '../../shared/domain/settings/get-member-settings';
 import { parseInput } from '../../shared/schemas/validation';
 import { UpdateMemberSettingsBody } from '../../shared/schemas/settings';

@@ -19,7 +19,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createOrganization } from '../../shared/operations/directory';
+import { createOrganization } from '../../shared/operator-tasks/directory';
 import { listUsers } from '../../shared/domain/members/list-users';
 import { pageOfRecordings } from '../../shared/domain/recordings/list-recordings';
 import { listTemplates } from '../../shared/domain/templates/list-templates';

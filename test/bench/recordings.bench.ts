@@ -29,7 +29,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operator-tasks/directory';
 import { dayBounds, pageOfRecordings, type ListRequest, type ListResult } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
 import { softDeleteRecording } from '../../shared/domain/recordings/delete-recording';

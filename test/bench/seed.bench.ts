@@ -21,7 +21,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Fixture } from '../../shared/schemas/fixture';
 import { Fixture as FixtureSchema } from '../../shared/schemas/fixture';
 import * as v from 'valibot';
-import { seedFixture, type SeedSummary } from '../../shared/operations/fixture';
+import { seedFixture, type SeedSummary } from '../../shared/operator-tasks/fixture';
 import { getOrganization } from '../../shared/storage/organizations';
 import { membershipFromItem } from '../../shared/storage/membership-items';
 import type { TableContext } from '../../shared/storage/dynamo';

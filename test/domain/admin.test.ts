@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createApiKey, ensureApiKey, revokeApiKey } from '../../shared/operations/api-keys';
+import { createApiKey, ensureApiKey, revokeApiKey } from '../../shared/operator-tasks/api-keys';
 import {
   addMember,
   createOrganization,
@@ -7,7 +7,7 @@ import {
   ensureMembership,
   ensureOrganization,
   ensureUser,
-} from '../../shared/operations/directory';
+} from '../../shared/operator-tasks/directory';
 import { listUsers } from '../../shared/domain/members/list-users';
 import { getApiKeySecret } from '../../shared/storage/api-keys';
 import { keys } from '../../shared/storage/keys';
@@ -19,7 +19,7 @@ import { localDeployment, unique } from '../support/api';
 import { tableWithInterference } from '../support/transaction-conflicts';
 
 /**
- * The directory functions the CLI and fixtures use (shared/operations), called directly
+ * The directory functions the CLI and fixtures use (shared/operator-tasks), called directly
  * against the emulator's table: what they refuse, and what each idempotent "ensure" reports
  * and leaves behind.
  */

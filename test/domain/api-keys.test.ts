@@ -3,7 +3,7 @@ import { keyUseRecorder } from '../../shared/auth/key-usage';
 import type { MemberCaller } from '../../shared/auth/policy';
 import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES, scopesAllowedFor } from '../../shared/auth/scope-ceilings';
 import { SCOPES } from '../../shared/core/access';
-import { createApiKey as createOperatorKey, ensureApiKey } from '../../shared/operations/api-keys';
+import { createApiKey as createOperatorKey, ensureApiKey } from '../../shared/operator-tasks/api-keys';
 import { rotateApiKey } from '../../shared/domain/api-keys/rotate-api-key';
 import { revokeApiKey } from '../../shared/domain/api-keys/revoke-api-key';
 import { getApiKey } from '../../shared/domain/api-keys/get-api-key';

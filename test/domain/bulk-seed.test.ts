@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ensureRecordingsInBulk, ensureUsersInBulk } from '../../shared/operations/ensure-in-bulk';
-import { ensureMembershipsInBulk, membershipsJoiningTheirUsers } from '../../shared/operations/ensure-memberships-in-bulk';
-import { createUser, type EnsureOutcome } from '../../shared/operations/directory';
-import { fixtureRecording } from '../../shared/operations/ensure-recording';
-import { seedFixture } from '../../shared/operations/fixture';
+import { ensureRecordingsInBulk, ensureUsersInBulk } from '../../shared/operator-tasks/ensure-in-bulk';
+import { ensureMembershipsInBulk, membershipsJoiningTheirUsers } from '../../shared/operator-tasks/ensure-memberships-in-bulk';
+import { createUser, type EnsureOutcome } from '../../shared/operator-tasks/directory';
+import { fixtureRecording } from '../../shared/operator-tasks/ensure-recording';
+import { seedFixture } from '../../shared/operator-tasks/fixture';
 import { listUsers } from '../../shared/domain/members/list-users';
 import { dayBounds, pageOfRecordings } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
@@ -19,7 +19,7 @@ import { localDeployment, unique } from '../support/api';
 
 /**
  * The fixture loader writes users, memberships and recordings in bulk
- * (shared/operations/ensure-in-bulk.ts, ensure-memberships-in-bulk.ts): the same outcomes as
+ * (shared/operator-tasks/ensure-in-bulk.ts, ensure-memberships-in-bulk.ts): the same outcomes as
  * one entry at a time, every count exact, a second load unchanged, a seed interrupted midway
  * repaired by a re-run, and no item an API write created meanwhile overwritten.
  */

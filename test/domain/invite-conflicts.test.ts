@@ -1,6 +1,6 @@
 import type { Role } from '../../shared/core/access';
 import type { Caller } from '../../shared/auth/policy';
-import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operator-tasks/directory';
 import { type InviteDeps } from '../../shared/domain/invites/invite-changes';
 import { resendInvite } from '../../shared/domain/invites/resend-invite';
 import { revokeInvite } from '../../shared/domain/invites/revoke-invite';

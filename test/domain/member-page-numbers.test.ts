@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operator-tasks/directory';
 import { listUsers } from '../../shared/domain/members/list-users';
 import { keys } from '../../shared/storage/keys';
 import { commitMemberChange, getMembership, listActiveMembers } from '../../shared/storage/memberships';

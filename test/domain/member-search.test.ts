@@ -1,6 +1,6 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { addMember, createOrganization, createUser, ensureMembership, ensureUser } from '../../shared/operations/directory';
+import { addMember, createOrganization, createUser, ensureMembership, ensureUser } from '../../shared/operator-tasks/directory';
 import { listUsers } from '../../shared/domain/members/list-users';
 import { keys } from '../../shared/storage/keys';
 import {

@@ -1,7 +1,7 @@
 import type { Role, Scope } from '../../shared/core/access';
 import { authorizeCaller, requireCallerAccess, type Caller } from '../../shared/auth/policy';
 import type { Principal } from '../../shared/auth/principal';
-import { addMember, createOrganization, createUser } from '../../shared/operations/directory';
+import { addMember, createOrganization, createUser } from '../../shared/operator-tasks/directory';
 import { listEndpoints, type RouteName } from '../../shared/routes/manifest';
 import type { Endpoint } from '../../shared/routes/route-definition';
 import { localDeployment, unique } from '../support/api';

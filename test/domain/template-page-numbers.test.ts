@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { rebuildDerivedIndexes } from '../../shared/operations/derived-indexes';
-import { createOrganization } from '../../shared/operations/directory';
+import { rebuildDerivedIndexes } from '../../shared/operator-tasks/derived-indexes';
+import { createOrganization } from '../../shared/operator-tasks/directory';
 import { deleteTemplate } from '../../shared/domain/templates/delete-template';
 import { updateTemplate } from '../../shared/domain/templates/update-template';
 import { createTemplate } from '../../shared/domain/templates/create-template';

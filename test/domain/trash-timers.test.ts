@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { rebuildDerivedIndexes } from '../../shared/operations/derived-indexes';
-import { seedFixture } from '../../shared/operations/fixture';
-import { LATE_TIMER_GRACE_MS, latePurgeAt } from '../../shared/operations/trash-timers';
+import { rebuildDerivedIndexes } from '../../shared/operator-tasks/derived-indexes';
+import { seedFixture } from '../../shared/operator-tasks/fixture';
+import { LATE_TIMER_GRACE_MS, latePurgeAt } from '../../shared/operator-tasks/trash-timers';
 import { pageOfRecordings } from '../../shared/domain/recordings/list-recordings';
 import { restoreRecording } from '../../shared/domain/recordings/restore-recording';
 import { softDeleteRecording } from '../../shared/domain/recordings/delete-recording';

@@ -126,11 +126,11 @@ export const STREAM_READ_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetReco
 
 /** The logical id of the single table (construct id Table), beside which the idempotency table stands. */
 export const tableLogicalId = (template: Template): string => logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'Table');
-/** The logical id of the idempotency table (construct id IdempotencyTable, infra/constructs/data.ts). */
+/** The logical id of the idempotency table (construct id IdempotencyTable, infra/constructs/tables-and-key.ts). */
 export const idempotencyTableLogicalId = (template: Template): string =>
   logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'IdempotencyTable');
 
-/** The logical id of the rate limiter's counter table (construct id RateLimitTable, infra/constructs/data.ts). */
+/** The logical id of the rate limiter's counter table (construct id RateLimitTable, infra/constructs/tables-and-key.ts). */
 export const rateLimitTableLogicalId = (template: Template): string =>
   logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', 'RateLimitTable');
 

@@ -1,6 +1,6 @@
 import { roleAtLeast } from '../../shared/core/access';
 import { apiKeyIdFromHash, generateApiKey, hashApiKey } from '../../shared/auth/api-key-secrets';
-import { revokeApiKey } from '../../shared/operations/api-keys';
+import { revokeApiKey } from '../../shared/operator-tasks/api-keys';
 import { listEndpoints, SAMPLE_REQUESTS, type RouteName } from '../../shared/routes/manifest';
 import type { Endpoint } from '../../shared/routes/route-definition';
 import type { FixtureInput } from '../../shared/schemas/fixture';

@@ -1,4 +1,4 @@
-import { ensureMembership } from '../../shared/operations/directory';
+import { ensureMembership } from '../../shared/operator-tasks/directory';
 import type { DomainEvent } from '../../shared/schemas/event-catalog';
 import { expireItems } from '../../infra/local/ttl-emulator';
 import { call, idp, localDeployment, once, sentEmails, TIMESTAMP, unique } from '../support/api';

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createApiKey, revokeApiKey } from '../../shared/operations/api-keys';
+import { createApiKey, revokeApiKey } from '../../shared/operator-tasks/api-keys';
 import { AUTHENTICATION_FAILURE_MESSAGES } from '../../shared/auth/bearer-credentials';
 import { corsPreflightHeaders, GATEWAY } from '../../shared/http/gateway';
 import { listEndpoints } from '../../shared/routes/manifest';

@@ -1,5 +1,5 @@
 import type { MemberStatus, Role } from '../../shared/core/access';
-import { addMember, ensureMembership } from '../../shared/operations/directory';
+import { addMember, ensureMembership } from '../../shared/operator-tasks/directory';
 import { call, failure, idp, idTokenFor, localDeployment, TIMESTAMP, unique } from '../support/api';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
@@ -246,7 +246,7 @@ describe('GET /api/v1/organization/{orgId}/users', () => {
     });
 
     it('refuses a revoked key', async () => {
-      const { createApiKey, revokeApiKey } = await import('../../shared/operations/api-keys');
+      const { createApiKey, revokeApiKey } = await import('../../shared/operator-tasks/api-keys');
       const { key, key_id } = await createApiKey(db, { orgId: acme.org, scopes: ['users:read'] }, new Date());
       expect((await get('/api/v1/public/users', key)).status).toBe(200);
       await revokeApiKey(db, key_id, new Date());

@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { localProfileCipher } from '../../infra/local/profile-key';
 import { parseModelCatalog } from '../../shared/config';
-import { seedFixture } from '../../shared/operations/fixture';
+import { seedFixture } from '../../shared/operator-tasks/fixture';
 import { Fixture, type FixtureInput } from '../../shared/schemas/fixture';
 import { createTableContext } from '../../shared/storage/dynamo';
 import { call, failure, unique, type ApiResponse } from '../support/api';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadIdentityProvider, type LocalIdentityProvider } from '../../infra/local/identity-provider';
 import type { LocalRuntime } from '../../infra/local/runtime-file';
-import { seedFixture } from '../../shared/operations/fixture';
+import { seedFixture } from '../../shared/operator-tasks/fixture';
 import { parseModelCatalog } from '../../shared/config';
 import { localProfileCipher } from '../../infra/local/profile-key';
 import type { Fixture } from '../../shared/schemas/fixture';

@@ -12,7 +12,6 @@ import { ApiKeyDeps, managesAllKeys, requireScopesWithin, apiKeyView } from './a
  * member's own for a personal key). The answer holds the secret: the only time it exists
  * outside the client; only its SHA-256 is stored.
  */
-
 export async function createApiKey(deps: ApiKeyDeps, caller: MemberCaller, body: CreateApiKeyBody): Promise<ApiKey & { secret: string }> {
   const now = deps.now();
   if (body.kind === 'org' && !managesAllKeys(caller)) {

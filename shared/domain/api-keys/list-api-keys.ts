@@ -7,7 +7,6 @@ import { ApiKeyDeps, managesAllKeys, apiKeyListCursor, apiKeyView } from './api-
  * A page of keys, newest first: owners and admins see every key (or one member's personal
  * keys with `user_id`); everyone else their own personal keys, whatever `user_id` says.
  */
-
 export async function listApiKeys(deps: ApiKeyDeps, caller: MemberCaller, query: ListApiKeysQuery) {
   const userId = managesAllKeys(caller) ? query.user_id : caller.userId;
   const list = { orgId: caller.orgId, userId };

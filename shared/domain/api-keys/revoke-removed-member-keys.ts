@@ -10,7 +10,6 @@ import { revokeKey } from './api-key-views';
  * a redelivered event changes nothing. Until it runs, the route policy already refuses the keys
  * of a member who is not active.
  */
-
 export async function revokeRemovedMemberKeys(db: TableContext, event: DomainEvent, now: Date): Promise<number> {
   const userId = event.resource.id;
   const live = (await listMemberApiKeys(db, event.org_id, userId)).filter((key) => !key.revoked_at);

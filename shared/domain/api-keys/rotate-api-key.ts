@@ -13,7 +13,6 @@ import { ApiKeyDeps, visibleKey, apiKeyView } from './api-key-views';
  * Organization keys: owners and admins. Personal keys: only their own member, since the answer
  * holds a secret that acts as that member.
  */
-
 export async function rotateApiKey(deps: ApiKeyDeps, caller: MemberCaller, keyId: string, body: RotateApiKeyBody) {
   const key = await visibleKey(deps, caller, keyId);
   if (key.kind === 'personal' && key.user_id !== caller.userId) {

@@ -19,7 +19,6 @@ import { hashInviteToken } from './invite-tokens';
  * membership becomes active with the invite's role (the org's member count follows), and
  * the email guard is released. Of two concurrent accepts, one commits.
  */
-
 export async function acceptInvite(deps: Pick<InviteDeps, 'db' | 'now'>, principal: IdTokenPrincipal, token: string) {
   const { db } = deps;
   const hash = hashInviteToken(token);

@@ -15,8 +15,6 @@ export interface InviteDeps {
   settings: { ttlSeconds: number };
 }
 
-export type InviteStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
-
 /** Attempts before a send, revoke or resend that keeps losing races gives up with 409. */
 const ATTEMPTS = 10;
 

@@ -1,8 +1,6 @@
 import type { InviteRecord } from '../../storage/invite-items';
-import { InviteStatus } from './invite-changes';
 
 /** A stored status, with pending invites past expires_at reported as expired. */
-
 export function statusOf(invite: InviteRecord, now: Date): InviteStatus {
   return invite.status === 'pending' && Date.parse(invite.expires_at) <= now.getTime() ? 'expired' : invite.status;
 }
@@ -10,7 +8,6 @@ export function statusOf(invite: InviteRecord, now: Date): InviteStatus {
  * The Invite resource of the spec, with the delivery of its invitation email (of the
  * current send: a resend starts it over).
  */
-
 export function inviteView(invite: InviteRecord, now: Date) {
   return {
     id: invite.id,
@@ -25,3 +22,4 @@ export function inviteView(invite: InviteRecord, now: Date) {
     email_last_error: invite.delivery.last_error,
   };
 }
+export type InviteStatus = 'pending' | 'accepted' | 'revoked' | 'expired';

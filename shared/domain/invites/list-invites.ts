@@ -1,10 +1,10 @@
 import { pagePagination } from '../../core/page-pagination';
 import * as inviteStore from '../../storage/invites';
-import { InviteDeps, InviteStatus } from './invite-changes';
+import { InviteDeps } from './invite-changes';
+import { InviteStatus } from './invite-views';
 import { inviteView, statusOf } from './invite-views';
 
 /** The organization's invites, newest first, optionally of one status (expired is derived). */
-
 export async function listInvites(
   deps: Pick<InviteDeps, 'db' | 'now'>,
   orgId: string,

@@ -10,7 +10,6 @@ import { InviteDeps, committed, readInvite, notPending, expiryFrom } from './inv
  * with a new expiry, its email queued anew. The link emailed before stops working at once;
  * the invitation mail consumer emails a new one from the invite.resent event.
  */
-
 export async function resendInvite(deps: InviteDeps, caller: Caller, inviteId: string): Promise<void> {
   const { db } = deps;
   await committed(async (attempt) => {

@@ -3,7 +3,6 @@ import { commitInviteRevocation } from '../../storage/invites';
 import { InviteDeps, committed, readInvite, notPending, holdsEmailSlot } from './invite-changes';
 
 /** Revokes a pending invite: its link stops working at once. */
-
 export async function revokeInvite(deps: Pick<InviteDeps, 'db' | 'now'>, orgId: string, inviteId: string): Promise<void> {
   const { db } = deps;
   // Accepted or revoked meanwhile, or its slot changed hands: the fresh read of the next attempt says what to do.

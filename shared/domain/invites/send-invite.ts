@@ -17,7 +17,6 @@ import { inviteView } from './invite-views';
  * one-pending-invite-per-email guard are written in one transaction; the invitation mail
  * consumer sends the email, with the link's token, from the invite.created event.
  */
-
 export async function sendInvite(deps: InviteDeps, caller: Caller, request: { email: string; role: Role }) {
   const { db } = deps;
   if (request.role === 'owner' && (caller.kind === 'org_key' || !roleAtLeast(caller.role, 'owner'))) {

@@ -10,7 +10,6 @@ import { MemberChangeDeps, MemberManager, powersOf, cannotManage, applyChange, A
  *
  * @returns the membership as removed (a List users item with status `removed`)
  */
-
 export async function removeMember(deps: MemberChangeDeps, caller: MemberManager, userId: string): Promise<Member> {
   const leaving = caller.kind === 'id_token' && caller.userId === userId;
   const powers = powersOf(caller);

@@ -11,7 +11,6 @@ import { MemberChangeDeps, MemberManager, powersOf, cannotManage, ADMIN_MANAGED,
  *
  * @returns the member as the change left them (a List users item)
  */
-
 export async function updateMember(deps: MemberChangeDeps, caller: MemberManager, userId: string, role: Role): Promise<Member> {
   const powers = powersOf(caller);
   if (powers === 'none') throw cannotManage('Only owners and admins can change roles.');

@@ -10,7 +10,6 @@ import { TrashDeps, purgeAt } from './recording-trash';
  * its counts, and writes its tombstone. No S3 call and no related item on the request path:
  * the tombstone's `recording.deleted` event has the object cleanup consumer remove them.
  */
-
 export async function deleteRecordingPermanently(deps: RecordingDeps, orgId: string, recordingId: string): Promise<void> {
   let found = false;
   await retryUntilCommitted(async () => {
@@ -29,7 +28,6 @@ export async function deleteRecordingPermanently(deps: RecordingDeps, orgId: str
  * The whole recording is stored again from the read, so the write holds only while it is
  * unchanged since: an update or upload completion landing meanwhile is re-read, not undone.
  */
-
 export async function softDeleteRecording(deps: TrashDeps, orgId: string, recordingId: string): Promise<void> {
   const { db } = deps;
   await retryUntilCommitted(async () => {

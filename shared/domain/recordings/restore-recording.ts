@@ -10,7 +10,6 @@ import { type RecordingDeps, retryUntilCommitted, planRecordingChange } from './
  * timer goes in the same transaction. Conditioned, like the trash, on the recording as read
  * (an upload completing meanwhile is re-read, not undone).
  */
-
 export async function restoreRecording(deps: RecordingDeps, orgId: string, recordingId: string): Promise<Recording> {
   const { db } = deps;
   return retryUntilCommitted(async () => {

@@ -4,7 +4,6 @@ import { readLiveRecording } from './get-recording';
 import { RecordingDeps, assertOrgTags, retryUntilCommitted, planRecordingChange } from './recording-changes';
 
 /** Changes title, description and tags of a live recording; tag links follow in the same transaction. */
-
 export async function updateRecording(
   deps: RecordingDeps,
   orgId: string,

@@ -1,6 +1,6 @@
 import type { Caller } from '../../auth/policy';
 import { ConflictError, NotFoundError } from '../../core/errors';
-import { MAX_SUMMARIES_PER_RECORDING } from '../../core/summary-statuses';
+import { MAX_SUMMARIES_PER_RECORDING } from '../../core/limits';
 import type { TableContext } from '../../storage/dynamo';
 import type { Recording } from '../../storage/recording-items';
 import { getRecording } from '../../storage/recordings';

@@ -8,7 +8,6 @@ import { SummaryReadDeps, reachableRecording, summaryNotFound, CONCURRENT } from
  * Delete summary: its item and its digest entry go in one transaction. A summary still being
  * written is deleted too: the consumer finds it gone and discards its result.
  */
-
 export async function deleteSummary(deps: SummaryReadDeps, caller: Caller, recordingId: string, summaryId: string): Promise<void> {
   await retryOnWriteConflict(
     async () => {

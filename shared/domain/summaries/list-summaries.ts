@@ -7,7 +7,6 @@ import { SummaryReadDeps, reachableRecording } from './summary-reads';
  * List summaries (both hosts): the recording's summaries, newest first. Two reads: the
  * recording (GetItem), then its summaries' items (one Query, skipped when its digest lists none).
  */
-
 export async function listSummaries(deps: SummaryReadDeps, caller: Caller, recordingId: string): Promise<SummaryRecord[]> {
   const recording = await reachableRecording(deps.db, caller, recordingId);
   if (!recording.summaries?.length) return [];

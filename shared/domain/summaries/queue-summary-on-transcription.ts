@@ -10,7 +10,6 @@ import { summaryIdForEvent, queuedSummary, withDigest } from './summary-changes'
  * the organization's default template (else the built-in one). Idempotent by event id: the
  * summary's id is derived from it and its item is put only while absent.
  */
-
 export async function queueSummaryOnTranscription(
   deps: Omit<SummaryQueueDeps, 'newSummaryId'>,
   event: Pick<DomainEvent, 'id' | 'type' | 'org_id' | 'resource'>,

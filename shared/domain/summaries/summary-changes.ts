@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { SUMMARY_IN_FLIGHT, SUMMARY_LIMITS } from '../../core/summary-statuses';
+import { SUMMARY_IN_FLIGHT } from '../../core/summary-statuses';
+import { SUMMARY_LIMITS } from '../../core/limits';
 import type { Recording } from '../../storage/recording-items';
 import { digestOf, type StoredActionItem, type SummaryDigest, type SummaryRecord } from '../../storage/summary-items';
 import type { SummaryDraft } from '../../summarization/summary-engine';

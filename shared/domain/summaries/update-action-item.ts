@@ -12,7 +12,6 @@ import { SummaryReadDeps, reachableRecording, summaryNotFound, CONCURRENT } from
  * on another member's recording is 403 INSUFFICIENT_ROLE (the recording is visible to them,
  * so a 404 would lie; docs/decisions.md).
  */
-
 export async function updateActionItem(
   deps: SummaryReadDeps,
   caller: Caller,

@@ -11,7 +11,6 @@ import { TemplateDeps, TEMPLATE_WRITE_ATTEMPTS, concurrentUpdate, templateView }
  * its size). `is_default: true` makes it the organization's default in the same transaction,
  * and the previous default stops being it.
  */
-
 export async function createTemplate(
   deps: TemplateDeps,
   orgId: string,

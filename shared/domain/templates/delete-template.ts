@@ -7,7 +7,6 @@ import { TEMPLATE_WRITE_ATTEMPTS, TemplateDeps, concurrentUpdate, notFound } fro
  * Deletes a template for good. Summaries made with it keep their own copy of its id and
  * name, so they are unaffected. Deleting the default leaves the organization without one.
  */
-
 export async function deleteTemplate(deps: TemplateDeps, orgId: string, templateId: string): Promise<void> {
   await retryOnWriteConflict(
     async () => {

@@ -18,7 +18,6 @@ import { byName, TemplateDeps, TemplatePage, templateView } from './template-vie
  * keys `<name>#<id>` sort '#' after ' ' or '!', so a name did not come before the longer
  * names it begins.
  */
-
 export async function listTemplates(deps: TemplateDeps, orgId: string, { page, limit }: ListTemplatesQuery): Promise<TemplatePage> {
   const offset = (page - 1) * limit;
   const [organization, firstPage] = await Promise.all([

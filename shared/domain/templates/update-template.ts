@@ -11,7 +11,6 @@ import { TemplateDeps, notFound, defaultMoveFor, templateView, TEMPLATE_WRITE_AT
  * this one the default and the previous one stops being it; false on the default leaves none.
  * A race with another change of the default is planned again on fresh data.
  */
-
 export async function updateTemplate(deps: TemplateDeps, orgId: string, templateId: string, changes: UpdateTemplateBody) {
   const { is_default: wanted, ...fields } = changes;
   return retryOnWriteConflict(

@@ -11,7 +11,6 @@ import { hasUploadedFile, failedRecording, queuedRecording } from './transcripti
  * used up, the attempt fails at once with TRANSCRIPTION_QUOTA_EXCEEDED. Idempotent: a
  * recording with an attempt already (a redelivery, or someone asked first) is left alone.
  */
-
 export async function queueTranscriptionOnUpload(
   deps: QueueDeps,
   event: Pick<DomainEvent, 'type' | 'org_id' | 'resource'>,

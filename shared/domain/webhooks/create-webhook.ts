@@ -12,7 +12,6 @@ import { WebhookDeps, checkUrl, countedWrite } from './webhook-changes';
  * Subscribes an endpoint: its signing secret is made here, stored encrypted, and returned
  * this once. 409 WEBHOOK_LIMIT_REACHED when the organization already has the maximum.
  */
-
 export async function createWebhook(deps: WebhookDeps, orgId: string, body: CreateWebhookBody) {
   await checkUrl(deps, body.url);
   const now = deps.now().toISOString();

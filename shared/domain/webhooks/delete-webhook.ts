@@ -4,7 +4,6 @@ import { webhookNotFound } from './webhook-lookup';
 import { WebhookDeps, countedWrite } from './webhook-changes';
 
 /** Deletes an endpoint: no delivery is made to it any more, pending ones included. */
-
 export async function deleteWebhook(deps: Pick<WebhookDeps, 'db' | 'now'>, orgId: string, webhookId: string): Promise<void> {
   await countedWrite(async () => {
     try {

@@ -5,7 +5,6 @@ import { existingWebhook } from './webhook-lookup';
 import { deliveryView } from './webhook-views';
 
 /** A page of an endpoint's deliveries, newest first, optionally in one status. */
-
 export async function listWebhookDeliveries(deps: DeliveryDeps, orgId: string, webhookId: string, query: ListWebhookDeliveriesQuery) {
   await existingWebhook(deps.db, orgId, webhookId);
   const list = { orgId, webhookId, status: query.status };

@@ -13,7 +13,6 @@ import { deliveryView } from './webhook-views';
  * remaining retries if that fails. 409 WEBHOOK_DISABLED when the endpoint is disabled,
  * 409 DELIVERY_IN_PROGRESS while an attempt is under way.
  */
-
 export async function retryWebhookDelivery(deps: DeliveryDeps, orgId: string, webhookId: string, deliveryId: string) {
   const webhook = await existingWebhook(deps.db, orgId, webhookId);
   if (!DELIVERY_ID.test(deliveryId)) throw deliveryNotFound(deliveryId);

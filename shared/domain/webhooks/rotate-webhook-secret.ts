@@ -10,7 +10,6 @@ import { WebhookDeps, SECRET_OVERLAP_MS } from './webhook-changes';
  * secret keeps signing beside it for 24 hours (both signatures in every delivery), so
  * receivers can switch without missing one; any older secret stops now.
  */
-
 export async function rotateWebhookSecret(deps: WebhookDeps, orgId: string, webhookId: string) {
   const current = await existingWebhook(deps.db, orgId, webhookId);
   const now = deps.now();

@@ -13,7 +13,6 @@ import { WebhookDeps } from './webhook-changes';
  * any other (signed, retried, listed), attempted as soon as the pipeline carries it.
  * 409 WEBHOOK_DISABLED for a disabled endpoint, which receives nothing.
  */
-
 export async function testWebhook(deps: Pick<WebhookDeps, 'db' | 'now'>, orgId: string, webhookId: string) {
   const webhook = await existingWebhook(deps.db, orgId, webhookId);
   if (!webhook.enabled) throw new ConflictError('WEBHOOK_DISABLED', `Webhook endpoint ${webhookId} is disabled; enable it first.`);

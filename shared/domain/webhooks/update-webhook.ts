@@ -9,7 +9,6 @@ import { WebhookDeps, checkUrl } from './webhook-changes';
  * Changes the fields given. Disabling records `manual` as the reason; enabling clears the
  * reason and the failures counted toward disabling, whatever disabled it.
  */
-
 export async function updateWebhook(deps: Omit<WebhookDeps, 'cipher'>, orgId: string, webhookId: string, body: UpdateWebhookBody) {
   if (body.url !== undefined) await checkUrl(deps, body.url);
   const current = await existingWebhook(deps.db, orgId, webhookId);

@@ -61,5 +61,5 @@ export const queuedSample = {
   updated_at: sampleSummary.created_at,
 };
 
-/** The fixture's summary of a recording (the fixture loader's id: shared/operations/ensure-recording.ts). */
+/** The fixture's summary of a recording (the fixture loader's id: shared/operator-tasks/ensure-recording.ts). */
 export const fixtureSummaryId = (recordingId: string) => `${recordingId}_summary`;

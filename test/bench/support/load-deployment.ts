@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { localProfileCipher } from '../../../infra/local/profile-key';
 import type { LocalRuntime } from '../../../infra/local/runtime-file';
 import { parseModelCatalog } from '../../../shared/config';
-import { seedFixture } from '../../../shared/operations/fixture';
+import { seedFixture } from '../../../shared/operator-tasks/fixture';
 import { Fixture as FixtureSchema, type Fixture, type FixtureInput } from '../../../shared/schemas/fixture';
 import { createTableContext, type TableContext } from '../../../shared/storage/dynamo';
 import { startLocalDeployment, stopLocalDeployment, type StartedDeployment } from '../../support/local-deployment';

@@ -14,7 +14,7 @@ const RECORDINGS_PREFIX = 'recordings/';
 const BUCKET_LEVEL_ACTIONS: readonly BucketAction[] = ['ListBucket', 'ListBucketMultipartUploads'];
 
 /** The recordings bucket: browsers upload to it with pre-signed URLs; the functions read, complete and delete. */
-export interface RecordingsStorage {
+export interface RecordingsBucket {
   readonly bucket: s3.Bucket;
   /**
    * Grants exactly these S3 actions, under recordings/ only: object actions on the objects
@@ -27,7 +27,7 @@ export interface RecordingsStorage {
 }
 
 /** Adds the recordings bucket to the stack: private, encrypted, TLS only, retained on stack deletion. */
-export function addRecordingsStorage(stack: Stack): RecordingsStorage {
+export function addRecordingsBucket(stack: Stack): RecordingsBucket {
   const bucket = new s3.Bucket(stack, 'RecordingsBucket', {
     blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
     encryption: s3.BucketEncryption.S3_MANAGED,

@@ -5,7 +5,7 @@ import { listApiKeys, type ApiKeyPosition } from '../storage/api-keys';
 import type { TableContext } from '../storage/dynamo';
 import { getOrganization, type Organization } from '../storage/organizations';
 import { apiKeyView } from '../domain/api-keys/api-key-views';
-import { type InviteStatus } from '../domain/invites/invite-changes';
+import { type InviteStatus } from '../domain/invites/invite-views';
 import { inviteView } from '../domain/invites/invite-views';
 import { listInvites } from '../domain/invites/list-invites';
 import { listUsers } from '../domain/members/list-users';

@@ -20,7 +20,7 @@ import { rootValue } from './route-stack';
  * the data keys of what is stored encrypted in it: member profiles and webhook signing secrets,
  * each use bound to its own encryption context.
  */
-export interface DataStore {
+export interface TablesAndKey {
   readonly table: dynamodb.Table;
   /** Idempotency-Key records (shared/storage/idempotency-table-definition.ts): 24-hour items, no stream. */
   readonly idempotencyTable: dynamodb.Table;
@@ -58,7 +58,7 @@ const KEY_PURPOSES = {
  * Adds the table (shared/storage/table-definition.ts) and the profile key to the stack. Both
  * are retained when the stack is deleted: they hold the organizations' data.
  */
-export function addDataStore(stack: Stack): DataStore {
+export function addTablesAndKey(stack: Stack): TablesAndKey {
   const table = new dynamodb.Table(stack, 'Table', {
     partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },

@@ -19,7 +19,7 @@ const keyedRequests: KeyedRequests = (routeName) => idempotency(routeName, idemp
  * Idempotency-Key. Only these handlers' bundles carry the idempotency middleware and Powertools'
  * idempotency utility (issue 31); apiHandler refuses a keyed route at cold start.
  */
-export function keyedApiHandler<const R extends OrganizationRoute>(
+export function idempotentApiHandler<const R extends OrganizationRoute>(
   route: R,
   handle: (request: OrganizationRequest<R>) => Promise<APIGatewayProxyResult>,
 ) {
@@ -27,7 +27,7 @@ export function keyedApiHandler<const R extends OrganizationRoute>(
 }
 
 /** The handler of a keyed route that acts in no organization yet (accepting an invitation): orglessHandler with Idempotency-Key. */
-export function keyedOrglessHandler<const R extends OrglessRoute>(
+export function idempotentOrglessHandler<const R extends OrglessRoute>(
   route: R,
   handle: (request: ApiRequest<R>) => Promise<APIGatewayProxyResult>,
 ) {
