@@ -13,6 +13,7 @@ import { TABLE } from '../../shared/storage/table-definition';
 import { templateItem, type TemplateRecord } from '../../shared/storage/template-items';
 import { trashTimerItem } from '../../shared/storage/trash-timers';
 import { deliveryItem, type DeliveryRecord } from '../../shared/storage/webhook-items';
+import { consumerDeployedName } from '../deployed-names';
 import type { SampleSetup } from './sample-setup';
 import { summaryStreamChanges } from './summary-events';
 import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcription-events';
@@ -227,7 +228,9 @@ export function sampleConsumerEvent(setup: SampleSetup, consumer: EventConsumerN
   if (!events.length && !serviceBodies.length)
     throw new Error(`The sample stream batch has no event for ${consumer} (${types.join(', ')})`);
   const account = '123456789012';
-  const queueName = `VoiceOrgApi-${setup.stage}-${consumer.charAt(0).toUpperCase()}${consumer.slice(1)}Queue-EXAMPLE`;
+  // The queue and message ids follow the deployed name, which stays put when a consumer is renamed.
+  const deployed = consumerDeployedName(consumer);
+  const queueName = `VoiceOrgApi-${setup.stage}-${deployed.charAt(0).toUpperCase()}${deployed.slice(1)}Queue-EXAMPLE`;
   const bodies = [
     ...events.map((event) => {
       const bridged = {
@@ -248,8 +251,8 @@ export function sampleConsumerEvent(setup: SampleSetup, consumer: EventConsumerN
   return {
     Records: bodies.map((body, index) => {
       return {
-        messageId: uuidOf(`message-${consumer}-${index}`),
-        receiptHandle: `AQEB${createHash('sha256').update(`receipt-${consumer}-${index}`).digest('base64')}`,
+        messageId: uuidOf(`message-${deployed}-${index}`),
+        receiptHandle: `AQEB${createHash('sha256').update(`receipt-${deployed}-${index}`).digest('base64')}`,
         body,
         attributes: {
           ApproximateReceiveCount: '1',
