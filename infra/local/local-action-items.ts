@@ -4,7 +4,6 @@
  * "I'll book the room", "Action item: …"), the task as an imperative ("Send the contract"), who
  * takes it, and a due date from a deadline said relative to the recording's day.
  */
-
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 

@@ -9,7 +9,6 @@ import type { SampleSetup } from './sample-setup';
  * changes that give `recording.transcription_completed` (the automatic summary's cue) and
  * `recording.summary_queued` (the summary consumer's).
  */
-
 type Item = Record<string, unknown>;
 
 export function summaryStreamChanges(

@@ -10,7 +10,6 @@ import type { SampleSetup } from './sample-setup';
  * `recording.transcription_queued` (the job start's), and Transcribe's job state change the
  * finisher's queue receives from the account's default bus.
  */
-
 type Item = Record<string, unknown>;
 
 /** The two recording changes, before and after, with the stamps their writers leave. */

@@ -26,14 +26,12 @@ export const TRANSCRIPT_MAX_BYTES = 4_000_000;
  */
 export const UPLOAD_MAX_BYTES_CEILING = 5 * 1024 ** 3;
 /** The most summaries a recording keeps (SUMMARY_LIMIT_REACHED beyond): its digest stays small on the recording item. */
-
 export const MAX_SUMMARIES_PER_RECORDING = 20;
 /**
  * Bounds on what a summary stores, so that its item stays far below DynamoDB's 400 KB and a
  * list of a recording's 20 summaries stays under Lambda's 6 MB response (docs/summaries.md):
  * longer engine output is cut at these lengths.
  */
-
 export const SUMMARY_LIMITS = {
   /** Characters of the whole summary's markdown (the sections together hold no more). */
   markdown: 12000,

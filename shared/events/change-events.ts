@@ -1,21 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { ChangeStamp } from '../storage/change-stamp';
-import { itemChangeOf, type ItemChange, type ItemSide } from '../storage/stream-items';
-import type { DomainEvent, ResourceType } from '../schemas/event-catalog';
-import { actionItemEventsOf, summaryEventsOf } from './summary-events';
-import { transcriptionEventsOf } from './transcription-events';
-import { translationEventsOf } from './translation-events';
-
-/** What a rule decides for one change: the event's type, subject and data; the envelope is filled in once, below. */
-interface Derived {
-  type: DomainEvent['type'];
-  resource: { type: ResourceType; id: string };
-  data: Record<string, unknown>;
-  occurredAt: string;
-  /** The stamp that names the actor: the write's own, or none (a change by the service, e.g. TTL). */
-  stamp?: ChangeStamp;
-}
+import { createHash } from 'node:crypto';
+import type { DomainEvent } from '../schemas/event-catalog';
+import { itemChangeOf, type ItemChange } from '../storage/stream-items';
+import { changedFields, Derived, writerOf } from './derived-events';
+import { recordingEvents, summaryItemEvents, tombstoneEvents } from './recording-change-events';
 
 /**
  * The domain events of one stream record: a transactional outbox by construction, since a
@@ -44,20 +32,6 @@ export function eventsOfRecord(record: DynamoDBRecord): DomainEvent[] {
 function eventId(record: DynamoDBRecord, index: number): string {
   if (!record.eventID) throw new Error('A stream record without an eventID cannot give stable event ids');
   return `evt_${createHash('sha256').update(`${record.eventID}#${index}`).digest('hex').slice(0, 32)}`;
-}
-
-/**
- * The stamp of the write that made `after`: a write that did not restamp the item (same
- * stamp id as before) is not attributed to the earlier writer.
- */
-function writerOf<T>(before: ItemSide<T> | undefined, after: ItemSide<T> | undefined): ChangeStamp | undefined {
-  if (!after?.stamp) return undefined;
-  return before?.stamp?.id === after.stamp.id ? undefined : after.stamp;
-}
-
-/** Names of the listed fields whose values differ (compared as JSON). */
-function changedFields<T extends object>(before: T, after: T, fields: readonly (keyof T & string)[]): string[] {
-  return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }
 
 function derive(change: ItemChange, recordedAt: string): Derived[] {
@@ -89,62 +63,6 @@ function derive(change: ItemChange, recordedAt: string): Derived[] {
         { type: 'recording.retention_due', resource: { type: 'recording', id: change.recordingId }, data: {}, occurredAt: change.dueAt },
       ];
   }
-}
-
-function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, recordedAt: string): Derived[] {
-  const { before, after } = change;
-  // A removal is the tombstone's event (it knows who deleted); the REMOVE itself says nothing more.
-  if (!after) return [];
-  const recording = after.value;
-  const stamp = writerOf(before, after);
-  const event = (type: Derived['type'], data: Record<string, unknown> = {}): Derived => ({
-    type,
-    resource: { type: 'recording', id: recording.id },
-    data: { recorded_by: recording.recorded_by, state: recording.state, ...data },
-    occurredAt: recording.updated_at ?? recordedAt,
-    stamp,
-  });
-  if (!before)
-    return [
-      event(
-        'recording.created',
-        recording.upload ? { content_type: recording.upload.content_type, size_bytes: recording.upload.size_bytes } : {},
-      ),
-    ];
-  const previous = before.value;
-  const events: Derived[] = [];
-  // An upload lands once, from pending_upload: a transcription run undone goes back to uploaded without landing again.
-  if (previous.state === 'pending_upload' && recording.state === 'uploaded') {
-    events.push(event('recording.uploaded', { size_bytes: recording.upload?.uploaded_bytes ?? recording.upload?.size_bytes }));
-  }
-  if (previous.state === 'pending_upload' && recording.state === 'failed') events.push(event('recording.upload_failed'));
-  if (!previous.deleted_at && recording.deleted_at) events.push(event('recording.trashed'));
-  if (previous.deleted_at && !recording.deleted_at) events.push(event('recording.restored'));
-  const changes = changedFields(previous, recording, ['title', 'description', 'tags']);
-  if (changes.length) events.push(event('recording.updated', { changes }));
-  // The processing stages' own events: each carries when it happened.
-  for (const derived of [
-    ...transcriptionEventsOf(previous, recording),
-    ...translationEventsOf(previous, recording),
-    ...summaryEventsOf(previous, recording),
-  ]) {
-    events.push({ ...event(derived.type, derived.data), occurredAt: derived.occurredAt });
-  }
-  return events;
-}
-
-/** A summary item's change: the action items it announces when it completes (its statuses are the recording digest's events). */
-function summaryItemEvents(change: Extract<ItemChange, { kind: 'summary' }>): Derived[] {
-  const { before, after } = change;
-  if (!after) return [];
-  const stamp = writerOf(before, after);
-  return actionItemEventsOf(before?.value, after.value).map(({ data, occurredAt }) => ({
-    type: 'action_item.created',
-    resource: { type: 'recording', id: after.value.recording_id },
-    data,
-    occurredAt,
-    stamp,
-  }));
 }
 
 function membershipEvents(change: Extract<ItemChange, { kind: 'membership' }>): Derived[] {
@@ -233,33 +151,6 @@ function templateEvents(change: Extract<ItemChange, { kind: 'template' }>): Deri
   return changes.length
     ? [{ type: 'template.updated', resource, data: { name: template.name, changes }, occurredAt: template.updated_at, stamp }]
     : [];
-}
-
-function tombstoneEvents(change: Extract<ItemChange, { kind: 'tombstone' }>): Derived[] {
-  const { before, after } = change;
-  // Only the tombstone's arrival is the deletion; its own expiry later says nothing.
-  if (before || !after) return [];
-  const tombstone = after.value;
-  const stamp = after.stamp;
-  if (tombstone.resource === 'template') {
-    return [
-      { type: 'template.deleted', resource: { type: 'template', id: tombstone.id }, data: {}, occurredAt: tombstone.deleted_at, stamp },
-    ];
-  }
-  if (tombstone.resource === 'webhook') {
-    return [
-      { type: 'webhook.deleted', resource: { type: 'webhook', id: tombstone.id }, data: {}, occurredAt: tombstone.deleted_at, stamp },
-    ];
-  }
-  return [
-    {
-      type: 'recording.deleted',
-      resource: { type: 'recording', id: tombstone.id },
-      data: { recorded_by: tombstone.recorded_by ?? null, reason: stamp?.reason ?? 'request' },
-      occurredAt: tombstone.deleted_at,
-      stamp,
-    },
-  ];
 }
 
 /**

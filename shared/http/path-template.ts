@@ -9,7 +9,6 @@
  * segments compare case-sensitively; and when several templates match a path, the one whose
  * first differing segment is literal wins (/recordings/upload-url over /recordings/{id}).
  */
-
 type Segment = { kind: 'literal'; text: string } | { kind: 'parameter'; name: string };
 
 /** A compiled path template. */

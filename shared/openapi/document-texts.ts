@@ -3,7 +3,6 @@
  * description, and the webhook every endpoint receives. shared/openapi/document.ts builds the
  * operations from the manifest and puts these beside them.
  */
-
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Liveness of the API: the one operation that takes no credential.',
   users: "An organization's members: list them, read and change their settings bundle, change their role, remove them (docs/members.md).",

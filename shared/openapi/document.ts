@@ -26,7 +26,6 @@ import { refusalHeaders, RESPONSE_HEADERS, successHeaders, type HeaderContext } 
  * each route's definition and docs, from its route module) and the valibot schemas. Never written by hand: the local
  * server serves it at /api/v1/openapi.json and the integration tests hold every response to it.
  */
-
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'The request is invalid; for a field problem, `details` names each offending field.',
   401: 'No valid credential (with `WWW-Authenticate: Bearer`).',

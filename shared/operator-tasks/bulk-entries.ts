@@ -7,7 +7,6 @@ import type { EnsureOutcome } from './directory';
  * reading by key, first occurrences, and what one section hands the next so that it need not
  * read it back.
  */
-
 export type Count = (outcome: EnsureOutcome) => void;
 type Item = Record<string, unknown>;
 

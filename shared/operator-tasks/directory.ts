@@ -6,7 +6,9 @@ import { DEFAULT_TIMEZONE } from '../schemas/common';
 import type { TableContext } from '../storage/dynamo';
 import { isConditionFailure, WriteConflict } from '../storage/transactions';
 import type { Membership } from '../storage/membership-items';
-import { getMembership, insertMembership, listMembershipsOfUser, replaceMembership } from '../storage/memberships';
+import { getMembership, listMembershipsOfUser } from '../storage/memberships';
+import { replaceMembership } from '../storage/membership-writes';
+import { insertMembership } from '../storage/membership-writes';
 import { getOrganization, insertOrganization, renameOrganization, type Organization } from '../storage/organizations';
 import { findUserIdByEmail, getUser, insertUser, updateUserProfile, type User } from '../storage/users';
 

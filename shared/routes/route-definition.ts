@@ -15,7 +15,6 @@ import type { FieldProblem } from '../core/errors';
  * function, so its behaviour is identical by construction; on the alias the organization comes
  * from the credential instead of the path.
  */
-
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**

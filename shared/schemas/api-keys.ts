@@ -8,7 +8,6 @@ import { RateLimitSchema } from './rate-limits';
  * API keys managed through the API: the one place their request rules, response shapes and
  * OpenAPI documentation come from (docs/api-keys.md tells the story).
  */
-
 export const API_KEY_LIMITS = {
   name: 100,
   /** The longest grace period a rotation may give the replaced secret: 24 hours. */

@@ -9,7 +9,6 @@ import { PROBLEM_KINDS } from '../core/errors';
  * carries them), or beside the area's other schemas where the domain shapes its views by them
  * (api-keys, audit, webhooks).
  */
-
 export const NullableString = v.nullable(v.string());
 
 /** A schema with what it means, for the OpenAPI document. */

@@ -3,7 +3,6 @@ import { described, pagedEnvelope } from './envelopes';
 import { Member } from './members';
 
 /** The members area's responses (List users, Update member, Remove member), for the OpenAPI document and the contract check. */
-
 export const MemberListResponse = pagedEnvelope(
   described(v.array(v.strictObject(Member.entries)), 'The active members on this page, by email ascending.'),
 );

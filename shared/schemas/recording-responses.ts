@@ -5,7 +5,6 @@ import { TRANSCRIPT_STATUSES } from '../core/transcript-statuses';
 import { createdAt, described, envelope, NullableString, pagedEnvelope, TIMESTAMP, updatedAt } from './envelopes';
 
 /** The recordings' responses, on the organization routes and the public API, for the OpenAPI document and the contract check. */
-
 const recordingFields = {
   id: described(v.string(), "The recording's id."),
   title: described(v.string(), 'Its title.'),

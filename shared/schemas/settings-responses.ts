@@ -5,7 +5,6 @@ import { createdAt, described, envelope, NullableString, PagePagination, updated
  * A member's settings bundle (Get member settings) and what a settings patch applied (Update member
  * settings), for the OpenAPI document and the contract check.
  */
-
 const Tag = v.strictObject({
   id: described(v.string(), "The tag's id."),
   name: described(v.string(), "The tag's name."),

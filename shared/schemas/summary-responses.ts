@@ -4,7 +4,6 @@ import { createdAt, described, envelope, NullableString, updatedAt } from './env
 import { ActionItem } from './recording-responses';
 
 /* The summary routes' responses, for the OpenAPI document and the contract check. */
-
 export const SummaryResponse = v.strictObject({
   id: described(v.string(), "The summary's id (`sum_…`)."),
   recording_id: described(v.string(), 'The recording summarized.'),

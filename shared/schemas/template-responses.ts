@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { createdAt, described, PagePagination, updatedAt } from './envelopes';
 
 /** Summarization templates as the API answers them, for the OpenAPI document and the contract check. */
-
 export const Template = v.strictObject({
   id: described(v.string(), "The template's id."),
   name: described(v.string(), 'Its name, as members see it.'),

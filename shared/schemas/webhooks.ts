@@ -7,7 +7,6 @@ import { admitsAtMost, Id, Timestamp } from './common';
  * Webhook endpoints and their deliveries: the one place their request rules, response
  * shapes and OpenAPI documentation come from (docs/webhooks.md tells the story).
  */
-
 export const WEBHOOK_LIMITS = {
   /** Endpoints per organization (Stripe allows 16, Svix's free tier 50): enough for a few systems and environments. */
   endpointsPerOrganization: 10,

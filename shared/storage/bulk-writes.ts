@@ -9,7 +9,7 @@ import type { TableContext } from './dynamo';
 import { keys } from './keys';
 import { queryAll } from './query-all';
 import type { Membership } from './membership-items';
-import { putMembershipPart } from './memberships';
+import { putMembershipPart } from './membership-writes';
 import { recordingItem, tagLinkItems, type Recording } from './recording-items';
 import { partItems, type RecordingParts } from './recording-part-items';
 import { cancellationCodes, isConditionFailure, transact, type TransactItem } from './transactions';

@@ -18,6 +18,7 @@ import { tagFromItem, type Tag } from './tags';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 import { memberMinutesFromItem } from './transcription-usage';
 import { userFromItem, type User } from './users';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 /** What one BatchGetItem tells of a member. */
 export interface MemberState {
@@ -187,4 +188,15 @@ export async function commitSettingsChange(db: TableContext, change: SettingsCha
     })),
   ];
   await commitParts(db, parts);
+}
+
+/** A member's preferences (newest first, at most `limit`): the standing instructions of their summaries are picked from them. */
+export async function recorderPreferences(db: TableContext, orgId: string, userId: string, limit: number): Promise<PreferenceRecord[]> {
+  return limit > 0 ? listPreferences(db, orgId, userId, { offset: 0, limit }) : [];
+}
+
+/** A member's settings item (conversation language, auto transcription), or undefined when they never saved any. */
+export async function getRecorderSettings(db: TableContext, orgId: string, userId: string): Promise<MemberSettingsRecord | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.memberSettings(orgId, userId) }));
+  return Item ? memberSettingsFromItem(Item) : undefined;
 }

@@ -6,7 +6,6 @@ import { summaryItem, type SummaryRecord } from './summary-items';
  * A recording's related items (transcript, summary, action items, translation): types, item
  * builders and the explicit mappers. No DynamoDB client here, as in recording-items.ts.
  */
-
 type Item = Record<string, unknown>;
 
 export interface TranscriptSegment {

@@ -6,7 +6,6 @@ import { RATE_LIMIT_BOUNDS, type OrganizationLimits, type RateLimit } from '../c
  * shared/core/rate-limits.ts, without the API's schemas. Anything else (another field, a
  * number out of bounds, burst under rate) reads as undefined: the caller refuses the item.
  */
-
 type Bounds = { readonly min: number; readonly max: number };
 
 const wholeNumberWithin = (value: unknown, { min, max }: Bounds): value is number =>

@@ -1,13 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys } from './keys';
-import { membershipFromItem } from './membership-items';
-import { listPreferences } from './member-settings';
-import type { PreferenceRecord } from './member-settings-items';
 import { queryAll } from './query-all';
 import type { Recording } from './recording-items';
-import type { TranscriptSegment } from './recording-part-items';
-import { partsFromItems } from './recordings';
 import { summaryItem, summaryPart, summaryRecordFromItem, type SummaryRecord } from './summary-items';
 import { recordingPutAsRead } from './recording-writes';
 import { commitParts, type TransactionPart } from './transactions';
@@ -95,39 +90,4 @@ export async function listSummaryItems(db: TableContext, orgId: string, recordin
     ExpressionAttributeValues: { ':pk': base.PK, ':prefix': base.SK },
   });
   return items.map(summaryRecordFromItem);
-}
-
-/** The organization's active members as the assignee matching needs them (name and email): one Query of the members index. */
-export async function activeMembersForMatching(
-  db: TableContext,
-  orgId: string,
-): Promise<{ user_id: string; display_name: string; email: string }[]> {
-  const items = await queryAll(db, {
-    TableName: db.tableName,
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.activeMembersIndex(orgId).GSI1PK },
-  });
-  return items.map(membershipFromItem).map(({ user_id, display_name, email }) => ({ user_id, display_name, email }));
-}
-
-/** A member's preferences (newest first, at most `limit`): the standing instructions of their summaries are picked from them. */
-export async function recorderPreferences(db: TableContext, orgId: string, userId: string, limit: number): Promise<PreferenceRecord[]> {
-  return limit > 0 ? listPreferences(db, orgId, userId, { offset: 0, limit }) : [];
-}
-
-/** A recording's transcript segments (the header's chunk set), or undefined without a transcript: one Query of the transcript's items. */
-export async function readTranscriptSegments(
-  db: TableContext,
-  orgId: string,
-  recordingId: string,
-): Promise<TranscriptSegment[] | undefined> {
-  const base = keys.recording(orgId, recordingId);
-  const items = await queryAll(db, {
-    TableName: db.tableName,
-    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': base.PK, ':from': `${base.SK}#TRANSCRIPT`, ':to': `${base.SK}#TRANSCRIPT#~` },
-    ConsistentRead: true,
-  });
-  return partsFromItems(items, base.SK).transcript?.segments;
 }

@@ -9,7 +9,6 @@ import { keys } from './keys';
  * recording's key range (`REC#<id>#SUMMARY#<summaryId>`). Types, builders and the explicit
  * mappers; no DynamoDB client here (the event processor maps these items and bundles none).
  */
-
 type Item = Record<string, unknown>;
 
 /** A summary as the recording's digest lists it: what lists, refusals and `include=summary` decide from without reading the summary. */

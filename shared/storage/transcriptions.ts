@@ -1,14 +1,14 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
-import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
 import { batchWriteAll, queryAll } from './query-all';
 import type { Recording } from './recording-items';
 import { chunkSegments, transcriptChunkPart, type TranscriptHeader, type TranscriptSegment } from './recording-part-items';
 import { recordingPutAsRead } from './recording-writes';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 import { transcriptionUsageParts } from './transcription-usage';
+import { partsFromItems } from './recordings';
 
 /**
  * A recording's transcription as items (docs/data-model.md): the recording's `transcription`
@@ -155,8 +155,18 @@ export async function removeTranscriptionWatch(
   await batchWriteAll(db, [{ DeleteRequest: { Key: keys.transcriptionWatch(watch.due_at, watch.org_id, watch.recording_id) } }]);
 }
 
-/** A member's settings item (conversation language, auto transcription), or undefined when they never saved any. */
-export async function getRecorderSettings(db: TableContext, orgId: string, userId: string): Promise<MemberSettingsRecord | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.memberSettings(orgId, userId) }));
-  return Item ? memberSettingsFromItem(Item) : undefined;
+/** A recording's transcript segments (the header's chunk set), or undefined without a transcript: one Query of the transcript's items. */
+export async function readTranscriptSegments(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+): Promise<TranscriptSegment[] | undefined> {
+  const base = keys.recording(orgId, recordingId);
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': base.PK, ':from': `${base.SK}#TRANSCRIPT`, ':to': `${base.SK}#TRANSCRIPT#~` },
+    ConsistentRead: true,
+  });
+  return partsFromItems(items, base.SK).transcript?.segments;
 }

@@ -4,7 +4,8 @@ import { itemFields } from './item-fields';
 import { keys } from './keys';
 import { commitWithMemberSearch } from './member-search';
 import type { Membership } from './membership-items';
-import { displayNameSearchChange, membershipDisplayNameChange } from './memberships';
+import { membershipDisplayNameChange } from './membership-writes';
+import { displayNameSearchChange } from './membership-writes';
 import { commitParts, type TransactionPart, type TransactItem } from './transactions';
 
 export interface User {

@@ -33,7 +33,8 @@ import { addMember, createOrganization, createUser } from '../../shared/operator
 import { dayBounds, pageOfRecordings, type ListRequest, type ListResult } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
 import { softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
-import { countMatching, type RecordingFilter } from '../../shared/storage/recording-index';
+import { type RecordingFilter } from '../../shared/storage/recording-index';
+import { countMatching } from '../../shared/storage/recording-pages';
 import type { TableContext } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { getMembership } from '../../shared/storage/memberships';

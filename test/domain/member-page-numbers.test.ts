@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { addMember, createOrganization, createUser } from '../../shared/operator-tasks/directory';
 import { listUsers } from '../../shared/domain/members/list-users';
 import { keys } from '../../shared/storage/keys';
-import { commitMemberChange, getMembership, listActiveMembers } from '../../shared/storage/memberships';
+import { getMembership, listActiveMembers } from '../../shared/storage/memberships';
+import { commitMemberChange } from '../../shared/storage/membership-writes';
 import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 import { localDeployment, unique } from '../support/api';
 

@@ -9,7 +9,8 @@ import {
   readMemberSearchIndex,
   rebuildMemberSearchIndex,
 } from '../../shared/storage/member-search';
-import { commitMemberChange, getMembership, searchActiveMembers } from '../../shared/storage/memberships';
+import { getMembership, searchActiveMembers } from '../../shared/storage/memberships';
+import { commitMemberChange } from '../../shared/storage/membership-writes';
 import { getOrganization } from '../../shared/storage/organizations';
 import { observeRequests, type ObservedRequest } from '../support/observe-requests';
 import { localDeployment, unique } from '../support/api';

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { pageOfRecordings, recordingListCursor } from '../../shared/domain/recordings/list-recordings';
 import { createRecording } from '../../shared/domain/recordings/recording-changes';
 import { softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
-import { readRecordingPage, type RecordingFilter } from '../../shared/storage/recording-index';
+import { type RecordingFilter } from '../../shared/storage/recording-index';
+import { readRecordingPage } from '../../shared/storage/recording-pages';
 import type { Recording } from '../../shared/storage/recording-items';
 import { localDeployment, seed, unique } from '../support/api';
 

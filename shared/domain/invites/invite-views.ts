@@ -4,6 +4,7 @@ import type { InviteRecord } from '../../storage/invite-items';
 export function statusOf(invite: InviteRecord, now: Date): InviteStatus {
   return invite.status === 'pending' && Date.parse(invite.expires_at) <= now.getTime() ? 'expired' : invite.status;
 }
+
 /**
  * The Invite resource of the spec, with the delivery of its invitation email (of the
  * current send: a resend starts it over).

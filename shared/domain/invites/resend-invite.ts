@@ -1,7 +1,7 @@
 import type { Caller } from '../../auth/policy';
 import { ConflictError } from '../../core/errors';
 import { type InviteRecord, QUEUED_DELIVERY } from '../../storage/invite-items';
-import { commitInviteRenewal } from '../../storage/invites';
+import { commitInviteRenewal } from '../../storage/invite-writes';
 import { WriteConflict } from '../../storage/transactions';
 import { InviteDeps, committed, readInvite, notPending, expiryFrom } from './invite-changes';
 

@@ -1,5 +1,5 @@
 import type { InviteRecord } from '../../storage/invite-items';
-import { commitInviteRevocation } from '../../storage/invites';
+import { commitInviteRevocation } from '../../storage/invite-writes';
 import { InviteDeps, committed, readInvite, notPending, holdsEmailSlot } from './invite-changes';
 
 /** Revokes a pending invite: its link stops working at once. */

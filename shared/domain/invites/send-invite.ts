@@ -3,7 +3,7 @@ import { type Role, roleAtLeast } from '../../core/access';
 import { ForbiddenError, ConflictError } from '../../core/errors';
 import { newId } from '../../ids';
 import { type InviteRecord, QUEUED_DELIVERY } from '../../storage/invite-items';
-import { commitInviteSending } from '../../storage/invites';
+import { commitInviteSending } from '../../storage/invite-writes';
 import { getMembership } from '../../storage/memberships';
 import { WriteConflict } from '../../storage/transactions';
 import { findUserIdByEmail } from '../../storage/users';

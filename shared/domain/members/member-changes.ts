@@ -4,7 +4,9 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors'
 import type { Member } from '../../schemas/members';
 import type { TableContext } from '../../storage/dynamo';
 import type { Membership } from '../../storage/membership-items';
-import { commitMemberChange, findOtherActiveOwner, getMembership, type MemberChange } from '../../storage/memberships';
+import { findOtherActiveOwner, getMembership } from '../../storage/memberships';
+import { commitMemberChange } from '../../storage/membership-writes';
+import { type MemberChange } from '../../storage/membership-writes';
 import { WriteConflict } from '../../storage/transactions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import { toMember } from './list-users';

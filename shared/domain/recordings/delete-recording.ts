@@ -22,6 +22,7 @@ export async function deleteRecordingPermanently(deps: RecordingDeps, orgId: str
     await commitPermanentDelete(deps, current, { kind: 'stored', unchangedSince: current.updated_at });
   });
 }
+
 /**
  * Moves a live recording to the trash: hidden from lists and counts, data kept. Its trash
  * timer, in the same transaction, runs out after the retention (TRASH_RETENTION_DAYS).

@@ -6,13 +6,11 @@ import type { TableContext } from '../../storage/dynamo';
 import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
 import { countRecordingsInDays, dayOfPosition, wholeDays, type DayRange } from '../../storage/recording-day-counts';
-import {
-  countMatching,
-  readRecordingPage,
-  readRecordingPageFromEnd,
-  type RecordingFilter,
-  type RecordingPage,
-} from '../../storage/recording-index';
+import { type RecordingFilter } from '../../storage/recording-index';
+import { countMatching } from '../../storage/recording-pages';
+import { readRecordingPageFromEnd } from '../../storage/recording-pages';
+import { readRecordingPage } from '../../storage/recording-pages';
+import { type RecordingPage } from '../../storage/recording-pages';
 import type { Recording } from '../../storage/recording-items';
 import { findUserIdByEmail } from '../../storage/users';
 import { listItemView } from './recording-views';

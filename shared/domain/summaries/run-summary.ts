@@ -4,15 +4,12 @@ import type { DomainEvent } from '../../schemas/event-catalog';
 import type { TableContext } from '../../storage/dynamo';
 import type { Recording } from '../../storage/recording-items';
 import { getRecording } from '../../storage/recordings';
-import {
-  activeMembersForMatching,
-  commitSummaryTransition,
-  getSummary,
-  readTranscriptSegments,
-  recorderPreferences,
-} from '../../storage/summaries';
+import { commitSummaryTransition, getSummary } from '../../storage/summaries';
+import { readTranscriptSegments } from '../../storage/transcriptions';
+import { recorderPreferences } from '../../storage/member-settings';
+import { activeMembersForMatching } from '../../storage/memberships';
 import type { SummaryRecord } from '../../storage/summary-items';
-import { getRecorderSettings } from '../../storage/transcriptions';
+import { getRecorderSettings } from '../../storage/member-settings';
 import { retryOnWriteConflict } from '../../storage/write-retries';
 import { matchAssignee } from '../../summarization/assignees';
 import { SummaryEngineError, type SummaryDraft, type SummaryEngine } from '../../summarization/summary-engine';

@@ -1,7 +1,6 @@
 import type { ErrorCode } from '../../core/error-codes';
 
 /* What the summary routes of both hosts say alike (docs/summaries.md): functions, so that no handler bundle carries them. */
-
 export const createSummaryDescription = () =>
   "Queues a summary of the recording's transcript with a template: the one named by `template_id`, else the organization's default template, else the built-in one (Overview, Key points, Decisions, Action items; `template_id` null, `template_name` `Standard summary`). The summary is written by the summary engine in the recorder's conversation language, with the recorder's selected model and their `summary_enhance` and `manual` preferences as standing instructions; follow it with Get summary or the `recording.summary_completed` / `recording.summary_failed` events. At most 20 summaries per recording, one queued or running per template.";
 
