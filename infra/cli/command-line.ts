@@ -1,4 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import * as v from 'valibot';
+import { parseInput } from '../../shared/schemas/validation';
 import { CliError } from './cli-error';
 
 /** How the CLI is started; every usage line begins with it. */
@@ -173,3 +175,7 @@ function flagProblem(
   }
   return new CliError('INVALID_FLAGS', strictError.message, { usage });
 }
+
+/** One flag's value through its schema (a refusal names the flag). */
+export const flag = <S extends v.GenericSchema>(schema: S, value: unknown, name: string) =>
+  parseInput(v.object({ [name]: schema }), { [name]: value })[name] as v.InferOutput<S>;

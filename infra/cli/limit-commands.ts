@@ -10,7 +10,6 @@ import type { CommandSpec } from './command-line';
 import type { CliTarget } from './target';
 
 /* The operator's rate limit commands (docs/rate-limits.md). */
-
 const now = () => new Date();
 const NUMBER = /^\d{1,10}(\.\d{1,10})?$/;
 /** A flag's number, left as text when it is not one: the limit's schema refuses either with its own message (not a number, not whole). */

@@ -9,8 +9,8 @@ import {
   THROTTLED_REQUESTS_METRIC,
   type BusinessMetric,
 } from '../../shared/observability/metric-names';
-import { areaOfName } from '../deployed-names';
 import { listFunctions, type FunctionDefinition } from '../function-list';
+import { ALARM_DEFAULTS, ALARM_PERIOD, ALARM_RULES, groupFunctions, worstOf, type AlarmThresholds } from './alarm-rules';
 import type { AlarmNotifications } from './alarm-topic';
 import type { DeadLetterQueue } from './events';
 
@@ -25,30 +25,6 @@ import type { DeadLetterQueue } from './events';
  * most 10 metrics), named after the areas they cover. They cost the same as one alarm per
  * route: CloudWatch bills an alarm per metric it reads.
  */
-
-/** The thresholds an operator may set by context (alarmLatencyP99Ms, alarm5xxRatePercent). */
-export interface AlarmThresholds {
-  /** p99 latency in milliseconds above which the API's alarm and each route group's alarm fire. */
-  latencyP99Ms: number;
-  /** Share of the API's requests answered 5xx, in percent, above which the 5xx alarm fires. */
-  serverErrorRatePercent: number;
-}
-
-export const ALARM_DEFAULTS: AlarmThresholds = { latencyP99Ms: 3_000, serverErrorRatePercent: 5 };
-
-/** The fixed rules of the alarms: what they read and for how long. */
-export const ALARM_RULES = {
-  /** Every alarm reads 5-minute periods. */
-  periodMinutes: 5,
-  /** The 5xx rate counts only periods with at least this many requests: one failure in three requests is not an outage. */
-  minimumRequestsForRate: 10,
-  /** Gateway 429s (stage or account throttling) in a period that count as throttling. */
-  throttledRequests: 10,
-  /** CloudWatch's limit: one metric math alarm reads at most 10 metrics. */
-  metricsPerAlarm: 10,
-} as const;
-
-const PERIOD = Duration.minutes(ALARM_RULES.periodMinutes);
 
 export interface MonitoringProps {
   stage: string;
@@ -74,13 +50,6 @@ export interface Monitoring {
   alarms: StackAlarm[];
 }
 
-/** A group of functions read by one alarm and one graph: whole areas (functions/<area>/…), at most 10 functions. */
-interface FunctionGroup {
-  name: string;
-  /** Each function by its deployed name (users/list-users), the label of its series. */
-  functions: { handler: string; name: string; fn: lambda.IFunction }[];
-}
-
 /**
  * The dashboard (named voice-org-api-<stage>) and the alarms of the API and its functions, all
  * notifying the alarm topic. The dead-letter queues' alarms are the pipeline's; the dashboard
@@ -103,22 +72,22 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
   };
 
   // The API as its clients see it: requests, server errors, latency (authorizer and integration included), throttling.
-  const requests = stage.metricCount({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: 'requests' });
-  const serverErrors = stage.metricServerError({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: '5xx' });
-  const clientErrors = stage.metricClientError({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: '4xx' });
+  const requests = stage.metricCount({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.SUM, label: 'requests' });
+  const serverErrors = stage.metricServerError({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.SUM, label: '5xx' });
+  const clientErrors = stage.metricClientError({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.SUM, label: '4xx' });
   const serverErrorRate = new cloudwatch.MathExpression({
     expression: `IF(requests >= ${ALARM_RULES.minimumRequestsForRate}, 100 * FILL(errors, 0) / requests, 0)`,
     usingMetrics: { requests, errors: serverErrors },
-    period: PERIOD,
+    period: ALARM_PERIOD,
     label: '5xx rate (%)',
   });
   // Alarms read these two without a label (a labelled metric becomes a metric math alarm); the graphs label them.
-  const latencyP99 = stage.metricLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(99) });
+  const latencyP99 = stage.metricLatency({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.p(99) });
   const throttledRequests = new cloudwatch.Metric({
     namespace: METRICS_NAMESPACE,
     metricName: THROTTLED_REQUESTS_METRIC,
     dimensionsMap: { stage: props.stage },
-    period: PERIOD,
+    period: ALARM_PERIOD,
     statistic: cloudwatch.Stats.SUM,
   });
 
@@ -144,7 +113,7 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
       namespace: METRICS_NAMESPACE,
       metricName: 'RateLimiterUnavailable' satisfies BusinessMetric,
       dimensionsMap: { service: SERVICE_NAME, stage: props.stage },
-      period: PERIOD,
+      period: ALARM_PERIOD,
       statistic: cloudwatch.Stats.SUM,
     }),
     threshold: 1,
@@ -169,7 +138,7 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
   );
   const latencyGraphs = synchronous.map((group, index) => {
     const durations = group.functions.map(({ name, fn }) =>
-      fn.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: name }),
+      fn.metricDuration({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.p(99), label: name }),
     );
     alarm(
       `RouteLatencyP99Alarm${index + 1}`,
@@ -196,7 +165,7 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
   const everyFunction = groupFunctions(definitions, props.functionFor);
   const throttleGraphs = everyFunction.map((group, index) => {
     const throttles = group.functions.map(({ name, fn }) =>
-      fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: name }),
+      fn.metricThrottles({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.SUM, label: name }),
     );
     alarm(
       `LambdaThrottlesAlarm${index + 1}`,
@@ -215,7 +184,7 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
       title: `Throttles and errors: ${group.name}`,
       left: throttles,
       right: group.functions.map(({ name, fn }) =>
-        fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM, label: `${name} errors` }),
+        fn.metricErrors({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.SUM, label: `${name} errors` }),
       ),
       width: 8,
       height: 6,
@@ -266,9 +235,9 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
     new cloudwatch.GraphWidget({
       title: 'Latency (ms)',
       left: [
-        stage.metricLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(50), label: 'latency p50' }),
+        stage.metricLatency({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.p(50), label: 'latency p50' }),
         latencyP99.with({ label: 'latency p99' }),
-        stage.metricIntegrationLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(99), label: 'integration p99' }),
+        stage.metricIntegrationLatency({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.p(99), label: 'integration p99' }),
       ],
       leftAnnotations: [{ value: thresholds.latencyP99Ms, label: 'alarm' }],
       width: 6,
@@ -297,57 +266,11 @@ export function addMonitoring(stack: Stack, props: MonitoringProps): Monitoring 
     new cloudwatch.GraphWidget({
       title: "Dead-letter queues: messages (the event pipeline's, alarm at 1)",
       left: props.deadLetterQueues.map((d) =>
-        d.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: cloudwatch.Stats.MAXIMUM, label: d.id }),
+        d.queue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: cloudwatch.Stats.MAXIMUM, label: d.id }),
       ),
       width: 24,
       height: 6,
     }),
   );
   return { dashboard, alarms };
-}
-
-/**
- * The functions in manifest order, grouped by area (functions/<area>/…; the authorizer and
- * health are areas of their own): whole areas packed together up to 10 functions, an area
- * with more split in parts.
- */
-function groupFunctions(definitions: readonly FunctionDefinition[], functionFor: (handler: string) => lambda.IFunction): FunctionGroup[] {
-  const byArea = new Map<string, FunctionDefinition[]>();
-  for (const definition of definitions) {
-    const area = areaOfName(definition.name);
-    byArea.set(area, [...(byArea.get(area) ?? []), definition]);
-  }
-  const groups: { areas: string[]; definitions: FunctionDefinition[] }[] = [];
-  for (const [area, inArea] of byArea) {
-    for (let start = 0; start < inArea.length; start += ALARM_RULES.metricsPerAlarm) {
-      const part = inArea.slice(start, start + ALARM_RULES.metricsPerAlarm);
-      const label = inArea.length > ALARM_RULES.metricsPerAlarm ? `${area} ${start / ALARM_RULES.metricsPerAlarm + 1}` : area;
-      const last = groups.at(-1);
-      if (last && last.definitions.length + part.length <= ALARM_RULES.metricsPerAlarm) {
-        last.areas.push(label);
-        last.definitions.push(...part);
-      } else {
-        groups.push({ areas: [label], definitions: [...part] });
-      }
-    }
-  }
-  return groups.map(({ areas, definitions: grouped }) => ({
-    name: areas.join(', '),
-    functions: grouped.map(({ handler, name }) => ({ handler, name, fn: functionFor(handler) })),
-  }));
-}
-
-/** functions/users/list-users → users; functions/authorizer → authorizer. */
-
-/** One series out of a group's metrics (at most 10): the worst or the total at each period, a function without data counting as 0. */
-function worstOf(metrics: cloudwatch.IMetric[], how: 'MAX' | 'SUM', label: string): cloudwatch.MathExpression {
-  if (metrics.length > ALARM_RULES.metricsPerAlarm)
-    throw new Error(`An alarm reads at most ${ALARM_RULES.metricsPerAlarm} metrics, not ${metrics.length}`);
-  const ids = metrics.map((_, index) => `m${index}`);
-  return new cloudwatch.MathExpression({
-    expression: `${how}([${ids.map((id) => `FILL(${id}, 0)`).join(', ')}])`,
-    usingMetrics: Object.fromEntries(ids.map((id, index) => [id, metrics[index]])),
-    period: PERIOD,
-    label,
-  });
 }

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { stackPropsFromContext } from '../../infra/context';
-import { ALARM_DEFAULTS, ALARM_RULES } from '../../infra/constructs/observability';
+import { ALARM_DEFAULTS, ALARM_RULES } from '../../infra/constructs/alarm-rules';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, SERVICE_NAME, THROTTLED_REQUESTS_METRIC } from '../../shared/observability/metric-names';
 import { EVENT_CONSUMERS } from '../../shared/events/event-functions';
 import { listFunctions } from '../../infra/function-list';
