@@ -20,8 +20,9 @@ import {
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
 import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
 import { startEventPipeline, type EventPipeline } from './event-pipeline';
-import { isLocalTranscriptionAvailable, LOCAL_ENGINE_PACKAGES } from './local-speech-engine';
+import { isLocalTranscriptionAvailable, LOCAL_ENGINE_NAME, LOCAL_ENGINE_PACKAGES } from './local-speech-engine';
 import { startTranscribeEmulator } from './transcribe-emulator';
+import { jobStoreIn } from './transcribe-job-store';
 import { apertiumModes, isLocalTranslationAvailable, LOCAL_TRANSLATION_PACKAGES } from './apertium';
 import { startTranslateEmulator } from './translate-emulator';
 import { localBedrockModelMap, startBedrockEmulator } from './bedrock-emulator';
@@ -32,6 +33,7 @@ import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from '
 import { expireItems } from './ttl-emulator';
 import { LOCAL, loadLocalConfig } from './local-config';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
+import type { ServiceEvent } from './service-event';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -68,13 +70,16 @@ async function main(): Promise<void> {
       startQueueEmulator(settings.host),
     ]);
     emulators.push(dynamo, s3, ses, queues);
-    // Transcribe's stand-in puts its job state changes on the local bus once the pipeline runs (below).
+    // Transcribe's stand-in puts its job state changes on the local bus once the pipeline runs (below);
+    // a job resumed from the data directory may finish before that, so its event waits.
     let pipeline: EventPipeline | undefined;
+    const early: ServiceEvent[] = [];
     const transcribe = await startTranscribeEmulator({
       host: settings.host,
       region: LOCAL.region,
       s3Endpoint: s3.endpoint,
-      onJobStateChange: (event) => pipeline?.putServiceEvent(event),
+      onJobStateChange: (event) => (pipeline ? pipeline.putServiceEvent(event) : early.push(event)),
+      store: jobStoreIn(path.join(settings.dataDir, 'transcribe', 'jobs')),
     });
     emulators.push(transcribe);
     const translate = await startTranslateEmulator({ host: settings.host });
@@ -173,6 +178,7 @@ async function main(): Promise<void> {
       queueDelayScale: settings.queueDelayScale,
     });
     const started = pipeline;
+    for (const event of early.splice(0)) started.putServiceEvent(event);
     emulators.unshift({ endpoint: '', stop: () => started.stop() });
     if (settings.ttlSweepSeconds > 0) emulators.unshift(startTtlSweeps(dynamo.endpoint, settings.ttlSweepSeconds));
     if (settings.transcriptionSweepSeconds > 0) emulators.unshift(startTranscriptionSweeps(settings.transcriptionSweepSeconds));
@@ -256,8 +262,8 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
     `  curl -s ${apiUrl}/health`,
     '',
     isLocalTranscriptionAvailable()
-      ? 'Local transcription: available (PocketSphinx, English only; docs/transcription.md).'
-      : `Local transcription: NOT available, transcriptions fail with ENGINE_UNAVAILABLE (install the Debian packages ${LOCAL_ENGINE_PACKAGES.join(' ')}).`,
+      ? `Local transcription: available (${LOCAL_ENGINE_NAME}, English only, speakers told apart; docs/transcription.md).`
+      : `Local transcription: NOT available, transcriptions fail with ENGINE_UNAVAILABLE (the npm packages ${LOCAL_ENGINE_PACKAGES.join(', ')} are missing: run npm ci).`,
     (await isLocalTranslationAvailable())
       ? `Local translation: available (Apertium: ${[...(await apertiumModes())].join(', ')}; other pairs fail as unsupported; docs/translations.md).`
       : `Local translation: NOT available, translations fail as an unsupported pair (install the Debian packages ${LOCAL_TRANSLATION_PACKAGES.join(' ')}).`,

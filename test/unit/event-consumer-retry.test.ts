@@ -265,13 +265,11 @@ describe('delayMessage', () => {
   });
 
   it('fails loudly when SQS refuses (the consumer then reports the message as failed)', async () => {
-    sqs
-      .on(ChangeMessageVisibilityCommand)
-      .rejects(
-        Object.assign(new Error('Message does not exist or is not available for visibility timeout change'), {
-          name: 'MessageNotInflight',
-        }),
-      );
+    sqs.on(ChangeMessageVisibilityCommand).rejects(
+      Object.assign(new Error('Message does not exist or is not available for visibility timeout change'), {
+        name: 'MessageNotInflight',
+      }),
+    );
     await expect(delayMessage(queued(dueEvent()), 5)).rejects.toThrow('visibility timeout');
   });
 });

@@ -105,14 +105,12 @@ describe('TranscriptionJobs.get', () => {
   });
 
   it('is undefined for a job Transcribe does not know', async () => {
-    transcribe
-      .on(GetTranscriptionJobCommand)
-      .rejects(
-        new BadRequestException({
-          message: "The requested job couldn't be found. Check the job name and try your request again.",
-          ...meta,
-        }),
-      );
+    transcribe.on(GetTranscriptionJobCommand).rejects(
+      new BadRequestException({
+        message: "The requested job couldn't be found. Check the job name and try your request again.",
+        ...meta,
+      }),
+    );
     await expect(jobs.get('voice-org-nope-1')).resolves.toBeUndefined();
   });
 });
