@@ -69,10 +69,10 @@ function tokenBytes(vocabulary: string[], id: number): Uint8Array {
   return new TextEncoder().encode(text.replaceAll('\u2581', ' '));
 }
 
-/** The index and probability of the largest logit. */
-function best(logits: Float32Array): { id: number; probability: number } {
-  let id = 0;
-  for (let i = 1; i < logits.length; i++) if (logits[i] > logits[id]) id = i;
+/** The index and probability of the largest logit, `except` one token (its probability still counts in the sum). */
+function best(logits: Float32Array, except = -1): { id: number; probability: number } {
+  let id = except === 0 ? 1 : 0;
+  for (let i = 1; i < logits.length; i++) if (i !== except && logits[i] > logits[id]) id = i;
   let sum = 0;
   for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i] - logits[id]);
   return { id, probability: 1 / sum };
@@ -97,7 +97,9 @@ export async function recognizeTokens(samples: Float32Array): Promise<DecodedTok
       use_cache_branch: new ort.Tensor('bool', [step > 0], [1]),
       ...past,
     });
-    const next = best(output.logits.data as Float32Array);
+    // The piece holds speech (the VAD says so): an end at the very first step is the model's
+    // known slip on some short inputs, so the first token is the best one that is not the end.
+    const next = best(output.logits.data as Float32Array, step === 0 ? END_TOKEN : -1);
     if (next.id === END_TOKEN) break;
     tokens.push(next);
     input = next.id;

@@ -23,7 +23,7 @@ export const END_PROBABILITY = 0.35;
 /** A pause at least this long ends a stretch of speech (a piece). */
 const END_PAUSE_FRAMES = Math.round(0.5 / FRAME_SECONDS);
 /** Audio kept before the first speech frame and after the last one: the onsets and tails of words. */
-const PAD_FRAMES = Math.round(0.16 / FRAME_SECONDS);
+const PAD_FRAMES = Math.round(0.25 / FRAME_SECONDS);
 /** Stretches with less speech than this are clicks or breaths, not words. */
 const MIN_SPEECH_FRAMES = Math.round(0.2 / FRAME_SECONDS);
 

@@ -1,8 +1,8 @@
-import { transcribeOutputOf, type RecognizedWord } from '../../infra/local/local-speech-engine';
-import { joinOverlap, speechSpans, timedWords, withoutLoops, wordsOfTokens } from '../../infra/local/speech/piece-words';
-import { FRAME, FRAME_SECONDS, type SpeechPiece } from '../../infra/local/speech/speech-pieces';
-import { clusterVoices } from '../../infra/local/speech/voice-clusters';
-import { durationOf, readTranscribeOutput, speakerTurnsOf } from '../../shared/transcription/transcribe-output';
+import { transcribeOutputOf, type RecognizedWord } from '../../../infra/local/local-speech-engine';
+import { joinOverlap, speechSpans, timedWords, withoutLoops, wordsOfTokens } from '../../../infra/local/speech/piece-words';
+import { FRAME, FRAME_SECONDS, type SpeechPiece } from '../../../infra/local/speech/speech-pieces';
+import { clusterVoices } from '../../../infra/local/speech/voice-clusters';
+import { durationOf, readTranscribeOutput, speakerTurnsOf } from '../../../shared/transcription/transcribe-output';
 
 /**
  * The local engine's own logic without its models: tokens into words with punctuation and
