@@ -33,6 +33,7 @@ import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from '
 import { expireItems } from './ttl-emulator';
 import { LOCAL, loadLocalConfig } from './local-config';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
+import { stopLeftChildren } from './process-guard';
 import type { ServiceEvent } from './service-event';
 
 const repoRoot = path.resolve(__dirname, '../..');
@@ -49,6 +50,10 @@ async function main(): Promise<void> {
   const running = readRuntimeFile(settings.dataDir);
   if (running) throw new Error(`A local deployment already runs on this data directory (pid ${running.pid}, ${running.apiUrl}).`);
   const fresh = !existsSync(path.join(settings.dataDir, 'dynamodb'));
+  // A run killed with its watchdog (kill -9 of both) may have left DynamoDB Local holding the database.
+  const left = await stopLeftChildren(settings.dataDir);
+  if (left.length)
+    console.log(`Stopped ${left.length} process(es) an earlier run on this data directory left running (pid ${left.join(', ')}).`);
 
   const emulators: Emulator[] = [];
   let stopping = false;
@@ -64,7 +69,7 @@ async function main(): Promise<void> {
 
   try {
     const [dynamo, s3, ses, queues] = await Promise.all([
-      startDynamoDbLocal(path.join(settings.dataDir, 'dynamodb'), settings.host),
+      startDynamoDbLocal(path.join(settings.dataDir, 'dynamodb'), settings.host, settings.dataDir),
       startS3(path.join(settings.dataDir, 's3'), settings.host, LOCAL.bucketName, (event) => void onObjectEvent(event)),
       startSes(settings.host),
       startQueueEmulator(settings.host),
