@@ -47,12 +47,12 @@ export const MEETING = [
 ].join(' ');
 
 /** A text spoken by Flite's `rms` voice, as 16 kHz mono 16-bit WAV, with its length in seconds. */
-export function spokenMeeting(text = MEETING): { wav: Buffer; seconds: number } {
+export function spokenMeeting(text = MEETING): { wav: Buffer; seconds: number; samples: Float32Array } {
   const dir = mkdtempSync(path.join(tmpdir(), 'speech-'));
   const raw = path.join(dir, 'raw.wav');
   execFileSync('flite', ['-voice', 'rms', '-t', text, '-o', raw]);
   const samples = samplesOf({ file: raw });
-  return { wav: wavOf(samples), seconds: samples.length / 16000 };
+  return { wav: wavOf(samples), seconds: samples.length / 16000, samples };
 }
 
 /** The words of a text, lower-case, without punctuation. */
