@@ -85,5 +85,7 @@ export async function stopLeftChildren(dataDir: string): Promise<number[]> {
   for (const child of left.filter((candidate) => commandLineOf(candidate.pid)?.includes(candidate.marker)))
     process.kill(child.pid, 'SIGKILL');
   writeFileSync(path.join(dataDir, CHILDREN_FILE), '[]');
+  if (left.length)
+    console.log(`Stopped what an earlier run on this data directory left running: pid ${left.map((child) => child.pid).join(', ')}.`);
   return left.map((child) => child.pid);
 }

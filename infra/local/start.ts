@@ -51,9 +51,7 @@ async function main(): Promise<void> {
   if (running) throw new Error(`A local deployment already runs on this data directory (pid ${running.pid}, ${running.apiUrl}).`);
   const fresh = !existsSync(path.join(settings.dataDir, 'dynamodb'));
   // A run killed with its watchdog (kill -9 of both) may have left DynamoDB Local holding the database.
-  const left = await stopLeftChildren(settings.dataDir);
-  if (left.length)
-    console.log(`Stopped ${left.length} process(es) an earlier run on this data directory left running (pid ${left.join(', ')}).`);
+  await stopLeftChildren(settings.dataDir);
 
   const emulators: Emulator[] = [];
   let stopping = false;
@@ -75,8 +73,7 @@ async function main(): Promise<void> {
       startQueueEmulator(settings.host),
     ]);
     emulators.push(dynamo, s3, ses, queues);
-    // Transcribe's stand-in puts its job state changes on the local bus once the pipeline runs (below);
-    // a job resumed from the data directory may finish before that, so its event waits.
+    // Transcribe's stand-in puts its job state changes on the local bus once the pipeline runs (below); earlier ones wait.
     let pipeline: EventPipeline | undefined;
     const early: ServiceEvent[] = [];
     const transcribe = await startTranscribeEmulator({
