@@ -117,7 +117,7 @@ function looped(minute: string, times: number, name: string): string {
  * word it heard), over the words both engines heard alike in the LibriVox clips, matched in order
  * (longest common subsequence): the median and 90th percentile of |Δ start|, in seconds.
  */
-function timePrecision(
+export function timePrecision(
   moonshine: EngineMeasure,
   baseline: EngineMeasure,
   clips: { source: string }[],
