@@ -33,12 +33,20 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 describeWithSpeech('npm start transcribing recorded speech', () => {
   let deployment: StartedDeployment;
   let key: string;
-  const api = (method: string, url: string, body?: unknown) =>
-    fetch(`${deployment.runtime.apiUrl}${url}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    }).then(async (response) => ({ status: response.status, body: (await response.json().catch(() => undefined)) as any }));
+  /** A request with the banner's key; a keep-alive socket the server closed while idle (the test building audio) is retried once. */
+  const api = async (method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const send = () =>
+      fetch(`${deployment.runtime.apiUrl}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    const response = await send().catch((error: Error & { cause?: Error }) => {
+      if (!/other side closed/.test(String(error.cause?.message))) throw error;
+      return send();
+    });
+    return { status: response.status, body: await response.json().catch(() => undefined) };
+  };
 
   /** Uploads a file through the public Create upload URL with the banner's personal key; answers the recording id. */
   async function upload(file: string, filename: string, contentType: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { isLocalTranscriptionAvailable, recognizeSpeech } from '../../../infra/local/local-speech-engine';
+import { stopEngineWorker } from '../../../infra/local/speech/engine-thread';
 import { piecesOf } from '../../support/pieces-of';
 import {
   concatenated,
@@ -35,6 +36,9 @@ async function speechOnly(samples: Float32Array): Promise<Float32Array> {
 }
 
 describeWithSpeech('long audio in the local engine', () => {
+  // The engine's worker thread holds its models between files; it ends with the suite.
+  afterAll(() => stopEngineWorker());
+
   const librivox = testSet().filter((clip) => clip.source === 'librivox');
 
   it('cuts two minutes of speech and silence into bounded pieces of speech, none in the silence', async () => {

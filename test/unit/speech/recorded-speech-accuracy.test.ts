@@ -1,4 +1,5 @@
 import { isLocalTranscriptionAvailable, recognizeSpeech } from '../../../infra/local/local-speech-engine';
+import { stopEngineWorker } from '../../../infra/local/speech/engine-thread';
 import { normalizedWords, recordedSpeechAvailable, TESTDATA_PACKAGE, testSet, wordErrors } from '../../support/recorded-speech';
 
 /**
@@ -17,6 +18,9 @@ if (!available) console.warn(`Skipping the recorded speech accuracy test: npm ci
 const describeWithSpeech = available ? describe : describe.skip;
 
 describeWithSpeech('the local engine on recorded human speech', () => {
+  // The engine's worker thread holds its models between files; it ends with the suite.
+  afterAll(() => stopEngineWorker());
+
   it(`keeps the word error rate at or under ${WER_BOUND * 100}% over the test set, and under ${SOURCE_BOUND * 100}% for each source`, async () => {
     const bySource = new Map<string, { errors: number; words: number }>();
     const misheard: string[] = [];

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { isLocalTranscriptionAvailable, LocalEngineError, recognizeSpeech } from '../../../infra/local/local-speech-engine';
+import { stopEngineWorker } from '../../../infra/local/speech/engine-thread';
 import { UPLOAD_CONTENT_TYPES } from '../../../shared/schemas/recordings';
 import {
   encoded,
@@ -41,6 +42,9 @@ const MADE_AS: Record<(typeof UPLOAD_CONTENT_TYPES)[number], [string, string[]]>
 };
 
 describeWithSpeech('upload formats in the local engine', () => {
+  // The engine's worker thread holds its models between files; it ends with the suite.
+  afterAll(() => stopEngineWorker());
+
   const clip = testSet().find((candidate) => candidate.reference === 'he might even have been made amiable himself')!;
   const samples = samplesOf(clip);
   const said = normalizedWords(clip.reference);
