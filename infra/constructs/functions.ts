@@ -178,7 +178,7 @@ function inStack(stack: Stack, environment: FunctionEnvironment): FunctionEnviro
 
 /**
  * Grants Amazon Transcribe job actions on this service's jobs only (names `voice-org.…`,
- * shared/domain/transcription/transcription-plan.ts). Transcribe reads the media and writes the
+ * shared/domain/transcription/transcription-changes.ts). Transcribe reads the media and writes the
  * output with the caller's own S3 permissions, which the manifest grants beside these.
  */
 function grantTranscribeJobs(stack: Stack, role: iam.IRole, actions: readonly TranscribeAction[]): void {

@@ -18,6 +18,7 @@ import S3rver from 's3rver';
 import { createIdempotencyTableInput, IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';
 import { createRateLimitTableInput, RATE_LIMIT_TABLE } from '../../shared/storage/rate-limit-table-definition';
 import { createTableInput, globalSecondaryIndexInput, TABLE } from '../../shared/storage/table-definition';
+import { guardChild } from './process-guard';
 
 /** A started emulator: where it listens and how to stop it. */
 export interface Emulator {
@@ -38,11 +39,16 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-/** AWS's own DynamoDB Local on Java, its data in `dir` (one shared database file). */
-export async function startDynamoDbLocal(dir: string, host: string): Promise<Emulator> {
+/**
+ * AWS's own DynamoDB Local on Java, its data in `dir` (one shared database file). With
+ * `guardIn` (the data directory), the java process is put under the process guard, so that it
+ * never outlives this process (process-guard.ts).
+ */
+export async function startDynamoDbLocal(dir: string, host: string, guardIn?: string): Promise<Emulator> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort(host);
   const child: ChildProcess = spawnDynamoDbLocal({ port, path: dir, sharedDb: true, stdio: 'pipe' } as never);
+  if (guardIn) guardChild(guardIn, child, dir);
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

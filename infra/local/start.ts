@@ -20,8 +20,9 @@ import {
 import { ISSUER_PATH, JWKS_PATH, loadIdentityProvider, type LocalIdentityProvider } from './identity-provider';
 import { INVITE_ACCEPT_PATH, inviteAcceptPage } from './invite-accept-page';
 import { startEventPipeline, type EventPipeline } from './event-pipeline';
-import { isLocalTranscriptionAvailable, LOCAL_ENGINE_PACKAGES } from './local-speech-engine';
+import { isLocalTranscriptionAvailable, LOCAL_ENGINE_NAME, LOCAL_ENGINE_PACKAGES } from './local-speech-engine';
 import { startTranscribeEmulator } from './transcribe-emulator';
+import { jobStoreIn } from './transcribe-job-store';
 import { apertiumModes, isLocalTranslationAvailable, LOCAL_TRANSLATION_PACKAGES } from './apertium';
 import { startTranslateEmulator } from './translate-emulator';
 import { localBedrockModelMap, startBedrockEmulator } from './bedrock-emulator';
@@ -32,6 +33,8 @@ import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from '
 import { expireItems } from './ttl-emulator';
 import { LOCAL, loadLocalConfig } from './local-config';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
+import { stopLeftChildren } from './process-guard';
+import type { ServiceEvent } from './service-event';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -47,6 +50,8 @@ async function main(): Promise<void> {
   const running = readRuntimeFile(settings.dataDir);
   if (running) throw new Error(`A local deployment already runs on this data directory (pid ${running.pid}, ${running.apiUrl}).`);
   const fresh = !existsSync(path.join(settings.dataDir, 'dynamodb'));
+  // A run killed with its watchdog (kill -9 of both) may have left DynamoDB Local holding the database.
+  await stopLeftChildren(settings.dataDir);
 
   const emulators: Emulator[] = [];
   let stopping = false;
@@ -62,20 +67,22 @@ async function main(): Promise<void> {
 
   try {
     const [dynamo, s3, ses, queues] = await Promise.all([
-      startDynamoDbLocal(path.join(settings.dataDir, 'dynamodb'), settings.host),
+      startDynamoDbLocal(path.join(settings.dataDir, 'dynamodb'), settings.host, settings.dataDir),
       startS3(path.join(settings.dataDir, 's3'), settings.host, LOCAL.bucketName, (event) => void onObjectEvent(event)),
       startSes(settings.host),
       startQueueEmulator(settings.host),
     ]);
     emulators.push(dynamo, s3, ses, queues);
-    // Transcribe's stand-in puts its job state changes on the local bus once the pipeline runs (below).
-    // eslint-disable-next-line prefer-const -- read by the callback above before it is assigned: a const would throw there.
+    // Transcribe's stand-in puts its job state changes on the local bus once the pipeline runs (below); earlier ones wait.
+    // eslint-disable-next-line prefer-const -- read by the callback below before it is assigned: a const would throw there.
     let pipeline: EventPipeline | undefined;
+    const early: ServiceEvent[] = [];
     const transcribe = await startTranscribeEmulator({
       host: settings.host,
       region: LOCAL.region,
       s3Endpoint: s3.endpoint,
-      onJobStateChange: (event) => pipeline?.putServiceEvent(event),
+      onJobStateChange: (event) => (pipeline ? pipeline.putServiceEvent(event) : early.push(event)),
+      store: jobStoreIn(path.join(settings.dataDir, 'transcribe', 'jobs')),
     });
     emulators.push(transcribe);
     const translate = await startTranslateEmulator({ host: settings.host });
@@ -175,6 +182,7 @@ async function main(): Promise<void> {
       queueDelayScale: settings.queueDelayScale,
     });
     const started = pipeline;
+    for (const event of early.splice(0)) started.putServiceEvent(event);
     emulators.unshift({ endpoint: '', stop: () => started.stop() });
     if (settings.ttlSweepSeconds > 0) emulators.unshift(startTtlSweeps(dynamo.endpoint, settings.ttlSweepSeconds));
     if (settings.transcriptionSweepSeconds > 0) emulators.unshift(startTranscriptionSweeps(settings.transcriptionSweepSeconds));
@@ -260,8 +268,8 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
     `  curl -s ${apiUrl}/health`,
     '',
     isLocalTranscriptionAvailable()
-      ? 'Local transcription: available (PocketSphinx, English only; docs/transcription.md).'
-      : `Local transcription: NOT available, transcriptions fail with ENGINE_UNAVAILABLE (install the Debian packages ${LOCAL_ENGINE_PACKAGES.join(' ')}).`,
+      ? `Local transcription: available (${LOCAL_ENGINE_NAME}, English only, speakers told apart; docs/transcription.md).`
+      : `Local transcription: NOT available, transcriptions fail with ENGINE_UNAVAILABLE (the npm packages ${LOCAL_ENGINE_PACKAGES.join(', ')} are missing: run npm ci).`,
     (await isLocalTranslationAvailable())
       ? `Local translation: available (Apertium: ${[...(await apertiumModes())].join(', ')}; other pairs fail as unsupported; docs/translations.md).`
       : `Local translation: NOT available, translations fail as an unsupported pair (install the Debian packages ${LOCAL_TRANSLATION_PACKAGES.join(' ')}).`,

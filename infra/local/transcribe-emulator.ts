@@ -1,20 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Emulator } from './emulators';
 import { freePort } from './emulators';
 import {
   LOCAL_ENGINE_LANGUAGE,
+  LOCAL_ENGINE_NAME,
   LOCAL_ENGINE_PACKAGES,
   LocalEngineError,
   recognizeSpeech,
   transcribeOutputOf,
-  type RecognizedWord,
+  type Recognition,
+  type RecognizeOptions,
 } from './local-speech-engine';
+import { stopEngineWorker } from './speech/engine-thread';
+import { memoryOnly, type JobStore, type StoredJob } from './transcribe-job-store';
 import { serviceEvent, type ServiceEvent } from './service-event';
 
 /**
@@ -27,42 +33,32 @@ import { serviceEvent, type ServiceEvent } from './service-event';
  * `onJobStateChange`, as Transcribe does on the account's default bus.
  *
  * Jobs run one at a time (the machine's cores are few); later ones wait as QUEUED, as jobs beyond
- * the concurrent quota do in AWS. Jobs live in memory: a restart forgets them, and Get answers
- * "not found" as for a job Transcribe deleted. Failures are worded like Transcribe's
- * (docs/transcription.md): a language other than English, media ffmpeg cannot decode, an engine
- * that is not installed.
+ * the concurrent quota do in AWS. With a job store (npm start: the data directory) jobs outlive
+ * a restart: a job queued or running when the process died runs again from the start. Without
+ * one, or for a job it never had, Get answers "couldn't be found" as Transcribe does for a job it
+ * deleted. Failures are worded like Transcribe's (docs/transcription.md): a language other than
+ * English, media ffmpeg cannot decode, an engine that is not installed.
  */
 export interface TranscribeEmulatorOptions {
   host: string;
   region: string;
   s3Endpoint: string;
   onJobStateChange: (event: ServiceEvent) => void;
-  /** The engine; tests replace it to run jobs without PocketSphinx. */
-  recognize?: (mediaFile: string, workDir: string, signal: AbortSignal) => Promise<{ words: RecognizedWord[]; audioSeconds: number }>;
+  /** The engine; tests replace it to run jobs without the models. */
+  recognize?: (mediaFile: string, options: RecognizeOptions) => Promise<Recognition>;
+  /** Where jobs are kept across restarts (jobStoreIn); in memory only without. */
+  store?: JobStore;
 }
 
-type JobStatus = 'QUEUED' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
-
-interface Job {
-  name: string;
-  status: JobStatus;
-  media: { bucket: string; key: string; uri: string };
-  output: { bucket: string; key: string };
-  languageCode?: string;
-  identifyLanguage: boolean;
-  settings?: Record<string, unknown>;
-  creationTime: number;
-  startTime?: number;
-  completionTime?: number;
-  failureReason?: string;
-}
+type Job = StoredJob;
 
 /** Transcribe's wording for the failures the local engine has (failureOf maps them to codes). */
 export const LOCAL_FAILURES = {
-  unsupportedLanguage: (code: string) => `Unsupported language: the local engine (PocketSphinx) transcribes English only, not ${code}.`,
+  unsupportedLanguage: (code: string) =>
+    `Unsupported language: the local engine (${LOCAL_ENGINE_NAME}) transcribes English only, not ${code}.`,
   unsupportedMedia: (why: string) => `Unsupported media format: ${why}.`,
   missingMedia: "The URI that you provided doesn't point to an S3 object. Make sure that the object exists and try your request again.",
-  engineUnavailable: `ENGINE_UNAVAILABLE: install the Debian packages ${LOCAL_ENGINE_PACKAGES.join(' ')}`,
+  engineUnavailable: `ENGINE_UNAVAILABLE: the local engine's npm packages are missing (${LOCAL_ENGINE_PACKAGES.join(', ')}): run npm ci`,
 } as const;
 
 /** An AWS JSON 1.1 error: the SDK reads the exception's name from `__type`. */
@@ -88,8 +84,17 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
     // The S3 emulator (s3rver) knows only its own fixed access key.
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
   });
+  const store = options.store ?? memoryOnly;
   const jobs = new Map<string, Job>();
   const waiting: Job[] = [];
+  // Jobs of an earlier run: finished ones as they were, unfinished ones queued to run again (the engine's work was lost with the process).
+  for (const job of store.load(Date.now() / 1000)) {
+    jobs.set(job.name, job);
+    if (job.status === 'QUEUED' || job.status === 'IN_PROGRESS') {
+      Object.assign(job, { status: 'QUEUED', startTime: undefined });
+      waiting.push(job);
+    }
+  }
   let running: Promise<void> | undefined;
   let stopped = false;
   /** Stops the engine's programs when the stand-in stops: a long file would otherwise keep Ctrl-C waiting. */
@@ -117,6 +122,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
 
   const finish = (job: Job, status: 'COMPLETED' | 'FAILED', failureReason?: string) => {
     Object.assign(job, { status, failureReason, completionTime: Date.now() / 1000 });
+    store.save(job);
     if (stopped) return;
     options.onJobStateChange(
       serviceEvent(
@@ -130,7 +136,8 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
 
   const runJob = async (job: Job) => {
     Object.assign(job, { status: 'IN_PROGRESS', startTime: Date.now() / 1000 });
-    // PocketSphinx knows English: another language fails as a language Transcribe cannot do would.
+    store.save(job);
+    // The model knows English: another language fails as a language Transcribe cannot do would.
     if (job.languageCode && !job.languageCode.startsWith('en-'))
       return finish(job, 'FAILED', LOCAL_FAILURES.unsupportedLanguage(job.languageCode));
     const workDir = mkdtempSync(path.join(tmpdir(), 'voice-org-transcribe-'));
@@ -138,15 +145,20 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
       const mediaFile = path.join(workDir, 'media');
       try {
         const object = await s3.send(new GetObjectCommand({ Bucket: job.media.bucket, Key: job.media.key }));
-        writeFileSync(mediaFile, await object.Body!.transformToByteArray());
+        // Streamed to the file: a recording may be up to 2 GB.
+        await pipeline(object.Body as Readable, createWriteStream(mediaFile));
       } catch (error) {
         if ((error as Error).name === 'NoSuchKey' || (error as Error).name === 'NoSuchBucket')
           return finish(job, 'FAILED', LOCAL_FAILURES.missingMedia);
         throw error;
       }
-      let words: RecognizedWord[];
+      const speakerLabels = job.settings?.ShowSpeakerLabels === true;
+      let words: Recognition['words'];
       try {
-        ({ words } = await recognize(mediaFile, workDir, stopping.signal));
+        ({ words } = await recognize(mediaFile, {
+          signal: stopping.signal,
+          maxSpeakers: speakerLabels ? Number(job.settings?.MaxSpeakerLabels ?? 2) : undefined,
+        }));
       } catch (error) {
         if (!(error instanceof LocalEngineError)) throw error;
         return finish(
@@ -157,7 +169,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
       }
       // Identification here can only find English: the one language the model knows.
       job.languageCode ??= LOCAL_ENGINE_LANGUAGE;
-      const output = transcribeOutputOf(job.name, words, job.languageCode);
+      const output = transcribeOutputOf(job.name, words, job.languageCode, { speakerLabels });
       await s3.send(
         new PutObjectCommand({
           Bucket: job.output.bucket,
@@ -168,8 +180,10 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
       );
       finish(job, 'COMPLETED');
     } catch (error) {
+      // Stopping (Ctrl-C): the job stays as stored, to run again at the next start.
+      if (stopped) return;
       // Transcribe's own trouble (here: the S3 emulator failing): the job fails, the service goes on.
-      if (!stopped) console.error(`local Transcribe: job ${job.name} failed`, error);
+      console.error(`local Transcribe: job ${job.name} failed`, error);
       finish(job, 'FAILED', 'Internal failure. Please try your request again.');
     } finally {
       rmSync(workDir, { recursive: true, force: true });
@@ -214,6 +228,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
       creationTime: Date.now() / 1000,
     };
     jobs.set(name, job);
+    store.save(job);
     waiting.push(job);
     drain();
     return { TranscriptionJob: describe(job) };
@@ -255,6 +270,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
   });
   const port = await freePort(options.host);
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, options.host, resolve));
+  if (waiting.length) drain();
   return {
     endpoint: `http://${options.host}:${(server.address() as AddressInfo).port}`,
     async stop() {
@@ -265,6 +281,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
       // The job under way ends with its engine's programs, and puts no event.
       await running;
       s3.destroy();
+      if (!options.recognize) await stopEngineWorker();
     },
   };
 }

@@ -9,7 +9,7 @@ import type { TranscriptionLanguage } from './languages';
  * stand-in (infra/local/transcribe-emulator.ts, TRANSCRIBE_ENDPOINT), which speaks the same API.
  */
 export interface StartJob {
-  /** Unique per account and region ([0-9a-zA-Z._-], at most 200): the domain names it (jobNameOf in shared/domain/transcription/transcription-plan.ts). */
+  /** Unique per account and region ([0-9a-zA-Z._-], at most 200): the domain names it (jobNameOf in shared/domain/transcription/transcription-changes.ts). */
   jobName: string;
   bucket: string;
   key: string;
@@ -41,7 +41,7 @@ export interface TranscriptionJobs {
    * Transcribe refuses the job itself (BadRequestException), other errors as they come.
    */
   start(job: StartJob): Promise<'started' | 'already-started' | 'throttled'>;
-  /** The job's status; undefined when no job has that name (never started, or deleted). */
+  /** The job's status; undefined when no job has that name (never started, or forgotten): the caller fails the attempt, never waits on it. */
   get(jobName: string): Promise<JobStatus | undefined>;
 }
 
@@ -94,11 +94,11 @@ export function createTranscriptionJobs(client: TranscribeClient): Transcription
           mediaSeconds: spoken > 0 ? spoken : undefined,
         };
       } catch (error) {
-        // Transcribe answers an unknown job name with BadRequestException ("The requested job couldn't be found").
-        if (
-          (error as Error).name === 'BadRequestException' &&
-          /couldn.?t be found|not found|does not exist/i.test((error as Error).message)
-        )
+        // A job Transcribe does not know (never started, or forgotten 90 days after it was created): BadRequestException
+        // ("The requested job couldn't be found") as observed, or the API reference's NotFoundException.
+        const name = (error as Error).name;
+        if (name === 'NotFoundException') return undefined;
+        if (name === 'BadRequestException' && /couldn.?t be found|not found|does not exist/i.test((error as Error).message))
           return undefined;
         throw error;
       }

@@ -6,7 +6,7 @@
  * - UNSUPPORTED_MEDIA: the file is not audio the engine can decode (format, sample rate,
  *   channels, size or length out of bounds); re-running it unchanged fails again.
  * - UNSUPPORTED_LANGUAGE: the engine does not transcribe the language asked for.
- * - ENGINE_UNAVAILABLE: the engine is not there (locally: the Debian packages are missing).
+ * - ENGINE_UNAVAILABLE: the engine is not there (locally: its npm packages are missing).
  * - TRANSCRIPTION_QUOTA_EXCEEDED: the organization's monthly minutes are used up (decided by us, not the engine).
  * - TRANSCRIPTION_TIMEOUT: the job did not finish within the documented bound (the sweeper's).
  * - TRANSCRIPTION_FAILED: any other failure the engine reported.

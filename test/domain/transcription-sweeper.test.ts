@@ -1,5 +1,5 @@
 import { sweepTranscriptions } from '../../shared/domain/transcription/sweep-transcriptions';
-import { jobNameOf, outputKeyOf } from '../../shared/domain/transcription/transcription-changes';
+import { isTranscriptionInFlight, jobNameOf, outputKeyOf } from '../../shared/domain/transcription/transcription-changes';
 import { getRecording } from '../../shared/storage/recordings';
 import { dueTranscriptionWatches } from '../../shared/storage/transcriptions';
 import { localDeployment, seed, unique } from '../support/api';
@@ -117,5 +117,34 @@ describe('the sweeper', () => {
     expect(failed).toMatchObject({ state: 'ready', transcription: { status: 'failed', error_code: 'TRANSCRIPTION_TIMEOUT' } });
     expect(failed?.transcript_error).toMatch(/^TRANSCRIPTION_TIMEOUT: /);
     expect((await dueTranscriptionWatches(db, at(9 * 60).toISOString(), 100)).filter((w) => w.org_id === orgId)).toEqual([]);
+  });
+
+  it('fails at once, as retryable, a running job Transcribe no longer knows (forgotten, or lost by a local restart)', async () => {
+    const { orgId, userId, u } = await organization();
+    const lost = `rec_dsw_${u}_lost`;
+    await putUploadedRecording(db, {
+      orgId,
+      userId,
+      id: lost,
+      at: T0,
+      transcription: {
+        status: 'processing',
+        attempt: 1,
+        job_language: 'en-US',
+        queued_at: T0,
+        started_at: T0,
+        job_name: jobNameOf(orgId, lost, 1),
+        watch_due_at: at(15).toISOString(),
+      },
+    });
+    // The in-memory Transcribe has no such job: get answers undefined, as the adapter does for NotFoundException.
+    const deps = jobDepsAt(db, { now: at(16) });
+    expect((await sweepTranscriptions(deps)).finished).toBe(1);
+    const failed = await getRecording(db, orgId, lost);
+    expect(failed).toMatchObject({ state: 'ready', transcription: { status: 'failed', error_code: 'TRANSCRIPTION_FAILED' } });
+    expect(failed?.transcript_error).toMatch(/^TRANSCRIPTION_FAILED: The transcription job no longer exists/);
+    expect((await dueTranscriptionWatches(db, at(60).toISOString(), 100)).filter((w) => w.org_id === orgId)).toEqual([]);
+    // Not in flight any more: a new attempt may start (no TRANSCRIPTION_IN_PROGRESS).
+    expect(isTranscriptionInFlight(failed!)).toBe(false);
   });
 });

@@ -1,14 +1,17 @@
 import { call, localDeployment, once } from '../support/api';
 import { eventually } from '../support/eventually';
 import { buildOrg, seedOrg } from '../support/org-builder';
+import { concatenated, normalizedWords, samplesOf, silence, testSet, wavOf } from '../support/recorded-speech';
 import { speechAvailable, spokenMeeting } from '../support/speech';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
 /**
  * What the product exists for, end to end on the local deployment with the real offline engines
- * (PocketSphinx behind the Transcribe stand-in, the extractive summarizer behind the Bedrock
- * stand-in, Apertium behind the Translate stand-in), as a client sees it over HTTP: a meeting
- * spoken by Flite is uploaded, transcribed, summarized on its own with the organization's default
+ * (Moonshine behind the Transcribe stand-in, the extractive summarizer behind the Bedrock
+ * stand-in, Apertium behind the Translate stand-in), as a client sees it over HTTP: a recording
+ * of two voices is uploaded (a LibriVox reader, recorded, whose words are asserted, then the
+ * meeting's action items spoken by Flite, since no recording in a package says them), transcribed
+ * into two speakers, summarized on its own with the organization's default
  * template (sections in order, the action item "Maria will send the contract by Friday" assigned
  * to the member named Maria, due the Friday after the recording), translated to Spanish and
  * exported; the webhook endpoint and the audit log receive the events without any text; deleting
@@ -82,8 +85,9 @@ describeWithEngines('upload → transcript → automatic summary → action item
     });
     expect(settings.status).toBe(200);
 
-    // The recorder uploads the meeting with their personal key, as a client does.
-    const { wav } = spokenMeeting();
+    // The recorder uploads the meeting with their personal key, as a client does: a recorded reader, a pause, then Flite.
+    const reader = testSet().find((clip) => clip.reference === 'he might even have been made amiable himself')!;
+    const wav = wavOf(concatenated([samplesOf(reader), silence(2), spokenMeeting().samples]));
     const created = await call(runtime.apiUrl, 'POST', '/api/v1/public/recordings/upload-url', {
       token: org.keys.recorder,
       body: { filename: 'meeting.wav', content_type: 'audio/wav', size_bytes: wav.length, title: 'Team meeting' },
@@ -97,7 +101,7 @@ describeWithEngines('upload → transcript → automatic summary → action item
     const summaries = await eventually(
       async () => (await api('GET', `${recordings}/summaries`, org.keys.org)).body,
       (body) => body.summaries?.[0]?.status === 'completed' || body.summaries?.[0]?.status === 'failed',
-      // Transcription (PocketSphinx on about 10 s of speech), then the summary, one after the other.
+      // Transcription (about 15 s of speech, the model loaded once), then the summary, one after the other.
       { alsoWaitingMs: 30_000 },
     );
     expect(summaries.summaries).toHaveLength(1);
@@ -114,8 +118,12 @@ describeWithEngines('upload → transcript → automatic summary → action item
     expect(summary.markdown).toContain('Decisions');
     expect(summary.usage.input_tokens).toBeGreaterThan(0);
 
+    // The transcript: the recorded reader's words as said, then the meeting, two voices as two speakers.
+    const recording = (await api('GET', `${recordings}?include=summary,action_items,transcript`, org.keys.org)).body;
+    expect(recording.transcript.map((turn: { speaker: string }) => turn.speaker)).toEqual(['Speaker 1', 'Speaker 2']);
+    expect(normalizedWords(recording.transcript[0].text)).toEqual(normalizedWords(reader.reference));
+
     // The action item of "Maria will send the contract by Friday": Maria's, due the Friday after the recording.
-    const recording = (await api('GET', `${recordings}?include=summary,action_items`, org.keys.org)).body;
     const item = summary.action_items.find((entry: { text: string }) => /contract/i.test(entry.text));
     expect(item).toMatchObject({ assignee_user_id: org.people.maria.id, due_date: fridayAfter(recording.created_at), completed: false });
     expect(item.timestamp).toEqual(expect.any(Number));
@@ -133,6 +141,8 @@ describeWithEngines('upload → transcript → automatic summary → action item
     expect(translated.translation).toMatchObject({ to_language: 'es', processing_status: 'completed', error_message: '' });
     const spanish = await call(runtime.apiUrl, 'GET', `${recordings}/transcript?format=txt&language=es`, { token: org.keys.org });
     expect(spanish.status).toBe(200);
+    // Apertium's Spanish of the recorded sentence ("He might even have been made amiable himself").
+    expect(String(spanish.body)).toMatch(/podría haber sido hecho amable/i);
     expect(String(spanish.body)).toMatch(/contrato/i);
     for (const format of ['json', 'vtt', 'srt'])
       expect(

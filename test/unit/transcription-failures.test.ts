@@ -19,10 +19,12 @@ describe('failureOf', () => {
     expect(failureOf('Unsupported language: the local engine (PocketSphinx) transcribes en-US only, not de-DE.').code).toBe(
       'UNSUPPORTED_LANGUAGE',
     );
-    expect(failureOf('Unsupported media format: ffmpeg could not decode the file as audio.').code).toBe('UNSUPPORTED_MEDIA');
-    expect(failureOf('ENGINE_UNAVAILABLE: install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg')).toEqual({
+    expect(
+      failureOf('Unsupported media format: ffmpeg could not decode it as audio (Invalid data found when processing input).').code,
+    ).toBe('UNSUPPORTED_MEDIA');
+    expect(failureOf("ENGINE_UNAVAILABLE: the local engine's npm packages are missing (onnxruntime-node): run npm ci")).toEqual({
       code: 'ENGINE_UNAVAILABLE',
-      reason: 'install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg',
+      reason: "the local engine's npm packages are missing (onnxruntime-node): run npm ci",
     });
   });
 

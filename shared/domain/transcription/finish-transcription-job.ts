@@ -65,7 +65,8 @@ export async function finishTranscriptionJob(deps: TranscriptionJobDeps, jobName
   const outputKey = outputKeyOf(orgId, recordingId, attempt);
   const status: JobStatus = (await deps.jobs.get(jobName)) ?? {
     status: 'FAILED',
-    failureReason: 'The transcription job no longer exists.',
+    failureReason:
+      'The transcription job no longer exists (Transcribe forgets jobs after 90 days, the local stand-in after its data is cleared); transcribe the recording again.',
   };
   if (status.status === 'QUEUED' || status.status === 'IN_PROGRESS') return 'running';
   const outcome = await retryOnWriteConflict(

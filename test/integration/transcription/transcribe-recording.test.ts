@@ -45,10 +45,7 @@ const read = async (orgId: string, key: string, recordingId: string) =>
 describe('POST /api/v1/organization/{orgId}/recordings/{recordingId}/transcribe (and the public alias)', () => {
   it('with auto_transcription off an upload stays `uploaded` until asked; then 202 queued, and it completes', async () => {
     const org = await setup();
-    const recordingId = await upload(
-      org.keys.member,
-      speechAvailable ? spokenSentence('Hello world, this is a test.').wav : Buffer.from('RIFF'),
-    );
+    const recordingId = await upload(org.keys.member, speechAvailable ? spokenSentence().wav : Buffer.from('RIFF'));
     const uploaded = await eventually(
       () => read(org.org, org.keys.write, recordingId),
       (r) => r.state === 'uploaded',

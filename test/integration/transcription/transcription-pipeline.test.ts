@@ -6,7 +6,7 @@ import { startReceiver, type Receiver } from '../../support/webhook-receiver';
 
 /**
  * The transcription pipeline end to end on the local deployment with the real engine
- * (PocketSphinx behind the Transcribe stand-in): speech synthesized by espeak-ng, uploaded
+ * (Moonshine behind the Transcribe stand-in): a recorded LibriVox sentence, uploaded
  * through the upload URL, transcribed automatically (the recorder's auto_transcription is on by
  * default) into speaker turns; a file that is not audio fails with UNSUPPORTED_MEDIA; the events
  * reach the audit log and a webhook endpoint, without the transcript's text.
@@ -48,7 +48,7 @@ describeWithEngine('the transcription pipeline (upload → queued → Transcribe
   let receiver: Receiver;
   afterAll(async () => receiver?.close());
 
-  it('transcribes an uploaded recording on its own: ready, with speaker turns inside the audio that hold words of the sentence, billed and announced', async () => {
+  it('transcribes an uploaded recording on its own: ready, with speaker turns inside the audio that say the sentence, billed and announced', async () => {
     const org = await setup();
     receiver = await startReceiver();
     const hook = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${org.org}/webhooks`, {
@@ -76,9 +76,9 @@ describeWithEngine('the transcription pipeline (upload → queued → Transcribe
       expect(segment.end).toBeLessThanOrEqual(seconds + 0.05);
       expect(segment.end).toBeGreaterThanOrEqual(segment.start);
     }
-    // PocketSphinx hears espeak-ng's voice poorly (docs/transcription.md): some words of the sentence, not all.
-    const heard = wordsOf(transcript.map((s: { text: string }) => s.text).join(' '));
-    expect(wordsOf(SENTENCE).filter((word) => heard.includes(word)).length).toBeGreaterThanOrEqual(1);
+    // One reader, one turn; the engine hears the recorded sentence word for word.
+    expect(transcript.map((segment: { speaker: string }) => segment.speaker)).toEqual(['Speaker 1']);
+    expect(wordsOf(transcript.map((s: { text: string }) => s.text).join(' '))).toEqual(wordsOf(SENTENCE));
 
     // The public list item's transcript summary.
     const listed = await call(runtime.apiUrl, 'GET', '/api/v1/public/recordings', { token: org.keys.member });

@@ -9,21 +9,20 @@ import { MEETING, speechAvailable, spokenMeeting } from '../../support/speech';
 
 /**
  * The local engines end to end, below the API: the test meeting spoken by Flite, heard by
- * PocketSphinx, read as Transcribe's output into turns, summarized by the local engine. The
+ * the local speech engine (Moonshine), read as Transcribe's output into turns, summarized by the local engine. The
  * action item must come out of what the speech engine heard. Skipped without the Debian packages
  * (test/support/speech.ts fails under CI instead).
  */
-if (!speechAvailable)
-  console.warn('Skipping the spoken meeting summary: install the Debian packages pocketsphinx pocketsphinx-en-us ffmpeg flite sox.');
+if (!speechAvailable) console.warn('Skipping the spoken meeting summary: install the Debian packages flite sox.');
 const describeWithSpeech = speechAvailable ? describe : describe.skip;
 
 describeWithSpeech('a spoken meeting, transcribed and summarized offline', () => {
-  it(`finds "Maria will send the contract by Friday" in what PocketSphinx heard of: ${MEETING}`, async () => {
+  it(`finds "Maria will send the contract by Friday" in what the local engine heard of: ${MEETING}`, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'spoken-summary-'));
     try {
       writeFileSync(path.join(dir, 'meeting.wav'), spokenMeeting().wav);
-      const { words } = await recognizeSpeech(path.join(dir, 'meeting.wav'), dir);
-      const turns = speakerTurnsOf(readTranscribeOutput(transcribeOutputOf('meeting', words, 'en-US')));
+      const { words } = await recognizeSpeech(path.join(dir, 'meeting.wav'));
+      const turns = speakerTurnsOf(readTranscribeOutput(transcribeOutputOf('meeting', words, 'en-US', { speakerLabels: false })));
       const summary = summarizeTranscript({ sections: BUILT_IN_TEMPLATE.sections, language: 'English', day: '2026-11-24', lines: turns });
       expect(summary.sections.map((section) => section.title)).toEqual(['Overview', 'Key points', 'Decisions', 'Action items']);
       expect(summary.action_items).toContainEqual(
