@@ -78,7 +78,7 @@ export async function ensureTable(endpoint: string, tableName: string, region: s
         }),
       );
     }
-    // A data directory from before an index (GSI3, issue 26): its table gains it, one per update as in DynamoDB.
+    // A data directory from before an index (GSI3): its table gains it, one per update as in DynamoDB.
     const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
     for (const index of TABLE.globalSecondaryIndexes.filter((candidate) => !present.has(candidate.indexName))) {
       await client.send(

@@ -17,7 +17,7 @@ const keyedRequests: KeyedRequests = (routeName) => idempotency(routeName, idemp
 /**
  * The handler of a keyed organization route (a POST behind the authorizer): apiHandler with
  * Idempotency-Key. Only these handlers' bundles carry the idempotency middleware and Powertools'
- * idempotency utility (issue 31); apiHandler refuses a keyed route at cold start.
+ * idempotency utility; apiHandler refuses a keyed route at cold start.
  */
 export function idempotentApiHandler<const R extends OrganizationRoute>(
   route: R,

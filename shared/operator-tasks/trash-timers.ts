@@ -5,7 +5,7 @@ import { purgeAt } from '../domain/recordings/recording-trash';
 /**
  * The least time between setting a timer late (seed, reindex) and its running out: a
  * recording trashed longer ago than the retention is shown in the trash with its purge date
- * for a day before it goes, so an admin can still restore it (docs/decisions.md, issue 26).
+ * for a day before it goes, so an admin can still restore it (docs/decisions.md, "Trash timers").
  */
 export const LATE_TIMER_GRACE_MS = 86_400_000;
 

@@ -6,7 +6,7 @@ import { EMAIL_STATUSES } from './invites';
 
 /**
  * The Invite resource's email delivery fields (of its current send: a resend starts them
- * over), added to the spec's Invite by issue 11. Invitations stored before then read as sent.
+ * over), added to the spec's Invite later. Invitations stored before then read as sent.
  */
 export const InviteEmailDeliveryFields = {
   email_status: v.pipe(

@@ -97,7 +97,7 @@ export const keys = {
   template: (orgId: string, templateId: string) => ({ PK: `ORG#${orgId}`, SK: `TEMPLATE#${templateId}` }),
   /**
    * GSI1: an org's templates in List templates' order, by name (case-insensitive), then id
-   * (templateOrderKey). Items written before issue 26 carry `<lower name>#<id>`, which does
+   * (templateOrderKey). Items written before this key existed carry `<lower name>#<id>`, which does
    * not sort so: the organization's `templates_index_at` says when every one was rewritten.
    */
   templatesIndex: (orgId: string, name?: string, templateId?: string) => ({

@@ -109,7 +109,7 @@ async function templatesFrom(
  * organization (`voice-org reindex`, the fixture loader). Reads every template; writes only
  * those whose keys differ, each only while it has the name read (a template renamed or
  * deleted meanwhile was written with its keys, or needs none). A template written by code
- * from before issue 26 while it runs may be missed: run it once that code is gone.
+ * from before the name-order keys while it runs may be missed: run it once that code is gone.
  */
 export async function rebuildTemplateOrderKeys(
   db: TableContext,

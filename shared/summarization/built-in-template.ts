@@ -1,7 +1,7 @@
 import type { SummarySection } from './summary-engine';
 
 /**
- * The template used when the organization has no default one (issue 30: "a built-in template
+ * The template used when the organization has no default one ("a built-in template
  * (Overview, Key points, Decisions, Action items) is used and named as such").
  */
 export const BUILT_IN_TEMPLATE: { name: string; sections: SummarySection[] } = {

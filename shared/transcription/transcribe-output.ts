@@ -65,7 +65,7 @@ export function readTranscribeOutput(json: unknown): TranscribeOutput {
   return result.output;
 }
 
-/** A pause this long or longer between two words of one speaker starts a new turn (issue 29). */
+/** A pause this long or longer between two words of one speaker starts a new turn. */
 export const TURN_PAUSE_SECONDS = 3;
 
 interface Word {

@@ -52,7 +52,7 @@ export interface SendOptions {
   lookup?: AddressLookup;
 }
 
-/** An endpoint must answer within this many milliseconds (issue 12: "a 2xx within 10 seconds"). */
+/** An endpoint must answer within this many milliseconds ("a 2xx within 10 seconds"). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** How much of a response body is read before the connection is dropped; the body is discarded anyway. */

@@ -1,18 +1,18 @@
 /**
- * Benchmark of the functions' bundles (issue 15, "Bundles"): how large each bundle the stack
+ * Benchmark of the functions' bundles (docs/performance.md, "Bundles"): how large each bundle the stack
  * ships is, and how much CPU loading it costs, each against a bare ESM handler that does one
  * DynamoDB Query (test/bench/support/bare-dynamodb-handler.ts) built with the stack's bundling
  * settings (BUNDLE_SETTINGS of infra/constructs/functions.ts, minified, with a source map).
  *
  * - The stack's bundles are the ones that ship: the app is synthesized with bundling into a
  *   temp dir, as test/integration/artefacts.test.ts does, and each is read from the assembly.
- * - Module-load and first-invocation CPU (issue 31): a fresh `node` per sample (with
+ * - Module-load and first-invocation CPU: a fresh `node` per sample (with
  *   --enable-source-maps, as the functions' NODE_OPTIONS has it) imports the bundle, then invokes
  *   its handler once with its sample event (infra/sam) against a local deployment's emulators
  *   (support/first-invocation.ts); process.cpuUsage() after the import and after the invocation.
  *   The bare handler does its one Query the same way. Median of SAMPLES, the samples of all
  *   bundles interleaved so that a busy moment of the machine spreads over all.
- * - The goals (issue 31): every DynamoDB-only API function (manifest permissions `table`,
+ * - The goals: every DynamoDB-only API function (manifest permissions `table`,
  *   `idempotency`, `rateLimit` only) at most 1.3x the bare bundle's bytes and load CPU and 1.5x its
  *   first-invocation CPU; the authorizer at most 1.2x on each.
  * - The Encryption SDK is loaded only by the requests that need it: the Get settings handler
@@ -46,7 +46,7 @@ const REPO_ROOT = path.resolve(__dirname, '../..');
 const STACK_NAME = 'VoiceOrgApi-bundles';
 const BARE_HANDLER = path.join(__dirname, 'support/bare-dynamodb-handler.ts');
 const SAMPLES = Number(process.env.BUNDLES_BENCH_SAMPLES ?? 7);
-/** Issue 31's goals, as ratios to the bare handler: DynamoDB-only API functions, and the authorizer. */
+/** The goals, as ratios to the bare handler: DynamoDB-only API functions, and the authorizer. */
 const GOALS = { dynamodb: { bytes: 1.3, load: 1.3, first: 1.5 }, authorizer: { bytes: 1.2, load: 1.2, first: 1.2 } } as const;
 /** The permissions of a function that uses DynamoDB and nothing else (its tables: the single table, idempotency, rate limits). */
 const DYNAMODB_PERMISSIONS: readonly (keyof FunctionPermissions)[] = ['table', 'idempotency', 'rateLimit'];
@@ -126,7 +126,7 @@ function synthesizedBundles(outdir: string) {
 
 /** The CPU time (user + system, ms) of loading a bundle (`await import(file)` for an ES module) in a fresh node process. */
 function loadCpuMs(file: string, env: Record<string, string>): number {
-  // An ES module is imported; a CommonJS bundle (index.js, the stack before issue 15) is required, as the Lambda runtime
+  // An ES module is imported; a CommonJS bundle (index.js, the stack's earlier bundles) is required, as the Lambda runtime
   // loads it: importing it would add the CommonJS export scan of the whole bundle that Lambda does not pay.
   const script = [
     "const { pathToFileURL } = await import('node:url');",

@@ -1,5 +1,5 @@
 /**
- * Issue 15's hot organization goal, on the real local deployment (`npm start`'s entry
+ * The hot organization goal (docs/performance.md), on the real local deployment (`npm start`'s entry
  * point): HOT_REQUESTS concurrent Create upload URL requests (`POST
  * /api/v1/public/recordings/upload-url`, a personal key each) for one organization, all sent
  * at once, in two scenarios:

@@ -437,7 +437,7 @@ async function run(): Promise<{ results: Result[]; shards: ShardSizes }> {
   });
 }
 
-/** The `q` search and deep page rows of the benchmark table (issue 15's goals). */
+/** The `q` search and deep page rows of the benchmark table (the goals of docs/performance.md). */
 export async function summary(): Promise<SummaryRow[]> {
   const { results, shards } = await run();
   const find = (activeMembers: number, label: string) => {

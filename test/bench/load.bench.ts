@@ -1,5 +1,5 @@
 /**
- * Issue 15's load goal, on the real local deployment (`npm start`'s entry point): autocannon
+ * The load goal (docs/performance.md), on the real local deployment (`npm start`'s entry point): autocannon
  * with 50 connections for LOAD_SECONDS (30 by default) on `GET /health`, then List users,
  * List recordings and Get settings of an organization of a few hundred members and
  * recordings, one route after the other, with a valid organization key. Goal: 0 errors and

@@ -1,5 +1,5 @@
 /**
- * Benchmark of page numbers (issue 26, defect 6): page 1, the middle page and the last page
+ * Benchmark of page numbers: page 1, the middle page and the last page
  * of List users and List recordings in organizations of 10,000, and of List templates in one
  * of 2,000, on DynamoDB Local, through the domain functions the handlers call.
  *

@@ -775,7 +775,7 @@ async function run(): Promise<Result[]> {
   });
 }
 
-/** The date-range total and deep page rows of the benchmark table (issue 15's goals). */
+/** The date-range total and deep page rows of the benchmark table (the goals of docs/performance.md). */
 export async function summary(): Promise<SummaryRow[]> {
   const results = await run();
   const at = (org: 'Bench 100' | 'Bench 10k', key: string) => {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark of issue 15 in one go, on this machine's emulators and
+ * `npm run bench`: every benchmark in one go, on this machine's emulators and
  * local deployment, and one table of their figures against their goals.
  *
  *   npm run bench                      (all, about 35 minutes on 2 cores; the 4-hour speech run only when named: speech-4h)

@@ -12,7 +12,7 @@
  * them to bench-results/seed.json. The requests are counted as sent, without asking for
  * their consumed capacity, which costs DynamoDB Local about a sixth more time per write and
  * the CLI's seed never asks for. `summary()` gives its rows of `npm run bench`'s table:
- * the first load's seconds against issue 15's goal (at most 30 s), the second load's
+ * the first load's seconds against the goal (at most 30 s), the second load's
  * seconds and whether it left everything unchanged, and whether every count is exact.
  */
 import path from 'node:path';
@@ -29,7 +29,7 @@ import { printTable, reportHeader, round, secondsSince, withBenchTable, writeRep
 import { startedDirectly, type SummaryBench, type SummaryRow } from './support/bench-summary';
 
 const DEFAULT_MEMBERS = 10_000;
-/** Issue 15's goal for the first load of 10,000 members and 10,000 recordings. */
+/** The goal for the first load of 10,000 members and 10,000 recordings. */
 const GOAL_SECONDS = 30;
 const RESULTS_FILE = path.resolve(__dirname, '../../bench-results/seed.json');
 const ORG = 'org_seedbench';

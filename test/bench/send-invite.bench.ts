@@ -9,10 +9,10 @@
  * one organization with an org key, and sends `runs` invitations one after the other, each
  * to a new address, twice: back to back, and paced (each after the previous email arrived).
  * It reports the request's wall time (median, p95, min, max) and, when the invitation email
- * is sent off the request path (issue 11), how long after the 201 the email reached the SES
+ * is sent off the request path, how long after the 201 the email reached the SES
  * emulator (median, p95; its /store polled).
  *
- * Run it on a commit with the inline send (before issue 11) and after, to compare. Both
+ * Run it on a commit with the inline send (before the email moved off the request path) and after, to compare. Both
  * servers are on this machine, so the SES emulator answers in a few milliseconds: the
  * difference measured here is the request's own SES call on loopback, far less than a call
  * to SES in AWS. Results go to stdout and to bench-results/send-invite.json.

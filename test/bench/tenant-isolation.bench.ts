@@ -1,5 +1,5 @@
 /**
- * Issue 16's tenant isolation goal, on the real local deployment (`npm start`'s entry point):
+ * The tenant isolation goal (docs/performance.md), on the real local deployment (`npm start`'s entry point):
  * one organization over its rate limit must not slow down another.
  *
  * 1. Baseline: organization B alone sends List users (`GET /api/v1/organization/{B}/users`,

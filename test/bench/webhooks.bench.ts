@@ -1,6 +1,5 @@
 /**
- * Benchmark of webhook delivery through a local deployment (the figures of issue 12's
- * closing note), with a receiver on loopback that answers 200 at once.
+ * Benchmark of webhook delivery through a local deployment (the figures of docs/webhooks.md), with a receiver on loopback that answers 200 at once.
  *
  *   npx tsx test/bench/webhooks.bench.ts [templates=100] [lagSamples=100]
  *

@@ -141,7 +141,7 @@ describe('List templates: pages from the ordered index', () => {
       rename: i === 2 ? 'a!' : undefined,
     }));
     const orgId = await writeOrg(drawn);
-    // As stored before issue 26: `<lower name>#<id>` on GSI1, no GSI3 entry, no mark on the organization.
+    // As stored before the name-order keys: `<lower name>#<id>` on GSI1, no GSI3 entry, no mark on the organization.
     for (const template of await storedListTemplates(db, orgId)) {
       await db.client.send(
         new UpdateCommand({

@@ -52,7 +52,7 @@ describe('templates', () => {
     for (const name of ['beta', 'Alpha 2', 'alpha', 'Alpha!'])
       await createTemplate(at(T0), orgId, { name, description: '', sections: SECTIONS });
     const { templates, pagination } = await listTemplates(at(T0), orgId, { page: 1, limit: 3 });
-    // The index keys before issue 26, `<lower name>#<id>`, put 'alpha 2' and 'alpha!' first (' ' and '!' sort before '#').
+    // The index keys before the name-order keys, `<lower name>#<id>`, put 'alpha 2' and 'alpha!' first (' ' and '!' sort before '#').
     expect(templates.map((template) => template.name)).toEqual(['alpha', 'Alpha 2', 'Alpha!']);
     expect(pagination).toMatchObject({ page: 1, limit: 3, total: 4 });
     const second = await listTemplates(at(T0), orgId, { page: 2, limit: 3 });

@@ -15,7 +15,7 @@ import { localDeployment, unique } from '../support/api';
 import { domainEvent } from '../support/events';
 
 /**
- * Every recording in the trash has a trash timer (issue 26): those loaded in the trash by a
+ * Every recording in the trash has a trash timer: those loaded in the trash by a
  * fixture get one from the seed, those trashed before the event pipeline (or loaded by an
  * older seed) from `reindex` or the next seed, at max(deleted_at + retention, now + grace);
  * the recording shows its timer's purge date, and a second run moves no timer.
@@ -107,7 +107,7 @@ describe('trash timers of recordings trashed without one', () => {
   it('reindex sets the timers of recordings trashed before there were any, and the purge dates of timers set before recordings showed them', async () => {
     const { fixture, orgId, recent, old, live } = fixtureOf();
     await seedAt({ ...fixture, recordings: fixture.recordings.map(({ deleted_at: _deletedAt, ...live }) => live) }, NOW);
-    // Trashed through the API a month ago, then stored as before issue 26: the timer, but no purge date on the recording.
+    // Trashed through the API a month ago, then stored as before trash timers: the timer, but no purge date on the recording.
     const monthAgo = new Date(NOW.getTime() - 31 * DAY);
     await softDeleteRecording(at(monthAgo), orgId, recent);
     await db.client.send(

@@ -106,7 +106,7 @@ describe('stackPropsFromContext: deploy keys', () => {
 
 const ADOT_LAYER = 'arn:aws:lambda:eu-west-1:901920570463:layer:aws-otel-nodejs-arm64-ver-1-30-2:1';
 
-describe('stackPropsFromContext: tracing (issue 31)', () => {
+describe('stackPropsFromContext: tracing', () => {
   it('reads the tracing mode, lambda by default (left to the stack), and the ADOT layer of opentelemetry', () => {
     expect(propsOf({}).tracing).toBeUndefined();
     expect(propsOf({ tracing: 'lambda' }).tracing).toEqual({ mode: 'lambda' });

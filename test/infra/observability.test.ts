@@ -420,7 +420,7 @@ describe('observability context keys', () => {
   });
 });
 
-describe('tracing modes other than the default (context tracing, issue 31)', () => {
+describe('tracing modes other than the default (context tracing)', () => {
   const ADOT_LAYER = 'arn:aws:lambda:eu-west-1:901920570463:layer:aws-otel-nodejs-arm64-ver-1-30-2:1';
   const functionsOf = (template: Template) =>
     listFunctions().map(({ handler }) => ({ handler, ...template.toJSON().Resources[functionLogicalId(template, handler)].Properties }));

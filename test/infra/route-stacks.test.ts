@@ -17,8 +17,8 @@ import { functionLogicalId, functionStatements, templatesOf, wholeStack, type Js
 /**
  * The route stacks (docs/architecture.md, "Route stacks"): one nested stack per route area of the
  * manifest, every template with headroom under CloudFormation's 500 resources, a RestApi deployment
- * that follows every nested change, nothing else changed since the single stack (commit 8e71636,
- * captured in fixtures/single-stack.json), and the first deploy of the upgrade from it (docs/deploy.md).
+ * that follows every nested change, nothing else changed since the single stack (captured
+ * in fixtures/single-stack.json), and the first deploy of the upgrade from it (docs/deploy.md).
  */
 
 /** A template may hold 500 resources; each keeps 40% of them free for the features to come. */
@@ -187,7 +187,7 @@ describe.each(EACH_ENVIRONMENT.filter(([name]) => ['environment-agnostic', 'eu-w
 );
 
 /**
- * What issues 29 (transcription) and 30 (summaries, translations) added since 8e71636: its functions, and the resources whose
+ * What transcription, summaries and translations added since the single stack: its functions, and the resources whose
  * logical ids begin with their construct ids (each function's log group, role, policy, event
  * source; each consumer's queues, rules and alarm; the sweeper's schedule). The comparisons
  * below leave these out, and the first one checks there is nothing else new.
@@ -212,7 +212,7 @@ const ADDED_SINCE_SINGLE_STACK = {
     'functions/recordings/transcribe-recording',
     'functions/recordings/update-action-item',
     'functions/usage/get-usage',
-    // Issue 30: translations.
+    // Translations.
     'functions/events/run-translation',
     'functions/recordings/translate-public-recording',
     'functions/recordings/translate-recording',
@@ -250,7 +250,7 @@ const ADDED_SINCE_SINGLE_STACK = {
 };
 /**
  * Table actions granted since, on purpose: the template writes commit transactions whose entries
- * each need their own action in IAM (docs/decisions.md, "Default template (issue 30)").
+ * each need their own action in IAM (docs/decisions.md, "Default template").
  */
 const TABLE_ACTIONS_SINCE_SINGLE_STACK: Record<string, string[]> = {
   'functions/templates/create-template': ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
@@ -272,7 +272,7 @@ const isGroupAlarm = (logicalId: string) => /^(LambdaThrottles|LambdaErrors|Rout
 const isAddedRoute = (logicalId: string) => /Transcri|Translat|Usage|Summar|ActionItem/.test(logicalId) || isGroupAlarm(logicalId);
 
 // The single stack was captured environment-agnostic: its ARNs hold <AWS::Region>, so the comparison is made in that environment.
-describe('nothing else changes: the stack as one template, compared with the single stack of 8e71636', () => {
+describe('nothing else changes: the stack as one template, compared with the single stack captured in the fixture', () => {
   let whole: Template;
   let resources: Record<string, Json>;
 
@@ -288,7 +288,7 @@ describe('nothing else changes: the stack as one template, compared with the sin
     expect(functionStatements(whole, logicalId)).toEqual(
       withTableActions(before.statements as Json[], TABLE_ACTIONS_SINCE_SINGLE_STACK[handler]),
     );
-    // TRACING (the tracing mode, issue 31) is new on every function since.
+    // TRACING (the tracing mode) is new on every function since.
     const { TRACING, ...environment } = resources[logicalId].Properties.Environment?.Variables ?? {};
     expect({ TRACING, environment }).toEqual({ TRACING: 'lambda', environment: before.environment });
   });
@@ -308,7 +308,7 @@ describe('nothing else changes: the stack as one template, compared with the sin
     );
   });
 
-  it('serves the same functions, none gone: only those issues 29 and 30 added are new', () => {
+  it('serves the same functions, none gone: only those transcription, summaries and translations added are new', () => {
     expect(
       listFunctions()
         .map((f) => `functions/${f.name}`)
@@ -332,7 +332,7 @@ describe('nothing else changes: the stack as one template, compared with the sin
     const added = Object.keys(resources).filter((id) => !(id in before) && !isAddedSince(id) && !isGroupAlarm(id));
     expect(gone.filter((id) => !renamedTypes.includes(before[id]))).toEqual([]);
     expect(added.filter((id) => !renamedTypes.includes(resources[id].Type))).toEqual([]);
-    // At least as many of each as before: the same routes, preflights and permissions, and issue 29's.
+    // At least as many of each as before: the same routes, preflights and permissions, and the transcription's.
     for (const type of renamedTypes)
       expect(Object.values(resources).filter((r) => r.Type === type).length).toBeGreaterThanOrEqual(
         Object.values(before).filter((t) => t === type).length,

@@ -6,7 +6,7 @@ import { ROUTES } from '../../shared/routes/manifest';
 import { actionsOf, functionLogicalId, functionStatements, onlyLogicalId, synth, type Json } from './template';
 
 /**
- * What VoiceOrgStack gives webhook delivery (issue 12), checked against the manifest: the
+ * What VoiceOrgStack gives webhook delivery, checked against the manifest: the
  * signing secrets are wrapped by the stack's key under their own encryption context, granted
  * only where the manifest asks; the dispatcher may delay its own queue's messages (its retry
  * schedule) and nothing else in SQS, runs long enough to wait on slow endpoints, and its queue

@@ -112,7 +112,7 @@ describe('cli seed', () => {
     });
   });
 
-  it('loads a person who is an active member of two organizations (issue 26)', async () => {
+  it('loads a person who is an active member of two organizations', async () => {
     const id = unique();
     const [first, second] = [`org_two_a_${id}`, `org_two_b_${id}`];
     const person = { id: `usr_two_${id}`, email: `two.${id}@example.com`, display_name: 'Two Orgs' };
@@ -269,7 +269,7 @@ describe('cli reindex', () => {
         sections: [{ title: 'Notes', prompt: 'Write notes.' }],
       })),
     });
-    // As an organization created before issue 15 is stored: no marks; its templates as before issue 26 (`<lower name>#<id>`, no GSI3 entry);
+    // As an organization created before the page indexes is stored: no marks; its templates as before the name-order keys (`<lower name>#<id>`, no GSI3 entry);
     // and a recording trashed before the event pipeline: no timer, no purge date.
     await db.client.send(
       new UpdateCommand({
@@ -308,7 +308,7 @@ describe('cli reindex', () => {
       templates: { templates: 2, rewritten: 2 },
       trash_timers: { recordings: 1, timers_written: 1, purge_at_copied: 0 },
     });
-    // Trashed long ago: its timer runs out a day after reindex set it (issue 26).
+    // Trashed long ago: its timer runs out a day after reindex set it.
     const timer = (await orgPartition(orgId))?.find((item) => item.SK === `TRASHTIMER#rec_ri_bin_${orgId}`);
     expect(Date.parse(timer?.purge_at) - Date.now()).toBeGreaterThan(86_400_000 - 10 * 60_000);
     expect((await cli('reindex', '--org', orgId)).json.trash_timers).toEqual({ recordings: 1, timers_written: 0, purge_at_copied: 0 });

@@ -8,7 +8,7 @@ import { runCli } from '../support/cli';
 import { buildOrg, seedOrg } from '../support/org-builder';
 
 /**
- * Keys the CLI created before keys were managed through the API (issue 13) exist only as their
+ * Keys the CLI created before keys were managed through the API exist only as their
  * secret item: the authorizer accepts them, but List API keys did not show them. After
  * `npx voice-org key adopt` (once, after upgrading) they are listed and managed like any
  * other key, and their adoption is no `api_key.created` event (nobody created them now).

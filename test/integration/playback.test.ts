@@ -5,7 +5,7 @@ import { eventually } from '../support/eventually';
 import { buildOrg, noAutoTranscription, seedOrg } from '../support/org-builder';
 
 /**
- * Playback end to end (issue 13): Get recording media on the organization host and the public
+ * Playback end to end: Get recording media on the organization host and the public
  * host. A real file goes up through Create upload URL into the S3 emulator, its completion
  * event marks it uploaded, and the media URL the API answers is fetched from the emulator: the
  * bytes, the content type and the content disposition are what a browser would get.

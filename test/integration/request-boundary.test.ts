@@ -6,7 +6,7 @@ import { call, failure, idTokenFor, localDeployment, type ApiResponse } from '..
 import { sampleIds, seedSampleData } from '../support/sample-data';
 
 /**
- * The request boundary of issue 9, through the real HTTP path: every route validates its
+ * The request boundary, through the real HTTP path: every route validates its
  * path ids, query and body with its one request schema (the `request` of its route module)
  * before anything is read or written, and says what is wrong in one phrasing per problem.
  */

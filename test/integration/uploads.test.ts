@@ -9,7 +9,7 @@ import { buildOrg, noAutoTranscription, seedOrg } from '../support/org-builder';
 /**
  * The public recordings routes end to end: Create upload URL (a pre-signed S3 PUT), the
  * S3 completion event (the S3 emulator runs the completion function, as S3 does in AWS),
- * and the public recordings list. Every rule of issue 4 on these routes has a test here
+ * and the public recordings list. Every rule of these routes has a test here
  * that fails when the rule breaks. Every test group builds its own organization.
  */
 const { runtime, db } = localDeployment();

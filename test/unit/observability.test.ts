@@ -13,7 +13,7 @@ import { ROUTES } from '../../shared/routes/manifest';
  * Business metrics leave a function as one Embedded Metric Format line on stdout per invocation
  * that counted something (CloudWatch turns it into metrics), with the service's namespace and
  * the `service` and `stage` dimensions; an invocation that counted nothing prints nothing. Under
- * `npm start` (POWERTOOLS_DEV) nothing is printed. No tracing SDK wraps the clients (issue 31):
+ * `npm start` (POWERTOOLS_DEV) nothing is printed. No tracing SDK wraps the clients:
  * `traced` leaves them as they are, and handlers run as without tracing outside Lambda.
  */
 

@@ -4,7 +4,7 @@ import { createRecordingObjects } from '../../shared/storage/recording-objects';
 
 /**
  * Upload URLs sign the declared content type and length, so S3 itself refuses a PUT of any
- * other (issue 9). The S3 emulator does not verify signatures, so this suite checks the URL
+ * other. The S3 emulator does not verify signatures, so this suite checks the URL
  * with an independent SigV4 verifier: what S3 computes from the request it receives.
  */
 

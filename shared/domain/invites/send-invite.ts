@@ -11,11 +11,10 @@ import { InviteDeps, committed, expiryFrom } from './invite-changes';
 import { inviteView } from './invite-views';
 
 /**
- * Invites an email to the organization: refused when it belongs to an active member
- * (ALREADY_MEMBER) or has a pending, unexpired invite (INVITE_PENDING); only an owner may
- * invite an owner. The invite (its email queued, no token yet) and the
- * one-pending-invite-per-email guard are written in one transaction; the invitation mail
- * consumer sends the email, with the link's token, from the invite.created event.
+ * Invites an email to the organization; only an owner may invite an owner (the refusals are
+ * the route's, shared/routes/invites/send-invite.ts). The invite (its email queued, no token
+ * yet) and the one-pending-invite-per-email guard are written in one transaction; the invitation
+ * mail consumer sends the email, with the link's token, from the invite.created event.
  */
 export async function sendInvite(deps: InviteDeps, caller: Caller, request: { email: string; role: Role }) {
   const { db } = deps;

@@ -28,11 +28,8 @@ export interface RecordingMedia {
  * A short-lived pre-signed GET of a recording's uploaded file: one GetItem, then a signature
  * computed locally (no request to S3). S3 answers the URL with the recording's content type
  * and a Content-Disposition carrying its original file name (`inline` plays in a browser,
- * `attachment` saves).
- *
- * - Unknown, another organization's, or in the trash: 404 RECORDING_NOT_FOUND; for a personal
- *   key, so is another user's recording (it sees only its own user's, as the public list does).
- * - No file yet, or the upload was not the declared file: 409 RECORDING_NOT_UPLOADED.
+ * `attachment` saves). A personal key sees only its own user's recordings, as the public list
+ * does. Its refusals are the route's (shared/routes/recordings/get-recording-media.ts).
  */
 export async function getRecordingMedia(
   deps: MediaDeps,

@@ -60,10 +60,8 @@ export function refusalOf(recording: Recording, template: TemplateSnapshot, now:
 
 /**
  * Create summary (both hosts): queues a summary of the recording's transcript with the template
- * named (else the default, else the built-in one). Refusals: 404 RECORDING_NOT_FOUND (unknown,
- * trashed, or another member's for a personal key), 409 TRANSCRIPT_NOT_READY, 404
- * TEMPLATE_NOT_FOUND, 409 SUMMARY_IN_PROGRESS (same template queued or running), 409
- * SUMMARY_LIMIT_REACHED (20). The checks are made true by the commit's condition on the
+ * named (else the default, else the built-in one). Its refusals are the route's
+ * (shared/routes/summaries/summary-docs.ts). The checks are made true by the commit's condition on the
  * recording as read: two requests at once never both pass them.
  */
 export async function createSummary(

@@ -18,14 +18,12 @@ export interface TranscriptFile {
 
 /**
  * Get transcript (both hosts): the recording's transcript rendered in a format (json, vtt, srt,
- * txt), one Query over the recording's key range. 404 RECORDING_NOT_FOUND for an unknown or
- * trashed recording (or another member's, for a personal key); 404 TRANSCRIPT_NOT_FOUND while
- * it has none. During a re-run the previous transcript is served.
+ * txt), one Query over the recording's key range; its refusals are the route's
+ * (shared/routes/recordings/transcription-docs.ts). During a re-run the previous transcript is served.
  *
  * With `language` (an Amazon Translate code) other than the transcript's own: its translation
  * into that language (docs/translations.md), same speakers and times, read with one Get of the
- * recording and one Query of that language's items, never the original; 404
- * TRANSLATION_NOT_FOUND when no translation into it completed.
+ * recording and one Query of that language's items, never the original.
  */
 export async function getTranscript(
   db: TableContext,

@@ -43,12 +43,9 @@ export const quotaReason = (allowance: number | null) =>
   `the organization has used its ${allowance} transcription minutes of this month (UTC); the allowance renews on the 1st.`;
 
 /**
- * Transcribe recording (both hosts): queues a new attempt and answers the recording. Refusals:
- * 404 RECORDING_NOT_FOUND (unknown, trashed, or another member's for a personal key), 409
- * RECORDING_NOT_UPLOADED (no file yet, or its upload failed), 409 TRANSCRIPTION_IN_PROGRESS
- * (queued or running), 403 TRANSCRIPTION_QUOTA_EXCEEDED (the month's allowance is used up).
- * A completed or failed transcription may run again: the new transcript replaces the old one
- * when it completes.
+ * Transcribe recording (both hosts): queues a new attempt and answers the recording. Its
+ * refusals are the route's (shared/routes/recordings/transcription-docs.ts). A completed or
+ * failed transcription may run again: the new transcript replaces the old one when it completes.
  */
 export async function transcribeRecording(deps: QueueDeps, caller: Caller, recordingId: string, body: TranscribeBody): Promise<Recording> {
   return retryOnWriteConflict(

@@ -23,15 +23,10 @@ const CONCURRENT = () =>
 /**
  * Translate recording (both hosts): queues a translation of the transcript (and the latest
  * summary) into `to_language` and answers the Translation, queued; the translation consumer
- * runs it (`recording.translation_queued`). Refusals: 404 RECORDING_NOT_FOUND (unknown, trashed,
- * or another member's for a personal key); 409 TRANSCRIPT_NOT_READY unless the transcript is
- * completed (none yet, failed, or a re-run under way, whose result would make the translation
- * stale at once); 409 TRANSLATION_IN_PROGRESS while the recording's latest translation, into
- * another language, is queued or running (one at a time per recording: `translation` reports
- * one). The same language asked for again while it is queued or running answers that
- * translation, and queues nothing. The source language is
- * the transcript's; a pair the engine cannot do fails the translation (`processing_status:
- * failed`, with the reason), it is not refused here: only the engine knows its pairs.
+ * runs it (`recording.translation_queued`). Its refusals are the route's
+ * (shared/routes/translations/translation-docs.ts). A transcript re-run under way counts as not
+ * ready: its result would make the translation stale at once. A pair the engine cannot do fails
+ * the translation, it is not refused here: only the engine knows its pairs.
  */
 export async function translateRecording(
   deps: TranslationRequestDeps,

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { printTable } from './bench-harness';
 
-/** One line of the benchmark table: a figure, what issue 15 asks of it, and whether it holds. */
+/** One line of the benchmark table: a figure, what the goal asks of it, and whether it holds. */
 export interface SummaryRow {
   /** The area measured: bundles, seed, search, totals, deep pages, hot org, load. */
   area: string;

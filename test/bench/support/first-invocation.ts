@@ -1,5 +1,5 @@
 /**
- * The first invocation of a bundle, as a cold start pays it (issue 31): a fresh node process
+ * The first invocation of a bundle, as a cold start pays it: a fresh node process
  * (with --enable-source-maps, as the functions' NODE_OPTIONS has it) imports the bundle, then
  * invokes its handler once with a realistic event against the local deployment's emulators
  * (DynamoDB Local, s3rver, the SES emulator), started as the integration tests' global setup

@@ -25,7 +25,7 @@ import {
 /**
  * The invitation email (the invitation mail consumer, fed by the deployment's event pipeline:
  * the table's stream -> processor -> consumer, through the local SES emulator): a failing
- * mailer's attempts recorded on the invite (issue 11) until it fails, and no second email for a
+ * mailer's attempts recorded on the invite until it fails, and no second email for a
  * redelivered event. The organizations and helpers of the invitations suites:
  * test/support/invites.ts.
  */

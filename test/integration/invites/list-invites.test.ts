@@ -21,7 +21,7 @@ import {
 
 /**
  * List invites end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
- * DynamoDB Local): the invites with their email delivery state (issue 11), filters, pages, and
+ * DynamoDB Local): the invites with their email delivery state, filters, pages, and
  * expired invitations. Tests read the accept link from the email the local SES emulator
  * received, as a user would (waiting for it: the invitation mail consumer sends it after the
  * request answered). The organizations and helpers of the invitations suites:

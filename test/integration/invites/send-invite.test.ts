@@ -34,7 +34,7 @@ import {
  * Send invite end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
  * DynamoDB Local, and the email the invitation mail consumer sends): the Invite it answers,
  * duplicates, roles and validation, after an invitation expired, and the TTL attribute, each
- * rule of issue 5 (and docs/decisions.md, "Invitations") with a test that fails when it breaks.
+ * rule (of the spec and docs/decisions.md, "Invitations") with a test that fails when it breaks.
  * Tests read the accept link from the email the local SES emulator received, as a user would
  * (waiting for it: the invitation mail consumer sends it after the request answered). The
  * organizations and helpers of the invitations suites: test/support/invites.ts.

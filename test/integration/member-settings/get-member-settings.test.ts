@@ -21,7 +21,7 @@ import {
 /**
  * Get member settings end to end: HTTP -> local API Gateway emulator -> authorizer ->
  * handler -> DynamoDB Local (and the local profile key), on the organization route and on
- * its public alias. Every rule of issue 3 on reading settings has a test here that fails
+ * its public alias. Every rule on reading settings has a test here that fails
  * when the rule breaks.
  */
 const { db } = localDeployment();

@@ -29,7 +29,7 @@ import { buildOrg, seedOrg } from '../../support/org-builder';
  * Update member settings end to end, what a PATCH stores: profile versions and their
  * encryption at rest (the local profile key), preferences and their audit metadata, and all
  * or nothing, on the organization route and on its public alias. The rest of the route is in
- * update-member-settings.test.ts. Every rule of issue 3 on writing settings has a test that
+ * update-member-settings.test.ts. Every rule on writing settings has a test that
  * fails when the rule breaks.
  */
 const { runtime } = localDeployment();

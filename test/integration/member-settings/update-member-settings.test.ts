@@ -24,7 +24,7 @@ import {
  * handler -> DynamoDB Local (and the local profile key), on the organization route and on
  * its public alias: whose settings, the callers it admits, validation, and the merge and the
  * answer. What a PATCH stores (profile versions and encryption, preferences' audit metadata,
- * all or nothing) is in update-member-settings-at-rest.test.ts. Every rule of issue 3 on
+ * all or nothing) is in update-member-settings-at-rest.test.ts. Every rule on
  * writing settings has a test that fails when the rule breaks.
  */
 

@@ -38,7 +38,7 @@ import {
  * Delete recording end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
  * DynamoDB Local, and the S3 emulator and the event pipeline for what follows): soft and
  * permanent deletes with the reads and counts at every step, an uploaded recording's file, and
- * the trash retention, each rule of issue 4 with a test that fails when it breaks. The
+ * the trash retention, each rule with a test that fails when it breaks. The
  * organizations and helpers of the recordings suites: test/support/recordings.ts.
  */
 

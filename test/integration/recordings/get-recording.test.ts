@@ -15,7 +15,7 @@ import {
 /**
  * Get recording end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
  * DynamoDB Local): the recording with the related parts include names (a transcript larger than
- * an item included), unknown and other organizations' ids, each rule of issue 4 with a test that
+ * an item included), unknown and other organizations' ids, each rule with a test that
  * fails when it breaks. The organizations and helpers of the recordings suites:
  * test/support/recordings.ts.
  */
@@ -87,7 +87,7 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}', () => {
       updated_at: expect.stringMatching(TIMESTAMP),
     });
     // Action items (docs/decisions.md): id, text, assignee, assignee_user_id, due_date, completed, timestamp; an id is made up when none is given.
-    // Since summaries are written (issue 30): the member the assignee names (a fixture names them by user id) and the moment said (unknown for a fixture's).
+    // Since summaries are written: the member the assignee names (a fixture names them by user id) and the moment said (unknown for a fixture's).
     expect(res.body.action_items).toEqual([
       { ...actionItems[0], assignee_user_id: 'usr_assignee', timestamp: null },
       {

@@ -20,7 +20,7 @@ import {
 /**
  * List recordings end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
  * DynamoDB Local): newest first, UTC days on created_at, tags, recorder, combined filters, the
- * trash (deleted=true), validation and cursors, each rule of issue 4 with a test that fails when
+ * trash (deleted=true), validation and cursors, each rule with a test that fails when
  * it breaks. The organizations and helpers of the recordings suites: test/support/recordings.ts.
  */
 
@@ -245,7 +245,7 @@ describe('GET /api/v1/organization/{orgId}/recordings', () => {
     it('lists soft-deleted recordings only, newest first, with deleted_at and purge_at', async () => {
       const res = await list(org, 'deleted=true');
       expect(res.status).toBe(200);
-      // Loaded in the trash by a fixture, retention long run out: each has its timer, set by the seed a day ahead (issue 26).
+      // Loaded in the trash by a fixture, retention long run out: each has its timer, set by the seed a day ahead.
       const [t1Timer, t2Timer] = await Promise.all([timerOf(org, id('t1')), timerOf(org, id('t2'))]);
       expect(Date.parse(t1Timer!.purge_at) - Date.now()).toBeGreaterThan(86_400_000 - 10 * 60_000);
       expect(res.body).toEqual({

@@ -16,7 +16,7 @@ import {
 /**
  * Update recording end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
  * DynamoDB Local): what a PUT changes and answers, validation, and other organizations'
- * recordings, each rule of issue 4 with a test that fails when it breaks. The organizations and
+ * recordings, each rule with a test that fails when it breaks. The organizations and
  * helpers of the recordings suites: test/support/recordings.ts.
  */
 

@@ -25,7 +25,7 @@ import {
 /**
  * Create template end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
  * DynamoDB Local): the Template it answers, the largest template the limits allow
- * (docs/decisions.md, "Templates"), and validation, each rule of issue 5 with a test that fails
+ * (docs/decisions.md, "Templates"), and validation, each rule with a test that fails
  * when it breaks. The organizations and helpers of the templates suites:
  * test/support/templates.ts.
  */

@@ -21,7 +21,7 @@ import {
 /**
  * List templates end to end (HTTP -> local API Gateway emulator -> authorizer -> handler ->
  * DynamoDB Local): the order by name, paging, a full page of the largest templates within
- * Lambda's 6 MB, and isolation between organizations, each rule of issue 5 with a test that
+ * Lambda's 6 MB, and isolation between organizations, each rule with a test that
  * fails when it breaks. The organizations and helpers of the templates suites:
  * test/support/templates.ts.
  */

@@ -27,7 +27,7 @@ import {
 /**
  * Update template (PATCH) end to end (HTTP -> local API Gateway emulator -> authorizer ->
  * handler -> DynamoDB Local): what changes and what the answer says, the largest template the
- * limits allow, validation, and isolation between organizations, each rule of issue 5 with a
+ * limits allow, validation, and isolation between organizations, each rule with a
  * test that fails when it breaks. The organizations and helpers of the templates suites:
  * test/support/templates.ts.
  */

@@ -112,7 +112,7 @@ describeWithEngine('the transcription pipeline (upload → queued → Transcribe
     const ours = deliveries.filter((e) => e.resource.id === recordingId && e.type.startsWith('recording.transcription_'));
     expect(ours.map((e) => e.type).sort()).toEqual(['recording.transcription_completed', 'recording.transcription_queued']);
 
-    // The completed transcription queued one summary with the built-in template (issue 30; the organization has no default template).
+    // The completed transcription queued one summary with the built-in template (the organization has no default template).
     const summaries = await call(runtime.apiUrl, 'GET', `/api/v1/organization/${org.org}/recordings/${recordingId}/summaries`, {
       token: org.keys.org,
     });
