@@ -27,10 +27,9 @@ import { apertiumModes, isLocalTranslationAvailable, LOCAL_TRANSLATION_PACKAGES 
 import { startTranslateEmulator } from './translate-emulator';
 import { localBedrockModelMap, startBedrockEmulator } from './bedrock-emulator';
 import { localSummaryLanguages } from './local-summarizer';
-import { TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
 import { startQueueEmulator } from './queue-emulator';
 import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from './profile-key';
-import { expireItems } from './ttl-emulator';
+import { startTranscriptionSweeps, startTtlSweeps } from './scheduled-tasks';
 import { LOCAL, loadLocalConfig } from './local-config';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
 import { stopLeftChildren } from './process-guard';
@@ -209,43 +208,6 @@ async function main(): Promise<void> {
     console.error(`Local deployment failed to start: ${(error as Error).message}`);
     await stop(1);
   }
-}
-
-/** A task run every `seconds` until stopped; stopping waits for a run under way. Failures are logged: the next run tries again. */
-function repeatEvery(seconds: number, label: string, task: () => Promise<unknown>, cleanUp: () => void = () => {}): Emulator {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = task().catch((error) => console.error(`${label} failed`, error));
-  }, seconds * 1000);
-  return {
-    endpoint: '',
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-      cleanUp();
-    },
-  };
-}
-
-/** The transcription sweeper's schedule, emulated: its handler every `seconds`, as the stack's EventBridge schedule invokes it. */
-function startTranscriptionSweeps(seconds: number): Emulator {
-  return repeatEvery(seconds, 'local transcription sweeper', async () => {
-    const sweeper = (await import(path.join(repoRoot, `${TRANSCRIPTION_SWEEPER.handler}.ts`))) as {
-      handler: (event: unknown) => Promise<unknown>;
-    };
-    return sweeper.handler({});
-  });
-}
-
-/** DynamoDB's TTL, emulated: every `seconds`, expired items are removed (their removal reaches the stream as in AWS). */
-function startTtlSweeps(endpoint: string, seconds: number): Emulator {
-  const db = createTableContext({ tableName: LOCAL.tableName, region: LOCAL.region, endpoint });
-  return repeatEvery(
-    seconds,
-    'local TTL emulator',
-    () => expireItems(db, { now: new Date() }),
-    () => db.client.destroy(),
-  );
 }
 
 /** Object-created events of the S3 emulator go to the upload completion function, as in AWS. */
