@@ -267,7 +267,7 @@ async function banner(apiUrl: string, dataDir: string, elapsedMs: number, demo: 
       'No demo data (LOCAL_SEED=none or an existing data directory without it): build some with `npx voice-org seed --file fixtures/sample-org.json` (or fixtures/demo.json).',
     );
   }
-  lines.push('', 'Admin CLI: npx voice-org --help lists its commands (see README). Stop with Ctrl-C.');
+  lines.push('', 'Admin CLI: npx voice-org --help lists its commands (docs/cli.md). Stop with Ctrl-C.');
   return lines.join('\n');
 }
 

@@ -7,7 +7,7 @@ import { repoRoot } from '../support/local-deployment';
 
 /**
  * The fixtures the repository ships load cleanly with `voice-org seed --file fixtures/…`, as
- * the README and docs/fixtures.md show, and idempotently: a second load changes nothing.
+ * docs/fixtures.md shows, and idempotently: a second load changes nothing.
  * (test/unit/fixture-files.test.ts checks them against the Fixture schema.)
  */
 const { dataDir, runtime, db } = localDeployment();
@@ -67,7 +67,7 @@ describe.each([
 });
 
 describe('the sample organization, once loaded', () => {
-  it('is what the README shows: members in every role, pending invitations, a hundred recordings through the API', async () => {
+  it('is what docs/fixtures.md shows: members in every role, pending invitations, a hundred recordings through the API', async () => {
     await cli('seed', '--file', path.join(repoRoot, 'fixtures/sample-org.json'));
     const members = (await cli('member', 'list', '--org', 'org_sample')).json as { role: string }[];
     expect(members.length).toBeGreaterThanOrEqual(30);

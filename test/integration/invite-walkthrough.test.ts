@@ -23,7 +23,7 @@ async function organizationWithOwner() {
   return { id, orgId: org.json.org_id as string, orgName: org.json.name as string, ownerToken: token.json.id_token as string };
 }
 
-/** The accept link of the latest invitation email to an address, read with `mail list` as the README says. */
+/** The accept link of the latest invitation email to an address, read with `mail list` as docs/cli.md says. */
 async function linkMailedTo(email: string): Promise<string> {
   const mail = await eventually(
     () => cli('mail', 'list', '--to', email),

@@ -4,7 +4,7 @@ import type { Endpoint, RouteAccess } from '../../shared/routes/route-definition
 /**
  * The access rules of the route manifest, restated as one small pure function for the
  * access-matrix test: given an endpoint and a class of credential, what the API must answer.
- * It mirrors docs/decisions.md ("Authentication and access") and README's Authentication,
+ * It mirrors docs/decisions.md ("Authentication and access") and docs/authentication.md,
  * not the code of shared/auth/policy.ts, so the matrix checks the code against the rules.
  */
 
