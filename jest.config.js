@@ -1,4 +1,16 @@
+const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
+
+// Every temporary file of a run (speech made by ffmpeg, synthesized assemblies, data directories)
+// lands in one directory of its own, removed when jest exits: tests never leave files in /tmp.
+// The workers inherit TMPDIR, and os.tmpdir() reads it.
+if (!process.env.VOICE_ORG_TEST_TMPDIR) {
+  const runTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'voice-org-tests-'));
+  process.env.VOICE_ORG_TEST_TMPDIR = runTmp;
+  process.env.TMPDIR = runTmp;
+  process.on('exit', () => fs.rmSync(runTmp, { recursive: true, force: true }));
+}
 
 // The SDK's notice about Node 22 is for the maintainers, not for every test run.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
