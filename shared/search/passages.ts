@@ -1,6 +1,4 @@
-import type { Recording } from '../storage/recording-items';
-import type { ActionItem, Summary, TranscriptSegment } from '../storage/recording-part-items';
-import type { SummaryRecord } from '../storage/summary-items';
+import type { SearchableRecording } from '../storage/search-sources';
 
 /** What a search looks in: the `in` values of Search, and each passage's `field`. */
 export const SEARCH_FIELDS = ['transcript', 'summary', 'action_items', 'title'] as const;
@@ -33,17 +31,6 @@ export interface Passage {
    * generation, then removes the ones with an older one, so answers never have a gap.
    */
   generation: number;
-}
-
-/** Everything of a recording the index holds, as storage reads it in one query of its key range. */
-export interface SearchableRecording {
-  recording: Recording;
-  segments: TranscriptSegment[];
-  /** The summaries the pipeline wrote, any status: only completed ones are searchable. */
-  summaries: SummaryRecord[];
-  /** A summary and action items a fixture loaded (no summary id). */
-  loadedSummary?: Summary;
-  loadedActionItems?: ActionItem[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { cutAround, HIGHLIGHT_END, HIGHLIGHT_START, offsetsOf } from '../../../shared/search/highlights';
-import { passagesOf, type SearchableRecording } from '../../../shared/search/passages';
+import { passagesOf } from '../../../shared/search/passages';
+import type { SearchableRecording } from '../../../shared/storage/search-sources';
 import type { Recording } from '../../../shared/storage/recording-items';
 import type { SummaryRecord } from '../../../shared/storage/summary-items';
 
