@@ -113,6 +113,13 @@ const ConfigSchema = v.object({
   TRANSCRIBE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /** The local stand-in of Amazon Translate (infra/local/translate-emulator.ts); absent in AWS. */
   TRANSLATE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /**
+   * The search collection's endpoint (docs/search.md): the OpenSearch Serverless collection in AWS,
+   * the local stand-in of its REST API under `npm start`. Absent: the deployment has no search.
+   */
+  SEARCH_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** How requests to it are signed: `aoss` (SigV4 for OpenSearch Serverless, the default) or `none` (the local stand-in). */
+  SEARCH_SIGNING: v.optional(v.picklist(['aoss', 'none']), 'aoss'),
   /** The local stand-in of Amazon Bedrock Runtime (infra/local/bedrock-emulator.ts); absent in AWS. */
   BEDROCK_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /**
@@ -169,6 +176,8 @@ export type Config = {
   bedrock: { endpoint?: string; modelMap: Record<string, string> };
   /** The stack's stage, a dimension of the business metrics; absent locally. */
   stage?: string;
+  /** Search: the collection's endpoint and whether to sign with SigV4; absent without search. */
+  search?: { endpoint: string; signing: 'aoss' | 'none' };
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -235,6 +244,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     translation: { endpoint: parsed.TRANSLATE_ENDPOINT },
     bedrock: { endpoint: parsed.BEDROCK_ENDPOINT, modelMap: bedrockModelMapOf(parsed.BEDROCK_MODEL_MAP, parsed.FALLBACK_MODEL) },
     stage: parsed.STAGE,
+    search: parsed.SEARCH_ENDPOINT ? { endpoint: parsed.SEARCH_ENDPOINT, signing: parsed.SEARCH_SIGNING } : undefined,
   };
 }
 

@@ -126,6 +126,10 @@ export const ERROR_CODES = {
     statuses: [400],
     meaning: 'The search query is empty or longer than 500 characters, or `mode` or `in` names something Search does not know.',
   },
+  SEARCH_NOT_ENABLED: {
+    statuses: [501],
+    meaning: 'This deployment was deployed without search (`-c search=off`): Search and Ask are not available.',
+  },
   SEMANTIC_SEARCH_UNAVAILABLE: {
     statuses: [409],
     meaning: 'This deployment has no embedding model, so `mode=semantic` cannot run: use `keyword` or `hybrid`.',

@@ -11,7 +11,7 @@ export function isCalendarDay(day: string): boolean {
 }
 
 // The check reads the form too: the metadata only shows it (a day is ten characters).
-const Day = v.pipe(
+export const Day = v.pipe(
   v.string(),
   v.check(isCalendarDay, 'must be a calendar day YYYY-MM-DD'),
   v.metadata<string, { format: string; maxLength: number }>({ format: 'date', maxLength: 'YYYY-MM-DD'.length }),

@@ -1,8 +1,7 @@
+import type { SearchField } from '../core/search-fields';
 import type { SearchableRecording } from '../storage/search-sources';
 
-/** What a search looks in: the `in` values of Search, and each passage's `field`. */
-export const SEARCH_FIELDS = ['transcript', 'summary', 'action_items', 'title'] as const;
-export type SearchField = (typeof SEARCH_FIELDS)[number];
+export type { SearchField } from '../core/search-fields';
 
 /**
  * One searchable passage of a recording, as the index stores it: a speaker turn, a summary

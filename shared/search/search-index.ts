@@ -1,7 +1,7 @@
-import type { Passage, SearchField } from './passages';
+import type { SearchField, SearchMode } from '../core/search-fields';
+import type { Passage } from './passages';
 
-export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
-export type SearchMode = (typeof SEARCH_MODES)[number];
+export type { SearchMode } from '../core/search-fields';
 
 /**
  * A search as the domain asks it of the index. The organization comes from the caller, never

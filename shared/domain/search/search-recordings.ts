@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/policy';
-import { ConflictError } from '../../core/errors';
+import { ApiError, ConflictError } from '../../core/errors';
 import { keysetCursor } from '../../core/keyset-cursor';
 import { cutAround } from '../../search/highlights';
 import type { SearchField } from '../../search/passages';
@@ -15,6 +15,7 @@ export interface SearchRequest {
   mode: SearchMode;
   in: readonly SearchField[];
   recorded_by?: string;
+  /** UTC days, YYYY-MM-DD, inclusive. */
   from?: string;
   to?: string;
   language?: string;
@@ -70,6 +71,14 @@ const resultsCursor = keysetCursor<number, { orgId: string; request: SearchReque
   read: ({ o }) => (typeof o === 'number' && Number.isInteger(o) && o > 0 && o < SEARCH_DEPTH ? o : undefined),
 });
 
+/** A deployment without search (`-c search=off`): 501, the capability is missing, not the caller's right. */
+export const searchNotEnabled = () =>
+  new ApiError(
+    501,
+    'SEARCH_NOT_ENABLED',
+    'This deployment has no search: its operator deploys it with -c search=opensearch (docs/search.md).',
+  );
+
 export const semanticUnavailable = () =>
   new ConflictError('SEMANTIC_SEARCH_UNAVAILABLE', 'This deployment has no embedding model: use mode=keyword or mode=hybrid.');
 
@@ -96,8 +105,8 @@ export async function searchRecordings(
     mode: deps.index.semantic ? request.mode : 'keyword',
     fields: request.in,
     recordedBy: ownerOnly ?? request.recorded_by,
-    from: request.from,
-    to: request.to,
+    from: request.from && `${request.from}T00:00:00.000Z`,
+    to: request.to && `${request.to}T23:59:59.999Z`,
     language: request.language,
     size: SEARCH_DEPTH,
   });

@@ -1,0 +1,13 @@
+import { defineRouteArea } from '../route-definition';
+import { searchPublicRecordingsDocs, searchPublicRecordingsRoute } from './search-public-recordings';
+import { searchRecordingsDocs, searchRecordingsRoute } from './search-recordings';
+
+/** Search across the organization's recordings (docs/search.md). */
+export const SEARCH_ROUTES = defineRouteArea({
+  area: 'search',
+  stack: 'search',
+  routes: [
+    { route: searchRecordingsRoute, docs: searchRecordingsDocs },
+    { route: searchPublicRecordingsRoute, docs: searchPublicRecordingsDocs },
+  ],
+});
