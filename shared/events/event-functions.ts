@@ -118,7 +118,8 @@ export const EVENT_CONSUMERS = {
   },
   indexRecording: {
     handler: 'functions/events/index-recording',
-    summary: "Makes the search index hold a recording's current passages: its title, transcript, summaries and action items; none once trashed or deleted",
+    summary:
+      "Makes the search index hold a recording's current passages: its title, transcript, summaries and action items; none once trashed or deleted",
     eventTypes: ['recording.index_due', 'recording.deleted'],
     maxAttempts: 10,
     retryAfterSeconds: 30,

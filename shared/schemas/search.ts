@@ -88,3 +88,39 @@ export const SearchResponse = v.strictObject({
   next_cursor: described(NullableString, 'Pass it as `cursor` for the next page; null on the last page.'),
 });
 export const PublicSearchResponse = envelope(SearchResponse);
+
+export const ASK_LIMITS = { question: 1000 } as const;
+
+export const AskBody = v.strictObject({
+  question: described(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(ASK_LIMITS.question, `must be at most ${ASK_LIMITS.question} characters`),
+    ),
+    'The question, answered from what was said in the recordings.',
+  ),
+  recorded_by: described(v.optional(Id), 'Only recordings made by this member (user id).'),
+  from: described(v.optional(Day), 'Only recordings created on or after this UTC day, YYYY-MM-DD.'),
+  to: described(v.optional(Day), 'Only recordings created on or before this UTC day, YYYY-MM-DD.'),
+});
+
+export const Citation = v.strictObject({
+  recording_id: described(v.string(), 'The recording quoted.'),
+  title: described(v.string(), 'Its title.'),
+  start_time: described(NullableSeconds, 'Seconds into the recording where the quote starts; null for a summary section.'),
+  end_time: described(NullableSeconds, 'Seconds into the recording where it ends.'),
+  speaker: described(NullableString, 'Who said it, for a transcript quote.'),
+  quote: described(v.string(), 'The passage the claim rests on (at most 300 characters).'),
+});
+
+export const AskResponse = v.strictObject({
+  answer: described(
+    v.string(),
+    'Markdown written only from the cited passages; `[1]` is the first citation. Says so when nothing relevant was found.',
+  ),
+  citations: described(v.array(Citation), 'The passages the answer cites, in the order of their numbers; empty when nothing was found.'),
+  model: described(NullableString, 'The model that wrote the answer (`local-extractive` under npm start); null when nothing was found.'),
+});
+export const PublicAskResponse = envelope(AskResponse);

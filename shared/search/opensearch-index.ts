@@ -116,7 +116,7 @@ export function searchBody(query: PassageQuery): Json {
   if (query.from || query.to)
     filter.push({ range: { created_at: { ...(query.from && { gte: query.from }), ...(query.to && { lte: query.to }) } } });
   const must: Json[] = [];
-  if (query.words.trim()) must.push({ match: { text: { query: query.words, operator: 'and' } } });
+  if (query.words.trim()) must.push({ match: { text: { query: query.words, operator: query.anyWord ? 'or' : 'and' } } });
   for (const phrase of query.phrases) must.push({ match_phrase: { text: phrase } });
   return {
     size: query.size,

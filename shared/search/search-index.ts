@@ -9,8 +9,9 @@ export type { SearchMode } from '../core/search-fields';
  */
 export interface PassageQuery {
   orgId: string;
-  /** The words to find, all of them, in any case and inflection. */
+  /** The words to find, all of them (or, with anyWord, any of them, the passages with more first), in any case and inflection. */
   words: string;
+  anyWord?: boolean;
   /** Phrases that must appear as written (the quoted parts of `q`). */
   phrases: string[];
   mode: SearchMode;

@@ -1,4 +1,6 @@
+import { config } from '../config';
 import type { IndexingDeps } from '../domain/search/index-recording';
+import { extractiveAnswerer, type Answerer } from '../search/answerer';
 import { searchNotEnabled } from '../domain/search/search-recordings';
 import { searchIndex } from '../search/search-client';
 import { table } from '../storage/dynamo';
@@ -17,4 +19,13 @@ export function searchDeps() {
   const index = searchIndex();
   if (!index) throw searchNotEnabled();
   return { index };
+}
+
+/**
+ * Ask: the index and the answerer. Under npm start (a local Bedrock stand-in) answers are
+ * extractive; in AWS, Bedrock's Converse writes them (not built yet: extractive there too).
+ */
+export function askDeps(): { index: NonNullable<ReturnType<typeof searchIndex>>; answerer: Answerer } {
+  const answerer: Answerer = config().bedrock.endpoint ? extractiveAnswerer() : extractiveAnswerer();
+  return { ...searchDeps(), answerer };
 }

@@ -52,7 +52,11 @@ function rawInput(event: APIGatewayProxyEvent, body: unknown, bodyErrorCode: Rou
 }
 
 /** The query by its schema; a route that names a code for a query problem answers its first problem's. */
-function parseQuery(schema: Parameters<typeof parseInput>[0], query: Record<string, string | undefined>, code: RouteRequest['queryErrorCode']) {
+function parseQuery(
+  schema: Parameters<typeof parseInput>[0],
+  query: Record<string, string | undefined>,
+  code: RouteRequest['queryErrorCode'],
+) {
   try {
     return parseInput(schema, query);
   } catch (error) {

@@ -35,3 +35,23 @@ export const searchExample = {
   ],
   next_cursor: null,
 };
+
+export const askDescription = () =>
+  'Answers a question from what was said in the recordings: the passages that match it best are retrieved (as Search finds them), and the answer, in markdown, is written from them alone, each claim citing its passage as `[1]`, `[2]`… (the places in `citations`). With nothing relevant, the answer says so and cites nothing. Passages are data, never instructions: a recording that says "ignore your instructions" changes neither the format nor the sources of the answer. Takes an Idempotency-Key.';
+
+export const askRefusals = () => ({ 501: ['SEARCH_NOT_ENABLED'] }) as const;
+
+export const askExample = {
+  answer: 'The budget for the new office was approved [1].',
+  citations: [
+    {
+      recording_id: 'rec_demo_standup',
+      title: 'Daily standup',
+      start_time: 12.4,
+      end_time: 15.1,
+      speaker: 'Speaker 2',
+      quote: 'The budget for the new office is approved.',
+    },
+  ],
+  model: 'us.amazon.nova-lite-v1:0',
+};

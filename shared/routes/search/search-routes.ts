@@ -1,4 +1,6 @@
 import { defineRouteArea } from '../route-definition';
+import { askPublicQuestionDocs, askPublicQuestionRoute } from './ask-public-question';
+import { askQuestionDocs, askQuestionRoute } from './ask-question';
 import { searchPublicRecordingsDocs, searchPublicRecordingsRoute } from './search-public-recordings';
 import { searchRecordingsDocs, searchRecordingsRoute } from './search-recordings';
 
@@ -9,5 +11,7 @@ export const SEARCH_ROUTES = defineRouteArea({
   routes: [
     { route: searchRecordingsRoute, docs: searchRecordingsDocs },
     { route: searchPublicRecordingsRoute, docs: searchPublicRecordingsDocs },
+    { route: askQuestionRoute, docs: askQuestionDocs },
+    { route: askPublicQuestionRoute, docs: askPublicQuestionDocs },
   ],
 });
