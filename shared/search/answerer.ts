@@ -23,10 +23,26 @@ export interface Answerer {
   answer(question: string, sources: AnswerSource[]): Promise<Answer>;
 }
 
-/** The local answerer: the best passages, quoted and cited, best first. */
+/**
+ * The local answerer: the best passages, quoted and cited, best first. A passage whose words
+ * another chosen one already holds (a summary repeating the transcript) is skipped, and what
+ * was said (with its time) comes before what was written about it.
+ */
 export const extractiveAnswerer = (count = 3): Answerer => ({
   answer(_question, sources) {
-    const quoted = sources.slice(0, count);
+    const wordsOf = (text: string) =>
+      text
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
+    const said = [...sources].sort((a, b) => Number(b.start_time !== null) - Number(a.start_time !== null));
+    const quoted: AnswerSource[] = [];
+    for (const source of said) {
+      const words = wordsOf(source.text);
+      if (quoted.some((chosen) => wordsOf(chosen.text).includes(words) || words.includes(wordsOf(chosen.text)))) continue;
+      quoted.push(source);
+      if (quoted.length === count) break;
+    }
     const lines = quoted.map(
       (source) => `- ${source.speaker ? `${source.speaker}: ` : ''}"${source.text.replace(/\s+/g, ' ').trim()}" [${source.n}]`,
     );

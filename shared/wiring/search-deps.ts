@@ -1,6 +1,10 @@
 import { config } from '../config';
 import type { IndexingDeps } from '../domain/search/index-recording';
 import { extractiveAnswerer, type Answerer } from '../search/answerer';
+import { bedrockAnswerer } from '../search/bedrock-answerer';
+import type { OpenSearchIndex } from '../search/opensearch-index';
+import { createBedrockRuntimeClient } from '../summarization/bedrock-summaries';
+import { bedrockModelIdFor, LOCAL_SUMMARY_MODEL } from '../summarization/model-map';
 import { searchNotEnabled } from '../domain/search/search-recordings';
 import { searchIndex } from '../search/search-client';
 import { table } from '../storage/dynamo';
@@ -15,17 +19,27 @@ export function indexingDeps(): IndexingDeps {
 }
 
 /** Search and ask: refused with SEARCH_NOT_ENABLED where the deployment has no search. */
-export function searchDeps() {
+export function searchDeps(): { index: OpenSearchIndex } {
   const index = searchIndex();
   if (!index) throw searchNotEnabled();
   return { index };
 }
 
+let answerer: Answerer | undefined;
+
 /**
- * Ask: the index and the answerer. Under npm start (a local Bedrock stand-in) answers are
- * extractive; in AWS, Bedrock's Converse writes them (not built yet: extractive there too).
+ * Ask: the index and the answerer, Converse with the fallback model's Bedrock model (the model
+ * map summaries use); where that is the local engine (npm start), answers are extractive.
  */
-export function askDeps(): { index: NonNullable<ReturnType<typeof searchIndex>>; answerer: Answerer } {
-  const answerer: Answerer = config().bedrock.endpoint ? extractiveAnswerer() : extractiveAnswerer();
-  return { ...searchDeps(), answerer };
+export function askDeps(): { index: OpenSearchIndex; answerer: Answerer } {
+  const deps = searchDeps();
+  if (!answerer) {
+    const { bedrock, models, region } = config();
+    const modelId = bedrockModelIdFor(models.fallback, bedrock.modelMap, models.fallback);
+    answerer =
+      modelId === LOCAL_SUMMARY_MODEL
+        ? extractiveAnswerer()
+        : bedrockAnswerer(createBedrockRuntimeClient({ region, endpoint: bedrock.endpoint }), modelId);
+  }
+  return { ...deps, answerer };
 }

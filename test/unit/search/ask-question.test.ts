@@ -84,3 +84,28 @@ describe('renumbered', () => {
     expect(result.citations.map((citation) => citation.recording_id)).toEqual(['rec_3', 'rec_1']);
   });
 });
+
+describe('extractiveAnswerer', () => {
+  const source = (n: number, text: string, start: number | null): AnswerSource => ({
+    n,
+    recording_id: 'rec_1',
+    title: 'T',
+    start_time: start,
+    end_time: start,
+    speaker: start === null ? null : 'Speaker 1',
+    text,
+  });
+
+  it('quotes what was said before what was written about it, and skips a passage another one already holds', async () => {
+    const answer = await extractiveAnswerer().answer('budget?', [
+      source(1, 'The budget is approved.', null),
+      source(2, 'Good morning. The budget is approved.', 4),
+      source(3, 'Hiring starts in May.', 9),
+    ]);
+    expect(answer.cited).toEqual([2, 3]);
+    expect(answer.answer.split('\n').slice(2)).toEqual([
+      '- Speaker 1: "Good morning. The budget is approved." [2]',
+      '- Speaker 1: "Hiring starts in May." [3]',
+    ]);
+  });
+});
