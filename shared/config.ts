@@ -118,6 +118,8 @@ const ConfigSchema = v.object({
    * the local stand-in of its REST API under `npm start`. Absent: the deployment has no search.
    */
   SEARCH_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** Questions a day (Ask) for an organization without its own allowance (`org set-limits --ask-daily`). */
+  ASK_DAILY_DEFAULT: v.optional(wholeNumberText({ min: 0, max: 1_000_000 }), '200'),
   /** How requests to it are signed: `aoss` (SigV4 for OpenSearch Serverless, the default) or `none` (the local stand-in). */
   SEARCH_SIGNING: v.optional(v.picklist(['aoss', 'none']), 'aoss'),
   /** The local stand-in of Amazon Bedrock Runtime (infra/local/bedrock-emulator.ts); absent in AWS. */
@@ -178,6 +180,8 @@ export type Config = {
   stage?: string;
   /** Search: the collection's endpoint and whether to sign with SigV4; absent without search. */
   search?: { endpoint: string; signing: 'aoss' | 'none' };
+  /** Ask: the daily allowance of questions of an organization without its own. */
+  ask: { dailyDefault: number };
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -245,6 +249,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     bedrock: { endpoint: parsed.BEDROCK_ENDPOINT, modelMap: bedrockModelMapOf(parsed.BEDROCK_MODEL_MAP, parsed.FALLBACK_MODEL) },
     stage: parsed.STAGE,
     search: parsed.SEARCH_ENDPOINT ? { endpoint: parsed.SEARCH_ENDPOINT, signing: parsed.SEARCH_SIGNING } : undefined,
+    ask: { dailyDefault: parsed.ASK_DAILY_DEFAULT },
   };
 }
 

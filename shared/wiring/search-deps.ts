@@ -1,4 +1,5 @@
 import { config } from '../config';
+import { takeQuestion } from '../domain/search/ask-allowance';
 import type { IndexingDeps } from '../domain/search/index-recording';
 import { extractiveAnswerer, type Answerer } from '../search/answerer';
 import { bedrockAnswerer } from '../search/bedrock-answerer';
@@ -31,7 +32,7 @@ let answerer: Answerer | undefined;
  * Ask: the index and the answerer, Converse with the fallback model's Bedrock model (the model
  * map summaries use); where that is the local engine (npm start), answers are extractive.
  */
-export function askDeps(): { index: OpenSearchIndex; answerer: Answerer } {
+export function askDeps(): { index: OpenSearchIndex; answerer: Answerer; takeQuestion: (orgId: string) => Promise<void> } {
   const deps = searchDeps();
   if (!answerer) {
     const { bedrock, models, region } = config();
@@ -41,5 +42,6 @@ export function askDeps(): { index: OpenSearchIndex; answerer: Answerer } {
         ? extractiveAnswerer()
         : bedrockAnswerer(createBedrockRuntimeClient({ region, endpoint: bedrock.endpoint }), modelId);
   }
-  return { ...deps, answerer };
+  const allowance = { db: table(), now: () => new Date(), defaultPerDay: config().ask.dailyDefault };
+  return { ...deps, answerer, takeQuestion: (orgId) => takeQuestion(allowance, orgId) };
 }

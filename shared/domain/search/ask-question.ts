@@ -28,13 +28,15 @@ export interface Citation {
  * Ask (both hosts): an answer written only from the organization's passages that match the
  * question best, each claim tied to a citation (`[1]` is the first of `citations`). With
  * nothing relevant, it says so and cites nothing. The organization, and a personal key's owner,
- * bound the passages as in Search.
+ * bound the passages as in Search. Each question counts against the organization's daily
+ * allowance first (429 QUOTA_EXCEEDED beyond it).
  */
 export async function askQuestion(
-  deps: { index: SearchIndex; answerer: Answerer },
+  deps: { index: SearchIndex; answerer: Answerer; takeQuestion: (orgId: string) => Promise<void> },
   caller: Caller,
   body: AskBody,
 ): Promise<{ answer: string; citations: Citation[]; model: string | null }> {
+  await deps.takeQuestion(caller.orgId);
   const ownerOnly = caller.kind === 'user_key' ? caller.userId : undefined;
   if (ownerOnly && body.recorded_by && body.recorded_by !== ownerOnly) return { answer: NOTHING_FOUND, citations: [], model: null };
   const hits = await deps.index.search({

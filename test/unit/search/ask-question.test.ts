@@ -34,6 +34,7 @@ function indexOf(hits: PassageHit[]): SearchIndex & { queries: PassageQuery[] } 
 }
 
 const orgKey = { kind: 'org_key', orgId: 'org_1' } as Caller;
+const takeQuestion = () => Promise.resolve();
 const miaKey = { kind: 'user_key', orgId: 'org_1', userId: 'usr_mia' } as Caller;
 
 describe('askQuestion', () => {
@@ -42,7 +43,9 @@ describe('askQuestion', () => {
       { passage: passage('rec_1', 'The budget is approved.'), score: 2, highlights: [[4, 10]] },
       { passage: passage('rec_2', 'Budget talk again.'), score: 1, highlights: [[0, 6]] },
     ]);
-    const result = await askQuestion({ index, answerer: extractiveAnswerer() }, orgKey, { question: 'What about the budget?' });
+    const result = await askQuestion({ index, answerer: extractiveAnswerer(), takeQuestion }, orgKey, {
+      question: 'What about the budget?',
+    });
     expect(result.model).toBe('local-extractive');
     expect(result.citations.map((citation) => [citation.recording_id, citation.quote, citation.start_time])).toEqual([
       ['rec_1', 'The budget is approved.', 3],
@@ -53,15 +56,20 @@ describe('askQuestion', () => {
   });
 
   it('says it found nothing and cites nothing when no passage matches', async () => {
-    const result = await askQuestion({ index: indexOf([]), answerer: extractiveAnswerer() }, orgKey, { question: 'Who won the match?' });
+    const result = await askQuestion({ index: indexOf([]), answerer: extractiveAnswerer(), takeQuestion }, orgKey, {
+      question: 'Who won the match?',
+    });
     expect(result).toEqual({ answer: NOTHING_FOUND, citations: [], model: null });
   });
 
   it("bounds a personal key's question to its owner's recordings", async () => {
     const index = indexOf([]);
-    await askQuestion({ index, answerer: extractiveAnswerer() }, miaKey, { question: 'budget', recorded_by: 'usr_mia' });
+    await askQuestion({ index, answerer: extractiveAnswerer(), takeQuestion }, miaKey, { question: 'budget', recorded_by: 'usr_mia' });
     expect(index.queries[0].recordedBy).toBe('usr_mia');
-    const other = await askQuestion({ index, answerer: extractiveAnswerer() }, miaKey, { question: 'budget', recorded_by: 'usr_adam' });
+    const other = await askQuestion({ index, answerer: extractiveAnswerer(), takeQuestion }, miaKey, {
+      question: 'budget',
+      recorded_by: 'usr_adam',
+    });
     expect(other.citations).toEqual([]);
     expect(index.queries).toHaveLength(1);
   });

@@ -38,6 +38,7 @@ const index: SearchIndex = {
   search: () => Promise.resolve(passages.map((passage) => ({ passage, score: 1, highlights: [] }))),
 };
 const orgKey = { kind: 'org_key', orgId: 'org_1' } as Caller;
+const takeQuestion = () => Promise.resolve();
 const sent = () => bedrock.commandCalls(ConverseCommand).map((call) => call.args[0].input as ConverseCommandInput);
 
 beforeEach(() => bedrock.reset());
@@ -45,7 +46,7 @@ beforeEach(() => bedrock.reset());
 describe('Ask on Bedrock', () => {
   it('sends the rules as the system part and the passages, numbered, as data; the answer keeps only real citations', async () => {
     bedrock.on(ConverseCommand).resolves(converseOutput('The office budget was approved [1]. See also [7].'));
-    const result = await askQuestion({ index, answerer: bedrockAnswerer(new BedrockRuntimeClient({}), MODEL) }, orgKey, {
+    const result = await askQuestion({ index, answerer: bedrockAnswerer(new BedrockRuntimeClient({}), MODEL), takeQuestion }, orgKey, {
       question: 'Was the budget approved?',
     });
     const [input] = sent();
@@ -64,7 +65,9 @@ describe('Ask on Bedrock', () => {
 
   it('keeps a passage that tries to instruct the model as data: out of the system part, its closing tag defused', async () => {
     bedrock.on(ConverseCommand).resolves(converseOutput('The budget was approved [1].'));
-    await askQuestion({ index, answerer: bedrockAnswerer(new BedrockRuntimeClient({}), MODEL) }, orgKey, { question: 'Budget?' });
+    await askQuestion({ index, answerer: bedrockAnswerer(new BedrockRuntimeClient({}), MODEL), takeQuestion }, orgKey, {
+      question: 'Budget?',
+    });
     const [input] = sent();
     expect(JSON.stringify(input.system)).not.toMatch(/HACKED|Mallory/);
     const message = input.messages![0].content![0].text!;
