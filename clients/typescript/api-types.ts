@@ -20711,6 +20711,7 @@ export interface operations {
                          * @constant
                          */
                         success: true;
+                        /** @description The matching recordings and the cursor. */
                         data: {
                             /** @description The matching recordings, best first. */
                             results: {
@@ -21444,6 +21445,7 @@ export interface operations {
                          * @constant
                          */
                         success: true;
+                        /** @description The answer and its citations. */
                         data: {
                             /** @description Markdown written only from the cited passages; `[1]` is the first citation. Says so when nothing relevant was found. */
                             answer: string;

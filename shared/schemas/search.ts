@@ -87,7 +87,7 @@ export const SearchResponse = v.strictObject({
   results: described(v.array(SearchResult), 'The matching recordings, best first.'),
   next_cursor: described(NullableString, 'Pass it as `cursor` for the next page; null on the last page.'),
 });
-export const PublicSearchResponse = envelope(SearchResponse);
+export const PublicSearchResponse = envelope(described(SearchResponse, 'The matching recordings and the cursor.'));
 
 export const ASK_LIMITS = { question: 1000 } as const;
 
@@ -123,4 +123,4 @@ export const AskResponse = v.strictObject({
   citations: described(v.array(Citation), 'The passages the answer cites, in the order of their numbers; empty when nothing was found.'),
   model: described(NullableString, 'The model that wrote the answer (`local-extractive` under npm start); null when nothing was found.'),
 });
-export const PublicAskResponse = envelope(AskResponse);
+export const PublicAskResponse = envelope(described(AskResponse, 'The answer and its citations.'));
