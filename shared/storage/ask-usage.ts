@@ -31,6 +31,8 @@ export async function setAskAllowance(db: TableContext, orgId: string, perDay: n
  * counted, when the day's questions already reach it. The counter goes by TTL two days later.
  */
 export async function countQuestion(db: TableContext, orgId: string, day: string, allowance: number): Promise<boolean> {
+  // No counter exists before the day's first question: an allowance of none refuses it without a write.
+  if (allowance <= 0) return false;
   const expires = Math.floor(Date.parse(`${day}T00:00:00.000Z`) / 1000) + 3 * 86_400;
   try {
     await db.client.send(
