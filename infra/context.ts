@@ -44,6 +44,7 @@ export const CONTEXT_KEYS = [
   'tracing',
   'adotLayerArn',
   'bedrockModelMap',
+  'search',
 ] as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -204,8 +205,15 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
       detachRoutesKeepingDeployment: keptDeployment,
       tracing,
       bedrockModelMap,
+      search: searchFromContext(text('search')),
     },
   };
+}
+
+/** `-c search=opensearch|off` (docs/search.md); absent: off. */
+function searchFromContext(value: string | undefined): 'opensearch' | 'off' | undefined {
+  if (value === undefined || value === 'opensearch' || value === 'off') return value;
+  throw new Error(`Context search must be opensearch or off, not ${JSON.stringify(value)}.`);
 }
 
 /**

@@ -12,11 +12,10 @@ import { table } from '../storage/dynamo';
 
 /** The search's composition root (docs/search.md): the table, the collection's index and the clock. */
 
-/** The indexer: it runs only where the stack deploys search, so a missing index is a misconfiguration. */
-export function indexingDeps(): IndexingDeps {
+/** The indexer's, or undefined in a deployment without search (`-c search=off`), where it has nothing to do. */
+export function indexingDeps(): IndexingDeps | undefined {
   const index = searchIndex();
-  if (!index) throw new Error('SEARCH_ENDPOINT is not set: the indexer runs only in deployments with search');
-  return { db: table(), index, now: () => new Date() };
+  return index && { db: table(), index, now: () => new Date() };
 }
 
 /** Search and ask: refused with SEARCH_NOT_ENABLED where the deployment has no search. */
