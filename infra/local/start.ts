@@ -201,6 +201,7 @@ async function main(): Promise<void> {
       transcribeEndpoint: transcribe.endpoint,
       translateEndpoint: translate.endpoint,
       bedrockEndpoint: bedrock.endpoint,
+      searchEndpoint: search.endpoint,
       tableName: LOCAL.tableName,
       bucketName: LOCAL.bucketName,
       region: LOCAL.region,

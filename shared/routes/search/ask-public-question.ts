@@ -1,4 +1,5 @@
-import { AskBody, PublicAskResponse } from '../../schemas/search';
+import { AskBody } from '../../schemas/search';
+import { PublicAskResponse } from '../../schemas/search-responses';
 import { defineRoute } from '../route-definition';
 import type { OperationDocs } from '../route-docs';
 import { askDescription, askExample, askRefusals } from './search-docs';

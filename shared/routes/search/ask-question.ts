@@ -1,4 +1,5 @@
-import { AskBody, AskResponse } from '../../schemas/search';
+import { AskBody } from '../../schemas/search';
+import { AskResponse } from '../../schemas/search-responses';
 import { defineRoute, orgRoute } from '../route-definition';
 import type { OperationDocs } from '../route-docs';
 import { askDescription, askExample, askRefusals } from './search-docs';

@@ -1,4 +1,5 @@
-import { PublicSearchResponse, SearchQuery } from '../../schemas/search';
+import { SearchQuery } from '../../schemas/search';
+import { PublicSearchResponse } from '../../schemas/search-responses';
 import { defineRoute } from '../route-definition';
 import type { OperationDocs } from '../route-docs';
 import { searchDescription, searchExample, searchQueryErrorCode, searchRefusals } from './search-docs';

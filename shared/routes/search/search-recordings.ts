@@ -1,4 +1,5 @@
-import { SearchQuery, SearchResponse } from '../../schemas/search';
+import { SearchQuery } from '../../schemas/search';
+import { SearchResponse } from '../../schemas/search-responses';
 import { defineRoute, orgRoute } from '../route-definition';
 import type { OperationDocs } from '../route-docs';
 import { searchDescription, searchExample, searchQueryErrorCode, searchRefusals } from './search-docs';
