@@ -115,10 +115,11 @@ export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
   'org clear-limits': {
     summary: 'put an organization back on the default limits (no transcription allowance)',
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
-    notes: 'Also removes its monthly allowance of transcription minutes (the default is none).',
+    notes: 'Also removes its monthly allowance of transcription minutes (the default is none) and its own daily allowance of questions.',
     run: async (flags, { db, limitDefaults }) => {
       const view = await setLimitsOfOrganization(db, orgIdOf(flags), null, limitDefaults, now());
-      return { ...view, transcription_minutes: await setTranscriptionAllowanceOf(db, view.org_id, null, now()) };
+      await setAskAllowanceOf(db, view.org_id, null, now());
+      return { ...view, transcription_minutes: await setTranscriptionAllowanceOf(db, view.org_id, null, now()), ask_daily: null };
     },
   },
   'org get-limits': {
@@ -129,7 +130,11 @@ export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
     run: async (flags, { db, limitDefaults }) => {
       const view = await limitsOfOrganization(db, orgIdOf(flags), limitDefaults);
-      return { ...view, transcription_minutes: await transcriptionAllowanceOf(db, view.org_id, now()) };
+      return {
+        ...view,
+        transcription_minutes: await transcriptionAllowanceOf(db, view.org_id, now()),
+        ask_daily: await askAllowanceOf(db, view.org_id),
+      };
     },
   },
   'key set-limits': {
