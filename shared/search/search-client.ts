@@ -14,8 +14,13 @@ export function searchIndex(): OpenSearchIndex | undefined {
   const search = config().search;
   if (!search) return undefined;
   if (index) return index;
-  const signer =
-    search.signing === 'aoss' ? AwsSigv4Signer({ region: config().region, service: 'aoss', getCredentials: defaultProvider() }) : {};
-  index = new OpenSearchIndex(new Client({ ...signer, node: search.endpoint }));
+  index = openSearchIndexOf({ ...search, region: config().region });
   return index;
+}
+
+/** An index on a collection's endpoint: SigV4-signed for OpenSearch Serverless, unsigned for the local stand-in. */
+export function openSearchIndexOf(options: { endpoint: string; signing: 'aoss' | 'none'; region: string }): OpenSearchIndex {
+  const signer =
+    options.signing === 'aoss' ? AwsSigv4Signer({ region: options.region, service: 'aoss', getCredentials: defaultProvider() }) : {};
+  return new OpenSearchIndex(new Client({ ...signer, node: options.endpoint }));
 }

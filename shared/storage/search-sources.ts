@@ -1,3 +1,4 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys } from './keys';
 import { queryAll } from './query-all';
@@ -46,4 +47,29 @@ export async function readSearchableRecording(
     loadedSummary: parts.summary,
     loadedActionItems: parts.action_items,
   };
+}
+
+/**
+ * The ids of every recording of an organization, live or in the trash, page by page: for the
+ * operator's reindex, never a request path. It reads the recordings' keys only, but DynamoDB
+ * bills the whole items of the organization's recording range it passes.
+ */
+export async function* recordingIdsOf(db: TableContext, orgId: string): AsyncGenerator<string[]> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.client.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :rec)',
+        ExpressionAttributeValues: { ':pk': keys.organization(orgId).PK, ':rec': 'REC#' },
+        ProjectionExpression: 'SK',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    yield (page.Items ?? [])
+      .map((item) => String(item.SK))
+      .filter((sk) => /^REC#[^#]+$/.test(sk))
+      .map((sk) => sk.slice('REC#'.length));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
 }

@@ -1,5 +1,6 @@
 import { call, expectFailure, localDeployment, once } from '../../support/api';
 import { eventually } from '../../support/eventually';
+import { runCli } from '../../support/cli';
 import { buildOrg, seedOrg } from '../../support/org-builder';
 
 /**
@@ -9,7 +10,8 @@ import { buildOrg, seedOrg } from '../../support/org-builder';
  * delete, two organizations sharing words, a personal key's own recordings, and the refusals.
  * Who may call it: the access matrix.
  */
-const { runtime } = localDeployment();
+const { runtime, dataDir } = localDeployment();
+const cli = (...args: string[]) => runCli(args, { LOCAL_DATA_DIR: dataDir });
 
 const SAID = [
   { speaker: 'Speaker 1', text: 'Good morning everyone.', start: 0.5, end: 2 },
@@ -147,5 +149,20 @@ describe('Search', () => {
     const { one } = await setup();
     expectFailure(await search(one.org, one.keys.reader, 'q=budget&mode=semantic'), 409, 'SEMANTIC_SEARCH_UNAVAILABLE');
     expect((await search(one.org, one.keys.reader, 'q=budget&mode=hybrid')).status).toBe(200);
+  });
+
+  it("rebuilds an organization's passages with `search reindex` after the index lost them", async () => {
+    const { two } = await setup();
+    await indexed(two.org, two.keys.reader, 'q=budget', 1);
+    // The stand-in's index loses the organization's passages, as after a lost collection.
+    await fetch(`${runtime.searchEndpoint}/passages/_delete_by_query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: { term: { org_id: two.org } } }),
+    });
+    expect((await search(two.org, two.keys.reader, 'q=budget')).body.results).toEqual([]);
+    const rebuilt = await cli('search', 'reindex', '--org', two.org);
+    expect(rebuilt.json).toEqual({ org_id: two.org, recordings: 1, indexed: 1, removed: 0, passages: 3 });
+    expect(idsOf((await search(two.org, two.keys.reader, 'q=budget')).body)).toEqual([two.recId('x')]);
   });
 });
