@@ -5,7 +5,7 @@
  */
 const LAYERS = {
   core: '^shared/core/',
-  platform: '^shared/(config[.]ts|ids[.]ts|observability/)',
+  platform: '^shared/(config[.]ts|config-models[.]ts|ids[.]ts|observability/)',
   schemas: '^shared/schemas/',
   storage: '^shared/storage/',
   definitions: '^shared/(routes/|function-permissions[.]ts)',

@@ -77,6 +77,9 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
     return value;
   };
 
+  const search = text('search'); // docs/search.md; absent: off
+  if (search !== undefined && !['opensearch', 'off'].includes(search))
+    throw new Error(`Context search must be opensearch or off, not ${JSON.stringify(search)}.`);
   const stage = text('stage') ?? STACK_DEFAULTS.stage;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage))
     throw new Error(`Context stage must be letters, digits, - or _ (it names the stack and the API stage), not ${JSON.stringify(stage)}.`);
@@ -205,15 +208,9 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
       detachRoutesKeepingDeployment: keptDeployment,
       tracing,
       bedrockModelMap,
-      search: searchFromContext(text('search')),
+      search: search as 'opensearch' | 'off' | undefined,
     },
   };
-}
-
-/** `-c search=opensearch|off` (docs/search.md); absent: off. */
-function searchFromContext(value: string | undefined): 'opensearch' | 'off' | undefined {
-  if (value === undefined || value === 'opensearch' || value === 'off') return value;
-  throw new Error(`Context search must be opensearch or off, not ${JSON.stringify(value)}.`);
 }
 
 /**

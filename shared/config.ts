@@ -1,6 +1,9 @@
 import * as v from 'valibot';
 import { RATE_LIMIT_BOUNDS, type OrganizationLimits } from './core/rate-limits';
 import { UPLOAD_MAX_BYTES_CEILING } from './core/limits';
+import { bedrockModelMapOf, modelCatalogOf, type ModelCatalog } from './config-models';
+
+export { DEFAULT_BEDROCK_MODEL_MAP } from './config-models';
 
 /**
  * The runtime configuration of every function, parsed once at cold start.
@@ -16,17 +19,6 @@ export type TracingMode = (typeof TRACING_MODES)[number];
 function wholeNumberText({ min, max }: { min: number; max: number }) {
   return v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
 }
-
-/**
- * The default summary models (docs/summaries.md, "Model map"): the active model ids are other
- * vendors' names, so each maps to the Bedrock model of its tier; Gemini is not on Bedrock.
- */
-export const DEFAULT_BEDROCK_MODEL_MAP = [
-  'gpt-4o-mini=us.amazon.nova-lite-v1:0',
-  'gpt-4o=us.amazon.nova-pro-v1:0',
-  'claude-sonnet-4-5=us.anthropic.claude-sonnet-4-5-20250929-v1:0',
-  'gemini-2.5-pro=us.amazon.nova-pro-v1:0',
-].join(',');
 
 const ConfigSchema = v.object({
   TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
@@ -153,7 +145,7 @@ export type Config = {
   idToken?: { issuer: string; audiences: string[]; jwksUrl: string };
   /** How profile data keys are wrapped; absent when neither is configured. */
   profileKey?: { kind: 'kms'; keyArn: string } | { kind: 'local'; file: string };
-  models: { active: { id: string; aliases: string[] }[]; fallback: string };
+  models: ModelCatalog;
   bucket?: { name: string; endpoint?: string };
   uploads: { urlTtlSeconds: number; maxBytes: number };
   /** Playback: how long a media URL works. */
@@ -251,30 +243,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     search: parsed.SEARCH_ENDPOINT ? { endpoint: parsed.SEARCH_ENDPOINT, signing: parsed.SEARCH_SIGNING } : undefined,
     ask: { dailyDefault: parsed.ASK_DAILY_DEFAULT },
   };
-}
-
-/**
- * An explicit map must name the fallback's model; the default one gives a fallback it does not
- * know (custom ACTIVE_MODELS) the default fallback's model, Nova Lite.
- */
-function bedrockModelMapOf(text: string | undefined, fallback: string): Record<string, string> {
-  const entries = (list: string) =>
-    Object.fromEntries(list.split(',').map((entry) => entry.split('=') as [string, string])) as Record<string, string>;
-  const map = entries(text ?? DEFAULT_BEDROCK_MODEL_MAP);
-  if (Object.hasOwn(map, fallback)) return map;
-  if (text) throw new Error(`Invalid configuration: BEDROCK_MODEL_MAP has no entry for FALLBACK_MODEL ${fallback}`);
-  return { ...map, [fallback]: map['gpt-4o-mini'] };
-}
-
-function modelCatalogOf(activeModels: string, fallback: string): Config['models'] {
-  const active = activeModels.split(',').map((entry) => {
-    const [id, aliases = ''] = entry.split('=');
-    return { id, aliases: aliases.split('|').filter(Boolean) };
-  });
-  if (!active.some((model) => model.id === fallback)) {
-    throw new Error(`Invalid configuration: FALLBACK_MODEL ${fallback} is not in ACTIVE_MODELS`);
-  }
-  return { active, fallback };
 }
 
 /** The active model list alone, for tools that write settings without a function's full config (the CLI). */
