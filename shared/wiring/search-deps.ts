@@ -1,10 +1,10 @@
 import { config } from '../config';
-import { takeQuestion } from '../domain/search/ask-allowance';
+import { takeQuestion, type AskAllowanceDeps } from '../domain/search/ask-allowance';
 import type { IndexingDeps } from '../domain/search/index-recording';
 import { extractiveAnswerer, type Answerer } from '../search/answerer';
 import { bedrockAnswerer } from '../search/bedrock-answerer';
 import type { OpenSearchIndex } from '../search/opensearch-index';
-import { createBedrockRuntimeClient } from '../summarization/bedrock-summaries';
+import { createBedrockRuntimeClient } from '../summarization/bedrock-client';
 import { bedrockModelIdFor, LOCAL_SUMMARY_MODEL } from '../summarization/model-map';
 import { searchNotEnabled } from '../domain/search/search-recordings';
 import { searchIndex } from '../search/search-client';
@@ -26,6 +26,7 @@ export function searchDeps(): { index: OpenSearchIndex } {
 }
 
 let answerer: Answerer | undefined;
+let allowance: AskAllowanceDeps | undefined;
 
 /**
  * Ask: the index and the answerer, Converse with the fallback model's Bedrock model (the model
@@ -41,6 +42,7 @@ export function askDeps(): { index: OpenSearchIndex; answerer: Answerer; takeQue
         ? extractiveAnswerer()
         : bedrockAnswerer(createBedrockRuntimeClient({ region, endpoint: bedrock.endpoint }), modelId);
   }
-  const allowance = { db: table(), now: () => new Date(), defaultPerDay: config().ask.dailyDefault };
-  return { ...deps, answerer, takeQuestion: (orgId) => takeQuestion(allowance, orgId) };
+  allowance ??= { db: table(), now: () => new Date(), defaultPerDay: config().ask.dailyDefault };
+  const counted = allowance;
+  return { ...deps, answerer, takeQuestion: (orgId) => takeQuestion(counted, orgId) };
 }
