@@ -5,11 +5,11 @@
  */
 const LAYERS = {
   core: '^shared/core/',
-  platform: '^shared/(config[.]ts|ids[.]ts|observability/)',
+  platform: '^shared/(config[.]ts|config-models[.]ts|ids[.]ts|observability/)',
   schemas: '^shared/schemas/',
   storage: '^shared/storage/',
   definitions: '^shared/(routes/|function-permissions[.]ts)',
-  domain: '^shared/(domain|auth|events|webhooks|mail|crypto|transcription|summarization|translation)/',
+  domain: '^shared/(domain|auth|events|webhooks|mail|crypto|transcription|summarization|translation|search)/',
   operatorTasks: '^shared/operator-tasks/',
   http: '^shared/(http|openapi)/',
   wiring: '^shared/wiring/',

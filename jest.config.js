@@ -24,7 +24,7 @@ const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }
 // in its own node_modules: the pattern looks at the innermost node_modules/<package> of a path.
 // Bundles in a CDK cloud assembly (asset.<hash>/) are loaded as built, byte for byte (test/integration/artefacts.test.ts).
 const transformIgnorePatterns = [
-  '/node_modules/(?!.*/node_modules/)(?!(@middy|jose|valibot|change-case|parse-json|index-to-position|supports-color)/)',
+  '/node_modules/(?!.*/node_modules/)(?!(@middy|jose|valibot|change-case|parse-json|index-to-position|supports-color|stemmer)/)',
   '/asset\\.[0-9a-f]{64}/',
 ];
 const common = { transform, transformIgnorePatterns, testEnvironment: 'node' };

@@ -44,6 +44,7 @@ export const CONTEXT_KEYS = [
   'tracing',
   'adotLayerArn',
   'bedrockModelMap',
+  'search',
 ] as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -76,6 +77,9 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
     return value;
   };
 
+  const search = text('search'); // docs/search.md; absent: off
+  if (search !== undefined && !['opensearch', 'off'].includes(search))
+    throw new Error(`Context search must be opensearch or off, not ${JSON.stringify(search)}.`);
   const stage = text('stage') ?? STACK_DEFAULTS.stage;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage))
     throw new Error(`Context stage must be letters, digits, - or _ (it names the stack and the API stage), not ${JSON.stringify(stage)}.`);
@@ -204,6 +208,7 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
       detachRoutesKeepingDeployment: keptDeployment,
       tracing,
       bedrockModelMap,
+      search: search as 'opensearch' | 'off' | undefined,
     },
   };
 }

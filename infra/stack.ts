@@ -20,6 +20,7 @@ import { addMonitoring } from './constructs/observability';
 import { addRouteArea } from './constructs/route-area';
 import type { RouteStack } from './constructs/route-stack';
 import { addRecordingsBucket } from './constructs/recordings-bucket';
+import { addSearchCollection } from './constructs/search-collection';
 import { summaryModels } from './constructs/summary-models';
 import { keepServingDeployedRoutes, SINGLE_STACK_ROUTE_FUNCTIONS } from './constructs/upgrade';
 import { assertPipelineServicesIn } from './aws-regions';
@@ -48,6 +49,12 @@ export interface VoiceOrgStackProps extends StackProps {
    * inference profile in the stack's Region (infra/bedrock-profiles.ts).
    */
   bedrockModelMap?: string;
+  /**
+   * Search and Ask (docs/search.md): `opensearch` deploys an OpenSearch Serverless collection for
+   * them; `off` (the default: a collection bills at least its minimum OCUs every hour) leaves them
+   * answering 501 SEARCH_NOT_ENABLED.
+   */
+  search?: 'opensearch' | 'off';
   /** Days a recording stays in the trash before it is deleted for good (default: the config's, 30). */
   trashRetentionDays?: number;
   /** Days an audit log entry is kept (default: the config's, 365). */
@@ -127,6 +134,7 @@ export class VoiceOrgStack extends Stack {
       tenantLimits: props.tenantLimits,
       tracing: props.tracing ?? STACK_DEFAULTS.tracing,
       summaryModels: summaryModels(this, props.bedrockModelMap),
+      search: props.search === 'opensearch' ? addSearchCollection(this, { stage: props.stage ?? STACK_DEFAULTS.stage }) : undefined,
     };
     const areas = listRouteAreas();
     const placement = placePaths(areas);

@@ -1,6 +1,9 @@
 import * as v from 'valibot';
 import { RATE_LIMIT_BOUNDS, type OrganizationLimits } from './core/rate-limits';
 import { UPLOAD_MAX_BYTES_CEILING } from './core/limits';
+import { bedrockModelMapOf, modelCatalogOf, type ModelCatalog } from './config-models';
+
+export { DEFAULT_BEDROCK_MODEL_MAP } from './config-models';
 
 /**
  * The runtime configuration of every function, parsed once at cold start.
@@ -16,17 +19,6 @@ export type TracingMode = (typeof TRACING_MODES)[number];
 function wholeNumberText({ min, max }: { min: number; max: number }) {
   return v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
 }
-
-/**
- * The default summary models (docs/summaries.md, "Model map"): the active model ids are other
- * vendors' names, so each maps to the Bedrock model of its tier; Gemini is not on Bedrock.
- */
-export const DEFAULT_BEDROCK_MODEL_MAP = [
-  'gpt-4o-mini=us.amazon.nova-lite-v1:0',
-  'gpt-4o=us.amazon.nova-pro-v1:0',
-  'claude-sonnet-4-5=us.anthropic.claude-sonnet-4-5-20250929-v1:0',
-  'gemini-2.5-pro=us.amazon.nova-pro-v1:0',
-].join(',');
 
 const ConfigSchema = v.object({
   TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
@@ -113,6 +105,15 @@ const ConfigSchema = v.object({
   TRANSCRIBE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /** The local stand-in of Amazon Translate (infra/local/translate-emulator.ts); absent in AWS. */
   TRANSLATE_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /**
+   * The search collection's endpoint (docs/search.md): the OpenSearch Serverless collection in AWS,
+   * the local stand-in of its REST API under `npm start`. Absent: the deployment has no search.
+   */
+  SEARCH_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** Questions a day (Ask) for an organization without its own allowance (`org set-limits --ask-daily`). */
+  ASK_DAILY_DEFAULT: v.optional(wholeNumberText({ min: 0, max: 1_000_000 }), '200'),
+  /** How requests to it are signed: `aoss` (SigV4 for OpenSearch Serverless, the default) or `none` (the local stand-in). */
+  SEARCH_SIGNING: v.optional(v.picklist(['aoss', 'none']), 'aoss'),
   /** The local stand-in of Amazon Bedrock Runtime (infra/local/bedrock-emulator.ts); absent in AWS. */
   BEDROCK_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /**
@@ -144,7 +145,7 @@ export type Config = {
   idToken?: { issuer: string; audiences: string[]; jwksUrl: string };
   /** How profile data keys are wrapped; absent when neither is configured. */
   profileKey?: { kind: 'kms'; keyArn: string } | { kind: 'local'; file: string };
-  models: { active: { id: string; aliases: string[] }[]; fallback: string };
+  models: ModelCatalog;
   bucket?: { name: string; endpoint?: string };
   uploads: { urlTtlSeconds: number; maxBytes: number };
   /** Playback: how long a media URL works. */
@@ -169,6 +170,10 @@ export type Config = {
   bedrock: { endpoint?: string; modelMap: Record<string, string> };
   /** The stack's stage, a dimension of the business metrics; absent locally. */
   stage?: string;
+  /** Search: the collection's endpoint and whether to sign with SigV4; absent without search. */
+  search?: { endpoint: string; signing: 'aoss' | 'none' };
+  /** Ask: the daily allowance of questions of an organization without its own. */
+  ask: { dailyDefault: number };
 };
 
 /** Parses an environment into a Config; exported for tests, use `config` elsewhere. */
@@ -235,31 +240,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     translation: { endpoint: parsed.TRANSLATE_ENDPOINT },
     bedrock: { endpoint: parsed.BEDROCK_ENDPOINT, modelMap: bedrockModelMapOf(parsed.BEDROCK_MODEL_MAP, parsed.FALLBACK_MODEL) },
     stage: parsed.STAGE,
+    search: parsed.SEARCH_ENDPOINT ? { endpoint: parsed.SEARCH_ENDPOINT, signing: parsed.SEARCH_SIGNING } : undefined,
+    ask: { dailyDefault: parsed.ASK_DAILY_DEFAULT },
   };
-}
-
-/**
- * An explicit map must name the fallback's model; the default one gives a fallback it does not
- * know (custom ACTIVE_MODELS) the default fallback's model, Nova Lite.
- */
-function bedrockModelMapOf(text: string | undefined, fallback: string): Record<string, string> {
-  const entries = (list: string) =>
-    Object.fromEntries(list.split(',').map((entry) => entry.split('=') as [string, string])) as Record<string, string>;
-  const map = entries(text ?? DEFAULT_BEDROCK_MODEL_MAP);
-  if (Object.hasOwn(map, fallback)) return map;
-  if (text) throw new Error(`Invalid configuration: BEDROCK_MODEL_MAP has no entry for FALLBACK_MODEL ${fallback}`);
-  return { ...map, [fallback]: map['gpt-4o-mini'] };
-}
-
-function modelCatalogOf(activeModels: string, fallback: string): Config['models'] {
-  const active = activeModels.split(',').map((entry) => {
-    const [id, aliases = ''] = entry.split('=');
-    return { id, aliases: aliases.split('|').filter(Boolean) };
-  });
-  if (!active.some((model) => model.id === fallback)) {
-    throw new Error(`Invalid configuration: FALLBACK_MODEL ${fallback} is not in ACTIVE_MODELS`);
-  }
-  return { active, fallback };
 }
 
 /** The active model list alone, for tools that write settings without a function's full config (the CLI). */

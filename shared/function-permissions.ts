@@ -38,6 +38,12 @@ export type BedrockAction = 'InvokeModel';
 /** Amazon Translate actions (TranslateText has no resource of its own: granted on `*`). */
 export type TranslateAction = 'TranslateText';
 
+/**
+ * OpenSearch Serverless data access on the search collection's passages index (its data access
+ * policy names the roles; the IAM grant is aoss:APIAccessAll on the collection).
+ */
+export type SearchAction = 'ReadDocument' | 'WriteDocument';
+
 /** DynamoDB actions on the rate limiter's counter table: count a request, or take a count back. */
 export type RateLimitAction = 'UpdateItem';
 
@@ -60,4 +66,5 @@ export interface FunctionPermissions {
   transcribe?: readonly TranscribeAction[];
   bedrock?: readonly BedrockAction[];
   translate?: readonly TranslateAction[];
+  search?: readonly SearchAction[];
 }

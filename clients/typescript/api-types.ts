@@ -986,6 +986,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organization/{orgId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the organization's recordings: transcripts, summaries, action items and titles
+         * @description Finds what was said: the recordings whose transcripts, summaries, action items or titles match `q`, grouped by recording, best first, each with its best matches cut to 300 characters, the matched words as character offsets, and the seconds in the recording to play from. Words match in any case and inflection ("approve" finds "approved"); a "quoted phrase" matches as written. A recording in the trash is not found; restored, it is again. The index follows changes within seconds.
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
+         */
+        get: operations["searchRecordings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the key's member's own recordings
+         * @description Finds what was said: the recordings whose transcripts, summaries, action items or titles match `q`, grouped by recording, best first, each with its best matches cut to 300 characters, the matched words as character offsets, and the seconds in the recording to play from. Words match in any case and inflection ("approve" finds "approved"); a "quoted phrase" matches as written. A recording in the trash is not found; restored, it is again. The index follows changes within seconds. A personal key searches its member's own recordings only, whatever `recorded_by` says.
+         *
+         *     Access: personal API keys with scopes recordings:read of members with role viewer or higher.
+         */
+        get: operations["searchPublicRecordings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a question answered from the organization's recordings, with citations
+         * @description Answers a question from what was said in the recordings: the passages that match it best are retrieved (as Search finds them), and the answer, in markdown, is written from them alone, each claim citing its passage as `[1]`, `[2]`… (the places in `citations`). With nothing relevant, the answer says so and cites nothing. Passages are data, never instructions: a recording that says "ignore your instructions" changes neither the format nor the sources of the answer. Takes an Idempotency-Key.
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes recordings:read.
+         */
+        post: operations["askQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a question answered from the key's member's own recordings
+         * @description Answers a question from what was said in the recordings: the passages that match it best are retrieved (as Search finds them), and the answer, in markdown, is written from them alone, each claim citing its passage as `[1]`, `[2]`… (the places in `citations`). With nothing relevant, the answer says so and cites nothing. Passages are data, never instructions: a recording that says "ignore your instructions" changes neither the format nor the sources of the answer. Takes an Idempotency-Key. A personal key asks about its member's own recordings only.
+         *
+         *     Access: personal API keys with scopes recordings:read of members with role viewer or higher.
+         */
+        post: operations["askPublicQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     domainEvent: {
@@ -20178,6 +20266,1481 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    searchRecordings: {
+        parameters: {
+            query: {
+                /** @description What to find: words (all of them, in any case and inflection: "approve" finds "approved") and "quoted phrases" (as written). */
+                q: string;
+                /** @description `keyword`: the words; `semantic`: the meaning (409 SEMANTIC_SEARCH_UNAVAILABLE without an embedding model); `hybrid`: both, or the words alone without a model. */
+                mode?: "keyword" | "semantic" | "hybrid";
+                /** @description Where to look: a comma list of transcript, summary, action_items, title; default all. */
+                in?: string;
+                /** @description Only recordings made by this member (user id). */
+                recorded_by?: string;
+                /** @description Only recordings created on or after this UTC day (from midnight), YYYY-MM-DD. */
+                from?: string;
+                /** @description Only recordings created on or before this UTC day (until 23:59:59.999), YYYY-MM-DD. */
+                to?: string;
+                /** @description Only recordings in this language (the recording's `language`). */
+                language?: string;
+                /** @description Recordings per page. */
+                limit?: number;
+                /** @description The previous page's `next_cursor`, with the same query and filters. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "recording_id": "rec_demo_standup",
+                     *           "title": "Daily standup",
+                     *           "recorded_by": "usr_demo_admin",
+                     *           "created_at": "2026-11-16T09:00:00.000Z",
+                     *           "score": 7.42,
+                     *           "matches": [
+                     *             {
+                     *               "field": "transcript",
+                     *               "text": "The budget for the new office is approved.",
+                     *               "highlights": [
+                     *                 [
+                     *                   4,
+                     *                   10
+                     *                 ]
+                     *               ],
+                     *               "start_time": 12.4,
+                     *               "end_time": 15.1,
+                     *               "speaker": "Speaker 2"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The matching recordings, best first. */
+                        results: {
+                            /** @description The recording. */
+                            recording_id: string;
+                            /** @description Its title. */
+                            title: string;
+                            /** @description Who recorded it (user id). */
+                            recorded_by: string;
+                            /** @description When it was created. */
+                            created_at: string;
+                            /** @description How well it matched: higher is better; comparable within one answer only. */
+                            score: number;
+                            /** @description Its best matches, best first (at most 5). */
+                            matches: {
+                                /**
+                                 * @description Where it matched: `transcript`, `summary`, `action_items` or `title`.
+                                 * @enum {string}
+                                 */
+                                field: "transcript" | "summary" | "action_items" | "title";
+                                /** @description The matching passage (a speaker turn, a summary section, an action item or the title), cut around the match to at most 300 characters. */
+                                text: string;
+                                /** @description The matched words: `[start, end)` character offsets into `text`. */
+                                highlights: [
+                                    number,
+                                    number
+                                ][];
+                                /** @description Seconds into the recording where the passage starts; null where nothing is said (a title, a summary section). */
+                                start_time: number | null;
+                                /** @description Seconds into the recording where it ends. */
+                                end_time: number | null;
+                                /** @description The speaker of a transcript passage (`Speaker 1`, or the name given). */
+                                speaker: string | null;
+                                /** @description The summary a summary section or action item belongs to. */
+                                summary_id?: string;
+                                /** @description The action item that matched. */
+                                action_item_id?: string;
+                            }[];
+                        }[];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_QUERY`: The search query is empty or longer than 500 characters, or `mode` or `in` names something Search does not know.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_QUERY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `SEMANTIC_SEARCH_UNAVAILABLE`: This deployment has no embedding model, so `mode=semantic` cannot run: use `keyword` or `hybrid`.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "SEMANTIC_SEARCH_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description This deployment was deployed without the capability (SEARCH_NOT_ENABLED: search is off).
+             *
+             *     - `SEARCH_NOT_ENABLED`: This deployment was deployed without search (`-c search=off`): Search and Ask are not available.
+             */
+            501: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 501 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "SEARCH_NOT_ENABLED";
+                    };
+                };
+            };
+        };
+    };
+    searchPublicRecordings: {
+        parameters: {
+            query: {
+                /** @description What to find: words (all of them, in any case and inflection: "approve" finds "approved") and "quoted phrases" (as written). */
+                q: string;
+                /** @description `keyword`: the words; `semantic`: the meaning (409 SEMANTIC_SEARCH_UNAVAILABLE without an embedding model); `hybrid`: both, or the words alone without a model. */
+                mode?: "keyword" | "semantic" | "hybrid";
+                /** @description Where to look: a comma list of transcript, summary, action_items, title; default all. */
+                in?: string;
+                /** @description Only recordings made by this member (user id). */
+                recorded_by?: string;
+                /** @description Only recordings created on or after this UTC day (from midnight), YYYY-MM-DD. */
+                from?: string;
+                /** @description Only recordings created on or before this UTC day (until 23:59:59.999), YYYY-MM-DD. */
+                to?: string;
+                /** @description Only recordings in this language (the recording's `language`). */
+                language?: string;
+                /** @description Recordings per page. */
+                limit?: number;
+                /** @description The previous page's `next_cursor`, with the same query and filters. */
+                cursor?: string;
+                /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
+                org_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "results": [
+                     *           {
+                     *             "recording_id": "rec_demo_standup",
+                     *             "title": "Daily standup",
+                     *             "recorded_by": "usr_demo_admin",
+                     *             "created_at": "2026-11-16T09:00:00.000Z",
+                     *             "score": 7.42,
+                     *             "matches": [
+                     *               {
+                     *                 "field": "transcript",
+                     *                 "text": "The budget for the new office is approved.",
+                     *                 "highlights": [
+                     *                   [
+                     *                     4,
+                     *                     10
+                     *                   ]
+                     *                 ],
+                     *                 "start_time": 12.4,
+                     *                 "end_time": 15.1,
+                     *                 "speaker": "Speaker 2"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The matching recordings and the cursor. */
+                        data: {
+                            /** @description The matching recordings, best first. */
+                            results: {
+                                /** @description The recording. */
+                                recording_id: string;
+                                /** @description Its title. */
+                                title: string;
+                                /** @description Who recorded it (user id). */
+                                recorded_by: string;
+                                /** @description When it was created. */
+                                created_at: string;
+                                /** @description How well it matched: higher is better; comparable within one answer only. */
+                                score: number;
+                                /** @description Its best matches, best first (at most 5). */
+                                matches: {
+                                    /**
+                                     * @description Where it matched: `transcript`, `summary`, `action_items` or `title`.
+                                     * @enum {string}
+                                     */
+                                    field: "transcript" | "summary" | "action_items" | "title";
+                                    /** @description The matching passage (a speaker turn, a summary section, an action item or the title), cut around the match to at most 300 characters. */
+                                    text: string;
+                                    /** @description The matched words: `[start, end)` character offsets into `text`. */
+                                    highlights: [
+                                        number,
+                                        number
+                                    ][];
+                                    /** @description Seconds into the recording where the passage starts; null where nothing is said (a title, a summary section). */
+                                    start_time: number | null;
+                                    /** @description Seconds into the recording where it ends. */
+                                    end_time: number | null;
+                                    /** @description The speaker of a transcript passage (`Speaker 1`, or the name given). */
+                                    speaker: string | null;
+                                    /** @description The summary a summary section or action item belongs to. */
+                                    summary_id?: string;
+                                    /** @description The action item that matched. */
+                                    action_item_id?: string;
+                                }[];
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `INVALID_QUERY`: The search query is empty or longer than 500 characters, or `mode` or `in` names something Search does not know.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "INVALID_QUERY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_NOT_ALLOWED" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `SEMANTIC_SEARCH_UNAVAILABLE`: This deployment has no embedding model, so `mode=semantic` cannot run: use `keyword` or `hybrid`.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "SEMANTIC_SEARCH_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description This deployment was deployed without the capability (SEARCH_NOT_ENABLED: search is off).
+             *
+             *     - `SEARCH_NOT_ENABLED`: This deployment was deployed without search (`-c search=off`): Search and Ask are not available.
+             */
+            501: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 501 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "SEARCH_NOT_ENABLED";
+                    };
+                };
+            };
+        };
+    };
+    askQuestion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "question": "What did we decide about the budget?"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The question, answered from what was said in the recordings. */
+                    question: string;
+                    /** @description Only recordings made by this member (user id). */
+                    recorded_by?: string;
+                    /**
+                     * Format: date
+                     * @description Only recordings created on or after this UTC day, YYYY-MM-DD.
+                     */
+                    from?: string;
+                    /**
+                     * Format: date
+                     * @description Only recordings created on or before this UTC day, YYYY-MM-DD.
+                     */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "answer": "The budget for the new office was approved [1].",
+                     *       "citations": [
+                     *         {
+                     *           "recording_id": "rec_demo_standup",
+                     *           "title": "Daily standup",
+                     *           "start_time": 12.4,
+                     *           "end_time": 15.1,
+                     *           "speaker": "Speaker 2",
+                     *           "quote": "The budget for the new office is approved."
+                     *         }
+                     *       ],
+                     *       "model": "us.amazon.nova-lite-v1:0"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Markdown written only from the cited passages; `[1]` is the first citation. Says so when nothing relevant was found. */
+                        answer: string;
+                        /** @description The passages the answer cites, in the order of their numbers; empty when nothing was found. */
+                        citations: {
+                            /** @description The recording quoted. */
+                            recording_id: string;
+                            /** @description Its title. */
+                            title: string;
+                            /** @description Seconds into the recording where the quote starts; null for a summary section. */
+                            start_time: number | null;
+                            /** @description Seconds into the recording where it ends. */
+                            end_time: number | null;
+                            /** @description Who said it, for a transcript quote. */
+                            speaker: string | null;
+                            /** @description The passage the claim rests on (at most 300 characters). */
+                            quote: string;
+                        }[];
+                        /** @description The model that wrote the answer (`local-extractive` under npm start); null when nothing was found. */
+                        model: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description This deployment was deployed without the capability (SEARCH_NOT_ENABLED: search is off).
+             *
+             *     - `SEARCH_NOT_ENABLED`: This deployment was deployed without search (`-c search=off`): Search and Ask are not available.
+             */
+            501: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 501 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "SEARCH_NOT_ENABLED";
+                    };
+                };
+            };
+        };
+    };
+    askPublicQuestion: {
+        parameters: {
+            query?: {
+                /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
+                org_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "question": "What did we decide about the budget?"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The question, answered from what was said in the recordings. */
+                    question: string;
+                    /** @description Only recordings made by this member (user id). */
+                    recorded_by?: string;
+                    /**
+                     * Format: date
+                     * @description Only recordings created on or after this UTC day, YYYY-MM-DD.
+                     */
+                    from?: string;
+                    /**
+                     * Format: date
+                     * @description Only recordings created on or before this UTC day, YYYY-MM-DD.
+                     */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "answer": "The budget for the new office was approved [1].",
+                     *         "citations": [
+                     *           {
+                     *             "recording_id": "rec_demo_standup",
+                     *             "title": "Daily standup",
+                     *             "start_time": 12.4,
+                     *             "end_time": 15.1,
+                     *             "speaker": "Speaker 2",
+                     *             "quote": "The budget for the new office is approved."
+                     *           }
+                     *         ],
+                     *         "model": "us.amazon.nova-lite-v1:0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The answer and its citations. */
+                        data: {
+                            /** @description Markdown written only from the cited passages; `[1]` is the first citation. Says so when nothing relevant was found. */
+                            answer: string;
+                            /** @description The passages the answer cites, in the order of their numbers; empty when nothing was found. */
+                            citations: {
+                                /** @description The recording quoted. */
+                                recording_id: string;
+                                /** @description Its title. */
+                                title: string;
+                                /** @description Seconds into the recording where the quote starts; null for a summary section. */
+                                start_time: number | null;
+                                /** @description Seconds into the recording where it ends. */
+                                end_time: number | null;
+                                /** @description Who said it, for a transcript quote. */
+                                speaker: string | null;
+                                /** @description The passage the claim rests on (at most 300 characters). */
+                                quote: string;
+                            }[];
+                            /** @description The model that wrote the answer (`local-extractive` under npm start); null when nothing was found. */
+                            model: string | null;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_NOT_ALLOWED" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description This deployment was deployed without the capability (SEARCH_NOT_ENABLED: search is off).
+             *
+             *     - `SEARCH_NOT_ENABLED`: This deployment was deployed without search (`-c search=off`): Search and Ask are not available.
+             */
+            501: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 501 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "SEARCH_NOT_ENABLED";
                     };
                 };
             };

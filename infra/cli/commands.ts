@@ -11,6 +11,7 @@ import { Fixture } from '../../shared/schemas/fixture';
 import { INVITE_STATUSES } from '../../shared/schemas/invites';
 import { findUserIdByEmail, getUser } from '../../shared/storage/users';
 import { loadIdentityProvider } from '../local/identity-provider';
+import { reindexOrganization } from '../../shared/operator-tasks/search-reindex';
 import { CliError } from './cli-error';
 import { AUDIT_COMMANDS } from './audit-commands';
 import { flag, type CommandSpec } from './command-line';
@@ -52,6 +53,20 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
     run: (flags, { db, trashRetentionDays }) =>
       rebuildDerivedIndexes(db, flag(Id, flags.org, 'org'), now(), { force: true, trashRetentionDays }),
+  },
+  'search reindex': {
+    summary: 'make the search index hold every recording of an organization as the table holds it',
+    notes:
+      'For recordings from before search, or after the index was lost (docs/search.md). Safe while the organization changes things: each recording is indexed from its current state, as the indexer does.',
+    flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
+    run: (flags, { db, search }) => {
+      if (!search)
+        throw new CliError(
+          'SEARCH_NOT_ENABLED',
+          'This deployment has no search: set SEARCH_ENDPOINT to the collection endpoint (search=opensearch).',
+        );
+      return reindexOrganization({ db, index: search, now }, flag(Id, flags.org, 'org'));
+    },
   },
   'org create': {
     summary: 'create an organization',

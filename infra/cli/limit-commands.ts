@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { limitsOfOrganization, setLimitsOfOrganization, setRateLimitOfApiKey } from '../../shared/operator-tasks/rate-limits';
+import { askAllowanceOf, setAskAllowanceOf } from '../../shared/operator-tasks/ask-allowance';
 import { setTranscriptionAllowanceOf, transcriptionAllowanceOf } from '../../shared/operator-tasks/transcription-allowance';
 import { CliError } from './cli-error';
 import { commandUsage } from './command-line';
@@ -35,12 +36,24 @@ const TranscriptionMinutes = v.union([
   ),
 ]);
 
+/** A daily allowance of questions: a whole number from 0. */
+const AskDaily = v.pipe(
+  v.number('must be a whole number of questions, or default'),
+  v.integer('must be a whole number of questions, or default'),
+  v.minValue(0, 'must be at least 0'),
+  v.maxValue(1_000_000, 'must be at most 1000000'),
+);
+
 const setLimitsFlags = {
   org: { placeholder: 'O', required: true, description: 'the organization id' },
   rate: { placeholder: 'R', description: 'requests per second, on average (a whole number, 1 to 10000), with --burst' },
   burst: { placeholder: 'B', description: 'requests at once: each window of B/R seconds admits B requests (at least R), with --rate' },
   'daily-quota': { placeholder: 'Q', description: 'requests per UTC day (default: none), with --rate and --burst' },
   'transcription-minutes': { placeholder: 'N', description: 'transcription minutes per UTC month (default: none; `none` removes it)' },
+  'ask-daily': {
+    placeholder: 'N',
+    description: 'questions (Ask) per UTC day (default: ASK_DAILY_DEFAULT, 200; `default` removes its own)',
+  },
 } as const;
 
 export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
@@ -54,8 +67,9 @@ export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
       const orgId = orgIdOf(flags);
       const minutesFlag = flags['transcription-minutes'];
       const rateGiven = flags.rate !== undefined || flags.burst !== undefined || flags['daily-quota'] !== undefined;
-      if (!rateGiven && minutesFlag === undefined)
-        throw new CliError('MISSING_FLAG', 'org set-limits needs --rate and --burst, or --transcription-minutes.', {
+      const askFlag = flags['ask-daily'];
+      if (!rateGiven && minutesFlag === undefined && askFlag === undefined)
+        throw new CliError('MISSING_FLAG', 'org set-limits needs --rate and --burst, --transcription-minutes or --ask-daily.', {
           usage: commandUsage('org set-limits', LIMIT_COMMANDS['org set-limits']),
         });
       for (const [given, missing] of [
@@ -90,16 +104,22 @@ export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
         minutes === undefined
           ? await transcriptionAllowanceOf(db, orgId, now())
           : await setTranscriptionAllowanceOf(db, orgId, minutes === 'none' ? null : minutes, now());
-      return { ...view, transcription_minutes: allowance };
+      if (askFlag !== undefined) {
+        const perDay =
+          askFlag === 'default' ? null : parseInput(v.object({ 'ask-daily': AskDaily }), { 'ask-daily': numberOf(askFlag) })['ask-daily'];
+        await setAskAllowanceOf(db, orgId, perDay, now());
+      }
+      return { ...view, transcription_minutes: allowance, ask_daily: await askAllowanceOf(db, orgId) };
     },
   },
   'org clear-limits': {
     summary: 'put an organization back on the default limits (no transcription allowance)',
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
-    notes: 'Also removes its monthly allowance of transcription minutes (the default is none).',
+    notes: 'Also removes its monthly allowance of transcription minutes (the default is none) and its own daily allowance of questions.',
     run: async (flags, { db, limitDefaults }) => {
       const view = await setLimitsOfOrganization(db, orgIdOf(flags), null, limitDefaults, now());
-      return { ...view, transcription_minutes: await setTranscriptionAllowanceOf(db, view.org_id, null, now()) };
+      await setAskAllowanceOf(db, view.org_id, null, now());
+      return { ...view, transcription_minutes: await setTranscriptionAllowanceOf(db, view.org_id, null, now()), ask_daily: null };
     },
   },
   'org get-limits': {
@@ -110,7 +130,11 @@ export const LIMIT_COMMANDS: Record<string, CommandSpec<CliTarget>> = {
     flags: { org: { placeholder: 'O', required: true, description: 'the organization id' } },
     run: async (flags, { db, limitDefaults }) => {
       const view = await limitsOfOrganization(db, orgIdOf(flags), limitDefaults);
-      return { ...view, transcription_minutes: await transcriptionAllowanceOf(db, view.org_id, now()) };
+      return {
+        ...view,
+        transcription_minutes: await transcriptionAllowanceOf(db, view.org_id, now()),
+        ask_daily: await askAllowanceOf(db, view.org_id),
+      };
     },
   },
   'key set-limits': {

@@ -1,3 +1,5 @@
+import { openSearchIndexOf } from '../../shared/search/search-client';
+import type { OpenSearchIndex } from '../../shared/search/opensearch-index';
 import { parseConfig, parseModelCatalog } from '../../shared/config';
 import type { OrganizationLimits } from '../../shared/core/rate-limits';
 import { createProfileCipher, kmsKeyring } from '../../shared/crypto/profile-cipher';
@@ -22,6 +24,8 @@ export interface CliTarget {
   trashRetentionDays: number;
   /** Present for a local deployment: its emulators and identity provider. */
   local?: LocalRuntime & { dataDir: string };
+  /** The search collection (`search reindex`): the local stand-in, or SEARCH_ENDPOINT (signed) in AWS; absent without search. */
+  search?: OpenSearchIndex;
 }
 
 /**
@@ -37,6 +41,7 @@ export function resolveTarget(env: Record<string, string | undefined> = process.
       settings: keyArn ? { cipher: createProfileCipher(kmsKeyring(keyArn, aws.region)), models: aws.models } : undefined,
       limitDefaults: aws.rateLimits.defaults,
       trashRetentionDays: aws.events.trashRetentionDays,
+      search: aws.search && openSearchIndexOf({ ...aws.search, region: aws.region }),
     };
   }
   const { dataDir } = loadLocalConfig(env);
@@ -53,5 +58,8 @@ export function resolveTarget(env: Record<string, string | undefined> = process.
     limitDefaults: runtime.rateLimitDefaults ?? parseConfig({ TABLE_NAME: runtime.tableName }).rateLimits.defaults,
     trashRetentionDays: runtime.trashRetentionDays ?? parseConfig({ TABLE_NAME: runtime.tableName }).events.trashRetentionDays,
     local: { ...runtime, dataDir },
+    search: runtime.searchEndpoint
+      ? openSearchIndexOf({ endpoint: runtime.searchEndpoint, signing: 'none', region: runtime.region })
+      : undefined,
   };
 }

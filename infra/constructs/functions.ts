@@ -10,6 +10,7 @@ import type { FunctionDefinition } from '../function-list';
 import { acknowledge, findingTextOf } from './acknowledge';
 import { referenceFileHooks } from './reference-files';
 import { rootValue } from './route-stack';
+import type { SearchCollection } from './search-collection';
 import type { TablesAndKey } from './tables-and-key';
 import type { EventBusAccess } from './events';
 import type { Identity } from './identity';
@@ -86,6 +87,8 @@ export interface FunctionsProps {
   tenantLimits?: { rate?: number; burst?: number; dailyQuota?: number };
   /** How the functions are traced (default `lambda`). */
   tracing?: TracingSettings;
+  /** The search collection (`-c search=opensearch`); absent, the search functions answer SEARCH_NOT_ENABLED. */
+  search?: SearchCollection;
 }
 
 /** Functions built from handler modules, by module. */
@@ -136,6 +139,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     ...(permissions.idempotency?.length ? { IDEMPOTENCY_TABLE_NAME: data.idempotencyTable.tableName } : {}),
     ...(permissions.rateLimit?.length ? { RATE_LIMIT_TABLE_NAME: data.rateLimitTable.tableName, ...limitSettings } : {}),
     ...(permissions.bedrock?.length ? props.summaryModels.environment : {}),
+    ...(permissions.search?.length && props.search ? { SEARCH_ENDPOINT: props.search.endpoint } : {}),
   });
   const grant = (role: iam.IRole, permissions: FunctionPermissions) => {
     if (permissions.table?.length) data.grantTable(role, permissions.table);
@@ -149,6 +153,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.transcribe?.length) grantTranscribeJobs(stack, role, permissions.transcribe);
     if (permissions.bedrock?.length) props.summaryModels.grantInvoke(role, permissions.bedrock);
     if (permissions.translate?.length) grantTranslate(role, permissions.translate);
+    if (permissions.search?.length && props.search) props.search.grantData(role, permissions.search);
   };
   const build = ({ handler, name, kind, permissions, timeoutSeconds }: FunctionDefinition) => {
     // The queue a consumer reads is created with the event pipeline, which grants these actions on it (infra/constructs/events.ts).

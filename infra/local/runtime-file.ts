@@ -18,6 +18,8 @@ export interface LocalRuntime {
   translateEndpoint?: string;
   /** The Bedrock Runtime stand-in (local summaries). */
   bedrockEndpoint?: string;
+  /** The OpenSearch stand-in (Search and Ask). */
+  searchEndpoint?: string;
   tableName: string;
   bucketName: string;
   region: string;

@@ -24,6 +24,7 @@ import { isLocalTranscriptionAvailable, LOCAL_ENGINE_NAME, LOCAL_ENGINE_PACKAGES
 import { startTranscribeEmulator } from './transcribe-emulator';
 import { jobStoreIn } from './transcribe-job-store';
 import { apertiumModes, isLocalTranslationAvailable, LOCAL_TRANSLATION_PACKAGES } from './apertium';
+import { startSearchEmulator } from './search-emulator';
 import { startTranslateEmulator } from './translate-emulator';
 import { localBedrockModelMap, startBedrockEmulator } from './bedrock-emulator';
 import { localSummaryLanguages } from './local-summarizer';
@@ -89,6 +90,9 @@ async function main(): Promise<void> {
     // Bedrock's stand-in: the functions' summaries go to the local extractive engine (docs/summaries.md).
     const bedrock = await startBedrockEmulator({ host: settings.host });
     emulators.push(bedrock);
+    // OpenSearch's stand-in: the search index (docs/search.md), kept in the data directory.
+    const search = await startSearchEmulator({ host: settings.host, dataDir: path.join(settings.dataDir, 'search') });
+    emulators.push(search);
     await ensureTable(dynamo.endpoint, LOCAL.tableName, LOCAL.region);
     await ensureIdempotencyTable(dynamo.endpoint, LOCAL.idempotencyTableName, LOCAL.region);
     await ensureRateLimitTable(dynamo.endpoint, LOCAL.rateLimitTableName, LOCAL.region);
@@ -109,6 +113,8 @@ async function main(): Promise<void> {
       TRANSCRIBE_ENDPOINT: transcribe.endpoint,
       TRANSLATE_ENDPOINT: translate.endpoint,
       BEDROCK_ENDPOINT: bedrock.endpoint,
+      SEARCH_ENDPOINT: search.endpoint,
+      SEARCH_SIGNING: 'none',
       // Every active model writes with the local engine: the stand-in knows no other.
       BEDROCK_MODEL_MAP: localBedrockModelMap(parseModelCatalog(process.env).active.map((model) => model.id)),
       // Developers receive deliveries on their own machine (`npx voice-org webhooks listen`).
@@ -195,6 +201,7 @@ async function main(): Promise<void> {
       transcribeEndpoint: transcribe.endpoint,
       translateEndpoint: translate.endpoint,
       bedrockEndpoint: bedrock.endpoint,
+      searchEndpoint: search.endpoint,
       tableName: LOCAL.tableName,
       bucketName: LOCAL.bucketName,
       region: LOCAL.region,

@@ -121,6 +121,20 @@ export const ERROR_CODES = {
     meaning: 'The recording has no completed translation into this language: ask for one with Translate recording.',
   },
 
+  // Search and ask (docs/search.md).
+  INVALID_QUERY: {
+    statuses: [400],
+    meaning: 'The search query is empty or longer than 500 characters, or `mode` or `in` names something Search does not know.',
+  },
+  SEARCH_NOT_ENABLED: {
+    statuses: [501],
+    meaning: 'This deployment was deployed without search (`-c search=off`): Search and Ask are not available.',
+  },
+  SEMANTIC_SEARCH_UNAVAILABLE: {
+    statuses: [409],
+    meaning: 'This deployment has no embedding model, so `mode=semantic` cannot run: use `keyword` or `hybrid`.',
+  },
+
   // Summaries (docs/summaries.md).
   SUMMARY_IN_PROGRESS: {
     statuses: [409],

@@ -4,6 +4,7 @@ import type { DomainEvent } from '../schemas/event-catalog';
 import { itemChangeOf, type ItemChange } from '../storage/stream-items';
 import { changedFields, Derived, writerOf } from './derived-events';
 import { recordingEvents, summaryItemEvents, tombstoneEvents } from './recording-change-events';
+import { searchIndexEvents } from './search-events';
 
 /**
  * The domain events of one stream record: a transactional outbox by construction, since a
@@ -37,9 +38,9 @@ function eventId(record: DynamoDBRecord, index: number): string {
 function derive(change: ItemChange, recordedAt: string): Derived[] {
   switch (change.kind) {
     case 'recording':
-      return recordingEvents(change, recordedAt);
+      return [...recordingEvents(change, recordedAt), ...searchIndexEvents(change)];
     case 'summary':
-      return summaryItemEvents(change);
+      return [...summaryItemEvents(change), ...searchIndexEvents(change)];
     case 'membership':
       return membershipEvents(change);
     case 'memberSettings':

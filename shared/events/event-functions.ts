@@ -116,6 +116,16 @@ export const EVENT_CONSUMERS = {
     timeoutSeconds: 30,
     permissions: { table: ['GetItem', 'UpdateItem'], webhookSecretKey: ['Decrypt'], queue: ['ChangeMessageVisibility'] },
   },
+  indexRecording: {
+    handler: 'functions/events/index-recording',
+    summary:
+      "Makes the search index hold a recording's current passages: its title, transcript, summaries and action items; none once trashed or deleted",
+    eventTypes: ['recording.index_due', 'recording.deleted'],
+    maxAttempts: 10,
+    retryAfterSeconds: 30,
+    // Query: the recording's key range, read in one strongly consistent query.
+    permissions: { table: ['Query'], search: ['WriteDocument'] },
+  },
   queueTranscriptionOnUpload: {
     handler: 'functions/events/queue-transcription-on-upload',
     summary:

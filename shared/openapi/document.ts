@@ -40,6 +40,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   431: 'A request header is over 10,240 bytes (API Gateway).',
   429: 'Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.',
   500: 'The request could not be completed.',
+  501: 'This deployment was deployed without the capability (SEARCH_NOT_ENABLED: search is off).',
 };
 
 /**

@@ -6,6 +6,7 @@ import { INVITES_ROUTES } from './invites/invites-routes';
 import { MEMBERS_ROUTES } from './members/members-routes';
 import { PUBLIC_RECORDINGS_ROUTES } from './public-recordings/public-recordings-routes';
 import { RECORDINGS_ROUTES } from './recordings/recordings-routes';
+import { SEARCH_ROUTES } from './search/search-routes';
 import { SUMMARIES_ROUTES } from './summaries/summaries-routes';
 import { endpointsOf, type Endpoint, type RouteDefinition } from './route-definition';
 import type { OperationDocs, ReferenceRouteDocs } from './route-docs';
@@ -40,6 +41,7 @@ const AREAS = [
   USAGE_ROUTES,
   API_KEYS_ROUTES,
   WEBHOOKS_ROUTES,
+  SEARCH_ROUTES,
 ] as const;
 
 type ManifestEntry = (typeof AREAS)[number]['routes'][number];

@@ -42,6 +42,8 @@ export interface RouteRequest {
   body?: v.GenericSchema;
   /** The 400 code of a body problem, where the spec names one per part of the body. */
   bodyErrorCode?: (problem: FieldProblem) => ErrorCode;
+  /** The 400 code of a query problem, where the spec names one (Search: INVALID_QUERY for `q`, `mode` and `in`). */
+  queryErrorCode?: (problem: FieldProblem) => ErrorCode;
 }
 
 export interface RouteDefinition {

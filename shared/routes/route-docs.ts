@@ -10,7 +10,7 @@ import type { SampleRequestOf } from './sample-request';
  * calls: esbuild drops an unused function whole, while it keeps an unused object whose examples
  * call a helper or spread a value (either might have side effects), so no bundle carries them.
  */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 422 | 429 | 431 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 422 | 429 | 431 | 500 | 501;
 
 /** Error codes by status: what a refusal with that status may say in its `error`. */
 export type ErrorCodes = Partial<Record<ErrorStatus, readonly ErrorCode[]>>;

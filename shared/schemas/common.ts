@@ -106,3 +106,17 @@ export function isStorableDocument(value: unknown): boolean {
   }
   return true;
 }
+
+/** A UTC calendar day, YYYY-MM-DD, that exists. */
+export function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const parsed = new Date(`${day}T00:00:00.000Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(day);
+}
+
+// The check reads the form too: the metadata only shows it (a day is ten characters).
+export const Day = v.pipe(
+  v.string(),
+  v.check(isCalendarDay, 'must be a calendar day YYYY-MM-DD'),
+  v.metadata<string, { format: string; maxLength: number }>({ format: 'date', maxLength: 'YYYY-MM-DD'.length }),
+);

@@ -54,9 +54,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /**
  * Events the service sends itself, never shown to organizations (no audit entry, no
  * webhook): a recording's time in the trash ran out; a webhook delivery is to be attempted
- * (it was created, or someone asked to retry it).
+ * (it was created, or someone asked to retry it); what search holds of a recording changed.
  */
-export const INTERNAL_EVENT_TYPES = ['recording.retention_due', 'webhook.delivery_due'] as const;
+export const INTERNAL_EVENT_TYPES = ['recording.retention_due', 'webhook.delivery_due', 'recording.index_due'] as const;
 export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
 
 /** The EventBridge `source` of every event this service puts on its bus. */

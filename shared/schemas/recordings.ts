@@ -1,21 +1,10 @@
 import * as v from 'valibot';
 import { UPLOAD_MAX_BYTES_CEILING } from '../core/limits';
 import { integerParam, optionalIntegerParam } from './validation';
-import { EMAIL_MAX_LENGTH, formatCount, Id, ID_MAX_LENGTH, ID_PATTERN, INCLUDE_MAX_LENGTH, Timestamp } from './common';
+import { Day, EMAIL_MAX_LENGTH, formatCount, Id, ID_MAX_LENGTH, ID_PATTERN, INCLUDE_MAX_LENGTH, Timestamp } from './common';
 
-/** A UTC calendar day, YYYY-MM-DD, that exists. */
-export function isCalendarDay(day: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
-  const parsed = new Date(`${day}T00:00:00.000Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(day);
-}
+export { Day, isCalendarDay } from './common';
 
-// The check reads the form too: the metadata only shows it (a day is ten characters).
-const Day = v.pipe(
-  v.string(),
-  v.check(isCalendarDay, 'must be a calendar day YYYY-MM-DD'),
-  v.metadata<string, { format: string; maxLength: number }>({ format: 'date', maxLength: 'YYYY-MM-DD'.length }),
-);
 /** Recording limits; docs/data-model.md, "Size budgets", checks the lists that carry them against one Lambda response. */
 export const RECORDING_LIMITS = { title: 200, description: 5_000, tags: 20 } as const;
 const TAGS_MAX = RECORDING_LIMITS.tags;

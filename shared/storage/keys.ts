@@ -88,6 +88,8 @@ export const keys = {
   transcriptionWatchPartition: 'TRANSCRIPTION_WATCH',
   /** An organization's billed transcription minutes in a UTC month (`YYYY-MM`), under its usage partition. */
   transcriptionUsage: (orgId: string, month: string) => ({ PK: `ORG#${orgId}#USAGE`, SK: `MONTH#${month}` }),
+  /** An organization's questions asked (Ask) on a UTC day (`YYYY-MM-DD`), under its usage partition. */
+  askUsage: (orgId: string, day: string) => ({ PK: `ORG#${orgId}#USAGE`, SK: `ASKS#${day}` }),
   /** One member's billed transcription minutes in a UTC month, beside the organization's (a month's members share the prefix). */
   memberTranscriptionUsage: (orgId: string, month: string, userId: string) => ({
     PK: `ORG#${orgId}#USAGE`,

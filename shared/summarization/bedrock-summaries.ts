@@ -1,7 +1,9 @@
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { config } from '../config';
-import { traced } from '../observability/tracer';
+import { createBedrockRuntimeClient } from './bedrock-client';
 import { LOCAL_SUMMARY_MODEL } from './model-map';
+
+export { createBedrockRuntimeClient } from './bedrock-client';
 import { parseSummaryOutput, summaryMarkdownOf, type SummaryOutput } from './summary-output';
 import { SummaryEngineError, type SummaryDraft, type SummaryEngine, type SummaryRequest } from './summary-engine';
 import {
@@ -242,17 +244,6 @@ function groupsOf(notes: PartNotes[], budget: number): PartNotes[][] {
     else current.push(note);
   }
   return groups;
-}
-
-/** A Bedrock Runtime client for this function's region (the local stand-in when configured). */
-export function createBedrockRuntimeClient(options: { region: string; endpoint?: string }): BedrockRuntimeClient {
-  return traced(
-    new BedrockRuntimeClient({
-      region: options.region,
-      endpoint: options.endpoint,
-      ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    }),
-  );
 }
 
 let shared: SummaryEngine | undefined;

@@ -127,3 +127,12 @@ describe('stackPropsFromContext: tracing', () => {
     expect(() => propsOf(context)).toThrow(message);
   });
 });
+
+describe('stackPropsFromContext: search', () => {
+  it('is off unless asked for, takes opensearch or off, and refuses anything else', () => {
+    expect(propsOf({}).search).toBeUndefined();
+    expect(propsOf({ search: 'opensearch' }).search).toBe('opensearch');
+    expect(propsOf({ search: 'off' }).search).toBe('off');
+    expect(() => propsOf({ search: 'elastic' })).toThrow('Context search must be opensearch or off, not "elastic".');
+  });
+});

@@ -187,7 +187,7 @@ describe.each(EACH_ENVIRONMENT.filter(([name]) => ['environment-agnostic', 'eu-w
 );
 
 /**
- * What transcription, summaries and translations added since the single stack: its functions, and the resources whose
+ * What transcription, summaries, translations and search added since the single stack: its functions, and the resources whose
  * logical ids begin with their construct ids (each function's log group, role, policy, event
  * source; each consumer's queues, rules and alarm; the sweeper's schedule). The comparisons
  * below leave these out, and the first one checks there is nothing else new.
@@ -216,6 +216,12 @@ const ADDED_SINCE_SINGLE_STACK = {
     'functions/events/run-translation',
     'functions/recordings/translate-public-recording',
     'functions/recordings/translate-recording',
+    // Search and ask.
+    'functions/events/index-recording',
+    'functions/search/search-recordings',
+    'functions/search/search-public-recordings',
+    'functions/search/ask-question',
+    'functions/search/ask-public-question',
   ],
   idPrefixes: [
     'EventsFinishTranscriptionJob',
@@ -246,6 +252,12 @@ const ADDED_SINCE_SINGLE_STACK = {
     'RecordingsTranslatePublicRecording',
     'RecordingsTranslateRecording',
     'Translation',
+    'EventsIndexRecording',
+    'IndexRecording',
+    'SearchSearchRecordings',
+    'SearchSearchPublicRecordings',
+    'SearchAskQuestion',
+    'SearchAskPublicQuestion',
   ],
 };
 /**
@@ -269,7 +281,8 @@ function withTableActions(statements: Json[], actions: string[] | undefined): Js
 const isAddedSince = (logicalId: string) => ADDED_SINCE_SINGLE_STACK.idPrefixes.some((prefix) => logicalId.startsWith(prefix));
 /** The alarms over groups of functions (observability.ts groups them, a few per alarm): more functions regroup them. */
 const isGroupAlarm = (logicalId: string) => /^(LambdaThrottles|LambdaErrors|RouteLatencyP99)Alarm/.test(logicalId);
-const isAddedRoute = (logicalId: string) => /Transcri|Translat|Usage|Summar|ActionItem/.test(logicalId) || isGroupAlarm(logicalId);
+const isAddedRoute = (logicalId: string) =>
+  /Transcri|Translat|Usage|Summar|ActionItem|OrgIdsearch|OrgIdask|Publicsearch|Publicask/.test(logicalId) || isGroupAlarm(logicalId);
 
 // The single stack was captured environment-agnostic: its ARNs hold <AWS::Region>, so the comparison is made in that environment.
 describe('nothing else changes: the stack as one template, compared with the single stack captured in the fixture', () => {
@@ -308,7 +321,7 @@ describe('nothing else changes: the stack as one template, compared with the sin
     );
   });
 
-  it('serves the same functions, none gone: only those transcription, summaries and translations added are new', () => {
+  it('serves the same functions, none gone: only those transcription, summaries, translations and search added are new', () => {
     expect(
       listFunctions()
         .map((f) => `functions/${f.name}`)

@@ -774,13 +774,26 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
     const modelRegions = (): string[] =>
       environment.env?.region ? [environment.env.region] : Object.keys(template.toJSON().Mappings.SummaryModels);
 
-    it("lets only the summary consumer invoke Bedrock, on its map's models only: each profile in the stack's Region, its model in every Region through that profile", () => {
+    it("lets only the summary consumer and the ask functions invoke Bedrock, on the map's models only: each profile in the stack's Region, its model in every Region through that profile", () => {
       const invokers = listFunctions().filter(({ handler }) =>
         functionStatements(template, functionLogicalId(template, handler)).some((st: Json) =>
           actionsOf(st).some((a) => a.startsWith('bedrock:')),
         ),
       );
-      expect(invokers.map((f) => f.handler)).toEqual([EVENT_CONSUMERS.runSummary.handler]);
+      // Ask writes its answers with the summaries' model map (docs/search.md): the same grant.
+      expect(invokers.map((f) => f.handler).sort()).toEqual(
+        [EVENT_CONSUMERS.runSummary.handler, ROUTES.askQuestion.handler, ROUTES.askPublicQuestion.handler].sort(),
+      );
+      for (const { handler } of invokers) {
+        const grants = (id: string) =>
+          functionStatements(template, id)
+            .filter((st: Json) => actionsOf(st).some((a) => a.startsWith('bedrock:')))
+            // A route stack reads the model map from its copy of the root's mapping (CDK names it MappingCopy<name><hash>).
+            .map((st: Json) => JSON.stringify(st.Resource).replace(/MappingCopySummaryModels[0-9a-f]+/g, 'SummaryModels'));
+        expect(grants(functionLogicalId(template, handler))).toEqual(
+          grants(functionLogicalId(template, EVENT_CONSUMERS.runSummary.handler)),
+        );
+      }
       const consumerId = functionLogicalId(template, EVENT_CONSUMERS.runSummary.handler);
       const [direct, everyRegion, ...others] = functionStatements(template, consumerId).filter((st: Json) =>
         actionsOf(st).some((a) => a.startsWith('bedrock:')),

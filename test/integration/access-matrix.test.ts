@@ -248,9 +248,21 @@ async function readSnapshot() {
         ConsistentRead: true,
       })
     ).map((item) => ({ id: item.id, dispatch_id: item.dispatch_id }));
+  // Questions asked (Ask) count in the organization's usage partition: a refused question must count nowhere.
+  const questions = async (id: string) =>
+    (
+      await queryAll(db, {
+        TableName: db.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :asks)',
+        ExpressionAttributeValues: { ':pk': `ORG#${id}#USAGE`, ':asks': 'ASKS#' },
+        ConsistentRead: true,
+      })
+    ).map((item) => ({ day: item.SK, asked: item.asked }));
   return {
     org: await partition(orgId),
     otherOrg: await partition(otherOrgId),
+    questions: await questions(orgId),
+    otherQuestions: await questions(otherOrgId),
     deliveries: await deliveries(orgId, ids.webhookId),
     emails: emails.filter((email) => email.destination.to.some((to) => to.toLowerCase().endsWith(`@${domain}`))),
   };

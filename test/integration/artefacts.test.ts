@@ -352,6 +352,9 @@ function localEnvironment(fn: BundledFunction): Record<string, string> {
   if (env.BUCKET_NAME && runtime.transcribeEndpoint) env.TRANSCRIBE_ENDPOINT = runtime.transcribeEndpoint;
   // The Translate stand-in, for every function (only the translation consumer calls it).
   if (runtime.translateEndpoint) env.TRANSLATE_ENDPOINT = runtime.translateEndpoint;
+  // The OpenSearch stand-in, unsigned, for every function (only the search, ask and indexer functions read it): the
+  // environment-agnostic stack deploys search off, where they would answer SEARCH_NOT_ENABLED.
+  if (runtime.searchEndpoint) Object.assign(env, { SEARCH_ENDPOINT: runtime.searchEndpoint, SEARCH_SIGNING: 'none' });
   if (env.SES_FROM_ADDRESS) env.SES_ENDPOINT = runtime.sesEndpoint;
   // As Lambda sets them for a function with active tracing, on an invocation it sampled.
   env.AWS_XRAY_DAEMON_ADDRESS = `127.0.0.1:${xrayDaemon.port}`;

@@ -180,7 +180,7 @@ describe('per-organization rate limits (authorizer cache off)', () => {
     const cli = cliOf(main);
     const [{ orgId, key }] = await orgsWithKey(main, 'change');
     freshWindow(main);
-    const defaults = { org_id: orgId, ...DEFAULTS, daily_quota: null, source: 'default', transcription_minutes: null };
+    const defaults = { org_id: orgId, ...DEFAULTS, daily_quota: null, source: 'default', transcription_minutes: null, ask_daily: null };
     expect((await cli('org', 'get-limits', '--org', orgId)).json).toEqual(defaults);
     expect(header(await listUsers(main, orgId, key), 'ratelimit-limit')).toBe('40');
 
@@ -201,6 +201,7 @@ describe('per-organization rate limits (authorizer cache off)', () => {
       daily_quota: null,
       source: 'organization',
       transcription_minutes: null,
+      ask_daily: null,
     });
     const [afterLowering, seenLowered] = await Promise.all([cli('org', 'get-limits', '--org', orgId), limitAfterTheCache()]);
     expect(afterLowering.json).toEqual(lowered.json);
@@ -214,6 +215,7 @@ describe('per-organization rate limits (authorizer cache off)', () => {
       daily_quota: 5000,
       source: 'organization',
       transcription_minutes: null,
+      ask_daily: null,
     });
     expect(await limitAfterTheCache()).toBe('100');
 
@@ -325,6 +327,7 @@ describe('per-organization rate limits (authorizer cache off)', () => {
       daily_quota: null,
       source: 'organization',
       transcription_minutes: null,
+      ask_daily: null,
     });
   });
 });

@@ -4,6 +4,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, DynamoDBBatchResponse, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
+import { localBedrockModelMap } from '../../infra/local/bedrock-emulator';
 import { lambdaContext } from '../../infra/local/lambda-events';
 import { readDemoCredentials, type DemoCredentials } from '../../infra/local/demo';
 import { JWKS_PATH } from '../../infra/local/identity-provider';
@@ -11,6 +12,7 @@ import { LOCAL } from '../../infra/local/local-config';
 import { sampleDomainEvents } from '../../infra/sam/pipeline-events';
 import { EVENTS_DIR, sampleEvents } from '../../infra/sam/function-events';
 import { PLACEHOLDER_INVITE_TOKEN, PLACEHOLDER_ORG_KEY, placeholderSetup, SAMPLE_IDS } from '../../infra/sam/sample-setup';
+import { parseModelCatalog } from '../../shared/config';
 import { busEntry } from '../../shared/events/event-bus';
 import { EVENT_CONSUMERS, type EventConsumerDefinition } from '../../shared/events/event-functions';
 import { createTableContext, type TableContext } from '../../shared/storage/dynamo';
@@ -63,6 +65,11 @@ beforeAll(async () => {
     // The Transcribe stand-in of the demo deployment (its jobs: the transcription's sample events find none of theirs).
     TRANSCRIBE_ENDPOINT: runtime.transcribeEndpoint,
     TRANSLATE_ENDPOINT: runtime.translateEndpoint,
+    SEARCH_ENDPOINT: runtime.searchEndpoint,
+    SEARCH_SIGNING: 'none',
+    // The Bedrock stand-in and its local engine, as under npm start (Ask answers with it).
+    BEDROCK_ENDPOINT: runtime.bedrockEndpoint,
+    BEDROCK_MODEL_MAP: localBedrockModelMap(parseModelCatalog({}).active.map((model) => model.id)),
     IDEMPOTENCY_TABLE_NAME: LOCAL.idempotencyTableName,
     RATE_LIMIT_TABLE_NAME: LOCAL.rateLimitTableName,
     PROFILE_LOCAL_KEY_FILE: path.join(demo.dataDir, 'profile-key.bin'),

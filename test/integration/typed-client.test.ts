@@ -525,6 +525,29 @@ describe('translations', () => {
   });
 });
 
+describe('search and ask', () => {
+  it("searches and asks on both hosts: the member's transcribed recording is found and cited", async () => {
+    const { o, org, personal } = await world();
+    const found = await eventually(
+      async () =>
+        ok(await org.GET('/api/v1/organization/{orgId}/search', { params: { path: { orgId: o.org }, query: { q: 'weekly meeting' } } })),
+      (body) => body.results.length > 0,
+    );
+    expect(found.results[0].matches[0]).toMatchObject({ field: expect.any(String), highlights: expect.any(Array) });
+    const mine = ok(await personal.GET('/api/v1/public/search', { params: { query: { q: 'weekly', in: 'transcript,title' } } }));
+    expect(mine.success).toBe(true);
+    const answer = ok(
+      await org.POST('/api/v1/organization/{orgId}/ask', {
+        params: { path: { orgId: o.org } },
+        body: { question: 'Who sends the contract?' },
+      }),
+    );
+    expect(answer.citations.length).toBeGreaterThan(0);
+    const own = ok(await personal.POST('/api/v1/public/ask', { body: { question: 'Who sends the contract?' } }));
+    expect(own.data.answer).toEqual(expect.any(String));
+  });
+});
+
 describe('coverage', () => {
   it('called every operation of the document through the typed client, and nothing else', () => {
     const documented = [...OPERATIONS.values()].sort();

@@ -90,7 +90,8 @@ const template = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-const typesOf = (events: DomainEvent[]) => events.map((event) => event.type);
+// Search's own internal event (recording.index_due) is test/unit/search/search-events.test.ts's.
+const typesOf = (events: DomainEvent[]) => events.map((event) => event.type).filter((type) => type !== 'recording.index_due');
 
 describe('eventsOfRecord: the events of one committed change', () => {
   describe('recordings', () => {

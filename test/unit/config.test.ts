@@ -36,6 +36,7 @@ describe('parseConfig', () => {
           'gemini-2.5-pro': 'us.amazon.nova-pro-v1:0',
         },
       },
+      ask: { dailyDefault: 200 },
     });
   });
 

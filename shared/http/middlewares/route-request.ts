@@ -28,7 +28,7 @@ export function routeRequest(route: RouteDefinition): HttpMiddleware {
         endpoint,
         path,
         requestedOrgId,
-        query: parseInput(query, raw.query),
+        query: parseQuery(query, raw.query, request.queryErrorCode),
         body: request.body ? parseBody(request.body, raw.body, request.bodyErrorCode) : undefined,
       };
     },
@@ -49,6 +49,20 @@ function rawInput(event: APIGatewayProxyEvent, body: unknown, bodyErrorCode: Rou
   const bodyProblems = unstorableText(body);
   if (bodyProblems.length) throw ValidationError.of(bodyProblems, bodyErrorCode?.(bodyProblems[0]));
   return input;
+}
+
+/** The query by its schema; a route that names a code for a query problem answers its first problem's. */
+function parseQuery(
+  schema: Parameters<typeof parseInput>[0],
+  query: Record<string, string | undefined>,
+  code: RouteRequest['queryErrorCode'],
+) {
+  try {
+    return parseInput(schema, query);
+  } catch (error) {
+    if (!code || !(error instanceof ValidationError) || !error.details.length) throw error;
+    throw ValidationError.of(error.details, code(error.details[0]));
+  }
 }
 
 /** The public aliases' org_id parameter, taken out of the query the route's schema sees. */

@@ -1,0 +1,149 @@
+import type { Caller } from '../../auth/policy';
+import { ApiError, ConflictError } from '../../core/errors';
+import { keysetCursor } from '../../core/keyset-cursor';
+import { cutAround } from '../../search/highlights';
+import type { SearchField } from '../../search/passages';
+import type { PassageHit, SearchIndex, SearchMode } from '../../search/search-index';
+
+/** How many passages one search weighs, best first: results page through the recordings they come from. */
+export const SEARCH_DEPTH = 500;
+/** The most matches one recording shows in a result. */
+export const MATCHES_PER_RECORDING = 5;
+
+export interface SearchRequest {
+  q: string;
+  mode: SearchMode;
+  in: readonly SearchField[];
+  recorded_by?: string;
+  /** UTC days, YYYY-MM-DD, inclusive. */
+  from?: string;
+  to?: string;
+  language?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface SearchMatch {
+  field: SearchField;
+  text: string;
+  highlights: [number, number][];
+  start_time: number | null;
+  end_time: number | null;
+  speaker: string | null;
+  summary_id?: string;
+  action_item_id?: string;
+}
+
+export interface SearchResult {
+  recording_id: string;
+  title: string;
+  recorded_by: string;
+  created_at: string;
+  score: number;
+  matches: SearchMatch[];
+}
+
+/** The quoted phrases of `q`, and the rest as words: `"budget approved" hire` → one phrase, one word. */
+export function parseQuery(q: string): { words: string; phrases: string[] } {
+  const phrases: string[] = [];
+  const words = q.replace(/"([^"]*)"/g, (_, phrase: string) => {
+    if (phrase.trim()) phrases.push(phrase.trim());
+    return ' ';
+  });
+  // An unmatched quote is a word boundary, not a phrase.
+  return { words: words.replace(/"/g, ' ').replace(/\s+/g, ' ').trim(), phrases };
+}
+
+const resultsCursor = keysetCursor<number, { orgId: string; request: SearchRequest; recordedBy?: string }>({
+  bindsTo: ({ orgId, request, recordedBy }) => [
+    'search',
+    orgId,
+    recordedBy ?? null,
+    request.q,
+    request.mode,
+    [...request.in],
+    request.recorded_by ?? null,
+    request.from ?? null,
+    request.to ?? null,
+    request.language ?? null,
+  ],
+  write: (offset) => ({ o: offset }),
+  read: ({ o }) => (typeof o === 'number' && Number.isInteger(o) && o > 0 && o < SEARCH_DEPTH ? o : undefined),
+});
+
+/** A deployment without search (`-c search=off`): 501, the capability is missing, not the caller's right. */
+export const searchNotEnabled = () =>
+  new ApiError(
+    501,
+    'SEARCH_NOT_ENABLED',
+    'This deployment has no search: its operator deploys it with -c search=opensearch (docs/search.md).',
+  );
+
+export const semanticUnavailable = () =>
+  new ConflictError('SEMANTIC_SEARCH_UNAVAILABLE', 'This deployment has no embedding model: use mode=keyword or mode=hybrid.');
+
+/**
+ * Search (both hosts): the recordings whose passages match, grouped by recording, best first.
+ * The organization is the caller's and a personal key searches only its owner's recordings,
+ * whatever the request says; the cursor is bound to the query and its filters.
+ */
+export async function searchRecordings(
+  deps: { index: SearchIndex },
+  caller: Caller,
+  request: SearchRequest,
+): Promise<{ results: SearchResult[]; next_cursor: string | null }> {
+  if (request.mode === 'semantic' && !deps.index.semantic) throw semanticUnavailable();
+  const ownerOnly = caller.kind === 'user_key' ? caller.userId : undefined;
+  const filter = { orgId: caller.orgId, request, recordedBy: ownerOnly };
+  const offset = request.cursor ? resultsCursor.decode(request.cursor, filter) : 0;
+  if (ownerOnly && request.recorded_by && request.recorded_by !== ownerOnly) return { results: [], next_cursor: null };
+  const { words, phrases } = parseQuery(request.q);
+  const hits = await deps.index.search({
+    orgId: caller.orgId,
+    words,
+    phrases,
+    mode: deps.index.semantic ? request.mode : 'keyword',
+    fields: request.in,
+    recordedBy: ownerOnly ?? request.recorded_by,
+    from: request.from && `${request.from}T00:00:00.000Z`,
+    to: request.to && `${request.to}T23:59:59.999Z`,
+    language: request.language,
+    size: SEARCH_DEPTH,
+  });
+  const groups = groupByRecording(hits);
+  const page = groups.slice(offset, offset + request.limit);
+  const next = offset + request.limit;
+  return { results: page, next_cursor: next < groups.length ? resultsCursor.encode(next, filter) : null };
+}
+
+/** Hits grouped by recording, in the order of each recording's best hit, its best matches first. */
+export function groupByRecording(hits: PassageHit[]): SearchResult[] {
+  const byRecording = new Map<string, SearchResult>();
+  for (const { passage, score, highlights } of [...hits].sort((a, b) => b.score - a.score)) {
+    let result = byRecording.get(passage.recording_id);
+    if (!result) {
+      result = {
+        recording_id: passage.recording_id,
+        title: passage.title,
+        recorded_by: passage.recorded_by,
+        created_at: passage.created_at,
+        score,
+        matches: [],
+      };
+      byRecording.set(passage.recording_id, result);
+    }
+    if (result.matches.length >= MATCHES_PER_RECORDING) continue;
+    const shown = cutAround(passage.text, highlights);
+    result.matches.push({
+      field: passage.field,
+      text: shown.text,
+      highlights: shown.highlights,
+      start_time: passage.start_time,
+      end_time: passage.end_time,
+      speaker: passage.speaker,
+      ...(passage.summary_id && { summary_id: passage.summary_id }),
+      ...(passage.action_item_id && { action_item_id: passage.action_item_id }),
+    });
+  }
+  return [...byRecording.values()];
+}

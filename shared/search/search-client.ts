@@ -1,0 +1,26 @@
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { Client } from '@opensearch-project/opensearch';
+import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws-v3';
+import { config } from '../config';
+import { OpenSearchIndex } from './opensearch-index';
+
+let index: OpenSearchIndex | undefined;
+
+/**
+ * The search collection's index, or undefined when the deployment has no search: one client per
+ * warm function, signed with SigV4 for OpenSearch Serverless (`aoss`), unsigned for the local stand-in.
+ */
+export function searchIndex(): OpenSearchIndex | undefined {
+  const search = config().search;
+  if (!search) return undefined;
+  if (index) return index;
+  index = openSearchIndexOf({ ...search, region: config().region });
+  return index;
+}
+
+/** An index on a collection's endpoint: SigV4-signed for OpenSearch Serverless, unsigned for the local stand-in. */
+export function openSearchIndexOf(options: { endpoint: string; signing: 'aoss' | 'none'; region: string }): OpenSearchIndex {
+  const signer =
+    options.signing === 'aoss' ? AwsSigv4Signer({ region: options.region, service: 'aoss', getCredentials: defaultProvider() }) : {};
+  return new OpenSearchIndex(new Client({ ...signer, node: options.endpoint }));
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@opensearch-project/opensearch';
+import type { Emulator } from '../../../infra/local/emulators';
+import { startSearchEmulator } from '../../../infra/local/search-emulator';
+import type { Caller } from '../../../shared/auth/policy';
+import { parseQuery, searchRecordings, type SearchRequest } from '../../../shared/domain/search/search-recordings';
+import { OpenSearchIndex } from '../../../shared/search/opensearch-index';
+import type { Passage } from '../../../shared/search/passages';
+
+let emulator: Emulator;
+let index: OpenSearchIndex;
+
+const passage = (recording: string, recordedBy: string, place: number, text: string): Passage => ({
+  id: `${recording}:transcript:${place}`,
+  org_id: 'org_1',
+  recording_id: recording,
+  recorded_by: recordedBy,
+  created_at: '2026-11-02T09:00:00.000Z',
+  language: 'en-US',
+  title: `Meeting ${recording}`,
+  field: 'transcript',
+  text,
+  start_time: place * 10,
+  end_time: place * 10 + 4,
+  speaker: 'Speaker 1',
+  summary_id: null,
+  action_item_id: null,
+  generation: 1,
+});
+
+beforeAll(async () => {
+  emulator = await startSearchEmulator({ host: '127.0.0.1', dataDir: mkdtempSync(path.join(tmpdir(), 'search-domain-')) });
+  index = new OpenSearchIndex(new Client({ node: emulator.endpoint }));
+  for (let r = 0; r < 5; r++) {
+    const owner = r % 2 ? 'usr_mia' : 'usr_adam';
+    await index.replaceRecording(
+      'org_1',
+      `rec_${r}`,
+      [passage(`rec_${r}`, owner, 0, 'The budget is approved.'), passage(`rec_${r}`, owner, 1, 'Budget talk again.')],
+      1,
+    );
+  }
+});
+afterAll(() => emulator.stop());
+
+const orgKey = { kind: 'org_key', orgId: 'org_1' } as Caller;
+const miaKey = { kind: 'user_key', orgId: 'org_1', userId: 'usr_mia' } as Caller;
+const request = (rest: Partial<SearchRequest> = {}): SearchRequest => ({
+  q: 'budget',
+  mode: 'hybrid',
+  in: ['transcript'],
+  limit: 2,
+  ...rest,
+});
+
+describe('parseQuery', () => {
+  it('takes quoted phrases apart from the words', () => {
+    expect(parseQuery('"budget approved" hire "" now"')).toEqual({ words: 'hire now', phrases: ['budget approved'] });
+  });
+});
+
+describe('searchRecordings', () => {
+  it('groups passages by recording, each with its matches and their times', async () => {
+    const { results } = await searchRecordings({ index }, orgKey, request({ limit: 10 }));
+    expect(results).toHaveLength(5);
+    expect(results[0].matches).toHaveLength(2);
+    const match = results[0].matches[0];
+    expect(match.text.slice(match.highlights[0][0], match.highlights[0][1]).toLowerCase()).toBe('budget');
+    expect(typeof match.start_time).toBe('number');
+  });
+
+  it('pages through recordings with a cursor, and refuses the cursor for another query', async () => {
+    const first = await searchRecordings({ index }, orgKey, request());
+    const second = await searchRecordings({ index }, orgKey, request({ cursor: first.next_cursor! }));
+    const third = await searchRecordings({ index }, orgKey, request({ cursor: second.next_cursor! }));
+    const ids = [first, second, third].flatMap((page) => page.results.map((result) => result.recording_id));
+    expect(new Set(ids).size).toBe(5);
+    expect(third.next_cursor).toBeNull();
+    await expect(searchRecordings({ index }, orgKey, request({ q: 'approved', cursor: first.next_cursor! }))).rejects.toMatchObject({
+      statusCode: 400,
+    });
+  });
+
+  it("lets a personal key find only its owner's recordings, whatever recorded_by says", async () => {
+    const own = await searchRecordings({ index }, miaKey, request({ limit: 10 }));
+    expect(own.results.map((result) => result.recorded_by)).toEqual(['usr_mia', 'usr_mia']);
+    expect((await searchRecordings({ index }, miaKey, request({ recorded_by: 'usr_adam' }))).results).toEqual([]);
+  });
+
+  it('refuses semantic search without an embedding model', async () => {
+    await expect(searchRecordings({ index }, orgKey, request({ mode: 'semantic' }))).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'SEMANTIC_SEARCH_UNAVAILABLE',
+    });
+  });
+});
