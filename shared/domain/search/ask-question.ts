@@ -1,6 +1,7 @@
 import type { Caller } from '../../auth/policy';
 import type { Answerer, AnswerSource } from '../../search/answerer';
 import { cutAround } from '../../search/highlights';
+import { createdWithin } from './search-recordings';
 import type { SearchIndex } from '../../search/search-index';
 
 /** Passages an answer is written from, best first. */
@@ -47,8 +48,7 @@ export async function askQuestion(
     mode: deps.index.semantic ? 'hybrid' : 'keyword',
     fields: ['transcript', 'summary', 'action_items'],
     recordedBy: ownerOnly ?? body.recorded_by,
-    from: body.from && `${body.from}T00:00:00.000Z`,
-    to: body.to && `${body.to}T23:59:59.999Z`,
+    ...createdWithin(body),
     size: ASK_SOURCES,
   });
   if (!hits.length) return { answer: NOTHING_FOUND, citations: [], model: null };

@@ -105,8 +105,7 @@ export async function searchRecordings(
     mode: deps.index.semantic ? request.mode : 'keyword',
     fields: request.in,
     recordedBy: ownerOnly ?? request.recorded_by,
-    from: request.from && `${request.from}T00:00:00.000Z`,
-    to: request.to && `${request.to}T23:59:59.999Z`,
+    ...createdWithin(request),
     language: request.language,
     size: SEARCH_DEPTH,
   });
@@ -115,6 +114,12 @@ export async function searchRecordings(
   const next = offset + request.limit;
   return { results: page, next_cursor: next < groups.length ? resultsCursor.encode(next, filter) : null };
 }
+
+/** A request's UTC days (YYYY-MM-DD, inclusive) as bounds on the recordings' `created_at`. */
+export const createdWithin = ({ from, to }: { from?: string; to?: string }) => ({
+  from: from && `${from}T00:00:00.000Z`,
+  to: to && `${to}T23:59:59.999Z`,
+});
 
 /** Hits grouped by recording, in the order of each recording's best hit, its best matches first. */
 export function groupByRecording(hits: PassageHit[]): SearchResult[] {
