@@ -114,6 +114,8 @@ const ConfigSchema = v.object({
   ASK_DAILY_DEFAULT: v.optional(wholeNumberText({ min: 0, max: 1_000_000 }), '200'),
   /** How requests to it are signed: `aoss` (SigV4 for OpenSearch Serverless, the default) or `none` (the local stand-in). */
   SEARCH_SIGNING: v.optional(v.picklist(['aoss', 'none']), 'aoss'),
+  /** The embedding model for semantic and hybrid search (Titan Text Embeddings V2); absent: keyword search only. */
+  SEARCH_EMBEDDING_MODEL: v.optional(v.picklist(['amazon.titan-embed-text-v2:0'])),
   /** The local stand-in of Amazon Bedrock Runtime (infra/local/bedrock-emulator.ts); absent in AWS. */
   BEDROCK_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /**
@@ -171,7 +173,7 @@ export type Config = {
   /** The stack's stage, a dimension of the business metrics; absent locally. */
   stage?: string;
   /** Search: the collection's endpoint and whether to sign with SigV4; absent without search. */
-  search?: { endpoint: string; signing: 'aoss' | 'none' };
+  search?: { endpoint: string; signing: 'aoss' | 'none'; embeddingModel?: 'amazon.titan-embed-text-v2:0' };
   /** Ask: the daily allowance of questions of an organization without its own. */
   ask: { dailyDefault: number };
 };
@@ -240,7 +242,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     translation: { endpoint: parsed.TRANSLATE_ENDPOINT },
     bedrock: { endpoint: parsed.BEDROCK_ENDPOINT, modelMap: bedrockModelMapOf(parsed.BEDROCK_MODEL_MAP, parsed.FALLBACK_MODEL) },
     stage: parsed.STAGE,
-    search: parsed.SEARCH_ENDPOINT ? { endpoint: parsed.SEARCH_ENDPOINT, signing: parsed.SEARCH_SIGNING } : undefined,
+    search: parsed.SEARCH_ENDPOINT
+      ? { endpoint: parsed.SEARCH_ENDPOINT, signing: parsed.SEARCH_SIGNING, embeddingModel: parsed.SEARCH_EMBEDDING_MODEL }
+      : undefined,
     ask: { dailyDefault: parsed.ASK_DAILY_DEFAULT },
   };
 }

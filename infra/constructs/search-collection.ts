@@ -4,7 +4,7 @@ import * as aoss from 'aws-cdk-lib/aws-opensearchserverless';
 import type { Construct } from 'constructs';
 import type { SearchAction } from '../../shared/function-permissions';
 import { rootValue } from './route-stack';
-import { PASSAGES_ALIAS } from '../../shared/search/opensearch-index';
+import { PASSAGES_ALIAS } from '../../shared/search/passage-mapping';
 
 /**
  * The search collection (docs/search.md): one Amazon OpenSearch Serverless collection of type

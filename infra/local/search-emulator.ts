@@ -24,6 +24,12 @@ export interface SearchEmulatorOptions {
   /** 0 (the default) for any free port. */
   port?: number;
   dataDir: string;
+  /**
+   * Answer as an OpenSearch Serverless vector search collection does, where the deployment's
+   * adapter runs: no _delete_by_query, and no document ids chosen by the client (the collection
+   * generates them). Off, the stand-in is plain OpenSearch (its own tests use ids).
+   */
+  serverlessVectorCollection?: boolean;
 }
 
 interface Reply {
@@ -100,7 +106,15 @@ function describe(catalog: Catalog, expression: string): Reply {
   return { status: 200, body };
 }
 
-function route(catalog: Catalog, method: string, segments: string[], params: URLSearchParams, text: string, path: string): Reply {
+function route(
+  catalog: Catalog,
+  serverless: boolean,
+  method: string,
+  segments: string[],
+  params: URLSearchParams,
+  text: string,
+  path: string,
+): Reply {
   const json = () => parseJson(text);
   const is = (...methods: string[]) => methods.includes(method);
   const ok = (allowedParams: readonly string[], answer: () => unknown): Reply => {
@@ -115,7 +129,7 @@ function route(catalog: Catalog, method: string, segments: string[], params: URL
   if (!segments.length && is('GET', 'HEAD')) return ok([], () => CLUSTER_INFO);
   if (operation === '_bulk' && !rest.length && is('POST', 'PUT'))
     return ok(WRITE_PARAMS, () => {
-      const result = bulk(catalog, text, target);
+      const result = bulk(catalog, text, target, serverless);
       catalog.save(result.changed, result.mappingsChanged);
       return result.response;
     });
@@ -137,7 +151,7 @@ function route(catalog: Catalog, method: string, segments: string[], params: URL
     if (target && name !== undefined && is('PUT', 'POST')) return ok(ADMIN_PARAMS, () => putAlias(catalog, target, name, json()));
     if (target && name !== undefined && is('DELETE')) return ok(ADMIN_PARAMS, () => deleteAlias(catalog, target, name));
   }
-  if (target && operation === '_delete_by_query' && !rest.length && is('POST'))
+  if (target && operation === '_delete_by_query' && !rest.length && is('POST') && !serverless)
     return ok(['refresh', 'conflicts', 'timeout', 'wait_for_completion'], () => {
       if (params.get('wait_for_completion') === 'false')
         throw illegalArgument('the local stand-in runs _delete_by_query to completion only');
@@ -145,7 +159,8 @@ function route(catalog: Catalog, method: string, segments: string[], params: URL
       catalog.save(result.changed, false);
       return result.response;
     });
-  if (target && (operation === '_doc' || operation === '_create')) {
+  // A vector collection generates document ids: writes naming one fall through to the refusal below.
+  if (target && (operation === '_doc' || operation === '_create') && !(serverless && is('PUT', 'POST') && rest.length)) {
     const reply = documentRoute(catalog, method, target, operation, rest, json);
     if (reply) {
       checkParams(params, WRITE_PARAMS, path);
@@ -190,7 +205,15 @@ export async function startSearchEmulator(options: SearchEmulatorOptions): Promi
       // Requests are handled whole, one at a time (no await in between), so a write and its saving are never interleaved with another request.
       try {
         const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-        reply = route(catalog, method, segments, url.searchParams, bodyText(request, Buffer.concat(chunks)), url.pathname);
+        reply = route(
+          catalog,
+          options.serverlessVectorCollection === true,
+          method,
+          segments,
+          url.searchParams,
+          bodyText(request, Buffer.concat(chunks)),
+          url.pathname,
+        );
       } catch (error) {
         reply =
           error instanceof SearchError

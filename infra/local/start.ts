@@ -91,7 +91,11 @@ async function main(): Promise<void> {
     const bedrock = await startBedrockEmulator({ host: settings.host });
     emulators.push(bedrock);
     // OpenSearch's stand-in: the search index (docs/search.md), kept in the data directory.
-    const search = await startSearchEmulator({ host: settings.host, dataDir: path.join(settings.dataDir, 'search') });
+    const search = await startSearchEmulator({
+      host: settings.host,
+      dataDir: path.join(settings.dataDir, 'search'),
+      serverlessVectorCollection: true,
+    });
     emulators.push(search);
     await ensureTable(dynamo.endpoint, LOCAL.tableName, LOCAL.region);
     await ensureIdempotencyTable(dynamo.endpoint, LOCAL.idempotencyTableName, LOCAL.region);

@@ -381,3 +381,39 @@ test('it starts on a directory that does not exist yet', async () => {
     await other.stop();
   }
 });
+
+test('search_after pages a sorted search from the last hit of the previous page', async () => {
+  const index = await segmentsIndex();
+  const sort = [{ recording_id: { order: 'asc' } }, { start_time: { order: 'asc' } }];
+  const first = await client.search({ index, body: { size: 2, sort, _source: false } as never });
+  const last = first.body.hits.hits[1];
+  const rest = await client.search({ index, body: { size: 10, sort, _source: false, search_after: last.sort } as never });
+  const all = await client.search({ index, body: { size: 10, sort, _source: false } as never });
+  expect([...first.body.hits.hits, ...rest.body.hits.hits].map((hit) => hit._id)).toEqual(all.body.hits.hits.map((hit) => hit._id));
+  await expect(client.search({ index, body: { search_after: ['x'] } as never })).rejects.toMatchObject({ statusCode: 400 });
+});
+
+test('as a serverless vector collection it generates every document id and has no _delete_by_query', async () => {
+  const serverless = await startSearchEmulator({
+    host: '127.0.0.1',
+    dataDir: path.join(dataDir, 'vector'),
+    serverlessVectorCollection: true,
+  });
+  const vectorClient = new Client({ node: serverless.endpoint });
+  try {
+    await vectorClient.indices.create({ index: 'vectors', body: { mappings: MAPPINGS } });
+    const { body } = await vectorClient.bulk({
+      body: [{ index: { _index: 'vectors', _id: 'mine' } }, { org_id: 'org-a' }, { index: { _index: 'vectors' } }, { org_id: 'org-a' }],
+    });
+    expect(body.items.map((item: Record<string, { status: number }>) => item.index.status)).toEqual([400, 201]);
+    await expect(vectorClient.index({ index: 'vectors', id: 'mine', body: { org_id: 'org-a' } })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+    await expect(vectorClient.deleteByQuery({ index: 'vectors', body: { query: { match_all: {} } } })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+  } finally {
+    await vectorClient.close();
+    await serverless.stop();
+  }
+});

@@ -55,6 +55,7 @@ export function bulk(
   catalog: Catalog,
   text: string,
   defaultIndex: string | undefined,
+  generatedIdsOnly = false,
 ): { response: Record<string, unknown>; changed: Set<SearchIndex>; mappingsChanged: boolean } {
   const started = Date.now();
   if (text.length && !text.endsWith('\n')) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
@@ -119,6 +120,7 @@ export function bulk(
         items.push({ delete: item });
         continue;
       }
+      if (generatedIdsOnly && id !== undefined) throw illegalArgument('Document ID is not supported in create/index operation request');
       const put = index.put(id ?? generatedId(), source ?? {}, action === 'create');
       changed.add(index);
       mappingsChanged ||= put.mappingsChanged;

@@ -79,6 +79,29 @@ function compareHits(keys: SortKey[]) {
   };
 }
 
+/** search_after: the sort values of the last hit of the previous page; it needs a sort of as many keys, and no from. */
+function parseSearchAfter(raw: unknown, sort: SortKey[] | undefined, from: number): (Comparable | null)[] | undefined {
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw)) throw malformed('[search_after] must be an array');
+  if (!sort) throw illegalArgument('Sort must contain at least one field.');
+  if (raw.length !== sort.length) throw illegalArgument(`search_after has ${raw.length} value(s) but sort has ${sort.length}.`);
+  if (from > 0) throw illegalArgument('[from] parameter must be set to 0 when [search_after] is used.');
+  return raw as (Comparable | null)[];
+}
+
+/** Whether a hit sorts strictly after the given values (ties on every key are not after, as OpenSearch pages). */
+function isAfter(values: (Comparable | null)[], after: (Comparable | null)[], keys: SortKey[]): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    const x = values[i] ?? null;
+    const y = after[i] ?? null;
+    if (x === y) continue;
+    if (x === null) return true;
+    if (y === null) return false;
+    return x > y !== keys[i].descending;
+  }
+  return false;
+}
+
 function matchAll(indices: SearchIndex[], query: unknown): Hit[] {
   const hits: Hit[] = [];
   for (const index of indices) {
@@ -94,7 +117,11 @@ function matchAll(indices: SearchIndex[], query: unknown): Hit[] {
 export function search(indices: SearchIndex[], rawBody: unknown, params: URLSearchParams): Record<string, unknown> {
   const started = Date.now();
   const body = objectAt(rawBody ?? {}, 'search request');
-  onlyKeys(body, ['query', 'size', 'from', 'sort', 'highlight', '_source', 'track_total_hits', 'timeout'], 'the search request');
+  onlyKeys(
+    body,
+    ['query', 'size', 'from', 'sort', 'search_after', 'highlight', '_source', 'track_total_hits', 'timeout'],
+    'the search request',
+  );
   const size = integerOf(params.get('size') ?? body.size, 'size', 10);
   const from = integerOf(params.get('from') ?? body.from, 'from', 0);
   if (from + size > MAX_RESULT_WINDOW)
@@ -102,6 +129,7 @@ export function search(indices: SearchIndex[], rawBody: unknown, params: URLSear
       `Result window is too large, from + size must be less than or equal to: [${MAX_RESULT_WINDOW}] but was [${from + size}].`,
     );
   const sort = parseSort(body.sort);
+  const after = parseSearchAfter(body.search_after, sort, from);
   const highlight = body.highlight === undefined ? undefined : parseHighlight(body.highlight);
   const sourceFilter = parseSourceFilter(body._source);
   const trackRaw = params.get('track_total_hits') ?? body.track_total_hits ?? MAX_RESULT_WINDOW;
@@ -119,10 +147,11 @@ export function search(indices: SearchIndex[], rawBody: unknown, params: URLSear
   ];
   for (const hit of hits) hit.sortValues = keys.map((key) => sortValue(hit, key));
   hits.sort(compareHits(keys));
+  const pageable = after ? hits.filter((hit) => isAfter(hit.sortValues ?? [], after, keys)) : hits;
   const scored = !sort || sort.some((key) => key.field === '_score');
   const maxScore = scored && hits.length ? Math.max(...hits.map((hit) => hit.score)) : null;
 
-  const page = hits.slice(from, from + size).map((hit) => {
+  const page = pageable.slice(from, from + size).map((hit) => {
     const source = filterSource(hit.document._source, sourceFilter);
     const marks = highlight && highlightHit(hit.index, hit.document._source, highlight, hit.context.highlights);
     return {

@@ -13,7 +13,11 @@ let emulator: Emulator;
 let index: OpenSearchIndex;
 
 beforeAll(async () => {
-  emulator = await startSearchEmulator({ host: '127.0.0.1', dataDir: mkdtempSync(path.join(tmpdir(), 'search-index-')) });
+  emulator = await startSearchEmulator({
+    host: '127.0.0.1',
+    dataDir: mkdtempSync(path.join(tmpdir(), 'search-index-')),
+    serverlessVectorCollection: true,
+  });
   index = new OpenSearchIndex(new Client({ node: emulator.endpoint }));
 });
 afterAll(() => emulator.stop());
@@ -93,5 +97,29 @@ describe('OpenSearchIndex on the local stand-in', () => {
     await index.removeRecording('org_a', 'rec_a2');
     expect(await index.search(query('org_a', 'hiring'))).toEqual([]);
     expect(await index.search(query('org_a', 'budget'))).toHaveLength(1);
+  });
+});
+
+describe('OpenSearchIndex when two indexers of one recording race', () => {
+  it('keeps the newer generation when the older one finishes last', async () => {
+    await index.replaceRecording('org_c', 'rec_c1', [passage('org_c', 'rec_c1', 0, 'quarterly forecast', 3)], 3);
+    await index.replaceRecording('org_c', 'rec_c1', [passage('org_c', 'rec_c1', 0, 'draft forecast', 2)], 2);
+    const hits = await index.search(query('org_c', 'forecast'));
+    expect(hits.map((hit) => [hit.passage.text, hit.passage.generation])).toEqual([['quarterly forecast', 3]]);
+  });
+
+  it('finds a passage once while two generations of it are in the index', async () => {
+    const client = new Client({ node: emulator.endpoint });
+    await client.bulk({ body: [{ index: { _index: 'passages' } }, passage('org_c', 'rec_c2', 0, 'duplicate agenda', 9)], refresh: true });
+    await client.bulk({ body: [{ index: { _index: 'passages' } }, passage('org_c', 'rec_c2', 0, 'duplicate agenda', 8)], refresh: true });
+    expect(await index.search(query('org_c', 'agenda'))).toHaveLength(1);
+  });
+
+  it('removes every passage of a recording, however many pages of ids they take', async () => {
+    const many = Array.from({ length: 1203 }, (_, place) => passage('org_c', 'rec_c3', place, `item ${place} of the inventory`, 4));
+    await index.replaceRecording('org_c', 'rec_c3', many, 4);
+    expect(await index.search(query('org_c', 'inventory', { size: 2000 }))).toHaveLength(1203);
+    await index.removeRecording('org_c', 'rec_c3');
+    expect(await index.search(query('org_c', 'inventory', { size: 2000 }))).toHaveLength(0);
   });
 });

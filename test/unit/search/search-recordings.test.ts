@@ -31,7 +31,11 @@ const passage = (recording: string, recordedBy: string, place: number, text: str
 });
 
 beforeAll(async () => {
-  emulator = await startSearchEmulator({ host: '127.0.0.1', dataDir: mkdtempSync(path.join(tmpdir(), 'search-domain-')) });
+  emulator = await startSearchEmulator({
+    host: '127.0.0.1',
+    dataDir: mkdtempSync(path.join(tmpdir(), 'search-domain-')),
+    serverlessVectorCollection: true,
+  });
   index = new OpenSearchIndex(new Client({ node: emulator.endpoint }));
   for (let r = 0; r < 5; r++) {
     const owner = r % 2 ? 'usr_mia' : 'usr_adam';
