@@ -1,4 +1,5 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
+import { searchContext } from './search-context';
 import type { Node } from 'constructs';
 import type { CustomDomainSettings } from './constructs/custom-domain';
 import { DEPLOYMENT_LOGICAL_ID } from './constructs/upgrade';
@@ -45,6 +46,8 @@ export const CONTEXT_KEYS = [
   'adotLayerArn',
   'bedrockModelMap',
   'search',
+  'searchEmbeddings',
+  'searchAdminPrincipals',
 ] as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -77,9 +80,7 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
     return value;
   };
 
-  const search = text('search'); // docs/search.md; absent: off
-  if (search !== undefined && !['opensearch', 'off'].includes(search))
-    throw new Error(`Context search must be opensearch or off, not ${JSON.stringify(search)}.`);
+  const search = searchContext(text); // docs/search.md
   const stage = text('stage') ?? STACK_DEFAULTS.stage;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage))
     throw new Error(`Context stage must be letters, digits, - or _ (it names the stack and the API stage), not ${JSON.stringify(stage)}.`);
@@ -208,7 +209,7 @@ export function stackPropsFromContext(node: Node): { stackName: string; props: V
       detachRoutesKeepingDeployment: keptDeployment,
       tracing,
       bedrockModelMap,
-      search: search as 'opensearch' | 'off' | undefined,
+      ...search,
     },
   };
 }

@@ -55,6 +55,13 @@ export interface VoiceOrgStackProps extends StackProps {
    * answering 501 SEARCH_NOT_ENABLED.
    */
   search?: 'opensearch' | 'off';
+  /**
+   * With search: `titan` (the default) embeds passages with Amazon Titan Text Embeddings V2 for
+   * semantic and hybrid search; `off` keeps keyword search only (semantic answers 409).
+   */
+  searchEmbeddings?: 'titan' | 'off';
+  /** IAM role or user ARNs that may run `search reindex` and `search rebuild` against the collection (its data access policy). */
+  searchAdminPrincipals?: string[];
   /** Days a recording stays in the trash before it is deleted for good (default: the config's, 30). */
   trashRetentionDays?: number;
   /** Days an audit log entry is kept (default: the config's, 365). */
@@ -134,7 +141,14 @@ export class VoiceOrgStack extends Stack {
       tenantLimits: props.tenantLimits,
       tracing: props.tracing ?? STACK_DEFAULTS.tracing,
       summaryModels: summaryModels(this, props.bedrockModelMap),
-      search: props.search === 'opensearch' ? addSearchCollection(this, { stage: props.stage ?? STACK_DEFAULTS.stage }) : undefined,
+      search:
+        props.search === 'opensearch'
+          ? addSearchCollection(this, {
+              stage: props.stage ?? STACK_DEFAULTS.stage,
+              embeddings: props.searchEmbeddings !== 'off',
+              adminPrincipals: props.searchAdminPrincipals,
+            })
+          : undefined,
     };
     const areas = listRouteAreas();
     const placement = placePaths(areas);

@@ -139,7 +139,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     ...(permissions.idempotency?.length ? { IDEMPOTENCY_TABLE_NAME: data.idempotencyTable.tableName } : {}),
     ...(permissions.rateLimit?.length ? { RATE_LIMIT_TABLE_NAME: data.rateLimitTable.tableName, ...limitSettings } : {}),
     ...(permissions.bedrock?.length ? props.summaryModels.environment : {}),
-    ...(permissions.search?.length && props.search ? { SEARCH_ENDPOINT: props.search.endpoint } : {}),
+    ...(permissions.search?.length && props.search ? props.search.environment : {}),
   });
   const grant = (role: iam.IRole, permissions: FunctionPermissions) => {
     if (permissions.table?.length) data.grantTable(role, permissions.table);

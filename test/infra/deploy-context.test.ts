@@ -135,4 +135,19 @@ describe('stackPropsFromContext: search', () => {
     expect(propsOf({ search: 'off' }).search).toBe('off');
     expect(() => propsOf({ search: 'elastic' })).toThrow('Context search must be opensearch or off, not "elastic".');
   });
+
+  it('embeds with Titan unless searchEmbeddings is off, and refuses another model', () => {
+    expect(propsOf({}).searchEmbeddings).toBeUndefined();
+    expect(propsOf({ searchEmbeddings: 'off' }).searchEmbeddings).toBe('off');
+    expect(() => propsOf({ searchEmbeddings: 'cohere' })).toThrow('Context searchEmbeddings must be titan or off, not "cohere".');
+  });
+
+  it('takes the operators of search reindex and rebuild as IAM ARNs, and refuses anything else', () => {
+    const roles = 'arn:aws:iam::123456789012:role/Admin, arn:aws:iam::123456789012:user/ops';
+    expect(propsOf({ searchAdminPrincipals: roles }).searchAdminPrincipals).toEqual([
+      'arn:aws:iam::123456789012:role/Admin',
+      'arn:aws:iam::123456789012:user/ops',
+    ]);
+    expect(() => propsOf({ searchAdminPrincipals: '*' })).toThrow('searchAdminPrincipals must be IAM role or user ARNs');
+  });
 });

@@ -25,16 +25,27 @@ describe('search on (search=opensearch)', () => {
     return JSON.parse(policy.Properties.Policy);
   };
 
-  it('has one collection of type SEARCH, named after the stage, encrypted and reached over its public endpoint', () => {
+  it('has one vector search collection, named after the stage, encrypted and reached over its public endpoint', () => {
     template.resourceCountIs('AWS::OpenSearchServerless::Collection', 1);
-    template.hasResourceProperties('AWS::OpenSearchServerless::Collection', { Name: 'voice-org-test', Type: 'SEARCH' });
+    template.hasResourceProperties('AWS::OpenSearchServerless::Collection', { Name: 'voice-org-test-vec', Type: 'VECTORSEARCH' });
     expect(policyOf('encryption')).toEqual({
-      Rules: [{ ResourceType: 'collection', Resource: ['collection/voice-org-test'] }],
+      Rules: [{ ResourceType: 'collection', Resource: ['collection/voice-org-test-vec'] }],
       AWSOwnedKey: true,
     });
     expect(policyOf('network')).toEqual([
-      { Rules: [{ ResourceType: 'collection', Resource: ['collection/voice-org-test'] }], AllowFromPublic: true },
+      { Rules: [{ ResourceType: 'collection', Resource: ['collection/voice-org-test-vec'] }], AllowFromPublic: true },
     ]);
+  });
+
+  it('lets only the search, ask and indexer functions invoke Titan Text Embeddings V2, and no other model', () => {
+    const titan = (id: string) =>
+      functionStatements(template, id).filter((statement: Json) => actionsOf(statement).includes('bedrock:InvokeModel'));
+    for (const handler of SEARCH_FUNCTIONS) {
+      const id = functionLogicalId(template, handler);
+      const fn = template.findResources('AWS::Lambda::Function')[id];
+      expect(fn.Properties.Environment.Variables.SEARCH_EMBEDDING_MODEL).toBe('amazon.titan-embed-text-v2:0');
+      expect(JSON.stringify(titan(id))).toContain('foundation-model/amazon.titan-embed-text-v2:0');
+    }
   });
 
   it('gives SEARCH_ENDPOINT and aoss:APIAccessAll to the search, ask and indexer functions, and to no other', () => {
@@ -60,6 +71,28 @@ describe('search on (search=opensearch)', () => {
     expect(text).not.toContain('"Principal":["*"]');
     expect(text).toContain('aoss:WriteDocument');
     expect(Template.fromStack(stack).findResources('AWS::OpenSearchServerless::AccessPolicy')).not.toEqual({});
+  });
+
+  it("puts searchAdminPrincipals in the data access policy as writers, for the operator's search reindex and rebuild", () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const admin = 'arn:aws:iam::123456789012:role/Admin';
+    const stack = new VoiceOrgStack(app, 'TestStack', { stage: 'test', search: 'opensearch', searchAdminPrincipals: [admin] });
+    const [policy] = Object.values(templatesOf(stack).root.Resources).filter(
+      (r: Json) => r.Type === 'AWS::OpenSearchServerless::AccessPolicy',
+    ) as Json[];
+    const text = JSON.stringify(policy.Properties.Policy);
+    expect(text).toContain(admin);
+    expect(text).toContain('aoss:UpdateCollectionItems');
+  });
+});
+
+describe('search without embeddings (searchEmbeddings=off)', () => {
+  const template = synth({ search: 'opensearch', searchEmbeddings: 'off' });
+
+  it('tells no function an embedding model and grants none', () => {
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Json[])
+      expect(fn.Properties.Environment?.Variables?.SEARCH_EMBEDDING_MODEL).toBeUndefined();
+    expect(JSON.stringify(template.toJSON())).not.toContain('titan-embed');
   });
 });
 
