@@ -2,7 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import { ConflictError } from '../core/errors';
 import { embedAll, type Embedder } from './embedder';
 import { offsetsOf } from './highlights';
-import { holdsVectors, PASSAGES_ALIAS, passageIndexBody, passagesIndexName, type VectorSettings } from './passage-mapping';
+import { holdsVectors, MAPPING_VERSION, PASSAGES_ALIAS, passageIndexBody, passagesIndexName, type VectorSettings } from './passage-mapping';
 import { fuseRanks, keywordBody, knnBody, semanticText } from './passage-queries';
 import type { Passage } from './passages';
 import type { PassageHit, PassageQuery, SearchIndex } from './search-index';
@@ -38,6 +38,8 @@ export class OpenSearchIndex implements SearchIndex {
   constructor(
     private readonly client: Client,
     private readonly embedder?: Embedder,
+    /** The mapping's version: the current one, but for a test that builds an older index. */
+    private readonly mappingVersion = MAPPING_VERSION,
   ) {}
 
   get semantic(): boolean {
@@ -50,7 +52,7 @@ export class OpenSearchIndex implements SearchIndex {
 
   /** The index this deployment's mapping wants the alias on. */
   get currentIndex(): string {
-    return passagesIndexName(this.vectors);
+    return passagesIndexName(this.vectors, this.mappingVersion);
   }
 
   /** Creates the wanted index and points the alias at it, once, when no alias exists yet. */
@@ -77,6 +79,16 @@ export class OpenSearchIndex implements SearchIndex {
     const exists = await this.client.indices.exists({ index: this.currentIndex });
     if (exists.statusCode === 200) return;
     await this.client.indices.create({ index: this.currentIndex, body: passageIndexBody(this.vectors) }, { ignore: [400] });
+  }
+
+  /** Points the alias at the wanted index instead of these, in one step, then deletes them (the end of `search rebuild`). */
+  async moveAlias(from: string[]): Promise<void> {
+    const actions = [
+      ...from.map((index) => ({ remove: { index, alias: PASSAGES_ALIAS } })),
+      { add: { index: this.currentIndex, alias: PASSAGES_ALIAS } },
+    ];
+    await this.client.indices.updateAliases({ body: { actions } });
+    for (const index of from) await this.client.indices.delete({ index });
   }
 
   /** The alias's index, and the wanted one when it exists beside it (a rebuild under way). */

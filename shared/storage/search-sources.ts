@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableContext } from './dynamo';
 import { keys } from './keys';
 import { queryAll } from './query-all';
@@ -70,6 +70,28 @@ export async function* recordingIdsOf(db: TableContext, orgId: string): AsyncGen
       .map((item) => String(item.SK))
       .filter((sk) => /^REC#[^#]+$/.test(sk))
       .map((sk) => sk.slice('REC#'.length));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/**
+ * The ids of every organization, page by page: for the operator's reindex of all organizations
+ * and rebuild of the index, never a request path. A Scan (the table keeps no list of its
+ * organizations), which DynamoDB bills for the whole table.
+ */
+export async function* organizationIdsOf(db: TableContext): AsyncGenerator<string[]> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.client.send(
+      new ScanCommand({
+        TableName: db.tableName,
+        FilterExpression: 'SK = :org',
+        ExpressionAttributeValues: { ':org': keys.organization('').SK },
+        ProjectionExpression: 'PK',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    yield (page.Items ?? []).map((item) => String(item.PK).slice('ORG#'.length));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
 }

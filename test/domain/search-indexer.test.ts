@@ -1,11 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { reindexRecording } from '../../shared/domain/search/index-recording';
-import { createRecording } from '../../shared/domain/recordings/recording-changes';
 import type { Passage } from '../../shared/search/passages';
 import type { SearchIndex } from '../../shared/search/search-index';
-import { keys } from '../../shared/storage/keys';
-import type { Recording } from '../../shared/storage/recording-items';
-import { localDeployment, seed, unique } from '../support/api';
+import { localDeployment } from '../support/api';
+import { newSearchableRecording } from '../support/searchable-recording';
 
 /**
  * The indexer's step (reindexRecording) on the emulator's table with a recording index in place of
@@ -36,43 +33,7 @@ function recordingIndex(during: () => Promise<void>) {
   return { index, calls };
 }
 
-async function newRecording() {
-  const id = unique();
-  const orgId = `org_sidx_${id}`;
-  const userId = `usr_sidx_${id}`;
-  await seed(db, {
-    orgs: [{ id: orgId, name: `Indexer ${id}` }],
-    users: [{ id: userId, email: `sidx.${id}@example.com`, display_name: 'Ix' }],
-    memberships: [{ org_id: orgId, user_id: userId, role: 'member' }],
-  });
-  const recording: Recording = {
-    id: `rec_sidx_${id}`,
-    org_id: orgId,
-    recorded_by: userId,
-    title: 'Budget review',
-    description: '',
-    duration: 60,
-    language: 'en',
-    tags: [],
-    folder_id: null,
-    state: 'ready',
-    created_at: T0.toISOString(),
-    updated_at: T0.toISOString(),
-    recording_at: T0.toISOString(),
-    related: { transcript: false, summary: false, action_items: false, translation: false },
-  };
-  await createRecording({ db, now: () => T0, trashRetentionDays: 30 }, recording);
-  const set = (expression: string, values: Record<string, unknown>) =>
-    db.client.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: keys.recording(orgId, recording.id),
-        UpdateExpression: expression,
-        ExpressionAttributeValues: values,
-      }),
-    );
-  return { orgId, recordingId: recording.id, set };
-}
+const newRecording = () => newSearchableRecording(db);
 
 it('indexes again when the recording changed while it was indexed, with a later generation', async () => {
   const { orgId, recordingId, set } = await newRecording();

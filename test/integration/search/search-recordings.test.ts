@@ -1,6 +1,7 @@
 import { call, expectFailure, localDeployment, once } from '../../support/api';
 import { eventually } from '../../support/eventually';
 import { runCli } from '../../support/cli';
+import { openSearchIndexOf } from '../../../shared/search/search-client';
 import { buildOrg, seedOrg } from '../../support/org-builder';
 
 /**
@@ -154,12 +155,11 @@ describe('Search', () => {
   it("rebuilds an organization's passages with `search reindex` after the index lost them", async () => {
     const { two } = await setup();
     await indexed(two.org, two.keys.reader, 'q=budget', 1);
-    // The stand-in's index loses the organization's passages, as after a lost collection.
-    await fetch(`${runtime.searchEndpoint}/passages/_delete_by_query`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: { term: { org_id: two.org } } }),
-    });
+    // The stand-in's index loses the recording's passages, as after a lost collection.
+    await openSearchIndexOf({ endpoint: runtime.searchEndpoint as string, signing: 'none', region: 'us-east-1' }).removeRecording(
+      two.org,
+      two.recId('x'),
+    );
     expect((await search(two.org, two.keys.reader, 'q=budget')).body.results).toEqual([]);
     const rebuilt = await cli('search', 'reindex', '--org', two.org);
     expect(rebuilt.json).toEqual({ org_id: two.org, recordings: 1, indexed: 1, removed: 0, passages: 3 });
