@@ -37,7 +37,7 @@ export interface PassageHit {
  * stand-in of its REST API under `npm start`) stores and finds.
  */
 export interface SearchIndex {
-  /** Whether the deployment has an embedding model (semantic and hybrid search; 409 SEMANTIC_SEARCH_UNAVAILABLE from search while its index has no vectors yet). */
+  /** Whether the deployment has an embedding model (semantic and hybrid search; semantic is 409 while its index has no vectors yet). */
   readonly semantic: boolean;
   /** Makes the index hold exactly these passages for the recording: writes them, then removes older generations. */
   replaceRecording(orgId: string, recordingId: string, passages: Passage[], generation: number): Promise<void>;

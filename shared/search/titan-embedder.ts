@@ -34,6 +34,6 @@ export class TitanEmbedder implements Embedder {
     const vector = parsed.embedding;
     if (!Array.isArray(vector) || vector.length !== this.dimensions || !vector.every((value) => typeof value === 'number'))
       throw new Error(`${this.model} answered no ${this.dimensions}-dimension embedding`);
-    return vector as number[];
+    return vector;
   }
 }

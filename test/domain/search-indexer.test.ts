@@ -22,11 +22,17 @@ function recordingIndex(during: () => Promise<void>) {
     semantic: false,
     async replaceRecording(_org, _recording, passages: Passage[], generation) {
       calls.push({ kind: 'replace', generation, titles: passages.filter((p) => p.field === 'title').map((p) => p.text) });
-      if (first) ((first = false), await during());
+      if (first) {
+        first = false;
+        await during();
+      }
     },
     async removeRecording() {
       calls.push({ kind: 'remove' });
-      if (first) ((first = false), await during());
+      if (first) {
+        first = false;
+        await during();
+      }
     },
     search: () => Promise.resolve([]),
   };

@@ -130,7 +130,7 @@ describe('TitanEmbedder', () => {
     expect(vector).toEqual(unit(3));
     const input = bedrock.commandCalls(InvokeModelCommand)[0].args[0].input;
     expect(input.modelId).toBe(TITAN_EMBED_TEXT_V2);
-    expect(JSON.parse(String(input.body))).toEqual({ inputText: 'Is the budget approved?', dimensions: 512, normalize: true });
+    expect(JSON.parse(input.body as string)).toEqual({ inputText: 'Is the budget approved?', dimensions: 512, normalize: true });
   });
 
   it('refuses an answer without a vector of the asked size', async () => {
