@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, errors } from '@opensearch-project/opensearch';
@@ -415,5 +415,49 @@ test('as a serverless vector collection it generates every document id and has n
   } finally {
     await vectorClient.close();
     await serverless.stop();
+  }
+});
+
+test('writes are appended to a journal, replayed at start up to a torn last line, and compacted once it outgrows the index', async () => {
+  const dir = path.join(dataDir, 'journal');
+  let server = await startSearchEmulator({ host: '127.0.0.1', dataDir: dir });
+  let journalClient = new Client({ node: server.endpoint });
+  await journalClient.indices.create({ index: 'journaled', body: { mappings: MAPPINGS } });
+  await journalClient.bulk({
+    body: [
+      { index: { _index: 'journaled', _id: 'a' } },
+      { org_id: 'org-a' },
+      { index: { _index: 'journaled', _id: 'b' } },
+      { org_id: 'org-b' },
+    ],
+  });
+  await journalClient.bulk({ body: [{ delete: { _index: 'journaled', _id: 'a' } }] });
+  await journalClient.close();
+  await server.stop();
+  const [journal] = readdirSync(path.join(dir, 'indices')).filter((name) => name.endsWith('.log'));
+  expect(
+    readFileSync(path.join(dir, 'indices', journal), 'utf8')
+      .trim()
+      .split('\n'),
+  ).toHaveLength(3);
+  appendFileSync(path.join(dir, 'indices', journal), '{"put":{"_id":"torn"');
+
+  server = await startSearchEmulator({ host: '127.0.0.1', dataDir: dir });
+  journalClient = new Client({ node: server.endpoint });
+  try {
+    const { body } = await journalClient.search({ index: 'journaled', body: { query: { match_all: {} } } });
+    expect(body.hits.hits.map((hit) => hit._id)).toEqual(['b']);
+    // A write after the restart takes the next sequence number, as if nothing had stopped.
+    const { body: written } = await journalClient.index({ index: 'journaled', id: 'c', body: { org_id: 'org-c' } });
+    expect(written._seq_no).toBe(3);
+    const big = 'x'.repeat(4096);
+    for (let round = 0; round < 3; round++)
+      await journalClient.bulk({
+        body: Array.from({ length: 100 }, (_, at) => [{ index: { _index: 'journaled', _id: `big-${at}` } }, { org_id: big }]).flat(),
+      });
+    expect(readdirSync(path.join(dir, 'indices')).filter((name) => name.endsWith('.log'))).toEqual([]);
+  } finally {
+    await journalClient.close();
+    await server.stop();
   }
 });

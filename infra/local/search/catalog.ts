@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMappings } from './mapping';
-import { type IndexMeta, SearchIndex, type StoredDocument } from './search-index';
+import { type IndexMeta, type JournalEntry, SearchIndex, type StoredDocument } from './search-index';
 import { illegalArgument, indexNotFound, objectAt, onlyKeys, SearchError, unsupported } from './search-error';
 
 /**
  * The indices and their aliases, kept in `<dataDir>`: `catalog.json` holds every index's
  * settings, mappings and aliases (one file, so that an alias swap across indices is saved at
- * once), and `indices/<uuid>.json` each index's documents. Every file is written to a temporary
- * name and renamed, so a stop at any moment leaves the previous or the next state, never half.
+ * once), `indices/<uuid>.json` each index's documents as of its last compaction, and
+ * `indices/<uuid>.log` the writes since, one JSON line each, appended before a write is answered
+ * (rewriting every document at each write made indexing slower the bigger the index). Whole
+ * files are written to a temporary name and renamed; a journal's torn last line, from a stop in
+ * the middle of an append, is ignored at load, so a stop at any moment loses no answered write.
  */
 interface CatalogFile {
   format: 1;
@@ -22,6 +25,24 @@ interface DocumentsFile {
 }
 
 let temporaryCount = 0;
+
+/** A journal shorter than this is never compacted: small indices append instead of rewriting. */
+const COMPACT_AT_BYTES = 1 << 20;
+
+/** A journal's entries in order, up to a torn last line. */
+function readJournal(file: string): JournalEntry[] {
+  if (!existsSync(file)) return [];
+  const entries: JournalEntry[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    try {
+      entries.push(JSON.parse(line) as JournalEntry);
+    } catch {
+      break;
+    }
+  }
+  return entries;
+}
 
 function writeAtomically(file: string, value: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -63,19 +84,48 @@ export class Catalog {
     for (const meta of saved.indices) {
       const index = new SearchIndex(meta);
       const documentsFile = catalog.documentsFile(meta.uuid);
-      if (existsSync(documentsFile)) {
-        const { seqNo, documents } = JSON.parse(readFileSync(documentsFile, 'utf8')) as DocumentsFile;
-        index.restore(documents, seqNo);
+      const saved = existsSync(documentsFile)
+        ? (JSON.parse(readFileSync(documentsFile, 'utf8')) as DocumentsFile)
+        : { seqNo: -1, documents: [] };
+      const documents = new Map(saved.documents.map((document) => [document._id, document]));
+      let seqNo = saved.seqNo;
+      for (const entry of readJournal(catalog.journalFile(meta.uuid))) {
+        if ('put' in entry) {
+          documents.delete(entry.put._id);
+          documents.set(entry.put._id, entry.put);
+          seqNo = Math.max(seqNo, entry.put._seq_no);
+        } else {
+          documents.delete(entry.remove);
+          seqNo = Math.max(seqNo, entry.seqNo);
+        }
       }
+      if (documents.size || seqNo >= 0) index.restore([...documents.values()], seqNo);
       catalog.indices.set(meta.name, index);
     }
     return catalog;
   }
 
-  /** Writes the documents of the given indices, then the catalog (whose mappings the documents may have extended). */
+  /**
+   * Saves the writes of the given indices (appended to their journals; a journal grown past its
+   * index's size is compacted into the documents file), then the catalog (whose mappings the
+   * documents may have extended).
+   */
   save(changed: Iterable<SearchIndex>, catalogToo = true): void {
-    for (const index of changed)
-      writeAtomically(this.documentsFile(index.meta.uuid), { seqNo: index.seqNo, documents: [...index.docs.values()] });
+    for (const index of changed) {
+      const entries = index.unsaved.splice(0);
+      const journal = this.journalFile(index.meta.uuid);
+      const lines = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+      const journalBytes = existsSync(journal) ? statSync(journal).size : 0;
+      const documentsFile = this.documentsFile(index.meta.uuid);
+      const documentsBytes = existsSync(documentsFile) ? statSync(documentsFile).size : 0;
+      if (!existsSync(documentsFile) || journalBytes + lines.length > Math.max(COMPACT_AT_BYTES, documentsBytes)) {
+        writeAtomically(documentsFile, { seqNo: index.seqNo, documents: [...index.docs.values()] });
+        rmSync(journal, { force: true });
+      } else if (lines) {
+        mkdirSync(path.dirname(journal), { recursive: true });
+        appendFileSync(journal, lines);
+      }
+    }
     if (catalogToo)
       writeAtomically(path.join(this.dataDir, 'catalog.json'), {
         format: 1,
@@ -167,7 +217,10 @@ export class Catalog {
     const removed = names.map((name) => this.indices.get(name) as SearchIndex);
     names.forEach((name) => this.indices.delete(name));
     this.save([]);
-    for (const index of removed) rmSync(this.documentsFile(index.meta.uuid), { force: true });
+    for (const index of removed) {
+      rmSync(this.documentsFile(index.meta.uuid), { force: true });
+      rmSync(this.journalFile(index.meta.uuid), { force: true });
+    }
     return { acknowledged: true };
   }
 
@@ -177,6 +230,10 @@ export class Catalog {
 
   private documentsFile(uuid: string): string {
     return path.join(this.dataDir, 'indices', `${uuid}.json`);
+  }
+
+  private journalFile(uuid: string): string {
+    return path.join(this.dataDir, 'indices', `${uuid}.log`);
   }
 }
 

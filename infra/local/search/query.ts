@@ -25,6 +25,8 @@ export interface HighlightTerms {
 
 export class QueryContext {
   readonly highlights = new Map<string, HighlightTerms>();
+  /** Inside a bool, the documents its required clauses left so far: a scan needs to look at no other. */
+  candidates: Set<string> | undefined;
 
   constructor(readonly index: SearchIndex) {}
 
@@ -36,7 +38,12 @@ export class QueryContext {
 
   scan(predicate: (source: Record<string, unknown>, id: string) => boolean): Scores {
     const scores: Scores = new Map();
-    for (const [id, document] of this.index.docs) if (predicate(document._source, id)) scores.set(id, 1);
+    if (this.candidates) {
+      for (const id of this.candidates) {
+        const document = this.index.docs.get(id);
+        if (document && predicate(document._source, id)) scores.set(id, 1);
+      }
+    } else for (const [id, document] of this.index.docs) if (predicate(document._source, id)) scores.set(id, 1);
     return scores;
   }
 }
@@ -102,7 +109,7 @@ function exact(context: QueryContext, field: string, values: unknown[], clause: 
   }
   const converted = wanted.map((value) => comparable(spec, value) ?? throwError(badValue(spec, value)));
   if (!negated) converted.forEach((value) => context.note(field).exact.add(value));
-  return context.scan((source) => docValues(source, spec).some((value) => converted.includes(value)));
+  return new Map([...context.index.idsWithValue(spec, converted)].map((id) => [id, 1]));
 }
 
 function throwError(error: Error): never {
@@ -142,20 +149,40 @@ function minimumShould(raw: unknown, count: number): number | undefined {
   return wanted < 0 ? Math.max(0, count + wanted) : wanted;
 }
 
+/** Exact clauses answer from a value index at once: evaluated first, they leave the other clauses few documents to look at. */
+const cheapFirst = (query: unknown) => {
+  const name = typeof query === 'object' && query !== null ? Object.keys(query)[0] : undefined;
+  return name === 'term' || name === 'terms' ? 0 : 1;
+};
+
 function bool(body: unknown, context: QueryContext, negated: boolean): Scores {
   const object = objectAt(body, 'bool');
   onlyKeys(object, ['must', 'filter', 'should', 'must_not', 'minimum_should_match'], 'the [bool] query');
   const list = (key: string): unknown[] => (object[key] === undefined ? [] : Array.isArray(object[key]) ? object[key] : [object[key]]);
-  const must = list('must').map((query) => evaluate(query, context, negated));
-  const filter = list('filter').map((query) => evaluate(query, context, negated));
+  const outer = context.candidates;
+  // Required clauses narrow the candidates as they are evaluated; a document outside them cannot match, whatever the rest says.
+  const narrowed = (query: unknown) => {
+    const scores = evaluate(query, context, negated);
+    context.candidates = new Set([...(context.candidates ?? scores.keys())].filter((id) => scores.has(id)));
+    return scores;
+  };
+  const requiredQueries = [
+    ...list('must').map((query) => ({ query, must: true })),
+    ...list('filter').map((query) => ({ query, must: false })),
+  ];
+  requiredQueries.sort((a, b) => cheapFirst(a.query) - cheapFirst(b.query));
+  const evaluated = requiredQueries.map(({ query, must }) => ({ must, scores: narrowed(query) }));
+  const must = evaluated.filter((clause) => clause.must).map((clause) => clause.scores);
+  const required = evaluated.map((clause) => clause.scores);
   const should = list('should').map((query) => evaluate(query, context, negated));
   const mustNot = list('must_not').map((query) => evaluate(query, context, !negated));
-  const required = [...must, ...filter];
+  const candidates = context.candidates;
+  context.candidates = outer;
   const minimum = minimumShould(object.minimum_should_match, should.length) ?? (required.length || !should.length ? 0 : 1);
   // A bool of must_not clauses only, or of nothing, matches all other documents with score 1, as match_all.
-  const base = must.length || filter.length || should.length ? 0 : 1;
+  const base = required.length || should.length ? 0 : 1;
   const scores: Scores = new Map();
-  for (const id of context.index.docs.keys()) {
+  for (const id of required.length ? (candidates ?? []) : (outer ?? context.index.docs.keys())) {
     if (!required.every((clause) => clause.has(id)) || mustNot.some((clause) => clause.has(id))) continue;
     const matched = should.filter((clause) => clause.has(id));
     if (matched.length < minimum) continue;

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { analyze, tokenize, type Token } from './analyzer';
-import { type FieldSpec, textValues } from './field-values';
+import { type Comparable, docValues, type FieldSpec, textValues } from './field-values';
 import { fieldsOf, mapDocument, type Mappings } from './mapping';
 import { SearchError } from './search-error';
 
@@ -15,6 +15,9 @@ export interface StoredDocument {
   _seq_no: number;
   _source: Record<string, unknown>;
 }
+
+/** One write, as the journal keeps it. */
+export type JournalEntry = { put: StoredDocument } | { remove: string; seqNo: number };
 
 export interface IndexMeta {
   name: string;
@@ -33,8 +36,12 @@ export class SearchIndex {
   fields: Map<string, FieldSpec>;
   /** The last sequence number given; each write takes the next, as on a shard. */
   seqNo = -1;
+  /** The writes since the catalog last saved this index (catalog.ts appends them to its journal). */
+  readonly unsaved: JournalEntry[] = [];
   private engine: MiniSearch<StoredDocument>;
   private textFields: string[];
+  /** Per exact-valued field (keyword, number, date, boolean): the documents holding each value, built on first use. */
+  private valueIds = new Map<string, Map<Comparable, Set<string>>>();
 
   constructor(readonly meta: IndexMeta) {
     this.fields = fieldsOf(meta.mappings);
@@ -60,6 +67,35 @@ export class SearchIndex {
     this.fields = fieldsOf(this.meta.mappings);
     this.textFields = this.textFieldNames();
     this.engine = this.newEngine();
+    this.valueIds.clear();
+  }
+
+  /** The documents whose field holds one of the values exactly: from the field's value index, kept as documents change. */
+  idsWithValue(spec: FieldSpec, values: readonly Comparable[]): Set<string> {
+    let byValue = this.valueIds.get(spec.path);
+    if (!byValue) {
+      byValue = new Map();
+      this.valueIds.set(spec.path, byValue);
+      for (const document of this.docs.values()) this.indexValues(spec.path, byValue, document, true);
+    }
+    const ids = new Set<string>();
+    for (const value of values) byValue.get(value)?.forEach((id) => ids.add(id));
+    return ids;
+  }
+
+  private indexValues(path: string, byValue: Map<Comparable, Set<string>>, document: StoredDocument, add: boolean): void {
+    const spec = this.fields.get(path);
+    if (!spec) return;
+    for (const value of docValues(document._source, spec)) {
+      let ids = byValue.get(value);
+      if (!ids) byValue.set(value, (ids = new Set()));
+      if (add) ids.add(document._id);
+      else ids.delete(document._id);
+    }
+  }
+
+  private reindexValues(document: StoredDocument, add: boolean): void {
+    for (const [path, byValue] of this.valueIds) this.indexValues(path, byValue, document, add);
   }
 
   /** Indexes a document (replacing one with its _id); `create` refuses an existing _id. Answers whether the mappings grew. */
@@ -85,9 +121,15 @@ export class SearchIndex {
     // A re-indexed document moves to the end, as a new Lucene document does.
     this.docs.delete(id);
     this.docs.set(id, document);
+    this.unsaved.push({ put: document });
     const mappingsChanged = mappings !== this.meta.mappings;
     if (mappingsChanged) this.meta.mappings = mappings;
     this.fields = mappingsChanged ? fieldsOf(mappings) : this.fields;
+    if (mappingsChanged) this.valueIds.clear();
+    else {
+      if (previous) this.reindexValues(previous, false);
+      this.reindexValues(document, true);
+    }
     const textFields = this.textFieldNames();
     if (textFields.join('\n') !== this.textFields.join('\n')) {
       this.textFields = textFields;
@@ -104,7 +146,9 @@ export class SearchIndex {
     if (!previous) return undefined;
     this.docs.delete(id);
     this.engine.remove(previous);
+    this.reindexValues(previous, false);
     this.seqNo++;
+    this.unsaved.push({ remove: id, seqNo: this.seqNo });
     return { ...previous, _version: previous._version + 1, _seq_no: this.seqNo };
   }
 
