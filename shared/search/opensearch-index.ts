@@ -34,6 +34,7 @@ const ID_PAGE = 1000;
 
 export class OpenSearchIndex implements SearchIndex {
   private ready: Promise<void> | undefined;
+  private vectorsReady = false;
 
   constructor(
     private readonly client: Client,
@@ -137,7 +138,7 @@ export class OpenSearchIndex implements SearchIndex {
   async search(query: PassageQuery): Promise<PassageHit[]> {
     await this.ensureIndex();
     const embedder = this.embedder;
-    const withVectors = embedder !== undefined && query.mode !== 'keyword' && (await this.aliasTargets()).every(holdsVectors);
+    const withVectors = embedder !== undefined && query.mode !== 'keyword' && (await this.aliasHoldsVectors());
     if (query.mode === 'semantic' && !withVectors) throw semanticIndexMissing();
     if (!withVectors) return dedupe(await this.hits(keywordBody(query)));
     const vector = await embedder.embed(semanticText(query));
@@ -147,6 +148,12 @@ export class OpenSearchIndex implements SearchIndex {
     for (const hit of [...semantic, ...keyword]) byId.set(hit.passage.id, hit); // the keyword hit, with its highlights, wins
     const fused = fuseRanks([keyword, semantic].map((hits) => hits.map((hit) => hit.passage.id)));
     return fused.slice(0, query.size).map(({ key, score }) => ({ ...(byId.get(key) as PassageHit), score }));
+  }
+
+  /** Whether the alias names an index with vectors: once it does, it always will (a rebuild only adds them), so that is kept. */
+  private async aliasHoldsVectors(): Promise<boolean> {
+    this.vectorsReady ||= (await this.aliasTargets()).every(holdsVectors);
+    return this.vectorsReady;
   }
 
   private async hits(body: Json): Promise<PassageHit[]> {
