@@ -1,5 +1,6 @@
 import { analyze, type PhraseTerm, phraseOf, phraseStarts, tokenize } from './analyzer';
 import { comparable, type Comparable, docValues, type FieldSpec, textValues, valuesAt } from './field-values';
+import { costOf } from './clause-cost';
 import type { SearchIndex } from './search-index';
 import { malformed, objectAt, onlyKeys, SearchError, textOf, unsupported } from './search-error';
 
@@ -109,7 +110,15 @@ function exact(context: QueryContext, field: string, values: unknown[], clause: 
   }
   const converted = wanted.map((value) => comparable(spec, value) ?? throwError(badValue(spec, value)));
   if (!negated) converted.forEach((value) => context.note(field).exact.add(value));
-  return new Map([...context.index.idsWithValue(spec, converted)].map((id) => [id, 1]));
+  const ids = context.index.idsWithValue(spec, converted);
+  const { candidates } = context;
+  // Walk the smaller of the two sets: a term inside a narrowed bool costs what the bool has left, not what the field holds.
+  const matching = !candidates
+    ? [...ids]
+    : candidates.size < ids.size
+      ? [...candidates].filter((id) => ids.has(id))
+      : [...ids].filter((id) => candidates.has(id));
+  return new Map(matching.map((id) => [id, 1]));
 }
 
 function throwError(error: Error): never {
@@ -149,12 +158,6 @@ function minimumShould(raw: unknown, count: number): number | undefined {
   return wanted < 0 ? Math.max(0, count + wanted) : wanted;
 }
 
-/** Exact clauses answer from a value index at once: evaluated first, they leave the other clauses few documents to look at. */
-const cheapFirst = (query: unknown) => {
-  const name = typeof query === 'object' && query !== null ? Object.keys(query)[0] : undefined;
-  return name === 'term' || name === 'terms' ? 0 : 1;
-};
-
 function bool(body: unknown, context: QueryContext, negated: boolean): Scores {
   const object = objectAt(body, 'bool');
   onlyKeys(object, ['must', 'filter', 'should', 'must_not', 'minimum_should_match'], 'the [bool] query');
@@ -170,7 +173,11 @@ function bool(body: unknown, context: QueryContext, negated: boolean): Scores {
     ...list('must').map((query) => ({ query, must: true })),
     ...list('filter').map((query) => ({ query, must: false })),
   ];
-  requiredQueries.sort((a, b) => cheapFirst(a.query) - cheapFirst(b.query));
+  const costs = new Map(requiredQueries.map((clause) => [clause, costOf(clause.query, context)]));
+  requiredQueries.sort((a, b) => {
+    const [x, y] = [costs.get(a) as number, costs.get(b) as number];
+    return x === y ? 0 : x < y ? -1 : 1;
+  });
   const evaluated = requiredQueries.map(({ query, must }) => ({ must, scores: narrowed(query) }));
   const must = evaluated.filter((clause) => clause.must).map((clause) => clause.scores);
   const required = evaluated.map((clause) => clause.scores);

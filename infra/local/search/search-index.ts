@@ -70,14 +70,15 @@ export class SearchIndex {
     this.valueIds.clear();
   }
 
-  /** The documents whose field holds one of the values exactly: from the field's value index, kept as documents change. */
-  idsWithValue(spec: FieldSpec, values: readonly Comparable[]): Set<string> {
+  /** The documents whose field holds one of the values exactly: from the field's value index, kept as documents change (read only). */
+  idsWithValue(spec: FieldSpec, values: readonly Comparable[]): ReadonlySet<string> {
     let byValue = this.valueIds.get(spec.path);
     if (!byValue) {
       byValue = new Map();
       this.valueIds.set(spec.path, byValue);
       for (const document of this.docs.values()) this.indexValues(spec.path, byValue, document, true);
     }
+    if (values.length === 1) return byValue.get(values[0]) ?? new Set();
     const ids = new Set<string>();
     for (const value of values) byValue.get(value)?.forEach((id) => ids.add(id));
     return ids;

@@ -1,0 +1,19 @@
+import { comparable, type Comparable } from './field-values';
+import type { QueryContext } from './query';
+
+/**
+ * What a required clause costs before the others narrow it: an exact clause on a field with a value
+ * index, the documents holding its values (known at once); anything else, every document. The
+ * cheapest goes first and leaves the others few documents to look at.
+ */
+export function costOf(query: unknown, context: QueryContext): number {
+  if (typeof query !== 'object' || query === null) return Infinity;
+  const [name] = Object.keys(query);
+  if (name !== 'term' && name !== 'terms') return Infinity;
+  const [field, raw] = Object.entries((query as Record<string, Record<string, unknown>>)[name] ?? {})[0] ?? [];
+  const spec = field === undefined ? undefined : context.index.fields.get(field);
+  if (!spec || spec.type === 'text' || spec.type === 'object') return Infinity;
+  const values = name === 'terms' ? raw : typeof raw === 'object' && raw !== null && 'value' in raw ? raw.value : raw;
+  const converted = (Array.isArray(values) ? values : [values]).map((value: unknown) => comparable(spec, value));
+  return converted.some((value) => value === undefined) ? Infinity : context.index.idsWithValue(spec, converted as Comparable[]).size;
+}
