@@ -3,7 +3,7 @@ import { ConflictError } from '../core/errors';
 import { embedAll, type Embedder } from './embedder';
 import { offsetsOf } from './highlights';
 import { holdsVectors, MAPPING_VERSION, PASSAGES_ALIAS, passageIndexBody, passagesIndexName, type VectorSettings } from './passage-mapping';
-import { fuseRanks, keywordBody, knnBody, semanticText } from './passage-queries';
+import { fuseRanks, keywordBody, knnBody, semanticText, showBody } from './passage-queries';
 import type { Passage } from './passages';
 import type { PassageHit, PassageQuery, SearchIndex } from './search-index';
 
@@ -156,12 +156,17 @@ export class OpenSearchIndex implements SearchIndex {
     return this.vectorsReady;
   }
 
+  async show(query: PassageQuery, refs: readonly string[]): Promise<PassageHit[]> {
+    return refs.length ? this.hits(showBody(query, refs)) : [];
+  }
+
   private async hits(body: Json): Promise<PassageHit[]> {
     const response = await this.client.search({ index: PASSAGES_ALIAS, body });
     return (response.body as { hits: { hits: SearchHitBody[] } }).hits.hits.map((hit) => {
       const highlighted = hit.highlight?.text?.[0];
       const { highlights } = highlighted ? offsetsOf(highlighted) : { highlights: [] };
-      return { passage: hit._source, score: hit._score ?? 0, highlights };
+      // A light search's passages come without their text.
+      return { passage: { ...hit._source, text: hit._source.text ?? '' }, score: hit._score ?? 0, highlights, ref: hit._id };
     });
   }
 

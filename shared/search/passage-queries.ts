@@ -7,6 +7,9 @@ type Json = Record<string, unknown>;
 
 /** Vectors stay in the index: an answer never needs them, and they are most of a passage's bytes. */
 const WITHOUT_VECTORS = { excludes: ['embedding'] };
+/** A light search ranks: the text is fetched (and highlighted) for the passages a page shows only. */
+const RANKING_ONLY = { excludes: ['embedding', 'text'] };
+const HIGHLIGHT = { pre_tags: [HIGHLIGHT_START], post_tags: [HIGHLIGHT_END], fields: { text: { number_of_fragments: 0 } } };
 
 /** The organization (and a personal key's owner) as filters the service sets, then the request's filters. */
 export function filtersOf(query: PassageQuery): Json[] {
@@ -20,14 +23,32 @@ export function filtersOf(query: PassageQuery): Json[] {
 
 /** Keyword search: every word (or any, with anyWord) and every quoted phrase in one passage's text, highlighted. */
 export function keywordBody(query: PassageQuery): Json {
-  const must: Json[] = [];
-  if (query.words.trim()) must.push({ match: { text: { query: query.words, operator: query.anyWord ? 'or' : 'and' } } });
-  for (const phrase of query.phrases) must.push({ match_phrase: { text: phrase } });
   return {
     size: query.size,
+    _source: query.light ? RANKING_ONLY : WITHOUT_VECTORS,
+    query: { bool: { filter: filtersOf(query), must: textClauses(query) } },
+    ...(!query.light && { highlight: HIGHLIGHT }),
+  };
+}
+
+function textClauses(query: PassageQuery): Json[] {
+  const clauses: Json[] = [];
+  if (query.words.trim()) clauses.push({ match: { text: { query: query.words, operator: query.anyWord ? 'or' : 'and' } } });
+  for (const phrase of query.phrases) clauses.push({ match_phrase: { text: phrase } });
+  return clauses;
+}
+
+/**
+ * The passages a page shows, by their ids, with their text highlighted where the query's words
+ * are (should: a passage found by meaning alone comes too, unhighlighted). The service's filters
+ * again, so an id can never reach past them.
+ */
+export function showBody(query: PassageQuery, refs: readonly string[]): Json {
+  return {
+    size: refs.length,
     _source: WITHOUT_VECTORS,
-    query: { bool: { filter: filtersOf(query), must } },
-    highlight: { pre_tags: [HIGHLIGHT_START], post_tags: [HIGHLIGHT_END], fields: { text: { number_of_fragments: 0 } } },
+    query: { bool: { filter: [...filtersOf(query), { ids: { values: [...refs] } }], should: textClauses(query) } },
+    highlight: HIGHLIGHT,
   };
 }
 
@@ -35,7 +56,7 @@ export function keywordBody(query: PassageQuery): Json {
 export function knnBody(query: PassageQuery, vector: number[]): Json {
   return {
     size: query.size,
-    _source: WITHOUT_VECTORS,
+    _source: query.light ? RANKING_ONLY : WITHOUT_VECTORS,
     query: { knn: { embedding: { vector, k: query.size, filter: { bool: { filter: filtersOf(query) } } } } },
   };
 }

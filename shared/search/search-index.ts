@@ -23,6 +23,8 @@ export interface PassageQuery {
   language?: string;
   /** How many passages to consider, best first. */
   size: number;
+  /** Rank only: the passages come without their text and highlights, which `show` gives for the few a page shows. */
+  light?: boolean;
 }
 
 /** A passage that matched, with where in its text: `[start, end)` character offsets. */
@@ -30,6 +32,8 @@ export interface PassageHit {
   passage: Passage;
   score: number;
   highlights: [number, number][];
+  /** The index's own id of the passage's document: what `show` takes. */
+  ref: string;
 }
 
 /**
@@ -44,4 +48,6 @@ export interface SearchIndex {
   /** Removes every passage of the recording. */
   removeRecording(orgId: string, recordingId: string): Promise<void>;
   search(query: PassageQuery): Promise<PassageHit[]>;
+  /** The passages of these refs (from a light search), with their text and the query's highlights; one gone meanwhile is left out. */
+  show(query: PassageQuery, refs: readonly string[]): Promise<PassageHit[]>;
 }

@@ -35,6 +35,7 @@ function recordingIndex(during: () => Promise<void>) {
       }
     },
     search: () => Promise.resolve([]),
+    show: () => Promise.resolve([]),
   };
   return { index, calls };
 }

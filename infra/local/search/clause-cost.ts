@@ -9,6 +9,10 @@ import type { QueryContext } from './query';
 export function costOf(query: unknown, context: QueryContext): number {
   if (typeof query !== 'object' || query === null) return Infinity;
   const [name] = Object.keys(query);
+  if (name === 'ids') {
+    const values = (query as { ids?: { values?: unknown } }).ids?.values;
+    return Array.isArray(values) ? values.length : Infinity;
+  }
   if (name !== 'term' && name !== 'terms') return Infinity;
   const [field, raw] = Object.entries((query as Record<string, Record<string, unknown>>)[name] ?? {})[0] ?? [];
   const spec = field === undefined ? undefined : context.index.fields.get(field);

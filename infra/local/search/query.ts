@@ -250,8 +250,10 @@ const CLAUSES: Record<string, Clause> = {
     const object = objectAt(body, 'ids');
     onlyKeys(object, ['values'], 'the [ids] query');
     if (!Array.isArray(object.values)) throw malformed('[ids] query expects [values] as an array');
-    const ids = object.values.map(String);
-    return context.scan((_source, id) => ids.includes(id));
+    const { candidates, index } = context;
+    const scores: Scores = new Map();
+    for (const id of new Set(object.values.map(String))) if (index.docs.has(id) && (!candidates || candidates.has(id))) scores.set(id, 1);
+    return scores;
   },
   exists(body, context) {
     const object = objectAt(body, 'exists');

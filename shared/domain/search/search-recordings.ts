@@ -3,7 +3,7 @@ import { ApiError, ConflictError } from '../../core/errors';
 import { keysetCursor } from '../../core/keyset-cursor';
 import { cutAround } from '../../search/highlights';
 import type { SearchField } from '../../search/passages';
-import type { PassageHit, SearchIndex, SearchMode } from '../../search/search-index';
+import type { PassageHit, PassageQuery, SearchIndex, SearchMode } from '../../search/search-index';
 
 /** How many passages one search weighs, best first: results page through the recordings they come from. */
 export const SEARCH_DEPTH = 500;
@@ -98,7 +98,7 @@ export async function searchRecordings(
   const offset = request.cursor ? resultsCursor.decode(request.cursor, filter) : 0;
   if (ownerOnly && request.recorded_by && request.recorded_by !== ownerOnly) return { results: [], next_cursor: null };
   const { words, phrases } = parseQuery(request.q);
-  const hits = await deps.index.search({
+  const query: PassageQuery = {
     orgId: caller.orgId,
     words,
     phrases,
@@ -108,11 +108,24 @@ export async function searchRecordings(
     ...createdWithin(request),
     language: request.language,
     size: SEARCH_DEPTH,
-  });
-  const groups = groupByRecording(hits);
+  };
+  // Rank the best passages without their text, then fetch (and highlight) only those the page shows.
+  const groups = groupByRecording(await deps.index.search({ ...query, light: true }));
   const page = groups.slice(offset, offset + request.limit);
+  const shown = await deps.index.show(
+    query,
+    page.flatMap((group) => group.hits.map((hit) => hit.ref)),
+  );
+  const byRef = new Map(shown.map((hit) => [hit.ref, hit]));
+  const results = page.map(({ hits, ...recording }) => ({
+    ...recording,
+    matches: hits.flatMap((hit) => {
+      const found = byRef.get(hit.ref);
+      return found ? [matchOf(found)] : [];
+    }),
+  }));
   const next = offset + request.limit;
-  return { results: page, next_cursor: next < groups.length ? resultsCursor.encode(next, filter) : null };
+  return { results, next_cursor: next < groups.length ? resultsCursor.encode(next, filter) : null };
 }
 
 /** A request's UTC days (YYYY-MM-DD, inclusive) as bounds on the recordings' `created_at`. */
@@ -121,34 +134,39 @@ export const createdWithin = ({ from, to }: { from?: string; to?: string }) => (
   to: to && `${to}T23:59:59.999Z`,
 });
 
-/** Hits grouped by recording, in the order of each recording's best hit, its best matches first. */
-export function groupByRecording(hits: PassageHit[]): SearchResult[] {
-  const byRecording = new Map<string, SearchResult>();
-  for (const { passage, score, highlights } of [...hits].sort((a, b) => b.score - a.score)) {
-    let result = byRecording.get(passage.recording_id);
-    if (!result) {
-      result = {
+/** Hits grouped by recording, in the order of each recording's best hit, its best (at most 5) first. */
+export function groupByRecording(hits: PassageHit[]): (Omit<SearchResult, 'matches'> & { hits: PassageHit[] })[] {
+  const byRecording = new Map<string, Omit<SearchResult, 'matches'> & { hits: PassageHit[] }>();
+  for (const hit of [...hits].sort((a, b) => b.score - a.score)) {
+    const { passage, score } = hit;
+    let group = byRecording.get(passage.recording_id);
+    if (!group) {
+      group = {
         recording_id: passage.recording_id,
         title: passage.title,
         recorded_by: passage.recorded_by,
         created_at: passage.created_at,
         score,
-        matches: [],
+        hits: [],
       };
-      byRecording.set(passage.recording_id, result);
+      byRecording.set(passage.recording_id, group);
     }
-    if (result.matches.length >= MATCHES_PER_RECORDING) continue;
-    const shown = cutAround(passage.text, highlights);
-    result.matches.push({
-      field: passage.field,
-      text: shown.text,
-      highlights: shown.highlights,
-      start_time: passage.start_time,
-      end_time: passage.end_time,
-      speaker: passage.speaker,
-      ...(passage.summary_id && { summary_id: passage.summary_id }),
-      ...(passage.action_item_id && { action_item_id: passage.action_item_id }),
-    });
+    if (group.hits.length < MATCHES_PER_RECORDING) group.hits.push(hit);
   }
   return [...byRecording.values()];
+}
+
+/** A shown passage as a match: cut around its first highlight to at most 300 characters. */
+function matchOf({ passage, highlights }: PassageHit): SearchMatch {
+  const shown = cutAround(passage.text, highlights);
+  return {
+    field: passage.field,
+    text: shown.text,
+    highlights: shown.highlights,
+    start_time: passage.start_time,
+    end_time: passage.end_time,
+    speaker: passage.speaker,
+    ...(passage.summary_id && { summary_id: passage.summary_id }),
+    ...(passage.action_item_id && { action_item_id: passage.action_item_id }),
+  };
 }

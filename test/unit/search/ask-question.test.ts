@@ -30,6 +30,7 @@ function indexOf(hits: PassageHit[]): SearchIndex & { queries: PassageQuery[] } 
       queries.push(query);
       return Promise.resolve(hits);
     },
+    show: () => Promise.resolve([]),
   };
 }
 
@@ -40,8 +41,8 @@ const miaKey = { kind: 'user_key', orgId: 'org_1', userId: 'usr_mia' } as Caller
 describe('askQuestion', () => {
   it('answers from the retrieved passages, each quote cited, citations in the order of their numbers', async () => {
     const index = indexOf([
-      { passage: passage('rec_1', 'The budget is approved.'), score: 2, highlights: [[4, 10]] },
-      { passage: passage('rec_2', 'Budget talk again.'), score: 1, highlights: [[0, 6]] },
+      { passage: passage('rec_1', 'The budget is approved.'), score: 2, highlights: [[4, 10]], ref: 'd1' },
+      { passage: passage('rec_2', 'Budget talk again.'), score: 1, highlights: [[0, 6]], ref: 'd2' },
     ]);
     const result = await askQuestion({ index, answerer: extractiveAnswerer(), takeQuestion }, orgKey, {
       question: 'What about the budget?',

@@ -35,7 +35,8 @@ const index: SearchIndex = {
   semantic: false,
   replaceRecording: () => Promise.resolve(),
   removeRecording: () => Promise.resolve(),
-  search: () => Promise.resolve(passages.map((passage) => ({ passage, score: 1, highlights: [] }))),
+  search: () => Promise.resolve(passages.map((passage) => ({ passage, score: 1, highlights: [], ref: passage.id }))),
+  show: () => Promise.resolve([]),
 };
 const orgKey = { kind: 'org_key', orgId: 'org_1' } as Caller;
 const takeQuestion = () => Promise.resolve();

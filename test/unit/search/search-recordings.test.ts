@@ -66,6 +66,19 @@ describe('parseQuery', () => {
 });
 
 describe('searchRecordings', () => {
+  it("ranks without the passages' text, then fetches the text of the ones the page shows only", async () => {
+    const searched: boolean[] = [];
+    const shown: number[] = [];
+    const spy = Object.assign(Object.create(index) as OpenSearchIndex, {
+      search: (query: Parameters<OpenSearchIndex['search']>[0]) => (searched.push(query.light === true), index.search(query)),
+      show: (query: Parameters<OpenSearchIndex['show']>[0], refs: readonly string[]) => (shown.push(refs.length), index.show(query, refs)),
+    });
+    const { results } = await searchRecordings({ index: spy }, orgKey, request({ limit: 2 }));
+    expect(searched).toEqual([true]);
+    expect(shown).toEqual([4]);
+    expect(results.flatMap((result) => result.matches.map((match) => match.text))).toContain('The budget is approved.');
+  });
+
   it('groups passages by recording, each with its matches and their times', async () => {
     const { results } = await searchRecordings({ index }, orgKey, request({ limit: 10 }));
     expect(results).toHaveLength(5);
