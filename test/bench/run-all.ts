@@ -39,6 +39,10 @@ const BENCHES: Record<string, { title: string; load: () => Promise<{ summary: Su
     title: 'local speech engine: WER, real-time factor, memory for 1 minute and 1 hour, speakers, lag (speech.bench.ts)',
     load: () => import('./speech.bench'),
   },
+  search: {
+    title: 'search and ask: p50 at 10,000 recordings against 100, indexing throughput, lag, ask latency (search.bench.ts)',
+    load: () => import('./search.bench'),
+  },
   'speech-4h': {
     title: 'local speech engine, with the 4-hour file too (speech.bench.ts; only when named, about 20 minutes more)',
     load: async () => ((process.env.SPEECH_BENCH_FOUR_HOURS = '1'), import('./speech.bench')),
