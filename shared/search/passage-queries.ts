@@ -1,3 +1,4 @@
+import { SEARCH_FIELDS } from '../core/search-fields';
 import { HIGHLIGHT_END, HIGHLIGHT_START } from './highlights';
 import type { PassageQuery } from './search-index';
 
@@ -13,7 +14,9 @@ const HIGHLIGHT = { pre_tags: [HIGHLIGHT_START], post_tags: [HIGHLIGHT_END], fie
 
 /** The organization (and a personal key's owner) as filters the service sets, then the request's filters. */
 export function filtersOf(query: PassageQuery): Json[] {
-  const filter: Json[] = [{ term: { org_id: query.orgId } }, { terms: { field: [...query.fields] } }];
+  const filter: Json[] = [{ term: { org_id: query.orgId } }];
+  // Every field asked (the default) needs no filter: one clause fewer for the engine to intersect.
+  if (!SEARCH_FIELDS.every((field) => query.fields.includes(field))) filter.push({ terms: { field: [...query.fields] } });
   if (query.recordedBy) filter.push({ term: { recorded_by: query.recordedBy } });
   if (query.language) filter.push({ term: { language: query.language } });
   if (query.from || query.to)

@@ -22,5 +22,7 @@ export function costOf(query: unknown, context: QueryContext): number {
   if (!spec || spec.type === 'text' || spec.type === 'object') return Infinity;
   const values = name === 'terms' ? raw : typeof raw === 'object' && raw !== null && 'value' in raw ? raw.value : raw;
   const converted = (Array.isArray(values) ? values : [values]).map((value: unknown) => comparable(spec, value));
-  return converted.some((value) => value === undefined) ? Infinity : context.index.idsWithValue(spec, converted as Comparable[]).size;
+  return converted.some((value) => value === undefined)
+    ? Infinity
+    : context.index.setsWithValue(spec, converted as Comparable[]).reduce((sum, set) => sum + set.size, 0);
 }

@@ -110,14 +110,14 @@ function exact(context: QueryContext, field: string, values: unknown[], clause: 
   }
   const converted = wanted.map((value) => comparable(spec, value) ?? throwError(badValue(spec, value)));
   if (!negated) converted.forEach((value) => context.note(field).exact.add(value));
-  const ids = context.index.idsWithValue(spec, converted);
+  const sets = context.index.setsWithValue(spec, converted);
   const { candidates } = context;
-  // Walk the smaller of the two sets: a term inside a narrowed bool costs what the bool has left, not what the field holds.
-  const matching = !candidates
-    ? [...ids]
-    : candidates.size < ids.size
-      ? [...candidates].filter((id) => ids.has(id))
-      : [...ids].filter((id) => candidates.has(id));
+  const held = sets.reduce((sum, set) => sum + set.size, 0);
+  // Walk the smaller side: a term inside a narrowed bool costs what the bool has left, not what the field holds.
+  const matching =
+    candidates && candidates.size < held
+      ? [...candidates].filter((id) => sets.some((set) => set.has(id)))
+      : [...context.index.idsWithValue(spec, converted)].filter((id) => !candidates || candidates.has(id));
   return new Map(matching.map((id) => [id, 1]));
 }
 

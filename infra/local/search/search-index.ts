@@ -72,16 +72,23 @@ export class SearchIndex {
 
   /** The documents whose field holds one of the values exactly: from the field's value index, kept as documents change (read only). */
   idsWithValue(spec: FieldSpec, values: readonly Comparable[]): ReadonlySet<string> {
+    const sets = this.setsWithValue(spec, values);
+    if (sets.length === 1) return sets[0];
+    const ids = new Set<string>();
+    for (const set of sets) set.forEach((id) => ids.add(id));
+    return ids;
+  }
+
+  /** The documents holding each of the values, one set per value (read only): counted or tested without building their union. */
+  setsWithValue(spec: FieldSpec, values: readonly Comparable[]): ReadonlySet<string>[] {
     let byValue = this.valueIds.get(spec.path);
     if (!byValue) {
       byValue = new Map();
       this.valueIds.set(spec.path, byValue);
       for (const document of this.docs.values()) this.indexValues(spec.path, byValue, document, true);
     }
-    if (values.length === 1) return byValue.get(values[0]) ?? new Set();
-    const ids = new Set<string>();
-    for (const value of values) byValue.get(value)?.forEach((id) => ids.add(id));
-    return ids;
+    const found = byValue;
+    return values.map((value) => found.get(value) ?? new Set<string>());
   }
 
   private indexValues(path: string, byValue: Map<Comparable, Set<string>>, document: StoredDocument, add: boolean): void {
