@@ -8,8 +8,8 @@ type Json = Record<string, unknown>;
 
 /** Vectors stay in the index: an answer never needs them, and they are most of a passage's bytes. */
 const WITHOUT_VECTORS = { excludes: ['embedding'] };
-/** A light search ranks: the text is fetched (and highlighted) for the passages a page shows only. */
-const RANKING_ONLY = { excludes: ['embedding', 'text'] };
+/** A light search ranks: the passage and its recording, nothing else; the rest is fetched (and highlighted) for the passages a page shows. */
+const RANKING_ONLY = { includes: ['id', 'recording_id'] };
 const HIGHLIGHT = { pre_tags: [HIGHLIGHT_START], post_tags: [HIGHLIGHT_END], fields: { text: { number_of_fragments: 0 } } };
 
 /** The organization (and a personal key's owner) as filters the service sets, then the request's filters. */

@@ -166,7 +166,11 @@ function bool(body: unknown, context: QueryContext, negated: boolean): Scores {
   // Required clauses narrow the candidates as they are evaluated; a document outside them cannot match, whatever the rest says.
   const narrowed = (query: unknown) => {
     const scores = evaluate(query, context, negated);
-    context.candidates = new Set([...(context.candidates ?? scores.keys())].filter((id) => scores.has(id)));
+    const { candidates } = context;
+    context.candidates =
+      candidates && candidates.size < scores.size
+        ? new Set([...candidates].filter((id) => scores.has(id)))
+        : new Set([...scores.keys()].filter((id) => !candidates || candidates.has(id)));
     return scores;
   };
   const requiredQueries = [
@@ -191,10 +195,12 @@ function bool(body: unknown, context: QueryContext, negated: boolean): Scores {
   const scores: Scores = new Map();
   for (const id of required.length ? (candidates ?? []) : (outer ?? context.index.docs.keys())) {
     if (!required.every((clause) => clause.has(id)) || mustNot.some((clause) => clause.has(id))) continue;
-    const matched = should.filter((clause) => clause.has(id));
+    // No allocation per document where there are no should clauses (most filters).
+    const matched = should.length ? should.filter((clause) => clause.has(id)) : should;
     if (matched.length < minimum) continue;
     let score = base;
-    for (const clause of [...must, ...matched]) score += clause.get(id) ?? 0;
+    for (const clause of must) score += clause.get(id) ?? 0;
+    for (const clause of matched) score += clause.get(id) ?? 0;
     scores.set(id, score);
   }
   return scores;

@@ -102,6 +102,12 @@ function isAfter(values: (Comparable | null)[], after: (Comparable | null)[], ke
   return false;
 }
 
+/** The default order (best score first, then _id), compared directly: most searches sort by it, over every match. */
+function byScoreThenId(a: Hit, b: Hit): number {
+  if (a.score !== b.score) return b.score - a.score;
+  return a.document._id < b.document._id ? -1 : a.document._id > b.document._id ? 1 : 0;
+}
+
 function matchAll(indices: SearchIndex[], query: unknown): Hit[] {
   const hits: Hit[] = [];
   for (const index of indices) {
@@ -145,8 +151,10 @@ export function search(indices: SearchIndex[], rawBody: unknown, params: URLSear
     { field: '_score', descending: true },
     { field: '_id', descending: false },
   ];
-  for (const hit of hits) hit.sortValues = keys.map((key) => sortValue(hit, key));
-  hits.sort(compareHits(keys));
+  if (sort) {
+    for (const hit of hits) hit.sortValues = keys.map((key) => sortValue(hit, key));
+    hits.sort(compareHits(keys));
+  } else hits.sort(byScoreThenId);
   const pageable = after ? hits.filter((hit) => isAfter(hit.sortValues ?? [], after, keys)) : hits;
   const scored = !sort || sort.some((key) => key.field === '_score');
   const maxScore = scored && hits.length ? Math.max(...hits.map((hit) => hit.score)) : null;

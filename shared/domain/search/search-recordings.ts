@@ -109,23 +109,39 @@ export async function searchRecordings(
     language: request.language,
     size: SEARCH_DEPTH,
   };
-  // Rank the best passages without their text, then fetch (and highlight) only those the page shows.
-  const groups = groupByRecording(await deps.index.search({ ...query, light: true }));
+  // Rank the best passages by their ids alone, then fetch (and highlight) only those the page shows.
+  const groups = await rankedRecordings(deps.index, query, offset + request.limit + 1);
   const page = groups.slice(offset, offset + request.limit);
   const shown = await deps.index.show(
     query,
-    page.flatMap((group) => group.hits.map((hit) => hit.ref)),
+    page.flatMap((group) => group.refs),
   );
   const byRef = new Map(shown.map((hit) => [hit.ref, hit]));
-  const results = page.map(({ hits, ...recording }) => ({
-    ...recording,
-    matches: hits.flatMap((hit) => {
-      const found = byRef.get(hit.ref);
-      return found ? [matchOf(found)] : [];
-    }),
-  }));
+  const results = page.flatMap(({ score, refs }) => {
+    const hits = refs.flatMap((ref) => byRef.get(ref) ?? []);
+    // A recording deleted between the two reads has nothing left to show.
+    if (!hits.length) return [];
+    const { recording_id, title, recorded_by, created_at } = hits[0].passage;
+    return [{ recording_id, title, recorded_by, created_at, score, matches: hits.map(matchOf) }];
+  });
   const next = offset + request.limit;
   return { results, next_cursor: next < groups.length ? resultsCursor.encode(next, filter) : null };
+}
+
+/**
+ * The recordings of the best passages, enough of them to fill the page and tell whether another
+ * follows: as deep as the page needs (twice its matches), deeper only when a few recordings hold
+ * most of the best passages, never past SEARCH_DEPTH. So a first page costs the same however
+ * many passages match.
+ */
+async function rankedRecordings(index: SearchIndex, query: PassageQuery, wanted: number) {
+  let depth = Math.min(SEARCH_DEPTH, wanted * MATCHES_PER_RECORDING * 2);
+  for (;;) {
+    const hits = await index.search({ ...query, size: depth, light: true });
+    const groups = groupByRecording(hits);
+    if (groups.length >= wanted || hits.length < depth || depth >= SEARCH_DEPTH) return groups;
+    depth = Math.min(SEARCH_DEPTH, depth * 4);
+  }
 }
 
 /** A request's UTC days (YYYY-MM-DD, inclusive) as bounds on the recordings' `created_at`. */
@@ -134,24 +150,13 @@ export const createdWithin = ({ from, to }: { from?: string; to?: string }) => (
   to: to && `${to}T23:59:59.999Z`,
 });
 
-/** Hits grouped by recording, in the order of each recording's best hit, its best (at most 5) first. */
-export function groupByRecording(hits: PassageHit[]): (Omit<SearchResult, 'matches'> & { hits: PassageHit[] })[] {
-  const byRecording = new Map<string, Omit<SearchResult, 'matches'> & { hits: PassageHit[] }>();
-  for (const hit of [...hits].sort((a, b) => b.score - a.score)) {
-    const { passage, score } = hit;
+/** Hits grouped by recording, in the order of each recording's best hit: its score and its best (at most 5) passages' refs. */
+export function groupByRecording(hits: PassageHit[]): { recording_id: string; score: number; refs: string[] }[] {
+  const byRecording = new Map<string, { recording_id: string; score: number; refs: string[] }>();
+  for (const { passage, score, ref } of [...hits].sort((a, b) => b.score - a.score)) {
     let group = byRecording.get(passage.recording_id);
-    if (!group) {
-      group = {
-        recording_id: passage.recording_id,
-        title: passage.title,
-        recorded_by: passage.recorded_by,
-        created_at: passage.created_at,
-        score,
-        hits: [],
-      };
-      byRecording.set(passage.recording_id, group);
-    }
-    if (group.hits.length < MATCHES_PER_RECORDING) group.hits.push(hit);
+    if (!group) byRecording.set(passage.recording_id, (group = { recording_id: passage.recording_id, score, refs: [] }));
+    if (group.refs.length < MATCHES_PER_RECORDING) group.refs.push(ref);
   }
   return [...byRecording.values()];
 }

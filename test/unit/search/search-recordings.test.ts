@@ -8,6 +8,7 @@ import type { Caller } from '../../../shared/auth/policy';
 import { parseQuery, searchRecordings, type SearchRequest } from '../../../shared/domain/search/search-recordings';
 import { OpenSearchIndex } from '../../../shared/search/opensearch-index';
 import type { Passage } from '../../../shared/search/passages';
+import type { SearchIndex } from '../../../shared/search/search-index';
 
 let emulator: Emulator;
 let index: OpenSearchIndex;
@@ -111,5 +112,33 @@ describe('searchRecordings', () => {
       statusCode: 409,
       code: 'SEMANTIC_SEARCH_UNAVAILABLE',
     });
+  });
+});
+
+describe('searchRecordings: how deep it ranks', () => {
+  /** An index of 300 ranked passages: the first 150 all of one recording, then one passage each of 150 others. */
+  function concentrated() {
+    const ranked = Array.from({ length: 300 }, (_, at) => {
+      const recording = at < 150 ? 'rec_busy' : `rec_${at}`;
+      return { passage: { ...passage(recording, 'usr_adam', at, 'budget'), id: `p${at}` }, score: 300 - at, highlights: [], ref: `d${at}` };
+    });
+    const sizes: number[] = [];
+    const fake: SearchIndex = {
+      semantic: false,
+      replaceRecording: () => Promise.resolve(),
+      removeRecording: () => Promise.resolve(),
+      search: (query) => (sizes.push(query.size), Promise.resolve(ranked.slice(0, query.size))),
+      show: (_query, refs) => Promise.resolve(ranked.filter((hit) => refs.includes(hit.ref))),
+    };
+    return { fake, sizes };
+  }
+
+  it('ranks only as deep as the page needs, and deeper when a few recordings hold the best passages', async () => {
+    const { fake, sizes } = concentrated();
+    const { results, next_cursor } = await searchRecordings({ index: fake }, orgKey, request({ limit: 3 }));
+    expect(sizes).toEqual([40, 160]);
+    expect(results.map((result) => result.recording_id)).toEqual(['rec_busy', 'rec_150', 'rec_151']);
+    expect(results[0].matches).toHaveLength(5);
+    expect(next_cursor).not.toBeNull();
   });
 });
