@@ -114,11 +114,11 @@ function exact(context: QueryContext, field: string, values: unknown[], clause: 
   const { candidates } = context;
   const held = sets.reduce((sum, set) => sum + set.size, 0);
   // Walk the smaller side: a term inside a narrowed bool costs what the bool has left, not what the field holds.
-  const matching =
-    candidates && candidates.size < held
-      ? [...candidates].filter((id) => sets.some((set) => set.has(id)))
-      : [...context.index.idsWithValue(spec, converted)].filter((id) => !candidates || candidates.has(id));
-  return new Map(matching.map((id) => [id, 1]));
+  const scores: Scores = new Map();
+  if (candidates && candidates.size < held) {
+    for (const id of candidates) if (sets.some((set) => set.has(id))) scores.set(id, 1);
+  } else for (const id of context.index.idsWithValue(spec, converted)) if (!candidates || candidates.has(id)) scores.set(id, 1);
+  return scores;
 }
 
 function throwError(error: Error): never {
@@ -194,7 +194,8 @@ function bool(body: unknown, context: QueryContext, negated: boolean): Scores {
   const base = required.length || should.length ? 0 : 1;
   const scores: Scores = new Map();
   for (const id of required.length ? (candidates ?? []) : (outer ?? context.index.docs.keys())) {
-    if (!required.every((clause) => clause.has(id)) || mustNot.some((clause) => clause.has(id))) continue;
+    // The candidates are the required clauses' intersection already: only must_not is left to test.
+    if (mustNot.some((clause) => clause.has(id))) continue;
     // No allocation per document where there are no should clauses (most filters).
     const matched = should.length ? should.filter((clause) => clause.has(id)) : should;
     if (matched.length < minimum) continue;

@@ -108,7 +108,7 @@ function byScoreThenId(a: Hit, b: Hit): number {
   return a.document._id < b.document._id ? -1 : a.document._id > b.document._id ? 1 : 0;
 }
 
-function matchAll(indices: SearchIndex[], query: unknown): Hit[] {
+function everyHit(indices: SearchIndex[], query: unknown): { hits: Hit[]; matched: number } {
   const hits: Hit[] = [];
   for (const index of indices) {
     const context = new QueryContext(index);
@@ -117,7 +117,28 @@ function matchAll(indices: SearchIndex[], query: unknown): Hit[] {
       if (document) hits.push({ index, document, score, context });
     }
   }
-  return hits;
+  return { hits, matched: hits.length };
+}
+
+/** The best `count` hits in the default order, best first, and how many matched: a bounded list, kept sorted as matches come. */
+function bestHits(indices: SearchIndex[], query: unknown, count: number): { hits: Hit[]; matched: number } {
+  const best: Hit[] = [];
+  let matched = 0;
+  for (const index of indices) {
+    const context = new QueryContext(index);
+    for (const [id, score] of evaluate(query ?? { match_all: {} }, context)) {
+      const document = index.docs.get(id);
+      if (!document) continue;
+      matched++;
+      if (best.length >= count && (count === 0 || byScoreThenId({ score, document } as Hit, best[best.length - 1]) >= 0)) continue;
+      const hit = { index, document, score, context };
+      let at = best.length;
+      while (at > 0 && byScoreThenId(hit, best[at - 1]) < 0) at--;
+      best.splice(at, 0, hit);
+      if (best.length > count) best.pop();
+    }
+  }
+  return { hits: best, matched };
 }
 
 export function search(indices: SearchIndex[], rawBody: unknown, params: URLSearchParams): Record<string, unknown> {
@@ -146,20 +167,22 @@ export function search(indices: SearchIndex[], rawBody: unknown, params: URLSear
         ? 0
         : integerOf(trackRaw, 'track_total_hits', 0);
 
-  const hits = matchAll(indices, body.query);
   const keys = sort ?? [
     { field: '_score', descending: true },
     { field: '_id', descending: false },
   ];
+  // In the default order only the page's hits are kept (as a search engine keeps a top-k), not every match sorted.
+  const { hits, matched } = sort ? everyHit(indices, body.query) : bestHits(indices, body.query, from + size);
   if (sort) {
     for (const hit of hits) hit.sortValues = keys.map((key) => sortValue(hit, key));
     hits.sort(compareHits(keys));
-  } else hits.sort(byScoreThenId);
+  }
   const pageable = after ? hits.filter((hit) => isAfter(hit.sortValues ?? [], after, keys)) : hits;
+  const firstPage = sort ? pageable.slice(from, from + size) : hits.slice(from);
   const scored = !sort || sort.some((key) => key.field === '_score');
-  const maxScore = scored && hits.length ? Math.max(...hits.map((hit) => hit.score)) : null;
+  const maxScore = !scored || !hits.length ? null : sort ? Math.max(...hits.map((hit) => hit.score)) : hits[0].score;
 
-  const page = pageable.slice(from, from + size).map((hit) => {
+  const page = firstPage.map((hit) => {
     const source = filterSource(hit.document._source, sourceFilter);
     const marks = highlight && highlightHit(hit.index, hit.document._source, highlight, hit.context.highlights);
     return {
@@ -171,7 +194,7 @@ export function search(indices: SearchIndex[], rawBody: unknown, params: URLSear
       ...(sort ? { sort: hit.sortValues } : {}),
     };
   });
-  const total = track === 0 ? {} : { total: { value: Math.min(hits.length, track), relation: hits.length > track ? 'gte' : 'eq' } };
+  const total = track === 0 ? {} : { total: { value: Math.min(matched, track), relation: matched > track ? 'gte' : 'eq' } };
   return {
     took: Date.now() - started,
     timed_out: false,
@@ -190,14 +213,14 @@ function queryOnly(rawBody: unknown, what: string, required: boolean): unknown {
 }
 
 export function count(indices: SearchIndex[], rawBody: unknown): Record<string, unknown> {
-  const hits = matchAll(indices, queryOnly(rawBody, '_count', false));
+  const { hits } = everyHit(indices, queryOnly(rawBody, '_count', false));
   return { count: hits.length, _shards: { ...SHARDS, total: indices.length, successful: indices.length } };
 }
 
 /** Deletes what the query matches; answers the response and the indices it changed (to be saved). */
 export function deleteByQuery(indices: SearchIndex[], rawBody: unknown): { response: Record<string, unknown>; changed: SearchIndex[] } {
   const started = Date.now();
-  const hits = matchAll(indices, queryOnly(rawBody, '_delete_by_query', true));
+  const { hits } = everyHit(indices, queryOnly(rawBody, '_delete_by_query', true));
   for (const hit of hits) hit.index.remove(hit.document._id);
   const changed = indices.filter((index) => hits.some((hit) => hit.index === index));
   return {
