@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
+import { startSearchStandIn } from '../support/search-stand-in';
 import type { Emulator } from '../../infra/local/emulators';
-import { startSearchEmulator } from '../../infra/local/search-emulator';
 import { reindexRecording } from '../../shared/domain/search/index-recording';
 import { rebuildSearchIndex, REBUILD_PAUSE_MS } from '../../shared/operator-tasks/search-rebuild';
 import { OpenSearchIndex } from '../../shared/search/opensearch-index';
@@ -25,12 +22,7 @@ let emulator: Emulator;
 let client: Client;
 
 beforeAll(async () => {
-  emulator = await startSearchEmulator({
-    host: '127.0.0.1',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'search-rebuild-')),
-    serverlessVectorCollection: true,
-  });
-  client = new Client({ node: emulator.endpoint });
+  ({ emulator, client } = await startSearchStandIn('search-rebuild'));
 });
 afterAll(() => emulator.stop());
 

@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
+import { startSearchStandIn } from '../../support/search-stand-in';
 import type { Emulator } from '../../../infra/local/emulators';
-import { startSearchEmulator } from '../../../infra/local/search-emulator';
 import { OpenSearchIndex } from '../../../shared/search/opensearch-index';
 import type { Passage } from '../../../shared/search/passages';
 import type { PassageQuery } from '../../../shared/search/search-index';
@@ -13,12 +10,9 @@ let emulator: Emulator;
 let index: OpenSearchIndex;
 
 beforeAll(async () => {
-  emulator = await startSearchEmulator({
-    host: '127.0.0.1',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'search-index-')),
-    serverlessVectorCollection: true,
-  });
-  index = new OpenSearchIndex(new Client({ node: emulator.endpoint }));
+  let client: Client;
+  ({ emulator, client } = await startSearchStandIn('search-index'));
+  index = new OpenSearchIndex(client);
 });
 afterAll(() => emulator.stop());
 

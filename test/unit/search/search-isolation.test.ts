@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
 import fc from 'fast-check';
+import { startSearchStandIn } from '../../support/search-stand-in';
 import type { Emulator } from '../../../infra/local/emulators';
-import { startSearchEmulator } from '../../../infra/local/search-emulator';
 import type { Caller } from '../../../shared/auth/policy';
 import { askQuestion } from '../../../shared/domain/search/ask-question';
 import { searchRecordings, type SearchRequest } from '../../../shared/domain/search/search-recordings';
@@ -26,12 +23,9 @@ let emulator: Emulator;
 let index: OpenSearchIndex;
 
 beforeAll(async () => {
-  emulator = await startSearchEmulator({
-    host: '127.0.0.1',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'search-isolation-')),
-    serverlessVectorCollection: true,
-  });
-  index = new OpenSearchIndex(new Client({ node: emulator.endpoint }));
+  let client: Client;
+  ({ emulator, client } = await startSearchStandIn('search-isolation'));
+  index = new OpenSearchIndex(client);
   for (const org of ORGS)
     for (let r = 0; r < 4; r++) {
       const recordedBy = MEMBERS[org][r % 2];

@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
+import { startSearchStandIn } from '../../support/search-stand-in';
 import type { Emulator } from '../../../infra/local/emulators';
-import { startSearchEmulator } from '../../../infra/local/search-emulator';
 import type { Caller } from '../../../shared/auth/policy';
 import { parseQuery, searchRecordings, type SearchRequest } from '../../../shared/domain/search/search-recordings';
 import { OpenSearchIndex } from '../../../shared/search/opensearch-index';
@@ -32,12 +29,9 @@ const passage = (recording: string, recordedBy: string, place: number, text: str
 });
 
 beforeAll(async () => {
-  emulator = await startSearchEmulator({
-    host: '127.0.0.1',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'search-domain-')),
-    serverlessVectorCollection: true,
-  });
-  index = new OpenSearchIndex(new Client({ node: emulator.endpoint }));
+  let client: Client;
+  ({ emulator, client } = await startSearchStandIn('search-domain'));
+  index = new OpenSearchIndex(client);
   for (let r = 0; r < 5; r++) {
     const owner = r % 2 ? 'usr_mia' : 'usr_adam';
     await index.replaceRecording(
