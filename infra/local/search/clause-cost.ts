@@ -1,4 +1,5 @@
 import { comparable, type Comparable } from './field-values';
+import { textOf, unsupported } from './search-error';
 import type { QueryContext } from './query';
 
 /**
@@ -25,4 +26,15 @@ export function costOf(query: unknown, context: QueryContext): number {
   return converted.some((value) => value === undefined)
     ? Infinity
     : context.index.setsWithValue(spec, converted as Comparable[]).reduce((sum, set) => sum + set.size, 0);
+}
+
+/** minimum_should_match as a count of should clauses: a number, or a percentage, negative meaning "all but". */
+export function minimumShould(raw: unknown, count: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = textOf(raw).trim();
+  const match = /^(-?\d+)(%?)$/.exec(text);
+  if (!match) throw unsupported(`[minimum_should_match] of [${text}]`);
+  const n = Number(match[1]);
+  const wanted = match[2] ? Math.trunc((count * Math.abs(n)) / 100) * Math.sign(n) : n;
+  return wanted < 0 ? Math.max(0, count + wanted) : wanted;
 }

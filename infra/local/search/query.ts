@@ -1,6 +1,6 @@
 import { analyze, type PhraseTerm, phraseOf, phraseStarts, tokenize } from './analyzer';
 import { comparable, type Comparable, docValues, type FieldSpec, textValues, valuesAt } from './field-values';
-import { costOf } from './clause-cost';
+import { costOf, minimumShould } from './clause-cost';
 import type { SearchIndex } from './search-index';
 import { malformed, objectAt, onlyKeys, SearchError, textOf, unsupported } from './search-error';
 
@@ -145,17 +145,6 @@ function phraseField(context: QueryContext, field: string, query: string, negate
     if (textValues(source, spec).some((text) => phraseStarts(tokenize(text, spec.analyzer), phrase).length)) scores.set(id, score);
   }
   return scores;
-}
-
-/** minimum_should_match as a count of should clauses: a number, or a percentage, negative meaning "all but". */
-function minimumShould(raw: unknown, count: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const text = textOf(raw).trim();
-  const match = /^(-?\d+)(%?)$/.exec(text);
-  if (!match) throw unsupported(`[minimum_should_match] of [${text}]`);
-  const n = Number(match[1]);
-  const wanted = match[2] ? Math.trunc((count * Math.abs(n)) / 100) * Math.sign(n) : n;
-  return wanted < 0 ? Math.max(0, count + wanted) : wanted;
 }
 
 function bool(body: unknown, context: QueryContext, negated: boolean): Scores {
