@@ -1,6 +1,6 @@
 import { comparable, type Comparable } from './field-values';
 import { textOf, unsupported } from './search-error';
-import type { QueryContext } from './query';
+import type { SearchIndex } from './search-index';
 
 /**
  * What a required clause costs before the others narrow it: a text clause, nothing more than it
@@ -8,7 +8,7 @@ import type { QueryContext } from './query';
  * (known at once); anything else, every document. The cheapest goes first and leaves the others
  * few documents to look at.
  */
-export function costOf(query: unknown, context: QueryContext): number {
+export function costOf(query: unknown, index: SearchIndex): number {
   if (typeof query !== 'object' || query === null) return Infinity;
   const [name] = Object.keys(query);
   // A text clause costs the same wherever it runs (its engine finds every match in the index), so it runs first and narrows the rest.
@@ -19,13 +19,13 @@ export function costOf(query: unknown, context: QueryContext): number {
   }
   if (name !== 'term' && name !== 'terms') return Infinity;
   const [field, raw] = Object.entries((query as Record<string, Record<string, unknown>>)[name] ?? {})[0] ?? [];
-  const spec = field === undefined ? undefined : context.index.fields.get(field);
+  const spec = field === undefined ? undefined : index.fields.get(field);
   if (!spec || spec.type === 'text' || spec.type === 'object') return Infinity;
   const values = name === 'terms' ? raw : typeof raw === 'object' && raw !== null && 'value' in raw ? raw.value : raw;
   const converted = (Array.isArray(values) ? values : [values]).map((value: unknown) => comparable(spec, value));
   return converted.some((value) => value === undefined)
     ? Infinity
-    : context.index.setsWithValue(spec, converted as Comparable[]).reduce((sum, set) => sum + set.size, 0);
+    : index.setsWithValue(spec, converted as Comparable[]).reduce((sum, set) => sum + set.size, 0);
 }
 
 /** minimum_should_match as a count of should clauses: a number, or a percentage, negative meaning "all but". */

@@ -166,7 +166,7 @@ function bool(body: unknown, context: QueryContext, negated: boolean): Scores {
     ...list('must').map((query) => ({ query, must: true })),
     ...list('filter').map((query) => ({ query, must: false })),
   ];
-  const costs = new Map(requiredQueries.map((clause) => [clause, costOf(clause.query, context)]));
+  const costs = new Map(requiredQueries.map((clause) => [clause, costOf(clause.query, context.index)]));
   requiredQueries.sort((a, b) => {
     const [x, y] = [costs.get(a) as number, costs.get(b) as number];
     return x === y ? 0 : x < y ? -1 : 1;
