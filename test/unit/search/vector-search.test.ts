@@ -86,7 +86,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   client = new Client({ node: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(async () => {
+  // The client keeps its connections alive: closed first, so that the server closes at once.
+  await client.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
 beforeEach(() => {
   requests = [];
   bedrock.reset();
