@@ -25,7 +25,7 @@ export interface SearchConnection {
   signing: 'aoss' | 'none';
   region: string;
   /** Titan Text Embeddings V2 for semantic and hybrid search; absent: keyword search only. */
-  embeddingModel?: 'amazon.titan-embed-text-v2:0';
+  embeddingModel?: NonNullable<ReturnType<typeof config>['search']>['embeddingModel'];
   /** A stand-in of Bedrock Runtime (tests); absent: the Region's endpoint. */
   bedrockEndpoint?: string;
 }

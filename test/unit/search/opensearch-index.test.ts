@@ -1,4 +1,5 @@
 import { Client } from '@opensearch-project/opensearch';
+import { passageFixture } from '../../support/passage-fixture';
 import { startSearchStandIn } from '../../support/search-stand-in';
 import type { Emulator } from '../../../infra/local/emulators';
 import { OpenSearchIndex } from '../../../shared/search/opensearch-index';
@@ -16,24 +17,17 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.stop());
 
-const passage = (org: string, recording: string, place: number, text: string, generation = 1, rest: Partial<Passage> = {}): Passage => ({
-  id: `${recording}:transcript:${place}`,
-  org_id: org,
-  recording_id: recording,
-  recorded_by: 'usr_1',
-  created_at: '2026-11-02T09:00:00.000Z',
-  language: 'en-US',
-  title: 'Weekly review',
-  field: 'transcript',
-  text,
-  start_time: place * 10,
-  end_time: place * 10 + 5,
-  speaker: 'Speaker 1',
-  summary_id: null,
-  action_item_id: null,
-  generation,
-  ...rest,
-});
+const passage = (org: string, recording: string, place: number, text: string, generation = 1, rest: Partial<Passage> = {}): Passage =>
+  passageFixture({
+    id: `${recording}:transcript:${place}`,
+    org_id: org,
+    recording_id: recording,
+    text,
+    start_time: place * 10,
+    end_time: place * 10 + 5,
+    generation,
+    ...rest,
+  });
 
 const query = (orgId: string, words: string, rest: Partial<PassageQuery> = {}): PassageQuery => ({
   orgId,

@@ -5,6 +5,7 @@ import { Client } from '@opensearch-project/opensearch';
 import { mockClient } from 'aws-sdk-client-mock';
 import { OpenSearchIndex } from '../../../shared/search/opensearch-index';
 import type { Passage } from '../../../shared/search/passages';
+import { passageFixture } from '../../support/passage-fixture';
 import type { PassageQuery } from '../../../shared/search/search-index';
 import { TITAN_EMBED_TEXT_V2, TitanEmbedder } from '../../../shared/search/titan-embedder';
 
@@ -29,23 +30,7 @@ function titanOutput(vector: number[]) {
 }
 const unit = (at: number) => Array.from({ length: 512 }, (_, i) => (i === at ? 1 : 0));
 
-const passage = (id: string, text: string): Passage => ({
-  id,
-  org_id: 'org_1',
-  recording_id: id.split(':')[0],
-  recorded_by: 'usr_1',
-  created_at: '2026-11-02T09:00:00.000Z',
-  language: 'en-US',
-  title: 'Weekly review',
-  field: 'transcript',
-  text,
-  start_time: 1,
-  end_time: 2,
-  speaker: 'Speaker 1',
-  summary_id: null,
-  action_item_id: null,
-  generation: 5,
-});
+const passage = (id: string, text: string): Passage => passageFixture({ id, recording_id: id.split(':')[0], text, generation: 5 });
 
 /** A search answer in the collection's shape (its shard counts are zeros). */
 const hitsOf = (index: string, hits: { passage: Passage; score: number; highlight?: string }[]) => ({
