@@ -28,6 +28,8 @@ export const ORG_KEY_SCOPE_ROLES: Record<Scope, Role> = {
   'webhooks:read': 'admin',
   'webhooks:write': 'admin',
   'usage:read': 'admin',
+  'governance:read': 'admin',
+  'governance:write': 'owner',
 };
 
 /** The role a personal key's user needs for each scope; absent for scopes no personal-key route asks for. */

@@ -20,6 +20,8 @@ export const SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'usage:read',
+  'governance:read',
+  'governance:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

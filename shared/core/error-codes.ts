@@ -176,6 +176,15 @@ export const ERROR_CODES = {
   DELIVERY_IN_PROGRESS: { statuses: [409], meaning: 'The delivery is being attempted right now: try again in a minute.' },
 
   // The operator CLI only (npm run cli): never answered by the HTTP API.
+  // Governance (docs/governance.md).
+  LEGAL_HOLD: {
+    statuses: [409],
+    meaning: 'A legal hold keeps the recording (or the member\'s recordings): it may not be deleted, purged, expired or erased until the hold is released.',
+  },
+  EXPORT_NOT_FOUND: { statuses: [404], meaning: "The export does not exist for this member (or is past its 7 days)." },
+  ERASURE_NOT_FOUND: { statuses: [404], meaning: 'The erasure does not exist for this member.' },
+  INVALID_CONFIRMATION: { statuses: [400], meaning: "`confirm` is not the member's email address." },
+
   ORG_NOT_FOUND: { statuses: [404], meaning: 'The organization does not exist.' },
   USER_NOT_FOUND: { statuses: [404], meaning: 'The user does not exist.' },
   ORG_EXISTS: { statuses: [409], meaning: 'An organization with this id already exists.' },

@@ -77,6 +77,8 @@ export const RESOURCE_TYPES = [
   'webhook',
   'webhook_delivery',
   'api_key',
+  'organization',
+  'user',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
