@@ -30,6 +30,24 @@ export interface Token {
   end: number;
 }
 
+/**
+ * Stems already computed: a meeting's vocabulary is small and every passage repeats it, so
+ * indexing and highlighting stem each word once rather than at every occurrence. Emptied when
+ * it grows past STEMS_KEPT, so memory stays bounded whatever the text.
+ */
+const stems = new Map<string, string>();
+const STEMS_KEPT = 50_000;
+
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    stem = stemmer(word);
+    stems.set(word, stem);
+  }
+  return stem;
+}
+
 export function tokenize(text: string, analyzer: AnalyzerName): Token[] {
   const tokens: Token[] = [];
   for (const match of text.matchAll(WORD)) {
@@ -40,7 +58,7 @@ export function tokenize(text: string, analyzer: AnalyzerName): Token[] {
       continue;
     }
     word = word.replace(/['’]s$/, '');
-    tokens.push({ term: ENGLISH_STOP_WORDS.has(word) ? undefined : stemmer(word), start, end: start + match[0].length });
+    tokens.push({ term: ENGLISH_STOP_WORDS.has(word) ? undefined : stemOf(word), start, end: start + match[0].length });
   }
   return tokens;
 }

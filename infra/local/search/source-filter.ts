@@ -4,7 +4,7 @@ import { malformed } from './search-error';
  * The `_source` option of a search: false (no _source), or fields to include and to exclude, by
  * dotted path with `*` wildcards. Including an object includes all below it.
  */
-export type SourceFilter = false | { includes: RegExp[]; excludes: RegExp[] };
+export type SourceFilter = false | { includes: RegExp[]; excludes: RegExp[]; topLevel?: { includes: string[]; excludes: string[] } };
 
 function patterns(raw: unknown, key: string): RegExp[] {
   if (raw === undefined) return [];
@@ -25,12 +25,26 @@ export function parseSourceFilter(raw: unknown): SourceFilter {
   if (typeof raw !== 'object' || raw === null) throw malformed('[_source] must be a boolean, a string, strings or an object');
   const { includes, include, excludes, exclude, ...rest } = raw as Record<string, unknown>;
   if (Object.keys(rest).length) throw malformed(`unknown key [${Object.keys(rest)[0]}] in [_source]`);
-  return { includes: patterns(includes ?? include, 'includes'), excludes: patterns(excludes ?? exclude, 'excludes') };
+  const filter = { includes: patterns(includes ?? include, 'includes'), excludes: patterns(excludes ?? exclude, 'excludes') };
+  return { ...filter, topLevel: topLevelNames(includes ?? include, excludes ?? exclude) };
+}
+
+/** The names, when every pattern is a plain top-level field name: the common case, filtered without walking the document. */
+function topLevelNames(includes: unknown, excludes: unknown): { includes: string[]; excludes: string[] } | undefined {
+  const names = (raw: unknown) => (raw === undefined ? [] : typeof raw === 'string' ? [raw] : (raw as string[]));
+  const lists = { includes: names(includes), excludes: names(excludes) };
+  return [...lists.includes, ...lists.excludes].every((name) => !/[.*]/.test(name)) ? lists : undefined;
 }
 
 export function filterSource(source: Record<string, unknown>, filter: SourceFilter): Record<string, unknown> | undefined {
   if (filter === false) return undefined;
   if (!filter.includes.length && !filter.excludes.length) return source;
+  if (filter.topLevel) {
+    const { includes, excludes } = filter.topLevel;
+    const out: Record<string, unknown> = {};
+    for (const key in source) if ((!includes.length || includes.includes(key)) && !excludes.includes(key)) out[key] = source[key];
+    return out;
+  }
   const matches = (list: RegExp[], path: string) => list.some((pattern) => pattern.test(path));
   // An include pattern may still match below a path it does not match itself ("speaker.*" below "speaker").
   const mayMatchBelow = (path: string) =>
