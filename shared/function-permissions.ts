@@ -21,6 +21,12 @@ export type MailAction = 'SendEmail';
 export type BucketAction =
   'PutObject' | 'GetObject' | 'DeleteObject' | 'ListBucket' | 'ListBucketMultipartUploads' | 'AbortMultipartUpload';
 
+/**
+ * S3 actions on the members' data exports in the recordings bucket (exports/<org>/<user>/<export>.zip
+ * only): write a ZIP in parts, sign its download, delete it (docs/governance.md).
+ */
+export type ExportObjectAction = 'PutObject' | 'GetObject' | 'DeleteObject' | 'AbortMultipartUpload';
+
 /** EventBridge actions on the stack's own event bus. */
 export type EventsAction = 'PutEvents';
 
@@ -61,6 +67,8 @@ export interface FunctionPermissions {
   /** On the rate limiter's counter table: added by listHandlers to every route that counts against rate limits, never written in a route. */
   rateLimit?: readonly RateLimitAction[];
   bucket?: readonly BucketAction[];
+  /** On the exports/ prefix of the recordings bucket only. */
+  exportObjects?: readonly ExportObjectAction[];
   mail?: readonly MailAction[];
   events?: readonly EventsAction[];
   transcribe?: readonly TranscribeAction[];

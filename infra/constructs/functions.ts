@@ -133,7 +133,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     ...settings,
     // The profile key also wraps webhook signing secrets (under another encryption context): the same variable names it.
     ...(permissions.profileKey?.length || permissions.webhookSecretKey?.length ? { PROFILE_KMS_KEY_ARN: data.profileKey.keyArn } : {}),
-    ...(permissions.bucket?.length ? { BUCKET_NAME: recordings.bucket.bucketName } : {}),
+    ...(permissions.bucket?.length || permissions.exportObjects?.length ? { BUCKET_NAME: recordings.bucket.bucketName } : {}),
     ...(permissions.mail?.length ? mail.environment : {}),
     ...(permissions.events?.length ? eventBus.environment : {}),
     ...(permissions.idempotency?.length ? { IDEMPOTENCY_TABLE_NAME: data.idempotencyTable.tableName } : {}),
@@ -148,6 +148,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.profileKey?.length) data.grantProfileKey(role, permissions.profileKey);
     if (permissions.webhookSecretKey?.length) data.grantWebhookSecretKey(role, permissions.webhookSecretKey);
     if (permissions.bucket?.length) recordings.grantRecordings(role, permissions.bucket);
+    if (permissions.exportObjects?.length) recordings.grantExports(role, permissions.exportObjects);
     if (permissions.mail?.length) mail.grantSend(role, permissions.mail);
     if (permissions.events?.length) eventBus.grantPublish(role, permissions.events);
     if (permissions.transcribe?.length) grantTranscribeJobs(stack, role, permissions.transcribe);

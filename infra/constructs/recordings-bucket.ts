@@ -3,12 +3,15 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
-import type { BucketAction } from '../../shared/function-permissions';
+import type { BucketAction, ExportObjectAction } from '../../shared/function-permissions';
+import { MEMBER_EXPORT_RETENTION_DAYS } from '../../shared/storage/member-export-items';
 import { acknowledge, findingTextOf } from './acknowledge';
 import { rootValue } from './route-stack';
 
 /** Where recording files are uploaded (recordings/<org>/<recording>/<file>). */
 const RECORDINGS_PREFIX = 'recordings/';
+/** Where members' data exports are written (exports/<org>/<user>/<export>.zip): kept a week (docs/governance.md). */
+const EXPORTS_PREFIX = 'exports/';
 
 /** S3 actions on the bucket itself (listings); every other BucketAction is on objects. */
 const BUCKET_LEVEL_ACTIONS: readonly BucketAction[] = ['ListBucket', 'ListBucketMultipartUploads'];
@@ -22,6 +25,8 @@ export interface RecordingsBucket {
    * ListBucketMultipartUploads on the bucket.
    */
   grantRecordings(role: iam.IRole, actions: readonly BucketAction[]): void;
+  /** Grants exactly these S3 actions on the objects under exports/ (members' data exports), nothing else. */
+  grantExports(role: iam.IRole, actions: readonly ExportObjectAction[]): void;
   /** Sends the bucket's ObjectCreated events under recordings/ to a function. */
   sendObjectCreatedTo(fn: lambda.IFunction): void;
 }
@@ -33,7 +38,11 @@ export function addRecordingsBucket(stack: Stack): RecordingsBucket {
     encryption: s3.BucketEncryption.S3_MANAGED,
     enforceSSL: true,
     removalPolicy: RemovalPolicy.RETAIN,
-    lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    lifecycleRules: [
+      { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      // A member's export holds decrypted personal data: gone a week after it was written, whatever happens to its item.
+      { id: 'ExpireMemberExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(MEMBER_EXPORT_RETENTION_DAYS) },
+    ],
     // Browsers upload straight to S3 with the pre-signed URL.
     // PUT: browser uploads; GET: pages that fetch() a played recording (pre-signed, so the URL is the credential).
     cors: [
@@ -81,6 +90,16 @@ export function addRecordingsBucket(stack: Stack): RecordingsBucket {
         // keys and upload ids only; aborting an upload (AbortMultipartUpload) stays limited to recordings/.
         role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [bucketArn] }));
       }
+    },
+    grantExports(role, actions) {
+      const bucketArn = rootValue(role, 'RecordingsBucketArn', bucket.bucketArn);
+      const exportsArn = `${bucketArn}/${EXPORTS_PREFIX}*`;
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((a) => `s3:${a}`), resources: [exportsArn] }));
+      acknowledge(
+        role,
+        `AwsSolutions-IAM5[Resource::${findingTextOf(role, exportsArn)}]`,
+        'Export object keys (exports/<org>/<user>/<export>.zip) are created per export, so the export functions get the object actions of their manifest permissions (PutObject and AbortMultipartUpload to write a ZIP in parts, GetObject to sign its download, DeleteObject to erase it) on the exports/ prefix of this bucket only.',
+      );
     },
     sendObjectCreatedTo(fn) {
       bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(fn), { prefix: RECORDINGS_PREFIX });
