@@ -10,6 +10,7 @@ import { parseModelCatalog } from '../../shared/config';
 import type { ProfileCipher } from '../../shared/crypto/profile-cipher';
 import type { WebhookSecretCipher } from '../../shared/crypto/webhook-secret-cipher';
 import { seedDemoWebhooks } from './demo-webhooks';
+import { seedCompletedErasure } from './demo-erasures';
 
 /**
  * The demo organization loaded into a fresh local deployment: fixtures/demo.json, plus what
@@ -45,6 +46,9 @@ export const DEMO_USERS = Object.fromEntries(
     return [name, user];
   }),
 ) as Record<keyof typeof DEMO_USER_IDS, DemoUser>;
+
+/** A completed erasure of an earlier membership of the viewer (Get member erasure's sample reads it). */
+export const DEMO_ERASURE_ID = 'era_demo_former_viewer';
 
 /**
  * The ids of the demo's keys. Their secrets are random per data directory, their ids are not:
@@ -126,6 +130,11 @@ export async function seedDemo(
     now,
   );
   await seedDemoWebhooks({ db: deps.db, cipher: deps.webhookCipher }, DEMO_ORG_ID, now);
+  await seedCompletedErasure(
+    deps.db,
+    { orgId: DEMO_ORG_ID, erasureId: DEMO_ERASURE_ID, userId: DEMO_USERS.viewer.id, ownerId: DEMO_USERS.owner.id },
+    now,
+  );
   writeFileSync(path.join(dataDir, CREDENTIALS_FILE), JSON.stringify(credentials, null, 2), { mode: 0o600 });
   return credentials;
 }

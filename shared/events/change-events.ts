@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { DomainEvent } from '../schemas/event-catalog';
 import { itemChangeOf, type ItemChange } from '../storage/stream-items';
 import { changedFields, Derived, writerOf } from './derived-events';
+import { erasureEvents } from './erasure-events';
 import { recordingEvents, summaryItemEvents, tombstoneEvents } from './recording-change-events';
 import { searchIndexEvents } from './search-events';
 
@@ -57,6 +58,8 @@ function derive(change: ItemChange, recordedAt: string): Derived[] {
       return deliveryDueEvents(change);
     case 'apiKey':
       return apiKeyEvents(change);
+    case 'erasure':
+      return erasureEvents(change);
     case 'trashTimer':
       // Only the TTL's removal is due: a restore or a permanent delete removes the timer itself.
       if (!change.removedByTtl) return [];

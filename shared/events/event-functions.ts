@@ -203,6 +203,24 @@ export const EVENT_CONSUMERS = {
       queue: ['ChangeMessageVisibility'],
     },
   },
+  runMemberErasure: {
+    handler: 'functions/events/run-member-erasure',
+    summary:
+      'Erases a member from an organization, step by step (recordings, exports, action items naming them, settings, keys, invitations, membership, and their user once a member of nothing); a crash resumes at the step it stopped in',
+    eventTypes: ['user.erasure_requested'],
+    maxAttempts: 10,
+    // At least the timeout: a message must not come back while its run still works (a redelivery would race it).
+    retryAfterSeconds: 900,
+    // 1,000 recordings (docs/performance.md, "Member erasure"): minutes, not seconds.
+    timeoutSeconds: 900,
+    // The permanent delete's transaction, the cleanup's batch deletes, the rewrites of others' action items, the erasure's steps.
+    permissions: {
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'],
+      bucket: ['ListBucket', 'DeleteObject', 'ListBucketMultipartUploads', 'AbortMultipartUpload'],
+      exportObjects: ['DeleteObject'],
+      search: ['WriteDocument'],
+    },
+  },
 } as const satisfies Record<string, EventConsumerDefinition>;
 
 /**

@@ -1,6 +1,7 @@
 import { API_KEYS_ROUTES } from './api-keys/api-keys-routes';
 import { AUDIT_ROUTES } from './audit/audit-routes';
 import { DOCS_ROUTES } from './docs/docs-routes';
+import { ERASURES_ROUTES } from './erasures/erasures-routes';
 import { HEALTH_ROUTES } from './health/health-routes';
 import { INVITES_ROUTES } from './invites/invites-routes';
 import { MEMBERS_ROUTES } from './members/members-routes';
@@ -42,6 +43,8 @@ const AREAS = [
   API_KEYS_ROUTES,
   WEBHOOKS_ROUTES,
   SEARCH_ROUTES,
+  // Last: erasing the sample's former member removes data no later sample request reads.
+  ERASURES_ROUTES,
 ] as const;
 
 type ManifestEntry = (typeof AREAS)[number]['routes'][number];

@@ -15,8 +15,12 @@ export interface SampleIds {
   apiKeyId: string;
   /** The member whose settings are read and changed, and whose personal key creates an upload. */
   memberId: string;
-  /** A viewer who is made a member (Update member), then removed (Remove member). */
+  /** A viewer who is made a member (Update member), then removed (Remove member), then erased (Erase member). */
   managedMemberId: string;
+  /** Their email: what Erase member's `confirm` must be. */
+  managedMemberEmail: string;
+  /** A completed erasure of the managed member (an earlier membership of theirs), read by Get member erasure. */
+  erasureId: string;
   /** A live recording with a transcript, a summary and action items. */
   recordingId: string;
   /** A recording that is changed, then moved to the trash. */

@@ -47,6 +47,7 @@ export const EVENT_TYPES = [
   'api_key.created',
   'api_key.rotated',
   'api_key.revoked',
+  'user.erased',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -56,7 +57,12 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * webhook): a recording's time in the trash ran out; a webhook delivery is to be attempted
  * (it was created, or someone asked to retry it); what search holds of a recording changed.
  */
-export const INTERNAL_EVENT_TYPES = ['recording.retention_due', 'webhook.delivery_due', 'recording.index_due'] as const;
+export const INTERNAL_EVENT_TYPES = [
+  'recording.retention_due',
+  'webhook.delivery_due',
+  'recording.index_due',
+  'user.erasure_requested',
+] as const;
 export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
 
 /** The EventBridge `source` of every event this service puts on its bus. */
@@ -115,6 +121,16 @@ export const SUMMARY_EVENT_DATA = {
     assignee_user_id: NullableString,
     due_date: NullableString,
   }),
+} as const;
+
+/**
+ * The data of the erasure events (docs/governance.md, "Erasure"): ids and counts, never the
+ * erased person's email or name. `user.erasure_requested` is the service's own cue to run the
+ * job; `user.erased` is the one audit entry and webhook an erasure leaves.
+ */
+export const ERASURE_EVENT_DATA = {
+  'user.erasure_requested': v.strictObject({ erasure_id: Id, user_id: Id }),
+  'user.erased': v.strictObject({ erasure_id: Id, user_id: Id, counts: v.record(v.string(), v.number()) }),
 } as const;
 
 const EVENT_ID_HEX_DIGITS = 32;

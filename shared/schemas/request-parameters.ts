@@ -28,6 +28,7 @@ const PATH_IDS: Record<string, v.GenericSchema<string, string>> = Object.fromEnt
     deliveryId: 'The delivery (`dlv_…`).',
     summaryId: 'The summary (`sum_…`).',
     itemId: 'The action item (`ai_…`), within its summary.',
+    erasureId: 'The erasure (`era_…`).',
   }).map(([name, description]) => [name, v.pipe(Id, v.description(description))]),
 );
 

@@ -187,6 +187,18 @@ export const keys = {
     GSI1PK: `ORG#${orgId}#USER#${userId}#TAGS`,
     ...(name !== undefined ? { GSI1SK: `${name.toLowerCase()}#${tagId}` } : {}),
   }),
+  /** An erasure of a member (shared/storage/erasures.ts): in the organization's partition, so it outlives the membership. */
+  erasure: (orgId: string, erasureId: string) => ({ PK: `ORG#${orgId}`, SK: `ERASURE#${erasureId}` }),
+  /** Present while an erasure of this member runs: names it, so a second request finds it. */
+  erasureGuard: (orgId: string, userId: string) => ({ PK: `ORG#${orgId}`, SK: `ERASING#${userId}` }),
+  /** The log of completed erasures, by user id only, replayed after a backup is restored (ordered by completion). */
+  erasureLog: (completedAt: string, erasureId: string) => ({ PK: 'ERASURE_LOG', SK: `${completedAt}#${erasureId}` }),
+  erasureLogPartition: 'ERASURE_LOG',
+  /** GSI2: a user's identity links, so an erasure finds them without a Scan (links written before it lack it). */
+  userIdentitiesIndex: (userId: string, issuer?: string, subject?: string) => ({
+    GSI2PK: `USER#${userId}#IDENTITIES`,
+    ...(issuer !== undefined ? { GSI2SK: `${issuer}#${subject}` } : {}),
+  }),
 };
 
 /**

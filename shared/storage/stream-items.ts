@@ -5,6 +5,7 @@ import type { Actor } from '../schemas/event-catalog';
 import { ACTOR_KINDS } from '../schemas/event-catalog';
 import type { ChangeStamp } from './change-stamp';
 import { API_KEY_SORT_KEY, apiKeyFromItem, type ApiKeyRecord } from './api-key-items';
+import { erasureFromItem, type ErasureRecord } from './erasure-items';
 import { inviteFromItem, type InviteRecord } from './invite-items';
 import { itemFields } from './item-fields';
 import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
@@ -43,6 +44,7 @@ export type ItemChange = { orgId: string; removedByTtl: boolean } & (
   | { kind: 'webhookDelivery'; before?: ItemSide<DeliveryRecord>; after?: ItemSide<DeliveryRecord> }
   | { kind: 'apiKey'; before?: ItemSide<ApiKeyRecord>; after?: ItemSide<ApiKeyRecord> }
   | { kind: 'summary'; before?: ItemSide<SummaryRecord>; after?: ItemSide<SummaryRecord> }
+  | { kind: 'erasure'; before?: ItemSide<ErasureRecord>; after?: ItemSide<ErasureRecord> }
 );
 
 type Item = Record<string, unknown>;
@@ -59,6 +61,7 @@ const KINDS: { kind: ItemChange['kind']; sortKey: RegExp }[] = [
   { kind: 'trashTimer', sortKey: /^TRASHTIMER#[^#]+$/ },
   { kind: 'webhook', sortKey: WEBHOOK_SORT_KEY },
   { kind: 'apiKey', sortKey: API_KEY_SORT_KEY },
+  { kind: 'erasure', sortKey: /^ERASURE#[^#]+$/ },
 ];
 
 const ORGANIZATION_PARTITION = /^ORG#([^#]+)$/;
@@ -112,6 +115,8 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
       return { ...common, kind, before: side(deliveryFromItem)(before), after: side(deliveryFromItem)(after) };
     case 'apiKey':
       return { ...common, kind, before: side(apiKeyFromItem)(before), after: side(apiKeyFromItem)(after) };
+    case 'erasure':
+      return { ...common, kind, before: side(erasureFromItem)(before), after: side(erasureFromItem)(after) };
     case 'trashTimer': {
       const image = before ?? after ?? {};
       const epoch = Number(image[TABLE.ttlAttribute] ?? 0);

@@ -39,6 +39,7 @@ export function userEmailGuardItem(email: string, userId: string) {
 export function identityLinkItem(identity: Identity, userId: string, createdAt: string) {
   return {
     ...keys.identity(identity.issuer, identity.subject),
+    ...keys.userIdentitiesIndex(userId, identity.issuer, identity.subject),
     user_id: userId,
     issuer: identity.issuer,
     subject: identity.subject,

@@ -66,6 +66,8 @@ const ids: SampleIds = {
   apiKeyId: `key_am_${u}`,
   memberId: `usr_am_${u}_target`,
   managedMemberId: `usr_am_${u}_managed`,
+  managedMemberEmail: `victor.viewer@${domain}`,
+  erasureId: `era_am_${u}`,
   recordingId: `rec_am_${u}_live`,
   editRecordingId: `rec_am_${u}_edit`,
   trashedRecordingId: `rec_am_${u}_trash`,

@@ -16,6 +16,7 @@ import { newDelivery } from '../../shared/domain/webhooks/deliveries';
 import { deliveryIdFor, deliveryItem, webhookItem, type WebhookRecord } from '../../shared/storage/webhook-items';
 import { newSigningSecret } from '../../shared/webhooks/signature';
 import { localDeployment, seed, unique } from './api';
+import { seedCompletedErasure } from '../../infra/local/demo-erasures';
 
 /**
  * Fresh ids for seedSampleData, all under one label and a random suffix (`org_<label>_<hex>`…),
@@ -30,6 +31,8 @@ export function sampleIds(label: string, overrides: Partial<SampleIds> = {}): Sa
     apiKeyId: `key_${label}_${u}`,
     memberId: `usr_${label}_${u}_member`,
     managedMemberId: `usr_${label}_${u}_viewer`,
+    managedMemberEmail: `victor.viewer@${sampleEmailDomain(overrides.orgId ?? `org_${label}_${u}`)}`,
+    erasureId: `era_${label}_${u}`,
     recordingId: `rec_${label}_${u}_live`,
     editRecordingId: `rec_${label}_${u}_edit`,
     trashedRecordingId: `rec_${label}_${u}_trash`,
@@ -82,7 +85,7 @@ export async function seedSampleData(
     users: [
       { id: ownerId, email: ids.ownerEmail, display_name: 'Olivia Owner', timezone: 'Europe/Paris' },
       { id: ids.memberId, email: `mia.member@${domain}`, display_name: 'Mia Member', timezone: 'Asia/Tokyo' },
-      { id: ids.managedMemberId, email: `victor.viewer@${domain}`, display_name: 'Victor Viewer', timezone: 'UTC' },
+      { id: ids.managedMemberId, email: ids.managedMemberEmail, display_name: 'Victor Viewer', timezone: 'UTC' },
     ],
     memberships: [
       { org_id: ids.orgId, user_id: ownerId, role: 'owner' },
@@ -168,6 +171,7 @@ export async function seedSampleData(
     ],
   };
   await seed(db, fixture);
+  await seedCompletedErasure(db, { orgId: ids.orgId, erasureId: ids.erasureId, userId: ids.managedMemberId, ownerId }, new Date());
 
   // The pending upload, as Create upload URL leaves it: the S3 event completes it.
   await db.client.send(
