@@ -4,6 +4,7 @@ import {
   EVENT_HANDLERS,
   EVENT_PROCESSOR,
   TRANSCRIPTION_SWEEPER,
+  RETENTION_SWEEPER,
   type EventConsumerDefinition,
 } from '../shared/events/event-functions';
 import type { FunctionPermissions } from '../shared/function-permissions';
@@ -101,6 +102,13 @@ export function listFunctions(): FunctionDefinition[] {
       kind: 'scheduled',
       permissions: TRANSCRIPTION_SWEEPER.permissions,
       timeoutSeconds: TRANSCRIPTION_SWEEPER.timeoutSeconds,
+    },
+    {
+      handler: RETENTION_SWEEPER.handler,
+      name: functionNameOf(RETENTION_SWEEPER.handler),
+      kind: 'scheduled',
+      permissions: RETENTION_SWEEPER.permissions,
+      timeoutSeconds: RETENTION_SWEEPER.timeoutSeconds,
     },
   ];
 }

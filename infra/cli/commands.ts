@@ -18,6 +18,7 @@ import { AUDIT_COMMANDS } from './audit-commands';
 import { flag, type CommandSpec } from './command-line';
 import { EVENT_COMMANDS } from './event-commands';
 import { LIMIT_COMMANDS, optionalKeyRateLimit } from './limit-commands';
+import { RETENTION_COMMANDS } from './retention-commands';
 import { WEBHOOK_COMMANDS } from './webhook-commands';
 import type { CliTarget } from './target';
 
@@ -289,6 +290,7 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
   ...EVENT_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...AUDIT_COMMANDS,
+  ...RETENTION_COMMANDS,
 };
 
 interface SesEmail {

@@ -13,6 +13,7 @@ import {
   EVENT_CONSUMERS,
   EVENT_PROCESSOR,
   TRANSCRIPTION_SWEEPER,
+  RETENTION_SWEEPER,
   type EventConsumerDefinition,
   type EventConsumerName,
 } from '../../shared/events/event-functions';
@@ -206,6 +207,12 @@ export function addEventPipeline(stack: Stack, props: EventPipelineProps): Event
     description: `Voice Org API: functions/${functionNameOf(TRANSCRIPTION_SWEEPER.handler)} every ${TRANSCRIPTION_SWEEPER.scheduleMinutes} minutes`,
     schedule: events.Schedule.rate(Duration.minutes(TRANSCRIPTION_SWEEPER.scheduleMinutes)),
     targets: [new targets.LambdaFunction(props.functionFor(TRANSCRIPTION_SWEEPER.handler), { retryAttempts: 2 })],
+  });
+  // The retention sweep, once a day (an organization's expired recordings; docs/governance.md).
+  new events.Rule(stack, 'RetentionSweeperSchedule', {
+    description: `Voice Org API: functions/${functionNameOf(RETENTION_SWEEPER.handler)} once a day`,
+    schedule: events.Schedule.rate(Duration.minutes(RETENTION_SWEEPER.scheduleMinutes)),
+    targets: [new targets.LambdaFunction(props.functionFor(RETENTION_SWEEPER.handler), { retryAttempts: 2 })],
   });
   return { deadLetterQueues };
 }

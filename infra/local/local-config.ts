@@ -22,6 +22,8 @@ const LocalConfigSchema = v.object({
   LOCAL_TTL_SWEEP_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '60'),
   /** How often the transcription sweeper runs (the stack's schedule runs it every 5 minutes); 0: never. */
   LOCAL_TRANSCRIPTION_SWEEP_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '60'),
+  /** How often the retention sweep runs (the stack's schedule runs it once a day); 0: never. */
+  LOCAL_RETENTION_SWEEP_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '3600'),
   /** Log level of the functions run locally. */
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'WARN'),
 });
@@ -37,6 +39,7 @@ export interface LocalConfig {
   queueDelayScale: number;
   ttlSweepSeconds: number;
   transcriptionSweepSeconds: number;
+  retentionSweepSeconds: number;
 }
 
 export function loadLocalConfig(env: Record<string, string | undefined> = process.env): LocalConfig {
@@ -56,6 +59,7 @@ export function loadLocalConfig(env: Record<string, string | undefined> = proces
     queueDelayScale: parsed.LOCAL_QUEUE_DELAY_SCALE,
     ttlSweepSeconds: parsed.LOCAL_TTL_SWEEP_SECONDS,
     transcriptionSweepSeconds: parsed.LOCAL_TRANSCRIPTION_SWEEP_SECONDS,
+    retentionSweepSeconds: parsed.LOCAL_RETENTION_SWEEP_SECONDS,
   };
 }
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
+import { RETENTION_SWEEPER, TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
 import { createTableContext } from '../../shared/storage/dynamo';
 import type { Emulator } from './emulators';
 import { LOCAL } from './local-config';
 import { expireItems } from './ttl-emulator';
 
-/** The stack's scheduled work, run by `npm start` on timers: the transcription sweeper and DynamoDB's TTL. */
+/** The stack's scheduled work, run by `npm start` on timers: the transcription sweeper, the retention sweep and DynamoDB's TTL. */
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -25,15 +25,16 @@ function repeatEvery(seconds: number, label: string, task: () => Promise<unknown
   };
 }
 
-/** The transcription sweeper's schedule, emulated: its handler every `seconds`, as the stack's EventBridge schedule invokes it. */
-export function startTranscriptionSweeps(seconds: number): Emulator {
-  return repeatEvery(seconds, 'local transcription sweeper', async () => {
-    const sweeper = (await import(path.join(repoRoot, `${TRANSCRIPTION_SWEEPER.handler}.ts`))) as {
-      handler: (event: unknown) => Promise<unknown>;
-    };
-    return sweeper.handler({});
+/** A scheduled function, emulated: its handler every `seconds`, as the stack's EventBridge schedule invokes it. */
+function startScheduled(task: { handler: string }, seconds: number, label: string): Emulator {
+  return repeatEvery(seconds, label, async () => {
+    const scheduled = (await import(path.join(repoRoot, `${task.handler}.ts`))) as { handler: (event: unknown) => Promise<unknown> };
+    return scheduled.handler({});
   });
 }
+
+export const startTranscriptionSweeps = (seconds: number) => startScheduled(TRANSCRIPTION_SWEEPER, seconds, 'local transcription sweeper');
+export const startRetentionSweeps = (seconds: number) => startScheduled(RETENTION_SWEEPER, seconds, 'local retention sweep');
 
 /** DynamoDB's TTL, emulated: every `seconds`, expired items are removed (their removal reaches the stream as in AWS). */
 export function startTtlSweeps(endpoint: string, seconds: number): Emulator {

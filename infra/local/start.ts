@@ -30,7 +30,7 @@ import { localBedrockModelMap, startBedrockEmulator } from './bedrock-emulator';
 import { localSummaryLanguages } from './local-summarizer';
 import { startQueueEmulator } from './queue-emulator';
 import { ensureProfileKey, localProfileCipher, localWebhookSecretCipher } from './profile-key';
-import { startTranscriptionSweeps, startTtlSweeps } from './scheduled-tasks';
+import { startRetentionSweeps, startTranscriptionSweeps, startTtlSweeps } from './scheduled-tasks';
 import { LOCAL, loadLocalConfig } from './local-config';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
 import { stopLeftChildren } from './process-guard';
@@ -195,6 +195,7 @@ async function main(): Promise<void> {
     emulators.unshift({ endpoint: '', stop: () => started.stop() });
     if (settings.ttlSweepSeconds > 0) emulators.unshift(startTtlSweeps(dynamo.endpoint, settings.ttlSweepSeconds));
     if (settings.transcriptionSweepSeconds > 0) emulators.unshift(startTranscriptionSweeps(settings.transcriptionSweepSeconds));
+    if (settings.retentionSweepSeconds > 0) emulators.unshift(startRetentionSweeps(settings.retentionSweepSeconds));
 
     writeRuntimeFile(settings.dataDir, {
       pid: process.pid,

@@ -13,6 +13,7 @@ import {
   EVENT_HANDLERS,
   EVENT_PROCESSOR,
   TRANSCRIPTION_SWEEPER,
+  RETENTION_SWEEPER,
   type EventConsumerName,
 } from '../../shared/events/event-functions';
 import { SAMPLE_REQUESTS, type RouteName } from '../../shared/routes/manifest';
@@ -83,12 +84,12 @@ export function sampleEvents(setup: SampleSetup): SampleEvent[] {
       const { handler } = EVENT_CONSUMERS[consumer];
       return { file: eventFileOf(handler), handler, kind: 'consumer', consumer, event: sampleConsumerEvent(setup, consumer) };
     }),
-    {
-      file: eventFileOf(TRANSCRIPTION_SWEEPER.handler),
-      handler: TRANSCRIPTION_SWEEPER.handler,
-      kind: 'scheduled',
+    ...[TRANSCRIPTION_SWEEPER, RETENTION_SWEEPER].map((sweeper) => ({
+      file: eventFileOf(sweeper.handler),
+      handler: sweeper.handler,
+      kind: 'scheduled' as const,
       event: sampleScheduledEvent(setup),
-    },
+    })),
   ];
   const files = events.map((e) => e.file);
   const repeated = files.filter((file, i) => files.indexOf(file) !== i);

@@ -5,6 +5,8 @@ import { itemChangeOf, type ItemChange } from '../storage/stream-items';
 import { changedFields, Derived, writerOf } from './derived-events';
 import { erasureEvents } from './erasure-events';
 import { recordingEvents, summaryItemEvents, tombstoneEvents } from './recording-change-events';
+import { memberHoldEvents, organizationEvents } from './governance-events';
+import { memberExportEvents } from './export-events';
 import { searchIndexEvents } from './search-events';
 
 /**
@@ -60,6 +62,12 @@ function derive(change: ItemChange, recordedAt: string): Derived[] {
       return apiKeyEvents(change);
     case 'erasure':
       return erasureEvents(change);
+    case 'organization':
+      return organizationEvents(change);
+    case 'memberLegalHold':
+      return memberHoldEvents(change);
+    case 'memberExport':
+      return memberExportEvents(change);
     case 'trashTimer':
       // Only the TTL's removal is due: a restore or a permanent delete removes the timer itself.
       if (!change.removedByTtl) return [];

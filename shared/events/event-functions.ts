@@ -203,6 +203,24 @@ export const EVENT_CONSUMERS = {
       queue: ['ChangeMessageVisibility'],
     },
   },
+  runMemberExport: {
+    handler: 'functions/events/run-member-export',
+    summary:
+      "Writes a member's data export: a ZIP of their user, settings (profile decrypted), recordings, assigned action items, audit entries and keys, streamed into the bucket",
+    eventTypes: ['user.export_requested'],
+    maxAttempts: 3,
+    // At least the timeout: a message must not come back while its run still writes (a redelivery starts the ZIP again).
+    retryAfterSeconds: 900,
+    // 1,000 recordings with their audio files (docs/performance.md): minutes, not seconds.
+    timeoutSeconds: 900,
+    // GetItem/BatchGetItem/Query: what the API's readers read; PutItem: the export's states. GetObject: the recorded files.
+    permissions: {
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem'],
+      profileKey: ['Decrypt'],
+      bucket: ['GetObject'],
+      exportObjects: ['PutObject', 'AbortMultipartUpload', 'DeleteObject'],
+    },
+  },
   runMemberErasure: {
     handler: 'functions/events/run-member-erasure',
     summary:
@@ -223,6 +241,16 @@ export const EVENT_CONSUMERS = {
   },
 } as const satisfies Record<string, EventConsumerDefinition>;
 
+/** A function an EventBridge schedule invokes (`npm start` runs it on a timer). */
+interface ScheduledTask {
+  handler: string;
+  summary: string;
+  source: string;
+  scheduleMinutes: number;
+  timeoutSeconds: number;
+  permissions: FunctionPermissions;
+}
+
 /**
  * The transcription sweeper (docs/transcription.md): on a schedule, it starts queued attempts
  * whose start never came or was throttled, and finishes jobs whose best-effort completion
@@ -239,13 +267,22 @@ export const TRANSCRIPTION_SWEEPER = {
     transcribe: ['StartTranscriptionJob', 'GetTranscriptionJob'],
     bucket: ['GetObject', 'PutObject', 'DeleteObject'],
   },
-} as const satisfies {
-  handler: string;
-  summary: string;
-  source: string;
-  scheduleMinutes: number;
-  timeoutSeconds: number;
-  permissions: FunctionPermissions;
-};
+} as const satisfies ScheduledTask;
+
+/**
+ * The retention sweep (docs/governance.md): once a day, every organization with a retention
+ * policy has its expired recordings moved to the trash (held ones kept and counted). It reads the
+ * registry of policies and each organization's retention index, never a Scan. `npx voice-org
+ * retention sweep` runs the same function on demand; locally `npm start` runs it on a timer.
+ */
+export const RETENTION_SWEEPER = {
+  handler: 'functions/events/sweep-retention',
+  summary: "Moves recordings past their organization's retention policy to the trash, once a day",
+  source: 'schedule',
+  scheduleMinutes: 24 * 60,
+  timeoutSeconds: 900,
+  // Query: the registry and the retention index; the rest: the trash move's transaction, as Delete recording's.
+  permissions: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+} as const satisfies ScheduledTask;
 
 export type EventConsumerName = keyof typeof EVENT_CONSUMERS;

@@ -1,3 +1,5 @@
+import { RETENTION_POLICY_REASON } from '../storage/change-stamp';
+import { retentionDayOf } from '../storage/recording-items';
 import type { ItemChange } from '../storage/stream-items';
 import { changedFields, Derived, writerOf } from './derived-events';
 import { actionItemEventsOf, summaryEventsOf } from './summary-events';
@@ -31,8 +33,17 @@ export function recordingEvents(change: Extract<ItemChange, { kind: 'recording' 
     events.push(event('recording.uploaded', { size_bytes: recording.upload?.uploaded_bytes ?? recording.upload?.size_bytes }));
   }
   if (previous.state === 'pending_upload' && recording.state === 'failed') events.push(event('recording.upload_failed'));
-  if (!previous.deleted_at && recording.deleted_at) events.push(event('recording.trashed'));
+  if (!previous.deleted_at && recording.deleted_at) {
+    // The retention policy's sweep says why before the usual event (docs/governance.md).
+    if (stamp?.reason === RETENTION_POLICY_REASON)
+      events.push(event('recording.retention_expired', { retention_day: retentionDayOf(previous) }));
+    events.push(event('recording.trashed'));
+  }
   if (previous.deleted_at && !recording.deleted_at) events.push(event('recording.restored'));
+  const hold = recording.legal_hold;
+  if (hold && hold.reason !== previous.legal_hold?.reason)
+    events.push(event('recording.legal_hold_placed', { placed_by: hold.placed_by, placed_at: hold.placed_at }));
+  if (previous.legal_hold && !hold) events.push(event('recording.legal_hold_released'));
   const changes = changedFields(previous, recording, ['title', 'description', 'tags']);
   if (changes.length) events.push(event('recording.updated', { changes }));
   // The processing stages' own events: each carries when it happened.

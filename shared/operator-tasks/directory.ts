@@ -27,6 +27,7 @@ export async function createOrganization(db: TableContext, input: { id?: string;
     updated_at: timestamp,
     member_search_index_at: timestamp,
     recording_days_index_at: timestamp,
+    retention_index_at: timestamp,
     templates_index_at: timestamp,
   };
   await conflictOnTaken(insertOrganization(db, org), 'ORG_EXISTS', `Organization ${org.org_id} already exists.`);

@@ -2,6 +2,8 @@ import { API_KEYS_ROUTES } from './api-keys/api-keys-routes';
 import { AUDIT_ROUTES } from './audit/audit-routes';
 import { DOCS_ROUTES } from './docs/docs-routes';
 import { ERASURES_ROUTES } from './erasures/erasures-routes';
+import { EXPORTS_ROUTES } from './exports/exports-routes';
+import { GOVERNANCE_ROUTES } from './governance/governance-routes';
 import { HEALTH_ROUTES } from './health/health-routes';
 import { INVITES_ROUTES } from './invites/invites-routes';
 import { MEMBERS_ROUTES } from './members/members-routes';
@@ -32,6 +34,8 @@ const AREAS = [
   DOCS_ROUTES,
   USERS_ROUTES,
   MEMBERS_ROUTES,
+  GOVERNANCE_ROUTES,
+  EXPORTS_ROUTES,
   RECORDINGS_ROUTES,
   TRANSLATIONS_ROUTES,
   PUBLIC_RECORDINGS_ROUTES,

@@ -15,6 +15,9 @@ export const EVENT_TYPES = [
   'recording.trashed',
   'recording.restored',
   'recording.deleted',
+  'recording.retention_expired',
+  'recording.legal_hold_placed',
+  'recording.legal_hold_released',
   'recording.transcription_queued',
   'recording.transcription_completed',
   'recording.transcription_failed',
@@ -28,6 +31,9 @@ export const EVENT_TYPES = [
   'member.joined',
   'member.updated',
   'member.removed',
+  'member.legal_hold_placed',
+  'member.legal_hold_released',
+  'organization.retention_updated',
   'member_settings.updated',
   'invite.created',
   'invite.resent',
@@ -47,6 +53,8 @@ export const EVENT_TYPES = [
   'api_key.created',
   'api_key.rotated',
   'api_key.revoked',
+  'user.export_requested',
+  'user.export_completed',
   'user.erased',
 ] as const;
 
@@ -124,6 +132,11 @@ export const SUMMARY_EVENT_DATA = {
 } as const;
 
 /**
+ * The data of a member's export events (docs/events.md, docs/governance.md): ids, the option
+ * and the ZIP's size, never any of its content. The stream rules (shared/events/export-events.ts)
+ * build them and a unit test holds each derived event to its schema.
+ */
+/**
  * The data of the erasure events (docs/governance.md, "Erasure"): ids and counts, never the
  * erased person's email or name. `user.erasure_requested` is the service's own cue to run the
  * job; `user.erased` is the one audit entry and webhook an erasure leaves.
@@ -131,6 +144,11 @@ export const SUMMARY_EVENT_DATA = {
 export const ERASURE_EVENT_DATA = {
   'user.erasure_requested': v.strictObject({ erasure_id: Id, user_id: Id }),
   'user.erased': v.strictObject({ erasure_id: Id, user_id: Id, counts: v.record(v.string(), v.number()) }),
+} as const;
+
+export const EXPORT_EVENT_DATA = {
+  'user.export_requested': v.strictObject({ export_id: Id, include_media: v.boolean() }),
+  'user.export_completed': v.strictObject({ export_id: Id, size_bytes: v.number() }),
 } as const;
 
 const EVENT_ID_HEX_DIGITS = 32;

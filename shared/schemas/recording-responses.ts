@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LegalHoldResponse } from './governance-responses';
 import { RECORDING_STATES } from '../core/recording-states';
 import { SUMMARY_STATUSES } from '../core/summary-statuses';
 import { TRANSCRIPT_STATUSES } from '../core/transcript-statuses';
@@ -128,6 +129,10 @@ export const RecordingResponse = v.strictObject({
     'With `include=action_items`: the action items found; null when it has none.',
   ),
   translation: described(v.optional(v.nullable(Translation)), 'With `include=translation`: its translation; null when it has none.'),
+  legal_hold: described(
+    v.optional(v.nullable(LegalHoldResponse)),
+    "The legal hold that keeps it (docs/governance.md): its own, else its recorder's (`scope` says which); null when none does.",
+  ),
 });
 
 export const RecordingUpdateResponse = v.strictObject({

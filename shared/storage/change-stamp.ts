@@ -23,6 +23,9 @@ export interface ChangeStamp {
   reason?: string;
 }
 
+/** The reason the retention policy's sweep gives its changes: its trashing says `recording.retention_expired` first. */
+export const RETENTION_POLICY_REASON = 'retention_policy';
+
 const current = new AsyncLocalStorage<ChangeContext>();
 
 /**

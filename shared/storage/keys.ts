@@ -67,6 +67,25 @@ export const keys = {
   recordingDayCount: (orgId: string, day: string) => ({ PK: `ORG#${orgId}#RECORDING_COUNTS`, SK: `DAY#${day}` }),
   /** The same for a UTC month (`YYYY-MM`): a range's full months are read as one item each. */
   recordingMonthCount: (orgId: string, month: string) => ({ PK: `ORG#${orgId}#RECORDING_COUNTS`, SK: `MONTH#${month}` }),
+  /**
+   * GSI3 (keys only): an organization's live recordings by the UTC day retention counts from
+   * (`recording_at`, else `created_at`), oldest first. The retention sweep reads the days past its
+   * policy and nothing else (docs/governance.md). Absent on a recording in the trash.
+   */
+  recordingRetentionIndex: (orgId: string, day?: string, recordingId?: string) => ({
+    GSI3PK: `ORG#${orgId}#RETENTION`,
+    ...(day !== undefined ? { GSI3SK: `${day}#${recordingId}` } : {}),
+  }),
+  /** The organizations with a retention policy: the daily sweep's one partition to read (SK `ORG#<id>`). */
+  retentionPolicy: (orgId?: string) => ({ PK: 'RETENTION_POLICIES', ...(orgId !== undefined ? { SK: `ORG#${orgId}` } : {}) }),
+  /**
+   * An organization's legal holds, under a partition of their own: a member's hold (`HOLD#USER#<id>`,
+   * the hold itself) and one entry per held recording (`HOLD#REC#<id>`; the hold is on the recording
+   * item, where deletes see it). One Query lists them all.
+   */
+  memberLegalHold: (orgId: string, userId: string) => ({ PK: `ORG#${orgId}#LEGAL_HOLDS`, SK: `HOLD#USER#${userId}` }),
+  recordingLegalHold: (orgId: string, recordingId: string) => ({ PK: `ORG#${orgId}#LEGAL_HOLDS`, SK: `HOLD#REC#${recordingId}` }),
+  legalHolds: (orgId: string) => ({ PK: `ORG#${orgId}#LEGAL_HOLDS` }),
   /** GSI2: one recorder's recordings in an org, newest first. */
   recorderRecordingsIndex: (orgId: string, userId: string, bin: RecordingBin, createdAt?: string, recordingId?: string) => ({
     GSI2PK: `ORG#${orgId}#USER#${userId}#RECS#${bin}`,
@@ -198,6 +217,11 @@ export const keys = {
   userIdentitiesIndex: (userId: string, issuer?: string, subject?: string) => ({
     GSI2PK: `USER#${userId}#IDENTITIES`,
     ...(issuer !== undefined ? { GSI2SK: `${issuer}#${subject}` } : {}),
+  }),
+  /** A member's data exports (docs/governance.md), under a partition of their own per member: one Query lists them. */
+  memberExport: (orgId: string, userId: string, exportId?: string) => ({
+    PK: `ORG#${orgId}#USER#${userId}#EXPORTS`,
+    ...(exportId !== undefined ? { SK: `EXPORT#${exportId}` } : {}),
   }),
 };
 

@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { readStoredOrganizationLimits } from './stored-rate-limits';
 import type { OrganizationLimits } from '../core/rate-limits';
 import type { TableContext } from './dynamo';
-import { itemFields } from './item-fields';
+import { itemFields, nestedItemFields } from './item-fields';
 import { keys } from './keys';
 import type { TransactItem } from './transactions';
 
@@ -42,6 +42,19 @@ export interface Organization {
   default_template_id?: string;
   /** Its own rate limit and daily quota (`org set-limits`); absent, the configured defaults apply (docs/rate-limits.md). */
   rate_limits?: OrganizationLimits;
+  /** Its retention policy (docs/governance.md); absent, recordings are kept until someone deletes them. */
+  retention?: RetentionPolicy;
+  /** Since when every live recording carries its retention index keys (keys.recordingRetentionIndex); same rules as the others. */
+  retention_index_at?: string;
+}
+
+/** How long the organization keeps recordings, and who set it when. */
+export interface RetentionPolicy {
+  /** Days from `recording_at` (else `created_at`) after which the sweep moves a recording to the trash; null: forever. */
+  recordings_days: number | null;
+  updated_at: string;
+  /** The user or key id that set it. */
+  updated_by: string;
 }
 
 /** An organization as read: the recording counters of one that never had a recording read as 0. */
@@ -64,6 +77,17 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
     template_count: fields.optionalNumber('template_count') ?? 0,
     default_template_id: fields.optionalString('default_template_id'),
     rate_limits: organizationLimitsFromItem(item),
+    retention: item.retention === undefined ? undefined : retentionFromMap(item),
+    retention_index_at: fields.optionalString('retention_index_at'),
+  };
+}
+
+function retentionFromMap(item: Record<string, unknown>): RetentionPolicy {
+  const fields = nestedItemFields(item, item.retention, 'organization retention');
+  return {
+    recordings_days: fields.optionalNumber('recordings_days') ?? null,
+    updated_at: fields.string('updated_at'),
+    updated_by: fields.string('updated_by'),
   };
 }
 
@@ -220,7 +244,7 @@ export function templateCountChange(db: TableContext, orgId: string, delta: 1 | 
 }
 
 /** The organization's marks of a complete derived index (Organization.member_search_index_at, recording_days_index_at, templates_index_at). */
-export type DerivedIndexMark = 'member_search_index_at' | 'recording_days_index_at' | 'templates_index_at';
+export type DerivedIndexMark = 'member_search_index_at' | 'recording_days_index_at' | 'templates_index_at' | 'retention_index_at';
 
 /** Marks a derived index of an existing organization complete since `now` (ConditionalCheckFailed when it does not exist). */
 export async function markDerivedIndexComplete(db: TableContext, orgId: string, mark: DerivedIndexMark, now: string): Promise<void> {

@@ -59,7 +59,20 @@ export interface Recording {
   summaries?: SummaryDigest[];
   /** The latest translation asked for (docs/translations.md); absent until one is. */
   translation?: RecordingTranslation;
+  /** A legal hold on this recording (docs/governance.md): while present, nothing deletes it. */
+  legal_hold?: LegalHold;
 }
+
+/** A legal hold, on a recording or on a member's recordings: why, who placed it (a user or key id) and when. */
+export interface LegalHold {
+  reason: string;
+  placed_by: string;
+  placed_at: string;
+}
+
+/** The UTC day retention counts a recording's age from: when it was recorded, else when it was created. */
+export const retentionDayOf = (recording: Pick<Recording, 'recording_at' | 'created_at'>): string =>
+  (recording.recording_at || recording.created_at).slice(0, 10);
 
 /**
  * The recording's latest translation: the spec's `translation` (id, times, languages, status,
@@ -118,6 +131,7 @@ export function recordingItem(recording: Recording) {
     ...keys.recording(recording.org_id, recording.id),
     ...keys.recordingsIndex(recording.org_id, bin, recording.created_at, recording.id),
     ...keys.recorderRecordingsIndex(recording.org_id, recording.recorded_by, bin, recording.created_at, recording.id),
+    ...(bin === 'LIVE' ? keys.recordingRetentionIndex(recording.org_id, retentionDayOf(recording), recording.id) : {}),
     ...fields,
     ...(bin === 'TRASH' && purgeAt !== undefined ? { purge_at: purgeAt } : {}),
     ...changeStamp(),
@@ -176,7 +190,13 @@ export function recordingFromItem(item: Item): Recording {
   if (item.transcription !== undefined) recording.transcription = transcriptionFromMap(item);
   if (item.summaries !== undefined) recording.summaries = fields.list('summaries').map((entry) => digestFromMap(item, entry));
   if (item.translation !== undefined) recording.translation = translationRunFromMap(item);
+  if (item.legal_hold !== undefined) recording.legal_hold = legalHoldFromMap(item, item.legal_hold, 'recording legal hold');
   return recording;
+}
+
+export function legalHoldFromMap(item: Item, map: unknown, what: string): LegalHold {
+  const fields = nestedItemFields(item, map, what);
+  return { reason: fields.string('reason'), placed_by: fields.string('placed_by'), placed_at: fields.string('placed_at') };
 }
 
 function translationRunFromMap(item: Item): RecordingTranslation {

@@ -8,7 +8,10 @@ import { API_KEY_SORT_KEY, apiKeyFromItem, type ApiKeyRecord } from './api-key-i
 import { erasureFromItem, type ErasureRecord } from './erasure-items';
 import { inviteFromItem, type InviteRecord } from './invite-items';
 import { itemFields } from './item-fields';
+import { memberHoldFromItem, type MemberLegalHold } from './legal-holds';
 import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
+import { MEMBER_EXPORT_PARTITION, MEMBER_EXPORT_SORT_KEY, memberExportFromItem, type MemberExport } from './member-export-items';
+import { organizationFromItem, type StoredOrganization } from './organizations';
 import { membershipFromItem, type Membership } from './membership-items';
 import { recordingFromItem, type Recording } from './recording-items';
 import { summaryRecordFromItem, type SummaryRecord } from './summary-items';
@@ -45,6 +48,9 @@ export type ItemChange = { orgId: string; removedByTtl: boolean } & (
   | { kind: 'apiKey'; before?: ItemSide<ApiKeyRecord>; after?: ItemSide<ApiKeyRecord> }
   | { kind: 'summary'; before?: ItemSide<SummaryRecord>; after?: ItemSide<SummaryRecord> }
   | { kind: 'erasure'; before?: ItemSide<ErasureRecord>; after?: ItemSide<ErasureRecord> }
+  | { kind: 'organization'; before?: ItemSide<StoredOrganization>; after?: ItemSide<StoredOrganization> }
+  | { kind: 'memberLegalHold'; before?: ItemSide<MemberLegalHold>; after?: ItemSide<MemberLegalHold> }
+  | { kind: 'memberExport'; before?: ItemSide<MemberExport>; after?: ItemSide<MemberExport> }
 );
 
 type Item = Record<string, unknown>;
@@ -62,9 +68,13 @@ const KINDS: { kind: ItemChange['kind']; sortKey: RegExp }[] = [
   { kind: 'webhook', sortKey: WEBHOOK_SORT_KEY },
   { kind: 'apiKey', sortKey: API_KEY_SORT_KEY },
   { kind: 'erasure', sortKey: /^ERASURE#[^#]+$/ },
+  { kind: 'organization', sortKey: /^ORG$/ },
 ];
 
 const ORGANIZATION_PARTITION = /^ORG#([^#]+)$/;
+/** A member's legal hold lives in the organization's holds partition (keys.memberLegalHold). */
+const LEGAL_HOLDS_PARTITION = /^ORG#([^#]+)#LEGAL_HOLDS$/;
+const MEMBER_HOLD_SORT_KEY = /^HOLD#USER#[^#]+$/;
 
 /**
  * Reads a stream record (NEW_AND_OLD_IMAGES) as the change of an event-bearing item, or
@@ -79,12 +89,23 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
   const sortKey = typeof keys?.SK === 'string' ? keys.SK : undefined;
   // Deliveries live under their endpoint's partition; every other item of interest under its organization's.
   const delivery = DELIVERY_PARTITION.exec(partition);
-  const orgId = delivery?.[1] ?? ORGANIZATION_PARTITION.exec(partition)?.[1];
+  const holds = LEGAL_HOLDS_PARTITION.exec(partition);
+  // A member's exports live under a partition of their own (keys.memberExport).
+  const exportsOf = MEMBER_EXPORT_PARTITION.exec(partition);
+  const orgId = delivery?.[1] ?? holds?.[1] ?? exportsOf?.[1] ?? ORGANIZATION_PARTITION.exec(partition)?.[1];
   const kind = delivery
     ? sortKey && DELIVERY_SORT_KEY.test(sortKey)
       ? 'webhookDelivery'
       : undefined
-    : sortKey && KINDS.find((candidate) => candidate.sortKey.test(sortKey))?.kind;
+    : holds
+      ? sortKey && MEMBER_HOLD_SORT_KEY.test(sortKey)
+        ? 'memberLegalHold'
+        : undefined
+      : exportsOf
+        ? sortKey && MEMBER_EXPORT_SORT_KEY.test(sortKey)
+          ? 'memberExport'
+          : undefined
+        : sortKey && KINDS.find((candidate) => candidate.sortKey.test(sortKey))?.kind;
   if (!orgId || !sortKey || !kind) return undefined;
   const before = record.dynamodb?.OldImage && unmarshall(record.dynamodb.OldImage as Record<string, AttributeValue>);
   const after = record.dynamodb?.NewImage && unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>);
@@ -117,6 +138,12 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
       return { ...common, kind, before: side(apiKeyFromItem)(before), after: side(apiKeyFromItem)(after) };
     case 'erasure':
       return { ...common, kind, before: side(erasureFromItem)(before), after: side(erasureFromItem)(after) };
+    case 'organization':
+      return { ...common, kind, before: side(organizationFromItem)(before), after: side(organizationFromItem)(after) };
+    case 'memberLegalHold':
+      return { ...common, kind, before: side(memberHoldFromItem)(before), after: side(memberHoldFromItem)(after) };
+    case 'memberExport':
+      return { ...common, kind, before: side(memberExportFromItem)(before), after: side(memberExportFromItem)(after) };
     case 'trashTimer': {
       const image = before ?? after ?? {};
       const epoch = Number(image[TABLE.ttlAttribute] ?? 0);

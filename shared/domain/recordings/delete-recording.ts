@@ -1,6 +1,7 @@
 import { commitRecordingChange } from '../../storage/recording-writes';
 import type { Recording } from '../../storage/recording-items';
 import { getRecording } from '../../storage/recordings';
+import { assertNotHeld } from '../governance/legal-holds';
 import { readLiveRecording, recordingNotFound } from './get-recording';
 import { RecordingDeps, retryUntilCommitted, commitPermanentDelete, recorderLeaving, planRecordingChange } from './recording-changes';
 import { TrashDeps, purgeAt } from './recording-trash';
@@ -9,6 +10,8 @@ import { TrashDeps, purgeAt } from './recording-trash';
  * Removes a recording for good, live or trashed: one transaction takes it, its tag links and
  * its counts, and writes its tombstone. No S3 call and no related item on the request path:
  * the tombstone's `recording.deleted` event has the object cleanup consumer remove them.
+ * A held recording is refused (409 LEGAL_HOLD); a hold placed meanwhile restamps the recording,
+ * so the delete's condition fails and the next attempt reads the hold.
  */
 export async function deleteRecordingPermanently(deps: RecordingDeps, orgId: string, recordingId: string): Promise<void> {
   let found = false;
@@ -19,6 +22,7 @@ export async function deleteRecordingPermanently(deps: RecordingDeps, orgId: str
       throw recordingNotFound(recordingId);
     }
     found = true;
+    await assertNotHeld(deps.db, current);
     await commitPermanentDelete(deps, current, { kind: 'stored', unchangedSince: current.updated_at });
   });
 }
@@ -33,6 +37,7 @@ export async function softDeleteRecording(deps: TrashDeps, orgId: string, record
   const { db } = deps;
   await retryUntilCommitted(async () => {
     const { recording: current } = await readLiveRecording(db, orgId, recordingId);
+    await assertNotHeld(db, current);
     const now = deps.now().toISOString();
     const trashed: Recording = { ...current, deleted_at: now, updated_at: now };
     const recorder = await recorderLeaving(db, current);

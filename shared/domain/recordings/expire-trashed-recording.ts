@@ -5,6 +5,7 @@ import { getRecording } from '../../storage/recordings';
 import { WriteConflict } from '../../storage/transactions';
 import { commitPermanentDelete, retryUntilCommitted } from './recording-changes';
 import { purgeAt, type TrashDeps } from './recording-trash';
+import { effectiveHold } from '../governance/legal-holds';
 
 /** What the trash retention did with a recording whose timer ran out. */
 export type RetentionOutcome =
@@ -13,7 +14,12 @@ export type RetentionOutcome =
   /** Gone, restored or otherwise out of the trash: nothing to do. */
   | 'not_in_trash'
   /** Still in the trash but not yet for the retention (it was raised since the timer was set): the timer is set again. */
-  | 'not_due';
+  | 'not_due'
+  /** Under a legal hold: kept, and its timer set again a day later, so the purge follows the hold's release. */
+  | 'held';
+
+/** How long a held recording's purge waits before it looks at the hold again. */
+const HELD_RECHECK_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Deletes a recording whose trash timer ran out, once it is sure it should: the recording
@@ -34,7 +40,9 @@ export async function expireTrashedRecording(
     const current = await getRecording(db, due.org_id, due.resource.id, { consistent: true });
     const deletedAt = current?.deleted_at;
     if (!current || !deletedAt) return 'not_in_trash';
-    const purge = purgeAt(deletedAt, deps.trashRetentionDays);
+    const dueAt = purgeAt(deletedAt, deps.trashRetentionDays);
+    const held = Date.parse(dueAt) <= deps.now().getTime() && (await effectiveHold(db, current)) !== null;
+    const purge = held ? new Date(deps.now().getTime() + HELD_RECHECK_MS).toISOString() : dueAt;
     if (Date.parse(purge) > deps.now().getTime()) {
       try {
         await rearmTrashTimer(db, { org_id: current.org_id, recording_id: current.id, deleted_at: deletedAt, purge_at: purge });
@@ -44,7 +52,7 @@ export async function expireTrashedRecording(
         if (error instanceof WriteConflict && error.failedAt('recording')) return 'not_in_trash';
         throw error;
       }
-      return 'not_due';
+      return held ? 'held' : 'not_due';
     }
     await withChangeContext({ actor: null, correlationId: due.correlation_id, reason: 'retention' }, () =>
       commitPermanentDelete(deps, current, { kind: 'stored', stillIn: 'TRASH', unchangedSince: current.updated_at }),

@@ -7,6 +7,7 @@ import { getRecordingWithParts } from '../../storage/recordings';
 import { getSummary } from '../../storage/summaries';
 import { getDefaultTemplate } from '../../storage/templates';
 import { featuredDigest } from '../summaries/summary-changes';
+import { effectiveHold, type EffectiveHold } from '../governance/legal-holds';
 
 /** 404 RECORDING_NOT_FOUND: unknown, another organization's, or (for live reads) in the trash. */
 export function recordingNotFound(recordingId: string): NotFoundError {
@@ -42,8 +43,20 @@ export async function getRecording(
   orgId: string,
   recordingId: string,
   include: readonly string[],
-): Promise<{ recording: Recording; parts: RecordingParts }> {
+): Promise<{ recording: Recording; parts: RecordingParts; hold: EffectiveHold | null }> {
   const read = await readLiveRecording(db, orgId, recordingId, include.length > 0);
+  // The hold shown: the recording's own, else its recorder's (one GetItem, beside the parts).
+  const [hold, withParts] = await Promise.all([effectiveHold(db, read.recording), withFeaturedSummary(db, orgId, recordingId, include, read)]);
+  return { ...withParts, hold };
+}
+
+async function withFeaturedSummary(
+  db: TableContext,
+  orgId: string,
+  recordingId: string,
+  include: readonly string[],
+  read: { recording: Recording; parts: RecordingParts },
+): Promise<{ recording: Recording; parts: RecordingParts }> {
   const { recording } = read;
   if (!recording.summaries || !(include.includes('summary') || include.includes('action_items'))) return read;
   const { summary: _fixtureSummary, action_items: _fixtureItems, ...parts } = read.parts;

@@ -4,6 +4,7 @@ import type { RecordingParts } from '../../storage/recording-part-items';
 import type { Tag } from '../../storage/tags';
 import type { RecordingInclude } from '../../schemas/recordings';
 import { excerptOf } from '../summaries/summary-changes';
+import { holdView, type EffectiveHold } from '../governance/legal-holds';
 import { transcriptStatusOf } from '../transcription/transcription-changes';
 import { translationView } from '../translations/translation-changes';
 
@@ -30,7 +31,7 @@ export function listItemView(recording: Recording) {
  * Get recording: the recording (with `upload_error`, empty unless its upload failed), plus
  * each related resource asked for (null when it has none).
  */
-export function recordingView(recording: Recording, parts: RecordingParts, include: RecordingInclude[]) {
+export function recordingView(recording: Recording, parts: RecordingParts, include: RecordingInclude[], hold?: EffectiveHold | null) {
   const view: Record<string, unknown> = {
     id: recording.id,
     title: recording.title,
@@ -47,6 +48,8 @@ export function recordingView(recording: Recording, parts: RecordingParts, inclu
     created_at: recording.created_at,
     updated_at: recording.updated_at,
     recording_at: recording.recording_at,
+    // Get recording reads the recorder's hold too; the other answers show the recording's own.
+    legal_hold: hold !== undefined ? hold : recording.legal_hold ? holdView(recording.legal_hold, 'recording') : null,
   };
   if (include.includes('transcript')) view.transcript = parts.transcript ? parts.transcript.segments : null;
   if (include.includes('summary')) view.summary = parts.summary ? summaryView(parts.summary) : null;

@@ -3,13 +3,15 @@ import { getRecordingMediaDocs, getRecordingMediaRoute } from './get-recording-m
 import { getRecordingDocs, getRecordingRoute } from './get-recording';
 import { getTranscriptDocs, getTranscriptRoute } from './get-transcript';
 import { listRecordingsDocs, listRecordingsRoute } from './list-recordings';
+import { placeRecordingLegalHoldDocs, placeRecordingLegalHoldRoute } from './place-recording-legal-hold';
+import { releaseRecordingLegalHoldDocs, releaseRecordingLegalHoldRoute } from './release-recording-legal-hold';
 import { restoreRecordingDocs, restoreRecordingRoute } from './restore-recording';
 import { transcribeRecordingDocs, transcribeRecordingRoute } from './transcribe-recording';
 import { updateRecordingDocs, updateRecordingRoute } from './update-recording';
 import { defineRouteArea } from '../route-definition';
 
 /**
- * An organization's recordings: list, read, play, change, trash, restore and transcribe them.
+ * An organization's recordings: list, read, play, change, trash, restore and transcribe them; hold them (legal holds).
  */
 export const RECORDINGS_ROUTES = defineRouteArea({
   area: 'recordings',
@@ -23,5 +25,7 @@ export const RECORDINGS_ROUTES = defineRouteArea({
     { route: deleteRecordingRoute, docs: deleteRecordingDocs },
     { route: restoreRecordingRoute, docs: restoreRecordingDocs },
     { route: transcribeRecordingRoute, docs: transcribeRecordingDocs },
+    { route: placeRecordingLegalHoldRoute, docs: placeRecordingLegalHoldDocs },
+    { route: releaseRecordingLegalHoldRoute, docs: releaseRecordingLegalHoldDocs },
   ],
 });
