@@ -38,7 +38,9 @@ export function memberHoldFromItem(item: Record<string, unknown>): MemberLegalHo
 }
 
 export async function getMemberHold(db: TableContext, orgId: string, userId: string): Promise<MemberLegalHold | undefined> {
-  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: keys.memberLegalHold(orgId, userId), ConsistentRead: true }));
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.memberLegalHold(orgId, userId), ConsistentRead: true }),
+  );
   const hold = Item && memberHoldFromItem(Item);
   return hold && !hold.released_at ? hold : undefined;
 }
@@ -125,7 +127,11 @@ export async function listLegalHolds(
     .filter((item) => String(item.SK).startsWith('HOLD#REC#'))
     .map((item) => {
       const fields = itemFields(item, 'recording legal hold entry');
-      return { ...legalHoldFromMap(item, item, 'recording legal hold entry'), recording_id: fields.string('recording_id'), recorded_by: fields.string('recorded_by') };
+      return {
+        ...legalHoldFromMap(item, item, 'recording legal hold entry'),
+        recording_id: fields.string('recording_id'),
+        recorded_by: fields.string('recorded_by'),
+      };
     });
   return { members, recordings };
 }

@@ -140,7 +140,9 @@ describe('the retention policy', () => {
     expect(sweeps.find((s) => s.org_id === withPolicy.orgId)).toMatchObject({ moved: 1 });
     expect(sweeps.map((s) => s.org_id)).not.toContain(without.orgId);
     expect(sweeps.filter((s) => s.org_id !== withPolicy.orgId).every((s) => s.moved === 0)).toBe(true);
-    expect(await sweepRetention(at(past), { orgId: without.orgId })).toEqual([expect.objectContaining({ recordings_days: null, moved: 0 })]);
+    expect(await sweepRetention(at(past), { orgId: without.orgId })).toEqual([
+      expect.objectContaining({ recordings_days: null, moved: 0 }),
+    ]);
     await updateRetention(at(past), withPolicy.ownerCaller, null);
   });
 
@@ -208,11 +210,14 @@ describe('legal holds', () => {
     });
   });
 
-  it("say a member is under hold when one of their recordings is, and refuse a hold on someone who never was a member", async () => {
+  it('say a member is under hold when one of their recordings is, and refuse a hold on someone who never was a member', async () => {
     const { orgId, ownerCaller, ids, owner } = await organization();
     await placeRecordingHold(deps, ownerCaller, ids.recent, 'Audit');
     expect(await memberUnderHold(db, orgId, owner)).toMatchObject({ reason: 'Audit', recording_id: ids.recent });
-    await expect(placeMemberHold(deps, ownerCaller, 'usr_nobody', 'x')).rejects.toMatchObject({ statusCode: 404, code: 'MEMBER_NOT_FOUND' });
+    await expect(placeMemberHold(deps, ownerCaller, 'usr_nobody', 'x')).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'MEMBER_NOT_FOUND',
+    });
     await expect(placeRecordingHold(deps, ownerCaller, 'rec_nothing', 'x')).rejects.toMatchObject({ statusCode: 404 });
   });
 

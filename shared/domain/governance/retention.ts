@@ -23,7 +23,11 @@ const DAY_MS = 86_400_000;
 const MOVES_AT_ONCE = 4;
 
 function viewOf(policy: RetentionPolicy | undefined): RetentionView {
-  return { recordings_days: policy?.recordings_days ?? null, updated_at: policy?.updated_at ?? null, updated_by: policy?.updated_by ?? null };
+  return {
+    recordings_days: policy?.recordings_days ?? null,
+    updated_at: policy?.updated_at ?? null,
+    updated_by: policy?.updated_by ?? null,
+  };
 }
 
 async function organizationOf(deps: TrashDeps, orgId: string) {

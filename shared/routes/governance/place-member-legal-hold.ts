@@ -23,7 +23,12 @@ export const placeMemberLegalHoldDocs = (): OperationDocs => ({
   examples: {
     request: { reason: 'Litigation hold: Acme v. Example (case 24-1187)' },
     responses: {
-      200: { reason: 'Litigation hold: Acme v. Example (case 24-1187)', placed_by: 'usr_demo_owner', placed_at: '2026-11-02T09:30:00.000Z', scope: 'member' },
+      200: {
+        reason: 'Litigation hold: Acme v. Example (case 24-1187)',
+        placed_by: 'usr_demo_owner',
+        placed_at: '2026-11-02T09:30:00.000Z',
+        scope: 'member',
+      },
     },
   },
   sample: (ids) => ({ credential: 'orgKey', path: { userId: ids.memberId }, body: { reason: 'Sample hold' }, status: 200 }),
