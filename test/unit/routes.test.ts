@@ -7,6 +7,7 @@ import {
   EVENT_HANDLERS,
   EVENT_PROCESSOR,
   TRANSCRIPTION_SWEEPER,
+  RETENTION_SWEEPER,
   type EventConsumerDefinition,
 } from '../../shared/events/event-functions';
 import { listEndpoints, ROUTE_PLACES, ROUTES, type RouteName } from '../../shared/routes/manifest';
@@ -58,7 +59,7 @@ describe('route manifest', () => {
     expect({ org: ORG_KEY_SCOPE_ROLES, personal: PERSONAL_KEY_SCOPE_ROLES }).toEqual(derived);
   });
 
-  it('lists every function of the stack once: the authorizer, the handler modules, the event handlers, the event processor and consumers, the transcription sweeper', () => {
+  it('lists every function of the stack once: the authorizer, the handler modules, the event handlers, the event processor and consumers, the transcription and retention sweepers', () => {
     const functions = listFunctions();
     expect(functions.map((fn) => fn.handler)).toEqual([
       AUTHORIZER.handler,
@@ -67,6 +68,7 @@ describe('route manifest', () => {
       EVENT_PROCESSOR.handler,
       ...Object.values(EVENT_CONSUMERS).map((c) => c.handler),
       TRANSCRIPTION_SWEEPER.handler,
+      RETENTION_SWEEPER.handler,
     ]);
     expect(new Set(functions.map((fn) => fn.handler)).size).toBe(functions.length);
     expect(functions.filter((fn) => fn.kind === 'authorizer')).toEqual([
