@@ -144,8 +144,9 @@ export async function* assignedActionItemPages(db: TableContext, orgId: string, 
           );
         }
         const { parts } = await getRecordingWithParts(db, orgId, recording.id);
+        // A fixture's items name their assignee by user id (their mapper leaves assignee_user_id out).
         return (parts.action_items ?? [])
-          .filter((item) => item.assignee_user_id === userId)
+          .filter((item) => (item.assignee_user_id ?? item.assignee) === userId)
           .map((item) => ({
             recording_id: recording.id,
             recorded_by: recording.recorded_by,

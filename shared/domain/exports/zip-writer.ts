@@ -87,6 +87,8 @@ export async function writeZip(entries: AsyncIterable<ZipEntry>, sink: (zip: Rea
     await uploaded;
     return size;
   } catch (error) {
+    // The sink may have stopped reading already: the failure is this function's to report, not an unhandled 'error' event.
+    output.on('error', () => undefined);
     output.destroy(error instanceof Error ? error : new Error(String(error)));
     await uploaded.catch(() => undefined);
     throw error;
