@@ -43,6 +43,10 @@ const BENCHES: Record<string, { title: string; load: () => Promise<{ summary: Su
     title: 'search and ask: p50 at 10,000 recordings against 100, indexing throughput, lag, ask latency (search.bench.ts)',
     load: () => import('./search.bench'),
   },
+  retention: {
+    title: 'the retention sweep of an organization with 100,000 recordings: reads and writes (retention.bench.ts)',
+    load: () => import('./retention.bench'),
+  },
   'speech-4h': {
     title: 'local speech engine, with the 4-hour file too (speech.bench.ts; only when named, about 20 minutes more)',
     load: async () => ((process.env.SPEECH_BENCH_FOUR_HOURS = '1'), import('./speech.bench')),
