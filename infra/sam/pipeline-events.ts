@@ -18,6 +18,7 @@ import type { SampleSetup } from './sample-setup';
 import { summaryStreamChanges } from './summary-events';
 import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcription-events';
 import { translationStreamChange } from './translation-events';
+import { exportStreamInsert } from './export-events';
 
 /**
  * The sample events of the event pipeline's functions (infra/sam/function-events.ts lists them
@@ -31,7 +32,7 @@ import { translationStreamChange } from './translation-events';
  * TTL removing a trash timer (the trash's retention running out), and the webhook delivery
  * retry of the sample requests (a new dispatch id: the dispatcher's cue), a member removed; then an upload that
  * landed and its automatic transcription queued (infra/sam/transcription-events.ts), and a
- * translation queued (infra/sam/translation-events.ts).
+ * translation queued (infra/sam/translation-events.ts), and a member export asked for (infra/sam/export-events.ts).
  */
 
 // Fixed moments and stream metadata, so regenerating the events gives the same files.
@@ -209,6 +210,11 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
         ...summaryStreamChanges(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
         translationStreamChange(setup, { earlier: EARLIER, changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
       ].map((change, index) => streamRecord(setup, 6 + index, { eventName: 'MODIFY', ...change })),
+      // Numbered from the end of the batch above, so its records keep their ids.
+      streamRecord(setup, 100, {
+        eventName: 'INSERT',
+        ...exportStreamInsert(setup, { changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
+      }),
     ],
   };
 }
