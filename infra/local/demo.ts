@@ -11,6 +11,8 @@ import type { ProfileCipher } from '../../shared/crypto/profile-cipher';
 import type { WebhookSecretCipher } from '../../shared/crypto/webhook-secret-cipher';
 import { seedDemoWebhooks } from './demo-webhooks';
 import { seedCompletedErasure } from './demo-erasures';
+import { queuedMemberExport } from '../../shared/domain/exports/create-member-export';
+import { insertMemberExport } from '../../shared/storage/member-exports';
 
 /**
  * The demo organization loaded into a fresh local deployment: fixtures/demo.json, plus what
@@ -46,9 +48,6 @@ export const DEMO_USERS = Object.fromEntries(
     return [name, user];
   }),
 ) as Record<keyof typeof DEMO_USER_IDS, DemoUser>;
-
-/** A completed erasure of an earlier membership of the viewer (Get member erasure's sample reads it). */
-export const DEMO_ERASURE_ID = 'era_demo_former_viewer';
 
 /**
  * The ids of the demo's keys. Their secrets are random per data directory, their ids are not:
@@ -105,6 +104,11 @@ export function demoFixture(credentials: DemoCredentials): FixtureInput {
 
 const CREDENTIALS_FILE = 'demo-credentials.json';
 
+/** The demo member's data export (Get member export's sample). */
+export const DEMO_EXPORT_ID = 'exp_demo_member';
+/** A completed erasure of an earlier membership of the viewer (Get member erasure's sample reads it). */
+export const DEMO_ERASURE_ID = 'era_demo_former_viewer';
+
 export function readDemoCredentials(dataDir: string): DemoCredentials | undefined {
   const file = path.join(dataDir, CREDENTIALS_FILE);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials) : undefined;
@@ -130,6 +134,18 @@ export async function seedDemo(
     now,
   );
   await seedDemoWebhooks({ db: deps.db, cipher: deps.webhookCipher }, DEMO_ORG_ID, now);
+  // The member's export the owner asked for: the export consumer writes its ZIP once npm start runs.
+  await insertMemberExport(
+    deps.db,
+    queuedMemberExport({
+      id: DEMO_EXPORT_ID,
+      orgId: DEMO_ORG_ID,
+      userId: DEMO_USERS.member.id,
+      includeMedia: false,
+      requestedBy: DEMO_USERS.owner.id,
+      at: now,
+    }),
+  );
   await seedCompletedErasure(
     deps.db,
     { orgId: DEMO_ORG_ID, erasureId: DEMO_ERASURE_ID, userId: DEMO_USERS.viewer.id, ownerId: DEMO_USERS.owner.id },

@@ -1,7 +1,7 @@
 import { SCOPES, type Scope } from '../../shared/core/access';
 import { principalIdOf, principalToContext, type AuthorizerContext, type Principal } from '../../shared/auth/principal';
 import type { CredentialName, SampleIds } from '../../shared/routes/sample-request';
-import { DEMO_ERASURE_ID, DEMO_KEY_IDS, DEMO_ORG_ID, DEMO_USERS } from '../local/demo';
+import { DEMO_ERASURE_ID, DEMO_EXPORT_ID, DEMO_KEY_IDS, DEMO_ORG_ID, DEMO_USERS } from '../local/demo';
 import { DEMO_DELIVERY_ID, DEMO_WEBHOOKS } from '../local/demo-webhooks';
 
 /**
@@ -46,6 +46,7 @@ export const SAMPLE_IDS: SampleIds = {
   ownerEmail: DEMO_USERS.owner.email,
   apiKeyId: DEMO_KEY_IDS.crmSync,
   memberId: DEMO_USERS.member.id,
+  exportId: DEMO_EXPORT_ID,
   managedMemberId: DEMO_USERS.viewer.id,
   managedMemberEmail: DEMO_USERS.viewer.email,
   erasureId: DEMO_ERASURE_ID,

@@ -15,6 +15,8 @@ export interface SampleIds {
   apiKeyId: string;
   /** The member whose settings are read and changed, and whose personal key creates an upload. */
   memberId: string;
+  /** An export of the member's data (docs/governance.md), read by Get member export. */
+  exportId: string;
   /** A viewer who is made a member (Update member), then removed (Remove member), then erased (Erase member). */
   managedMemberId: string;
   /** Their email: what Erase member's `confirm` must be. */

@@ -29,6 +29,7 @@ const PATH_IDS: Record<string, v.GenericSchema<string, string>> = Object.fromEnt
     summaryId: 'The summary (`sum_…`).',
     itemId: 'The action item (`ai_…`), within its summary.',
     erasureId: 'The erasure (`era_…`).',
+    exportId: 'The export (`exp_…`) of the member named by `userId`.',
   }).map(([name, description]) => [name, v.pipe(Id, v.description(description))]),
 );
 

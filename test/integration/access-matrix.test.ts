@@ -65,6 +65,7 @@ const ids: SampleIds = {
   ownerEmail: `sample.owner@${domain}`,
   apiKeyId: `key_am_${u}`,
   memberId: `usr_am_${u}_target`,
+  exportId: `exp_am_${u}`,
   managedMemberId: `usr_am_${u}_managed`,
   managedMemberEmail: `victor.viewer@${domain}`,
   erasureId: `era_am_${u}`,
@@ -204,6 +205,8 @@ const OWN_RECORDINGS_ONLY = new Set<string>([
 ]);
 /** Routes a member calls on their own recordings only (admins on any): the sample recording is not the matrix members', so theirs is 403 INSUFFICIENT_ROLE. */
 const OWN_RECORDINGS_FOR_MEMBERS = new Set<string>(['updateActionItem']);
+/** Routes every member may call on their own data (admins on anyone's): the sample member is not the matrix members, so theirs is 403 INSUFFICIENT_ROLE. */
+const OWN_DATA_FOR_MEMBERS = new Set<string>(['createMemberExport', 'getMemberExport']);
 /**
  * Key routes every active member may call, where only owners and admins see the organization's
  * keys: the sample key is an organization key, so below admin it is 404, as if it did not exist.
@@ -222,8 +225,10 @@ const inFlight = (item: Record<string, any>) =>
  * written: a consumer finishing one between two reads is not a change a call made.
  */
 async function snapshot() {
-  return eventually(readSnapshot, (read) => !read.org.some(inFlight));
+  return eventually(readSnapshot, (read) => !read.org.some(inFlight) && !read.exports.some((item) => EXPORT_IN_FLIGHT.has(item.status)));
 }
+/** A member export the export consumer is still writing (it completes in the background). */
+const EXPORT_IN_FLIGHT = new Set(['queued', 'running']);
 
 async function readSnapshot() {
   // The authorizer records a key's first use in an hour (`last_used_at`) whatever the route then decides: not a change a call made.
@@ -260,7 +265,17 @@ async function readSnapshot() {
         ConsistentRead: true,
       })
     ).map((item) => ({ day: item.SK, asked: item.asked }));
+  // The sample member's data exports live under a partition of their own.
+  const exports = (
+    await queryAll(db, {
+      TableName: db.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `ORG#${orgId}#USER#${ids.memberId}#EXPORTS` },
+      ConsistentRead: true,
+    })
+  ).map((item) => ({ id: String(item.id), status: String(item.status) }));
   return {
+    exports,
     org: await partition(orgId),
     otherOrg: await partition(otherOrgId),
     questions: await questions(orgId),
@@ -333,7 +348,7 @@ function mismatch(endpoint: Endpoint<RouteName>, c: Case, outcome: Outcome): str
   const notTheirRecording =
     c.credential.kind === 'id_token' &&
     !roleAtLeast(c.credential.membership?.role ?? 'viewer', 'admin') &&
-    OWN_RECORDINGS_FOR_MEMBERS.has(endpoint.routeName) &&
+    (OWN_RECORDINGS_FOR_MEMBERS.has(endpoint.routeName) || OWN_DATA_FOR_MEMBERS.has(endpoint.routeName)) &&
     status === 403 &&
     body?.error === 'INSUFFICIENT_ROLE';
   return status === sampleStatusOf(endpoint) || stateAnswer || notItsOwn || notTheirKey || notTheirRecording

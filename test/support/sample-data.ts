@@ -16,6 +16,8 @@ import { newDelivery } from '../../shared/domain/webhooks/deliveries';
 import { deliveryIdFor, deliveryItem, webhookItem, type WebhookRecord } from '../../shared/storage/webhook-items';
 import { newSigningSecret } from '../../shared/webhooks/signature';
 import { localDeployment, seed, unique } from './api';
+import { queuedMemberExport } from '../../shared/domain/exports/create-member-export';
+import { insertMemberExport } from '../../shared/storage/member-exports';
 import { seedCompletedErasure } from '../../infra/local/demo-erasures';
 
 /**
@@ -30,6 +32,7 @@ export function sampleIds(label: string, overrides: Partial<SampleIds> = {}): Sa
     ownerEmail: `olivia.owner.${label}.${u}@sample.example`,
     apiKeyId: `key_${label}_${u}`,
     memberId: `usr_${label}_${u}_member`,
+    exportId: `exp_${label}_${u}`,
     managedMemberId: `usr_${label}_${u}_viewer`,
     managedMemberEmail: `victor.viewer@${sampleEmailDomain(overrides.orgId ?? `org_${label}_${u}`)}`,
     erasureId: `era_${label}_${u}`,
@@ -238,6 +241,11 @@ export async function seedSampleData(
   }
   await seedSampleWebhooks(db, ids, now);
   await seedSampleApiKey(db, ids, now);
+  // The member's export the owner asked for: the deployment's export consumer writes it.
+  await insertMemberExport(
+    db,
+    queuedMemberExport({ id: ids.exportId, orgId: ids.orgId, userId: ids.memberId, includeMedia: false, requestedBy: ownerId, at: now }),
+  );
 }
 
 /** An organization key created by the owner, under a known id, to read, rotate and revoke (its secret is never used). */
