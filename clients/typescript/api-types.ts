@@ -154,6 +154,106 @@ export interface paths {
         patch: operations["updateMember"];
         trace?: never;
     };
+    "/api/v1/organization/{orgId}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the organization's retention policy
+         * @description The organization's retention policy: after how many days the daily sweep moves a recording to the trash (null: never). docs/governance.md.
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes governance:read.
+         */
+        get: operations["getRetention"];
+        /**
+         * Set the organization's retention policy
+         * @description Sets after how many days (1–3650) recordings are moved to the trash, counted from `recording_at` (else `created_at`), or null to keep them until deleted. Nothing moves at request time: the daily sweep applies the policy (a shorter one at its next run), skipping recordings under a legal hold; the trash then purges as usual. Audited as `organization.retention_updated`.
+         *
+         *     Access: ID tokens of active members with role owner or higher; organization API keys with scopes governance:write.
+         */
+        put: operations["updateRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/users/{userId}/legal-hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Place a legal hold on every recording a member recorded, now and later
+         * @description Holds every recording the member recorded in this organization, now and later, until the hold is released: deleting one (to the trash or for good), the trash's purge, retention and the member's erasure refuse with 409 `LEGAL_HOLD` or skip them. A member who has left can be held too. Placing it again changes its reason only. Audited as `member.legal_hold_placed` (never the reason).
+         *
+         *     Access: ID tokens of active members with role owner or higher; organization API keys with scopes governance:write.
+         */
+        put: operations["placeMemberLegalHold"];
+        post?: never;
+        /**
+         * Release a member's legal hold
+         * @description Releases the member's hold; their recordings are held again only by holds of their own. Releasing a member without a hold changes nothing. Audited as `member.legal_hold_released`.
+         *
+         *     Access: ID tokens of active members with role owner or higher; organization API keys with scopes governance:write.
+         */
+        delete: operations["releaseMemberLegalHold"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/users/{userId}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a member's data (GDPR art. 15 and 20): a ZIP written in the background
+         * @description Asks for an export of everything the organization holds about a member: their user and membership, settings with the decrypted profile, every recording they recorded (transcript, summaries, action items, translations; with `include_media`, the audio files), action items assigned to them in others' recordings, their audit entries and their personal API keys (metadata only). Answers 202 with the export `queued`; read it with Get member export until it is `completed`, then download the ZIP from its `download_url`. Owners and admins export any member, a member their own data (with their own ID token); organization keys need `governance:write`. The ZIP and the export are removed 7 days after they complete. docs/governance.md documents the file format.
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes governance:write.
+         */
+        post: operations["createMemberExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/users/{userId}/exports/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a member's data export, with a fresh download URL once it is completed
+         * @description Reads an export: `queued`, `running`, `completed` or `failed`. A completed export carries `download_url`, a pre-signed URL of the ZIP good for 15 minutes: each read issues a new one. Same callers as Create member export. An export is gone (404) 7 days after it completed or failed.
+         *
+         *     Access: ID tokens of active members with role viewer or higher; organization API keys with scopes governance:write.
+         */
+        get: operations["getMemberExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization/{orgId}/recordings": {
         parameters: {
             query?: never;
@@ -200,7 +300,7 @@ export interface paths {
         post?: never;
         /**
          * Move a recording to the trash, or delete it permanently
-         * @description Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`).
+         * @description Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`). A recording under a legal hold (its own or its recorder's) is refused with 409 `LEGAL_HOLD`, naming the hold.
          *
          *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
          */
@@ -293,6 +393,34 @@ export interface paths {
          */
         post: operations["transcribeRecording"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/recordings/{recordingId}/legal-hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Place a legal hold on a recording
+         * @description Holds a recording, live or in the trash, until the hold is released: deleting it (to the trash or for good), the trash's purge, retention and its recorder's erasure refuse with 409 `LEGAL_HOLD` or skip it. Get recording shows the hold. Placing it again changes its reason only. Audited as `recording.legal_hold_placed` (never the reason).
+         *
+         *     Access: ID tokens of active members with role owner or higher; organization API keys with scopes governance:write.
+         */
+        put: operations["placeRecordingLegalHold"];
+        post?: never;
+        /**
+         * Release a recording's legal hold
+         * @description Releases the recording's own hold (its recorder's hold, if any, still holds it). A recording without a hold is left as it is. A recording in the trash whose purge was held is purged within a day of the release. Audited as `recording.legal_hold_released`.
+         *
+         *     Access: ID tokens of active members with role owner or higher; organization API keys with scopes governance:write.
+         */
+        delete: operations["releaseRecordingLegalHold"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1074,6 +1202,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organization/{orgId}/users/{userId}/erasures/{erasureId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a member's erasure: its status, step and counts
+         * @description Reads an erasure of a member: `queued`, `running` (with the step it is at) or `completed`, and what it erased so far. It stays after the member is gone: ids and counts only.
+         *
+         *     Access: ID tokens of active members with role owner or higher; organization API keys with scopes governance:write.
+         */
+        get: operations["getMemberErasure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/users/{userId}/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a member from the organization for good: their recordings, settings, keys, invitations and membership (GDPR art. 17)
+         * @description Queues the erasure of a member (a current or former one) from this organization: their recordings with their files, transcripts, summaries, translations and search entries, their exports, settings, profile and preferences, personal API keys, invitations to their email and membership; action items naming them in others' recordings become "Former member". Once they are a member of no organization, their user goes too. What remains is the erasure itself and one `user.erased` audit entry, with ids and counts only (docs/governance.md). `confirm` must be the member's email. It runs off the request, resumably: a second request while it runs answers the same erasure.
+         *
+         *     Access: ID tokens of active members with role owner or higher; organization API keys with scopes governance:write.
+         */
+        post: operations["eraseMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     domainEvent: {
@@ -1133,7 +1305,7 @@ export interface components {
              * @description What happened (docs/events.md).
              * @enum {string}
              */
-            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
+            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased";
             /** @description When the change was committed (ISO 8601 UTC, with milliseconds). */
             occurred_at: string;
             /** @description Who made the change; null for the service itself (such as the trash's retention). */
@@ -1152,7 +1324,7 @@ export interface components {
                  * @description The kind of resource.
                  * @enum {string}
                  */
-                type: "recording" | "member" | "member_settings" | "invite" | "template" | "webhook" | "webhook_delivery" | "api_key";
+                type: "recording" | "member" | "member_settings" | "invite" | "template" | "webhook" | "webhook_delivery" | "api_key" | "organization" | "user";
                 /** @description The resource's id (a user id for a member and their settings). */
                 id: string;
             };
@@ -1169,7 +1341,7 @@ export interface components {
              * @description What happened (docs/events.md lists each type and its data).
              * @enum {string}
              */
-            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked";
+            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased";
             /**
              * Format: date-time
              * @description When the change was committed (ISO 8601 UTC, with milliseconds).
@@ -1195,7 +1367,7 @@ export interface components {
                  * @description The kind of resource.
                  * @enum {string}
                  */
-                type: "recording" | "member" | "member_settings" | "invite" | "template" | "webhook" | "webhook_delivery" | "api_key";
+                type: "recording" | "member" | "member_settings" | "invite" | "template" | "webhook" | "webhook_delivery" | "api_key" | "organization" | "user";
                 /** @description The resource's id (a user id for a member and their settings). */
                 id: string;
             };
@@ -1212,7 +1384,7 @@ export interface components {
             /** @description What the endpoint is for (may be empty). */
             description: string;
             /** @description The event types it receives; `["*"]`: every type, including types added later. */
-            events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+            events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
             /** @description Whether deliveries are made to it. */
             enabled: boolean;
             /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -1237,7 +1409,7 @@ export interface components {
              * @description Its type; `webhook.test` for a test event.
              * @enum {string}
              */
-            event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
+            event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "webhook.test";
             /**
              * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
              * @enum {string}
@@ -1274,7 +1446,7 @@ export interface components {
             /** @description The first characters of the current secret, to recognise it. */
             prefix: string;
             /** @description What the key may do (docs/api-keys.md). */
-            scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
+            scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read" | "governance:read" | "governance:write")[];
             /** @description The member a personal key acts as; null for an organization key. */
             user_id: string | null;
             /**
@@ -4435,6 +4607,1747 @@ export interface operations {
             };
         };
     };
+    getRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recordings_days": 365,
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_by": "usr_demo_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Days after which the daily sweep moves a recording to the trash, counted from `recording_at` (else `created_at`); null: kept until deleted. */
+                        recordings_days: number | null;
+                        /** @description When the policy was last set; null when it never was. */
+                        updated_at: string | null;
+                        /** @description Who set it (a user id, or an organization API key id); null when no one did. */
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    updateRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "recordings_days": 365
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Days (1–3650) after which a recording, counted from `recording_at` (else `created_at`), is moved to the trash by the daily sweep; null keeps recordings until someone deletes them (the default). */
+                    recordings_days: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recordings_days": 365,
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_by": "usr_demo_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Days after which the daily sweep moves a recording to the trash, counted from `recording_at` (else `created_at`); null: kept until deleted. */
+                        recordings_days: number | null;
+                        /** @description When the policy was last set; null when it never was. */
+                        updated_at: string | null;
+                        /** @description Who set it (a user id, or an organization API key id); null when no one did. */
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    placeMemberLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The member, by user id (`usr_…`). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Litigation hold: Acme v. Example (case 24-1187)"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why the hold is placed (1–500 characters), shown with the hold and in refusals; never put in events. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "reason": "Litigation hold: Acme v. Example (case 24-1187)",
+                     *       "placed_by": "usr_demo_owner",
+                     *       "placed_at": "2026-11-02T09:30:00.000Z",
+                     *       "scope": "member"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Why the hold was placed. */
+                        reason: string;
+                        /** @description Who placed it: a user id, or an organization API key id. */
+                        placed_by: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was first placed (a new reason keeps it).
+                         */
+                        placed_at: string;
+                        /**
+                         * @description `recording`: a hold on this recording; `member`: its recorder's hold, which holds every recording they recorded, now and later.
+                         * @enum {string}
+                         */
+                        scope: "recording" | "member";
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    releaseMemberLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The member, by user id (`usr_…`). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true: the operation was done.
+                         * @constant
+                         */
+                        success: true;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    createMemberExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The member, by user id (`usr_…`). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "include_media": false
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Whether the ZIP also holds the audio file of each of the member's recordings (default false: JSON only, far smaller).
+                     * @default false
+                     */
+                    include_media?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "exp_3f9a1c2b7d4e5f6a7b8c",
+                     *       "object": "member_export",
+                     *       "user_id": "usr_demo_member",
+                     *       "include_media": false,
+                     *       "requested_by": "usr_demo_owner",
+                     *       "created_at": "2026-11-20T09:00:00.000Z",
+                     *       "status": "queued",
+                     *       "started_at": null,
+                     *       "completed_at": null,
+                     *       "expires_at": null,
+                     *       "size_bytes": null,
+                     *       "counts": null,
+                     *       "download_url": null,
+                     *       "download_url_expires_at": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The export (`exp_…`). */
+                        id: string;
+                        /**
+                         * @description Always `member_export`.
+                         * @constant
+                         */
+                        object: "member_export";
+                        /** @description The member whose data it holds. */
+                        user_id: string;
+                        /**
+                         * @description `queued` until the service picks it up, `running` while the ZIP is written, then `completed` (downloadable) or `failed` (see `error`).
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "completed" | "failed";
+                        /** @description Whether the ZIP holds the audio files. */
+                        include_media: boolean;
+                        /** @description Who asked for it: a user id, or an organization API key id. */
+                        requested_by: string;
+                        /** @description When it was asked for (ISO 8601 UTC, with milliseconds.) */
+                        created_at: string;
+                        /** @description When the service began writing it; null while queued (ISO 8601 UTC, with milliseconds.) */
+                        started_at: string | null;
+                        /** @description When it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
+                        completed_at: string | null;
+                        /** @description When the ZIP and the export are removed: 7 days after it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
+                        expires_at: string | null;
+                        /** @description The ZIP file size in bytes; null until completed. */
+                        size_bytes: number | null;
+                        /** @description What the ZIP holds; null until completed. */
+                        counts: {
+                            /** @description Recordings the member recorded, live and in the trash. */
+                            recordings: number;
+                            /** @description Audio files copied (0 without `include_media`). */
+                            media_files: number;
+                            /** @description Action items assigned to the member in others' recordings. */
+                            assigned_action_items: number;
+                            /** @description Audit log entries where the member is the actor. */
+                            audit_entries: number;
+                            /** @description The member's personal API keys (metadata only). */
+                            api_keys: number;
+                        } | null;
+                        /** @description When completed: a pre-signed URL that downloads the ZIP, good for 15 minutes and issued anew on every read; null otherwise. */
+                        download_url: string | null;
+                        /** @description When `download_url` stops working; null without one (ISO 8601 UTC, with milliseconds.) */
+                        download_url_expires_at: string | null;
+                        /** @description When failed: why, as a code (`member_not_found`: the person left the organization before it ran; `internal_error`); null otherwise. */
+                        error: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getMemberExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The member, by user id (`usr_…`). */
+                userId: string;
+                /** @description The export (`exp_…`) of the member named by `userId`. */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "exp_3f9a1c2b7d4e5f6a7b8c",
+                     *       "object": "member_export",
+                     *       "user_id": "usr_demo_member",
+                     *       "include_media": false,
+                     *       "requested_by": "usr_demo_owner",
+                     *       "created_at": "2026-11-20T09:00:00.000Z",
+                     *       "status": "completed",
+                     *       "started_at": "2026-11-20T09:00:01.200Z",
+                     *       "completed_at": "2026-11-20T09:00:04.800Z",
+                     *       "expires_at": "2026-11-27T09:00:04.800Z",
+                     *       "size_bytes": 182340,
+                     *       "counts": {
+                     *         "recordings": 12,
+                     *         "media_files": 0,
+                     *         "assigned_action_items": 3,
+                     *         "audit_entries": 41,
+                     *         "api_keys": 1
+                     *       },
+                     *       "download_url": "https://voiceorgapi-prod-recordingsbucket-example.s3.amazonaws.com/exports/org_demo/usr_demo_member/exp_3f9a1c2b7d4e5f6a7b8c.zip?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=…",
+                     *       "download_url_expires_at": "2026-11-20T09:15:00.000Z",
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The export (`exp_…`). */
+                        id: string;
+                        /**
+                         * @description Always `member_export`.
+                         * @constant
+                         */
+                        object: "member_export";
+                        /** @description The member whose data it holds. */
+                        user_id: string;
+                        /**
+                         * @description `queued` until the service picks it up, `running` while the ZIP is written, then `completed` (downloadable) or `failed` (see `error`).
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "completed" | "failed";
+                        /** @description Whether the ZIP holds the audio files. */
+                        include_media: boolean;
+                        /** @description Who asked for it: a user id, or an organization API key id. */
+                        requested_by: string;
+                        /** @description When it was asked for (ISO 8601 UTC, with milliseconds.) */
+                        created_at: string;
+                        /** @description When the service began writing it; null while queued (ISO 8601 UTC, with milliseconds.) */
+                        started_at: string | null;
+                        /** @description When it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
+                        completed_at: string | null;
+                        /** @description When the ZIP and the export are removed: 7 days after it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
+                        expires_at: string | null;
+                        /** @description The ZIP file size in bytes; null until completed. */
+                        size_bytes: number | null;
+                        /** @description What the ZIP holds; null until completed. */
+                        counts: {
+                            /** @description Recordings the member recorded, live and in the trash. */
+                            recordings: number;
+                            /** @description Audio files copied (0 without `include_media`). */
+                            media_files: number;
+                            /** @description Action items assigned to the member in others' recordings. */
+                            assigned_action_items: number;
+                            /** @description Audit log entries where the member is the actor. */
+                            audit_entries: number;
+                            /** @description The member's personal API keys (metadata only). */
+                            api_keys: number;
+                        } | null;
+                        /** @description When completed: a pre-signed URL that downloads the ZIP, good for 15 minutes and issued anew on every read; null otherwise. */
+                        download_url: string | null;
+                        /** @description When `download_url` stops working; null without one (ISO 8601 UTC, with milliseconds.) */
+                        download_url_expires_at: string | null;
+                        /** @description When failed: why, as a code (`member_not_found`: the person left the organization before it ran; `internal_error`); null otherwise. */
+                        error: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `EXPORT_NOT_FOUND`: The export does not exist for this member (or is past its 7 days).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "EXPORT_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
     listRecordings: {
         parameters: {
             query?: {
@@ -4914,6 +6827,23 @@ export interface operations {
                             processing_status: string;
                             /** @description Why it failed; empty when it did not. */
                             error_message: string;
+                        } | null;
+                        /** @description The legal hold that keeps it (docs/governance.md): its own, else its recorder's (`scope` says which); null when none does. */
+                        legal_hold?: {
+                            /** @description Why the hold was placed. */
+                            reason: string;
+                            /** @description Who placed it: a user id, or an organization API key id. */
+                            placed_by: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was first placed (a new reason keeps it).
+                             */
+                            placed_at: string;
+                            /**
+                             * @description `recording`: a hold on this recording; `member`: its recorder's hold, which holds every recording they recorded, now and later.
+                             * @enum {string}
+                             */
+                            scope: "recording" | "member";
                         } | null;
                     };
                 };
@@ -5584,6 +7514,7 @@ export interface operations {
              * @description The change conflicts with the current state.
              *
              *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             *     - `LEGAL_HOLD`: A legal hold keeps the recording (or the member's recordings): it may not be deleted, purged, expired or erased until the hold is released.
              */
             409: {
                 headers: {
@@ -5599,7 +7530,7 @@ export interface operations {
                          * @description The error code: one of those of a 409 of this operation.
                          * @enum {string}
                          */
-                        error?: "CONCURRENT_UPDATE";
+                        error?: "CONCURRENT_UPDATE" | "LEGAL_HOLD";
                     };
                 };
             };
@@ -6773,6 +8704,23 @@ export interface operations {
                             /** @description Why it failed; empty when it did not. */
                             error_message: string;
                         } | null;
+                        /** @description The legal hold that keeps it (docs/governance.md): its own, else its recorder's (`scope` says which); null when none does. */
+                        legal_hold?: {
+                            /** @description Why the hold was placed. */
+                            reason: string;
+                            /** @description Who placed it: a user id, or an organization API key id. */
+                            placed_by: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was first placed (a new reason keeps it).
+                             */
+                            placed_at: string;
+                            /**
+                             * @description `recording`: a hold on this recording; `member`: its recorder's hold, which holds every recording they recorded, now and later.
+                             * @enum {string}
+                             */
+                            scope: "recording" | "member";
+                        } | null;
                     };
                 };
             };
@@ -6984,6 +8932,583 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    placeRecordingLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Litigation hold: Acme v. Example (case 24-1187)"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why the hold is placed (1–500 characters), shown with the hold and in refusals; never put in events. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "reason": "Litigation hold: Acme v. Example (case 24-1187)",
+                     *       "placed_by": "usr_demo_owner",
+                     *       "placed_at": "2026-11-02T09:30:00.000Z",
+                     *       "scope": "recording"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Why the hold was placed. */
+                        reason: string;
+                        /** @description Who placed it: a user id, or an organization API key id. */
+                        placed_by: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was first placed (a new reason keeps it).
+                         */
+                        placed_at: string;
+                        /**
+                         * @description `recording`: a hold on this recording; `member`: its recorder's hold, which holds every recording they recorded, now and later.
+                         * @enum {string}
+                         */
+                        scope: "recording" | "member";
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    releaseRecordingLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true: the operation was done.
+                         * @constant
+                         */
+                        success: true;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
                     };
                 };
             };
@@ -8949,6 +11474,23 @@ export interface operations {
                                 processing_status: string;
                                 /** @description Why it failed; empty when it did not. */
                                 error_message: string;
+                            } | null;
+                            /** @description The legal hold that keeps it (docs/governance.md): its own, else its recorder's (`scope` says which); null when none does. */
+                            legal_hold?: {
+                                /** @description Why the hold was placed. */
+                                reason: string;
+                                /** @description Who placed it: a user id, or an organization API key id. */
+                                placed_by: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was first placed (a new reason keeps it).
+                                 */
+                                placed_at: string;
+                                /**
+                                 * @description `recording`: a hold on this recording; `member`: its recorder's hold, which holds every recording they recorded, now and later.
+                                 * @enum {string}
+                                 */
+                                scope: "recording" | "member";
                             } | null;
                         };
                     };
@@ -15234,7 +17776,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only entries of this event type, or of every type of a family given by its prefix ending with a dot (`recording.`). */
-                type?: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "recording." | "action_item." | "member." | "member_settings." | "invite." | "template." | "webhook." | "api_key.";
+                type?: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "recording." | "action_item." | "member." | "organization." | "member_settings." | "invite." | "template." | "webhook." | "api_key." | "user.";
                 /** @description Only changes made by this member (user id) or organization API key (key id). */
                 actor_id?: string;
                 /** @description Only changes of this resource (a recording, template or invite id; a user id for a member and their settings). */
@@ -16098,7 +18640,7 @@ export interface operations {
                     /** @description What the key is for, to recognise it in lists and the audit log. */
                     name: string;
                     /** @description What the key may do. They cannot exceed your role's: see docs/api-keys.md for each scope's role. */
-                    scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
+                    scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read" | "governance:read" | "governance:write")[];
                     /**
                      * Format: date-time
                      * @description When the key stops working; in the future. Absent: it works until revoked.
@@ -16170,7 +18712,7 @@ export interface operations {
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
                         /** @description What the key may do (docs/api-keys.md). */
-                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
+                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read" | "governance:read" | "governance:write")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
                         /**
@@ -16543,7 +19085,7 @@ export interface operations {
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
                         /** @description What the key may do (docs/api-keys.md). */
-                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
+                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read" | "governance:read" | "governance:write")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
                         /**
@@ -16846,7 +19388,7 @@ export interface operations {
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
                         /** @description What the key may do (docs/api-keys.md). */
-                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
+                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read" | "governance:read" | "governance:write")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
                         /**
@@ -17194,7 +19736,7 @@ export interface operations {
                         /** @description The first characters of the current secret, to recognise it. */
                         prefix: string;
                         /** @description What the key may do (docs/api-keys.md). */
-                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read")[];
+                        scopes: ("users:read" | "users:write" | "recordings:read" | "recordings:write" | "templates:read" | "templates:write" | "invites:read" | "invites:write" | "audit:read" | "webhooks:read" | "webhooks:write" | "usage:read" | "governance:read" | "governance:write")[];
                         /** @description The member a personal key acts as; null for an organization key. */
                         user_id: string | null;
                         /**
@@ -17802,7 +20344,7 @@ export interface operations {
                      */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
-                    events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                    events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                     /**
                      * @description Whether deliveries are made to it (default true).
                      * @default true
@@ -17847,7 +20389,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -18190,7 +20732,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -18704,7 +21246,7 @@ export interface operations {
                     /** @description What the endpoint is for: at most 500 characters, no control characters but tab, line feed and carriage return. */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
-                    events?: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                    events?: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                     /** @description false disables the endpoint (`disabled_reason: manual`); true enables it again, whatever disabled it, and starts its failure count over. */
                     enabled?: boolean;
                 };
@@ -18744,7 +21286,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -19042,7 +21584,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -19375,7 +21917,7 @@ export interface operations {
                          * @description Its type; `webhook.test` for a test event.
                          * @enum {string}
                          */
-                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
+                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "webhook.test";
                         /**
                          * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
                          * @enum {string}
@@ -19985,7 +22527,7 @@ export interface operations {
                          * @description Its type; `webhook.test` for a test event.
                          * @enum {string}
                          */
-                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.test";
+                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "webhook.test";
                         /**
                          * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
                          * @enum {string}
@@ -21741,6 +24283,782 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "SEARCH_NOT_ENABLED";
+                    };
+                };
+            };
+        };
+    };
+    getMemberErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The member, by user id (`usr_…`). */
+                userId: string;
+                /** @description The erasure (`era_…`). */
+                erasureId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "era_4f1c2b9e8d7a6c5b4a39",
+                     *         "user_id": "usr_demo_viewer",
+                     *         "status": "completed",
+                     *         "step": null,
+                     *         "counts": {
+                     *           "recordings": 12,
+                     *           "exports": 1,
+                     *           "action_items_rewritten": 3,
+                     *           "settings_items": 5,
+                     *           "tags": 2,
+                     *           "api_keys": 1,
+                     *           "invites": 1,
+                     *           "memberships": 1,
+                     *           "user_items": 3
+                     *         },
+                     *         "requested_by": {
+                     *           "kind": "user",
+                     *           "id": "usr_demo_owner"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:41.000Z",
+                     *         "completed_at": "2026-11-20T10:00:41.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The erasure. */
+                        data: {
+                            /** @description The erasure id (`era_…`). */
+                            id: string;
+                            /** @description The erased member, by user id: the only thing about them an erasure keeps. */
+                            user_id: string;
+                            /**
+                             * @description `queued`, then `running` while its steps run (a crash resumes it), then `completed`; `failed` if a step keeps failing.
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description The step running, or that failed; null once completed. */
+                            step: string | null;
+                            /** @description What was erased or rewritten so far, by kind. */
+                            counts: {
+                                /**
+                                 * Format: int64
+                                 * @description Recordings removed for good, with their files, transcripts, summaries, translations and search entries.
+                                 */
+                                recordings: number;
+                                /**
+                                 * Format: int64
+                                 * @description Exports of the member removed (their items and files).
+                                 */
+                                exports: number;
+                                /**
+                                 * Format: int64
+                                 * @description Action items of other recordings that named the member, now assigned to "Former member".
+                                 */
+                                action_items_rewritten: number;
+                                /**
+                                 * Format: int64
+                                 * @description Settings, profile, profile versions and preferences removed.
+                                 */
+                                settings_items: number;
+                                /**
+                                 * Format: int64
+                                 * @description The member's tags removed.
+                                 */
+                                tags: number;
+                                /**
+                                 * Format: int64
+                                 * @description Personal API keys removed, with their secrets.
+                                 */
+                                api_keys: number;
+                                /**
+                                 * Format: int64
+                                 * @description Invitations to the member's email removed, with their links and guards.
+                                 */
+                                invites: number;
+                                /**
+                                 * Format: int64
+                                 * @description Memberships removed (1, or 0 when it was already gone).
+                                 */
+                                memberships: number;
+                                /**
+                                 * Format: int64
+                                 * @description The user item, its email guard and its identity links removed: 0 while the person is a member of another organization.
+                                 */
+                                user_items: number;
+                            };
+                            /** @description Who asked: an owner (user id) or an organization API key (key id). */
+                            requested_by: {
+                                /** @enum {string} */
+                                kind: "user" | "api_key";
+                                id: string;
+                            };
+                            /** @description When it was asked for (ISO 8601 UTC, with milliseconds). */
+                            created_at: string;
+                            /** @description When it last moved (ISO 8601 UTC, with milliseconds). */
+                            updated_at: string;
+                            /** @description When it completed; null before. */
+                            completed_at: string | null;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `ERASURE_NOT_FOUND`: The erasure does not exist for this member.
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "ERASURE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    eraseMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses, such as a UUID, 1 to 255 printable ASCII characters (bare, or as a quoted Structured Field string); anything else is 400 INVALID_IDEMPOTENCY_KEY. The first response to the key (its status and body, a 4xx included, never a 5xx) is kept 24 hours for this credential and route, and answered again, with Idempotent-Replayed: true, to any request with the same key: the operation runs once. The same key with another request (body or path) is 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After: 1. Without the header, every request runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The member, by user id (`usr_…`). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confirm": "victor.viewer@demo.example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The member's email address, as a confirmation (compared ignoring case). */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "era_4f1c2b9e8d7a6c5b4a39",
+                     *         "user_id": "usr_demo_viewer",
+                     *         "status": "queued",
+                     *         "step": "recordings",
+                     *         "counts": {
+                     *           "recordings": 12,
+                     *           "exports": 1,
+                     *           "action_items_rewritten": 3,
+                     *           "settings_items": 5,
+                     *           "tags": 2,
+                     *           "api_keys": 1,
+                     *           "invites": 1,
+                     *           "memberships": 1,
+                     *           "user_items": 3
+                     *         },
+                     *         "requested_by": {
+                     *           "kind": "user",
+                     *           "id": "usr_demo_owner"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:41.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The erasure. */
+                        data: {
+                            /** @description The erasure id (`era_…`). */
+                            id: string;
+                            /** @description The erased member, by user id: the only thing about them an erasure keeps. */
+                            user_id: string;
+                            /**
+                             * @description `queued`, then `running` while its steps run (a crash resumes it), then `completed`; `failed` if a step keeps failing.
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description The step running, or that failed; null once completed. */
+                            step: string | null;
+                            /** @description What was erased or rewritten so far, by kind. */
+                            counts: {
+                                /**
+                                 * Format: int64
+                                 * @description Recordings removed for good, with their files, transcripts, summaries, translations and search entries.
+                                 */
+                                recordings: number;
+                                /**
+                                 * Format: int64
+                                 * @description Exports of the member removed (their items and files).
+                                 */
+                                exports: number;
+                                /**
+                                 * Format: int64
+                                 * @description Action items of other recordings that named the member, now assigned to "Former member".
+                                 */
+                                action_items_rewritten: number;
+                                /**
+                                 * Format: int64
+                                 * @description Settings, profile, profile versions and preferences removed.
+                                 */
+                                settings_items: number;
+                                /**
+                                 * Format: int64
+                                 * @description The member's tags removed.
+                                 */
+                                tags: number;
+                                /**
+                                 * Format: int64
+                                 * @description Personal API keys removed, with their secrets.
+                                 */
+                                api_keys: number;
+                                /**
+                                 * Format: int64
+                                 * @description Invitations to the member's email removed, with their links and guards.
+                                 */
+                                invites: number;
+                                /**
+                                 * Format: int64
+                                 * @description Memberships removed (1, or 0 when it was already gone).
+                                 */
+                                memberships: number;
+                                /**
+                                 * Format: int64
+                                 * @description The user item, its email guard and its identity links removed: 0 while the person is a member of another organization.
+                                 */
+                                user_items: number;
+                            };
+                            /** @description Who asked: an owner (user id) or an organization API key (key id). */
+                            requested_by: {
+                                /** @enum {string} */
+                                kind: "user" | "api_key";
+                                id: string;
+                            };
+                            /** @description When it was asked for (ISO 8601 UTC, with milliseconds). */
+                            created_at: string;
+                            /** @description When it last moved (ISO 8601 UTC, with milliseconds). */
+                            updated_at: string;
+                            /** @description When it completed; null before. */
+                            completed_at: string | null;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_IDEMPOTENCY_KEY`: The Idempotency-Key header is not 1 to 255 printable ASCII characters.
+             *     - `INVALID_CONFIRMATION`: `confirm` is not the member's email address.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_IDEMPOTENCY_KEY" | "INVALID_CONFIRMATION";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `MEMBER_NOT_FOUND`: The user is not an active member of the organization.
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "MEMBER_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: The first request with this Idempotency-Key is still running: retry after Retry-After seconds.
+             *     - `LAST_OWNER`: The change would leave the organization without an active owner.
+             *     - `LEGAL_HOLD`: A legal hold keeps the recording (or the member's recordings): it may not be deleted, purged, expired or erased until the hold is released.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "LAST_OWNER" | "LEGAL_HOLD";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED).
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request (body or path): use a new key.
+             */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 422 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
                     };
                 };
             };
