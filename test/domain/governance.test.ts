@@ -1,14 +1,8 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { Caller } from '../../shared/auth/policy';
-import {
-  effectiveHold,
-  memberUnderHold,
-  placeMemberHold,
-  placeRecordingHold,
-  releaseMemberHold,
-  releaseRecordingHold,
-} from '../../shared/domain/governance/legal-holds';
+import { effectiveHold, memberUnderHold } from '../../shared/domain/governance/hold-checks';
+import { placeMemberHold, placeRecordingHold, releaseMemberHold, releaseRecordingHold } from '../../shared/domain/governance/legal-holds';
 import { cutoffDay, getRetention, sweepOrganization, sweepRetention, updateRetention } from '../../shared/domain/governance/retention';
 import { deleteRecording, softDeleteRecording } from '../../shared/domain/recordings/delete-recording';
 import { expireTrashedRecording } from '../../shared/domain/recordings/expire-trashed-recording';

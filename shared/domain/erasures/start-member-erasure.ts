@@ -9,7 +9,7 @@ import { getErasure, insertErasure, runningErasureId } from '../../storage/erasu
 import { findOtherActiveOwner, getMembership } from '../../storage/memberships';
 import { WriteConflict } from '../../storage/transactions';
 import { getUser } from '../../storage/users';
-import { memberUnderHold } from '../governance/legal-holds';
+import { memberUnderHold } from '../governance/hold-checks';
 import { erasureView } from './erasure-views';
 
 export interface StartErasureDeps {

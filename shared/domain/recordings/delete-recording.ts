@@ -1,7 +1,7 @@
 import { commitRecordingChange } from '../../storage/recording-writes';
 import type { Recording } from '../../storage/recording-items';
 import { getRecording } from '../../storage/recordings';
-import { assertNotHeld } from '../governance/legal-holds';
+import { assertNotHeld } from '../governance/hold-checks';
 import { readLiveRecording, recordingNotFound } from './get-recording';
 import { RecordingDeps, retryUntilCommitted, commitPermanentDelete, recorderLeaving, planRecordingChange } from './recording-changes';
 import { TrashDeps, purgeAt } from './recording-trash';

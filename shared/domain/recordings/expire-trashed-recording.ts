@@ -5,7 +5,7 @@ import { getRecording } from '../../storage/recordings';
 import { WriteConflict } from '../../storage/transactions';
 import { commitPermanentDelete, retryUntilCommitted } from './recording-changes';
 import { purgeAt, type TrashDeps } from './recording-trash';
-import { effectiveHold } from '../governance/legal-holds';
+import { effectiveHold } from '../governance/hold-checks';
 
 /** What the trash retention did with a recording whose timer ran out. */
 export type RetentionOutcome =

@@ -7,7 +7,7 @@ import { getRecordingWithParts } from '../../storage/recordings';
 import { getSummary } from '../../storage/summaries';
 import { getDefaultTemplate } from '../../storage/templates';
 import { featuredDigest } from '../summaries/summary-changes';
-import { effectiveHold, type EffectiveHold } from '../governance/legal-holds';
+import { effectiveHold, type EffectiveHold } from '../governance/hold-checks';
 
 /** 404 RECORDING_NOT_FOUND: unknown, another organization's, or (for live reads) in the trash. */
 export function recordingNotFound(recordingId: string): NotFoundError {

@@ -4,7 +4,7 @@ import type { RecordingParts } from '../../storage/recording-part-items';
 import type { Tag } from '../../storage/tags';
 import type { RecordingInclude } from '../../schemas/recordings';
 import { excerptOf } from '../summaries/summary-changes';
-import { holdView, type EffectiveHold } from '../governance/legal-holds';
+import { holdView, type EffectiveHold } from '../governance/hold-checks';
 import { transcriptStatusOf } from '../transcription/transcription-changes';
 import { translationView } from '../translations/translation-changes';
 
