@@ -4,7 +4,8 @@ import { recordingObjectKey } from '../../shared/storage/recording-objects';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hashInviteToken } from '../../shared/domain/invites/invite-tokens';
 import { emailGuardItem, inviteItem, tokenItem, type InviteRecord } from '../../shared/storage/invite-items';
-import { localDeployment, localS3 } from './api';
+import type { TableContext } from '../../shared/storage/dynamo';
+import { localDeployment, localS3, seed } from './api';
 import { buildOrg, seedOrg, type TestOrg } from './org-builder';
 
 /**
@@ -23,7 +24,9 @@ export interface ErasureWorld {
   ownerRecording: string;
 }
 
-export async function seedErasureWorld(options: { label: string; recordings?: number } = { label: 'era' }): Promise<ErasureWorld> {
+export async function seedErasureWorld(
+  options: { label: string; recordings?: number; db?: TableContext } = { label: 'era' },
+): Promise<ErasureWorld> {
   const org = buildOrg({
     label: options.label,
     people: {
@@ -84,7 +87,9 @@ export async function seedErasureWorld(options: { label: string; recordings?: nu
       },
     ],
   };
-  await seedOrg(org, fixture);
+  const db = options.db ?? localDeployment().db;
+  if (options.db) await seed(db, { ...org.fixture, ...fixture });
+  else await seedOrg(org, fixture);
   // A pending invitation to their address (one sent before they joined by another route): written as the invite routes leave it.
   const now = new Date();
   const invite: InviteRecord & { token_hash: string } = {
@@ -100,7 +105,6 @@ export async function seedErasureWorld(options: { label: string; recordings?: nu
     token_hash: hashInviteToken(`inv_zed_${u}_token`),
     delivery: { status: 'sent', sent_at: now.toISOString(), attempts: 1, last_error: null },
   };
-  const { db } = localDeployment();
   for (const Item of [inviteItem(invite), tokenItem(invite, invite.token_hash), emailGuardItem(invite)]) {
     await db.client.send(new PutCommand({ TableName: db.tableName, Item }));
   }
