@@ -82,6 +82,25 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
   };
 }
 
+/**
+ * What the event processor reads of an organization item: its retention policy alone (the stream
+ * sees every counter move of the item; nothing else of it is an event's subject).
+ */
+export interface OrganizationRetention {
+  org_id: string;
+  updated_at: string;
+  retention?: RetentionPolicy;
+}
+
+export function organizationRetentionFromItem(item: Record<string, unknown>): OrganizationRetention {
+  const fields = itemFields(item, 'organization');
+  return {
+    org_id: fields.optionalString('org_id') ?? String(item.PK).slice('ORG#'.length),
+    updated_at: fields.optionalString('updated_at') ?? '',
+    retention: item.retention === undefined ? undefined : retentionFromMap(item),
+  };
+}
+
 function retentionFromMap(item: Record<string, unknown>): RetentionPolicy {
   const fields = nestedItemFields(item, item.retention, 'organization retention');
   return {

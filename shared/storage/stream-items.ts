@@ -11,7 +11,7 @@ import { itemFields } from './item-fields';
 import { memberHoldFromItem, type MemberLegalHold } from './legal-holds';
 import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
 import { MEMBER_EXPORT_PARTITION, MEMBER_EXPORT_SORT_KEY, memberExportFromItem, type MemberExport } from './member-export-items';
-import { organizationFromItem, type StoredOrganization } from './organizations';
+import { organizationRetentionFromItem, type OrganizationRetention } from './organizations';
 import { membershipFromItem, type Membership } from './membership-items';
 import { recordingFromItem, type Recording } from './recording-items';
 import { summaryRecordFromItem, type SummaryRecord } from './summary-items';
@@ -48,7 +48,7 @@ export type ItemChange = { orgId: string; removedByTtl: boolean } & (
   | { kind: 'apiKey'; before?: ItemSide<ApiKeyRecord>; after?: ItemSide<ApiKeyRecord> }
   | { kind: 'summary'; before?: ItemSide<SummaryRecord>; after?: ItemSide<SummaryRecord> }
   | { kind: 'erasure'; before?: ItemSide<ErasureRecord>; after?: ItemSide<ErasureRecord> }
-  | { kind: 'organization'; before?: ItemSide<StoredOrganization>; after?: ItemSide<StoredOrganization> }
+  | { kind: 'organization'; before?: ItemSide<OrganizationRetention>; after?: ItemSide<OrganizationRetention> }
   | { kind: 'memberLegalHold'; before?: ItemSide<MemberLegalHold>; after?: ItemSide<MemberLegalHold> }
   | { kind: 'memberExport'; before?: ItemSide<MemberExport>; after?: ItemSide<MemberExport> }
 );
@@ -139,7 +139,7 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
     case 'erasure':
       return { ...common, kind, before: side(erasureFromItem)(before), after: side(erasureFromItem)(after) };
     case 'organization':
-      return { ...common, kind, before: side(organizationFromItem)(before), after: side(organizationFromItem)(after) };
+      return { ...common, kind, before: side(organizationRetentionFromItem)(before), after: side(organizationRetentionFromItem)(after) };
     case 'memberLegalHold':
       return { ...common, kind, before: side(memberHoldFromItem)(before), after: side(memberHoldFromItem)(after) };
     case 'memberExport':
