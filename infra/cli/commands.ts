@@ -15,6 +15,7 @@ import { reindexOrganization } from '../../shared/operator-tasks/search-reindex'
 import { rebuildSearchIndex, reindexEveryOrganization } from '../../shared/operator-tasks/search-rebuild';
 import { CliError } from './cli-error';
 import { AUDIT_COMMANDS } from './audit-commands';
+import { ERASURE_COMMANDS } from './erasure-commands';
 import { flag, type CommandSpec } from './command-line';
 import { EVENT_COMMANDS } from './event-commands';
 import { LIMIT_COMMANDS, optionalKeyRateLimit } from './limit-commands';
@@ -290,6 +291,7 @@ export const COMMANDS: Record<string, CommandSpec<CliTarget>> = {
   ...EVENT_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...AUDIT_COMMANDS,
+  ...ERASURE_COMMANDS,
   ...RETENTION_COMMANDS,
 };
 

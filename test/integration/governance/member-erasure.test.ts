@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { runCli } from '../../support/cli';
 import { pipelineFiles } from '../../../infra/local/dead-letter-store';
 import { PASSAGES_ALIAS } from '../../../shared/search/passage-mapping';
 import { readMemberSearchIndex } from '../../../shared/storage/member-search';
@@ -260,5 +261,46 @@ describe('getMemberErasure', () => {
       'ERASURE_NOT_FOUND',
     );
     await completed(world, started.body.data.id);
+  });
+});
+
+describe('cli erasure replay', () => {
+  it('erases again a person whom a restored backup brought back', async () => {
+    const world = await seedErasureWorld({ label: 'erar2', recordings: 2 });
+    // The "backup": every item of the organization and of the person, taken before the erasure.
+    const { db: table } = localDeployment();
+    const backup: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await table.client.send(new ScanCommand({ TableName: table.tableName, ExclusiveStartKey: start }));
+      for (const item of page.Items ?? [])
+        if (JSON.stringify(item).includes(world.org.org) || JSON.stringify(item).includes(world.zed.id)) backup.push(item);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    const backupTime = new Date().toISOString();
+    const started = await erase(world, world.zed.email);
+    await completed(world, started.body.data.id);
+    // The "restore": the backup's items back in the table (the erasure log, written after it, stays).
+    for (const Item of backup) await table.client.send(new PutCommand({ TableName: table.tableName, Item }));
+    expect((await everyItem()).some((item) => item.pk === `USER#${world.zed.id}`)).toBe(true);
+
+    const replay = await runCli(['erasure', 'replay', '--since', backupTime], { LOCAL_DATA_DIR: dataDir });
+    expect(replay.code).toBe(0);
+    const mine = (replay.json as { user_id: string; erasure_id: string; counts: Record<string, number> }[]).filter(
+      (entry) => entry.user_id === world.zed.id,
+    );
+    expect(mine).toEqual([
+      expect.objectContaining({ erasure_id: started.body.data.id, counts: expect.objectContaining({ recordings: 2, memberships: 1 }) }),
+    ]);
+    await eventually(
+      () =>
+        expectNothingLeft(world, () => false).then(
+          () => true,
+          () => false,
+        ),
+      Boolean,
+      { alsoWaitingMs: 15_000 },
+    );
+    await expectNothingLeft(world, () => false);
   });
 });
