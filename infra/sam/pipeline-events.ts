@@ -19,6 +19,7 @@ import { summaryStreamChanges } from './summary-events';
 import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcription-events';
 import { translationStreamChange } from './translation-events';
 import { exportStreamInsert } from './export-events';
+import { erasureStreamInsert } from './erasure-events';
 
 /**
  * The sample events of the event pipeline's functions (infra/sam/function-events.ts lists them
@@ -32,7 +33,8 @@ import { exportStreamInsert } from './export-events';
  * TTL removing a trash timer (the trash's retention running out), and the webhook delivery
  * retry of the sample requests (a new dispatch id: the dispatcher's cue), a member removed; then an upload that
  * landed and its automatic transcription queued (infra/sam/transcription-events.ts), and a
- * translation queued (infra/sam/translation-events.ts), and a member export asked for (infra/sam/export-events.ts).
+ * translation queued (infra/sam/translation-events.ts), a member export asked for (infra/sam/export-events.ts), and a
+ * member erasure asked for (infra/sam/erasure-events.ts).
  */
 
 // Fixed moments and stream metadata, so regenerating the events gives the same files.
@@ -214,6 +216,10 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
       streamRecord(setup, 100, {
         eventName: 'INSERT',
         ...exportStreamInsert(setup, { changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
+      }),
+      streamRecord(setup, 101, {
+        eventName: 'INSERT',
+        ...erasureStreamInsert(setup, { changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
       }),
     ],
   };
