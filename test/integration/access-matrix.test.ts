@@ -217,7 +217,9 @@ const OWN_KEYS_ONLY = new Set<string>(['getApiKey', 'rotateApiKey', 'revokeApiKe
 const IN_FLIGHT = new Set(['queued', 'processing']);
 const inFlight = (item: Record<string, any>) =>
   (Array.isArray(item.summaries) && item.summaries.some((summary: { status: string }) => IN_FLIGHT.has(summary.status))) ||
-  IN_FLIGHT.has(item.translation?.status);
+  IN_FLIGHT.has(item.translation?.status) ||
+  // An erasure the allowed calls queued runs in the background until it completes.
+  (String(item.SK).startsWith('ERASURE#') && ['queued', 'running'].includes(item.status));
 
 /**
  * Every item of both organizations' partitions and every email sent to this organization's
