@@ -648,14 +648,21 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       expect(authorizerKms).toEqual([]);
     });
 
-    it('grants each function exactly the S3 actions of its manifest permissions, under recordings/ only', () => {
+    it('grants each function exactly the S3 actions of its manifest permissions, under recordings/ only (exports/ for the export objects)', () => {
       const bucketId = onlyLogicalId(template, 'AWS::S3::Bucket');
       const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
       const recordingObjects = { 'Fn::Join': ['', [bucketArn, '/recordings/*']] };
+      const exportObjects = { 'Fn::Join': ['', [bucketArn, '/exports/*']] };
       for (const { handler, permissions } of listFunctions()) {
-        const statements = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) =>
+        const all = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) =>
           actionsOf(st).some((a) => a.startsWith('s3:')),
         );
+        const onExports = all.filter((st: Json) => JSON.stringify(st.Resource) === JSON.stringify(exportObjects));
+        expect({ handler, exports: onExports.flatMap(actionsOf).sort() }).toEqual({
+          handler,
+          exports: (permissions.exportObjects ?? []).map((a) => `s3:${a}`).sort(),
+        });
+        const statements = all.filter((st: Json) => !onExports.includes(st));
         const expected = (permissions.bucket ?? []).map((a) => `s3:${a}`).sort();
         expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expected });
         for (const statement of statements) {
@@ -697,14 +704,19 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
     });
 
     it('lets the upload function put, the completion and media functions read, the transcription functions read and write job media and output, and the object cleanup consumer alone list and abort uploads', () => {
+      // On recordings/ (the members' exports have a prefix and a test of their own, below).
+      const exportsPrefix = (st: Json) => JSON.stringify(st.Resource).includes('/exports/*');
       const holders = (action: string) =>
         listFunctions()
           .filter(({ handler }) =>
-            functionStatements(template, functionLogicalId(template, handler)).some((st: Json) => actionsOf(st).includes(`s3:${action}`)),
+            functionStatements(template, functionLogicalId(template, handler)).some(
+              (st: Json) => !exportsPrefix(st) && actionsOf(st).includes(`s3:${action}`),
+            ),
           )
           .map((f) => f.handler);
       // Transcribe reads the media and writes its output with the permissions of who starts the job: the starter and the sweeper.
       const starters = [EVENT_CONSUMERS.startTranscriptionJob.handler, TRANSCRIPTION_SWEEPER.handler];
+      // The export consumer reads the recorded files it copies into a member's export.
       expect(holders('PutObject').sort()).toEqual([ROUTES.createUploadUrl.handler, ...starters].sort());
       // GetObject is the action HeadObject needs: the completion reads the stored content type, which S3 events do not carry.
       // The media routes sign GET URLs, which work only with the signer's GetObject. The finisher and the sweeper read jobs' output.
@@ -715,6 +727,7 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           EVENT_HANDLERS.completeUpload.handler,
           ...starters,
           EVENT_CONSUMERS.finishTranscriptionJob.handler,
+          EVENT_CONSUMERS.runMemberExport.handler,
         ].sort(),
       );
       // The finisher and the sweeper delete a job's output once its transcript is stored (or discarded).
@@ -725,6 +738,30 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       for (const action of ['AbortMultipartUpload', 'ListBucket', 'ListBucketMultipartUploads']) {
         expect({ action, holders: holders(action) }).toEqual({ action, holders: [EVENT_CONSUMERS.cleanUpRecording.handler] });
       }
+    });
+
+    it("lets the export consumer alone write members' exports, Get member export alone sign their downloads, and the export and erasure consumers delete them", () => {
+      const holders = (action: string) =>
+        listFunctions()
+          .filter(({ handler }) =>
+            functionStatements(template, functionLogicalId(template, handler)).some(
+              (st: Json) => JSON.stringify(st.Resource).includes('/exports/*') && actionsOf(st).includes(`s3:${action}`),
+            ),
+          )
+          .map((f) => f.handler)
+          .sort();
+      const writer = EVENT_CONSUMERS.runMemberExport.handler;
+      expect(holders('PutObject')).toEqual([writer]);
+      expect(holders('AbortMultipartUpload')).toEqual([writer]);
+      expect(holders('GetObject')).toEqual([ROUTES.getMemberExport.handler]);
+      expect(holders('DeleteObject')).toEqual([writer, EVENT_CONSUMERS.runMemberErasure.handler].sort());
+    });
+
+    it("expires members' exports after 7 days (the bucket's lifecycle rule on exports/)", () => {
+      const bucket = Object.values(template.findResources('AWS::S3::Bucket'))[0] as Json;
+      expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
+        expect.objectContaining({ Prefix: 'exports/', ExpirationInDays: 7, Status: 'Enabled' }),
+      );
     });
 
     it('blocks public access to the bucket, encrypts it, enforces SSL and sends its uploads to the completion function', () => {
