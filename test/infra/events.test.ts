@@ -242,9 +242,17 @@ describe('the event pipeline of VoiceOrgStack', () => {
     it('has exactly the queues of the pipeline: per consumer a queue and a dead-letter queue, and the processor failure queue', () => {
       expect(ofType('AWS::SQS::Queue')).toHaveLength(2 * consumers.length + 1);
       expect(ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(consumers.length + 1);
-      // One rule per consumer on the bus or the default bus, and the transcription sweeper's schedule.
+      // One rule per consumer on the bus or the default bus, and the transcription and retention sweepers' schedules.
       const serviceRules = consumers.reduce((sum, [, c]) => sum + (c.serviceEvents?.length ?? 0) + (c.eventTypes.length ? 1 : 0), 0);
-      expect(ofType('AWS::Events::Rule')).toHaveLength(serviceRules + 1);
+      expect(ofType('AWS::Events::Rule')).toHaveLength(serviceRules + 2);
+    });
+
+    it('runs the retention sweep once a day, retried twice', () => {
+      const schedules = ofType('AWS::Events::Rule').filter(([id]) => id.startsWith('RetentionSweeperSchedule'));
+      expect(schedules).toHaveLength(1);
+      const [, rule] = schedules[0];
+      expect(rule.Properties.ScheduleExpression).toBe('rate(1 day)');
+      expect(rule.Properties.Targets).toEqual([expect.objectContaining({ RetryPolicy: { MaximumRetryAttempts: 2 } })]);
     });
 
     it('encrypts every queue and refuses requests without TLS', () => {

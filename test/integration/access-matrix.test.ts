@@ -276,8 +276,12 @@ async function readSnapshot() {
       ConsistentRead: true,
     })
   ).map((item) => ({ id: String(item.id), status: String(item.status) }));
+  // Legal holds: a member's hold is an item of the organization's holds partition.
+  const holds = async (id: string) => partition(`${id}#LEGAL_HOLDS`);
   return {
     exports,
+    holds: await holds(orgId),
+    otherHolds: await holds(otherOrgId),
     org: await partition(orgId),
     otherOrg: await partition(otherOrgId),
     questions: await questions(orgId),
