@@ -51,6 +51,10 @@ const BENCHES: Record<string, { title: string; load: () => Promise<{ summary: Su
     title: "a member's data export of 1,000 recordings, without and with media: time and peak memory (member-export.bench.ts)",
     load: () => import('./member-export.bench'),
   },
+  erasure: {
+    title: "a member's erasure with 1,000 recordings: time, items read and written (member-erasure.bench.ts)",
+    load: () => import('./member-erasure.bench'),
+  },
   'speech-4h': {
     title: 'local speech engine, with the 4-hour file too (speech.bench.ts; only when named, about 20 minutes more)',
     load: async () => ((process.env.SPEECH_BENCH_FOUR_HOURS = '1'), import('./speech.bench')),

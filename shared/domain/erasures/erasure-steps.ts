@@ -51,7 +51,6 @@ type Step = (deps: ErasureJobDeps, erasure: ErasureRecord, person: Person) => Pr
 
 /** Recordings deleted at once: each page is noted on the erasure first, so a crash midway finishes its cleanup. */
 const RECORDING_PAGE = 25;
-const RECORDING_CONCURRENCY = 5;
 /** What an action item that named an erased member is assigned to. */
 export const FORMER_MEMBER = 'Former member';
 
@@ -86,8 +85,8 @@ async function eraseRecordings(deps: ErasureJobDeps, erasure: ErasureRecord): Pr
   for (let start = 0; start < ids.length; start += RECORDING_PAGE) {
     const page = ids.slice(start, start + RECORDING_PAGE);
     await markErasurePage(db, erasure, page, deps.now().toISOString());
-    for (let at = 0; at < page.length; at += RECORDING_CONCURRENCY)
-      await Promise.all(page.slice(at, at + RECORDING_CONCURRENCY).map(finish));
+    // One at a time: each delete moves the recorder's count, conditioned on the value read, so parallel ones conflict.
+    for (const recordingId of page) await finish(recordingId);
   }
 }
 
