@@ -1,8 +1,8 @@
 import { newId } from '../../ids';
 import { countsOf } from './erasure-views';
-import type { ErasureCounts } from '../../schemas/erasures';
+import type { ErasureCounts, ErasureStatus } from '../../schemas/erasures';
 import type { ErasureLogEntry, ErasureRecord } from '../../storage/erasure-items';
-import { insertErasure, readErasureLog, runningErasureId } from '../../storage/erasures';
+import { getErasure, insertErasure, readErasureLog, runningErasureId } from '../../storage/erasures';
 import type { TableContext } from '../../storage/dynamo';
 import { WriteConflict } from '../../storage/transactions';
 import { runErasureSteps } from './run-member-erasure';
@@ -15,6 +15,8 @@ export interface ReplayedErasure {
   /** The erasure of the log that was replayed, and the erasure the replay ran as. */
   erasure_id: string;
   replay_id: string;
+  /** `completed`, unless the deployment's own run of it was still at work when this one stopped. */
+  status: ErasureStatus;
   /** What the replay found again in the restored table (all 0 when the restore held nothing of them). */
   counts: ErasureCounts;
 }
@@ -64,10 +66,19 @@ async function replayOne(deps: ErasureJobDeps, entry: ErasureLogEntry): Promise<
       user_id: entry.user_id,
       erasure_id: entry.erasure_id,
       replay_id: running ?? '',
+      status: 'running',
       counts: countsOf(erasure),
     };
   }
-  const outcome = await runErasureSteps(deps, erasure);
-  const done = outcome.kind === 'completed' ? outcome.erasure : erasure;
-  return { org_id: entry.org_id, user_id: entry.user_id, erasure_id: entry.erasure_id, replay_id: erasure.id, counts: countsOf(done) };
+  await runErasureSteps(deps, erasure);
+  // Its event has the deployment's erasure job run it too: whichever run counted a step, the erasure holds it.
+  const done = (await getErasure(deps.db, erasure.org_id, erasure.id, { consistent: true })) ?? erasure;
+  return {
+    org_id: entry.org_id,
+    user_id: entry.user_id,
+    erasure_id: entry.erasure_id,
+    replay_id: erasure.id,
+    status: done.status,
+    counts: countsOf(done),
+  };
 }
