@@ -10,8 +10,9 @@ export const EVENT_HANDLERS = {
     handler: 'functions/events/complete-upload',
     summary: 'Marks a recording uploaded when its file lands in the recordings bucket (failed when it is not the declared size and type)',
     source: 'recordings-bucket:ObjectCreated',
-    // GetItem reads the declared upload; GetObject only for HeadObject (S3 events omit the content type).
-    permissions: { table: ['GetItem', 'UpdateItem'], bucket: ['GetObject'] },
+    // GetItem reads the declared upload; GetObject only for HeadObject (S3 events omit the content type);
+    // DeleteObject removes a file that landed for a recording that no longer exists.
+    permissions: { table: ['GetItem', 'UpdateItem'], bucket: ['GetObject', 'DeleteObject'] },
   },
 } as const satisfies Record<string, { handler: string; summary: string; source: string; permissions: FunctionPermissions }>;
 

@@ -41,6 +41,7 @@ export function uploadCompletionDeps(): CompletionDeps {
     db: table(),
     now: () => new Date(),
     storedContentType: (objectKey) => recordingObjects().storedContentType(objectKey),
+    deleteObject: (objectKey) => recordingObjects().deleteObject(objectKey),
   });
 }
 

@@ -698,7 +698,11 @@ describe('cleanUpDeletedRecording (object cleanup)', () => {
 describe('completeUpload', () => {
   const KEY = 'recordings/pending.m4a';
   const declared = { s3_key: KEY, content_type: 'audio/mp4', filename: 'pending.m4a', size_bytes: 5 };
-  const completion = (contentType: string | undefined) => ({ ...at(T1), storedContentType: jest.fn(async (_key: string) => contentType) });
+  const completion = (contentType: string | undefined) => ({
+    ...at(T1),
+    storedContentType: jest.fn(async (_key: string) => contentType),
+    deleteObject: jest.fn(async (_key: string) => undefined),
+  });
 
   async function pending(org: Org, name: string) {
     const recording = org.recording(name, { state: 'pending_upload', upload: declared });
@@ -745,16 +749,19 @@ describe('completeUpload', () => {
     expect(stored?.upload).toEqual({ ...declared, uploaded_bytes: 5, uploaded_at: T1.toISOString() });
   });
 
-  it('ignores objects under another key, unknown recordings and recordings that were never waiting for one', async () => {
+  it('ignores objects under another key and recordings that were never waiting for one; removes a file whose recording is gone', async () => {
     const org = await newOrg();
     const recording = await pending(org, 'other');
     const ready = org.recording('ready');
     await createRecording(at(T0), ready);
     const deps = completion('audio/mp4');
     expect(await completeUpload(deps, org.orgId, recording.id, { s3Key: 'recordings/else.m4a', sizeBytes: 5 })).toBe('ignored');
-    expect(await completeUpload(deps, org.orgId, 'rec_unknown', { s3Key: KEY, sizeBytes: 5 })).toBe('ignored');
     expect(await completeUpload(deps, org.orgId, ready.id, { s3Key: KEY, sizeBytes: 5 })).toBe('ignored');
     expect(deps.storedContentType).not.toHaveBeenCalled();
+    expect(deps.deleteObject).not.toHaveBeenCalled();
+    // A recording deleted for good (or its recorder erased) with its upload URL still valid: the late file goes.
+    expect(await completeUpload(deps, org.orgId, 'rec_unknown', { s3Key: 'recordings/late.m4a', sizeBytes: 5 })).toBe('removed');
+    expect(deps.deleteObject).toHaveBeenCalledWith('recordings/late.m4a');
     expect(await getRecording(db, org.orgId, recording.id)).toEqual(recording);
   });
 });
@@ -824,7 +831,12 @@ describe('a change racing other writers', () => {
   const KEY = 'recordings/raced.m4a';
   const declared = { s3_key: KEY, content_type: 'audio/mp4', filename: 'raced.m4a', size_bytes: 5 };
   const uploadLands = (org: Org, recordingId: string, landsAt: Date) =>
-    completeUpload({ ...at(landsAt), storedContentType: async () => 'audio/mp4' }, org.orgId, recordingId, { s3Key: KEY, sizeBytes: 5 });
+    completeUpload(
+      { ...at(landsAt), storedContentType: async () => 'audio/mp4', deleteObject: async () => undefined },
+      org.orgId,
+      recordingId,
+      { s3Key: KEY, sizeBytes: 5 },
+    );
   const uploaded = (landedAt: Date) => ({
     state: 'uploaded',
     upload: { ...declared, uploaded_bytes: 5, uploaded_content_type: 'audio/mp4', uploaded_at: landedAt.toISOString() },

@@ -11,6 +11,8 @@ export interface LandedObject {
 export interface CompletionDeps extends RecordingDeps {
   /** The stored object's content type, or undefined when the object is gone (S3 events do not carry it). */
   storedContentType: (key: string) => Promise<string | undefined>;
+  /** Removes an object that landed for a recording that no longer exists. */
+  deleteObject: (key: string) => Promise<void>;
 }
 
 /** Why a landed object is not the upload that was declared, or undefined when it is. */
@@ -32,20 +34,25 @@ export function uploadMismatch(
  * Completes a pending upload when its object lands: `uploaded` when the object has the
  * declared size and content type, else `failed` with the reason in `upload_error`. Either
  * way one conditional write, and no count moves (a recording counts whatever its state).
- * Unknown keys, recordings no longer pending (a failed upload is final) and repeated
- * events change nothing.
+ * Recordings no longer pending (a failed upload is final) and repeated events change nothing.
+ * A file landing for a recording that no longer exists (deleted for good, or its recorder
+ * erased, with an upload URL issued before) is removed: nothing outlives its recording.
  */
 export async function completeUpload(
   deps: CompletionDeps,
   orgId: string,
   recordingId: string,
   landed: LandedObject,
-): Promise<'uploaded' | 'failed' | 'ignored'> {
+): Promise<'uploaded' | 'failed' | 'ignored' | 'removed'> {
   const { db } = deps;
   // Consistent: an upload can land within a second of the write that created its recording.
   const recording = await getRecording(db, orgId, recordingId, { consistent: true });
-  const upload = recording?.upload;
-  if (!recording || !upload || recording.state !== 'pending_upload' || upload.s3_key !== landed.s3Key) return 'ignored';
+  if (!recording) {
+    await deps.deleteObject(landed.s3Key);
+    return 'removed';
+  }
+  const upload = recording.upload;
+  if (!upload || recording.state !== 'pending_upload' || upload.s3_key !== landed.s3Key) return 'ignored';
   const contentType = await deps.storedContentType(landed.s3Key);
   const error = uploadMismatch(upload, { sizeBytes: landed.sizeBytes, contentType });
   const recorded = await recordUploadOutcome(
