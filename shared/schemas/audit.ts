@@ -119,6 +119,16 @@ export const AuditEntry = v.pipe(
         'The names of the changed fields (`*.updated`) or sections (`member_settings.updated`), never their content; empty otherwise.',
       ),
     ),
+    /** `user.erased` only: which erasure, and what it erased (ids and counts, never an email or a name). */
+    erasure: v.pipe(
+      v.optional(
+        v.strictObject({
+          erasure_id: v.pipe(v.string(), v.description('The erasure (`GET …/users/{userId}/erasures/{erasureId}`).')),
+          counts: v.pipe(v.record(v.string(), v.number()), v.description('How many of each kind of item it erased or rewrote.')),
+        }),
+      ),
+      v.description('`user.erased` only: the erasure and its counts (ids and numbers; the person is the resource, by user id).'),
+    ),
   }),
   v.description(
     "One entry of an organization's audit log: one committed change, who made it under which request, and the names of what changed.",

@@ -53,7 +53,16 @@ export function auditEntryFromItem(item: Record<string, unknown>): AuditEntry {
     resource: { type: part('resource').oneOf('type', RESOURCE_TYPES), id: part('resource').string('id') },
     correlation_id: fields.nullableString('correlation_id'),
     changes,
+    ...(item.erasure === undefined ? {} : { erasure: erasureFromItem(item) }),
   };
+}
+
+function erasureFromItem(item: Record<string, unknown>): NonNullable<AuditEntry['erasure']> {
+  const fields = itemFields({ ...(item.erasure as Record<string, unknown>), PK: item.PK, SK: item.SK }, 'audit entry erasure');
+  const counts = fields.map('counts');
+  if (!Object.values(counts).every((count) => typeof count === 'number'))
+    throw new StoredItemError(`Stored audit entry ${String(item.PK)}|${String(item.SK)}: erasure counts are not numbers`);
+  return { erasure_id: fields.string('erasure_id'), counts: counts as Record<string, number> };
 }
 
 /**

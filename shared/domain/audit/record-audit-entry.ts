@@ -35,7 +35,18 @@ export function auditEntryOf(event: DomainEvent & { type: EventType }): AuditEnt
     resource: { type: event.resource.type, id: event.resource.id },
     correlation_id: event.correlation_id,
     changes: changedNames(event),
+    ...erasureOf(event),
   };
+}
+
+/** The erasure a `user.erased` entry keeps: its id and counts (numbers only), what remains of the person. */
+function erasureOf(event: Pick<DomainEvent, 'type' | 'data'>): Pick<AuditEntry, 'erasure'> {
+  if (event.type !== 'user.erased' || typeof event.data.erasure_id !== 'string') return {};
+  const raw = typeof event.data.counts === 'object' && event.data.counts !== null ? (event.data.counts as Record<string, unknown>) : {};
+  const counts = Object.fromEntries(
+    Object.entries(raw).filter((entry): entry is [string, number] => CHANGE_NAME.test(entry[0]) && typeof entry[1] === 'number'),
+  );
+  return { erasure: { erasure_id: event.data.erasure_id, counts } };
 }
 
 /** When an entry leaves the log (epoch seconds, the table's TTL): `retentionDays` after the change. */

@@ -214,6 +214,8 @@ describe('eraseMember', () => {
       type: 'user.erased',
       actor: { kind: 'user', id: world.org.people.owner.id },
       resource: { type: 'user', id: world.zed.id },
+      // Who asked (the actor), which erasure and its counts: no email, no name.
+      erasure: { erasure_id: erasure.id, counts: erasure.counts },
     });
     // A person erased is no member any more: a new request is 404.
     expectFailure(await erase(world, world.zed.email), 404, 'MEMBER_NOT_FOUND');
