@@ -31,6 +31,7 @@ export const ERASURE_COUNT_NAMES = [
   'tags',
   'api_keys',
   'invites',
+  'webhook_deliveries_redacted',
   'memberships',
   'user_items',
 ] as const;
@@ -48,6 +49,9 @@ export const ErasureCountsSchema = v.strictObject({
   tags: count("The member's tags removed."),
   api_keys: count('Personal API keys removed, with their secrets.'),
   invites: count("Invitations to the member's email removed, with their links and guards."),
+  webhook_deliveries_redacted: count(
+    "Stored webhook deliveries whose event quoted the member's email (invitation events), the email replaced by `erased@erased.invalid`.",
+  ),
   memberships: count('Memberships removed (1, or 0 when it was already gone).'),
   user_items: count(
     'The user item, its email guard and its identity links removed: 0 while the person is a member of another organization.',

@@ -18,6 +18,7 @@ import {
   memberTagKeys,
   userRemains,
 } from '../../storage/member-erasure-writes';
+import { redactDeliveryPayloads } from '../../storage/delivery-redaction';
 import { getMembership } from '../../storage/memberships';
 import type { RecordingObjects } from '../../storage/recording-objects';
 import { getUser } from '../../storage/users';
@@ -53,6 +54,8 @@ type Step = (deps: ErasureJobDeps, erasure: ErasureRecord, person: Person) => Pr
 const RECORDING_PAGE = 25;
 /** What an action item that named an erased member is assigned to. */
 export const FORMER_MEMBER = 'Former member';
+/** What an erased member's email becomes where an event sent to a webhook quoted it. */
+export const ERASED_EMAIL = 'erased@erased.invalid';
 
 const count = (deps: ErasureJobDeps, erasure: ErasureRecord, name: ErasureCountName, value: number) =>
   recordErasureCount(deps.db, erasure, name, value, deps.now().toISOString());
@@ -169,6 +172,12 @@ async function eraseInvitations(deps: ErasureJobDeps, erasure: ErasureRecord, pe
   await deleteByKeys(deps.db, items);
 }
 
+/** The member's email in the stored webhook deliveries of invitation events (their payloads), replaced. */
+async function redactDeliveries(deps: ErasureJobDeps, erasure: ErasureRecord, person: Person): Promise<void> {
+  const rewritten = person.email ? await redactDeliveryPayloads(deps.db, erasure.org_id, person.email, ERASED_EMAIL) : 0;
+  await count(deps, erasure, 'webhook_deliveries_redacted', rewritten);
+}
+
 async function eraseMembership(deps: ErasureJobDeps, erasure: ErasureRecord): Promise<void> {
   const { db } = deps;
   const exists = Boolean(await getMembership(db, erasure.org_id, erasure.user_id, { consistent: true }));
@@ -195,6 +204,7 @@ export const ERASURE_STEPS: readonly { name: string; run: Step }[] = [
   { name: 'tags', run: eraseTags },
   { name: 'api_keys', run: eraseApiKeys },
   { name: 'invitations', run: eraseInvitations },
+  { name: 'webhook_deliveries', run: redactDeliveries },
   { name: 'membership', run: eraseMembership },
   { name: 'user', run: eraseUser },
 ];

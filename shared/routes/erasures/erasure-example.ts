@@ -14,6 +14,7 @@ export const erasureExample: Erasure = {
     tags: 2,
     api_keys: 1,
     invites: 1,
+    webhook_deliveries_redacted: 2,
     memberships: 1,
     user_items: 3,
   },
