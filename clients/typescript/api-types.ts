@@ -1332,6 +1332,15 @@ export interface components {
             correlation_id: string | null;
             /** @description The names of the changed fields (`*.updated`) or sections (`member_settings.updated`), never their content; empty otherwise. */
             changes: string[];
+            /** @description `user.erased` only: the erasure and its counts (ids and numbers; the person is the resource, by user id). */
+            erasure?: {
+                /** @description The erasure (`GET …/users/{userId}/erasures/{erasureId}`). */
+                erasure_id: string;
+                /** @description How many of each kind of item it erased or rewrote. */
+                counts: {
+                    [key: string]: number;
+                };
+            };
         };
         /** @description A domain event: the body of every webhook delivery (signed by the Standard Webhooks scheme) and the source of each audit log entry. */
         DomainEvent: {
@@ -24330,6 +24339,7 @@ export interface operations {
                      *           "tags": 2,
                      *           "api_keys": 1,
                      *           "invites": 1,
+                     *           "webhook_deliveries_redacted": 2,
                      *           "memberships": 1,
                      *           "user_items": 3
                      *         },
@@ -24399,6 +24409,11 @@ export interface operations {
                                  * @description Invitations to the member's email removed, with their links and guards.
                                  */
                                 invites: number;
+                                /**
+                                 * Format: int64
+                                 * @description Stored webhook deliveries whose event quoted the member's email (invitation events), the email replaced by `erased@erased.invalid`.
+                                 */
+                                webhook_deliveries_redacted: number;
                                 /**
                                  * Format: int64
                                  * @description Memberships removed (1, or 0 when it was already gone).
@@ -24687,6 +24702,7 @@ export interface operations {
                      *           "tags": 2,
                      *           "api_keys": 1,
                      *           "invites": 1,
+                     *           "webhook_deliveries_redacted": 2,
                      *           "memberships": 1,
                      *           "user_items": 3
                      *         },
@@ -24756,6 +24772,11 @@ export interface operations {
                                  * @description Invitations to the member's email removed, with their links and guards.
                                  */
                                 invites: number;
+                                /**
+                                 * Format: int64
+                                 * @description Stored webhook deliveries whose event quoted the member's email (invitation events), the email replaced by `erased@erased.invalid`.
+                                 */
+                                webhook_deliveries_redacted: number;
                                 /**
                                  * Format: int64
                                  * @description Memberships removed (1, or 0 when it was already gone).
