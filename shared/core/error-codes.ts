@@ -179,9 +179,10 @@ export const ERROR_CODES = {
   // Governance (docs/governance.md).
   LEGAL_HOLD: {
     statuses: [409],
-    meaning: 'A legal hold keeps the recording (or the member\'s recordings): it may not be deleted, purged, expired or erased until the hold is released.',
+    meaning:
+      "A legal hold keeps the recording (or the member's recordings): it may not be deleted, purged, expired or erased until the hold is released.",
   },
-  EXPORT_NOT_FOUND: { statuses: [404], meaning: "The export does not exist for this member (or is past its 7 days)." },
+  EXPORT_NOT_FOUND: { statuses: [404], meaning: 'The export does not exist for this member (or is past its 7 days).' },
   ERASURE_NOT_FOUND: { statuses: [404], meaning: 'The erasure does not exist for this member.' },
   INVALID_CONFIRMATION: { statuses: [400], meaning: "`confirm` is not the member's email address." },
 

@@ -46,7 +46,10 @@ export async function getRecording(
 ): Promise<{ recording: Recording; parts: RecordingParts; hold: EffectiveHold | null }> {
   const read = await readLiveRecording(db, orgId, recordingId, include.length > 0);
   // The hold shown: the recording's own, else its recorder's (one GetItem, beside the parts).
-  const [hold, withParts] = await Promise.all([effectiveHold(db, read.recording), withFeaturedSummary(db, orgId, recordingId, include, read)]);
+  const [hold, withParts] = await Promise.all([
+    effectiveHold(db, read.recording),
+    withFeaturedSummary(db, orgId, recordingId, include, read),
+  ]);
   return { ...withParts, hold };
 }
 

@@ -18,7 +18,7 @@ export const deleteRecordingRoute = defineRoute({
 /** Docs, examples and sample request: a function, so the handler's bundle leaves them out (route-docs.ts). */
 export const deleteRecordingDocs = (): OperationDocs => ({
   description:
-    'Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`). A recording under a legal hold (its own or its recorder\'s) is refused with 409 `LEGAL_HOLD`, naming the hold.',
+    "Moves a recording to the trash (`permanent=false`, the default), or deletes it and its related data for good (`permanent=true`). A recording under a legal hold (its own or its recorder's) is refused with 409 `LEGAL_HOLD`, naming the hold.",
   responses: { 200: SuccessOnly },
   errors: { 404: ['RECORDING_NOT_FOUND'], 409: ['CONCURRENT_UPDATE', 'LEGAL_HOLD'] },
   examples: { responses: { 200: { success: true } } },
