@@ -2,9 +2,10 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { readStoredOrganizationLimits } from './stored-rate-limits';
 import type { OrganizationLimits } from '../core/rate-limits';
 import type { TableContext } from './dynamo';
-import { itemFields, nestedItemFields } from './item-fields';
+import { itemFields } from './item-fields';
 import { keys } from './keys';
 import type { TransactItem } from './transactions';
+import { retentionFromMap, type RetentionPolicy } from './retention-policy-items';
 
 export interface Organization {
   org_id: string;
@@ -48,15 +49,6 @@ export interface Organization {
   retention_index_at?: string;
 }
 
-/** How long the organization keeps recordings, and who set it when. */
-export interface RetentionPolicy {
-  /** Days from `recording_at` (else `created_at`) after which the sweep moves a recording to the trash; null: forever. */
-  recordings_days: number | null;
-  updated_at: string;
-  /** The user or key id that set it. */
-  updated_by: string;
-}
-
 /** An organization as read: the recording counters of one that never had a recording read as 0. */
 export type StoredOrganization = Organization & { recording_count: number; trash_count: number; template_count: number };
 
@@ -79,34 +71,6 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
     rate_limits: organizationLimitsFromItem(item),
     retention: item.retention === undefined ? undefined : retentionFromMap(item),
     retention_index_at: fields.optionalString('retention_index_at'),
-  };
-}
-
-/**
- * What the event processor reads of an organization item: its retention policy alone (the stream
- * sees every counter move of the item; nothing else of it is an event's subject).
- */
-export interface OrganizationRetention {
-  org_id: string;
-  updated_at: string;
-  retention?: RetentionPolicy;
-}
-
-export function organizationRetentionFromItem(item: Record<string, unknown>): OrganizationRetention {
-  const fields = itemFields(item, 'organization');
-  return {
-    org_id: fields.optionalString('org_id') ?? String(item.PK).slice('ORG#'.length),
-    updated_at: fields.optionalString('updated_at') ?? '',
-    retention: item.retention === undefined ? undefined : retentionFromMap(item),
-  };
-}
-
-function retentionFromMap(item: Record<string, unknown>): RetentionPolicy {
-  const fields = nestedItemFields(item, item.retention, 'organization retention');
-  return {
-    recordings_days: fields.optionalNumber('recordings_days') ?? null,
-    updated_at: fields.string('updated_at'),
-    updated_by: fields.string('updated_by'),
   };
 }
 

@@ -11,7 +11,7 @@ import { itemFields } from './item-fields';
 import { memberHoldFromItem, type MemberLegalHold } from './legal-holds';
 import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
 import { MEMBER_EXPORT_PARTITION, MEMBER_EXPORT_SORT_KEY, memberExportFromItem, type MemberExport } from './member-export-items';
-import { organizationRetentionFromItem, type OrganizationRetention } from './organizations';
+import { organizationRetentionFromItem, type OrganizationRetention } from './retention-policy-items';
 import { membershipFromItem, type Membership } from './membership-items';
 import { recordingFromItem, type Recording } from './recording-items';
 import { summaryRecordFromItem, type SummaryRecord } from './summary-items';

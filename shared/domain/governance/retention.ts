@@ -1,7 +1,8 @@
 import type { Caller } from '../../auth/policy';
 import { ApiError, NotFoundError } from '../../core/errors';
 import { RETENTION_POLICY_REASON, withChangeContext } from '../../storage/change-stamp';
-import { getOrganization, type RetentionPolicy } from '../../storage/organizations';
+import { getOrganization } from '../../storage/organizations';
+import type { RetentionPolicy } from '../../storage/retention-policy-items';
 import { buildRetentionIndex, expiredRecordingIds, listRetentionPolicies, setRetentionPolicy } from '../../storage/retention';
 import { softDeleteRecording } from '../recordings/delete-recording';
 import type { TrashDeps } from '../recordings/recording-trash';
