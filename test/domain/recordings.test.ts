@@ -395,9 +395,9 @@ describe('deleteRecordingPermanently', () => {
     await withChangeContext({ actor: { kind: 'user', id: org.ann }, correlationId: 'corr-delete' }, () =>
       deleteRecordingPermanently({ db: observed.table, now: () => T1 }, org.orgId, live.id),
     );
-    // Reads: the recording, its recorder and the recorder's newest other live recording. No
-    // batch delete of parts and no S3 call (the function has no object store at all).
-    expect(observed.commands).toEqual(['GetCommand', 'GetCommand', 'QueryCommand', 'TransactWriteCommand']);
+    // Reads: the recording, its recorder's legal hold, its recorder and the recorder's newest other
+    // live recording. No batch delete of parts and no S3 call (the function has no object store at all).
+    expect(observed.commands).toEqual(['GetCommand', 'GetCommand', 'GetCommand', 'QueryCommand', 'TransactWriteCommand']);
     expect(observed.transactions).toEqual([
       [
         `Delete REC#${live.id}`,
@@ -422,7 +422,7 @@ describe('deleteRecordingPermanently', () => {
     await expect(deleteRecordingPermanently(at(T1), org.orgId, live.id)).rejects.toMatchObject(notFound);
   });
 
-  it('from the trash: takes the trash count and the trash timer, reading nothing but the recording', async () => {
+  it("from the trash: takes the trash count and the trash timer, reading nothing but the recording and its recorder's hold", async () => {
     const org = await newOrg();
     const recording = org.recording('trashed');
     await createRecording(at(T0), recording);
@@ -431,7 +431,7 @@ describe('deleteRecordingPermanently', () => {
 
     const observed = observedTable();
     await deleteRecordingPermanently({ db: observed.table, now: () => T2 }, org.orgId, recording.id);
-    expect(observed.commands).toEqual(['GetCommand', 'TransactWriteCommand']);
+    expect(observed.commands).toEqual(['GetCommand', 'GetCommand', 'TransactWriteCommand']);
     expect(observed.transactions).toEqual([
       [
         `Delete REC#${recording.id}`,
@@ -758,11 +758,13 @@ describe('completeUpload', () => {
     expect(await completeUpload(deps, org.orgId, recording.id, { s3Key: 'recordings/else.m4a', sizeBytes: 5 })).toBe('ignored');
     expect(await completeUpload(deps, org.orgId, ready.id, { s3Key: KEY, sizeBytes: 5 })).toBe('ignored');
     expect(deps.storedContentType).not.toHaveBeenCalled();
+    expect(await completeUpload(deps, org.orgId, 'rec_unknown', { s3Key: 'recordings/else.m4a', sizeBytes: 5 })).toBe('ignored');
     expect(deps.deleteObject).not.toHaveBeenCalled();
-    // A recording deleted for good (or its recorder erased) with its upload URL still valid: the late file goes.
-    expect(await completeUpload(deps, org.orgId, 'rec_unknown', { s3Key: 'recordings/late.m4a', sizeBytes: 5 })).toBe('removed');
-    expect(deps.deleteObject).toHaveBeenCalledWith('recordings/late.m4a');
     expect(await getRecording(db, org.orgId, recording.id)).toEqual(recording);
+    // A recording deleted for good (or its recorder erased) with its upload URL still valid: the late file goes.
+    await deleteRecordingPermanently(at(T1), org.orgId, recording.id);
+    expect(await completeUpload(deps, org.orgId, recording.id, { s3Key: KEY, sizeBytes: 5 })).toBe('removed');
+    expect(deps.deleteObject).toHaveBeenCalledWith(KEY);
   });
 });
 

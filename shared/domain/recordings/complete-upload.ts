@@ -1,4 +1,5 @@
 import { getRecording, recordUploadOutcome } from '../../storage/recordings';
+import { recordingDeletedRecently } from '../../storage/tombstones';
 import type { RecordingDeps } from './recording-changes';
 
 /** An object that landed under a recording's key, as its ObjectCreated event describes it. */
@@ -35,8 +36,9 @@ export function uploadMismatch(
  * declared size and content type, else `failed` with the reason in `upload_error`. Either
  * way one conditional write, and no count moves (a recording counts whatever its state).
  * Recordings no longer pending (a failed upload is final) and repeated events change nothing.
- * A file landing for a recording that no longer exists (deleted for good, or its recorder
- * erased, with an upload URL issued before) is removed: nothing outlives its recording.
+ * A file landing for a recording deleted for good (by a request, the trash's purge or its
+ * recorder's erasure, with an upload URL issued before; its tombstone says so) is removed:
+ * nothing outlives its recording. Unknown keys change nothing.
  */
 export async function completeUpload(
   deps: CompletionDeps,
@@ -48,6 +50,8 @@ export async function completeUpload(
   // Consistent: an upload can land within a second of the write that created its recording.
   const recording = await getRecording(db, orgId, recordingId, { consistent: true });
   if (!recording) {
+    // Deleted for good (or its recorder erased) while an upload URL it was given was still valid.
+    if (!(await recordingDeletedRecently(db, orgId, recordingId))) return 'ignored';
     await deps.deleteObject(landed.s3Key);
     return 'removed';
   }
