@@ -4,6 +4,7 @@ import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
 import { queryAll } from './query-all';
+import { memberHoldFromItem, type MemberLegalHold } from './legal-hold-items';
 import { legalHoldFromMap, type LegalHold, type Recording } from './recording-items';
 import { appliedUnlessConditionFails, commitParts, type TransactionPart } from './transactions';
 
@@ -14,28 +15,6 @@ import { appliedUnlessConditionFails, commitParts, type TransactionPart } from '
  * held recording and a member's own hold share the organization's holds partition, so that one
  * Query answers "is anything of this member held?" without reading their recordings.
  */
-
-/**
- * A member's hold: every recording they recorded, now and later. Released, it stays, with
- * `released_at` and the release's change stamp, so the release's event names who released it.
- */
-export interface MemberLegalHold extends LegalHold {
-  org_id: string;
-  user_id: string;
-  released_at?: string;
-}
-
-export function memberHoldFromItem(item: Record<string, unknown>): MemberLegalHold {
-  const fields = itemFields(item, 'member legal hold');
-  return {
-    org_id: fields.string('org_id'),
-    user_id: fields.string('user_id'),
-    reason: fields.string('reason'),
-    placed_by: fields.string('placed_by'),
-    placed_at: fields.string('placed_at'),
-    ...(fields.optionalString('released_at') !== undefined ? { released_at: fields.optionalString('released_at') } : {}),
-  };
-}
 
 export async function getMemberHold(db: TableContext, orgId: string, userId: string): Promise<MemberLegalHold | undefined> {
   const { Item } = await db.client.send(

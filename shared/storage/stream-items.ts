@@ -8,7 +8,7 @@ import { API_KEY_SORT_KEY, apiKeyFromItem, type ApiKeyRecord } from './api-key-i
 import { erasureFromItem, type ErasureRecord } from './erasure-items';
 import { inviteFromItem, type InviteRecord } from './invite-items';
 import { itemFields } from './item-fields';
-import { memberHoldFromItem, type MemberLegalHold } from './legal-holds';
+import { memberHoldFromItem, type MemberLegalHold } from './legal-hold-items';
 import { memberSettingsFromItem, type MemberSettingsRecord } from './member-settings-items';
 import { MEMBER_EXPORT_PARTITION, MEMBER_EXPORT_SORT_KEY, memberExportFromItem, type MemberExport } from './member-export-items';
 import { organizationRetentionFromItem, type OrganizationRetention } from './retention-policy-items';

@@ -1,7 +1,8 @@
 import type { Caller } from '../../auth/policy';
 import { NotFoundError } from '../../core/errors';
 import type { TableContext } from '../../storage/dynamo';
-import { getMemberHold, putMemberHold, releaseMemberHoldItem, setRecordingHold, type MemberLegalHold } from '../../storage/legal-holds';
+import { getMemberHold, putMemberHold, releaseMemberHoldItem, setRecordingHold } from '../../storage/legal-holds';
+import type { MemberLegalHold } from '../../storage/legal-hold-items';
 import { getMembership } from '../../storage/memberships';
 import type { LegalHold, Recording } from '../../storage/recording-items';
 import { holdView, type EffectiveHold } from './hold-checks';

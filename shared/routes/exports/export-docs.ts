@@ -17,17 +17,14 @@ export const EXPORT_REFUSALS = (notFound: ErrorCode[]): ErrorCodes => ({
   404: notFound,
 });
 
-const base = {
+// Literals, with no spread: a bundler drops them from a handler's bundle only when they are pure.
+export const queuedExportExample = {
   id: 'exp_3f9a1c2b7d4e5f6a7b8c',
   object: 'member_export',
   user_id: 'usr_demo_member',
   include_media: false,
   requested_by: 'usr_demo_owner',
   created_at: '2026-11-20T09:00:00.000Z',
-};
-
-export const queuedExportExample = {
-  ...base,
   status: 'queued',
   started_at: null,
   completed_at: null,
@@ -40,7 +37,12 @@ export const queuedExportExample = {
 };
 
 export const completedExportExample = {
-  ...base,
+  id: 'exp_3f9a1c2b7d4e5f6a7b8c',
+  object: 'member_export',
+  user_id: 'usr_demo_member',
+  include_media: false,
+  requested_by: 'usr_demo_owner',
+  created_at: '2026-11-20T09:00:00.000Z',
   status: 'completed',
   started_at: '2026-11-20T09:00:01.200Z',
   completed_at: '2026-11-20T09:00:04.800Z',
