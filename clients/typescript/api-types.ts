@@ -5167,27 +5167,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "reason": "Litigation hold: Acme v. Example (case 24-1187)",
-                     *       "placed_by": "usr_demo_owner",
-                     *       "placed_at": "2026-11-02T09:30:00.000Z",
-                     *       "scope": "member"
+                     *       "success": true,
+                     *       "data": {
+                     *         "reason": "Litigation hold: Acme v. Example (case 24-1187)",
+                     *         "placed_by": "usr_demo_owner",
+                     *         "placed_at": "2026-11-02T09:30:00.000Z",
+                     *         "scope": "member"
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        /** @description Why the hold was placed. */
-                        reason: string;
-                        /** @description Who placed it: a user id, or an organization API key id. */
-                        placed_by: string;
                         /**
-                         * Format: date-time
-                         * @description When it was first placed (a new reason keeps it).
+                         * @description Always true on success.
+                         * @constant
                          */
-                        placed_at: string;
-                        /**
-                         * @description `recording`: a hold on this recording; `member`: its recorder's hold, which holds every recording they recorded, now and later.
-                         * @enum {string}
-                         */
-                        scope: "recording" | "member";
+                        success: true;
+                        data: {
+                            /** @description Why the hold was placed. */
+                            reason: string;
+                            /** @description Who placed it: a user id, or an organization API key id. */
+                            placed_by: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was first placed (a new reason keeps it).
+                             */
+                            placed_at: string;
+                            /**
+                             * @description `recording`: a hold on this recording; `member`: its recorder's hold, which holds every recording they recorded, now and later.
+                             * @enum {string}
+                             */
+                            scope: "recording" | "member";
+                        };
                     };
                 };
             };
@@ -5705,71 +5715,82 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "exp_3f9a1c2b7d4e5f6a7b8c",
-                     *       "object": "member_export",
-                     *       "user_id": "usr_demo_member",
-                     *       "include_media": false,
-                     *       "requested_by": "usr_demo_owner",
-                     *       "created_at": "2026-11-20T09:00:00.000Z",
-                     *       "status": "queued",
-                     *       "started_at": null,
-                     *       "completed_at": null,
-                     *       "expires_at": null,
-                     *       "size_bytes": null,
-                     *       "counts": null,
-                     *       "download_url": null,
-                     *       "download_url_expires_at": null,
-                     *       "error": null
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "exp_3f9a1c2b7d4e5f6a7b8c",
+                     *         "object": "member_export",
+                     *         "user_id": "usr_demo_member",
+                     *         "include_media": false,
+                     *         "requested_by": "usr_demo_owner",
+                     *         "created_at": "2026-11-20T09:00:00.000Z",
+                     *         "status": "queued",
+                     *         "started_at": null,
+                     *         "completed_at": null,
+                     *         "expires_at": null,
+                     *         "size_bytes": null,
+                     *         "counts": null,
+                     *         "download_url": null,
+                     *         "download_url_expires_at": null,
+                     *         "error": null
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        /** @description The export (`exp_…`). */
-                        id: string;
                         /**
-                         * @description Always `member_export`.
+                         * @description Always true on success.
                          * @constant
                          */
-                        object: "member_export";
-                        /** @description The member whose data it holds. */
-                        user_id: string;
-                        /**
-                         * @description `queued` until the service picks it up, `running` while the ZIP is written, then `completed` (downloadable) or `failed` (see `error`).
-                         * @enum {string}
-                         */
-                        status: "queued" | "running" | "completed" | "failed";
-                        /** @description Whether the ZIP holds the audio files. */
-                        include_media: boolean;
-                        /** @description Who asked for it: a user id, or an organization API key id. */
-                        requested_by: string;
-                        /** @description When it was asked for (ISO 8601 UTC, with milliseconds.) */
-                        created_at: string;
-                        /** @description When the service began writing it; null while queued (ISO 8601 UTC, with milliseconds.) */
-                        started_at: string | null;
-                        /** @description When it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
-                        completed_at: string | null;
-                        /** @description When the ZIP and the export are removed: 7 days after it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
-                        expires_at: string | null;
-                        /** @description The ZIP file size in bytes; null until completed. */
-                        size_bytes: number | null;
-                        /** @description What the ZIP holds; null until completed. */
-                        counts: {
-                            /** @description Recordings the member recorded, live and in the trash. */
-                            recordings: number;
-                            /** @description Audio files copied (0 without `include_media`). */
-                            media_files: number;
-                            /** @description Action items assigned to the member in others' recordings. */
-                            assigned_action_items: number;
-                            /** @description Audit log entries where the member is the actor. */
-                            audit_entries: number;
-                            /** @description The member's personal API keys (metadata only). */
-                            api_keys: number;
-                        } | null;
-                        /** @description When completed: a pre-signed URL that downloads the ZIP, good for 15 minutes and issued anew on every read; null otherwise. */
-                        download_url: string | null;
-                        /** @description When `download_url` stops working; null without one (ISO 8601 UTC, with milliseconds.) */
-                        download_url_expires_at: string | null;
-                        /** @description When failed: why, as a code (`member_not_found`: the person left the organization before it ran; `internal_error`); null otherwise. */
-                        error: string | null;
+                        success: true;
+                        /** @description The export, `queued`: read it with Get member export until it completes. */
+                        data: {
+                            /** @description The export (`exp_…`). */
+                            id: string;
+                            /**
+                             * @description Always `member_export`.
+                             * @constant
+                             */
+                            object: "member_export";
+                            /** @description The member whose data it holds. */
+                            user_id: string;
+                            /**
+                             * @description `queued` until the service picks it up, `running` while the ZIP is written, then `completed` (downloadable) or `failed` (see `error`).
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description Whether the ZIP holds the audio files. */
+                            include_media: boolean;
+                            /** @description Who asked for it: a user id, or an organization API key id. */
+                            requested_by: string;
+                            /** @description When it was asked for (ISO 8601 UTC, with milliseconds.) */
+                            created_at: string;
+                            /** @description When the service began writing it; null while queued (ISO 8601 UTC, with milliseconds.) */
+                            started_at: string | null;
+                            /** @description When it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
+                            completed_at: string | null;
+                            /** @description When the ZIP and the export are removed: 7 days after it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
+                            expires_at: string | null;
+                            /** @description The ZIP file size in bytes; null until completed. */
+                            size_bytes: number | null;
+                            /** @description What the ZIP holds; null until completed. */
+                            counts: {
+                                /** @description Recordings the member recorded, live and in the trash. */
+                                recordings: number;
+                                /** @description Audio files copied (0 without `include_media`). */
+                                media_files: number;
+                                /** @description Action items assigned to the member in others' recordings. */
+                                assigned_action_items: number;
+                                /** @description Audit log entries where the member is the actor. */
+                                audit_entries: number;
+                                /** @description The member's personal API keys (metadata only). */
+                                api_keys: number;
+                            } | null;
+                            /** @description When completed: a pre-signed URL that downloads the ZIP, good for 15 minutes and issued anew on every read; null otherwise. */
+                            download_url: string | null;
+                            /** @description When `download_url` stops working; null without one (ISO 8601 UTC, with milliseconds.) */
+                            download_url_expires_at: string | null;
+                            /** @description When failed: why, as a code (`member_not_found`: the person left the organization before it ran; `internal_error`); null otherwise. */
+                            error: string | null;
+                        };
                     };
                 };
             };
@@ -6078,77 +6099,88 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "exp_3f9a1c2b7d4e5f6a7b8c",
-                     *       "object": "member_export",
-                     *       "user_id": "usr_demo_member",
-                     *       "include_media": false,
-                     *       "requested_by": "usr_demo_owner",
-                     *       "created_at": "2026-11-20T09:00:00.000Z",
-                     *       "status": "completed",
-                     *       "started_at": "2026-11-20T09:00:01.200Z",
-                     *       "completed_at": "2026-11-20T09:00:04.800Z",
-                     *       "expires_at": "2026-11-27T09:00:04.800Z",
-                     *       "size_bytes": 182340,
-                     *       "counts": {
-                     *         "recordings": 12,
-                     *         "media_files": 0,
-                     *         "assigned_action_items": 3,
-                     *         "audit_entries": 41,
-                     *         "api_keys": 1
-                     *       },
-                     *       "download_url": "https://voiceorgapi-prod-recordingsbucket-example.s3.amazonaws.com/exports/org_demo/usr_demo_member/exp_3f9a1c2b7d4e5f6a7b8c.zip?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=…",
-                     *       "download_url_expires_at": "2026-11-20T09:15:00.000Z",
-                     *       "error": null
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "exp_3f9a1c2b7d4e5f6a7b8c",
+                     *         "object": "member_export",
+                     *         "user_id": "usr_demo_member",
+                     *         "include_media": false,
+                     *         "requested_by": "usr_demo_owner",
+                     *         "created_at": "2026-11-20T09:00:00.000Z",
+                     *         "status": "completed",
+                     *         "started_at": "2026-11-20T09:00:01.200Z",
+                     *         "completed_at": "2026-11-20T09:00:04.800Z",
+                     *         "expires_at": "2026-11-27T09:00:04.800Z",
+                     *         "size_bytes": 182340,
+                     *         "counts": {
+                     *           "recordings": 12,
+                     *           "media_files": 0,
+                     *           "assigned_action_items": 3,
+                     *           "audit_entries": 41,
+                     *           "api_keys": 1
+                     *         },
+                     *         "download_url": "https://voiceorgapi-prod-recordingsbucket-example.s3.amazonaws.com/exports/org_demo/usr_demo_member/exp_3f9a1c2b7d4e5f6a7b8c.zip?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=…",
+                     *         "download_url_expires_at": "2026-11-20T09:15:00.000Z",
+                     *         "error": null
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        /** @description The export (`exp_…`). */
-                        id: string;
                         /**
-                         * @description Always `member_export`.
+                         * @description Always true on success.
                          * @constant
                          */
-                        object: "member_export";
-                        /** @description The member whose data it holds. */
-                        user_id: string;
-                        /**
-                         * @description `queued` until the service picks it up, `running` while the ZIP is written, then `completed` (downloadable) or `failed` (see `error`).
-                         * @enum {string}
-                         */
-                        status: "queued" | "running" | "completed" | "failed";
-                        /** @description Whether the ZIP holds the audio files. */
-                        include_media: boolean;
-                        /** @description Who asked for it: a user id, or an organization API key id. */
-                        requested_by: string;
-                        /** @description When it was asked for (ISO 8601 UTC, with milliseconds.) */
-                        created_at: string;
-                        /** @description When the service began writing it; null while queued (ISO 8601 UTC, with milliseconds.) */
-                        started_at: string | null;
-                        /** @description When it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
-                        completed_at: string | null;
-                        /** @description When the ZIP and the export are removed: 7 days after it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
-                        expires_at: string | null;
-                        /** @description The ZIP file size in bytes; null until completed. */
-                        size_bytes: number | null;
-                        /** @description What the ZIP holds; null until completed. */
-                        counts: {
-                            /** @description Recordings the member recorded, live and in the trash. */
-                            recordings: number;
-                            /** @description Audio files copied (0 without `include_media`). */
-                            media_files: number;
-                            /** @description Action items assigned to the member in others' recordings. */
-                            assigned_action_items: number;
-                            /** @description Audit log entries where the member is the actor. */
-                            audit_entries: number;
-                            /** @description The member's personal API keys (metadata only). */
-                            api_keys: number;
-                        } | null;
-                        /** @description When completed: a pre-signed URL that downloads the ZIP, good for 15 minutes and issued anew on every read; null otherwise. */
-                        download_url: string | null;
-                        /** @description When `download_url` stops working; null without one (ISO 8601 UTC, with milliseconds.) */
-                        download_url_expires_at: string | null;
-                        /** @description When failed: why, as a code (`member_not_found`: the person left the organization before it ran; `internal_error`); null otherwise. */
-                        error: string | null;
+                        success: true;
+                        /** @description The export, with a fresh `download_url` once completed. */
+                        data: {
+                            /** @description The export (`exp_…`). */
+                            id: string;
+                            /**
+                             * @description Always `member_export`.
+                             * @constant
+                             */
+                            object: "member_export";
+                            /** @description The member whose data it holds. */
+                            user_id: string;
+                            /**
+                             * @description `queued` until the service picks it up, `running` while the ZIP is written, then `completed` (downloadable) or `failed` (see `error`).
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description Whether the ZIP holds the audio files. */
+                            include_media: boolean;
+                            /** @description Who asked for it: a user id, or an organization API key id. */
+                            requested_by: string;
+                            /** @description When it was asked for (ISO 8601 UTC, with milliseconds.) */
+                            created_at: string;
+                            /** @description When the service began writing it; null while queued (ISO 8601 UTC, with milliseconds.) */
+                            started_at: string | null;
+                            /** @description When it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
+                            completed_at: string | null;
+                            /** @description When the ZIP and the export are removed: 7 days after it completed or failed; null before (ISO 8601 UTC, with milliseconds.) */
+                            expires_at: string | null;
+                            /** @description The ZIP file size in bytes; null until completed. */
+                            size_bytes: number | null;
+                            /** @description What the ZIP holds; null until completed. */
+                            counts: {
+                                /** @description Recordings the member recorded, live and in the trash. */
+                                recordings: number;
+                                /** @description Audio files copied (0 without `include_media`). */
+                                media_files: number;
+                                /** @description Action items assigned to the member in others' recordings. */
+                                assigned_action_items: number;
+                                /** @description Audit log entries where the member is the actor. */
+                                audit_entries: number;
+                                /** @description The member's personal API keys (metadata only). */
+                                api_keys: number;
+                            } | null;
+                            /** @description When completed: a pre-signed URL that downloads the ZIP, good for 15 minutes and issued anew on every read; null otherwise. */
+                            download_url: string | null;
+                            /** @description When `download_url` stops working; null without one (ISO 8601 UTC, with milliseconds.) */
+                            download_url_expires_at: string | null;
+                            /** @description When failed: why, as a code (`member_not_found`: the person left the organization before it ran; `internal_error`); null otherwise. */
+                            error: string | null;
+                        };
                     };
                 };
             };

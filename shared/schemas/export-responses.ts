@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { described, NullableString, TIMESTAMP } from './envelopes';
+import { described, envelope, NullableString, TIMESTAMP } from './envelopes';
 
 /* The member export routes' responses, for the OpenAPI document and the contract check. */
 
@@ -43,8 +43,7 @@ export const MemberExport = v.strictObject({
 });
 export type MemberExportView = v.InferOutput<typeof MemberExport>;
 
-export const CreateMemberExportResponse = described(
-  MemberExport,
-  'The export, `queued`: read it with Get member export until it completes.',
+export const CreateMemberExportResponse = envelope(
+  described(MemberExport, 'The export, `queued`: read it with Get member export until it completes.'),
 );
-export const GetMemberExportResponse = described(MemberExport, 'The export, with a fresh `download_url` once completed.');
+export const GetMemberExportResponse = envelope(described(MemberExport, 'The export, with a fresh `download_url` once completed.'));

@@ -181,6 +181,12 @@ beforeAll(async () => {
     if (res.status !== 201) throw new Error(`fuzz setup: API key answered ${res.status} ${JSON.stringify(res.body)}`);
     keyIds.push(res.body.id);
   }
+  // A member's export (the fuzz reads it, and asks for more), and an erasure id that names nothing (a fuzz must not erase its own people).
+  const exported = await call(runtime.apiUrl, 'POST', `/api/v1/organization/${orgId}/users/${Object.values(people)[0].id}/exports`, {
+    token: orgKey,
+    body: {},
+  });
+  if (exported.status !== 202) throw new Error(`fuzz setup: export answered ${exported.status} ${JSON.stringify(exported.body)}`);
   world = {
     ids: {
       orgId: [orgId],
@@ -194,6 +200,8 @@ beforeAll(async () => {
       webhookId: webhookIds,
       deliveryId: deliveryIds,
       keyId: keyIds,
+      exportId: [exported.body.data.id],
+      erasureId: ['era_fuzz_names_nothing'],
     },
     tokens,
     hints: {

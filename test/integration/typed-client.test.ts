@@ -548,6 +548,58 @@ describe('search and ask', () => {
   });
 });
 
+describe('governance', () => {
+  it('sets retention, holds a recording and a member, exports and erases a member', async () => {
+    const { o, org } = await world();
+    const orgPath = { orgId: o.org };
+    expect(ok(await org.GET('/api/v1/organization/{orgId}/retention', { params: { path: orgPath } })).recordings_days).toBeNull();
+    const policy = ok(
+      await org.PUT('/api/v1/organization/{orgId}/retention', { params: { path: orgPath }, body: { recordings_days: 3650 } }),
+    );
+    expect(policy.recordings_days).toBe(3650);
+
+    const recordingPath = { orgId: o.org, recordingId: o.recId('typed') };
+    const held = ok(
+      await org.PUT('/api/v1/organization/{orgId}/recordings/{recordingId}/legal-hold', {
+        params: { path: recordingPath },
+        body: { reason: 'Typed hold' },
+      }),
+    );
+    expect(held).toMatchObject({ reason: 'Typed hold', scope: 'recording' });
+    ok(await org.DELETE('/api/v1/organization/{orgId}/recordings/{recordingId}/legal-hold', { params: { path: recordingPath } }));
+    const memberPath = { orgId: o.org, userId: o.people.member.id };
+    const memberHold = ok(
+      await org.PUT('/api/v1/organization/{orgId}/users/{userId}/legal-hold', { params: { path: memberPath }, body: { reason: 'Typed' } }),
+    );
+    expect(memberHold.data.scope).toBe('member');
+    ok(await org.DELETE('/api/v1/organization/{orgId}/users/{userId}/legal-hold', { params: { path: memberPath } }));
+
+    const queued = ok(await org.POST('/api/v1/organization/{orgId}/users/{userId}/exports', { params: { path: memberPath }, body: {} }));
+    expect(queued.data.status).toBe('queued');
+    const exported = ok(
+      await org.GET('/api/v1/organization/{orgId}/users/{userId}/exports/{exportId}', {
+        params: { path: { ...memberPath, exportId: queued.data.id } },
+      }),
+    );
+    expect(exported.data.id).toBe(queued.data.id);
+
+    // The member the tests above removed: a former member can be erased.
+    const targetPath = { orgId: o.org, userId: o.people.target.id };
+    const erasure = ok(
+      await org.POST('/api/v1/organization/{orgId}/users/{userId}/erasure', {
+        params: { path: targetPath },
+        body: { confirm: o.people.target.email },
+      }),
+    );
+    const read = ok(
+      await org.GET('/api/v1/organization/{orgId}/users/{userId}/erasures/{erasureId}', {
+        params: { path: { ...targetPath, erasureId: erasure.data.id } },
+      }),
+    );
+    expect(read.data.id).toBe(erasure.data.id);
+  });
+});
+
 describe('coverage', () => {
   it('called every operation of the document through the typed client, and nothing else', () => {
     const documented = [...OPERATIONS.values()].sort();

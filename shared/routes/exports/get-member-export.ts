@@ -20,6 +20,6 @@ export const getMemberExportDocs = (): OperationDocs => ({
     'Reads an export: `queued`, `running`, `completed` or `failed`. A completed export carries `download_url`, a pre-signed URL of the ZIP good for 15 minutes: each read issues a new one. Same callers as Create member export. An export is gone (404) 7 days after it completed or failed.',
   responses: { 200: GetMemberExportResponse },
   errors: EXPORT_REFUSALS(['EXPORT_NOT_FOUND']),
-  examples: { responses: { 200: completedExportExample } },
+  examples: { responses: { 200: { success: true, data: completedExportExample } } },
   sample: (ids) => ({ credential: 'orgKey', path: { userId: ids.memberId, exportId: ids.exportId }, status: 200 }),
 });

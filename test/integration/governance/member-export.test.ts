@@ -49,7 +49,7 @@ const get = (w: World, token: string, userId: string, exportId: string) =>
 async function finished(w: World, token: string, userId: string, exportId: string): Promise<ApiResponse> {
   return eventually(
     () => get(w, token, userId, exportId),
-    (res) => res.status === 200 && ['completed', 'failed'].includes(res.body.status),
+    (res) => res.status === 200 && ['completed', 'failed'].includes(res.body.data.status),
   );
 }
 
@@ -64,31 +64,31 @@ describe('createMemberExport', () => {
     const w = await setup();
     const res = await post(w, w.tokens.owner, w.member.id, { include_media: true });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({
+    expect(res.body.data).toMatchObject({
       object: 'member_export',
       status: 'queued',
       user_id: w.member.id,
       include_media: true,
       download_url: null,
     });
-    const done = await finished(w, w.tokens.owner, w.member.id, res.body.id);
-    expect(done.body).toMatchObject({
+    const done = await finished(w, w.tokens.owner, w.member.id, res.body.data.id);
+    expect(done.body.data).toMatchObject({
       status: 'completed',
       counts: { recordings: 2, media_files: 2, assigned_action_items: 1, api_keys: 1 },
     });
-    const url = String(done.body.download_url);
+    const url = String(done.body.data.download_url);
     const zip = await download(url);
-    expect(zip.length).toBe(done.body.size_bytes);
-    expect(Date.parse(done.body.download_url_expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
-    expect(Date.parse(done.body.expires_at) - Date.parse(done.body.completed_at)).toBe(7 * 86_400_000);
+    expect(zip.length).toBe(done.body.data.size_bytes);
+    expect(Date.parse(done.body.data.download_url_expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    expect(Date.parse(done.body.data.expires_at) - Date.parse(done.body.data.completed_at)).toBe(7 * 86_400_000);
     const files = unzip(zip);
     expect(files.get(`recordings/${w.recordingIds[0]}/media/call-0.m4a`)).toEqual(w.media);
     expect(jsonFile(files, 'settings.json').profile.profile).toBe(w.profile);
 
     // Signed at each read (to the second: two reads in one second give the same URL).
-    const again = await get(w, w.tokens.owner, w.member.id, res.body.id);
-    expect(Date.parse(again.body.download_url_expires_at)).toBeGreaterThanOrEqual(Date.parse(done.body.download_url_expires_at));
-    expect(await download(String(again.body.download_url))).toEqual(zip);
+    const again = await get(w, w.tokens.owner, w.member.id, res.body.data.id);
+    expect(Date.parse(again.body.data.download_url_expires_at)).toBeGreaterThanOrEqual(Date.parse(done.body.data.download_url_expires_at));
+    expect(await download(String(again.body.data.download_url))).toEqual(zip);
   });
 
   describe('callers it admits', () => {
@@ -99,14 +99,14 @@ describe('createMemberExport', () => {
       const w = await setup();
       const res = await post(w, w.tokens[who], w.member.id);
       expect(res.status).toBe(202);
-      expect((await get(w, w.tokens[who], w.member.id, res.body.id)).status).toBe(200);
+      expect((await get(w, w.tokens[who], w.member.id, res.body.data.id)).status).toBe(200);
     });
 
     it('an organization key with governance:write', async () => {
       const w = await setup();
       const res = await post(w, w.writeKey, w.member.id);
-      expect(res.body).toMatchObject({ status: 'queued' });
-      expect((await get(w, w.writeKey, w.member.id, res.body.id)).status).toBe(200);
+      expect(res.body.data).toMatchObject({ status: 'queued' });
+      expect((await get(w, w.writeKey, w.member.id, res.body.data.id)).status).toBe(200);
     });
   });
 
@@ -116,8 +116,8 @@ describe('createMemberExport', () => {
     expectFailure(await post(w, w.readKey, w.member.id), 403, 'INSUFFICIENT_SCOPES');
     expectFailure(await post(w, w.personalKey, w.member.id), 403, 'USER_KEY_NOT_ALLOWED');
     const own = await post(w, w.tokens.member, w.member.id);
-    expectFailure(await get(w, w.tokens.other, w.member.id, own.body.id), 403, 'INSUFFICIENT_ROLE');
-    expectFailure(await get(w, w.readKey, w.member.id, own.body.id), 403, 'INSUFFICIENT_SCOPES');
+    expectFailure(await get(w, w.tokens.other, w.member.id, own.body.data.id), 403, 'INSUFFICIENT_ROLE');
+    expectFailure(await get(w, w.readKey, w.member.id, own.body.data.id), 403, 'INSUFFICIENT_SCOPES');
   });
 
   it('answers 404 for a person who is not a member, an unknown export, and an export asked for under another member', async () => {
@@ -125,7 +125,7 @@ describe('createMemberExport', () => {
     expectFailure(await post(w, w.tokens.owner, 'usr_not_a_member'), 404, 'MEMBER_NOT_FOUND');
     expectFailure(await get(w, w.tokens.owner, w.member.id, 'exp_unknown'), 404, 'EXPORT_NOT_FOUND');
     const res = await post(w, w.tokens.owner, w.member.id);
-    expectFailure(await get(w, w.tokens.owner, w.other.id, res.body.id), 404, 'EXPORT_NOT_FOUND');
+    expectFailure(await get(w, w.tokens.owner, w.other.id, res.body.data.id), 404, 'EXPORT_NOT_FOUND');
   });
 
   it('refuses an invalid body or export id with 400', async () => {
@@ -159,8 +159,8 @@ describe('an export holds what the API shows for the person', () => {
     )) as ApiResponse;
 
     const started = await post(w, w.tokens.owner, w.member.id);
-    const done = await finished(w, w.tokens.owner, w.member.id, started.body.id);
-    const files = unzip(await download(String(done.body.download_url)));
+    const done = await finished(w, w.tokens.owner, w.member.id, started.body.data.id);
+    const files = unzip(await download(String(done.body.data.download_url)));
 
     const settings = await api(`/users/${w.member.id}/settings?include=profile,preferences,tags,notifications`, w.readKey);
     const { preferences, ...bundle } = settings.body.data;

@@ -127,9 +127,10 @@ describe('legal holds', () => {
     const { org, key, base } = await governanceOrg();
     const member = org.people.member.id;
     const placed = await call(runtime.apiUrl, 'PUT', `${base}/users/${member}/legal-hold`, { token: key, body: { reason: 'HR case 12' } });
-    expect(placed).toMatchObject({ status: 200, body: { scope: 'member', reason: 'HR case 12' } });
+    // A member route: the hold in the envelope.
+    expect(placed).toMatchObject({ status: 200, body: { success: true, data: { scope: 'member', reason: 'HR case 12' } } });
     expect((await call(runtime.apiUrl, 'GET', `${base}/recordings/${org.recId('recent')}`, { token: key })).body.legal_hold).toEqual(
-      placed.body,
+      placed.body.data,
     );
     expectFailure(await call(runtime.apiUrl, 'DELETE', `${base}/recordings/${org.recId('recent')}`, { token: key }), 409, 'LEGAL_HOLD');
     // Another member's recordings are not held.
