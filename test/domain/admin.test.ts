@@ -40,9 +40,10 @@ describe('createOrganization', () => {
       active_member_count: 0,
       created_at: T0.toISOString(),
       updated_at: T0.toISOString(),
-      // Its derived indexes are complete from the start (shared/storage/member-search.ts, recording-day-counts.ts, the templates' order keys).
+      // Its derived indexes are complete from the start (shared/storage/member-search.ts, recording-day-counts.ts, the templates' order keys, retention.ts).
       member_search_index_at: T0.toISOString(),
       recording_days_index_at: T0.toISOString(),
+      retention_index_at: T0.toISOString(),
       templates_index_at: T0.toISOString(),
     });
     await expect(createOrganization(db, { id, name: 'Second' }, T1)).rejects.toMatchObject({ statusCode: 409, code: 'ORG_EXISTS' });

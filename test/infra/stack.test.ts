@@ -730,13 +730,23 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           EVENT_CONSUMERS.runMemberExport.handler,
         ].sort(),
       );
-      // The finisher and the sweeper delete a job's output once its transcript is stored (or discarded).
+      // The finisher and the sweeper delete a job's output once its transcript is stored (or discarded); the
+      // upload completion a file landing for a recording deleted for good; the erasure job its member's recordings' files.
       expect(holders('DeleteObject').sort()).toEqual(
-        [EVENT_CONSUMERS.cleanUpRecording.handler, EVENT_CONSUMERS.finishTranscriptionJob.handler, TRANSCRIPTION_SWEEPER.handler].sort(),
+        [
+          EVENT_CONSUMERS.cleanUpRecording.handler,
+          EVENT_CONSUMERS.finishTranscriptionJob.handler,
+          TRANSCRIPTION_SWEEPER.handler,
+          EVENT_HANDLERS.completeUpload.handler,
+          EVENT_CONSUMERS.runMemberErasure.handler,
+        ].sort(),
       );
-      // A permanent delete only commits; the object goes when the consumer handles recording.deleted.
+      // A permanent delete only commits; the object goes when the consumer handles recording.deleted (or the erasure job does it itself).
       for (const action of ['AbortMultipartUpload', 'ListBucket', 'ListBucketMultipartUploads']) {
-        expect({ action, holders: holders(action) }).toEqual({ action, holders: [EVENT_CONSUMERS.cleanUpRecording.handler] });
+        expect({ action, holders: holders(action).sort() }).toEqual({
+          action,
+          holders: [EVENT_CONSUMERS.cleanUpRecording.handler, EVENT_CONSUMERS.runMemberErasure.handler].sort(),
+        });
       }
     });
 

@@ -144,6 +144,9 @@ describe('user items', () => {
       Item: {
         PK: 'IDENTITY#https://issuer.example.com#sub_1',
         SK: 'IDENTITY',
+        // The user's links, so that the last erasure of a person finds them without a Scan.
+        GSI2PK: 'USER#usr_1#IDENTITIES',
+        GSI2SK: 'https://issuer.example.com#sub_1',
         user_id: 'usr_1',
         issuer: 'https://issuer.example.com',
         subject: 'sub_1',
