@@ -92,9 +92,9 @@ describe('last_used_at', () => {
 });
 
 describe('scope ceilings, from the route manifest', () => {
-  it('owners and admins may give an organization key every scope; below admin, only what their role does in person', () => {
+  it('owners may give an organization key every scope, admins all but governance:write (only an owner gives it); below admin, only what their role does in person', () => {
     expect(scopesAllowedFor('org', 'owner')).toEqual([...SCOPES]);
-    expect(scopesAllowedFor('org', 'admin')).toEqual([...SCOPES]);
+    expect(scopesAllowedFor('org', 'admin')).toEqual(SCOPES.filter((scope) => scope !== 'governance:write'));
     expect(scopesAllowedFor('org', 'member')).toEqual(SCOPES.filter((scope) => ['viewer', 'member'].includes(ORG_KEY_SCOPE_ROLES[scope])));
     expect(scopesAllowedFor('org', 'viewer')).toEqual(['recordings:read']);
   });
