@@ -5182,6 +5182,7 @@ export interface operations {
                          * @constant
                          */
                         success: true;
+                        /** @description The member's hold: every recording they recorded, now and later. */
                         data: {
                             /** @description Why the hold was placed. */
                             reason: string;
@@ -24459,8 +24460,12 @@ export interface operations {
                             };
                             /** @description Who asked: an owner (user id) or an organization API key (key id). */
                             requested_by: {
-                                /** @enum {string} */
+                                /**
+                                 * @description `user`: an owner, by ID token; `api_key`: an organization API key.
+                                 * @enum {string}
+                                 */
                                 kind: "user" | "api_key";
+                                /** @description The user id, or the key id. */
                                 id: string;
                             };
                             /** @description When it was asked for (ISO 8601 UTC, with milliseconds). */
@@ -24822,8 +24827,12 @@ export interface operations {
                             };
                             /** @description Who asked: an owner (user id) or an organization API key (key id). */
                             requested_by: {
-                                /** @enum {string} */
+                                /**
+                                 * @description `user`: an owner, by ID token; `api_key`: an organization API key.
+                                 * @enum {string}
+                                 */
                                 kind: "user" | "api_key";
+                                /** @description The user id, or the key id. */
                                 id: string;
                             };
                             /** @description When it was asked for (ISO 8601 UTC, with milliseconds). */

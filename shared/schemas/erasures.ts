@@ -71,7 +71,10 @@ export const Erasure = v.strictObject({
   step: v.pipe(v.nullable(v.string()), v.description('The step running, or that failed; null once completed.')),
   counts: v.pipe(ErasureCountsSchema, v.description('What was erased or rewritten so far, by kind.')),
   requested_by: v.pipe(
-    v.strictObject({ kind: v.picklist(['user', 'api_key']), id: v.string() }),
+    v.strictObject({
+      kind: v.pipe(v.picklist(['user', 'api_key']), v.description('`user`: an owner, by ID token; `api_key`: an organization API key.')),
+      id: text('The user id, or the key id.'),
+    }),
     v.description('Who asked: an owner (user id) or an organization API key (key id).'),
   ),
   created_at: text('When it was asked for (ISO 8601 UTC, with milliseconds).'),

@@ -23,3 +23,9 @@ export const LegalHoldResponse = v.strictObject({
     "`recording`: a hold on this recording; `member`: its recorder's hold, which holds every recording they recorded, now and later.",
   ),
 });
+
+/** A member's hold, in the envelope the member routes answer with. */
+export const MemberLegalHoldResponse = v.strictObject({
+  success: described(v.literal(true), 'Always true on success.'),
+  data: described(LegalHoldResponse, "The member's hold: every recording they recorded, now and later."),
+});

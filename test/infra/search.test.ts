@@ -16,6 +16,8 @@ const SEARCH_FUNCTIONS = [
   ROUTES.askQuestion.handler,
   ROUTES.askPublicQuestion.handler,
   'functions/events/index-recording',
+  // The erasure job removes a member's passages and reindexes the recordings whose action items it rewrote.
+  'functions/events/run-member-erasure',
 ];
 
 describe('search on (search=opensearch)', () => {
@@ -48,7 +50,7 @@ describe('search on (search=opensearch)', () => {
     }
   });
 
-  it('gives SEARCH_ENDPOINT and aoss:APIAccessAll to the search, ask and indexer functions, and to no other', () => {
+  it('gives SEARCH_ENDPOINT and aoss:APIAccessAll to the search, ask, indexer and erasure functions, and to no other', () => {
     for (const handler of SEARCH_FUNCTIONS) {
       const id = functionLogicalId(template, handler);
       const fn = template.findResources('AWS::Lambda::Function')[id];

@@ -1,6 +1,5 @@
 import { PlaceLegalHoldBody } from '../../schemas/governance';
-import { envelope } from '../../schemas/envelopes';
-import { LegalHoldResponse } from '../../schemas/governance-responses';
+import { MemberLegalHoldResponse } from '../../schemas/governance-responses';
 import { defineRoute } from '../route-definition';
 import type { OperationDocs } from '../route-docs';
 
@@ -19,7 +18,7 @@ export const placeMemberLegalHoldRoute = defineRoute({
 export const placeMemberLegalHoldDocs = (): OperationDocs => ({
   description:
     "Holds every recording the member recorded in this organization, now and later, until the hold is released: deleting one (to the trash or for good), the trash's purge, retention and the member's erasure refuse with 409 `LEGAL_HOLD` or skip them. A member who has left can be held too. Placing it again changes its reason only. Audited as `member.legal_hold_placed` (never the reason).",
-  responses: { 200: envelope(LegalHoldResponse) },
+  responses: { 200: MemberLegalHoldResponse },
   errors: { 400: ['VALIDATION_ERROR'], 404: ['MEMBER_NOT_FOUND'] },
   examples: {
     request: { reason: 'Litigation hold: Acme v. Example (case 24-1187)' },
