@@ -185,3 +185,11 @@ export async function deleteRelatedItems(
   }
   return { deleted: itemKeys.length + translations, recordingExists: false };
 }
+
+/** Whether a recording was deleted for good within the tombstones' 7 days (a consistent GetItem of its tombstone). */
+export async function recordingDeletedRecently(db: TableContext, orgId: string, recordingId: string): Promise<boolean> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: keys.tombstone(orgId, 'recording', recordingId), ConsistentRead: true }),
+  );
+  return Item !== undefined;
+}

@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { changeStamp } from './change-stamp';
 import { itemFields } from './item-fields';
 import { keys } from './keys';
@@ -51,12 +50,4 @@ export function tombstoneFromItem(item: Record<string, unknown>): Tombstone {
     deleted_at: field.string('deleted_at'),
     ...(item.recorded_by !== undefined ? { recorded_by: field.string('recorded_by') } : {}),
   };
-}
-
-/** Whether a recording was deleted for good within the tombstones' 7 days (a consistent GetItem of its tombstone). */
-export async function recordingDeletedRecently(db: TableContext, orgId: string, recordingId: string): Promise<boolean> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.tableName, Key: keys.tombstone(orgId, 'recording', recordingId), ConsistentRead: true }),
-  );
-  return Item !== undefined;
 }

@@ -1,5 +1,4 @@
-import { getRecording, recordUploadOutcome } from '../../storage/recordings';
-import { recordingDeletedRecently } from '../../storage/tombstones';
+import { getRecording, recordingDeletedRecently, recordUploadOutcome } from '../../storage/recordings';
 import type { RecordingDeps } from './recording-changes';
 
 /** An object that landed under a recording's key, as its ObjectCreated event describes it. */
