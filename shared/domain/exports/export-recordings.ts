@@ -8,7 +8,8 @@ import { readTranslation } from '../../storage/translations';
 import { RECORDING_INCLUDES } from '../../schemas/recordings';
 import { renderTranscript } from '../../transcription/transcript-formats';
 import { getRecording } from '../recordings/get-recording';
-import { recordingView } from '../recordings/recording-views';
+// A recording part's action items (fixtures' legacy parts) are shown as Get recording shows them.
+import { actionItemView as partActionItemView, recordingView } from '../recordings/recording-views';
 import { actionItemView, summaryView } from '../summaries/summary-views';
 import { jsonEntry, type ZipEntry } from './zip-writer';
 
@@ -151,13 +152,7 @@ export async function* assignedActionItemPages(db: TableContext, orgId: string, 
             recording_id: recording.id,
             recorded_by: recording.recorded_by,
             summary_id: null,
-            id: item.id,
-            text: item.text,
-            assignee: item.assignee,
-            assignee_user_id: item.assignee_user_id ?? null,
-            due_date: item.due_date,
-            completed: item.completed,
-            timestamp: item.timestamp ?? null,
+            ...partActionItemView(item),
           }));
       }),
     );

@@ -59,7 +59,7 @@ export function recordingView(recording: Recording, parts: RecordingParts, inclu
 }
 
 /** An action item as the API shows it (a fixture's, from before summaries were written, has no member match or timestamp). */
-function actionItemView(item: NonNullable<RecordingParts['action_items']>[number]) {
+export function actionItemView(item: NonNullable<RecordingParts['action_items']>[number]) {
   return {
     id: item.id,
     text: item.text,
