@@ -20,13 +20,17 @@ import {
   type RecognizeOptions,
 } from './local-speech-engine';
 import { stopEngineWorker } from './speech/engine-thread';
+import { correctWords } from './speech/vocabulary-correction';
 import { memoryOnly, type JobStore, type StoredJob } from './transcribe-job-store';
+import { RESOURCE_NAME, S3_URI, ServiceError } from './transcribe-service-error';
+import { localVocabularies, type VocabularyOptions } from './transcribe-vocabularies';
 import { serviceEvent, type ServiceEvent } from './service-event';
 
 /**
  * A local stand-in of Amazon Transcribe's batch job API for `npm start` and the tests: an HTTP
- * server speaking AWS JSON 1.1 (`X-Amz-Target: Transcribe.StartTranscriptionJob` and
- * `Transcribe.GetTranscriptionJob`), so the real @aws-sdk/client-transcribe works against it
+ * server speaking AWS JSON 1.1 (`X-Amz-Target: Transcribe.StartTranscriptionJob`,
+ * `Transcribe.GetTranscriptionJob`, and the custom vocabulary operations of
+ * transcribe-vocabularies.ts), so the real @aws-sdk/client-transcribe works against it
  * with an endpoint (TRANSCRIBE_ENDPOINT). A job reads its media from the S3 emulator, runs the
  * offline engine (local-speech-engine.ts), writes Transcribe's output JSON to its OutputBucketName
  * and OutputKey, and puts a `Transcribe Job State Change` event (source aws.transcribe) through
@@ -46,8 +50,10 @@ export interface TranscribeEmulatorOptions {
   onJobStateChange: (event: ServiceEvent) => void;
   /** The engine; tests replace it to run jobs without the models. */
   recognize?: (mediaFile: string, options: RecognizeOptions) => Promise<Recognition>;
-  /** Where jobs are kept across restarts (jobStoreIn); in memory only without. */
+  /** Where jobs and vocabularies are kept across restarts (jobStoreIn); in memory only without. */
   store?: JobStore;
+  /** The vocabulary quota and how long a vocabulary stays PENDING (tests shorten or lengthen it). */
+  vocabularies?: Omit<VocabularyOptions, 's3' | 'store'>;
 }
 
 type Job = StoredJob;
@@ -61,19 +67,6 @@ export const LOCAL_FAILURES = {
   engineUnavailable: `ENGINE_UNAVAILABLE: the local engine's npm packages are missing (${LOCAL_ENGINE_PACKAGES.join(', ')}): run npm ci`,
 } as const;
 
-/** An AWS JSON 1.1 error: the SDK reads the exception's name from `__type`. */
-class ServiceError extends Error {
-  constructor(
-    readonly type: 'BadRequestException' | 'ConflictException',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const JOB_NAME = /^[0-9a-zA-Z._-]{1,200}$/;
-const S3_URI = /^s3:\/\/([^/]+)\/(.+)$/;
-
 export async function startTranscribeEmulator(options: TranscribeEmulatorOptions): Promise<Emulator> {
   const recognize = options.recognize ?? recognizeSpeech;
   const s3 = new S3Client({
@@ -85,6 +78,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
   });
   const store = options.store ?? memoryOnly;
+  const vocabularies = localVocabularies({ s3, store: store.vocabularies, ...options.vocabularies });
   const jobs = new Map<string, Job>();
   const waiting: Job[] = [];
   // Jobs of an earlier run: finished ones as they were, unfinished ones queued to run again (the engine's work was lost with the process).
@@ -167,6 +161,9 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
           error.kind === 'unavailable' ? LOCAL_FAILURES.engineUnavailable : LOCAL_FAILURES.unsupportedMedia(error.message),
         );
       }
+      // The engine cannot be biased towards the vocabulary: its terms correct what it heard.
+      const vocabularyName = job.settings?.VocabularyName;
+      if (typeof vocabularyName === 'string') words = correctWords(words, vocabularies.termsOf(vocabularyName)).words;
       // Identification here can only find English: the one language the model knows.
       job.languageCode ??= LOCAL_ENGINE_LANGUAGE;
       const output = transcribeOutputOf(job.name, words, job.languageCode, { speakerLabels });
@@ -200,7 +197,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
 
   const startJob = (input: Record<string, unknown>) => {
     const name = typeof input.TranscriptionJobName === 'string' ? input.TranscriptionJobName : '';
-    if (!JOB_NAME.test(name))
+    if (!RESOURCE_NAME.test(name))
       throw new ServiceError(
         'BadRequestException',
         'TranscriptionJobName must be 1 to 200 characters of letters, digits, dots, dashes and underscores.',
@@ -217,6 +214,8 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
     if (typeof input.OutputBucketName !== 'string')
       throw new ServiceError('BadRequestException', 'The local Transcribe stand-in needs OutputBucketName.');
     const outputKey = typeof input.OutputKey === 'string' ? input.OutputKey : `${name}.json`;
+    const settings = input.Settings as Record<string, unknown> | undefined;
+    if (typeof settings?.VocabularyName === 'string') vocabularies.termsForJob(settings.VocabularyName, languageCode);
     const job: Job = {
       name,
       status: waiting.length || running ? 'QUEUED' : 'IN_PROGRESS',
@@ -224,7 +223,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
       output: { bucket: input.OutputBucketName, key: outputKey },
       languageCode,
       identifyLanguage,
-      settings: input.Settings as Record<string, unknown> | undefined,
+      settings,
       creationTime: Date.now() / 1000,
     };
     jobs.set(name, job);
@@ -244,6 +243,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
   const OPERATIONS: Record<string, (input: Record<string, unknown>) => unknown> = {
     'Transcribe.StartTranscriptionJob': startJob,
     'Transcribe.GetTranscriptionJob': getJob,
+    ...vocabularies.operations,
   };
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -276,6 +276,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
     async stop() {
       stopped = true;
       stopping.abort();
+      vocabularies.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // The job under way ends with its engine's programs, and puts no event.

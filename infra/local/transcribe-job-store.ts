@@ -2,10 +2,11 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import path from 'node:path';
 
 /**
- * The local Transcribe stand-in's jobs on disk (one JSON file per job under the data
- * directory), so that a restart after a crash finds the jobs it had: queued or running ones run
- * again, finished ones answer Get as before. Transcribe forgets a job 90 days after it was
- * created; so does this store, when it loads.
+ * The local Transcribe stand-in's jobs and custom vocabularies on disk (one JSON file each under
+ * the data directory: jobs in `dir`, vocabularies beside it in `vocabularies/`), so that a restart
+ * after a crash finds what it had: queued or running jobs run again, finished ones answer Get as
+ * before; vocabularies keep their state and terms. Transcribe forgets a job 90 days after it was
+ * created; so does this store, when it loads. Vocabularies stay until deleted, as in Transcribe.
  */
 export type JobStatus = 'QUEUED' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
 
@@ -26,44 +27,82 @@ export interface StoredJob {
 
 const FORGET_AFTER_SECONDS = 90 * 24 * 3600;
 
+/** A custom vocabulary as the stand-in keeps it; `terms` once READY (infra/local/vocabulary-file.ts). */
+export interface StoredVocabulary {
+  name: string;
+  languageCode: string;
+  fileUri: string;
+  state: 'PENDING' | 'READY' | 'FAILED';
+  /** Seconds since the epoch. */
+  lastModified: number;
+  failureReason?: string;
+  terms?: { phrase: string; soundsLike?: string[]; displayAs?: string }[];
+}
+
+export interface VocabularyStore {
+  save(vocabulary: StoredVocabulary): void;
+  remove(name: string): void;
+  load(): StoredVocabulary[];
+}
+
 export interface JobStore {
   save(job: StoredJob): void;
   /** The stored jobs, oldest first, without those Transcribe would have forgotten by `now` (seconds). */
   load(now: number): StoredJob[];
+  vocabularies: VocabularyStore;
 }
 
 /** Keeps nothing: the stand-in without a data directory (unit tests). */
-export const memoryOnly: JobStore = { save: () => {}, load: () => [] };
+export const memoryOnly: JobStore = { save: () => {}, load: () => [], vocabularies: { save: () => {}, remove: () => {}, load: () => [] } };
 
-/** Jobs as files under `dir`, each written whole (a temporary file renamed over it), so a crash never leaves half a job. */
-export function jobStoreIn(dir: string): JobStore {
+/** Records as files under `dir`, each written whole (a temporary file renamed over it), so a crash never leaves half of one. */
+function filesIn<T extends { name: string }>(dir: string) {
   mkdirSync(dir, { recursive: true });
   const fileOf = (name: string) => path.join(dir, `${name}.json`);
   return {
-    save(job) {
-      const temporary = `${fileOf(job.name)}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(job));
-      renameSync(temporary, fileOf(job.name));
+    save(record: T) {
+      const temporary = `${fileOf(record.name)}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify(record));
+      renameSync(temporary, fileOf(record.name));
     },
-    load(now) {
-      const jobs: StoredJob[] = [];
+    remove(name: string) {
+      rmSync(fileOf(name), { force: true });
+    },
+    /** Every record, dropping what `forget` says and what a crash left half written. */
+    load(forget: (record: T) => boolean = () => false): T[] {
+      const records: T[] = [];
       for (const entry of readdirSync(dir)) {
         const file = path.join(dir, entry);
         if (!entry.endsWith('.json')) {
           rmSync(file, { force: true }); // a write cut short by a crash
           continue;
         }
-        let job: StoredJob;
+        let record: T;
         try {
-          job = JSON.parse(readFileSync(file, 'utf8')) as StoredJob;
+          record = JSON.parse(readFileSync(file, 'utf8')) as T;
         } catch {
           rmSync(file, { force: true });
           continue;
         }
-        if (now - job.creationTime > FORGET_AFTER_SECONDS) rmSync(file, { force: true });
-        else jobs.push(job);
+        if (forget(record)) rmSync(file, { force: true });
+        else records.push(record);
       }
-      return jobs.sort((a, b) => a.creationTime - b.creationTime);
+      return records;
+    },
+  };
+}
+
+/** Jobs under `dir`, vocabularies in `vocabularies/` beside it (npm start: <data>/transcribe/jobs and <data>/transcribe/vocabularies). */
+export function jobStoreIn(dir: string): JobStore {
+  const jobs = filesIn<StoredJob>(dir);
+  const vocabularies = filesIn<StoredVocabulary>(path.join(path.dirname(dir), 'vocabularies'));
+  return {
+    save: (job) => jobs.save(job),
+    load: (now) => jobs.load((job) => now - job.creationTime > FORGET_AFTER_SECONDS).sort((a, b) => a.creationTime - b.creationTime),
+    vocabularies: {
+      save: (vocabulary) => vocabularies.save(vocabulary),
+      remove: (name) => vocabularies.remove(name),
+      load: () => vocabularies.load(),
     },
   };
 }
