@@ -9,7 +9,7 @@ const LAYERS = {
   schemas: '^shared/schemas/',
   storage: '^shared/storage/',
   definitions: '^shared/(routes/|function-permissions[.]ts)',
-  domain: '^shared/(domain|auth|events|webhooks|mail|crypto|transcription|summarization|translation|search)/',
+  domain: '^shared/(domain|auth|events|webhooks|mail|crypto|transcription|summarization|translation|search|redaction)/',
   operatorTasks: '^shared/operator-tasks/',
   http: '^shared/(http|openapi)/',
   wiring: '^shared/wiring/',

@@ -36,8 +36,15 @@ export type WebhookSecretKeyAction = 'Decrypt' | 'GenerateDataKey';
 /** SQS actions an event consumer may take on its own queue (delaying a message it will retry). */
 export type QueueAction = 'ChangeMessageVisibility';
 
-/** Amazon Transcribe batch job actions (jobs are not resources with ARNs of their own: granted on `*`). */
-export type TranscribeAction = 'StartTranscriptionJob' | 'GetTranscriptionJob';
+/**
+ * Amazon Transcribe actions: batch jobs' on this service's job names (`voice-org.*`, and the
+ * organizations' vocabularies a job may name), custom vocabularies' on `voice-org-*` only.
+ */
+export type TranscribeAction =
+  'StartTranscriptionJob' | 'GetTranscriptionJob' | 'CreateVocabulary' | 'UpdateVocabulary' | 'GetVocabulary' | 'DeleteVocabulary';
+
+/** S3 actions on the organizations' vocabulary files in the recordings bucket (vocabularies/ only), which Transcribe reads with the caller's permissions. */
+export type VocabularyFileAction = 'PutObject' | 'GetObject' | 'DeleteObject';
 
 /** Amazon Bedrock actions, granted on the configured summary models' foundation-model and inference-profile ARNs only. */
 export type BedrockAction = 'InvokeModel';
@@ -72,6 +79,8 @@ export interface FunctionPermissions {
   mail?: readonly MailAction[];
   events?: readonly EventsAction[];
   transcribe?: readonly TranscribeAction[];
+  /** On the vocabularies/ prefix of the recordings bucket only. */
+  vocabularyFiles?: readonly VocabularyFileAction[];
   bedrock?: readonly BedrockAction[];
   translate?: readonly TranslateAction[];
   search?: readonly SearchAction[];

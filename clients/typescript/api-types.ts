@@ -210,6 +210,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organization/{orgId}/vocabulary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the organization's vocabulary and its state
+         * @description The organization's custom vocabulary: its terms and their state in Amazon Transcribe (`ready`, `pending` or `failed` with a `reason`). An organization that never set one has no terms and is `ready`. docs/transcript-controls.md, "Vocabulary".
+         *
+         *     Access: ID tokens of active members with role member or higher; organization API keys with scopes recordings:read.
+         */
+        get: operations["getVocabulary"];
+        /**
+         * Set the organization's vocabulary
+         * @description Replaces the organization's terms (at most 500; an empty list removes the vocabulary). Transcribe's own rules are checked here, each a 400 naming the term: at most 256 characters per phrase, 50 KB in all, the characters its vocabularies take in that language (numbers spelled out). The answer is `pending`: Amazon Transcribe prepares the vocabulary (`voice-org-<org>`) in a few minutes, and transcriptions in its language started after it is `ready` use it (`transcript_vocabulary` on the recording says so). Locally, the terms correct the transcript after recognition (approximate: docs/vocabulary-engine.md). Audited as `organization.vocabulary_updated` (counts, no terms).
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes recordings:write.
+         */
+        put: operations["updateVocabulary"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/{orgId}/redaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the organization's PII redaction setting
+         * @description Whether transcripts are redacted of personal data, and which entity types. Off until an owner turns it on. docs/transcript-controls.md, "Redaction".
+         *
+         *     Access: ID tokens of active members with role admin or higher; organization API keys with scopes governance:read.
+         */
+        get: operations["getRedaction"];
+        /**
+         * Set the organization's PII redaction
+         * @description With `pii: redact`, every transcript completed from now on is stored only redacted: each entity of the types asked for (Amazon Transcribe's, or `ALL`, the default) becomes `[PII]`, and summaries, action items, translations, search and exports are made from that text. No unredacted copy is kept. Amazon Transcribe redacts en-US and es-US jobs itself; other languages and language identification get the service's own redactor after transcription (docs/transcript-controls.md says what each language gets). Transcripts made before keep their text until transcribed again; the audio file is not redacted. Audited as `organization.redaction_updated`.
+         *
+         *     Access: ID tokens of active members with role owner or higher; organization API keys with scopes governance:write.
+         */
+        put: operations["updateRedaction"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization/{orgId}/users/{userId}/exports": {
         parameters: {
             query?: never;
@@ -426,6 +482,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organization/{orgId}/recordings/{recordingId}/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Name a recording's speakers
+         * @description Names the speakers of the recording's transcript by their label: as a member (`user_id`: an active member, whose display name becomes the name) or by a name; `name: null` returns to the label. The names show in the transcript's turns, every export format, search results and the summaries, action items and translations written after; nothing is transcribed again. A transcript of a single voice is its recorder's until someone says otherwise. Emits `recording.speakers_updated` (labels and member ids only). Members name their own recordings' speakers (another member's is 403 INSUFFICIENT_ROLE), admins and owners anyone's, organization keys with `recordings:write` any.
+         *
+         *     Access: ID tokens of active members with role member or higher; organization API keys with scopes recordings:write.
+         */
+        patch: operations["updateRecordingSpeakers"];
+        trace?: never;
+    };
     "/api/v1/organization/{orgId}/recordings/{recordingId}/translations": {
         parameters: {
             query?: never;
@@ -606,6 +684,28 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/recordings/{recordingId}/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Name the speakers of one of the key's member's recordings
+         * @description Names the speakers of the recording's transcript by their label: as a member (`user_id`: an active member, whose display name becomes the name) or by a name; `name: null` returns to the label. The names show in the transcript's turns, every export format, search results and the summaries, action items and translations written after; nothing is transcribed again. A transcript of a single voice is its recorder's until someone says otherwise. Emits `recording.speakers_updated` (labels and member ids only). A personal key reaches its member's own recordings only (another member's is 404, like a missing one). The speakers come in the envelope.
+         *
+         *     Access: personal API keys with scopes recordings:write of members with role member or higher.
+         */
+        patch: operations["updatePublicRecordingSpeakers"];
         trace?: never;
     };
     "/api/v1/organization/{orgId}/recordings/{recordingId}/summaries": {
@@ -1305,7 +1405,7 @@ export interface components {
              * @description What happened (docs/events.md).
              * @enum {string}
              */
-            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased";
+            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased";
             /** @description When the change was committed (ISO 8601 UTC, with milliseconds). */
             occurred_at: string;
             /** @description Who made the change; null for the service itself (such as the trash's retention). */
@@ -1350,7 +1450,7 @@ export interface components {
              * @description What happened (docs/events.md lists each type and its data).
              * @enum {string}
              */
-            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased";
+            type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased";
             /**
              * Format: date-time
              * @description When the change was committed (ISO 8601 UTC, with milliseconds).
@@ -1393,7 +1493,7 @@ export interface components {
             /** @description What the endpoint is for (may be empty). */
             description: string;
             /** @description The event types it receives; `["*"]`: every type, including types added later. */
-            events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
+            events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
             /** @description Whether deliveries are made to it. */
             enabled: boolean;
             /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -1418,7 +1518,7 @@ export interface components {
              * @description Its type; `webhook.test` for a test event.
              * @enum {string}
              */
-            event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "webhook.test";
+            event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "webhook.test";
             /**
              * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
              * @enum {string}
@@ -2327,6 +2427,7 @@ export interface operations {
                      *           "auto_route_enabled": false,
                      *           "calendar_matching": false,
                      *           "find_service_enabled": false,
+                     *           "max_speakers": 10,
                      *           "monthly_transcription_minutes": 42,
                      *           "created_at": "2026-11-01T10:00:00.000Z",
                      *           "updated_at": "2026-11-15T08:00:00.000Z"
@@ -2388,6 +2489,8 @@ export interface operations {
                                 calendar_matching: boolean;
                                 /** @description Whether the find service is on. */
                                 find_service_enabled: boolean;
+                                /** @description How many speakers transcriptions tell apart, 2 to 30 (default 10). */
+                                max_speakers: number;
                                 /** @description Minutes transcribed this month (read-only). */
                                 monthly_transcription_minutes: number;
                                 /** @description When the settings block was created (ISO 8601 UTC, with milliseconds.) */
@@ -2742,6 +2845,11 @@ export interface operations {
                         calendar_matching?: boolean;
                         /** @description Turn the find service on. */
                         find_service_enabled?: boolean;
+                        /**
+                         * Format: int32
+                         * @description How many speakers transcriptions of this member's recordings tell apart, 2 to 30 (default 10): Amazon Transcribe's MaxSpeakerLabels, and the local engine's limit.
+                         */
+                        max_speakers?: number;
                         /** @description Read-only: shown in the bundle, refused here. */
                         monthly_transcription_minutes?: unknown;
                         /** @description Read-only: shown in the bundle, refused here. */
@@ -3173,6 +3281,7 @@ export interface operations {
                      *           "auto_route_enabled": false,
                      *           "calendar_matching": false,
                      *           "find_service_enabled": false,
+                     *           "max_speakers": 10,
                      *           "monthly_transcription_minutes": 42,
                      *           "created_at": "2026-11-01T10:00:00.000Z",
                      *           "updated_at": "2026-11-15T08:00:00.000Z"
@@ -3234,6 +3343,8 @@ export interface operations {
                                 calendar_matching: boolean;
                                 /** @description Whether the find service is on. */
                                 find_service_enabled: boolean;
+                                /** @description How many speakers transcriptions tell apart, 2 to 30 (default 10). */
+                                max_speakers: number;
                                 /** @description Minutes transcribed this month (read-only). */
                                 monthly_transcription_minutes: number;
                                 /** @description When the settings block was created (ISO 8601 UTC, with milliseconds.) */
@@ -3590,6 +3701,11 @@ export interface operations {
                         calendar_matching?: boolean;
                         /** @description Turn the find service on. */
                         find_service_enabled?: boolean;
+                        /**
+                         * Format: int32
+                         * @description How many speakers transcriptions of this member's recordings tell apart, 2 to 30 (default 10): Amazon Transcribe's MaxSpeakerLabels, and the local engine's limit.
+                         */
+                        max_speakers?: number;
                         /** @description Read-only: shown in the bundle, refused here. */
                         monthly_transcription_minutes?: unknown;
                         /** @description Read-only: shown in the bundle, refused here. */
@@ -5671,6 +5787,1167 @@ export interface operations {
             };
         };
     };
+    getVocabulary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "language_code": "en-US",
+                     *       "terms": [
+                     *         {
+                     *           "phrase": "Halvorsen",
+                     *           "sounds_like": [
+                     *             "hal vor sen"
+                     *           ],
+                     *           "display_as": "Halvorsen AS"
+                     *         },
+                     *         {
+                     *           "phrase": "Kubernetes",
+                     *           "display_as": "K8s"
+                     *         }
+                     *       ],
+                     *       "term_count": 2,
+                     *       "status": "ready",
+                     *       "reason": null,
+                     *       "version": 3,
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_by": "usr_demo_admin"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The language of the terms. */
+                        language_code: string;
+                        /** @description The terms, as last set. */
+                        terms: {
+                            /** @description The word or phrase. */
+                            phrase: string;
+                            /** @description How it sounds, when given. */
+                            sounds_like?: string[];
+                            /** @description How it is written in transcripts, when given. */
+                            display_as?: string;
+                        }[];
+                        /** @description How many terms. */
+                        term_count: number;
+                        /**
+                         * @description `ready`: transcriptions in its language use it; `pending`: Transcribe is preparing this version (jobs started meanwhile run without it); `failed`: Transcribe refused it or the account has no vocabulary left (see `reason`); transcription is never blocked.
+                         * @enum {string}
+                         */
+                        status: "ready" | "pending" | "failed";
+                        /** @description Why it failed; null unless `failed`. */
+                        reason: string | null;
+                        /** @description Counts the times the terms were set (0: never). */
+                        version: number;
+                        /** @description When the terms were last set; null when never. */
+                        updated_at: string | null;
+                        /** @description Who set them (a user id, or an organization API key id); null when no one did. */
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    updateVocabulary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "terms": [
+                 *         {
+                 *           "phrase": "Halvorsen",
+                 *           "sounds_like": [
+                 *             "hal vor sen"
+                 *           ],
+                 *           "display_as": "Halvorsen AS"
+                 *         },
+                 *         {
+                 *           "phrase": "Kubernetes",
+                 *           "display_as": "K8s"
+                 *         }
+                 *       ],
+                 *       "language_code": "en-US"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The organization's terms (at most 500, 50 KB in all as Transcribe's vocabulary file): they replace the previous ones; an empty list removes the vocabulary. */
+                    terms: {
+                        /** @description The word or phrase, as Transcribe's vocabularies take it: at most 256 characters, letters of the language's character set, spaces, apostrophes, hyphens and periods (numbers spelled out). */
+                        phrase: string;
+                        /** @description How it sounds, when its spelling does not say so: each entry one pronunciation. */
+                        sounds_like?: string[];
+                        /** @description How it is written in transcripts; the phrase when absent. */
+                        display_as?: string;
+                    }[];
+                    /**
+                     * @description The language of the terms (default `en-US`): Transcribe's vocabularies are of one language, and apply to jobs in that language.
+                     * @default en-US
+                     * @enum {string}
+                     */
+                    language_code?: "ab-GE" | "af-ZA" | "am-ET" | "ar-AE" | "ar-SA" | "ast-ES" | "az-AZ" | "ba-RU" | "be-BY" | "bg-BG" | "bn-IN" | "bs-BA" | "ca-ES" | "ckb-IQ" | "ckb-IR" | "cs-CZ" | "cy-GB" | "cy-WL" | "da-DK" | "de-CH" | "de-DE" | "el-GR" | "en-AB" | "en-AU" | "en-GB" | "en-IE" | "en-IN" | "en-NZ" | "en-US" | "en-WL" | "en-ZA" | "es-ES" | "es-MX" | "es-US" | "et-EE" | "et-ET" | "eu-ES" | "fa-AF" | "fa-IR" | "fi-FI" | "fr-CA" | "fr-FR" | "ga-IE" | "gd-GB" | "gl-ES" | "gu-IN" | "ha-NG" | "he-IL" | "hi-IN" | "hr-HR" | "ht-HT" | "hu-HU" | "hy-AM" | "id-ID" | "is-IS" | "it-IT" | "ja-JP" | "jv-ID" | "kab-DZ" | "ka-GE" | "kk-KZ" | "km-KH" | "kn-IN" | "ko-KR" | "ky-KG" | "lg-IN" | "lt-LT" | "lv-LV" | "mhr-RU" | "mi-NZ" | "mk-MK" | "ml-IN" | "mn-MN" | "mr-IN" | "ms-MY" | "mt-MT" | "my-MM" | "ne-NP" | "nl-NL" | "no-NO" | "or-IN" | "pa-IN" | "pl-PL" | "ps-AF" | "pt-BR" | "pt-PT" | "ro-RO" | "ru-RU" | "rw-RW" | "si-LK" | "sk-SK" | "sl-SI" | "so-SO" | "sq-AL" | "sr-RS" | "su-ID" | "sv-SE" | "sw-BI" | "sw-KE" | "sw-RW" | "sw-TZ" | "sw-UG" | "ta-IN" | "te-IN" | "th-TH" | "tl-PH" | "tr-TR" | "tt-RU" | "ug-CN" | "uk-UA" | "uz-UZ" | "vi-VN" | "wo-SN" | "zh-CN" | "zh-HK" | "zh-TW" | "zu-ZA";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "language_code": "en-US",
+                     *       "terms": [
+                     *         {
+                     *           "phrase": "Halvorsen",
+                     *           "sounds_like": [
+                     *             "hal vor sen"
+                     *           ],
+                     *           "display_as": "Halvorsen AS"
+                     *         },
+                     *         {
+                     *           "phrase": "Kubernetes",
+                     *           "display_as": "K8s"
+                     *         }
+                     *       ],
+                     *       "term_count": 2,
+                     *       "status": "pending",
+                     *       "reason": null,
+                     *       "version": 4,
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_by": "usr_demo_admin"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The language of the terms. */
+                        language_code: string;
+                        /** @description The terms, as last set. */
+                        terms: {
+                            /** @description The word or phrase. */
+                            phrase: string;
+                            /** @description How it sounds, when given. */
+                            sounds_like?: string[];
+                            /** @description How it is written in transcripts, when given. */
+                            display_as?: string;
+                        }[];
+                        /** @description How many terms. */
+                        term_count: number;
+                        /**
+                         * @description `ready`: transcriptions in its language use it; `pending`: Transcribe is preparing this version (jobs started meanwhile run without it); `failed`: Transcribe refused it or the account has no vocabulary left (see `reason`); transcription is never blocked.
+                         * @enum {string}
+                         */
+                        status: "ready" | "pending" | "failed";
+                        /** @description Why it failed; null unless `failed`. */
+                        reason: string | null;
+                        /** @description Counts the times the terms were set (0: never). */
+                        version: number;
+                        /** @description When the terms were last set; null when never. */
+                        updated_at: string | null;
+                        /** @description Who set them (a user id, or an organization API key id); null when no one did. */
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getRedaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pii": "redact",
+                     *       "entity_types": [
+                     *         "CREDIT_DEBIT_NUMBER",
+                     *         "EMAIL",
+                     *         "PHONE"
+                     *       ],
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_by": "usr_demo_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description `redact`: transcripts completed from now on keep only their redacted text; `off`: kept as spoken.
+                         * @enum {string}
+                         */
+                        pii: "off" | "redact";
+                        /** @description The entity types redacted (`ALL`: every one). */
+                        entity_types: ("BANK_ACCOUNT_NUMBER" | "BANK_ROUTING" | "CREDIT_DEBIT_NUMBER" | "CREDIT_DEBIT_CVV" | "CREDIT_DEBIT_EXPIRY" | "PIN" | "EMAIL" | "ADDRESS" | "NAME" | "PHONE" | "SSN" | "ALL")[];
+                        /** @description When it was last set; null when never. */
+                        updated_at: string | null;
+                        /** @description Who set it (a user id, or an organization API key id); null when no one did. */
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    updateRedaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pii": "redact",
+                 *       "entity_types": [
+                 *         "CREDIT_DEBIT_NUMBER",
+                 *         "EMAIL",
+                 *         "PHONE"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description `redact`: every transcript completed from now on keeps only its redacted text; `off` (the default): transcripts are kept as spoken.
+                     * @enum {string}
+                     */
+                    pii: "off" | "redact";
+                    /**
+                     * @description Amazon Transcribe's PII entity types to redact, or `ALL` (the default).
+                     * @default [
+                     *       "ALL"
+                     *     ]
+                     */
+                    entity_types?: ("BANK_ACCOUNT_NUMBER" | "BANK_ROUTING" | "CREDIT_DEBIT_NUMBER" | "CREDIT_DEBIT_CVV" | "CREDIT_DEBIT_EXPIRY" | "PIN" | "EMAIL" | "ADDRESS" | "NAME" | "PHONE" | "SSN" | "ALL")[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pii": "redact",
+                     *       "entity_types": [
+                     *         "CREDIT_DEBIT_NUMBER",
+                     *         "EMAIL",
+                     *         "PHONE"
+                     *       ],
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_by": "usr_demo_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description `redact`: transcripts completed from now on keep only their redacted text; `off`: kept as spoken.
+                         * @enum {string}
+                         */
+                        pii: "off" | "redact";
+                        /** @description The entity types redacted (`ALL`: every one). */
+                        entity_types: ("BANK_ACCOUNT_NUMBER" | "BANK_ROUTING" | "CREDIT_DEBIT_NUMBER" | "CREDIT_DEBIT_CVV" | "CREDIT_DEBIT_EXPIRY" | "PIN" | "EMAIL" | "ADDRESS" | "NAME" | "PHONE" | "SSN" | "ALL")[];
+                        /** @description When it was last set; null when never. */
+                        updated_at: string | null;
+                        /** @description Who set it (a user id, or an organization API key id); null when no one did. */
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
     createMemberExport: {
         parameters: {
             query?: never;
@@ -6709,7 +7986,7 @@ export interface operations {
     getRecording: {
         parameters: {
             query?: {
-                /** @description Comma-separated related resources to add to the recording: transcript, summary, action_items, translation (each null when the recording has none). Absent: none. */
+                /** @description Comma-separated related resources to add to the recording: transcript, summary, action_items, translation, speakers (each null when the recording has none). Absent: none. */
                 include?: string;
             };
             header?: never;
@@ -6814,7 +8091,7 @@ export interface operations {
                         recording_at?: string | null;
                         /** @description With `include=transcript`: the transcript as timed segments; null when it has none. */
                         transcript?: {
-                            /** @description Who speaks, as the transcription named them. */
+                            /** @description Who speaks: the speaker's name when someone named them, else the engine's label (`Speaker 1`, …). */
                             speaker: string;
                             /** @description What they said. */
                             text: string;
@@ -6870,6 +8147,21 @@ export interface operations {
                             /** @description Why it failed; empty when it did not. */
                             error_message: string;
                         } | null;
+                        /** @description With `include=speakers`: who speaks in the transcript, in order of first appearance; null when it has no transcript. */
+                        speakers?: {
+                            /** @description The engine's label (`Speaker 1`, …), as the transcript's turns are stored. */
+                            label: string;
+                            /** @description The name shown in the transcript, exports and search: the label until someone names the speaker. */
+                            name: string;
+                            /** @description The member the speaker was named as; null when none (a transcript of one voice is its recorder's). */
+                            user_id: string | null;
+                            /** @description Seconds of the speaker's turns. */
+                            talk_time_seconds: number;
+                            /** @description Turns the speaker took. */
+                            turn_count: number;
+                        }[] | null;
+                        /** @description Whether the latest transcription used the organization's vocabulary: `applied`, or `pending` (it was not ready when the job started, which ran without it); null when none applied to it (no vocabulary, another language, or language identification). */
+                        transcript_vocabulary?: ("applied" | "pending") | null;
                         /** @description The legal hold that keeps it (docs/governance.md): its own, else its recorder's (`scope` says which); null when none does. */
                         legal_hold?: {
                             /** @description Why the hold was placed. */
@@ -8021,9 +9313,9 @@ export interface operations {
                         language: string;
                         /** @description The whole transcript: the segments' texts joined by a space. */
                         text: string;
-                        /** @description The speaker turns, in order: `Speaker 1`, `Speaker 2`, … in order of first appearance. */
+                        /** @description The speaker turns, in order: `Speaker 1`, `Speaker 2`, … in order of first appearance, or the names they were given. */
                         segments: {
-                            /** @description Who speaks, as the transcription named them. */
+                            /** @description Who speaks: the speaker's name when someone named them, else the engine's label (`Speaker 1`, …). */
                             speaker: string;
                             /** @description What they said. */
                             text: string;
@@ -8031,6 +9323,19 @@ export interface operations {
                             start: number;
                             /** @description End, in seconds from the beginning of the recording. */
                             end: number;
+                        }[];
+                        /** @description The transcript's speakers with their labels, names, talk time and turns (a translation's are its transcript's). */
+                        speakers?: {
+                            /** @description The engine's label (`Speaker 1`, …), as the transcript's turns are stored. */
+                            label: string;
+                            /** @description The name shown in the transcript, exports and search: the label until someone names the speaker. */
+                            name: string;
+                            /** @description The member the speaker was named as; null when none (a transcript of one voice is its recorder's). */
+                            user_id: string | null;
+                            /** @description Seconds of the speaker's turns. */
+                            talk_time_seconds: number;
+                            /** @description Turns the speaker took. */
+                            turn_count: number;
                         }[];
                     };
                     /**
@@ -8690,7 +9995,7 @@ export interface operations {
                         recording_at?: string | null;
                         /** @description With `include=transcript`: the transcript as timed segments; null when it has none. */
                         transcript?: {
-                            /** @description Who speaks, as the transcription named them. */
+                            /** @description Who speaks: the speaker's name when someone named them, else the engine's label (`Speaker 1`, …). */
                             speaker: string;
                             /** @description What they said. */
                             text: string;
@@ -8746,6 +10051,21 @@ export interface operations {
                             /** @description Why it failed; empty when it did not. */
                             error_message: string;
                         } | null;
+                        /** @description With `include=speakers`: who speaks in the transcript, in order of first appearance; null when it has no transcript. */
+                        speakers?: {
+                            /** @description The engine's label (`Speaker 1`, …), as the transcript's turns are stored. */
+                            label: string;
+                            /** @description The name shown in the transcript, exports and search: the label until someone names the speaker. */
+                            name: string;
+                            /** @description The member the speaker was named as; null when none (a transcript of one voice is its recorder's). */
+                            user_id: string | null;
+                            /** @description Seconds of the speaker's turns. */
+                            talk_time_seconds: number;
+                            /** @description Turns the speaker took. */
+                            turn_count: number;
+                        }[] | null;
+                        /** @description Whether the latest transcription used the organization's vocabulary: `applied`, or `pending` (it was not ready when the job started, which ran without it); null when none applied to it (no vocabulary, another language, or language identification). */
+                        transcript_vocabulary?: ("applied" | "pending") | null;
                         /** @description The legal hold that keeps it (docs/governance.md): its own, else its recorder's (`scope` says which); null when none does. */
                         legal_hold?: {
                             /** @description Why the hold was placed. */
@@ -9551,6 +10871,352 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    updateRecordingSpeakers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (`org_…`): the caller must be an active member of it, or hold one of its API keys. */
+                orgId: string;
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "speakers": [
+                 *         {
+                 *           "label": "Speaker 1",
+                 *           "user_id": "usr_demo_owner"
+                 *         },
+                 *         {
+                 *           "label": "Speaker 2",
+                 *           "name": "Client"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The speakers to name, each by label: `{label, user_id}` names a member, `{label, name}` anyone else, `{label, name: null}` returns to the label. Speakers not listed keep their names. */
+                    speakers: ({
+                        /** @description The engine's label of the speaker, as the transcript's turns and `speakers` show it (`Speaker 1`, …). */
+                        label: string;
+                        /** @description An active member of the organization: their display name becomes the name. */
+                        user_id: string;
+                    } | {
+                        /** @description The engine's label of the speaker, as the transcript's turns and `speakers` show it (`Speaker 1`, …). */
+                        label: string;
+                        /** @description A name (1–100 characters) for someone who is not a member, such as `Client`; null returns to the label. */
+                        name: string | null;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recording_id": "rec_demo_standup",
+                     *       "speakers": [
+                     *         {
+                     *           "label": "Speaker 1",
+                     *           "name": "Mia Lind",
+                     *           "user_id": "usr_demo_owner",
+                     *           "talk_time_seconds": 312.4,
+                     *           "turn_count": 18
+                     *         },
+                     *         {
+                     *           "label": "Speaker 2",
+                     *           "name": "Client",
+                     *           "user_id": null,
+                     *           "talk_time_seconds": 201.9,
+                     *           "turn_count": 15
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The recording. */
+                        recording_id: string;
+                        /** @description Every speaker of its transcript, as now named. */
+                        speakers: {
+                            /** @description The engine's label (`Speaker 1`, …), as the transcript's turns are stored. */
+                            label: string;
+                            /** @description The name shown in the transcript, exports and search: the label until someone names the speaker. */
+                            name: string;
+                            /** @description The member the speaker was named as; null when none (a transcript of one voice is its recorder's). */
+                            user_id: string | null;
+                            /** @description Seconds of the speaker's turns. */
+                            talk_time_seconds: number;
+                            /** @description Turns the speaker took. */
+                            turn_count: number;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_SPEAKERS`: A speaker's label is not one of the transcript's, or its user_id is not an active member of the organization.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_SPEAKERS";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `USER_KEY_NOT_ALLOWED`: Personal API keys (`pk_user_…`) cannot call this operation.
+             *     - `ORG_KEY_ORG_MISMATCH`: The organization API key belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "USER_KEY_NOT_ALLOWED" | "ORG_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             *     - `TRANSCRIPT_NOT_FOUND`: The recording has no transcript yet.
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TRANSCRIPT_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -11099,9 +12765,9 @@ export interface operations {
                         language: string;
                         /** @description The whole transcript: the segments' texts joined by a space. */
                         text: string;
-                        /** @description The speaker turns, in order: `Speaker 1`, `Speaker 2`, … in order of first appearance. */
+                        /** @description The speaker turns, in order: `Speaker 1`, `Speaker 2`, … in order of first appearance, or the names they were given. */
                         segments: {
-                            /** @description Who speaks, as the transcription named them. */
+                            /** @description Who speaks: the speaker's name when someone named them, else the engine's label (`Speaker 1`, …). */
                             speaker: string;
                             /** @description What they said. */
                             text: string;
@@ -11109,6 +12775,19 @@ export interface operations {
                             start: number;
                             /** @description End, in seconds from the beginning of the recording. */
                             end: number;
+                        }[];
+                        /** @description The transcript's speakers with their labels, names, talk time and turns (a translation's are its transcript's). */
+                        speakers?: {
+                            /** @description The engine's label (`Speaker 1`, …), as the transcript's turns are stored. */
+                            label: string;
+                            /** @description The name shown in the transcript, exports and search: the label until someone names the speaker. */
+                            name: string;
+                            /** @description The member the speaker was named as; null when none (a transcript of one voice is its recorder's). */
+                            user_id: string | null;
+                            /** @description Seconds of the speaker's turns. */
+                            talk_time_seconds: number;
+                            /** @description Turns the speaker took. */
+                            turn_count: number;
                         }[];
                     };
                     /**
@@ -11461,7 +13140,7 @@ export interface operations {
                             recording_at?: string | null;
                             /** @description With `include=transcript`: the transcript as timed segments; null when it has none. */
                             transcript?: {
-                                /** @description Who speaks, as the transcription named them. */
+                                /** @description Who speaks: the speaker's name when someone named them, else the engine's label (`Speaker 1`, …). */
                                 speaker: string;
                                 /** @description What they said. */
                                 text: string;
@@ -11517,6 +13196,21 @@ export interface operations {
                                 /** @description Why it failed; empty when it did not. */
                                 error_message: string;
                             } | null;
+                            /** @description With `include=speakers`: who speaks in the transcript, in order of first appearance; null when it has no transcript. */
+                            speakers?: {
+                                /** @description The engine's label (`Speaker 1`, …), as the transcript's turns are stored. */
+                                label: string;
+                                /** @description The name shown in the transcript, exports and search: the label until someone names the speaker. */
+                                name: string;
+                                /** @description The member the speaker was named as; null when none (a transcript of one voice is its recorder's). */
+                                user_id: string | null;
+                                /** @description Seconds of the speaker's turns. */
+                                talk_time_seconds: number;
+                                /** @description Turns the speaker took. */
+                                turn_count: number;
+                            }[] | null;
+                            /** @description Whether the latest transcription used the organization's vocabulary: `applied`, or `pending` (it was not ready when the job started, which ran without it); null when none applied to it (no vocabulary, another language, or language identification). */
+                            transcript_vocabulary?: ("applied" | "pending") | null;
                             /** @description The legal hold that keeps it (docs/governance.md): its own, else its recorder's (`scope` says which); null when none does. */
                             legal_hold?: {
                                 /** @description Why the hold was placed. */
@@ -12889,6 +14583,365 @@ export interface operations {
                          * @enum {string}
                          */
                         error?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests: wait `Retry-After` seconds before trying again (docs/rate-limits.md). The request did not run.
+             *
+             *     - `TOO_MANY_REQUESTS`: Over the stage's throttling limits: slow down and retry shortly.
+             *     - `RATE_LIMITED`: Over the organization's rate limit, or the API key's own: retry after `Retry-After` seconds (docs/rate-limits.md). The request did not run and was not counted.
+             *     - `QUOTA_EXCEEDED`: The organization has used its daily quota: it renews at 00:00 UTC, in `Retry-After` seconds. The request did not run.
+             */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 429 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "TOO_MANY_REQUESTS" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description A request header is over 10,240 bytes (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            431: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 431 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The request could not be completed.
+             *
+             *     - `INTERNAL_ERROR`: The request could not be completed; it has been logged with its correlation id.
+             */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 500 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    updatePublicRecordingSpeakers: {
+        parameters: {
+            query?: {
+                /** @description The organization to act on: an ID token's caller names it (optional when they administer exactly one); an API key's must match or be left out. */
+                org_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The recording (`rec_…`). */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "speakers": [
+                 *         {
+                 *           "label": "Speaker 1",
+                 *           "user_id": "usr_demo_owner"
+                 *         },
+                 *         {
+                 *           "label": "Speaker 2",
+                 *           "name": "Client"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The speakers to name, each by label: `{label, user_id}` names a member, `{label, name}` anyone else, `{label, name: null}` returns to the label. Speakers not listed keep their names. */
+                    speakers: ({
+                        /** @description The engine's label of the speaker, as the transcript's turns and `speakers` show it (`Speaker 1`, …). */
+                        label: string;
+                        /** @description An active member of the organization: their display name becomes the name. */
+                        user_id: string;
+                    } | {
+                        /** @description The engine's label of the speaker, as the transcript's turns and `speakers` show it (`Speaker 1`, …). */
+                        label: string;
+                        /** @description A name (1–100 characters) for someone who is not a member, such as `Client`; null returns to the label. */
+                        name: string | null;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "recording_id": "rec_demo_standup",
+                     *         "speakers": [
+                     *           {
+                     *             "label": "Speaker 1",
+                     *             "name": "Mia Lind",
+                     *             "user_id": "usr_demo_owner",
+                     *             "talk_time_seconds": 312.4,
+                     *             "turn_count": 18
+                     *           },
+                     *           {
+                     *             "label": "Speaker 2",
+                     *             "name": "Client",
+                     *             "user_id": null,
+                     *             "talk_time_seconds": 201.9,
+                     *             "turn_count": 15
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The recording's speakers, as now named. */
+                        data: {
+                            /** @description The recording. */
+                            recording_id: string;
+                            /** @description Every speaker of its transcript, as now named. */
+                            speakers: {
+                                /** @description The engine's label (`Speaker 1`, …), as the transcript's turns are stored. */
+                                label: string;
+                                /** @description The name shown in the transcript, exports and search: the label until someone names the speaker. */
+                                name: string;
+                                /** @description The member the speaker was named as; null when none (a transcript of one voice is its recorder's). */
+                                user_id: string | null;
+                                /** @description Seconds of the speaker's turns. */
+                                talk_time_seconds: number;
+                                /** @description Turns the speaker took. */
+                                turn_count: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid; for a field problem, `details` names each offending field.
+             *
+             *     - `VALIDATION_ERROR`: A path or query parameter or a body field is invalid, missing or unknown; `details` names each problem.
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             *     - `INVALID_JSON`: The body is not valid JSON, or not a JSON object.
+             *     - `INVALID_SPEAKERS`: A speaker's label is not one of the transcript's, or its user_id is not an active member of the organization.
+             */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 400 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "VALIDATION_ERROR" | "BAD_REQUEST" | "INVALID_JSON" | "INVALID_SPEAKERS";
+                    };
+                };
+            };
+            /**
+             * @description No valid credential (with `WWW-Authenticate: Bearer`).
+             *
+             *     - `UNAUTHORIZED`: No bearer token, or a malformed, expired, unknown or revoked one; the message says which.
+             */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 401 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description The credential may not call this operation or act on this resource; the code says why.
+             *
+             *     - `API_KEY_REQUIRED`: This operation takes an API key, not an ID token.
+             *     - `ORG_KEY_NOT_ALLOWED`: Organization API keys cannot call this operation.
+             *     - `USER_KEY_ORG_MISMATCH`: The personal API key's member belongs to another organization than the one named.
+             *     - `INSUFFICIENT_SCOPES`: The API key lacks a scope this operation (or this use of it) needs.
+             *     - `INSUFFICIENT_ROLE`: The caller is not an active member of the organization, or their role is below the one needed.
+             */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 403 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "API_KEY_REQUIRED" | "ORG_KEY_NOT_ALLOWED" | "USER_KEY_ORG_MISMATCH" | "INSUFFICIENT_SCOPES" | "INSUFFICIENT_ROLE";
+                    };
+                };
+            };
+            /**
+             * @description What the path names does not exist (or is not visible to the caller).
+             *
+             *     - `ROUTE_NOT_FOUND`: No route matches this method and path (for example a path id holding an encoded slash).
+             *     - `RECORDING_NOT_FOUND`: The recording does not exist in this organization (or in its trash, for restore; or is not yours, for a personal key).
+             *     - `TRANSCRIPT_NOT_FOUND`: The recording has no transcript yet.
+             */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 404 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "ROUTE_NOT_FOUND" | "RECORDING_NOT_FOUND" | "TRANSCRIPT_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
+             * @description The request body is over 10 MB (API Gateway).
+             *
+             *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.
+             */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 413 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "REQUEST_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description The request target (path and query) is over 8,192 characters (API Gateway).
+             *
+             *     - `BAD_REQUEST`: API Gateway refused the request before the API saw it: malformed (such as broken percent-encoding in a path id), or over its URL (8,192 characters) or header (10,240 bytes) limits.
+             */
+            414: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 414 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description The body is not JSON: send Content-Type application/json (or a +json type), or none.
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON: send `Content-Type: application/json` (or a `+json` type), or none.
+             */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 415 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -17818,7 +19871,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only entries of this event type, or of every type of a family given by its prefix ending with a dot (`recording.`). */
-                type?: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "recording." | "action_item." | "member." | "organization." | "member_settings." | "invite." | "template." | "webhook." | "api_key." | "user.";
+                type?: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "recording." | "action_item." | "member." | "organization." | "member_settings." | "invite." | "template." | "webhook." | "api_key." | "user.";
                 /** @description Only changes made by this member (user id) or organization API key (key id). */
                 actor_id?: string;
                 /** @description Only changes of this resource (a recording, template or invite id; a user id for a member and their settings). */
@@ -20386,7 +22439,7 @@ export interface operations {
                      */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
-                    events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
+                    events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                     /**
                      * @description Whether deliveries are made to it (default true).
                      * @default true
@@ -20431,7 +22484,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -20774,7 +22827,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -21288,7 +23341,7 @@ export interface operations {
                     /** @description What the endpoint is for: at most 500 characters, no control characters but tab, line feed and carriage return. */
                     description?: string;
                     /** @description The event types the endpoint receives, or `["*"]` for every type, including types added later. */
-                    events?: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
+                    events?: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                     /** @description false disables the endpoint (`disabled_reason: manual`); true enables it again, whatever disabled it, and starts its failure count over. */
                     enabled?: boolean;
                 };
@@ -21328,7 +23381,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -21626,7 +23679,7 @@ export interface operations {
                         /** @description What the endpoint is for (may be empty). */
                         description: string;
                         /** @description The event types it receives; `["*"]`: every type, including types added later. */
-                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
+                        events: ("*" | "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased")[];
                         /** @description Whether deliveries are made to it. */
                         enabled: boolean;
                         /** @description Null while enabled; `manual` when disabled through the API, `failing` when every delivery failed for 3 days. */
@@ -21959,7 +24012,7 @@ export interface operations {
                          * @description Its type; `webhook.test` for a test event.
                          * @enum {string}
                          */
-                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "webhook.test";
+                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "webhook.test";
                         /**
                          * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
                          * @enum {string}
@@ -22569,7 +24622,7 @@ export interface operations {
                          * @description Its type; `webhook.test` for a test event.
                          * @enum {string}
                          */
-                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "webhook.test";
+                        event_type: "recording.created" | "recording.uploaded" | "recording.upload_failed" | "recording.updated" | "recording.trashed" | "recording.restored" | "recording.deleted" | "recording.retention_expired" | "recording.legal_hold_placed" | "recording.legal_hold_released" | "recording.speakers_updated" | "recording.transcription_queued" | "recording.transcription_completed" | "recording.transcription_failed" | "recording.summary_queued" | "recording.summary_completed" | "recording.summary_failed" | "action_item.created" | "recording.translation_queued" | "recording.translation_completed" | "recording.translation_failed" | "member.joined" | "member.updated" | "member.removed" | "member.legal_hold_placed" | "member.legal_hold_released" | "organization.retention_updated" | "organization.redaction_updated" | "organization.vocabulary_updated" | "member_settings.updated" | "invite.created" | "invite.resent" | "invite.accepted" | "invite.revoked" | "invite.expired" | "invite.email_sent" | "invite.email_failed" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.secret_rotated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "user.export_requested" | "user.export_completed" | "user.erased" | "webhook.test";
                         /**
                          * @description `pending` while attempts remain, `succeeded` once the endpoint answered 2xx, `failed` after the last attempt (about 30 hours of retries).
                          * @enum {string}

@@ -8,6 +8,6 @@ import { recordingDeps } from '../../shared/wiring/recording-deps';
 /** GET /api/v1/organization/{orgId}/recordings/{recordingId} */
 export const handler = apiHandler(getRecordingRoute, async ({ caller, path, query }) => {
   const include = query.include ?? [];
-  const { recording, parts, hold } = await getRecording(recordingDeps().db, caller.orgId, path.recordingId, include);
-  return json(200, recordingView(recording, parts, include, hold));
+  const { recording, parts, hold, speakers } = await getRecording(recordingDeps().db, caller.orgId, path.recordingId, include);
+  return json(200, recordingView(recording, parts, include, hold, speakers));
 });

@@ -133,7 +133,9 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     ...settings,
     // The profile key also wraps webhook signing secrets (under another encryption context): the same variable names it.
     ...(permissions.profileKey?.length || permissions.webhookSecretKey?.length ? { PROFILE_KMS_KEY_ARN: data.profileKey.keyArn } : {}),
-    ...(permissions.bucket?.length || permissions.exportObjects?.length ? { BUCKET_NAME: recordings.bucket.bucketName } : {}),
+    ...(permissions.bucket?.length || permissions.exportObjects?.length || permissions.vocabularyFiles?.length
+      ? { BUCKET_NAME: recordings.bucket.bucketName }
+      : {}),
     ...(permissions.mail?.length ? mail.environment : {}),
     ...(permissions.events?.length ? eventBus.environment : {}),
     ...(permissions.idempotency?.length ? { IDEMPOTENCY_TABLE_NAME: data.idempotencyTable.tableName } : {}),
@@ -149,6 +151,7 @@ export function addFunctions(stack: Stack, props: FunctionsProps, definitions: r
     if (permissions.webhookSecretKey?.length) data.grantWebhookSecretKey(role, permissions.webhookSecretKey);
     if (permissions.bucket?.length) recordings.grantRecordings(role, permissions.bucket);
     if (permissions.exportObjects?.length) recordings.grantExports(role, permissions.exportObjects);
+    if (permissions.vocabularyFiles?.length) recordings.grantVocabularyFiles(role, permissions.vocabularyFiles);
     if (permissions.mail?.length) mail.grantSend(role, permissions.mail);
     if (permissions.events?.length) eventBus.grantPublish(role, permissions.events);
     if (permissions.transcribe?.length) grantTranscribeJobs(stack, role, permissions.transcribe);
@@ -189,13 +192,31 @@ function inStack(stack: Stack, environment: FunctionEnvironment): FunctionEnviro
  */
 function grantTranscribeJobs(stack: Stack, role: iam.IRole, actions: readonly TranscribeAction[]): void {
   const jobsArn = stack.formatArn({ service: 'transcribe', resource: 'transcription-job', resourceName: 'voice-org.*' });
-  role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((action) => `transcribe:${action}`), resources: [jobsArn] }));
-  // Named as the grant renders it: <AWS::Region> in an environment-agnostic stack, the Region itself once the CLI resolves one.
-  acknowledge(
-    role,
-    `AwsSolutions-IAM5[Resource::${findingTextOf(role, jobsArn)}]`,
-    'Transcribe job names are made per recording and attempt (voice-org.<org>.<recording>.<attempt>), so the job actions of the manifest are granted on the names this service makes, nothing else.',
-  );
+  // The organizations' vocabularies (voice-org-<org>): managed by the vocabulary consumer, named by the jobs that use one.
+  const vocabulariesArn = stack.formatArn({ service: 'transcribe', resource: 'vocabulary', resourceName: 'voice-org-*' });
+  const jobActions = actions.filter((action) => action === 'StartTranscriptionJob' || action === 'GetTranscriptionJob');
+  const vocabularyActions = actions.filter((action) => !(jobActions as readonly TranscribeAction[]).includes(action));
+  if (jobActions.length) {
+    const resources = jobActions.includes('StartTranscriptionJob') ? [jobsArn, vocabulariesArn] : [jobsArn];
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: jobActions.map((action) => `transcribe:${action}`), resources }));
+    // Named as the grant renders it: <AWS::Region> in an environment-agnostic stack, the Region itself once the CLI resolves one.
+    acknowledge(
+      role,
+      `AwsSolutions-IAM5[Resource::${findingTextOf(role, jobsArn)}]`,
+      'Transcribe job names are made per recording and attempt (voice-org.<org>.<recording>.<attempt>), so the job actions of the manifest are granted on the names this service makes, nothing else.',
+    );
+  }
+  if (vocabularyActions.length || jobActions.includes('StartTranscriptionJob')) {
+    if (vocabularyActions.length)
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: vocabularyActions.map((action) => `transcribe:${action}`), resources: [vocabulariesArn] }),
+      );
+    acknowledge(
+      role,
+      `AwsSolutions-IAM5[Resource::${findingTextOf(role, vocabulariesArn)}]`,
+      'Custom vocabularies are made per organization (voice-org-<org>): only the vocabulary consumer manages them, and a job may name one, on the names this service makes, nothing else.',
+    );
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
-import type { BucketAction, ExportObjectAction } from '../../shared/function-permissions';
+import type { BucketAction, ExportObjectAction, VocabularyFileAction } from '../../shared/function-permissions';
 import { MEMBER_EXPORT_RETENTION_DAYS } from '../../shared/storage/member-export-items';
 import { acknowledge, findingTextOf } from './acknowledge';
 import { rootValue } from './route-stack';
@@ -12,6 +12,8 @@ import { rootValue } from './route-stack';
 const RECORDINGS_PREFIX = 'recordings/';
 /** Where members' data exports are written (exports/<org>/<user>/<export>.zip): kept a week (docs/governance.md). */
 const EXPORTS_PREFIX = 'exports/';
+/** Where the vocabulary consumer writes the files Transcribe reads (shared/storage/vocabulary-files.ts). */
+const VOCABULARIES_PREFIX = 'vocabularies/';
 
 /** S3 actions on the bucket itself (listings); every other BucketAction is on objects. */
 const BUCKET_LEVEL_ACTIONS: readonly BucketAction[] = ['ListBucket', 'ListBucketMultipartUploads'];
@@ -27,6 +29,8 @@ export interface RecordingsBucket {
   grantRecordings(role: iam.IRole, actions: readonly BucketAction[]): void;
   /** Grants exactly these S3 actions on the objects under exports/ (members' data exports), nothing else. */
   grantExports(role: iam.IRole, actions: readonly ExportObjectAction[]): void;
+  /** Grants object actions on the organizations' vocabulary files (vocabularies/ only). */
+  grantVocabularyFiles(role: iam.IRole, actions: readonly VocabularyFileAction[]): void;
   /** Sends the bucket's ObjectCreated events under recordings/ to a function. */
   sendObjectCreatedTo(fn: lambda.IFunction): void;
 }
@@ -42,6 +46,8 @@ export function addRecordingsBucket(stack: Stack): RecordingsBucket {
       { abortIncompleteMultipartUploadAfter: Duration.days(1) },
       // A member's export holds decrypted personal data: gone a week after it was written, whatever happens to its item.
       { id: 'ExpireMemberExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(MEMBER_EXPORT_RETENTION_DAYS) },
+      // Transcribe reads a vocabulary file once, when the vocabulary is made; the consumer deletes it, this catches any it could not.
+      { id: 'ExpireVocabularyFiles', prefix: VOCABULARIES_PREFIX, expiration: Duration.days(1) },
     ],
     // Browsers upload straight to S3 with the pre-signed URL.
     // PUT: browser uploads; GET: pages that fetch() a played recording (pre-signed, so the URL is the credential).
@@ -99,6 +105,16 @@ export function addRecordingsBucket(stack: Stack): RecordingsBucket {
         role,
         `AwsSolutions-IAM5[Resource::${findingTextOf(role, exportsArn)}]`,
         'Export object keys (exports/<org>/<user>/<export>.zip) are created per export, so the export functions get the object actions of their manifest permissions (PutObject and AbortMultipartUpload to write a ZIP in parts, GetObject to sign its download, DeleteObject to erase it) on the exports/ prefix of this bucket only.',
+      );
+    },
+    grantVocabularyFiles(role, actions) {
+      const bucketArn = rootValue(role, 'RecordingsBucketArn', bucket.bucketArn);
+      const filesArn = `${bucketArn}/${VOCABULARIES_PREFIX}*`;
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map((a) => `s3:${a}`), resources: [filesArn] }));
+      acknowledge(
+        role,
+        `AwsSolutions-IAM5[Resource::${findingTextOf(role, filesArn)}]`,
+        "Vocabulary files (vocabularies/<org>/<version>.tsv) are written per organization and version: the vocabulary consumer writes one, Amazon Transcribe reads it with the consumer's own permissions (GetObject), and the consumer deletes it, on the vocabularies/ prefix of this bucket only.",
       );
     },
     sendObjectCreatedTo(fn) {

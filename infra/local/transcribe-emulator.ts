@@ -21,6 +21,9 @@ import {
 } from './local-speech-engine';
 import { stopEngineWorker } from './speech/engine-thread';
 import { correctWords } from './speech/vocabulary-correction';
+import type { PiiEntityType } from '../../shared/core/pii-entity-types';
+import { redactTranscribeOutput } from '../../shared/redaction/redactor';
+import { redactionOf } from './transcribe-redaction-option';
 import { memoryOnly, type JobStore, type StoredJob } from './transcribe-job-store';
 import { RESOURCE_NAME, S3_URI, ServiceError } from './transcribe-service-error';
 import { localVocabularies, type VocabularyOptions } from './transcribe-vocabularies';
@@ -166,7 +169,11 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
       if (typeof vocabularyName === 'string') words = correctWords(words, vocabularies.termsOf(vocabularyName)).words;
       // Identification here can only find English: the one language the model knows.
       job.languageCode ??= LOCAL_ENGINE_LANGUAGE;
-      const output = transcribeOutputOf(job.name, words, job.languageCode, { speakerLabels });
+      const transcribed = transcribeOutputOf(job.name, words, job.languageCode, { speakerLabels });
+      // ContentRedaction with RedactionOutput `redacted`: only the redacted output is written, as Transcribe does.
+      const output = job.redaction
+        ? redactTranscribeOutput(transcribed, job.redaction as PiiEntityType[], { language: job.languageCode })
+        : transcribed;
       await s3.send(
         new PutObjectCommand({
           Bucket: job.output.bucket,
@@ -215,6 +222,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
       throw new ServiceError('BadRequestException', 'The local Transcribe stand-in needs OutputBucketName.');
     const outputKey = typeof input.OutputKey === 'string' ? input.OutputKey : `${name}.json`;
     const settings = input.Settings as Record<string, unknown> | undefined;
+    const redaction = redactionOf(input.ContentRedaction, languageCode, identifyLanguage);
     if (typeof settings?.VocabularyName === 'string') vocabularies.termsForJob(settings.VocabularyName, languageCode);
     const job: Job = {
       name,
@@ -224,6 +232,7 @@ export async function startTranscribeEmulator(options: TranscribeEmulatorOptions
       languageCode,
       identifyLanguage,
       settings,
+      ...(redaction ? { redaction } : {}),
       creationTime: Date.now() / 1000,
     };
     jobs.set(name, job);

@@ -18,6 +18,8 @@ export interface StoredJob {
   languageCode?: string;
   identifyLanguage: boolean;
   settings?: Record<string, unknown>;
+  /** ContentRedaction's entity types, when the job redacts PII. */
+  redaction?: string[];
   /** Seconds since the epoch, as Transcribe's API reports times. */
   creationTime: number;
   startTime?: number;

@@ -20,6 +20,7 @@ import { sampleTranscribeJobEvent, transcriptionStreamChanges } from './transcri
 import { translationStreamChange } from './translation-events';
 import { exportStreamInsert } from './export-events';
 import { erasureStreamInsert } from './erasure-events';
+import { vocabularyStreamInsert } from './vocabulary-events';
 
 /**
  * The sample events of the event pipeline's functions (infra/sam/function-events.ts lists them
@@ -220,6 +221,10 @@ export function sampleStreamEvent(setup: SampleSetup): DynamoDBStreamEvent {
       streamRecord(setup, 101, {
         eventName: 'INSERT',
         ...erasureStreamInsert(setup, { changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
+      }),
+      streamRecord(setup, 102, {
+        eventName: 'INSERT',
+        ...vocabularyStreamInsert(setup, { changed: CHANGED_AT }, (name, actor) => stampFor(name, actor, null)),
       }),
     ],
   };

@@ -18,7 +18,7 @@ import { ROLES, SCOPES, roleAtLeast, type Role, type Scope } from '../core/acces
 export const ORG_KEY_SCOPE_ROLES: Record<Scope, Role> = {
   'users:read': 'admin',
   'users:write': 'admin',
-  'recordings:read': 'viewer',
+  'recordings:read': 'member',
   'recordings:write': 'admin',
   'templates:read': 'member',
   'templates:write': 'admin',

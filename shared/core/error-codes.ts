@@ -185,6 +185,11 @@ export const ERROR_CODES = {
   EXPORT_NOT_FOUND: { statuses: [404], meaning: 'The export does not exist for this member (or is past its 7 days).' },
   ERASURE_NOT_FOUND: { statuses: [404], meaning: 'The erasure does not exist for this member.' },
   INVALID_CONFIRMATION: { statuses: [400], meaning: "`confirm` is not the member's email address." },
+  // Transcripts' controls (docs/transcription.md).
+  INVALID_SPEAKERS: {
+    statuses: [400],
+    meaning: "A speaker's label is not one of the transcript's, or its user_id is not an active member of the organization.",
+  },
 
   ORG_NOT_FOUND: { statuses: [404], meaning: 'The organization does not exist.' },
   USER_NOT_FOUND: { statuses: [404], meaning: 'The user does not exist.' },

@@ -38,8 +38,12 @@ export const DEFAULT_SETTINGS = {
   auto_route_enabled: false,
   calendar_matching: false,
   find_service_enabled: false,
+  max_speakers: 10,
   monthly_transcription_minutes: 0,
 } as const;
+
+/** The speakers a transcription tells apart (Amazon Transcribe's MaxSpeakerLabels takes 2 to 30). */
+export const MAX_SPEAKERS_RANGE = { min: 2, max: 30 } as const;
 
 export const DEFAULT_NOTIFICATIONS = {
   highlight_time: '08:00',

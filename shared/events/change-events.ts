@@ -6,6 +6,7 @@ import { changedFields, Derived, writerOf } from './derived-events';
 import { erasureEvents } from './erasure-events';
 import { recordingEvents, summaryItemEvents, tombstoneEvents } from './recording-change-events';
 import { memberHoldEvents, organizationEvents } from './governance-events';
+import { vocabularyEvents } from './transcript-setting-events';
 import { memberExportEvents } from './export-events';
 import { searchIndexEvents } from './search-events';
 
@@ -68,6 +69,8 @@ function derive(change: ItemChange, recordedAt: string): Derived[] {
       return memberHoldEvents(change);
     case 'memberExport':
       return memberExportEvents(change);
+    case 'vocabulary':
+      return vocabularyEvents(change);
     case 'trashTimer':
       // Only the TTL's removal is due: a restore or a permanent delete removes the timer itself.
       if (!change.removedByTtl) return [];

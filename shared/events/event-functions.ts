@@ -204,6 +204,22 @@ export const EVENT_CONSUMERS = {
       queue: ['ChangeMessageVisibility'],
     },
   },
+  syncVocabulary: {
+    handler: 'functions/events/sync-vocabulary',
+    summary:
+      "Makes the organization's Amazon Transcribe vocabulary (voice-org-<org>) hold its latest terms, polling it until READY or FAILED, and records the answer",
+    eventTypes: ['organization.vocabulary_updated'],
+    // Receives of one message: Transcribe takes minutes, the consumer looks every 30 s (docs/transcription.md), 20 minutes in all.
+    maxAttempts: 40,
+    retryAfterSeconds: 30,
+    // The only function that manages vocabularies, and only voice-org-*; the file Transcribe reads is under vocabularies/.
+    permissions: {
+      table: ['GetItem', 'UpdateItem'],
+      transcribe: ['CreateVocabulary', 'UpdateVocabulary', 'GetVocabulary', 'DeleteVocabulary'],
+      vocabularyFiles: ['PutObject', 'GetObject', 'DeleteObject'],
+      queue: ['ChangeMessageVisibility'],
+    },
+  },
   runMemberExport: {
     handler: 'functions/events/run-member-export',
     summary:

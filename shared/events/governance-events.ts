@@ -1,14 +1,18 @@
 import type { ItemChange } from '../storage/stream-items';
 import { type Derived, writerOf } from './derived-events';
+import { redactionEvents } from './transcript-setting-events';
 
-/** The retention policy's changes (docs/governance.md): the organization item's `retention`, before and after. */
+/** The retention policy's changes (docs/governance.md) and the redaction setting's: the organization item's, before and after. */
 export function organizationEvents(change: Extract<ItemChange, { kind: 'organization' }>): Derived[] {
   const { before, after } = change;
   if (!after) return [];
+  const stamp = writerOf(before, after);
+  const redaction = redactionEvents(before, after).map((event) => ({ ...event, stamp }));
   const previous = before?.value.retention?.recordings_days ?? null;
   const days = after.value.retention?.recordings_days ?? null;
-  if (previous === days) return [];
+  if (previous === days) return redaction;
   return [
+    ...redaction,
     {
       type: 'organization.retention_updated',
       resource: { type: 'organization', id: after.value.org_id },

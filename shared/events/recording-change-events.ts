@@ -4,6 +4,7 @@ import type { ItemChange } from '../storage/stream-items';
 import { changedFields, Derived, writerOf } from './derived-events';
 import { actionItemEventsOf, summaryEventsOf } from './summary-events';
 import { transcriptionEventsOf } from './transcription-events';
+import { speakerEvents } from './transcript-setting-events';
 import { translationEventsOf } from './translation-events';
 
 export function recordingEvents(change: Extract<ItemChange, { kind: 'recording' }>, recordedAt: string): Derived[] {
@@ -54,6 +55,7 @@ export function recordingEvents(change: Extract<ItemChange, { kind: 'recording' 
   ]) {
     events.push({ ...event(derived.type, derived.data), occurredAt: derived.occurredAt });
   }
+  for (const derived of speakerEvents(previous, recording)) events.push(event(derived.type, derived.data));
   return events;
 }
 

@@ -10,6 +10,7 @@ const SEARCHED_FIELDS = [
   'related',
   'recorded_by',
   'language',
+  'speakers',
 ] as const satisfies readonly (keyof Recording)[];
 
 /**

@@ -1,6 +1,6 @@
 import { abaRoutingValid, cardNumberValid, ibanValid, nanpPhoneValid, ssnValid } from './checksums';
 import { numberRunsOf, type NumberRun } from './number-runs';
-import type { PiiEntityType } from './pii-entity-types';
+import type { PiiEntityType } from '../core/pii-entity-types';
 import type { ScoredSpan } from './scored-span';
 import { folded, type LanguageFamily, type Token } from './text-tokens';
 

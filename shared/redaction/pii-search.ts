@@ -2,7 +2,7 @@ import { findAddresses } from './address-detector';
 import { findEmails } from './email-detector';
 import { findNames } from './name-detector';
 import { findNumericPii } from './number-detectors';
-import type { PiiEntityType } from './pii-entity-types';
+import type { PiiEntityType } from '../core/pii-entity-types';
 import { withoutOverlaps, type ScoredSpan } from './scored-span';
 import { languageFamilyOf, tokenize } from './text-tokens';
 

@@ -1,4 +1,4 @@
-import type { PiiEntityType } from './pii-entity-types';
+import type { PiiEntityType } from '../core/pii-entity-types';
 import { findScoredPii, replaceSpans, type RedactionOptions } from './pii-search';
 
 /**
@@ -8,7 +8,7 @@ import { findScoredPii, replaceSpans, type RedactionOptions } from './pii-search
  * for NAME. What each language gets: docs/redaction-engine.md.
  */
 
-export { PII_ENTITY_TYPES, expandEntityTypes, type PiiEntityType } from './pii-entity-types';
+export { PII_ENTITY_TYPES, expandEntityTypes, type PiiEntityType } from '../core/pii-entity-types';
 export { PII_MARK, type RedactionOptions } from './pii-search';
 export { redactTranscribeOutput } from './transcribe-redaction';
 

@@ -1,4 +1,4 @@
-import type { PiiEntityType } from './pii-entity-types';
+import type { PiiEntityType } from '../core/pii-entity-types';
 
 /** A detector's finding: the public PiiSpan and how sure the detector is (Transcribe's redactions[].confidence). */
 export interface ScoredSpan {

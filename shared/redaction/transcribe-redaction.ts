@@ -1,4 +1,4 @@
-import type { PiiEntityType } from './pii-entity-types';
+import type { PiiEntityType } from '../core/pii-entity-types';
 import { PII_MARK, findScoredPii, replaceSpans, type RedactionOptions } from './pii-search';
 import type { ScoredSpan } from './scored-span';
 

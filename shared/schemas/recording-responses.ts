@@ -50,10 +50,17 @@ export const RecordingListResponse = v.strictObject({
 });
 
 export const TranscriptSegment = v.strictObject({
-  speaker: described(v.string(), 'Who speaks, as the transcription named them.'),
+  speaker: described(v.string(), "Who speaks: the speaker's name when someone named them, else the engine's label (`Speaker 1`, …)."),
   text: described(v.string(), 'What they said.'),
   start: described(v.number(), 'Start, in seconds from the beginning of the recording.'),
   end: described(v.number(), 'End, in seconds from the beginning of the recording.'),
+});
+export const Speaker = v.strictObject({
+  label: described(v.string(), "The engine's label (`Speaker 1`, …), as the transcript's turns are stored."),
+  name: described(v.string(), 'The name shown in the transcript, exports and search: the label until someone names the speaker.'),
+  user_id: described(NullableString, "The member the speaker was named as; null when none (a transcript of one voice is its recorder's)."),
+  talk_time_seconds: described(v.number(), "Seconds of the speaker's turns."),
+  turn_count: described(v.number(), 'Turns the speaker took.'),
 });
 export const ActionItem = v.strictObject({
   id: described(v.string(), "The action item's id (unique within its summary)."),
@@ -129,6 +136,14 @@ export const RecordingResponse = v.strictObject({
     'With `include=action_items`: the action items found; null when it has none.',
   ),
   translation: described(v.optional(v.nullable(Translation)), 'With `include=translation`: its translation; null when it has none.'),
+  speakers: described(
+    v.optional(v.nullable(v.array(Speaker))),
+    'With `include=speakers`: who speaks in the transcript, in order of first appearance; null when it has no transcript.',
+  ),
+  transcript_vocabulary: described(
+    v.optional(v.nullable(v.picklist(['applied', 'pending']))),
+    "Whether the latest transcription used the organization's vocabulary: `applied`, or `pending` (it was not ready when the job started, which ran without it); null when none applied to it (no vocabulary, another language, or language identification).",
+  ),
   legal_hold: described(
     v.optional(v.nullable(LegalHoldResponse)),
     "The legal hold that keeps it (docs/governance.md): its own, else its recorder's (`scope` says which); null when none does.",

@@ -75,7 +75,7 @@ export const ListRecordingsQuery = v.strictObject({
 });
 export type ListRecordingsQuery = v.InferOutput<typeof ListRecordingsQuery>;
 
-export const RECORDING_INCLUDES = ['transcript', 'summary', 'action_items', 'translation'] as const;
+export const RECORDING_INCLUDES = ['transcript', 'summary', 'action_items', 'translation', 'speakers'] as const;
 export type RecordingInclude = (typeof RECORDING_INCLUDES)[number];
 
 export const GetRecordingQuery = v.strictObject({

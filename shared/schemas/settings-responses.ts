@@ -53,6 +53,7 @@ export const SettingsBundle = v.strictObject({
       auto_route_enabled: described(v.boolean(), 'Whether recordings are routed automatically.'),
       calendar_matching: described(v.boolean(), 'Whether recordings are matched with calendar events.'),
       find_service_enabled: described(v.boolean(), 'Whether the find service is on.'),
+      max_speakers: described(v.number(), 'How many speakers transcriptions tell apart, 2 to 30 (default 10).'),
       monthly_transcription_minutes: described(v.number(), 'Minutes transcribed this month (read-only).'),
       created_at: createdAt('settings block'),
       updated_at: updatedAt('settings block'),

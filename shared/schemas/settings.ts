@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CONVERSATION_LANGUAGES, READ_ONLY_SETTINGS, THEMES } from '../core/settings-catalog';
+import { CONVERSATION_LANGUAGES, DEFAULT_SETTINGS, MAX_SPEAKERS_RANGE, READ_ONLY_SETTINGS, THEMES } from '../core/settings-catalog';
 import type { ErrorCode } from '../core/error-codes';
 import type { FieldProblem } from '../core/errors';
 import { integerParam } from './validation';
@@ -64,6 +64,19 @@ export const SettingsPatch = v.strictObject({
   auto_route_enabled: optionalFlag('Route recordings automatically.'),
   calendar_matching: optionalFlag('Match recordings with calendar events.'),
   find_service_enabled: optionalFlag('Turn the find service on.'),
+  max_speakers: v.pipe(
+    v.optional(
+      v.pipe(
+        v.number('must be a whole number'),
+        v.integer('must be a whole number'),
+        v.minValue(MAX_SPEAKERS_RANGE.min, `must be at least ${MAX_SPEAKERS_RANGE.min}`),
+        v.maxValue(MAX_SPEAKERS_RANGE.max, `must be at most ${MAX_SPEAKERS_RANGE.max}`),
+      ),
+    ),
+    v.description(
+      `How many speakers transcriptions of this member's recordings tell apart, ${MAX_SPEAKERS_RANGE.min} to ${MAX_SPEAKERS_RANGE.max} (default ${DEFAULT_SETTINGS.max_speakers}): Amazon Transcribe's MaxSpeakerLabels, and the local engine's limit.`,
+    ),
+  ),
 });
 export type SettingsPatch = v.InferOutput<typeof SettingsPatch>;
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { described, envelope, NullableString } from './envelopes';
-import { RecordingResponse, TranscriptSegment } from './recording-responses';
+import { RecordingResponse, Speaker, TranscriptSegment } from './recording-responses';
 
 /* The transcription routes' responses, for the OpenAPI document and the contract check. */
 
@@ -12,7 +12,14 @@ export const TranscriptExport = v.strictObject({
   recording_id: described(v.string(), 'The recording transcribed.'),
   language: described(v.string(), 'The language transcribed, such as `en-US`.'),
   text: described(v.string(), "The whole transcript: the segments' texts joined by a space."),
-  segments: described(v.array(TranscriptSegment), 'The speaker turns, in order: `Speaker 1`, `Speaker 2`, … in order of first appearance.'),
+  segments: described(
+    v.array(TranscriptSegment),
+    'The speaker turns, in order: `Speaker 1`, `Speaker 2`, … in order of first appearance, or the names they were given.',
+  ),
+  speakers: described(
+    v.optional(v.array(Speaker)),
+    "The transcript's speakers with their labels, names, talk time and turns (a translation's are its transcript's).",
+  ),
 });
 
 /** Get usage: a month's billed transcription minutes, the organization's and a page of its members'. */

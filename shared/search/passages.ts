@@ -1,5 +1,6 @@
 import type { SearchField } from '../core/search-fields';
 import type { SearchableRecording } from '../storage/search-sources';
+import { withSpeakerNames } from '../storage/speaker-items';
 
 export type { SearchField } from '../core/search-fields';
 
@@ -55,7 +56,8 @@ export function passagesOf(source: SearchableRecording, generation: number): Pas
     if (text.trim()) passages.push({ ...base, ...none, ...rest, field, text, id: `${recording.id}:${field}:${place}` });
   };
   add('title', '0', recording.title);
-  source.segments.forEach((segment, index) =>
+  // Turns carry the names speakers were given, so a search finds and shows them by name.
+  withSpeakerNames(source.segments, recording.speakers).forEach((segment, index) =>
     add('transcript', String(index), segment.text, { start_time: segment.start, end_time: segment.end, speaker: segment.speaker }),
   );
   for (const summary of source.summaries) {

@@ -76,6 +76,8 @@ export const keys = {
     GSI3PK: `ORG#${orgId}#RETENTION`,
     ...(day !== undefined ? { GSI3SK: `${day}#${recordingId}` } : {}),
   }),
+  /** The organization's custom vocabulary (docs/transcript-controls.md, "Vocabulary"): its terms and its state in Transcribe. */
+  vocabulary: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'VOCABULARY' }),
   /** The organizations with a retention policy: the daily sweep's one partition to read (SK `ORG#<id>`). */
   retentionPolicy: (orgId?: string) => ({ PK: 'RETENTION_POLICIES', ...(orgId !== undefined ? { SK: `ORG#${orgId}` } : {}) }),
   /**

@@ -6,6 +6,7 @@ import { itemFields } from './item-fields';
 import { keys } from './keys';
 import type { TransactItem } from './transactions';
 import { retentionFromMap, type RetentionPolicy } from './retention-policy-items';
+import { redactionFromMap, type RedactionSetting } from './transcript-setting-items';
 
 export interface Organization {
   org_id: string;
@@ -47,6 +48,8 @@ export interface Organization {
   retention?: RetentionPolicy;
   /** Since when every live recording carries its retention index keys (keys.recordingRetentionIndex); same rules as the others. */
   retention_index_at?: string;
+  /** Its PII redaction setting (docs/transcript-controls.md, "Redaction"); absent, redaction is off. */
+  redaction?: RedactionSetting;
 }
 
 /** An organization as read: the recording counters of one that never had a recording read as 0. */
@@ -71,6 +74,7 @@ export function organizationFromItem(item: Record<string, unknown>): StoredOrgan
     rate_limits: organizationLimitsFromItem(item),
     retention: item.retention === undefined ? undefined : retentionFromMap(item),
     retention_index_at: fields.optionalString('retention_index_at'),
+    redaction: item.redaction === undefined ? undefined : redactionFromMap(item),
   };
 }
 

@@ -4,7 +4,10 @@ import { TRANSLATION_STATUSES, type TranslationStatus } from '../core/translatio
 import { changeStamp } from './change-stamp';
 import { itemFields, nestedItemFields, type ItemFields } from './item-fields';
 import { keys, type RecordingBin } from './keys';
+import { speakersFromList, type RecordingSpeaker } from './speaker-items';
 import { digestFromMap, type SummaryDigest } from './summary-items';
+
+const VOCABULARY_USES = ['applied', 'pending'] as const;
 
 /**
  * Recordings and their tag links as items: types, item builders and the explicit mappers
@@ -61,6 +64,8 @@ export interface Recording {
   translation?: RecordingTranslation;
   /** A legal hold on this recording (docs/governance.md): while present, nothing deletes it. */
   legal_hold?: LegalHold;
+  /** Its transcript's speakers (speaker-items.ts): set when a transcript is stored, named by Update speakers; absent before. */
+  speakers?: RecordingSpeaker[];
 }
 
 /** A legal hold, on a recording or on a member's recordings: why, who placed it (a user or key id) and when. */
@@ -118,6 +123,23 @@ export interface RecordingTranscription {
   segment_count?: number;
   /** Set when failed: the machine code of `transcript_error`. */
   error_code?: string;
+  /** Speakers the job tells apart: the recorder's `max_speakers` when queued (absent on older attempts: 10). */
+  max_speakers?: number;
+  /** The organization's vocabulary, when it had one for the job's language: `applied`, or `pending` (not ready at the start). */
+  vocabulary?: 'applied' | 'pending';
+  /**
+   * PII redaction of this attempt's transcript (docs/transcript-controls.md, "Redaction"): by Transcribe itself (asked for at the
+   * start) or by the service's redactor after it; absent when the organization's redaction was off.
+   */
+  redaction?: TranscriptRedaction;
+}
+
+export const REDACTION_ENGINES = ['transcribe', 'service'] as const;
+
+/** Who redacted a transcript, and which entity types. */
+export interface TranscriptRedaction {
+  engine: (typeof REDACTION_ENGINES)[number];
+  entity_types: string[];
 }
 
 const binOf = (recording: Recording): RecordingBin => (recording.deleted_at ? 'TRASH' : 'LIVE');
@@ -191,6 +213,7 @@ export function recordingFromItem(item: Item): Recording {
   if (item.summaries !== undefined) recording.summaries = fields.list('summaries').map((entry) => digestFromMap(item, entry));
   if (item.translation !== undefined) recording.translation = translationRunFromMap(item);
   if (item.legal_hold !== undefined) recording.legal_hold = legalHoldFromMap(item, item.legal_hold, 'recording legal hold');
+  if (item.speakers !== undefined) recording.speakers = speakersFromList(item, fields.list('speakers'));
   return recording;
 }
 
@@ -222,6 +245,7 @@ function translationRunFromMap(item: Item): RecordingTranslation {
 
 function transcriptionFromMap(item: Item): RecordingTranscription {
   const fields = nestedItemFields(item, item.transcription, 'recording transcription');
+  const stored = item.transcription as Item;
   const transcription: RecordingTranscription = {
     status: fields.oneOf('status', TRANSCRIPTION_RUN_STATUSES),
     attempt: fields.number('attempt'),
@@ -236,9 +260,17 @@ function transcriptionFromMap(item: Item): RecordingTranscription {
     billed_minutes: fields.optionalNumber('billed_minutes'),
     segment_count: fields.optionalNumber('segment_count'),
     error_code: fields.optionalString('error_code'),
+    max_speakers: fields.optionalNumber('max_speakers'),
+    vocabulary: stored.vocabulary === undefined ? undefined : fields.oneOf('vocabulary', VOCABULARY_USES),
+    redaction: stored.redaction === undefined ? undefined : redactionFromMap(item, stored.redaction),
   };
   for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(transcription, { [name]: value });
   return transcription;
+}
+
+function redactionFromMap(item: Item, map: unknown): TranscriptRedaction {
+  const fields = nestedItemFields(item, map, 'transcript redaction');
+  return { engine: fields.oneOf('engine', REDACTION_ENGINES), entity_types: fields.stringList('entity_types') };
 }
 
 function uploadFromMap(item: Item): NonNullable<Recording['upload']> {

@@ -1,4 +1,5 @@
 import { itemFields, nestedItemFields } from './item-fields';
+import { redactionFromMap, type RedactionSetting } from './transcript-setting-items';
 
 /**
  * An organization's retention policy as stored on its item (docs/governance.md): the type and
@@ -15,13 +16,14 @@ export interface RetentionPolicy {
 }
 
 /**
- * What the event processor reads of an organization item: its retention policy alone (the stream
+ * What the event processor reads of an organization item: its retention policy and redaction setting alone (the stream
  * sees every counter move of the item; nothing else of it is an event's subject).
  */
 export interface OrganizationRetention {
   org_id: string;
   updated_at: string;
   retention?: RetentionPolicy;
+  redaction?: RedactionSetting;
 }
 
 export function organizationRetentionFromItem(item: Record<string, unknown>): OrganizationRetention {
@@ -30,6 +32,7 @@ export function organizationRetentionFromItem(item: Record<string, unknown>): Or
     org_id: fields.optionalString('org_id') ?? String(item.PK).slice('ORG#'.length),
     updated_at: fields.optionalString('updated_at') ?? '',
     retention: item.retention === undefined ? undefined : retentionFromMap(item),
+    redaction: item.redaction === undefined ? undefined : redactionFromMap(item),
   };
 }
 

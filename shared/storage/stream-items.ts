@@ -18,6 +18,7 @@ import { summaryRecordFromItem, type SummaryRecord } from './summary-items';
 import { TABLE } from './table-definition';
 import { templateFromItem, type TemplateRecord } from './template-items';
 import { tombstoneFromItem, type Tombstone } from './tombstones';
+import { vocabularyFromItem, type OrgVocabulary } from './transcript-setting-items';
 import {
   DELIVERY_PARTITION,
   DELIVERY_SORT_KEY,
@@ -51,6 +52,7 @@ export type ItemChange = { orgId: string; removedByTtl: boolean } & (
   | { kind: 'organization'; before?: ItemSide<OrganizationRetention>; after?: ItemSide<OrganizationRetention> }
   | { kind: 'memberLegalHold'; before?: ItemSide<MemberLegalHold>; after?: ItemSide<MemberLegalHold> }
   | { kind: 'memberExport'; before?: ItemSide<MemberExport>; after?: ItemSide<MemberExport> }
+  | { kind: 'vocabulary'; before?: ItemSide<OrgVocabulary>; after?: ItemSide<OrgVocabulary> }
 );
 
 type Item = Record<string, unknown>;
@@ -69,6 +71,7 @@ const KINDS: { kind: ItemChange['kind']; sortKey: RegExp }[] = [
   { kind: 'apiKey', sortKey: API_KEY_SORT_KEY },
   { kind: 'erasure', sortKey: /^ERASURE#[^#]+$/ },
   { kind: 'organization', sortKey: /^ORG$/ },
+  { kind: 'vocabulary', sortKey: /^VOCABULARY$/ },
 ];
 
 const ORGANIZATION_PARTITION = /^ORG#([^#]+)$/;
@@ -144,6 +147,8 @@ export function itemChangeOf(record: DynamoDBRecord): ItemChange | undefined {
       return { ...common, kind, before: side(memberHoldFromItem)(before), after: side(memberHoldFromItem)(after) };
     case 'memberExport':
       return { ...common, kind, before: side(memberExportFromItem)(before), after: side(memberExportFromItem)(after) };
+    case 'vocabulary':
+      return { ...common, kind, before: side(vocabularyFromItem)(before), after: side(vocabularyFromItem)(after) };
     case 'trashTimer': {
       const image = before ?? after ?? {};
       const epoch = Number(image[TABLE.ttlAttribute] ?? 0);

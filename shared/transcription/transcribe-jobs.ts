@@ -1,4 +1,10 @@
-import { GetTranscriptionJobCommand, StartTranscriptionJobCommand, TranscribeClient, type LanguageCode } from '@aws-sdk/client-transcribe';
+import {
+  GetTranscriptionJobCommand,
+  StartTranscriptionJobCommand,
+  TranscribeClient,
+  type LanguageCode,
+  type PiiEntityType,
+} from '@aws-sdk/client-transcribe';
 import { config } from '../config';
 import { traced } from '../observability/tracer';
 import type { TranscriptionLanguage } from './languages';
@@ -18,7 +24,14 @@ export interface StartJob {
   language: TranscriptionLanguage;
   /** Speakers to tell apart (Transcribe: 2 to 30). */
   maxSpeakers: number;
+  /** A custom vocabulary in the job's language that is READY (Settings.VocabularyName). */
+  vocabularyName?: string;
+  /** PII to redact (ContentRedaction): only for a language Transcribe redacts (en-US, es-US), never with identification. */
+  redactEntityTypes?: readonly string[];
 }
+
+/** The languages Transcribe's batch ContentRedaction takes (never together with language identification). */
+export const TRANSCRIBE_REDACTION_LANGUAGES: readonly string[] = ['en-US', 'es-US'];
 
 export type JobState = 'QUEUED' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
 
@@ -68,7 +81,21 @@ export function createTranscriptionJobs(client: TranscribeClient): Transcription
             OutputBucketName: job.outputBucket,
             OutputKey: job.outputKey,
             ...('languageCode' in job.language ? { LanguageCode: job.language.languageCode as LanguageCode } : { IdentifyLanguage: true }),
-            Settings: { ShowSpeakerLabels: true, MaxSpeakerLabels: clampSpeakers(job.maxSpeakers) },
+            Settings: {
+              ShowSpeakerLabels: true,
+              MaxSpeakerLabels: clampSpeakers(job.maxSpeakers),
+              ...(job.vocabularyName ? { VocabularyName: job.vocabularyName } : {}),
+            },
+            // Only the redacted transcript is written: no unredacted copy is ever in the bucket.
+            ...(job.redactEntityTypes?.length
+              ? {
+                  ContentRedaction: {
+                    RedactionType: 'PII' as const,
+                    RedactionOutput: 'redacted' as const,
+                    PiiEntityTypes: [...job.redactEntityTypes] as PiiEntityType[],
+                  },
+                }
+              : {}),
           }),
         );
         return 'started';

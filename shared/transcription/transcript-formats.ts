@@ -1,4 +1,5 @@
 import type { TranscriptSegment } from '../storage/recording-part-items';
+import { speakerView, type RecordingSpeaker } from '../storage/speaker-items';
 
 /**
  * A transcript exported as a file: JSON, WebVTT (W3C), SubRip and plain text. Pure functions:
@@ -10,7 +11,10 @@ export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 export interface TranscriptToRender {
   recordingId: string;
   language: string;
+  /** The turns as shown: speakers' names in place of the labels someone named. */
   segments: TranscriptSegment[];
+  /** The transcript's speakers, for the JSON export (labels, names, talk time). */
+  speakers?: readonly RecordingSpeaker[];
 }
 
 export interface RenderedTranscript {
@@ -33,8 +37,14 @@ export function renderTranscript(format: TranscriptFormat, transcript: Transcrip
 }
 
 const RENDERERS: Record<TranscriptFormat, (transcript: TranscriptToRender) => string> = {
-  json: ({ recordingId, language, segments }) =>
-    JSON.stringify({ recording_id: recordingId, language, text: segments.map((segment) => segment.text).join(' '), segments }),
+  json: ({ recordingId, language, segments, speakers }) =>
+    JSON.stringify({
+      recording_id: recordingId,
+      language,
+      text: segments.map((segment) => segment.text).join(' '),
+      segments,
+      ...(speakers ? { speakers: speakers.map(speakerView) } : {}),
+    }),
   // WebVTT: a header, then cues separated by blank lines; the voice tag names the speaker.
   vtt: ({ segments }) =>
     [

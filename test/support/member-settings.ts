@@ -38,6 +38,7 @@ export const DEFAULT_SETTINGS = {
   auto_route_enabled: false,
   calendar_matching: false,
   find_service_enabled: false,
+  max_speakers: 10,
   monthly_transcription_minutes: 0,
 };
 export const DEFAULT_NOTIFICATIONS = {

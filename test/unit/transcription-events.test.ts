@@ -54,7 +54,13 @@ describe('transcription events', () => {
   });
 
   it('completed carries language, duration, billed minutes and segment count, never text', () => {
-    const done = completedRecording(started, now, { language: 'en-US', durationSeconds: 61.5, billedMinutes: 2, segmentCount: 4 });
+    const done = completedRecording(started, now, {
+      language: 'en-US',
+      durationSeconds: 61.5,
+      billedMinutes: 2,
+      segmentCount: 4,
+      speakers: [{ label: 'Speaker 1', name: null, user_id: null, talk_time_seconds: 60, turn_count: 4 }],
+    });
     expect(transcriptionEventsOf(started, done)).toEqual([
       {
         type: 'recording.transcription_completed',

@@ -1,3 +1,4 @@
+import { withSpeakerNames } from '../speakers/speaker-names';
 import type { ExportObjects } from '../../storage/export-objects';
 import type { TableContext } from '../../storage/dynamo';
 import { othersSummarizedRecordingPages, recorderRecordingPages, translationLanguages } from '../../storage/member-export-sources';
@@ -63,7 +64,7 @@ async function recordingFiles(
   const [view, summaries, translations] = await Promise.all([
     recordingViewOf(deps.db, orgId, recording),
     recording.summaries?.length ? listSummaryItems(deps.db, orgId, recording.id) : [],
-    translationsOf(deps.db, orgId, recording.id),
+    translationsOf(deps.db, orgId, recording.id, recording.speakers),
   ]);
   summaries.sort((a, b) => (a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at)));
   const entries = [
@@ -90,8 +91,8 @@ async function recordingFiles(
  */
 async function recordingViewOf(db: TableContext, orgId: string, recording: Recording) {
   if (!recording.deleted_at) {
-    const { recording: current, parts } = await getRecording(db, orgId, recording.id, RECORDING_INCLUDES);
-    return recordingView(current, parts, [...RECORDING_INCLUDES]);
+    const { recording: current, parts, speakers } = await getRecording(db, orgId, recording.id, RECORDING_INCLUDES);
+    return recordingView(current, parts, [...RECORDING_INCLUDES], undefined, speakers);
   }
   const { recording: current, parts } = await getRecordingWithParts(db, orgId, recording.id);
   return {
@@ -102,13 +103,18 @@ async function recordingViewOf(db: TableContext, orgId: string, recording: Recor
 }
 
 /** Each language's translation: its header, translated summary, and transcript as Get transcript answers with `language` and `format=json`. */
-async function translationsOf(db: TableContext, orgId: string, recordingId: string) {
+async function translationsOf(db: TableContext, orgId: string, recordingId: string, speakers: Recording['speakers']) {
   const languages = await translationLanguages(db, orgId, recordingId);
   const translations = await Promise.all(languages.map((language) => readTranslation(db, orgId, recordingId, language)));
   return translations.flatMap((translation) => {
     if (!translation) return [];
     const { header, segments } = translation;
-    const rendered = renderTranscript('json', { recordingId, language: header.language, segments });
+    const rendered = renderTranscript('json', {
+      recordingId,
+      language: header.language,
+      segments: withSpeakerNames(segments, speakers),
+      speakers,
+    });
     return [
       {
         id: header.id,

@@ -8,6 +8,9 @@ import { getSummary } from '../../storage/summaries';
 import { getDefaultTemplate } from '../../storage/templates';
 import { featuredDigest } from '../summaries/summary-changes';
 import { effectiveHold, type EffectiveHold } from '../governance/hold-checks';
+import { getMembership } from '../../storage/memberships';
+import type { RecordingSpeaker } from '../../storage/speaker-items';
+import { speakersOfSegments } from '../speakers/speaker-names';
 
 /** 404 RECORDING_NOT_FOUND: unknown, another organization's, or (for live reads) in the trash. */
 export function recordingNotFound(recordingId: string): NotFoundError {
@@ -43,14 +46,26 @@ export async function getRecording(
   orgId: string,
   recordingId: string,
   include: readonly string[],
-): Promise<{ recording: Recording; parts: RecordingParts; hold: EffectiveHold | null }> {
+): Promise<{ recording: Recording; parts: RecordingParts; hold: EffectiveHold | null; speakers?: RecordingSpeaker[] }> {
   const read = await readLiveRecording(db, orgId, recordingId, include.length > 0);
   // The hold shown: the recording's own, else its recorder's (one GetItem, beside the parts).
-  const [hold, withParts] = await Promise.all([
+  const [hold, withParts, speakers] = await Promise.all([
     effectiveHold(db, read.recording),
     withFeaturedSummary(db, orgId, recordingId, include, read),
+    speakersToShow(db, read.recording, read.parts),
   ]);
-  return { ...withParts, hold };
+  return { ...withParts, hold, speakers };
+}
+
+/**
+ * The speakers of the recording as read: stored with its transcript, or for a transcript stored
+ * before speakers were, measured from its turns (a single voice: the recorder's, one GetItem).
+ */
+async function speakersToShow(db: TableContext, recording: Recording, parts: RecordingParts): Promise<RecordingSpeaker[] | undefined> {
+  if (recording.speakers || !parts.transcript) return recording.speakers;
+  const segments = parts.transcript.segments;
+  const single = new Set(segments.map((segment) => segment.speaker)).size === 1;
+  return speakersOfSegments(segments, single ? await getMembership(db, recording.org_id, recording.recorded_by) : undefined);
 }
 
 async function withFeaturedSummary(

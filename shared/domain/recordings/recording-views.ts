@@ -7,6 +7,8 @@ import { excerptOf } from '../summaries/summary-changes';
 import { holdView, type EffectiveHold } from '../governance/hold-checks';
 import { transcriptStatusOf } from '../transcription/transcription-changes';
 import { translationView } from '../translations/translation-changes';
+import type { RecordingSpeaker } from '../../storage/speaker-items';
+import { speakerView, withSpeakerAssignee, withSpeakerNames } from '../speakers/speaker-names';
 
 /** The recording's latest translation (docs/translations.md), else a fixture's translation item; null when none. */
 function latestTranslation(recording: Recording, parts: RecordingParts) {
@@ -31,7 +33,13 @@ export function listItemView(recording: Recording) {
  * Get recording: the recording (with `upload_error`, empty unless its upload failed), plus
  * each related resource asked for (null when it has none).
  */
-export function recordingView(recording: Recording, parts: RecordingParts, include: RecordingInclude[], hold?: EffectiveHold | null) {
+export function recordingView(
+  recording: Recording,
+  parts: RecordingParts,
+  include: RecordingInclude[],
+  hold?: EffectiveHold | null,
+  speakers: RecordingSpeaker[] | undefined = recording.speakers,
+) {
   const view: Record<string, unknown> = {
     id: recording.id,
     title: recording.title,
@@ -50,10 +58,13 @@ export function recordingView(recording: Recording, parts: RecordingParts, inclu
     recording_at: recording.recording_at,
     // Get recording reads the recorder's hold too; the other answers show the recording's own.
     legal_hold: hold !== undefined ? hold : recording.legal_hold ? holdView(recording.legal_hold, 'recording') : null,
+    transcript_vocabulary: recording.transcription?.vocabulary ?? null,
   };
-  if (include.includes('transcript')) view.transcript = parts.transcript ? parts.transcript.segments : null;
+  if (include.includes('transcript')) view.transcript = parts.transcript ? withSpeakerNames(parts.transcript.segments, speakers) : null;
+  if (include.includes('speakers')) view.speakers = speakers?.map(speakerView) ?? null;
   if (include.includes('summary')) view.summary = parts.summary ? summaryView(parts.summary) : null;
-  if (include.includes('action_items')) view.action_items = parts.action_items?.map(actionItemView) ?? null;
+  if (include.includes('action_items'))
+    view.action_items = parts.action_items?.map((item) => actionItemView(withSpeakerAssignee(item, speakers))) ?? null;
   if (include.includes('translation')) view.translation = latestTranslation(recording, parts);
   return view;
 }

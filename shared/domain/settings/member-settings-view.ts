@@ -35,6 +35,7 @@ export function settingsView(
     auto_route_enabled: chosen.auto_route_enabled,
     calendar_matching: chosen.calendar_matching,
     find_service_enabled: chosen.find_service_enabled,
+    max_speakers: chosen.max_speakers,
     monthly_transcription_minutes: monthlyTranscriptionMinutes,
     // Never saved: the settings are as old as the membership.
     created_at: record?.created_at ?? membership.created_at,

@@ -1,3 +1,4 @@
+import { speakerOfAssignee, withSpeakerAssignee, withSpeakerNames } from '../speakers/speaker-names';
 import { DEFAULT_SETTINGS } from '../../core/settings-catalog';
 import type { CountMetric } from '../../observability/metric-names';
 import type { DomainEvent } from '../../schemas/event-catalog';
@@ -133,8 +134,10 @@ export async function runSummary(
     return 'failed';
   };
 
-  const transcript = await readTranscriptSegments(deps.db, ids.orgId, ids.recordingId);
-  if (!transcript) return fail('TRANSCRIPT_NOT_READY', 'the recording has no completed transcript.');
+  const stored = await readTranscriptSegments(deps.db, ids.orgId, ids.recordingId);
+  if (!stored) return fail('TRANSCRIPT_NOT_READY', 'the recording has no completed transcript.');
+  // The engine reads the turns with the names speakers were given, and names assignees so.
+  const transcript = withSpeakerNames(stored, recording.speakers);
   let draft: SummaryDraft;
   try {
     draft = await deps.engine.summarize({
@@ -155,12 +158,16 @@ export async function runSummary(
     throw error;
   }
 
+  // An assignee the engine wrote as a speaker label that someone named: the speaker's name, and member when named as one.
+  draft = { ...draft, action_items: draft.action_items.map((item) => withSpeakerAssignee(item, recording.speakers)) };
   const named = draft.action_items.some((item) => item.assignee !== null);
   const members = named ? await activeMembersForMatching(deps.db, ids.orgId) : [];
   const context: CompletionContext = {
     preferencesApplied: instructions.length,
     announceActionItems: settings.auto_add_tasks_from_summaries,
-    assigneeUserIds: draft.action_items.map((item) => matchAssignee(item.assignee, members)),
+    assigneeUserIds: draft.action_items.map(
+      (item) => speakerOfAssignee(item.assignee, recording.speakers)?.user_id ?? matchAssignee(item.assignee, members),
+    ),
   };
   const completed = await transition(deps, ids, ({ summary }, now) =>
     summary.status === 'processing' ? completedSummary(summary, now, draft, context) : undefined,

@@ -1,6 +1,11 @@
 import { TRANSCRIPT_MAX_BYTES } from '../../core/limits';
 import { newId } from '../../ids';
-import type { Recording, RecordingTranscription } from '../../storage/recording-items';
+import { getMembership } from '../../storage/memberships';
+import { getOrganization } from '../../storage/organizations';
+import type { Recording, RecordingTranscription, TranscriptRedaction } from '../../storage/recording-items';
+import { redactSegments } from '../../redaction/redactor';
+import { speakersOfSegments } from '../speakers/speaker-names';
+import { redactedTypesOf } from '../transcript-settings/redaction';
 import type { TranscriptSegment } from '../../storage/recording-part-items';
 import { getRecording } from '../../storage/recordings';
 import { commitTranscriptionTransition, deleteTranscriptChunks, writeTranscriptChunks } from '../../storage/transcriptions';
@@ -42,6 +47,31 @@ async function resultOf(deps: TranscriptionJobDeps, status: JobStatus, outputKey
   const jobLanguage = recording.transcription.job_language;
   const language = output.results.language_code ?? status.languageCode ?? (jobLanguage === 'identify' ? recording.language : jobLanguage);
   return { ok: true, segments, language, durationSeconds: durationOf(output, status.mediaSeconds) };
+}
+
+/**
+ * The turns to store: as the job wrote them when Transcribe redacted them itself (asked for at the
+ * start), else redacted here when the organization's redaction is on as the transcript completes
+ * (docs/transcript-controls.md, "Redaction"). Only the redacted turns are ever stored.
+ */
+async function redactedAsSet(
+  deps: TranscriptionJobDeps,
+  recording: Running,
+  result: { segments: TranscriptSegment[]; language: string },
+): Promise<{ segments: TranscriptSegment[]; redaction?: TranscriptRedaction }> {
+  const asked = recording.transcription.redaction;
+  if (asked?.engine === 'transcribe') return { segments: result.segments, redaction: asked };
+  const types = redactedTypesOf((await getOrganization(deps.db, recording.org_id))?.redaction);
+  if (!types.length) return { segments: result.segments };
+  const { segments } = redactSegments(result.segments, types, { language: result.language });
+  return { segments, redaction: { engine: 'service', entity_types: types } };
+}
+
+/** The transcript's speakers; a single voice is the recorder's (one GetItem of their membership). */
+async function speakersOfTranscript(deps: TranscriptionJobDeps, recording: Running, segments: TranscriptSegment[]) {
+  const single = new Set(segments.map((segment) => segment.speaker)).size === 1;
+  const recorder = single ? await getMembership(deps.db, recording.org_id, recording.recorded_by) : undefined;
+  return speakersOfSegments(segments, recorder);
 }
 
 /**
@@ -94,13 +124,16 @@ export async function finishTranscriptionJob(deps: TranscriptionJobDeps, jobName
         await commitTranscriptionTransition(deps.db, { before: recording, after: failedRecording(recording, now, result), watch });
         return 'failed';
       }
-      const chunkCount = await writeTranscriptChunks(deps.db, orgId, recordingId, attempt, result.segments);
+      const { segments, redaction } = await redactedAsSet(deps, recording, result);
+      const chunkCount = await writeTranscriptChunks(deps.db, orgId, recordingId, attempt, segments);
       const billedMinutes = billedMinutesOf(result.durationSeconds);
       const after = completedRecording(recording, now, {
         language: result.language,
         durationSeconds: result.durationSeconds,
         billedMinutes,
-        segmentCount: result.segments.length,
+        segmentCount: segments.length,
+        speakers: await speakersOfTranscript(deps, recording, segments),
+        redaction,
       });
       const at = now.toISOString();
       await commitTranscriptionTransition(deps.db, {
@@ -111,7 +144,7 @@ export async function finishTranscriptionJob(deps: TranscriptionJobDeps, jobName
         transcriptHeader: {
           id: newId('trs'),
           language: result.language,
-          segment_count: result.segments.length,
+          segment_count: segments.length,
           chunk_count: chunkCount,
           chunk_set: attempt,
           created_at: at,

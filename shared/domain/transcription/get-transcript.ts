@@ -8,6 +8,7 @@ import { translationCodeOfTag } from '../../translation/languages';
 import { renderTranscript, transcriptFileName, type TranscriptFormat } from '../../transcription/transcript-formats';
 import { recordingNotFound } from '../recordings/get-recording';
 import { contentDisposition } from '../recordings/get-recording-media';
+import { speakersOfSegments, withSpeakerNames } from '../speakers/speaker-names';
 
 /** A transcript as a file: its media type and text, and with `download` the Content-Disposition that saves it. */
 export interface TranscriptFile {
@@ -41,10 +42,12 @@ export async function getTranscript(
       const translation = await readTranslation(db, caller.orgId, recordingId, language);
       if (!translation)
         throw new NotFoundError('TRANSLATION_NOT_FOUND', `Recording ${recordingId} has no completed translation into ${language}.`);
+      // A translation keeps the transcript's speaker labels: shown with the names given since.
       const file: TranscriptFile = renderTranscript(format, {
         recordingId,
         language: translation.header.language,
-        segments: translation.segments,
+        segments: withSpeakerNames(translation.segments, recording.speakers),
+        speakers: recording.speakers,
       });
       if (download)
         file.contentDisposition = contentDisposition('attachment', transcriptFileName(`${recording.title} (${language})`, format));
@@ -55,8 +58,9 @@ export async function getTranscript(
   if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
   if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);
   if (!parts.transcript) throw new NotFoundError('TRANSCRIPT_NOT_FOUND', `Recording ${recordingId} has no transcript yet.`);
-  const segments: TranscriptSegment[] = parts.transcript.segments;
-  const file: TranscriptFile = renderTranscript(format, { recordingId, language: parts.transcript.header.language, segments });
+  const segments: TranscriptSegment[] = withSpeakerNames(parts.transcript.segments, recording.speakers);
+  const speakers = recording.speakers ?? speakersOfSegments(parts.transcript.segments);
+  const file: TranscriptFile = renderTranscript(format, { recordingId, language: parts.transcript.header.language, segments, speakers });
   if (download) file.contentDisposition = contentDisposition('attachment', transcriptFileName(recording.title, format));
   return file;
 }

@@ -21,7 +21,7 @@ export async function queueTranscriptionOnUpload(
     async () => {
       const recording = await getRecording(deps.db, event.org_id, event.resource.id, { consistent: true });
       if (!recording || recording.deleted_at || recording.transcription || !hasUploadedFile(recording)) return 'ignored';
-      const { jobLanguage, autoTranscription } = await jobLanguageFor(deps, recording, undefined);
+      const { jobLanguage, autoTranscription, maxSpeakers } = await jobLanguageFor(deps, recording, undefined);
       if (!autoTranscription) return 'not_wanted';
       const now = deps.now();
       const { usedUp, allowance } = await allowanceUsedUp(deps, event.org_id, now);
@@ -35,7 +35,7 @@ export async function queueTranscriptionOnUpload(
         await commitTranscriptionTransition(deps.db, { before: recording, after: failed });
         return 'quota_exceeded';
       }
-      const queued = queuedRecording(recording, now, jobLanguage);
+      const queued = queuedRecording(recording, now, jobLanguage, maxSpeakers);
       await commitTranscriptionTransition(deps.db, {
         before: recording,
         after: queued,

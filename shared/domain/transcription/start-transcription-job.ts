@@ -3,6 +3,7 @@ import type { Recording, RecordingTranscription } from '../../storage/recording-
 import { getRecording } from '../../storage/recordings';
 import { commitTranscriptionTransition } from '../../storage/transcriptions';
 import { retryOnWriteConflict } from '../../storage/write-retries';
+import { jobControlsFor, type JobControls } from './job-controls';
 import type { TranscriptionJobDeps } from './transcription-deps';
 import { failureOf } from '../../transcription/transcription-failures';
 import {
@@ -61,17 +62,28 @@ export async function startQueuedTranscription(
       }
       const jobName = jobNameOf(orgId, recordingId, attempt);
       const { job_language: jobLanguage } = recording.transcription;
+      let controls = await jobControlsFor(deps.db, orgId, jobLanguage);
+      const job = {
+        jobName,
+        bucket: deps.bucket,
+        key: recording.upload.s3_key,
+        outputBucket: deps.bucket,
+        outputKey: outputKeyOf(orgId, recordingId, attempt),
+        language: jobLanguage === 'identify' ? { identify: true as const } : { languageCode: jobLanguage },
+        maxSpeakers: recording.transcription.max_speakers ?? MAX_SPEAKERS,
+      };
+      const startWith = (with_: JobControls) =>
+        deps.jobs.start({ ...job, vocabularyName: with_.vocabularyName, redactEntityTypes: with_.redaction?.entity_types });
       let started;
       try {
-        started = await deps.jobs.start({
-          jobName,
-          bucket: deps.bucket,
-          key: recording.upload.s3_key,
-          outputBucket: deps.bucket,
-          outputKey: outputKeyOf(orgId, recordingId, attempt),
-          language: jobLanguage === 'identify' ? { identify: true } : { languageCode: jobLanguage },
-          maxSpeakers: MAX_SPEAKERS,
-        });
+        try {
+          started = await startWith(controls);
+        } catch (error) {
+          // A vocabulary Transcribe no longer takes (removed or updating since it was read): the job runs without it, never blocked.
+          if (!isJobRefusal(error) || !controls.vocabularyName) throw error;
+          controls = { ...controls, vocabularyName: undefined, vocabulary: 'pending' };
+          started = await startWith(controls);
+        }
       } catch (error) {
         // Transcribe refused the job itself (a setting it does not take for this media or language): retrying cannot help.
         if (!isJobRefusal(error)) throw error;
@@ -80,7 +92,9 @@ export async function startQueuedTranscription(
         return 'refused';
       }
       const after =
-        started === 'throttled' ? recheckedRecording(recording, now, THROTTLED_RECHECK_MS) : startedRecording(recording, now, jobName);
+        started === 'throttled'
+          ? recheckedRecording(recording, now, THROTTLED_RECHECK_MS)
+          : startedRecording(recording, now, jobName, { vocabulary: controls.vocabulary, redaction: controls.redaction });
       await commitTranscriptionTransition(deps.db, {
         before: recording,
         after,

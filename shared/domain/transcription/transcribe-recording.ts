@@ -26,11 +26,15 @@ export async function jobLanguageFor(
   deps: QueueDeps,
   recording: Recording,
   requested: string | undefined,
-): Promise<{ jobLanguage: string; autoTranscription: boolean }> {
+): Promise<{ jobLanguage: string; autoTranscription: boolean; maxSpeakers: number }> {
   const settings = await getRecorderSettings(deps.db, recording.org_id, recording.recorded_by);
   const chosen = { ...DEFAULT_SETTINGS, ...settings?.settings };
   const language = transcriptionLanguageFor(requested, chosen.conversation_language);
-  return { jobLanguage: 'languageCode' in language ? language.languageCode : 'identify', autoTranscription: chosen.auto_transcription };
+  return {
+    jobLanguage: 'languageCode' in language ? language.languageCode : 'identify',
+    autoTranscription: chosen.auto_transcription,
+    maxSpeakers: chosen.max_speakers,
+  };
 }
 
 /** Whether the organization's monthly allowance is used up (never when it has none). */
@@ -65,12 +69,12 @@ export async function transcribeRecording(deps: QueueDeps, caller: Caller, recor
         );
       }
       const now = deps.now();
-      const [{ usedUp, allowance }, { jobLanguage }] = await Promise.all([
+      const [{ usedUp, allowance }, { jobLanguage, maxSpeakers }] = await Promise.all([
         allowanceUsedUp(deps, caller.orgId, now),
         jobLanguageFor(deps, recording, body.language),
       ]);
       if (usedUp) throw new ForbiddenError('TRANSCRIPTION_QUOTA_EXCEEDED', `Transcription refused: ${quotaReason(allowance)}`);
-      const queued = queuedRecording(recording, now, jobLanguage);
+      const queued = queuedRecording(recording, now, jobLanguage, maxSpeakers);
       await commitTranscriptionTransition(deps.db, {
         before: recording,
         after: queued,

@@ -1,6 +1,8 @@
+import { DEFAULT_SETTINGS } from '../../core/settings-catalog';
 import type { TranscriptStatus } from '../../core/transcript-statuses';
 import { TRANSCRIPTION_IN_FLIGHT } from '../../core/transcript-statuses';
-import type { Recording, RecordingTranscription } from '../../storage/recording-items';
+import type { Recording, RecordingTranscription, TranscriptRedaction } from '../../storage/recording-items';
+import type { RecordingSpeaker } from '../../storage/speaker-items';
 import { recordingObjectPrefix } from '../../storage/recording-objects';
 
 /**
@@ -14,8 +16,8 @@ export const QUEUED_RECHECK_MS = 10 * 60_000;
 export const RUNNING_RECHECK_MS = 15 * 60_000;
 /** A job not finished this long after it started has failed (TRANSCRIPTION_TIMEOUT): Transcribe takes a fraction of the audio's length, at most 4 hours. */
 export const STUCK_AFTER_MS = 8 * 60 * 60_000;
-/** Speaker labels: the most speakers Transcribe is asked to tell apart (its maximum is 30). */
-export const MAX_SPEAKERS = 10;
+/** Speaker labels: the most speakers Transcribe is asked to tell apart for an attempt queued without the recorder's `max_speakers`. */
+export const MAX_SPEAKERS = DEFAULT_SETTINGS.max_speakers;
 
 /** The Recording's `transcript_status`: recordings with a transcript from before the pipeline (fixtures) read as completed. */
 export function transcriptStatusOf(recording: Recording): TranscriptStatus {
@@ -82,11 +84,12 @@ function withoutError(recording: Recording): Recording {
 }
 
 /** A new attempt, queued: the recording is `processing` until it completes or fails. */
-export function queuedRecording(recording: Recording, now: Date, jobLanguage: string): Recording {
+export function queuedRecording(recording: Recording, now: Date, jobLanguage: string, maxSpeakers: number = MAX_SPEAKERS): Recording {
   const transcription: RecordingTranscription = {
     status: 'queued',
     attempt: (recording.transcription?.attempt ?? 0) + 1,
     job_language: jobLanguage,
+    max_speakers: maxSpeakers,
     queued_at: now.toISOString(),
     watch_due_at: later(now, QUEUED_RECHECK_MS),
   };
@@ -94,11 +97,18 @@ export function queuedRecording(recording: Recording, now: Date, jobLanguage: st
 }
 
 /** Its job started: the sweeper asks Transcribe if no completion event came by the next check. */
-export function startedRecording(recording: Recording & { transcription: RecordingTranscription }, now: Date, jobName: string): Recording {
+export function startedRecording(
+  recording: Recording & { transcription: RecordingTranscription },
+  now: Date,
+  jobName: string,
+  controls: Pick<RecordingTranscription, 'vocabulary' | 'redaction'> = {},
+): Recording {
   return {
     ...recording,
     transcription: {
       ...recording.transcription,
+      ...(controls.vocabulary ? { vocabulary: controls.vocabulary } : {}),
+      ...(controls.redaction ? { redaction: controls.redaction } : {}),
       status: 'processing',
       job_name: jobName,
       started_at: now.toISOString(),
@@ -127,6 +137,10 @@ export interface CompletedTranscript {
   durationSeconds: number;
   billedMinutes: number;
   segmentCount: number;
+  /** The transcript's speakers, measured from its turns (a single voice is the recorder's). */
+  speakers: RecordingSpeaker[];
+  /** Set when the transcript was redacted. */
+  redaction?: TranscriptRedaction;
 }
 
 /** Completed: the recording takes the language transcribed and the audio's length, and is `ready`. */
@@ -148,7 +162,10 @@ export function completedRecording(
       finished_at: now.toISOString(),
       billed_minutes: done.billedMinutes,
       segment_count: done.segmentCount,
+      ...(done.redaction ? { redaction: done.redaction } : {}),
     },
+    // A new transcript's voices are new: names given to the previous one's labels do not carry over.
+    speakers: done.speakers,
     updated_at: restampedAt(recording, now),
   };
 }

@@ -6,6 +6,7 @@ import { listPublicRecordingsDocs, listPublicRecordingsRoute } from './list-publ
 import { listPublicSummariesDocs, listPublicSummariesRoute } from './list-public-summaries';
 import { transcribePublicRecordingDocs, transcribePublicRecordingRoute } from './transcribe-public-recording';
 import { translatePublicRecordingDocs, translatePublicRecordingRoute } from './translate-public-recording';
+import { updatePublicRecordingSpeakersDocs, updatePublicRecordingSpeakersRoute } from './update-public-recording-speakers';
 import { defineRouteArea } from '../route-definition';
 
 /**
@@ -24,5 +25,6 @@ export const PUBLIC_RECORDINGS_ROUTES = defineRouteArea({
     { route: listPublicSummariesRoute, docs: listPublicSummariesDocs },
     { route: createPublicSummaryRoute, docs: createPublicSummaryDocs },
     { route: translatePublicRecordingRoute, docs: translatePublicRecordingDocs },
+    { route: updatePublicRecordingSpeakersRoute, docs: updatePublicRecordingSpeakersDocs },
   ],
 });

@@ -8,6 +8,7 @@ import { releaseRecordingLegalHoldDocs, releaseRecordingLegalHoldRoute } from '.
 import { restoreRecordingDocs, restoreRecordingRoute } from './restore-recording';
 import { transcribeRecordingDocs, transcribeRecordingRoute } from './transcribe-recording';
 import { updateRecordingDocs, updateRecordingRoute } from './update-recording';
+import { updateRecordingSpeakersDocs, updateRecordingSpeakersRoute } from './update-recording-speakers';
 import { defineRouteArea } from '../route-definition';
 
 /**
@@ -27,5 +28,6 @@ export const RECORDINGS_ROUTES = defineRouteArea({
     { route: transcribeRecordingRoute, docs: transcribeRecordingDocs },
     { route: placeRecordingLegalHoldRoute, docs: placeRecordingLegalHoldDocs },
     { route: releaseRecordingLegalHoldRoute, docs: releaseRecordingLegalHoldDocs },
+    { route: updateRecordingSpeakersRoute, docs: updateRecordingSpeakersDocs },
   ],
 });

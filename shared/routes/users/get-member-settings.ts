@@ -37,6 +37,7 @@ export const getMemberSettingsDocs = (): OperationDocs => {
       auto_route_enabled: false,
       calendar_matching: false,
       find_service_enabled: false,
+      max_speakers: 10,
       monthly_transcription_minutes: 42,
       created_at: '2026-11-01T10:00:00.000Z',
       updated_at: '2026-11-15T08:00:00.000Z',
