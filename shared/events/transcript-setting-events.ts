@@ -60,7 +60,14 @@ export function speakerEvents(
   if (!recording.speakers || previous.transcription?.attempt !== recording.transcription?.attempt) return [];
   if (previous.transcription?.status !== recording.transcription?.status) return [];
   const before = namingOf(previous);
-  const changed = recording.speakers.filter((speaker) => before.get(speaker.label) !== JSON.stringify([speaker.name, speaker.user_id]));
+  const speakers = recording.speakers;
+  const changed = speakers.filter((speaker) => {
+    const naming = JSON.stringify([speaker.name, speaker.user_id]);
+    if (previous.speakers) return before.get(speaker.label) !== naming;
+    // Stored for the first time by this naming (a transcript stored before speakers were): they were
+    // read as measured, each unnamed, a single voice its recorder's.
+    return speakers.length === 1 ? speaker.user_id !== recording.recorded_by : naming !== JSON.stringify([null, null]);
+  });
   if (!changed.length) return [];
   return [
     {

@@ -61,7 +61,11 @@ export async function getRecording(
  * The speakers of the recording as read: stored with its transcript, or for a transcript stored
  * before speakers were, measured from its turns (a single voice: the recorder's, one GetItem).
  */
-async function speakersToShow(db: TableContext, recording: Recording, parts: RecordingParts): Promise<RecordingSpeaker[] | undefined> {
+export async function speakersToShow(
+  db: TableContext,
+  recording: Recording,
+  parts: RecordingParts,
+): Promise<RecordingSpeaker[] | undefined> {
   if (recording.speakers || !parts.transcript) return recording.speakers;
   const segments = parts.transcript.segments;
   const single = new Set(segments.map((segment) => segment.speaker)).size === 1;

@@ -6,7 +6,7 @@ import { getRecording, getRecordingWithParts } from '../../storage/recordings';
 import { readTranslation } from '../../storage/translations';
 import { translationCodeOfTag } from '../../translation/languages';
 import { renderTranscript, transcriptFileName, type TranscriptFormat } from '../../transcription/transcript-formats';
-import { recordingNotFound } from '../recordings/get-recording';
+import { recordingNotFound, speakersToShow } from '../recordings/get-recording';
 import { contentDisposition } from '../recordings/get-recording-media';
 import { speakersOfSegments, withSpeakerNames } from '../speakers/speaker-names';
 
@@ -58,8 +58,9 @@ export async function getTranscript(
   if (!recording || recording.deleted_at) throw recordingNotFound(recordingId);
   if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);
   if (!parts.transcript) throw new NotFoundError('TRANSCRIPT_NOT_FOUND', `Recording ${recordingId} has no transcript yet.`);
-  const segments: TranscriptSegment[] = withSpeakerNames(parts.transcript.segments, recording.speakers);
-  const speakers = recording.speakers ?? speakersOfSegments(parts.transcript.segments);
+  // As Get recording shows them: a transcript stored before speakers were is measured from its turns, a single voice the recorder's.
+  const speakers = (await speakersToShow(db, recording, parts)) ?? speakersOfSegments(parts.transcript.segments);
+  const segments: TranscriptSegment[] = withSpeakerNames(parts.transcript.segments, speakers);
   const file: TranscriptFile = renderTranscript(format, { recordingId, language: parts.transcript.header.language, segments, speakers });
   if (download) file.contentDisposition = contentDisposition('attachment', transcriptFileName(recording.title, format));
   return file;
