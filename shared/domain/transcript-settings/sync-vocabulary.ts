@@ -39,15 +39,18 @@ export async function syncVocabulary(
   const vocabulary = await getVocabulary(deps.db, orgId, { consistent: true });
   if (!vocabulary) return 'already';
   const { version } = vocabulary;
-  if (vocabulary.status_version === version && vocabulary.status !== 'pending') return 'already';
   const name = vocabularyNameOf(orgId);
   const record = async (status: 'ready' | 'failed', failureReason?: string) =>
     (await recordVocabularyState(deps.db, orgId, version, { status, failureReason, at: deps.now().toISOString() })) ? status : 'superseded';
+  const answered = vocabulary.status_version === version && vocabulary.status !== 'pending';
 
+  // No terms: stored `ready` at once (nothing to prepare), so it is always answered; the Transcribe vocabulary is removed here.
   if (!vocabulary.terms.length) {
     await deps.vocabularies.remove(name);
+    if (answered) return 'removed';
     return (await record('ready')) === 'superseded' ? 'superseded' : 'removed';
   }
+  if (answered) return 'already';
   if (vocabulary.submitted_version !== version) {
     const fileUri = await deps.files.write(orgId, version, vocabularyTable(vocabulary.terms));
     let put;
