@@ -56,7 +56,7 @@ export function passagesOf(source: SearchableRecording, generation: number): Pas
     if (text.trim()) passages.push({ ...base, ...none, ...rest, field, text, id: `${recording.id}:${field}:${place}` });
   };
   add('title', '0', recording.title);
-  // Turns carry the names speakers were given, so a search finds and shows them by name.
+  // Turns carry the names speakers were given, so results show who said them by name.
   withSpeakerNames(source.segments, recording.speakers).forEach((segment, index) =>
     add('transcript', String(index), segment.text, { start_time: segment.start, end_time: segment.end, speaker: segment.speaker }),
   );

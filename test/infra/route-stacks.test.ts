@@ -236,6 +236,14 @@ const ADDED_SINCE_SINGLE_STACK = {
     'functions/users/get-member-erasure',
     'functions/recordings/place-recording-legal-hold',
     'functions/recordings/release-recording-legal-hold',
+    // Transcript controls: speakers, vocabulary, redaction.
+    'functions/events/sync-vocabulary',
+    'functions/recordings/update-recording-speakers',
+    'functions/recordings/update-public-recording-speakers',
+    'functions/users/get-vocabulary',
+    'functions/users/update-vocabulary',
+    'functions/users/get-redaction',
+    'functions/users/update-redaction',
   ],
   idPrefixes: [
     'EventsFinishTranscriptionJob',
@@ -288,6 +296,14 @@ const ADDED_SINCE_SINGLE_STACK = {
     'UsersGetMemberErasure',
     'RecordingsPlaceRecordingLegalHold',
     'RecordingsReleaseRecordingLegalHold',
+    'EventsSyncVocabulary',
+    'SyncVocabulary',
+    'RecordingsUpdateRecordingSpeakers',
+    'RecordingsUpdatePublicRecordingSpeakers',
+    'UsersGetVocabulary',
+    'UsersUpdateVocabulary',
+    'UsersGetRedaction',
+    'UsersUpdateRedaction',
   ],
 };
 /**
@@ -324,7 +340,7 @@ const isAddedSince = (logicalId: string) => ADDED_SINCE_SINGLE_STACK.idPrefixes.
 /** The alarms over groups of functions (observability.ts groups them, a few per alarm): more functions regroup them. */
 const isGroupAlarm = (logicalId: string) => /^(LambdaThrottles|LambdaErrors|RouteLatencyP99)Alarm/.test(logicalId);
 const isAddedRoute = (logicalId: string) =>
-  /Transcri|Translat|Usage|Summar|ActionItem|OrgIdsearch|OrgIdask|Publicsearch|Publicask|retention|legalhold|exports|erasure/.test(
+  /Transcri|Translat|Usage|Summar|ActionItem|OrgIdsearch|OrgIdask|Publicsearch|Publicask|retention|legalhold|exports|erasure|speakers|vocabulary|redaction/.test(
     logicalId,
   ) || isGroupAlarm(logicalId);
 

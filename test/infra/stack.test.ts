@@ -648,11 +648,12 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
       expect(authorizerKms).toEqual([]);
     });
 
-    it('grants each function exactly the S3 actions of its manifest permissions, under recordings/ only (exports/ for the export objects)', () => {
+    it('grants each function exactly the S3 actions of its manifest permissions, under recordings/ only (exports/ for the export objects, vocabularies/ for the vocabulary files)', () => {
       const bucketId = onlyLogicalId(template, 'AWS::S3::Bucket');
       const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
       const recordingObjects = { 'Fn::Join': ['', [bucketArn, '/recordings/*']] };
       const exportObjects = { 'Fn::Join': ['', [bucketArn, '/exports/*']] };
+      const vocabularyFiles = { 'Fn::Join': ['', [bucketArn, '/vocabularies/*']] };
       for (const { handler, permissions } of listFunctions()) {
         const all = functionStatements(template, functionLogicalId(template, handler)).filter((st: Json) =>
           actionsOf(st).some((a) => a.startsWith('s3:')),
@@ -662,7 +663,12 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
           handler,
           exports: (permissions.exportObjects ?? []).map((a) => `s3:${a}`).sort(),
         });
-        const statements = all.filter((st: Json) => !onExports.includes(st));
+        const onVocabularies = all.filter((st: Json) => JSON.stringify(st.Resource) === JSON.stringify(vocabularyFiles));
+        expect({ handler, vocabularies: onVocabularies.flatMap(actionsOf).sort() }).toEqual({
+          handler,
+          vocabularies: (permissions.vocabularyFiles ?? []).map((a) => `s3:${a}`).sort(),
+        });
+        const statements = all.filter((st: Json) => !onExports.includes(st) && !onVocabularies.includes(st));
         const expected = (permissions.bucket ?? []).map((a) => `s3:${a}`).sort();
         expect({ handler, actions: statements.flatMap(actionsOf).sort() }).toEqual({ handler, actions: expected });
         for (const statement of statements) {
@@ -705,7 +711,7 @@ describe.each(EACH_ENVIRONMENT)('VoiceOrgStack template (default: Cognito user p
 
     it('lets the upload function put, the completion and media functions read, the transcription functions read and write job media and output, and the object cleanup consumer alone list and abort uploads', () => {
       // On recordings/ (the members' exports have a prefix and a test of their own, below).
-      const exportsPrefix = (st: Json) => JSON.stringify(st.Resource).includes('/exports/*');
+      const exportsPrefix = (st: Json) => /\/(exports|vocabularies)\/\*/.test(JSON.stringify(st.Resource));
       const holders = (action: string) =>
         listFunctions()
           .filter(({ handler }) =>

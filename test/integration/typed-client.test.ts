@@ -600,6 +600,43 @@ describe('governance', () => {
   });
 });
 
+describe('transcript controls', () => {
+  it('names speakers (organization path and public alias), sets the vocabulary and the redaction', async () => {
+    const { o, org, personal, owner } = await world();
+    const recordingPath = { orgId: o.org, recordingId: o.recId('typed') };
+    const named = ok(
+      await org.PATCH('/api/v1/organization/{orgId}/recordings/{recordingId}/speakers', {
+        params: { path: recordingPath },
+        body: { speakers: [{ label: 'Speaker 1', user_id: o.people.member.id }] },
+      }),
+    );
+    expect(named.speakers[0]).toMatchObject({ label: 'Speaker 1', user_id: o.people.member.id });
+    const back = ok(
+      await personal.PATCH('/api/v1/public/recordings/{recordingId}/speakers', {
+        params: { path: { recordingId: o.recId('typed') } },
+        body: { speakers: [{ label: 'Speaker 1', name: null }] },
+      }),
+    );
+    expect(back.data.speakers[0]).toMatchObject({ label: 'Speaker 1', name: 'Speaker 1', user_id: null });
+
+    const orgPath = { orgId: o.org };
+    const vocabulary = ok(
+      await org.PUT('/api/v1/organization/{orgId}/vocabulary', { params: { path: orgPath }, body: { terms: [{ phrase: 'Halvorsen' }] } }),
+    );
+    expect(vocabulary.status).toBe('pending');
+    expect(ok(await org.GET('/api/v1/organization/{orgId}/vocabulary', { params: { path: orgPath } })).term_count).toBe(1);
+
+    const redaction = ok(
+      await owner.PUT('/api/v1/organization/{orgId}/redaction', {
+        params: { path: orgPath },
+        body: { pii: 'redact', entity_types: ['EMAIL'] },
+      }),
+    );
+    expect(redaction).toMatchObject({ pii: 'redact', entity_types: ['EMAIL'] });
+    expect(ok(await org.GET('/api/v1/organization/{orgId}/redaction', { params: { path: orgPath } })).pii).toBe('redact');
+  });
+});
+
 describe('coverage', () => {
   it('called every operation of the document through the typed client, and nothing else', () => {
     const documented = [...OPERATIONS.values()].sort();

@@ -41,7 +41,7 @@ const setup = once(async () => {
 const get = (path: string, key: string) => call(runtime.apiUrl, 'GET', path, { token: key });
 
 describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}/transcript (and the public alias)', () => {
-  it('json by default: {recording_id, language, text, segments}', async () => {
+  it('json by default: {recording_id, language, text, segments, speakers}', async () => {
     const org = await setup();
     const res = await get(`/api/v1/organization/${org.org}/recordings/${org.recId('done')}/transcript`, org.keys.read);
     expect(res.status).toBe(200);
@@ -51,6 +51,13 @@ describe('GET /api/v1/organization/{orgId}/recordings/{recordingId}/transcript (
       language: 'en-US',
       text: SEGMENTS.map((s) => s.text).join(' '),
       segments: SEGMENTS,
+      speakers: ['Speaker 1', 'Speaker 2'].map((label) => ({
+        label,
+        name: label,
+        user_id: null,
+        talk_time_seconds: expect.any(Number),
+        turn_count: SEGMENTS.filter((segment) => segment.speaker === label).length,
+      })),
     });
   });
 
