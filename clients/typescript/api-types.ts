@@ -6270,6 +6270,29 @@ export interface operations {
                 };
             };
             /**
+             * @description The change conflicts with the current state.
+             *
+             *     - `CONCURRENT_UPDATE`: The resource kept changing under the request: read it again and retry.
+             */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The error code: one of those of a 409 of this operation.
+                         * @enum {string}
+                         */
+                        error?: "CONCURRENT_UPDATE";
+                    };
+                };
+            };
+            /**
              * @description The request body is over 10 MB (API Gateway).
              *
              *     - `REQUEST_TOO_LARGE`: The body is over the 10 MB limit of API Gateway.

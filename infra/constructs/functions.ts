@@ -8,6 +8,7 @@ import type { ConfigVariable, TracingMode } from '../../shared/config';
 import type { FunctionPermissions, TranscribeAction, TranslateAction } from '../../shared/function-permissions';
 import type { FunctionDefinition } from '../function-list';
 import { acknowledge, findingTextOf } from './acknowledge';
+import { PACKAGES_BESIDE_BUNDLE, packagesBesideBundle } from './bundle-packages';
 import { referenceFileHooks } from './reference-files';
 import { rootValue } from './route-stack';
 import type { SearchCollection } from './search-collection';
@@ -283,10 +284,11 @@ function createFunction(
       format: OutputFormat.ESM,
       mainFields: [...BUNDLE_SETTINGS.mainFields],
       banner: BUNDLE_SETTINGS.banner,
-      externalModules: [],
+      // The redactor's English model (3.6 MB) stays out of the bundle: copied beside it, loaded only when names are redacted.
+      externalModules: [...(PACKAGES_BESIDE_BUNDLE[handlerModule] ?? [])],
       forceDockerBundling: false,
       // The API reference's functions carry Scalar's bundle or the OpenAPI document beside their own.
-      commandHooks: referenceFileHooks(handlerModule),
+      commandHooks: referenceFileHooks(handlerModule) ?? packagesBesideBundle(handlerModule, repoRoot),
     },
   });
   // Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, which IAM only grants on *.

@@ -202,9 +202,10 @@ const OWN_RECORDINGS_ONLY = new Set<string>([
   'listPublicSummaries',
   'createPublicSummary',
   'translatePublicRecording',
+  'updatePublicRecordingSpeakers',
 ]);
 /** Routes a member calls on their own recordings only (admins on any): the sample recording is not the matrix members', so theirs is 403 INSUFFICIENT_ROLE. */
-const OWN_RECORDINGS_FOR_MEMBERS = new Set<string>(['updateActionItem']);
+const OWN_RECORDINGS_FOR_MEMBERS = new Set<string>(['updateActionItem', 'updateRecordingSpeakers']);
 /** Routes every member may call on their own data (admins on anyone's): the sample member is not the matrix members, so theirs is 403 INSUFFICIENT_ROLE. */
 const OWN_DATA_FOR_MEMBERS = new Set<string>(['createMemberExport', 'getMemberExport']);
 /**

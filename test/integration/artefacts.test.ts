@@ -81,7 +81,7 @@ const CLIENTS = [
   },
   { name: 'KMS', permissions: ['profileKey', 'webhookSecretKey'], pkg: '@aws-sdk/client-kms', markers: ['KMSClient', 'TrentService'] },
   { name: 'SES', permissions: ['mail'], pkg: '@aws-sdk/client-sesv2', markers: ['SESv2Client', 'SimpleEmailService_v2'] },
-  { name: 'S3', permissions: ['bucket', 'exportObjects'], pkg: '@aws-sdk/client-s3', markers: ['S3Client', 'AmazonS3'] },
+  { name: 'S3', permissions: ['bucket', 'exportObjects', 'vocabularyFiles'], pkg: '@aws-sdk/client-s3', markers: ['S3Client', 'AmazonS3'] },
   { name: 'EventBridge', permissions: ['events'], pkg: '@aws-sdk/client-eventbridge', markers: ['EventBridgeClient', 'AWSEvents'] },
   { name: 'SQS', permissions: ['queue'], pkg: '@aws-sdk/client-sqs', markers: ['SQSClient', 'AmazonSQS'] },
 ] as const satisfies readonly {

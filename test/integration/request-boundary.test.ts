@@ -58,8 +58,8 @@ describe('path ids: a malformed one is 400 before any storage sees it, a well-fo
     // template get/patch/delete, invite revoke/resend, API key get/rotate/delete,
     // webhook get/patch/delete/rotate-secret/test/deliveries/retry; summaries list/create on both hosts, get/delete, action item patch;
     // translate on both hosts; legal holds of a recording and of a member (put/delete), a member's exports (create/get)
-    // and erasure (erase/get); and every {orgId}.
-    expect(new Set(cases.filter(([, name]) => name !== 'orgId').map(([label]) => label)).size).toBe(48);
+    // and erasure (erase/get); a recording's speakers on both hosts; and every {orgId}.
+    expect(new Set(cases.filter(([, name]) => name !== 'orgId').map(([label]) => label)).size).toBe(50);
   });
 
   it.each(cases)('%s: {%s} of 1,030 characters is 400 VALIDATION_ERROR naming it', async (_, name, endpoint) => {

@@ -90,21 +90,26 @@ export async function updateOrgVocabulary(deps: VocabularyDeps, caller: Caller, 
         message: problem.message,
       })),
     );
-  const current = await getVocabulary(deps.db, caller.orgId, { consistent: true, withTerms: false });
-  const at = deps.now().toISOString();
-  const version = (current?.version ?? 0) + 1;
-  const next: OrgVocabulary = {
-    org_id: caller.orgId,
-    language_code: body.language_code,
-    terms,
-    version,
-    status: terms.length ? 'pending' : 'ready',
-    status_version: version,
-    updated_at: at,
-    updated_by: caller.actor,
-    status_at: at,
-  };
-  if (!(await putVocabulary(deps.db, next, current?.version)))
-    throw new ConflictError('CONCURRENT_UPDATE', 'The vocabulary was changed by another request meanwhile; read it and try again.');
-  return vocabularyView(next);
+  // A PUT replaces the terms: the last one wins. Two at once each take the next version, one after the other.
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+    const current = await getVocabulary(deps.db, caller.orgId, { consistent: true, withTerms: false });
+    const at = deps.now().toISOString();
+    const version = (current?.version ?? 0) + 1;
+    const next: OrgVocabulary = {
+      org_id: caller.orgId,
+      language_code: body.language_code,
+      terms,
+      version,
+      status: terms.length ? 'pending' : 'ready',
+      status_version: version,
+      updated_at: at,
+      updated_by: caller.actor,
+      status_at: at,
+    };
+    if (await putVocabulary(deps.db, next, current?.version)) return vocabularyView(next);
+  }
+  throw new ConflictError('CONCURRENT_UPDATE', 'The vocabulary kept changing under this request; try again.');
 }
+
+/** Writes tried before a PUT that keeps losing races to others gives up with 409. */
+const WRITE_ATTEMPTS = 10;

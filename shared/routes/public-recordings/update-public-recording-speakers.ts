@@ -27,8 +27,8 @@ export const updatePublicRecordingSpeakersDocs = (): OperationDocs => ({
   examples: { request: speakersRequestExample, responses: { 200: { success: true, data: speakersExample } } },
   sample: (ids) => ({
     credential: 'personalKey',
-    path: { recordingId: ids.mediaRecordingId },
-    body: { speakers: [{ label: 'Speaker 1', name: null }] },
+    path: { recordingId: ids.recordingId },
+    body: { speakers: [{ label: 'Mia', name: null }] },
     status: 200,
   }),
 });

@@ -47,7 +47,8 @@ export const updateRecordingSpeakersDocs = (): OperationDocs => ({
   sample: (ids) => ({
     credential: 'orgKey',
     path: { recordingId: ids.recordingId },
-    body: { speakers: [{ label: 'Speaker 1', name: 'Host' }] },
+    // The sample recording's transcript has one voice, labelled as its fixture says.
+    body: { speakers: [{ label: 'Mia', name: 'Host' }] },
     status: 200,
   }),
 });
