@@ -26444,6 +26444,7 @@ export interface operations {
                      *           "recordings": 12,
                      *           "exports": 1,
                      *           "action_items_rewritten": 3,
+                     *           "speakers_renamed": 1,
                      *           "settings_items": 5,
                      *           "tags": 2,
                      *           "api_keys": 1,
@@ -26498,6 +26499,11 @@ export interface operations {
                                  * @description Action items of other recordings that named the member, now assigned to "Former member".
                                  */
                                 action_items_rewritten: number;
+                                /**
+                                 * Format: int64
+                                 * @description Speakers of other recordings named as the member, now named "Former member" with no user id.
+                                 */
+                                speakers_renamed: number;
                                 /**
                                  * Format: int64
                                  * @description Settings, profile, profile versions and preferences removed.
@@ -26811,6 +26817,7 @@ export interface operations {
                      *           "recordings": 12,
                      *           "exports": 1,
                      *           "action_items_rewritten": 3,
+                     *           "speakers_renamed": 1,
                      *           "settings_items": 5,
                      *           "tags": 2,
                      *           "api_keys": 1,
@@ -26865,6 +26872,11 @@ export interface operations {
                                  * @description Action items of other recordings that named the member, now assigned to "Former member".
                                  */
                                 action_items_rewritten: number;
+                                /**
+                                 * Format: int64
+                                 * @description Speakers of other recordings named as the member, now named "Former member" with no user id.
+                                 */
+                                speakers_renamed: number;
                                 /**
                                  * Format: int64
                                  * @description Settings, profile, profile versions and preferences removed.

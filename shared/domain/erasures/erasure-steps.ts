@@ -2,6 +2,8 @@ import { ApiError } from '../../core/errors';
 import type { ErasureCountName } from '../../schemas/erasures';
 import type { SearchIndex } from '../../search/search-index';
 import { organizationActionItemHolders, replaceActionItems, type ActionItemHolder } from '../../storage/assignee-rewrites';
+import type { RecordingSpeaker } from '../../storage/speaker-items';
+import { organizationNamedSpeakers, replaceSpeakers } from '../../storage/speaker-rewrites';
 import type { TableContext } from '../../storage/dynamo';
 import type { ErasureRecord } from '../../storage/erasure-items';
 import { memberExportObjectKey } from '../../storage/member-export-items';
@@ -143,6 +145,32 @@ async function rewriteActionItems(deps: ErasureJobDeps, erasure: ErasureRecord, 
   if (index) for (const recordingId of touched) await reindexRecording({ db: deps.db, index, now: deps.now }, erasure.org_id, recordingId);
 }
 
+/** Whether a speaker was named as the person: by user id, or by their display name or email. */
+const namesSpeaker = (speaker: RecordingSpeaker, person: Person) =>
+  speaker.user_id === person.userId || (speaker.name !== null && namesPerson({ assignee: speaker.name }, person));
+
+/** Speakers of the organization's other recordings named as the member: "Former member", with no user id (their recordings reindex on the change). */
+async function renameSpeakers(deps: ErasureJobDeps, erasure: ErasureRecord, person: Person): Promise<void> {
+  let counted = false;
+  for (let round = 0; round < REWRITE_ROUNDS; round++) {
+    const recordings = (await organizationNamedSpeakers(deps.db, erasure.org_id)).filter((named) =>
+      named.speakers.some((speaker) => namesSpeaker(speaker, person)),
+    );
+    if (!counted) {
+      const found = recordings.reduce((sum, named) => sum + named.speakers.filter((speaker) => namesSpeaker(speaker, person)).length, 0);
+      await count(deps, erasure, 'speakers_renamed', found);
+      counted = true;
+    }
+    if (!recordings.length) break;
+    for (const named of recordings) {
+      const speakers = named.speakers.map((speaker) =>
+        namesSpeaker(speaker, person) ? { ...speaker, name: FORMER_MEMBER, user_id: null } : speaker,
+      );
+      await replaceSpeakers(deps.db, erasure.org_id, named, speakers);
+    }
+  }
+}
+
 const matchCount = (holders: ActionItemHolder[], person: Person) =>
   holders.reduce((sum, holder) => sum + holder.items.filter((item) => namesPerson(item, person)).length, 0);
 
@@ -200,6 +228,7 @@ export const ERASURE_STEPS: readonly { name: string; run: Step }[] = [
   { name: 'recordings', run: eraseRecordings },
   { name: 'exports', run: eraseExports },
   { name: 'action_items', run: rewriteActionItems },
+  { name: 'speakers', run: renameSpeakers },
   { name: 'settings', run: eraseSettings },
   { name: 'tags', run: eraseTags },
   { name: 'api_keys', run: eraseApiKeys },

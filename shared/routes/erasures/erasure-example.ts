@@ -10,6 +10,7 @@ export const erasureExample: Erasure = {
     recordings: 12,
     exports: 1,
     action_items_rewritten: 3,
+    speakers_renamed: 1,
     settings_items: 5,
     tags: 2,
     api_keys: 1,

@@ -167,12 +167,19 @@ describe('eraseMember', () => {
 
   it('Nothing is left: a member of one organization', async () => {
     const world = await seedErasureWorld({ label: 'era1' });
+    // The owner's recording has its speaker named as the member: their display name is on another's recording.
+    const named = await call(runtime.apiUrl, 'PATCH', `/api/v1/organization/${world.org.org}/recordings/${world.ownerRecording}/speakers`, {
+      authorization: await ownerToken(world),
+      body: { speakers: [{ label: 'Olga', user_id: world.zed.id }] },
+    });
+    expect(named.body.speakers).toEqual([expect.objectContaining({ name: world.zed.display_name, user_id: world.zed.id })]);
     const started = await erase(world, world.zed.email);
     expect(started.status).toBe(202);
     const erasure = await completed(world, started.body.data.id);
     expect(erasure.counts).toMatchObject({
       recordings: 3,
       action_items_rewritten: 1,
+      speakers_renamed: 1,
       tags: 1,
       api_keys: 1,
       invites: 1,
@@ -195,7 +202,7 @@ describe('eraseMember', () => {
     const recording = await call(
       runtime.apiUrl,
       'GET',
-      `/api/v1/organization/${world.org.org}/recordings/${world.ownerRecording}?include=action_items`,
+      `/api/v1/organization/${world.org.org}/recordings/${world.ownerRecording}?include=action_items,speakers`,
       {
         authorization: await ownerToken(world),
       },
@@ -203,6 +210,7 @@ describe('eraseMember', () => {
     const assignees = JSON.stringify(recording.body);
     expect(assignees).toContain('Former member');
     expect(assignees).toContain(world.org.people.admin.display_name);
+    expect(recording.body.speakers).toEqual([expect.objectContaining({ label: 'Olga', name: 'Former member', user_id: null })]);
 
     // What remains: the erasure, and one user.erased audit entry with ids only.
     const authorization = await ownerToken(world);
