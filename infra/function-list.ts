@@ -1,12 +1,6 @@
 import { AUTHORIZER } from '../shared/auth/authorizer-function';
-import {
-  EVENT_CONSUMERS,
-  EVENT_HANDLERS,
-  EVENT_PROCESSOR,
-  TRANSCRIPTION_SWEEPER,
-  RETENTION_SWEEPER,
-  type EventConsumerDefinition,
-} from '../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, type EventConsumerDefinition } from '../shared/events/event-functions';
+import { TRANSCRIPTION_SWEEPER, RETENTION_SWEEPER } from '../shared/events/scheduled-functions';
 import type { FunctionPermissions } from '../shared/function-permissions';
 import { ROUTE_PLACES, ROUTES, type RouteName } from '../shared/routes/manifest';
 import { functionNameOf } from './deployed-names';

@@ -12,11 +12,10 @@ import { EVENT_SOURCE } from '../../shared/schemas/event-catalog';
 import {
   EVENT_CONSUMERS,
   EVENT_PROCESSOR,
-  TRANSCRIPTION_SWEEPER,
-  RETENTION_SWEEPER,
   type EventConsumerDefinition,
   type EventConsumerName,
 } from '../../shared/events/event-functions';
+import { TRANSCRIPTION_SWEEPER, RETENTION_SWEEPER } from '../../shared/events/scheduled-functions';
 import type { EventsAction } from '../../shared/function-permissions';
 import { acknowledge } from './acknowledge';
 import { rootValue } from './route-stack';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { RETENTION_SWEEPER, TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
+import { RETENTION_SWEEPER, TRANSCRIPTION_SWEEPER } from '../../shared/events/scheduled-functions';
 import { createTableContext } from '../../shared/storage/dynamo';
 import type { Emulator } from './emulators';
 import { LOCAL } from './local-config';

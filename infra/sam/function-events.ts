@@ -8,14 +8,8 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { AUTHORIZER } from '../../shared/auth/authorizer-function';
-import {
-  EVENT_CONSUMERS,
-  EVENT_HANDLERS,
-  EVENT_PROCESSOR,
-  TRANSCRIPTION_SWEEPER,
-  RETENTION_SWEEPER,
-  type EventConsumerName,
-} from '../../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, type EventConsumerName } from '../../shared/events/event-functions';
+import { TRANSCRIPTION_SWEEPER, RETENTION_SWEEPER } from '../../shared/events/scheduled-functions';
 import { SAMPLE_REQUESTS, type RouteName } from '../../shared/routes/manifest';
 import { listHandlers } from '../function-list';
 import { sampleConsumerEvent, sampleStreamEvent } from './pipeline-events';

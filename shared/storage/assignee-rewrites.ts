@@ -25,22 +25,37 @@ export interface ActionItemHolder {
   updatedAt: string | undefined;
 }
 
+/**
+ * Every recording of the organization, live and in the trash, from its recordings index (GSI1),
+ * with only the attributes named (and those holding `only`, when given): the erasure's rewrites
+ * read the organization so, off the request path.
+ */
+export async function organizationRecordingRows(
+  db: TableContext,
+  orgId: string,
+  attributes: readonly string[],
+  only?: string,
+): Promise<Record<string, unknown>[]> {
+  const names = Object.fromEntries(attributes.map((name) => [`#${name}`, name]));
+  const rows = await Promise.all(
+    (['LIVE', 'TRASH'] as const).map((bin) =>
+      queryAll(db, {
+        TableName: db.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ...(only ? { FilterExpression: `attribute_exists(#${only})` } : {}),
+        ExpressionAttributeValues: { ':pk': keys.recordingsIndex(orgId, bin).GSI1PK },
+        ProjectionExpression: Object.keys(names).join(', '),
+        ExpressionAttributeNames: names,
+      }),
+    ),
+  );
+  return rows.flat();
+}
+
 /** Every summary item and legacy action-item part of the organization's recordings (live and trashed). */
 export async function organizationActionItemHolders(db: TableContext, orgId: string): Promise<ActionItemHolder[]> {
-  const recordings = (
-    await Promise.all(
-      (['LIVE', 'TRASH'] as const).map((bin) =>
-        queryAll(db, {
-          TableName: db.tableName,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.recordingsIndex(orgId, bin).GSI1PK },
-          ProjectionExpression: '#id, #summaries, #related',
-          ExpressionAttributeNames: { '#id': 'id', '#summaries': 'summaries', '#related': 'related' },
-        }),
-      ),
-    )
-  ).flat();
+  const recordings = await organizationRecordingRows(db, orgId, ['id', 'summaries', 'related']);
   const wanted: { PK: string; SK: string }[] = [];
   for (const recording of recordings) {
     const id = itemFields(recording, 'recording').string('id');

@@ -1,9 +1,9 @@
-import { DeleteObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
+import { bucketClient } from './bucket-client';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import { config } from '../config';
-import { traced } from '../observability/tracer';
 
 /**
  * The objects a member's export reads and writes in the recordings bucket: the recorded files
@@ -29,22 +29,9 @@ export interface ExportObjects {
 const PART_BYTES = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
 
-/** The S3 emulator (s3rver) knows only its own fixed access key. */
-const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-
 export function createExportObjects(options: { bucket: string; region: string; endpoint?: string }): ExportObjects {
   const Bucket = options.bucket;
-  const client = traced(
-    new S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      // A streamed body of unknown length must not be sent with aws-chunked checksum framing (which s3rver would store as is).
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      // A download URL should bind only what the download needs (no x-amz-checksum-mode).
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      ...(options.endpoint ? { forcePathStyle: true, credentials: LOCAL_S3_CREDENTIALS } : {}),
-    }),
-  );
+  const client = bucketClient(options);
   return {
     uploadStream: async (key, body, contentType) => {
       const upload = new Upload({

@@ -9,9 +9,9 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { bucketClient } from './bucket-client';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config';
-import { traced } from '../observability/tracer';
 
 /** What an upload URL is issued for: the exact type and length the PUT must declare. */
 export interface UploadDeclaration {
@@ -60,28 +60,12 @@ export interface RecordingObjects {
   deleteObject(key: string): Promise<void>;
 }
 
-/** The S3 emulator (s3rver) knows only its own fixed access key (it does not check SigV4 signatures). */
-const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-
 /** Headers S3 must see exactly as signed; the presigner would otherwise leave content-type unsigned. */
 const SIGNED_UPLOAD_HEADERS = new Set(['content-type', 'content-length']);
 
 /** Creates the recordings bucket's object operations for one bucket (the S3 emulator's when `endpoint` is set). */
 export function createRecordingObjects(options: { bucket: string; region: string; endpoint?: string }): RecordingObjects {
-  const client = traced(
-    new S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      // Otherwise the SDK (since 3.729) adds the CRC32 of the presign's empty body to every
-      // upload URL (x-amz-checksum-crc32=AAAAAA==): no real file has it, and stores that check
-      // it refuse the upload. The URL should bind only what the client declared.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      // Likewise a media URL would carry x-amz-checksum-mode=ENABLED: a browser checks no checksum, and the URL should bind only what playback needs.
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      // The local S3 emulator: path-style addresses, its own fixed credentials.
-      ...(options.endpoint ? { forcePathStyle: true, credentials: LOCAL_S3_CREDENTIALS } : {}),
-    }),
-  );
+  const client = bucketClient(options);
   return {
     presignUpload: (key, declared, expiresIn) =>
       getSignedUrl(

@@ -2,8 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { changeStamp } from './change-stamp';
 import type { TableContext } from './dynamo';
 import { itemFields } from './item-fields';
+import { organizationRecordingRows } from './assignee-rewrites';
 import { keys } from './keys';
-import { queryAll } from './query-all';
 import { speakersFromList, type RecordingSpeaker } from './speaker-items';
 import { isConditionFailure } from './transactions';
 
@@ -20,21 +20,7 @@ export interface NamedSpeakers {
 }
 
 export async function organizationNamedSpeakers(db: TableContext, orgId: string): Promise<NamedSpeakers[]> {
-  const recordings = (
-    await Promise.all(
-      (['LIVE', 'TRASH'] as const).map((bin) =>
-        queryAll(db, {
-          TableName: db.tableName,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          FilterExpression: 'attribute_exists(speakers)',
-          ExpressionAttributeValues: { ':pk': keys.recordingsIndex(orgId, bin).GSI1PK },
-          ProjectionExpression: 'PK, SK, #id, speakers, updated_at',
-          ExpressionAttributeNames: { '#id': 'id' },
-        }),
-      ),
-    )
-  ).flat();
+  const recordings = await organizationRecordingRows(db, orgId, ['PK', 'SK', 'id', 'speakers', 'updated_at'], 'speakers');
   return recordings.map((item) => {
     const fields = itemFields(item, 'recording');
     return {

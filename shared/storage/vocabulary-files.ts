@@ -1,6 +1,6 @@
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { bucketClient } from './bucket-client';
 import { config } from '../config';
-import { traced } from '../observability/tracer';
 
 /**
  * The organizations' vocabulary files in the recordings bucket (`vocabularies/<org>/<version>.tsv`):
@@ -15,19 +15,9 @@ export interface VocabularyFiles {
 
 export const vocabularyFileKey = (orgId: string, version: number) => `vocabularies/${orgId}/${version}.tsv`;
 
-/** The S3 emulator (s3rver) knows only its own fixed access key. */
-const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-
 export function createVocabularyFiles(options: { bucket: string; region: string; endpoint?: string }): VocabularyFiles {
   const Bucket = options.bucket;
-  const client = traced(
-    new S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      ...(options.endpoint ? { forcePathStyle: true, credentials: LOCAL_S3_CREDENTIALS } : {}),
-    }),
-  );
+  const client = bucketClient(options);
   return {
     write: async (orgId, version, table) => {
       const Key = vocabularyFileKey(orgId, version);

@@ -12,7 +12,8 @@ import {
   type GatewayResponseType,
 } from '../../shared/http/gateway';
 import { countsAgainstRateLimits, type RouteDefinition } from '../../shared/routes/route-definition';
-import { EVENT_CONSUMERS, EVENT_HANDLERS, TRANSCRIPTION_SWEEPER } from '../../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_HANDLERS } from '../../shared/events/event-functions';
+import { TRANSCRIPTION_SWEEPER } from '../../shared/events/scheduled-functions';
 import { listEndpoints, ROUTES, type RouteName } from '../../shared/routes/manifest';
 import { listFunctions, listHandlers } from '../../infra/function-list';
 import { IDEMPOTENCY_TABLE } from '../../shared/storage/idempotency-table-definition';

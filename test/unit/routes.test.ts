@@ -2,14 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AUTHORIZER } from '../../shared/auth/authorizer-function';
 import { ORG_KEY_SCOPE_ROLES, PERSONAL_KEY_SCOPE_ROLES, scopeCeilingsOf } from '../../shared/auth/scope-ceilings';
-import {
-  EVENT_CONSUMERS,
-  EVENT_HANDLERS,
-  EVENT_PROCESSOR,
-  TRANSCRIPTION_SWEEPER,
-  RETENTION_SWEEPER,
-  type EventConsumerDefinition,
-} from '../../shared/events/event-functions';
+import { EVENT_CONSUMERS, EVENT_HANDLERS, EVENT_PROCESSOR, type EventConsumerDefinition } from '../../shared/events/event-functions';
+import { TRANSCRIPTION_SWEEPER, RETENTION_SWEEPER } from '../../shared/events/scheduled-functions';
 import { listEndpoints, ROUTE_PLACES, ROUTES, type RouteName } from '../../shared/routes/manifest';
 import { listFunctions, listHandlers } from '../../infra/function-list';
 import type { RouteDefinition } from '../../shared/routes/route-definition';
