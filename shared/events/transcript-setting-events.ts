@@ -1,6 +1,7 @@
 import type { Recording } from '../storage/recording-items';
 import type { ItemChange } from '../storage/stream-items';
 import type { OrganizationRetention } from '../storage/retention-policy-items';
+import { ENGINE_LABEL } from '../domain/speakers/speaker-names';
 import { type Derived, writerOf } from './derived-events';
 
 /**
@@ -65,8 +66,9 @@ export function speakerEvents(
     const naming = JSON.stringify([speaker.name, speaker.user_id]);
     if (previous.speakers) return before.get(speaker.label) !== naming;
     // Stored for the first time by this naming (a transcript stored before speakers were): they were
-    // read as measured, each unnamed, a single voice its recorder's.
-    return speakers.length === 1 ? speaker.user_id !== recording.recorded_by : naming !== JSON.stringify([null, null]);
+    // read as measured, each unnamed, a single voice with the engine's label its recorder's.
+    const recorders = speakers.length === 1 && ENGINE_LABEL.test(speaker.label);
+    return recorders ? speaker.user_id !== recording.recorded_by : naming !== JSON.stringify([null, null]);
   });
   if (!changed.length) return [];
   return [

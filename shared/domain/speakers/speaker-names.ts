@@ -13,6 +13,9 @@ export interface Recorder {
   display_name: string;
 }
 
+/** The labels engines give (`Speaker 1`, as shared/transcription/transcribe-output.ts names them). */
+export const ENGINE_LABEL = /^Speaker \d+$/;
+
 /** Seconds to 3 decimals, as transcripts' times are. */
 const seconds = (value: number) => Math.round(value * 1000) / 1000;
 
@@ -35,7 +38,9 @@ export function speakersOfSegments(segments: readonly TranscriptSegment[], recor
     byLabel.set(segment.speaker, speaker);
   }
   const speakers = [...byLabel.values()].map((speaker) => ({ ...speaker, talk_time_seconds: seconds(speaker.talk_time_seconds) }));
-  if (speakers.length === 1 && recorder) Object.assign(speakers[0], { name: recorder.display_name, user_id: recorder.user_id });
+  // An engine's label only: a transcript loaded with its speakers' names (a fixture) keeps them.
+  if (speakers.length === 1 && recorder && ENGINE_LABEL.test(speakers[0].label))
+    Object.assign(speakers[0], { name: recorder.display_name, user_id: recorder.user_id });
   return speakers;
 }
 

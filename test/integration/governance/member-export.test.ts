@@ -167,7 +167,7 @@ describe('an export holds what the API shows for the person', () => {
     expect(jsonFile(files, 'settings.json')).toEqual(bundle);
     expect(jsonFile(files, 'preferences.json')).toEqual(preferences.data);
 
-    const recording = await api(`/recordings/${live}?include=transcript,summary,action_items,translation`, w.readKey);
+    const recording = await api(`/recordings/${live}?include=transcript,summary,action_items,translation,speakers`, w.readKey);
     expect(jsonFile(files, `recordings/${live}/recording.json`)).toEqual(recording.body);
     const summaries = await api(`/recordings/${live}/summaries`, w.readKey);
     expect(jsonFile(files, `recordings/${live}/summaries.json`)).toEqual(summaries.body);

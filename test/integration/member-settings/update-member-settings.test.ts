@@ -331,6 +331,7 @@ describe.each(routesOf('PATCH'))('%s', (_route, route) => {
         auto_route_enabled: true,
         calendar_matching: true,
         find_service_enabled: true,
+        max_speakers: 7,
       };
       const notifications = {
         highlight_time: '23:59',

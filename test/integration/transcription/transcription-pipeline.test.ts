@@ -68,16 +68,20 @@ describeWithEngine('the transcription pipeline (upload → queued → Transcribe
     expect(done.duration).toBeGreaterThan(0);
     expect(done.duration).toBeLessThanOrEqual(seconds + 0.05);
 
-    const { transcript } = await getRecording(org.org, org.keys.org, recordingId, '?include=transcript');
+    const { transcript, speakers } = await getRecording(org.org, org.keys.org, recordingId, '?include=transcript,speakers');
     expect(transcript.length).toBeGreaterThan(0);
+    // One voice: its recorder's (docs/transcript-controls.md), the engine's label kept beside the name.
+    expect(speakers).toEqual([
+      expect.objectContaining({ label: 'Speaker 1', user_id: org.people.member.id, turn_count: transcript.length }),
+    ]);
     for (const segment of transcript) {
-      expect(segment.speaker).toBe('Speaker 1');
+      expect(segment.speaker).toBe(speakers[0].name);
       expect(segment.start).toBeGreaterThanOrEqual(0);
       expect(segment.end).toBeLessThanOrEqual(seconds + 0.05);
       expect(segment.end).toBeGreaterThanOrEqual(segment.start);
     }
     // One reader, one turn; the engine hears the recorded sentence word for word.
-    expect(transcript.map((segment: { speaker: string }) => segment.speaker)).toEqual(['Speaker 1']);
+    expect(transcript.map((segment: { speaker: string }) => segment.speaker)).toEqual([speakers[0].name]);
     expect(wordsOf(transcript.map((s: { text: string }) => s.text).join(' '))).toEqual(wordsOf(SENTENCE));
 
     // The public list item's transcript summary.
