@@ -10,7 +10,7 @@ import { featuredDigest } from '../summaries/summary-changes';
 import { effectiveHold, type EffectiveHold } from '../governance/hold-checks';
 import { getMembership } from '../../storage/memberships';
 import type { RecordingSpeaker } from '../../storage/speaker-items';
-import { speakersOfSegments } from '../speakers/speaker-names';
+import { measuredSpeakers } from '../speakers/speaker-names';
 
 /** 404 RECORDING_NOT_FOUND: unknown, another organization's, or (for live reads) in the trash. */
 export function recordingNotFound(recordingId: string): NotFoundError {
@@ -67,9 +67,7 @@ export async function speakersToShow(
   parts: RecordingParts,
 ): Promise<RecordingSpeaker[] | undefined> {
   if (recording.speakers || !parts.transcript) return recording.speakers;
-  const segments = parts.transcript.segments;
-  const single = new Set(segments.map((segment) => segment.speaker)).size === 1;
-  return speakersOfSegments(segments, single ? await getMembership(db, recording.org_id, recording.recorded_by) : undefined);
+  return measuredSpeakers(parts.transcript.segments, () => getMembership(db, recording.org_id, recording.recorded_by));
 }
 
 async function withFeaturedSummary(

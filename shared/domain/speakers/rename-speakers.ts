@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../core/error
 import type { FieldProblem } from '../../core/errors';
 import type { UpdateSpeakersBody } from '../../schemas/transcript-controls';
 import type { TableContext } from '../../storage/dynamo';
-import { getMemberships } from '../../storage/memberships';
+import { getMembership, getMemberships } from '../../storage/memberships';
 import type { Recording } from '../../storage/recording-items';
 import { commitSpeakerNames } from '../../storage/recording-speakers';
 import { getRecording, getRecordingWithParts } from '../../storage/recordings';
@@ -11,7 +11,7 @@ import type { RecordingSpeaker } from '../../storage/speaker-items';
 import { recordingNotFound } from '../recordings/get-recording';
 import { retryUntilCommitted, type RecordingDeps } from '../recordings/recording-changes';
 import { restampedAt } from '../transcription/transcription-changes';
-import { speakersOfSegments, speakerView, type SpeakerView } from './speaker-names';
+import { measuredSpeakers, speakerView, type SpeakerView } from './speaker-names';
 
 /**
  * The speakers of a recording's transcript as stored, or as measured from its turns for a
@@ -23,10 +23,7 @@ export async function speakersOf(db: TableContext, recording: Recording): Promis
   if (!recording.related.transcript) return undefined;
   const { parts } = await getRecordingWithParts(db, recording.org_id, recording.id);
   if (!parts.transcript) return undefined;
-  const segments = parts.transcript.segments;
-  const single = new Set(segments.map((segment) => segment.speaker)).size === 1;
-  const [recorder] = single ? await getMemberships(db, recording.org_id, [recording.recorded_by]) : [];
-  return speakersOfSegments(segments, recorder);
+  return measuredSpeakers(parts.transcript.segments, () => getMembership(db, recording.org_id, recording.recorded_by));
 }
 
 const invalid = (problems: FieldProblem[]) => ValidationError.of(problems, 'INVALID_SPEAKERS');

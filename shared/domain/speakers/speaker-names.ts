@@ -84,3 +84,16 @@ export function withSpeakerAssignee<T extends { assignee: string | null; assigne
   if (!speaker || speaker.name === null || comparable(speaker.label) !== comparable(item.assignee ?? '')) return item;
   return { ...item, assignee: speaker.name, assignee_user_id: speaker.user_id ?? item.assignee_user_id ?? null };
 }
+
+/**
+ * The speakers measured from a transcript's turns, the recorder read (`recorderOf`) only when
+ * the rule needs them: a single voice with the engine's label.
+ */
+export async function measuredSpeakers(
+  segments: readonly TranscriptSegment[],
+  recorderOf: () => Promise<Recorder | undefined>,
+): Promise<RecordingSpeaker[]> {
+  const labels = new Set(segments.map((segment) => segment.speaker));
+  const needsRecorder = labels.size === 1 && ENGINE_LABEL.test([...labels][0]);
+  return speakersOfSegments(segments, needsRecorder ? await recorderOf() : undefined);
+}

@@ -4,7 +4,7 @@ import { getMembership } from '../../storage/memberships';
 import { getOrganization } from '../../storage/organizations';
 import type { Recording, RecordingTranscription, TranscriptRedaction } from '../../storage/recording-items';
 import { redactSegments } from '../../redaction/redactor';
-import { speakersOfSegments } from '../speakers/speaker-names';
+import { measuredSpeakers } from '../speakers/speaker-names';
 import { redactedTypesOf } from '../transcript-settings/redaction';
 import type { TranscriptSegment } from '../../storage/recording-part-items';
 import { getRecording } from '../../storage/recordings';
@@ -68,11 +68,8 @@ async function redactedAsSet(
 }
 
 /** The transcript's speakers; a single voice is the recorder's (one GetItem of their membership). */
-async function speakersOfTranscript(deps: TranscriptionJobDeps, recording: Running, segments: TranscriptSegment[]) {
-  const single = new Set(segments.map((segment) => segment.speaker)).size === 1;
-  const recorder = single ? await getMembership(deps.db, recording.org_id, recording.recorded_by) : undefined;
-  return speakersOfSegments(segments, recorder);
-}
+const speakersOfTranscript = (deps: TranscriptionJobDeps, recording: Running, segments: TranscriptSegment[]) =>
+  measuredSpeakers(segments, () => getMembership(deps.db, recording.org_id, recording.recorded_by));
 
 /**
  * Finishes a Transcribe job (consumer of Transcribe's job state change event, and the sweeper

@@ -8,7 +8,7 @@ import { translationCodeOfTag } from '../../translation/languages';
 import { renderTranscript, transcriptFileName, type TranscriptFormat } from '../../transcription/transcript-formats';
 import { recordingNotFound, speakersToShow } from '../recordings/get-recording';
 import { contentDisposition } from '../recordings/get-recording-media';
-import { speakersOfSegments, withSpeakerNames } from '../speakers/speaker-names';
+import { withSpeakerNames } from '../speakers/speaker-names';
 
 /** A transcript as a file: its media type and text, and with `download` the Content-Disposition that saves it. */
 export interface TranscriptFile {
@@ -59,7 +59,7 @@ export async function getTranscript(
   if (caller.kind === 'user_key' && recording.recorded_by !== caller.userId) throw recordingNotFound(recordingId);
   if (!parts.transcript) throw new NotFoundError('TRANSCRIPT_NOT_FOUND', `Recording ${recordingId} has no transcript yet.`);
   // As Get recording shows them: a transcript stored before speakers were is measured from its turns, a single voice the recorder's.
-  const speakers = (await speakersToShow(db, recording, parts)) ?? speakersOfSegments(parts.transcript.segments);
+  const speakers = await speakersToShow(db, recording, parts);
   const segments: TranscriptSegment[] = withSpeakerNames(parts.transcript.segments, speakers);
   const file: TranscriptFile = renderTranscript(format, { recordingId, language: parts.transcript.header.language, segments, speakers });
   if (download) file.contentDisposition = contentDisposition('attachment', transcriptFileName(recording.title, format));
